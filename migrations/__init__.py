@@ -1,0 +1,1 @@
+"""Alembic environment of tracker (installed as the `tracker.migrations` package)."""

@@ -1,0 +1,85 @@
+"""The one-way import rule of shared/DESIGN.md, checked by parsing every module with ast.
+
+- pure modules import only the standard library and each other;
+- each outside library has exactly one owner (chess -> tracker.pgn, sqlalchemy/alembic ->
+  tracker.store and the migrations, typer/rich -> tracker.cli, matplotlib -> tracker.plot).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+PACKAGE = REPO / "tracker"
+MIGRATIONS = REPO / "migrations"
+
+OWNERS = {
+    "chess": ("tracker.pgn",),
+    "sqlalchemy": ("tracker.store", "tracker.migrations"),
+    "alembic": ("tracker.store", "tracker.migrations"),
+    "typer": ("tracker.cli",),
+    "click": ("tracker.cli",),
+    "rich": ("tracker.cli",),
+    "matplotlib": ("tracker.plot",),
+}
+PURE = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.names", "tracker.errors")
+
+
+def _modules() -> list[tuple[str, Path]]:
+    found = []
+    for root, dotted in ((PACKAGE, "tracker"), (MIGRATIONS, "tracker.migrations")):
+        for path in sorted(root.rglob("*.py")):
+            rel = path.relative_to(root).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            found.append((".".join([dotted, *parts]), path))
+    return found
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def _owned_by(module: str, owners: tuple[str, ...]) -> bool:
+    return any(module == o or module.startswith(o + ".") for o in owners)
+
+
+MODULES = _modules()
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_outside_libraries_have_one_owner(module: str, path: Path) -> None:
+    for name in _imports(path):
+        top = name.split(".")[0]
+        if top in OWNERS:
+            assert _owned_by(module, OWNERS[top]), f"{module} imports {name}"
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_pure_modules_import_only_stdlib_and_pure(module: str, path: Path) -> None:
+    if not _owned_by(module, PURE):
+        return
+    for name in _imports(path):
+        top = name.split(".")[0]
+        if top == "tracker":
+            assert _owned_by(name, PURE), f"pure {module} imports {name}"
+        else:
+            assert top in sys.stdlib_module_names or top == "__future__", (
+                f"pure {module} imports {name}"
+            )
+
+
+def test_rule_sees_the_modules() -> None:
+    names = {m for m, _ in MODULES}
+    assert "tracker.model" in names and "tracker.store.schema" in names

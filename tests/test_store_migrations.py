@@ -1,0 +1,63 @@
+"""The schema is made only by Alembic, and the migrations match the tables of schema.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, inspect
+
+from tracker.errors import DatabaseError
+from tracker.store import open_store
+from tracker.store.db import current_revision, head_revision
+from tracker.store.schema import metadata
+
+
+def test_empty_database_migrates_to_head(db_path: Path) -> None:
+    with open_store(str(db_path)) as s:
+        assert current_revision(s) == head_revision()
+        tables = set(inspect(s.engine).get_table_names())
+    assert {"players", "games", "tournaments", "imports", "official_ratings"} <= tables
+
+
+def test_models_and_migrations_do_not_drift(db_path: Path) -> None:
+    with open_store(str(db_path)) as s, s.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    assert diff == []
+
+
+def test_wal_mode(db_path: Path) -> None:
+    with open_store(str(db_path)) as s, s.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+def test_newer_schema_is_refused(db_path: Path) -> None:
+    open_store(str(db_path)).close()
+    engine = create_engine(f"sqlite:///{db_path}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE alembic_version SET version_num = 'ffff_future'")
+    engine.dispose()
+    with pytest.raises(DatabaseError, match="newer version of tracker"):
+        open_store(str(db_path))
+
+
+@pytest.mark.parametrize(
+    "setup,message",
+    [
+        ("folder", "is a folder"),
+        ("garbage", "not a tracker database"),
+        ("missing_parent", "does not exist"),
+    ],
+)
+def test_bad_db_targets(tmp_path: Path, setup: str, message: str) -> None:
+    target = tmp_path / "x.db"
+    if setup == "folder":
+        target.mkdir()
+    elif setup == "garbage":
+        target.write_bytes(b"this is not sqlite at all, just text" * 10)
+    else:
+        target = tmp_path / "nope" / "x.db"
+    with pytest.raises(DatabaseError, match=message):
+        open_store(str(target))

@@ -1,0 +1,79 @@
+"""The command line (owns typer and rich). Each command group lives in its own module and
+registers itself on `app`; library errors become one clean line and an exit code here only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import typer
+
+from tracker import __version__
+from tracker.errors import TrackerError
+
+app = typer.Typer(
+    name="tracker",
+    help=(
+        "Rebuild your FIDE rating history from your PGN files.\n\n"
+        "Start with `tracker demo`, or `tracker import FOLDER` then `tracker history`."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# Command modules, in the order their commands appear in --help. Each has register(app).
+COMMAND_MODULES = ("calc", "importing", "reports", "official", "check", "db", "demo")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tracker {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
+    ),
+) -> None:
+    """Rebuild your FIDE rating history from your PGN files."""
+
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(f"tracker.cli.{_name}").register(app)
+
+
+def main() -> None:
+    """Console entry point: run the app, turning every error into one line on stderr."""
+    try:
+        app(standalone_mode=False)
+    except TrackerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        print("aborted", file=sys.stderr)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Exception as exc:  # the last guard: never a traceback for the user
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if os.environ.get("TRACKER_DEBUG"):
+            raise
+        print(
+            f"error: internal error ({type(exc).__name__}: {exc}); "
+            "rerun with TRACKER_DEBUG=1 for details and please report it",
+            file=sys.stderr,
+        )
+        sys.exit(3)

@@ -1,0 +1,169 @@
+"""The database schema: facts only (games, players, tournaments, official entries, the
+user's overrides). Ratings are derived and never stored.
+
+SQLAlchemy Core tables. The schema changes only through an Alembic migration in
+`migrations/versions/`; `tests/test_store_migrations.py` checks that these tables and the
+migrations do not drift.
+
+Conventions: lists are the strings 'standard' / 'rapid' / 'blitz'; periods are 'YYYY-MM'
+strings; dates are SQL dates (None when the PGN date is incomplete).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Column,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING)
+
+LIST_CHECK = "IN ('standard', 'rapid', 'blitz')"
+
+# A person. `name` is the first spelling seen; `norm_name` the normalized form used for
+# matching (see tracker.store.names). Two spellings are one player only through a FIDE ID
+# or an explicit `tracker player merge` (which records the alias in player_names).
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("norm_name", Text, nullable=False, index=True),
+    Column("fide_id", Integer, nullable=True, unique=True),
+    Column("title", String(8), nullable=True),
+    Column("federation", String(8), nullable=True),
+    # Facts that decide K, recorded by the user or read from official lists.
+    Column("birth_year", Integer, nullable=True),
+    Column("rated_games", Integer, nullable=True),  # rated games completed before the replay
+    Column("ever_2400", Boolean, nullable=True),
+    Column("is_me", Boolean, nullable=False, server_default="0"),
+)
+
+# Every spelling that maps to a player (the first spelling, and aliases from merges).
+player_names = Table(
+    "player_names",
+    metadata,
+    Column("norm_name", Text, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), nullable=False,
+           index=True),
+)
+
+# One row per import of one source (a file, a member of an archive, or standard input).
+imports = Table(
+    "imports",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("source", Text, nullable=False),
+    Column("content_hash", String(64), nullable=False, index=True),
+    Column("started_at", DateTime, nullable=False),
+    Column("finished_at", DateTime, nullable=True),
+    Column("games_read", Integer, nullable=False, server_default="0"),
+    Column("games_added", Integer, nullable=False, server_default="0"),
+    Column("duplicates", Integer, nullable=False, server_default="0"),
+    Column("problems", Integer, nullable=False, server_default="0"),
+)
+
+# Games sharing an event. Identity: (event, site, start) where start is EventDate when the
+# PGN has one, else the first game's date.
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("event", Text, nullable=False),
+    Column("site", Text, nullable=False),
+    Column("start_date", Date, nullable=True),
+    Column("end_date", Date, nullable=True),
+    Column("key", Text, nullable=False, unique=True),
+    Column("online", Boolean, nullable=False, server_default="0"),
+    # User overrides (tracker event set): pin to a period / list, or exclude entirely.
+    Column("pinned_period", String(7), nullable=True),
+    Column("pinned_list", String(8), nullable=True),
+    Column("excluded", Boolean, nullable=False, server_default="0"),
+    CheckConstraint(f"pinned_list IS NULL OR pinned_list {LIST_CHECK}", name="pinned_list"),
+)
+
+# The starting rating FIDE actually used for a player in a tournament (tracker event set
+# ID --ro R), when its calculation page shows one that differs from the published list.
+ro_overrides = Table(
+    "ro_overrides",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating", Integer, nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # sha256 hex of the identity (players, date, round, event, moves); unique.
+    Column("identity", String(64), nullable=False, unique=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False, index=True),
+    Column("import_id", Integer, ForeignKey("imports.id"), nullable=True),
+    Column("source_line", Integer, nullable=True),
+    Column("white_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("black_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("date", Date, nullable=True),
+    Column("date_tag", String(10), nullable=True),  # as written, e.g. 2024.??.??
+    Column("round", Text, nullable=True),
+    Column("result", String(7), nullable=False),  # 1-0, 0-1, 1/2-1/2, *
+    Column("white_elo", Integer, nullable=True),  # parsed; None when missing/unusable
+    Column("black_elo", Integer, nullable=True),
+    Column("white_elo_tag", Text, nullable=True),  # as written
+    Column("black_elo_tag", Text, nullable=True),
+    Column("white_title", String(8), nullable=True),
+    Column("black_title", String(8), nullable=True),
+    Column("time_control", Text, nullable=True),
+    Column("termination", Text, nullable=True),
+    Column("variant", Text, nullable=True),  # None for standard chess
+    Column("has_moves", Boolean, nullable=False),
+    Column("list", String(8), nullable=False),
+    Column("list_assumed", Boolean, nullable=False, server_default="0"),  # TC unknown
+    # Whether the game counts for rating at all, and why not. Reasons are stable words:
+    # unfinished, forfeit, no-moves, variant, setup, time-control, online, unrated-opponent
+    # (stored only when neither side has a rating; one-sided cases are decided per player).
+    Column("rated", Boolean, nullable=False),
+    Column("not_rated_reason", String(32), nullable=True),
+    CheckConstraint(f'"list" {LIST_CHECK}', name="list"),
+)
+Index("ix_games_tournament_date", games.c.tournament_id, games.c.date)
+
+# A published list entry (FIDE's downloadable lists, or `tracker official add`).
+official_ratings = Table(
+    "official_ratings",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("list", String(8), nullable=False),
+    Column("period", String(7), nullable=False),
+    Column("rating", Integer, nullable=True),  # None: listed but without a rating
+    Column("games", Integer, nullable=True),
+    Column("k", Integer, nullable=True),
+    Column("flag", String(4), nullable=True),  # i, w, wi
+    Column("title", String(8), nullable=True),
+    Column("birth_year", Integer, nullable=True),
+    Column("source", Text, nullable=False),  # 'manual' or the file name
+    Column("recorded_at", DateTime, nullable=False),
+    UniqueConstraint("player_id", "list", "period"),
+    CheckConstraint(f'"list" {LIST_CHECK}', name="list"),
+)
