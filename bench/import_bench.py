@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Import benchmark (issue 6): tracker import end to end against parsing-only anchors.
+
+Builds the deterministic big PGN from ../shared/corpus with ../shared/tools/make_big_pgn.py
+(kept outside the repository, in --workdir), then runs every scenario --runs times and
+prints medians, ratios and peak RSS (summed over the process tree, sampled from /proc) as a
+markdown table, also written to <workdir>/import-bench.md.
+
+Scenarios
+  anchors   on the first --anchor-games games (a prefix of the big file; rates in games/s):
+            cat > /dev/null, python-chess read_headers, python-chess skip_game, a plain
+            line-by-line Python tag scanner, pgn-extract (when installed: apt-get install
+            pgn-extract)
+  import    `tracker import BIG --db NEW --quiet`                      (new database)
+  reimport  the same file again into that database                  (recognized by hash)
+  dupes     a byte-different copy of the file into that database     (every game a duplicate)
+  extra     --extra new games into an empty database, then into the database that holds
+            the big file (the slowdown must stay under 30%)
+
+Usage (from the repository root):
+  python bench/import_bench.py                       # 1,000,000 games, 3 runs
+  python bench/import_bench.py --games 200000 --runs 5
+  python bench/import_bench.py --games 2000 --extra 500 --runs 1 --anchor-games 2000  # smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+MAKE_BIG = SHARED / "tools" / "make_big_pgn.py"
+
+
+@dataclass
+class Measure:
+    name: str
+    games: int
+    seconds: list[float] = field(default_factory=list)
+    rss_kb: list[int] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def rate(self) -> float:
+        return self.games / self.median if self.median > 0 else float("inf")
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and all its descendants, in kB (Linux /proc)."""
+    total = 0
+    stack = [pid]
+    seen: set[int] = set()
+    while stack:
+        p = stack.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            with open(f"/proc/{p}/status", encoding="ascii", errors="replace") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children", encoding="ascii") as fh:
+                    stack.extend(int(c) for c in fh.read().split())
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
+def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
+                 shell: bool = False) -> tuple[float, int]:
+    """Run a command; return (wall seconds, peak summed RSS in kB). Fails loudly."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd if not shell else " ".join(cmd), shell=shell, stdout=stdout,
+                            stderr=subprocess.PIPE)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss_kb(proc.pid))
+            done.wait(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = proc.communicate()
+    elapsed = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
+                         f"{err.decode(errors='replace')[-2000:]}")
+    return elapsed, peak
+
+
+def make_big(games: int, path: Path) -> None:
+    if path.exists():
+        return
+    if not MAKE_BIG.exists():
+        raise SystemExit(f"{MAKE_BIG} not found: the benchmark needs ../shared beside the repo")
+    print(f"building {path.name} ({games:,} games) ...", file=sys.stderr)
+    tmp = path.with_suffix(".part")
+    subprocess.run([sys.executable, str(MAKE_BIG), "--games", str(games), "-o", str(tmp)],
+                   check=True)
+    tmp.rename(path)
+
+
+def make_extra(workdir: Path, base: Path, games: int, extra: int) -> Path:
+    """The `extra` new games: make_big_pgn is deterministic and its output for N+M games
+    starts with its output for N games, so the tail after the base file's bytes is new."""
+    out = workdir / f"extra-{games}-{extra}.pgn"
+    if out.exists():
+        return out
+    both = workdir / f"big-{games + extra}.pgn"
+    make_big(games + extra, both)
+    size = base.stat().st_size
+    with both.open("rb") as src, out.open("wb") as dst:
+        src.seek(size)
+        shutil.copyfileobj(src, dst, 1 << 20)
+    both.unlink()
+    return out
+
+
+# --- anchors (parsing only, nothing stored) -------------------------------------------
+
+ANCHOR_CODE = {
+    "python-chess read_headers": (
+        "import chess.pgn,sys\n"
+        "f=open(sys.argv[1],encoding='utf-8',errors='replace')\n"
+        "n=0\n"
+        "while chess.pgn.read_headers(f) is not None: n+=1\n"
+    ),
+    "python-chess skip_game": (
+        "import chess.pgn,sys\n"
+        "f=open(sys.argv[1],encoding='utf-8',errors='replace')\n"
+        "n=0\n"
+        "while chess.pgn.skip_game(f): n+=1\n"
+    ),
+    "plain line-by-line Python tag scanner": (
+        "import sys,re\n"
+        "tag=re.compile(rb'^\\[(\\w+)\\s+\"(.*)\"\\]')\n"
+        "n=0; inh=False; tags={}\n"
+        "for line in open(sys.argv[1],'rb'):\n"
+        "    if line[:1]==b'[':\n"
+        "        m=tag.match(line)\n"
+        "        if m:\n"
+        "            if not inh: n+=1; tags={}; inh=True\n"
+        "            tags[m.group(1)]=m.group(2)\n"
+        "            continue\n"
+        "    if line.strip(): inh=False\n"
+    ),
+}
+
+
+def anchors(path: Path, games: int, runs: int) -> list[Measure]:
+    out: list[Measure] = []
+    m = Measure("`cat file > /dev/null` (the physical limit)", games)
+    for _ in range(runs):
+        s, r = run_measured(["cat", str(path), ">", "/dev/null"], shell=True)
+        m.seconds.append(s)
+        m.rss_kb.append(r)
+    out.append(m)
+    for name, code in ANCHOR_CODE.items():
+        m = Measure(name, games)
+        for _ in range(runs):
+            s, r = run_measured([sys.executable, "-c", code, str(path)])
+            m.seconds.append(s)
+            m.rss_kb.append(r)
+        out.append(m)
+    if shutil.which("pgn-extract"):
+        m = Measure("pgn-extract (C, parses every move)", games)
+        for _ in range(runs):
+            s, r = run_measured(["pgn-extract", "-s", "-o", "/dev/null", str(path)])
+            m.seconds.append(s)
+            m.rss_kb.append(r)
+        out.append(m)
+    return out
+
+
+# --- tracker scenarios ------------------------------------------------------------------
+
+def tracker_import(db: Path, *files: Path) -> tuple[float, int]:
+    cmd = [sys.executable, "-m", "tracker", "import", *map(str, files), "--db", str(db),
+           "--quiet"]
+    return run_measured(cmd)
+
+
+def fresh(db: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+
+
+def scenario(name: str, games: int, runs: int, setup: Callable[[], None],
+             action: Callable[[], tuple[float, int]], note: str = "") -> Measure:
+    m = Measure(name, games, note=note)
+    for i in range(runs):
+        setup()
+        s, r = action()
+        m.seconds.append(s)
+        m.rss_kb.append(r)
+        print(f"  {name} run {i + 1}: {s:.2f} s, {r / 1024:.0f} MB", file=sys.stderr)
+    return m
+
+
+def table(rows: list[Measure], reference: Measure | None) -> str:
+    lines = [
+        "| scenario | games | median s | games/s | vs read_headers | peak RSS |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for m in rows:
+        ratio = f"{m.rate / reference.rate:.2f}x" if reference else "-"
+        lines.append(
+            f"| {m.name} | {m.games:,} | {m.median:.2f} | {m.rate:,.0f} | {ratio} | "
+            f"{max(m.rss_kb) / 1024:.0f} MB |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=1_000_000, help="games in the big file")
+    ap.add_argument("--extra", type=int, default=100_000, help="new games for `extra`")
+    ap.add_argument("--anchor-games", type=int, default=200_000,
+                    help="games the parsing anchors read (a prefix of the big file)")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--workdir", type=Path,
+                    default=Path(tempfile.gettempdir()) / "tracker-bench",
+                    help="where the big files and databases go (never the repository)")
+    ap.add_argument("--skip-anchors", action="store_true")
+    a = ap.parse_args(argv)
+
+    a.workdir.mkdir(parents=True, exist_ok=True)
+    big = a.workdir / f"big-{a.games}.pgn"
+    make_big(a.games, big)
+    extra = make_extra(a.workdir, big, a.games, a.extra)
+    anchor_file = big
+    anchor_games = a.games
+    if a.anchor_games < a.games:
+        anchor_file = a.workdir / f"big-{a.anchor_games}.pgn"
+        make_big(a.anchor_games, anchor_file)
+        anchor_games = a.anchor_games
+
+    rows: list[Measure] = []
+    if not a.skip_anchors:
+        print("anchors ...", file=sys.stderr)
+        rows.extend(anchors(anchor_file, anchor_games, a.runs))
+    reference = next((m for m in rows if "read_headers" in m.name), None)
+
+    db = a.workdir / "bench.db"
+    dupes = a.workdir / f"big-{a.games}-copy.pgn"
+    if not dupes.exists():
+        shutil.copyfile(big, dupes)
+        with dupes.open("ab") as fh:
+            fh.write(b"\n")
+    print("tracker ...", file=sys.stderr)
+    rows.append(scenario("tracker import, new database", a.games, a.runs,
+                         lambda: fresh(db), lambda: tracker_import(db, big)))
+    rows.append(scenario("tracker import, same file again", a.games, a.runs,
+                         lambda: None, lambda: tracker_import(db, big)))
+
+    def restore_base() -> None:
+        fresh(db)
+        tracker_import(db, big)
+
+    base_copy = a.workdir / "bench-base.db"
+    restore_base()
+    shutil.copyfile(db, base_copy)
+
+    def from_base() -> None:
+        fresh(db)
+        shutil.copyfile(base_copy, db)
+
+    rows.append(scenario("tracker import, byte-different copy (all duplicates)", a.games,
+                         a.runs, from_base, lambda: tracker_import(db, dupes)))
+    empty_extra = scenario(f"tracker import of {a.extra:,} new games, empty database",
+                           a.extra, a.runs, lambda: fresh(db),
+                           lambda: tracker_import(db, extra))
+    full_extra = scenario(f"tracker import of {a.extra:,} new games, database of "
+                          f"{a.games:,}", a.extra, a.runs, from_base,
+                          lambda: tracker_import(db, extra))
+    rows.extend([empty_extra, full_extra])
+
+    report = table(rows, reference)
+    slowdown = full_extra.median / empty_extra.median - 1
+    report += (f"\n\nSlowdown of the extra import into the full database: {slowdown:+.0%} "
+               f"(target: at most +30%).\n")
+    text = (f"Machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
+            f"medians of {a.runs} runs; {time.strftime('%Y-%m-%d')}.\n\n{report}")
+    print(text)
+    (a.workdir / "import-bench.md").write_text(text, encoding="utf-8")
+    for path in (db, base_copy):
+        fresh(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
