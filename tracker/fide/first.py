@@ -1,0 +1,128 @@
+"""First ratings of unrated players (spec section 4), under the edition of the list date."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from tracker.fide.editions import FirstFormula, edition_for
+from tracker.fide.period import TournamentIn, check_score
+from tracker.fide.rounding import round_change, to_decimal
+from tracker.fide.tables import dp_for
+from tracker.model import Period, RatingList
+
+
+@dataclass(frozen=True)
+class FirstRatingOut:
+    rating: int | None  # None: no rating published yet
+    reason: str | None
+    average: Decimal | None  # Ra
+    games: int
+    points: Fraction
+    used_tournaments: tuple[str, ...]
+    ignored: tuple[str, ...]  # labels (zero first event, outside the window)
+    unrounded: Decimal | None = None  # Ru before rounding and the cap
+    p: Fraction | None = None  # the fractional score used
+
+
+def window_start(list_date: dt.date, months: int) -> dt.date:
+    """The earliest tournament start pooled for a first rating on the list of `list_date`."""
+    return Period.of(list_date).shift(-months).list_date
+
+
+def first_rating(
+    tournaments: Sequence[TournamentIn],
+    *,
+    rating_list: RatingList,
+    list_date: dt.date,
+    standard_rating: int | None = None,
+) -> FirstRatingOut:
+    """The first rating an unrated player would get on the list of `list_date`.
+
+    Pools the games against rated opponents of the tournaments that started inside the
+    edition's window (26 months back from the list month, policy) and not after the list
+    date. From Mar 2024 a zero score in the first event disregards that event, Ra includes
+    two fictitious 1800 opponents drawn, Ru is capped at 2200. Before: Ra of the rated
+    opponents, +bonus per half point above 50%, dp(p) below. Published only at or above the
+    floor. Rapid/blitz from Mar 2024: a player with a `standard_rating` uses it.
+    """
+    rating_list = RatingList(rating_list)
+    ed = edition_for(rating_list, list_date)
+    if (
+        standard_rating is not None
+        and rating_list != RatingList.STANDARD
+        and ed.first_formula is FirstFormula.FICTITIOUS_DRAWS
+    ):
+        return FirstRatingOut(
+            standard_rating, f"uses the standard rating {standard_rating}", None, 0,
+            Fraction(0), (), tuple(t.label for t in tournaments),
+        )
+    earliest = window_start(list_date, ed.first_window_months)
+    ignored: list[str] = []
+    pool: list[TournamentIn] = []
+    for t in sorted(tournaments, key=lambda t: t.start):
+        for g in t.games:
+            check_score(g.score)
+        if t.start < earliest or t.start > list_date:
+            ignored.append(t.label)
+            continue
+        pool.append(t)
+    if ed.first_ignore_zero_first_event and pool:
+        first = pool[0]
+        rated = [g for g in first.games if g.opponent_rating is not None]
+        if rated and sum(g.score for g in rated) == 0:
+            ignored.append(first.label)
+            pool = pool[1:]
+    opponents = [
+        (g.opponent_rating, Fraction(g.score))
+        for t in pool
+        for g in t.games
+        if g.opponent_rating is not None
+    ]
+    n = len(opponents)
+    points = sum((s for _, s in opponents), Fraction(0))
+    used = tuple(t.label for t in pool)
+    if n < ed.first_min_games:
+        return FirstRatingOut(
+            None,
+            f"only {n} game{'s' if n != 1 else ''} against rated opponents "
+            f"({ed.first_min_games} needed)",
+            None, n, points, used, tuple(ignored),
+        )
+    total = sum(r for r, _ in opponents)
+    if ed.first_formula is FirstFormula.FICTITIOUS_DRAWS:
+        m = ed.first_fictitious_games
+        ra = Fraction(total + m * ed.first_fictitious_rating, n + m)
+        p = (points + Fraction(m, 2)) / (n + m)
+        ru = ra + dp_for(p)
+    else:
+        ra = Fraction(total, n)
+        p = points / n
+        if p >= Fraction(1, 2):
+            half_points_above = (points - Fraction(n, 2)) * 2
+            ru = ra + Fraction(ed.first_bonus) * half_points_above
+        else:
+            ru = ra + dp_for(p)
+    rating = round_change(ru)
+    reason: str | None = None
+    if ed.first_cap is not None and rating > ed.first_cap:
+        reason = f"{rating} is capped at {ed.first_cap}"
+        rating = ed.first_cap
+    out_rating: int | None = rating
+    if rating < ed.floor:
+        reason = f"{rating} is below the floor of {ed.floor}"
+        out_rating = None
+    return FirstRatingOut(
+        out_rating, reason, _dec(ra), n, points, used, tuple(ignored), _dec(ru), p
+    )
+
+
+def _dec(x: Fraction) -> Decimal:
+    """Exact when possible, else to 28 significant digits (averages like 12510/7)."""
+    try:
+        return to_decimal(x)
+    except ValueError:
+        return Decimal(x.numerator) / Decimal(x.denominator)

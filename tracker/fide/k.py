@@ -1,0 +1,67 @@
+"""K: the development coefficient, from the player facts, and the 700 rule (spec section 3)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from tracker.errors import BadInput
+from tracker.fide import policies
+from tracker.fide.editions import Edition, JuniorRule, KScheme, edition_for
+from tracker.model import RatingList
+
+
+@dataclass(frozen=True)
+class PlayerFacts:
+    """What the tracker knows about a player on one list, before the period."""
+
+    birth_year: int | None = None
+    rated_games: int = 0  # rated games completed before this period, on this list
+    ever_2400: bool = False  # a published rating >= 2400 ever, on this list
+    reached_2300: bool = False  # rating has ever reached 2300 (junior rule)
+    official_k: int | None = None  # K published on the previous list: wins over derived
+
+
+def _is_junior(edition: Edition, list_date: dt.date, birth_year: int | None) -> bool:
+    if birth_year is None or edition.junior is JuniorRule.NONE:
+        return False
+    age = list_date.year - birth_year
+    if edition.junior is JuniorRule.BEFORE_18TH_BIRTHDAY:
+        return age <= policies.JUNIOR_BIRTHDAY_RULE_MAX_AGE
+    return age <= policies.JUNIOR_END_OF_YEAR_MAX_AGE
+
+
+def derive_k(
+    rating_list: RatingList, list_date: dt.date, facts: PlayerFacts, rating: int
+) -> tuple[int, str]:
+    """The K for the period of `list_date`, in the spec's order of precedence, and why.
+
+    `rating` is the player's published rating before the period (it counts as history for
+    the 2400 and 2300 thresholds).
+    """
+    edition = edition_for(rating_list, list_date)
+    if edition.k_scheme is KScheme.FLAT:
+        return edition.k_flat, f"K {edition.k_flat} for everyone on the {rating_list} list"
+    if facts.ever_2400 or rating >= 2400:
+        return edition.k_top, "2400 reached"
+    if (
+        _is_junior(edition, list_date, facts.birth_year)
+        and not facts.reached_2300
+        and rating < 2300
+    ):
+        return edition.k_junior, f"junior (born {facts.birth_year}, under 2300)"
+    if facts.rated_games < edition.new_player_games:
+        return (
+            edition.k_new,
+            f"fewer than {edition.new_player_games} games ({facts.rated_games} completed)",
+        )
+    return edition.k_mid, f"{facts.rated_games} games completed, under 2400"
+
+
+def apply_700_rule(k: int, games: int, edition: Edition) -> int:
+    """K cut to the largest whole number with K x games <= 700, where the edition has the rule."""
+    if k < 1:
+        raise BadInput(f"K must be a positive whole number, not {k}")
+    if not edition.rule_700 or games <= 0 or k * games <= 700:
+        return k
+    return 700 // games

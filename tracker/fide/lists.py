@@ -1,0 +1,73 @@
+"""The list calendar of each era and the closing rule: which list rates a tournament."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from tracker.errors import BadInput
+from tracker.fide import policies
+from tracker.fide.editions import FIRST_DATE, Calendar
+from tracker.model import Period, RatingList
+
+TWO_MONTHLY_FROM = Period(2009, 7)
+MONTHLY_FROM = Period(2012, 7)
+RAPID_BLITZ_FIRST_LIST = Period(2012, 7)
+
+
+def _era(period: Period) -> Calendar:
+    if period < TWO_MONTHLY_FROM:
+        return Calendar.QUARTERLY
+    if period < MONTHLY_FROM:
+        return Calendar.TWO_MONTHLY
+    return Calendar.MONTHLY
+
+
+def _is_list_month(period: Period) -> bool:
+    era = _era(period)
+    if era is Calendar.QUARTERLY:
+        return period.month in (1, 4, 7, 10)
+    if era is Calendar.TWO_MONTHLY:
+        return period.month % 2 == 1
+    return True
+
+
+@dataclass(frozen=True)
+class ListCalendar:
+    """The calendar of the era around a date; its methods know every era's lists.
+
+    Eras: quarterly lists (Jan/Apr/Jul/Oct) before Jul 2009, two-monthly (Jan, Mar, May, Jul,
+    Sep, Nov) to May 2012, monthly from Jul 2012. Rapid & blitz: monthly, the first list is
+    Jul 2012 (games from 1 Jan 2012).
+    """
+
+    era: Calendar
+    closing_days: int  # a tournament must end at least this many days before the list date
+    rating_list: RatingList = RatingList.STANDARD
+
+    def is_list_month(self, period: Period) -> bool:
+        """Whether FIDE published a list (of this calendar's list) in that month."""
+        if self.rating_list != RatingList.STANDARD and period < RAPID_BLITZ_FIRST_LIST:
+            return False
+        return _is_list_month(period)
+
+    def default_period(self, tournament_end: dt.date) -> Period:
+        """The first list after the last round, minding the era's closing days."""
+        if tournament_end < FIRST_DATE:
+            raise BadInput(
+                f"{tournament_end.isoformat()} is before 2008: the tracker does not replay "
+                "the tournament-average era"
+            )
+        period = Period.of(tournament_end).next()
+        while True:
+            if self.is_list_month(period):
+                closing = policies.CLOSING_DAYS[_era(period).value]
+                if (period.list_date - tournament_end).days >= closing:
+                    return period
+            period = period.next()
+
+
+def list_calendar(on: dt.date, rating_list: RatingList = RatingList.STANDARD) -> ListCalendar:
+    """The list calendar of the era of `on` (see ListCalendar)."""
+    era = _era(Period.of(on))
+    return ListCalendar(era, policies.CLOSING_DAYS[era.value], RatingList(rating_list))

@@ -1,0 +1,241 @@
+"""One rating period of a rated player (spec section 1): per game, per tournament, per period.
+
+Read next to FIDE's Handbook: for each game D = Ro - Ropp, capped per the edition of the
+tournament's start; PD from table 8.1.2; change = score - PD. K from the player facts (or
+given), cut by the 700 rule over all the period's games; the period change K x sum, rounded
+once, .5 away from zero; below the floor the player is published as unrated.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from tracker.errors import BadInput
+from tracker.fide.adjust import one_off_adjustment
+from tracker.fide.editions import CapKind, Edition, edition_for
+from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k
+from tracker.fide.rounding import round_change, to_decimal
+from tracker.fide.tables import expected_score
+from tracker.model import RatingList
+
+SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
+
+UNRATED_OPPONENT = "unrated-opponent"
+RB_600_RULE = "rb-600-rule"
+
+
+@dataclass(frozen=True)
+class GameIn:
+    opponent_rating: int | None  # None: opponent unrated (does not count for a rated player)
+    score: Fraction  # 1, 1/2, 0
+    label: str = ""  # opponent name, for display
+
+
+@dataclass(frozen=True)
+class TournamentIn:
+    start: dt.date  # tournament start: decides the per-game edition (cap)
+    own_rating: int | None  # Ro used in this tournament (None: the rating before the period)
+    games: tuple[GameIn, ...]
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class GameOut:
+    opponent_rating: int | None
+    label: str
+    difference: int | None  # true D = Ro - Ropp
+    difference_used: int | None  # after the cap of the edition
+    capped: bool
+    expected: Decimal | None  # PD
+    score: Fraction
+    change: Decimal | None  # score - PD (None when not counted)
+    k_change: Decimal | None  # K x change
+    counted: bool
+    reason: str | None  # why not counted: unrated-opponent, rb-600-rule
+
+
+@dataclass(frozen=True)
+class TournamentOut:
+    label: str
+    start: dt.date
+    own_rating: int | None
+    games: tuple[GameOut, ...]
+    games_counted: int
+    points: Fraction
+    expected: Decimal
+    change: Decimal  # sum of (score - PD) over counted games
+    k_change: Decimal  # K x change
+
+
+@dataclass(frozen=True)
+class PeriodOut:
+    rating_list: RatingList
+    list_date: dt.date
+    rating_before: int
+    k: int  # K used (after the 700 rule)
+    k_base: int  # K before the 700 rule
+    k_reason: str
+    games: int  # counted games in the period
+    points: Fraction
+    expected: Decimal
+    change_exact: Decimal  # K x sum of changes, exact
+    change: int  # round_change(change_exact)
+    rating_after: int | None  # None when the result falls below the floor (unrated)
+    reason: str | None  # e.g. "below the floor of 1400: published as unrated"
+    tournaments: tuple[TournamentOut, ...]
+    edition: str = ""  # the edition of the list date (name)
+    floor: int = 0
+
+
+def check_score(score: Fraction) -> Fraction:
+    s = Fraction(score)
+    if s not in SCORES:
+        raise BadInput(f"a game score must be 1, 1/2 or 0, not {score}")
+    return s
+
+
+def _cap_plan(ro: int, opponents: list[int | None], edition: Edition) -> set[int]:
+    """Indexes of the games whose |D| is capped, under the edition of the tournament start."""
+    if edition.cap_exempt_from is not None and ro >= edition.cap_exempt_from:
+        return set()
+    over = [
+        (abs(ro - r), ro - r, -i, i)
+        for i, r in enumerate(opponents)
+        if r is not None and abs(ro - r) > edition.cap
+    ]
+    if not over:
+        return set()
+    if edition.cap_kind is CapKind.EVERY_GAME:
+        return {i for *_, i in over}
+    return {max(over)[3]}
+
+
+def _excluded_600(ro: int, opp: int, edition: Edition) -> bool:
+    return edition.exclude_600 and abs(ro - opp) >= 600 and max(ro, opp) > 2600
+
+
+def _rate_tournament(
+    t: TournamentIn, ro: int, rating_list: RatingList
+) -> tuple[list[tuple[GameIn, int | None, bool, Decimal | None]], Edition]:
+    edition = edition_for(rating_list, t.start)
+    counted: list[int | None] = []
+    for g in t.games:
+        check_score(g.score)
+        r = g.opponent_rating
+        counted.append(None if r is None or _excluded_600(ro, r, edition) else r)
+    capped = _cap_plan(ro, counted, edition)
+    rows: list[tuple[GameIn, int | None, bool, Decimal | None]] = []
+    for i, g in enumerate(t.games):
+        r = counted[i]
+        if r is None:
+            rows.append((g, None, False, None))
+            continue
+        d = ro - r
+        used = max(-edition.cap, min(edition.cap, d)) if i in capped else d
+        rows.append((g, used, i in capped, expected_score(used)))
+    return rows, edition
+
+
+def rate_period(
+    rating_before: int,
+    tournaments: Sequence[TournamentIn],
+    *,
+    rating_list: RatingList,
+    list_date: dt.date,
+    facts: PlayerFacts,
+    k: int | None = None,
+    period_games: int | None = None,
+    standard_rating: int | None = None,
+) -> PeriodOut:
+    """Rate one period of a rated player on one list.
+
+    `k` given: the base K (a user override); else `facts.official_k`; else `derive_k`. The
+    700 rule then cuts it over the period's game count: the counted games, or
+    `period_games` when larger. `rating_after` is rating_before + the rounded change, before
+    any one-off adjustment of the list (the caller applies `one_off_adjustment`); the floor is
+    checked after that adjustment (`standard_rating` is needed for the Oct 2022 raise only).
+    """
+    rating_list = RatingList(rating_list)
+    period_edition = edition_for(rating_list, list_date)
+    if k is not None:
+        if k < 1:
+            raise BadInput(f"K must be a positive whole number, not {k}")
+        k_base, k_reason = k, "K given"
+    elif facts.official_k is not None:
+        k_base, k_reason = facts.official_k, "official K"
+    else:
+        k_base, k_reason = derive_k(rating_list, list_date, facts, rating_before)
+
+    planned = []
+    for t in tournaments:
+        ro = t.own_rating if t.own_rating is not None else rating_before
+        rows, _ = _rate_tournament(t, ro, rating_list)
+        planned.append((t, ro, rows))
+    n_counted = sum(1 for _, _, rows in planned for _, used, _, _ in rows if used is not None)
+    n = max(n_counted, period_games or 0)
+    k_used = apply_700_rule(k_base, n, period_edition)
+    if k_used != k_base:
+        k_reason += f"; 700 rule: {n} games x {k_base} > 700 -> {k_used}"
+    kd = Decimal(k_used)
+
+    outs: list[TournamentOut] = []
+    for t, ro, rows in planned:
+        games: list[GameOut] = []
+        for g, used, capped, pd in rows:
+            if used is None or pd is None:
+                why = UNRATED_OPPONENT if g.opponent_rating is None else RB_600_RULE
+                d_true = None if g.opponent_rating is None else ro - g.opponent_rating
+                games.append(
+                    GameOut(g.opponent_rating, g.label, d_true, None, False, None,
+                            Fraction(g.score), None, None, False, why)
+                )
+                continue
+            ch = to_decimal(g.score) - pd
+            games.append(
+                GameOut(g.opponent_rating, g.label, ro - (g.opponent_rating or 0), used, capped,
+                        pd, Fraction(g.score), ch, kd * ch, True, None)
+            )
+        counted = [x for x in games if x.counted]
+        change = sum((x.change or Decimal(0) for x in counted), Decimal(0))
+        outs.append(
+            TournamentOut(
+                label=t.label, start=t.start, own_rating=ro, games=tuple(games),
+                games_counted=len(counted),
+                points=sum((x.score for x in counted), Fraction(0)),
+                expected=sum((x.expected or Decimal(0) for x in counted), Decimal(0)),
+                change=change, k_change=kd * change,
+            )
+        )
+    total = sum((t.change for t in outs), Decimal(0))
+    change_exact = kd * total
+    rounded = round_change(change_exact)
+    after: int | None = rating_before + rounded
+    reason: str | None = None
+    assert after is not None
+    adjusted = one_off_adjustment(rating_list, list_date, after, standard_rating=standard_rating)
+    check = adjusted[0] if adjusted else after
+    if check < period_edition.floor:
+        reason = f"below the floor of {period_edition.floor}: published as unrated"
+        after = None
+    return PeriodOut(
+        rating_list=rating_list,
+        list_date=list_date,
+        rating_before=rating_before,
+        k=k_used,
+        k_base=k_base,
+        k_reason=k_reason,
+        games=n_counted,
+        points=sum((t.points for t in outs), Fraction(0)),
+        expected=sum((t.expected for t in outs), Decimal(0)),
+        change_exact=change_exact,
+        change=rounded,
+        rating_after=after,
+        reason=reason,
+        tournaments=tuple(outs),
+        edition=period_edition.name,
+        floor=period_edition.floor,
+    )

@@ -1,0 +1,87 @@
+"""Every UNSETTLED point of the FIDE record, with the policy the tracker follows, in one place.
+
+`shared/spec/fide-rules.md` marks these points UNSETTLED: the public record does not say what
+FIDE did. Each constant below is the policy, named, documented and listed in docs/rules.md,
+so a user can see what is assumed (and what to do when FIDE's list disagrees: pin the
+tournament to a list, record the official K, or record the official rating).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+#: Which date picks the edition. Per-game rules (cap, 600 exclusion, table) follow the
+#: tournament's start date; K, the 700 rule, rounding, floors, first ratings and the one-off
+#: adjustments follow the list date.
+PER_GAME_RULES_BY = "tournament start"
+PERIOD_RULES_BY = "list date"
+
+#: The K 25 -> 30 change for new players: 2011 is certain, the month is not.
+K30_FROM = dt.date(2011, 7, 1)
+
+#: Rapid & blitz before 2022: their chapter capped D at 735 but FIDE reportedly applied 400.
+RAPID_BLITZ_CAP_BEFORE_2022 = 400
+
+#: The junior K 40 "to the end of the year of the 18th birthday" and the 700 rule came in
+#: 2014 or 2017; policy: 2017.
+JUNIOR_END_OF_YEAR_AND_700_RULE_FROM = dt.date(2017, 7, 1)
+
+#: 2014-2017 junior rule "until the 18th birthday" with only a birth year known: a junior is a
+#: player whose list year minus birth year is at most this (so surely under 18).
+JUNIOR_BIRTHDAY_RULE_MAX_AGE = 17
+#: From 2017: list year minus birth year at most 18 (to the end of the 18th birthday year).
+JUNIOR_END_OF_YEAR_MAX_AGE = 18
+
+#: 2022 - Feb 2024 "cap once per tournament": the lower-rated side gets the same single-game
+#: cap (the game with the largest |D| above the cap). Ties in |D| prefer the positive D
+#: (the game where the cap benefits the player), then the first game given.
+CAP_ONCE_APPLIES_TO_LOWER_SIDE = True
+
+#: Whether the games behind a first rating count toward the 30 games of a new player: yes.
+FIRST_RATING_GAMES_COUNT_TOWARD_30 = True
+
+#: p in table 8.1.1 is rounded to two decimals, half up.
+P_ROUNDING = "two decimals, half up"
+
+#: Before Jul 2014 a first rating above 50% got +12.5 per half point; 15 in the K 30 era.
+FIRST_BONUS_K25 = Decimal("12.5")
+FIRST_BONUS_K30 = Decimal("15")
+
+#: Before Jul 2014 the pooling window for a first rating is not in the spec: policy 26 months
+#: as from 2014. The window counts back from the list month: a tournament is pooled when it
+#: started on or after the 1st of the month `months` before the list month (26 months before
+#: a Nov 2025 list is 1 Sep 2023) and not after the list date.
+FIRST_WINDOW_MONTHS_BEFORE_2014 = 26
+
+#: The floor before Jul 2009 is not in the spec: policy 1400 (FIDE lowered it to 1200 in 2009).
+FLOOR_BEFORE_JUL_2009 = 1400
+
+#: Rapid & blitz before Jul 2014 (first ratings there): as standard, 9 games, +12.5.
+#: Rapid & blitz before the first lists (Jan-Jun 2012): floor 1000 as from Jul 2012.
+RAPID_BLITZ_FLOOR_2012 = 1000
+
+#: Mar 2024 compression: applied to the February rating plus the March period's change,
+#: rounded half up, on all three lists.
+COMPRESSION_BASE = "February rating + March change"
+COMPRESSION_LISTS = ("standard", "rapid", "blitz")
+
+#: Oct 2022 rapid & blitz raise to standard - 100: applied, like the compression, to the
+#: rating after the October period's change, against the standard rating of the same list.
+RAISE_BASE = "rating after the October 2022 change"
+
+#: The rapid/blitz time-control bands of 2012-2013 (rapid from 15, blitz from 5 to under 15
+#: minutes for 60 moves) hold for games before this date; after it rapid is over 10 and under
+#: 60, blitz over 3 and at most 10.
+TIME_BANDS_CHANGE = dt.date(2014, 1, 1)
+
+#: A PGN TimeControl with several periods: an increment written on any period is taken to run
+#: from move 1 (FIDE's classic 90+30 controls); a final "moves/seconds" period repeats.
+INCREMENT_FROM_MOVE_ONE = True
+
+#: The list-closing rule: a tournament belongs to the first list whose date is at least this
+#: many days after its last round (quarterly era: it must end before the list date).
+CLOSING_DAYS = {"quarterly": 1, "two-monthly": 7, "monthly": 3}
+
+#: Performance rating: average opponent rating (no cap) + dp(p), rounded to a whole number.
+PERFORMANCE_CAP = None
