@@ -1,13 +1,50 @@
 """FIDE's downloadable rating lists (TXT fixed width and XML, plain or zipped), streamed.
 
-Pure: standard library only. See `shared/spec/fide-list-formats.md` for the layouts.
+Pure: standard library only. The layouts are those of `shared/spec/fide-list-formats.md`.
+
+    with open_list("standard_nov25frl.zip") as lst:
+        for row in lst:          # ListRow, one per player, never the whole file in memory
+            ...
+        lst.problems             # malformed lines/elements skipped, with their position
+
+What a file is:
+- zipped or not: by its first bytes (a zip holds exactly one list member, read through
+  `zipfile.ZipFile.open`, never extracted);
+- TXT or XML: by its first non-blank byte (`<` is XML);
+- single or combined: by the TXT header (`SRtng` column) or the XML elements (`rapid_rating`);
+- which list (single lists): the file name (`standard_...`, `rapid_...`, `blitz_...`) or the
+  caller's `rating_list`;
+- the period: the file name (`standard_nov25frl.zip` -> 2025-11), the TXT header (`NOV25`
+  column title) or the caller's `period`. When two of them disagree, the file is refused.
+
+Safety: XML goes through expat with handlers that refuse any DTD (so no entity can be
+declared, let alone expanded: a billion-laughs file is refused at its `<!DOCTYPE`), and
+external entities are never fetched. A structural fault (damaged zip, broken XML, wrong TXT
+columns) raises BadInput with the file and position; a malformed line or element is
+skipped and recorded in `problems` (too many of them and the file is refused).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
+import zipfile
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+from xml.parsers import expat
 
+from tracker.errors import BadInput, NotFound
 from tracker.model import Period, RatingList
+
+MAX_PROBLEMS = 1_000  # more malformed rows than this: the file is not what it claims to be
+PROBLEMS_KEPT = 50  # problems kept with their message (all are counted)
+CHUNK = 1 << 16
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,3 +79,572 @@ class ListRow:
     birth_year: int | None = None
     flag: str | None = None
     position: int = 0
+
+
+# ---------------------------------------------------------------------------------------
+# Column layouts (0-based, end exclusive), as published.
+
+COMMON_FIELDS: tuple[tuple[str, int, int], ...] = (
+    ("fide_id", 0, 15),
+    ("name", 15, 76),
+    ("federation", 76, 80),
+    ("sex", 80, 84),
+    ("title", 84, 89),
+    ("women_title", 89, 94),
+    ("other_titles", 94, 109),
+    ("foa_title", 109, 113),
+)
+# (list, rating, games, K) column spans
+SINGLE_FIGURES = ((113, 119), (119, 123), (123, 126))
+COMBINED_FIGURES: tuple[tuple[RatingList, tuple[tuple[int, int], ...]], ...] = (
+    (RatingList.STANDARD, ((113, 119), (119, 123), (123, 126))),
+    (RatingList.RAPID, ((126, 132), (132, 136), (136, 139))),
+    (RatingList.BLITZ, ((139, 145), (145, 149), (149, 152))),
+)
+SINGLE_TAIL = ((126, 132), 132)  # birth year span, flag start
+COMBINED_TAIL = ((152, 158), 158)
+
+SINGLE_HEADER = (
+    "ID Number      Name                                                         Fed Sex Tit  "
+    "WTit OTit           FOA {month} Gms K  B-day Flag"
+)
+COMBINED_HEADER = (
+    "ID Number      Name                                                         Fed Sex Tit  "
+    "WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag"
+)
+# Column titles a header must carry at these starts (checked case-insensitively).
+_HEADER_COMMON = ((0, "ID"), (15, "Name"), (76, "Fed"), (80, "Sex"), (84, "Tit"),
+                  (89, "WTit"), (94, "OTit"), (109, "FOA"))
+_HEADER_SINGLE = ((119, "Gms"), (123, "K"), (126, "B-day"))
+_HEADER_COMBINED = ((113, "SRtng"), (119, "SGm"), (123, "SK"), (126, "RRtng"), (132, "RGm"),
+                    (136, "Rk"), (139, "BRtng"), (145, "BGm"), (149, "BK"), (152, "B-day"))
+
+FLAGS = frozenset({"i", "w", "wi"})
+_MONTH_TITLE = re.compile(r"^([A-Za-z]{3})(\d{2})$")
+_NAME_MONTH = re.compile(r"(standard|rapid|blitz)_([a-z]{3})(\d{2})frl", re.IGNORECASE)
+_NAME_LIST = re.compile(r"(?:^|[^a-z])(standard|rapid|blitz)_", re.IGNORECASE)
+_NAME_COMBINED = re.compile(r"players_list", re.IGNORECASE)
+
+XML_SINGLE_FIELDS = ("rating", "games", "k")
+XML_COMBINED_FIELDS: tuple[tuple[RatingList, tuple[str, str, str]], ...] = (
+    (RatingList.STANDARD, ("rating", "games", "k")),
+    (RatingList.RAPID, ("rapid_rating", "rapid_games", "rapid_k")),
+    (RatingList.BLITZ, ("blitz_rating", "blitz_games", "blitz_k")),
+)
+XML_TEXT_FIELDS = frozenset({
+    "fideid", "name", "country", "sex", "title", "w_title", "o_title", "foa_title",
+    "rating", "games", "k", "rapid_rating", "rapid_games", "rapid_k", "blitz_rating",
+    "blitz_games", "blitz_k", "birthday", "flag",
+})
+
+
+def _month_period(mon: str, yy: str) -> Period | None:
+    try:
+        month = MONTHS.index(mon.lower()) + 1
+    except ValueError:
+        return None
+    y = int(yy)
+    return Period(2000 + y if y < 70 else 1900 + y, month)
+
+
+def period_from_name(name: str) -> Period | None:
+    """The list month a FIDE archive name carries (`standard_nov25frl.zip` -> 2025-11)."""
+    m = _NAME_MONTH.search(Path(name).name)
+    return None if m is None else _month_period(m.group(2), m.group(3))
+
+
+def list_from_name(name: str) -> RatingList | None:
+    """The list a file name names (`rapid_rating_list.zip` -> rapid); None if it names none."""
+    m = _NAME_LIST.search(Path(name).name)
+    return None if m is None else RatingList(m.group(1).lower())
+
+
+def period_from_header(title: str) -> Period | None:
+    """The period a TXT rating column title names (`NOV25` -> 2025-11)."""
+    m = _MONTH_TITLE.match(title.strip())
+    return None if m is None else _month_period(m.group(1), m.group(2))
+
+
+# ---------------------------------------------------------------------------------------
+# Field conversion
+
+class _RowError(Exception):
+    """A malformed row: skipped and recorded as a problem."""
+
+
+def _int_field(text: str, what: str, *, zero_is_none: bool = False,
+               lo: int = 0, hi: int = 10**9) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isascii() or not text.isdigit():
+        raise _RowError(f"{what} {text!r} is not a number")
+    value = int(text)
+    if zero_is_none and value == 0:
+        return None
+    if not lo <= value <= hi:
+        raise _RowError(f"{what} {value} is out of range")
+    return value
+
+
+def _rating(text: str, what: str = "rating") -> int | None:
+    return _int_field(text, what, zero_is_none=True, lo=1, hi=3999)
+
+
+def _games(text: str, what: str = "games") -> int | None:
+    return _int_field(text, what, hi=999)
+
+
+def _k(text: str, what: str = "K") -> int | None:
+    return _int_field(text, what, zero_is_none=True, hi=100)
+
+
+def _birth(text: str) -> int | None:
+    text = text.strip()
+    if len(text) > 4 and text[4:5] in "-./" and text[:4].isdigit():
+        text = text[:4]  # a full date where only the year is expected
+    return _int_field(text, "birth year", zero_is_none=True, lo=1850, hi=2100)
+
+
+def _fide_id(text: str) -> int:
+    value = _int_field(text, "FIDE ID", lo=1, hi=10**12)
+    if value is None:
+        raise _RowError("no FIDE ID")
+    return value
+
+
+def _flag(text: str) -> str | None:
+    text = text.strip().lower()
+    if not text:
+        return None
+    if text not in FLAGS:
+        raise _RowError(f"flag {text!r} is not i, w or wi")
+    return text
+
+
+def _opt(text: str) -> str | None:
+    text = text.strip()
+    return text or None
+
+
+# ---------------------------------------------------------------------------------------
+# The list file
+
+
+class ListFile:
+    """One list file (plain or zipped, TXT or XML), iterated as ListRow values.
+
+    Open with `open_list` (a context manager). Before iterating, `format` ('txt'/'xml'),
+    `size` (bytes to read, for a progress bar) and `name` are known; `combined`, `lists` and
+    `period` are known once the first row is read (or right away for TXT). During and after
+    iteration, `position` is the number of bytes read, `problem_count` the number of
+    malformed rows skipped and `problems` the first PROBLEMS_KEPT of them ("file:line: ...").
+    """
+
+    def __init__(self, path: str | Path, *, period: Period | None = None,
+                 rating_list: RatingList | None = None) -> None:
+        self.path = Path(path)
+        self.name = self.path.name
+        self.given_period = period
+        self.given_list = rating_list
+        self.size = 0
+        self.position = 0
+        self.problems: list[str] = []
+        self.problem_count = 0
+        self.rows = 0
+        self.format = ""
+        self.combined = False
+        self.lists: tuple[RatingList, ...] = ()
+        self.period: Period | None = None
+        self._zip: zipfile.ZipFile | None = None
+        self._raw: IO[bytes] | None = None
+        self._member = ""
+        self._open()
+
+    # -- opening -------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        if not self.path.exists():
+            raise NotFound(f"{self.path}: no such file: check the path")
+        if self.path.is_dir():
+            raise BadInput(f"{self.path} is a folder: give the list file itself")
+        try:
+            if zipfile.is_zipfile(self.path):
+                self._open_zip()
+            else:
+                self._raw = self.path.open("rb")
+                self.size = self.path.stat().st_size
+                self._member = self.name
+        except OSError as exc:
+            self.close()
+            raise BadInput(f"{self.path}: cannot read it ({exc.strerror or exc})") from None
+        try:
+            self.format = self._sniff()
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_zip(self) -> None:
+        try:
+            zf = zipfile.ZipFile(self.path)
+        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+            raise BadInput(f"{self.path}: the zip archive is damaged ({exc}): download it "
+                           "again") from None
+        self._zip = zf
+        members = [i for i in zf.infolist()
+                   if not i.is_dir() and i.filename.lower().endswith((".txt", ".xml"))]
+        if len(members) != 1:
+            names = ", ".join(i.filename for i in zf.infolist()) or "nothing"
+            self.close()
+            raise BadInput(f"{self.path}: expected one .txt or .xml list inside the zip, found "
+                           f"{names}: unzip it and import the list file")
+        info = members[0]
+        self._member = info.filename
+        self.size = info.file_size
+        try:
+            self._raw = zf.open(info)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError,
+                RuntimeError) as exc:
+            self.close()
+            raise BadInput(f"{self.path}: cannot read {info.filename} in the zip ({exc}): "
+                           "download it again") from None
+
+    @property
+    def where(self) -> str:
+        return self.name if self._member == self.name else f"{self.name}:{self._member}"
+
+    def _sniff(self) -> str:
+        assert self._raw is not None
+        self._stream = io.BufferedReader(_Guarded(self._raw, self), CHUNK)
+        head = self._stream.peek(512)[:512]
+        text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+        if not text:
+            raise BadInput(f"{self.where}: the file is empty: is it the right download?")
+        return "xml" if text.startswith(b"<") else "txt"
+
+    # -- the names, the header and the caller agree ---------------------------------------
+
+    def _settle_period(self, header: Period | None) -> Period:
+        found: list[tuple[str, Period]] = []
+        if self.given_period is not None:
+            found.append(("--period", self.given_period))
+        for label in (self.name, self._member):
+            p = period_from_name(label)
+            if p is not None:
+                found.append((f"the file name {label}", p))
+                break
+        if header is not None:
+            found.append(("the header", header))
+        if not found:
+            raise BadInput(f"{self.where}: the file does not say which month it lists: give "
+                           "--period YYYY-MM")
+        first_label, first = found[0]
+        for label, p in found[1:]:
+            if p != first:
+                raise BadInput(f"{self.where}: {first_label} says {first} but {label} says {p}:"
+                               " check which month this list is")
+        return first
+
+    def _settle_single_list(self) -> RatingList:
+        named = list_from_name(self.name) or list_from_name(self._member)
+        if self.given_list is not None:
+            if named is not None and named != self.given_list:
+                raise BadInput(f"{self.where}: the file name says {named} but --list says "
+                               f"{self.given_list}: check which list this is")
+            return self.given_list
+        if named is None:
+            raise BadInput(f"{self.where}: the file name does not say which list it is: give "
+                           "--list standard|rapid|blitz")
+        return named
+
+    def _settle_combined(self) -> tuple[RatingList, ...]:
+        if self.given_list is not None:
+            return (self.given_list,)
+        return tuple(RatingList)
+
+    # -- problems ----------------------------------------------------------------------
+
+    def _problem(self, line: int, message: str) -> None:
+        self.problem_count += 1
+        if len(self.problems) < PROBLEMS_KEPT:
+            self.problems.append(f"{self.where}:{line}: {message}")
+        if self.problem_count > MAX_PROBLEMS:
+            raise BadInput(f"{self.where}: more than {MAX_PROBLEMS} malformed rows (the first: "
+                           f"{self.problems[0]}): is this a FIDE rating list?")
+
+    # -- iteration ---------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[ListRow]:
+        try:
+            if self.format == "xml":
+                yield from self._xml_rows()
+            else:
+                yield from self._txt_rows()
+        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+            raise BadInput(f"{self.where}: the zip archive is damaged or truncated ({exc}): "
+                           "download it again") from None
+        except OSError as exc:
+            raise BadInput(f"{self.where}: cannot read it ({exc})") from None
+
+    # TXT
+
+    def _txt_rows(self) -> Iterator[ListRow]:
+        lines = iter(self._stream)
+        header_bytes = next(lines, b"")
+        header = _decode(header_bytes).rstrip("\r\n")
+        combined = self._check_header(header)
+        self.combined = combined
+        if combined:
+            self.lists = self._settle_combined()
+            self.period = self._settle_period(None)
+            figures = tuple(f for f in COMBINED_FIGURES if f[0] in self.lists)
+            (b0, b1), flag_at = COMBINED_TAIL
+        else:
+            rating_list = self._settle_single_list()
+            self.lists = (rating_list,)
+            self.period = self._settle_period(period_from_header(header[113:119]))
+            figures = ((rating_list, SINGLE_FIGURES),)
+            (b0, b1), flag_at = SINGLE_TAIL
+        period = self.period
+        for number, raw in enumerate(lines, start=2):
+            line = _decode(raw).rstrip("\r\n")
+            if not line.strip():
+                continue
+            try:
+                f = {key: line[a:b] for key, a, b in COMMON_FIELDS}
+                ratings = tuple(
+                    ListRating(lst, _rating(line[r0:r1], f"{lst} rating"),
+                               _games(line[g0:g1], f"{lst} games"), _k(line[k0:k1], f"{lst} K"))
+                    for lst, ((r0, r1), (g0, g1), (k0, k1)) in figures
+                )
+                row = ListRow(
+                    fide_id=_fide_id(f["fide_id"]),
+                    name=_name(f["name"]),
+                    period=period,
+                    ratings=ratings,
+                    federation=_opt(f["federation"]),
+                    sex=_opt(f["sex"]),
+                    title=_opt(f["title"]),
+                    women_title=_opt(f["women_title"]),
+                    other_titles=_opt(f["other_titles"]),
+                    foa_title=_opt(f["foa_title"]),
+                    birth_year=_birth(line[b0:b1]),
+                    flag=_flag(line[flag_at:]),
+                    position=number,
+                )
+            except _RowError as exc:
+                self._problem(number, f"{exc}; line skipped")
+                continue
+            self.rows += 1
+            yield row
+
+    def _check_header(self, header: str) -> bool:
+        """True for the combined layout; BadInput when the columns are not FIDE's."""
+        def expect(cols: tuple[tuple[int, str], ...]) -> str | None:
+            for start, title in cols:
+                found = header[start:start + len(title)]
+                if found.lower() != title.lower():
+                    return (f"expected {title!r} at column {start + 1}, found "
+                            f"{header[start:start + len(title) + 4].strip()!r}")
+            return None
+
+        problem = expect(_HEADER_COMMON)
+        if problem is None:
+            combined = header[113:118].lower() == "srtng"
+            problem = expect(_HEADER_COMBINED if combined else _HEADER_SINGLE)
+            if problem is None:
+                return combined
+        raise BadInput(f"{self.where}:1: the header is not FIDE's TXT layout ({problem}): "
+                       "is this a FIDE rating list?")
+
+    # XML
+
+    def _xml_rows(self) -> Iterator[ListRow]:
+        parser = _SafeXml(self)
+        while True:
+            data = self._stream.read(CHUNK)
+            try:
+                parser.feed(data, final=not data)
+            except expat.ExpatError as exc:
+                reason = expat.errors.messages.get(exc.code, str(exc))
+                raise BadInput(f"{self.where}:{exc.lineno}: the XML is broken ({reason}): "
+                               "is the file complete?") from None
+            ready, parser.ready = parser.ready, []
+            for row in ready:
+                self.rows += 1
+                yield row
+            if not data:
+                break
+        if not parser.seen_root:
+            raise BadInput(f"{self.where}: no <playerslist> element: is this a FIDE XML list?")
+
+    def _xml_row(self, fields: dict[str, str], line: int) -> ListRow | None:
+        if self.period is None:
+            self.combined = any(k in fields for k in ("rapid_rating", "blitz_rating"))
+            if self.combined:
+                self.lists = self._settle_combined()
+            else:
+                self.lists = (self._settle_single_list(),)
+            self.period = self._settle_period(None)
+        try:
+            if self.combined:
+                ratings = tuple(
+                    ListRating(lst, _rating(fields.get(r, ""), f"{lst} rating"),
+                               _games(fields.get(g, ""), f"{lst} games"),
+                               _k(fields.get(k, ""), f"{lst} K"))
+                    for lst, (r, g, k) in XML_COMBINED_FIELDS if lst in self.lists
+                )
+            else:
+                ratings = (ListRating(self.lists[0], _rating(fields.get("rating", "")),
+                                      _games(fields.get("games", "")), _k(fields.get("k", ""))),)
+            return ListRow(
+                fide_id=_fide_id(fields.get("fideid", "")),
+                name=_name(fields.get("name", "")),
+                period=self.period,
+                ratings=ratings,
+                federation=_opt(fields.get("country", "")),
+                sex=_opt(fields.get("sex", "")),
+                title=_opt(fields.get("title", "")),
+                women_title=_opt(fields.get("w_title", "")),
+                other_titles=_opt(fields.get("o_title", "")),
+                foa_title=_opt(fields.get("foa_title", "")),
+                birth_year=_birth(fields.get("birthday", "")),
+                flag=_flag(fields.get("flag", "")),
+                position=line,
+            )
+        except _RowError as exc:
+            self._problem(line, f"{exc}; <player> skipped")
+            return None
+
+    # -- closing -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        for thing in (self._raw, self._zip):
+            if thing is not None:
+                with contextlib.suppress(Exception):  # must not hide the real error
+                    thing.close()
+        self._raw = None
+        self._zip = None
+
+    def __enter__(self) -> ListFile:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def open_list(path: str | Path, *, period: Period | None = None,
+              rating_list: RatingList | None = None) -> ListFile:
+    """Open a FIDE list file for streaming (see the module docstring)."""
+    return ListFile(path, period=period, rating_list=rating_list)
+
+
+def _decode(raw: bytes) -> str:
+    """UTF-8 when it is, else Latin-1 (FIDE's files have been published in both)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _name(text: str) -> str:
+    text = " ".join(text.split())
+    if not text:
+        raise _RowError("no name")
+    return text
+
+
+class _Guarded(io.RawIOBase):
+    """Counts the bytes read (for `ListFile.position`)."""
+
+    def __init__(self, raw: IO[bytes], owner: ListFile) -> None:
+        self._raw = raw
+        self._owner = owner
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self._owner.position += n
+        return n
+
+
+class _SafeXml:
+    """expat with every DTD and entity door shut, collecting `<player>` rows as it goes."""
+
+    def __init__(self, owner: ListFile) -> None:
+        self.owner = owner
+        self.ready: list[ListRow] = []
+        self.seen_root = False
+        self._depth = 0
+        self._fields: dict[str, str] | None = None
+        self._field: str | None = None
+        self._text: list[str] = []
+        self._line = 0
+        p = expat.ParserCreate()
+        p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+        p.StartDoctypeDeclHandler = self._refuse_dtd
+        p.EntityDeclHandler = self._refuse_entity
+        p.UnparsedEntityDeclHandler = self._refuse_entity
+        p.ExternalEntityRefHandler = self._refuse_external
+        p.StartElementHandler = self._start
+        p.EndElementHandler = self._end
+        p.CharacterDataHandler = self._chars
+        self._parser = p
+
+    def feed(self, data: bytes, *, final: bool) -> None:
+        self._parser.Parse(data, final)
+
+    def _refuse(self, what: str) -> None:
+        raise BadInput(f"{self.owner.where}:{self._parser.CurrentLineNumber}: the XML "
+                       f"declares {what}, which a FIDE list never does; refused for safety")
+
+    def _refuse_dtd(self, *_: Any) -> None:
+        self._refuse("a DTD (<!DOCTYPE ...>)")
+
+    def _refuse_entity(self, *_: Any) -> None:
+        self._refuse("an entity")
+
+    def _refuse_external(self, *_: Any) -> int:
+        self._refuse("an external entity")
+        return 0  # pragma: no cover
+
+    def _start(self, name: str, _attrs: dict[str, str]) -> None:
+        self._depth += 1
+        if self._depth == 1:
+            if name.lower() != "playerslist":
+                raise BadInput(f"{self.owner.where}:{self._parser.CurrentLineNumber}: the root "
+                               f"element is <{name}>, not <playerslist>: is this a FIDE XML "
+                               "list?")
+            self.seen_root = True
+        elif self._depth == 2:
+            if name.lower() == "player":
+                self._fields = {}
+                self._line = self._parser.CurrentLineNumber
+        elif self._depth == 3 and self._fields is not None:
+            key = name.lower()
+            if key in XML_TEXT_FIELDS:
+                self._field = key
+                self._text = []
+
+    def _end(self, name: str) -> None:
+        if self._depth == 3 and self._field is not None and self._fields is not None:
+            self._fields[self._field] = "".join(self._text)
+            self._field = None
+        elif self._depth == 2 and self._fields is not None:
+            row = self.owner._xml_row(self._fields, self._line)
+            if row is not None:
+                self.ready.append(row)
+            self._fields = None
+        self._depth -= 1
+
+    def _chars(self, data: str) -> None:
+        if self._field is not None:
+            self._text.append(data)
+
