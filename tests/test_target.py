@@ -1,0 +1,113 @@
+"""`needed_score`: the points needed to reach a rating on the next list.
+
+Every expected number below is derived by hand from FIDE's table 8.1.2
+(shared/spec/table-8-1-2.csv) and the spec's K rules (shared/spec/fide-rules.md sections
+1 and 3); the derivation is written beside each test. Never from running tracker code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+import pytest
+
+from tracker.errors import BadInput
+from tracker.fide import GameIn, PlayerFacts, TournamentIn
+from tracker.model import Period, RatingList
+from tracker.target import needed_score, opponents_from
+
+JAN26 = Period(2026, 1)
+START = dt.date(2025, 12, 10)
+ADULT = PlayerFacts(birth_year=1980, rated_games=100)  # K 20 (spec section 3, rule 4)
+NEW_PLAYER = PlayerFacts(birth_year=1980, rated_games=10)  # K 40 (rule 3: under 30 games)
+
+
+def test_five_games_against_equal_opponents() -> None:
+    # 1500 vs 1500: D = 0, table row 0-3 -> PD 0.50; five games: sum PD = 2.50; K 20.
+    # Need 1500 + round(20 (x - 2.50)) >= 1510, i.e. 20 (x - 2.50) >= 9.5, x >= 2.975:
+    # the next half point is 3 (20 x 0.50 = 10 -> 1510). 5/5: 20 x 2.50 = 50 -> 1550.
+    out = needed_score(1510, rating_before=1500, played=(), opponents=[1500] * 5,
+                       rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+    assert out.points_needed == 3
+    assert out.rating_needed == 1510
+    assert out.max_rating == 1550
+    assert out.min_rating == 1450  # 20 x (0 - 2.50) = -50
+    assert out.k == 20
+    assert out.expected == 2.5
+    assert out.reachable and not out.already_reached
+    assert "3/5" in out.summary()
+
+
+def test_out_of_reach_says_the_maximum() -> None:
+    # Same tournament: 5/5 gives 1550 (above), so 1560 cannot be reached.
+    out = needed_score(1560, rating_before=1500, played=(), opponents=[1500] * 5,
+                       rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+    assert out.points_needed is None and not out.reachable
+    assert out.max_rating == 1550
+    assert "out of reach" in out.summary() and "1550" in out.summary()
+
+
+def test_already_reached_whatever_the_score() -> None:
+    # 0/5 gives 1450 (see above): a target of 1450 needs nothing.
+    out = needed_score(1450, rating_before=1500, played=(), opponents=[1500] * 5,
+                       rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+    assert out.points_needed == 0 and out.already_reached
+    assert "whatever the score" in out.summary()
+
+
+def test_games_already_played_count_for_change_and_the_700_rule() -> None:
+    # A new player (K 40: fewer than 30 games) rated 1600 already has 10 games in the open
+    # period against 1600 opponents (D = 0 -> PD 0.50 each) scoring 3: sum of changes
+    # 3 - 5.00 = -2.00.
+    # New tournament: 9 games against 1700: D = -100, row 99-106 -> p_low 0.36; sum 3.24.
+    # 700 rule: 19 games x 40 = 760 > 700 -> K = largest whole K with 19 K <= 700 = 36
+    # (36 x 19 = 684; 37 x 19 = 703).
+    # Need 36 (-2 + x - 3.24) >= 1650 - 1600 - 0.5 = 49.5 -> x >= 6.615 -> 7:
+    #   36 x (7 - 5.24) = 36 x 1.76 = 63.36 -> 63 -> 1663.
+    # 6.5 would give 36 x 1.26 = 45.36 -> 45 -> 1645 (short).
+    # 9/9: 36 x 3.76 = 135.36 -> 135 -> 1735.
+    played = TournamentIn(
+        start=dt.date(2025, 12, 1), own_rating=1600, label="club",
+        games=tuple(GameIn(1600, Fraction(1) if i < 3 else Fraction(0)) for i in range(10)),
+    )
+    out = needed_score(1650, rating_before=1600, played=(played,), opponents=[1700] * 9,
+                       rating_list=RatingList.STANDARD, period=JAN26, facts=NEW_PLAYER,
+                       start=START)
+    assert out.k == 36
+    assert out.games_already == 10
+    assert out.points_needed == 7
+    assert out.rating_needed == 1663
+    assert out.max_rating == 1735
+    steps = {s.points: s.rating_after for s in out.steps}
+    assert steps[Fraction(13, 2)] == 1645
+
+
+def test_individual_opponents_and_the_cap() -> None:
+    # 1800 (K 20) against 1700, 1900 and 2300:
+    #   D = +100 -> row 99-106 p_high 0.64; D = -100 -> p_low 0.36;
+    #   D = -500 -> capped at -400 (every game from Mar 2024, Ro under 2650) -> row 392-411
+    #   p_low 0.08. Sum PD = 1.08.
+    # 20 (x - 1.08) >= 1820 - 1800 - 0.5 = 19.5 -> x >= 2.055 -> 2.5:
+    #   20 x 1.42 = 28.4 -> 28 -> 1828; 2.0 gives 20 x 0.92 = 18.4 -> 18 -> 1818.
+    out = needed_score(1820, rating_before=1800, played=(), opponents=[1700, 1900, 2300],
+                       rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+    assert out.expected == Fraction(108, 100)
+    assert out.points_needed == Fraction(5, 2)
+    assert out.rating_needed == 1828
+
+
+def test_opponents_from_the_command_line() -> None:
+    assert opponents_from(3, 1800, []) == (1800, 1800, 1800)
+    assert opponents_from(None, None, [1700, 1900]) == (1700, 1900)
+    assert opponents_from(2, None, [1700, 1900]) == (1700, 1900)
+    for args in ((3, 1800, [1700]), (None, 1800, []), (None, None, []), (3, None, [1700]),
+                 (0, 1800, []), (2, 99999, [])):
+        with pytest.raises(BadInput):
+            opponents_from(*args)  # type: ignore[arg-type]
+
+
+def test_target_must_be_a_rating() -> None:
+    with pytest.raises(BadInput):
+        needed_score(0, rating_before=1500, played=(), opponents=[1500],
+                     rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)

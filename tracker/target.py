@@ -1,0 +1,215 @@
+"""What score is needed: `tracker target`.
+
+`needed_score(...)` answers "how many points do I need in a tournament of N games against
+these opponents to reach RATING on the next list?". It is pure (no database): the caller
+hands over what the open period already holds (the rating before it, the tournaments
+already played in it, the player facts or the official K), and the new tournament is added
+to that same period and rated through the engine (`tracker.fide.rate_period`), so the games
+already played count with their changes and with their number for the 700 rule and K.
+
+The change of a period is K x (points - sum of expected scores), linear in the points of
+the new tournament however they are spread over its games; so the answer is the smallest
+number of half points whose rounded change reaches the target, found by trying every half
+point from 0 to N through the engine itself (no second formula to drift from the rules).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from tracker.errors import BadInput
+from tracker.fide import GameIn, PeriodOut, PlayerFacts, TournamentIn, rate_period
+from tracker.model import Period, RatingList
+
+MAX_GAMES = 200
+NEW_TOURNAMENT = "the new tournament"
+
+
+@dataclass(frozen=True)
+class TargetStep:
+    """The rating on the next list for one score in the new tournament."""
+
+    points: Fraction
+    change_exact: Decimal
+    rating_after: int | None
+
+
+@dataclass(frozen=True)
+class TargetOut:
+    """The answer of `needed_score`."""
+
+    target: int
+    rating_list: RatingList
+    period: Period  # the list the new tournament is expected on
+    rating_before: int
+    games_already: int  # counted games already in the open period
+    games: int  # games of the new tournament
+    opponents: tuple[int, ...]
+    expected: Decimal  # sum of the expected scores of the new games
+    k: int  # K of the period with the new games (after the 700 rule)
+    k_reason: str
+    points_needed: Fraction | None  # None: out of reach
+    rating_needed: int | None  # the rating reached with points_needed
+    min_rating: int | None  # with 0 points
+    max_rating: int | None  # with N points
+    steps: tuple[TargetStep, ...]  # every half point from 0 to N
+
+    @property
+    def reachable(self) -> bool:
+        return self.points_needed is not None
+
+    @property
+    def already_reached(self) -> bool:
+        """The target is reached whatever the score (0 points suffice)."""
+        return self.points_needed == 0
+
+    def summary(self) -> str:
+        """One or two sentences saying the answer."""
+        n = self.games
+        if self.points_needed is None:
+            return (
+                f"{self.target} is out of reach on the {self.period} {self.rating_list} list: "
+                f"even {_pts(Fraction(n))}/{n} gives {_r(self.max_rating)}."
+            )
+        if self.points_needed == 0:
+            return (
+                f"{self.target} is reached on the {self.period} {self.rating_list} list "
+                f"whatever the score: even 0/{n} gives {_r(self.min_rating)}."
+            )
+        return (
+            f"You need {_pts(self.points_needed)}/{n} to reach {self.target} on the "
+            f"{self.period} {self.rating_list} list (that score gives "
+            f"{_r(self.rating_needed)}; {_pts(Fraction(n))}/{n} would give "
+            f"{_r(self.max_rating)})."
+        )
+
+
+def _pts(x: Fraction) -> str:
+    whole, half = divmod(x * 2, 2)
+    return f"{int(whole)}{'.5' if half else ''}"
+
+
+def _r(rating: int | None) -> str:
+    return "unrated (below the floor)" if rating is None else str(rating)
+
+
+def opponents_from(
+    games: int | None, average: int | None, ratings: Sequence[int]
+) -> tuple[int, ...]:
+    """The opponents' ratings from the command line: N games against AVG, or the ratings."""
+    if ratings and average is not None:
+        raise BadInput("give either --opponents AVG or --opponent R (repeated), not both")
+    if ratings:
+        if games is not None and games != len(ratings):
+            raise BadInput(
+                f"--games {games} but {len(ratings)} --opponent ratings given: give one "
+                "--opponent per game, or drop --games"
+            )
+        opps = tuple(ratings)
+    else:
+        if average is None:
+            raise BadInput("give the opponents: --opponents AVG --games N, or --opponent R "
+                           "once per game")
+        if games is None:
+            raise BadInput("--opponents AVG needs --games N (the number of games)")
+        opps = (average,) * games
+    if not opps:
+        raise BadInput("--games must be at least 1")
+    if len(opps) > MAX_GAMES:
+        raise BadInput(f"{len(opps)} games is more than the {MAX_GAMES} this command handles")
+    for r in opps:
+        if not 0 < r < 4000:
+            raise BadInput(f"opponent rating {r} is not a rating (give a number like 1850)")
+    return opps
+
+
+def _new_tournament(
+    start: dt.date, own: int, opponents: Sequence[int], points: Fraction
+) -> TournamentIn:
+    """The new tournament with `points` spread as wins, then one draw, then losses.
+
+    The change does not depend on how the points are spread (it is linear in the score);
+    spreading them this way keeps every game a legal score.
+    """
+    games: list[GameIn] = []
+    left = points
+    for i, r in enumerate(opponents):
+        score = Fraction(1) if left >= 1 else (Fraction(1, 2) if left > 0 else Fraction(0))
+        left -= score
+        games.append(GameIn(opponent_rating=r, score=score, label=f"opponent {i + 1}"))
+    return TournamentIn(start=start, own_rating=own, games=tuple(games), label=NEW_TOURNAMENT)
+
+
+def needed_score(
+    target: int,
+    *,
+    rating_before: int,
+    played: Sequence[TournamentIn],
+    opponents: Sequence[int],
+    rating_list: RatingList,
+    period: Period,
+    facts: PlayerFacts,
+    start: dt.date,
+    k: int | None = None,
+    period_games: int | None = None,
+) -> TargetOut:
+    """The points needed in a new tournament to reach `target` on the list of `period`.
+
+    `rating_before` is the rating published on the list before `period` (the Ro of the new
+    tournament too: it starts under that list); `played` the tournaments already in the open
+    period; `facts`/`k` what decides K (as the replay would pass them); `start` the new
+    tournament's start date (decides the per-game rules); `period_games` the games already
+    counted in the period when larger than those in `played` (for the 700 rule).
+    """
+    if not 0 < target < 4000:
+        raise BadInput(f"target {target} is not a rating (give a number like 1900)")
+    if not opponents:
+        raise BadInput("the new tournament needs at least one game")
+    n = len(opponents)
+    total_games = None if period_games is None else period_games + n
+    steps: list[TargetStep] = []
+    outs: list[PeriodOut] = []
+    for halves in range(2 * n + 1):
+        pts = Fraction(halves, 2)
+        new = _new_tournament(start, rating_before, opponents, pts)
+        out = rate_period(
+            rating_before,
+            [*played, new],
+            rating_list=rating_list,
+            list_date=period.list_date,
+            facts=facts,
+            k=k,
+            period_games=total_games,
+        )
+        outs.append(out)
+        steps.append(TargetStep(points=pts, change_exact=out.change_exact,
+                                rating_after=out.rating_after))
+    needed: Fraction | None = None
+    rating_needed: int | None = None
+    for step in steps:
+        if step.rating_after is not None and step.rating_after >= target:
+            needed, rating_needed = step.points, step.rating_after
+            break
+    last = outs[-1]
+    new_out = next(t for t in last.tournaments if t.label == NEW_TOURNAMENT)
+    return TargetOut(
+        target=target,
+        rating_list=rating_list,
+        period=period,
+        rating_before=rating_before,
+        games_already=last.games - new_out.games_counted,
+        games=n,
+        opponents=tuple(opponents),
+        expected=new_out.expected,
+        k=last.k,
+        k_reason=last.k_reason,
+        points_needed=needed,
+        rating_needed=rating_needed,
+        min_rating=steps[0].rating_after,
+        max_rating=steps[-1].rating_after,
+        steps=tuple(steps),
+    )
