@@ -1,9 +1,316 @@
-"""Commands of this group (placeholder until its issue lands)."""
+"""`tracker calc`: FIDE's rating calculator, exact, under the edition of the date given."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+import re
+from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
+from typing import Annotated, Any
+
 import typer
+from rich.table import Table
+
+from tracker.cli.common import TableOrJson, out
+from tracker.errors import BadInput
+from tracker.fide import (
+    FirstRatingOut,
+    GameIn,
+    PeriodOut,
+    PlayerFacts,
+    TournamentIn,
+    edition_for,
+    first_rating,
+    one_off_adjustment,
+    rate_period,
+)
+from tracker.model import RatingList
+
+HELP = """Compute a rating change (or a first rating) game by game, exactly as FIDE does.
+
+Opponents are RATING:SCORE, the score 1, 0.5 (or 1/2) or 0. The date picks the regulations
+in force (default today); K comes from --k or from the player facts.
+
+Examples:
+
+  tracker calc --rating 1500 --k 20 1400:1 1600:0.5 1550:0
+
+  tracker calc --rating 2813 --k 10 --date 2025-11-07 1787:1 2025:1 2310:1 2400:1 2505:0.5
+
+  tracker calc --rating 1950 --birth-year 2010 --rated-games 12 --date 2025-03-01 1800:1
+
+  tracker calc --unrated --date 2025-11-01 1850:1 1700:0 2010:0.5 1600:1 1750:0
+"""
+
+_OPPONENT = re.compile(r"^\s*(\d{1,4})\s*:\s*(1|1\.0|0|0\.0|0\.5|\.5|1/2|½)\s*$")
+ASSUMED_GAMES = 30  # without --rated-games: an established player
+_SCORES = {"1": Fraction(1), "1.0": Fraction(1), "0": Fraction(0), "0.0": Fraction(0)}
+
+
+def parse_opponent(text: str) -> GameIn:
+    """`RATING:SCORE` -> a game; anything else is a BadInput that says what to write."""
+    m = _OPPONENT.match(text)
+    if not m:
+        if ":" in text:
+            _, _, written = text.partition(":")
+            raise BadInput(
+                f"opponent {text!r}: the score {written.strip()!r} must be 1, 0.5 (or 1/2) or 0"
+            )
+        raise BadInput(
+            f"opponent {text!r} is not RATING:SCORE (for example 1650:0.5)"
+        )
+    rating = int(m.group(1))
+    if not 1 <= rating <= 3500:
+        raise BadInput(f"opponent {text!r}: a rating must be between 1 and 3500")
+    score = _SCORES.get(m.group(2), Fraction(1, 2))
+    return GameIn(rating, score, label=m.group(1))
+
+
+def parse_date(text: str | None) -> dt.date:
+    if text is None:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise BadInput(f"date {text!r} is not YYYY-MM-DD (for example 2025-03-01)") from None
+
+
+def _dec(x: Decimal | Fraction | None) -> str | None:
+    if x is None:
+        return None
+    if isinstance(x, Fraction):
+        x = Decimal(x.numerator) / Decimal(x.denominator)
+    return str(x)
+
+
+def _signed(x: Decimal | int | None) -> str:
+    if x is None:
+        return ""
+    return f"+{x}" if x > 0 else str(x)
+
+
+def _score(s: Fraction) -> str:
+    return {Fraction(1): "1", Fraction(0): "0"}.get(s, "0.5")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add `tracker calc`."""
+
+    @app.command("calc", help=HELP)
+    def calc(
+        opponents: Annotated[
+            list[str], typer.Argument(help="Opponents as RATING:SCORE, e.g. 1650:0.5.")
+        ],
+        rating: Annotated[
+            int | None, typer.Option("--rating", help="Your published rating (Ro).")
+        ] = None,
+        unrated: Annotated[
+            bool, typer.Option("--unrated", help="You are unrated: compute a first rating.")
+        ] = False,
+        date: Annotated[
+            str | None,
+            typer.Option("--date", help="Date (YYYY-MM-DD) deciding the edition; default today."),
+        ] = None,
+        rating_list: Annotated[
+            str, typer.Option("--list", help="standard, rapid or blitz.")
+        ] = "standard",
+        k: Annotated[
+            int | None, typer.Option("--k", help="K to use (else derived from the facts).")
+        ] = None,
+        birth_year: Annotated[
+            int | None, typer.Option("--birth-year", help="Birth year (junior K).")
+        ] = None,
+        rated_games: Annotated[
+            int | None,
+            typer.Option(
+                "--rated-games", help="Rated games completed before (default: 30 or more)."
+            ),
+        ] = None,
+        ever_2400: Annotated[
+            bool, typer.Option("--ever-2400", help="A published rating of 2400+ ever.")
+        ] = False,
+        reached_2300: Annotated[
+            bool, typer.Option("--reached-2300", help="Your rating has reached 2300.")
+        ] = False,
+        period_games: Annotated[
+            int | None,
+            typer.Option(
+                "--period-games",
+                help="All your rated games in the period (700 rule), if more than listed.",
+            ),
+        ] = None,
+        standard_rating: Annotated[
+            int | None,
+            typer.Option(
+                "--standard-rating",
+                help="Your standard rating (rapid/blitz: one-off raise, first ratings).",
+            ),
+        ] = None,
+        fmt: Annotated[
+            TableOrJson, typer.Option("--format", help="table or json.")
+        ] = TableOrJson.table,
+    ) -> None:
+        on = parse_date(date)
+        rl = RatingList.parse(rating_list)
+        edition = edition_for(rl, on)
+        games = tuple(parse_opponent(o) for o in opponents)
+        if not games:
+            raise BadInput("give at least one opponent as RATING:SCORE (for example 1650:0.5)")
+        if k is not None and k < 1:
+            raise BadInput(f"--k must be a positive whole number (10, 20 or 40), not {k}")
+        if period_games is not None and period_games < 0:
+            raise BadInput("--period-games must be zero or more")
+        if rated_games is not None and rated_games < 0:
+            raise BadInput("--rated-games must be zero or more")
+        if birth_year is not None and not 1900 <= birth_year <= on.year:
+            raise BadInput(f"--birth-year {birth_year} is not a plausible birth year")
+        tournament = TournamentIn(on, rating, games, label="the games given")
+        if unrated:
+            if rating is not None:
+                raise BadInput("give either --rating or --unrated, not both")
+            if k is not None or period_games is not None:
+                raise BadInput("--k and --period-games do not apply to a first rating (--unrated)")
+            first = first_rating(
+                [tournament], rating_list=rl, list_date=on, standard_rating=standard_rating
+            )
+            _show_first(first, rl, on, edition.name, fmt)
+            return
+        if rating is None:
+            raise BadInput("give your rating with --rating N, or --unrated for a first rating")
+        if not 1 <= rating <= 3500:
+            raise BadInput(f"--rating {rating}: a rating must be between 1 and 3500")
+        facts = PlayerFacts(
+            birth_year=birth_year,
+            rated_games=ASSUMED_GAMES if rated_games is None else rated_games,
+            ever_2400=ever_2400,
+            reached_2300=reached_2300,
+        )
+        result = rate_period(
+            rating, [tournament], rating_list=rl, list_date=on, facts=facts, k=k,
+            period_games=period_games, standard_rating=standard_rating,
+        )
+        adjusted = (
+            one_off_adjustment(rl, on, result.rating_after, standard_rating=standard_rating)
+            if result.rating_after is not None
+            else None
+        )
+        if rated_games is None and k is None and "games completed" in result.k_reason:
+            result = replace(
+                result,
+                k_reason=result.k_reason.replace(
+                    f"{ASSUMED_GAMES} games completed",
+                    f"assumed at least {ASSUMED_GAMES} games completed, give --rated-games",
+                ),
+            )
+        _show_period(result, adjusted, fmt)
+
+
+def period_json(result: PeriodOut, adjusted: tuple[int, str] | None) -> dict[str, Any]:
+    games = [g for t in result.tournaments for g in t.games]
+    return {
+        "list": str(result.rating_list),
+        "date": result.list_date.isoformat(),
+        "edition": result.edition,
+        "rating_before": result.rating_before,
+        "k": result.k,
+        "k_base": result.k_base,
+        "k_reason": result.k_reason,
+        "games_counted": result.games,
+        "points": _dec(result.points),
+        "expected": _dec(result.expected),
+        "change_exact": _dec(result.change_exact),
+        "change": result.change,
+        "rating_after": result.rating_after,
+        "reason": result.reason,
+        "adjusted_rating": adjusted[0] if adjusted else None,
+        "adjustment": adjusted[1] if adjusted else None,
+        "games": [
+            {
+                "opponent_rating": g.opponent_rating,
+                "difference": g.difference,
+                "difference_used": g.difference_used,
+                "capped": g.capped,
+                "expected": _dec(g.expected),
+                "score": _score(g.score),
+                "change": _dec(g.change),
+                "k_change": _dec(g.k_change),
+                "counted": g.counted,
+                "reason": g.reason,
+            }
+            for g in games
+        ],
+    }
+
+
+def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, fmt: TableOrJson) -> None:
+    if fmt is TableOrJson.json:
+        out.print_json(json.dumps(period_json(result, adjusted)))
+        return
+    table = Table(title=f"{result.rating_list} list, {result.edition} regulations")
+    for name in ("#", "opponent", "D", "D used", "expected", "score", "change", "K x change"):
+        table.add_column(name, justify="right")
+    games = [g for t in result.tournaments for g in t.games]
+    for i, g in enumerate(games, 1):
+        if not g.counted:
+            table.add_row(str(i), str(g.opponent_rating or "unrated"), _signed(g.difference),
+                          "", "", _score(g.score), f"not rated: {g.reason}", "")
+            continue
+        used = _signed(g.difference_used) + (" (capped)" if g.capped else "")
+        table.add_row(str(i), str(g.opponent_rating), _signed(g.difference), used,
+                      _dec(g.expected) or "", _score(g.score), _signed(g.change),
+                      _signed(g.k_change))
+    out.print(table)
+    out.print(f"K {result.k} ({result.k_reason})")
+    out.print(
+        f"games {result.games}, points {_dec(result.points)}, expected {_dec(result.expected)}"
+    )
+    out.print(f"change {_signed(result.change_exact)} exact, rounded {_signed(result.change)}")
+    if result.rating_after is None:
+        out.print(f"new rating: unrated ({result.reason})")
+    else:
+        out.print(f"new rating {result.rating_after}")
+        if adjusted:
+            out.print(f"then {adjusted[1]}: published {adjusted[0]}")
+
+
+def first_json(
+    first: FirstRatingOut, rl: RatingList, on: dt.date, edition: str
+) -> dict[str, Any]:
+    return {
+        "list": str(rl),
+        "date": on.isoformat(),
+        "edition": edition,
+        "rating": first.rating,
+        "reason": first.reason,
+        "average": _dec(first.average),
+        "unrounded": _dec(first.unrounded),
+        "p": _dec(first.p),
+        "games_counted": first.games,
+        "points": _dec(first.points),
+        "ignored": list(first.ignored),
+    }
+
+
+def _show_first(
+    first: FirstRatingOut, rl: RatingList, on: dt.date, edition: str, fmt: TableOrJson
+) -> None:
+    if fmt is TableOrJson.json:
+        out.print_json(json.dumps(first_json(first, rl, on, edition)))
+        return
+    out.print(f"first rating on the {rl} list, {edition} regulations")
+    out.print(f"games against rated opponents {first.games}, points {_dec(first.points)}")
+    if first.ignored:
+        out.print(f"ignored: {', '.join(first.ignored)} (zero score in the first event)")
+    if first.average is not None:
+        out.print(f"average opponent rating Ra {first.average.quantize(Decimal('0.01'))}")
+    if first.p is not None and first.unrounded is not None:
+        p = Decimal(first.p.numerator) / Decimal(first.p.denominator)
+        ru = first.unrounded.quantize(Decimal("0.01"))
+        out.print(f"p {p.quantize(Decimal('0.0001'))}, Ru {ru}")
+    if first.rating is None:
+        out.print(f"no rating published: {first.reason}")
+    else:
+        extra = f" ({first.reason})" if first.reason else ""
+        out.print(f"first rating {first.rating}{extra}")
