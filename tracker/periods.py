@@ -270,7 +270,8 @@ class PeriodRow:
     period: Period
     rating_list: RatingList
     rating_before: int | None  # None: unrated before this period
-    rating_before_source: str  # "official", "replayed", "Elo tag", "standard rating", "unrated"
+    rating_before_source: str  # "official 2025-09 list", "replayed 2025-10 list", "Elo tag in
+    # <tournament>", "standard rating", "unrated"
     out: PeriodOut | None
     first: FirstRatingOut | None
     tournaments: tuple[TournamentPlan, ...]
@@ -441,7 +442,7 @@ def replay(inputs: ReplayInputs) -> Replay:
         start = anchors[0]
         entry = official[start]
         state.rating = entry.rating
-        state.source = "official"
+        state.source = f"official {start} list"
         state.publish(start, entry.rating)
         start_source = f"official {start}"
         if inputs.player.rated_games is None and entry.k is not None and (
@@ -458,7 +459,7 @@ def replay(inputs: ReplayInputs) -> Replay:
         tag = _most_common(g.own_elo for u in first_units for g in u.games)
         if tag is not None:
             state.rating = tag
-            state.source = "Elo tag"
+            state.source = f"Elo tag in {first_units[0].label}"
             start_source = f"Elo tag {tag}"
         else:
             start_source = "unrated"
@@ -615,12 +616,13 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     if anchored:
         assert entry is not None
         published: int | None = entry.rating
-        state.source = "official"
+        state.source = f"official {period} list"
         if entry.rating != replayed:
             notes.append(f"re-anchored on the official rating {entry.rating}")
     else:
         published = replayed
-        state.source = "replayed"
+        if units or adjustment is not None or first is not None:
+            state.source = f"replayed {period} list"
     if published is None and rating_before is not None:
         state.pool = []
     state.rating = published

@@ -1,9 +1,379 @@
-"""Commands of this group (placeholder until its issue lands)."""
+"""`tracker history`, `explain`, `next`, `export`, `plot`, `event list`, `event set`."""
 
 from __future__ import annotations
 
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from tracker.cli.common import DbOption, Format, out, store_for
+from tracker.errors import BadInput
+from tracker.model import Period, RatingList
+from tracker.reports import (
+    EVENT_COLUMNS,
+    GAME_COLUMNS,
+    HISTORY_COLUMNS,
+    chart_points,
+    event_rows,
+    explain_lines,
+    game_rows,
+    history_row,
+    history_rows,
+    history_table,
+    load_history,
+    next_lines,
+    next_report,
+    to_csv,
+)
+from tracker.store import DEFAULT_DB
+from tracker.store.history import record_override
+from tracker.store.players import resolve_player
+
+PlayerArg = Annotated[
+    str | None,
+    typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
+                   show_default=False),
+]
+ListOption = Annotated[
+    str, typer.Option("--list", "-l", help="standard, rapid or blitz.", show_default=True)
+]
+
+
+class What(StrEnum):
+    history = "history"
+    games = "games"
+
+
+def _list(text: str) -> RatingList:
+    return RatingList.parse(text)
+
+
+def _period(text: str | None, option: str) -> Period | None:
+    if text is None:
+        return None
+    try:
+        return Period.parse(text)
+    except BadInput as exc:
+        raise BadInput(f"{option}: {exc}") from None
+
+
+def _table_console() -> Console:
+    # Wide enough for the history table when the output is a file or a pipe.
+    return Console(highlight=False, soft_wrap=False, width=None if out.is_terminal else 220)
+
+
+def _print_table(headers: list[str], cells: list[list[str]], right: set[int],
+                 title: str | None = None) -> None:
+    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
+    for i, h in enumerate(headers):
+        table.add_column(h, justify="right" if i in right else "left", no_wrap=i in right)
+    for row in cells:
+        table.add_row(*row)
+    console = _table_console()
+    with console.capture() as captured:
+        console.print(table)
+    sys.stdout.write("\n".join(line.rstrip() for line in captured.get().splitlines()) + "\n")
+
+
+def _echo_lines(lines: list[str]) -> None:
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+    app.command("history")(history)
+    app.command("explain")(explain)
+    app.command("next")(next_list)
+    app.command("export")(export)
+    app.command("plot")(plot)
+    event = typer.Typer(help="The tournaments of a player and the overrides of their rating.",
+                        no_args_is_help=True)
+    event.command("list")(event_list)
+    event.command("set")(event_set)
+    app.add_typer(event, name="event")
+
+
+def history(
+    player: PlayerArg = None,
+    rating_list: ListOption = "standard",
+    since: Annotated[str | None, typer.Option("--from", help="First period, YYYY-MM.")] = None,
+    until: Annotated[str | None, typer.Option("--to", help="Last period, YYYY-MM.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")] = (
+        Format.table),
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The replayed rating history, one row per rating period.
+
+    Each row: the rating before, games, points, expected score, K, the exact change, the
+    rounded change, the rating after, and the official rating with the difference when one
+    is recorded. The replay re-anchors at every official rating.
+
+    Example: tracker history --list standard --from 2025-09 --format table
+    """
+    rl = _list(rating_list)
+    first, last = _period(since, "--from"), _period(until, "--to")
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        replay_ = load_history(store, who, (rl,)).replays[rl]
+    rows = history_rows(replay_, first, last)
+    if fmt is Format.json:
+        _json(rows)
+    elif fmt is Format.csv:
+        sys.stdout.write(to_csv(HISTORY_COLUMNS, rows))
+    else:
+        if not rows:
+            out.print(f"No {rl} rating periods for {who.name} yet: import games with "
+                      "`tracker import` or record an official rating with "
+                      "`tracker official add`.", markup=False)
+            return
+        headers, cells = history_table(rows)
+        _print_table(headers, cells, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+                     title=f"{who.name}: {rl} rating history")
+
+
+def explain(
+    args: Annotated[list[str], typer.Argument(metavar="[PLAYER] PERIOD",
+                                              help="Optional player, then the period YYYY-MM.",
+                                              show_default=False)],
+    rating_list: ListOption = "standard",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """One rating period the way FIDE's calculation page shows it.
+
+    Per tournament: Ro (and where it came from), Rc, each game's opponent, the rating used
+    (* when capped), the expected score, score, change and K x change; then the period
+    total, its rounding, and the rule behind K. Games that did not count are listed with
+    the reason.
+
+    Example: tracker explain 2025-11   (or: tracker explain "Novák" 2025-11 --list rapid)
+    """
+    if len(args) not in (1, 2):
+        raise BadInput("give the period (YYYY-MM), optionally after the player: "
+                       "tracker explain [PLAYER] 2025-11")
+    player_text = args[0] if len(args) == 2 else None
+    period = _period(args[-1], "PERIOD")
+    assert period is not None
+    rl = _list(rating_list)
+    with store_for(db) as store:
+        who = resolve_player(store, player_text)
+        replay_ = load_history(store, who, (rl,)).replays[rl]
+    lines = explain_lines(replay_, period, who)
+    if fmt == "json":
+        row = replay_.row(period)
+        assert row is not None
+        data = history_row(row)
+        data["lines"] = lines
+        _json(data)
+    elif fmt == "text":
+        _echo_lines(lines)
+    else:
+        raise BadInput(f"--format {fmt!r}: use text or json")
+
+
+def next_list(
+    player: PlayerArg = None,
+    rating_list: ListOption = "standard",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The expected rating on the next list, from the games since the last official one.
+
+    Lists the tournaments included (by the list expected to rate them) and what is still
+    open (a tournament that may land on a later list, games without a date).
+
+    Example: tracker next --list standard
+    """
+    rl = _list(rating_list)
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        replay_ = load_history(store, who, (rl,)).replays[rl]
+    rep = next_report(replay_, who)
+    if fmt == "json":
+        _json({
+            "list": str(rl),
+            "last_official_period": None if rep.last_official is None else str(
+                rep.last_official),
+            "last_official_rating": rep.last_rating,
+            "next_period": None if rep.next_period is None else str(rep.next_period),
+            "expected_rating": rep.expected,
+            "periods": history_rows(replay_, rep.rows[0].period if rep.rows else None)
+            if rep.rows else [],
+            "tournaments": [p.unit.label for r in rep.rows for p in r.tournaments],
+            "open": [{"tournament": n, "why": w} for n, w in rep.open],
+        })
+    elif fmt == "text":
+        _echo_lines(next_lines(rep))
+    else:
+        raise BadInput(f"--format {fmt!r}: use text or json")
+
+
+def export(
+    player: PlayerArg = None,
+    what: Annotated[What, typer.Option("--what", help="history or games.")] = What.history,
+    output: Annotated[str, typer.Option("--output", "-o",
+                                        help="CSV file to write, or - for stdout.")] = "-",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Export the history (all lists) or the games as CSV for a spreadsheet.
+
+    The columns are stable and documented in docs/export.md. A file is written as UTF-8
+    with a byte-order mark (spreadsheets then read names with diacritics correctly);
+    stdout gets plain UTF-8.
+
+    Example: tracker export --what history --output history.csv
+    """
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        hist = load_history(store, who)
+    replays = list(hist.replays.values())
+    if what is What.history:
+        text = to_csv(HISTORY_COLUMNS, [r for rp in replays for r in history_rows(rp)])
+    else:
+        text = to_csv(GAME_COLUMNS, game_rows(replays))
+    if output == "-":
+        sys.stdout.write(text)
+        return
+    path = Path(output)
+    if not path.parent.exists():
+        raise BadInput(f"the folder {path.parent} does not exist: create it or pick --output")
+    try:
+        path.write_text(text, encoding="utf-8-sig", newline="")
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror or exc}") from None
+    lines = text.count("\r\n") - 1
+    out.print(f"wrote {path} ({lines} rows)", markup=False)
+
+
+def plot(
+    player: PlayerArg = None,
+    output: Annotated[str, typer.Option("--output", "-o",
+                                        help="Chart file: .png or .svg.")] = "history.png",
+    lists: Annotated[list[str] | None, typer.Option(
+        "--list", "-l", help="Lists to draw (repeatable; default: every list with data).",
+        show_default=False)] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Draw the rating history: the replayed line and the official points, one line per
+    list, periods on the x axis.
+
+    Example: tracker plot --output history.png
+    """
+    from tracker.plot import Series, plot_history
+
+    chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        hist = load_history(store, who, chosen)
+    series = []
+    for rl, rp in hist.replays.items():
+        replayed, official = chart_points(rp)
+        series.append(Series(str(rl), replayed, official))
+    path = plot_history(series, Path(output), title=f"{who.name}: FIDE rating history")
+    out.print(f"wrote {path}", markup=False)
+
+
+def event_list(
+    player: PlayerArg = None,
+    rating_list: Annotated[str | None, typer.Option(
+        "--list", "-l", help="Only this list (default: all).", show_default=False)] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")] = (
+        Format.table),
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The player's tournaments with their id, dates, list and rating period.
+
+    Use the id with `tracker event set` to pin a tournament to another list month, move it
+    to another list, exclude it, or record the Ro FIDE used.
+
+    Example: tracker event list --format json
+    """
+    chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        hist = load_history(store, who, chosen)
+    rows = event_rows(hist.replays.values())
+    if fmt is Format.json:
+        _json(rows)
+    elif fmt is Format.csv:
+        sys.stdout.write(to_csv(EVENT_COLUMNS, rows))
+    else:
+        if not rows:
+            out.print(f"No tournaments for {who.name}: import games with `tracker import`.",
+                      markup=False)
+            return
+        headers = ["Id", "Tournament", "Start", "End", "List", "Period", "Games", "Points",
+                   "Override"]
+        cells = []
+        for r in rows:
+            marks = [m for m, on in (("pinned", r["pinned"]), ("excluded", r["excluded"]),
+                                     (f"Ro {r['ro']}", r["ro"] is not None)) if on]
+            cells.append([str(r["id"]), r["name"], r["start"] or "?", r["end"] or "?",
+                          r["list"], r["period"] or "none", str(r["games"]),
+                          _points(r["points"]), ", ".join(marks)])
+        _print_table(headers, cells, {0, 6, 7}, title=f"{who.name}: tournaments")
+
+
+def _points(value: int | float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+def event_set(
+    tournament_id: Annotated[int, typer.Argument(metavar="ID",
+                                                 help="Tournament id from `event list`.")],
+    period: Annotated[str | None, typer.Option(
+        "--period", help="Pin to this list month (YYYY-MM), or 'default'.",
+        show_default=False)] = None,
+    rating_list: Annotated[str | None, typer.Option(
+        "--list", "-l", help="Rate all its games on this list, or 'default'.",
+        show_default=False)] = None,
+    exclude: Annotated[bool | None, typer.Option(
+        "--exclude/--include", help="Mark it never rated (or rated again).",
+        show_default=False)] = None,
+    ro: Annotated[str | None, typer.Option(
+        "--ro", help="The starting rating FIDE used for the player, or 'none'.",
+        show_default=False)] = None,
+    player: Annotated[str | None, typer.Option(
+        "--player", help="Whose Ro (--ro); default: the player marked --me.",
+        show_default=False)] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Record an override for one tournament: the list month it was rated on, its list,
+    that it was never rated, or the Ro FIDE's calculation page shows.
+
+    Example: tracker event set 7 --period 2026-01   (or: tracker event set 7 --ro 1849)
+    """
+    if period is None and rating_list is None and exclude is None and ro is None:
+        raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")
+    kwargs: dict[str, Any] = {}
+    if period is not None:
+        kwargs["period"] = None if period.strip().lower() == "default" else _period(
+            period, "--period")
+    if rating_list is not None:
+        kwargs["rating_list"] = (None if rating_list.strip().lower() == "default"
+                                 else _list(rating_list))
+    if exclude is not None:
+        kwargs["excluded"] = exclude
+    with store_for(db) as store:
+        if ro is not None:
+            who = resolve_player(store, player)
+            if ro.strip().lower() == "none":
+                kwargs["ro"] = (who.id, None)
+            elif ro.strip().isdigit():
+                kwargs["ro"] = (who.id, int(ro))
+            else:
+                raise BadInput(f"--ro {ro!r} is not a rating: give a number like 1850 or none")
+        change = record_override(store, tournament_id, **kwargs)
+    t = change.tournament
+    out.print(f"tournament {t.id} ({t.name}): {', '.join(change.changes)}", markup=False)

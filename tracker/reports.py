@@ -1,0 +1,520 @@
+"""What users see of the replay: history rows, a period explained the way FIDE's individual
+calculation page shows it, the next list, CSV exports and the tournaments list.
+
+Plain data and plain-text rendering only (no typer/rich): the CLI draws tables from the rows
+given here, and tests read them directly. Columns are stable: see docs/export.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from tracker.errors import NotFound
+from tracker.model import Period, PlayerRef, RatingList
+from tracker.periods import (
+    NotCounted,
+    PeriodRow,
+    PlayerInfo,
+    Replay,
+    ReplayInputs,
+    TournamentPlan,
+    Unit,
+    replay,
+)
+from tracker.store import Store
+from tracker.store.history import games_of, tournaments_of
+from tracker.store.official import entries_for
+
+# --- loading -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    """A player's replays, one per list asked for."""
+
+    player: PlayerRef
+    replays: dict[RatingList, Replay]
+
+
+def load_history(store: Store, player: PlayerRef,
+                 lists: Sequence[RatingList] = tuple(RatingList)) -> PlayerHistory:
+    """Read the player's facts once and replay each list (standard first: rapid and blitz
+    use the published standard ratings for the Oct 2022 raise and for unrated seeds)."""
+    games = games_of(store, player.id)
+    tournaments = tournaments_of(store, player.id)
+    official = entries_for(store, player.id)
+    info = PlayerInfo(player.birth_year, player.rated_games, player.ever_2400)
+    out: dict[RatingList, Replay] = {}
+    standard: dict[Period, int] = {}
+    need_standard = any(rl != RatingList.STANDARD for rl in lists)
+    order = [RatingList.STANDARD] if need_standard or RatingList.STANDARD in lists else []
+    order += [rl for rl in lists if rl != RatingList.STANDARD]
+    for rl in order:
+        result = replay(ReplayInputs(rl, games, tournaments, official, info,
+                                     standard_ratings=standard))
+        if rl == RatingList.STANDARD:
+            standard = {r.period: r.published for r in result.rows if r.published is not None}
+        if rl in lists:
+            out[rl] = result
+    return PlayerHistory(player, out)
+
+
+def load_replay(store: Store, player: PlayerRef, rating_list: RatingList) -> Replay:
+    return load_history(store, player, (rating_list,)).replays[rating_list]
+
+
+# --- small formatting ----------------------------------------------------------------------
+
+
+def fmt_points(p: Fraction | None) -> str:
+    if p is None:
+        return ""
+    if p.denominator == 1:
+        return str(p.numerator)
+    if p.denominator == 2:
+        return f"{p.numerator // 2}.5" if p >= 0 else f"-{(-p.numerator) // 2}.5"
+    return str(Decimal(p.numerator) / Decimal(p.denominator))
+
+
+def fmt_signed(x: Decimal | int | None) -> str:
+    if x is None:
+        return ""
+    return f"+{x}" if x > 0 else str(x)
+
+
+def fmt_int(x: int | None) -> str:
+    return "" if x is None else str(x)
+
+
+def _json_points(p: Fraction) -> int | float:
+    # Points are whole or half numbers: exact in binary, so a JSON number is safe.
+    return p.numerator if p.denominator == 1 else float(p)
+
+
+# --- history -------------------------------------------------------------------------------
+
+HISTORY_COLUMNS = (
+    "period", "list", "rating_before", "games", "points", "expected", "k", "change_exact",
+    "change", "rating_after", "official_rating", "difference", "note",
+)
+
+
+def row_note(row: PeriodRow) -> str:
+    parts: list[str] = []
+    if row.first is not None and row.first.rating is not None:
+        parts.append(f"first rating {row.first.rating}")
+    elif row.first is not None and row.first.reason:
+        parts.append(f"unrated: {row.first.reason}")
+    if row.out is not None and row.out.reason:
+        parts.append(row.out.reason)
+    if row.adjustment:
+        parts.append(row.adjustment)
+    if row.rating_before_source == "standard rating":
+        parts.append("starts from the standard rating")
+    if row.rating_before is None and row.official is not None and row.out is None \
+            and row.first is None:
+        parts.append("start: official rating")
+    elif row.anchored and row.difference not in (None, 0):
+        parts.append("re-anchored on the official rating")
+    return "; ".join(parts)
+
+
+def history_row(row: PeriodRow) -> dict[str, Any]:
+    """One period as plain JSON-able values (the columns of HISTORY_COLUMNS)."""
+    start_row = row.rating_before is None and row.out is None and row.first is None
+    after = row.published if start_row else row.replayed
+    return {
+        "period": str(row.period),
+        "list": str(row.rating_list),
+        "rating_before": row.rating_before,
+        "games": row.games,
+        "points": _json_points(row.points),
+        "expected": None if row.expected is None else str(row.expected),
+        "k": row.k,
+        "change_exact": None if row.change_exact is None else str(row.change_exact),
+        "change": row.change,
+        "rating_after": after,
+        "official_rating": row.official_rating,
+        "difference": row.difference,
+        "note": row_note(row),
+    }
+
+
+def history_rows(replay_: Replay, since: Period | None = None, until: Period | None = None
+                 ) -> list[dict[str, Any]]:
+    return [history_row(r) for r in replay_.rows
+            if (since is None or r.period >= since) and (until is None or r.period <= until)]
+
+
+def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Headers and text cells of the history table."""
+    headers = ["Period", "Before", "Games", "Points", "Expected", "K", "Change (exact)",
+               "Change", "After", "Official", "Diff", "Note"]
+    cells = []
+    for r in rows:
+        cells.append([
+            r["period"], fmt_int(r["rating_before"]), str(r["games"] or ""),
+            fmt_points(Fraction(r["points"])) if r["games"] else "",
+            r["expected"] or "", fmt_int(r["k"]),
+            fmt_signed(Decimal(r["change_exact"])) if r["change_exact"] is not None else "",
+            fmt_signed(r["change"]), fmt_int(r["rating_after"]), fmt_int(r["official_rating"]),
+            fmt_signed(r["difference"]), r["note"],
+        ])
+    return headers, cells
+
+
+def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
+    """CSV text with a header row (None becomes an empty cell)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(columns)
+    for r in rows:
+        writer.writerow(["" if r.get(c) is None else r[c] for c in columns])
+    return buf.getvalue()
+
+
+# --- explain -------------------------------------------------------------------------------
+
+
+def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
+    tout = _tournament_out(plan, row)
+    if tout is None:
+        return None
+    rs = [g.opponent_rating for g in tout.games if g.counted and g.opponent_rating is not None]
+    if not rs:
+        return None
+    return int((Decimal(sum(rs)) / len(rs)).to_integral_value())
+
+
+def _tournament_out(plan: TournamentPlan, row: PeriodRow) -> Any:
+    if row.out is None:
+        return None
+    for t in row.out.tournaments:
+        if t.label == plan.unit.label and t.start == max(plan.unit.start or t.start, t.start):
+            return t
+    index = row.tournaments.index(plan)
+    return row.out.tournaments[index] if index < len(row.out.tournaments) else None
+
+
+def _dates(unit: Unit) -> str:
+    s = unit.start.isoformat() if unit.start else "?"
+    e = unit.end.isoformat() if unit.end else "?"
+    return s if s == e else f"{s} to {e}"
+
+
+def _align(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ",
+           right: Sequence[bool] | None = None) -> list[str]:
+    widths = [len(h) for h in headers]
+    for r in rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, r, strict=True)]
+    right = right or [False] * len(headers)
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.rjust(w) if ra else c.ljust(w)
+                 for c, w, ra in zip(cells, widths, right, strict=True)]
+        return (indent + "  ".join(parts)).rstrip()
+
+    return [line(headers), *(line(r) for r in rows)]
+
+
+def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
+    """The period the way FIDE's calculation page shows it, as lines of text."""
+    row = replay_.row(period)
+    rl = replay_.rating_list
+    if row is None:
+        periods = ", ".join(str(r.period) for r in replay_.rows[-12:]) or "none"
+        raise NotFound(
+            f"no {rl} rating period {period} for {player.name}: periods with games or "
+            f"official entries are {periods}"
+        )
+    lines = [f"{player.name}: {rl} list {row.period} (list of {row.period.list_date:%d %b %Y})"]
+    if row.rating_before is None and row.out is None and row.first is None:
+        lines.append(f"Start of the replay: official rating {row.official_rating} on this list.")
+        lines += [f"  (included in it: {u.label}, {_dates(u)})" for u in replay_.before_start
+                  if u.period == row.period]
+        return lines
+    before = "unrated" if row.rating_before is None else str(row.rating_before)
+    lines.append(f"Rating before: {before} ({row.rating_before_source})")
+    if row.out is not None:
+        lines.append(f"K {row.out.k}: {row.out.k_reason}")
+    for plan in row.tournaments:
+        lines.append("")
+        lines += _explain_tournament(plan, row)
+    if row.not_counted:
+        lines.append("")
+        lines.append("Games not counted:")
+        lines += _not_counted_lines(row.not_counted)
+    lines.append("")
+    if row.out is not None:
+        o = row.out
+        lines.append(
+            f"Period: {o.games} games, {fmt_points(Fraction(o.points))} points, expected "
+            f"{o.expected}; K x sum = {fmt_signed(o.change_exact)}, rounded once "
+            f"(.5 away from zero) to {fmt_signed(o.change)}"
+        )
+        after = "unrated" if o.rating_after is None else str(o.rating_after)
+        lines.append(f"Rating after: {row.rating_before} {fmt_signed(o.change) or '+0'} = "
+                     f"{after}" + (f" ({o.reason})" if o.reason else ""))
+    if row.first is not None:
+        f = row.first
+        if f.rating is not None:
+            lines.append(f"First rating: {f.rating} from {f.games} games, "
+                         f"{fmt_points(Fraction(f.points))} points, average {f.average}")
+        else:
+            lines.append(f"No rating yet: {f.reason}")
+        if f.ignored:
+            lines.append(f"  ignored: {', '.join(f.ignored)}")
+    if row.adjustment:
+        lines.append(f"One-off adjustment: {row.adjustment}")
+    if row.replayed is not None and row.out is not None and row.replayed != row.out.rating_after:
+        lines.append(f"Replayed rating on the list: {row.replayed}")
+    if row.official is not None:
+        if row.official_rating is None:
+            lines.append(f"Official {row.period}: listed without a rating")
+        else:
+            diff = row.difference
+            lines.append(f"Official {row.period}: {row.official_rating}"
+                         + ("" if diff is None else f" (difference {fmt_signed(diff) or '0'})")
+                         + ("; the next period starts from it" if row.anchored else ""))
+    for note in row.notes:
+        if "differs from the official" in note:
+            lines.append(f"Note: {note}")
+    return lines
+
+
+def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
+    u = plan.unit
+    tout = _tournament_out(plan, row)
+    ro = "unrated" if plan.ro is None else str(plan.ro)
+    pinned = f", pinned to {u.period}" if u.pinned else ""
+    head = f"{u.label} ({_dates(u)}{pinned}): Ro {ro} ({plan.ro_source})"
+    rc = _rc(plan, row)
+    if rc is not None:
+        head += f", Rc {rc}"
+    lines = [head]
+    if plan.note:
+        lines.append(f"  note: {plan.note}")
+    if tout is None:
+        if plan.counted:
+            lines.append(f"  {len(plan.counted)} games pooled toward a first rating")
+            rows = [[g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)]
+                    for g in plan.counted]
+            lines += _align(["Opponent", "Rating", "Score"], rows, "    ",
+                            [False, True, True])
+        return lines
+    rows = []
+    for g, fact in zip(tout.games, plan.counted, strict=False):
+        used = "" if g.difference_used is None else str(g.difference_used)
+        rating = fmt_int(g.opponent_rating) + ("*" if g.capped else "")
+        rows.append([
+            g.label or fact.opponent, rating, used,
+            "" if g.expected is None else str(g.expected), fmt_points(Fraction(g.score)),
+            "" if g.change is None else fmt_signed(g.change),
+            "" if g.k_change is None else fmt_signed(g.k_change),
+            "" if g.counted else (g.reason or "not counted"),
+        ])
+    lines += _align(["Opponent", "Rating", "D", "PD", "Score", "Chg", "K x chg", ""], rows,
+                    "    ", [False, True, True, True, True, True, True, False])
+    if any(g.capped for g in tout.games):
+        lines.append("    * the difference is capped (the rating difference used is shown in D)")
+    lines.append(
+        f"  {tout.games_counted} games, {fmt_points(Fraction(tout.points))} points, expected "
+        f"{tout.expected}, chg {fmt_signed(tout.change) or '0'}, "
+        f"K x chg {fmt_signed(tout.k_change) or '0'}"
+    )
+    return lines
+
+
+def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
+    rows = [[n.tournament, n.game.date.isoformat() if n.game.date else "?", n.game.opponent,
+             n.game.result, n.reason] for n in items]
+    return _align(["Tournament", "Date", "Opponent", "Result", "Why"], rows, "  ")
+
+
+# --- next ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextReport:
+    player: PlayerRef
+    rating_list: RatingList
+    last_official: Period | None
+    last_rating: int | None
+    rows: tuple[PeriodRow, ...]  # replayed periods after the last official list
+    expected: int | None
+    next_period: Period | None
+    open: tuple[tuple[str, str], ...]  # (tournament, why it is still open)
+
+
+OPEN_MARGIN_DAYS = 7
+
+
+def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
+    """The expected rating on the next list(s) from the games since the last official one."""
+    anchors = [r for r in replay_.rows if r.anchored]
+    last = anchors[-1] if anchors else None
+    pending = tuple(r for r in replay_.rows
+                    if (last is None or r.period > last.period) and r.tournaments)
+    expected = pending[-1].published if pending else (last.published if last else None)
+    next_period = pending[-1].period if pending else None
+    open_: list[tuple[str, str]] = []
+    for r in pending:
+        for plan in r.tournaments:
+            u = plan.unit
+            if u.pinned or u.end is None or u.period is None:
+                continue
+            margin = (u.period.list_date - u.end).days
+            if margin <= OPEN_MARGIN_DAYS + 3:
+                open_.append((u.label, f"last round {u.end.isoformat()}, {margin} days before "
+                              f"the {u.period} list: a late report lands it on a later list"))
+    for n in replay_.unplaced:
+        entry = (n.tournament, n.reason)
+        if entry not in open_:
+            open_.append(entry)
+    return NextReport(player, replay_.rating_list, last.period if last else None,
+                      last.published if last else None, pending, expected, next_period,
+                      tuple(open_))
+
+
+def next_lines(rep: NextReport) -> list[str]:
+    rl = rep.rating_list
+    lines: list[str] = []
+    if rep.last_official is not None:
+        lines.append(f"Last official {rl} rating: {rep.last_rating} ({rep.last_official} list)")
+    else:
+        lines.append(f"No official {rl} rating recorded: the replay starts from the games "
+                     "(record one with `tracker official add`).")
+    if not rep.rows:
+        lines.append("No games since then: the next list should show the same rating.")
+        return lines
+    lines.append("")
+    lines.append("Games since then, by the list expected to rate them:")
+    for r in rep.rows:
+        before = "unrated" if r.rating_before is None else str(r.rating_before)
+        after = "unrated" if r.published is None else str(r.published)
+        change = fmt_signed(r.change) if r.change is not None else ""
+        k = f" K {r.k}," if r.k is not None else ""
+        lines.append(f"  {r.period}: {before} -> {after} ({r.games} games, "
+                     f"{fmt_points(r.points)} points,{k} change {change or '0'})")
+        for plan in r.tournaments:
+            lines.append(f"    {plan.unit.label} ({_dates(plan.unit)})")
+    lines.append("")
+    final = "unrated" if rep.expected is None else str(rep.expected)
+    lines.append(f"Expected {rl} rating on the {rep.next_period} list: {final}")
+    if rep.open:
+        lines.append("Still open:")
+        lines += [f"  {name}: {why}" for name, why in rep.open]
+    return lines
+
+
+# --- events --------------------------------------------------------------------------------
+
+EVENT_COLUMNS = ("id", "name", "site", "start", "end", "list", "period", "pinned",
+                 "excluded", "ro", "games", "points")
+
+
+def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
+    """One row per tournament and list, in date order."""
+    rows = []
+    for rp in replays:
+        for u in rp.units:
+            t = u.tournament
+            scored = [g.score for g in u.games if g.score is not None]
+            rows.append({
+                "id": t.id,
+                "name": t.name,
+                "site": t.site,
+                "start": u.start.isoformat() if u.start else None,
+                "end": u.end.isoformat() if u.end else None,
+                "list": str(u.rating_list),
+                "period": None if u.period is None else str(u.period),
+                "pinned": u.pinned,
+                "excluded": t.excluded,
+                "ro": t.ro,
+                "games": len(u.games),
+                "points": _json_points(sum(scored, Fraction(0))),
+            })
+    rows.sort(key=lambda r: (r["start"] or "9999", r["id"], r["list"]))
+    return rows
+
+
+# --- export --------------------------------------------------------------------------------
+
+GAME_COLUMNS = ("date", "list", "period", "tournament_id", "tournament", "round", "color",
+                "opponent", "opponent_fide_id", "own_elo", "opponent_elo", "result", "score",
+                "counted", "reason")
+
+
+def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
+    """Every game of the player with the period that rates it and whether it counted."""
+    rows: list[dict[str, Any]] = []
+    for rp in replays:
+        why: dict[int, str] = {}
+        counted: set[int] = set()
+        for r in rp.rows:
+            for n in r.not_counted:
+                why[n.game.id] = n.reason
+            for plan in r.tournaments:
+                tout = _tournament_out(plan, r)
+                if tout is None:
+                    counted.update(g.id for g in plan.counted)
+                    continue
+                for g, out in zip(plan.counted, tout.games, strict=False):
+                    if out.counted:
+                        counted.add(g.id)
+                    else:
+                        why[g.id] = out.reason or "not counted"
+        for n in rp.unplaced:
+            why[n.game.id] = n.reason
+        for u in rp.before_start:
+            for g in u.games:
+                why.setdefault(g.id, f"inside the starting official rating ({rp.start})")
+        for u in rp.units:
+            for g in u.games:
+                rows.append({
+                    "date": g.date.isoformat() if g.date else None,
+                    "list": str(u.rating_list),
+                    "period": None if u.period is None else str(u.period),
+                    "tournament_id": u.tournament.id,
+                    "tournament": u.tournament.name,
+                    "round": g.round,
+                    "color": "white" if g.white else "black",
+                    "opponent": g.opponent,
+                    "opponent_fide_id": g.opponent_fide_id,
+                    "own_elo": g.own_elo,
+                    "opponent_elo": g.opponent_elo,
+                    "result": g.result,
+                    "score": None if g.score is None else fmt_points(g.score),
+                    "counted": "yes" if g.id in counted else "no",
+                    "reason": None if g.id in counted else why.get(g.id),
+                })
+    rows.sort(key=lambda r: (r["date"] or "9999", r["tournament_id"], r["round"] or ""))
+    return rows
+
+
+def today() -> dt.date:
+    return dt.date.today()
+
+
+# --- chart ---------------------------------------------------------------------------------
+
+
+def chart_points(replay_: Replay) -> tuple[list[tuple[dt.date, int]], list[tuple[dt.date, int]]]:
+    """(list date, replayed rating) per period, and (list date, official rating) points."""
+    replayed: list[tuple[dt.date, int]] = []
+    official: list[tuple[dt.date, int]] = []
+    for r in replay_.rows:
+        value = r.published if (r.rating_before is None and r.out is None
+                                and r.first is None) else r.replayed
+        if value is not None:
+            replayed.append((r.period.list_date, value))
+        if r.official_rating is not None:
+            official.append((r.period.list_date, r.official_rating))
+    return replayed, official
