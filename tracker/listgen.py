@@ -128,17 +128,19 @@ def players(count: int, *, seed: int = 1, period: Period = DEFAULT_PERIOD,
             birth = None
         inactive = rng.random() < 0.4
         base = 1650 if birth is None or period.year - birth > 18 else 1450
+        if rng.random() < 0.03:
+            base = 2350  # the strong tail: masters, K 10
         standard = _figures(rng, 0.82, base, birth, period.year, inactive)
         rapid = _figures(rng, 0.45, base, birth, period.year, inactive)
         blitz = _figures(rng, 0.40, base, birth, period.year, inactive)
         title = women_title = ""
         best = max((f.rating or 0) for f in (standard, rapid, blitz))
-        if best >= 2200 or rng.random() < 0.01:
-            if woman and rng.random() < 0.7:
+        if best >= 2200 or rng.random() < 0.02:
+            if woman and rng.random() < 0.5:
                 title = _pick(rng, TITLES_WOMEN)
             else:
                 title = _pick(rng, TITLES_OPEN)
-                if woman and rng.random() < 0.5:
+                if woman and rng.random() < 0.8:
                     women_title = _pick(rng, TITLES_WOMEN)
         other = rng.choice(OTHER_TITLES) if rng.random() < 0.02 else ""
         foa = rng.choice(FOA_TITLES) if rng.random() < 0.01 else ""
