@@ -1,0 +1,422 @@
+"""The period replay on hand-checked seasons.
+
+Every expected number is derived by hand in the test from `shared/spec/fide-rules.md` and
+its tables (table 8.1.2: D -> PD, `p_high` for D >= 0, `p_low` for D < 0; table 8.1.1:
+p -> dp), never from running tracker code. Rows of 8.1.2 used below (d_min,d_max,p_high,
+p_low): 0,3,0.50,0.50 | 11,17,0.52,0.48 | 47,53,0.57,0.43 | 146,153,0.70,0.30 |
+246,256,0.81,0.19 | 392,411,0.92,0.08 | 433,456,0.94,0.06 | 485,517,0.96,0.04.
+Rows of 8.1.1 used: 0.57 -> 50.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+from tracker.model import OfficialEntry, Period, RatingList
+from tracker.periods import (
+    GameFact,
+    PlayerInfo,
+    ReplayInputs,
+    TournamentFact,
+    assign_units,
+    default_period,
+    list_in_force,
+    replay,
+)
+
+STD = RatingList.STANDARD
+H = Fraction(1, 2)
+
+
+class Build:
+    """A tiny season builder for the pure replay."""
+
+    def __init__(self) -> None:
+        self.games: list[GameFact] = []
+        self.tournaments: list[TournamentFact] = []
+        self.official: list[OfficialEntry] = []
+
+    def t(self, name: str, start: str, end: str, **kw: object) -> int:
+        tid = len(self.tournaments) + 1
+        self.tournaments.append(TournamentFact(
+            tid, name, start=dt.date.fromisoformat(start), end=dt.date.fromisoformat(end),
+            **kw))  # type: ignore[arg-type]
+        return tid
+
+    def g(self, tid: int, opp: int | None, score: Fraction | int, *, own: int | None = None,
+          day: str | None = None, rl: RatingList = STD, rated: bool = True,
+          reason: str | None = None) -> None:
+        t = self.tournaments[tid - 1]
+        n = len(self.games) + 1
+        self.games.append(GameFact(
+            id=n, tournament_id=tid, date=dt.date.fromisoformat(day) if day else t.start,
+            round=str(n), white=True, opponent_id=1000 + n, opponent=f"Opp {n}", own_elo=own,
+            opponent_elo=opp, result="*", score=Fraction(score), rating_list=rl, rated=rated,
+            not_rated_reason=reason))
+
+    def off(self, period: str, rating: int | None, *, k: int | None = None,
+            rl: RatingList = STD) -> None:
+        self.official.append(OfficialEntry(1, rl, Period.parse(period), rating, k=k))
+
+    def run(self, rl: RatingList = STD, player: PlayerInfo | None = None,
+            until: str | None = None, standard: dict[Period, int] | None = None):  # type: ignore[no-untyped-def]
+        return replay(ReplayInputs(rl, self.games, self.tournaments, self.official,
+                                   player or PlayerInfo(), standard_ratings=standard or {},
+                                   until=Period.parse(until) if until else None))
+
+
+def test_calendar_assignment_by_era() -> None:
+    # spec section 2: monthly lists since Jul 2012 closing 3 days before the list;
+    # two-monthly Jul 2009 - Jun 2012 closing 7 days before; quarterly before Jul 2009.
+    assert default_period(dt.date(2025, 10, 5)) == Period(2025, 11)
+    assert default_period(dt.date(2025, 10, 29)) == Period(2025, 11)  # 3 days before Nov 1
+    assert default_period(dt.date(2025, 10, 30)) == Period(2025, 12)  # 2 days: too late
+    assert default_period(dt.date(2010, 2, 20)) == Period(2010, 3)  # 9 days before Mar 1
+    assert default_period(dt.date(2010, 2, 25)) == Period(2010, 5)  # 4 days: next list
+    assert default_period(dt.date(2008, 2, 10)) == Period(2008, 4)  # quarterly
+    assert list_in_force(dt.date(2010, 4, 15)) == Period(2010, 3)
+    assert list_in_force(dt.date(2025, 10, 25)) == Period(2025, 10)
+
+
+def test_multi_tournament_period() -> None:
+    # Official 2025-10: 1850, K 20. Both tournaments end in October -> the Nov 2025 list.
+    # Ro 1850 (official list in force at each start).
+    # A: vs 1700 win  D=+150 -> 0.70 -> +0.30 ; vs 1900 draw D=-50 -> 0.43 -> +0.07
+    # B: vs 2000 loss D=-150 -> 0.30 -> -0.30 ; vs 1850 draw D=0 -> 0.50 -> 0
+    #    vs 1600 win  D=+250 -> 0.81 -> +0.19
+    # sum = +0.26 ; K 20 (official K of the Oct list) -> +5.20 -> +5 -> 1855.
+    b = Build()
+    b.off("2025-10", 1850, k=20)
+    a = b.t("A", "2025-10-04", "2025-10-05")
+    b.g(a, 1700, 1)
+    b.g(a, 1900, H)
+    t = b.t("B", "2025-10-18", "2025-10-19")
+    b.g(t, 2000, 0)
+    b.g(t, 1850, H)
+    b.g(t, 1600, 1)
+    rp = b.run()
+    row = rp.row(Period(2025, 11))
+    assert row is not None and row.out is not None
+    assert [p.ro for p in row.tournaments] == [1850, 1850]
+    assert [p.ro_source for p in row.tournaments] == ["official 2025-10 list"] * 2
+    assert [str(x.change) for x in row.out.tournaments] == ["0.37", "-0.11"]
+    assert row.games == 5 and row.points == 3
+    assert str(row.change_exact) == "5.20" and row.change == 5
+    assert row.k == 20 and row.replayed == 1855 and row.published == 1855
+
+
+def test_700_rule_cuts_k() -> None:
+    # A newcomer with K 40 (official) plays 20 games in one period: 20 x 40 = 800 > 700 ->
+    # K = floor(700 / 20) = 35 (spec section 1.5; the seed articles' example: 20 games at
+    # K 40 -> K 35). Ro 1850 vs 1850 each game: D=0 -> PD 0.50. 11 wins, 9 losses:
+    # sum = 11 x 0.5 - 9 x 0.5 = +1.0 -> 35 x 1.0 = +35 -> 1885.
+    b = Build()
+    b.off("2025-10", 1850, k=40)
+    t = b.t("Long open", "2025-10-01", "2025-10-20")
+    for i in range(20):
+        b.g(t, 1850, 1 if i < 11 else 0)
+    rp = b.run(player=PlayerInfo(birth_year=1990, rated_games=10))
+    row = rp.row(Period(2025, 11))
+    assert row is not None and row.out is not None
+    assert row.out.k_base == 40 and row.k == 35
+    assert "700" in row.out.k_reason
+    assert row.change == 35 and row.replayed == 1885
+
+
+def test_junior_turning_19() -> None:
+    # Born 2007, 100 rated games, never 2300. Official 2025-11: 1900 (no K recorded).
+    # Dec 2025 list: 2025 - 2007 = 18 -> junior K 40. Win vs 1900: D=0 -> +0.5 -> +20
+    #   -> 1920.
+    # Jan 2026 list: 2026 - 2007 = 19 -> no longer junior; 100 games -> K 20. The Dec
+    #   tournament starts under the Dec list: Ro = replayed 1920. Win vs 1920: D=0 -> +0.5
+    #   -> +10 -> 1930.
+    b = Build()
+    b.off("2025-11", 1900)
+    t1 = b.t("Nov open", "2025-11-08", "2025-11-09")
+    b.g(t1, 1900, 1)
+    t2 = b.t("Dec open", "2025-12-06", "2025-12-07")
+    b.g(t2, 1920, 1)
+    rp = b.run(player=PlayerInfo(birth_year=2007, rated_games=100))
+    dec, jan = rp.row(Period(2025, 12)), rp.row(Period(2026, 1))
+    assert dec is not None and jan is not None
+    assert dec.k == 40 and dec.replayed == 1920
+    assert jan.tournaments[0].ro == 1920
+    assert jan.tournaments[0].ro_source == "replayed 2025-12 list"
+    assert jan.k == 20 and jan.replayed == 1930
+
+
+def test_reaching_2400_sets_k_10() -> None:
+    # 2390, K 20 on the Oct 2025 list, 200 games. Nov: win vs 2390, D=0 -> +0.5 x 20 = +10
+    # -> 2400 published. Dec: a published 2400 ever -> K 10; win vs 2400 (Ro 2400, D=0)
+    # -> +0.5 x 10 = +5 -> 2405.
+    b = Build()
+    b.off("2025-10", 2390, k=20)
+    t1 = b.t("Oct open", "2025-10-11", "2025-10-12")
+    b.g(t1, 2390, 1)
+    t2 = b.t("Nov open", "2025-11-08", "2025-11-09")
+    b.g(t2, 2400, 1)
+    rp = b.run(player=PlayerInfo(birth_year=1990, rated_games=200))
+    nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
+    assert nov is not None and dec is not None
+    assert nov.k == 20 and nov.replayed == 2400
+    assert not nov.facts.ever_2400 and dec.facts.ever_2400
+    assert dec.k == 10 and dec.replayed == 2405
+
+
+def test_tournament_started_under_the_previous_list() -> None:
+    # Official Oct 2025: 1800, K 20.
+    # Nov list: A (Oct 4-5) win vs 1800, D=0 -> +0.5 x 20 = +10 -> 1810.
+    # Dec list: B starts 25 Oct (under the Oct list) and ends 2 Nov -> Dec list. Spec 1.2:
+    #   Ro = 1800 (the Oct list), not 1810. Three losses vs 1797: D=+3 -> row 0..3 -> 0.50
+    #   -> 3 x -0.50 = -1.50 x 20 = -30 -> 1810 - 30 = 1780.
+    #   (With Ro 1810, D=13 -> 0.52 -> -1.56 x 20 = -31.2 -> -31: a different answer.)
+    b = Build()
+    b.off("2025-10", 1800, k=20)
+    a = b.t("A", "2025-10-04", "2025-10-05")
+    b.g(a, 1800, 1)
+    t = b.t("B", "2025-10-25", "2025-11-02")
+    for _ in range(3):
+        b.g(t, 1797, 0)
+    rp = b.run(player=PlayerInfo(rated_games=100))
+    dec = rp.row(Period(2025, 12))
+    assert dec is not None
+    assert dec.rating_before == 1810
+    assert dec.tournaments[0].ro == 1800
+    assert dec.tournaments[0].ro_source == "official 2025-10 list"
+    assert dec.change == -30 and dec.replayed == 1780
+
+
+def test_pinned_tournament_moves_to_its_list() -> None:
+    # A ends 5 Oct 2025 -> Nov list by default; pinned to the Jan 2026 list it is rated
+    # there, with Ro from the Oct list (its start): win vs 1800, D=0 -> +10 -> 1810.
+    b = Build()
+    b.off("2025-10", 1800, k=20)
+    a = b.t("A", "2025-10-04", "2025-10-05", pinned_period=Period(2026, 1))
+    b.g(a, 1800, 1)
+    rp = b.run(player=PlayerInfo(rated_games=100))
+    assert [str(r.period) for r in rp.rows] == ["2025-10", "2026-01"]
+    jan = rp.row(Period(2026, 1))
+    assert jan is not None and jan.tournaments[0].unit.pinned
+    assert jan.rating_before == 1800 and jan.change == 10 and jan.replayed == 1810
+
+
+def test_first_rating_current_rules() -> None:
+    # Unrated, no Elo tag. One tournament in Sep 2025 -> Oct 2025 list (Mar 2024 rules,
+    # spec section 4): 5 games vs rated opponents 1600 (1), 1700 (1/2), 1800 (0), 1500 (1),
+    # 1650 (1/2): 3 points.
+    # Ra = (1600+1700+1800+1500+1650 + 1800+1800) / 7 = 11850 / 7 = 1692.857...
+    # p = (3 + 1) / (5 + 2) = 4/7 = 0.5714 -> 0.57 -> dp = 50 (table 8.1.1)
+    # Ru = 1742.857... -> 1743 (under the 2200 cap, over the 1400 floor).
+    b = Build()
+    t = b.t("Sep open", "2025-09-06", "2025-09-14")
+    for opp, s in ((1600, 1), (1700, H), (1800, 0), (1500, 1), (1650, H)):
+        b.g(t, opp, s)
+    rp = b.run()
+    assert rp.start_source == "unrated"
+    row = rp.row(Period(2025, 10))
+    assert row is not None and row.first is not None and row.out is None
+    assert row.first.rating == 1743
+    assert row.replayed == 1743 and row.published == 1743
+
+
+def test_first_rating_needs_five_games_pooled() -> None:
+    # 3 games in Sep (Oct list): no rating yet; 2 more in Oct (Nov list): 5 pooled.
+    # Opponents 1800 x 5, scores 1/2 x 5: Ra = 1800 (all seven at 1800), p = (2.5+1)/7
+    # = 0.50 -> dp 0 -> 1800.
+    b = Build()
+    t1 = b.t("Sep", "2025-09-06", "2025-09-07")
+    for _ in range(3):
+        b.g(t1, 1800, H)
+    t2 = b.t("Oct", "2025-10-11", "2025-10-12")
+    for _ in range(2):
+        b.g(t2, 1800, H)
+    rp = b.run()
+    oct_, nov = rp.row(Period(2025, 10)), rp.row(Period(2025, 11))
+    assert oct_ is not None and nov is not None
+    assert oct_.replayed is None and oct_.first is not None and oct_.first.rating is None
+    assert nov.first is not None and nov.first.rating == 1800 and nov.first.games == 5
+
+
+def test_drop_below_the_floor() -> None:
+    # Official Oct 2025: 1410, K 20. Two losses vs 1410 (D=0 -> 0.50): -1.0 x 20 = -20 ->
+    # 1390 < 1400 (floor since Mar 2024): published as unrated. In the next period the
+    # player is a newcomer again: 2 games are not enough for a first rating.
+    b = Build()
+    b.off("2025-10", 1410, k=20)
+    t = b.t("Oct", "2025-10-04", "2025-10-05")
+    b.g(t, 1410, 0)
+    b.g(t, 1410, 0)
+    t2 = b.t("Nov", "2025-11-08", "2025-11-09")
+    b.g(t2, 1500, 1)
+    b.g(t2, 1500, 1)
+    rp = b.run(player=PlayerInfo(rated_games=100))
+    nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
+    assert nov is not None and dec is not None and nov.out is not None
+    assert nov.change == -20 and nov.out.rating_after is None and nov.replayed is None
+    assert nov.out.reason is not None and "floor" in nov.out.reason
+    assert dec.rating_before is None and dec.first is not None and dec.first.rating is None
+
+
+def test_march_2024_compression() -> None:
+    # Official Feb 2024: 1600, K 20. A (Feb 3-4) -> Mar 2024 list: win vs 1600, D=0 ->
+    # +0.5 x 20 = +10 -> 1610; then the compression (spec 5, policy: on Feb + March change,
+    # half up): 1610 + 0.4 x (2000 - 1610) = 1610 + 156 = 1766.
+    b = Build()
+    b.off("2024-02", 1600, k=20)
+    a = b.t("A", "2024-02-03", "2024-02-04")
+    b.g(a, 1600, 1)
+    row = b.run(player=PlayerInfo(rated_games=100)).row(Period(2024, 3))
+    assert row is not None and row.out is not None
+    assert row.out.rating_after == 1610
+    assert row.replayed == 1766 and row.adjustment is not None
+
+
+def test_march_2024_compression_without_games() -> None:
+    # FIDE's own example: 1600 -> 1760 (1600 + 0.4 x 400). No games in the period.
+    b = Build()
+    b.off("2024-02", 1600, k=20)
+    row = b.run(until="2024-04").row(Period(2024, 3))
+    assert row is not None and row.out is None
+    assert row.replayed == 1760 and row.published == 1760
+
+
+def test_2650_exemption() -> None:
+    # Official Sep 2025: 2700, K 10.
+    # Oct list: tournament starting 20 Sep 2025 (before the Oct 2025 edition): the cap of
+    #   400 applies. vs 2200 win: D=500 -> 400 -> 0.92 -> +0.08; vs 2250 draw: D=450 ->
+    #   400 -> 0.92 -> -0.42. Sum -0.34 x 10 = -3.4 -> -3 -> 2697.
+    # Nov list: tournament starting 4 Oct 2025: Ro 2697 >= 2650 -> true D (spec 2, Oct 2025).
+    #   vs 2200 win: D=497 -> row 485..517 -> 0.96 -> +0.04; vs 2250 draw: D=447 -> row
+    #   433..456 -> 0.94 -> -0.44. Sum -0.40 x 10 = -4 -> 2693.
+    b = Build()
+    b.off("2025-09", 2700, k=10)
+    a = b.t("Before", "2025-09-20", "2025-09-21")
+    b.g(a, 2200, 1)
+    b.g(a, 2250, H)
+    t = b.t("After", "2025-10-04", "2025-10-05")
+    b.g(t, 2200, 1)
+    b.g(t, 2250, H)
+    rp = b.run(player=PlayerInfo(rated_games=500, ever_2400=True))
+    oct_, nov = rp.row(Period(2025, 10)), rp.row(Period(2025, 11))
+    assert oct_ is not None and nov is not None and oct_.out is not None and nov.out is not None
+    assert [g.capped for g in oct_.out.tournaments[0].games] == [True, True]
+    assert oct_.change == -3 and oct_.replayed == 2697
+    assert [g.capped for g in nov.out.tournaments[0].games] == [False, False]
+    assert [g.difference_used for g in nov.out.tournaments[0].games] == [497, 447]
+    assert nov.k == 10 and nov.change == -4 and nov.replayed == 2693
+
+
+def test_rapid_and_blitz_beside_standard() -> None:
+    # Each list replays its own games from its own official entry (Oct 2025, K 20 each).
+    # standard: win vs 1850 (D=0) +10 -> 1860; rapid: win vs 1700 +10 -> 1710;
+    # blitz: loss vs 1650 -10 -> 1640.
+    b = Build()
+    b.off("2025-10", 1850, k=20)
+    b.off("2025-10", 1700, k=20, rl=RatingList.RAPID)
+    b.off("2025-10", 1650, k=20, rl=RatingList.BLITZ)
+    s = b.t("Classical", "2025-10-04", "2025-10-05")
+    b.g(s, 1850, 1)
+    r = b.t("Rapid", "2025-10-11", "2025-10-11")
+    b.g(r, 1700, 1, rl=RatingList.RAPID)
+    z = b.t("Blitz", "2025-10-12", "2025-10-12")
+    b.g(z, 1650, 0, rl=RatingList.BLITZ)
+    info = PlayerInfo(rated_games=100, birth_year=1980)
+    got = {rl: b.run(rl, info).row(Period(2025, 11)) for rl in RatingList}
+    assert {rl: (row.games, row.replayed) for rl, row in got.items() if row} == {
+        RatingList.STANDARD: (1, 1860), RatingList.RAPID: (1, 1710),
+        RatingList.BLITZ: (1, 1640)}
+
+
+def test_pinned_list_moves_games() -> None:
+    b = Build()
+    t = b.t("Misfiled", "2025-10-11", "2025-10-11", pinned_list=RatingList.RAPID)
+    b.g(t, 1700, 1)
+    assert assign_units(b.games, b.tournaments, STD) == []
+    (unit,) = assign_units(b.games, b.tournaments, RatingList.RAPID)
+    assert unit.period == Period(2025, 11)
+
+
+def test_games_not_counted_with_reasons() -> None:
+    # Win vs 1850 counts (+10); the unrated opponent, the forfeit and the unfinished game
+    # do not, each listed with its reason.
+    b = Build()
+    b.off("2025-10", 1850, k=20)
+    t = b.t("Open", "2025-10-04", "2025-10-05")
+    b.g(t, 1850, 1)
+    b.g(t, None, 1)
+    b.g(t, 1700, 1, rated=False, reason="forfeit")
+    b.games.append(b.games[0].__class__(**{**b.games[0].__dict__, "id": 99, "score": None}))
+    row = b.run(player=PlayerInfo(rated_games=100)).row(Period(2025, 11))
+    assert row is not None and row.out is not None
+    assert row.games == 1 and row.change == 10
+    assert sorted(n.reason for n in row.not_counted) == ["forfeit", "unfinished"]
+    reasons = [g.reason for g in row.out.tournaments[0].games if not g.counted]
+    assert reasons == ["unrated-opponent"]
+
+
+def test_excluded_tournament_and_ro_override() -> None:
+    # Excluded: not counted at all. --ro 1840 on the other: D = 1840 - 1850 = -10 ->
+    # row 4..10 p_low 0.49 -> win +0.51 x 20 = +10.2 -> +10 -> 1860 (from 1850).
+    b = Build()
+    b.off("2025-10", 1850, k=20)
+    x = b.t("Never rated", "2025-10-04", "2025-10-05", excluded=True)
+    b.g(x, 1850, 1)
+    t = b.t("Open", "2025-10-11", "2025-10-12", ro=1840)
+    b.g(t, 1850, 1)
+    row = b.run(player=PlayerInfo(rated_games=100)).row(Period(2025, 11))
+    assert row is not None
+    assert [n.reason.split(" ")[0] for n in row.not_counted] == ["excluded"]
+    assert row.tournaments[1].ro == 1840 and row.tournaments[1].ro_source == "--ro override"
+    assert str(row.change_exact) == "10.20" and row.replayed == 1860
+
+
+def test_reanchor_on_later_official_entry() -> None:
+    # Replayed Nov: 1850 + 10 = 1860, but FIDE published 1858: Dec starts from 1858.
+    # Dec: win vs 1858 (D=0) +10 -> 1868.
+    b = Build()
+    b.off("2025-10", 1850, k=20)
+    b.off("2025-11", 1858, k=20)
+    a = b.t("A", "2025-10-04", "2025-10-05")
+    b.g(a, 1850, 1)
+    t = b.t("B", "2025-11-08", "2025-11-09")
+    b.g(t, 1858, 1)
+    rp = b.run(player=PlayerInfo(rated_games=100))
+    nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
+    assert nov is not None and dec is not None
+    assert nov.replayed == 1860 and nov.official_rating == 1858 and nov.difference == 2
+    assert nov.anchored and nov.published == 1858
+    assert dec.rating_before == 1858 and dec.replayed == 1868
+
+
+def test_elo_tag_disagreeing_with_the_official_list_is_said() -> None:
+    b = Build()
+    b.off("2025-10", 1850, k=20)
+    t = b.t("Open", "2025-10-04", "2025-10-05")
+    b.g(t, 1850, 1, own=1849)
+    row = b.run(player=PlayerInfo(rated_games=100)).row(Period(2025, 11))
+    assert row is not None
+    plan = row.tournaments[0]
+    assert plan.ro == 1850 and plan.elo_tag == 1849
+    assert plan.note is not None and "1849" in plan.note and "1850" in plan.note
+
+
+def test_start_from_elo_tag_without_official() -> None:
+    # No official entry: the first tournament's Elo tag 1700 is the starting rating.
+    # 10 games completed (recorded) -> K 40 (fewer than 30). Win vs 1700 -> +20 -> 1720.
+    b = Build()
+    t = b.t("Open", "2025-10-04", "2025-10-05")
+    b.g(t, 1700, 1, own=1700)
+    rp = b.run(player=PlayerInfo(rated_games=10, birth_year=1980))
+    assert rp.start_source == "Elo tag 1700"
+    row = rp.row(Period(2025, 11))
+    assert row is not None and row.k == 40 and row.replayed == 1720
+
+
+def test_before_2008_is_not_replayed() -> None:
+    b = Build()
+    t = b.t("Old", "2006-05-01", "2006-05-07")
+    b.g(t, 1800, 1)
+    rp = b.run()
+    assert rp.rows == ()
+    assert rp.unplaced and "2008" in rp.unplaced[0].reason
