@@ -1,0 +1,304 @@
+"""`reconcile`: a hand-built season whose official entries disagree with the replay in each
+way issue 5 lists; the check must name the right cause first.
+
+Every official number is derived by hand from FIDE's table 8.1.2
+(shared/spec/table-8-1-2.csv: the rows quoted below) and the rules of
+shared/spec/fide-rules.md (section 1: per-game D, the 400 cap, K x sum rounded once,
+.5 away from zero; section 2: the 2650 rule from Oct 2025; section 3: K). The replay's own
+numbers are derived the same way, so each test states both sides. Nothing here was
+produced by running tracker code.
+
+Common ground: a player rated 1800 on the 2025-01 standard list (anchor), adult, 200 rated
+games (K 20 unless said). Monthly lists: a tournament whose last round is at least 3 days
+before the 1st is rated on that list (spec section 2, 1 Jul 2012 row).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from tracker.check import (
+    BASE_CORRECTION,
+    CAP,
+    DIFFERS,
+    ELO_TAG,
+    GAMES_EXTRA,
+    GAMES_MISSING,
+    K_DIFFERS,
+    MATCH,
+    NOT_IN_DATABASE,
+    PRE_2008,
+    ROUNDING,
+    START,
+    UNRATED_OPPONENT,
+    CheckReport,
+    CheckRow,
+    reconcile,
+)
+from tracker.model import OfficialEntry, Period, RatingList
+from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact
+
+STD = RatingList.STANDARD
+RESULTS = {Fraction(1): "1-0", Fraction(1, 2): "1/2-1/2", Fraction(0): "0-1"}
+
+
+def _d(text: str) -> dt.date:
+    return dt.date.fromisoformat(text)
+
+
+@dataclass
+class Season:
+    """The player's facts, built by hand (player id 1; opponents get fresh ids)."""
+
+    info: PlayerInfo = field(default_factory=lambda: PlayerInfo(birth_year=1980,
+                                                                rated_games=200))
+    games: list[GameFact] = field(default_factory=list)
+    tournaments: list[TournamentFact] = field(default_factory=list)
+    entries: list[OfficialEntry] = field(default_factory=list)
+
+    def tournament(self, name: str, start: str, end: str) -> int:
+        tid = len(self.tournaments) + 1
+        self.tournaments.append(TournamentFact(id=tid, name=name, start=_d(start), end=_d(end)))
+        return tid
+
+    def game(self, tid: int, day: str, opponent_elo: int | None, score: Fraction | int,
+             *, own_elo: int | None = None, opponent: str | None = None) -> None:
+        gid = len(self.games) + 1
+        s = Fraction(score)
+        self.games.append(GameFact(
+            id=gid, tournament_id=tid, date=_d(day), round=str(gid), white=True,
+            opponent_id=1000 + gid, opponent=opponent or f"Opponent {gid}", own_elo=own_elo,
+            opponent_elo=opponent_elo, result=RESULTS[s], score=s, rating_list=STD,
+        ))
+
+    def official(self, period: str, rating: int | None, games: int | None = None,
+                 k: int | None = None) -> None:
+        self.entries.append(OfficialEntry(1, STD, Period.parse(period), rating, games=games,
+                                           k=k))
+
+    def check(self) -> CheckReport:
+        return reconcile(ReplayInputs(STD, self.games, self.tournaments, self.entries,
+                                      self.info), player="Novák, Tomáš")
+
+
+def _row(report: CheckReport, period: str) -> CheckRow:
+    return next(r for r in report.rows if r.period == Period.parse(period))
+
+
+HALF = Fraction(1, 2)
+
+
+def _three_games_vs_1700(s: Season, tid: int, day: str) -> None:
+    # Ro 1800 vs 1700: D = +100, table row 99-106 -> p_high 0.64 each; scores 1, 1/2, 1:
+    # sum of (score - PD) = 2.5 - 1.92 = 0.58.
+    for score in (1, HALF, 1):
+        s.game(tid, day, 1700, score)
+
+
+def test_games_missing_and_extra_a_tournament_rated_a_list_earlier() -> None:
+    # "Spring Open" ends 12 Jan -> the Feb list. "Club League" ends 30 Jan: under 3 days
+    # before 1 Feb, so the replay puts it on the Mar list; FIDE rated it on Feb's.
+    # Spring Open: sum 0.58 (see helper). Club League, Ro 1800 (the Jan list in force at its
+    # start) vs 1900: D = -100, row 99-106 -> p_low 0.36; two draws: 1 - 0.72 = 0.28.
+    # FIDE Feb, K 20: 20 x (0.58 + 0.28) = 17.2 -> 17 -> 1817, 5 games.
+    # Replay Feb: 20 x 0.58 = 11.6 -> 12 -> 1812, 3 games (2 missing).
+    # FIDE Mar: no games, 1817. Replay Mar: from the official 1817, 20 x 0.28 = 5.6 -> 6 ->
+    # 1823, 2 games (2 extra).
+    s = Season()
+    s.official("2025-01", 1800, k=20)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    league = s.tournament("Club League", "2025-01-25", "2025-01-30")
+    s.game(league, "2025-01-25", 1900, HALF)
+    s.game(league, "2025-01-30", 1900, HALF)
+    s.official("2025-02", 1817, games=5, k=20)
+    s.official("2025-03", 1817, games=0, k=20)
+    report = s.check()
+
+    assert _row(report, "2025-01").status == START
+    feb = _row(report, "2025-02")
+    assert (feb.status, feb.replayed, feb.official, feb.difference) == (DIFFERS, 1812, 1817, -5)
+    assert (feb.games, feb.official_games) == (3, 5)
+    top = feb.causes[0]
+    assert top.kind == GAMES_MISSING and top.reproduces and top.games_match
+    assert top.command == f"tracker event set {league} --period 2025-02"
+    assert "Club League" in top.text
+
+    mar = _row(report, "2025-03")
+    assert (mar.status, mar.replayed, mar.official) == (DIFFERS, 1823, 1817)
+    top = mar.causes[0]
+    assert top.kind == GAMES_EXTRA and top.reproduces
+    assert top.command == f"tracker event set {league} --period 2025-02"
+    assert not report.all_match
+
+
+def test_k_differs_a_junior_whose_birth_year_is_unknown() -> None:
+    # Replay K 20 (200 games, no birth year); FIDE K 40 (a junior).
+    # Feb: sum 0.58: replay 20 x 0.58 = 11.6 -> 12 -> 1812; FIDE 40 x 0.58 = 23.2 -> 23 ->
+    # 1823. No other K of any scheme gives +23 (30 -> 17.4 -> 17; 25 -> 14.5 -> 15).
+    # Mar: no games; the replay re-anchors at 1823, FIDE prints 1823: match.
+    s = Season(info=PlayerInfo(birth_year=None, rated_games=200))
+    s.official("2025-01", 1800)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    s.official("2025-02", 1823, games=3)
+    s.official("2025-03", 1823, games=0)
+    report = s.check()
+    feb = _row(report, "2025-02")
+    assert (feb.replayed, feb.official, feb.k) == (1812, 1823, 20)
+    top = feb.causes[0]
+    assert top.kind == K_DIFFERS and top.reproduces
+    assert "K 40" in top.text and "junior" in top.text
+    assert top.command == "tracker player set PLAYER --birth-year YYYY"
+    assert _row(report, "2025-03").status == MATCH
+    assert any("re-anchoring at the official 1823 makes the rest match" in n
+               for n in feb.notes)
+
+
+def test_rounding_per_tournament() -> None:
+    # Four one-game tournaments in January, each a draw against 1885: D = -85, row 84-91 ->
+    # p_low 0.38; 0.5 - 0.38 = 0.12 each; K 20: 2.4 each.
+    # Replay: once per period, 20 x 0.48 = 9.6 -> 10 -> 1810.
+    # FIDE, per tournament: 2.4 -> 2, four times: +8 -> 1808.
+    # No other single cause gives 1808: base 1799 -> D -86, same row -> 1809; base 1801 ->
+    # 1811; K x 0.48 = +8 needs 15.6 <= K < 17.7 (no K); no |D| above 400.
+    s = Season()
+    s.official("2025-01", 1800, k=20)
+    for i in range(4):
+        t = s.tournament(f"Rapidplay {i + 1}", f"2025-01-{10 + i}", f"2025-01-{10 + i}")
+        s.game(t, f"2025-01-{10 + i}", 1885, HALF)
+    s.official("2025-02", 1808, games=4)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.official) == (1810, 1808)
+    assert feb.causes[0].kind == ROUNDING and feb.causes[0].reproduces
+    assert "2 + 2 + 2 + 2" in feb.causes[0].text
+
+
+def test_one_point_base_correction() -> None:
+    # FIDE starts February from 1799 instead of the published 1800: D = +99 is still row
+    # 99-106 (p_high 0.64), so the change is the replay's +12 (11.6): 1799 + 12 = 1811.
+    # Replay: 1812. No K gives +11 (K x 0.58 in [10.5, 11.5) needs 18.1 <= K < 19.8).
+    s = Season()
+    s.official("2025-01", 1800, k=20)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    s.official("2025-02", 1811, games=3)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.official) == (1812, 1811)
+    assert feb.causes[0].kind == BASE_CORRECTION and feb.causes[0].reproduces
+    assert "1799" in feb.causes[0].text
+
+
+def test_the_2650_rule() -> None:
+    # A 2660 player (Sep 2025 list, K 10) plays four draws against 2000 in a tournament
+    # starting 20 Sep 2025 (before the 2650 rule of 1 Oct 2025): D = +660.
+    # Replay, capped at 400: row 392-411 -> p_high 0.92; 4 x (0.5 - 0.92) = -1.68;
+    # 10 x -1.68 = -16.8 -> -17 -> 2643.
+    # FIDE with the true D (2650 rule): row 620-735 -> 0.99; 4 x -0.49 = -1.96 -> -19.6 ->
+    # -20 -> 2640.
+    # Not another cause: base 2659/2661 gives 2642/2644; K x -1.68 = -20 needs K in
+    # (11.6, 12.2]; capped once per tournament: 3 x -0.49 - 0.42 = -1.89 -> -19 -> 2641;
+    # cap 350 (row 345-357, 0.89): 4 x -0.39 = -1.56 -> -16 -> 2644.
+    s = Season()
+    s.official("2025-09", 2660, k=10)
+    t = s.tournament("Autumn Masters", "2025-09-20", "2025-09-25")
+    for day in ("2025-09-20", "2025-09-21", "2025-09-22", "2025-09-23"):
+        s.game(t, day, 2000, HALF)
+    s.official("2025-10", 2640, games=4)
+    oct_ = _row(s.check(), "2025-10")
+    assert (oct_.replayed, oct_.official) == (2643, 2640)
+    top = oct_.causes[0]
+    assert top.kind == CAP and top.reproduces
+    assert "2650 rule" in top.text
+
+
+def test_an_opponent_unrated_for_fide() -> None:
+    # Spring Open: the three games against 1700 (sum 0.58) and a win against "Dupont, Luc",
+    # Elo 1500 in the PGN: D = +300, row 291-302 -> p_high 0.85 -> +0.15.
+    # Replay: 20 x 0.73 = 14.6 -> 15 -> 1815, 4 games. FIDE (Dupont unrated there): 20 x
+    # 0.58 = 11.6 -> 12 -> 1812, 3 games.
+    s = Season()
+    s.official("2025-01", 1800, k=20)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    s.game(spring, "2025-01-12", 1500, 1, opponent="Dupont, Luc")
+    s.official("2025-02", 1812, games=3)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.official) == (1815, 1812)
+    top = feb.causes[0]
+    assert top.kind == UNRATED_OPPONENT and top.reproduces and "Dupont, Luc" in top.text
+
+
+def test_an_unrated_opponent_fide_counted() -> None:
+    # As above, but the fourth game has no Elo at all: the replay leaves it out (1812, 3
+    # games) while FIDE rated 4 games (and some rating we cannot know): 1815.
+    s = Season()
+    s.official("2025-01", 1800, k=20)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    s.game(spring, "2025-01-12", None, 1, opponent="Newcomer, Ana")
+    s.official("2025-02", 1815, games=4)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.games, feb.official_games) == (1812, 3, 4)
+    kinds = [c.kind for c in feb.causes]
+    assert kinds[0] == UNRATED_OPPONENT and "Newcomer, Ana" in feb.causes[0].text
+    assert feb.causes[0].games_match
+    assert NOT_IN_DATABASE in kinds
+
+
+def test_the_ro_fide_used_was_the_players_elo_tag() -> None:
+    # The Jan list says 1800 but the player's Elo tag in "Winter Cup" is 1810, and FIDE used
+    # 1810. Five games against 1703, score 4:
+    #   replay Ro 1800: D = +97, row 92-98 -> p_high 0.63; 4 - 3.15 = 0.85; 20 x 0.85 = 17
+    #   -> 1817;
+    #   FIDE Ro 1810: D = +107, row 107-113 -> 0.65; 4 - 3.25 = 0.75; 20 x 0.75 = 15 -> 1815.
+    # Not another cause: base 1799 (D 96, 0.63) -> 1816, base 1801 (D 98, 0.63) -> 1818;
+    # K x 0.85 = 15 needs 17.1 <= K < 18.2.
+    s = Season()
+    s.official("2025-01", 1800, k=20)
+    t = s.tournament("Winter Cup", "2025-01-10", "2025-01-14")
+    for i, score in enumerate((1, 1, 1, 1, 0)):
+        s.game(t, f"2025-01-1{i}", 1703, score, own_elo=1810)
+    s.official("2025-02", 1815, games=5)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.official) == (1817, 1815)
+    top = feb.causes[0]
+    assert top.kind == ELO_TAG and top.reproduces
+    assert top.command == f"tracker event set {t} --ro 1810"
+    assert any("Elo tag 1810" in n for n in feb.notes)
+
+
+def test_a_pre_2008_list_is_not_replayed() -> None:
+    # Anchor 2007-07 (1800); the 2007-10 list says 1810 after a tournament of Aug 2007,
+    # which the tracker does not replay (tournament averages then): the difference is named,
+    # and the replay re-anchors, so 2008-01 matches.
+    s = Season()
+    s.official("2007-07", 1800, k=15)
+    old = s.tournament("Old Open", "2007-08-01", "2007-08-05")
+    s.game(old, "2007-08-01", 1900, 1)
+    s.official("2007-10", 1810, k=15)
+    s.official("2008-01", 1810, k=15)
+    report = s.check()
+    row = _row(report, "2007-10")
+    assert (row.status, row.replayed, row.official) == (DIFFERS, 1800, 1810)
+    assert [c.kind for c in row.causes] == [PRE_2008]
+    assert _row(report, "2008-01").status == MATCH
+    assert report.notes and "before 2008" in report.notes[0]
+
+
+def test_all_match_and_json() -> None:
+    # Feb: 1812 (sum 0.58, K 20 -> 11.6 -> 12), as published.
+    s = Season()
+    s.official("2025-01", 1800, k=20)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    s.official("2025-02", 1812, games=3)
+    report = s.check()
+    assert report.all_match
+    data = report.to_json()
+    assert data["all_match"] is True and data["compared"] == 1
+    rows = data["rows"]
+    assert isinstance(rows, list)
+    assert rows[1]["replayed"] == 1812 and rows[1]["difference"] == 0
