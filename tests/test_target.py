@@ -111,3 +111,36 @@ def test_target_must_be_a_rating() -> None:
     with pytest.raises(BadInput):
         needed_score(0, rating_before=1500, played=(), opponents=[1500],
                      rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+
+
+def test_through_the_replay_counts_the_open_period() -> None:
+    # The same season as test_games_already_played_count_for_change_and_the_700_rule, but as
+    # the player's facts: official 1600 with K 40 on the Dec 2025 list; a club tournament of
+    # 10 games (1 to 20 Dec, so on the Jan 2026 list) against 1600 scoring 3; the new
+    # tournament (9 games against 1700) starts 22 Dec, pinned to the Jan list.
+    # Derivation as above: 700 rule 19 x 40 > 700 -> K 36; 7/9 -> 1663, 6.5 -> 1645.
+    from tracker.model import OfficialEntry
+    from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact
+    from tracker.target import needed_score_replayed
+
+    club = TournamentFact(id=1, name="club", start=dt.date(2025, 12, 1),
+                          end=dt.date(2025, 12, 20))
+    games = [
+        GameFact(id=i + 1, tournament_id=1, date=dt.date(2025, 12, 1 + i), round=str(i + 1),
+                 white=True, opponent_id=100 + i, opponent=f"o{i}", own_elo=1600,
+                 opponent_elo=1600, result="1-0" if i < 3 else "0-1",
+                 score=Fraction(1) if i < 3 else Fraction(0), rating_list=RatingList.STANDARD)
+        for i in range(10)
+    ]
+    inputs = ReplayInputs(
+        RatingList.STANDARD, games, [club],
+        [OfficialEntry(1, RatingList.STANDARD, Period(2025, 12), 1600, k=40)],
+        PlayerInfo(birth_year=1980),
+    )
+    out = needed_score_replayed(1650, inputs, opponents=[1700] * 9, period=JAN26,
+                                start=dt.date(2025, 12, 22))
+    assert out.rating_before == 1600
+    assert out.games_already == 10
+    assert out.k == 36
+    assert out.points_needed == 7 and out.rating_needed == 1663
+    assert {s.points: s.rating_after for s in out.steps}[Fraction(13, 2)] == 1645

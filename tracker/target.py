@@ -23,7 +23,8 @@ from fractions import Fraction
 
 from tracker.errors import BadInput
 from tracker.fide import GameIn, PeriodOut, PlayerFacts, TournamentIn, rate_period
-from tracker.model import Period, RatingList
+from tracker.model import Period, RatingList, Result
+from tracker.periods import GameFact, PeriodRow, ReplayInputs, TournamentFact, replay
 
 MAX_GAMES = 200
 NEW_TOURNAMENT = "the new tournament"
@@ -45,12 +46,12 @@ class TargetOut:
     target: int
     rating_list: RatingList
     period: Period  # the list the new tournament is expected on
-    rating_before: int
+    rating_before: int | None  # None: unrated before the period (a first rating)
     games_already: int  # counted games already in the open period
     games: int  # games of the new tournament
     opponents: tuple[int, ...]
     expected: Decimal  # sum of the expected scores of the new games
-    k: int  # K of the period with the new games (after the 700 rule)
+    k: int | None  # K of the period with the new games (after the 700 rule); None unrated
     k_reason: str
     points_needed: Fraction | None  # None: out of reach
     rating_needed: int | None  # the rating reached with points_needed
@@ -212,4 +213,91 @@ def needed_score(
         min_rating=steps[0].rating_after,
         max_rating=steps[-1].rating_after,
         steps=tuple(steps),
+    )
+
+
+NEW_ID = -1  # the new tournament's id in the what-if replay (store ids are positive)
+
+
+def _new_facts(inputs: ReplayInputs, period: Period, start: dt.date,
+               opponents: Sequence[int], points: Fraction) -> ReplayInputs:
+    t = TournamentFact(id=NEW_ID, name=NEW_TOURNAMENT, start=start, end=start,
+                       pinned_period=period, pinned_list=inputs.rating_list)
+    games: list[GameFact] = []
+    left = points
+    for i, r in enumerate(opponents):
+        score = Fraction(1) if left >= 1 else (Fraction(1, 2) if left > 0 else Fraction(0))
+        left -= score
+        result = {Fraction(1): Result.WHITE_WINS, Fraction(0): Result.BLACK_WINS}.get(
+            score, Result.DRAW)
+        games.append(GameFact(
+            id=-(i + 1), tournament_id=NEW_ID, date=start, round=str(i + 1), white=True,
+            opponent_id=-(i + 1), opponent=f"opponent {i + 1}", own_elo=None,
+            opponent_elo=r, result=str(result), score=score, rating_list=inputs.rating_list,
+        ))
+    return ReplayInputs(
+        rating_list=inputs.rating_list, games=[*inputs.games, *games],
+        tournaments=[*inputs.tournaments, t], official=inputs.official, player=inputs.player,
+        standard_ratings=inputs.standard_ratings, until=inputs.until,
+    )
+
+
+def needed_score_replayed(
+    target: int,
+    inputs: ReplayInputs,
+    *,
+    opponents: Sequence[int],
+    period: Period,
+    start: dt.date,
+) -> TargetOut:
+    """`needed_score` through the whole replay: the new tournament is added to the player's
+    facts, pinned to `period`, and the replay runs once per half point. So the rating before
+    the period, the tournaments already in it, K (and its facts), the 700 rule, one-off
+    adjustments and even a first rating come out exactly as `tracker history` shows them.
+    """
+    if not 0 < target < 4000:
+        raise BadInput(f"target {target} is not a rating (give a number like 1900)")
+    if not opponents:
+        raise BadInput("the new tournament needs at least one game")
+    n = len(opponents)
+    rows: list[PeriodRow] = []
+    for halves in range(2 * n + 1):
+        rep = replay(_new_facts(inputs, period, start, opponents, Fraction(halves, 2)))
+        row = rep.row(period)
+        if row is None:  # pragma: no cover - the pinned tournament always makes a row
+            raise BadInput(f"no rating period {period} in the replay")
+        rows.append(row)
+    steps = tuple(
+        TargetStep(points=Fraction(h, 2),
+                   change_exact=r.change_exact if r.change_exact is not None else Decimal(0),
+                   rating_after=r.replayed)
+        for h, r in enumerate(rows)
+    )
+    needed: Fraction | None = None
+    rating_needed: int | None = None
+    for step in steps:
+        if step.rating_after is not None and step.rating_after >= target:
+            needed, rating_needed = step.points, step.rating_after
+            break
+    last = rows[-1]
+    new_out = None
+    if last.out is not None:
+        new_out = next((t for t in last.out.tournaments if t.label == NEW_TOURNAMENT), None)
+    new_games = new_out.games_counted if new_out is not None else n
+    return TargetOut(
+        target=target,
+        rating_list=inputs.rating_list,
+        period=period,
+        rating_before=last.rating_before,
+        games_already=last.games - new_games,
+        games=n,
+        opponents=tuple(opponents),
+        expected=new_out.expected if new_out is not None else Decimal(0),
+        k=last.k,
+        k_reason=last.out.k_reason if last.out is not None else "first rating",
+        points_needed=needed,
+        rating_needed=rating_needed,
+        min_rating=steps[0].rating_after,
+        max_rating=steps[-1].rating_after,
+        steps=steps,
     )
