@@ -1,0 +1,63 @@
+"""Hypothesis invariants of the replay: it is deterministic, and neither the order of the
+games nor the order of the tournaments within a period changes any number."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tracker.model import OfficialEntry, Period, RatingList
+from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
+from tracker.reports import history_rows
+
+STD = RatingList.STANDARD
+SCORES = st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)])
+
+# Tournaments in Sep-Dec 2025 (3 Oct-Jan lists), games with rated/unrated opponents.
+tournament = st.tuples(
+    st.integers(min_value=0, max_value=100),  # start: days after 1 Sep 2025
+    st.integers(min_value=0, max_value=9),  # length in days
+    st.lists(st.tuples(st.one_of(st.none(), st.integers(1400, 2700)), SCORES,
+                       st.booleans()), min_size=1, max_size=8),
+)
+
+
+def _season(specs: list[tuple[int, int, list[tuple[int | None, Fraction, bool]]]]
+            ) -> tuple[list[GameFact], list[TournamentFact]]:
+    games: list[GameFact] = []
+    ts: list[TournamentFact] = []
+    base = dt.date(2025, 9, 1)
+    for tid, (offset, length, gs) in enumerate(specs, start=1):
+        start = base + dt.timedelta(days=offset)
+        ts.append(TournamentFact(tid, f"T{tid}", start=start,
+                                 end=start + dt.timedelta(days=length)))
+        for opp, score, rated in gs:
+            n = len(games) + 1
+            games.append(GameFact(n, tid, start, str(n), True, 1000 + n, f"O{n}", None, opp,
+                                  "*", score, STD, rated, None if rated else "forfeit"))
+    return games, ts
+
+
+def _run(games: list[GameFact], ts: list[TournamentFact], rating: int | None
+         ) -> list[dict[str, object]]:
+    official = [] if rating is None else [OfficialEntry(1, STD, Period(2025, 8), rating, k=20)]
+    rp = replay(ReplayInputs(STD, games, ts, official, PlayerInfo(birth_year=1990,
+                                                                  rated_games=50)))
+    return history_rows(rp)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(tournament, min_size=1, max_size=5),
+       st.one_of(st.none(), st.integers(1400, 2800)), st.randoms(use_true_random=False))
+def test_order_within_a_period_does_not_matter(specs, rating, rnd) -> None:  # type: ignore[no-untyped-def]
+    games, ts = _season(specs)
+    expected = _run(games, ts, rating)
+    assert _run(games, ts, rating) == expected  # deterministic
+    shuffled_games = games[:]
+    rnd.shuffle(shuffled_games)
+    shuffled_ts = ts[:]
+    rnd.shuffle(shuffled_ts)
+    assert _run(shuffled_games, shuffled_ts, rating) == expected
