@@ -18,11 +18,12 @@ from tracker.errors import BadInput
 from tracker.fide.adjust import one_off_adjustment
 from tracker.fide.editions import CapKind, Edition, edition_for
 from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k
-from tracker.fide.rounding import round_change, to_decimal
+from tracker.fide.rounding import round_change
 from tracker.fide.tables import expected_score
 from tracker.model import RatingList
 
 SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
+_SCORE_DECIMAL = {Fraction(0): Decimal(0), Fraction(1, 2): Decimal("0.5"), Fraction(1): Decimal(1)}
 
 UNRATED_OPPONENT = "unrated-opponent"
 RB_600_RULE = "rb-600-rule"
@@ -91,11 +92,12 @@ class PeriodOut:
     floor: int = 0
 
 
-def check_score(score: Fraction) -> Fraction:
-    s = Fraction(score)
-    if s not in SCORES:
-        raise BadInput(f"a game score must be 1, 1/2 or 0, not {score}")
-    return s
+def check_score(score: Fraction) -> Decimal:
+    """The score as an exact Decimal; anything but 1, 1/2 or 0 is BadInput."""
+    try:
+        return _SCORE_DECIMAL[score]
+    except (KeyError, TypeError):
+        raise BadInput(f"a game score must be 1, 1/2 or 0, not {score}") from None
 
 
 def _cap_plan(ro: int, opponents: list[int | None], edition: Edition) -> set[int]:
@@ -194,7 +196,7 @@ def rate_period(
                             Fraction(g.score), None, None, False, why)
                 )
                 continue
-            ch = to_decimal(g.score) - pd
+            ch = check_score(g.score) - pd
             games.append(
                 GameOut(g.opponent_rating, g.label, ro - (g.opponent_rating or 0), used, capped,
                         pd, Fraction(g.score), ch, kd * ch, True, None)
