@@ -1,9 +1,316 @@
-"""Commands of this group (placeholder until its issue lands)."""
+"""`tracker check` (the replay against the official lists) and `tracker target` (what score
+is needed on the next list)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import inspect
+import json
+import sys
+from fractions import Fraction
+from typing import Annotated, Any
+
 import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from tracker.check import (
+    DIFFERS,
+    CheckReport,
+    check_player,
+    inputs_for,
+    players_to_check,
+)
+from tracker.cli.common import DbOption, TableOrJson, err, out, store_for
+from tracker.errors import BadInput, NotFound
+from tracker.model import Period, RatingList
+from tracker.periods import default_period
+from tracker.store import DEFAULT_DB
+from tracker.store.players import resolve_player
+from tracker.target import TargetOut, needed_score_replayed, opponents_from
+
+PlayerArg = Annotated[
+    str | None,
+    typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
+                   show_default=False),
+]
+FormatOption = Annotated[
+    TableOrJson, typer.Option("--format", "-f", help="table or json.")
+]
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+    app.command("check", help=_help(check.__doc__))(check)
+    app.command("target", help=_help(target.__doc__))(target)
+
+
+def _help(doc: str | None) -> str:
+    """A docstring as --help text: paragraphs kept, lines inside a paragraph joined (rich
+    keeps the docstring's line breaks otherwise)."""
+    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+# --- output helpers ------------------------------------------------------------------------
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False, width=None if out.is_terminal else 200)
+
+
+def _print_table(headers: list[str], cells: list[list[str]], right: set[int]) -> None:
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for i, h in enumerate(headers):
+        table.add_column(h, justify="right" if i in right else "left", no_wrap=True)
+    for row in cells:
+        table.add_row(*row)
+    console = _console()
+    with console.capture() as captured:
+        console.print(table)
+    _lines(line.rstrip() for line in captured.get().splitlines())
+
+
+def _lines(lines: Any) -> None:
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
+
+
+def _json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _n(x: int | None) -> str:
+    return "-" if x is None else str(x)
+
+
+def _signed(x: int | None) -> str:
+    return "" if x is None else f"{x:+d}" if x else "0"
+
+
+# --- check ---------------------------------------------------------------------------------
+
+
+def check(
+    player: PlayerArg = None,
+    all_players: Annotated[bool, typer.Option(
+        "--all", help="Check every player with an official rating.")] = False,
+    rating_list: Annotated[str | None, typer.Option(
+        "--list", "-l", help="standard, rapid or blitz (default: every list with an "
+        "official rating).", show_default=False)] = None,
+    fmt: FormatOption = TableOrJson.table,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Compare the replay with FIDE's official ratings, period by period, and say why a
+    number differs.
+
+    For every period with an official rating: the replayed rating, the official one and
+    the difference. For every difference, the likely causes, ranked (a cause that
+    reproduces FIDE's number when the period is re-computed comes first): games missing
+    or extra (with the `tracker event set` command that pins a tournament, verified by
+    re-running the replay), K, rounding, a one-point base correction, an unrated
+    opponent, the cap or the 2650 rule, the Ro FIDE used, the pre-2008 era.
+
+    Exit code 0 when every period matches, 1 otherwise (so a script can rely on it).
+
+    Example: tracker check --list standard
+    """
+    lists = [RatingList.parse(rating_list)] if rating_list else []
+    if all_players and player:
+        raise BadInput("give a PLAYER or --all, not both")
+    with store_for(db) as store:
+        if all_players:
+            ids = players_to_check(store)
+            if not ids:
+                raise NotFound("no player has an official rating: record one with "
+                               "`tracker official add` or import a list with "
+                               "`tracker official import`")
+            reports = [r for pid in ids for r in check_player(store, pid, lists)]
+        else:
+            who = resolve_player(store, player)
+            reports = check_player(store, who.id, lists)
+            if not reports or not any(r.compared or r.rows for r in reports):
+                where = f" on the {lists[0]} list" if lists else ""
+                raise NotFound(
+                    f"no official rating recorded for {who.name}{where}: record one with "
+                    "`tracker official add PLAYER --period YYYY-MM --rating R` or import a "
+                    "list with `tracker official import FILE`")
+    differ = any(not r.all_match for r in reports)
+    if fmt is TableOrJson.json:
+        _json([r.to_json() for r in reports] if all_players else
+              (reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]))
+    elif all_players:
+        _print_all(reports)
+    else:
+        for i, report in enumerate(reports):
+            if i:
+                _lines([""])
+            _print_report(report)
+    if differ:
+        # Not typer.Exit: under main()'s standalone_mode=False click returns its code and
+        # main() drops it; SystemExit reaches the shell.
+        sys.stdout.flush()
+        sys.exit(1)
+
+
+CHECK_HEADERS = ["period", "replayed", "official", "diff", "games", "FIDE games", "K",
+                 "FIDE K", "status"]
+
+
+def _print_report(report: CheckReport) -> None:
+    _lines([f"{report.player}, {report.rating_list} list (the replay starts from "
+            f"{report.start})"])
+    cells = [
+        [str(r.period), _n(r.replayed), _n(r.official), _signed(r.difference), str(r.games),
+         _n(r.official_games), _n(r.k), _n(r.official_k), r.status]
+        for r in report.rows
+    ]
+    _print_table(CHECK_HEADERS, cells, {1, 2, 3, 4, 5, 6, 7})
+    for r in report.differences:
+        _lines(["", f"{r.period}: replayed {_n(r.replayed)}, official {_n(r.official)} "
+                    f"({_signed(r.difference)}). Likely causes, most likely first:"])
+        for i, c in enumerate(r.causes, 1):
+            mark = "reproduces the official rating" if c.reproduces else "possible"
+            _lines([f"  {i}. [{mark}] {c.text}"])
+            if c.command:
+                _lines([f"     to record it: {c.command}"])
+        for note in r.notes:
+            _lines([f"  note: {note}"])
+    for r in report.rows:
+        if r.status != DIFFERS and r.notes and r.status != "start":
+            for note in r.notes:
+                _lines([f"  {r.period} note: {note}"])
+    for note in report.notes:
+        _lines([f"Note: {note}"])
+    n, d = len(report.compared), len(report.differences)
+    _lines(["", f"All {n} period{'s' if n != 1 else ''} checked match." if not d else
+            f"{d} of {n} period{'s' if n != 1 else ''} checked differ."])
+
+
+def _print_all(reports: list[CheckReport]) -> None:
+    cells = []
+    for r in reports:
+        first = r.differences[0] if r.differences else None
+        cause = first.causes[0].kind if first and first.causes else ""
+        cells.append([r.player, str(r.rating_list), str(len(r.compared)),
+                      str(len(r.differences)), str(first.period) if first else "",
+                      _signed(first.difference) if first else "", cause])
+    _print_table(["player", "list", "checked", "differ", "first difference", "diff",
+                  "likely cause"], cells, {2, 3, 5})
+    bad = sum(1 for r in reports if not r.all_match)
+    _lines(["", f"{len(reports)} player-lists checked, {bad} with differences"
+            + (": see `tracker check PLAYER` for the causes." if bad else ".")])
+
+
+# --- target --------------------------------------------------------------------------------
+
+
+def target(
+    rating: Annotated[int, typer.Argument(help="The rating to reach.", show_default=False)],
+    player: PlayerArg = None,
+    average: Annotated[int | None, typer.Option(
+        "--opponents", help="Average rating of the opponents (with --games).",
+        show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", help="Games in the tournament.", show_default=False)] = None,
+    opponent: Annotated[list[int] | None, typer.Option(
+        "--opponent", help="One opponent's rating; repeat once per game.",
+        show_default=False)] = None,
+    rating_list: Annotated[str, typer.Option(
+        "--list", "-l", help="standard, rapid or blitz.")] = "standard",
+    period: Annotated[str | None, typer.Option(
+        "--period", help="The list to reach it on, YYYY-MM (default: the next list after "
+        "--start).", show_default=False)] = None,
+    start: Annotated[str | None, typer.Option(
+        "--start", help="The tournament's start date, YYYY-MM-DD (default: today).",
+        show_default=False)] = None,
+    fmt: FormatOption = TableOrJson.table,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The points needed in a tournament to reach RATING on the next list.
+
+    Counts the games already played in that list's period (their changes, and their number
+    for K and the 700 rule). The opponents are N games against an average (--opponents AVG
+    --games N) or their ratings (--opponent R, once per game). Says when RATING is out of
+    reach, and the most the tournament can give.
+
+    Example: tracker target 1900 --opponents 1850 --games 9
+    """
+    rl = RatingList.parse(rating_list)
+    opps = opponents_from(games, average, opponent or [])
+    day = _date(start) if start else dt.date.today()
+    when = _period(period) if period else default_period(day, rl)
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        inputs = inputs_for(store, who.id, [rl])[rl]
+    result = needed_score_replayed(rating, inputs, opponents=opps, period=when, start=day)
+    if fmt is TableOrJson.json:
+        _json(_target_json(result, who.name))
+        return
+    _print_target(result, who.name)
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise BadInput(f"--start {text!r} is not a date of the form YYYY-MM-DD") from None
+
+
+def _period(text: str) -> Period:
+    try:
+        return Period.parse(text)
+    except BadInput as exc:
+        raise BadInput(f"--period: {exc}") from None
+
+
+def _pts(x: Fraction | None) -> str | None:
+    if x is None:
+        return None
+    whole, half = divmod(x * 2, 2)
+    return f"{int(whole)}{'.5' if half else ''}"
+
+
+def _target_json(t: TargetOut, name: str) -> dict[str, object]:
+    return {
+        "player": name,
+        "list": str(t.rating_list),
+        "period": str(t.period),
+        "target": t.target,
+        "rating_before": t.rating_before,
+        "games_already": t.games_already,
+        "games": t.games,
+        "opponents": list(t.opponents),
+        "expected": str(t.expected),
+        "k": t.k,
+        "k_reason": t.k_reason,
+        "reachable": t.reachable,
+        "points_needed": _pts(t.points_needed),
+        "rating_needed": t.rating_needed,
+        "min_rating": t.min_rating,
+        "max_rating": t.max_rating,
+        "summary": t.summary(),
+        "steps": [{"points": _pts(s.points), "change_exact": str(s.change_exact),
+                   "rating_after": s.rating_after} for s in t.steps],
+    }
+
+
+def _print_target(t: TargetOut, name: str) -> None:
+    before = "unrated" if t.rating_before is None else str(t.rating_before)
+    lines = [f"{name}, {t.rating_list} list {t.period}: rating before the period {before}; "
+             f"{t.games_already} game{'s' if t.games_already != 1 else ''} already in the "
+             f"period; K {_n(t.k)} ({t.k_reason})."]
+    opps = set(t.opponents)
+    against = (f"{t.games} games against {t.opponents[0]}" if len(opps) == 1 else
+               f"{t.games} games against {', '.join(str(r) for r in t.opponents)}")
+    lines.append(f"New tournament: {against} (expected score {t.expected}).")
+    lines.append(t.summary())
+    _lines(lines)
+    cells = [[f"{_pts(s.points)}/{t.games}", str(s.change_exact.normalize()
+                                                 if s.change_exact else 0),
+              "unrated" if s.rating_after is None else str(s.rating_after),
+              "<- needed" if s.points == t.points_needed else ""]
+             for s in t.steps]
+    _print_table(["score", "period change (exact)", "rating", ""], cells, {0, 1, 2})
+    if t.points_needed is None:
+        err.print("The target is out of reach in this tournament.", markup=False)

@@ -1,0 +1,151 @@
+"""`tracker check` and `tracker target` through the real entry point, on a small database.
+
+The season (numbers from table 8.1.2, shared/spec/table-8-1-2.csv): official Oct 2025
+1850 (adult born 1988, 100 rated games: K 20). "Autumn Open" 4-5 Oct 2025 (-> Nov list):
+win vs 1700 (D = +150, row 146-153 p_high 0.70: +0.30), draw vs 1850 (D = 0, row 0-3 0.50:
+0), loss vs 2000 (D = -150, p_low 0.30: -0.30): sum 0 -> 1850, 3 games. "Club League"
+8-9 Nov 2025 (-> Dec list): win vs 1850 (D = 0: +0.50), 20 x 0.50 = +10 -> 1860.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers_history import Season
+from tracker.cli import main
+from tracker.store import open_store
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["tracker", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def _season(db_path: Path, dec: int | None) -> str:
+    with open_store(str(db_path)) as store:
+        s = Season(store, birth_year=1988, rated_games=100)
+        t = s.tournament("Autumn Open", "2025-10-04", "2025-10-05")
+        s.game(t, 1700, 1, own_elo=1850, date="2025-10-04")
+        s.game(t, 1850, "1/2", own_elo=1850, date="2025-10-04")
+        s.game(t, 2000, 0, own_elo=1850, date="2025-10-05")
+        t2 = s.tournament("Club League", "2025-11-08", "2025-11-09")
+        s.game(t2, 1850, 1, own_elo=1850, date="2025-11-08")
+        s.official("2025-10", 1850, k=20)
+        s.official("2025-11", 1850, games_count=3)
+        if dec is not None:
+            s.official("2025-12", dec, games_count=1)
+    return str(db_path)
+
+
+def test_check_all_match_exits_0(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    db = _season(db_path, 1860)
+    code, out, err = run(["check", "--db", db], capsys, monkeypatch)
+    assert code == 0, err
+    assert "All 2 periods checked match." in out
+    assert "1860" in out and "start" in out
+
+
+def test_check_a_difference_exits_1_with_its_cause(db_path: Path, capsys, monkeypatch
+                                                   ) -> None:  # type: ignore[no-untyped-def]
+    # FIDE prints 1859 for Dec: from a base of 1849 (Ro 1849 vs 1850: D = -1, row 0-3, still
+    # 0.50) the change is the same +10: 1859. A one-point base correction.
+    db = _season(db_path, 1859)
+    code, out, err = run(["check", "--db", db], capsys, monkeypatch)
+    assert code == 1, err
+    assert "2025-12: replayed 1860, official 1859 (+1)" in out
+    assert "1. [reproduces the official rating] a one-point base correction" in out
+    assert "1 of 2 periods checked differ." in out
+
+
+def test_check_json(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    db = _season(db_path, 1859)
+    code, out, _ = run(["check", "--db", db, "--format", "json", "--list", "standard"],
+                       capsys, monkeypatch)
+    assert code == 1
+    data = json.loads(out)
+    assert data["list"] == "standard" and data["all_match"] is False
+    dec = data["rows"][-1]
+    assert dec["period"] == "2025-12" and dec["difference"] == 1
+    assert dec["causes"][0]["kind"] == "base-correction"
+    assert dec["causes"][0]["reproduces"] is True
+
+
+def test_check_all_players(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    db = _season(db_path, 1859)
+    code, out, _ = run(["check", "--all", "--db", db], capsys, monkeypatch)
+    assert code == 1
+    assert "Novák, Tomáš" in out and "base-correction" in out
+    assert "1 player-lists checked, 1 with differences" in out
+
+
+def test_check_errors_are_one_line(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    db = _season(db_path, None)
+    code, _, err = run(["check", "Novák", "--all", "--db", db], capsys, monkeypatch)
+    assert code == 2 and err.startswith("error: give a PLAYER or --all")
+    code, _, err = run(["check", "--list", "rapid", "--db", db], capsys, monkeypatch)
+    assert code == 1 and "no official rating recorded" in err and "rapid" in err
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = run(["check", "--list", "classical", "--db", db], capsys, monkeypatch)
+    assert code == 2 and "unknown list" in err
+
+
+def test_target(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The Dec 2025 period already holds the Club League win (+0.50). A new 2-game tournament
+    # from 20 Nov against 1860: Ro 1850 (Nov list), D = -10, row 4-10 -> p_low 0.49 each.
+    # K 20. 20 x (0.50 + x - 0.98) >= 1870 - 1850 - 0.5 = 19.5 -> x >= 1.455 -> 1.5:
+    # 20 x 1.02 = 20.4 -> 20 -> 1870; 1/2 gives 20 x 0.52 = 10.4 -> 10 -> 1860;
+    # 2/2 gives 20 x 1.52 = 30.4 -> 30 -> 1880.
+    db = _season(db_path, None)
+    args = ["target", "1870", "--opponents", "1860", "--games", "2", "--period", "2025-12",
+            "--start", "2025-11-20", "--db", db]
+    code, out, err = run(args, capsys, monkeypatch)
+    assert code == 0, err
+    assert "You need 1.5/2 to reach 1870 on the 2025-12 standard list" in out
+    assert "1 game already in the period" in out
+    code, out, _ = run([*args, "--format", "json"], capsys, monkeypatch)
+    data = json.loads(out)
+    assert data["points_needed"] == "1.5" and data["rating_needed"] == 1870
+    assert data["max_rating"] == 1880 and data["k"] == 20 and data["games_already"] == 1
+    assert [s["rating_after"] for s in data["steps"]][2] == 1860
+
+
+def test_target_out_of_reach(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    db = _season(db_path, None)
+    code, out, _ = run(["target", "1890", "--opponent", "1860", "--opponent", "1860",
+                        "--period", "2025-12", "--start", "2025-11-20", "--db", db],
+                       capsys, monkeypatch)
+    assert code == 0
+    assert "1890 is out of reach" in out and "gives 1880" in out
+
+
+def test_target_errors(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    db = _season(db_path, None)
+    for args, word in (
+        (["target", "1870", "--opponents", "1860"], "--games"),
+        (["target", "1870", "--games", "3"], "opponents"),
+        (["target", "1870", "--opponents", "1860", "--games", "2", "--period", "2025-13"],
+         "--period"),
+        (["target", "1870", "--opponents", "1860", "--games", "2", "--start", "20-11-2025"],
+         "--start"),
+    ):
+        code, _, err = run([*args, "--db", db], capsys, monkeypatch)
+        assert code == 2, (args, err)
+        assert err.startswith("error:") and word in err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_help_has_examples(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    for cmd in ("check", "target"):
+        code, out, _ = run([cmd, "--help"], capsys, monkeypatch)
+        assert code == 0 and "Example: tracker " + cmd in out and "--db" in out
