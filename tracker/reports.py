@@ -260,7 +260,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             f"(.5 away from zero) to {fmt_signed(o.change)}"
         )
         after = "unrated" if o.rating_after is None else str(o.rating_after)
-        lines.append(f"Rating after: {row.rating_before} {fmt_signed(o.change) or '+0'} = "
+        lines.append(f"Rating after: {row.rating_before} {o.change:+d} = "
                      f"{after}" + (f" ({o.reason})" if o.reason else ""))
     if row.first is not None:
         f = row.first

@@ -143,9 +143,9 @@ def history(
 
 
 def explain(
-    args: Annotated[list[str], typer.Argument(metavar="[PLAYER] PERIOD",
-                                              help="Optional player, then the period YYYY-MM.",
-                                              show_default=False)],
+    args: Annotated[list[str] | None, typer.Argument(
+        metavar="[PLAYER] PERIOD", help="Optional player, then the period YYYY-MM.",
+        show_default=False)] = None,
     rating_list: ListOption = "standard",
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     db: DbOption = DEFAULT_DB,
@@ -159,7 +159,7 @@ def explain(
 
     Example: tracker explain 2025-11   (or: tracker explain "Novák" 2025-11 --list rapid)
     """
-    if len(args) not in (1, 2):
+    if not args or len(args) > 2:
         raise BadInput("give the period (YYYY-MM), optionally after the player: "
                        "tracker explain [PLAYER] 2025-11")
     player_text = args[0] if len(args) == 2 else None

@@ -1,0 +1,196 @@
+"""`tracker history|explain|next|export|plot|event` through the real entry point.
+
+Numbers: table 8.1.2 rows 0,3 -> 0.50 and 146,153 -> 0.70/0.30 (see tests/test_periods.py for
+the conventions). The season: official Oct 2025 1850 (K 20); "Autumn Open" 4-5 Oct 2025
+(-> Nov 2025 list): win vs 1700 (D=+150, PD 0.70, +0.30), draw vs 1850 (D=0, 0.50, 0),
+loss vs 2000 (D=-150, PD 0.30, -0.30), and a win vs an unrated opponent (not counted).
+Sum 0.00 x 20 = 0 -> 1850. "Club League" 8-9 Nov 2025 (-> Dec 2025 list): win vs 1850
+(D=0) +0.50 x 20 = +10 -> 1860.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers_history import Season
+from tracker.cli import main
+from tracker.store import open_store
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["tracker", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+@pytest.fixture(scope="module")
+def season_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db_path = tmp_path_factory.mktemp("season") / "season.db"
+    with open_store(str(db_path)) as store:
+        s = Season(store, birth_year=1988, rated_games=100)
+        t = s.tournament("Autumn Open", "2025-10-04", "2025-10-05")
+        s.game(t, 1700, 1, own_elo=1850, date="2025-10-04")
+        s.game(t, 1850, "1/2", own_elo=1850, date="2025-10-04", white=False)
+        s.game(t, 2000, 0, own_elo=1850, date="2025-10-05")
+        s.game(t, None, 1, own_elo=1850, date="2025-10-05", opponent="Unrated, Ulla")
+        t2 = s.tournament("Club League", "2025-11-08", "2025-11-09")
+        s.game(t2, 1850, 1, own_elo=1850, date="2025-11-08", opponent="Dvořák, Jan")
+        r = s.tournament("Rapid Cup", "2025-10-11", "2025-10-11")
+        s.game(r, 1700, 1, own_elo=1700, date="2025-10-11", rating_list="rapid")
+        s.official("2025-10", 1850, k=20)
+    return db_path
+
+
+@pytest.fixture
+def season_db(season_template: Path, tmp_path: Path) -> str:
+    target = tmp_path / "season.db"
+    shutil.copyfile(season_template, target)
+    return str(target)
+
+
+def test_history_json(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(["history", "--db", season_db, "--format", "json"], capsys, monkeypatch)
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["period"] for r in rows] == ["2025-10", "2025-11", "2025-12"]
+    nov, dec = rows[1], rows[2]
+    for key in ("period", "list", "rating_before", "games", "points", "k", "change_exact",
+                "change", "rating_after", "official_rating"):
+        assert key in nov
+    assert (nov["rating_before"], nov["games"], nov["points"], nov["k"]) == (1850, 3, 1.5, 20)
+    assert (nov["change_exact"], nov["change"], nov["rating_after"]) == ("0.00", 0, 1850)
+    assert nov["official_rating"] is None
+    assert (dec["change_exact"], dec["change"], dec["rating_after"]) == ("10.00", 10, 1860)
+
+
+def test_history_table_csv_and_range(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(["history", "--db", season_db], capsys, monkeypatch)
+    assert code == 0 and "1860" in out and "Change (exact)" in out
+    code, out, _ = run(["history", "--db", season_db, "-f", "csv", "--from", "2025-12"],
+                       capsys, monkeypatch)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["period"] for r in rows] == ["2025-12"] and rows[0]["rating_after"] == "1860"
+
+
+def test_history_rapid(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Rapid: no official entry, Elo tag 1700 starts it; 100 games recorded, adult -> K 20;
+    # win vs 1700 (D=0) +0.5 x 20 = +10 -> 1710.
+    code, out, _ = run(["history", "--db", season_db, "--list", "rapid", "-f", "json"],
+                       capsys, monkeypatch)
+    assert code == 0
+    (row,) = json.loads(out)
+    assert (row["list"], row["rating_before"], row["change"], row["rating_after"]) == (
+        "rapid", 1700, 10, 1710)
+
+
+def test_explain(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(["explain", "2025-11", "--db", season_db], capsys, monkeypatch)
+    assert code == 0
+    assert "Ro 1850 (official 2025-10 list)" in out
+    assert "0.70" in out and "0.30" in out and "unrated-opponent" in out
+    assert "K 20" in out and "1850 +0 = 1850" in out
+    code, out, _ = run(["explain", "Novák", "2025-12", "--db", season_db], capsys, monkeypatch)
+    assert code == 0 and "Dvořák, Jan" in out and "1860" in out
+
+
+def test_next(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(["next", "--db", season_db], capsys, monkeypatch)
+    assert code == 0
+    assert "Last official standard rating: 1850 (2025-10 list)" in out
+    assert "Expected standard rating on the 2025-12 list: 1860" in out
+    code, out, _ = run(["next", "--db", season_db, "-f", "json"], capsys, monkeypatch)
+    data = json.loads(out)
+    assert data["expected_rating"] == 1860 and data["next_period"] == "2025-12"
+    assert data["tournaments"] == ["Autumn Open", "Club League"]
+
+
+def test_export_files(season_db: str, tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "h.csv"
+    code, _, _ = run(["export", "--db", season_db, "-o", str(target)], capsys, monkeypatch)
+    assert code == 0
+    raw = target.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with BOM for spreadsheets
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert {r["list"] for r in rows} == {"standard", "rapid"}
+    games = tmp_path / "g.csv"
+    code, _, _ = run(["export", "--db", season_db, "--what", "games", "-o", str(games)],
+                     capsys, monkeypatch)
+    rows = list(csv.DictReader(io.StringIO(games.read_text(encoding="utf-8-sig"))))
+    assert len(rows) == 6
+    unrated = [r for r in rows if r["opponent"] == "Unrated, Ulla"]
+    assert unrated[0]["counted"] == "no" and unrated[0]["reason"] == "unrated-opponent"
+
+
+def test_plot_png_and_svg(season_db: str, tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    for name in ("h.png", "h.svg"):
+        code, out, err = run(["plot", "--db", season_db, "-o", str(tmp_path / name)],
+                             capsys, monkeypatch)
+        assert code == 0, err
+        assert (tmp_path / name).stat().st_size > 1000
+    assert (tmp_path / "h.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, err = run(["plot", "--db", season_db, "-o", str(tmp_path / "h.gif")],
+                       capsys, monkeypatch)
+    assert code == 2 and err.startswith("error:") and ".png or .svg" in err
+
+
+def test_event_list_and_set(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(["event", "list", "--db", season_db, "-f", "json"], capsys, monkeypatch)
+    rows = json.loads(out)
+    for key in ("id", "name", "start", "end", "list", "period"):
+        assert key in rows[0]
+    autumn = next(r for r in rows if r["name"] == "Autumn Open")
+    assert (autumn["list"], autumn["period"]) == ("standard", "2025-11")
+    code, out, _ = run(["event", "set", str(autumn["id"]), "--period", "2026-01", "--db",
+                        season_db], capsys, monkeypatch)
+    assert code == 0 and "period 2026-01" in out
+    code, out, _ = run(["history", "--db", season_db, "-f", "json"], capsys, monkeypatch)
+    assert [r["period"] for r in json.loads(out)] == ["2025-10", "2025-12", "2026-01"]
+    code, out, _ = run(["event", "set", str(autumn["id"]), "--exclude", "--db", season_db],
+                       capsys, monkeypatch)
+    assert code == 0
+    code, out, _ = run(["history", "--db", season_db, "-f", "json"], capsys, monkeypatch)
+    assert [r["period"] for r in json.loads(out)] == ["2025-10", "2025-12", "2026-01"]
+    assert json.loads(out)[-1]["games"] == 0
+
+
+@pytest.mark.parametrize("args,code,words", [
+    (["history", "--from", "2025-13"], 2, "month"),
+    (["history", "--list", "bullet"], 2, "unknown list"),
+    (["explain", "2024-01"], 1, "no standard rating period"),
+    (["explain"], 2, ""),
+    (["history", "Nobody"], 1, "no player matches"),
+    (["event", "set", "999", "--exclude"], 1, "no tournament with id 999"),
+    (["event", "set", "1"], 2, "nothing to set"),
+    (["event", "set", "1", "--ro", "abc"], 2, "not a rating"),
+    (["export", "-o", "/nonexistent/dir/x.csv"], 2, "does not exist"),
+])
+def test_bad_input_one_line(season_db: str, capsys, monkeypatch, args, code, words) -> None:  # type: ignore[no-untyped-def]
+    got, out, err = run([*args, "--db", season_db], capsys, monkeypatch)
+    assert got == code
+    assert "Traceback" not in err
+    assert words in err
+
+
+def test_no_tracked_player(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = run(["history", "--db", str(db_path)], capsys, monkeypatch)
+    assert code == 1 and "--me" in err
+
+
+@pytest.mark.parametrize("cmd", [["history"], ["explain"], ["next"], ["export"], ["plot"],
+                                 ["event", "list"], ["event", "set"]])
+def test_help_has_an_example(cmd: list[str], capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run([*cmd, "--help"], capsys, monkeypatch)
+    assert code == 0 and "Example" in out and "--db" in out
