@@ -171,12 +171,12 @@ def test_generated_round_trip(tmp_path: Path, fmt: str, zipped: bool) -> None:
 
 
 def test_streams_without_reading_everything(tmp_path: Path) -> None:
-    path = listgen.generate(tmp_path / "standard_nov25frl.zip", 20_000, "combined-xml",
+    path = listgen.generate(tmp_path / "standard_nov25frl.zip", 5_000, "combined-xml",
                             zipped=True)
     with open_list(path) as lst:
         first = next(iter(lst))
         assert first.fide_id > 0
-        assert 0 < lst.position < lst.size / 10
+        assert 0 < lst.position < lst.size / 5
 
 
 # --- the month and the list must be known, and agree ------------------------------------
@@ -228,9 +228,9 @@ def test_malformed_lines_are_skipped_and_reported(tmp_path: Path) -> None:
         assert [r.fide_id for r in rows] == [8602980]
         assert lst.problem_count == 3
         assert lst.problems == [
-            "standard_jan23frl.txt:2: standard rating '28x1' is not a number; line skipped",
-            "standard_jan23frl.txt:4: flag 'zz' is not i, w or wi; line skipped",
-            "standard_jan23frl.txt:5: no FIDE ID; line skipped",
+            f"{path}:2: standard rating '28x1' is not a number; line skipped",
+            f"{path}:4: flag 'zz' is not i, w or wi; line skipped",
+            f"{path}:5: no FIDE ID; line skipped",
         ]
 
 
@@ -247,8 +247,7 @@ def test_malformed_xml_element(tmp_path: Path) -> None:
                  XML_SINGLE.replace("<rating>2831</rating>", "<rating>twenty</rating>"))
     with open_list(path) as lst:
         assert [r.fide_id for r in lst] == [45000001]
-        assert lst.problems == [
-            "standard_jan23frl_xml.xml:3: rating 'twenty' is not a number; <player> skipped"]
+        assert lst.problems == [f"{path}:3: rating 'twenty' is not a number; <player> skipped"]
 
 
 @pytest.mark.parametrize("header, message", [

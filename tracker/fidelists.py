@@ -311,7 +311,8 @@ class ListFile:
 
     @property
     def where(self) -> str:
-        return self.name if self._member == self.name else f"{self.name}:{self._member}"
+        """The file as the caller named it, for messages (`where:line: ...`)."""
+        return str(self.path)
 
     def _sniff(self) -> str:
         assert self._raw is not None

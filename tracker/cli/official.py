@@ -1,9 +1,298 @@
-"""Commands of this group (placeholder until its issue lands)."""
+"""`tracker official import|add|list|remove`: what FIDE published, in the database."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from tracker.cli.common import DbOption, Format, err, store_for
+from tracker.errors import BadInput, NotFound
+from tracker.fidelists import open_list
+from tracker.model import OfficialEntry, Period, RatingList
+from tracker.store import DEFAULT_DB, Store
+from tracker.store.official import (
+    ImportSummary,
+    add_entry,
+    entries_for,
+    import_entries,
+    remove_entry,
+)
+from tracker.store.players import resolve_player
+
+PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
+PROBLEMS_SHOWN = 10
+COLUMNS = ("list", "period", "rating", "games", "k", "flag", "title", "birth_year", "source")
+
+PlayerArg = Annotated[
+    str | None,
+    typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
+                   show_default=False),
+]
+
+
+def _period(text: str | None) -> Period | None:
+    if text is None:
+        return None
+    try:
+        return Period.parse(text)
+    except BadInput as exc:
+        raise BadInput(f"--period: {exc}") from None
+
+
+def _list(text: str | None) -> RatingList | None:
+    return None if text is None else RatingList.parse(text)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+    group = typer.Typer(
+        help="FIDE's official ratings: import the published lists, or record entries by hand.",
+        no_args_is_help=True,
+    )
+    group.command("import")(import_lists)
+    group.command("add")(add)
+    group.command("list")(list_entries)
+    group.command("remove")(remove)
+    app.add_typer(group, name="official")
+
+
+# --- import -----------------------------------------------------------------------------
+
+
+def import_lists(
+    files: Annotated[list[Path], typer.Argument(help="FIDE list files (.txt, .xml or .zip).",
+                                                show_default=False)],
+    period: Annotated[str | None, typer.Option(
+        "--period", help="The list month, YYYY-MM, when the file name and header lack it.",
+        show_default=False)] = None,
+    keep_all: Annotated[bool, typer.Option(
+        "--all", help="Keep every player of the list (creating them), not only those already "
+                      "in the database.")] = False,
+    rating_list: Annotated[str | None, typer.Option(
+        "--list", "-l", help="standard, rapid or blitz: names the list of a single-list file "
+                             "whose name does not; keeps only that list of a combined file.",
+        show_default=False)] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Import FIDE's downloadable rating lists (TXT or XML, plain or zipped).
+
+    The list month comes from the file name (standard_nov25frl.zip), the TXT header (NOV25)
+    or --period. Players are matched by FIDE ID; by default only players already in the
+    database are kept (--all keeps everyone). A list for a month already imported replaces
+    those players' entries for that month: the newest file wins. Each file is one
+    transaction: a file that fails leaves nothing behind.
+
+    Examples:
+
+      tracker official import standard_nov25frl.zip rapid_nov25frl.zip
+
+      tracker official import players_list.zip --period 2025-11
+
+      tracker official import players_list_xml.zip --period 2025-11 --list rapid --all
+    """
+    given_period = _period(period)
+    given_list = _list(rating_list)
+    store = store_for(db)
+    try:
+        done: list[str] = []
+        for path in files:
+            try:
+                summary = _import_one(store, path, given_period, given_list, keep_all)
+            except (BadInput, NotFound) as exc:
+                if done:
+                    raise type(exc)(f"{exc} (imported before it: {', '.join(done)})") from None
+                raise
+            done.append(path.name)
+            _report(summary, keep_all)
+    finally:
+        store.close()
+
+
+def _import_one(store: Store, path: Path, period: Period | None,
+                rating_list: RatingList | None, keep_all: bool) -> ImportSummary:
+    with open_list(path, period=period, rating_list=rating_list) as lst:
+        show = err.is_terminal and lst.size >= PROGRESS_FROM_BYTES
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                            TimeRemainingColumn(), console=err, transient=True,
+                            disable=not show)
+        with progress:
+            task = progress.add_task(path.name, total=lst.size or None)
+
+            def advance(_rows: int) -> None:
+                progress.update(task, completed=lst.position)
+
+            summary = import_entries(store, lst, keep_all=keep_all, source=path.name,
+                                     progress=advance)
+        for problem in lst.problems[:PROBLEMS_SHOWN]:
+            err.print(f"warning: {problem}", markup=False, soft_wrap=True)
+        if lst.problem_count:
+            more = lst.problem_count - min(PROBLEMS_SHOWN, len(lst.problems))
+            tail = f" ({more} more not shown)" if more > 0 else ""
+            rows = "row" if lst.problem_count == 1 else "rows"
+            err.print(f"warning: {path}: {lst.problem_count} malformed {rows} skipped{tail}",
+                      markup=False, soft_wrap=True)
+        if summary.rows == 0:
+            raise BadInput(f"{path}: no players in the list: is it the right file?")
+        summary.problems = lst.problem_count
+    return summary
+
+
+def _n(value: int) -> str:
+    return f"{value:,}"
+
+
+def _report(s: ImportSummary, keep_all: bool) -> None:
+    periods = ", ".join(str(p) for p in sorted(s.periods)) or "-"
+    lists = ", ".join(str(x) for x in RatingList if x in s.lists) or "-"
+    parts = [f"{s.source}: {periods} ({lists}): {_n(s.rows)} players read"]
+    if keep_all:
+        parts.append(f"{_n(s.kept)} kept ({_n(s.created)} new)")
+    else:
+        parts.append(f"{_n(s.kept)} in the database")
+        if s.skipped:
+            parts.append(f"{_n(s.skipped)} others skipped (--all keeps them)")
+    parts.append(f"{_n(s.entries)} entries written")
+    if s.replaced:
+        parts.append(f"{_n(s.replaced)} replaced an earlier import for the same month")
+    if s.cleared:
+        parts.append(f"{_n(s.cleared)} earlier entries removed (no rating in this list)")
+    if s.duplicates:
+        parts.append(f"{_n(s.duplicates)} repeated FIDE IDs (the last row won)")
+    if s.birth_years:
+        parts.append(f"{_n(s.birth_years)} birth years filled in")
+    sys.stdout.write("; ".join(parts) + "\n")
+
+
+# --- add / list / remove ----------------------------------------------------------------
+
+
+def add(
+    player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
+    period: Annotated[str, typer.Option("--period", help="The list month, YYYY-MM.",
+                                        show_default=False)],
+    rating: Annotated[int, typer.Option("--rating", help="The published rating.",
+                                        show_default=False)],
+    k: Annotated[int | None, typer.Option("--k", help="The published K.",
+                                          show_default=False)] = None,
+    games: Annotated[int | None, typer.Option("--games", help="Games rated in the period.",
+                                              show_default=False)] = None,
+    rating_list: Annotated[str, typer.Option("--list", "-l", help="standard, rapid or blitz.")
+                           ] = "standard",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Record one official rating by hand (as printed on FIDE's profile page).
+
+    The player must be in the database already (import their games first). An entry for
+    the same list and month is replaced.
+
+    Example:
+
+      tracker official add 1503014 --period 2025-11 --rating 2839 --k 10 --games 9
+    """
+    when = _period(period)
+    assert when is not None
+    which = RatingList.parse(rating_list)
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        replaced = add_entry(store, OfficialEntry(who.id, which, when, rating, games, k))
+    note = " (replaced the earlier entry)" if replaced else ""
+    sys.stdout.write(f"recorded {who.name}: {which} {when} {rating}{note}\n")
+
+
+def list_entries(
+    player: PlayerArg = None,
+    rating_list: Annotated[str | None, typer.Option(
+        "--list", "-l", help="standard, rapid or blitz (default: all three).",
+        show_default=False)] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")] = (
+        Format.table),
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The official entries of a player, by list and month.
+
+    Examples:
+
+      tracker official list
+
+      tracker official list 1503014 --list blitz --format csv
+    """
+    which = _list(rating_list)
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        entries = entries_for(store, who.id, which)
+    rows = [_cells(e) for e in entries]
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps(
+            {"player": who.name, "fide_id": who.fide_id, "entries": rows},
+            ensure_ascii=False, indent=2) + "\n")
+        return
+    if fmt is Format.csv:
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        sys.stdout.write(buf.getvalue())
+        return
+    if not rows:
+        err.print(f"no official entries for {who.name}: import a list with `tracker official "
+                  "import FILE` or add one with `tracker official add`",
+                  markup=False, soft_wrap=True)
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False,
+                  title=f"{who.name} (FIDE ID {who.fide_id or '-'})", title_justify="left")
+    for col in COLUMNS:
+        right = col in ("rating", "games", "k", "birth_year")
+        table.add_column(col.replace("_", " "), justify="right" if right else "left")
+    for row in rows:
+        table.add_row(*("" if row[c] is None else str(row[c]) for c in COLUMNS))
+    buf = io.StringIO()
+    Console(highlight=False, soft_wrap=False, width=200, file=buf).print(table)
+    text = buf.getvalue()
+    sys.stdout.write("\n".join(line.rstrip() for line in text.splitlines()) + "\n")
+
+
+def _cells(e: OfficialEntry) -> dict[str, Any]:
+    return {"list": str(e.list), "period": str(e.period), "rating": e.rating,
+            "games": e.games, "k": e.k, "flag": e.flag, "title": e.title,
+            "birth_year": e.birth_year, "source": e.source}
+
+
+def remove(
+    player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
+    period: Annotated[str, typer.Option("--period", help="The list month, YYYY-MM.",
+                                        show_default=False)],
+    rating_list: Annotated[str, typer.Option("--list", "-l", help="standard, rapid or blitz.")
+                           ] = "standard",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Delete one official entry.
+
+    Example:
+
+      tracker official remove 1503014 --period 2025-11 --list rapid
+    """
+    when = _period(period)
+    assert when is not None
+    which = RatingList.parse(rating_list)
+    with store_for(db) as store:
+        who = resolve_player(store, player)
+        if not remove_entry(store, who.id, which, when):
+            raise NotFound(f"{who.name} has no {which} entry for {when}: see `tracker official "
+                           f"list {who.fide_id or who.name!r}`")
+    sys.stdout.write(f"removed {who.name}: {which} {when}\n")

@@ -140,6 +140,7 @@ class ImportSummary:
     cleared: int = 0  # earlier entries removed because this file lists no rating
     duplicates: int = 0  # rows whose FIDE ID appeared earlier in this file (the last wins)
     birth_years: int = 0  # players whose birth year was filled from the list
+    problems: int = 0  # malformed rows the reader skipped (set by the caller)
     periods: set[Period] = field(default_factory=set)
     lists: set[RatingList] = field(default_factory=set)
 

@@ -1,0 +1,204 @@
+"""`tracker official import|add|list|remove` end to end, in process (errors: one line)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import insert
+
+from tracker import listgen
+from tracker.cli import main
+from tracker.model import Period, RatingList
+from tracker.store import open_store
+from tracker.store.official import entries_for
+from tracker.store.schema import player_names, players
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        *args: str) -> tuple[int, str, str]:
+    """Run the command line in process; file arguments are given relative to tmp_path."""
+    monkeypatch.setattr(sys, "argv", ["tracker", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def db(db_path: Path) -> str:
+    """A database holding two players of the generated list (seed 1) and one without ID."""
+    people = list(listgen.players(40, seed=1))
+    with open_store(str(db_path)) as store, store.engine.begin() as conn:
+        for name, fid in ((people[0].name, people[0].fide_id),
+                          (people[5].name, people[5].fide_id), ("Nobody, Known", None)):
+            pid = conn.execute(insert(players).values(
+                name=name, norm_name=name.lower(), fide_id=fid)).inserted_primary_key[0]
+            conn.execute(insert(player_names).values(norm_name=f"{name.lower()} {pid}",
+                                                     player_id=pid))
+    return str(db_path)
+
+
+def test_import_known_players_then_replace(tmp_path: Path, db: str,
+                                           capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    people = list(listgen.players(40, seed=1))
+    path = listgen.generate(tmp_path / "standard_nov25frl.zip", 40, "txt", zipped=True)
+    code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
+    assert code == 0, err
+    assert out.startswith("standard_nov25frl.zip: 2025-11 (standard): 40 players read; "
+                          "2 in the database; 38 others skipped (--all keeps them); ")
+    code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
+    assert code == 0, err
+    rated = sum(1 for i in (0, 5) if people[i].standard.rating is not None)
+    assert f"{rated} replaced an earlier import for the same month" in out
+    code, out, err = run(capsys, monkeypatch, "official", "list", str(people[0].fide_id),
+                         "--format", "json", "--db", db)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["fide_id"] == people[0].fide_id
+    assert [(e["list"], e["period"], e["rating"]) for e in data["entries"]] == (
+        [("standard", "2025-11", people[0].standard.rating)]
+        if people[0].standard.rating else [])
+
+
+@pytest.mark.parametrize("fmt", ["txt", "xml", "combined-txt", "combined-xml"])
+def test_import_all_every_format(tmp_path: Path, db: str, fmt: str,
+                                 capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = listgen.generate(tmp_path / "players_list.zip", 200, fmt, zipped=True,
+                            period=Period(2025, 11), rating_list=RatingList.RAPID)
+    args = ["official", "import", path.name, "--period", "2025-11", "--all", "--db", db]
+    if not fmt.startswith("combined"):
+        args += ["--list", "rapid"]
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert code == 0, err
+    assert "200 players read; 200 kept (198 new)" in out
+    people = list(listgen.players(200, seed=1))
+    with open_store(db) as store:
+        from tracker.store.players import resolve_player
+
+        last = resolve_player(store, str(people[-1].fide_id))
+        assert last.name == people[-1].name
+        got = entries_for(store, last.id)
+    lists = tuple(RatingList) if fmt.startswith("combined") else (RatingList.RAPID,)
+    assert [(e.list, e.rating) for e in got] == [
+        (lst, people[-1].figures(lst).rating) for lst in lists
+        if people[-1].figures(lst).rating is not None]
+
+
+def test_add_list_remove(db: str, capsys: pytest.CaptureFixture[str],
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    p = next(iter(listgen.players(1, seed=1)))
+    fid = str(p.fide_id)
+    code, out, _ = run(capsys, monkeypatch, "official", "add", fid, "--period", "2025-10",
+                       "--rating", "1805", "--k", "20", "--games", "5", "--db", db)
+    assert (code, out) == (0, f"recorded {p.name}: standard 2025-10 1805\n")
+    code, out, _ = run(capsys, monkeypatch, "official", "add", fid, "--period", "2025-10",
+                       "--rating", "1806", "--db", db)
+    assert out == f"recorded {p.name}: standard 2025-10 1806 (replaced the earlier entry)\n"
+    run(capsys, monkeypatch, "official", "add", fid, "--period", "2025-09", "--rating", "1500",
+        "--list", "blitz", "--db", db)
+    code, out, _ = run(capsys, monkeypatch, "official", "list", fid, "-f", "csv", "--db", db)
+    assert out.splitlines() == [
+        "list,period,rating,games,k,flag,title,birth_year,source",
+        "standard,2025-10,1806,,,,,,manual",
+        "blitz,2025-09,1500,,,,,,manual",
+    ]
+    code, out, _ = run(capsys, monkeypatch, "official", "list", fid, "--db", db)
+    assert code == 0 and "1806" in out and "1500" in out
+    code, out, _ = run(capsys, monkeypatch, "official", "remove", fid, "--period", "2025-09",
+                       "--list", "blitz", "--db", db)
+    assert (code, out) == (0, f"removed {p.name}: blitz 2025-09\n")
+    code, out, err = run(capsys, monkeypatch, "official", "remove", fid, "--period",
+                         "2025-09", "--list", "blitz", "--db", db)
+    assert code == 1 and out == ""
+    assert err == (f"error: {p.name} has no blitz entry for 2025-09: see "
+                   f"`tracker official list {fid}`\n")
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["add", "999", "--period", "2025-10", "--rating", "1800"], 1,
+     "error: no player matches '999': see `tracker players --search 999`"),
+    (["add", "Nobody", "--period", "2025-13", "--rating", "1800"], 2,
+     "error: --period: period '2025-13': month must be 01 to 12"),
+    (["add", "Nobody", "--period", "2025-10", "--rating", "0"], 2,
+     "error: rating 0 is out of range: give a rating from 1 to 3999"),
+    (["add", "Nobody", "--period", "2025-10", "--rating", "1800", "--list", "bullet"], 2,
+     "error: unknown list 'bullet': use standard, rapid or blitz"),
+    (["import", "missing.zip"], 1, "error: missing.zip: no such file: check the path"),
+])
+def test_errors_are_one_line(db: str, args: list[str], code: int, message: str,
+                             capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    got, out, err = run(capsys, monkeypatch, "official", *args, "--db", db)
+    assert (got, out, err) == (code, "", message + "\n")
+
+
+def test_bad_files_leave_nothing(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    good = listgen.generate(tmp_path / "standard_nov25frl.txt", 40, "txt")
+    laughs = tmp_path / "standard_nov25frl_xml.xml"
+    laughs.write_text('<?xml version="1.0"?>\n<!DOCTYPE l [<!ENTITY a "aaaa">]>\n'
+                      "<playerslist>&a;</playerslist>\n")
+    code, out, err = run(capsys, monkeypatch, "official", "import", good.name, laughs.name,
+                         "--db", db)
+    assert code == 2
+    assert out.startswith("standard_nov25frl.txt: 2025-11 (standard)")
+    assert err == ("error: standard_nov25frl_xml.xml:2: the XML declares a DTD (<!DOCTYPE "
+                   "...>), which a FIDE list never does; refused for safety (imported before "
+                   "it: standard_nov25frl.txt)\n")
+    # a truncated zip: the error, and no entry of it written
+    data = listgen.generate(tmp_path / "rapid_nov25frl.zip", 2_000, "txt", zipped=True,
+                            rating_list=RatingList.RAPID).read_bytes()
+    cut = tmp_path / "rapid_nov25frl.zip"
+    cut.write_bytes(data[: len(data) - 200])
+    code, out, err = run(capsys, monkeypatch, "official", "import", cut.name, "--db", db)
+    assert code == 2 and out == ""
+    assert err.startswith("error: rapid_nov25frl.zip") and err.count("\n") == 1
+    with open_store(db) as store:
+        first = next(iter(listgen.players(1, seed=1)))
+        from tracker.store.players import resolve_player
+
+        pid = resolve_player(store, str(first.fide_id)).id
+        assert all(e.list is RatingList.STANDARD for e in entries_for(store, pid))
+
+
+def test_malformed_lines_are_warned(tmp_path: Path, db: str,
+                                    capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    path = listgen.generate(tmp_path / "standard_nov25frl.txt", 10, "txt")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[3] = lines[3][:113] + "12ab  " + lines[3][119:]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
+    assert code == 0
+    assert "9 players read" in out
+    assert err.splitlines() == [
+        "warning: standard_nov25frl.txt:4: standard rating '12ab' is not a number; line "
+        "skipped",
+        "warning: standard_nov25frl.txt: 1 malformed row skipped",
+    ]
+
+
+def test_zip_holding_two_lists(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "two.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("a.txt", "x")
+        zf.writestr("b.xml", "y")
+    code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
+    assert code == 2 and out == ""
+    assert err == ("error: two.zip: expected one .txt or .xml list inside the zip, found a.txt,"
+                   " b.xml: unzip it and import the list file\n")
