@@ -149,3 +149,33 @@ def test_help_has_examples(capsys, monkeypatch) -> None:  # type: ignore[no-unty
     for cmd in ("check", "target"):
         code, out, _ = run([cmd, "--help"], capsys, monkeypatch)
         assert code == 0 and "Example: tracker " + cmd in out and "--db" in out
+
+
+def test_the_suggested_pin_makes_the_check_pass(db_path: Path, capsys, monkeypatch
+                                                ) -> None:  # type: ignore[no-untyped-def]
+    # Official Jan 2025 1800 (K 20). "Spring Open" 10-12 Jan (-> Feb): three games vs 1700
+    # (D = +100, row 99-106 p_high 0.64) scoring 1, 1/2, 1: 2.5 - 1.92 = 0.58. "Club League"
+    # 25-30 Jan: last round under 3 days before 1 Feb -> the replay puts it on Mar; two draws
+    # vs 1900 (D = -100, p_low 0.36): 1 - 0.72 = 0.28. FIDE rated both on Feb:
+    # 20 x 0.86 = 17.2 -> 17 -> 1817 (5 games); Mar 1817 (0 games).
+    with open_store(str(db_path)) as store:
+        s = Season(store, birth_year=1988, rated_games=100)
+        s.official("2025-01", 1800, k=20)
+        t = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+        for score in (1, "1/2", 1):
+            s.game(t, 1700, score, own_elo=1800, date="2025-01-10")
+        league = s.tournament("Club League", "2025-01-25", "2025-01-30")
+        s.game(league, 1900, "1/2", own_elo=1800, date="2025-01-25")
+        s.game(league, 1900, "1/2", own_elo=1800, date="2025-01-30")
+        s.official("2025-02", 1817, games_count=5, k=20)
+        s.official("2025-03", 1817, games_count=0, k=20)
+    db = str(db_path)
+    code, out, _ = run(["check", "--db", db, "--format", "json"], capsys, monkeypatch)
+    assert code == 1
+    feb = json.loads(out)["rows"][1]
+    command = feb["causes"][0]["command"]
+    assert command == f"tracker event set {league} --period 2025-02"
+    code, _, err = run([*command.split()[1:], "--db", db], capsys, monkeypatch)
+    assert code == 0, err
+    code, out, _ = run(["check", "--db", db], capsys, monkeypatch)
+    assert code == 0 and "All 2 periods checked match." in out

@@ -253,8 +253,9 @@ def _reanchor_notes(rows: list[CheckRow]) -> list[CheckRow]:
         if r.status == DIFFERS and r.official is not None and later:
             if all(x.status == MATCH for x in later):
                 n = len(later)
-                note = (f"re-anchoring at the official {r.official} makes the rest match: "
-                        f"the {n} later period{'s' if n > 1 else ''} checked match")
+                rest = (f"the {n} later periods checked match" if n > 1 else
+                        "the later period checked matches")
+                note = f"re-anchoring at the official {r.official} makes the rest match: {rest}"
             elif later[0].status == MATCH:
                 note = (f"re-anchoring at the official {r.official} makes the next period "
                         f"({later[0].period}) match")
@@ -501,9 +502,9 @@ def _games_extra(ctx: _Ctx, row: PeriodRow, entry: OfficialEntry, extra: int) ->
             cause = Cause(
                 GAMES_EXTRA,
                 f"games extra: FIDE rated {entry.games} games on the {here} list, the replay "
-                f"{row.games}: {_names(combo)} was probably rated on the {target} list (a "
-                f"{'late' if target > here else 'early'} report); re-running the replay with "
-                f"that pin gives {_r(entry.rating)} for {here}{check}",
+                f"{row.games}: {_names(combo)} was probably rated on the {target} list "
+                f"({_why_there(target, here)}); re-running the replay with that pin gives "
+                f"{_r(entry.rating)} for {here}{check}",
                 reproduces=True, games_match=True, command=_commands(combo, target),
             )
             if there is not None:
@@ -534,6 +535,12 @@ def _games_extra(ctx: _Ctx, row: PeriodRow, entry: OfficialEntry, extra: int) ->
         causes.append(best)
     causes += _unrated_for_fide(ctx, row, entry, extra)
     return causes
+
+
+def _why_there(target: Period, here: Period) -> str:
+    if target > here:
+        return "a late report"
+    return "it reached FIDE before that list closed"
 
 
 def _unrated_for_fide(ctx: _Ctx, row: PeriodRow, entry: OfficialEntry, extra: int

@@ -69,7 +69,7 @@ def _print_table(headers: list[str], cells: list[list[str]], right: set[int]) ->
     console = _console()
     with console.capture() as captured:
         console.print(table)
-    _lines(line.rstrip() for line in captured.get().splitlines())
+    _lines(line.rstrip() for line in captured.get().rstrip().splitlines())
 
 
 def _lines(lines: Any) -> None:
