@@ -246,7 +246,7 @@ def period_json(result: PeriodOut, adjusted: tuple[int, str] | None) -> dict[str
 
 def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, fmt: TableOrJson) -> None:
     if fmt is TableOrJson.json:
-        out.print_json(json.dumps(period_json(result, adjusted)))
+        typer.echo(json.dumps(period_json(result, adjusted), indent=2))
         return
     table = Table(title=f"{result.rating_list} list, {result.edition} regulations")
     for name in ("#", "opponent", "D", "D used", "expected", "score", "change", "K x change"):
@@ -297,7 +297,7 @@ def _show_first(
     first: FirstRatingOut, rl: RatingList, on: dt.date, edition: str, fmt: TableOrJson
 ) -> None:
     if fmt is TableOrJson.json:
-        out.print_json(json.dumps(first_json(first, rl, on, edition)))
+        typer.echo(json.dumps(first_json(first, rl, on, edition), indent=2))
         return
     out.print(f"first rating on the {rl} list, {edition} regulations")
     out.print(f"games against rated opponents {first.games}, points {_dec(first.points)}")

@@ -1,0 +1,170 @@
+"""`tracker calc` (issue 2): table and JSON output, first ratings, bad input.
+
+Expected numbers are derived from FIDE's table 8.1.2 / 8.1.1 and the spec (inline).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import REPO
+from tracker.cli import app, main
+
+runner = CliRunner()
+
+
+def _json(*args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["calc", "--format", "json", *args])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_dutch_seed_example_json() -> None:
+    # 003_5898fcf1537b632d.txt (nl): 1500, K 20: +7.2 +2.8 -8.6 = +1.4 -> 1501
+    data = _json("--rating", "1500", "--k", "20", "--date", "2025-11-01",
+                 "1400:1", "1600:1/2", "1550:0")
+    assert data["k"] == 20
+    assert data["change_exact"] == "1.40"
+    assert data["change"] == 1
+    assert data["rating_after"] == 1501
+    assert [g["expected"] for g in data["games"]] == ["0.64", "0.36", "0.43"]
+    assert [g["score"] for g in data["games"]] == ["1", "0.5", "0"]
+    assert [g["change"] for g in data["games"]] == ["0.36", "0.14", "-0.43"]
+    assert [g["difference_used"] for g in data["games"]] == [100, -100, -50]
+
+
+def test_2650_example_json() -> None:
+    # issue 2: 2813, K 10, 7 Nov 2025: true D (2650 rule); -0.25 x 10 = -2.5 -> -3 -> 2810
+    data = _json("--rating", "2813", "--k", "10", "--date", "2025-11-07",
+                 "1787:1", "2025:1", "2310:1", "2400:1", "2505:0.5")
+    assert [g["difference_used"] for g in data["games"]] == [1026, 788, 503, 413, 308]
+    assert not any(g["capped"] for g in data["games"])
+    assert data["change_exact"] == "-2.50" and data["change"] == -3
+    assert data["rating_after"] == 2810
+
+
+def test_capped_game_is_marked_in_the_table() -> None:
+    # 003 (nl) cap example: 1500 beats 1000, K 20: D 500 counts as 400 (0.92): +1.6
+    result = runner.invoke(app, ["calc", "--rating", "1500", "--k", "20", "--date",
+                                 "2025-11-01", "1000:1"])
+    assert result.exit_code == 0, result.output
+    assert "+400 (capped)" in result.stdout
+    assert "0.92" in result.stdout
+    assert "+1.60" in result.stdout
+    assert "new rating 1502" in result.stdout
+
+
+def test_junior_k_and_700_rule_from_facts() -> None:
+    # born 2010, 12 games, Mar 2025: junior K 40; with --period-games 20: 20 x 40 > 700 -> 35
+    data = _json("--rating", "1950", "--birth-year", "2010", "--rated-games", "12",
+                 "--date", "2025-03-01", "--period-games", "20", "1800:1")
+    assert data["k_base"] == 40 and data["k"] == 35
+    assert "junior (born 2010, under 2300)" in data["k_reason"]
+    assert "700 rule: 20 games x 40 > 700 -> 35" in data["k_reason"]
+    # D = 150 (146-153 -> 0.70): 35 x 0.30 = 10.5 -> +11 (half away from zero)
+    assert data["change_exact"] == "10.50" and data["change"] == 11
+    table = runner.invoke(app, ["calc", "--rating", "1950", "--birth-year", "2010",
+                                "--rated-games", "12", "--date", "2025-03-01",
+                                "--period-games", "20", "1800:1"])
+    assert "K 35 (junior (born 2010, under 2300); 700 rule" in table.stdout
+
+
+def test_k_defaults_to_an_established_player() -> None:
+    data = _json("--rating", "1500", "--date", "2025-11-01", "1500:1")
+    assert data["k"] == 20 and "give --rated-games" in data["k_reason"]
+    data = _json("--rating", "2450", "--date", "2025-11-01", "1500:1")
+    assert data["k"] == 10
+
+
+def test_rapid_list_600_rule() -> None:
+    # rapid, Dec 2024 on: 2700 vs 2050 is 650 apart with a player above 2600: not rated
+    data = _json("--rating", "2700", "--k", "20", "--list", "rapid", "--date", "2025-01-10",
+                 "2050:1", "2650:0.5")
+    assert data["games"][0]["counted"] is False
+    assert data["games"][0]["reason"] == "rb-600-rule"
+    assert data["games_counted"] == 1
+
+
+def test_below_the_floor() -> None:
+    data = _json("--rating", "1405", "--k", "20", "--date", "2025-11-01", "1405:0")
+    assert data["rating_after"] is None
+    assert data["reason"] == "below the floor of 1400: published as unrated"
+
+
+def test_compression_shown_in_march_2024() -> None:
+    # 1600 beats 1600, K 20: +10 -> 1610; Mar 2024 compression: 1610 + 0.4 x 390 = 1766
+    data = _json("--rating", "1600", "--k", "20", "--date", "2024-03-01", "1600:1")
+    assert data["rating_after"] == 1610 and data["adjusted_rating"] == 1766
+
+
+def test_unrated_first_rating() -> None:
+    # issue 2: Ra = 12510 / 7 = 1787.14, p = 3.5 / 7 = 0.50 -> 1787
+    data = _json("--unrated", "--date", "2025-11-01",
+                 "1850:1", "1700:0", "2010:0.5", "1600:1", "1750:0")
+    assert data["rating"] == 1787 and data["reason"] is None
+    table = runner.invoke(app, ["calc", "--unrated", "--date", "2025-11-01",
+                                "1850:1", "1700:0", "2010:0.5", "1600:1", "1750:0"])
+    assert "first rating 1787" in table.stdout
+
+
+def test_unrated_not_enough_games() -> None:
+    data = _json("--unrated", "--date", "2025-11-01", "1850:1", "1700:0")
+    assert data["rating"] is None
+    assert data["reason"] == "only 2 games against rated opponents (5 needed)"
+
+
+def test_help_has_an_example() -> None:
+    result = runner.invoke(app, ["calc", "--help"])
+    assert result.exit_code == 0
+    assert "tracker calc --rating 1500 --k 20" in result.stdout
+
+
+def _main(args: list[str], monkeypatch: pytest.MonkeyPatch,
+          capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the console entry point in-process (its error mapping included)."""
+    monkeypatch.setattr(sys, "argv", ["tracker", "calc", *args])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    captured = capsys.readouterr()
+    code = exc.value.code
+    return (code if isinstance(code, int) else 1), captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--rating", "1500", "1500:2"], "the score '2' must be 1, 0.5 (or 1/2) or 0"),
+        (["--rating", "1500", "abc"], "is not RATING:SCORE"),
+        (["--rating", "1500", "--date", "2007-06-01", "1500:1"], "before 2008"),
+        (["--rating", "1500", "--k", "0", "1500:1"], "--k must be a positive whole number"),
+        (["--rating", "1500", "--date", "2025-13-01", "1500:1"], "is not YYYY-MM-DD"),
+        (["--rating", "1500", "--list", "bullet", "1500:1"], "unknown list"),
+        (["1500:1"], "give your rating with --rating N, or --unrated"),
+        (["--rating", "1500", "--unrated", "1500:1"], "not both"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(
+    args: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, stdout, stderr = _main(args, monkeypatch, capsys)
+    assert code == 2, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("error: ") and message in lines[0]
+    assert "Traceback" not in stderr
+    assert stdout == ""
+
+
+def test_bad_input_through_python_m_tracker() -> None:
+    proc = subprocess.run([sys.executable, "-m", "tracker", "calc", "--rating", "1500", "abc"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr == "error: opponent 'abc' is not RATING:SCORE (for example 1650:0.5)\n"
