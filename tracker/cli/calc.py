@@ -114,7 +114,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--date", help="Date (YYYY-MM-DD) deciding the edition; default today."),
         ] = None,
         rating_list: Annotated[
-            str, typer.Option("--list", help="standard, rapid or blitz.")
+            str, typer.Option("--list", "-l", help="standard, rapid or blitz.")
         ] = "standard",
         k: Annotated[
             int | None, typer.Option("--k", help="K to use (else derived from the facts).")
