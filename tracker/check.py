@@ -47,7 +47,7 @@ from tracker.fide import (
 )
 from tracker.fide.editions import KScheme
 from tracker.fide.rounding import to_decimal
-from tracker.model import OfficialEntry, Period, RatingList
+from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import (
     REPLAY_FROM,
     GameFact,
@@ -793,17 +793,20 @@ def _elo_tag(ctx: _Ctx, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
 # --- the store side ------------------------------------------------------------------------
 
 
-def inputs_for(store: Store, player_id: int, rating_lists: Sequence[RatingList]
+def inputs_for(store: Store, player: PlayerRef | int, rating_lists: Sequence[RatingList],
+               official: Sequence[OfficialEntry] | None = None
                ) -> dict[RatingList, ReplayInputs]:
     """The replay's facts for one player, one `ReplayInputs` per list, read once.
 
     Rapid and blitz take the published standard ratings (Oct 2022 raise, unrated seeds) from
-    the standard replay, as `tracker history` does.
+    the standard replay, as `tracker history` does. `official`: the player's entries when the
+    caller has read them already.
     """
-    p = get_player(store, player_id)
-    games = games_of(store, player_id)
-    tournaments = tournaments_of(store, player_id)
-    official = entries_for(store, player_id)
+    p = get_player(store, player) if isinstance(player, int) else player
+    games = games_of(store, p.id)
+    tournaments = tournaments_of(store, p.id)
+    if official is None:
+        official = entries_for(store, p.id)
     info = PlayerInfo(p.birth_year, p.rated_games, p.ever_2400)
     out: dict[RatingList, ReplayInputs] = {}
     standard: dict[Period, int] = {}
@@ -816,26 +819,35 @@ def inputs_for(store: Store, player_id: int, rating_lists: Sequence[RatingList]
     return out
 
 
-def lists_with_entries(store: Store, player_id: int) -> list[RatingList]:
-    """The lists on which the player has an official rating, standard first."""
-    found = {e.list for e in entries_for(store, player_id) if e.rating is not None}
+def _lists_in(entries: Iterable[OfficialEntry]) -> list[RatingList]:
+    found = {e.list for e in entries if e.rating is not None}
     return [rl for rl in RatingList if rl in found]
 
 
-def check_player(store: Store, player_id: int, rating_lists: Sequence[RatingList] = (),
+def lists_with_entries(store: Store, player_id: int) -> list[RatingList]:
+    """The lists on which the player has an official rating, standard first."""
+    return _lists_in(entries_for(store, player_id))
+
+
+def check_player(store: Store, player: PlayerRef | int, rating_lists: Sequence[RatingList] = (),
                  *, analyse: bool = True) -> list[CheckReport]:
     """Check one player on the given lists (default: every list with official ratings)."""
-    p = get_player(store, player_id)
-    lists = list(rating_lists) or lists_with_entries(store, player_id)
-    if not lists:
+    official = entries_for(store, player if isinstance(player, int) else player.id)
+    lists = list(rating_lists) or _lists_in(official)
+    if not lists or not _lists_in(official):
         return []
-    inputs = inputs_for(store, player_id, lists)
+    p = get_player(store, player) if isinstance(player, int) else player
+    inputs = inputs_for(store, p, lists, official)
     return [reconcile(inputs[rl], player=p.name, analyse=analyse) for rl in lists]
 
 
-def players_to_check(store: Store) -> list[int]:
-    """Every player with at least one official rating (for `check --all`)."""
-    return [p.id for p in list_players(store) if lists_with_entries(store, p.id)]
+def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse: bool = True,
+              progress: Callable[[int], None] | None = None) -> list[CheckReport]:
+    """Check every player with an official rating (`tracker check --all`), by name."""
+    reports: list[CheckReport] = []
+    for summary in list_players(store):
+        reports += check_player(store, summary.id, rating_lists, analyse=analyse)
+        if progress is not None:
+            progress(1)
+    return reports
 
-
-Progress = Callable[[int], None]

@@ -18,9 +18,9 @@ from rich.table import Table
 from tracker.check import (
     DIFFERS,
     CheckReport,
+    check_all,
     check_player,
     inputs_for,
-    players_to_check,
 )
 from tracker.cli.common import DbOption, TableOrJson, err, out, store_for
 from tracker.errors import BadInput, NotFound
@@ -120,12 +120,11 @@ def check(
         raise BadInput("give a PLAYER or --all, not both")
     with store_for(db) as store:
         if all_players:
-            ids = players_to_check(store)
-            if not ids:
+            reports = check_all(store, lists)
+            if not reports:
                 raise NotFound("no player has an official rating: record one with "
                                "`tracker official add` or import a list with "
                                "`tracker official import`")
-            reports = [r for pid in ids for r in check_player(store, pid, lists)]
         else:
             who = resolve_player(store, player)
             reports = check_player(store, who.id, lists)
