@@ -83,7 +83,8 @@ imports = Table(
 )
 
 # Games sharing an event. Identity: (event, site, start) where start is EventDate when the
-# PGN has one, else the first game's date.
+# PGN has one, else the first game's date; `key` is "event|site|start" (the rules for
+# same-name events of other years and for unknown dates: see tracker/store/games.py).
 tournaments = Table(
     "tournaments",
     metadata,
@@ -100,6 +101,8 @@ tournaments = Table(
     Column("excluded", Boolean, nullable=False, server_default="0"),
     CheckConstraint(f"pinned_list IS NULL OR pinned_list {LIST_CHECK}", name="pinned_list"),
 )
+# The importer finds the tournaments of an event by (event, site) (migration 0002).
+Index("ix_tournaments_event_site", tournaments.c.event, tournaments.c.site)
 
 # The starting rating FIDE actually used for a player in a tournament (tracker event set
 # ID --ro R), when its calculation page shows one that differs from the published list.

@@ -1,0 +1,583 @@
+"""Writing games: players, tournaments, games and the import row of one source, in one
+transaction; and the lists behind `tracker imports` and `tracker players`.
+
+Built for speed (issue 6): the importer hands over batches of `PreparedGame` (plain values,
+already checked and classified); `GameWriter` resolves players and tournaments through
+in-memory caches filled by one SELECT per batch (never one per game), allocates new ids
+itself (it holds the write lock: the transaction starts with BEGIN IMMEDIATE on SQLite, so a
+second importer waits instead of failing half way), and inserts games with one executemany
+per batch, `INSERT OR IGNORE` on the unique identity (a duplicate costs one index probe).
+
+Players: by FIDE ID when the game gives one, else by normalized name through `player_names`.
+A FIDE ID seen with a name that already belongs to a player without FIDE ID completes that
+player; a name that belongs to a player with another FIDE ID never merges (a new player is
+made). Nothing else merges two players: that is `tracker player merge` (see players.py).
+
+Tournaments: key `event|site|start`. With a complete EventDate, start = EventDate; without
+one, start = the date of the first game that created it. Same-name events of other years
+are told apart by dates: a game joins an existing tournament of the same event and site
+only when its date (or its EventDate) lies within `JOIN_DAYS` days of that tournament's
+[start, end]; otherwise it opens a new tournament (so the yearly "Club Championship"
+without EventDate becomes one tournament per year, and an event across New Year stays one).
+Games whose date is unknown (`2024.??.??`) join the tournament of the same event and site
+keyed by the same partial date tag. For online games, a Site that is a URL is keyed by its
+host (lichess writes one URL per game). start/end follow the games as they arrive.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy.exc import DatabaseError as SADatabaseError
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from tracker.errors import DatabaseError
+from tracker.store.db import Store
+from tracker.store.schema import games, imports, player_names, players, tournaments
+
+JOIN_DAYS = 30
+_CHUNK = 500  # parameters per IN (...) query (SQLite's limit is far above)
+
+
+class PreparedGame(NamedTuple):
+    """One game as the importer hands it to the store: plain, checked values.
+
+    Dates are ISO strings (`YYYY-MM-DD`) or None; `*_norm` are normalized names; `identity`
+    is the hex digest of the game's identity (players, date, round, event, moves).
+    """
+
+    line: int
+    white: str
+    white_norm: str
+    white_fide: int | None
+    black: str
+    black_norm: str
+    black_fide: int | None
+    event: str
+    site: str  # as it keys the tournament (host of an online URL)
+    event_date: str | None
+    date: str | None
+    date_tag: str | None
+    round: str | None
+    result: str
+    white_elo: int | None
+    black_elo: int | None
+    white_elo_tag: str | None
+    black_elo_tag: str | None
+    white_title: str | None
+    black_title: str | None
+    time_control: str | None
+    termination: str | None
+    variant: str | None
+    has_moves: bool
+    list: str
+    list_assumed: bool
+    rated: bool
+    not_rated_reason: str | None
+    online: bool
+    identity: str
+
+
+@dataclass(frozen=True)
+class ImportRecord:
+    """A row of `tracker imports`."""
+
+    id: int
+    source: str
+    content_hash: str
+    started_at: dt.datetime
+    finished_at: dt.datetime | None
+    games_read: int
+    games_added: int
+    duplicates: int
+    problems: int
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A row of `tracker players`: FIDE ID, games per list, first and last game date."""
+
+    id: int
+    name: str
+    fide_id: int | None
+    is_me: bool
+    games: dict[str, int] = field(default_factory=dict)  # list -> number of games
+    first: dt.date | None = None
+    last: dt.date | None = None
+    aliases: tuple[str, ...] = ()
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterable[Sequence[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def _days(iso: str) -> int:
+    return dt.date.fromisoformat(iso).toordinal()
+
+
+def find_import(store: Store, content_hash: str) -> ImportRecord | None:
+    """The finished import of this exact content, if there was one."""
+    with store.engine.connect() as conn:
+        row = conn.execute(
+            select(imports)
+            .where(imports.c.content_hash == content_hash, imports.c.finished_at.is_not(None))
+            .order_by(imports.c.id)
+            .limit(1)
+        ).first()
+    return None if row is None else _import_record(row._mapping)
+
+
+def _import_record(m: Any) -> ImportRecord:
+    return ImportRecord(
+        id=int(m["id"]),
+        source=str(m["source"]),
+        content_hash=str(m["content_hash"]),
+        started_at=m["started_at"],
+        finished_at=m["finished_at"],
+        games_read=int(m["games_read"]),
+        games_added=int(m["games_added"]),
+        duplicates=int(m["duplicates"]),
+        problems=int(m["problems"]),
+    )
+
+
+def list_imports(store: Store) -> list[ImportRecord]:
+    """Every finished import, oldest first."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(imports).where(imports.c.finished_at.is_not(None)).order_by(imports.c.id)
+        ).all()
+    return [_import_record(r._mapping) for r in rows]
+
+
+def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]:
+    """Players (optionally those whose name or alias contains the normalized `search`), with
+    their games per list and date range, by name."""
+    from tracker.names import normalize_name
+
+    with store.engine.connect() as conn:
+        query = select(players.c.id, players.c.name, players.c.fide_id, players.c.is_me)
+        if search is not None and search.strip():
+            text = search.strip()
+            key = normalize_name(text)
+            ids = select(player_names.c.player_id).where(
+                player_names.c.norm_name.contains(key, autoescape=True)
+            )
+            cond = players.c.id.in_(ids) | players.c.norm_name.contains(key, autoescape=True)
+            if text.isdigit():
+                cond = cond | (players.c.fide_id == int(text))
+            query = query.where(cond)
+        found = conn.execute(query.order_by(players.c.norm_name, players.c.id)).all()
+        result: dict[int, dict[str, Any]] = {
+            int(r.id): {"name": r.name, "fide_id": r.fide_id, "is_me": bool(r.is_me),
+                        "games": {}, "first": None, "last": None, "aliases": []}
+            for r in found
+        }
+        wanted = list(result)
+        for chunk in _chunks(wanted):
+            for side in (games.c.white_id, games.c.black_id):
+                rows = conn.execute(
+                    select(side, games.c.list, func.count(), func.min(games.c.date),
+                           func.max(games.c.date))
+                    .where(side.in_(chunk))
+                    .group_by(side, games.c.list)
+                ).all()
+                for pid, lst, n, first, last in rows:
+                    entry = result[int(pid)]
+                    entry["games"][lst] = entry["games"].get(lst, 0) + int(n)
+                    if first is not None and (entry["first"] is None or first < entry["first"]):
+                        entry["first"] = first
+                    if last is not None and (entry["last"] is None or last > entry["last"]):
+                        entry["last"] = last
+            for pid, norm in conn.execute(
+                select(player_names.c.player_id, player_names.c.norm_name)
+                .where(player_names.c.player_id.in_(chunk))
+                .order_by(player_names.c.norm_name)
+            ).all():
+                result[int(pid)]["aliases"].append(str(norm))
+    return [
+        PlayerSummary(id=pid, name=str(e["name"]), fide_id=e["fide_id"], is_me=e["is_me"],
+                      games=dict(e["games"]), first=e["first"], last=e["last"],
+                      aliases=tuple(e["aliases"]))
+        for pid, e in result.items()
+    ]
+
+
+def count_games(store: Store) -> int:
+    with store.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(games)).scalar_one())
+
+
+_GAME_COLUMNS = (
+    "identity", "tournament_id", "import_id", "source_line", "white_id", "black_id", "date",
+    "date_tag", "round", "result", "white_elo", "black_elo", "white_elo_tag", "black_elo_tag",
+    "white_title", "black_title", "time_control", "termination", "variant", "has_moves",
+    "list", "list_assumed", "rated", "not_rated_reason",
+)
+_DATE_COLUMNS = frozenset({"date", "start_date", "end_date"})
+
+
+class _Tournament:
+    __slots__ = ("id", "start", "end", "key", "dirty", "lo", "hi")
+
+    def __init__(self, tid: int, start: str | None, end: str | None, key: str) -> None:
+        self.id = tid
+        self.start = start
+        self.end = end
+        self.key = key
+        self.dirty = False
+        self._span()
+
+    def _span(self) -> None:
+        # Day numbers a game may have and still join: [start - JOIN_DAYS, end + JOIN_DAYS].
+        if self.start is None:
+            self.lo, self.hi = 1, 0
+        else:
+            self.lo = _days(self.start) - JOIN_DAYS
+            self.hi = _days(self.end or self.start) + JOIN_DAYS
+
+    def widen(self, iso: str) -> None:
+        if self.start is None or iso < self.start:
+            self.start = iso
+            self.dirty = True
+        if self.end is None or iso > self.end:
+            self.end = iso
+            self.dirty = True
+        if self.dirty:
+            self._span()
+
+
+class GameWriter:
+    """One source's transaction. Use as a context manager:
+
+        with GameWriter(store, "file.pgn", digest) as w:
+            for batch in batches:
+                w.add(batch)
+            w.finish(games_read=..., problems=...)
+
+    Leaving the block without `finish()` (an exception, a kill) rolls everything back.
+    """
+
+    def __init__(self, store: Store, source: str, content_hash: str) -> None:
+        self.store = store
+        self.source = source
+        self.content_hash = content_hash
+        self.added = 0  # games new to the database
+        self.given = 0  # games handed to add() (the rest of those are duplicates)
+        self.import_id = 0
+        self._conn: Connection | None = None
+        self._sqlite = store.engine.dialect.name == "sqlite"
+        self._by_fide: dict[int, int] = {}
+        self._by_name: dict[str, int] = {}
+        self._fide_of: dict[int, int | None] = {}
+        self._names_seen: set[str] = set()  # norm names already looked up in the database
+        self._fides_seen: set[int] = set()
+        self._next_player = 0
+        self._tourneys: dict[tuple[str, str], list[_Tournament]] = {}
+        self._by_key: dict[str, _Tournament] = {}
+        self._last: dict[tuple[str, str], _Tournament] = {}  # the last one a dated game joined
+        self._next_tournament = 0
+        self._game_sql = ""
+
+    # -- transaction ---------------------------------------------------------------------
+
+    def __enter__(self) -> GameWriter:
+        try:
+            conn = self.store.engine.connect()
+            self._conn = conn
+            if self._sqlite:
+                # Take the write lock now: a concurrent importer waits (busy timeout) here,
+                # instead of failing later when its read snapshot is stale.
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                conn.exec_driver_sql("PRAGMA cache_size = -65536")
+                cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
+                marks = ", ".join("?" for _ in _GAME_COLUMNS)
+                self._game_sql = f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})"
+            self._next_player = self._max_id(players.c.id)
+            self._next_tournament = self._max_id(tournaments.c.id)
+            key = conn.execute(
+                insert(imports).values(
+                    source=self.source, content_hash=self.content_hash, started_at=_now()
+                )
+            ).inserted_primary_key
+            assert key is not None
+            self.import_id = int(key[0])
+        except (OperationalError, SADatabaseError) as exc:
+            self._close()
+            raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            try:
+                if conn.in_transaction():
+                    conn.rollback()
+            finally:
+                conn.close()
+
+    @property
+    def conn(self) -> Connection:
+        if self._conn is None:
+            raise DatabaseError("the import transaction is closed")
+        return self._conn
+
+    def _max_id(self, column: Any) -> int:
+        return int(self.conn.execute(select(func.coalesce(func.max(column), 0))).scalar_one())
+
+    def finish(self, *, games_read: int, problems: int) -> None:
+        """Write the import row's counts and commit: the source lands whole."""
+        conn = self.conn
+        try:
+            self._flush_tournaments()
+            conn.execute(
+                update(imports)
+                .where(imports.c.id == self.import_id)
+                .values(finished_at=_now(), content_hash=self.content_hash,
+                        games_read=games_read, games_added=self.added,
+                        duplicates=self.given - self.added, problems=problems)
+            )
+            conn.commit()
+        except (OperationalError, SADatabaseError) as exc:
+            raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
+        finally:
+            self._close()
+
+    # -- rows ----------------------------------------------------------------------------
+
+    def _insert(self, table: Any, cols: Sequence[str], rows: list[tuple[Any, ...]]) -> int:
+        if not rows:
+            return 0
+        conn = self.conn
+        if self._sqlite:
+            names = ", ".join(f'"{c}"' for c in cols)
+            marks = ", ".join("?" for _ in cols)
+            res = conn.exec_driver_sql(
+                f"INSERT INTO {table.name} ({names}) VALUES ({marks})", rows
+            )
+            return int(res.rowcount)
+        dicts = [_typed(dict(zip(cols, r, strict=True))) for r in rows]
+        conn.execute(insert(table), dicts)
+        return len(rows)
+
+    def add(self, batch: Sequence[PreparedGame]) -> int:
+        """Store a batch of games; returns how many were new (the rest were duplicates)."""
+        try:
+            return self._add(batch)
+        except (OperationalError, SADatabaseError) as exc:
+            if isinstance(exc, IntegrityError):
+                raise DatabaseError(f"the database refused a game: {exc.orig}") from None
+            raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
+
+    def _add(self, batch: Sequence[PreparedGame]) -> int:
+        self.given += len(batch)
+        self._load_players(batch)
+        self._load_tournaments(batch)
+        new_players: list[tuple[Any, ...]] = []
+        new_names: list[tuple[Any, ...]] = []
+        new_fides: list[tuple[Any, ...]] = []
+        new_tourneys: list[tuple[Any, ...]] = []
+        player = self._player
+        tournament = self._tournament
+        rows = []
+        for g in batch:
+            wid = player(g.white, g.white_norm, g.white_fide, new_players, new_names, new_fides)
+            bid = player(g.black, g.black_norm, g.black_fide, new_players, new_names, new_fides)
+            tid = tournament(g, new_tourneys)
+            rows.append((
+                g.identity, tid, self.import_id, g.line, wid, bid, g.date, g.date_tag, g.round,
+                g.result, g.white_elo, g.black_elo, g.white_elo_tag, g.black_elo_tag,
+                g.white_title, g.black_title, g.time_control, g.termination, g.variant,
+                g.has_moves, g.list, g.list_assumed, g.rated, g.not_rated_reason,
+            ))
+        self._insert(players, ("id", "name", "norm_name", "fide_id"), new_players)
+        self._insert(player_names, ("norm_name", "player_id"), new_names)
+        if new_fides:
+            self.conn.execute(
+                update(players).where(players.c.id == bindparam("pid"))
+                .values(fide_id=bindparam("fide")),
+                [{"pid": pid, "fide": fide} for fide, pid in new_fides],
+            )
+        self._insert(tournaments, ("id", "event", "site", "start_date", "end_date", "key",
+                                   "online"), new_tourneys)
+        if self._sqlite:
+            added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
+        else:
+            added = self._insert_games_portable(rows)
+        self.added += added
+        return added
+
+    def _insert_games_portable(self, rows: list[tuple[Any, ...]]) -> int:
+        """Other databases: look the identities up, then insert the new ones."""
+        conn = self.conn
+        fresh: dict[str, tuple[Any, ...]] = {}
+        for r in rows:
+            fresh.setdefault(r[0], r)
+        for chunk in _chunks(list(fresh)):
+            for (ident,) in conn.execute(
+                select(games.c.identity).where(games.c.identity.in_(chunk))
+            ).all():
+                fresh.pop(ident, None)
+        if fresh:
+            conn.execute(insert(games), [_typed(dict(zip(_GAME_COLUMNS, r, strict=True)))
+                                         for r in fresh.values()])
+        return len(fresh)
+
+    # -- players -------------------------------------------------------------------------
+
+    def _load_players(self, batch: Sequence[PreparedGame]) -> None:
+        conn = self.conn
+        fides = {f for g in batch for f in (g.white_fide, g.black_fide)
+                 if f is not None and f not in self._fides_seen}
+        names = {n for g in batch for n in (g.white_norm, g.black_norm)
+                 if n not in self._names_seen}
+        for chunk in _chunks(sorted(fides)):
+            for pid, fide in conn.execute(
+                select(players.c.id, players.c.fide_id).where(players.c.fide_id.in_(chunk))
+            ).all():
+                self._by_fide[int(fide)] = int(pid)
+                self._fide_of[int(pid)] = int(fide)
+        for chunk in _chunks(sorted(names)):
+            for norm, pid, fide in conn.execute(
+                select(player_names.c.norm_name, players.c.id, players.c.fide_id)
+                .join(players, players.c.id == player_names.c.player_id)
+                .where(player_names.c.norm_name.in_(chunk))
+            ).all():
+                self._by_name[str(norm)] = int(pid)
+                self._fide_of[int(pid)] = None if fide is None else int(fide)
+        self._fides_seen |= fides
+        self._names_seen |= names
+
+    def _player(
+        self, name: str, norm: str, fide: int | None,
+        new_players: list[tuple[Any, ...]], new_names: list[tuple[Any, ...]],
+        new_fides: list[tuple[Any, ...]],
+    ) -> int:
+        if fide is None:
+            pid = self._by_name.get(norm)
+            if pid is not None:
+                return pid
+        else:
+            pid = self._by_fide.get(fide)
+            if pid is None:
+                named = self._by_name.get(norm)
+                if named is not None and self._fide_of.get(named) is None:
+                    # The name's player has no FIDE ID yet: this game gives it.
+                    self._fide_of[named] = fide
+                    self._by_fide[fide] = named
+                    new_fides.append((fide, named))
+                    return named
+            else:
+                if norm not in self._by_name:
+                    self._by_name[norm] = pid
+                    new_names.append((norm, pid))
+                return pid
+        self._next_player += 1
+        pid = self._next_player
+        new_players.append((pid, name, norm, fide))
+        self._fide_of[pid] = fide
+        if fide is not None:
+            self._by_fide[fide] = pid
+        if norm not in self._by_name:
+            self._by_name[norm] = pid
+            new_names.append((norm, pid))
+        return pid
+
+    # -- tournaments ---------------------------------------------------------------------
+
+    def _load_tournaments(self, batch: Sequence[PreparedGame]) -> None:
+        pairs = {(g.event, g.site) for g in batch} - self._tourneys.keys()
+        if not pairs:
+            return
+        for pair in pairs:
+            self._tourneys[pair] = []
+        events = sorted({e for e, _ in pairs})
+        for chunk in _chunks(events):
+            for tid, event, site, start, end, key in self.conn.execute(
+                select(tournaments.c.id, tournaments.c.event, tournaments.c.site,
+                       tournaments.c.start_date, tournaments.c.end_date, tournaments.c.key)
+                .where(tournaments.c.event.in_(chunk))
+                .order_by(tournaments.c.id)
+            ).all():
+                group = self._tourneys.get((str(event), str(site)))
+                t = _Tournament(int(tid), _iso(start), _iso(end), str(key))
+                self._by_key[t.key] = t
+                if group is not None:
+                    group.append(t)
+
+    def _tournament(self, g: PreparedGame, new: list[tuple[Any, ...]]) -> int:
+        anchor = g.event_date or g.date
+        pair = (g.event, g.site)
+        if anchor is None:
+            key = f"{g.event}|{g.site}|{g.date_tag or '?'}"
+            t = self._by_key.get(key)
+        else:
+            t = self._last.get(pair)
+            day = _days(anchor)
+            if t is None or not t.lo <= day <= t.hi:
+                key = f"{g.event}|{g.site}|{anchor}"
+                t = self._by_key.get(key)
+                if t is None:
+                    near = [c for c in self._tourneys[pair] if c.lo <= day <= c.hi]
+                    # The nearest by start (ties: the older tournament).
+                    t = min(near, key=lambda c: (abs(c.lo + JOIN_DAYS - day), c.id),
+                            default=None)
+        if t is None:
+            self._next_tournament += 1
+            t = _Tournament(self._next_tournament, anchor, g.date or anchor, key)
+            new.append((t.id, g.event, g.site, t.start, t.end, key, g.online))
+            self._by_key[key] = t
+            self._tourneys[pair].append(t)
+        if anchor is not None:
+            self._last[pair] = t
+        if g.event_date is not None and (t.start is None or g.event_date < t.start):
+            t.widen(g.event_date)
+        date = g.date
+        if date is not None and (t.start is None or not t.start <= date <= (t.end or "")):
+            t.widen(date)
+        return t.id
+
+    def _flush_tournaments(self) -> None:
+        rows = [(t.start, t.end, t.id) for ts in self._tourneys.values() for t in ts if t.dirty]
+        if not rows:
+            return
+        if self._sqlite:
+            self.conn.exec_driver_sql(
+                "UPDATE tournaments SET start_date = ?, end_date = ? WHERE id = ?", rows
+            )
+        else:
+            for start, end, tid in rows:
+                self.conn.execute(
+                    update(tournaments).where(tournaments.c.id == tid).values(
+                        start_date=_date(start), end_date=_date(end))
+                )
+
+
+def _iso(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _date(value: str | None) -> dt.date | None:
+    return None if value is None else dt.date.fromisoformat(value)
+
+
+def _typed(row: dict[str, Any]) -> dict[str, Any]:
+    for col in _DATE_COLUMNS & row.keys():
+        row[col] = _date(row[col])
+    return row
