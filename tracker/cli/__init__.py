@@ -64,11 +64,11 @@ def main() -> None:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception as exc:  # the last guard: never a traceback for the user
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
+        show = getattr(exc, "show", None)
+        code = getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(code, int):  # a click/typer usage error
+            show()
+            sys.exit(code)
         if os.environ.get("TRACKER_DEBUG"):
             raise
         print(
