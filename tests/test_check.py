@@ -302,3 +302,55 @@ def test_all_match_and_json() -> None:
     rows = data["rows"]
     assert isinstance(rows, list)
     assert rows[1]["replayed"] == 1812 and rows[1]["difference"] == 0
+
+
+def test_k_differs_2400_reached_before_the_replay() -> None:
+    # 2390 on the Jan list; FIDE knows a 2405 from years ago (K 10 for good), the replay
+    # does not (K 20). Three games vs 2290: D = +100, row 99-106 p_high 0.64; 1, 1/2, 1:
+    # sum 0.58. Replay 20 x 0.58 = 11.6 -> 12 -> 2402; FIDE 10 x 0.58 = 5.8 -> 6 -> 2396.
+    # (K 40: 23.2 -> 23 -> 2413; base 2389/2391 -> 2401/2403.)
+    s = Season()
+    s.official("2025-01", 2390)
+    t = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    for score in (1, HALF, 1):
+        s.game(t, "2025-01-10", 2290, score)
+    s.official("2025-02", 2396, games=3)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.official) == (2402, 2396)
+    top = feb.causes[0]
+    assert top.kind == K_DIFFERS and "K 10" in top.text and "2400" in top.text
+    assert top.command == "tracker player set PLAYER --ever-2400"
+
+
+def test_k_differs_30_games_reached_earlier() -> None:
+    # The replay counts 10 rated games (K 40, new player); FIDE had the player at 30 or more
+    # (K 20). Sum 0.58: replay 40 x 0.58 = 23.2 -> 23 -> 1823; FIDE 11.6 -> 12 -> 1812.
+    s = Season(info=PlayerInfo(birth_year=1980, rated_games=10))
+    s.official("2025-01", 1800)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    s.official("2025-02", 1812, games=3)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.official, feb.k) == (1823, 1812, 40)
+    top = feb.causes[0]
+    assert top.kind == K_DIFFERS and "K 20" in top.text and "30 games" in top.text
+    assert top.command == "tracker player set PLAYER --rated-games N"
+
+
+def test_k_differs_the_700_rule_before_2017() -> None:
+    # A junior (born 2002) with the official K 40 of the Jan 2016 list plays 20 games in
+    # January 2016 against 1500 from 1500: D = 0, row 0-3 -> 0.50 each; 12 points: sum
+    # 12 - 10.00 = 2.00. The replay (policy: the 700 rule from Jul 2017) keeps K 40:
+    # 80 -> 1580. FIDE applied the rule: 20 x 40 = 800 > 700 -> K 35 (35 x 20 = 700):
+    # 70 -> 1570. (K 20 -> 1540, K 10 -> 1520; base 1499/1501 keep D within row 0-3 ->
+    # 1579/1581.)
+    s = Season(info=PlayerInfo(birth_year=2002, rated_games=60))
+    s.official("2016-01", 1500, k=40)
+    t = s.tournament("Junior Open", "2016-01-04", "2016-01-14")
+    for i in range(20):
+        s.game(t, f"2016-01-{4 + i // 2:02d}", 1500, 1 if i < 4 else HALF)  # 4 wins, 16 draws
+    s.official("2016-02", 1570, games=20)
+    feb = _row(s.check(), "2016-02")
+    assert (feb.replayed, feb.official, feb.k) == (1580, 1570, 40)
+    top = feb.causes[0]
+    assert top.kind == K_DIFFERS and "K 35" in top.text and "700 rule" in top.text

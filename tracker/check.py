@@ -595,24 +595,30 @@ def _after(row: PeriodRow, out: PeriodOut) -> int | None:
 
 
 def _k_differs(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
+    """Another K (a rung of the edition's scheme, or a K cut by the 700 rule from one) that
+    reproduces the official rating: the period change is K x the exact sum of changes."""
     out = row.out
     assert out is not None and row.rating_before is not None
-    tins = _tournaments_in(out)
+    total = sum((t.change for t in out.tournaments), Decimal(0))
     causes: list[Cause] = []
-    for k in _k_values(row):
-        if k == out.k_base:
+    for k, why in _k_candidates(row):
+        if k == out.k:
             continue
-        alt = _rate(row, row.rating_before, tins, k=k)
-        if _after(row, alt) != entry.rating:
+        rating: int | None = row.rating_before + round_change(Decimal(k) * total)
+        if rating is not None and rating < out.floor:
+            rating = None
+        if rating is not None and row.adjustment is not None:
+            adj = one_off_adjustment(row.rating_list, row.period.list_date, rating)
+            rating = adj[0] if adj else rating
+        if rating != entry.rating:
             continue
-        used = f"K {k}" + (f" (cut to {alt.k} by the 700 rule: {alt.games} games)"
-                           if alt.k != k else "")
         causes.append(Cause(
             K_DIFFERS,
-            f"K differs: FIDE's rating follows from {used}; the replay used K {out.k} "
-            f"({out.k_reason}). {_k_why(k, out.k_base, row)}",
+            f"K differs: FIDE's rating follows from K {k} ({k} x {total} = "
+            f"{Decimal(k) * total} -> {rating}); the replay used K {out.k} "
+            f"({out.k_reason}). {why}",
             reproduces=True, games_match=entry.games is None or entry.games == row.games,
-            command=_k_command(k, out.k_base, row),
+            command=_k_command(k, out.k, row),
         ))
     official_k = entry.k
     if official_k is not None and row.facts.official_k is None and official_k != out.k_base:
@@ -627,6 +633,30 @@ def _k_differs(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
             command=_k_command(official_k, out.k_base, row),
         ))
     return causes
+
+
+def _k_candidates(row: PeriodRow) -> list[tuple[int, str]]:
+    """(K, why FIDE may have used it) for every K worth trying in `row`'s period."""
+    out = row.out
+    assert out is not None
+    e = edition_for(row.rating_list, row.period.list_date)
+    n = out.games
+    found: dict[int, str] = {}
+    for k in _k_values(row):
+        cut = 700 // n if n else k
+        if e.rule_700 and k * n > 700:
+            found.setdefault(cut, f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 -> "
+                                  f"K {cut}; " + _k_why(k, out.k_base, row))
+            found.setdefault(k, f"Why: FIDE did not apply the 700 rule to K {k} here ({n} "
+                                f"games); the replay did")
+        else:
+            found.setdefault(k, _k_why(k, out.k_base, row))
+            if n and k * n > 700:
+                found.setdefault(cut, f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 "
+                                      f"-> K {cut}; the replay's policy is that the rule "
+                                      "came in Jul 2017 (UNSETTLED: 2014 or 2017), FIDE "
+                                      "applied it here")
+    return sorted(found.items(), key=lambda kv: -kv[0])
 
 
 def _k_values(row: PeriodRow) -> list[int]:
