@@ -872,12 +872,15 @@ def check_player(store: Store, player: PlayerRef | int, rating_lists: Sequence[R
 
 
 def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse: bool = True,
-              progress: Callable[[int], None] | None = None) -> list[CheckReport]:
-    """Check every player with an official rating (`tracker check --all`), by name."""
+              progress: Callable[[int, int], None] | None = None) -> list[CheckReport]:
+    """Check every player with an official rating (`tracker check --all`), by name.
+
+    `progress(done, total)` is called after each player looked at."""
     reports: list[CheckReport] = []
-    for summary in list_players(store):
+    everyone = list_players(store)
+    for i, summary in enumerate(everyone, 1):
         reports += check_player(store, summary.id, rating_lists, analyse=analyse)
         if progress is not None:
-            progress(1)
+            progress(i, len(everyone))
     return reports
 

@@ -13,6 +13,13 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from tracker.check import (
@@ -88,6 +95,13 @@ def _signed(x: int | None) -> str:
     return "" if x is None else f"{x:+d}" if x else "0"
 
 
+def _progress() -> Progress:
+    """A progress bar on stderr, shown only on a terminal (transient)."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=err, transient=True,
+                    disable=not err.is_terminal)
+
+
 # --- check ---------------------------------------------------------------------------------
 
 
@@ -120,7 +134,13 @@ def check(
         raise BadInput("give a PLAYER or --all, not both")
     with store_for(db) as store:
         if all_players:
-            reports = check_all(store, lists)
+            with _progress() as bar:
+                task = bar.add_task("checking players", total=None)
+
+                def advance(done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total)
+
+                reports = check_all(store, lists, progress=advance)
             if not reports:
                 raise NotFound("no player has an official rating: record one with "
                                "`tracker official add` or import a list with "
