@@ -46,7 +46,9 @@ Policies of this module (the rules' own UNSETTLED policies live in tracker.fide)
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -65,11 +67,24 @@ from tracker.fide import (
     one_off_adjustment,
     rate_period,
 )
-from tracker.fide.editions import FirstFormula
+from tracker.fide.editions import EDITIONS, FirstFormula
 from tracker.model import OfficialEntry, Period, RatingList
 
 REPLAY_FROM = dt.date(2008, 1, 1)
 """Lists before this date are not replayed (FIDE rated by tournament averages)."""
+
+
+@functools.lru_cache(maxsize=8)
+def replay_from(rating_list: RatingList) -> dt.date:
+    """The first date the engine rates on that list (2008 standard, 2012 rapid and blitz)."""
+    return min(e.effective_from for e in EDITIONS[RatingList(rating_list)])
+
+
+def too_early_reason(rating_list: RatingList) -> str:
+    if rating_list == RatingList.STANDARD:
+        return "before 2008: FIDE rated by tournament averages, not replayed"
+    first = replay_from(rating_list)
+    return f"before {first.isoformat()}: no {rating_list} ratings yet"
 
 ESTABLISHED_GAMES = 30
 ASSUMED_GAMES_WHEN_ESTABLISHED = ESTABLISHED_GAMES
@@ -166,11 +181,13 @@ def game_list(game: GameFact, tournament: TournamentFact | None) -> RatingList:
     return game.rating_list
 
 
+@functools.lru_cache(maxsize=4096)
 def is_list_month(period: Period, rating_list: RatingList = RatingList.STANDARD) -> bool:
     """Whether a list of `rating_list` is published in that month (the era's calendar)."""
     return bool(list_calendar(period.list_date, rating_list).is_list_month(period))
 
 
+@functools.lru_cache(maxsize=8192)
 def default_period(end: dt.date, rating_list: RatingList = RatingList.STANDARD) -> Period:
     """The first list after a tournament that ended on `end` (the era's closing rule)."""
     p: Period = list_calendar(end, rating_list).default_period(end)
@@ -232,7 +249,8 @@ def assign_units(
             if start is None:
                 start = end = t.pinned_period.prev().list_date
         elif end is not None:
-            period = default_period(end, rating_list) if end >= REPLAY_FROM else None
+            period = (default_period(end, rating_list) if end >= replay_from(rating_list)
+                      else None)
         else:
             period = None
         units.append(Unit(t, rating_list, start, end, period, t.pinned_period is not None,
@@ -398,10 +416,13 @@ class _State:
         self.ever_2400 = bool(inputs.player.ever_2400)
         self.reached_2300 = False
         self.pool: list[tuple[Unit, TournamentIn, list[GameFact]]] = []
+        self._order: list[Period] = []
 
     def publish(self, period: Period, rating: int | None) -> None:
         if rating is None:
             return
+        if period not in self.published:
+            self._order.append(period)  # periods arrive in increasing order
         self.published[period] = rating
         if rating >= 2400:
             self.ever_2400 = True
@@ -409,11 +430,12 @@ class _State:
             self.reached_2300 = True
 
     def in_force(self, on: dt.date) -> tuple[Period, int] | None:
-        best: tuple[Period, int] | None = None
-        for p, r in self.published.items():
-            if p.list_date <= on and (best is None or p > best[0]):
-                best = (p, r)
-        return best
+        """The latest list on or before `on` that the replay knows a rating for."""
+        i = bisect.bisect_right(self._order, Period.of(on))
+        if i == 0:
+            return None
+        p = self._order[i - 1]
+        return p, self.published[p]
 
 
 def replay(inputs: ReplayInputs) -> Replay:
@@ -430,8 +452,7 @@ def replay(inputs: ReplayInputs) -> Replay:
     by_period: dict[Period, list[Unit]] = defaultdict(list)
     for u in units:
         if u.period is None:
-            why = ("before 2008: FIDE rated by tournament averages, not replayed"
-                   if u.end is not None else
+            why = (too_early_reason(rl) if u.end is not None else
                    "no date: pin it with `tracker event set ID --period YYYY-MM`")
             unplaced.extend(NotCounted(g, u.label, why) for g in u.games)
         else:
@@ -511,7 +532,7 @@ def _plan(unit: Unit, state: _State, official: Mapping[Period, OfficialEntry],
           rating_before: int | None) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
     ins, used, skipped = _game_inputs(unit)
     start = unit.start or (unit.period.prev().list_date if unit.period else REPLAY_FROM)
-    engine_start = max(start, REPLAY_FROM)
+    engine_start = max(start, replay_from(unit.rating_list))
     force = list_in_force(start, unit.rating_list)
     entry = official.get(force) if force is not None else None
     official_ro = entry.rating if entry is not None else None

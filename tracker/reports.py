@@ -210,7 +210,7 @@ def _dates(unit: Unit) -> str:
 
 
 def _align(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ",
-           right: Sequence[bool] | None = None) -> list[str]:
+           right: Sequence[bool] | None = None, rule: bool = False) -> list[str]:
     widths = [len(h) for h in headers]
     for r in rows:
         widths = [max(w, len(c)) for w, c in zip(widths, r, strict=True)]
@@ -221,7 +221,15 @@ def _align(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = 
                  for c, w, ra in zip(cells, widths, right, strict=True)]
         return (indent + "  ".join(parts)).rstrip()
 
-    return [line(headers), *(line(r) for r in rows)]
+    ruler = [indent + "  ".join("-" * w for w in widths)] if rule else []
+    return [line(headers), *ruler, *(line(r) for r in rows)]
+
+
+def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]],
+                right_columns: Iterable[int] = ()) -> list[str]:
+    """A plain-text table: header, a rule, the rows; `right_columns` are right-aligned."""
+    right = set(right_columns)
+    return _align(headers, rows, "", [i in right for i in range(len(headers))], rule=True)
 
 
 def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:

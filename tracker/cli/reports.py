@@ -9,9 +9,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from tracker.cli.common import DbOption, Format, out, store_for
 from tracker.errors import BadInput
@@ -30,6 +27,7 @@ from tracker.reports import (
     load_history,
     next_lines,
     next_report,
+    table_lines,
     to_csv,
 )
 from tracker.store import DEFAULT_DB
@@ -64,22 +62,10 @@ def _period(text: str | None, option: str) -> Period | None:
         raise BadInput(f"{option}: {exc}") from None
 
 
-def _table_console() -> Console:
-    # Wide enough for the history table when the output is a file or a pipe.
-    return Console(highlight=False, soft_wrap=False, width=None if out.is_terminal else 220)
-
-
 def _print_table(headers: list[str], cells: list[list[str]], right: set[int],
                  title: str | None = None) -> None:
-    table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", pad_edge=False)
-    for i, h in enumerate(headers):
-        table.add_column(h, justify="right" if i in right else "left", no_wrap=i in right)
-    for row in cells:
-        table.add_row(*row)
-    console = _table_console()
-    with console.capture() as captured:
-        console.print(table)
-    sys.stdout.write("\n".join(line.rstrip() for line in captured.get().splitlines()) + "\n")
+    lines = ([title, ""] if title else []) + table_lines(headers, cells, right)
+    _echo_lines(lines)
 
 
 def _echo_lines(lines: list[str]) -> None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from sqlalchemy import Row, and_, delete, insert, literal, or_, select, update
 from sqlalchemy.sql import Select
 
 from tracker.errors import BadInput, NotFound
-from tracker.model import Period, RatingList, Result
+from tracker.model import Period, RatingList
 from tracker.periods import GameFact, TournamentFact
 from tracker.store.db import Store
 from tracker.store.schema import games, players, ro_overrides, tournaments
@@ -31,14 +32,9 @@ __all__ = [
 ]
 
 
-def _score(result: str, white: bool) -> Fraction | None:
-    try:
-        score = Result(result).score_for_white()
-    except ValueError:
-        return None
-    if score is None:
-        return None
-    return score if white else 1 - score
+_WHITE_SCORE = {"1-0": Fraction(1), "0-1": Fraction(0), "1/2-1/2": Fraction(1, 2)}
+_BLACK_SCORE = {"1-0": Fraction(0), "0-1": Fraction(1), "1/2-1/2": Fraction(1, 2)}
+_LISTS = {str(rl): rl for rl in RatingList}
 
 
 def games_of(store: Store, player_id: int) -> list[GameFact]:
@@ -81,29 +77,31 @@ def games_of(store: Store, player_id: int) -> list[GameFact]:
 
 
 def _game_fact(row: Row[tuple[object, ...]], white: bool) -> GameFact:
-    m = row._mapping
-    own_elo, opp_elo = (m["white_elo"], m["black_elo"]) if white else (m["black_elo"],
-                                                                        m["white_elo"])
-    own_tag, opp_tag = ((m["white_elo_tag"], m["black_elo_tag"]) if white
-                        else (m["black_elo_tag"], m["white_elo_tag"]))
+    values: tuple[Any, ...] = tuple(row)
+    (gid, tid, date, round_, result, _w, _b, white_elo, black_elo, white_tag, black_tag,
+     rating_list, rated, reason, opp_id, opp_name, opp_fide) = values
+    if white:
+        own_elo, opp_elo, own_tag, opp_tag = white_elo, black_elo, white_tag, black_tag
+    else:
+        own_elo, opp_elo, own_tag, opp_tag = black_elo, white_elo, black_tag, white_tag
     return GameFact(
-        id=int(m["id"]),
-        tournament_id=int(m["tournament_id"]),
-        date=m["date"],
-        round=m["round"],
+        id=int(gid),
+        tournament_id=int(tid),
+        date=date,
+        round=round_,
         white=white,
-        opponent_id=int(m["opp_id"]),
-        opponent=str(m["opp_name"]),
-        opponent_fide_id=m["opp_fide_id"],
+        opponent_id=int(opp_id),
+        opponent=str(opp_name),
+        opponent_fide_id=opp_fide,
         own_elo=own_elo,
         opponent_elo=opp_elo,
         own_elo_tag=own_tag,
         opponent_elo_tag=opp_tag,
-        result=str(m["result"]),
-        score=_score(str(m["result"]), white),
-        rating_list=RatingList(str(m["list"])),
-        rated=bool(m["rated"]),
-        not_rated_reason=m["not_rated_reason"],
+        result=str(result),
+        score=(_WHITE_SCORE if white else _BLACK_SCORE).get(result),
+        rating_list=_LISTS[str(rating_list)],
+        rated=bool(rated),
+        not_rated_reason=reason,
     )
 
 
