@@ -1,9 +1,368 @@
-"""Commands of this group (placeholder until its issue lands)."""
+"""`tracker import`, `tracker imports`, `tracker players`, `tracker player merge|set`."""
 
 from __future__ import annotations
 
+import json
+from typing import Annotated, Any
+
 import typer
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from tracker.cli.common import DbOption, TableOrJson, err, out, store_for
+from tracker.errors import BadInput, TrackerError
+from tracker.importer import ImportOptions, ImportReport, SourceReport, import_paths
+from tracker.model import PlayerRef, RatingList
+from tracker.store import DEFAULT_DB
+from tracker.store.games import list_imports, list_players
+from tracker.store.players import merge, resolve_player, set_facts, set_me
+
+PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+    app.command("import")(import_command)
+    app.command("imports")(imports_command)
+    app.command("players")(players_command)
+    player = typer.Typer(help="Tell the tracker about a player: merge spellings, set facts.",
+                         no_args_is_help=True)
+    player.command("merge")(merge_command)
+    player.command("set")(set_command)
+    app.add_typer(player, name="player")
+
+
+# --- import -----------------------------------------------------------------------------
+
+
+class _Bar:
+    """The importer's progress, drawn by rich on stderr (only on a terminal, not --quiet)."""
+
+    def __init__(self, progress: Progress, files: int) -> None:
+        self.progress = progress
+        self.task = progress.add_task("", total=files or None)
+        self.games = 0
+        self.name = ""
+
+    def _show(self) -> None:
+        self.progress.update(self.task, description=f"{self.name}: {self.games:,} games")
+
+    def start(self, name: str, total_bytes: int | None) -> None:
+        self.name = name
+        self.games = 0
+        self._show()
+
+    def advance(self, games: int) -> None:
+        self.games += games
+        self._show()
+
+    def finish(self) -> None:
+        self.progress.advance(self.task)
+
+
+def import_command(
+    paths: Annotated[list[str], typer.Argument(
+        help="PGN files, folders (searched recursively), glob patterns, .gz/.bz2/.xz/.zip "
+             "archives, or - for standard input.", show_default=False)],
+    player: Annotated[str | None, typer.Option(
+        "--player", help="Mark this player (name or FIDE ID) as yours: later commands default "
+                         "to them.", show_default=False)] = None,
+    rating_list: Annotated[str | None, typer.Option(
+        "--list", "-l", help="standard, rapid or blitz: the list of games whose time control "
+                             "is unknown (default: standard, said in the report).",
+        show_default=False)] = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Stop at the first problem; nothing of that file is stored.")] = False,
+    validate: Annotated[bool, typer.Option(
+        "--validate", help="Also replay every move with python-chess (slow).")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress bar and no per-file lines: only the summary.")
+    ] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Import PGN games into the database: each file lands whole or not at all.
+
+    A file imported before (same content) is recognized and skipped; games already stored
+    (from an overlapping file) are skipped as duplicates. Games are put on a list by their
+    TimeControl tag; without one, on --list (default standard). Games that cannot count for
+    a rating (unfinished, forfeits, variants, online platforms...) are stored and marked.
+
+    Examples:
+
+      tracker import games/ --player "Novak, Jan"
+
+      tracker import twic1427g.zip tournament.pgn.gz
+
+      cat club.pgn | tracker import - --list rapid
+    """
+    default_list = RatingList.parse(rating_list) if rating_list is not None else None
+    options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
+    store = store_for(db)
+    try:
+        show = err.is_terminal and not quiet
+        progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                            MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                            transient=True, disable=not show)
+        with progress:
+            bar = _Bar(progress, 0)
+            report = import_paths(store, paths, options, bar)
+        _print_report(report, quiet=quiet, default_list=default_list)
+        if player is not None:
+            ref = resolve_player(store, player)
+            set_me(store, ref.id)
+            out.print(f"tracked player: {_who(ref)}", markup=False)
+    finally:
+        store.close()
+    failed = report.failed
+    if failed:
+        names = ", ".join(s.name for s in failed)
+        raise TrackerError(
+            f"{len(failed)} of {len(report.sources)} files could not be imported (nothing of "
+            f"them was stored): {names}"
+        )
+
+
+def _who(ref: PlayerRef) -> str:
+    return f"{ref.name} (FIDE ID {ref.fide_id})" if ref.fide_id else ref.name
+
+
+def _n(value: int, word: str) -> str:
+    return f"{value:,} {word}" + ("" if value == 1 else "s")
+
+
+def _source_line(s: SourceReport) -> str:
+    if s.already is not None:
+        when = s.already.started_at.strftime("%Y-%m-%d %H:%M")
+        same = "" if s.already.source == s.name else f" as {s.already.source}"
+        return f"{s.name}: already imported on {when} UTC{same}, nothing added"
+    if s.error is not None:
+        return f"{s.name}: not imported: {s.error}"
+    parts = [f"{s.name}: {_n(s.games_read, 'game')} read", f"{s.added:,} added"]
+    if s.duplicates:
+        parts.append(f"{s.duplicates:,} already stored")
+    if s.skipped:
+        parts.append(f"{s.skipped:,} skipped")
+    if s.problem_count:
+        parts.append(_n(s.problem_count, "problem"))
+    return ", ".join(parts)
+
+
+def _print_report(report: ImportReport, *, quiet: bool, default_list: RatingList | None) -> None:
+    shown = 0
+    for s in report.sources:
+        for p in s.problems:
+            if shown < PROBLEMS_SHOWN:
+                err.print(f"warning: {p}", markup=False, soft_wrap=True)
+            shown += 1
+    total_problems = report.total("problem_count")
+    if total_problems > shown or total_problems > PROBLEMS_SHOWN:
+        err.print(f"warning: {total_problems - min(shown, PROBLEMS_SHOWN):,} more problems not "
+                  "shown (--strict stops at the first)", markup=False, soft_wrap=True)
+    if not quiet:
+        for s in report.sources:
+            out.print(_source_line(s), markup=False)
+    files = len(report.sources)
+    already = sum(1 for s in report.sources if s.already is not None)
+    summary = [
+        f"{_n(files, 'file')}", f"{_n(report.total('games_read'), 'game')} read",
+        f"{report.total('added'):,} added",
+        f"{report.total('duplicates'):,} duplicates skipped",
+    ]
+    if already:
+        summary.append(f"{already:,} already imported")
+    if report.total("skipped"):
+        summary.append(f"{report.total('skipped'):,} games not stored (problems)")
+    summary.append(_n(total_problems, "problem"))
+    out.print(", ".join(summary), markup=False)
+    not_rated = report.not_rated
+    if not_rated:
+        reasons = ", ".join(f"{reason} {n:,}" for reason, n in sorted(not_rated.items()))
+        out.print(f"not counted for rating: {reasons}", markup=False)
+    assumed = report.total("list_assumed")
+    if assumed:
+        if default_list is not None:
+            out.print(f"no time control: {_n(assumed, 'game')} put on the {default_list} list "
+                      "(--list)", markup=False)
+        else:
+            out.print(f"no time control: {_n(assumed, 'game')} put on a list by assumption "
+                      "(standard, or blitz/rapid when the event name says so); --list "
+                      "states it", markup=False)
+
+
+# --- imports / players ------------------------------------------------------------------
+
+
+def imports_command(
+    fmt: Annotated[TableOrJson, typer.Option("--format", "-f", help="table or json.")
+                   ] = TableOrJson.table,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """List what was imported from where: file, when, games read and added.
+
+    Example:
+
+      tracker imports --format json
+    """
+    store = store_for(db)
+    try:
+        rows = list_imports(store)
+    finally:
+        store.close()
+    if fmt is TableOrJson.json:
+        out.print_json(json.dumps([
+            {"id": r.id, "source": r.source, "content_hash": r.content_hash,
+             "imported_at": r.started_at.isoformat(timespec="seconds"),
+             "games_read": r.games_read, "games_added": r.games_added,
+             "duplicates": r.duplicates, "problems": r.problems}
+            for r in rows
+        ]))
+        return
+    if not rows:
+        out.print("no imports yet: run `tracker import FOLDER`", markup=False)
+        return
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("id", justify="right", no_wrap=True)
+    table.add_column("source", overflow="fold")
+    table.add_column("imported (UTC)", no_wrap=True)
+    for col in ("read", "added", "duplicates", "problems"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for r in rows:
+        table.add_row(str(r.id), r.source, r.started_at.strftime("%Y-%m-%d %H:%M"),
+                      f"{r.games_read:,}", f"{r.games_added:,}", f"{r.duplicates:,}",
+                      f"{r.problems:,}")
+    out.print(table)
+
+
+def players_command(
+    search: Annotated[str | None, typer.Option(
+        "--search", "-s", help="Only players whose name (or an alias) contains this, or with "
+                               "this FIDE ID.", show_default=False)] = None,
+    fmt: Annotated[TableOrJson, typer.Option("--format", "-f", help="table or json.")
+                   ] = TableOrJson.table,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """List players with their FIDE ID, games per list and the dates of their games.
+
+    Examples:
+
+      tracker players --search carlsen
+
+      tracker players --format json
+    """
+    store = store_for(db)
+    try:
+        rows = list_players(store, search)
+    finally:
+        store.close()
+    lists = [str(x) for x in RatingList]
+    if fmt is TableOrJson.json:
+        out.print_json(json.dumps([
+            {"id": p.id, "name": p.name, "fide_id": p.fide_id, "me": p.is_me,
+             "games": {lst: p.games.get(lst, 0) for lst in lists},
+             "first": _iso(p.first), "last": _iso(p.last), "aliases": list(p.aliases)}
+            for p in rows
+        ]))
+        return
+    if not rows:
+        hint = f" matches {search!r}" if search else " yet: run `tracker import FOLDER`"
+        out.print(f"no player{hint}", markup=False)
+        return
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("id", justify="right")
+    table.add_column("name")
+    table.add_column("FIDE ID", justify="right")
+    for lst in lists:
+        table.add_column(lst, justify="right")
+    table.add_column("first", no_wrap=True)
+    table.add_column("last", no_wrap=True)
+    for p in rows:
+        name = p.name + (" (me)" if p.is_me else "")
+        table.add_row(str(p.id), name, str(p.fide_id or "-"),
+                      *(f"{p.games.get(lst, 0):,}" for lst in lists),
+                      _iso(p.first) or "-", _iso(p.last) or "-")
+    out.print(table)
+
+
+def _iso(value: Any) -> str | None:
+    return None if value is None else str(value.isoformat())
+
+
+# --- player merge / set -----------------------------------------------------------------
+
+
+def merge_command(
+    keep: Annotated[str, typer.Argument(help="The player to keep (FIDE ID or name).",
+                                        show_default=False)],
+    other: Annotated[str, typer.Argument(help="The same person under another spelling: "
+                                               "merged into KEEP, then removed.",
+                                         show_default=False)],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Two spellings, one person: move OTHER's games and spellings to KEEP.
+
+    The tracker never merges players by guesswork; this is how you say they are one.
+    Refused when they have different FIDE IDs or played each other.
+
+    Example:
+
+      tracker player merge 1503014 "Carlsen,M"
+    """
+    store = store_for(db)
+    try:
+        kept = resolve_player(store, keep)
+        gone = resolve_player(store, other)
+        result = merge(store, kept.id, gone.id)
+    finally:
+        store.close()
+    out.print(f"merged {_who(gone)} into {_who(result)}", markup=False)
+
+
+def set_command(
+    player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
+    me: Annotated[bool, typer.Option("--me", help="Mark as the player you track.")] = False,
+    birth_year: Annotated[int | None, typer.Option(
+        "--birth-year", help="Year of birth (K 40 for juniors).", show_default=False)] = None,
+    rated_games: Annotated[int | None, typer.Option(
+        "--rated-games", help="Rated games completed before the first game in the database "
+                              "(K 40 until 30).", show_default=False)] = None,
+    ever_2400: Annotated[bool | None, typer.Option(
+        "--ever-2400/--no-ever-2400", help="Whether the player has ever been rated 2400 "
+                                            "(K 10 for life).", show_default=False)] = None,
+    fide_id: Annotated[int | None, typer.Option(
+        "--fide-id", help="The player's FIDE ID.", show_default=False)] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Record facts about a player that decide K, or mark the player you track.
+
+    Examples:
+
+      tracker player set "Novak, Jan" --me --birth-year 2009
+
+      tracker player set 1503014 --ever-2400
+    """
+    facts: dict[str, Any] = {}
+    if birth_year is not None:
+        facts["birth_year"] = birth_year
+    if rated_games is not None:
+        facts["rated_games"] = rated_games
+    if ever_2400 is not None:
+        facts["ever_2400"] = ever_2400
+    if fide_id is not None:
+        facts["fide_id"] = fide_id
+    if not facts and not me:
+        raise BadInput("nothing to set: give --me, --birth-year, --rated-games, "
+                       "--ever-2400/--no-ever-2400 or --fide-id")
+    store = store_for(db)
+    try:
+        ref = resolve_player(store, player)
+        if facts:
+            ref = set_facts(store, ref.id, **facts)
+        if me:
+            set_me(store, ref.id)
+    finally:
+        store.close()
+    said = [f"{k.replace('_', ' ')} {v}" for k, v in facts.items()]
+    if me:
+        said.insert(0, "tracked player")
+    out.print(f"{_who(ref)}: {', '.join(said)}", markup=False)

@@ -412,7 +412,9 @@ class GameWriter:
             )
         self._insert(tournaments, ("id", "event", "site", "start_date", "end_date", "key",
                                    "online"), new_tourneys)
-        if self._sqlite:
+        if not rows:
+            added = 0
+        elif self._sqlite:
             added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
         else:
             added = self._insert_games_portable(rows)

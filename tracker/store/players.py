@@ -1,14 +1,19 @@
-"""Players: finding the one the user means, and the tracked player (`--me`)."""
+"""Players: finding the one the user means, the tracked player (`--me`), the facts that
+decide K (`set_facts`), and `merge` (two spellings, one person: only when the user says so).
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import Row, func, select, update
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import Row, delete, func, insert, select, update
 
 from tracker.errors import BadInput, NotFound
 from tracker.model import PlayerRef
 from tracker.names import normalize_name
 from tracker.store.db import Store
-from tracker.store.schema import player_names, players
+from tracker.store.schema import games, official_ratings, player_names, players, ro_overrides
 
 MAX_CANDIDATES_SHOWN = 10
 
@@ -97,3 +102,134 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
     more = ", ..." if len(unique) > MAX_CANDIDATES_SHOWN else ""
     raise BadInput(f"{text!r} matches several players: {'; '.join(shown)}{more}; "
                    "give a FIDE ID or more of the name")
+
+
+_UNSET: Any = object()
+
+
+def set_facts(
+    store: Store,
+    player_id: int,
+    *,
+    birth_year: int | None = _UNSET,
+    rated_games: int | None = _UNSET,
+    ever_2400: bool | None = _UNSET,
+    fide_id: int | None = _UNSET,
+) -> PlayerRef:
+    """Record facts about a player (those given; None clears one). Returns the player."""
+    values: dict[str, Any] = {}
+    if birth_year is not _UNSET:
+        if birth_year is not None and not 1900 <= birth_year <= dt.date.today().year:
+            raise BadInput(f"birth year {birth_year} is not plausible: give a year like 2008")
+        values["birth_year"] = birth_year
+    if rated_games is not _UNSET:
+        if rated_games is not None and rated_games < 0:
+            raise BadInput("the number of rated games cannot be negative")
+        values["rated_games"] = rated_games
+    if ever_2400 is not _UNSET:
+        values["ever_2400"] = ever_2400
+    if fide_id is not _UNSET:
+        if fide_id is not None and fide_id <= 0:
+            raise BadInput(f"FIDE ID {fide_id} is not valid: FIDE IDs are positive numbers")
+        values["fide_id"] = fide_id
+    with store.engine.begin() as conn:
+        if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
+            raise NotFound(f"no player with id {player_id}")
+        if values.get("fide_id") is not None:
+            other = conn.execute(
+                select(players.c.id, players.c.name).where(
+                    players.c.fide_id == values["fide_id"], players.c.id != player_id
+                )
+            ).first()
+            if other is not None:
+                raise BadInput(
+                    f"FIDE ID {values['fide_id']} already belongs to {other.name}: if they are "
+                    f"the same person, use `tracker player merge`"
+                )
+        if values:
+            conn.execute(update(players).where(players.c.id == player_id).values(**values))
+    return get_player(store, player_id)
+
+
+def merge(store: Store, keep_id: int, other_id: int) -> PlayerRef:
+    """Make `other` the same person as `keep`: its games, spellings (aliases in player_names),
+    official entries and overrides move to `keep`, its facts fill those `keep` lacks, and it
+    is removed. Refused when they have different FIDE IDs or played each other.
+    """
+    if keep_id == other_id:
+        raise BadInput("that is the same player twice: name two different players")
+    with store.engine.begin() as conn:
+        rows = {
+            int(r.id): r
+            for r in conn.execute(select(players).where(players.c.id.in_((keep_id, other_id))))
+        }
+        for pid in (keep_id, other_id):
+            if pid not in rows:
+                raise NotFound(f"no player with id {pid}")
+        keep, other = rows[keep_id], rows[other_id]
+        if keep.fide_id is not None and other.fide_id is not None \
+                and keep.fide_id != other.fide_id:
+            raise BadInput(
+                f"{keep.name} (FIDE ID {keep.fide_id}) and {other.name} (FIDE ID "
+                f"{other.fide_id}) have different FIDE IDs: they are not the same person"
+            )
+        met = conn.execute(
+            select(func.count()).select_from(games).where(
+                ((games.c.white_id == keep_id) & (games.c.black_id == other_id))
+                | ((games.c.white_id == other_id) & (games.c.black_id == keep_id))
+            )
+        ).scalar_one()
+        if met:
+            raise BadInput(
+                f"{keep.name} and {other.name} played each other ({met} games): they cannot "
+                "be one person"
+            )
+        # Official entries: the same list and period twice must agree.
+        mine = {
+            (r.list, r.period): r.rating
+            for r in conn.execute(
+                select(official_ratings.c.list, official_ratings.c.period,
+                       official_ratings.c.rating).where(official_ratings.c.player_id == keep_id)
+            )
+        }
+        for r in conn.execute(
+            select(official_ratings.c.id, official_ratings.c.list, official_ratings.c.period,
+                   official_ratings.c.rating).where(official_ratings.c.player_id == other_id)
+        ).all():
+            key = (r.list, r.period)
+            if key in mine:
+                if mine[key] != r.rating:
+                    raise BadInput(
+                        f"{keep.name} and {other.name} have different official {r.list} "
+                        f"ratings for {r.period} ({mine[key]} and {r.rating}): they are not "
+                        "the same person, or remove one entry first"
+                    )
+                conn.execute(delete(official_ratings).where(official_ratings.c.id == r.id))
+        conn.execute(update(official_ratings).where(official_ratings.c.player_id == other_id)
+                     .values(player_id=keep_id))
+        overridden = select(ro_overrides.c.tournament_id).where(
+            ro_overrides.c.player_id == keep_id).scalar_subquery()
+        conn.execute(delete(ro_overrides).where(
+            ro_overrides.c.player_id == other_id, ro_overrides.c.tournament_id.in_(overridden)))
+        conn.execute(update(ro_overrides).where(ro_overrides.c.player_id == other_id)
+                     .values(player_id=keep_id))
+        conn.execute(update(games).where(games.c.white_id == other_id).values(white_id=keep_id))
+        conn.execute(update(games).where(games.c.black_id == other_id).values(black_id=keep_id))
+        conn.execute(update(player_names).where(player_names.c.player_id == other_id)
+                     .values(player_id=keep_id))
+        for norm in (other.norm_name,):
+            exists = conn.execute(
+                select(player_names.c.player_id).where(player_names.c.norm_name == norm)
+            ).first()
+            if exists is None:
+                conn.execute(insert(player_names).values(norm_name=norm, player_id=keep_id))
+        facts: dict[str, Any] = {}
+        for col in ("fide_id", "title", "federation", "birth_year", "rated_games", "ever_2400"):
+            if getattr(keep, col) is None and getattr(other, col) is not None:
+                facts[col] = getattr(other, col)
+        if other.is_me and not keep.is_me:
+            facts["is_me"] = True
+        conn.execute(delete(players).where(players.c.id == other_id))
+        if facts:
+            conn.execute(update(players).where(players.c.id == keep_id).values(**facts))
+    return get_player(store, keep_id)
