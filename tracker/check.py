@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -60,7 +61,7 @@ from tracker.periods import (
     previous_list,
     replay,
 )
-from tracker.store import Store
+from tracker.store import Store, open_store
 from tracker.store.games import list_players
 from tracker.store.history import games_of, tournaments_of
 from tracker.store.official import entries_for
@@ -872,15 +873,49 @@ def check_player(store: Store, player: PlayerRef | int, rating_lists: Sequence[R
 
 
 def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse: bool = True,
-              progress: Callable[[int, int], None] | None = None) -> list[CheckReport]:
+              progress: Callable[[int, int], None] | None = None, jobs: int = 1
+              ) -> list[CheckReport]:
     """Check every player with an official rating (`tracker check --all`), by name.
 
-    `progress(done, total)` is called after each player looked at."""
+    `progress(done, total)` is called as players are looked at; `jobs` > 1 spreads the
+    players over that many processes (worth it from a few hundred players)."""
+    everyone = [p.id for p in list_players(store)]
+    if jobs > 1 and len(everyone) >= 2 * CHUNK:
+        return _check_in_processes(store.url, everyone, rating_lists, analyse, jobs, progress)
     reports: list[CheckReport] = []
-    everyone = list_players(store)
-    for i, summary in enumerate(everyone, 1):
-        reports += check_player(store, summary.id, rating_lists, analyse=analyse)
+    for i, pid in enumerate(everyone, 1):
+        reports += check_player(store, pid, rating_lists, analyse=analyse)
         if progress is not None:
             progress(i, len(everyone))
     return reports
+
+
+CHUNK = 200  # players per task when checking in several processes
+
+
+def _check_chunk(url: str, ids: Sequence[int], rating_lists: Sequence[RatingList],
+                 analyse: bool) -> list[CheckReport]:
+    with open_store(url, upgrade=False) as store:
+        return [r for pid in ids for r in check_player(store, pid, rating_lists,
+                                                        analyse=analyse)]
+
+
+def _check_in_processes(url: str, ids: list[int], rating_lists: Sequence[RatingList],
+                        analyse: bool, jobs: int,
+                        progress: Callable[[int, int], None] | None) -> list[CheckReport]:
+    """`check_all` over `jobs` worker processes (each opens the database itself); reports
+    come back in the players' order."""
+    chunks = [ids[i:i + CHUNK] for i in range(0, len(ids), CHUNK)]
+    results: list[list[CheckReport]] = [[] for _ in chunks]
+    done = 0
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(_check_chunk, url, chunk, tuple(rating_lists), analyse): n
+                   for n, chunk in enumerate(chunks)}
+        for fut in as_completed(futures):
+            n = futures[fut]
+            results[n] = fut.result()
+            done += len(chunks[n])
+            if progress is not None:
+                progress(done, len(ids))
+    return [r for chunk in results for r in chunk]
 

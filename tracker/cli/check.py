@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import json
+import os
 import sys
 from fractions import Fraction
 from typing import Annotated, Any
@@ -113,6 +114,8 @@ def check(
         "--list", "-l", help="standard, rapid or blitz (default: every list with an "
         "official rating).", show_default=False)] = None,
     fmt: FormatOption = TableOrJson.table,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", help="With --all: worker processes (0: one per CPU).")] = 1,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Compare the replay with FIDE's official ratings, period by period, and say why a
@@ -132,6 +135,8 @@ def check(
     lists = [RatingList.parse(rating_list)] if rating_list else []
     if all_players and player:
         raise BadInput("give a PLAYER or --all, not both")
+    if jobs < 0:
+        raise BadInput(f"--jobs {jobs}: give a number of processes, or 0 for one per CPU")
     with store_for(db) as store:
         if all_players:
             with _progress() as bar:
@@ -140,7 +145,8 @@ def check(
                 def advance(done: int, total: int) -> None:
                     bar.update(task, completed=done, total=total)
 
-                reports = check_all(store, lists, progress=advance)
+                reports = check_all(store, lists, progress=advance,
+                                    jobs=jobs if jobs > 0 else os.cpu_count() or 1)
             if not reports:
                 raise NotFound("no player has an official rating: record one with "
                                "`tracker official add` or import a list with "
