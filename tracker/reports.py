@@ -362,6 +362,7 @@ class NextReport:
 
 
 OPEN_MARGIN_DAYS = 7
+"""A tournament whose last round is this close to its list date may be reported late."""
 
 
 def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
@@ -379,7 +380,7 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
             if u.pinned or u.end is None or u.period is None:
                 continue
             margin = (u.period.list_date - u.end).days
-            if margin <= OPEN_MARGIN_DAYS + 3:
+            if margin <= OPEN_MARGIN_DAYS:
                 open_.append((u.label, f"last round {u.end.isoformat()}, {margin} days before "
                               f"the {u.period} list: a late report lands it on a later list"))
     for n in replay_.unplaced:

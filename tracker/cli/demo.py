@@ -1,9 +1,142 @@
-"""Commands of this group (placeholder until its issue lands)."""
+"""`tracker demo`: the sample season end to end, in one command."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from tracker.errors import NotFound
+from tracker.model import OfficialEntry, Period, RatingList
+from tracker.reports import (
+    HISTORY_COLUMNS,
+    chart_points,
+    history_rows,
+    history_table,
+    load_history,
+    next_lines,
+    next_report,
+    table_lines,
+    to_csv,
+)
+from tracker.store import open_store
+
+# What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
+# season, and the facts that decide K. tests/test_demo.py keeps these equal to the README.
+SAMPLE_PLAYER_FIDE_ID = 99012345
+SAMPLE_ANCHOR_PERIOD = Period(2025, 9)
+SAMPLE_ANCHORS = {RatingList.STANDARD: 1850, RatingList.RAPID: 1795, RatingList.BLITZ: 1760}
+SAMPLE_ANCHOR_K = 20
+SAMPLE_BIRTH_YEAR = 1988
+SAMPLE_RATED_GAMES = 212
+
+
+def find_samples(given: Path | None) -> Path:
+    """The sample season: --samples, else sample_pgns/ of the source tree this tracker runs
+    from, else ./sample_pgns."""
+    candidates = [given] if given is not None else [
+        Path(__file__).resolve().parents[2] / "sample_pgns",
+        Path.cwd() / "sample_pgns",
+    ]
+    for c in candidates:
+        if c is not None and c.is_dir():
+            return c
+    where = given if given is not None else "sample_pgns/"
+    raise NotFound(
+        f"the sample season ({where}) was not found: run the demo from a clone of the "
+        "repository, or give its folder with --samples DIR"
+    )
+
+
+def _say(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+    app.command("demo")(demo)
+
+
+def demo(
+    db: Annotated[str | None, typer.Option(
+        "--db", help="Database for the demo (default: tracker-demo.db in the output folder).",
+        show_default=False)] = None,
+    output_dir: Annotated[Path, typer.Option(
+        "--output-dir", "-o", help="Where the CSV and the chart go (created if needed).")] = (
+        Path("demo-out")),
+    samples: Annotated[Path | None, typer.Option(
+        "--samples", help="The sample season folder (default: the repository's "
+        "sample_pgns/).", show_default=False)] = None,
+) -> None:
+    """Try tracker on the bundled sample season: import it, record the official anchor,
+    replay the history, show the next list, write a CSV and a chart.
+
+    Re-running is fine: files already imported are recognized and nothing is added twice.
+
+    Example: tracker demo --output-dir demo-out
+    """
+    from tracker.importer import import_paths
+    from tracker.plot import Series, plot_history
+    from tracker.store.official import add_entry
+    from tracker.store.players import resolve_player, set_facts, set_me
+
+    folder = find_samples(samples)
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NotFound(f"cannot create {output_dir}: {exc.strerror or exc}") from None
+    db_target = db or str(output_dir / "tracker-demo.db")
+    with open_store(db_target) as store:
+        _say(f"1. Importing {folder} into {db_target}")
+        report = import_paths(store, [str(folder)])
+        _say(f"   {report.total('games_read')} games read, {report.total('added')} added, "
+             f"{report.total('duplicates')} already there; "
+             f"{sum(1 for s in report.sources if s.already)} files imported before")
+        not_rated = ", ".join(f"{n} {why}" for why, n in sorted(report.not_rated.items()))
+        if not_rated:
+            _say(f"   not counted for rating: {not_rated}")
+        me = resolve_player(store, str(SAMPLE_PLAYER_FIDE_ID))
+        set_me(store, me.id)
+        me = set_facts(store, me.id, birth_year=SAMPLE_BIRTH_YEAR,
+                       rated_games=SAMPLE_RATED_GAMES)
+        _say()
+        _say(f"2. {me.name} (FIDE ID {me.fide_id}) is the tracked player (--me): born "
+             f"{SAMPLE_BIRTH_YEAR}, {SAMPLE_RATED_GAMES} rated games before the season")
+        for rl, rating in SAMPLE_ANCHORS.items():
+            add_entry(store, OfficialEntry(me.id, rl, SAMPLE_ANCHOR_PERIOD, rating,
+                                           k=SAMPLE_ANCHOR_K, source="manual"))
+        anchors = ", ".join(f"{rl} {r}" for rl, r in SAMPLE_ANCHORS.items())
+        _say(f"   official ratings on the {SAMPLE_ANCHOR_PERIOD} lists recorded: {anchors} "
+             f"(K {SAMPLE_ANCHOR_K})")
+        hist = load_history(store, me)
+
+    std = hist.replays[RatingList.STANDARD]
+    _say()
+    _say("3. Standard history (tracker history):")
+    _say()
+    headers, cells = history_table(history_rows(std))
+    for line in table_lines(headers, cells, range(1, 11)):
+        _say("   " + line)
+    _say()
+    _say("4. The next list (tracker next):")
+    _say()
+    for line in next_lines(next_report(std, me)):
+        _say("   " + line if line else "")
+
+    csv_path = output_dir / "history.csv"
+    rows = [r for rp in hist.replays.values() for r in history_rows(rp)]
+    csv_path.write_text(to_csv(HISTORY_COLUMNS, rows), encoding="utf-8-sig", newline="")
+    chart = output_dir / "history.png"
+    series = [Series(str(rl), *chart_points(rp)) for rl, rp in hist.replays.items()]
+    plot_history(series, chart, title=f"{me.name}: FIDE rating history")
+    _say()
+    _say(f"5. Wrote {csv_path} (every list, {len(rows)} rows) and {chart}")
+    _say()
+    _say("Next, try:")
+    _say(f"   tracker explain 2025-12 --db {db_target}")
+    _say(f"   tracker history --list rapid --db {db_target}")
+    _say(f"   tracker event list --db {db_target}")
+    _say(f"   tracker export --what games --output games.csv --db {db_target}")
+    _say(f"   tracker plot --output history.svg --db {db_target}")
