@@ -15,6 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from tracker.errors import BadInput
+from tracker.fide import policies
 from tracker.fide.adjust import one_off_adjustment
 from tracker.fide.editions import CapKind, Edition, edition_for
 from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k
@@ -113,7 +114,9 @@ def _cap_plan(ro: int, opponents: list[int | None], edition: Edition) -> set[int
         return set()
     if edition.cap_kind is CapKind.EVERY_GAME:
         return {i for *_, i in over}
-    return {max(over)[3]}
+    if not policies.CAP_ONCE_APPLIES_TO_LOWER_SIDE:
+        over = [o for o in over if o[1] > 0]
+    return {max(over)[3]} if over else set()
 
 
 def _excluded_600(ro: int, opp: int, edition: Edition) -> bool:

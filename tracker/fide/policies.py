@@ -4,6 +4,12 @@
 FIDE did. Each constant below is the policy, named, documented and listed in docs/rules.md,
 so a user can see what is assumed (and what to do when FIDE's list disagrees: pin the
 tournament to a list, record the official K, or record the official rating).
+
+Most constants are read by the engine; a few only name a choice the code makes in one place
+(PER_GAME_RULES_BY / PERIOD_RULES_BY: `rate_period`; P_ROUNDING: `tables.dp_for`;
+INCREMENT_FROM_MOVE_ONE: `timecontrol.minutes_for_60_moves`;
+FIRST_RATING_GAMES_COUNT_TOWARD_30: the period replay, which adds them to the games count;
+PERFORMANCE_CAP: `performance_rating`).
 """
 
 from __future__ import annotations
