@@ -28,21 +28,16 @@ from tracker.fide import (
 )
 from tracker.model import RatingList
 
-HELP = """Compute a rating change (or a first rating) game by game, exactly as FIDE does.
-
-Opponents are RATING:SCORE, the score 1, 0.5 (or 1/2) or 0. The date picks the regulations
-in force (default today); K comes from --k or from the player facts.
-
-Examples:
-
-  tracker calc --rating 1500 --k 20 1400:1 1600:0.5 1550:0
-
-  tracker calc --rating 2813 --k 10 --date 2025-11-07 1787:1 2025:1 2310:1 2400:1 2505:0.5
-
-  tracker calc --rating 1950 --birth-year 2010 --rated-games 12 --date 2025-03-01 1800:1
-
-  tracker calc --unrated --date 2025-11-01 1850:1 1700:0 2010:0.5 1600:1 1750:0
-"""
+HELP = (
+    "Compute a rating change (or a first rating) game by game, exactly as FIDE does.\n\n"
+    "Opponents are RATING:SCORE, the score 1, 0.5 (or 1/2) or 0. The date picks the "
+    "regulations in force (default today); K comes from --k or from the player facts.\n\n"
+    "Examples:\n\n"
+    "  tracker calc --rating 1500 --k 20 1400:1 1600:0.5 1550:0\n\n"
+    "  tracker calc --rating 2813 --k 10 --date 2025-11-07 2310:1 2505:0.5\n\n"
+    "  tracker calc --rating 1950 --birth-year 2010 --rated-games 12 1800:1\n\n"
+    "  tracker calc --unrated 1850:1 1700:0 2010:0.5 1600:1 1750:0"
+)
 
 _OPPONENT = re.compile(r"^\s*(\d{1,4})\s*:\s*(1|1\.0|0|0\.0|0\.5|\.5|1/2|½)\s*$")
 ASSUMED_GAMES = 30  # without --rated-games: an established player
