@@ -108,6 +108,13 @@ def test_default_period_before_2008() -> None:
         list_calendar(NOW).default_period(dt.date(2007, 12, 1))
 
 
+def test_rapid_default_period_before_2012() -> None:
+    with pytest.raises(BadInput, match="2012"):
+        list_calendar(dt.date(2011, 12, 31), RAPID).default_period(dt.date(2011, 12, 31))
+    assert list_calendar(dt.date(2012, 1, 1), BLITZ).default_period(dt.date(2012, 1, 1)) == \
+        Period(2012, 7)
+
+
 def test_performance_rating() -> None:
     # 3 / 4 against 2000: p 0.75 -> dp 193 -> 2193; 50% -> the average; all wins -> +800
     assert performance_rating([2000] * 4, Fraction(3)) == 2193

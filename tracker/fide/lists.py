@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from tracker.errors import BadInput
 from tracker.fide import policies
-from tracker.fide.editions import FIRST_DATE, Calendar
+from tracker.fide.editions import FIRST_DATE, RAPID_BLITZ_FIRST_DATE, Calendar
 from tracker.model import Period, RatingList
 
 TWO_MONTHLY_FROM = Period(2009, 7)
@@ -57,6 +57,11 @@ class ListCalendar:
             raise BadInput(
                 f"{tournament_end.isoformat()} is before 2008: the tracker does not replay "
                 "the tournament-average era"
+            )
+        if self.rating_list != RatingList.STANDARD and tournament_end < RAPID_BLITZ_FIRST_DATE:
+            raise BadInput(
+                f"{tournament_end.isoformat()} is before 2012: {self.rating_list} ratings begin "
+                "with games from 2012-01-01"
             )
         period = Period.of(tournament_end).next()
         while True:
