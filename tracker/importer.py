@@ -749,6 +749,9 @@ def import_source(
                 digest = hasher.result()
                 if _already(store, digest, rep):
                     return
+            if rep.games_read == 0:
+                why = f" ({rep.problems[0]})" if rep.problems else ""
+                raise BadInput(f"{name}: no game found{why}; is it a PGN file?")
             writer.content_hash = digest
             rep.added = writer.added
             rep.duplicates = writer.given - writer.added

@@ -137,7 +137,8 @@ def _source_line(s: SourceReport) -> str:
         same = "" if s.already.source == s.name else f" as {s.already.source}"
         return f"{s.name}: already imported on {when} UTC{same}, nothing added"
     if s.error is not None:
-        return f"{s.name}: not imported: {s.error}"
+        error = s.error.removeprefix(f"{s.name}: ")
+        return f"{s.name}: not imported: {error}"
     parts = [f"{s.name}: {_n(s.games_read, 'game')} read", f"{s.added:,} added"]
     if s.duplicates:
         parts.append(f"{s.duplicates:,} already stored")

@@ -1,0 +1,350 @@
+"""`tracker.importer`: real PGN text in, facts out; every bad input of issue 3.
+
+The files are written by the tests (tiny PGNs whose content is stated inline); the expected
+values are the PGN's own tags (FIDE data as written) or the rules of issue 3, never output
+of our code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from tracker.errors import BadInput, NotFound
+from tracker.importer import ImportOptions, Preparer, import_paths
+from tracker.model import RatingList, RawGame
+from tracker.store import Store
+from tracker.store.games import list_imports
+from tracker.store.schema import games, imports, players, tournaments
+
+MOVES = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"
+
+
+def pgn(moves: str = MOVES, **tags: str) -> str:
+    """One game: the seven-tag roster (defaults) plus `tags`, then `moves` and the result."""
+    base = {"Event": "Club Open", "Site": "Brno CZE", "Date": "2025.03.01", "Round": "1",
+            "White": "Novak, Jan", "Black": "Svoboda, Petr", "Result": "1-0"}
+    base.update(tags)
+    head = "".join(f'[{k} "{v}"]\n' for k, v in base.items())
+    return f"{head}\n{moves} {base['Result']}\n\n"
+
+
+def write(path: Path, *games_text: str, encoding: str = "utf-8") -> Path:
+    path.write_bytes("".join(games_text).encode(encoding))
+    return path
+
+
+def rows(store: Store, *cols: Any) -> list[Any]:
+    """Rows of the table of `cols`, by id."""
+    table = cols[0].table if hasattr(cols[0], "table") else cols[0]
+    with store.engine.connect() as conn:
+        return list(conn.execute(select(*cols).order_by(table.c.id)).all())
+
+
+def run(store: Store, *paths: Path | str, **options: Any) -> Any:
+    return import_paths(store, [str(p) for p in paths], ImportOptions(**options))
+
+
+# --- what is stored -------------------------------------------------------------------
+
+
+def test_a_game_lands_with_its_facts(store: Store, tmp_path: Path) -> None:
+    f = write(tmp_path / "a.pgn", pgn(WhiteElo="1850", BlackElo="1720", TimeControl="5400+30",
+                                     WhiteFideId="99012345", WhiteTitle="FM"))
+    report = run(store, f)
+    (s,) = report.sources
+    assert (s.games_read, s.added, s.duplicates, s.problem_count) == (1, 1, 0, 0)
+    (g,) = rows(store, games)
+    m = g._mapping
+    assert m["date"] == dt.date(2025, 3, 1) and m["date_tag"] == "2025.03.01"
+    assert (m["white_elo"], m["black_elo"]) == (1850, 1720)
+    assert m["result"] == "1-0" and m["round"] == "1" and m["white_title"] == "FM"
+    # 90 min + 30 s x 60 moves = 120 minutes: standard at any rating (FIDE 1.1 / spec 6).
+    assert m["list"] == "standard" and not m["list_assumed"]
+    assert m["rated"] and m["not_rated_reason"] is None
+    found = rows(store, players.c.name, players.c.fide_id)
+    assert [tuple(r) for r in found] == [("Novak, Jan", 99012345), ("Svoboda, Petr", None)]
+
+
+@pytest.mark.parametrize("tag,elo", [
+    ("", None), ("-", None), ("0", None), ("?", None), ("abc", None), ("2690:2222", None),
+    (" 2100 ", 2100), ("2100", 2100),
+])
+def test_elo_tags_as_written(store: Store, tmp_path: Path, tag: str, elo: int | None) -> None:
+    run(store, write(tmp_path / "e.pgn", pgn(WhiteElo=tag, BlackElo="1900")))
+    (g,) = rows(store, games.c.white_elo, games.c.white_elo_tag, games.c.black_elo)
+    assert (g.white_elo, g.white_elo_tag, g.black_elo) == (elo, tag, 1900)
+
+
+@pytest.mark.parametrize("tag,day", [
+    ("2024.??.??", None), ("2024.05.??", None), ("????.??.??", None), ("2024.02.30", None),
+    ("2024.02.29", dt.date(2024, 2, 29)),
+])
+def test_incomplete_dates_kept_as_written(store: Store, tmp_path: Path, tag: str,
+                                          day: dt.date | None) -> None:
+    report = run(store, write(tmp_path / "d.pgn", pgn(Date=tag)))
+    assert report.sources[0].added == 1
+    (g,) = rows(store, games.c.date, games.c.date_tag)
+    assert (g.date, g.date_tag) == (day, tag)
+
+
+def test_unknown_result_is_skipped_with_its_line(store: Store, tmp_path: Path) -> None:
+    f = write(tmp_path / "r.pgn", pgn(Round="1"), pgn(Round="2", Result="1/2"))
+    (s,) = run(store, f).sources
+    assert (s.games_read, s.added, s.skipped, s.problem_count) == (2, 1, 1, 1)
+    # The second game's first tag is on line 11 (10 lines per game: 7 tags, a blank line,
+    # the moves, a blank line).
+    assert s.problems == [f"{f}:11: unknown result '1/2': game skipped "
+                          "(expected 1-0, 0-1, 1/2-1/2 or *)"]
+
+
+def test_strict_stops_at_the_first_problem_and_stores_nothing(store: Store,
+                                                              tmp_path: Path) -> None:
+    f = write(tmp_path / "r.pgn", pgn(Round="1"), pgn(Round="2", Result="1/2"))
+    with pytest.raises(BadInput, match=r"r\.pgn:11: unknown result.*--strict: nothing of"):
+        run(store, f, strict=True)
+    assert rows(store, games) == [] and list_imports(store) == []
+
+
+def test_broken_quoting_and_truncated_game(store: Store, tmp_path: Path) -> None:
+    broken = pgn().replace('[Round "1"]', '[Round "1]')
+    truncated = pgn(Round="2").replace(" 1-0\n", " {unclosed comment\n")
+    f = write(tmp_path / "b.pgn", broken, truncated)
+    (s,) = run(store, f).sources
+    assert s.problem_count >= 2
+    assert all(p.startswith(f"{f}:") for p in s.problems)
+    assert s.error is None
+
+
+def test_binary_file_is_refused_and_nothing_lands(store: Store, tmp_path: Path) -> None:
+    f = tmp_path / "x.pgn"
+    f.write_bytes(bytes(range(256)) * 40)
+    (s,) = run(store, f).sources
+    assert s.error is not None and "no game found" in s.error
+    assert rows(store, games) == [] and list_imports(store) == []
+
+
+def test_missing_file_and_empty_folder(store: Store, tmp_path: Path) -> None:
+    with pytest.raises(NotFound, match="no such file or folder"):
+        run(store, tmp_path / "nope.pgn")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(NotFound, match="holds no PGN"):
+        run(store, tmp_path / "empty")
+
+
+# --- rating or not ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tags,moves,reason", [
+    ({"Result": "*"}, MOVES, "unfinished"),
+    ({"Termination": "forfeit"}, "", "forfeit"),
+    ({}, "", "no-moves"),
+    ({"Variant": "Chess960"}, MOVES, "variant"),
+    ({"SetUp": "1", "FEN": "8/8/8/8/8/8/8/K6k w - - 0 1"}, MOVES, "setup"),
+    # 3 minutes, no increment: not over 3 minutes, too fast for blitz (spec 6, from 2014).
+    ({"TimeControl": "180"}, MOVES, "time-control"),
+    ({"Site": "https://lichess.org/abcdefgh", "WhiteElo": "2210"}, MOVES, "online"),
+    ({"Site": "FICS freechess.org"}, MOVES, "online"),
+    ({"WhiteRatingDiff": "+5"}, MOVES, "online"),
+    ({"WhiteElo": "0", "BlackElo": "-"}, MOVES, "unrated-opponent"),
+])
+def test_games_that_do_not_count(store: Store, tmp_path: Path, tags: dict[str, str],
+                                 moves: str, reason: str) -> None:
+    run(store, write(tmp_path / "n.pgn", pgn(moves, **tags)))
+    (g,) = rows(store, games.c.rated, games.c.not_rated_reason, games.c.white_elo)
+    assert (g.rated, g.not_rated_reason) == (False, reason)
+    if reason == "online":
+        assert g.white_elo is None  # platform ratings never become FIDE data
+
+
+def test_online_sponsor_over_the_board_is_not_online(store: Store, tmp_path: Path) -> None:
+    # TWIC: "FIDE Chess.com Grand Swiss" was played in Douglas, Isle of Man.
+    run(store, write(tmp_path / "o.pgn", pgn(Event="FIDE Chess.com Grand Swiss",
+                                             Site="Douglas ENG")))
+    (g,) = rows(store, games.c.rated)
+    assert g.rated
+
+
+@pytest.mark.parametrize("tc,given,expected,assumed", [
+    ("5400+30", None, "standard", False),
+    ("900+10", None, "rapid", False),   # 15 + 10 = 25 minutes: rapid
+    ("180+2", None, "blitz", False),    # 3 + 2 = 5 minutes: blitz
+    (None, None, "standard", True),
+    (None, RatingList.RAPID, "rapid", True),
+    ("?", RatingList.BLITZ, "blitz", True),
+])
+def test_list_from_time_control_or_option(store: Store, tmp_path: Path, tc: str | None,
+                                          given: RatingList | None, expected: str,
+                                          assumed: bool) -> None:
+    tags = {"TimeControl": tc} if tc is not None else {}
+    report = run(store, write(tmp_path / "l.pgn", pgn(**tags)), default_list=given)
+    (g,) = rows(store, games.c.list, games.c.list_assumed)
+    assert (g.list, bool(g.list_assumed)) == (expected, assumed)
+    assert report.sources[0].list_assumed == int(assumed)
+
+
+# --- identity, re-import, overlap -------------------------------------------------------
+
+
+def test_reimport_is_recognized_and_adds_nothing(store: Store, tmp_path: Path) -> None:
+    f = write(tmp_path / "a.pgn", pgn(Round="1"), pgn(Round="2"))
+    first = run(store, f).sources[0]
+    again = run(store, f).sources[0]
+    assert first.added == 2
+    assert again.already is not None and again.already.source == str(f)
+    assert again.added == 0 and again.games_read == 0
+    assert len(rows(store, games)) == 2 and len(list_imports(store)) == 1
+
+
+def test_overlapping_files_deduplicate_by_identity(store: Store, tmp_path: Path) -> None:
+    g1, g2, g3 = (pgn(Round=str(r)) for r in (1, 2, 3))
+    # The same games, written by another tool: other tag order, CRLF, comments, no Site.
+    other = pgn("1. e4 {best by test} e5 2. Nf3 Nc6 3. Bb5 a6", Round="2", Site="?")
+    a = write(tmp_path / "twic.pgn", g1, g2)
+    b = write(tmp_path / "event.pgn", other.replace("\n", "\r\n"), g3)
+    run(store, a)
+    (s,) = run(store, b).sources
+    assert (s.games_read, s.added, s.duplicates) == (2, 1, 1)
+    assert len(rows(store, games)) == 3
+
+
+def test_identity_sees_moves_round_and_date(store: Store, tmp_path: Path) -> None:
+    f = write(tmp_path / "a.pgn", pgn(), pgn("1. d4 d5"), pgn(Round="2"),
+              pgn(Date="2025.03.02"), pgn())
+    (s,) = run(store, f).sources
+    assert (s.added, s.duplicates) == (4, 1)
+
+
+def test_archives_and_encodings(store: Store, tmp_path: Path) -> None:
+    latin = write(tmp_path / "latin.pgn", pgn(White="Él, Réti", Round="1"), encoding="cp1252")
+    gz = tmp_path / "g.pgn.gz"
+    gz.write_bytes(gzip.compress(pgn(Round="2").encode()))
+    zp = tmp_path / "z.zip"
+    with zipfile.ZipFile(zp, "w") as zf:
+        zf.writestr("inner.pgn", pgn(Round="3"))
+    report = run(store, latin, gz, zp)
+    assert [s.added for s in report.sources] == [1, 1, 1]
+    assert report.sources[2].name == f"{zp}:inner.pgn"
+    names = {r.name for r in rows(store, players.c.name)}
+    assert "Él, Réti" in names
+
+
+def test_bom_crlf_and_no_final_newline(store: Store, tmp_path: Path) -> None:
+    f = tmp_path / "w.pgn"
+    f.write_bytes(b"\xef\xbb\xbf" + pgn().replace("\n", "\r\n").rstrip().encode())
+    (s,) = run(store, f).sources
+    assert (s.added, s.problem_count) == (1, 0)
+    (p,) = [r for r in rows(store, players.c.name) if r.name.startswith("Novak")]
+    assert p.name == "Novak, Jan"
+
+
+# --- players and tournaments ------------------------------------------------------------
+
+
+def test_players_by_fide_id_across_spellings(store: Store, tmp_path: Path) -> None:
+    f = write(tmp_path / "a.pgn",
+              pgn(White="Carlsen, Magnus", WhiteFideId="1503014", Round="1"),
+              pgn(White="Carlsen,M", WhiteFideId="1503014", Round="2"),
+              pgn(White="Magnus Carlsen", Round="3"))
+    run(store, f)
+    ids = {r.white_id for r in rows(store, games.c.white_id)}
+    # Two spellings tied by the FIDE ID are one player; the third (no ID) is not merged.
+    assert len(ids) == 2
+
+
+def test_name_without_id_is_completed_by_a_later_fide_id(store: Store, tmp_path: Path) -> None:
+    run(store, write(tmp_path / "a.pgn", pgn(Round="1")))
+    run(store, write(tmp_path / "b.pgn", pgn(Round="2", WhiteFideId="99012345")))
+    with store.engine.connect() as conn:
+        found = conn.execute(select(players.c.fide_id).where(
+            players.c.name == "Novak, Jan")).all()
+    assert found == [(99012345,)]
+
+
+def test_same_name_other_fide_id_is_another_player(store: Store, tmp_path: Path) -> None:
+    run(store, write(tmp_path / "a.pgn", pgn(Round="1", WhiteFideId="111")))
+    run(store, write(tmp_path / "b.pgn", pgn(Round="2", WhiteFideId="222")))
+    with store.engine.connect() as conn:
+        found = sorted(conn.execute(select(players.c.fide_id).where(
+            players.c.name == "Novak, Jan")).scalars())
+    assert found == [111, 222]
+
+
+def test_tournaments_by_event_date_and_year(store: Store, tmp_path: Path) -> None:
+    f = write(
+        tmp_path / "t.pgn",
+        # EventDate given: start is EventDate, end the last game.
+        pgn(Event="Spring Open", EventDate="2025.04.05", Date="2025.04.05", Round="1"),
+        pgn(Event="Spring Open", EventDate="2025.04.05", Date="2025.04.07", Round="5"),
+        # No EventDate: the same yearly event, a year apart, is two tournaments...
+        pgn(Event="Club Ch", Date="2024.02.01", Round="1"),
+        pgn(Event="Club Ch", Date="2025.02.01", Round="1"),
+        # ...and one across New Year stays one (games within 30 days of each other).
+        pgn(Event="Hastings", Date="2024.12.28", Round="1"),
+        pgn(Event="Hastings", Date="2025.01.05", Round="9"),
+    )
+    run(store, f)
+    with store.engine.connect() as conn:
+        found = sorted((r.event, r.start_date, r.end_date) for r in conn.execute(
+            select(tournaments.c.event, tournaments.c.start_date, tournaments.c.end_date)))
+    d = dt.date
+    assert found == [
+        ("Club Ch", d(2024, 2, 1), d(2024, 2, 1)), ("Club Ch", d(2025, 2, 1), d(2025, 2, 1)),
+        ("Hastings", d(2024, 12, 28), d(2025, 1, 5)),
+        ("Spring Open", d(2025, 4, 5), d(2025, 4, 7)),
+    ]
+
+
+def test_tournament_spans_two_files(store: Store, tmp_path: Path) -> None:
+    run(store, write(tmp_path / "a.pgn", pgn(Event="Autumn", Date="2025.10.20", Round="5")))
+    run(store, write(tmp_path / "b.pgn", pgn(Event="Autumn", Date="2025.10.18", Round="1")))
+    with store.engine.connect() as conn:
+        found = conn.execute(select(tournaments.c.start_date, tournaments.c.end_date)).all()
+    assert found == [(dt.date(2025, 10, 18), dt.date(2025, 10, 20))]
+
+
+def test_import_row_counts(store: Store, tmp_path: Path) -> None:
+    f = write(tmp_path / "a.pgn", pgn(Round="1"), pgn(Round="1"), pgn(Result="x"))
+    run(store, f)
+    with store.engine.connect() as conn:
+        (r,) = conn.execute(select(imports)).all()
+    assert (r.games_read, r.games_added, r.duplicates, r.problems) == (3, 1, 1, 1)
+    assert r.finished_at is not None and len(r.content_hash) == 64
+
+
+# --- worker and single process agree ----------------------------------------------------
+
+
+def test_worker_and_in_process_give_the_same_database(tmp_path: Path) -> None:
+    from tracker.store import open_store
+
+    texts = [pgn(Round=str(r), White=f"P{r % 7}", Black=f"Q{r % 5}",
+                 Date=f"2025.0{1 + r % 9}.1{r % 10}", WhiteFideId=str(100 + r % 7))
+             for r in range(300)]
+    f = write(tmp_path / "many.pgn", *texts, pgn(Result="?"))
+    dumps = []
+    for workers in (False, True):
+        with open_store(str(tmp_path / f"{workers}.db")) as s:
+            report = run(s, f, workers=workers)
+            assert report.sources[0].added == 300
+            with s.engine.connect() as conn:
+                dumps.append([
+                    [tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key))]
+                    for t in (players, tournaments)
+                ] + [[tuple(r)[:2] + tuple(r)[3:] for r in conn.execute(
+                    select(games).order_by(games.c.id))]])
+            dumps[-1].append(report.sources[0].problems)
+    assert dumps[0] == dumps[1]
+
+
+def test_preparer_is_pure() -> None:
+    raw = RawGame({"White": "A", "Black": "B", "Result": "1-0"}, "", False, 1)
+    first = Preparer().prepare(raw)
+    assert first == Preparer().prepare(raw)
+    assert not isinstance(first, str) and first.not_rated_reason == "no-moves"
