@@ -129,7 +129,7 @@ XML_SINGLE = """<?xml version="1.0" encoding="UTF-8"?>
 def test_single_xml_by_hand(tmp_path: Path) -> None:
     path = write(tmp_path / "rapid_jan23frl_xml.xml", XML_SINGLE)
     carlsen, nunez = rows_of(path)
-    assert carlsen.period == Period(2023, 1) and carlsen.position == 3
+    assert carlsen.period == Period(2023, 1) and carlsen.position == 4  # its <fideid>
     assert [(f.list, f.rating, f.games, f.k) for f in carlsen.ratings] == [
         (RatingList.RAPID, 2831, 9, 10)]
     assert carlsen.title == "GM" and carlsen.women_title is None
@@ -247,7 +247,7 @@ def test_malformed_xml_element(tmp_path: Path) -> None:
                  XML_SINGLE.replace("<rating>2831</rating>", "<rating>twenty</rating>"))
     with open_list(path) as lst:
         assert [r.fide_id for r in lst] == [45000001]
-        assert lst.problems == [f"{path}:3: rating 'twenty' is not a number; <player> skipped"]
+        assert lst.problems == [f"{path}:4: rating 'twenty' is not a number; <player> skipped"]
 
 
 @pytest.mark.parametrize("header, message", [

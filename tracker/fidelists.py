@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 from xml.parsers import expat
 
 from tracker.errors import BadInput, NotFound
@@ -47,8 +47,7 @@ CHUNK = 1 << 16
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
-@dataclass(frozen=True, slots=True)
-class ListRating:
+class ListRating(NamedTuple):
     """One list's figures in a row: rating (None when empty or 0), games, K."""
 
     list: RatingList
@@ -57,13 +56,13 @@ class ListRating:
     k: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ListRow:
-    """One player's line (TXT) or element (XML) of a published list.
+class ListRow(NamedTuple):
+    """One player's line (TXT) or element (XML) of a published list (a NamedTuple: millions
+    of them are made, cheaply).
 
     `ratings` holds one ListRating per list the file covers (one for a single list, three
     for the combined list), empty ones included. `position` is the 1-based line (TXT) or
-    the line of the `<player>` element (XML).
+    the line of the `<fideid>` of the `<player>` element (XML).
     """
 
     fide_id: int
@@ -172,59 +171,77 @@ class _RowError(Exception):
     """A malformed row: skipped and recorded as a problem."""
 
 
-def _int_field(text: str, what: str, *, zero_is_none: bool = False,
-               lo: int = 0, hi: int = 10**9) -> int | None:
+def _number(text: str, label: str, lo: int, hi: int, zero_is_none: bool) -> int | None:
     text = text.strip()
     if not text:
         return None
-    if not text.isascii() or not text.isdigit():
-        raise _RowError(f"{what} {text!r} is not a number")
+    if not (text.isdigit() and text.isascii()):
+        raise _RowError(f"{label} {text!r} is not a number")
     value = int(text)
     if zero_is_none and value == 0:
         return None
     if not lo <= value <= hi:
-        raise _RowError(f"{what} {value} is out of range")
+        raise _RowError(f"{label} {value} is out of range")
     return value
 
 
-def _rating(text: str, what: str = "rating") -> int | None:
-    return _int_field(text, what, zero_is_none=True, lo=1, hi=3999)
+@dataclass(frozen=True)
+class _Labels:
+    """One list's labels for messages (built once, not per row)."""
+
+    list: RatingList
+    rating: str
+    games: str
+    k: str
+    empty: ListRating
 
 
-def _games(text: str, what: str = "games") -> int | None:
-    return _int_field(text, what, hi=999)
+def _labels(rating_list: RatingList, prefix: bool) -> _Labels:
+    head = f"{rating_list} " if prefix else ""
+    return _Labels(rating_list, f"{head}rating", f"{head}games", f"{head}K",
+                   ListRating(rating_list, None, None, None))
 
 
-def _k(text: str, what: str = "K") -> int | None:
-    return _int_field(text, what, zero_is_none=True, hi=100)
+def _figures(lab: _Labels, rating: str, games: str, k: str) -> ListRating:
+    """A ListRating from the three texts; an all-blank one is the shared empty value."""
+    if not (rating.strip() or games.strip() or k.strip()):
+        return lab.empty
+    return ListRating(lab.list, _number(rating, lab.rating, 1, 3999, True),
+                      _number(games, lab.games, 0, 999, False),
+                      _number(k, lab.k, 0, 100, True))
 
 
 def _birth(text: str) -> int | None:
     text = text.strip()
     if len(text) > 4 and text[4:5] in "-./" and text[:4].isdigit():
         text = text[:4]  # a full date where only the year is expected
-    return _int_field(text, "birth year", zero_is_none=True, lo=1850, hi=2100)
+    return _number(text, "birth year", 1850, 2100, True)
 
 
 def _fide_id(text: str) -> int:
-    value = _int_field(text, "FIDE ID", lo=1, hi=10**12)
+    value = _number(text, "FIDE ID", 1, 10**12, False)
     if value is None:
         raise _RowError("no FIDE ID")
     return value
 
 
 def _flag(text: str) -> str | None:
-    text = text.strip().lower()
+    text = text.strip()
     if not text:
         return None
+    text = text.lower()
     if text not in FLAGS:
         raise _RowError(f"flag {text!r} is not i, w or wi")
     return text
 
 
-def _opt(text: str) -> str | None:
+def _name(text: str) -> str:
     text = text.strip()
-    return text or None
+    if "  " in text or "\t" in text:
+        text = " ".join(text.split())
+    if not text:
+        raise _RowError("no name")
+    return text
 
 
 # ---------------------------------------------------------------------------------------
@@ -259,6 +276,7 @@ class ListFile:
         self._zip: zipfile.ZipFile | None = None
         self._raw: IO[bytes] | None = None
         self._member = ""
+        self._xml_figures: tuple[tuple[_Labels, tuple[str, str, str]], ...] = ()
         self._open()
 
     # -- opening -------------------------------------------------------------------------
@@ -391,53 +409,52 @@ class ListFile:
 
     def _txt_rows(self) -> Iterator[ListRow]:
         lines = iter(self._stream)
-        header_bytes = next(lines, b"")
-        header = _decode(header_bytes).rstrip("\r\n")
+        header = _decode(next(lines, b"")).rstrip("\r\n")
         combined = self._check_header(header)
         self.combined = combined
         if combined:
             self.lists = self._settle_combined()
             self.period = self._settle_period(None)
-            figures = tuple(f for f in COMBINED_FIGURES if f[0] in self.lists)
+            spans = tuple((_labels(lst, True), cols) for lst, cols in COMBINED_FIGURES
+                          if lst in self.lists)
             (b0, b1), flag_at = COMBINED_TAIL
         else:
             rating_list = self._settle_single_list()
             self.lists = (rating_list,)
             self.period = self._settle_period(period_from_header(header[113:119]))
-            figures = ((rating_list, SINGLE_FIGURES),)
+            spans = ((_labels(rating_list, True), SINGLE_FIGURES),)
             (b0, b1), flag_at = SINGLE_TAIL
         period = self.period
+        figures = tuple((lab, r0, r1, g0, g1, k0, k1)
+                        for lab, ((r0, r1), (g0, g1), (k0, k1)) in spans)
         for number, raw in enumerate(lines, start=2):
-            line = _decode(raw).rstrip("\r\n")
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                line = raw.decode("latin-1")
             if not line.strip():
                 continue
             try:
-                f = {key: line[a:b] for key, a, b in COMMON_FIELDS}
-                ratings = tuple(
-                    ListRating(lst, _rating(line[r0:r1], f"{lst} rating"),
-                               _games(line[g0:g1], f"{lst} games"), _k(line[k0:k1], f"{lst} K"))
-                    for lst, ((r0, r1), (g0, g1), (k0, k1)) in figures
-                )
-                row = ListRow(
-                    fide_id=_fide_id(f["fide_id"]),
-                    name=_name(f["name"]),
-                    period=period,
-                    ratings=ratings,
-                    federation=_opt(f["federation"]),
-                    sex=_opt(f["sex"]),
-                    title=_opt(f["title"]),
-                    women_title=_opt(f["women_title"]),
-                    other_titles=_opt(f["other_titles"]),
-                    foa_title=_opt(f["foa_title"]),
-                    birth_year=_birth(line[b0:b1]),
-                    flag=_flag(line[flag_at:]),
-                    position=number,
+                yield ListRow(
+                    _fide_id(line[0:15]),
+                    _name(line[15:76]),
+                    period,
+                    tuple(_figures(lab, line[r0:r1], line[g0:g1], line[k0:k1])
+                          for lab, r0, r1, g0, g1, k0, k1 in figures),
+                    line[76:80].strip() or None,
+                    line[80:84].strip() or None,
+                    line[84:89].strip() or None,
+                    line[89:94].strip() or None,
+                    line[94:109].strip() or None,
+                    line[109:113].strip() or None,
+                    _birth(line[b0:b1]),
+                    _flag(line[flag_at:]),
+                    number,
                 )
             except _RowError as exc:
                 self._problem(number, f"{exc}; line skipped")
                 continue
             self.rows += 1
-            yield row
 
     def _check_header(self, header: str) -> bool:
         """True for the combined layout; BadInput when the columns are not FIDE's."""
@@ -471,9 +488,11 @@ class ListFile:
                 raise BadInput(f"{self.where}:{exc.lineno}: the XML is broken ({reason}): "
                                "is the file complete?") from None
             ready, parser.ready = parser.ready, []
-            for row in ready:
-                self.rows += 1
-                yield row
+            for fields, line in ready:
+                row = self._xml_row(fields, line)
+                if row is not None:
+                    self.rows += 1
+                    yield row
             if not data:
                 break
         if not parser.seen_root:
@@ -484,34 +503,30 @@ class ListFile:
             self.combined = any(k in fields for k in ("rapid_rating", "blitz_rating"))
             if self.combined:
                 self.lists = self._settle_combined()
+                self._xml_figures = tuple(
+                    (_labels(lst, True), names) for lst, names in XML_COMBINED_FIELDS
+                    if lst in self.lists)
             else:
                 self.lists = (self._settle_single_list(),)
+                self._xml_figures = ((_labels(self.lists[0], False), XML_SINGLE_FIELDS),)
             self.period = self._settle_period(None)
+        get = fields.get
         try:
-            if self.combined:
-                ratings = tuple(
-                    ListRating(lst, _rating(fields.get(r, ""), f"{lst} rating"),
-                               _games(fields.get(g, ""), f"{lst} games"),
-                               _k(fields.get(k, ""), f"{lst} K"))
-                    for lst, (r, g, k) in XML_COMBINED_FIELDS if lst in self.lists
-                )
-            else:
-                ratings = (ListRating(self.lists[0], _rating(fields.get("rating", "")),
-                                      _games(fields.get("games", "")), _k(fields.get("k", ""))),)
             return ListRow(
-                fide_id=_fide_id(fields.get("fideid", "")),
-                name=_name(fields.get("name", "")),
-                period=self.period,
-                ratings=ratings,
-                federation=_opt(fields.get("country", "")),
-                sex=_opt(fields.get("sex", "")),
-                title=_opt(fields.get("title", "")),
-                women_title=_opt(fields.get("w_title", "")),
-                other_titles=_opt(fields.get("o_title", "")),
-                foa_title=_opt(fields.get("foa_title", "")),
-                birth_year=_birth(fields.get("birthday", "")),
-                flag=_flag(fields.get("flag", "")),
-                position=line,
+                _fide_id(get("fideid", "")),
+                _name(get("name", "")),
+                self.period,
+                tuple(_figures(lab, get(r, ""), get(g, ""), get(k, ""))
+                      for lab, (r, g, k) in self._xml_figures),
+                get("country", "").strip() or None,
+                get("sex", "").strip() or None,
+                get("title", "").strip() or None,
+                get("w_title", "").strip() or None,
+                get("o_title", "").strip() or None,
+                get("foa_title", "").strip() or None,
+                _birth(get("birthday", "")),
+                _flag(get("flag", "")),
+                line,
             )
         except _RowError as exc:
             self._problem(line, f"{exc}; <player> skipped")
@@ -551,13 +566,6 @@ def _decode(raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
-def _name(text: str) -> str:
-    text = " ".join(text.split())
-    if not text:
-        raise _RowError("no name")
-    return text
-
-
 class _Guarded(io.RawIOBase):
     """Counts the bytes read (for `ListFile.position`)."""
 
@@ -577,26 +585,33 @@ class _Guarded(io.RawIOBase):
 
 
 class _SafeXml:
-    """expat with every DTD and entity door shut, collecting `<player>` rows as it goes."""
+    """expat with every DTD and entity door shut, collecting `<player>` fields as it goes.
+
+    Any `<!DOCTYPE` is refused, so no entity can be declared, let alone expanded or fetched
+    (an undeclared `&name;` is a plain syntax error). For speed only two handlers run per
+    element: character data (buffered) and element end. The text gathered since the last
+    end tag belongs to the element that ends; blanks between elements only add whitespace,
+    which the fields strip anyway. A row's position is the line of its `<fideid>`.
+    """
 
     def __init__(self, owner: ListFile) -> None:
         self.owner = owner
-        self.ready: list[ListRow] = []
+        self.ready: list[tuple[dict[str, str], int]] = []
         self.seen_root = False
-        self._depth = 0
-        self._fields: dict[str, str] | None = None
-        self._field: str | None = None
+        self._fields: dict[str, str] = {}
         self._text: list[str] = []
         self._line = 0
         p = expat.ParserCreate()
+        p.buffer_text = True
+        p.buffer_size = CHUNK
         p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
         p.StartDoctypeDeclHandler = self._refuse_dtd
         p.EntityDeclHandler = self._refuse_entity
         p.UnparsedEntityDeclHandler = self._refuse_entity
         p.ExternalEntityRefHandler = self._refuse_external
-        p.StartElementHandler = self._start
+        p.StartElementHandler = self._root
         p.EndElementHandler = self._end
-        p.CharacterDataHandler = self._chars
+        p.CharacterDataHandler = self._text.append
         self._parser = p
 
     def feed(self, data: bytes, *, final: bool) -> None:
@@ -616,36 +631,20 @@ class _SafeXml:
         self._refuse("an external entity")
         return 0  # pragma: no cover
 
-    def _start(self, name: str, _attrs: dict[str, str]) -> None:
-        self._depth += 1
-        if self._depth == 1:
-            if name.lower() != "playerslist":
-                raise BadInput(f"{self.owner.where}:{self._parser.CurrentLineNumber}: the root "
-                               f"element is <{name}>, not <playerslist>: is this a FIDE XML "
-                               "list?")
-            self.seen_root = True
-        elif self._depth == 2:
-            if name.lower() == "player":
-                self._fields = {}
-                self._line = self._parser.CurrentLineNumber
-        elif self._depth == 3 and self._fields is not None:
-            key = name.lower()
-            if key in XML_TEXT_FIELDS:
-                self._field = key
-                self._text = []
+    def _root(self, name: str, _attrs: Any) -> None:
+        if name.lower() != "playerslist":
+            raise BadInput(f"{self.owner.where}:{self._parser.CurrentLineNumber}: the root "
+                           f"element is <{name}>, not <playerslist>: is this a FIDE XML list?")
+        self.seen_root = True
+        self._parser.StartElementHandler = None  # the root is all it checks
 
     def _end(self, name: str) -> None:
-        if self._depth == 3 and self._field is not None and self._fields is not None:
-            self._fields[self._field] = "".join(self._text)
-            self._field = None
-        elif self._depth == 2 and self._fields is not None:
-            row = self.owner._xml_row(self._fields, self._line)
-            if row is not None:
-                self.ready.append(row)
-            self._fields = None
-        self._depth -= 1
-
-    def _chars(self, data: str) -> None:
-        if self._field is not None:
-            self._text.append(data)
-
+        text = self._text
+        if name == "player":
+            self.ready.append((self._fields, self._line))
+            self._fields = {}
+        else:
+            self._fields[name] = "".join(text)
+            if name == "fideid":
+                self._line = self._parser.CurrentLineNumber
+        text.clear()
