@@ -1,0 +1,109 @@
+"""Players: merge (only when the user says so), facts that decide K, search and listing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from sqlalchemy import insert, select
+
+from tests.test_import import pgn, run, write
+from tracker.errors import BadInput
+from tracker.store import Store
+from tracker.store.games import list_players
+from tracker.store.players import get_player, me, merge, resolve_player, set_facts, set_me
+from tracker.store.schema import games, official_ratings, player_names
+
+
+@pytest.fixture
+def season(store: Store, tmp_path: Path) -> Store:
+    run(store, write(
+        tmp_path / "s.pgn",
+        pgn(White="Carlsen, Magnus", WhiteFideId="1503014", Black="Giri, Anish", Round="1",
+            Date="2024.05.01"),
+        pgn(White="Giri, Anish", Black="Carlsen,M", Round="2", Date="2024.05.02",
+            TimeControl="900+10"),
+        pgn(White="Caruana, Fabiano", Black="Giri, Anish", Round="3", Date="2024.05.03"),
+    ))
+    return store
+
+
+def test_players_list_counts_games_per_list_and_dates(season: Store) -> None:
+    found = {p.name: p for p in list_players(season)}
+    giri = found["Giri, Anish"]
+    assert giri.games == {"standard": 2, "rapid": 1}
+    assert (giri.first, giri.last) == (dt.date(2024, 5, 1), dt.date(2024, 5, 3))
+    assert found["Carlsen, Magnus"].fide_id == 1503014
+
+
+def test_search_by_name_part_alias_and_fide_id(season: Store) -> None:
+    assert sorted(p.name for p in list_players(season, "carlsen")) == ["Carlsen, Magnus",
+                                                                      "Carlsen,M"]
+    assert [p.name for p in list_players(season, "1503014")] == ["Carlsen, Magnus"]
+    assert list_players(season, "nobody") == []
+
+
+def test_merge_moves_games_and_records_the_alias(season: Store) -> None:
+    keep = resolve_player(season, "1503014")
+    other = resolve_player(season, "Carlsen,M")
+    merged = merge(season, keep.id, other.id)
+    assert merged.id == keep.id and merged.fide_id == 1503014
+    (p,) = list_players(season, "carlsen")
+    assert p.games == {"standard": 1, "rapid": 1}
+    assert set(p.aliases) == {"carlsen magnus", "carlsen m"}
+    # The alias now finds the kept player, and a re-import of that spelling joins it.
+    assert resolve_player(season, "Carlsen,M").id == keep.id
+
+
+def test_merge_refusals(season: Store) -> None:
+    giri = resolve_player(season, "Giri")
+    carlsen = resolve_player(season, "1503014")
+    with pytest.raises(BadInput, match="played each other"):
+        merge(season, carlsen.id, giri.id)
+    with pytest.raises(BadInput, match="same player twice"):
+        merge(season, giri.id, giri.id)
+    caruana = resolve_player(season, "Caruana")
+    set_facts(season, caruana.id, fide_id=2020009)
+    other = resolve_player(season, "Carlsen,M")
+    set_facts(season, other.id, fide_id=1234)
+    with pytest.raises(BadInput, match="different FIDE IDs"):
+        merge(season, caruana.id, other.id)
+
+
+def test_merge_keeps_official_entries_and_fills_facts(season: Store) -> None:
+    keep = resolve_player(season, "1503014")
+    other = resolve_player(season, "Carlsen,M")
+    set_facts(season, other.id, birth_year=1990, ever_2400=True)
+    set_me(season, other.id)
+    with season.engine.begin() as conn:
+        conn.execute(insert(official_ratings).values(
+            player_id=other.id, list="standard", period="2024-05", rating=2830,
+            source="manual", recorded_at=dt.datetime(2024, 5, 1)))
+    merged = merge(season, keep.id, other.id)
+    assert (merged.birth_year, merged.ever_2400, merged.is_me) == (1990, True, True)
+    with season.engine.connect() as conn:
+        owners = conn.execute(select(official_ratings.c.player_id)).scalars().all()
+        names = conn.execute(select(player_names.c.player_id)
+                             .where(player_names.c.norm_name == "carlsen m")).scalars().all()
+        left = conn.execute(select(games.c.id).where(
+            (games.c.white_id == other.id) | (games.c.black_id == other.id))).all()
+    assert owners == [keep.id] and names == [keep.id] and left == []
+
+
+def test_set_facts_and_me(season: Store) -> None:
+    giri = resolve_player(season, "Giri, Anish")
+    ref = set_facts(season, giri.id, birth_year=1994, rated_games=40, ever_2400=True,
+                    fide_id=24116068)
+    assert (ref.birth_year, ref.rated_games, ref.ever_2400, ref.fide_id) == (
+        1994, 40, True, 24116068)
+    ref = set_facts(season, giri.id, ever_2400=False)
+    assert ref.ever_2400 is False and ref.birth_year == 1994  # others untouched
+    set_me(season, giri.id)
+    assert me(season) == get_player(season, giri.id)
+    with pytest.raises(BadInput, match="already belongs to Carlsen"):
+        set_facts(season, giri.id, fide_id=1503014)
+    with pytest.raises(BadInput, match="birth year"):
+        set_facts(season, giri.id, birth_year=1066)
+    with pytest.raises(BadInput, match="negative"):
+        set_facts(season, giri.id, rated_games=-1)
