@@ -7,11 +7,12 @@ every month of 2025. The first entry (Jan 2025) is the anchor; the later ones ar
 tracker's own replay gives from it, so they match, except for one entry in every
 DIFFER-th player, moved by one point (so the cause analysis runs for those players too).
 
-Then times `tracker check --all --format json` in a subprocess (wall time and the child's
-peak RSS), medians of RUNS runs, and prints a markdown table.
+Then times `tracker check --all --format json --jobs J` in a subprocess for each J (wall
+time and the largest child's peak RSS), medians of RUNS runs, and prints a markdown table.
 
-    python bench/check_all.py                     # 10,000 players (about 1-2 minutes)
+    python bench/check_all.py                     # 10,000 players (about 25 minutes)
     python bench/check_all.py --players 200 --runs 1
+    python bench/check_all.py --workdir W --reuse --jobs 2   # time again, same database
 """
 
 from __future__ import annotations
@@ -127,14 +128,15 @@ def build(db: Path, n_players: int, n_tournaments: int, n_games: int, differ: in
             "games": float(gid), "entries": float(len(later) + n_players)}
 
 
-def run_check(db: Path) -> tuple[float, int, int]:
-    """One `tracker check --all --format json` in a subprocess: seconds, peak RSS (KiB) of
-    the child, exit code."""
+def run_check(db: Path, jobs: int) -> tuple[float, int, int]:
+    """One `tracker check --all --format json --jobs N` in a subprocess: seconds, peak RSS
+    (KiB) of the largest child so far, exit code."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     t0 = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "tracker", "check", "--all", "--format", "json", "--db",
-         str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+        [sys.executable, "-m", "tracker", "check", "--all", "--format", "json", "--jobs",
+         str(jobs), "--db", str(db)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
     )
     seconds = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
@@ -151,40 +153,58 @@ def main() -> None:
     ap.add_argument("--differ", type=int, default=20,
                     help="one entry off by a point in every N-th player (0: none)")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--jobs", default="1,2", help="--jobs values to time, comma-separated")
     ap.add_argument("--workdir", type=Path, default=None)
+    ap.add_argument("--reuse", action="store_true",
+                    help="reuse the database of an earlier run in --workdir (same options)")
     args = ap.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="check-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     db = work / "check-bench.db"
-    if db.exists():
-        db.unlink()
-    built = build(db, args.players, args.tournaments, args.games, args.differ)
-    times: list[float] = []
-    peaks: list[int] = []
-    code = 0
-    for _ in range(args.runs):
-        seconds, peak, code = run_check(db)
-        times.append(seconds)
-        peaks.append(peak)
+    if args.reuse and db.exists():
+        built = {"build_s": float("nan"), "entries_s": float("nan"), "games": float(
+            args.players * args.tournaments * args.games), "entries": float("nan")}
+    else:
+        if db.exists():
+            db.unlink()
+        built = build(db, args.players, args.tournaments, args.games, args.differ)
+    jobs = [int(j) for j in args.jobs.split(",") if j.strip()]
+    timed: dict[int, tuple[float, int, int]] = {}
+    for j in jobs:
+        times: list[float] = []
+        peaks: list[int] = []
+        code = 0
+        for _ in range(args.runs):
+            seconds, peak, code = run_check(db, j)
+            times.append(seconds)
+            peaks.append(peak)
+        timed[j] = (statistics.median(times), max(peaks), code)
     differing = args.players // args.differ + (1 if args.players % args.differ else 0) \
         if args.differ else 0
     size_mb = os.path.getsize(db) / 1e6
+    entries = "?" if built["entries"] != built["entries"] else f"{int(built['entries']):,}"
     lines = [
         f"`tracker check --all` over {args.players:,} tracked players "
-        f"({int(built['games']):,} games, {int(built['entries']):,} official entries, "
+        f"({int(built['games']):,} games, {entries} official entries, "
         f"{differing:,} players with a one-point difference; database {size_mb:.0f} MB)",
         "",
         "| measure | value |",
         "| --- | --- |",
         f"| build the database (bulk inserts) | {built['build_s']:.1f} s |",
         f"| official entries from the replay | {built['entries_s']:.1f} s |",
-        f"| check --all, median of {args.runs} | {statistics.median(times):.1f} s |",
-        f"| per player | {1000 * statistics.median(times) / max(1, args.players):.2f} ms |",
-        f"| peak RSS of the check process | {max(peaks) / 1024:.0f} MiB |",
-        f"| exit code | {code} |",
+    ]
+    for j, (median, peak, code) in timed.items():
+        lines += [
+            f"| check --all --jobs {j}, median of {args.runs} | {median:.1f} s "
+            f"({1000 * median / max(1, args.players):.1f} ms per player) |",
+            f"| peak RSS, --jobs {j} (largest process) | {peak / 1024:.0f} MiB |",
+            f"| exit code, --jobs {j} | {code} |",
+        ]
+    lines += [
         "",
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; "
-        f"command: python bench/check_all.py --players {args.players} --runs {args.runs}",
+        f"command: python bench/check_all.py --players {args.players} --runs {args.runs} "
+        f"--jobs {args.jobs}",
     ]
     text = "\n".join(lines)
     (work / "check-bench.md").write_text(text + "\n", encoding="utf-8")
