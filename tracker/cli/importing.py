@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any
 
 import typer
 from rich import box
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -232,7 +234,7 @@ def imports_command(
         table.add_row(str(r.id), r.source, r.started_at.strftime("%Y-%m-%d %H:%M"),
                       f"{r.games_read:,}", f"{r.games_added:,}", f"{r.duplicates:,}",
                       f"{r.problems:,}")
-    out.print(table)
+    _print_table(table)
 
 
 def players_command(
@@ -271,7 +273,7 @@ def players_command(
         return
     table = Table(box=box.SIMPLE_HEAD)
     table.add_column("id", justify="right")
-    table.add_column("name")
+    table.add_column("name", no_wrap=True)
     table.add_column("FIDE ID", justify="right")
     for lst in lists:
         table.add_column(lst, justify="right")
@@ -282,7 +284,15 @@ def players_command(
         table.add_row(str(p.id), name, str(p.fide_id or "-"),
                       *(f"{p.games.get(lst, 0):,}" for lst in lists),
                       _iso(p.first) or "-", _iso(p.last) or "-")
-    out.print(table)
+    _print_table(table)
+
+
+def _print_table(table: Table) -> None:
+    # Piped output is not cut to 80 columns: names and dates stay whole.
+    if out.is_terminal:
+        out.print(table)
+    else:
+        Console(file=sys.stdout, width=160, highlight=False).print(table)
 
 
 def _iso(value: Any) -> str | None:

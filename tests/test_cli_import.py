@@ -1,0 +1,252 @@
+"""`tracker import|imports|players|player merge|player set|db upgrade` through the entry point.
+
+In process (fast) for output and errors; in subprocesses for what needs real processes: a
+kill in the middle of an import, and two imports into one database at the same time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SAMPLES
+from tests.test_import import pgn, write
+from tracker.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["tracker", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRACKER_DB", raising=False)
+
+
+def test_import_report_and_reimport(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "a.pgn", pgn(Round="1"), pgn(Round="2", Result="*"),
+          pgn(Round="3", Result="draw"))
+    code, out, err = run(capsys, monkeypatch, "import", "a.pgn")
+    assert code == 0, err
+    assert out.splitlines() == [
+        "a.pgn: 3 games read, 2 added, 1 skipped, 1 problem",
+        "1 file, 3 games read, 2 added, 0 duplicates skipped, 1 games not stored (problems), "
+        "1 problem",
+        "not counted for rating: unfinished 1",
+        "no time control: 2 games put on a list by assumption (standard, or blitz/rapid when "
+        "the event name says so); --list states it",
+    ]
+    assert err.startswith("warning: a.pgn:21: unknown result 'draw'")
+    assert (tmp_path / "tracker.db").exists()
+    code, out, err = run(capsys, monkeypatch, "import", "a.pgn", "--quiet")
+    assert code == 0
+    assert out.splitlines()[0] == ("1 file, 0 games read, 0 added, 0 duplicates skipped, "
+                                   "1 already imported, 0 problems")
+    code, out, _ = run(capsys, monkeypatch, "import", "a.pgn")
+    assert "a.pgn: already imported on " in out and "nothing added" in out
+
+
+def test_import_list_option_and_player(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "r.pgn", pgn(WhiteFideId="99012345"))
+    code, out, err = run(capsys, monkeypatch, "import", "r.pgn", "--list", "rapid",
+                         "--player", "99012345")
+    assert code == 0, err
+    assert "no time control: 1 game put on the rapid list (--list)" in out
+    assert out.splitlines()[-1] == "tracked player: Novak, Jan (FIDE ID 99012345)"
+    code, out, _ = run(capsys, monkeypatch, "players", "--format", "json")
+    data = json.loads(out)
+    novak = next(p for p in data if p["name"] == "Novak, Jan")
+    assert novak["me"] is True and novak["games"] == {"standard": 0, "rapid": 1, "blitz": 0}
+
+
+@pytest.mark.parametrize("args,message,exit_code", [
+    (["nope.pgn"], "error: no such file or folder: nope.pgn", 1),
+    (["empty"], "error: folder empty holds no PGN files", 1),
+    (["a.pgn", "--list", "bullet"], "error: unknown list 'bullet'", 2),
+    (["bin.pgn"], "error: 1 of 1 files could not be imported", 1),
+    (["bad.pgn", "--strict"], "error: bad.pgn:11: unknown result", 2),
+])
+def test_import_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                    message: str, exit_code: int) -> None:
+    (tmp_path / "empty").mkdir()
+    write(tmp_path / "a.pgn", pgn())
+    write(tmp_path / "bad.pgn", pgn(), pgn(Result="2-0"))
+    (tmp_path / "bin.pgn").write_bytes(bytes(range(256)) * 8)
+    code, _, err = run(capsys, monkeypatch, "import", *args)
+    assert code == exit_code
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(message), err
+    assert "Traceback" not in err
+
+
+def test_imports_and_players_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, monkeypatch, "imports")
+    assert code == 0 and "no imports yet" in out
+    write(tmp_path / "a.pgn", pgn(Round="1"), pgn(Round="1"))
+    run(capsys, monkeypatch, "import", "a.pgn")
+    code, out, _ = run(capsys, monkeypatch, "imports", "--format", "json")
+    (row,) = json.loads(out)
+    assert (row["source"], row["games_read"], row["games_added"], row["duplicates"]) == (
+        "a.pgn", 2, 1, 1)
+    code, out, _ = run(capsys, monkeypatch, "imports")
+    assert "a.pgn" in out
+    code, out, _ = run(capsys, monkeypatch, "players", "--search", "svob")
+    assert "Svoboda, Petr" in out and "Novak" not in out
+    code, out, _ = run(capsys, monkeypatch, "players", "--search", "zzz")
+    assert code == 0 and "no player matches 'zzz'" in out
+
+
+def test_player_merge_and_set(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "a.pgn", pgn(Round="1", WhiteFideId="99012345"),
+          pgn(Round="2", White="Novak,J"))
+    run(capsys, monkeypatch, "import", "a.pgn")
+    code, out, err = run(capsys, monkeypatch, "player", "merge", "99012345", "Novak,J")
+    assert code == 0, err
+    assert out.strip() == "merged Novak,J into Novak, Jan (FIDE ID 99012345)"
+    code, out, err = run(capsys, monkeypatch, "player", "set", "Novak,J", "--me",
+                         "--birth-year", "2009", "--no-ever-2400")
+    assert code == 0, err
+    assert out.strip() == ("Novak, Jan (FIDE ID 99012345): tracked player, birth year 2009, "
+                           "ever 2400 False")
+    code, _, err = run(capsys, monkeypatch, "player", "set", "Novak")
+    assert code == 2 and err.startswith("error: nothing to set")
+    code, _, err = run(capsys, monkeypatch, "player", "merge", "Novak", "Svoboda")
+    assert code == 2 and "played each other" in err
+    code, _, err = run(capsys, monkeypatch, "player", "set", "Nobody", "--me")
+    assert code == 1 and err.startswith("error: no player matches 'Nobody'")
+
+
+def test_db_upgrade(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, monkeypatch, "db", "upgrade", "--db", "x.db")
+    assert code == 0 and out.startswith("x.db: schema upgraded from empty to ")
+    code, out, _ = run(capsys, monkeypatch, "db", "upgrade", "--db", "x.db")
+    assert code == 0 and "is current" in out
+
+
+def test_sample_season_imports_and_again_adds_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    if not SAMPLES.is_dir():
+        pytest.skip("sample_pgns/ not there yet")
+    code, out, err = run(capsys, monkeypatch, "import", str(SAMPLES), "--quiet")
+    assert code == 0, err
+    first = out.splitlines()[0]
+    assert ", 0 duplicates skipped" in first or "duplicates skipped" in first
+    code, out, err = run(capsys, monkeypatch, "import", str(SAMPLES), "--quiet")
+    assert code == 0, err
+    assert " 0 added, 0 duplicates skipped" in out.splitlines()[0]
+    assert "0 games read" in out.splitlines()[0]
+
+
+# --- real processes ---------------------------------------------------------------------
+
+
+def _big(path: Path, games: int, tag: str) -> Path:
+    """A PGN of `games` distinct games (quick to write, slow enough to import)."""
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(games):
+            fh.write(pgn(Event=f"{tag} {i // 500}", Round=str(i), White=f"{tag}W{i % 997}",
+                         Black=f"{tag}B{i % 991}", WhiteElo=str(1500 + i % 900)))
+    return path
+
+
+def _tracker(*args: str) -> list[str]:
+    return [sys.executable, "-m", "tracker", *args]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("TRACKER_DB", None)
+    return env
+
+
+def _count(db: Path, sql: str) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute(sql).fetchone()[0])
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+def test_killed_import_leaves_the_database_as_before_that_file(tmp_path: Path) -> None:
+    small = write(tmp_path / "small.pgn", pgn(Round="1"), pgn(Round="2"))
+    big = _big(tmp_path / "big.pgn", 15_000, "K")
+    db = tmp_path / "k.db"
+    proc = subprocess.Popen(_tracker("import", str(small), str(big), "--db", str(db),
+                                     "--quiet"),
+                            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if db.exists():
+            try:
+                if _count(db, "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL"):
+                    break
+            except sqlite3.OperationalError:  # not created yet, or locked a moment
+                pass
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.05)
+    time.sleep(0.3)  # into the big file
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the import finished before the kill"
+    # The database opens (the command line works on it) and holds exactly the small file.
+    out = subprocess.run(_tracker("imports", "--format", "json", "--db", str(db)),
+                         env=_env(), capture_output=True, text=True, check=True)
+    assert [r["source"] for r in json.loads(out.stdout)] == [str(small)]
+    assert _count(db, "SELECT count(*) FROM games") == 2
+    assert _count(db, "SELECT count(*) FROM imports") == 1
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
+    # And importing again now completes the big file.
+    done = subprocess.run(_tracker("import", str(big), "--db", str(db), "--quiet"),
+                          env=_env(), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert _count(db, "SELECT count(*) FROM games") == 15_002
+
+
+@pytest.mark.slow
+def test_two_imports_into_one_database_at_once(tmp_path: Path) -> None:
+    a = _big(tmp_path / "a.pgn", 3_000, "A")
+    b = _big(tmp_path / "b.pgn", 3_000, "B")
+    both = write(tmp_path / "both.pgn", pgn(Round="x1"), pgn(Round="x2"))
+    db = tmp_path / "c.db"
+    subprocess.run(_tracker("db", "upgrade", "--db", str(db)), env=_env(), check=True,
+                   capture_output=True)
+    procs = [subprocess.Popen(_tracker("import", str(f), str(both), "--db", str(db), "--quiet"),
+                              env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+             for f in (a, b)]
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+    assert _count(db, "SELECT count(*) FROM games") == 6_002
+    # both.pgn landed once; the other process saw it as already imported.
+    assert _count(db, "SELECT count(*) FROM imports") == 3
+    assert _count(db, "SELECT count(DISTINCT norm_name) FROM players") == _count(
+        db, "SELECT count(*) FROM players")
