@@ -1,0 +1,96 @@
+"""Reading real-world PGN: fast, lenient, and checked against python-chess.
+
+`read_games(stream, source)` yields one `RawGame` per game of a binary stream. It never
+replays moves: it splits the bytes into games, parses the tag pairs and hashes the canonical
+mainline (`tracker.pgn.moves`). `read_games_reference` reads the same through python-chess
+(the corpus test requires both to agree); `validate_game` replays moves (`--validate`).
+
+What a game is (python-chess's rules, with two documented differences)
+-----------------------------------------------------------------------
+- A game is a header block of tag lines (`[Name "value"]`) and the movetext after it. The
+  movetext ends at a blank line outside a `{...}` comment (a line of spaces is blank).
+  Lines starting with `%` (escape) are ignored, and so are lines starting with `;` outside
+  the moves, as in python-chess. Line ends may be LF or CRLF; byte order marks are dropped
+  wherever they are (files concatenated into one stream).
+- One blank line inside a header block (ChessBase writes one) does not end the block; nor
+  do several, unless the next tag name was already given in the block: then it starts a
+  new game (the first one had no moves).
+- Difference 1: a header block followed by two or more blank lines before its moves is ONE
+  game; python-chess reads a game without moves followed by a game without tags (17 header
+  blocks of the real-PGN test corpus are written so).
+- Difference 2: a tag line right after a movetext line (no blank line between, outside a
+  comment) starts a new game; python-chess reads the whole header block as more movetext
+  of the game before (1 case in the corpus). Likewise a line starting with `[` and a letter
+  or digit after a blank line always starts a game, even inside a comment left open (an
+  unbalanced `{` would otherwise swallow the rest of the file): the comment ends there,
+  with a problem.
+- Text outside any game (moves without a header block, binary junk) comes out as a
+  `RawGame` with NO tags and a problem: it is not a game; report its problem, store nothing.
+
+Tags: values are decoded line by line (`decode_text`: UTF-8, else Windows-1252, or DOS code
+page 437 when its letters show) and unescaped (`\\"` -> `"`, `\\\\` -> `\\`). A tag given
+twice keeps the last value (as python-chess does) with a problem; a line starting with `[`
+that is not a tag pair is ignored with a problem. At most `MAX_TAGS` tags per game and
+`MAX_VALUE` characters per value are kept (more: a problem).
+
+Moves: `moves_digest` is the BLAKE2b-128 hex digest of the canonical mainline (see
+`tracker.pgn.moves`: comments, variations, NAGs, move numbers, result, `+#!?` and whitespace
+removed), "" when no move is left; `has_moves` says whether there is one (a game without
+moves is a forfeit signal).
+
+Problems: `RawGame.problems` holds sentences about the game. When one concerns a line other
+than the game's first, it starts with `line N: `; `problem_location(game, problem)` splits
+that off, so a report can print `file:N: message`. Reading never raises for bad content;
+a stream that cannot be read at all (a damaged archive) raises `BadInput` naming the source.
+
+Memory stays bounded whatever the input: blocks of 1 MiB, a line longer than `MAX_LINE`
+bytes is cut (a problem), a game still open after `CARRY_CAP` bytes is read line by line
+with its mainline hashed as it streams.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from tracker.model import RawGame
+from tracker.pgn.decode import decode_text
+from tracker.pgn.machine import MAX_LINE, MAX_TAGS, MAX_VALUE, read_games_slow
+from tracker.pgn.scan import CARRY_CAP, read_games
+
+
+def problem_location(game: RawGame, problem: str) -> tuple[int, str]:
+    """The line a problem of `game` concerns, and its message without the `line N: ` prefix."""
+    if problem.startswith("line "):
+        head, sep, rest = problem[5:].partition(": ")
+        if sep and head.isdigit():
+            return int(head), rest
+    return game.line, problem
+
+
+def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
+    """The games of `stream` as python-chess reads them (see `tracker.pgn.reference`)."""
+    from tracker.pgn.reference import read_games_reference as reference
+
+    return reference(stream, source)
+
+
+def validate_game(text: str) -> list[str]:
+    """Replay one game's PGN text with python-chess: its problems ([] when all is legal)."""
+    from tracker.pgn.reference import validate_game as validate
+
+    return validate(text)
+
+
+__all__ = [
+    "CARRY_CAP",
+    "MAX_LINE",
+    "MAX_TAGS",
+    "MAX_VALUE",
+    "decode_text",
+    "problem_location",
+    "read_games",
+    "read_games_reference",
+    "read_games_slow",
+    "validate_game",
+]

@@ -1,0 +1,107 @@
+"""python-chess as the reference reader, and `--validate` (the only users of `chess`)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import Any, BinaryIO
+
+import chess
+import chess.pgn
+
+from tracker.model import RawGame
+from tracker.pgn.decode import decode_text, unescape
+from tracker.pgn.machine import blocks
+from tracker.pgn.moves import digest_of
+
+_NULL = chess.Move.null()
+_STATE = chess._BoardState(chess.Board())
+
+
+class _CountingText(io.StringIO):
+    """A text stream that counts the lines read so far."""
+
+    lineno = 0
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        line = super().readline(-1 if size is None else size)
+        if line:
+            self.lineno += 1
+        return line
+
+
+def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
+    """The games of `stream` as python-chess reads them (`chess.pgn.read_game`).
+
+    Each line is decoded with `decode_text` (python-chess reads text); tags are python-chess's
+    (values unescaped as `read_games` does: python-chess keeps the backslashes). The moves
+    digest is built from the tokens python-chess's own tokenizer hands the visitor on the
+    mainline (SAN as written, without `+ # ! ?`), concatenated; moves are not replayed:
+    each token is counted on the board's move stack, so that python-chess opens and closes
+    variations exactly as it would with the real moves. python-chess's game boundaries are
+    kept as they are (a header block followed by two blank lines comes out as two games; see
+    `tracker.pgn`); `line` is the line of the game's first tag (or first movetext line for a
+    game without tags).
+    """
+    raw = b"".join(blocks(stream, source))
+    text = "".join(decode_text(line) for line in io.BytesIO(raw))
+    handle = _CountingText(text)
+
+    class Visitor(chess.pgn.BaseVisitor[RawGame]):
+        def begin_game(self) -> None:
+            self.line = handle.lineno
+            self.tags: dict[str, str] = {}
+            self.depth = 0
+            self.tokens: list[str] = []
+            self.problems: list[str] = []
+
+        def visit_header(self, tagname: str, tagvalue: str) -> None:
+            self.tags[tagname] = unescape(tagvalue)
+
+        def begin_parse_san(self, board: chess.Board, san: str) -> Any:
+            if self.depth == 0:
+                self.tokens.append(san)
+            # What board.push(chess.Move.null()) does to the move stacks, which is all that
+            # python-chess's variation handling looks at (and ten times cheaper).
+            if type(board) is chess.Board:
+                board.move_stack.append(_NULL)
+                board._stack.append(_STATE)
+            else:  # variants keep more stacks
+                board.push(_NULL)
+            return chess.pgn.SKIP
+
+        def begin_variation(self) -> None:
+            self.depth += 1
+
+        def end_variation(self) -> None:
+            self.depth -= 1
+
+        def handle_error(self, error: Exception) -> None:
+            self.problems.append(str(error))
+
+        def result(self) -> RawGame:
+            canon = "".join(self.tokens).encode("ascii", "replace")
+            return RawGame(
+                self.tags, digest_of(canon), bool(canon), self.line, tuple(self.problems)
+            )
+
+    while True:
+        game = chess.pgn.read_game(handle, Visitor=Visitor)
+        if game is None:
+            return
+        yield game
+
+
+def validate_game(text: str) -> list[str]:
+    """Replay the moves of one game's PGN text with python-chess; the problems found.
+
+    An empty list means every mainline and variation move is legal from the game's start
+    position (FEN/SetUp and Variant tags honoured).
+    """
+    try:
+        game = chess.pgn.read_game(io.StringIO(text))
+    except Exception as exc:  # noqa: BLE001 - lenient reader; anything else is a problem too
+        return [f"cannot be read: {exc}"]
+    if game is None:
+        return ["no game found"]
+    return [str(e) for e in game.errors]
