@@ -67,7 +67,7 @@ def _tournaments(draw: st.DrawFn) -> list[TournamentIn]:
 tournaments = st.composite(_tournaments)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tournaments(), st.randoms(use_true_random=False), RATINGS)
 def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object,
                                          rating: int) -> None:
@@ -89,7 +89,7 @@ def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object,
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tournaments(), RATINGS, st.data())
 def test_change_is_monotone_in_points(ts: list[TournamentIn], rating: int,
                                       data: st.DataObject) -> None:

@@ -110,3 +110,15 @@ def test_round_change_half_away_from_zero(x: str, rounded: int) -> None:
 def test_round_half_away_places() -> None:
     assert round_half_away(Fraction(5, 8), 2) == Decimal("0.63")
     assert round_half_away(Fraction(-5, 8), 2) == Decimal("-0.63")
+
+
+def test_table_8_1_2_rows_are_contiguous_from_zero() -> None:
+    rows = _spec_rows("table-8-1-2.csv")
+    assert rows[0]["d_min"] == "0" and rows[-1]["d_max"] == ""
+    for a, b in zip(rows, rows[1:], strict=False):
+        assert int(a["d_max"]) + 1 == int(b["d_min"])
+    # every D inside a row has that row's value (not only its edges)
+    for r in rows[:-1]:
+        for d in range(int(r["d_min"]), int(r["d_max"]) + 1):
+            assert expected_score(d) == Decimal(r["p_high"])
+            assert expected_score(-d) == (Decimal(r["p_low"]) if d else Decimal("0.50"))

@@ -51,13 +51,26 @@ def dp_table() -> dict[Decimal, int]:
     return {Decimal(r["p"]): int(r["dp"]) for r in _read("table-8-1-1.csv")}
 
 
+@functools.cache
+def _by_difference() -> tuple[tuple[Decimal, Decimal], ...]:
+    """(p_high, p_low) for |D| = 0 .. the first d_min of the open last row."""
+    rows = difference_table()
+    last = rows[-1].d_min
+    out: list[tuple[Decimal, Decimal]] = []
+    for a in range(last + 1):
+        row = next(
+            r for r in rows if a >= r.d_min and (r.d_max is None or a <= r.d_max)
+        )
+        out.append((row.p_high, row.p_low))
+    return tuple(out)
+
+
 def expected_score(d: int) -> Decimal:
-    """PD for a rating difference D = own - opponent (table 8.1.2; the cap is the caller's)."""
-    a = abs(d)
-    for row in difference_table():
-        if a >= row.d_min and (row.d_max is None or a <= row.d_max):
-            return row.p_high if d >= 0 else row.p_low
-    raise AssertionError(f"table 8.1.2 does not cover D = {d}")  # pragma: no cover
+    """PD for a rating difference D = own - opponent (table 8.1.2; the cap is the caller's):
+    `p_high` when D >= 0, `p_low` when D < 0."""
+    table = _by_difference()
+    p_high, p_low = table[min(abs(d), len(table) - 1)]
+    return p_high if d >= 0 else p_low
 
 
 def dp_for(p: Decimal | Fraction) -> int:
