@@ -111,6 +111,9 @@ def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
     return elapsed, peak
 
 
+SOURCES: list[str] = []  # corpus files or folders for make_big_pgn (default: all of it)
+
+
 def make_big(games: int, path: Path) -> None:
     if path.exists():
         return
@@ -118,8 +121,8 @@ def make_big(games: int, path: Path) -> None:
         raise SystemExit(f"{MAKE_BIG} not found: the benchmark needs ../shared beside the repo")
     print(f"building {path.name} ({games:,} games) ...", file=sys.stderr)
     tmp = path.with_suffix(".part")
-    subprocess.run([sys.executable, str(MAKE_BIG), "--games", str(games), "-o", str(tmp)],
-                   check=True)
+    subprocess.run([sys.executable, str(MAKE_BIG), *SOURCES, "--games", str(games), "-o",
+                    str(tmp)], check=True)
     tmp.rename(path)
 
 
@@ -245,7 +248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     default=Path(tempfile.gettempdir()) / "tracker-bench",
                     help="where the big files and databases go (never the repository)")
     ap.add_argument("--skip-anchors", action="store_true")
+    ap.add_argument("--source", action="append", default=[],
+                    help="corpus file or folder to build from (default: all of ../shared/corpus)")
     a = ap.parse_args(argv)
+    SOURCES[:] = [str(Path(s).resolve()) for s in a.source]
 
     a.workdir.mkdir(parents=True, exist_ok=True)
     big = a.workdir / f"big-{a.games}.pgn"

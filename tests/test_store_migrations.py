@@ -61,3 +61,29 @@ def test_bad_db_targets(tmp_path: Path, setup: str, message: str) -> None:
         target = tmp_path / "nope" / "x.db"
     with pytest.raises(DatabaseError, match=message):
         open_store(str(target))
+
+
+def test_revisions_read_as_text_agree_with_alembic() -> None:
+    from alembic.script import ScriptDirectory
+
+    from tracker.store.db import _alembic_config, known_revisions
+
+    script = ScriptDirectory.from_config(_alembic_config())
+    assert script.get_heads() == [head_revision()]
+    assert {r.revision: r.down_revision for r in script.walk_revisions()} == known_revisions()
+
+
+def test_concurrent_first_opens_migrate_once(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    target = tmp_path / "race.db"
+    code = "import sys; from tracker.store import open_store; open_store(sys.argv[1]).close()"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(target)], stderr=subprocess.PIPE)
+        for _ in range(4)
+    ]
+    errors = [p.communicate()[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+    with open_store(str(target)) as s:
+        assert current_revision(s) == head_revision()

@@ -9,24 +9,23 @@ a newer tracker is refused with a clear sentence, never touched.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.script.revision import RevisionError
-from alembic.util import CommandError
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 
 from tracker.errors import DatabaseError
+
+if TYPE_CHECKING:  # alembic is imported only when a schema change is due (it is slow)
+    from alembic.config import Config
 
 DEFAULT_DB = "tracker.db"
 BUSY_TIMEOUT_MS = 60_000
@@ -57,25 +56,49 @@ def to_url(target: str) -> str:
 
 
 def _alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     location = resources.files("tracker.migrations")
     cfg.set_main_option("script_location", str(location))
     return cfg
 
 
+_REVISION = re.compile(r"""^revision\s*=\s*["']([^"']+)["']""", re.M)
+_DOWN = re.compile(r"""^down_revision\s*=\s*(?:["']([^"']+)["']|None)""", re.M)
+
+
+@cache
+def known_revisions() -> dict[str, str | None]:
+    """revision -> down_revision of every migration that ships with this tracker.
+
+    Read from the migration files as text, so opening an up-to-date database never imports
+    Alembic; tests/test_store_migrations.py checks this agrees with Alembic's own view.
+    """
+    found: dict[str, str | None] = {}
+    versions = resources.files("tracker.migrations").joinpath("versions")
+    for entry in versions.iterdir():
+        if not entry.name.endswith(".py") or entry.name.startswith("__"):
+            continue
+        source = entry.read_text(encoding="utf-8")
+        rev, down = _REVISION.search(source), _DOWN.search(source)
+        if rev and down:
+            found[rev.group(1)] = down.group(1)
+    return found
+
+
 def head_revision() -> str:
-    heads = ScriptDirectory.from_config(_alembic_config()).get_heads()
+    revisions = known_revisions()
+    heads = set(revisions) - {d for d in revisions.values() if d}
     if len(heads) != 1:  # pragma: no cover - guarded by tests
         raise DatabaseError(f"the migrations have {len(heads)} heads; expected exactly one")
-    return heads[0]
+    return heads.pop()
 
 
-def _known_revision(revision: str) -> bool:
-    script = ScriptDirectory.from_config(_alembic_config())
-    try:
-        return script.get_revision(revision) is not None
-    except (CommandError, RevisionError):
-        return False
+def _read_revision(conn: Connection) -> str | None:
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -131,9 +154,8 @@ def open_store(target: str = DEFAULT_DB, *, upgrade: bool = True) -> Store:
                 if mode != "wal" and make_url(url).database not in (None, "", ":memory:"):
                     conn.exec_driver_sql("PRAGMA journal_mode = WAL")
                 conn.commit()
-            current = MigrationContext.configure(conn).get_current_revision()
-            head = head_revision()
-            if current is not None and current != head and not _known_revision(current):
+            current = _read_revision(conn)
+            if current is not None and current not in known_revisions():
                 raise DatabaseError(
                     f"{target} was written by a newer version of tracker (schema "
                     f"{current}); upgrade tracker to use it"
@@ -144,7 +166,7 @@ def open_store(target: str = DEFAULT_DB, *, upgrade: bool = True) -> Store:
                     raise DatabaseError(
                         f"{target} is an SQLite database of another program: pick another --db"
                     )
-        if upgrade:
+        if upgrade and current != head_revision():
             migrate(engine)
     except (OperationalError, SADatabaseError) as exc:
         engine.dispose()
@@ -157,12 +179,18 @@ def open_store(target: str = DEFAULT_DB, *, upgrade: bool = True) -> Store:
 
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the schema to `revision` (head by default) through Alembic."""
+    from alembic import command
+
     cfg = _alembic_config()
     with engine.begin() as conn:
+        if engine.dialect.name == "sqlite":
+            # Take the write lock before Alembic reads the version, so two processes opening
+            # a new database at once migrate it one after the other, not both.
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 
 
 def current_revision(store: Store) -> str | None:
     with store.engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        return _read_revision(conn)

@@ -1,0 +1,30 @@
+"""The benchmarks must not rot: run each bench script once on a tiny input.
+
+The real runs (1,000,000 games) are never part of the test suite; see bench/README.md.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, REPO, need_shared
+
+
+@pytest.mark.slow
+def test_import_bench_smoke(tmp_path: Path) -> None:
+    need_shared()
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "import_bench.py"), "--games", "1500",
+         "--extra", "300", "--anchor-games", "1500", "--runs", "1", "--workdir",
+         str(tmp_path), "--source", str(CORPUS / "event-Gibraltar2019.pgn.xz")],
+        capture_output=True, text=True, timeout=600, cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "| tracker import, new database | 1,500 |" in proc.stdout
+    assert "python-chess read_headers" in proc.stdout
+    assert "Slowdown of the extra import" in proc.stdout
+    assert (tmp_path / "import-bench.md").exists()
