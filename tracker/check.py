@@ -416,8 +416,10 @@ def _games_missing(ctx: _Ctx, row: PeriodRow, entry: OfficialEntry, missing: int
         other = ctx.base.row(p)
         if other is None:
             continue
+        ends = {plan.unit.tournament.id: plan.unit.end for plan in other.tournaments}
         for item in _plans_with_counts(other):
-            if item[2] > 0:
+            end = ends.get(item[0])
+            if item[2] > 0 and (end is None or end < here.list_date):  # over before the list
                 candidates.append(item)
                 origin[item[0]] = p
     for combo in _subsets(candidates, missing):
@@ -442,6 +444,7 @@ def _games_missing(ctx: _Ctx, row: PeriodRow, entry: OfficialEntry, missing: int
         causes.append(Cause(GAMES_MISSING, text, reproduces=ok_here and not broken,
                             games_match=_games_ok(rep, here, entry),
                             command=_commands(combo, here)))
+    causes = _drop_disproved(causes)
     causes += _unrated_counted_by_fide(row, entry, missing)
     if not any(c.reproduces for c in causes):
         not_counted = [nc for nc in row.not_counted]
@@ -534,7 +537,15 @@ def _games_extra(ctx: _Ctx, row: PeriodRow, entry: OfficialEntry, extra: int) ->
                 command=_commands(combo, next_list(here, ctx.rating_list)),
             )
         causes.append(best)
+    causes = _drop_disproved(causes)
     causes += _unrated_for_fide(ctx, row, entry, extra)
+    return causes
+
+
+def _drop_disproved(causes: list[Cause]) -> list[Cause]:
+    """When one tournament's move reproduces the list, the moves that do not are disproved."""
+    if any(c.reproduces for c in causes):
+        return [c for c in causes if c.reproduces]
     return causes
 
 

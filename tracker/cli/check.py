@@ -154,7 +154,7 @@ def check(
         else:
             who = resolve_player(store, player)
             reports = check_player(store, who.id, lists)
-            if not reports or not any(r.compared or r.rows for r in reports):
+            if not reports:
                 where = f" on the {lists[0]} list" if lists else ""
                 raise NotFound(
                     f"no official rating recorded for {who.name}{where}: record one with "
@@ -208,6 +208,11 @@ def _print_report(report: CheckReport) -> None:
     for note in report.notes:
         _lines([f"Note: {note}"])
     n, d = len(report.compared), len(report.differences)
+    if not n:
+        _lines(["", "Nothing to compare yet: the replay starts from the only official rating. "
+                    "Record later ones with `tracker official add` or `tracker official "
+                    "import`."])
+        return
     _lines(["", f"All {n} period{'s' if n != 1 else ''} checked match." if not d else
             f"{d} of {n} period{'s' if n != 1 else ''} checked differ."])
 
