@@ -154,7 +154,7 @@ def check(
         else:
             who = resolve_player(store, player)
             reports = check_player(store, who.id, lists)
-            if not reports:
+            if not any(r.rows for r in reports):
                 where = f" on the {lists[0]} list" if lists else ""
                 raise NotFound(
                     f"no official rating recorded for {who.name}{where}: record one with "
