@@ -13,23 +13,35 @@ entry for that list and period (counted in `ImportSummary.cleared`).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, bindparam, delete, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import (
+    Connection,
+    Row,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import IntegrityError
 
 from tracker.errors import BadInput, NotFound
-from tracker.fidelists import ListRow
+from tracker.fidelists import ListRating, ListRow
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.names import normalize_name
 from tracker.store.db import Store
 from tracker.store.schema import official_ratings, player_names, players
 
-BATCH = 5_000
+BATCH = 10_000
+CACHE_KIB = 65_536
 _LIST_ORDER = {lst: i for i, lst in enumerate(RatingList)}
 
 
@@ -151,49 +163,47 @@ def _batches(rows: Iterable[ListRow], size: int) -> Iterator[list[ListRow]]:
         yield chunk
 
 
-def _known(conn: Connection, fide_ids: Sequence[int]) -> dict[int, tuple[int, bool]]:
+def _ids(values: Iterable[int]) -> str:
+    """An SQL list of integers, written inline (they are ints: nothing to escape; this
+    spares compiling thousands of bound parameters per batch)."""
+    return ", ".join(str(int(v)) for v in values) or "NULL"
+
+
+def _known(conn: Connection, fide_ids: Iterable[int]) -> dict[int, tuple[int, bool]]:
     """fide_id -> (player id, birth year missing) for the players already recorded."""
     found: dict[int, tuple[int, bool]] = {}
-    result = conn.execute(
-        select(players.c.id, players.c.fide_id, players.c.birth_year).where(
-            players.c.fide_id.in_(fide_ids)
-        )
-    )
+    result = conn.execute(text(
+        f"SELECT id, fide_id, birth_year FROM players WHERE fide_id IN ({_ids(fide_ids)})"
+    ))
     for pid, fid, birth in result:
         found[int(fid)] = (int(pid), birth is None)
     return found
 
 
-def _insert_ignoring_conflicts(conn: Connection, rows: list[dict[str, Any]]) -> None:
-    """Add name spellings, keeping the first player a spelling already points to."""
+def _insert_many(conn: Connection, table: Table, columns: tuple[str, ...],
+                 rows: list[tuple[Any, ...]], *, ignore_conflicts: bool = False) -> None:
+    """Insert plain tuples. On SQLite straight through the driver's executemany (the Core
+    path costs more per row than SQLite itself, which matters at 1.8 million players)."""
     if not rows:
         return
     dialect = conn.dialect.name
-    if dialect == "sqlite":
-        conn.execute(sqlite.insert(player_names).on_conflict_do_nothing(), rows)
+    if dialect == "sqlite":  # values arrive as the driver takes them (see _db_value)
+        verb = "INSERT OR IGNORE" if ignore_conflicts else "INSERT"
+        names = ", ".join(f'"{c}"' for c in columns)
+        marks = ", ".join("?" for _ in columns)
+        conn.exec_driver_sql(f'{verb} INTO "{table.name}" ({names}) VALUES ({marks})', rows)
+        return
+    dicts = [dict(zip(columns, r, strict=True)) for r in rows]
+    if not ignore_conflicts:
+        conn.execute(insert(table), dicts)
     elif dialect == "postgresql":
-        conn.execute(postgresql.insert(player_names).on_conflict_do_nothing(), rows)
-    else:  # other backends: names stay unrecorded, FIDE ID lookup still works
-        return
+        conn.execute(postgresql.insert(table).on_conflict_do_nothing(), dicts)
+    # other backends: the names stay unrecorded; FIDE ID lookup still works
 
 
-def _create_players(conn: Connection, chunk: dict[int, ListRow]) -> None:
-    if not chunk:
-        return
-    conn.execute(
-        insert(players),
-        [
-            {
-                "name": row.name,
-                "norm_name": normalize_name(row.name),
-                "fide_id": fid,
-                "title": row.title or row.women_title,
-                "federation": row.federation,
-                "birth_year": row.birth_year,
-            }
-            for fid, row in chunk.items()
-        ],
-    )
+PLAYER_COLUMNS = ("name", "norm_name", "fide_id", "title", "federation", "birth_year")
+ENTRY_COLUMNS = ("player_id", "list", "period", "rating", "games", "k", "flag", "title",
+                 "birth_year", "source", "recorded_at")
 
 
 def import_entries(
@@ -207,14 +217,18 @@ def import_entries(
     """Write the entries of one list file (all in one transaction).
 
     Players are matched by FIDE ID; by default the others are skipped, with `keep_all` they
-    are created. Each list of a row with a rating becomes an entry for the row's period,
-    replacing an earlier file's entry; an empty rating clears an earlier entry. The player's
-    birth year is filled from the list when the database has none. `progress` is called
-    with the number of rows read so far after each batch.
+    are created (with their name, title, federation and birth year). Each list of a row with
+    a rating becomes an entry for the row's period, replacing an earlier file's entry; an
+    empty rating clears an earlier entry. The player's birth year is filled from the list
+    when the database has none. `progress` is called with the number of rows read so far
+    after each batch. The rows are read lazily, batch by batch: memory stays flat.
     """
     summary = ImportSummary(source=source)
     stamp = _now()
     with store.engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            # A bigger page cache for the index updates of a big list (bounded: 64 MB).
+            conn.exec_driver_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
         for chunk in _batches(rows, BATCH):
             _import_batch(conn, chunk, summary, keep_all=keep_all, source=source, stamp=stamp)
             if progress is not None:
@@ -232,37 +246,37 @@ def _import_batch(
     stamp: dt.datetime,
 ) -> None:
     summary.rows += len(chunk)
-    known = _known(conn, list({r.fide_id for r in chunk}))
-    if keep_all:
-        missing: dict[int, ListRow] = {}
-        for row in chunk:
-            if row.fide_id not in known and row.fide_id not in missing:
-                missing[row.fide_id] = row
-        if missing:
-            _create_players(conn, missing)
-            summary.created += len(missing)
-            created = _known(conn, list(missing))
-            _insert_ignoring_conflicts(
-                conn,
-                [
-                    {"norm_name": key, "player_id": created[fid][0]}
-                    for fid, row in missing.items()
-                    if (key := normalize_name(row.name))
-                ],
-            )
-            # Their birth year came with the row: nothing to fill in.
-            known.update({fid: (pid, False) for fid, (pid, _) in created.items()})
-
     # The last row of a FIDE ID in the batch wins; earlier batches are handled by `stamp`.
     latest: dict[int, ListRow] = {}
     for row in chunk:
         if row.fide_id in latest:
             summary.duplicates += 1
         latest[row.fide_id] = row
+        summary.periods.add(row.period)
+    for row in chunk[:1]:
+        summary.lists.update(f.list for f in row.ratings)
+
+    known = _known(conn, list(latest))
+    if keep_all:
+        missing = [row for fid, row in latest.items() if fid not in known]
+        if missing:
+            norms = [normalize_name(row.name) for row in missing]
+            _insert_many(conn, players, PLAYER_COLUMNS, [
+                (row.name, norm, row.fide_id, row.title or row.women_title, row.federation,
+                 row.birth_year)
+                for row, norm in zip(missing, norms, strict=True)
+            ])
+            summary.created += len(missing)
+            created = _known(conn, [row.fide_id for row in missing])
+            _insert_many(conn, player_names, ("norm_name", "player_id"), [
+                (norm, created[row.fide_id][0])
+                for row, norm in zip(missing, norms, strict=True) if norm
+            ], ignore_conflicts=True)
+            # Their birth year came with the row: nothing to fill in.
+            known.update({fid: (pid, False) for fid, (pid, _) in created.items()})
 
     births: list[dict[str, Any]] = []
-    groups: dict[tuple[RatingList, Period], list[tuple[int, ListRow, int | None, int | None,
-                                                      int | None]]] = {}
+    groups: dict[tuple[RatingList, Period], list[tuple[int, ListRow, ListRating]]] = {}
     for fid, row in latest.items():
         hit = known.get(fid)
         if hit is None:
@@ -270,14 +284,10 @@ def _import_batch(
             continue
         pid, birth_missing = hit
         summary.kept += 1
-        summary.periods.add(row.period)
         if birth_missing and row.birth_year is not None:
             births.append({"pid": pid, "birth": row.birth_year})
         for figures in row.ratings:
-            summary.lists.add(figures.list)
-            groups.setdefault((figures.list, row.period), []).append(
-                (pid, row, figures.rating, figures.games, figures.k)
-            )
+            groups.setdefault((figures.list, row.period), []).append((pid, row, figures))
 
     if births:
         conn.execute(
@@ -288,45 +298,42 @@ def _import_batch(
         )
         summary.birth_years += len(births)
 
+    stamp_value = _db_value(conn, official_ratings.c.recorded_at, stamp)
     for (rating_list, period), items in groups.items():
-        ids = [pid for pid, *_ in items]
-        scope = and_(
-            official_ratings.c.player_id.in_(ids),
-            official_ratings.c.list == str(rating_list),
-            official_ratings.c.period == str(period),
-        )
-        # Entries of this same file (an earlier batch) are duplicates, not replacements.
-        again = conn.execute(
-            delete(official_ratings).where(scope, official_ratings.c.recorded_at == stamp)
-        ).rowcount
-        summary.duplicates += again
-        summary.entries -= again
-        old = conn.execute(
-            select(official_ratings.c.player_id).where(scope)
-        ).scalars().all()
+        where = (f"player_id IN ({_ids(pid for pid, _, _ in items)}) "
+                 "AND list = :list AND period = :period")
+        key = {"list": str(rating_list), "period": str(period), "stamp": stamp_value}
+        old = conn.execute(text(
+            f"SELECT player_id, recorded_at = :stamp FROM official_ratings WHERE {where}"
+        ), key).all()
         if old:
-            conn.execute(delete(official_ratings).where(scope))
-        rated_ids = {pid for pid, _row, rating, _g, _k in items if rating is not None}
-        summary.replaced += sum(1 for pid in old if pid in rated_ids)
-        summary.cleared += sum(1 for pid in old if pid not in rated_ids)
+            conn.execute(text(f"DELETE FROM official_ratings WHERE {where}"), key)
+            rated = {pid for pid, _, figures in items if figures.rating is not None}
+            for pid, same_file in old:
+                if same_file:  # an earlier batch of this very file: a repeated FIDE ID
+                    summary.duplicates += 1
+                    summary.entries -= 1
+                elif pid in rated:
+                    summary.replaced += 1
+                else:
+                    summary.cleared += 1
         values = [
-            {
-                "player_id": pid,
-                "list": str(rating_list),
-                "period": str(period),
-                "rating": rating,
-                "games": games,
-                "k": k,
-                "flag": row.flag,
-                "title": row.title or row.women_title,
-                "birth_year": row.birth_year,
-                "source": source,
-                "recorded_at": stamp,
-            }
-            for pid, row, rating, games, k in items
-            if rating is not None
+            (pid, key["list"], key["period"], figures.rating, figures.games, figures.k,
+             row.flag, row.title or row.women_title, row.birth_year, source, stamp_value)
+            for pid, row, figures in items
+            if figures.rating is not None
         ]
-        if values:
-            conn.execute(insert(official_ratings), values)
-            summary.entries += len(values)
+        _insert_many(conn, official_ratings, ENTRY_COLUMNS, values)
+        summary.entries += len(values)
 
+
+def _db_value(conn: Connection, column: Any, value: Any) -> Any:
+    """`value` as the driver receives it for `column` (SQLite: the stored text)."""
+    if conn.dialect.name != "sqlite":
+        return value
+    process = column.type.bind_processor(conn.dialect)
+    if process is not None:
+        return process(value)
+    if isinstance(value, dt.datetime):  # what the sqlite3 driver's adapter would write
+        return value.isoformat(" ")
+    return value
