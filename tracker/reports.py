@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.errors import NotFound
+from tracker.fide import TournamentOut
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import (
     NotCounted,
@@ -193,12 +194,10 @@ def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
     return int((Decimal(sum(rs)) / len(rs)).to_integral_value())
 
 
-def _tournament_out(plan: TournamentPlan, row: PeriodRow) -> Any:
+def _tournament_out(plan: TournamentPlan, row: PeriodRow) -> TournamentOut | None:
+    """The engine's result for this tournament (rate_period keeps the order it was given)."""
     if row.out is None:
         return None
-    for t in row.out.tournaments:
-        if t.label == plan.unit.label and t.start == max(plan.unit.start or t.start, t.start):
-            return t
     index = row.tournaments.index(plan)
     return row.out.tournaments[index] if index < len(row.out.tournaments) else None
 
