@@ -873,14 +873,16 @@ def lists_with_entries(store: Store, player_id: int) -> list[RatingList]:
 
 def check_player(store: Store, player: PlayerRef | int, rating_lists: Sequence[RatingList] = (),
                  *, analyse: bool = True) -> list[CheckReport]:
-    """Check one player on the given lists (default: every list with official ratings)."""
+    """Check one player on the given lists (default: every list with official ratings); a
+    list without an official entry gives no report."""
     official = entries_for(store, player if isinstance(player, int) else player.id)
     lists = list(rating_lists) or _lists_in(official)
     if not lists or not _lists_in(official):
         return []
     p = get_player(store, player) if isinstance(player, int) else player
     inputs = inputs_for(store, p, lists, official)
-    return [reconcile(inputs[rl], player=p.name, analyse=analyse) for rl in lists]
+    reports = [reconcile(inputs[rl], player=p.name, analyse=analyse) for rl in lists]
+    return [r for r in reports if r.rows]
 
 
 def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse: bool = True,
