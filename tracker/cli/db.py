@@ -1,18 +1,28 @@
-"""`tracker db upgrade` (later also `db backup` and `db check`)."""
+"""`tracker db upgrade`, `tracker db backup FILE`, `tracker db check`."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
-from tracker.cli.common import DbOption, out
+from tracker.cli.common import DbOption, TableOrJson, out
+from tracker.errors import TrackerError
 from tracker.store import DEFAULT_DB
 from tracker.store.db import current_revision, head_revision, open_store
+from tracker.store.maintenance import backup as backup_store
+from tracker.store.maintenance import check_database, open_existing
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
-    group = typer.Typer(help="The database itself: upgrade its schema.", no_args_is_help=True)
+    group = typer.Typer(help="The database itself: upgrade its schema, back it up, check it.",
+                        no_args_is_help=True)
     group.command("upgrade")(upgrade)
+    group.command("backup")(backup)
+    group.command("check")(check)
     app.add_typer(group, name="db")
 
 
@@ -34,3 +44,54 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
         out.print(f"{db}: schema {after} is current (head {head_revision()})", markup=False)
     else:
         out.print(f"{db}: schema upgraded from {before or 'empty'} to {after}", markup=False)
+
+
+def backup(
+    file: Annotated[Path, typer.Argument(help="The backup file to write.", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Copy the database into FILE, safely, even while another tracker is importing.
+
+    Uses SQLite's online backup: FILE is a consistent snapshot in one self-contained file,
+    written beside FILE first and renamed into place when complete, so an interrupted
+    backup never leaves half a file. Restore by using FILE as --db (or copying it back).
+
+    Example:
+
+      tracker db backup ~/backups/tracker-2025-11.db
+    """
+    with open_existing(db) as store:
+        size = backup_store(store, file, overwrite=force)
+    out.print(f"backed up {db} to {file} ({size:,} bytes)", markup=False)
+
+
+def check(
+    fmt: Annotated[TableOrJson, typer.Option("--format", "-f", help="table or json.")
+                   ] = TableOrJson.table,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Check the database: SQLite's integrity check plus the tracker's own rules.
+
+    No game without its players or tournament, no game stored twice, no player spelling
+    pointing nowhere, official entries with a valid list and period, the current schema.
+    Changes nothing. Exit code 1 when something is wrong.
+
+    Example:
+
+      tracker db check --db club.db
+    """
+    with open_existing(db) as store:
+        problems = check_database(store)
+    if fmt is TableOrJson.json:
+        out.print_json(json.dumps({"ok": not problems, "problems": [
+            {"check": p.check, "count": p.count, "message": p.message} for p in problems]}))
+    elif not problems:
+        out.print(f"{db}: ok (integrity and every invariant hold)", markup=False)
+    else:
+        for p in problems:
+            out.print(f"{db}: {p.check}: {p.message}", markup=False)
+    if problems:
+        n = len(problems)
+        raise TrackerError(f"{db}: {n} problem{'' if n == 1 else 's'} found; restore from a "
+                           "backup (tracker db backup) or report them")

@@ -1,0 +1,382 @@
+"""`tracker.store.maintenance` and `tracker db backup|check`; the schema upgrade from the
+first released schema (tests/data/schema-0001.db, see make_schema_0001.py beside it).
+
+The damaged databases are made by hand with sqlite3 (foreign keys and CHECK constraints
+switched off for that connection), so each invariant is seen failing once.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from alembic import command
+
+from tests.conftest import REPO
+from tests.test_import import pgn, write
+from tracker.cli import main
+from tracker.errors import BadInput, DatabaseError, NotFound
+from tracker.importer import ImportOptions, import_paths
+from tracker.store import Store, open_store
+from tracker.store.db import _alembic_config, current_revision, head_revision
+from tracker.store.maintenance import INVARIANTS, backup, check_database, open_existing
+
+FIXTURE_0001 = REPO / "tests" / "data" / "schema-0001.db"
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["tracker", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+_TEMPLATE: dict[str, bytes] = {}
+
+
+def _filled(tmp_path: Path, name: str = "f.db") -> Path:
+    """A database holding three imported games (built once, then copied: faster)."""
+    db = tmp_path / name
+    write(tmp_path / "games.pgn", "x")
+    if not _TEMPLATE:
+        f = write(tmp_path / "games.pgn", pgn(Round="1"), pgn(Round="2", White="Dvorak, Ivo"),
+                  pgn(Round="3", Black="Dvorak, Ivo", WhiteFideId="99012345"))
+        with open_store(str(db)) as store:
+            (s,) = import_paths(store, [str(f)], ImportOptions()).sources
+            assert s.added == 3
+        _TEMPLATE["db"] = db.read_bytes()  # closing the store checkpointed the WAL
+        return db
+    db.write_bytes(_TEMPLATE["db"])
+    return db
+
+
+def _raw(db: Path, *sql: str) -> None:
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA foreign_keys = OFF")
+    con.execute("PRAGMA ignore_check_constraints = ON")
+    for s in sql:
+        con.execute(s)
+    con.commit()
+    con.close()
+
+
+def _checks(db: Path) -> dict[str, int]:
+    with open_existing(str(db)) as store:
+        return {p.check: p.count for p in check_database(store)}
+
+
+def test_a_fresh_import_passes_every_check(tmp_path: Path) -> None:
+    assert _checks(_filled(tmp_path)) == {}
+
+
+def test_an_empty_database_passes(store: Store) -> None:
+    assert check_database(store) == []
+
+
+# Each damage, and the one check (with its count) that must report it.
+DAMAGE = [
+    ("UPDATE games SET white_id = 999 WHERE id = 1", "game-white", 1),
+    ("UPDATE games SET black_id = 999 WHERE id IN (1, 2)", "game-black", 2),
+    ("UPDATE games SET tournament_id = 999 WHERE id = 1", "game-tournament", 1),
+    ("UPDATE games SET import_id = 999 WHERE id = 1", "game-import", 1),
+    ("UPDATE games SET black_id = white_id WHERE id = 1", "game-self", 1),
+    ("UPDATE games SET list = 'bullet' WHERE id = 1", "game-list", 1),
+    ("UPDATE games SET result = '2-0' WHERE id = 1", "game-result", 1),
+    ("INSERT INTO player_names VALUES ('nobody', 999)", "player-name", 1),
+    ("INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
+     "VALUES (999, 'standard', '2025-01', 'manual', '2025-01-01')", "official-player", 1),
+    ("INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
+     "VALUES (1, 'bullet', '2025-01', 'manual', '2025-01-01')", "official-list", 1),
+    ("INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
+     "VALUES (1, 'standard', '2025-13', 'manual', '2025-01-01')", "official-period", 1),
+    ("UPDATE tournaments SET pinned_period = 'March' WHERE id = 1", "tournament-period", 1),
+    ("UPDATE tournaments SET end_date = '2000-01-01' WHERE id = 1", "tournament-dates", 1),
+    ("INSERT INTO imports (source, content_hash, started_at) VALUES ('x.pgn', 'h', "
+     "'2025-01-01')", "import-unfinished", 1),
+]
+
+
+@pytest.mark.parametrize("sql,check,count", DAMAGE, ids=[d[1] for d in DAMAGE])
+def test_each_invariant_reports_its_damage(tmp_path: Path, sql: str, check: str,
+                                           count: int) -> None:
+    db = _filled(tmp_path)
+    _raw(db, sql)
+    found = _checks(db)
+    assert found.get(check) == count, found
+    # Dangling references are also what SQLite's foreign_key_check sees, and a broken CHECK
+    # constraint what its integrity_check sees; nothing else is reported.
+    also = {"foreign-keys"} | ({"integrity"} if check.endswith("-list") else set())
+    assert set(found) <= {check} | also, found
+
+
+def _without_unique(db: Path, table: str, constraint: str) -> None:
+    """Rebuild `table` without one UNIQUE constraint (the only way to store a duplicate)."""
+    con = sqlite3.connect(db)
+    (ddl,) = con.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    start = ddl.index(f", \n\tCONSTRAINT {constraint}")
+    end = ddl.index(")", ddl.index("UNIQUE", start)) + 1
+    new = ddl[:start] + ddl[end:]
+    con.executescript(f"""
+        PRAGMA foreign_keys = OFF;
+        PRAGMA legacy_alter_table = ON;
+        BEGIN;
+        ALTER TABLE {table} RENAME TO old_{table};
+        {new};
+        INSERT INTO {table} SELECT * FROM old_{table};
+        DROP TABLE old_{table};
+        COMMIT;
+    """)
+    con.close()
+
+
+def test_duplicate_identity_and_fide_id_are_found(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    _without_unique(db, "games", "uq_games_identity")
+    _without_unique(db, "players", "uq_players_fide_id")
+    _raw(db, "INSERT INTO games (identity, tournament_id, white_id, black_id, result, "
+             "has_moves, list, rated) SELECT identity, tournament_id, white_id, black_id, "
+             "result, has_moves, list, rated FROM games WHERE id = 1",
+         "UPDATE players SET fide_id = 99012345 WHERE fide_id IS NULL AND id = "
+         "(SELECT min(id) FROM players WHERE fide_id IS NULL)")
+    found = _checks(db)
+    assert found["game-identity"] == 1 and found["player-fide-id"] == 1, found
+
+
+def test_every_invariant_has_a_damage_test() -> None:
+    tested = {d[1] for d in DAMAGE} | {"game-identity", "player-fide-id", "official-duplicate"}
+    assert {name for name, _, _ in INVARIANTS} <= tested
+
+
+def test_duplicate_official_entry_is_found(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    _without_unique(db, "official_ratings", "uq_official_ratings_player_id_list_period")
+    entry = ("INSERT INTO official_ratings (player_id, list, period, rating, source, "
+             "recorded_at) VALUES (1, 'standard', '2025-01', 1800, 'manual', '2025-01-01')")
+    _raw(db, entry, entry)
+    assert _checks(db) == {"official-duplicate": 1}
+
+
+def test_a_damaged_file_is_reported_not_raised(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode = DELETE")
+    page = con.execute("PRAGMA page_size").fetchone()[0]
+    (root,) = con.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'ix_games_white_id'").fetchone()
+    con.close()
+    with db.open("r+b") as fh:  # scribble over one index page (not the header, not page 1)
+        fh.seek((root - 1) * page + 8)
+        fh.write(b"\xff" * 64)
+    found = _checks(db)
+    assert "integrity" in found or "unreadable" in found, found
+
+
+def test_an_older_schema_is_a_problem(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    shutil.copy(FIXTURE_0001, db)
+    found = {p.check: p.message for p in check_database(open_existing(str(db)))}
+    assert found == {"schema": f"schema 0001 is not the current {head_revision()}: run "
+                               "`tracker db upgrade`"}
+
+
+# --- backup -----------------------------------------------------------------------------
+
+
+def _dump(db: Path) -> list[str]:
+    con = sqlite3.connect(db)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
+
+
+def test_backup_is_a_whole_copy(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    copy = tmp_path / "copy.db"
+    with open_existing(str(db)) as store:
+        size = backup(store, copy)
+    assert size == copy.stat().st_size > 0
+    assert _dump(copy) == _dump(db)
+    assert not list(tmp_path.glob("*.part")) and not (tmp_path / "copy.db-wal").exists()
+    with open_existing(str(copy)) as store:
+        assert check_database(store) == []
+
+
+def test_backup_during_an_open_write_copies_the_committed_state(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    before = _dump(db)
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # as an import holds it
+    writer.execute("DELETE FROM games")
+    try:
+        with open_existing(str(db)) as store:
+            backup(store, tmp_path / "snap.db")
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert _dump(tmp_path / "snap.db") == before
+
+
+def test_backup_while_importing_in_a_thread(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    big = write(tmp_path / "big.pgn", *(pgn(Round=str(i), Event="Thread Open")
+                                        for i in range(3000)))
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            with open_store(str(db)) as s:
+                import_paths(s, [str(big)], ImportOptions())
+        except BaseException as exc:  # noqa: BLE001 - reported by the assert below
+            errors.append(exc)
+
+    t = threading.Thread(target=work)
+    t.start()
+    with open_existing(str(db)) as store:
+        backup(store, tmp_path / "mid.db")
+    t.join()
+    assert not errors
+    games = sqlite3.connect(tmp_path / "mid.db").execute("SELECT count(*) FROM games")
+    assert games.fetchone()[0] in (3, 3003)  # before the big file, or after it: never between
+
+
+@pytest.mark.parametrize("case", ["exists", "folder", "no-folder", "itself"])
+def test_backup_refusals(tmp_path: Path, case: str) -> None:
+    db = _filled(tmp_path)
+    target = {"exists": tmp_path / "games.pgn", "folder": tmp_path,
+              "no-folder": tmp_path / "nope" / "b.db", "itself": db}[case]
+    before = target.read_bytes() if target.is_file() else None
+    with open_existing(str(db)) as store, pytest.raises(BadInput):
+        backup(store, target)
+    if before is not None:
+        assert target.read_bytes() == before
+    assert not list(tmp_path.glob(".*.part"))
+
+
+def test_backup_force_replaces(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    old = write(tmp_path / "old.db", "not a database")
+    with open_existing(str(db)) as store:
+        backup(store, old, overwrite=True)
+    assert _dump(old) == _dump(db)
+
+
+def test_backup_of_a_non_file_database_is_refused(tmp_path: Path) -> None:
+    with open_store("sqlite://") as store, pytest.raises(DatabaseError, match="SQLite"):
+        backup(store, tmp_path / "m.db")
+
+
+def test_open_existing_refuses_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(NotFound, match="no database at"):
+        open_existing(str(tmp_path / "missing.db"))
+    assert not (tmp_path / "missing.db").exists()
+
+
+# --- the commands -----------------------------------------------------------------------
+
+
+def test_cli_check_and_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRACKER_DB", raising=False)
+    db = _filled(tmp_path)
+    code, out, err = run(capsys, monkeypatch, "db", "check", "--db", str(db))
+    assert (code, out, err) == (0, f"{db}: ok (integrity and every invariant hold)\n", "")
+    code, out, err = run(capsys, monkeypatch, "db", "backup", "b.db", "--db", str(db))
+    assert code == 0 and out.startswith(f"backed up {db} to b.db (") and err == ""
+    code, out, err = run(capsys, monkeypatch, "db", "backup", "b.db", "--db", str(db))
+    assert (code, out) == (2, "")
+    assert err == "error: b.db already exists: give another name, or --force to replace it\n"
+    code, out, err = run(capsys, monkeypatch, "db", "backup", "b.db", "--force", "--db", str(db))
+    assert code == 0
+    _raw(db, "UPDATE games SET black_id = white_id WHERE id = 1")
+    code, out, err = run(capsys, monkeypatch, "db", "check", "--db", str(db), "-f", "json")
+    assert code == 1
+    assert json.loads(out) == {"ok": False, "problems": [
+        {"check": "game-self", "count": 1,
+         "message": "1 games have the same player on both sides"}]}
+    assert err == (f"error: {db}: 1 problem found; restore from a backup (tracker db backup) "
+                   "or report them\n")
+    code, out, err = run(capsys, monkeypatch, "db", "check", "--db", "missing.db")
+    assert (code, out) == (1, "")
+    assert err == "error: no database at missing.db: give the file with --db (or TRACKER_DB)\n"
+
+
+# --- schema upgrade from the first released schema ------------------------------------
+
+
+FIXTURE_ROWS = {
+    "games": 2, "players": 2, "player_names": 3, "tournaments": 1, "imports": 1,
+    "official_ratings": 1, "ro_overrides": 1,
+}
+
+
+def test_fixture_is_the_first_schema() -> None:
+    con = sqlite3.connect(f"file:{FIXTURE_0001}?mode=ro", uri=True)
+    try:
+        assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [("0001",)]
+        for table, n in FIXTURE_ROWS.items():
+            assert con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == n
+    finally:
+        con.close()
+
+
+def test_upgrade_from_0001_keeps_every_row(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "old.db"
+    shutil.copy(FIXTURE_0001, db)
+    before = [line for line in _dump(db) if line.startswith("INSERT INTO \"")
+              and "alembic_version" not in line]
+    code, out, _ = run(capsys, monkeypatch, "db", "upgrade", "--db", str(db))
+    assert code == 0
+    assert out == f"{db}: schema upgraded from 0001 to {head_revision()}\n"
+    after = [line for line in _dump(db) if line.startswith("INSERT INTO \"")
+             and "alembic_version" not in line]
+    assert after == before and len(before) == sum(FIXTURE_ROWS.values())
+    with open_existing(str(db)) as store:
+        assert check_database(store) == []
+    # The data reads back through the tool: the written name, the FIDE ID, the game.
+    code, out, _ = run(capsys, monkeypatch, "players", "--format", "json", "--db", str(db))
+    got = {p["name"]: (p["fide_id"], p["games"]["standard"]) for p in json.loads(out)}
+    assert got == {"Novák, Jan": (99012345, 2), "Svoboda, Petr": (None, 2)}
+
+
+def test_downgrade_to_0001_and_back_keeps_data(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    before = [line for line in _dump(db) if "alembic_version" not in line
+              and "ix_tournaments_event_site" not in line]
+    with open_existing(str(db)) as store:
+        cfg = _alembic_config()
+        with store.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0001")
+        assert current_revision(store) == "0001"
+    with open_store(str(db)) as store:  # opening upgrades again
+        assert current_revision(store) == head_revision()
+        assert check_database(store) == []
+    after = [line for line in _dump(db) if "alembic_version" not in line
+             and "ix_tournaments_event_site" not in line]
+    assert after == before
+
+
+def test_a_newer_schema_is_refused_and_untouched(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    _raw(db, "UPDATE alembic_version SET version_num = '9999'")
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    raw = db.read_bytes()
+    for opener in (open_store, open_existing):
+        with pytest.raises(DatabaseError, match="newer version of tracker"):
+            opener(str(db))
+    assert db.read_bytes() == raw

@@ -1,0 +1,235 @@
+"""Looking after the database file: an online backup, and a check of its integrity.
+
+`backup(store, path)` copies a live SQLite database with SQLite's own online backup API (a
+consistent snapshot even while another `tracker` process imports: WAL readers never block
+the writer), into a temporary file beside the target that is renamed into place only when
+complete, so a failed or interrupted backup never leaves a half-written file under `path`.
+
+`check_database(store)` runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check`, then
+the tool's own invariants, each a plain SQL count:
+
+- every game has both players and its tournament (and its import, when it names one);
+- no player plays themselves; no two games share an identity; no two players a FIDE ID;
+- every spelling in player_names points at a player;
+- official entries name a player, a list (standard, rapid, blitz) and a period `YYYY-MM`;
+- games name a list and a result the importer writes; tournaments start before they end;
+- every import row is finished (an import commits its row only with its games);
+- the schema is the one this version of tracker writes.
+
+It returns a list of `Problem`s ([] when all holds) and never changes the database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sqlite3
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import Connection, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DatabaseError as SADatabaseError
+from sqlalchemy.exc import OperationalError
+
+from tracker.errors import BadInput, DatabaseError, NotFound
+from tracker.store.db import Store, current_revision, head_revision, open_store, to_url
+
+_PERIOD = re.compile(r"^[0-9]{4}-(0[1-9]|1[0-2])$")
+_LISTS = "('standard', 'rapid', 'blitz')"
+_RESULTS = "('1-0', '0-1', '1/2-1/2', '*')"
+MAX_INTEGRITY_LINES = 20  # lines of PRAGMA integrity_check kept (it can print thousands)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the database: which check, how many rows, and a sentence."""
+
+    check: str
+    count: int
+    message: str
+
+
+# (check name, SQL counting the rows that break it, the sentence; {n} is the count)
+INVARIANTS: tuple[tuple[str, str, str], ...] = (
+    ("game-white", "SELECT count(*) FROM games g LEFT JOIN players p ON p.id = g.white_id "
+     "WHERE p.id IS NULL", "{n} games name a White player that does not exist"),
+    ("game-black", "SELECT count(*) FROM games g LEFT JOIN players p ON p.id = g.black_id "
+     "WHERE p.id IS NULL", "{n} games name a Black player that does not exist"),
+    ("game-tournament", "SELECT count(*) FROM games g LEFT JOIN tournaments t "
+     "ON t.id = g.tournament_id WHERE t.id IS NULL",
+     "{n} games belong to a tournament that does not exist"),
+    ("game-import", "SELECT count(*) FROM games g LEFT JOIN imports i ON i.id = g.import_id "
+     "WHERE g.import_id IS NOT NULL AND i.id IS NULL",
+     "{n} games name an import that does not exist"),
+    ("game-self", "SELECT count(*) FROM games WHERE white_id = black_id",
+     "{n} games have the same player on both sides"),
+    ("game-identity", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM games "
+     "GROUP BY identity HAVING count(*) > 1)", "{n} games duplicate another game's identity"),
+    ("game-list", f'SELECT count(*) FROM games WHERE "list" NOT IN {_LISTS}',
+     "{n} games name no valid list (standard, rapid, blitz)"),
+    ("game-result", f"SELECT count(*) FROM games WHERE result NOT IN {_RESULTS}",
+     "{n} games have a result other than 1-0, 0-1, 1/2-1/2 or *"),
+    ("player-fide-id", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM players "
+     "WHERE fide_id IS NOT NULL GROUP BY fide_id HAVING count(*) > 1)",
+     "{n} players share a FIDE ID with another player"),
+    ("player-name", "SELECT count(*) FROM player_names n LEFT JOIN players p "
+     "ON p.id = n.player_id WHERE p.id IS NULL",
+     "{n} player spellings point at a player that does not exist"),
+    ("official-player", "SELECT count(*) FROM official_ratings o LEFT JOIN players p "
+     "ON p.id = o.player_id WHERE p.id IS NULL",
+     "{n} official entries name a player that does not exist"),
+    ("official-list", f'SELECT count(*) FROM official_ratings WHERE "list" NOT IN {_LISTS}',
+     "{n} official entries name no valid list (standard, rapid, blitz)"),
+    ("official-duplicate", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n "
+     'FROM official_ratings GROUP BY player_id, "list", period HAVING count(*) > 1)',
+     "{n} official entries repeat a player's list and period"),
+    ("tournament-dates", "SELECT count(*) FROM tournaments WHERE start_date IS NOT NULL "
+     "AND end_date IS NOT NULL AND end_date < start_date",
+     "{n} tournaments end before they start"),
+    ("import-unfinished", "SELECT count(*) FROM imports WHERE finished_at IS NULL",
+     "{n} import rows were never finished"),
+)
+
+
+def _bad_periods(conn: Connection) -> tuple[int, int]:
+    """(official entries, tournaments) whose period is not a valid `YYYY-MM`."""
+    official = sum(
+        1 for (p,) in conn.execute(text("SELECT period FROM official_ratings"))
+        if not _PERIOD.match(str(p))
+    )
+    pinned = sum(
+        1 for (p,) in conn.execute(
+            text("SELECT pinned_period FROM tournaments WHERE pinned_period IS NOT NULL"))
+        if not _PERIOD.match(str(p))
+    )
+    return official, pinned
+
+
+def _sqlite_checks(conn: Connection) -> list[Problem]:
+    found: list[Problem] = []
+    lines = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check").all()]
+    if lines != ["ok"]:
+        shown = "; ".join(lines[:MAX_INTEGRITY_LINES])
+        more = f" (and {len(lines) - MAX_INTEGRITY_LINES} more)" if (
+            len(lines) > MAX_INTEGRITY_LINES) else ""
+        found.append(Problem("integrity", len(lines), f"SQLite integrity check: {shown}{more}"))
+    fk = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if fk:
+        tables = sorted({str(r[0]) for r in fk})
+        found.append(Problem("foreign-keys", len(fk),
+                             f"{len(fk)} rows point at rows that do not exist "
+                             f"(tables: {', '.join(tables)})"))
+    return found
+
+
+def check_database(store: Store) -> list[Problem]:
+    """Everything wrong with the database ([] when integrity and every invariant hold)."""
+    found: list[Problem] = []
+    try:
+        with store.engine.connect() as conn:
+            if store.engine.dialect.name == "sqlite":
+                found.extend(_sqlite_checks(conn))
+            for check, sql, sentence in INVARIANTS:
+                n = int(conn.execute(text(sql)).scalar_one() or 0)
+                if n:
+                    found.append(Problem(check, n, sentence.format(n=n)))
+            official, pinned = _bad_periods(conn)
+            if official:
+                found.append(Problem("official-period", official,
+                                     f"{official} official entries name no valid period "
+                                     "(YYYY-MM)"))
+            if pinned:
+                found.append(Problem("tournament-period", pinned,
+                                     f"{pinned} tournaments are pinned to no valid period "
+                                     "(YYYY-MM)"))
+    except (OperationalError, SADatabaseError) as exc:
+        found.append(Problem("unreadable", 1, f"the database cannot be read: {exc.orig}; "
+                                              "restore it from a backup (tracker db backup)"))
+        return found
+    current, head = current_revision(store), head_revision()
+    if current != head:
+        found.append(Problem("schema", 1, f"schema {current or 'empty'} is not the current "
+                                          f"{head}: run `tracker db upgrade`"))
+    return found
+
+
+def sqlite_file(store: Store) -> Path | None:
+    """The file of a file-backed SQLite store (None for other databases and memory)."""
+    url = make_url(store.url)
+    if not url.drivername.startswith("sqlite") or url.database in (None, "", ":memory:"):
+        return None
+    return Path(str(url.database))
+
+
+def open_existing(target: str) -> Store:
+    """Open a database that must already exist, without upgrading it (check, backup)."""
+    url = make_url(to_url(target))
+    if url.drivername.startswith("sqlite") and url.database not in (None, "", ":memory:"):
+        path = Path(str(url.database))
+        if not path.exists():
+            raise NotFound(f"no database at {path}: give the file with --db (or TRACKER_DB)")
+    return open_store(target, upgrade=False)
+
+
+def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = False) -> int:
+    """Copy the live database into `target` (SQLite's online backup); returns its bytes.
+
+    The copy is written to a temporary file in the target's folder and renamed into place
+    when complete and checked (`PRAGMA quick_check`), so `target` is either the whole backup
+    or untouched. An existing `target` is refused unless `overwrite`.
+    """
+    source = sqlite_file(store)
+    if source is None:
+        raise DatabaseError("tracker db backup works on SQLite database files only: back up "
+                            "other databases with their own tools")
+    dest = Path(target)
+    if dest.is_dir():
+        raise BadInput(f"{dest} is a folder: give the backup a file name, e.g. "
+                       f"{dest / 'tracker-backup.db'}")
+    if not dest.parent.is_dir():
+        raise BadInput(f"the folder {dest.parent} does not exist: create it first")
+    if dest.exists() and not overwrite:
+        raise BadInput(f"{dest} already exists: give another name, or --force to replace it")
+    with contextlib.suppress(OSError):
+        if dest.exists() and dest.resolve() == source.resolve():
+            raise BadInput(f"{dest} is the database itself: give the backup another name")
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part",
+                                        dir=dest.parent)
+    except OSError as exc:
+        raise BadInput(f"cannot write in {dest.parent}: {exc.strerror}") from None
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        _copy(store, tmp)
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return dest.stat().st_size
+
+
+def _copy(store: Store, tmp: Path) -> None:
+    raw = store.engine.raw_connection()
+    try:
+        src = raw.driver_connection
+        assert isinstance(src, sqlite3.Connection)
+        dst = sqlite3.connect(tmp)
+        try:
+            src.backup(dst)
+            # A single self-contained file: no -wal beside it.
+            dst.execute("PRAGMA journal_mode = DELETE")
+            ok = dst.execute("PRAGMA quick_check").fetchone()
+            if ok is None or ok[0] != "ok":
+                raise DatabaseError(f"the backup copy failed its check ({ok}); "
+                                    "run `tracker db check` on the database")
+        finally:
+            dst.close()
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"the backup failed: {exc}; nothing was written") from None
+    finally:
+        raw.close()
