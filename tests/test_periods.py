@@ -420,3 +420,21 @@ def test_before_2008_is_not_replayed() -> None:
     rp = b.run()
     assert rp.rows == ()
     assert rp.unplaced and "2008" in rp.unplaced[0].reason
+
+
+def test_games_inside_the_starting_rating_count_toward_30() -> None:
+    # Recorded: 25 games before the first game in the database. 5 rated games in Sep 2025
+    # are inside the official Oct 2025 rating (the replay starts there): 30 completed, so
+    # K 20 (adult) in Nov, not K 40. Win vs 1800 (D=0): +0.5 x 20 = +10 -> 1810.
+    b = Build()
+    b.off("2025-10", 1800)
+    t0 = b.t("Sep", "2025-09-06", "2025-09-07")
+    for _ in range(5):
+        b.g(t0, 1800, H)
+    t = b.t("Oct", "2025-10-04", "2025-10-05")
+    b.g(t, 1800, 1)
+    rp = b.run(player=PlayerInfo(birth_year=1980, rated_games=25))
+    assert [u.label for u in rp.before_start] == ["Sep"]
+    row = rp.row(Period(2025, 11))
+    assert row is not None and row.facts.rated_games == 30
+    assert row.k == 20 and row.replayed == 1810

@@ -471,6 +471,12 @@ def replay(inputs: ReplayInputs) -> Replay:
         ):
             state.rated_games = ASSUMED_GAMES_WHEN_ESTABLISHED
         before = tuple(u for p in sorted(by_period) if p <= start for u in by_period[p])
+        if inputs.player.rated_games is not None:
+            # The recorded count is "before the first game in the database": the games
+            # inside the starting official rating are completed too.
+            state.rated_games += sum(
+                1 for u in before if not u.tournament.excluded for g in u.games
+                if g.rated and g.score is not None and g.opponent_elo is not None)
         first_period = next_list(start, rl)
     elif by_period:
         first_period = min(by_period)
