@@ -12,7 +12,7 @@ import datetime as dt
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -82,6 +82,14 @@ def fmt_points(p: Fraction | None) -> str:
     if p.denominator == 2:
         return f"{p.numerator // 2}.5" if p >= 0 else f"-{(-p.numerator) // 2}.5"
     return str(Decimal(p.numerator) / Decimal(p.denominator))
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def plural_points(p: Fraction) -> str:
+    return f"{fmt_points(p)} point" + ("" if p == 1 else "s")
 
 
 def fmt_signed(x: Decimal | int | None) -> str:
@@ -191,7 +199,7 @@ def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
     rs = [g.opponent_rating for g in tout.games if g.counted and g.opponent_rating is not None]
     if not rs:
         return None
-    return int((Decimal(sum(rs)) / len(rs)).to_integral_value())
+    return int((Decimal(sum(rs)) / len(rs)).to_integral_value(rounding=ROUND_HALF_UP))
 
 
 def _tournament_out(plan: TournamentPlan, row: PeriodRow) -> TournamentOut | None:
@@ -262,7 +270,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     if row.out is not None:
         o = row.out
         lines.append(
-            f"Period: {o.games} games, {fmt_points(Fraction(o.points))} points, expected "
+            f"Period: {plural(o.games, 'game')}, {plural_points(Fraction(o.points))}, expected "
             f"{o.expected}; K x sum = {fmt_signed(o.change_exact)}, rounded once "
             f"(.5 away from zero) to {fmt_signed(o.change)}"
         )
@@ -272,8 +280,8 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     if row.first is not None:
         f = row.first
         if f.rating is not None:
-            lines.append(f"First rating: {f.rating} from {f.games} games, "
-                         f"{fmt_points(Fraction(f.points))} points, average {f.average}")
+            lines.append(f"First rating: {f.rating} from {plural(f.games, 'game')}, "
+                         f"{plural_points(Fraction(f.points))}, average {f.average}")
         else:
             lines.append(f"No rating yet: {f.reason}")
         if f.ignored:
@@ -332,7 +340,7 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
     if any(g.capped for g in tout.games):
         lines.append("    * the difference is capped (the rating difference used is shown in D)")
     lines.append(
-        f"  {tout.games_counted} games, {fmt_points(Fraction(tout.points))} points, expected "
+        f"  {plural(tout.games_counted, 'game')}, {plural_points(Fraction(tout.points))}, expected "
         f"{tout.expected}, chg {fmt_signed(tout.change) or '0'}, "
         f"K x chg {fmt_signed(tout.k_change) or '0'}"
     )
@@ -409,8 +417,8 @@ def next_lines(rep: NextReport) -> list[str]:
         after = "unrated" if r.published is None else str(r.published)
         change = fmt_signed(r.change) if r.change is not None else ""
         k = f" K {r.k}," if r.k is not None else ""
-        lines.append(f"  {r.period}: {before} -> {after} ({r.games} games, "
-                     f"{fmt_points(r.points)} points,{k} change {change or '0'})")
+        lines.append(f"  {r.period}: {before} -> {after} ({plural(r.games, 'game')}, "
+                     f"{plural_points(r.points)},{k} change {change or '0'})")
         for plan in r.tournaments:
             lines.append(f"    {plan.unit.label} ({_dates(plan.unit)})")
     lines.append("")
