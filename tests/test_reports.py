@@ -1,0 +1,97 @@
+"""tracker.reports: text of explain and next, CSV details, events (pure replays built by hand;
+numbers from table 8.1.2 rows 0,3 -> 0.50 and 392,411 -> 0.92/0.08)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+
+from tests.test_periods import Build
+from tracker.model import Period, PlayerRef
+from tracker.periods import PlayerInfo
+from tracker.reports import (
+    GAME_COLUMNS,
+    event_rows,
+    explain_lines,
+    fmt_points,
+    game_rows,
+    history_rows,
+    next_lines,
+    next_report,
+    to_csv,
+)
+
+ME = PlayerRef(1, "Novák, Tomáš", 99012345)
+
+
+def test_fmt_points() -> None:
+    assert [fmt_points(Fraction(x)) for x in ("0", "1/2", "7/2", "4")] == ["0", "0.5", "3.5", "4"]
+
+
+def test_explain_marks_the_capped_game_and_lists_k_rule() -> None:
+    # 1850 vs 1400: D = 450 counts as 400 (Ro < 2650) -> 0.92; win +0.08 x 20 = +1.6 -> +2.
+    b = Build()
+    b.off("2025-10", 1850, k=20)
+    t = b.t("Open", "2025-10-04", "2025-10-05")
+    b.g(t, 1400, 1)
+    rp = b.run(player=PlayerInfo(rated_games=100))
+    text = "\n".join(explain_lines(rp, Period(2025, 11), ME))
+    assert "1400*" in text and " 400 " in text and "0.92" in text
+    assert "K 20: official K" in text
+    assert "+1.60, rounded once (.5 away from zero) to +2" in text
+    assert "Rating after: 1850 +2 = 1852" in text
+
+
+def test_explain_first_rating_period() -> None:
+    b = Build()
+    t = b.t("Sep", "2025-09-06", "2025-09-07")
+    for _ in range(5):
+        b.g(t, 1800, Fraction(1, 2))
+    text = "\n".join(explain_lines(b.run(), Period(2025, 10), ME))
+    assert "Rating before: unrated" in text
+    assert "First rating: 1800 from 5 games" in text
+
+
+def test_next_report_flags_a_late_tournament() -> None:
+    # Ends 27 Oct: 5 days before the Nov list (closing 3 days): rated on Nov by default,
+    # but close enough to be reported late.
+    b = Build()
+    b.off("2025-10", 1800, k=20)
+    t = b.t("Late", "2025-10-25", "2025-10-27")
+    b.g(t, 1800, 1)
+    rep = next_report(b.run(player=PlayerInfo(rated_games=100)), ME)
+    assert rep.next_period == Period(2025, 11) and rep.expected == 1810
+    assert rep.open and rep.open[0][0] == "Late"
+    text = "\n".join(next_lines(rep))
+    assert "Expected standard rating on the 2025-11 list: 1810" in text
+
+
+def test_next_without_games() -> None:
+    b = Build()
+    b.off("2025-10", 1800, k=20)
+    rep = next_report(b.run(), ME)
+    assert rep.rows == () and rep.expected == 1800
+    assert "No games since then" in "\n".join(next_lines(rep))
+
+
+def test_csv_quotes_and_none() -> None:
+    text = to_csv(("a", "b"), [{"a": 'x, "y"', "b": None}])
+    assert text == 'a,b\r\n"x, ""y""",\r\n'
+
+
+def test_game_rows_and_events() -> None:
+    b = Build()
+    b.off("2025-10", 1800, k=20)
+    t = b.t("Open", "2025-10-04", "2025-10-05")
+    b.g(t, 1800, 1)
+    b.g(t, None, 0)
+    rp = b.run(player=PlayerInfo(rated_games=100))
+    rows = game_rows([rp])
+    assert [r["counted"] for r in rows] == ["yes", "no"]
+    assert rows[1]["reason"] == "unrated-opponent"
+    parsed = list(csv.DictReader(io.StringIO(to_csv(GAME_COLUMNS, rows))))
+    assert parsed[0]["period"] == "2025-11"
+    (event,) = event_rows([rp])
+    assert (event["period"], event["games"], event["points"]) == ("2025-11", 2, 1)
+    assert history_rows(rp, since=Period(2025, 11))[0]["rating_after"] == 1810
