@@ -69,7 +69,7 @@ def games_of(store: Store, player_id: int) -> list[GameFact]:
                                                                     games.c.white_id)
             )
             stmt = base.join(opp, opp.c.id == opp_col).where(own_col == player_id)
-            for row in conn.execute(stmt):
+            for row in conn.execute(stmt).all():
                 out.append(_game_fact(row, white))
     out.sort(key=lambda g: (g.date is None, g.date or dt.date.min, g.tournament_id,
                             g.round or "", g.id))
