@@ -363,3 +363,18 @@ def test_missing_empty_folder(tmp_path: Path) -> None:
         open_list(tmp_path)
     with pytest.raises(BadInput, match="the file is empty"):
         open_list(write(tmp_path / "standard_jan23frl.txt", "\n\n"))
+
+
+@pytest.mark.parametrize("fmt", ["combined-txt", "combined-xml"])
+def test_only_the_players_asked_for(tmp_path: Path, fmt: str) -> None:
+    path = listgen.generate(tmp_path / "players_list.zip", 500, fmt, zipped=True)
+    people = list(listgen.players(500))
+    wanted = {people[3].fide_id, people[444].fide_id, 1}
+    reads: list[int] = []
+    with open_list(path, period=Period(2025, 11), only=wanted) as lst:
+        lst.on_read = lambda: reads.append(lst.position)
+        rows = list(lst)
+        assert [r.fide_id for r in rows] == [people[3].fide_id, people[444].fide_id]
+        assert lst.filtered == 498 and lst.rows == 2
+        assert lst.period == Period(2025, 11) and lst.combined
+    assert reads and reads[-1] == lst.size

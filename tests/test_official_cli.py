@@ -182,7 +182,12 @@ def test_malformed_lines_are_warned(tmp_path: Path, db: str,
     lines = path.read_text(encoding="utf-8").splitlines()
     lines[3] = lines[3][:113] + "12ab  " + lines[3][119:]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # by default only the database's players are parsed: line 4 is someone else's
     code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
+    assert (code, err) == (0, "")
+    assert "10 players read; 2 in the database; 8 others skipped" in out
+    code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--all",
+                         "--db", db)
     assert code == 0
     assert "9 players read" in out
     assert err.splitlines() == [

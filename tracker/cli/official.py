@@ -31,6 +31,7 @@ from tracker.store.official import (
     add_entry,
     entries_for,
     import_entries,
+    known_fide_ids,
     remove_entry,
 )
 from tracker.store.players import resolve_player
@@ -126,19 +127,23 @@ def import_lists(
 
 def _import_one(store: Store, path: Path, period: Period | None,
                 rating_list: RatingList | None, keep_all: bool) -> ImportSummary:
-    with open_list(path, period=period, rating_list=rating_list) as lst:
+    only = None if keep_all else known_fide_ids(store)
+    with open_list(path, period=period, rating_list=rating_list, only=only) as lst:
         show = err.is_terminal and lst.size >= PROGRESS_FROM_BYTES
         progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
                             TimeRemainingColumn(), console=err, transient=True,
                             disable=not show)
         with progress:
             task = progress.add_task(path.name, total=lst.size or None)
-
-            def advance(_rows: int) -> None:
-                progress.update(task, completed=lst.position)
-
-            summary = import_entries(store, lst, keep_all=keep_all, source=path.name,
-                                     progress=advance)
+            if show:
+                lst.on_read = lambda: progress.update(task, completed=lst.position)
+            summary = import_entries(store, lst, keep_all=keep_all, source=path.name)
+        # Players skipped by the reader (not in the database) count as read and skipped.
+        summary.rows += lst.filtered
+        summary.skipped += lst.filtered
+        if lst.period is not None:
+            summary.periods.add(lst.period)
+        summary.lists.update(lst.lists)
         for problem in lst.problems[:PROBLEMS_SHOWN]:
             err.print(f"warning: {problem}", markup=False, soft_wrap=True)
         if lst.problem_count:
@@ -167,7 +172,7 @@ def _report(s: ImportSummary, keep_all: bool) -> None:
         parts.append(f"{_n(s.kept)} in the database")
         if s.skipped:
             parts.append(f"{_n(s.skipped)} others skipped (--all keeps them)")
-    parts.append(f"{_n(s.entries)} entries written")
+    parts.append(f"{_n(s.entries)} {'entry' if s.entries == 1 else 'entries'} written")
     if s.replaced:
         parts.append(f"{_n(s.replaced)} replaced an earlier import for the same month")
     if s.cleared:

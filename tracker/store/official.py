@@ -157,6 +157,17 @@ class ImportSummary:
     lists: set[RatingList] = field(default_factory=set)
 
 
+def known_fide_ids(store: Store, limit: int = 500_000) -> set[int] | None:
+    """The FIDE IDs of the players in the database, to skip everyone else of a list early;
+    None when there are more than `limit` (then the import matches row by row instead,
+    keeping memory bounded)."""
+    with store.engine.connect() as conn:
+        ids = conn.execute(
+            select(players.c.fide_id).where(players.c.fide_id.is_not(None)).limit(limit + 1)
+        ).scalars().all()
+    return None if len(ids) > limit else {int(i) for i in ids}
+
+
 def _batches(rows: Iterable[ListRow], size: int) -> Iterator[list[ListRow]]:
     it = iter(rows)
     while chunk := list(islice(it, size)):
