@@ -1,0 +1,82 @@
+"""`tracker demo` on sample_pgns/: it runs, re-runs, and its replay matches the README's
+hand derivation (sample_pgns/README.md, "Hand derivation": standard 1850 on the 2025-09
+list, +5 -> 1855 on 2025-10, +10 -> 1865 on 2025-11, +10 -> 1875 on 2025-12)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from tracker.cli import demo as demo_module
+from tracker.cli import main
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["tracker", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def _readme() -> str:
+    return (SAMPLES / "README.md").read_text(encoding="utf-8")
+
+
+def test_anchor_constants_match_the_sample_readme() -> None:
+    text = _readme()
+    section = text.split("## Official anchor", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (standard|rapid|blitz) \| (\d{4}-\d{2}) \| (\d+) \| (\d+) \|",
+                      section, re.M)
+    assert {r[0]: int(r[2]) for r in rows} == {
+        str(k): v for k, v in demo_module.SAMPLE_ANCHORS.items()}
+    assert {r[1] for r in rows} == {str(demo_module.SAMPLE_ANCHOR_PERIOD)}
+    assert {int(r[3]) for r in rows} == {demo_module.SAMPLE_ANCHOR_K}
+    assert f"born {demo_module.SAMPLE_BIRTH_YEAR}" in section
+    assert f"{demo_module.SAMPLE_RATED_GAMES} standard rated games" in section
+    assert str(demo_module.SAMPLE_PLAYER_FIDE_ID) in section
+
+
+@pytest.mark.slow
+def test_demo_runs_twice_and_matches_the_hand_derivation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out_dir = tmp_path / "demo-out"
+    code, out, err = run(["demo", "--output-dir", str(out_dir)], capsys, monkeypatch)
+    assert code == 0, err
+    assert (out_dir / "tracker-demo.db").exists()
+    assert (out_dir / "history.png").read_bytes()[:4] == b"\x89PNG"
+    rows = list(csv.DictReader(io.StringIO(
+        (out_dir / "history.csv").read_text(encoding="utf-8-sig"))))
+    std = {r["period"]: r for r in rows if r["list"] == "standard"}
+    assert std["2025-09"]["rating_after"] == "1850"
+    # The README's hand derivation, period by period.
+    assert (std["2025-10"]["change_exact"], std["2025-10"]["rating_after"]) == ("5.40", "1855")
+    assert (std["2025-11"]["change_exact"], std["2025-11"]["rating_after"]) == ("10.20", "1865")
+    assert std["2025-12"]["rating_before"] == "1865"
+    assert (std["2025-12"]["change_exact"], std["2025-12"]["rating_after"]) == ("10.40", "1875")
+    assert "Next, try:" in out
+    # Re-running adds nothing and gives the same history.
+    code, out2, err = run(["demo", "--output-dir", str(out_dir)], capsys, monkeypatch)
+    assert code == 0, err
+    assert "0 added" in out2
+    again = (out_dir / "history.csv").read_text(encoding="utf-8-sig")
+    assert list(csv.DictReader(io.StringIO(again))) == rows
+
+
+def test_demo_without_samples_says_what_to_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run(["demo", "--output-dir", str(tmp_path / "o"), "--samples",
+                        str(tmp_path / "missing")], capsys, monkeypatch)
+    assert code == 1 and "--samples" in err and "Traceback" not in err
