@@ -1,59 +1,13 @@
-"""Replay a player's rating history, list period after list period (pure: standard library,
-tracker.model and tracker.fide only).
-
-The facts come in as plain values (`GameFact`, `TournamentFact`, official entries, the
-player's recorded facts); the store gathers them (tracker.store.history). The rules come
-from tracker.fide. Nothing here reads a file or a database.
-
-Public API
-----------
-- `assign_units(games, tournaments, rating_list)` -> list[Unit]: the player's tournaments on
-  one list, each assigned to a rating period: the tournament's pinned period, else the first
-  list after its last round under the era's calendar (`fide.list_calendar`). A tournament
-  pinned to a list takes all its games onto that list. Undated tournaments get no period.
-- `replay(inputs: ReplayInputs)` -> Replay: the period rows (`PeriodRow`) of one list, in
-  order, plus the games that could not be placed. Each row carries the engine's `PeriodOut`
-  (`row.out`, for a rated player) or `FirstRatingOut` (`row.first`, while unrated), the
-  tournaments with the Ro each used and where it came from (`TournamentPlan`), the games
-  not counted with their reason (`NotCounted`), the one-off adjustment applied (if any), the
-  official entry of that period (`row.official`) and whether the replay re-anchored on it
-  (`row.anchored`), the K facts used (`row.facts`), and the rating the next period starts
-  from (`row.published`).
-
-How the replay runs
--------------------
-1. Start: at the earliest official entry with a rating, if any (its period's games are
-   inside that published rating: they are listed in `Replay.before_start`); otherwise at the
-   first period with games, from the player's own Elo tag in their first tournament when
-   there is one, else unrated (first rating computed from pooled games, 26-month window).
-2. Each list period P (the era's calendar: quarterly, two-monthly, monthly): K facts from
-   what is known before P (recorded facts, official entries before P, replayed ratings);
-   official K of the previous list wins over the derived one. Each tournament's Ro: the
-   recorded `--ro` override, else the official rating on the list in force at its start,
-   else the player's own Elo tag in it, else the replayed rating in force at its start,
-   else the rating before P. Opponents' ratings come from their Elo tags.
-3. `fide.rate_period` over all tournaments of P (700 rule over all of them), then the
-   one-off adjustment of P's list (`fide.one_off_adjustment`), then the floor.
-4. Re-anchor: when P has an official entry with a rating, the next period starts from it
-   (so one wrong month does not poison the rest); the row keeps both numbers.
-
-Policies of this module (the rules' own UNSETTLED policies live in tracker.fide):
-- rated games unknown, replay starting from an official entry whose K is below the
-  newcomer K of its edition (K 20/15/10): the player is taken to have completed 30 games
-  (`ASSUMED_GAMES_WHEN_ESTABLISHED`);
-- periods before 2008 are not replayed (FIDE rated by tournament averages then).
-"""
+"""The replay itself: list period after list period through tracker.fide (pure). See the
+package docstring (tracker.periods) for how it runs."""
 
 from __future__ import annotations
 
 import bisect
 import datetime as dt
-import functools
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from decimal import Decimal
-from fractions import Fraction
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from tracker.fide import (
     FirstRatingOut,
@@ -63,310 +17,26 @@ from tracker.fide import (
     TournamentIn,
     edition_for,
     first_rating,
-    list_calendar,
     one_off_adjustment,
     rate_period,
 )
-from tracker.fide.editions import EDITIONS, FirstFormula
+from tracker.fide.editions import FirstFormula
 from tracker.model import OfficialEntry, Period, RatingList
-
-REPLAY_FROM = dt.date(2008, 1, 1)
-"""Lists before this date are not replayed (FIDE rated by tournament averages)."""
-
-
-@functools.lru_cache(maxsize=8)
-def replay_from(rating_list: RatingList) -> dt.date:
-    """The first date the engine rates on that list (2008 standard, 2012 rapid and blitz)."""
-    return min(e.effective_from for e in EDITIONS[RatingList(rating_list)])
-
-
-def too_early_reason(rating_list: RatingList) -> str:
-    if rating_list == RatingList.STANDARD:
-        return "before 2008: FIDE rated by tournament averages, not replayed"
-    first = replay_from(rating_list)
-    return f"before {first.isoformat()}: no {rating_list} ratings yet"
-
-ESTABLISHED_GAMES = 30
-ASSUMED_GAMES_WHEN_ESTABLISHED = ESTABLISHED_GAMES
-
-
-# --- facts in ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameFact:
-    """One game seen from the player's side."""
-
-    id: int
-    tournament_id: int
-    date: dt.date | None
-    round: str | None
-    white: bool
-    opponent_id: int
-    opponent: str
-    own_elo: int | None
-    opponent_elo: int | None
-    result: str
-    score: Fraction | None  # None: unfinished
-    rating_list: RatingList
-    rated: bool = True
-    not_rated_reason: str | None = None
-    opponent_fide_id: int | None = None
-    own_elo_tag: str | None = None
-    opponent_elo_tag: str | None = None
-
-
-@dataclass(frozen=True)
-class TournamentFact:
-    """A tournament with the user's overrides (`ro`: the player's Ro override)."""
-
-    id: int
-    name: str
-    site: str = ""
-    start: dt.date | None = None
-    end: dt.date | None = None
-    online: bool = False
-    pinned_period: Period | None = None
-    pinned_list: RatingList | None = None
-    excluded: bool = False
-    ro: int | None = None
-
-
-@dataclass(frozen=True)
-class PlayerInfo:
-    """What the user recorded about the player (`tracker player set`)."""
-
-    birth_year: int | None = None
-    rated_games: int | None = None
-    ever_2400: bool | None = None
-
-
-@dataclass(frozen=True)
-class ReplayInputs:
-    rating_list: RatingList
-    games: Sequence[GameFact]
-    tournaments: Sequence[TournamentFact]
-    official: Sequence[OfficialEntry] = ()
-    player: PlayerInfo = PlayerInfo()
-    standard_ratings: Mapping[Period, int] = field(default_factory=dict)
-    """Published standard ratings by list (rapid/blitz replays: Oct 2022 raise, seeds)."""
-    until: Period | None = None
-    """Replay through this period even without games (default: the last with facts)."""
-
-
-# --- grouping ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A tournament's games on one list, assigned to a rating period."""
-
-    tournament: TournamentFact
-    rating_list: RatingList
-    start: dt.date | None
-    end: dt.date | None
-    period: Period | None  # None: no date known and not pinned
-    pinned: bool
-    games: tuple[GameFact, ...]
-
-    @property
-    def label(self) -> str:
-        return self.tournament.name
-
-
-def game_list(game: GameFact, tournament: TournamentFact | None) -> RatingList:
-    """The list a game is rated on: the tournament's pinned list, else the game's own."""
-    if tournament is not None and tournament.pinned_list is not None:
-        return tournament.pinned_list
-    return game.rating_list
-
-
-@functools.lru_cache(maxsize=4096)
-def is_list_month(period: Period, rating_list: RatingList = RatingList.STANDARD) -> bool:
-    """Whether a list of `rating_list` is published in that month (the era's calendar)."""
-    return bool(list_calendar(period.list_date, rating_list).is_list_month(period))
-
-
-@functools.lru_cache(maxsize=8192)
-def default_period(end: dt.date, rating_list: RatingList = RatingList.STANDARD) -> Period:
-    """The first list after a tournament that ended on `end` (the era's closing rule)."""
-    p: Period = list_calendar(end, rating_list).default_period(end)
-    return p
-
-
-_EARLIEST = Period.of(REPLAY_FROM)
-
-
-def list_in_force(on: dt.date, rating_list: RatingList = RatingList.STANDARD) -> Period | None:
-    """The list in force on `on` (the latest list dated on or before it), None before any."""
-    p = Period.of(on)
-    while p >= _EARLIEST:
-        if is_list_month(p, rating_list):
-            return p
-        p = p.prev()
-    return None
-
-
-def previous_list(period: Period, rating_list: RatingList = RatingList.STANDARD
-                  ) -> Period | None:
-    """The list before `period`'s (None before the first list)."""
-    return list_in_force(period.prev().list_date, rating_list)
-
-
-def next_list(period: Period, rating_list: RatingList = RatingList.STANDARD) -> Period:
-    """The first list after `period`."""
-    p = period.next()
-    while not is_list_month(p, rating_list):
-        p = p.next()
-    return p
-
-
-def _game_key(g: GameFact) -> tuple[object, ...]:
-    return (g.date is None, g.date or dt.date.min, g.round or "", g.id)
-
-
-def assign_units(
-    games: Iterable[GameFact], tournaments: Iterable[TournamentFact], rating_list: RatingList
-) -> list[Unit]:
-    """The player's tournaments on `rating_list`, each with its period, ordered by start."""
-    by_id = {t.id: t for t in tournaments}
-    grouped: dict[int, list[GameFact]] = defaultdict(list)
-    for g in games:
-        t = by_id.get(g.tournament_id)
-        if game_list(g, t) == rating_list:
-            grouped[g.tournament_id].append(g)
-    units: list[Unit] = []
-    for tid, gs in grouped.items():
-        t = by_id.get(tid) or TournamentFact(id=tid, name=f"tournament {tid}")
-        gs.sort(key=_game_key)
-        dates = [g.date for g in gs if g.date is not None]
-        start = t.start or (min(dates) if dates else None)
-        end = max([d for d in (t.end, *dates) if d is not None], default=None)
-        if start is not None and end is not None and start > end:
-            start = end
-        if t.pinned_period is not None:
-            period: Period | None = t.pinned_period
-            if start is None:
-                start = end = t.pinned_period.prev().list_date
-        elif end is not None:
-            period = (default_period(end, rating_list) if end >= replay_from(rating_list)
-                      else None)
-        else:
-            period = None
-        units.append(Unit(t, rating_list, start, end, period, t.pinned_period is not None,
-                          tuple(gs)))
-    units.sort(key=lambda u: (u.period is None, u.period or Period(1970, 1),
-                              u.start or dt.date.min, u.tournament.id))
-    return units
-
-
-# --- results out ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NotCounted:
-    game: GameFact
-    tournament: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class TournamentPlan:
-    """How one tournament entered its period: the Ro used and where it came from."""
-
-    unit: Unit
-    ro: int | None
-    ro_source: str  # "--ro override", "official 2025-09 list", "Elo tag", "replayed ..."
-    elo_tag: int | None
-    official_ro: int | None
-    counted: tuple[GameFact, ...]  # the games given to the engine, in its order
-    note: str | None = None  # e.g. the Elo tag disagrees with the official list
-
-
-@dataclass(frozen=True)
-class PeriodRow:
-    period: Period
-    rating_list: RatingList
-    rating_before: int | None  # None: unrated before this period
-    rating_before_source: str  # "official 2025-09 list", "replayed 2025-10 list", "Elo tag in
-    # <tournament>", "standard rating", "unrated"
-    out: PeriodOut | None
-    first: FirstRatingOut | None
-    tournaments: tuple[TournamentPlan, ...]
-    not_counted: tuple[NotCounted, ...]
-    adjustment: str | None
-    replayed: int | None  # the replayed rating on this list (after adjustment); None unrated
-    official: OfficialEntry | None
-    anchored: bool
-    published: int | None  # what the next period starts from
-    facts: PlayerFacts
-    notes: tuple[str, ...] = ()
-
-    @property
-    def games(self) -> int:
-        if self.out is not None:
-            return int(self.out.games)
-        if self.first is not None:
-            return int(self.first.games)
-        return 0
-
-    @property
-    def points(self) -> Fraction:
-        if self.out is not None:
-            return Fraction(self.out.points)
-        if self.first is not None:
-            return Fraction(self.first.points)
-        return Fraction(0)
-
-    @property
-    def expected(self) -> Decimal | None:
-        return None if self.out is None else self.out.expected
-
-    @property
-    def k(self) -> int | None:
-        return None if self.out is None or self.out.games == 0 else int(self.out.k)
-
-    @property
-    def change_exact(self) -> Decimal | None:
-        return None if self.out is None else self.out.change_exact
-
-    @property
-    def change(self) -> int | None:
-        return None if self.out is None else int(self.out.change)
-
-    @property
-    def official_rating(self) -> int | None:
-        return None if self.official is None else self.official.rating
-
-    @property
-    def difference(self) -> int | None:
-        if self.replayed is None or self.official_rating is None:
-            return None
-        return self.replayed - self.official_rating
-
-
-@dataclass(frozen=True)
-class Replay:
-    rating_list: RatingList
-    rows: tuple[PeriodRow, ...]
-    units: tuple[Unit, ...]
-    start: Period | None
-    start_source: str  # "official 2025-09", "Elo tag", "unrated", "no games"
-    before_start: tuple[Unit, ...]  # tournaments inside the starting official rating
-    unplaced: tuple[NotCounted, ...]  # games with no period (undated, before 2008)
-
-    def row(self, period: Period) -> PeriodRow | None:
-        for r in self.rows:
-            if r.period == period:
-                return r
-        return None
-
-    @property
-    def last(self) -> PeriodRow | None:
-        return self.rows[-1] if self.rows else None
-
-
-# --- the replay ----------------------------------------------------------------------------
+from tracker.periods.facts import (
+    ASSUMED_GAMES_WHEN_ESTABLISHED,
+    REPLAY_FROM,
+    GameFact,
+    ReplayInputs,
+    Unit,
+    assign_units,
+    is_list_month,
+    list_in_force,
+    next_list,
+    previous_list,
+    replay_from,
+    too_early_reason,
+)
+from tracker.periods.rows import NotCounted, PeriodRow, Replay, TournamentPlan
 
 
 def _most_common(values: Iterable[int | None]) -> int | None:
@@ -671,3 +341,4 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
 def with_list(fact: GameFact, rating_list: RatingList) -> GameFact:
     """A copy of `fact` on another list (tests and what-if tools)."""
     return replace(fact, rating_list=rating_list)
+

@@ -1,0 +1,97 @@
+"""Replay a player's rating history, list period after list period (pure: standard library,
+tracker.model and tracker.fide only).
+
+The facts come in as plain values (`GameFact`, `TournamentFact`, official entries, the
+player's recorded facts); the store gathers them (tracker.store.history). The rules come
+from tracker.fide. Nothing here reads a file or a database.
+
+Public API
+----------
+- `assign_units(games, tournaments, rating_list)` -> list[Unit]: the player's tournaments on
+  one list, each assigned to a rating period: the tournament's pinned period, else the first
+  list after its last round under the era's calendar (`fide.list_calendar`). A tournament
+  pinned to a list takes all its games onto that list. Undated tournaments get no period.
+- `replay(inputs: ReplayInputs)` -> Replay: the period rows (`PeriodRow`) of one list, in
+  order, plus the games that could not be placed. Each row carries the engine's `PeriodOut`
+  (`row.out`, for a rated player) or `FirstRatingOut` (`row.first`, while unrated), the
+  tournaments with the Ro each used and where it came from (`TournamentPlan`), the games
+  not counted with their reason (`NotCounted`), the one-off adjustment applied (if any), the
+  official entry of that period (`row.official`) and whether the replay re-anchored on it
+  (`row.anchored`), the K facts used (`row.facts`), and the rating the next period starts
+  from (`row.published`).
+
+How the replay runs
+-------------------
+1. Start: at the earliest official entry with a rating, if any (its period's games are
+   inside that published rating: they are listed in `Replay.before_start`); otherwise at the
+   first period with games, from the player's own Elo tag in their first tournament when
+   there is one, else unrated (first rating computed from pooled games, 26-month window).
+2. Each list period P (the era's calendar: quarterly, two-monthly, monthly): K facts from
+   what is known before P (recorded facts, official entries before P, replayed ratings);
+   official K of the previous list wins over the derived one. Each tournament's Ro: the
+   recorded `--ro` override, else the official rating on the list in force at its start,
+   else the player's own Elo tag in it, else the replayed rating in force at its start,
+   else the rating before P. Opponents' ratings come from their Elo tags.
+3. `fide.rate_period` over all tournaments of P (700 rule over all of them), then the
+   one-off adjustment of P's list (`fide.one_off_adjustment`), then the floor.
+4. Re-anchor: when P has an official entry with a rating, the next period starts from it
+   (so one wrong month does not poison the rest); the row keeps both numbers.
+
+Modules: `facts` (what comes in, the list calendar, grouping into units), `rows` (what comes
+out), `replay` (the loop). Policies of this package (the rules' own UNSETTLED policies live
+in tracker.fide):
+- rated games unknown, replay starting from an official entry whose K is below the
+  newcomer K of its edition (K 20/15/10): the player is taken to have completed 30 games
+  (`ASSUMED_GAMES_WHEN_ESTABLISHED`);
+- periods before 2008 are not replayed (FIDE rated by tournament averages then).
+"""
+
+from __future__ import annotations
+
+from tracker.periods.facts import (
+    ASSUMED_GAMES_WHEN_ESTABLISHED,
+    ESTABLISHED_GAMES,
+    REPLAY_FROM,
+    GameFact,
+    PlayerInfo,
+    ReplayInputs,
+    TournamentFact,
+    Unit,
+    assign_units,
+    default_period,
+    game_list,
+    is_list_month,
+    list_in_force,
+    next_list,
+    previous_list,
+    replay_from,
+    too_early_reason,
+)
+from tracker.periods.replay import replay, with_list
+from tracker.periods.rows import NotCounted, PeriodRow, Replay, TournamentPlan
+
+__all__ = [
+    "ASSUMED_GAMES_WHEN_ESTABLISHED",
+    "ESTABLISHED_GAMES",
+    "GameFact",
+    "NotCounted",
+    "PeriodRow",
+    "PlayerInfo",
+    "REPLAY_FROM",
+    "Replay",
+    "ReplayInputs",
+    "TournamentFact",
+    "TournamentPlan",
+    "Unit",
+    "assign_units",
+    "default_period",
+    "game_list",
+    "is_list_month",
+    "list_in_force",
+    "next_list",
+    "previous_list",
+    "replay",
+    "replay_from",
+    "too_early_reason",
+    "with_list",
+]

@@ -1,0 +1,206 @@
+"""The facts the replay reads, and how they group: tournaments on one list, each assigned
+to a rating period by the era's list calendar (pure)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from tracker.fide import list_calendar
+from tracker.fide.editions import EDITIONS
+from tracker.model import OfficialEntry, Period, RatingList
+
+REPLAY_FROM = dt.date(2008, 1, 1)
+"""Lists before this date are not replayed (FIDE rated by tournament averages)."""
+
+
+@functools.lru_cache(maxsize=8)
+def replay_from(rating_list: RatingList) -> dt.date:
+    """The first date the engine rates on that list (2008 standard, 2012 rapid and blitz)."""
+    return min(e.effective_from for e in EDITIONS[RatingList(rating_list)])
+
+
+def too_early_reason(rating_list: RatingList) -> str:
+    if rating_list == RatingList.STANDARD:
+        return "before 2008: FIDE rated by tournament averages, not replayed"
+    first = replay_from(rating_list)
+    return f"before {first.isoformat()}: no {rating_list} ratings yet"
+
+ESTABLISHED_GAMES = 30
+ASSUMED_GAMES_WHEN_ESTABLISHED = ESTABLISHED_GAMES
+
+
+# --- facts in ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameFact:
+    """One game seen from the player's side."""
+
+    id: int
+    tournament_id: int
+    date: dt.date | None
+    round: str | None
+    white: bool
+    opponent_id: int
+    opponent: str
+    own_elo: int | None
+    opponent_elo: int | None
+    result: str
+    score: Fraction | None  # None: unfinished
+    rating_list: RatingList
+    rated: bool = True
+    not_rated_reason: str | None = None
+    opponent_fide_id: int | None = None
+    own_elo_tag: str | None = None
+    opponent_elo_tag: str | None = None
+
+
+@dataclass(frozen=True)
+class TournamentFact:
+    """A tournament with the user's overrides (`ro`: the player's Ro override)."""
+
+    id: int
+    name: str
+    site: str = ""
+    start: dt.date | None = None
+    end: dt.date | None = None
+    online: bool = False
+    pinned_period: Period | None = None
+    pinned_list: RatingList | None = None
+    excluded: bool = False
+    ro: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """What the user recorded about the player (`tracker player set`)."""
+
+    birth_year: int | None = None
+    rated_games: int | None = None
+    ever_2400: bool | None = None
+
+
+@dataclass(frozen=True)
+class ReplayInputs:
+    rating_list: RatingList
+    games: Sequence[GameFact]
+    tournaments: Sequence[TournamentFact]
+    official: Sequence[OfficialEntry] = ()
+    player: PlayerInfo = PlayerInfo()
+    standard_ratings: Mapping[Period, int] = field(default_factory=dict)
+    """Published standard ratings by list (rapid/blitz replays: Oct 2022 raise, seeds)."""
+    until: Period | None = None
+    """Replay through this period even without games (default: the last with facts)."""
+
+
+# --- grouping ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A tournament's games on one list, assigned to a rating period."""
+
+    tournament: TournamentFact
+    rating_list: RatingList
+    start: dt.date | None
+    end: dt.date | None
+    period: Period | None  # None: no date known and not pinned
+    pinned: bool
+    games: tuple[GameFact, ...]
+
+    @property
+    def label(self) -> str:
+        return self.tournament.name
+
+
+def game_list(game: GameFact, tournament: TournamentFact | None) -> RatingList:
+    """The list a game is rated on: the tournament's pinned list, else the game's own."""
+    if tournament is not None and tournament.pinned_list is not None:
+        return tournament.pinned_list
+    return game.rating_list
+
+
+@functools.lru_cache(maxsize=4096)
+def is_list_month(period: Period, rating_list: RatingList = RatingList.STANDARD) -> bool:
+    """Whether a list of `rating_list` is published in that month (the era's calendar)."""
+    return bool(list_calendar(period.list_date, rating_list).is_list_month(period))
+
+
+@functools.lru_cache(maxsize=8192)
+def default_period(end: dt.date, rating_list: RatingList = RatingList.STANDARD) -> Period:
+    """The first list after a tournament that ended on `end` (the era's closing rule)."""
+    p: Period = list_calendar(end, rating_list).default_period(end)
+    return p
+
+
+_EARLIEST = Period.of(REPLAY_FROM)
+
+
+def list_in_force(on: dt.date, rating_list: RatingList = RatingList.STANDARD) -> Period | None:
+    """The list in force on `on` (the latest list dated on or before it), None before any."""
+    p = Period.of(on)
+    while p >= _EARLIEST:
+        if is_list_month(p, rating_list):
+            return p
+        p = p.prev()
+    return None
+
+
+def previous_list(period: Period, rating_list: RatingList = RatingList.STANDARD
+                  ) -> Period | None:
+    """The list before `period`'s (None before the first list)."""
+    return list_in_force(period.prev().list_date, rating_list)
+
+
+def next_list(period: Period, rating_list: RatingList = RatingList.STANDARD) -> Period:
+    """The first list after `period`."""
+    p = period.next()
+    while not is_list_month(p, rating_list):
+        p = p.next()
+    return p
+
+
+def _game_key(g: GameFact) -> tuple[object, ...]:
+    return (g.date is None, g.date or dt.date.min, g.round or "", g.id)
+
+
+def assign_units(
+    games: Iterable[GameFact], tournaments: Iterable[TournamentFact], rating_list: RatingList
+) -> list[Unit]:
+    """The player's tournaments on `rating_list`, each with its period, ordered by start."""
+    by_id = {t.id: t for t in tournaments}
+    grouped: dict[int, list[GameFact]] = defaultdict(list)
+    for g in games:
+        t = by_id.get(g.tournament_id)
+        if game_list(g, t) == rating_list:
+            grouped[g.tournament_id].append(g)
+    units: list[Unit] = []
+    for tid, gs in grouped.items():
+        t = by_id.get(tid) or TournamentFact(id=tid, name=f"tournament {tid}")
+        gs.sort(key=_game_key)
+        dates = [g.date for g in gs if g.date is not None]
+        start = t.start or (min(dates) if dates else None)
+        end = max([d for d in (t.end, *dates) if d is not None], default=None)
+        if start is not None and end is not None and start > end:
+            start = end
+        if t.pinned_period is not None:
+            period: Period | None = t.pinned_period
+            if start is None:
+                start = end = t.pinned_period.prev().list_date
+        elif end is not None:
+            period = (default_period(end, rating_list) if end >= replay_from(rating_list)
+                      else None)
+        else:
+            period = None
+        units.append(Unit(t, rating_list, start, end, period, t.pinned_period is not None,
+                          tuple(gs)))
+    units.sort(key=lambda u: (u.period is None, u.period or Period(1970, 1),
+                              u.start or dt.date.min, u.tournament.id))
+    return units
+
+

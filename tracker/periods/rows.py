@@ -1,0 +1,116 @@
+"""What the replay hands out: a row per rating period with the engine's details (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
+from tracker.model import OfficialEntry, Period, RatingList
+from tracker.periods.facts import GameFact, Unit
+
+
+@dataclass(frozen=True)
+class NotCounted:
+    game: GameFact
+    tournament: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """How one tournament entered its period: the Ro used and where it came from."""
+
+    unit: Unit
+    ro: int | None
+    ro_source: str  # "--ro override", "official 2025-09 list", "Elo tag", "replayed ..."
+    elo_tag: int | None
+    official_ro: int | None
+    counted: tuple[GameFact, ...]  # the games given to the engine, in its order
+    note: str | None = None  # e.g. the Elo tag disagrees with the official list
+
+
+@dataclass(frozen=True)
+class PeriodRow:
+    period: Period
+    rating_list: RatingList
+    rating_before: int | None  # None: unrated before this period
+    rating_before_source: str  # "official 2025-09 list", "replayed 2025-10 list", "Elo tag in
+    # <tournament>", "standard rating", "unrated"
+    out: PeriodOut | None
+    first: FirstRatingOut | None
+    tournaments: tuple[TournamentPlan, ...]
+    not_counted: tuple[NotCounted, ...]
+    adjustment: str | None
+    replayed: int | None  # the replayed rating on this list (after adjustment); None unrated
+    official: OfficialEntry | None
+    anchored: bool
+    published: int | None  # what the next period starts from
+    facts: PlayerFacts
+    notes: tuple[str, ...] = ()
+
+    @property
+    def games(self) -> int:
+        if self.out is not None:
+            return int(self.out.games)
+        if self.first is not None:
+            return int(self.first.games)
+        return 0
+
+    @property
+    def points(self) -> Fraction:
+        if self.out is not None:
+            return Fraction(self.out.points)
+        if self.first is not None:
+            return Fraction(self.first.points)
+        return Fraction(0)
+
+    @property
+    def expected(self) -> Decimal | None:
+        return None if self.out is None else self.out.expected
+
+    @property
+    def k(self) -> int | None:
+        return None if self.out is None or self.out.games == 0 else int(self.out.k)
+
+    @property
+    def change_exact(self) -> Decimal | None:
+        return None if self.out is None else self.out.change_exact
+
+    @property
+    def change(self) -> int | None:
+        return None if self.out is None else int(self.out.change)
+
+    @property
+    def official_rating(self) -> int | None:
+        return None if self.official is None else self.official.rating
+
+    @property
+    def difference(self) -> int | None:
+        if self.replayed is None or self.official_rating is None:
+            return None
+        return self.replayed - self.official_rating
+
+
+@dataclass(frozen=True)
+class Replay:
+    rating_list: RatingList
+    rows: tuple[PeriodRow, ...]
+    units: tuple[Unit, ...]
+    start: Period | None
+    start_source: str  # "official 2025-09", "Elo tag", "unrated", "no games"
+    before_start: tuple[Unit, ...]  # tournaments inside the starting official rating
+    unplaced: tuple[NotCounted, ...]  # games with no period (undated, before 2008)
+
+    def row(self, period: Period) -> PeriodRow | None:
+        for r in self.rows:
+            if r.period == period:
+                return r
+        return None
+
+    @property
+    def last(self) -> PeriodRow | None:
+        return self.rows[-1] if self.rows else None
+
+
