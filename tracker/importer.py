@@ -330,11 +330,11 @@ class Preparer:
         return PreparedGame(
             raw.line, white, wnorm, _fide(wfide) if wfide else None,
             black, bnorm, _fide(bfide) if bfide else None,
-            event, site_key, event_date, iso, date_tag, round_, result,
-            welo, belo, welo_tag, belo_tag,
+            event, site_key, event_date, online, identity,
+            iso, date_tag, round_, result, welo, belo, welo_tag, belo_tag,
             _title(wtitle) if wtitle else None, _title(btitle) if btitle else None,
             tc, termination, variant or None, has_moves, lst.value, assumed,
-            reason is None, reason, online, identity,
+            reason is None, reason,
         )
 
 
@@ -418,10 +418,12 @@ def _not_rated_reason(
 
 
 class _Batch(NamedTuple):
-    games: list[PreparedGame]
+    games: list[tuple[Any, ...]]  # PreparedGames as plain tuples (cheap to send)
     read: int  # games read from the source in this batch (stored or not)
     skipped: int
     problems: list[str]  # "line: text"
+    not_rated: dict[str, int]  # reason -> games
+    assumed: int  # games whose list was assumed
 
 
 class _Failure(NamedTuple):
@@ -435,9 +437,10 @@ def _batches(
     """Read and prepare a source's games, BATCH at a time."""
     preparer = Preparer(options.default_list)
     prepare = preparer.prepare
-    games: list[PreparedGame] = []
+    games: list[tuple[Any, ...]] = []
     problems: list[str] = []
-    read = skipped = 0
+    not_rated: Counter[str] = Counter()
+    read = skipped = assumed = 0
     check = _Validator(source) if options.validate else None
     with source.open() as stream:
         for raw in reader(stream, source.name):
@@ -446,34 +449,34 @@ def _batches(
             if not raw.tags:  # text outside any game: not a game, only its problems
                 problems.extend(_located(raw))
                 if options.strict and problems:
-                    yield _Batch(games, read, skipped, problems)
-                    return
+                    break
                 continue
             read += 1
             if raw.problems:
                 problems.extend(_located(raw))
                 if options.strict:
-                    yield _Batch(games, read, skipped, problems)
-                    return
+                    break
             prepared = prepare(raw)
             if isinstance(prepared, str):
                 skipped += 1
                 problems.append(f"{raw.line}: {prepared}")
                 if options.strict:
-                    yield _Batch(games, read, skipped, problems)
-                    return
+                    break
             else:
-                games.append(prepared)
+                games.append(tuple(prepared))
+                if not prepared.rated:
+                    not_rated[prepared.not_rated_reason or ""] += 1
+                if prepared.list_assumed:
+                    assumed += 1
             if read >= BATCH:
-                yield _Batch(games, read, skipped, problems)
+                yield _Batch(games, read, skipped, problems, dict(not_rated), assumed)
                 games, problems = [], []
-                read = skipped = 0
-                if options.strict and check is not None and check.failed:
-                    return
-    if check is not None:
-        problems.extend(check.close())
+                not_rated.clear()
+                read = skipped = assumed = 0
+        if check is not None:
+            problems.extend(check.close())
     if read or problems:
-        yield _Batch(games, read, skipped, problems)
+        yield _Batch(games, read, skipped, problems, dict(not_rated), assumed)
 
 
 def _located(raw: RawGame) -> list[str]:
@@ -739,11 +742,8 @@ def import_source(
                         f"{rep.problems[0]} (--strict: nothing of {name} was imported)"
                     )
                 writer.add(batch.games)
-                for g in batch.games:
-                    if g.not_rated_reason is not None:
-                        rep.not_rated[g.not_rated_reason] += 1
-                    if g.list_assumed:
-                        rep.list_assumed += 1
+                rep.not_rated.update(batch.not_rated)
+                rep.list_assumed += batch.assumed
                 progress.advance(batch.read)
             if digest is None:
                 digest = hasher.result()

@@ -47,7 +47,9 @@ class PreparedGame(NamedTuple):
     """One game as the importer hands it to the store: plain, checked values.
 
     Dates are ISO strings (`YYYY-MM-DD`) or None; `*_norm` are normalized names; `identity`
-    is the hex digest of the game's identity (players, date, round, event, moves).
+    is the hex digest of the game's identity (players, date, round, event, moves). A plain
+    tuple in this field order is accepted too (cheaper to send between processes): the
+    fields from `date` on are the games row's own columns, in `_GAME_COLUMNS` order.
     """
 
     line: int
@@ -60,6 +62,9 @@ class PreparedGame(NamedTuple):
     event: str
     site: str  # as it keys the tournament (host of an online URL)
     event_date: str | None
+    online: bool
+    identity: str
+    # The games row's own columns from here on (see _GAME_COLUMNS).
     date: str | None
     date_tag: str | None
     round: str | None
@@ -78,8 +83,12 @@ class PreparedGame(NamedTuple):
     list_assumed: bool
     rated: bool
     not_rated_reason: str | None
-    online: bool
-    identity: str
+
+
+# Positions in a PreparedGame (the hot loop indexes plain tuples).
+_LINE, _WHITE, _WNORM, _WFIDE, _BLACK, _BNORM, _BFIDE = range(7)
+_EVENT, _SITE, _EVENT_DATE, _ONLINE, _IDENTITY, _DATE, _DATE_TAG = range(7, 14)
+_ROW_FROM = _DATE
 
 
 @dataclass(frozen=True)
@@ -285,6 +294,7 @@ class GameWriter:
         self._tourneys: dict[tuple[str, str], list[_Tournament]] = {}
         self._by_key: dict[str, _Tournament] = {}
         self._last: dict[tuple[str, str], _Tournament] = {}  # the last one a dated game joined
+        self._day: dict[str, int] = {}  # ISO date -> day number
         self._next_tournament = 0
         self._game_sql = ""
 
@@ -372,7 +382,7 @@ class GameWriter:
         conn.execute(insert(table), dicts)
         return len(rows)
 
-    def add(self, batch: Sequence[PreparedGame]) -> int:
+    def add(self, batch: Sequence[tuple[Any, ...]]) -> int:
         """Store a batch of games; returns how many were new (the rest were duplicates)."""
         try:
             return self._add(batch)
@@ -381,7 +391,7 @@ class GameWriter:
                 raise DatabaseError(f"the database refused a game: {exc.orig}") from None
             raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
 
-    def _add(self, batch: Sequence[PreparedGame]) -> int:
+    def _add(self, batch: Sequence[tuple[Any, ...]]) -> int:
         self.given += len(batch)
         self._load_players(batch)
         self._load_tournaments(batch)
@@ -391,17 +401,23 @@ class GameWriter:
         new_tourneys: list[tuple[Any, ...]] = []
         player = self._player
         tournament = self._tournament
-        rows = []
+        by_name = self._by_name.get
+        by_fide = self._by_fide.get
+        import_id = self.import_id
+        rows: list[tuple[Any, ...]] = []
+        append = rows.append
         for g in batch:
-            wid = player(g.white, g.white_norm, g.white_fide, new_players, new_names, new_fides)
-            bid = player(g.black, g.black_norm, g.black_fide, new_players, new_names, new_fides)
-            tid = tournament(g, new_tourneys)
-            rows.append((
-                g.identity, tid, self.import_id, g.line, wid, bid, g.date, g.date_tag, g.round,
-                g.result, g.white_elo, g.black_elo, g.white_elo_tag, g.black_elo_tag,
-                g.white_title, g.black_title, g.time_control, g.termination, g.variant,
-                g.has_moves, g.list, g.list_assumed, g.rated, g.not_rated_reason,
-            ))
+            # Fast paths: a player already known by FIDE ID, or (no FIDE ID) by name.
+            fide = g[_WFIDE]
+            wid = by_name(g[_WNORM]) if fide is None else by_fide(fide)
+            if wid is None or (fide is not None and g[_WNORM] not in self._by_name):
+                wid = player(g[_WHITE], g[_WNORM], fide, new_players, new_names, new_fides)
+            fide = g[_BFIDE]
+            bid = by_name(g[_BNORM]) if fide is None else by_fide(fide)
+            if bid is None or (fide is not None and g[_BNORM] not in self._by_name):
+                bid = player(g[_BLACK], g[_BNORM], fide, new_players, new_names, new_fides)
+            append((g[_IDENTITY], tournament(g, new_tourneys), import_id, g[_LINE], wid, bid)
+                   + g[_ROW_FROM:])
         self._insert(players, ("id", "name", "norm_name", "fide_id"), new_players)
         self._insert(player_names, ("norm_name", "player_id"), new_names)
         if new_fides:
@@ -439,12 +455,13 @@ class GameWriter:
 
     # -- players -------------------------------------------------------------------------
 
-    def _load_players(self, batch: Sequence[PreparedGame]) -> None:
+    def _load_players(self, batch: Sequence[tuple[Any, ...]]) -> None:
         conn = self.conn
-        fides = {f for g in batch for f in (g.white_fide, g.black_fide)
-                 if f is not None and f not in self._fides_seen}
-        names = {n for g in batch for n in (g.white_norm, g.black_norm)
-                 if n not in self._names_seen}
+        fides = {g[_WFIDE] for g in batch} | {g[_BFIDE] for g in batch}
+        fides.discard(None)
+        fides -= self._fides_seen
+        names = {g[_WNORM] for g in batch} | {g[_BNORM] for g in batch}
+        names -= self._names_seen
         for chunk in _chunks(sorted(fides)):
             for pid, fide in conn.execute(
                 select(players.c.id, players.c.fide_id).where(players.c.fide_id.in_(chunk))
@@ -499,8 +516,8 @@ class GameWriter:
 
     # -- tournaments ---------------------------------------------------------------------
 
-    def _load_tournaments(self, batch: Sequence[PreparedGame]) -> None:
-        pairs = {(g.event, g.site) for g in batch} - self._tourneys.keys()
+    def _load_tournaments(self, batch: Sequence[tuple[Any, ...]]) -> None:
+        pairs = {(g[_EVENT], g[_SITE]) for g in batch} - self._tourneys.keys()
         if not pairs:
             return
         for pair in pairs:
@@ -519,17 +536,20 @@ class GameWriter:
                 if group is not None:
                     group.append(t)
 
-    def _tournament(self, g: PreparedGame, new: list[tuple[Any, ...]]) -> int:
-        anchor = g.event_date or g.date
-        pair = (g.event, g.site)
+    def _tournament(self, g: tuple[Any, ...], new: list[tuple[Any, ...]]) -> int:
+        event, site, event_date, date = g[_EVENT], g[_SITE], g[_EVENT_DATE], g[_DATE]
+        anchor = event_date or date
+        pair = (event, site)
         if anchor is None:
-            key = f"{g.event}|{g.site}|{g.date_tag or '?'}"
+            key = f"{event}|{site}|{g[_DATE_TAG] or '?'}"
             t = self._by_key.get(key)
         else:
             t = self._last.get(pair)
-            day = _days(anchor)
+            day = self._day.get(anchor)
+            if day is None:
+                day = self._day[anchor] = _days(anchor)
             if t is None or not t.lo <= day <= t.hi:
-                key = f"{g.event}|{g.site}|{anchor}"
+                key = f"{event}|{site}|{anchor}"
                 t = self._by_key.get(key)
                 if t is None:
                     near = [c for c in self._tourneys[pair] if c.lo <= day <= c.hi]
@@ -538,15 +558,15 @@ class GameWriter:
                             default=None)
         if t is None:
             self._next_tournament += 1
-            t = _Tournament(self._next_tournament, anchor, g.date or anchor, key)
-            new.append((t.id, g.event, g.site, t.start, t.end, key, g.online))
+            t = _Tournament(self._next_tournament, anchor, date or anchor, key)
+            new.append((t.id, event, site, t.start, t.end, key, g[_ONLINE]))
             self._by_key[key] = t
             self._tourneys[pair].append(t)
         if anchor is not None:
             self._last[pair] = t
-        if g.event_date is not None and (t.start is None or g.event_date < t.start):
-            t.widen(g.event_date)
-        date = g.date
+        start = t.start
+        if event_date is not None and (start is None or event_date < start):
+            t.widen(event_date)
         if date is not None and (t.start is None or not t.start <= date <= (t.end or "")):
             t.widen(date)
         return t.id
