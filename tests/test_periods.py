@@ -438,3 +438,28 @@ def test_games_inside_the_starting_rating_count_toward_30() -> None:
     row = rp.row(Period(2025, 11))
     assert row is not None and row.facts.rated_games == 30
     assert row.k == 20 and row.replayed == 1810
+
+
+def test_oct_2022_rapid_raise_uses_the_standard_rating() -> None:
+    # Spec section 2 (1 Oct 2022): a rapid rating more than 100 below the standard rating
+    # is raised to standard - 100. Rapid 1500 (Sep 2022), standard 1800: 1500 < 1700 ->
+    # 1700 on the Oct 2022 rapid list, with no rapid games.
+    b = Build()
+    b.off("2022-09", 1500, k=20, rl=RatingList.RAPID)
+    rp = b.run(RatingList.RAPID, until="2022-10", standard={Period(2022, 9): 1800})
+    row = rp.row(Period(2022, 10))
+    assert row is not None and row.replayed == 1700 and row.adjustment is not None
+
+
+def test_unrated_in_rapid_starts_from_the_standard_rating() -> None:
+    # Spec section 4 (from Mar 2024): unrated in rapid, standard 1800 -> rapid starts at
+    # 1800. Win vs 1800 (D=0) +0.5; 100 games recorded, adult -> K 20 -> +10 -> 1810.
+    b = Build()
+    t = b.t("Rapid", "2025-10-11", "2025-10-11")
+    b.g(t, 1800, 1, rl=RatingList.RAPID)
+    rp = b.run(RatingList.RAPID, PlayerInfo(rated_games=100, birth_year=1980),
+               standard={Period(2025, 10): 1800})
+    row = rp.row(Period(2025, 11))
+    assert row is not None and row.rating_before == 1800
+    assert row.rating_before_source == "standard rating"
+    assert row.k == 20 and row.replayed == 1810

@@ -43,7 +43,20 @@ in tracker.fide):
 - rated games unknown, replay starting from an official entry whose K is below the
   newcomer K of its edition (K 20/15/10): the player is taken to have completed 30 games
   (`ASSUMED_GAMES_WHEN_ESTABLISHED`);
-- periods before 2008 are not replayed (FIDE rated by tournament averages then).
+- the player's recorded facts (`tracker player set --rated-games/--ever-2400`) are one set
+  per player and apply to every list (the store has no per-list facts); an official K of
+  the previous list, which is per list, wins over them;
+- the games completed count the recorded number, the counted games inside the starting
+  official rating, and every counted game of the replay (first-rating games included);
+- a tournament's Ro: `--ro` override, official rating on the list in force at its start,
+  the player's own Elo tag (the most common one in that tournament), the replayed rating in
+  force at its start, the rating before the period;
+- a player unrated in rapid or blitz but rated in standard starts from the standard rating
+  in force (from the Mar 2024 edition on; spec section 4);
+- periods before 2008 (standard) and before 2012 (rapid, blitz) are not replayed; their
+  games are listed in `Replay.unplaced` with the reason;
+- official entries in a month that is not a list month of its era are ignored unless they
+  start the replay.
 """
 
 from __future__ import annotations
