@@ -194,3 +194,31 @@ def test_no_tracked_player(db_path: Path, capsys, monkeypatch) -> None:  # type:
 def test_help_has_an_example(cmd: list[str], capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = run([*cmd, "--help"], capsys, monkeypatch)
     assert code == 0 and "Example" in out and "--db" in out
+
+
+def test_event_set_ro_and_list(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(["event", "list", "--db", season_db, "-f", "json"], capsys, monkeypatch)
+    club = next(r for r in json.loads(out) if r["name"] == "Club League")
+    # --ro 1849: Club League win vs 1850, D = -1 -> row 0..3 -> 0.50 -> +0.50 x 20 = +10.
+    code, out, _ = run(["event", "set", str(club["id"]), "--ro", "1849", "--db", season_db],
+                       capsys, monkeypatch)
+    assert code == 0 and "Ro 1849" in out
+    code, out, _ = run(["explain", "2025-12", "--db", season_db], capsys, monkeypatch)
+    assert "Ro 1849 (--ro override)" in out and "  -1  0.50" in out
+    code, out, _ = run(["event", "set", str(club["id"]), "--list", "rapid", "--db", season_db],
+                       capsys, monkeypatch)
+    assert code == 0
+    code, out, _ = run(["event", "list", "--db", season_db, "-f", "json", "--list", "rapid"],
+                       capsys, monkeypatch)
+    assert {r["name"] for r in json.loads(out)} == {"Rapid Cup", "Club League"}
+    code, out, _ = run(["event", "set", str(club["id"]), "--list", "default", "--ro", "none",
+                        "--db", season_db], capsys, monkeypatch)
+    assert code == 0 and "Ro from the lists" in out
+
+
+def test_explain_json(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(["explain", "2025-12", "-f", "json", "--db", season_db], capsys,
+                       monkeypatch)
+    data = json.loads(out)
+    assert data["change_exact"] == "10.00" and data["rating_after"] == 1860
+    assert any("Club League" in line for line in data["lines"])
