@@ -348,3 +348,83 @@ def test_preparer_is_pure() -> None:
     first = Preparer().prepare(raw)
     assert first == Preparer().prepare(raw)
     assert not isinstance(first, str) and first.not_rated_reason == "no-moves"
+
+
+# --- options and paths ------------------------------------------------------------------
+
+
+def test_validate_replays_moves(store: Store, tmp_path: Path) -> None:
+    # 2. Ke2 is legal; 2. Kd3 is not (the king cannot move two squares).
+    f = write(tmp_path / "v.pgn", pgn("1. e4 e5 2. Ke2", Round="1"),
+              pgn("1. e4 e5 2. Kd3", Round="2"))
+    (s,) = run(store, f).sources
+    assert s.problem_count == 0
+    store2 = tmp_path / "v2.db"
+    from tracker.store import open_store
+
+    with open_store(str(store2)) as other:
+        (s,) = run(other, f, validate=True).sources
+    assert s.added == 2
+    assert len(s.problems) == 1 and s.problems[0].startswith(f"{f}:11: illegal or unreadable")
+
+
+def test_standard_input(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from tracker import sources
+
+    data = pgn(Round="1").encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    monkeypatch.setattr(sources, "_STDIN", None)
+    (s,) = run(store, "-").sources
+    assert (s.name, s.added) == ("-", 1)
+
+
+def test_glob_and_folder(store: Store, tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub" / "x.pgn", pgn(Round="1"))
+    write(tmp_path / "y.pgn", pgn(Round="2"))
+    report = run(store, str(tmp_path / "*.pgn"), tmp_path / "sub")
+    assert sorted(s.added for s in report.sources) == [1, 1]
+
+
+def test_big_source_hash_in_a_thread_is_recognized(store: Store, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import tracker.importer as importer
+
+    monkeypatch.setattr(importer, "WORKER_MIN_BYTES", 0)  # the path of big files
+    f = write(tmp_path / "a.pgn", *(pgn(Round=str(r)) for r in range(50)))
+    assert run(store, f).sources[0].added == 50
+    again = run(store, f).sources[0]
+    assert again.already is not None and again.added == 0
+    assert len(list_imports(store)) == 1
+
+
+def test_other_databases_path_gives_the_same_rows(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The portable path (no SQLite-only SQL) stores what the SQLite fast path stores."""
+    from tracker.store import open_store
+    from tracker.store.games import GameWriter
+
+    texts = [pgn(Round=str(r), White=f"P{r % 4}", WhiteFideId=str(10 + r % 4),
+                 Date=f"2025.0{1 + r % 3}.0{1 + r % 7}") for r in range(40)]
+    f = write(tmp_path / "p.pgn", *texts, *texts[:5])
+    original = GameWriter.__enter__
+
+    def enter(self: GameWriter) -> GameWriter:
+        got = original(self)
+        self._sqlite = False
+        return got
+
+    dumps = []
+    for portable in (False, True):
+        if portable:
+            monkeypatch.setattr(GameWriter, "__enter__", enter)
+        with open_store(str(tmp_path / f"{portable}.db")) as s:
+            report = run(s, f)
+            assert (report.sources[0].added, report.sources[0].duplicates) == (40, 5)
+            with s.engine.connect() as conn:
+                dumps.append([[tuple(r) for r in conn.execute(select(t).order_by(
+                    *t.primary_key))] for t in (players, tournaments)])
+    assert dumps[0] == dumps[1]

@@ -323,6 +323,11 @@ class GameWriter:
             self.import_id = int(key[0])
         except (OperationalError, SADatabaseError) as exc:
             self._close()
+            if "locked" in str(exc.orig):
+                raise DatabaseError(
+                    "the database stayed busy: another tracker is writing to it; run the "
+                    "import again when that one has finished"
+                ) from None
             raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
         return self
 
