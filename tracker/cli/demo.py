@@ -10,17 +10,6 @@ import typer
 
 from tracker.errors import NotFound
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.reports import (
-    HISTORY_COLUMNS,
-    chart_points,
-    history_rows,
-    history_table,
-    load_history,
-    next_lines,
-    next_report,
-    table_lines,
-    to_csv,
-)
 from tracker.store import open_store
 
 # What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
@@ -79,6 +68,17 @@ def demo(
     """
     from tracker.importer import import_paths
     from tracker.plot import Series, plot_history
+    from tracker.reports import (
+        HISTORY_COLUMNS,
+        chart_points,
+        history_rows,
+        history_table,
+        load_history,
+        next_lines,
+        next_report,
+        table_lines,
+        to_csv,
+    )
     from tracker.store.official import add_entry
     from tracker.store.players import resolve_player, set_facts, set_me
 

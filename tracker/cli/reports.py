@@ -13,26 +13,11 @@ import typer
 from tracker.cli.common import DbOption, Format, out, store_for
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
-from tracker.reports import (
-    EVENT_COLUMNS,
-    GAME_COLUMNS,
-    HISTORY_COLUMNS,
-    chart_points,
-    event_rows,
-    explain_lines,
-    game_rows,
-    history_row,
-    history_rows,
-    history_table,
-    load_history,
-    next_lines,
-    next_report,
-    table_lines,
-    to_csv,
-)
 from tracker.store import DEFAULT_DB
-from tracker.store.history import record_override
 from tracker.store.players import resolve_player
+
+# tracker.reports (and through it the replay and the official-list store) is imported by
+# each command when it runs, so that the other commands of the CLI start faster.
 
 PlayerArg = Annotated[
     str | None,
@@ -64,6 +49,7 @@ def _period(text: str | None, option: str) -> Period | None:
 
 def _print_table(headers: list[str], cells: list[list[str]], right: set[int],
                  title: str | None = None) -> None:
+    from tracker.reports import table_lines
     lines = ([title, ""] if title else []) + table_lines(headers, cells, right)
     _echo_lines(lines)
 
@@ -107,6 +93,7 @@ def history(
 
     Example: tracker history --list standard --from 2025-09 --format table
     """
+    from tracker.reports import HISTORY_COLUMNS, history_rows, history_table, load_history, to_csv
     rl = _list(rating_list)
     first, last = _period(since, "--from"), _period(until, "--to")
     with store_for(db) as store:
@@ -145,6 +132,7 @@ def explain(
 
     Example: tracker explain 2025-11   (or: tracker explain "Novák" 2025-11 --list rapid)
     """
+    from tracker.reports import explain_lines, history_row, load_history
     if not args or len(args) > 2:
         raise BadInput("give the period (YYYY-MM), optionally after the player: "
                        "tracker explain [PLAYER] 2025-11")
@@ -181,6 +169,7 @@ def next_list(
 
     Example: tracker next --list standard
     """
+    from tracker.reports import history_rows, load_history, next_lines, next_report
     rl = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -220,6 +209,14 @@ def export(
 
     Example: tracker export --what history --output history.csv
     """
+    from tracker.reports import (
+        GAME_COLUMNS,
+        HISTORY_COLUMNS,
+        game_rows,
+        history_rows,
+        load_history,
+        to_csv,
+    )
     with store_for(db) as store:
         who = resolve_player(store, player)
         hist = load_history(store, who)
@@ -257,6 +254,7 @@ def plot(
     Example: tracker plot --output history.png
     """
     from tracker.plot import Series, plot_history
+    from tracker.reports import chart_points, load_history
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
     with store_for(db) as store:
@@ -285,6 +283,7 @@ def event_list(
 
     Example: tracker event list --format json
     """
+    from tracker.reports import EVENT_COLUMNS, event_rows, load_history, to_csv
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -340,6 +339,7 @@ def event_set(
 
     Example: tracker event set 7 --period 2026-01   (or: tracker event set 7 --ro 1849)
     """
+    from tracker.store.history import record_override
     if period is None and rating_list is None and exclude is None and ro is None:
         raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")
     kwargs: dict[str, Any] = {}
