@@ -61,3 +61,24 @@ def test_order_within_a_period_does_not_matter(specs, rating, rnd) -> None:  # t
     shuffled_ts = ts[:]
     rnd.shuffle(shuffled_ts)
     assert _run(shuffled_games, shuffled_ts, rating) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(tournament, min_size=1, max_size=5), st.integers(1500, 2600),
+       st.integers(0, 2))
+def test_an_official_entry_equal_to_the_replay_changes_nothing(specs, rating, pick) -> None:  # type: ignore[no-untyped-def]
+    # Re-anchoring on a published rating that equals the replayed one is a no-op for every
+    # later period.
+    games, ts = _season(specs)
+    base = [OfficialEntry(1, STD, Period(2025, 8), rating, k=20)]
+    info = PlayerInfo(birth_year=1990, rated_games=50)
+    first = replay(ReplayInputs(STD, games, ts, base, info))
+    rated = [r for r in first.rows if r.out is not None and r.replayed is not None]
+    if not rated:
+        return
+    row = rated[min(pick, len(rated) - 1)]
+    extra = OfficialEntry(1, STD, row.period, row.replayed)
+    second = replay(ReplayInputs(STD, games, ts, [*base, extra], info))
+    later = [(r.period, r.replayed, r.change_exact) for r in first.rows if r.period > row.period]
+    again = [(r.period, r.replayed, r.change_exact) for r in second.rows if r.period > row.period]
+    assert later == again
