@@ -87,7 +87,8 @@ HEADER = """# Walkthrough: from a fresh clone to your rating history
 Every command below was run from the repository root on a fresh database, and the output
 shown is what it printed (`tests/test_cli_reports_walkthrough.py` runs them again and
 compares). Commands use `tracker.db` in the current folder; give `--db PATH` (or set
-`TRACKER_DB`) to keep it elsewhere. `tracker demo` does steps 1 to 9 in one go.
+`TRACKER_DB`) to keep it elsewhere. `tracker demo` runs the same season end to end in a
+folder of its own (`demo-out/`), recording the official rapid and blitz ratings too.
 """
 
 
