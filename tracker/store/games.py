@@ -40,6 +40,7 @@ from tracker.store.db import Store
 from tracker.store.schema import games, imports, player_names, players, tournaments
 
 JOIN_DAYS = 30
+MAX_CACHED = 400_000  # player keys kept in memory during an import (a quarter: tournaments)
 _CHUNK = 500  # parameters per IN (...) query (SQLite's limit is far above)
 
 
@@ -288,8 +289,6 @@ class GameWriter:
         self._by_fide: dict[int, int] = {}
         self._by_name: dict[str, int] = {}
         self._fide_of: dict[int, int | None] = {}
-        self._names_seen: set[str] = set()  # norm names already looked up in the database
-        self._fides_seen: set[int] = set()
         self._next_player = 0
         self._tourneys: dict[tuple[str, str], list[_Tournament]] = {}
         self._by_key: dict[str, _Tournament] = {}
@@ -308,7 +307,7 @@ class GameWriter:
                 # Take the write lock now: a concurrent importer waits (busy timeout) here,
                 # instead of failing later when its read snapshot is stale.
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
-                conn.exec_driver_sql("PRAGMA cache_size = -65536")
+                conn.exec_driver_sql("PRAGMA cache_size = -32768")
                 cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
                 marks = ", ".join("?" for _ in _GAME_COLUMNS)
                 self._game_sql = f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})"
@@ -398,6 +397,7 @@ class GameWriter:
 
     def _add(self, batch: Sequence[tuple[Any, ...]]) -> int:
         self.given += len(batch)
+        self._bound_caches()
         self._load_players(batch)
         self._load_tournaments(batch)
         new_players: list[tuple[Any, ...]] = []
@@ -458,15 +458,29 @@ class GameWriter:
                                          for r in fresh.values()])
         return len(fresh)
 
+    def _bound_caches(self) -> None:
+        """Keep memory flat on huge files: forget what the database can tell again (every
+        row this transaction wrote is visible to it)."""
+        if len(self._by_name) + len(self._by_fide) > MAX_CACHED:
+            self._by_name.clear()
+            self._by_fide.clear()
+            self._fide_of.clear()
+        if len(self._by_key) > MAX_CACHED // 4:
+            self._flush_tournaments()
+            self._tourneys.clear()
+            self._by_key.clear()
+            self._last.clear()
+            self._day.clear()
+
     # -- players -------------------------------------------------------------------------
 
     def _load_players(self, batch: Sequence[tuple[Any, ...]]) -> None:
         conn = self.conn
         fides = {g[_WFIDE] for g in batch} | {g[_BFIDE] for g in batch}
         fides.discard(None)
-        fides -= self._fides_seen
+        fides -= self._by_fide.keys()
         names = {g[_WNORM] for g in batch} | {g[_BNORM] for g in batch}
-        names -= self._names_seen
+        names -= self._by_name.keys()
         for chunk in _chunks(sorted(fides)):
             for pid, fide in conn.execute(
                 select(players.c.id, players.c.fide_id).where(players.c.fide_id.in_(chunk))
@@ -481,8 +495,6 @@ class GameWriter:
             ).all():
                 self._by_name[str(norm)] = int(pid)
                 self._fide_of[int(pid)] = None if fide is None else int(fide)
-        self._fides_seen |= fides
-        self._names_seen |= names
 
     def _player(
         self, name: str, norm: str, fide: int | None,
@@ -535,11 +547,12 @@ class GameWriter:
                 .where(tournaments.c.event.in_(chunk))
                 .order_by(tournaments.c.id)
             ).all():
-                group = self._tourneys.get((str(event), str(site)))
+                pair = (str(event), str(site))
+                if pair not in pairs:  # another site's, perhaps loaded already
+                    continue
                 t = _Tournament(int(tid), _iso(start), _iso(end), str(key))
                 self._by_key[t.key] = t
-                if group is not None:
-                    group.append(t)
+                self._tourneys[pair].append(t)
 
     def _tournament(self, g: tuple[Any, ...], new: list[tuple[Any, ...]]) -> int:
         event, site, event_date, date = g[_EVENT], g[_SITE], g[_EVENT_DATE], g[_DATE]
@@ -580,6 +593,9 @@ class GameWriter:
         rows = [(t.start, t.end, t.id) for ts in self._tourneys.values() for t in ts if t.dirty]
         if not rows:
             return
+        for ts in self._tourneys.values():
+            for t in ts:
+                t.dirty = False
         if self._sqlite:
             self.conn.exec_driver_sql(
                 "UPDATE tournaments SET start_date = ?, end_date = ? WHERE id = ?", rows
