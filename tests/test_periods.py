@@ -463,3 +463,28 @@ def test_unrated_in_rapid_starts_from_the_standard_rating() -> None:
     assert row is not None and row.rating_before == 1800
     assert row.rating_before_source == "standard rating"
     assert row.k == 20 and row.replayed == 1810
+
+
+def test_tournament_started_while_unrated_uses_the_first_rating() -> None:
+    # Spec 4: a tournament played before the first rating is published but rated after it
+    # is rated with the player as rated, at that rating.
+    # Oct 2025 official 1410 (K 20); Nov: two losses vs 1410 (D=0, -0.5 each) x 20 = -20 ->
+    # 1390 < 1400: unrated. X (8-9 Nov) -> Dec: 5 draws vs 1800 -> Ra 1800, p = 3.5/7 =
+    # 0.50 -> dp 0 -> first rating 1800. Y starts 15 Nov (unrated then), ends 10 Jan ->
+    # Feb list: Ro = 1800 (not the old 1410); win vs 1800, D=0 -> +0.5 x K 20 (adult, 107
+    # games) = +10 -> 1810.
+    b = Build()
+    b.off("2025-10", 1410, k=20)
+    t0 = b.t("Oct", "2025-10-04", "2025-10-05")
+    b.g(t0, 1410, 0)
+    b.g(t0, 1410, 0)
+    x = b.t("X", "2025-11-08", "2025-11-09")
+    for _ in range(5):
+        b.g(x, 1800, H)
+    y = b.t("Y", "2025-11-15", "2026-01-10")
+    b.g(y, 1800, 1, day="2026-01-10")
+    rp = b.run(player=PlayerInfo(rated_games=100, birth_year=1980))
+    dec, feb = rp.row(Period(2025, 12)), rp.row(Period(2026, 2))
+    assert dec is not None and dec.first is not None and dec.first.rating == 1800
+    assert feb is not None and feb.tournaments[0].ro == 1800
+    assert feb.k == 20 and feb.replayed == 1810

@@ -81,7 +81,7 @@ class _State:
         self.inputs = inputs
         self.rating: int | None = None
         self.source = "unrated"
-        self.published: dict[Period, int] = {}  # list -> rating on it (official or replayed)
+        self.published: dict[Period, int | None] = {}  # list -> rating on it (None: unrated)
         self.rated_games = inputs.player.rated_games or 0
         self.ever_2400 = bool(inputs.player.ever_2400)
         self.reached_2300 = False
@@ -89,23 +89,26 @@ class _State:
         self._order: list[Period] = []
 
     def publish(self, period: Period, rating: int | None) -> None:
-        if rating is None:
-            return
+        """Record the rating on the list of `period` (None: unrated on that list)."""
         if period not in self.published:
             self._order.append(period)  # periods arrive in increasing order
         self.published[period] = rating
+        if rating is None:
+            return
         if rating >= 2400:
             self.ever_2400 = True
         if rating >= 2300:
             self.reached_2300 = True
 
     def in_force(self, on: dt.date) -> tuple[Period, int] | None:
-        """The latest list on or before `on` that the replay knows a rating for."""
+        """The replayed list in force on `on` and the rating on it (None: the replay has no
+        list before `on`, or the player was unrated on it)."""
         i = bisect.bisect_right(self._order, Period.of(on))
         if i == 0:
             return None
         p = self._order[i - 1]
-        return p, self.published[p]
+        rating = self.published[p]
+        return None if rating is None else (p, rating)
 
 
 def replay(inputs: ReplayInputs) -> Replay:
