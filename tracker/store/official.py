@@ -287,7 +287,12 @@ def _import_batch(
             known.update({fid: (pid, False) for fid, (pid, _) in created.items()})
 
     births: list[dict[str, Any]] = []
-    groups: dict[tuple[RatingList, Period], list[tuple[int, ListRow, ListRating]]] = {}
+    # period -> id(list) -> (list, items). Keyed by identity: the lists are enum singletons
+    # and a file's rows share one Period, and hashing those per row costs at 5 million.
+    groups: dict[Period, dict[int, tuple[RatingList, list[tuple[int, ListRow, ListRating]]]]]
+    groups = {}
+    last: Period | None = None
+    buckets: dict[int, tuple[RatingList, list[tuple[int, ListRow, ListRating]]]] = {}
     for fid, row in latest.items():
         hit = known.get(fid)
         if hit is None:
@@ -297,8 +302,14 @@ def _import_batch(
         summary.kept += 1
         if birth_missing and row.birth_year is not None:
             births.append({"pid": pid, "birth": row.birth_year})
+        if row.period is not last:
+            last = row.period
+            buckets = groups.setdefault(last, {})
         for figures in row.ratings:
-            groups.setdefault((figures.list, row.period), []).append((pid, row, figures))
+            bucket = buckets.get(id(figures.list))
+            if bucket is None:
+                bucket = buckets[id(figures.list)] = (figures.list, [])
+            bucket[1].append((pid, row, figures))
 
     if births:
         conn.execute(
@@ -310,32 +321,40 @@ def _import_batch(
         summary.birth_years += len(births)
 
     stamp_value = _db_value(conn, official_ratings.c.recorded_at, stamp)
-    for (rating_list, period), items in groups.items():
-        where = (f"player_id IN ({_ids(pid for pid, _, _ in items)}) "
-                 "AND list = :list AND period = :period")
-        key = {"list": str(rating_list), "period": str(period), "stamp": stamp_value}
-        old = conn.execute(text(
-            f"SELECT player_id, recorded_at = :stamp FROM official_ratings WHERE {where}"
-        ), key).all()
-        if old:
-            conn.execute(text(f"DELETE FROM official_ratings WHERE {where}"), key)
-            rated = {pid for pid, _, figures in items if figures.rating is not None}
-            for pid, same_file in old:
-                if same_file:  # an earlier batch of this very file: a repeated FIDE ID
-                    summary.duplicates += 1
-                    summary.entries -= 1
-                elif pid in rated:
-                    summary.replaced += 1
-                else:
-                    summary.cleared += 1
-        values = [
-            (pid, key["list"], key["period"], figures.rating, figures.games, figures.k,
-             row.flag, row.title or row.women_title, row.birth_year, source, stamp_value)
-            for pid, row, figures in items
-            if figures.rating is not None
-        ]
-        _insert_many(conn, official_ratings, ENTRY_COLUMNS, values)
-        summary.entries += len(values)
+    for period, by_list in groups.items():
+        for rating_list, items in by_list.values():
+            _write_group(conn, summary, rating_list, period, items, source, stamp_value)
+
+
+def _write_group(conn: Connection, summary: ImportSummary, rating_list: RatingList,
+                 period: Period, items: list[tuple[int, ListRow, ListRating]], source: str,
+                 stamp_value: Any) -> None:
+    """Replace the entries of one list and period for these players."""
+    where = (f"player_id IN ({_ids(pid for pid, _, _ in items)}) "
+             "AND list = :list AND period = :period")
+    key = {"list": str(rating_list), "period": str(period), "stamp": stamp_value}
+    old = conn.execute(text(
+        f"SELECT player_id, recorded_at = :stamp FROM official_ratings WHERE {where}"
+    ), key).all()
+    if old:
+        conn.execute(text(f"DELETE FROM official_ratings WHERE {where}"), key)
+        rated = {pid for pid, _, figures in items if figures.rating is not None}
+        for pid, same_file in old:
+            if same_file:  # an earlier batch of this very file: a repeated FIDE ID
+                summary.duplicates += 1
+                summary.entries -= 1
+            elif pid in rated:
+                summary.replaced += 1
+            else:
+                summary.cleared += 1
+    values = [
+        (pid, key["list"], key["period"], figures.rating, figures.games, figures.k,
+         row.flag, row.title or row.women_title, row.birth_year, source, stamp_value)
+        for pid, row, figures in items
+        if figures.rating is not None
+    ]
+    _insert_many(conn, official_ratings, ENTRY_COLUMNS, values)
+    summary.entries += len(values)
 
 
 def _db_value(conn: Connection, column: Any, value: Any) -> Any:
