@@ -357,6 +357,24 @@ def table_8_1_2() -> list[tuple[int, int | None, Decimal, Decimal]]:
     return rows
 
 
+SUMMARY = re.compile(
+    r"^- (?P<name>.+?): (?P<n>\d+) games?, (?P<points>[\d.]+) points?, "
+    r"expected (?P<expected>[\d.]+), sum (?P<sum>[+-][\d.]+)\.$"
+)
+
+
+def summary_lines(heading: str) -> dict[str, tuple[Decimal, Decimal, Decimal, Decimal]]:
+    body = README.read_text(encoding="utf-8")
+    body = body[body.index(heading) + len(heading):]
+    body = body[: body.index("###")] if "###" in body else body
+    out = {}
+    for line in body.splitlines():
+        if m := SUMMARY.match(line):
+            out[m["name"]] = (Decimal(m["n"]), Decimal(m["points"]), Decimal(m["expected"]),
+                              Decimal(m["sum"]))
+    return out
+
+
 DERIVATIONS = {
     "2025-10": ("### Period 2025-10", 1850, Decimal("0.27"), 5, 1855),
     "2025-11": ("### Period 2025-11", 1855, Decimal("0.51"), 10, 1865),
@@ -379,6 +397,7 @@ def test_hand_derivation_reads_the_files_and_the_table(period: str) -> None:
     rows = markdown_table(heading, "tournament")
     assert rows
     running = Decimal(0)
+    per_tournament: dict[str, list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 4)
     for row in rows:
         game = by_event_round[(row["tournament"], row["round"])]
         color = my_color(game)
@@ -399,6 +418,18 @@ def test_hand_derivation_reads_the_files_and_the_table(period: str) -> None:
         assert score is not None and Fraction(Decimal(row["score"])) == score
         assert Decimal(row["score - PD"]) == Decimal(row["score"]) - pd
         running += Decimal(row["score - PD"])
+        for key in (row["tournament"], "Period"):
+            acc = per_tournament[key]
+            acc[0] += 1
+            acc[1] += Decimal(row["score"])
+            acc[2] += pd
+            acc[3] += Decimal(row["score - PD"])
     assert running == total
+    # the summary lines ("- NAME: n games, p points, expected e, sum +s.") agree with the rows
+    section = summary_lines(heading)
+    assert set(section) == set(per_tournament)
+    for key, (n, points, expected_sum, delta) in per_tournament.items():
+        assert section[key] == (n, points, expected_sum, delta), key
+        assert points - expected_sum == delta
     assert (20 * total).to_integral_value() == change  # 5.4 / 10.2 / 10.4: no .5 case
     assert before + change == after
