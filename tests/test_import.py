@@ -428,3 +428,16 @@ def test_other_databases_path_gives_the_same_rows(tmp_path: Path,
                 dumps.append([[tuple(r) for r in conn.execute(select(t).order_by(
                     *t.primary_key))] for t in (players, tournaments)])
     assert dumps[0] == dumps[1]
+
+
+@pytest.mark.parametrize("tags", [
+    {"White": "Carlsen, Magnus", "Black": "Carlsen, Magnus"},
+    {"White": "Carlsen, Magnus", "Black": "Carlsen,M", "WhiteFideId": "1503014",
+     "BlackFideId": "1503014"},
+])
+def test_a_player_against_themselves_is_skipped(store: Store, tmp_path: Path,
+                                                tags: dict[str, str]) -> None:
+    (s,) = run(store, write(tmp_path / "self.pgn", pgn(**tags))).sources
+    assert (s.added, s.skipped) == (0, 1)
+    assert s.problems[0].endswith("White and Black are the same player (Carlsen, Magnus): "
+                                  "game skipped")

@@ -269,6 +269,12 @@ class Preparer:
         bnorm = norm(black) or self._norm(black)
         if not wnorm or not bnorm:
             return "a player name made only of punctuation: game skipped"
+        wfide = get("WhiteFideId")
+        bfide = get("BlackFideId")
+        wid = _fide(wfide) if wfide else None
+        bid = _fide(bfide) if bfide else None
+        if wnorm == bnorm or (wid is not None and wid == bid):
+            return f"White and Black are the same player ({white}): game skipped"
         event = get("Event")
         event = (event.strip() or "?") if event else "?"
         site = get("Site")
@@ -323,13 +329,10 @@ class Preparer:
             f"{wnorm}\x1f{bnorm}\x1f{date_tag or ''}\x1f{round_ or ''}\x1f{event_norm}\x1f"
             f"{raw.moves_digest}".encode("utf-8", "surrogatepass")
         ).hexdigest()
-        wfide = get("WhiteFideId")
-        bfide = get("BlackFideId")
         wtitle = get("WhiteTitle")
         btitle = get("BlackTitle")
         return PreparedGame(
-            raw.line, white, wnorm, _fide(wfide) if wfide else None,
-            black, bnorm, _fide(bfide) if bfide else None,
+            raw.line, white, wnorm, wid, black, bnorm, bid,
             event, site_key, event_date, online, identity,
             iso, date_tag, round_, result, welo, belo, welo_tag, belo_tag,
             _title(wtitle) if wtitle else None, _title(btitle) if btitle else None,
