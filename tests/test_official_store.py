@@ -136,3 +136,14 @@ def test_import_is_one_transaction(store: Store, monkeypatch: pytest.MonkeyPatch
     with store.engine.connect() as conn:
         assert len(conn.execute(select(players.c.id)).all()) == 1
         assert conn.execute(select(official_ratings.c.id)).all() == []
+
+
+def test_known_fide_ids(store: Store) -> None:
+    from tracker.store.official import known_fide_ids
+
+    assert known_fide_ids(store) == set()
+    _player(store, "Smith, Ann", 1001)
+    _player(store, "Other, Bob", 1002)
+    _player(store, "No, Id")
+    assert known_fide_ids(store) == {1001, 1002}
+    assert known_fide_ids(store, limit=1) is None  # too many to hold: match row by row
