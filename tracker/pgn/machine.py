@@ -19,7 +19,7 @@ from typing import BinaryIO
 from tracker.errors import BadInput
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
-from tracker.pgn.moves import canonical, digest_of, new_hasher
+from tracker.pgn.moves import canonical, digest_of, has_move, new_hasher
 
 MAX_LINE = 1 << 20
 """Longest line kept (bytes); the rest of a longer line is dropped with a problem."""
@@ -56,6 +56,7 @@ class Machine:
         self.kept: list[bytes] = []
         self.kept_len = 0
         self.hasher: hashlib.blake2b | None = None
+        self.moved = False
         self.in_comment = False
         self.comment_line = 0
         self.depth = 0
@@ -78,9 +79,9 @@ class Machine:
             hasher = self.hasher
             if hasher is None:
                 hex_digest = digest_of(canon)
-            else:
+            else:  # a long movetext, folded into the hash as it came
                 hasher.update(canon)
-                hex_digest = hasher.hexdigest()
+                hex_digest = hasher.hexdigest() if self.moved or has_move(canon) else ""
             game = RawGame(self.tags, hex_digest, bool(hex_digest), self.line, tuple(self.problems))
         self.state = IDLE
         self._reset(0)
@@ -237,6 +238,7 @@ class Machine:
             if self.hasher is None:
                 self.hasher = new_hasher()
             self.hasher.update(canon)
+            self.moved = self.moved or has_move(canon)
         self.kept = [tail]
         self.kept_len = len(tail)
 

@@ -1,11 +1,15 @@
 """The identity of a game's moves: the canonical mainline and its digest (standard library).
 
 The canonical form of a movetext is what is left when these are removed: comments `{...}`
-and `; ...` (to the end of the line), variations `(...)` (nested), NAGs `$n`, the result at
-the end (`1-0`, `0-1`, `1/2-1/2`, `*`), move numbers (digits right before one or more dots:
-`12.`, `12...`), the marks `+ # ! ?` and all whitespace. So "1. e4 e5 2. Nf3+" and
-"1.e4 {best} e5 (1... c5) 2.Nf3 $1 2... Nc6" both start "e4e5Nf3": copies of a game that
-differ only in annotations, line breaks or clock comments have the same digest.
+and `; ...` (to the end of the line), variations `(...)` (nested), NAGs `$n`, black's move
+numbers (`12...`, which annotated games repeat after a comment or variation), the result at
+the end (`1-0`, `0-1`, `1/2-1/2`, `*`), the marks `+ # ! ?` and all whitespace. White's
+move numbers stay, as written (`12.`): they only repeat the order of the moves, and keeping
+them saves the scanner a pass over every game. So "1. e4 e5 2. Nf3+" and
+"1.e4 {best} e5 (1... c5) 2.Nf3 $1 2... Nc6" both start "1.e4e52.Nf3": copies of a game
+that differ only in annotations, clock comments, check marks, line breaks or spacing have
+the same digest; a copy that leaves out move numbers (legal in PGN's import format, never
+seen in the corpus) does not.
 
 Each removed comment or variation counts as whitespace. A `{` without its `}` removes the
 rest of the game's movetext; so does a `(` without its `)`; a stray `}` or `)` is whitespace.
@@ -15,34 +19,42 @@ from __future__ import annotations
 
 import hashlib
 import re
-from itertools import repeat
 
 _NAG = re.compile(rb"\$[0-9]+")
-_DIGITS = b"0123456789"
+_BLACK_NUMBER = re.compile(rb"[0-9]*\.\.+")
 _DROP = b" \t\n\r\x0b\x0c+#!?"
-_RESULT_ENDS = (b"1/2-1/2", b"1-0", b"0-1", b"*")
-_rstrip = bytes.rstrip
+_NUMBERING = b"0123456789."
+RESULT_ENDS = (b"1/2-1/2", b"1-0", b"0-1", b"*")
+
+
+def cut_result(canon: bytes) -> bytes:
+    """`canon` without the result it ends with (the caller checked that it does)."""
+    for end in RESULT_ENDS:
+        if canon.endswith(end):
+            return canon[: -len(end)]
+    return canon  # pragma: no cover - callers check first
 
 
 def canonical(text: bytes, *, final: bool = True) -> bytes:
     """The canonical bytes of mainline text (comments and variations already removed).
 
     `final=False` for a leading part of a long movetext cut at whitespace: the result is
-    only removed at the end of the last part (parts concatenate to the whole's canonical).
+    only removed at the end of the last part, so the parts' canonical bytes concatenate to
+    the whole's.
     """
     if b"$" in text:
         text = _NAG.sub(b" ", text)
-    if final:
-        text = text.rstrip()
-        for end in _RESULT_ENDS:
-            if text.endswith(end):
-                text = text[: -len(end)]
-                break
-    if b"." in text:
-        pieces = text.split(b".")
-        last = pieces.pop()
-        text = b"".join(map(_rstrip, pieces, repeat(_DIGITS))) + last
-    return text.translate(None, _DROP)
+    if b".." in text:
+        text = _BLACK_NUMBER.sub(b" ", text)
+    canon = text.translate(None, _DROP)
+    if final and canon.endswith(RESULT_ENDS):
+        canon = cut_result(canon)
+    return canon
+
+
+def has_move(canon: bytes) -> bool:
+    """Whether canonical bytes hold a move (not only move numbers)."""
+    return bool(canon.strip(_NUMBERING))
 
 
 def new_hasher() -> hashlib.blake2b:
@@ -51,5 +63,7 @@ def new_hasher() -> hashlib.blake2b:
 
 
 def digest_of(canon: bytes) -> str:
-    """The moves digest of canonical bytes: "" when there are none."""
-    return hashlib.blake2b(canon, digest_size=16).hexdigest() if canon else ""
+    """The moves digest of canonical bytes: "" when they hold no move."""
+    if canon and canon.strip(_NUMBERING):
+        return hashlib.blake2b(canon, digest_size=16).hexdigest()
+    return ""

@@ -36,7 +36,8 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
     Each line is decoded with `decode_text` (python-chess reads text); tags are python-chess's
     (values unescaped as `read_games` does: python-chess keeps the backslashes). The moves
     digest is built from the tokens python-chess's own tokenizer hands the visitor on the
-    mainline (SAN as written, without `+ # ! ?`), concatenated; moves are not replayed:
+    mainline (SAN as written, without `+ # ! ?`), each white move preceded by its number and
+    a dot (counted from the start position), concatenated; moves are not replayed:
     each token is counted on the board's move stack, so that python-chess opens and closes
     variations exactly as it would with the real moves. python-chess's game boundaries are
     kept as they are (a header block followed by two blank lines comes out as two games; see
@@ -60,7 +61,15 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
 
         def begin_parse_san(self, board: chess.Board, san: str) -> Any:
             if self.depth == 0:
-                self.tokens.append(san)
+                if not self.tokens:
+                    self.white = board.turn == chess.WHITE
+                    self.number = board.fullmove_number
+                if self.white:
+                    self.tokens.append(f"{self.number}.{san}")
+                else:
+                    self.tokens.append(san)
+                    self.number += 1
+                self.white = not self.white
             # What board.push(chess.Move.null()) does to the move stacks, which is all that
             # python-chess's variation handling looks at (and ten times cheaper).
             if type(board) is chess.Board:

@@ -14,7 +14,8 @@ through `machine.Machine`, which defines the rules; both give the same games (te
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from hashlib import blake2b
 from typing import BinaryIO
 
 from tracker.model import RawGame
@@ -29,23 +30,29 @@ from tracker.pgn.machine import (
     Machine,
     chunks,
 )
-from tracker.pgn.moves import canonical, digest_of
+from tracker.pgn.moves import canonical
 
 CARRY_CAP = 8 << 20
 """A group still open after this many bytes is read line by line (bounded memory)."""
 
-_FAST_TAG = re.compile(r'^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"([^\r\n]*)"\][ \t]*$', re.M)
+_FAST_TAG = re.compile(r'\n\[([A-Za-z0-9]\w*) "(.*)"\](?=\n)', re.ASCII)
+"""A tag line as python-chess reads it, in its most common form only: one space before the
+value, nothing after the `]` (anything else goes to the line machine)."""
 _COMMENT = re.compile(rb"\{[^}]*\}")
 _VARIATION = re.compile(rb"\([^()]*\)")
 _WS_FIND = re.compile(rb"\n[ \t\r\x0b\x0c]+\n")
 _WS_LINES = re.compile(rb"^[ \t\r\x0b\x0c]+$", re.M)
 _HEADERISH = b"[%;"
+_NOT_MOVES = b"[%;\n"
+_SPECIALS = b";{}()[%$"
+_DROP = b" \t\n\r\x0b\x0c+#!?"
+_NUMBERING = b"0123456789."
 
 
 def _normalize(data: bytes) -> bytes:
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
-    if BOM in data:
+    if b"\xef" in data and BOM in data:
         data = data.replace(BOM, b"")
     if (data[:1] in b" \t\r\x0b\x0c" and data[:1]) or _WS_FIND.search(data):
         data = _WS_LINES.sub(b"", data)
@@ -58,9 +65,9 @@ def _fast_tags(h: bytes) -> dict[str, str] | None:
         text = h.decode()
     except UnicodeDecodeError:
         text = "\n".join(map(decode_text, h.split(b"\n")))
-    pairs = _FAST_TAG.findall(text)
-    n = h.count(b"\n") + 1
-    if len(pairs) != n or n > MAX_TAGS:
+    pairs = _FAST_TAG.findall("\n" + text + "\n")
+    n = len(pairs)
+    if n != h.count(b"\n") + 1 or n > MAX_TAGS or "\r" in text:
         return None
     tags = dict(pairs)
     if len(tags) != n:
@@ -73,7 +80,17 @@ def _fast_tags(h: bytes) -> dict[str, str] | None:
 
 
 def _fast_canonical(m: bytes) -> bytes | None:
-    """The canonical mainline of a plain movetext paragraph, or None (line machine)."""
+    """The canonical mainline of a movetext paragraph, or None (for the line machine)."""
+    if len(m.translate(None, _SPECIALS)) == len(m) and b".." not in m:
+        canon = m.translate(None, _DROP)
+        end = canon[-3:]
+        if end == b"1-0" or end == b"0-1":
+            return canon[:-3]
+        if end[-1:] == b"*":
+            return canon[:-1]
+        if end == b"1/2" and canon.endswith(b"1/2-1/2"):
+            return canon[:-7]
+        return canon
     if b";" in m:
         return None
     if b"{" in m:
@@ -94,6 +111,51 @@ def _fast_canonical(m: bytes) -> bytes | None:
     if b")" in m:
         m = m.replace(b")", b" ")
     return canonical(m)
+
+
+def _game_factory() -> Callable[[dict[str, str], str, bool, int, tuple[str, ...]], RawGame]:
+    """RawGame's constructor, or a twice faster equivalent when RawGame has a __dict__."""
+    probe = RawGame({}, "", False, 0, ())
+    if not hasattr(probe, "__dict__") or set(vars(probe)) != _FIELDS:
+        return RawGame
+    new = object.__new__
+    set_dict = object.__setattr__
+
+    def make(
+        tags: dict[str, str], digest: str, moves: bool, line: int, problems: tuple[str, ...]
+    ) -> RawGame:
+        game: RawGame = new(RawGame)
+        set_dict(
+            game,
+            "__dict__",
+            {
+                "tags": tags,
+                "moves_digest": digest,
+                "has_moves": moves,
+                "line": line,
+                "problems": problems,
+            },
+        )
+        return game
+
+    return make
+
+
+_FIELDS = {"tags", "moves_digest", "has_moves", "line", "problems"}
+_make_game = _game_factory()
+
+
+_is_start = re.compile(rb"\n*\[[A-Za-z0-9]").match
+"""Whether a paragraph starts a game (after the blank lines it may begin with)."""
+
+
+def _has_moves_line(p: bytes) -> bool:
+    """Whether a paragraph holds a line that is not a tag, escape or comment line."""
+    if p[:1] not in _HEADERISH:
+        return True
+    if p[:1] == b"[" and p.count(b"\n[") == p.count(b"\n"):
+        return False
+    return any(line[:1] not in _HEADERISH for line in p.split(b"\n"))
 
 
 class _Reader:
@@ -164,76 +226,79 @@ class _Reader:
     def groups(
         self, buf: bytes, base_line: int, final: bool
     ) -> Iterator[RawGame | tuple[int, int]]:
-        """The games of `buf` (whole lines); last, unless final, (offset, line) of the
-        group left open, to be carried into the next block."""
+        """The games of `buf` (whole lines); last, unless `final`, (offset, line) of the
+        group still open, to be carried into the next block. `buf` starts a group."""
         force_slow = bool(self.cuts) or b"\x00" in buf
-        count = buf.count
+        paras = buf.split(b"\n\n")
+        n = len(paras)
+        last = n - 1 if final else n - 2  # a fast pair (i, i + 1) needs i < last
+        make = _make_game
+        fast_tags = _fast_tags
+        fast_canonical = _fast_canonical
+        i = 0
         off = 0
-        g_off = -1  # offset of the current group's first paragraph
-        g_paras: list[bytes] = []
-        count_off, count_line = 0, base_line
-        prev_moves = True
-        for raw in buf.split(b"\n\n"):
-            start = off
-            off += len(raw) + 2
-            c = raw
-            if c[:1] == b"\n":
-                c = c.lstrip(b"\n")
-                start += len(raw) - len(c)
-            if c[-1:] == b"\n":
-                c = c.rstrip(b"\n")
-            if not c:
+        line = base_line
+        while i < n:
+            h = paras[i]
+            if h[:1] == b"\n":  # more blank lines
+                k = len(h) - len(h.lstrip(b"\n"))
+                h = paras[i] = h[k:]
+                off += k
+                line += k
+            if not h:
+                off += 2
+                line += 2
+                i += 1
                 continue
-            first = c[:1]
-            if first in _HEADERISH:
-                is_start = first == b"[" and GAME_START.match(c) is not None
-                if is_start and prev_moves:
-                    if g_off >= 0:
-                        count_line += count(b"\n", count_off, g_off)
-                        count_off = g_off
-                        yield from self.group(buf, g_off, start, count_line, g_paras, force_slow)
-                    g_off = start
-                    g_paras = [c]
-                else:
-                    if g_off < 0:
-                        g_off = start
-                    g_paras.append(c)
-                nl = c.count(b"\n")
-                if first == b"[" and c.count(b"\n[") == nl:
-                    prev_moves = False
-                else:
-                    prev_moves = any(
-                        line[:1] not in _HEADERISH or not line for line in c.split(b"\n")
-                    )
-            else:
-                if g_off < 0:
-                    g_off = start
-                g_paras.append(c)
-                prev_moves = True
-        if g_off < 0:
-            return
-        count_line += count(b"\n", count_off, g_off)
-        if final:
-            yield from self.group(buf, g_off, len(buf), count_line, g_paras, force_slow)
-        else:
-            yield (g_off, count_line)
-
-    def group(
-        self, buf: bytes, start: int, end: int, line: int, paras: list[bytes], force_slow: bool
-    ) -> Iterator[RawGame]:
-        if not force_slow and len(paras) <= 2 and paras[0][:1] == b"[":
-            tags = _fast_tags(paras[0])
-            if tags is not None:
-                if len(paras) == 1:
-                    yield RawGame(tags, "", False, line, ())
-                    return
-                m = paras[1]
-                if m[:1] != b"[":
-                    canon = _fast_canonical(m)
-                    if canon is not None:
-                        yield RawGame(tags, digest_of(canon), bool(canon), line, ())
-                        return
-        yield from self.slow(buf[start:end], line)
+            if not force_slow and i < last:
+                # The usual case: a header paragraph, a movetext paragraph, then a game.
+                m = raw_m = paras[i + 1]
+                if m[:1] == b"\n":  # two blank lines after the header: still one game
+                    m = m.lstrip(b"\n")
+                if (
+                    h[:1] == b"["
+                    and m
+                    and m[:1] not in _NOT_MOVES
+                    and (i + 2 == n or _is_start(paras[i + 2]))
+                    and h[1:2].isalnum()
+                ):
+                    tags = fast_tags(h)
+                    if tags is not None:
+                        canon = fast_canonical(m)
+                        if canon is not None:
+                            if canon.strip(_NUMBERING):
+                                yield make(
+                                    tags, blake2b(canon, digest_size=16).hexdigest(), True, line, ()
+                                )
+                            else:
+                                yield make(tags, "", False, line, ())
+                            i += 2
+                            off += len(h) + len(raw_m) + 4
+                            line += h.count(b"\n") + raw_m.count(b"\n") + 4
+                            continue
+            # Anything else: the group runs to the next paragraph that starts a game after
+            # a paragraph with a movetext line; the line machine reads it.
+            moves = _has_moves_line(h)
+            end = off + len(h) + 2
+            j = i + 1
+            while j < n:
+                p = paras[j]
+                if p[:1] == b"\n":
+                    p = p.lstrip(b"\n")
+                if p:
+                    if moves and _is_start(p):
+                        break
+                    moves = _has_moves_line(p)
+                end += len(paras[j]) + 2
+                j += 1
+            if j == n and not final:
+                yield (off, line)
+                return
+            end = min(end, len(buf))
+            yield from self.slow(buf[off:end], line)
+            line += buf.count(b"\n", off, end)
+            off = end
+            i = j
 
 
 def read_games(stream: BinaryIO, source: str) -> Iterator[RawGame]:
