@@ -379,6 +379,8 @@ DERIVATIONS = {
     "2025-10": ("### Period 2025-10", 1850, Decimal("0.27"), 5, 1855),
     "2025-11": ("### Period 2025-11", 1855, Decimal("0.51"), 10, 1865),
     "2025-12": ("### Period 2025-12", 1865, Decimal("0.52"), 10, 1875),
+    "blitz 2025-10": ("### Blitz period 2025-10", 1760, Decimal("0.97"), 19, 1779),
+    "rapid 2025-12": ("### Rapid period 2025-12", 1795, Decimal("0.37"), 7, 1802),
 }
 
 
@@ -431,5 +433,11 @@ def test_hand_derivation_reads_the_files_and_the_table(period: str) -> None:
     for key, (n, points, expected_sum, delta) in per_tournament.items():
         assert section[key] == (n, points, expected_sum, delta), key
         assert points - expected_sum == delta
-    assert (20 * total).to_integral_value() == change  # 5.4 / 10.2 / 10.4: no .5 case
+    assert (20 * total).to_integral_value() == change  # 5.4 ... 19.4: never a .5 case
     assert before + change == after
+    lst, _, month = period.rpartition(" ")
+    ratings = {r["list"]: r for r in markdown_table("## The player's ratings", "list")}
+    row_of_list = ratings[lst or "standard"]
+    assert row_of_list[month] == str(after)
+    previous = f"{month[:4]}-{int(month[5:]) - 1:02d}"
+    assert row_of_list[previous] == str(before)
