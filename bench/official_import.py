@@ -67,11 +67,12 @@ class Case:
     mode: str
     seconds: list[float] = field(default_factory=list)
     rss_kib: list[int] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     output: str = ""
 
 
-def run_measured(args: list[str], cwd: Path) -> tuple[float, int, str]:
-    """Run a child; (wall seconds, its own peak RSS in KiB from wait4, its stdout)."""
+def run_measured(args: list[str], cwd: Path) -> tuple[float, float, int, str]:
+    """Run a child; (wall s, its CPU s, its own peak RSS in KiB, its stdout), from wait4."""
     out_path = cwd / ".child.out"
     err_path = cwd / ".child.err"
     with out_path.open("wb") as out, err_path.open("wb") as err:
@@ -85,7 +86,7 @@ def run_measured(args: list[str], cwd: Path) -> tuple[float, int, str]:
     if proc.returncode != 0:
         stderr = err_path.read_text(encoding="utf-8", errors="replace")
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(args)}\n{stderr[-2000:]}")
-    return seconds, int(usage.ru_maxrss), stdout
+    return seconds, usage.ru_utime + usage.ru_stime, int(usage.ru_maxrss), stdout
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,8 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run([py, "-c", "import sys\nfrom tracker.store import open_store\n"
                     "open_store(sys.argv[1]).close()", str(empty_db)], check=True, cwd=REPO)
     every = max(1, args.players // max(1, args.known))
-    subprocess.run([py, "-c", SEED_KNOWN, str(known_db), str(args.players), str(every)],
-                   check=True, cwd=REPO, capture_output=True)
+    seeded = subprocess.run([py, "-c", SEED_KNOWN, str(known_db), str(args.players),
+                             str(every)], check=True, cwd=REPO, capture_output=True, text=True)
+    known_count = int(seeded.stdout.strip())
 
     cases: list[Case] = []
     for fmt in formats:
@@ -146,25 +148,29 @@ def main(argv: list[str] | None = None) -> int:
                            "--period", PERIOD, "--db", str(db)]
                     if mode == "all":
                         cmd.append("--all")
-                seconds, rss, out = run_measured(cmd, work)
+                seconds, cpu, rss, out = run_measured(cmd, work)
                 case.seconds.append(seconds)
+                case.cpu.append(cpu)
                 case.rss_kib.append(rss)
                 case.output = out.strip()
-                print(f"{fmt} {mode}: {seconds:.1f} s, {rss / 1024:.0f} MiB", file=sys.stderr)
+                print(f"{fmt} {mode}: {seconds:.1f} s, CPU {cpu:.1f} s, {rss / 1024:.0f} MiB",
+                      file=sys.stderr, flush=True)
             cases.append(case)
 
     size = {fmt: path.stat().st_size for fmt, path in lists.items()}
     lines = [
         f"Official list import, {args.players:,} players (combined list, {PERIOD}), "
-        f"median of {args.runs} run{'s' if args.runs != 1 else ''}, {os.cpu_count()} CPUs",
+        f"median of {args.runs} run{'s' if args.runs != 1 else ''}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f} at the end (wall time suffers on a busy "
+        "machine; CPU s is the child's user+system time)",
         "",
-        "| file | case | median s | min-max s | players/s | peak RSS MiB | result |",
-        "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+        "| file | case | median s | min-max s | CPU s | players/s | peak RSS MiB | result |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for c in cases:
         med = statistics.median(c.seconds)
         what = {"parse": "parse only (no database)",
-                "known": f"import, {args.known:,} players known",
+                "known": f"import, {known_count:,} players known",
                 "all": "import --all (empty database)"}[c.mode]
         result = c.output.splitlines()[-1] if c.output else ""
         if c.mode == "parse":
@@ -175,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                                or "entries written" in p)
         lines.append(
             f"| {FORMATS[c.fmt][1]} ({size[c.fmt] / 2**20:.0f} MiB) | {what} | {med:.1f} | "
-            f"{min(c.seconds):.1f}-{max(c.seconds):.1f} | {args.players / med:,.0f} | "
+            f"{min(c.seconds):.1f}-{max(c.seconds):.1f} | {statistics.median(c.cpu):.1f} | "
+            f"{args.players / med:,.0f} | "
             f"{max(c.rss_kib) / 1024:.0f} | {result.replace('|', '/')} |")
     table = "\n".join(lines) + "\n"
     (work / "official-bench.md").write_text(table, encoding="utf-8")

@@ -18,7 +18,8 @@ def test_official_bench_smoke(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout
-    assert "| file | case | median s | min-max s | players/s | peak RSS MiB | result |" in out
+    assert ("| file | case | median s | min-max s | CPU s | players/s | peak RSS MiB | result |"
+            in out)
     assert "| parse only (no database) |" in out and "1,000 rows |" in out
     assert "1,000 players read; 100 in the database; " in out
     assert "1,000 players read; 1,000 kept (1,000 new); " in out
