@@ -73,7 +73,7 @@ def test_check_json(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore
     code, out, _ = run(["check", "--db", db, "--format", "json", "--list", "standard"],
                        capsys, monkeypatch)
     assert code == 1
-    data = json.loads(out)
+    [data] = json.loads(out)
     assert data["list"] == "standard" and data["all_match"] is False
     dec = data["rows"][-1]
     assert dec["period"] == "2025-12" and dec["difference"] == 1
@@ -172,7 +172,7 @@ def test_the_suggested_pin_makes_the_check_pass(db_path: Path, capsys, monkeypat
     db = str(db_path)
     code, out, _ = run(["check", "--db", db, "--format", "json"], capsys, monkeypatch)
     assert code == 1
-    feb = json.loads(out)["rows"][1]
+    feb = json.loads(out)[0]["rows"][1]
     command = feb["causes"][0]["command"]
     assert command == f"tracker event set {league} --period 2025-02"
     code, _, err = run([*command.split()[1:], "--db", db], capsys, monkeypatch)

@@ -129,6 +129,7 @@ def check(
     opponent, the cap or the 2650 rule, the Ro FIDE used, the pre-2008 era.
 
     Exit code 0 when every period matches, 1 otherwise (so a script can rely on it).
+    `--format json` gives a list with one report per player and list.
 
     Example: tracker check --list standard
     """
@@ -162,8 +163,7 @@ def check(
                     "list with `tracker official import FILE`")
     differ = any(not r.all_match for r in reports)
     if fmt is TableOrJson.json:
-        _json([r.to_json() for r in reports] if all_players else
-              (reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]))
+        _json([r.to_json() for r in reports])  # always a list: one report per player-list
     elif all_players:
         _print_all(reports)
     else:
