@@ -1,19 +1,51 @@
-"""The fast PGN reader: quirks, bad input, identity of moves (tests/data/pgn, generated)."""
+"""The fast PGN reader: quirks, bad input, identity of moves (files in tests/data/pgn).
+
+Expected digests are BLAKE2b-128 of canonical strings written out by hand from the rule in
+`tracker.pgn.moves` (never taken from the reader's own output).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import random
+import tracemalloc
+from pathlib import Path
+
+import pytest
 
 from tracker.model import RawGame
-from tracker.pgn import decode_text, problem_location, read_games, read_games_reference
+from tracker.pgn import (
+    MAX_LINE,
+    MAX_TAGS,
+    MAX_VALUE,
+    decode_text,
+    problem_location,
+    read_games,
+    read_games_reference,
+    read_games_slow,
+)
+
+DATA = Path(__file__).parent / "data" / "pgn"
 
 
 def games(data: bytes) -> list[RawGame]:
-    return list(read_games(io.BytesIO(data), "t.pgn"))
+    """The fast reader's games; the line machine alone must give exactly the same."""
+    fast = list(read_games(io.BytesIO(data), "t.pgn"))
+    assert fast == list(read_games_slow(io.BytesIO(data), "t.pgn"))
+    return fast
+
+
+def file_games(name: str) -> list[RawGame]:
+    return games((DATA / name).read_bytes())
 
 
 def ref(data: bytes) -> list[RawGame]:
     return list(read_games_reference(io.BytesIO(data), "t.pgn"))
+
+
+def digest(canonical: bytes) -> str:
+    return hashlib.blake2b(canonical, digest_size=16).hexdigest()
 
 
 BASIC = b"""[Event "Club ch"]
@@ -33,44 +65,227 @@ BASIC = b"""[Event "Club ch"]
 """
 
 
-def test_two_games_tags_and_lines() -> None:
+def test_two_games_tags_lines_digests() -> None:
     got = games(BASIC)
     assert [g.tags["White"] for g in got] == ["A", "C"]
+    assert got[0].tags == {
+        "Event": "Club ch", "Site": "Here", "White": "A", "Black": "B", "Result": "1-0"
+    }
     assert [g.line for g in got] == [1, 9]
-    assert all(g.has_moves and g.moves_digest for g in got)
-    assert all(g.problems == () for g in got)
+    assert got[0].moves_digest == digest(b"1.e4e52.Nf3Nc63.Bb5a6")
+    assert got[1].moves_digest == digest(b"1.d4d5")
+    assert all(g.has_moves and g.problems == () for g in got)
 
 
-def test_same_as_reference_on_basic() -> None:
+def test_same_as_python_chess_on_basic() -> None:
     assert games(BASIC) == ref(BASIC)
 
 
-def test_annotations_do_not_change_the_digest() -> None:
+def test_annotations_spacing_and_line_breaks_do_not_change_the_digest() -> None:
     plain = b'[White "A"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n'
+    glued = b'[White "A"]\n\n1.e4 e5\n2.Nf3\nNc6 1-0\n'
     annotated = (
-        b'[White "A"]\n\n1. e4! {best by test} e5 $1 (1... c5 2. Nf3) '
-        b"2. Nf3+ { [%clk 0:01:00] } 2... Nc6?! ; a remark\n1-0\n"
+        b'[White "A"]\n\n1. e4! {best by test} e5 $1 (1... c5 2. Nf3 (2. c3)) '
+        b"2. Nf3+ { [%clk 0:01:00] } 2... Nc6?! ; a remark (\n1-0\n"
     )
-    a, b = games(plain)[0], games(annotated)[0]
-    assert a.moves_digest == b.moves_digest != ""
+    want = digest(b"1.e4e52.Nf3Nc6")
+    assert [games(x)[0].moves_digest for x in (plain, glued, annotated)] == [want] * 3
 
 
 def test_different_moves_different_digest() -> None:
     a = games(b'[White "A"]\n\n1. e4 e5 1-0\n')[0]
     b = games(b'[White "A"]\n\n1. e4 c5 1-0\n')[0]
-    assert a.moves_digest != b.moves_digest
+    assert a.moves_digest == digest(b"1.e4e5") != b.moves_digest == digest(b"1.e4c5")
 
 
-def test_game_without_moves() -> None:
-    (g,) = games(b'[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1-0\n')
-    assert g.has_moves is False and g.moves_digest == ""
+def test_black_to_move_first() -> None:
+    (g,) = games(b'[FEN "8/8/8/8/8/8/8/K1k5 b - - 0 30"]\n[SetUp "1"]\n\n30... Kc2 31. Ka2 *\n')
+    assert g.moves_digest == digest(b"Kc231.Ka2")
 
 
-def test_decode_policies() -> None:
-    assert decode_text("Él".encode("cp1252")) == "Él"
-    assert decode_text(b"Andr\x82") == "André"
-    assert decode_text(b"Bidjukov\xa0") == "Bidjukov\xa0"
-    assert decode_text("\ufeffÉl".encode()) == "Él"
+# ---- quirks python-chess documents (files in tests/data/pgn)
+
+
+def test_chessbase_blank_line_inside_the_header() -> None:
+    (g,) = file_games("chessbase-blank-line.pgn")
+    assert g.tags["Site"] == "Berlin" and g.tags["Date"] == "2023.02.11"
+    assert g.tags["White"] == "Alpha, Anna" and g.moves_digest == digest(b"1.d4Nf62.c4e6")
+
+
+def test_header_then_two_blank_lines_is_one_game() -> None:
+    first, second = file_games("two-blank-lines.pgn")
+    assert first.tags["White"] == "Alpha, Anna" and first.has_moves
+    assert first.moves_digest == digest(b"1.e4e52.Qh5Nc63.Bc4Nf64.Qxf7")
+    assert (first.line, second.line) == (1, 9)
+    # python-chess reads a game without moves, then a game without tags (documented).
+    r = ref((DATA / "two-blank-lines.pgn").read_bytes())
+    assert [bool(g.tags) for g in r] == [True, False, True]
+    assert not r[0].has_moves and r[1].moves_digest == first.moves_digest
+
+
+def test_comments_variations_nags_and_semicolons() -> None:
+    (g,) = file_games("comments.pgn")
+    assert g.moves_digest == digest(b"1.e4e52.Nf3Nc63.Bb5a6")
+    assert g.problems == ()
+    assert g == ref((DATA / "comments.pgn").read_bytes())[0]
+
+
+def test_escaped_quotes_in_tag_values() -> None:
+    (g,) = file_games("escaped-quotes.pgn")
+    assert g.tags["Event"] == 'The "Big" Open'
+    assert g.tags["Site"] == "C:\\chess"
+
+
+def test_crlf_and_missing_final_newline() -> None:
+    got = file_games("crlf-no-final-newline.pgn")
+    assert [g.tags["White"] for g in got] == ["Alpha, Anna", "Gamma, Gus"]
+    assert got[1].moves_digest == digest(b"1.d4d5") and got[1].line == 8
+    assert got == ref((DATA / "crlf-no-final-newline.pgn").read_bytes())
+
+
+def test_bom_at_start_and_in_mid_stream() -> None:
+    got = file_games("bom.pgn")
+    assert [g.tags["Event"] for g in got] == ["Club ch", "Second file"]
+    assert got[0].tags["White"] == "Élodie"
+
+
+def test_windows_1252_names() -> None:
+    (g,) = file_games("cp1252.pgn")
+    assert (g.tags["White"], g.tags["Black"]) == ("Él, Ramón", "Müller, Jürgen")
+    assert g.tags["Event"] == "Torneo de Córdoba"
+
+
+def test_dos_code_page_names() -> None:
+    (g,) = file_games("dos-cp437.pgn")
+    assert (g.tags["White"], g.tags["Black"]) == ("Quadros,André", "Müller,J")
+
+
+@pytest.mark.parametrize(
+    "raw,text",
+    [
+        ("Él".encode("cp1252"), "Él"),
+        ("Réti".encode("latin-1"), "Réti"),
+        (b"Andr\x82", "André"),
+        (b"Bidjukov\xa0", "Bidjukov\xa0"),  # the Karpov file: a no-break space, not "á"
+        ("\ufeffÉl".encode(), "Él"),
+        (b"Carlsen, Magnus", "Carlsen, Magnus"),
+        (b"\x8aahovi\xe6", "Šahoviæ"),  # Windows-1252 letters stay Windows-1252
+    ],
+)
+def test_decode_text(raw: bytes, text: str) -> None:
+    assert decode_text(raw) == text
+
+
+# ---- games without moves, boundaries
+
+
+def test_forfeits_have_no_moves() -> None:
+    got = file_games("forfeit.pgn")
+    assert [(g.has_moves, g.moves_digest) for g in got] == [(False, ""), (False, "")]
+    assert got[0].tags["Termination"] == "forfeit"
+
+
+def test_game_without_moves_followed_by_a_game() -> None:
+    first, second = file_games("header-only-games.pgn")
+    assert first.tags["White"] == "Alpha, Anna" and not first.has_moves
+    assert second.tags["White"] == "Gamma, Gus" and second.moves_digest == digest(b"1.d4d5")
+
+
+def test_tag_line_right_after_moves_starts_a_game() -> None:
+    first, second = file_games("tag-after-moves.pgn")
+    assert first.moves_digest == digest(b"1.e4e5")
+    assert (second.line, second.tags["White"]) == (7, "Gamma, Gus")
+
+
+# ---- bad input: never raises, problems with lines
+
+
+def test_truncated_file() -> None:
+    first, second = file_games("truncated.pgn")
+    assert first.moves_digest == digest(b"1.e4e52.Nf3")
+    assert second.tags == {"Event": "Club ch", "White": "Gamma, Gus"}
+    assert second.problems == ('line 10: not a tag pair, ignored: [Black "Delta, D',)
+    assert problem_location(second, second.problems[0]) == (
+        10, 'not a tag pair, ignored: [Black "Delta, D'
+    )
+
+
+def test_broken_quoting() -> None:
+    (g,) = file_games("broken-quoting.pgn")
+    assert g.tags == {"Event": "Club ch", "WhiteElo": "1800", "Result": "1-0"}
+    assert [problem_location(g, p)[0] for p in g.problems] == [2, 3]
+
+
+def test_unbalanced_braces_and_parentheses() -> None:
+    first, second = file_games("unbalanced-braces.pgn")
+    assert first.moves_digest == digest(b"1.e4")
+    assert first.problems == ("line 6: a comment opened with { is never closed",)
+    assert second.tags["White"] == "Gamma, Gus" and second.line == 8
+    assert second.moves_digest == digest(b"1.d4d5")
+
+
+def test_nul_bytes() -> None:
+    (g,) = file_games("nul-bytes.pgn")
+    assert g.tags["White"] == "Alpha, Anna"
+    assert g.problems == ("line 6: NUL bytes in the moves: is this a binary file?",)
+
+
+def test_random_binary_data_gives_problems_not_games() -> None:
+    data = random.Random(6).randbytes(300_000)
+    got = games(data)
+    assert got and all(g.problems for g in got if not g.tags)
+
+
+def test_text_outside_games() -> None:
+    got = games(b"1. e4 e5 *\n\n" + BASIC + b"\njust some words\n\n")
+    assert [bool(g.tags) for g in got] == [False, True, True, False]
+    assert got[0].problems == ("text outside any game (no tag header before it): ignored",)
+    assert (got[0].line, got[3].line) == (1, 18)
+
+
+def test_repeated_tag_keeps_the_last_with_a_problem() -> None:
+    (g,) = games(b'[White "A"]\n[White "B"]\n\n1. e4 *\n')
+    assert g.tags == {"White": "B"}
+    assert g.problems == ("line 2: tag White given twice; the last is kept",)
+
+
+def test_thousands_of_tags_are_capped() -> None:
+    tags = b"".join(b'[T%d "v"]\n' % i for i in range(3000))
+    (g,) = games(b'[White "A"]\n' + tags + b"\n1. e4 *\n")
+    assert len(g.tags) == MAX_TAGS and g.tags["White"] == "A"
+    assert g.problems == (f"{3001 - MAX_TAGS} tags beyond the first {MAX_TAGS} ignored",)
+    assert g.moves_digest == digest(b"1.e4")
+
+
+def test_long_tag_value_is_cut() -> None:
+    (g,) = games(b'[White "' + b"x" * 10_000 + b'"]\n\n1. e4 *\n')
+    assert g.tags["White"] == "x" * MAX_VALUE
+    assert g.problems == (f"line 1: tag White is longer than {MAX_VALUE} characters: cut",)
+
+
+def test_ten_megabyte_single_line_in_bounded_memory() -> None:
+    line = b"1. e4 e5 " * (10 * 1024 * 1024 // 9)
+    data = b'[White "A"]\n[Black "B"]\n\n' + line + b"\n\n" + BASIC
+    tracemalloc.start()
+    try:
+        got = list(read_games(io.BytesIO(data), "t.pgn"))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 1024 * 1024  # blocks of 1 MiB, one cut line, never the 10 MB line
+    assert [g.tags.get("White") for g in got] == ["A", "A", "C"]
+    assert got[0].problems == (
+        f"line 4: longer than {MAX_LINE} bytes: the rest of the line is ignored",
+    )
+    assert got[0].has_moves and got[1].line == 6
+
+
+def test_long_movetext_is_hashed_as_it_streams() -> None:
+    moves = b"".join(b"%d. Nf3 Nf6 %d. Ng1 Ng8\n" % (i, i + 1) for i in range(1, 200_000, 2))
+    data = b'[White "A"]\n\n' + moves + b"1/2-1/2\n"
+    (g,) = games(data)
+    want = b"".join(b"%d.Nf3Nf6%d.Ng1Ng8" % (i, i + 1) for i in range(1, 200_000, 2))
+    assert g.moves_digest == digest(want)
 
 
 def test_problem_location() -> None:

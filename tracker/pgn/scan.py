@@ -3,8 +3,8 @@
 The stream is read in blocks of whole lines (`machine.chunks`), normalised (CRLF to LF, byte
 order marks dropped, whitespace-only lines emptied: python-chess treats them as blank) and
 split into paragraphs at blank lines. A *group* runs from a paragraph that starts a game (a
-line `[` + letter or digit, after a blank line, following a paragraph with a movetext line)
-to the next one. A group that is one plain header paragraph (every line a tag pair, no name
+line `[` + letter or digit, after a blank line, following a paragraph that ends in a movetext
+line) to the next one. A group that is one plain header paragraph (every line a tag pair, no name
 twice, no NUL) plus one plain movetext paragraph (no `;`, no `%` escape line, comments
 closed, no `[` outside comments) is read here with a few C-level calls: one regex
 `findall` for the tags, bytes methods for the moves. Every other group goes line by line
@@ -149,13 +149,10 @@ _is_start = re.compile(rb"\n*\[[A-Za-z0-9]").match
 """Whether a paragraph starts a game (after the blank lines it may begin with)."""
 
 
-def _has_moves_line(p: bytes) -> bool:
-    """Whether a paragraph holds a line that is not a tag, escape or comment line."""
-    if p[:1] not in _HEADERISH:
-        return True
-    if p[:1] == b"[" and p.count(b"\n[") == p.count(b"\n"):
-        return False
-    return any(line[:1] not in _HEADERISH for line in p.split(b"\n"))
+def _ends_in_moves(p: bytes) -> bool:
+    """Whether the line machine surely left the header after this paragraph: its last line
+    is neither a tag, escape nor comment line (so a game may start after it)."""
+    return p[p.rfind(b"\n") + 1 :][:1] not in _HEADERISH
 
 
 class _Reader:
@@ -277,8 +274,8 @@ class _Reader:
                             line += h.count(b"\n") + raw_m.count(b"\n") + 4
                             continue
             # Anything else: the group runs to the next paragraph that starts a game after
-            # a paragraph with a movetext line; the line machine reads it.
-            moves = _has_moves_line(h)
+            # a paragraph ending in a movetext line; the line machine reads it.
+            moves = _ends_in_moves(h)
             end = off + len(h) + 2
             j = i + 1
             while j < n:
@@ -288,7 +285,7 @@ class _Reader:
                 if p:
                     if moves and _is_start(p):
                         break
-                    moves = _has_moves_line(p)
+                    moves = _ends_in_moves(p)
                 end += len(paras[j]) + 2
                 j += 1
             if j == n and not final:
