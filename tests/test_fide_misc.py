@@ -30,6 +30,12 @@ NOW = dt.date(2025, 6, 1)
         ("40/7200:3600", 180),
         ("40/7200", 240),  # a repeating period reaches move 60 (policy)
         ("*60", 1),  # sandclock
+        # INCREMENT_FROM_MOVE_ONE also for a period not reached within 60 moves:
+        # 7200 s (40 moves) + 3600 s (20 moves: move 60 reached) = 180 min, the 900+30
+        # period is never reached but its 30 s run from move 1: + 60 x 30 s = 30 -> 210.
+        ("40/7200:20/3600:900+30", 210),
+        # 1200 + 1200 s (60 moves) = 40 min, + 60 x 30 s = 30 -> 70.
+        ("30/1200:30/1200:600+30", 70),
     ],
 )
 def test_minutes_for_60_moves(tag: str, minutes: int) -> None:
@@ -47,6 +53,10 @@ def test_unknown_time_control(tag: str | None) -> None:
     "tag,rating,expected",
     [
         ("3600", 1500, STD),  # 60 minutes: standard below 1800
+        # 70 minutes (40 + the 30 s increment of the unreached last period, policy
+        # INCREMENT_FROM_MOVE_ONE): standard at 1500 (60+ needed), not rapid (under 60)
+        ("30/1200:30/1200:600+30", 1500, STD),
+        ("30/1200:30/1200:600+30", 1800, None),  # 70 < 90 needed at 1800+: not rated
         ("3600", 1800, None),  # needs 90 at 1800+
         ("5400", 1800, STD),
         ("5400", 2400, None),  # needs 120 at 2400+

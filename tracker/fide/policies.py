@@ -82,7 +82,9 @@ RAISE_BASE = "rating after the October 2022 change"
 TIME_BANDS_CHANGE = dt.date(2014, 1, 1)
 
 #: A PGN TimeControl with several periods: an increment written on any period is taken to run
-#: from move 1 (FIDE's classic 90+30 controls); a final "moves/seconds" period repeats.
+#: from move 1 (FIDE's classic 90+30 controls), also when that period is not reached within
+#: 60 moves (`40/7200:20/3600:900+30` -> 120 + 60 + 60 x 30 s = 210 minutes); with several
+#: increments the largest counts; a final "moves/seconds" period repeats.
 INCREMENT_FROM_MOVE_ONE = True
 
 #: The list-closing rule: a tournament belongs to the first list whose date is at least this

@@ -1,7 +1,8 @@
 """Which list a game belongs to, from its PGN TimeControl tag (spec section 6).
 
 Minutes per player for 60 moves = base + 60 x increment (+ any later period reached within 60
-moves). Standard: at least 60, at least 90 if a player is rated 1800+, 120 if 2400+ (bands
+moves). Policy INCREMENT_FROM_MOVE_ONE: an increment written on any period counts from move 1,
+even on a period not reached within 60 moves (`40/7200:20/3600:900+30` is 120 + 60 + 30). Standard: at least 60, at least 90 if a player is rated 1800+, 120 if 2400+ (bands
 1600/2200 before 2022). Rapid: over 10 and under 60; blitz: over 3 and at most 10 (before the
 2014 bands, policy: rapid 15 to under 60, blitz 5 to under 15).
 """
@@ -50,13 +51,18 @@ def minutes_for_60_moves(tag: str) -> Fraction | None:
         if moves == 0:
             return None
         segments.append((moves, Fraction(m.group(3)), Fraction(m.group(4) or 0)))
+    if policies.INCREMENT_FROM_MOVE_ONE:
+        # An increment written on any period, reached within 60 moves or not, runs from
+        # move 1 (policy); several different increments: the largest.
+        increment = max(inc for _, _, inc in segments)
     i = 0
     while moves_done < SIXTY:
         moves, secs, inc = segments[min(i, len(segments) - 1)]
         if i >= len(segments) and moves is None:
             break
         seconds += secs
-        increment = max(increment, inc)
+        if not policies.INCREMENT_FROM_MOVE_ONE:
+            increment = max(increment, inc)
         if moves is None:
             break
         moves_done += moves
