@@ -43,7 +43,7 @@ from tracker.store.games import GameWriter, ImportRecord, PreparedGame, find_imp
 BATCH = 2_000
 MAX_PROBLEMS_KEPT = 200  # per source, in the report (all are counted)
 WORKER_MIN_BYTES = 4 << 20  # smaller sources are parsed in-process (a fork costs more)
-_CACHE_LIMIT = 200_000  # entries per memo dict before it is emptied (bounds memory)
+_CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
 
 # Stable reasons a game does not count for rating (see tracker/store/schema.py).
 UNFINISHED = "unfinished"

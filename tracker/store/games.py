@@ -40,7 +40,7 @@ from tracker.store.db import Store
 from tracker.store.schema import games, imports, player_names, players, tournaments
 
 JOIN_DAYS = 30
-MAX_CACHED = 400_000  # player keys kept in memory during an import (a quarter: tournaments)
+MAX_CACHED = 100_000  # player keys kept in memory during an import (a quarter: tournaments)
 _CHUNK = 500  # parameters per IN (...) query (SQLite's limit is far above)
 
 
