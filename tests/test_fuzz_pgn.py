@@ -129,9 +129,7 @@ def import_and_check(data: bytes, *, strict: bool = False) -> Outcome:
             except TrackerError as exc:  # --strict re-raises the failure of its source
                 raised = exc
                 rep = SourceReport(name=NAME, error=str(exc))
-            # A game of a player against themselves is stored today: see
-            # test_a_player_against_themselves_is_not_stored (xfail, the importer's bug).
-            problems = [p for p in check_database(store) if p.check != "game-self"]
+            problems = check_database(store)
         assert problems == [], problems
         if rep.error is not None:
             assert "\n" not in rep.error and rep.error.strip(), rep.error
@@ -199,6 +197,8 @@ def games(draw: st.DrawFn) -> str:
         "WhiteElo", "BlackElo", "TimeControl", "Termination", "EventDate", "WhiteFideId",
         "BlackFideId", "WhiteTitle", "Variant", "FEN", "SetUp", "WhiteRatingDiff"]),
         st.one_of(elos, tag_text, dates), max_size=5))
+    if not extra.get("EventDate", "x").strip():  # see test_empty_event_date (xfail)
+        del extra["EventDate"]
     tags.update(extra)
     head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags.items())
     return f"{head}\n{draw(moves)} {tags['Result']}\n\n"
@@ -268,9 +268,6 @@ def test_random_bytes_and_text(data: bytes) -> None:
     import_and_check(data)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a game whose White and Black are the same player is stored (white_id = black_id); "
-    "tracker/importer.py:Preparer.prepare should skip it with a problem"))
 def test_a_player_against_themselves_is_not_stored() -> None:
     data = pgn(White="Carlsen, Magnus", Black="Carlsen, Magnus").encode()
     with _fresh_db() as db, open_store(str(db)) as store:
@@ -278,6 +275,15 @@ def test_a_player_against_themselves_is_not_stored() -> None:
         found = {p.check for p in check_database(store)}
     assert "game-self" not in found
     assert rep.skipped == 1 and rep.problems and rep.problems[0].startswith(f"{NAME}:1: ")
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
+    'an empty EventDate tag ([EventDate ""]) crashes the import with ValueError (the CLI: '
+    "internal error, exit 3): tracker/importer.py:Preparer.prepare passes event_date '' "
+    "(not None) and tracker/store/games.py:GameWriter._tournament widens the tournament to ''"))
+def test_empty_event_date() -> None:
+    rep = import_and_check(pgn(EventDate="").encode()).rep
+    assert (rep.error, rep.added) == (None, 1)
 
 
 # --- explicit hostile shapes ------------------------------------------------------------
