@@ -20,7 +20,7 @@ What a game is (python-chess's rules, with two documented differences)
   blocks of the real-PGN test corpus are written so).
 - Difference 2: a tag line right after a movetext line (no blank line between, outside a
   comment) starts a new game; python-chess reads the whole header block as more movetext
-  of the game before (1 case in the corpus). Likewise a line starting with `[` and a letter
+  of the game before (2 cases in the corpus). Likewise a line starting with `[` and a letter
   or digit after a blank line always starts a game, even inside a comment left open (an
   unbalanced `{` would otherwise swallow the rest of the file): the comment ends there,
   with a problem.

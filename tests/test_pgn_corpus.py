@@ -1,0 +1,163 @@
+"""The fast reader agrees with python-chess on every file of ../shared/corpus (issues 3 and 6).
+
+For each file, `read_games` and `read_games_reference` (python-chess's `read_game` with a
+visitor) must give the same games: same tags, first line, moves digest and has_moves, in
+the same order, and the fast reader reports no problem. The differences the module
+docstring of `tracker.pgn` documents are accounted for exactly, and their numbers pinned:
+
+- a header block followed by two blank lines: python-chess reads a game with those tags and
+  no moves, then a game without tags holding the moves; we read one game with both
+  (17 in the corpus, as its README says);
+- a header block right after a game's last movetext line (no blank line): python-chess
+  reads the header lines as more movetext of that game, then the moves as a game without
+  tags; we read two games (2: pgnmentor-Korchnoi, pgnmentor-Nakamura);
+- a movetext without move numbers (python-chess-uci-moves): white's move numbers are part
+  of our digest as written; the reference numbers the moves it counts, so the digests
+  differ there; ours is checked against the rule instead (1).
+
+Game counts per file are pinned to the corpus README's table ("header blocks").
+The files are read in two processes (python-chess is slow: about 40 s of CPU in all).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import lzma
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, need_shared
+from tracker.model import RawGame
+
+README_COUNTS = {  # shared/corpus/README.md, column "games"
+    "twic1427.pgn.xz": 4_742,
+    "twic1428.pgn.xz": 4_674,
+    "twic0920.pgn.xz": 2_245,
+    "pgnmentor-Morphy.pgn.xz": 211,
+    "pgnmentor-Steinitz.pgn.xz": 590,
+    "pgnmentor-Capablanca.pgn.xz": 597,
+    "pgnmentor-Lasker.pgn.xz": 900,
+    "pgnmentor-Alekhine.pgn.xz": 1_661,
+    "pgnmentor-Botvinnik.pgn.xz": 891,
+    "pgnmentor-Tal.pgn.xz": 2_431,
+    "pgnmentor-Fischer.pgn.xz": 827,
+    "pgnmentor-Korchnoi.pgn.xz": 4_569,
+    "pgnmentor-Karpov.pgn.xz": 3_498,
+    "pgnmentor-Kasparov.pgn.xz": 2_110,
+    "pgnmentor-Ivanchuk.pgn.xz": 4_349,
+    "pgnmentor-Shirov.pgn.xz": 4_300,
+    "pgnmentor-Anand.pgn.xz": 3_895,
+    "pgnmentor-Carlsen.pgn.xz": 3_430,
+    "pgnmentor-Nakamura.pgn.xz": 3_985,
+    "pgnmentor-Caruana.pgn.xz": 2_743,
+    "pgnmentor-Giri.pgn.xz": 2_386,
+    "pgnmentor-Ding.pgn.xz": 1_540,
+    "pgnmentor-Hou.pgn.xz": 1_826,
+    "pgnmentor-Kosteniuk.pgn.xz": 2_851,
+    "pgnmentor-Stefanova.pgn.xz": 2_902,
+    "fics-standard-2000-2199-part01.pgn.xz": 239,
+    "fics-standard-2000-2199-part02.pgn.xz": 1_214,
+    "event-Gibraltar2019.pgn.xz": 1_199,
+    "chessdata-games-01.pgn.xz": 512,
+    "chessdata-games-02.pgn.xz": 1_335,
+    "tcec-s13-superfinal.pgn.xz": 100,
+    "tcec-s21-frc4-final.pgn.xz": 50,
+    "tcec-cup12-final.pgn.xz": 28,
+    "pychess-world_matches.pgn.xz": 580,
+    "pychess-dortmund.pgn.xz": 347,
+    "pychess-chess960rwch.pgn": 20,
+}
+PYTHON_CHESS_FILES = 12  # "python-chess-*.pgn (12 files) ... 22" games in all
+PYTHON_CHESS_GAMES = 22
+TOTAL = 69_799
+TWO_BLANK_LINES = 17
+TAGS_AFTER_MOVES = {"pgnmentor-Korchnoi.pgn.xz": 1, "pgnmentor-Nakamura.pgn.xz": 1}
+NO_MOVE_NUMBERS = {"python-chess-uci-moves.pgn": 1}
+
+
+def _read(path: Path) -> bytes:
+    return lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else path.read_bytes()
+
+
+def _key(g: RawGame) -> tuple[object, ...]:
+    return (g.tags, g.line, g.moves_digest, g.has_moves)
+
+
+def _compare(path: Path) -> dict[str, object]:
+    """Both readers over one file; the accounting of their differences (in a worker)."""
+    from tracker.pgn import read_games, read_games_reference
+
+    data = _read(path)
+    ours = list(read_games(io.BytesIO(data), path.name))
+    ref = list(read_games_reference(io.BytesIO(data), path.name))
+    out: dict[str, object] = {
+        "games": sum(1 for g in ours if g.tags),
+        "problems": [p for g in ours for p in g.problems],
+        "not_games": sum(1 for g in ours if not g.tags),
+        "merged": 0,
+        "absorbed": 0,
+        "numbers": 0,
+        "unexplained": [],
+    }
+    unexplained: list[str] = []
+    i = j = 0
+    while i < len(ours) and j < len(ref):
+        o, r = ours[i], ref[j]
+        nxt = ref[j + 1] if j + 1 < len(ref) else None
+        if (
+            (o.tags, o.line) == (r.tags, r.line) and nxt is not None and not nxt.tags
+            and i + 1 < len(ours) and ours[i + 1].tags
+            and ours[i + 1].moves_digest == nxt.moves_digest
+        ):
+            out["absorbed"] = int(str(out["absorbed"])) + 1
+            i, j = i + 2, j + 2
+        elif _key(o) == _key(r):
+            i, j = i + 1, j + 1
+        elif (
+            r.tags and not r.has_moves and nxt is not None and not nxt.tags and nxt.has_moves
+            and (o.tags, o.line, o.moves_digest) == (r.tags, r.line, nxt.moves_digest)
+        ):
+            out["merged"] = int(str(out["merged"])) + 1
+            i, j = i + 1, j + 2
+        elif (o.tags, o.line, o.has_moves) == (r.tags, r.line, r.has_moves) and (
+            path.name in NO_MOVE_NUMBERS
+        ):
+            movetext = data.split(b"\n\n", 1)[1]
+            want = b"".join(movetext.split())
+            want = want[: -len(b"1/2-1/2")] if want.endswith(b"1/2-1/2") else want
+            assert o.moves_digest == hashlib.blake2b(want, digest_size=16).hexdigest()
+            out["numbers"] = int(str(out["numbers"])) + 1
+            i, j = i + 1, j + 1
+        else:
+            unexplained.append(f"ours #{i} line {o.line} vs python-chess #{j} line {r.line}")
+            break
+    if (i, j) != (len(ours), len(ref)) and not unexplained:
+        unexplained.append(f"left over: ours {len(ours) - i}, python-chess {len(ref) - j}")
+    out["unexplained"] = unexplained
+    return out
+
+
+@pytest.mark.slow
+def test_fast_reader_agrees_with_python_chess_on_the_corpus() -> None:
+    need_shared()
+    paths = sorted(p for p in CORPUS.iterdir() if p.name.endswith((".pgn", ".pgn.xz")))
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        results = dict(zip([p.name for p in paths], pool.map(_compare, paths), strict=True))
+
+    for name, res in results.items():
+        assert res["unexplained"] == [], name
+        assert res["problems"] == [], name
+        assert res["not_games"] == 0, name
+        assert res["absorbed"] == TAGS_AFTER_MOVES.get(name, 0), name
+        assert res["numbers"] == NO_MOVE_NUMBERS.get(name, 0), name
+        if name in README_COUNTS:
+            assert res["games"] == README_COUNTS[name], name
+    python_chess = [r for n, r in results.items() if n.startswith("python-chess-")]
+    assert len(python_chess) == PYTHON_CHESS_FILES
+    assert sum(int(str(r["games"])) for r in python_chess) == PYTHON_CHESS_GAMES
+    assert len(results) == len(README_COUNTS) + PYTHON_CHESS_FILES
+    assert sum(int(str(r["games"])) for r in results.values()) == TOTAL
+    assert sum(int(str(r["merged"])) for r in results.values()) == TWO_BLANK_LINES
