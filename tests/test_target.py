@@ -144,3 +144,38 @@ def test_through_the_replay_counts_the_open_period() -> None:
     assert out.k == 36
     assert out.points_needed == 7 and out.rating_needed == 1663
     assert {s.points: s.rating_after for s in out.steps}[Fraction(13, 2)] == 1645
+
+
+def test_a_first_rating_through_the_replay() -> None:
+    # An unrated junior played 3 games in October 2025 (1600: win, 1650: loss, 1700: draw;
+    # 1.5 points); the new tournament adds 3 games against 1600 before the Nov 2025 list.
+    # First rating (spec section 4, from Mar 2024): Ra = average of the rated opponents and
+    # two fictitious 1800s: (1600 + 1650 + 1700 + 3 x 1600 + 2 x 1800) / 8 = 13350 / 8 =
+    # 1668.75; p = (points + 1) / (games + 2).
+    # 0/3: p = 2.5 / 8 = 0.3125 -> 0.31, table 8.1.1 dp(0.31) = -141: 1527.75 -> 1528.
+    # 1.5/3: p = 4 / 8 = 0.50 -> dp 0: 1668.75 -> 1669.
+    # So 1500 is reached whatever the score; 1669 needs 1.5.
+    from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact
+    from tracker.target import needed_score_replayed
+
+    first = TournamentFact(id=1, name="First Open", start=dt.date(2025, 10, 4),
+                           end=dt.date(2025, 10, 6))
+    games = [
+        GameFact(id=i + 1, tournament_id=1, date=dt.date(2025, 10, 4 + i), round=str(i + 1),
+                 white=True, opponent_id=100 + i, opponent=f"o{i}", own_elo=None,
+                 opponent_elo=opp, result=res, score=score, rating_list=RatingList.STANDARD)
+        for i, (opp, score, res) in enumerate(((1600, Fraction(1), "1-0"),
+                                               (1650, Fraction(0), "0-1"),
+                                               (1700, Fraction(1, 2), "1/2-1/2")))
+    ]
+    inputs = ReplayInputs(RatingList.STANDARD, games, [first], [],
+                          PlayerInfo(birth_year=2010))
+    nov = Period(2025, 11)
+    out = needed_score_replayed(1500, inputs, opponents=[1600] * 3, period=nov,
+                                start=dt.date(2025, 10, 20))
+    assert out.rating_before is None and out.k is None
+    assert out.already_reached and out.min_rating == 1528
+    assert out.steps[0].change_exact is None
+    out = needed_score_replayed(1669, inputs, opponents=[1600] * 3, period=nov,
+                                start=dt.date(2025, 10, 20))
+    assert out.points_needed == Fraction(3, 2) and out.rating_needed == 1669

@@ -35,7 +35,7 @@ class TargetStep:
     """The rating on the next list for one score in the new tournament."""
 
     points: Fraction
-    change_exact: Decimal
+    change_exact: Decimal | None  # None: a first rating (no change)
     rating_after: int | None
 
 
@@ -269,7 +269,7 @@ def needed_score_replayed(
         rows.append(row)
     steps = tuple(
         TargetStep(points=Fraction(h, 2),
-                   change_exact=r.change_exact if r.change_exact is not None else Decimal(0),
+                   change_exact=r.change_exact if r.rating_before is not None else None,
                    rating_after=r.replayed)
         for h, r in enumerate(rows)
     )

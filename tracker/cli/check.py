@@ -311,7 +311,7 @@ def _target_json(t: TargetOut, name: str) -> dict[str, object]:
         "games_already": t.games_already,
         "games": t.games,
         "opponents": list(t.opponents),
-        "expected": str(t.expected),
+        "expected": None if t.rating_before is None else str(t.expected),
         "k": t.k,
         "k_reason": t.k_reason,
         "reachable": t.reachable,
@@ -320,7 +320,8 @@ def _target_json(t: TargetOut, name: str) -> dict[str, object]:
         "min_rating": t.min_rating,
         "max_rating": t.max_rating,
         "summary": t.summary(),
-        "steps": [{"points": _pts(s.points), "change_exact": str(s.change_exact),
+        "steps": [{"points": _pts(s.points),
+                   "change_exact": None if s.change_exact is None else str(s.change_exact),
                    "rating_after": s.rating_after} for s in t.steps],
     }
 
@@ -333,14 +334,18 @@ def _print_target(t: TargetOut, name: str) -> None:
     opps = set(t.opponents)
     against = (f"{t.games} games against {t.opponents[0]}" if len(opps) == 1 else
                f"{t.games} games against {', '.join(str(r) for r in t.opponents)}")
-    lines.append(f"New tournament: {against} (expected score {t.expected}).")
+    first = t.rating_before is None
+    lines.append(f"New tournament: {against} "
+                 + ("(a first rating: the games are pooled with those already played)."
+                    if first else f"(expected score {t.expected})."))
     lines.append(t.summary())
     _lines(lines)
-    cells = [[f"{_pts(s.points)}/{t.games}", str(s.change_exact.normalize()
-                                                 if s.change_exact else 0),
+    cells = [[f"{_pts(s.points)}/{t.games}",
+              *([] if first else [str(s.change_exact) if s.change_exact is not None else ""]),
               "unrated" if s.rating_after is None else str(s.rating_after),
               "<- needed" if s.points == t.points_needed else ""]
              for s in t.steps]
-    _print_table(["score", "period change (exact)", "rating", ""], cells, {0, 1, 2})
+    headers = ["score", *([] if first else ["period change (exact)"]), "rating", ""]
+    _print_table(headers, cells, set(range(len(headers) - 1)))
     if t.points_needed is None:
         err.print("The target is out of reach in this tournament.", markup=False)
