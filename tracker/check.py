@@ -90,6 +90,7 @@ START = "start"
 NEIGHBOUR_LISTS = 3  # a late report slips one to three lists (spec section 1)
 CAP_MODES = ("every game", "once per tournament", "no cap", "cap 350")
 PIN_SUBSETS = 2  # try single tournaments, then pairs
+MAX_COMBOS = 24  # tournament sets tried per difference (each costs a replay or several)
 
 
 @dataclass(frozen=True)
@@ -379,13 +380,15 @@ def _plans_with_counts(row: PeriodRow) -> list[tuple[int, str, int]]:
 
 def _subsets(items: Sequence[tuple[int, str, int]], total: int
              ) -> Iterator[tuple[tuple[int, str, int], ...]]:
+    tried = 0
     for size in range(1, PIN_SUBSETS + 1):
-        found = False
         for combo in itertools.combinations(items, size):
             if sum(c[2] for c in combo) == total:
-                found = True
+                tried += 1
                 yield combo
-        if found:
+                if tried >= MAX_COMBOS:
+                    return
+        if tried:
             return
 
 
