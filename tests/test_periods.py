@@ -453,7 +453,8 @@ def test_oct_2022_rapid_raise_uses_the_standard_rating() -> None:
 
 def test_unrated_in_rapid_starts_from_the_standard_rating() -> None:
     # Spec section 4 (from Mar 2024): unrated in rapid, standard 1800 -> rapid starts at
-    # 1800. Win vs 1800 (D=0) +0.5; 100 games recorded, adult -> K 20 -> +10 -> 1810.
+    # 1800. Win vs 1800 (D=0) +0.5; the 100 recorded games are standard games
+    # (PLAYER_FACTS_LISTS): no rapid game completed, adult -> K 40 -> +20 -> 1820.
     b = Build()
     t = b.t("Rapid", "2025-10-11", "2025-10-11")
     b.g(t, 1800, 1, rl=RatingList.RAPID)
@@ -462,7 +463,7 @@ def test_unrated_in_rapid_starts_from_the_standard_rating() -> None:
     row = rp.row(Period(2025, 11))
     assert row is not None and row.rating_before == 1800
     assert row.rating_before_source == "standard rating"
-    assert row.k == 20 and row.replayed == 1810
+    assert row.k == 40 and row.replayed == 1820
 
 
 def test_tournament_started_while_unrated_uses_the_first_rating() -> None:
@@ -488,3 +489,167 @@ def test_tournament_started_while_unrated_uses_the_first_rating() -> None:
     assert dec is not None and dec.first is not None and dec.first.rating == 1800
     assert feb is not None and feb.tournaments[0].ro == 1800
     assert feb.k == 20 and feb.replayed == 1810
+
+
+# --- review fixes (rules review, Nov 2026) ---------------------------------------------------
+# Rows of 8.1.2 used below: 0,3,0.50,0.50 | 33,39,0.55,0.45. Rows of 8.1.1: 0.50 -> 0,
+# 0.57 -> 50, 0.44 -> -43.
+RAPID = RatingList.RAPID
+
+
+def test_rapid_seed_is_the_standard_list_in_force_at_the_start_before_compression() -> None:
+    # Unrated in rapid; standard 1600 on the Feb 2024 list, 1760 on Mar 2024 (compressed).
+    # A rapid tournament starting 2024-02-10 (ends the same day -> the Mar 2024 rapid list).
+    # Spec 1.2: Ro = the rating of the list in force at the START: Feb 2024 -> 1600 (spec 4:
+    # unrated in rapid -> the standard rating). Draw vs 1600: D 0 -> PD 0.50 -> change 0
+    # whatever K. 1600 + 0 = 1600, then the Mar 2024 compression (section 5):
+    # 1600 + 0.4 x (2000 - 1600) = 1760. (Seeding from the Mar list would compress twice.)
+    b = Build()
+    t = b.t("rapid Feb", "2024-02-10", "2024-02-10")
+    b.g(t, 1600, H, rl=RAPID)
+    rep = b.run(RAPID, standard={Period(2024, 2): 1600, Period(2024, 3): 1760})
+    (row,) = rep.rows
+    assert row.period == Period(2024, 3)
+    assert row.rating_before == 1600 and row.tournaments[0].ro == 1600
+    assert row.out is not None and row.out.change == 0
+    assert row.replayed == 1760 and row.published == 1760
+
+
+def test_rapid_seed_uses_the_list_in_force_at_the_start_not_the_rating_list() -> None:
+    # Standard 2000 on Oct 2025, 2100 on Nov 2025. Rapid win vs 2000 on 2025-10-10 -> rated on
+    # the Nov 2025 rapid list, Ro = standard of the list in force on 2025-10-10 = 2000.
+    # D 0 -> PD 0.50 -> +0.50.
+    # K: the player has no rapid games (the recorded facts are standard-only,
+    # PLAYER_FACTS_LISTS) -> new player, K 40 -> +20 -> 2020.
+    # With the official K 20 recorded on the previous (Oct 2025) rapid list: +10 -> 2010.
+    standard = {Period(2025, 10): 2000, Period(2025, 11): 2100}
+    b = Build()
+    t = b.t("rapid Oct", "2025-10-10", "2025-10-10")
+    b.g(t, 2000, 1, rl=RAPID)
+    (row,) = b.run(RAPID, player=PlayerInfo(rated_games=100), standard=standard).rows
+    assert row.period == Period(2025, 11) and row.rating_before == 2000
+    assert row.k == 40 and row.published == 2020
+    b.off("2025-10", None, k=20, rl=RAPID)
+    (row,) = b.run(RAPID, player=PlayerInfo(rated_games=100), standard=standard).rows
+    assert row.k == 20 and row.published == 2010
+
+
+def test_rapid_seed_per_tournament_start() -> None:
+    # Two rapid tournaments rated on the Nov 2025 list: A starts 2025-09-28 (Sep list in
+    # force: standard 1900), B starts 2025-10-10 (Oct list: 2000). Each uses its own Ro:
+    # A: win vs 1900, D 0 -> +0.50 ; B: draw vs 2000, D 0 -> 0. Sum +0.50, K 40 (no rapid
+    # games) -> +20; the period starts from A's 1900 -> 1920.
+    b = Build()
+    a = b.t("A", "2025-09-28", "2025-10-05")
+    c = b.t("B", "2025-10-10", "2025-10-12")
+    b.g(a, 1900, 1, rl=RAPID)
+    b.g(c, 2000, H, rl=RAPID)
+    (row,) = b.run(RAPID, standard={Period(2025, 9): 1900, Period(2025, 10): 2000}).rows
+    assert [p.ro for p in row.tournaments] == [1900, 2000]
+    assert row.rating_before == 1900 and row.published == 1920
+
+
+def test_first_rating_of_the_2024_formula_is_not_compressed() -> None:
+    # Unrated; 5 games vs 1600 from 2024-02-10 (ends 02-14 -> Mar 2024 list), 2.5 points.
+    # 2024 formula: Ra = (5 x 1600 + 2 x 1800) / 7 = 11600 / 7 = 1657.14;
+    # p = (2.5 + 1) / 7 = 0.50 -> dp 0 -> Ru 1657. Policy COMPRESS_FIRST_RATING_OF_2024_FORMULA
+    # (False): already on the new scale -> published 1657 (compressed it would be 1794).
+    b = Build()
+    t = b.t("Feb open", "2024-02-10", "2024-02-14")
+    for s in (1, H, H, 0, H):
+        b.g(t, 1600, s)
+    (row,) = b.run().rows
+    assert row.period == Period(2024, 3)
+    assert row.first is not None and row.first.rating == 1657
+    assert row.adjustment is None and row.published == 1657
+
+
+def test_recorded_facts_do_not_reach_the_rapid_list() -> None:
+    # ever_2400 recorded (standard). Rapid official Oct 2025 1900, no K. Win vs 1900 on
+    # 2025-10-10 -> Nov 2025. Rapid K: 1900 never 2400 on the rapid list, 0 rapid games
+    # completed -> K 40 (not 10). D 0 -> +0.50 x 40 = +20 -> 1920.
+    b = Build()
+    b.off("2025-10", 1900, rl=RAPID)
+    t = b.t("rap", "2025-10-10", "2025-10-10")
+    b.g(t, 1900, 1, rl=RAPID)
+    rows = b.run(RAPID, player=PlayerInfo(rated_games=100, ever_2400=True)).rows
+    assert rows[-1].k == 40 and rows[-1].published == 1920
+    # On the standard list the same facts give K 10: +0.50 x 10 = +5 -> 1905.
+    s = Build()
+    s.off("2025-10", 1900)
+    t = s.t("std", "2025-10-10", "2025-10-10")
+    s.g(t, 1900, 1)
+    rows = s.run(player=PlayerInfo(rated_games=100, ever_2400=True)).rows
+    assert rows[-1].k == 10 and rows[-1].published == 1905
+
+
+def test_rapid_2400_ever_from_its_own_official_entry() -> None:
+    # Rapid official Sep 2025 2410, Oct 2025 2390 (no K). Win vs 2390 on 2025-10-10 -> Nov:
+    # 2410 published on the rapid list -> K 10 (spec 3 rule 1). D 0 -> +5 -> 2395.
+    b = Build()
+    b.off("2025-09", 2410, rl=RAPID)
+    b.off("2025-10", 2390, rl=RAPID)
+    t = b.t("rap", "2025-10-10", "2025-10-10")
+    b.g(t, 2390, 1, rl=RAPID)
+    rows = b.run(RAPID).rows
+    assert rows[-1].k == 10 and rows[-1].published == 2395
+
+
+def test_junior_reached_2300_in_the_replay() -> None:
+    # Born 2008, official Nov 2024 2290 (no K), 100 games recorded.
+    # Dec 2024 list: junior (2024 - 2008 = 16 <= 18), never 2300 -> K 40; win vs 2290, D 0
+    # -> +0.50 x 40 = +20 -> 2310. Jan 2025 list: 2310 reached 2300 -> not junior K;
+    # 100+ games -> K 20; win vs 2310, D 0 -> +10 -> 2320.
+    b = Build()
+    b.off("2024-11", 2290)
+    t1 = b.t("Nov", "2024-11-10", "2024-11-10")
+    b.g(t1, 2290, 1)
+    t2 = b.t("Dec", "2024-12-10", "2024-12-10")
+    b.g(t2, 2310, 1)
+    rows = b.run(player=PlayerInfo(rated_games=100, birth_year=2008)).rows
+    assert [(r.k, r.published) for r in rows[1:]] == [(40, 2310), (20, 2320)]
+
+
+def test_games_completed_kept_after_a_floor_drop() -> None:
+    # Official Sep 2025 1405, K 20, 100 games recorded. Loss vs 1405 (D 0 -> -0.50 x 20 = -10)
+    # -> 1395 < 1400: unrated on the Oct 2025 list. Nov 2025 tournament: 5 games vs 1500,
+    # 3 points -> Dec 2025 list: Ra = (5 x 1500 + 2 x 1800) / 7 = 11100 / 7 = 1585.71,
+    # p = (3 + 1) / 7 = 0.5714 -> 0.57 -> dp 50 -> Ru 1635.71 -> 1636.
+    # Games completed (RATED_GAMES_KEPT_AFTER_FLOOR_DROP): 100 + 1 + 5 = 106 >= 30.
+    # Jan 2026 list: win vs 1600, D 36 -> PD 0.55 -> +0.45 x K 20 = +9 -> 1645
+    # (reset to 5 games it would be K 40: +18 -> 1654).
+    b = Build()
+    b.off("2025-09", 1405, k=20)
+    t1 = b.t("drop", "2025-09-10", "2025-09-10")
+    b.g(t1, 1405, 0)
+    t2 = b.t("back", "2025-11-10", "2025-11-15")
+    for s in (1, H, H, H, H):
+        b.g(t2, 1500, s)
+    t3 = b.t("next", "2025-12-10", "2025-12-10")
+    b.g(t3, 1600, 1)
+    rows = b.run(player=PlayerInfo(rated_games=100)).rows
+    assert [(str(r.period), r.published) for r in rows] == [
+        ("2025-09", 1405), ("2025-10", None), ("2025-12", 1636), ("2026-01", 1645)]
+    assert rows[-1].facts.rated_games == 106 and rows[-1].k == 20
+
+
+def test_zero_first_event_judged_after_the_window_trim() -> None:
+    # E1 Jan 2023: 2 losses vs 1600 (zero). E2 Apr 2025: 1 loss vs 1600 (zero). E3 May 2025:
+    # 5 draws vs 1600 -> Jun 2025 list. Window: 26 months before Jun 2025 = 1 Apr 2023, so E1
+    # (started Jan 2023) leaves the pool. ZERO_FIRST_EVENT_JUDGED_ON (after the trim): the
+    # first event is E2, a zero -> disregarded. Pool E3: Ra = (5 x 1600 + 2 x 1800) / 7 =
+    # 1657.14, p = (2.5 + 1) / 7 = 0.50 -> dp 0 -> 1657.
+    # (Judged before the trim E2 would count: 6 games, 2.5 points, Ra = 13200 / 8 = 1650,
+    # p = 3.5 / 8 = 0.4375 -> 0.44 -> dp -43 -> 1607.)
+    b = Build()
+    e1 = b.t("E1", "2023-01-10", "2023-01-11")
+    b.g(e1, 1600, 0)
+    b.g(e1, 1600, 0)
+    e2 = b.t("E2", "2025-04-10", "2025-04-10")
+    b.g(e2, 1600, 0)
+    e3 = b.t("E3", "2025-05-10", "2025-05-14")
+    for _ in range(5):
+        b.g(e3, 1600, H)
+    row = b.run().rows[-1]
+    assert row.period == Period(2025, 6)
+    assert row.first is not None and row.first.rating == 1657 and row.first.games == 5

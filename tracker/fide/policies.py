@@ -9,6 +9,7 @@ Most constants are read by the engine; a few only name a choice the code makes i
 (PER_GAME_RULES_BY / PERIOD_RULES_BY: `rate_period`; P_ROUNDING: `tables.dp_for`;
 INCREMENT_FROM_MOVE_ONE: `timecontrol.minutes_for_60_moves`;
 FIRST_RATING_GAMES_COUNT_TOWARD_30: the period replay, which adds them to the games count;
+ZERO_FIRST_EVENT_JUDGED_ON: the period replay, which trims the pool before `first_rating`;
 PERFORMANCE_CAP: `performance_rating`).
 """
 
@@ -93,3 +94,18 @@ CLOSING_DAYS = {"quarterly": 1, "two-monthly": 7, "monthly": 3}
 
 #: Performance rating: average opponent rating (no cap) + dp(p), rounded to a whole number.
 PERFORMANCE_CAP = None
+
+#: A first rating computed under the Mar 2024 formula (two fictitious 1800 draws) and
+#: published on the Mar 2024 list is on the post-compression scale already: it is NOT
+#: compressed (the compression applies to ratings carried from the February list).
+COMPRESS_FIRST_RATING_OF_2024_FORMULA = False
+
+#: A player who drops below the floor (published as unrated) and later gets a new first
+#: rating keeps the rated games completed before the drop (games completed stay completed):
+#: the count is not reset, so the 30-game newcomer K does not return.
+RATED_GAMES_KEPT_AFTER_FLOOR_DROP = True
+
+#: "Zero in the first event" (first ratings, from Mar 2024) is judged on the pool the first
+#: rating is computed from, i.e. after the 26-month trim: an older zero event that fell out
+#: of the window does not shield the next one (names the choice `tracker.periods` makes).
+ZERO_FIRST_EVENT_JUDGED_ON = "the pool after the 26-month trim"

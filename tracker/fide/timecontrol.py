@@ -2,7 +2,8 @@
 
 Minutes per player for 60 moves = base + 60 x increment (+ any later period reached within 60
 moves). Policy INCREMENT_FROM_MOVE_ONE: an increment written on any period counts from move 1,
-even on a period not reached within 60 moves (`40/7200:20/3600:900+30` is 120 + 60 + 30). Standard: at least 60, at least 90 if a player is rated 1800+, 120 if 2400+ (bands
+even on a period not reached within 60 moves (`40/7200:20/3600:900+30` is 120 + 60 + 30).
+Standard: at least 60, at least 90 if a player is rated 1800+, 120 if 2400+ (bands
 1600/2200 before 2022). Rapid: over 10 and under 60; blitz: over 3 and at most 10 (before the
 2014 bands, policy: rapid 15 to under 60, blitz 5 to under 15).
 """

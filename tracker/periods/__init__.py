@@ -44,15 +44,26 @@ in tracker.fide):
   newcomer K of its edition (K 20/15/10): the player is taken to have completed 30 games
   (`ASSUMED_GAMES_WHEN_ESTABLISHED`);
 - the player's recorded facts (`tracker player set --rated-games/--ever-2400`) are one set
-  per player and apply to every list (the store has no per-list facts); an official K of
-  the previous list, which is per list, wins over them;
+  per player and apply to the standard list only (`PLAYER_FACTS_LISTS`; spec section 3:
+  "2400 ... ever, on that list"); rapid and blitz derive games completed, 2400 ever and
+  2300 reached from their own official entries and replayed ratings; an official K of the
+  previous list, which is per list, wins over all of them. A junior who reached 2300 before
+  the first official entry of the replay (and is below it there) needs that entry's
+  official K recorded, or the replay gives junior K 40;
 - the games completed count the recorded number, the counted games inside the starting
   official rating, and every counted game of the replay (first-rating games included);
 - a tournament's Ro: `--ro` override, official rating on the list in force at its start,
   the player's own Elo tag (the most common one in that tournament), the replayed rating in
   force at its start, the rating before the period;
 - a player unrated in rapid or blitz but rated in standard starts from the standard rating
-  in force (from the Mar 2024 edition on; spec section 4);
+  of the list in force at the tournament's start (spec 1.2 and 4; from the Mar 2024 edition
+  on): each tournament uses the one in force at its own start, the period starts from the
+  one of its first tournament that has one;
+- after a drop below the floor the games completed are kept
+  (`fide.policies.RATED_GAMES_KEPT_AFTER_FLOOR_DROP`); a first rating of the Mar 2024
+  formula is not compressed (`fide.policies.COMPRESS_FIRST_RATING_OF_2024_FORMULA`); "zero
+  in the first event" is judged after the 26-month trim
+  (`fide.policies.ZERO_FIRST_EVENT_JUDGED_ON`);
 - periods before 2008 (standard) and before 2012 (rapid, blitz) are not replayed; their
   games are listed in `Replay.unplaced` with the reason;
 - official entries in a month that is not a list month of its era are ignored unless they
@@ -64,6 +75,7 @@ from __future__ import annotations
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
     ESTABLISHED_GAMES,
+    PLAYER_FACTS_LISTS,
     REPLAY_FROM,
     GameFact,
     PlayerInfo,
@@ -89,6 +101,7 @@ __all__ = [
     "GameFact",
     "NotCounted",
     "PeriodRow",
+    "PLAYER_FACTS_LISTS",
     "PlayerInfo",
     "REPLAY_FROM",
     "Replay",

@@ -33,6 +33,13 @@ def too_early_reason(rating_list: RatingList) -> str:
 ESTABLISHED_GAMES = 30
 ASSUMED_GAMES_WHEN_ESTABLISHED = ESTABLISHED_GAMES
 
+PLAYER_FACTS_LISTS: tuple[RatingList, ...] = (RatingList.STANDARD,)
+"""Policy: the lists the user-recorded `rated_games` and `ever_2400` facts
+(`tracker player set`) apply to. The store keeps one set per player and spec section 3 says
+"2400 ... ever, on that list", so they describe the standard list only; rapid and blitz
+derive the games completed, 2400 ever and 2300 reached from their own official entries
+(and official K) and replayed ratings."""
+
 
 # --- facts in ------------------------------------------------------------------------------
 

@@ -18,12 +18,14 @@ from tracker.fide import (
     edition_for,
     first_rating,
     one_off_adjustment,
+    policies,
     rate_period,
 )
 from tracker.fide.editions import FirstFormula
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
+    PLAYER_FACTS_LISTS,
     REPLAY_FROM,
     GameFact,
     ReplayInputs,
@@ -82,8 +84,13 @@ class _State:
         self.rating: int | None = None
         self.source = "unrated"
         self.published: dict[Period, int | None] = {}  # list -> rating on it (None: unrated)
-        self.rated_games = inputs.player.rated_games or 0
-        self.ever_2400 = bool(inputs.player.ever_2400)
+        # The recorded facts apply to the lists of PLAYER_FACTS_LISTS only (policy); the
+        # other lists learn them from their own official entries and replayed ratings.
+        self.recorded_games = (inputs.player.rated_games
+                               if inputs.rating_list in PLAYER_FACTS_LISTS else None)
+        self.rated_games = self.recorded_games or 0
+        self.ever_2400 = (bool(inputs.player.ever_2400)
+                          if inputs.rating_list in PLAYER_FACTS_LISTS else False)
         self.reached_2300 = False
         self.pool: list[tuple[Unit, TournamentIn, list[GameFact]]] = []
         self._order: list[Period] = []
@@ -139,12 +146,12 @@ def replay(inputs: ReplayInputs) -> Replay:
         state.source = f"official {start} list"
         state.publish(start, entry.rating)
         start_source = f"official {start}"
-        if inputs.player.rated_games is None and entry.k is not None and (
+        if state.recorded_games is None and entry.k is not None and (
             entry.k < _newcomer_k(rl, start)
         ):
             state.rated_games = ASSUMED_GAMES_WHEN_ESTABLISHED
         before = tuple(u for p in sorted(by_period) if p <= start for u in by_period[p])
-        if inputs.player.rated_games is not None:
+        if state.recorded_games is not None:
             # The recorded count is "before the first game in the database": the games
             # inside the starting official rating are completed too.
             state.rated_games += sum(
@@ -208,9 +215,10 @@ def _anchor_row(entry: OfficialEntry, rl: RatingList, state: _State) -> PeriodRo
 
 
 def _plan(unit: Unit, state: _State, official: Mapping[Period, OfficialEntry],
-          rating_before: int | None) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
+          rating_before: int | None, seeded: bool
+          ) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
     ins, used, skipped = _game_inputs(unit)
-    start = unit.start or (unit.period.prev().list_date if unit.period else REPLAY_FROM)
+    start = _unit_start(unit)
     engine_start = max(start, replay_from(unit.rating_list))
     force = list_in_force(start, unit.rating_list)
     entry = official.get(force) if force is not None else None
@@ -226,8 +234,11 @@ def _plan(unit: Unit, state: _State, official: Mapping[Period, OfficialEntry],
         ro, source = elo_tag, "Elo tag"
     else:
         known = state.in_force(start) if rating_before is not None else None
+        seed = _standard_in_force(state.inputs, start) if seeded else None
         if known is not None:
             ro, source = known[1], f"replayed {known[0]} list"
+        elif seed is not None:
+            ro, source = seed[1], f"standard {seed[0]} list"
         else:
             ro, source = rating_before, "rating before the period"
     if elo_tag is not None and official_ro is not None and elo_tag != official_ro:
@@ -246,12 +257,30 @@ def _seeds_from_standard(rl: RatingList, list_date: dt.date) -> bool:
     return edition_for(rl, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS
 
 
-def _standard_in_force(inputs: ReplayInputs, period: Period) -> int | None:
+def _latest_standard(inputs: ReplayInputs, period: Period) -> tuple[Period, int] | None:
     best: tuple[Period, int] | None = None
     for p, r in inputs.standard_ratings.items():
         if p <= period and (best is None or p > best[0]):
             best = (p, r)
+    return best
+
+
+def _standard_on_list(inputs: ReplayInputs, period: Period) -> int | None:
+    """The standard rating published on the list of `period` (the Oct 2022 raise compares
+    the rapid/blitz rating of a list with the standard rating of the same list)."""
+    best = _latest_standard(inputs, period)
     return None if best is None else best[1]
+
+
+def _standard_in_force(inputs: ReplayInputs, on: dt.date) -> tuple[Period, int] | None:
+    """The standard list in force on `on` and its rating: the rating a player unrated in
+    rapid/blitz starts a tournament that started on `on` from (spec 1.2: the ratings of the
+    list in force at the tournament's start, even when it is rated on a later list)."""
+    return _latest_standard(inputs, Period.of(on))
+
+
+def _unit_start(unit: Unit) -> dt.date:
+    return unit.start or (unit.period.prev().list_date if unit.period else REPLAY_FROM)
 
 
 def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, OfficialEntry],
@@ -262,18 +291,26 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     entry = official.get(period)
     notes: list[str] = []
     rating_before, source = state.rating, state.source
-    standard = _standard_in_force(inputs, period) if rl != RatingList.STANDARD else None
-    if (rating_before is None and rl != RatingList.STANDARD and standard is not None
-            and _seeds_from_standard(rl, list_date) and units):
-        rating_before, source = standard, "standard rating"
-        notes.append(f"unrated in {rl}: starts from the standard rating {standard}")
+    standard = _standard_on_list(inputs, period) if rl != RatingList.STANDARD else None
+    seeded = False
+    if (rating_before is None and rl != RatingList.STANDARD and units
+            and _seeds_from_standard(rl, list_date)):
+        # The standard rating of the list in force at the start of the period's first
+        # tournament that has one (each tournament then uses the one in force at its start).
+        seed = next((s for u in units
+                     if (s := _standard_in_force(inputs, _unit_start(u))) is not None), None)
+        if seed is not None:
+            seeded = True
+            rating_before, source = seed[1], "standard rating"
+            notes.append(f"unrated in {rl}: starts from the standard rating {seed[1]} "
+                         f"(the {seed[0]} list, in force at the tournament start)")
     facts = _facts(state, period, birth_year, official)
 
     plans: list[TournamentPlan] = []
     t_ins: list[TournamentIn] = []
     skipped: list[NotCounted] = []
     for u in units:
-        plan, t_in, skip = _plan(u, state, official, rating_before)
+        plan, t_in, skip = _plan(u, state, official, rating_before, seeded)
         plans.append(plan)
         t_ins.append(t_in)
         skipped.extend(skip)
@@ -309,6 +346,13 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     adjustment: str | None = None
     if replayed is not None:
         adj = one_off_adjustment(rl, list_date, replayed, standard_rating=standard)
+        if (adj is not None and first is not None and first.rating is not None
+                and not policies.COMPRESS_FIRST_RATING_OF_2024_FORMULA
+                and edition_for(rl, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS):
+            # A first rating of the Mar 2024 formula is on the compressed scale already.
+            notes.append(f"first rating {replayed} not compressed "
+                         "(COMPRESS_FIRST_RATING_OF_2024_FORMULA)")
+            adj = None
         if adj is not None:
             replayed, adjustment = adj[0], adj[1]
 
@@ -325,6 +369,8 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
             state.source = f"replayed {period} list"
     if published is None and rating_before is not None:
         state.pool = []
+        if not policies.RATED_GAMES_KEPT_AFTER_FLOOR_DROP:
+            state.rated_games = 0
     state.rating = published
     state.publish(period, published)
     if published is None:
