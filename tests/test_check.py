@@ -354,3 +354,26 @@ def test_k_differs_the_700_rule_before_2017() -> None:
     assert (feb.replayed, feb.official, feb.k) == (1580, 1570, 40)
     top = feb.causes[0]
     assert top.kind == K_DIFFERS and "K 35" in top.text and "700 rule" in top.text
+
+
+def test_games_extra_a_tournament_never_rated() -> None:
+    # "Spring Open" (Feb list, sum 0.58) and "Friday Blitz Club" on 17-18 Jan (2 games vs
+    # 1900 drawn: D = -100, p_low 0.36 -> 1 - 0.72 = 0.28) that FIDE never rated.
+    # Replay Feb: 20 x 0.86 = 17.2 -> 17 -> 1817, 5 games. FIDE Feb: 20 x 0.58 = 11.6 ->
+    # 12 -> 1812, 3 games; Mar, Apr and May 1812 with no games, so no later list takes it
+    # (from 1812, +0.28 x 20 = 5.6 -> 6 would give 1818 there).
+    s = Season()
+    s.official("2025-01", 1800, k=20)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    club = s.tournament("Friday Blitz Club", "2025-01-17", "2025-01-18")
+    s.game(club, "2025-01-17", 1900, HALF)
+    s.game(club, "2025-01-18", 1900, HALF)
+    s.official("2025-02", 1812, games=3)
+    for month in ("03", "04", "05"):
+        s.official(f"2025-{month}", 1812, games=0)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.official) == (1817, 1812)
+    top = feb.causes[0]
+    assert top.kind == GAMES_EXTRA and top.reproduces
+    assert top.command == f"tracker event set {club} --exclude"

@@ -493,9 +493,15 @@ def _games_extra(ctx: _Ctx, row: PeriodRow, entry: OfficialEntry, extra: int) ->
     causes: list[Cause] = []
     here = row.period
     items = [i for i in _plans_with_counts(row) if i[2] > 0]
+    ends = {p.unit.tournament.id: p.unit.end for p in row.tournaments}
     for combo in _subsets(items, extra):
         best: Cause | None = None
+        last = max((e for c in combo if (e := ends.get(c[0])) is not None), default=None)
         for target in ctx.neighbours(here):
+            if last is not None and target.list_date <= last:
+                continue  # a list cannot rate a tournament that was not over
+            if ctx.base.start is not None and target <= ctx.base.start:
+                continue  # inside the starting official rating: nothing to confirm
             rep = _pin(ctx, combo, target)
             if not _fixed(rep, here, entry):
                 continue
