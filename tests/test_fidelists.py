@@ -378,3 +378,35 @@ def test_only_the_players_asked_for(tmp_path: Path, fmt: str) -> None:
         assert lst.filtered == 498 and lst.rows == 2
         assert lst.period == Period(2025, 11) and lst.combined
     assert reads and reads[-1] == lst.size
+
+
+def _players_xml(ids: list[int], extra: dict[int, str] | None = None) -> str:
+    extra = extra or {}
+    body = "".join(
+        f"  <player>\n    <fideid>{i}</fideid><name>P, {i}</name>\n"
+        f"    <rating>{1500 + i % 100}</rating>{extra.get(i, '')}\n  </player>\n"
+        for i in ids)
+    return f'<?xml version="1.0"?>\n<playerslist>\n{body}</playerslist>\n'
+
+
+def test_only_keeps_xml_line_numbers_and_counts(tmp_path: Path) -> None:
+    ids = list(range(1, 3001))
+    text = _players_xml(ids, {2500: "<k>abc</k>", 2000: "<!-- a comment -->"})
+    path = write(tmp_path / "standard_jan23frl_xml.xml", text)
+    with open_list(path, only={2000, 2500, 2999}) as lst:
+        rows = list(lst)
+        assert [r.fide_id for r in rows] == [2000, 2999]
+        assert lst.filtered == 2997
+        line = text.splitlines().index("    <fideid>2500</fideid><name>P, 2500</name>") + 1
+        assert lst.problems == [f"{path}:{line}: K 'abc' is not a number; <player> skipped"]
+    assert rows[1].position == text.splitlines().index(
+        "    <fideid>2999</fideid><name>P, 2999</name>") + 1
+
+
+def test_only_still_refuses_late_markup(tmp_path: Path) -> None:
+    text = _players_xml(list(range(1, 2001))).replace(
+        "  <player>\n    <fideid>1500</fideid>",
+        '<!DOCTYPE x [<!ENTITY a "b">]>\n  <player>\n    <fideid>1500</fideid>')
+    path = write(tmp_path / "standard_jan23frl_xml.xml", text)
+    with pytest.raises(BadInput, match="the XML is broken|refused for safety"):
+        rows_of(path, only={7})

@@ -44,6 +44,8 @@ from tracker.model import Period, RatingList
 MAX_PROBLEMS = 1_000  # more malformed rows than this: the file is not what it claims to be
 PROBLEMS_KEPT = 50  # problems kept with their message (all are counted)
 CHUNK = 1 << 16
+THIN_LIMIT = 1 << 22  # no </player> in this many bytes: hand them to expat as they are
+_FIDEID = re.compile(rb"<fideid>\s*(\d{1,12})\s*</fideid>")
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -494,10 +496,25 @@ class ListFile:
 
     def _xml_rows(self) -> Iterator[ListRow]:
         parser = _SafeXml(self)
+        pending = b""
         while True:
-            data = self._stream.read(CHUNK)
+            raw = self._stream.read(CHUNK)
+            data = raw
+            if self.only is not None and self.period is not None:
+                # Whole <player> elements of players not asked for never reach expat.
+                pending += raw
+                end = len(pending)
+                if raw:
+                    cut = pending.rfind(b"</player>")
+                    if cut < 0 and end < THIN_LIMIT:
+                        continue
+                    if cut >= 0:
+                        end = cut + len(b"</player>")
+                data, pending = self._thin(pending[:end]), pending[end:]
+            elif pending:
+                data, pending = pending + raw, b""
             try:
-                parser.feed(data, final=not data)
+                parser.feed(data, final=not raw)
             except expat.ExpatError as exc:
                 reason = expat.errors.messages.get(exc.code, str(exc))
                 raise BadInput(f"{self.where}:{exc.lineno}: the XML is broken ({reason}): "
@@ -516,10 +533,32 @@ class ListFile:
                 if row is not None:
                     self.rows += 1
                     yield row
-            if not data:
+            if not raw:
                 break
         if not parser.seen_root:
             raise BadInput(f"{self.where}: no <playerslist> element: is this a FIDE XML list?")
+
+    def _thin(self, block: bytes) -> bytes:
+        """Drop the plain `<player>` elements whose FIDE ID is not wanted, keeping their line
+        breaks (so expat's line numbers stay true). Only a segment that is blank space and one
+        element free of any markup declaration, comment, CDATA or processing instruction is
+        dropped; anything else goes to expat untouched (the DTD guard sees every `<!`)."""
+        only = self.only
+        assert only is not None
+        out: list[bytes] = []
+        *segments, rest = block.split(b"</player>")
+        for segment in segments:
+            m = _FIDEID.search(segment)
+            if (m is not None and int(m.group(1)) not in only
+                    and segment.lstrip().startswith(b"<player>")
+                    and segment.count(b"<player>") == 1
+                    and b"<!" not in segment and b"<?" not in segment):
+                self.filtered += 1
+                out.append(b"\n" * segment.count(b"\n"))
+            else:
+                out.append(segment + b"</player>")
+        out.append(rest)
+        return b"".join(out)
 
     def _settle_xml(self, fields: dict[str, str]) -> None:
         """Single or combined, which lists and which month: known at the first player."""
