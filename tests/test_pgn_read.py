@@ -292,3 +292,11 @@ def test_problem_location() -> None:
     g = RawGame({}, "", False, 7, ("line 9: x", "y"))
     assert problem_location(g, "line 9: x") == (9, "x")
     assert problem_location(g, "y") == (7, "y")
+
+
+def test_validate_game_replays_moves() -> None:
+    from tracker.pgn import validate_game
+
+    assert validate_game('[White "A"]\n\n1. e4 e5 2. Nf3 Nc6 *\n') == []
+    problems = validate_game('[White "A"]\n\n1. e4 e5 2. Ke3 Nc6 *\n')
+    assert len(problems) == 1 and "Ke3" in problems[0]

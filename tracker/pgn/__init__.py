@@ -34,9 +34,9 @@ that is not a tag pair is ignored with a problem. At most `MAX_TAGS` tags per ga
 `MAX_VALUE` characters per value are kept (more: a problem).
 
 Moves: `moves_digest` is the BLAKE2b-128 hex digest of the canonical mainline (see
-`tracker.pgn.moves`: comments, variations, NAGs, move numbers, result, `+#!?` and whitespace
-removed), "" when no move is left; `has_moves` says whether there is one (a game without
-moves is a forfeit signal).
+`tracker.pgn.moves`: comments, variations, NAGs, black's move numbers, result, `+#!?` and
+whitespace removed; white's move numbers stay as written), "" when no move is left;
+`has_moves` says whether there is one (a game without moves is a forfeit signal).
 
 Problems: `RawGame.problems` holds sentences about the game. When one concerns a line other
 than the game's first, it starts with `line N: `; `problem_location(game, problem)` splits
