@@ -875,11 +875,6 @@ def _lists_in(entries: Iterable[OfficialEntry]) -> list[RatingList]:
     return [rl for rl in RatingList if rl in found]
 
 
-def lists_with_entries(store: Store, player_id: int) -> list[RatingList]:
-    """The lists on which the player has an official rating, standard first."""
-    return _lists_in(entries_for(store, player_id))
-
-
 def check_player(store: Store, player: PlayerRef | int, rating_lists: Sequence[RatingList] = (),
                  *, analyse: bool = True) -> list[CheckReport]:
     """Check one player on the given lists (default: every list with official ratings); a
