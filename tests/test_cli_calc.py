@@ -99,9 +99,43 @@ def test_below_the_floor() -> None:
 
 
 def test_compression_shown_in_march_2024() -> None:
-    # 1600 beats 1600, K 20: +10 -> 1610; Mar 2024 compression: 1610 + 0.4 x 390 = 1766
-    data = _json("--rating", "1600", "--k", "20", "--date", "2024-03-01", "1600:1")
+    # Tournament starts 2024-02-10; the first list after it (monthly era, 3 closing days) is
+    # Mar 2024. 1600 beats 1600 (D 0 -> 0.50), K 20: +10 -> 1610; Mar 2024 compression:
+    # 1610 + 0.4 x (2000 - 1610) = 1610 + 156 = 1766.
+    data = _json("--rating", "1600", "--k", "20", "--date", "2024-02-10", "1600:1")
+    assert data["date"] == "2024-02-10" and data["period"] == "2024-03"
     assert data["rating_after"] == 1610 and data["adjusted_rating"] == 1766
+    # The same games rated on the Mar list explicitly: same numbers.
+    data = _json("--rating", "1600", "--k", "20", "--date", "2024-02-10", "--period", "2024-03",
+                 "1600:1")
+    assert data["period"] == "2024-03" and data["adjusted_rating"] == 1766
+
+
+def test_date_is_the_start_period_is_the_list() -> None:
+    # A tournament starting 2024-03-15 is rated on the Apr 2024 list (the first after it):
+    # no compression (it was applied on the March list only). +10 -> 1610, published 1610.
+    data = _json("--rating", "1600", "--k", "20", "--date", "2024-03-15", "1600:1")
+    assert data["period"] == "2024-04"
+    assert data["rating_after"] == 1610 and data["adjusted_rating"] is None
+    # Started 2024-02-20 but reported late, rated on the Apr 2024 list: no compression.
+    data = _json("--rating", "1600", "--k", "20", "--date", "2024-02-20", "--period", "2024-04",
+                 "1600:1")
+    assert data["period"] == "2024-04" and data["adjusted_rating"] is None
+    # Started 2024-02-28: 2 days before 1 Mar, under the 3 closing days -> Apr 2024 by default.
+    data = _json("--rating", "1600", "--k", "20", "--date", "2024-02-28", "1600:1")
+    assert data["period"] == "2024-04"
+    # --period alone: the tournament is taken to start on the 1st of the month before.
+    data = _json("--rating", "1600", "--k", "20", "--period", "2024-03", "1600:1")
+    assert data["date"] == "2024-02-01" and data["adjusted_rating"] == 1766
+    table = runner.invoke(app, ["calc", "--rating", "1600", "--k", "20", "--date",
+                                "2024-02-20", "1600:1"])
+    assert "tournament start 2024-02-20, rated on the 2024-03 list" in table.stdout
+
+
+def test_first_rating_reports_the_period() -> None:
+    # Started 2025-11-01 -> rated on the Dec 2025 list.
+    data = _json("--unrated", "--date", "2025-11-01", "1850:1", "1700:0")
+    assert data["date"] == "2025-11-01" and data["period"] == "2025-12"
 
 
 def test_unrated_first_rating() -> None:
@@ -148,6 +182,12 @@ def _main(args: list[str], monkeypatch: pytest.MonkeyPatch,
         (["--rating", "1500", "--list", "bullet", "1500:1"], "unknown list"),
         (["1500:1"], "give your rating with --rating N, or --unrated"),
         (["--rating", "1500", "--unrated", "1500:1"], "not both"),
+        (["--rating", "1500", "--date", "2024-03-15", "--period", "2024-03", "1500:1"],
+         "--period 2024-03 is not after --date 2024-03-15"),
+        # two-monthly era: lists in Jan, Mar, May, Jul, Sep, Nov
+        (["--rating", "1500", "--date", "2010-02-10", "--period", "2010-04", "1500:1"],
+         "FIDE published no standard list that month"),
+        (["--rating", "1500", "--period", "2024-3x", "1500:1"], "is not of the form YYYY-MM"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(

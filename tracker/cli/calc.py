@@ -26,12 +26,16 @@ from tracker.fide import (
     one_off_adjustment,
     rate_period,
 )
-from tracker.model import RatingList
+from tracker.model import Period, RatingList
+from tracker.periods import default_period, is_list_month
 
 HELP = (
     "Compute a rating change (or a first rating) game by game, exactly as FIDE does.\n\n"
-    "Opponents are RATING:SCORE, the score 1, 0.5 (or 1/2) or 0. The date picks the "
-    "regulations in force (default today); K comes from --k or from the player facts.\n\n"
+    "Opponents are RATING:SCORE, the score 1, 0.5 (or 1/2) or 0. --date is the tournament's "
+    "start (default today): it picks the per-game rules (cap, table). --period is the list "
+    "that rates the games (default: the first list after --date, by the closing days of the "
+    "era): it picks K, the 700 rule, the floor, first ratings and the one-off adjustments. "
+    "K comes from --k or from the player facts.\n\n"
     "Examples:\n\n"
     "  tracker calc --rating 1500 --k 20 1400:1 1600:0.5 1550:0\n\n"
     "  tracker calc --rating 2813 --k 10 --date 2025-11-07 2310:1 2505:0.5\n\n"
@@ -72,6 +76,25 @@ def parse_date(text: str | None) -> dt.date:
         raise BadInput(f"date {text!r} is not YYYY-MM-DD (for example 2025-03-01)") from None
 
 
+def parse_period(text: str | None, on: dt.date, rl: RatingList) -> Period:
+    """The list that rates games of a tournament started on `on` (`--period`, else the
+    first list after `on` under the era's calendar)."""
+    if text is None:
+        return default_period(on, rl)
+    period = Period.parse(text)
+    if period.list_date <= on:
+        raise BadInput(
+            f"--period {period} is not after --date {on.isoformat()}: a tournament is rated "
+            f"on a list published after it starts (give a later --period, or an earlier --date)"
+        )
+    if not is_list_month(period, rl):
+        raise BadInput(
+            f"--period {period}: FIDE published no {rl} list that month "
+            f"(lists were not monthly then); give a list month"
+        )
+    return period
+
+
 def _dec(x: Decimal | Fraction | None) -> str | None:
     if x is None:
         return None
@@ -106,7 +129,18 @@ def register(app: typer.Typer) -> None:
         ] = False,
         date: Annotated[
             str | None,
-            typer.Option("--date", help="Date (YYYY-MM-DD) deciding the edition; default today."),
+            typer.Option(
+                "--date",
+                help="Tournament start (YYYY-MM-DD): per-game rules and ratings; default today.",
+            ),
+        ] = None,
+        period_text: Annotated[
+            str | None,
+            typer.Option(
+                "--period",
+                help="The list that rates the games (YYYY-MM): K, floor, first ratings, "
+                "one-off adjustments; default: the first list after --date.",
+            ),
         ] = None,
         rating_list: Annotated[
             str, typer.Option("--list", "-l", help="standard, rapid or blitz.")
@@ -147,9 +181,18 @@ def register(app: typer.Typer) -> None:
             TableOrJson, typer.Option("--format", help="table or json.")
         ] = TableOrJson.table,
     ) -> None:
-        on = parse_date(date)
+        if date is None and period_text is not None:
+            # only the list given: the tournament starts in the month before it
+            on = Period.parse(period_text).prev().list_date
+        else:
+            on = parse_date(date)
         rl = RatingList.parse(rating_list)
-        edition = edition_for(rl, on)
+        start_edition = edition_for(rl, on)  # refuses dates before 2008, with the reason
+        period = parse_period(period_text, on, rl)
+        list_date = period.list_date
+        edition = edition_for(rl, list_date)
+        names = (edition.name if start_edition.name == edition.name else
+                 f"per-game rules {start_edition.name}, period rules {edition.name}")
         games = tuple(parse_opponent(o) for o in opponents)
         if not games:
             raise BadInput("give at least one opponent as RATING:SCORE (for example 1650:0.5)")
@@ -168,9 +211,10 @@ def register(app: typer.Typer) -> None:
             if k is not None or period_games is not None:
                 raise BadInput("--k and --period-games do not apply to a first rating (--unrated)")
             first = first_rating(
-                [tournament], rating_list=rl, list_date=on, standard_rating=standard_rating
+                [tournament], rating_list=rl, list_date=list_date,
+                standard_rating=standard_rating,
             )
-            _show_first(first, rl, on, edition.name, fmt)
+            _show_first(first, rl, on, period, names, fmt)
             return
         if rating is None:
             raise BadInput("give your rating with --rating N, or --unrated for a first rating")
@@ -183,11 +227,12 @@ def register(app: typer.Typer) -> None:
             reached_2300=reached_2300,
         )
         result = rate_period(
-            rating, [tournament], rating_list=rl, list_date=on, facts=facts, k=k,
+            rating, [tournament], rating_list=rl, list_date=list_date, facts=facts, k=k,
             period_games=period_games, standard_rating=standard_rating,
         )
         adjusted = (
-            one_off_adjustment(rl, on, result.rating_after, standard_rating=standard_rating)
+            one_off_adjustment(rl, list_date, result.rating_after,
+                               standard_rating=standard_rating)
             if result.rating_after is not None
             else None
         )
@@ -199,14 +244,21 @@ def register(app: typer.Typer) -> None:
                     f"assumed at least {ASSUMED_GAMES} games completed, give --rated-games",
                 ),
             )
-        _show_period(result, adjusted, fmt)
+        _show_period(result, adjusted, on, period, names, fmt)
 
 
-def period_json(result: PeriodOut, adjusted: tuple[int, str] | None) -> dict[str, Any]:
+def _header(rl: RatingList, on: dt.date, period: Period, edition: str) -> str:
+    return (f"{rl} list: tournament start {on.isoformat()}, rated on the {period} list "
+            f"({edition} regulations)")
+
+
+def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
+                period: Period) -> dict[str, Any]:
     games = [g for t in result.tournaments for g in t.games]
     return {
         "list": str(result.rating_list),
-        "date": result.list_date.isoformat(),
+        "date": on.isoformat(),
+        "period": str(period),
         "edition": result.edition,
         "rating_before": result.rating_before,
         "k": result.k,
@@ -239,11 +291,12 @@ def period_json(result: PeriodOut, adjusted: tuple[int, str] | None) -> dict[str
     }
 
 
-def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, fmt: TableOrJson) -> None:
+def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
+                 period: Period, editions: str, fmt: TableOrJson) -> None:
     if fmt is TableOrJson.json:
-        typer.echo(json.dumps(period_json(result, adjusted), indent=2))
+        typer.echo(json.dumps(period_json(result, adjusted, on, period), indent=2))
         return
-    table = Table(title=f"{result.rating_list} list, {result.edition} regulations")
+    table = Table(title=_header(result.rating_list, on, period, editions))
     for name in ("#", "opponent", "D", "D used", "expected", "score", "change", "K x change"):
         table.add_column(name, justify="right")
     games = [g for t in result.tournaments for g in t.games]
@@ -271,11 +324,12 @@ def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, fmt: Table
 
 
 def first_json(
-    first: FirstRatingOut, rl: RatingList, on: dt.date, edition: str
+    first: FirstRatingOut, rl: RatingList, on: dt.date, period: Period, edition: str
 ) -> dict[str, Any]:
     return {
         "list": str(rl),
         "date": on.isoformat(),
+        "period": str(period),
         "edition": edition,
         "rating": first.rating,
         "reason": first.reason,
@@ -289,12 +343,13 @@ def first_json(
 
 
 def _show_first(
-    first: FirstRatingOut, rl: RatingList, on: dt.date, edition: str, fmt: TableOrJson
+    first: FirstRatingOut, rl: RatingList, on: dt.date, period: Period, edition: str,
+    fmt: TableOrJson,
 ) -> None:
     if fmt is TableOrJson.json:
-        typer.echo(json.dumps(first_json(first, rl, on, edition), indent=2))
+        typer.echo(json.dumps(first_json(first, rl, on, period, edition), indent=2))
         return
-    out.print(f"first rating on the {rl} list, {edition} regulations")
+    out.print(f"first rating: {_header(rl, on, period, edition)}")
     out.print(f"games against rated opponents {first.games}, points {_dec(first.points)}")
     if first.ignored:
         out.print(f"ignored: {', '.join(first.ignored)} (zero score in the first event)")
