@@ -132,3 +132,17 @@ def test_performance_rating() -> None:
     assert performance_rating([2000, 2001], Fraction(2)) == 2801  # 2000.5 + 800 -> half up
     with pytest.raises(BadInput):
         performance_rating([], Fraction(0))
+
+
+def test_every_policy_is_listed_in_docs_rules() -> None:
+    # Every UNSETTLED policy is a named constant AND listed in docs/rules.md.
+    from tests.conftest import REPO
+    from tracker import periods
+    from tracker.fide import policies
+
+    text = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    names = [n for n in vars(policies) if n.isupper()]
+    names += ["PLAYER_FACTS_LISTS", "ASSUMED_GAMES_WHEN_ESTABLISHED"]
+    assert hasattr(periods, "PLAYER_FACTS_LISTS")
+    missing = [n for n in names if f"`{n}`" not in text]
+    assert missing == []
