@@ -159,6 +159,7 @@ class _Reader:
     def __init__(self) -> None:
         self.machine = Machine()
         self.cuts: dict[int, str] = {}
+        self.open_group: tuple[int, int] | None = None
 
     # -- the line machine
 
@@ -220,11 +221,10 @@ class _Reader:
 
     # -- groups
 
-    def groups(
-        self, buf: bytes, base_line: int, final: bool
-    ) -> Iterator[RawGame | tuple[int, int]]:
-        """The games of `buf` (whole lines); last, unless `final`, (offset, line) of the
-        group still open, to be carried into the next block. `buf` starts a group."""
+    def groups(self, buf: bytes, base_line: int, final: bool) -> Iterator[RawGame]:
+        """The games of `buf` (whole lines; it starts a group). Unless `final`, the group
+        still open at the end is left for the next block: `self.open_group` is set to its
+        (offset, line)."""
         force_slow = bool(self.cuts) or b"\x00" in buf
         paras = buf.split(b"\n\n")
         n = len(paras)
@@ -289,7 +289,7 @@ class _Reader:
                 end += len(paras[j]) + 2
                 j += 1
             if j == n and not final:
-                yield (off, line)
+                self.open_group = (off, line)
                 return
             end = min(end, len(buf))
             yield from self.slow(buf[off:end], line)
@@ -321,12 +321,11 @@ def read_games(stream: BinaryIO, source: str) -> Iterator[RawGame]:
         else:
             buf, line = data, first
         carry = b""
-        for item in reader.groups(buf, line, final=False):
-            if isinstance(item, RawGame):
-                yield item
-            else:
-                g_off, carry_line = item
-                carry = buf[g_off:]
+        reader.open_group = None
+        yield from reader.groups(buf, line, final=False)
+        if reader.open_group is not None:
+            g_off, carry_line = reader.open_group
+            carry = buf[g_off:]
         if len(carry) > CARRY_CAP:
             games = []
             reader.machine.blank_before = True
@@ -343,6 +342,4 @@ def read_games(stream: BinaryIO, source: str) -> Iterator[RawGame]:
         if done is not None:
             yield done
     elif carry:
-        for item in reader.groups(carry, carry_line, final=True):
-            if isinstance(item, RawGame):
-                yield item
+        yield from reader.groups(carry, carry_line, final=True)
