@@ -162,3 +162,13 @@ def test_standard_input_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
     for s in (first, again, first):
         with s.open() as f:
             assert f.read() == PGN
+
+
+def test_zip_member_reads_lines(tmp_path: Path) -> None:
+    z = tmp_path / "a.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("a.pgn", PGN)
+    (source,) = iter_sources([str(z)])
+    with source.open() as f:
+        assert f.readline() == b'[Event "E"]\n'
+        assert f.read() == PGN[len(b'[Event "E"]\n') :]

@@ -179,7 +179,7 @@ def _zip_sources(path: str) -> list[Source]:
 
         def opener(name: str = name) -> BinaryIO:
             zf = zipfile.ZipFile(path)
-            return _as_binary(_ZipMember(zf, zf.open(name)))
+            return _as_binary(io.BufferedReader(_ZipMember(zf, zf.open(name)), 1 << 20))
 
         sources.append(Source(f"{path}:{name}", opener, info.compress_size))
     return sources
@@ -267,7 +267,7 @@ def spool_source(name: str, spool: IO[bytes]) -> Source:
 
         def member() -> BinaryIO:
             zf = zipfile.ZipFile(raw())
-            return _as_binary(_ZipMember(zf, zf.open(first)))
+            return _as_binary(io.BufferedReader(_ZipMember(zf, zf.open(first)), 1 << 20))
 
         return Source(name, member, size)
     return Source(name, raw, size)
