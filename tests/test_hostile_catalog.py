@@ -281,3 +281,12 @@ def test_nul_in_a_tag_is_reported(folder: Path, capsys: pytest.CaptureFixture[st
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run(capsys, monkeypatch, "import", H + "nul-bytes.pgn")
     assert code == 0 and f"{H}nul-bytes.pgn:6:" in err
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "a player name holding a newline is echoed raw in the error's `see tracker players "
+    "--search ...` hint, so the error takes two lines: tracker/store/players.py:resolve_player"))
+def test_newline_in_a_name_is_one_error_line(folder: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, "history", "Nobody\nElse")
+    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
