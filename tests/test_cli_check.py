@@ -138,6 +138,10 @@ def test_target_errors(db_path: Path, capsys, monkeypatch) -> None:  # type: ign
          "--period"),
         (["target", "1870", "--opponents", "1860", "--games", "2", "--start", "20-11-2025"],
          "--start"),
+        (["target", "1870", "--opponents", "1860", "--games", "2", "--period", "2025-12",
+          "--start", "2025-12-02"], "cannot be rated on the 2025-12 list"),
+        (["target", "1870", "--opponents", "1860", "--games", "2", "--period", "2025-10",
+          "--start", "2025-09-20"], "later --period"),
     ):
         code, _, err = run([*args, "--db", db], capsys, monkeypatch)
         assert code == 2, (args, err)

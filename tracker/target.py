@@ -259,13 +259,19 @@ def needed_score_replayed(
         raise BadInput(f"target {target} is not a rating (give a number like 1900)")
     if not opponents:
         raise BadInput("the new tournament needs at least one game")
+    if start >= period.list_date:
+        raise BadInput(f"a tournament starting on {start.isoformat()} cannot be rated on the "
+                       f"{period} list: give an earlier --start or a later --period")
     n = len(opponents)
     rows: list[PeriodRow] = []
     for halves in range(2 * n + 1):
         rep = replay(_new_facts(inputs, period, start, opponents, Fraction(halves, 2)))
         row = rep.row(period)
-        if row is None:  # pragma: no cover - the pinned tournament always makes a row
-            raise BadInput(f"no rating period {period} in the replay")
+        if row is None or not any(p.unit.tournament.id == NEW_ID for p in row.tournaments):
+            since = f" (it starts from the official {rep.start} list)" if rep.start else ""
+            raise BadInput(
+                f"the replay has no {period} list to add the tournament to{since}: give a "
+                "later --period (a list month from 2008 on, after the starting rating)")
         rows.append(row)
     steps = tuple(
         TargetStep(points=Fraction(h, 2),
