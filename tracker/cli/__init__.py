@@ -51,7 +51,9 @@ for _name in COMMAND_MODULES:
 def main() -> None:
     """Console entry point: run the app, turning every error into one line on stderr."""
     try:
-        app(standalone_mode=False)
+        # Without standalone mode, click returns the code of a typer.Exit instead of exiting.
+        code = app(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
     except TrackerError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
