@@ -40,7 +40,7 @@ from tracker.names import normalize_name
 from tracker.store.db import Store
 from tracker.store.schema import official_ratings, player_names, players
 
-BATCH = 10_000
+BATCH = 2_000
 CACHE_KIB = 65_536
 _LIST_ORDER = {lst: i for i, lst in enumerate(RatingList)}
 
@@ -237,6 +237,9 @@ def import_entries(
     summary = ImportSummary(source=source)
     stamp = _now()
     with store.engine.begin() as conn:
+        # Every batch's SQL is new (its ids are written inline): caching it would only hold
+        # hundreds of big statements in memory.
+        conn = conn.execution_options(compiled_cache=None)
         if conn.dialect.name == "sqlite":
             # A bigger page cache for the index updates of a big list (bounded: 64 MB).
             conn.exec_driver_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
