@@ -257,7 +257,7 @@ def test_backup_refusals(tmp_path: Path, case: str) -> None:
               "no-folder": tmp_path / "nope" / "b.db", "itself": db}[case]
     before = target.read_bytes() if target.is_file() else None
     with open_existing(str(db)) as store, pytest.raises(BadInput):
-        backup(store, target)
+        backup(store, target, overwrite=case == "itself")  # --force never overwrites the db
     if before is not None:
         assert target.read_bytes() == before
     assert not list(tmp_path.glob(".*.part"))
