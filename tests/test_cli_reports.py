@@ -86,14 +86,15 @@ def test_history_table_csv_and_range(season_db: str, capsys, monkeypatch) -> Non
 
 
 def test_history_rapid(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    # Rapid: no official entry, Elo tag 1700 starts it; 100 games recorded, adult -> K 20;
-    # win vs 1700 (D=0) +0.5 x 20 = +10 -> 1710.
+    # Rapid: no official entry, Elo tag 1700 starts it. The 100 recorded games are standard
+    # games (PLAYER_FACTS_LISTS): no rapid game is known, so K 40 (fewer than 30 games);
+    # win vs 1700 (D=0, PD 0.50) +0.5 x 40 = +20 -> 1720.
     code, out, _ = run(["history", "--db", season_db, "--list", "rapid", "-f", "json"],
                        capsys, monkeypatch)
     assert code == 0
     (row,) = json.loads(out)
     assert (row["list"], row["rating_before"], row["change"], row["rating_after"]) == (
-        "rapid", 1700, 10, 1710)
+        "rapid", 1700, 20, 1720)
 
 
 def test_explain(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
