@@ -252,21 +252,15 @@ def test_catalog_ids_are_unique() -> None:
     assert len({c.id for c in CASES}) == len(CASES)
 
 
-# --- known bugs: the message the user should see (routed to the module's owner) ---------
+# --- bugs found here, now fixed (regression tests), and known ones (xfail, strict) ---
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a FIDE ID beyond SQLite's 64-bit integer is an internal error (OverflowError), exit 3: "
-    "tracker/store/players.py:resolve_player"))
 def test_huge_fide_id_is_a_clean_error(folder: Path, capsys: pytest.CaptureFixture[str],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run(capsys, monkeypatch, "history", "9" * 24)
     assert code in (1, 2) and "internal error" not in err and err.startswith("error: ")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "`calc 🐴:1` blames the score '1' (which is valid) instead of the rating: "
-    "tracker/cli/calc.py:parse_opponent"))
 def test_calc_bad_opponent_rating_is_named(folder: Path, capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run(capsys, monkeypatch, "calc", "🐴:1", "--rating", "1500")
@@ -283,9 +277,6 @@ def test_nul_in_a_tag_is_reported(folder: Path, capsys: pytest.CaptureFixture[st
     assert code == 0 and f"{H}nul-bytes.pgn:6:" in err
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a player name holding a newline is echoed raw in the error's `see tracker players "
-    "--search ...` hint, so the error takes two lines: tracker/store/players.py:resolve_player"))
 def test_newline_in_a_name_is_one_error_line(folder: Path, capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run(capsys, monkeypatch, "history", "Nobody\nElse")

@@ -48,6 +48,11 @@ for _name in COMMAND_MODULES:
     importlib.import_module(f"tracker.cli.{_name}").register(app)
 
 
+def _one_line(message: str) -> str:
+    """An error is one line: line breaks inside it (a name typed with one) are shown as \\n."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def main() -> None:
     """Console entry point: run the app, turning every error into one line on stderr."""
     try:
@@ -55,7 +60,7 @@ def main() -> None:
         code = app(standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
     except TrackerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         sys.exit(exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
@@ -66,10 +71,12 @@ def main() -> None:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception as exc:  # the last guard: never a traceback for the user
-        show = getattr(exc, "show", None)
+        message = getattr(exc, "format_message", None)
         code = getattr(exc, "exit_code", None)
-        if callable(show) and isinstance(code, int):  # a click/typer usage error
-            show()
+        if callable(message) and isinstance(code, int):  # a click/typer usage error
+            ctx = getattr(exc, "ctx", None)
+            where = getattr(ctx, "command_path", None) or "tracker"
+            print(f"error: {_one_line(str(message()))} (see '{where} --help')", file=sys.stderr)
             sys.exit(code)
         if os.environ.get("TRACKER_DEBUG"):
             raise

@@ -53,7 +53,13 @@ def parse_opponent(text: str) -> GameIn:
     m = _OPPONENT.match(text)
     if not m:
         if ":" in text:
-            _, _, written = text.partition(":")
+            written_rating, _, written = text.partition(":")
+            if not written_rating.strip().isdigit() or len(written_rating.strip()) > 4:
+                raise BadInput(
+                    f"opponent {text!r}: the rating {written_rating.strip()!r} must be a whole "
+                    "number "
+                    "(for example 1650:0.5)"
+                )
             raise BadInput(
                 f"opponent {text!r}: the score {written.strip()!r} must be 1, 0.5 (or 1/2) or 0"
             )

@@ -37,6 +37,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tracker.errors import DatabaseError
 from tracker.store.db import Store
+from tracker.store.players import MAX_FIDE_ID_DIGITS
 from tracker.store.schema import games, imports, player_names, players, tournaments
 
 JOIN_DAYS = 30
@@ -183,7 +184,7 @@ def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]
                 player_names.c.norm_name.contains(key, autoescape=True)
             )
             cond = players.c.id.in_(ids) | players.c.norm_name.contains(key, autoescape=True)
-            if text.isdigit():
+            if text.isdigit() and len(text) <= MAX_FIDE_ID_DIGITS:
                 cond = cond | (players.c.fide_id == int(text))
             query = query.where(cond)
         found = conn.execute(query.order_by(players.c.norm_name, players.c.id)).all()

@@ -16,6 +16,7 @@ from tracker.store.db import Store
 from tracker.store.schema import games, official_ratings, player_names, players, ro_overrides
 
 MAX_CANDIDATES_SHOWN = 10
+MAX_FIDE_ID_DIGITS = 12  # FIDE IDs have at most 9 digits; longer digit strings are names
 
 
 def _ref(row: Row[tuple[object, ...]]) -> PlayerRef:
@@ -69,7 +70,7 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
         return found
     text = text.strip()
     with store.engine.connect() as conn:
-        if text.isdigit():
+        if text.isdigit() and len(text) <= MAX_FIDE_ID_DIGITS:
             row = conn.execute(select(players).where(players.c.fide_id == int(text))).first()
             if row is not None:
                 return _ref(row)
