@@ -441,3 +441,19 @@ def test_a_player_against_themselves_is_skipped(store: Store, tmp_path: Path,
     assert (s.added, s.skipped) == (0, 1)
     assert s.problems[0].endswith("White and Black are the same player (Carlsen, Magnus): "
                                   "game skipped")
+
+
+@pytest.mark.parametrize("event_date", ["", "   ", "????.??.??"])
+def test_empty_or_unknown_event_date_is_no_tournament_start(
+        store: Store, tmp_path: Path, event_date: str) -> None:
+    # [EventDate ""] used to reach the store as '' and crash GameWriter._tournament.
+    f = write(tmp_path / "e.pgn", pgn(EventDate=event_date, Date="2025.03.01", Round="1"),
+              pgn(EventDate=event_date, Date="2025.03.03", Round="2"))
+    (s,) = run(store, f).sources
+    assert (s.error, s.added) == (None, 2)
+    assert rows(store, tournaments.c.start_date, tournaments.c.end_date) == [
+        (dt.date(2025, 3, 1), dt.date(2025, 3, 3))]
+    raw = RawGame({"White": "A", "Black": "B", "Result": "1-0", "EventDate": event_date},
+                  "", True, 1)
+    prepared = Preparer().prepare(raw)
+    assert not isinstance(prepared, str) and prepared.event_date is None

@@ -288,6 +288,8 @@ class Preparer:
         event_date = get("EventDate")
         if event_date:
             event_date = (self._dates.get(event_date) or self._date(event_date))[0]
+        else:  # missing or empty ([EventDate ""]): no tournament start
+            event_date = None
         round_ = get("Round")
         if round_ is not None:
             round_ = round_.strip()

@@ -556,7 +556,8 @@ class GameWriter:
                 self._tourneys[pair].append(t)
 
     def _tournament(self, g: tuple[Any, ...], new: list[tuple[Any, ...]]) -> int:
-        event, site, event_date, date = g[_EVENT], g[_SITE], g[_EVENT_DATE], g[_DATE]
+        event, site, date = g[_EVENT], g[_SITE], g[_DATE]
+        event_date = g[_EVENT_DATE] or None  # never '' (an empty tag is no start)
         anchor = event_date or date
         pair = (event, site)
         if anchor is None:
