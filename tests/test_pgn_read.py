@@ -224,6 +224,33 @@ def test_unbalanced_braces_and_parentheses() -> None:
     assert second.moves_digest == digest(b"1.d4d5")
 
 
+def test_nested_and_stray_parentheses_fast_and_slow_agree() -> None:
+    head = b'[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n'
+    for moves, canon in [
+        (b"1. e4 (1. d4 (1. c4) 1... d5) e5 (1... c5 (1... e6)) 2. Nf3 1-0", b"1.e4e52.Nf3"),
+        (b"1. e4 ) e5 (1... c5) 2. Nf3 1-0", b"1.e4e52.Nf3"),  # a stray ) is whitespace
+        (b"1. e4(1. d4)e5 1-0", b"1.e4e5"),  # a variation separates the moves around it
+    ]:
+        (g,) = games(head + moves + b"\n")
+        assert g.moves_digest == digest(canon), moves
+    (g,) = games(head + b"1. e4 e5 (1... c5 (1... e6) 2. Nf3 1-0\n")  # never closed
+    assert g.moves_digest == digest(b"1.e4e5")
+
+
+def test_deep_nesting_is_read_in_linear_time() -> None:
+    # Regression: _fast_canonical removed one level per regex pass (quadratic: 20,000
+    # levels took ~50 s). 100,000 levels now take well under a second.
+    import time
+
+    depth = 100_000
+    data = (b'[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 '
+            + b"(1. d4 " * depth + b")" * depth + b" e5 1-0\n")
+    started = time.process_time()
+    (g,) = list(read_games(io.BytesIO(data), "t.pgn"))
+    assert time.process_time() - started < 5
+    assert g.moves_digest == digest(b"1.e4e5")
+
+
 def test_nul_bytes() -> None:
     (g,) = file_games("nul-bytes.pgn")
     assert g.tags["White"] == "Alpha, Anna"

@@ -39,7 +39,8 @@ _FAST_TAG = re.compile(r'\n\[([A-Za-z0-9]\w*) "(.*)"\](?=\n)', re.ASCII)
 """A tag line as python-chess reads it, in its most common form only: one space before the
 value, nothing after the `]` (anything else goes to the line machine)."""
 _COMMENT = re.compile(rb"\{[^}]*\}")
-_VARIATION = re.compile(rb"\([^()]*\)")
+_PAREN = re.compile(rb"[()]")
+_OPEN = ord("(")
 _WS_FIND = re.compile(rb"\n[ \t\r\x0b\x0c]+\n")
 _WS_LINES = re.compile(rb"^[ \t\r\x0b\x0c]+$", re.M)
 _HEADERISH = b"[%;"
@@ -102,15 +103,37 @@ def _fast_canonical(m: bytes) -> bytes | None:
     if b"}" in m:
         m = m.replace(b"}", b" ")
     if b"(" in m:
-        while True:
-            m, n = _VARIATION.subn(b" ", m)
-            if not n:
-                break
-        if b"(" in m:
+        found = _strip_variations(m)
+        if found is None:
             return None
+        m = found
     if b")" in m:
         m = m.replace(b")", b" ")
     return canonical(m)
+
+
+def _strip_variations(m: bytes) -> bytes | None:
+    """`m` with each outermost variation `(...)` (nested ones inside it) replaced by one
+    space, in one pass over its parentheses (linear in the nesting depth); None when a `(`
+    is never closed. A stray `)` is left (the caller makes it whitespace)."""
+    parts = []
+    depth = 0
+    kept_from = 0
+    for paren in _PAREN.finditer(m):
+        pos = paren.start()
+        if m[pos] == _OPEN:
+            if not depth:
+                parts.append(m[kept_from:pos])
+            depth += 1
+        elif depth:
+            depth -= 1
+            if not depth:
+                parts.append(b" ")
+                kept_from = pos + 1
+    if depth:
+        return None
+    parts.append(m[kept_from:])
+    return b"".join(parts)
 
 
 def _game_factory() -> Callable[[dict[str, str], str, bool, int, tuple[str, ...]], RawGame]:
