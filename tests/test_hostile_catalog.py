@@ -267,10 +267,6 @@ def test_calc_bad_opponent_rating_is_named(folder: Path, capsys: pytest.CaptureF
     assert code == 2 and "score" not in err and "rating" in err
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a NUL byte inside a tag value is stored silently (a player 'Svo\\x00boda, Petr' is "
-    "created); it should be reported with file:line like NULs in moves: tracker/pgn "
-    "(machine.py tag parsing)"))
 def test_nul_in_a_tag_is_reported(folder: Path, capsys: pytest.CaptureFixture[str],
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run(capsys, monkeypatch, "import", H + "nul-bytes.pgn")

@@ -257,6 +257,20 @@ def test_nul_bytes() -> None:
     assert g.problems == ("line 6: NUL bytes in the moves: is this a binary file?",)
 
 
+def test_nul_bytes_in_a_tag_value_are_removed_and_reported() -> None:
+    data = (b'[Event "Club"]\n[White "Svo\x00boda, Petr"]\n[Black "B"]\n[Result "1-0"]\n\n'
+            b"1. e4 e5 1-0\n\n"
+            b'[Event "Club"]\n[White\x00 "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. d4 1-0\n')
+    first, second = games(data)
+    assert first.tags["White"] == "Svoboda, Petr"
+    assert first.problems == (
+        "line 2: NUL bytes in tag White: removed; is this a binary file?",)
+    assert [problem_location(first, p)[0] for p in first.problems] == [2]
+    # Not a tag pair at all: ignored, and the NUL is shown escaped (one printable line).
+    assert "White" not in second.tags
+    assert second.problems == ('line 9: not a tag pair, ignored: [White\\x00 "A"]',)
+
+
 def test_random_binary_data_gives_problems_not_games() -> None:
     data = random.Random(6).randbytes(300_000)
     got = games(data)

@@ -172,9 +172,16 @@ class Machine:
         m = TAG_LINE.match(line)
         if m is None:
             shown = line if len(line) <= 60 else line[:57] + "..."
+            shown = shown.replace("\x00", "\\x00")
             self.problems.append(f"line {lineno}: not a tag pair, ignored: {shown}")
             return
         name, value = m.group(1), unescape(m.group(2))
+        if "\x00" in value:
+            # Never stored: a NUL would make another player, event... that looks the same.
+            value = value.replace("\x00", "")
+            self.problems.append(
+                f"line {lineno}: NUL bytes in tag {name}: removed; is this a binary file?"
+            )
         if name in self.tags:
             self.problems.append(f"line {lineno}: tag {name} given twice; the last is kept")
         elif len(self.tags) >= MAX_TAGS:
