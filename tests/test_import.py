@@ -457,3 +457,40 @@ def test_empty_or_unknown_event_date_is_no_tournament_start(
                   "", True, 1)
     prepared = Preparer().prepare(raw)
     assert not isinstance(prepared, str) and prepared.event_date is None
+
+
+def test_a_failed_source_adds_nothing_to_the_totals(store: Store, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # Regression: a source that failed after its first batch still counted that batch's
+    # games as read, put on a list by assumption and not counted for rating.
+    from tracker import importer
+    from tracker.importer import import_sources
+    from tracker.pgn import read_games
+
+    monkeypatch.setattr(importer, "BATCH", 2)  # the failure comes after two batches
+
+    good = write(tmp_path / "good.pgn", pgn("", Round="1"))  # no moves, no time control
+    bad = write(tmp_path / "bad.pgn", *(pgn("", Round=str(r)) for r in range(5)))
+
+    class File:
+        def __init__(self, path: Path) -> None:
+            self.name = path.name
+            self.path = path
+
+        def open(self) -> Any:
+            return self.path.open("rb")
+
+    def reader(stream: Any, name: str) -> Any:
+        yield from read_games(stream, name)
+        if name == "bad.pgn":
+            raise BadInput("bad.pgn: the file cannot be read to the end; is it damaged?")
+
+    report = import_sources(store, [File(bad), File(good)], ImportOptions(), None, reader)
+    failed, ok = report.sources
+    assert failed.error is not None and report.failed == [failed]
+    assert (failed.games_read, failed.added, failed.skipped, failed.list_assumed) == (0,) * 4
+    assert not failed.not_rated
+    assert (report.total("games_read"), report.total("added"),
+            report.total("list_assumed")) == (1, 1, 1)
+    assert report.not_rated == {"no-moves": 1}
+    assert rows(store, games.c.round) == [("1",)]

@@ -762,7 +762,7 @@ def import_source(
             rep.duplicates = writer.given - writer.added
             writer.finish(games_read=rep.games_read, problems=rep.problem_count)
     except BaseException:
-        rep.added = rep.duplicates = 0
+        _nothing_stored(rep)
         raise
     finally:
         if isinstance(batches, Iterator) and hasattr(batches, "close"):
@@ -770,13 +770,19 @@ def import_source(
         progress.finish()
 
 
+def _nothing_stored(rep: SourceReport) -> None:
+    """A failed source adds nothing to the totals: no game read, added, skipped, assumed or
+    not counted for rating (its problems stay: they say what is wrong with the file)."""
+    rep.games_read = rep.skipped = rep.added = rep.duplicates = rep.list_assumed = 0
+    rep.not_rated.clear()
+
+
 def _already(store: Store, digest: str, rep: SourceReport) -> bool:
     found = find_import(store, digest)
     if found is None:
         return False
     rep.already = found
-    rep.games_read = rep.skipped = rep.added = rep.duplicates = rep.list_assumed = 0
+    _nothing_stored(rep)
     rep.problem_count = 0
     rep.problems.clear()
-    rep.not_rated.clear()
     return True
