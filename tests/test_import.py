@@ -494,3 +494,37 @@ def test_a_failed_source_adds_nothing_to_the_totals(store: Store, tmp_path: Path
             report.total("list_assumed")) == (1, 1, 1)
     assert report.not_rated == {"no-moves": 1}
     assert rows(store, games.c.round) == [("1",)]
+
+
+def test_time_control_bands_of_the_tournament_start(store: Store, tmp_path: Path) -> None:
+    # Spec section 2: per-game rules switch on the tournament start date; on 1 Jan 2022 the
+    # standard bands moved from 1600/2200 to 1800/2400 (spec section 6: standard needs at
+    # least 60 minutes, at least 90 when a player is rated at the middle band or above).
+    # 75 minutes (TimeControl 4500 s, no increment), the higher player rated 1700:
+    # - old bands (start before 2022): 1700 >= 1600 needs 90; 75 < 90, and 75 >= 60 is too
+    #   slow for rapid: rated on no list (reason time-control, nearest list standard);
+    # - new bands: 1700 < 1800 needs 60; 75 >= 60: standard.
+    # A tournament starting 2021-12-28 is under the old bands for all its games, also the
+    # one played on 2022-01-03; without an EventDate each game goes by its own date.
+    tags = {"TimeControl": "4500", "WhiteElo": "1700", "BlackElo": "1650"}
+    f = write(tmp_path / "new-year.pgn",
+              pgn(Event="New Year Open", EventDate="2021.12.28", Date="2021.12.28", Round="1",
+                  **tags),
+              pgn(Event="New Year Open", EventDate="2021.12.28", Date="2022.01.03", Round="5",
+                  **tags),
+              pgn(Event="Club Ch", Date="2021.12.28", Round="1", **tags),
+              pgn(Event="Club Ch", Date="2022.01.03", Round="5", **tags))
+    run(store, f)
+    with store.engine.connect() as conn:
+        found = conn.execute(
+            select(tournaments.c.event, games.c.date, games.c.list, games.c.rated,
+                   games.c.not_rated_reason)
+            .join(tournaments, games.c.tournament_id == tournaments.c.id)
+            .order_by(games.c.id)).all()
+    d = dt.date
+    assert [tuple(r) for r in found] == [
+        ("New Year Open", d(2021, 12, 28), "standard", False, "time-control"),
+        ("New Year Open", d(2022, 1, 3), "standard", False, "time-control"),
+        ("Club Ch", d(2021, 12, 28), "standard", False, "time-control"),
+        ("Club Ch", d(2022, 1, 3), "standard", True, None),
+    ]

@@ -158,6 +158,7 @@ def classify_list(
 ) -> tuple[RatingList | None, bool]:
     """The list a game with this TimeControl tag belongs to, and whether the time control
     lies outside the bands of every list (then the list is the nearest one by minutes).
+    `day` is the tournament start (the bands in force then), else the game's date.
 
     (None, False) when the time control is missing or unreadable. The one place that asks
     tracker.fide (the rules decide; this only adapts the answer).
@@ -287,9 +288,14 @@ class Preparer:
             iso = day = None
         event_date = get("EventDate")
         if event_date:
-            event_date = (self._dates.get(event_date) or self._date(event_date))[0]
+            event_date, start = self._dates.get(event_date) or self._date(event_date)
         else:  # missing or empty ([EventDate ""]): no tournament start
-            event_date = None
+            event_date = start = None
+        # Per-game rules switch on the tournament start (spec section 2): the time-control
+        # bands are those of its EventDate (a game dated before it: the game's date, as the
+        # store then starts the tournament there), else those of the game's own date.
+        if start is None or (day is not None and day < start):
+            start = day
         round_ = get("Round")
         if round_ is not None:
             round_ = round_.strip()
@@ -308,7 +314,7 @@ class Preparer:
         if tc is not None:
             tc = tc.strip() or None
         lst, assumed, outside = self._list(
-            tc, day, (welo if (belo is None or (welo is not None and welo > belo)) else belo),
+            tc, start, (welo if (belo is None or (welo is not None and welo > belo)) else belo),
             event,
         )
         variant = get("Variant")
