@@ -149,6 +149,15 @@ def test_bom_at_start_and_in_mid_stream() -> None:
     assert got[0].tags["White"] == "Élodie"
 
 
+def test_a_bom_split_by_a_bom_is_removed_whole() -> None:
+    # Found by Hypothesis: b"\xef" + BOM + b"\xbb\xbf" is a BOM again once the inner one is
+    # removed; the fast path removed twice (scanner, then line machine), the slow path once.
+    data = (b'[Event "E"]\n\n1. e4 1-0\n\n\xef\xef\xbb\xbf\xbb\xbf[Event "F"]\n[Site "S"]\n\n'
+            b"1. d4 1-0\n")
+    first, second = games(data)
+    assert second.tags == {"Event": "F", "Site": "S"} and second.line == 5
+
+
 def test_windows_1252_names() -> None:
     (g,) = file_games("cp1252.pgn")
     assert (g.tags["White"], g.tags["Black"]) == ("Él, Ramón", "Müller, Jürgen")

@@ -21,7 +21,6 @@ from typing import BinaryIO
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
 from tracker.pgn.machine import (
-    BOM,
     GAME_START,
     IDLE,
     JUNK,
@@ -29,6 +28,7 @@ from tracker.pgn.machine import (
     MAX_VALUE,
     Machine,
     chunks,
+    drop_boms,
 )
 from tracker.pgn.moves import canonical
 
@@ -53,8 +53,8 @@ _NUMBERING = b"0123456789."
 def _normalize(data: bytes) -> bytes:
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
-    if b"\xef" in data and BOM in data:
-        data = data.replace(BOM, b"")
+    if b"\xef" in data:
+        data = drop_boms(data)
     if (data[:1] in b" \t\r\x0b\x0c" and data[:1]) or _WS_FIND.search(data):
         data = _WS_LINES.sub(b"", data)
     return data
