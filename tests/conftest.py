@@ -34,3 +34,21 @@ def need_shared() -> None:
     """Skip loudly when ../shared is missing (CI always has it beside the clone)."""
     if not SHARED.is_dir():
         pytest.skip(f"{SHARED} not found (CI lays shared/ beside the clone)")
+
+
+def run_cli(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
+    """Run `tracker ARGS...` in process through its entry point: (exit code, stdout, stderr)."""
+    import sys
+
+    from tracker.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["tracker", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    got = capsys.readouterr()
+    return code, got.out, got.err

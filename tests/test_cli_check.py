@@ -10,26 +10,18 @@ win vs 1700 (D = +150, row 146-153 p_high 0.70: +0.30), draw vs 1850 (D = 0, row
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import run_cli
 from tests.helpers_history import Season
-from tracker.cli import main
 from tracker.store import open_store
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["tracker", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
+    return run_cli(capsys, monkeypatch, *args)
 
 
 def _season(db_path: Path, dec: int | None) -> str:

@@ -14,26 +14,18 @@ import csv
 import io
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import run_cli
 from tests.helpers_history import Season
-from tracker.cli import main
 from tracker.store import open_store
 
 
-def run(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-        ) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["tracker", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
+def run(args: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    return run_cli(capsys, monkeypatch, *args)
 
 
 @pytest.fixture(scope="module")

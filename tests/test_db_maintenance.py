@@ -10,16 +10,14 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 from alembic import command
 
-from tests.conftest import REPO
+from tests.conftest import REPO, run_cli
 from tests.test_import import pgn, write
-from tracker.cli import main
 from tracker.errors import BadInput, DatabaseError, NotFound
 from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store, open_store
@@ -31,14 +29,7 @@ FIXTURE_0001 = REPO / "tests" / "data" / "schema-0001.db"
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["tracker", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    got = capsys.readouterr()
-    return code, got.out, got.err
+    return run_cli(capsys, monkeypatch, *args)
 
 
 _TEMPLATE: dict[str, bytes] = {}

@@ -7,26 +7,17 @@ from __future__ import annotations
 import csv
 import io
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, run_cli
 from tracker.cli import demo as demo_module
-from tracker.cli import main
 
 
-def run(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-        ) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["tracker", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
+def run(args: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    return run_cli(capsys, monkeypatch, *args)
 
 
 def _readme() -> str:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 from sqlalchemy import insert
 
+from tests.conftest import run_cli
 from tracker import listgen
-from tracker.cli import main
 from tracker.model import Period, RatingList
 from tracker.store import open_store
 from tracker.store.official import entries_for
@@ -20,15 +19,7 @@ from tracker.store.schema import player_names, players
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         *args: str) -> tuple[int, str, str]:
-    """Run the command line in process; file arguments are given relative to tmp_path."""
-    monkeypatch.setattr(sys, "argv", ["tracker", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    got = capsys.readouterr()
-    return code, got.out, got.err
+    return run_cli(capsys, monkeypatch, *args)
 
 
 @pytest.fixture(autouse=True)
