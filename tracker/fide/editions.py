@@ -89,6 +89,26 @@ class Edition:
         return f"{self.rating_list} {self.effective_from.isoformat()}"
 
 
+# Changes that came to all three lists on the same day (one value, used by each chain).
+_JAN_2022: tuple[dt.date, str, dict[str, object]] = (
+    dt.date(2022, 1, 1),
+    "the 400 cap once per tournament",
+    {"cap_kind": CapKind.ONCE_PER_TOURNAMENT},
+)
+_MAR_2024: tuple[dt.date, str, dict[str, object]] = (
+    dt.date(2024, 3, 1),
+    "floor 1400; first rating with two fictitious draws against 1800, cap 2200; "
+    "the cap in every game again; one-off compression",
+    {
+        "floor": 1400,
+        "cap_kind": CapKind.EVERY_GAME,
+        "first_formula": FirstFormula.FICTITIOUS_DRAWS,
+        "first_cap": 2200,
+        "first_ignore_zero_first_event": True,
+        "first_fictitious_games": 2,
+    },
+)
+
 _STD_2008 = Edition(
     rating_list=RatingList.STANDARD,
     effective_from=FIRST_DATE,
@@ -161,24 +181,8 @@ STANDARD_EDITIONS: tuple[Edition, ...] = _chain(
         "junior K 40 to the end of the year of the 18th birthday; the 700 rule",
         {"junior": JuniorRule.TO_END_OF_YEAR_18, "rule_700": True},
     ),
-    (
-        dt.date(2022, 1, 1),
-        "the 400 cap once per tournament",
-        {"cap_kind": CapKind.ONCE_PER_TOURNAMENT},
-    ),
-    (
-        dt.date(2024, 3, 1),
-        "floor 1400; first rating with two fictitious draws against 1800, cap 2200; "
-        "the cap in every game again; one-off compression",
-        {
-            "floor": 1400,
-            "cap_kind": CapKind.EVERY_GAME,
-            "first_formula": FirstFormula.FICTITIOUS_DRAWS,
-            "first_cap": 2200,
-            "first_ignore_zero_first_event": True,
-            "first_fictitious_games": 2,
-        },
-    ),
+    _JAN_2022,
+    _MAR_2024,
     (
         dt.date(2025, 10, 1),
         "players with Ro 2650 or more use the true difference",
@@ -206,11 +210,7 @@ _RAPID_EDITIONS: tuple[Edition, ...] = _chain(
         "first rating: 5 games, +20 per half point above 50%",
         {"first_min_games": 5, "first_window_months": 26, "first_bonus": Decimal(20)},
     ),
-    (
-        dt.date(2022, 1, 1),
-        "the 400 cap once per tournament",
-        {"cap_kind": CapKind.ONCE_PER_TOURNAMENT},
-    ),
+    _JAN_2022,
     (
         dt.date(2022, 10, 1),
         "K as on the standard list (40/20/10, juniors, 700 rule); one-off raise to "
@@ -222,19 +222,7 @@ _RAPID_EDITIONS: tuple[Edition, ...] = _chain(
             "junior": JuniorRule.TO_END_OF_YEAR_18,
         },
     ),
-    (
-        dt.date(2024, 3, 1),
-        "floor 1400; first rating with two fictitious draws against 1800, cap 2200; "
-        "the cap in every game again; one-off compression",
-        {
-            "floor": 1400,
-            "cap_kind": CapKind.EVERY_GAME,
-            "first_formula": FirstFormula.FICTITIOUS_DRAWS,
-            "first_cap": 2200,
-            "first_ignore_zero_first_event": True,
-            "first_fictitious_games": 2,
-        },
-    ),
+    _MAR_2024,
     (
         dt.date(2024, 12, 1),
         "a game 600 or more apart with a player above 2600 is not rated",
