@@ -30,7 +30,6 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import IntegrityError
 
 from tracker.errors import BadInput, NotFound
@@ -208,6 +207,8 @@ def _insert_many(conn: Connection, table: Table, columns: tuple[str, ...],
     if not ignore_conflicts:
         conn.execute(insert(table), dicts)
     elif dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql  # only there: it is slow to import
+
         conn.execute(postgresql.insert(table).on_conflict_do_nothing(), dicts)
     # other backends: the names stay unrecorded; FIDE ID lookup still works
 
