@@ -52,3 +52,20 @@ def run_cli(
         code = int(exc.code or 0)
     got = capsys.readouterr()
     return code, got.out, got.err
+
+
+def tracker_command(*args: str) -> list[str]:
+    """`tracker ARGS...` as a subprocess command line (this interpreter, this checkout)."""
+    import sys
+
+    return [sys.executable, "-m", "tracker", *args]
+
+
+def subprocess_env() -> dict[str, str]:
+    """The environment for a `tracker` subprocess: this checkout first, no TRACKER_DB."""
+    import os
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("TRACKER_DB", None)
+    return env

@@ -11,13 +11,12 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLES, run_cli
+from tests.conftest import SAMPLES, run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 
 
@@ -165,17 +164,6 @@ def _big(path: Path, games: int, tag: str) -> Path:
     return path
 
 
-def _tracker(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tracker", *args]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("TRACKER_DB", None)
-    return env
-
-
 def _count(db: Path, sql: str) -> int:
     con = sqlite3.connect(db)
     try:
@@ -189,9 +177,9 @@ def test_killed_import_leaves_the_database_as_before_that_file(tmp_path: Path) -
     small = write(tmp_path / "small.pgn", pgn(Round="1"), pgn(Round="2"))
     big = _big(tmp_path / "big.pgn", 60_000, "K")  # ~13 MB: seconds even on a fast machine
     db = tmp_path / "k.db"
-    proc = subprocess.Popen(_tracker("import", str(small), str(big), "--db", str(db),
+    proc = subprocess.Popen(tracker_command("import", str(small), str(big), "--db", str(db),
                                      "--quiet"),
-                            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            env=subprocess_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if db.exists():
@@ -207,8 +195,8 @@ def test_killed_import_leaves_the_database_as_before_that_file(tmp_path: Path) -
     proc.wait()
     assert proc.returncode == -signal.SIGKILL, "the import finished before the kill"
     # The database opens (the command line works on it) and holds exactly the small file.
-    out = subprocess.run(_tracker("imports", "--format", "json", "--db", str(db)),
-                         env=_env(), capture_output=True, text=True, check=True)
+    out = subprocess.run(tracker_command("imports", "--format", "json", "--db", str(db)),
+                         env=subprocess_env(), capture_output=True, text=True, check=True)
     assert [r["source"] for r in json.loads(out.stdout)] == [str(small)]
     assert _count(db, "SELECT count(*) FROM games") == 2
     assert _count(db, "SELECT count(*) FROM imports") == 1
@@ -216,8 +204,8 @@ def test_killed_import_leaves_the_database_as_before_that_file(tmp_path: Path) -
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     con.close()
     # And the small file is still known as imported.
-    again = subprocess.run(_tracker("import", str(small), "--db", str(db)), env=_env(),
-                           capture_output=True, text=True)
+    again = subprocess.run(tracker_command("import", str(small), "--db", str(db)),
+                           env=subprocess_env(), capture_output=True, text=True)
     assert again.returncode == 0 and "already imported" in again.stdout, again.stderr
 
 
@@ -227,10 +215,11 @@ def test_two_imports_into_one_database_at_once(tmp_path: Path) -> None:
     b = _big(tmp_path / "b.pgn", 3_000, "B")
     both = write(tmp_path / "both.pgn", pgn(Round="x1"), pgn(Round="x2"))
     db = tmp_path / "c.db"
-    subprocess.run(_tracker("db", "upgrade", "--db", str(db)), env=_env(), check=True,
-                   capture_output=True)
-    procs = [subprocess.Popen(_tracker("import", str(f), str(both), "--db", str(db), "--quiet"),
-                              env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    subprocess.run(tracker_command("db", "upgrade", "--db", str(db)), env=subprocess_env(),
+                   check=True, capture_output=True)
+    procs = [subprocess.Popen(tracker_command("import", str(f), str(both), "--db", str(db),
+                                              "--quiet"),
+                              env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
              for f in (a, b)]
     for p in procs:

@@ -10,16 +10,14 @@ games of Novak, Jan, whose history the reader asks for in a loop.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.store import open_store
 from tracker.store.maintenance import check_database
@@ -33,25 +31,14 @@ def _game(tag: str, i: int) -> str:
                Black=f"{tag}B{i % 89}", WhiteElo=str(1500 + i % 900), BlackElo="1600")
 
 
-def _tracker(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tracker", *args]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("TRACKER_DB", None)
-    return env
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("writers", [2, 4])
 def test_concurrent_imports_and_a_reader(tmp_path: Path, writers: int) -> None:
     db = tmp_path / "c.db"
     base = write(tmp_path / "base.pgn", pgn(Round="1", WhiteElo="1800", BlackElo="1750"),
                  pgn(Round="2", Result="0-1", WhiteElo="1800", BlackElo="1750"))
-    first = subprocess.run(_tracker("import", str(base), "--db", str(db), "--quiet"),
-                           env=_env(), capture_output=True, text=True, timeout=120)
+    first = subprocess.run(tracker_command("import", str(base), "--db", str(db), "--quiet"),
+                           env=subprocess_env(), capture_output=True, text=True, timeout=120)
     assert first.returncode == 0, first.stderr
     shared = [_game("S", i) for i in range(SHARED)]
     common = write(tmp_path / "common.pgn", *(_game("C", i) for i in range(50)))
@@ -60,15 +47,15 @@ def test_concurrent_imports_and_a_reader(tmp_path: Path, writers: int) -> None:
         rotated = shared[w * 37:] + shared[: w * 37]
         own = [_game(f"U{w}", i) for i in range(UNIQUE)]
         files.append(write(tmp_path / f"own{w}.pgn", *own[:300], *rotated, *own[300:]))
-    procs = [subprocess.Popen(_tracker("import", str(f), str(common), "--db", str(db),
+    procs = [subprocess.Popen(tracker_command("import", str(f), str(common), "--db", str(db),
                                        "--quiet"),
-                              env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
              for f in files]
     reads: list[tuple[int, str]] = []
     while any(p.poll() is None for p in procs) or not reads:
-        r = subprocess.run(_tracker("history", "Novak, Jan", "--format", "json", "--db",
-                                    str(db)), env=_env(), capture_output=True, text=True,
+        r = subprocess.run(tracker_command("history", "Novak, Jan", "--format", "json", "--db",
+                                    str(db)), env=subprocess_env(), capture_output=True, text=True,
                            timeout=120)
         reads.append((r.returncode, r.stderr))
     results = []

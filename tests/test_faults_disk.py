@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from tests.conftest import REPO
+from tests.conftest import REPO, subprocess_env
 from tests.test_import import pgn, write
 from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store, open_store
@@ -106,13 +106,6 @@ def test_read_only_in_process(tmp_path: Path) -> None:
     _after_failure(db, before)
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("TRACKER_DB", None)
-    return env
-
-
 def _limited(size: int) -> Callable[[], None]:
     def apply() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
@@ -128,7 +121,7 @@ def test_disk_full_during_a_real_import(tmp_path: Path) -> None:
     big = _big(tmp_path / "big.pgn", 4_000)
     done = subprocess.run(
         [sys.executable, "-m", "tracker", "import", str(big), "--db", str(db), "--quiet"],
-        env=_env(), capture_output=True, text=True, timeout=300,
+        env=subprocess_env(), capture_output=True, text=True, timeout=300,
         preexec_fn=_limited(db.stat().st_size + 64 * 1024),
     )
     assert done.returncode == 1
@@ -147,7 +140,7 @@ def test_backup_onto_a_full_disk_leaves_no_file(tmp_path: Path) -> None:
     target = tmp_path / "backup.db"
     done = subprocess.run(
         [sys.executable, "-m", "tracker", "db", "backup", str(target), "--db", str(db)],
-        env=_env(), capture_output=True, text=True, timeout=120,
+        env=subprocess_env(), capture_output=True, text=True, timeout=120,
         preexec_fn=_limited(64 * 1024),
     )
     assert (done.returncode, done.stdout) == (1, "")
@@ -165,7 +158,7 @@ def test_read_only_file(tmp_path: Path) -> None:  # pragma: no cover - not as ro
         done = subprocess.run(
             [sys.executable, "-m", "tracker", "import",
              str(REPO / "tests" / "data" / "hostile" / "odd-tags.pgn"), "--db", str(db)],
-            env=_env(), capture_output=True, text=True, timeout=120)
+            env=subprocess_env(), capture_output=True, text=True, timeout=120)
     finally:
         tmp_path.chmod(0o755)
         db.chmod(0o644)

@@ -17,13 +17,12 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import subprocess_env, tracker_command
 from tests.test_import import pgn
 from tracker.store import open_store
 from tracker.store.maintenance import check_database
@@ -41,17 +40,6 @@ def _write(path: Path, games: int) -> Path:
             fh.write(pgn(Event=f"{tag} {i // 400}", Round=str(i), White=f"{tag}W{i % 397}",
                          Black=f"{tag}B{i % 391}", WhiteElo=str(1500 + i % 900)))
     return path
-
-
-def _tracker(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tracker", *args]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("TRACKER_DB", None)
-    return env
 
 
 def _state(db: Path) -> tuple[list[str], int]:
@@ -112,8 +100,8 @@ def test_sigkill_at_random_points_of_a_large_import(tmp_path: Path) -> None:
             break
         db = tmp_path / f"k{run}.db"
         stage, delay = rng.choice((0, 0, 1, 1, 2)), rng.uniform(0.0, 1.5)
-        proc = subprocess.Popen(_tracker("import", *args, "--db", str(db), "--quiet"),
-                                env=_env(), stdout=subprocess.DEVNULL,
+        proc = subprocess.Popen(tracker_command("import", *args, "--db", str(db), "--quiet"),
+                                env=subprocess_env(), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         _wait_for(db, stage, proc)
         time.sleep(delay)
@@ -131,8 +119,8 @@ def test_sigkill_at_random_points_of_a_large_import(tmp_path: Path) -> None:
     assert len(killed) >= min(3, RUNS), (killed, finished)
     # Import the last killed database again: it completes, every game exactly once.
     if db.exists():
-        again = subprocess.run(_tracker("import", *args, "--db", str(db), "--quiet"),
-                               env=_env(), capture_output=True, text=True, timeout=300)
+        again = subprocess.run(tracker_command("import", *args, "--db", str(db), "--quiet"),
+                               env=subprocess_env(), capture_output=True, text=True, timeout=300)
         assert again.returncode == 0, again.stderr
         assert _verify(db, names, sizes) == names
     print(f"kills survived: {len(killed)} (finished before the kill: {finished}); points: "

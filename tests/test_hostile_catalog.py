@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, run_cli
 from tests.test_import import pgn, write
-from tracker.cli import main
 
 HOSTILE = REPO / "tests" / "data" / "hostile"
 NO_TC = ("no time control: 1 game put on a list by assumption (standard, or blitz/rapid when "
@@ -224,14 +222,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["tracker", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    got = capsys.readouterr()
-    return code, got.out, got.err
+    return run_cli(capsys, monkeypatch, *args)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
