@@ -145,6 +145,16 @@ def _new_tournament(
     return TournamentIn(start=start, own_rating=own, games=tuple(games), label=NEW_TOURNAMENT)
 
 
+def _first_reaching(
+    steps: Sequence[TargetStep], target: int
+) -> tuple[Fraction | None, int | None]:
+    """The fewest points (and the rating they give) that reach `target`, or (None, None)."""
+    for step in steps:
+        if step.rating_after is not None and step.rating_after >= target:
+            return step.points, step.rating_after
+    return None, None
+
+
 def needed_score(
     target: int,
     *,
@@ -189,12 +199,7 @@ def needed_score(
         outs.append(out)
         steps.append(TargetStep(points=pts, change_exact=out.change_exact,
                                 rating_after=out.rating_after))
-    needed: Fraction | None = None
-    rating_needed: int | None = None
-    for step in steps:
-        if step.rating_after is not None and step.rating_after >= target:
-            needed, rating_needed = step.points, step.rating_after
-            break
+    needed, rating_needed = _first_reaching(steps, target)
     last = outs[-1]
     new_out = next(t for t in last.tournaments if t.label == NEW_TOURNAMENT)
     return TargetOut(
@@ -279,12 +284,7 @@ def needed_score_replayed(
                    rating_after=r.replayed)
         for h, r in enumerate(rows)
     )
-    needed: Fraction | None = None
-    rating_needed: int | None = None
-    for step in steps:
-        if step.rating_after is not None and step.rating_after >= target:
-            needed, rating_needed = step.points, step.rating_after
-            break
+    needed, rating_needed = _first_reaching(steps, target)
     last = rows[-1]
     new_out = None
     if last.out is not None:
