@@ -69,3 +69,14 @@ def subprocess_env() -> dict[str, str]:
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("TRACKER_DB", None)
     return env
+
+
+def dump_db(db: Path) -> list[str]:
+    """The database as SQL statements: equal dumps mean nothing was written."""
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()

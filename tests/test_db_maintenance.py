@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from alembic import command
 
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, dump_db, run_cli
 from tests.test_import import pgn, write
 from tracker.errors import BadInput, DatabaseError, NotFound
 from tracker.importer import ImportOptions, import_paths
@@ -183,21 +183,13 @@ def test_an_older_schema_is_a_problem(tmp_path: Path) -> None:
 # --- backup -----------------------------------------------------------------------------
 
 
-def _dump(db: Path) -> list[str]:
-    con = sqlite3.connect(db)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
-
-
 def test_backup_is_a_whole_copy(tmp_path: Path) -> None:
     db = _filled(tmp_path)
     copy = tmp_path / "copy.db"
     with open_existing(str(db)) as store:
         size = backup(store, copy)
     assert size == copy.stat().st_size > 0
-    assert _dump(copy) == _dump(db)
+    assert dump_db(copy) == dump_db(db)
     assert not list(tmp_path.glob("*.part")) and not (tmp_path / "copy.db-wal").exists()
     with open_existing(str(copy)) as store:
         assert check_database(store) == []
@@ -205,7 +197,7 @@ def test_backup_is_a_whole_copy(tmp_path: Path) -> None:
 
 def test_backup_during_an_open_write_copies_the_committed_state(tmp_path: Path) -> None:
     db = _filled(tmp_path)
-    before = _dump(db)
+    before = dump_db(db)
     writer = sqlite3.connect(db, isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")  # as an import holds it
     writer.execute("DELETE FROM games")
@@ -215,7 +207,7 @@ def test_backup_during_an_open_write_copies_the_committed_state(tmp_path: Path) 
     finally:
         writer.execute("ROLLBACK")
         writer.close()
-    assert _dump(tmp_path / "snap.db") == before
+    assert dump_db(tmp_path / "snap.db") == before
 
 
 def test_backup_while_importing_in_a_thread(tmp_path: Path) -> None:
@@ -259,7 +251,7 @@ def test_backup_force_replaces(tmp_path: Path) -> None:
     old = write(tmp_path / "old.db", "not a database")
     with open_existing(str(db)) as store:
         backup(store, old, overwrite=True)
-    assert _dump(old) == _dump(db)
+    assert dump_db(old) == dump_db(db)
 
 
 def test_backup_of_a_non_file_database_is_refused(tmp_path: Path) -> None:
@@ -326,12 +318,12 @@ def test_upgrade_from_0001_keeps_every_row(tmp_path: Path, capsys: pytest.Captur
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "old.db"
     shutil.copy(FIXTURE_0001, db)
-    before = [line for line in _dump(db) if line.startswith("INSERT INTO \"")
+    before = [line for line in dump_db(db) if line.startswith("INSERT INTO \"")
               and "alembic_version" not in line]
     code, out, _ = run(capsys, monkeypatch, "db", "upgrade", "--db", str(db))
     assert code == 0
     assert out == f"{db}: schema upgraded from 0001 to {head_revision()}\n"
-    after = [line for line in _dump(db) if line.startswith("INSERT INTO \"")
+    after = [line for line in dump_db(db) if line.startswith("INSERT INTO \"")
              and "alembic_version" not in line]
     assert after == before and len(before) == sum(FIXTURE_ROWS.values())
     with open_existing(str(db)) as store:
@@ -344,7 +336,7 @@ def test_upgrade_from_0001_keeps_every_row(tmp_path: Path, capsys: pytest.Captur
 
 def test_downgrade_to_0001_and_back_keeps_data(tmp_path: Path) -> None:
     db = _filled(tmp_path)
-    before = [line for line in _dump(db) if "alembic_version" not in line
+    before = [line for line in dump_db(db) if "alembic_version" not in line
               and "ix_tournaments_event_site" not in line]
     with open_existing(str(db)) as store:
         cfg = _alembic_config()
@@ -355,7 +347,7 @@ def test_downgrade_to_0001_and_back_keeps_data(tmp_path: Path) -> None:
     with open_store(str(db)) as store:  # opening upgrades again
         assert current_revision(store) == head_revision()
         assert check_database(store) == []
-    after = [line for line in _dump(db) if "alembic_version" not in line
+    after = [line for line in dump_db(db) if "alembic_version" not in line
              and "ix_tournaments_event_site" not in line]
     assert after == before
 

@@ -23,19 +23,11 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from tests.conftest import REPO, subprocess_env
+from tests.conftest import REPO, dump_db, subprocess_env
 from tests.test_import import pgn, write
 from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store, open_store
 from tracker.store.maintenance import check_database
-
-
-def _dump(db: Path) -> list[str]:
-    con = sqlite3.connect(db)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
 
 
 def _big(path: Path, games: int) -> Path:
@@ -67,14 +59,14 @@ def _store_with(db: Path, pragma: Callable[[Any], None]) -> Store:
 
 
 def _after_failure(db: Path, before: list[str]) -> None:
-    assert _dump(db) == before, "the failed file left something behind"
+    assert dump_db(db) == before, "the failed file left something behind"
     with open_store(str(db)) as store:
         assert check_database(store) == []
 
 
 def test_disk_full_in_process(tmp_path: Path) -> None:
     db = _base(tmp_path)
-    before = _dump(db)
+    before = dump_db(db)
     pages = len(db.read_bytes()) // 4096
 
     def limit(conn: Any) -> None:
@@ -94,7 +86,7 @@ def test_disk_full_in_process(tmp_path: Path) -> None:
 
 def test_read_only_in_process(tmp_path: Path) -> None:
     db = _base(tmp_path)
-    before = _dump(db)
+    before = dump_db(db)
 
     def read_only(conn: Any) -> None:
         conn.execute("PRAGMA query_only = ON")
@@ -117,7 +109,7 @@ def test_disk_full_during_a_real_import(tmp_path: Path) -> None:
     db = _base(tmp_path)
     with sqlite3.connect(db) as con:
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    before = _dump(db)
+    before = dump_db(db)
     big = _big(tmp_path / "big.pgn", 4_000)
     done = subprocess.run(
         [sys.executable, "-m", "tracker", "import", str(big), "--db", str(db), "--quiet"],

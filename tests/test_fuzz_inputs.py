@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import sqlite3
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import dump_db
 from tests.test_import import pgn
 from tracker.cli import main
 from tracker.listgen import FORMATS, players, write_list
@@ -74,17 +74,9 @@ def _folder() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _dump(db: Path) -> list[str]:
-    con = sqlite3.connect(db)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
-
-
 def check_cli(folder: Path, *args: str) -> tuple[int, str, str]:
     db = folder / "t.db"
-    before = _dump(db)
+    before = dump_db(db)
     code, out, err = _cli(*args, "--db", str(db))
     assert code in (0, 1, 2), (code, err)
     assert "Traceback" not in out + err and "internal error" not in err, err
@@ -93,7 +85,7 @@ def check_cli(folder: Path, *args: str) -> tuple[int, str, str]:
         assert usage or line.startswith(("warning: ", "error: ")) or not line.strip(), err
     if code != 0:
         assert usage or err.count("error: ") == 1, err
-        assert _dump(db) == before, "a failed command changed the database"
+        assert dump_db(db) == before, "a failed command changed the database"
     return code, out, err
 
 

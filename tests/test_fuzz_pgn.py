@@ -40,7 +40,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import REPO
+from tests.conftest import REPO, dump_db
 from tests.test_import import pgn
 from tracker.errors import TrackerError
 from tracker.importer import ImportOptions, SourceReport, import_sources
@@ -82,14 +82,6 @@ def _source(data: bytes, name: str = NAME) -> Source:
     return Source(name=name, opener=lambda: io.BytesIO(data), size=len(data))
 
 
-def _dump(db: Path) -> list[str]:
-    con = sqlite3.connect(db)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
-
-
 def _count(db: Path, table: str) -> int:
     con = sqlite3.connect(db)
     try:
@@ -118,7 +110,7 @@ def _fresh_db() -> Iterator[Path]:
 def import_and_check(data: bytes, *, strict: bool = False) -> Outcome:
     """Import `data` as one file into a database holding two games; check every property."""
     with _fresh_db() as db:
-        before = _dump(db)
+        before = dump_db(db)
         games_before = _count(db, "games")
         imports_before = _count(db, "imports")
         raised: TrackerError | None = None
@@ -134,7 +126,7 @@ def import_and_check(data: bytes, *, strict: bool = False) -> Outcome:
         if rep.error is not None:
             assert "\n" not in rep.error and rep.error.strip(), rep.error
             assert "Traceback" not in rep.error
-            assert _dump(db) == before, "a failed file changed the database"
+            assert dump_db(db) == before, "a failed file changed the database"
             return Outcome(rep, raised)
         assert rep.games_read == rep.added + rep.duplicates + rep.skipped, rep
         assert _count(db, "games") == games_before + rep.added

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, dump_db, run_cli
 from tests.test_import import pgn, write
 
 HOSTILE = REPO / "tests" / "data" / "hostile"
@@ -186,14 +186,6 @@ CASES = [
 _BASE: dict[str, bytes] = {}
 
 
-def _dump(db: Path) -> list[str]:
-    con = sqlite3.connect(db)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
-
-
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
            capsys: pytest.CaptureFixture[str]) -> Path:
@@ -228,7 +220,7 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_catalog(case: Case, folder: Path, capsys: pytest.CaptureFixture[str],
                  monkeypatch: pytest.MonkeyPatch) -> None:
-    before = _dump(folder / "tracker.db")
+    before = dump_db(folder / "tracker.db")
     code, out, err = run(capsys, monkeypatch, *case.args)
     assert "Traceback" not in out + err and "internal error" not in err
     if case.id == "quote-in-a-name":  # the quote is not part of a name: Novak's history
@@ -236,7 +228,7 @@ def test_catalog(case: Case, folder: Path, capsys: pytest.CaptureFixture[str],
     else:
         assert (code, out, err) == (case.code, case.out, case.err)
     if not case.changes_db:
-        assert _dump(folder / "tracker.db") == before
+        assert dump_db(folder / "tracker.db") == before
 
 
 def test_catalog_ids_are_unique() -> None:
