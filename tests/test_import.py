@@ -350,6 +350,38 @@ def test_preparer_is_pure() -> None:
     assert not isinstance(first, str) and first.not_rated_reason == "no-moves"
 
 
+def test_preparer_row_is_prepare_as_a_plain_tuple() -> None:
+    # The import's hot loop uses Preparer.row (a plain tuple, memo dicts on the tags) and
+    # reads three fields by position: both must agree with PreparedGame, game after game
+    # (the memo dicts are warm from the second game on).
+    from tracker import importer
+
+    games = [
+        RawGame({"White": " A ", "Black": "B", "Result": "1-0", "Event": "Rapid Open",
+                 "Date": "2024.01.05", "WhiteElo": "2100", "BlackElo": "-"}, "d1", True, 3),
+        RawGame({"White": "A", "Black": "C", "Result": "*", "Event": "Rapid Open",
+                 "Date": "2024.01.05", "TimeControl": "600+5", "WhiteElo": "2100",
+                 "BlackElo": "2200", "EventDate": "2024.01.06"}, "", False, 9),
+        RawGame({"White": "C", "Black": "A", "Result": "0-1", "Site": "lichess.org",
+                 "Date": "", "WhiteRatingDiff": "+3"}, "d2", True, 20),
+        RawGame({"White": "?", "Black": "A", "Result": "1-0"}, "", False, 30),
+        RawGame({"White": "A", "Black": "B", "Result": "2-0"}, "", False, 40),
+    ] * 2
+    for default in (None, RatingList.BLITZ):
+        fresh, warm = Preparer(default), Preparer(default)
+        for raw in games:
+            expected = fresh.prepare(raw)
+            fresh = Preparer(default)
+            got = warm.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
+            if isinstance(expected, str):
+                assert got == expected
+                continue
+            assert got == tuple(expected)
+            assert [type(v) for v in got] == [type(v) for v in expected]
+            assert (got[importer._ASSUMED], got[importer._RATED], got[importer._REASON]) == (
+                expected.list_assumed, expected.rated, expected.not_rated_reason)
+
+
 # --- options and paths ------------------------------------------------------------------
 
 

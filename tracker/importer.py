@@ -189,6 +189,10 @@ class Preparer:
         self._tc: dict[tuple[str, dt.date | None, int | None], tuple[RatingList | None, bool]]
         self._tc = {}
         self._event_list: dict[str, RatingList | None] = {}
+        self._players: dict[str | None, tuple[str, str]] = {}
+        self._contexts: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
+        self._elos: dict[str | None, int | None] = {}
+        self._no_tc: dict[str, tuple[str, bool, bool]] = {}
 
     def _norm(self, name: str) -> str:
         cache = self._names
@@ -250,43 +254,32 @@ class Preparer:
 
     def prepare(self, raw: RawGame) -> PreparedGame | str:
         """The game's plain values, or the reason it cannot be stored (a problem)."""
-        tags = raw.tags
-        get = tags.get
-        white = get("White")
-        white = white.strip() if white else ""
-        black = get("Black")
-        black = black.strip() if black else ""
-        if white in _NO_NAME or black in _NO_NAME:
-            side = "White" if white in _NO_NAME else "Black"
-            return f"no {side} player name: game skipped"
-        result = get("Result")
-        if result not in RESULTS:
-            result = (result or "").strip()
-            if result not in RESULTS:
-                return (f"unknown result {result!r}: game skipped "
-                        "(expected 1-0, 0-1, 1/2-1/2 or *)")
-        norm = self._names.get
-        wnorm = norm(white) or self._norm(white)
-        bnorm = norm(black) or self._norm(black)
-        if not wnorm or not bnorm:
-            return "a player name made only of punctuation: game skipped"
-        wfide = get("WhiteFideId")
-        bfide = get("BlackFideId")
-        wid = _fide(wfide) if wfide else None
-        bid = _fide(bfide) if bfide else None
-        if wnorm == bnorm or (wid is not None and wid == bid):
-            return f"White and Black are the same player ({white}): game skipped"
-        event = get("Event")
+        row = self.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
+        return row if isinstance(row, str) else PreparedGame._make(row)
+
+    def _player(self, tag: str | None) -> tuple[str, str]:
+        """(the name as written, stripped; its normalized form) of a White/Black tag."""
+        cache = self._players
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        name = tag.strip() if tag else ""
+        found = cache[tag] = (name, "" if name in _NO_NAME else self._norm(name))
+        return found
+
+    def _context(
+        self, key: tuple[str | None, str | None, str | None, str | None]
+    ) -> tuple[Any, ...]:
+        """What the Event, Site, Date and EventDate tags give (the same for every game of a
+        tournament): event, site, date tag, ISO date, day, event date, start, event_norm,
+        online, site key."""
+        event, site, date_tag, event_date = key
         event = (event.strip() or "?") if event else "?"
-        site = get("Site")
         site = (site.strip() or "?") if site else "?"
-        date_tag = get("Date")
         if date_tag:
             date_tag = date_tag.strip()
             iso, day = self._dates.get(date_tag) or self._date(date_tag)
         else:
             iso = day = None
-        event_date = get("EventDate")
         if event_date:
             event_date, start = self._dates.get(event_date) or self._date(event_date)
         else:  # missing or empty ([EventDate ""]): no tournament start
@@ -296,34 +289,87 @@ class Preparer:
         # store then starts the tournament there), else those of the game's own date.
         if start is None or (day is not None and day < start):
             start = day
+        online, site_key = self._online.get((event, site)) or self._site(event, site)
+        found = (event, site, date_tag, iso, day, event_date, start,
+                 self._norm(event), online, site_key)
+        cache = self._contexts
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = found
+        return found
+
+    def _elo_of(self, tag: str | None) -> int | None:
+        cache = self._elos
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        found = cache[tag] = _elo(tag)
+        return found
+
+    def row(
+        self, tags: dict[str, str], moves_digest: str, has_moves: bool, line: int
+    ) -> tuple[Any, ...] | str:
+        """`prepare` as a plain tuple in PreparedGame's field order (what the writer takes),
+        without building the NamedTuple: the import's hot loop."""
+        get = tags.get
+        wtag = get("White")
+        found = self._players.get(wtag)
+        white, wnorm = found or self._player(wtag)
+        btag = get("Black")
+        found = self._players.get(btag)
+        black, bnorm = found or self._player(btag)
+        if white in _NO_NAME or black in _NO_NAME:
+            side = "White" if white in _NO_NAME else "Black"
+            return f"no {side} player name: game skipped"
+        result = get("Result")
+        if result not in RESULTS:
+            result = (result or "").strip()
+            if result not in RESULTS:
+                return (f"unknown result {result!r}: game skipped "
+                        "(expected 1-0, 0-1, 1/2-1/2 or *)")
+        if not wnorm or not bnorm:
+            return "a player name made only of punctuation: game skipped"
+        wfide = get("WhiteFideId")
+        bfide = get("BlackFideId")
+        wid = _fide(wfide) if wfide else None
+        bid = _fide(bfide) if bfide else None
+        if wnorm == bnorm or (wid is not None and wid == bid):
+            return f"White and Black are the same player ({white}): game skipped"
+        key = (get("Event"), get("Site"), get("Date"), get("EventDate"))
+        context = self._contexts.get(key) or self._context(key)
+        (event, site, date_tag, iso, day, event_date, start, event_norm, online,
+         site_key) = context
         round_ = get("Round")
         if round_ is not None:
             round_ = round_.strip()
         welo_tag = get("WhiteElo")
         belo_tag = get("BlackElo")
-        online, site_key = self._online.get((event, site)) or self._site(event, site)
         if not online and ("WhiteRatingDiff" in tags or "WhiteRD" in tags
                            or "BlackRatingDiff" in tags or "BlackRD" in tags):
             online, site_key = True, self._site(event, site, force=True)[1]
         if online:
             welo = belo = None
         else:
-            welo = _elo(welo_tag)
-            belo = _elo(belo_tag)
+            elos = self._elos
+            welo = elos[welo_tag] if welo_tag in elos else self._elo_of(welo_tag)
+            belo = elos[belo_tag] if belo_tag in elos else self._elo_of(belo_tag)
         tc = get("TimeControl")
         if tc is not None:
             tc = tc.strip() or None
-        lst, assumed, outside = self._list(
-            tc, start, (welo if (belo is None or (welo is not None and welo > belo)) else belo),
-            event,
-        )
+        if tc is None:  # the list depends on the event only
+            lst, assumed, outside = self._no_tc.get(event) or self._no_tc_list(event)
+        else:
+            lst, assumed, outside = self._list(
+                tc, start,
+                (welo if (belo is None or (welo is not None and welo > belo)) else belo),
+                event,
+            )
+            lst = lst.value
         variant = get("Variant")
         variant = variant.strip() if variant else ""
         fen = get("FEN")
         fen = fen.strip() if fen else ""
         setup = get("SetUp")
         termination = get("Termination")
-        has_moves = raw.has_moves
         if online or variant or fen or setup or result == "*" or termination or not has_moves \
                 or outside or welo is None:
             reason = _not_rated_reason(
@@ -332,21 +378,28 @@ class Preparer:
             )
         else:
             reason = None
-        event_norm = norm(event) or self._norm(event)
         identity = sha256(
             f"{wnorm}\x1f{bnorm}\x1f{date_tag or ''}\x1f{round_ or ''}\x1f{event_norm}\x1f"
-            f"{raw.moves_digest}".encode("utf-8", "surrogatepass")
+            f"{moves_digest}".encode("utf-8", "surrogatepass")
         ).hexdigest()
         wtitle = get("WhiteTitle")
         btitle = get("BlackTitle")
-        return PreparedGame(
-            raw.line, white, wnorm, wid, black, bnorm, bid,
+        return (
+            line, white, wnorm, wid, black, bnorm, bid,
             event, site_key, event_date, online, identity,
             iso, date_tag, round_, result, welo, belo, welo_tag, belo_tag,
             _title(wtitle) if wtitle else None, _title(btitle) if btitle else None,
-            tc, termination, variant or None, has_moves, lst.value, assumed,
+            tc, termination, variant or None, has_moves, lst, assumed,
             reason is None, reason,
         )
+
+    def _no_tc_list(self, event: str) -> tuple[str, bool, bool]:
+        lst, assumed, outside = self._list(None, None, None, event)
+        cache = self._no_tc
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        found = cache[event] = (lst.value, assumed, outside)
+        return found
 
 
 _NO_NAME = frozenset({"", "?", "-"})
@@ -428,6 +481,9 @@ def _not_rated_reason(
 # -- batches (run in the worker process, or in-process for small sources) -----------------
 
 
+_ASSUMED, _RATED, _REASON = 27, 28, 29  # positions in a PreparedGame (tested)
+
+
 class _Batch(NamedTuple):
     games: list[tuple[Any, ...]]  # PreparedGames as plain tuples (cheap to send)
     read: int  # games read from the source in this batch (stored or not)
@@ -446,11 +502,10 @@ def _batches(
     source: Any, reader: Reader, options: ImportOptions
 ) -> Iterator[_Batch]:
     """Read and prepare a source's games, BATCH at a time."""
-    preparer = Preparer(options.default_list)
-    prepare = preparer.prepare
+    row = Preparer(options.default_list).row
     games: list[tuple[Any, ...]] = []
     problems: list[str] = []
-    not_rated: Counter[str] = Counter()
+    not_rated: dict[str, int] = {}
     read = skipped = assumed = 0
     check = _Validator(source) if options.validate else None
     with source.open() as stream:
@@ -467,27 +522,27 @@ def _batches(
                 problems.extend(_located(raw))
                 if options.strict:
                     break
-            prepared = prepare(raw)
-            if isinstance(prepared, str):
+            prepared = row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
+            if prepared.__class__ is str:
                 skipped += 1
                 problems.append(f"{raw.line}: {prepared}")
                 if options.strict:
                     break
             else:
-                games.append(tuple(prepared))
-                if not prepared.rated:
-                    not_rated[prepared.not_rated_reason or ""] += 1
-                if prepared.list_assumed:
+                games.append(prepared)  # type: ignore[arg-type]
+                if prepared[_RATED] is False:
+                    reason = prepared[_REASON] or ""
+                    not_rated[reason] = not_rated.get(reason, 0) + 1
+                if prepared[_ASSUMED]:
                     assumed += 1
             if read >= BATCH:
-                yield _Batch(games, read, skipped, problems, dict(not_rated), assumed)
-                games, problems = [], []
-                not_rated.clear()
+                yield _Batch(games, read, skipped, problems, not_rated, assumed)
+                games, problems, not_rated = [], [], {}
                 read = skipped = assumed = 0
         if check is not None:
             problems.extend(check.close())
     if read or problems:
-        yield _Batch(games, read, skipped, problems, dict(not_rated), assumed)
+        yield _Batch(games, read, skipped, problems, not_rated, assumed)
 
 
 def _located(raw: RawGame) -> list[str]:
