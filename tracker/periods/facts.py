@@ -7,7 +7,7 @@ import datetime as dt
 import functools
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
 from tracker.fide import list_calendar
@@ -65,6 +65,27 @@ class GameFact:
     opponent_fide_id: int | None = None
     own_elo_tag: str | None = None
     opponent_elo_tag: str | None = None
+
+
+_GAME_FIELDS = tuple(f.name for f in fields(GameFact))
+
+
+def game_facts(rows: Iterable[Sequence[object]]) -> list[GameFact]:
+    """GameFacts from tuples of values in field order, every field given (what the store
+    reads by the thousand). Equal to `GameFact(*values)`, about ten times cheaper: the frozen
+    dataclass's __init__ sets each of its 17 fields through object.__setattr__. The values
+    are taken as they are, as __init__ takes them."""
+    new = object.__new__
+    names = _GAME_FIELDS
+    n = len(names)
+    out: list[GameFact] = []
+    for values in rows:
+        if len(values) != n:
+            raise ValueError(f"a GameFact has {n} fields, not {len(values)}")
+        fact = new(GameFact)
+        fact.__dict__.update(zip(names, values, strict=True))
+        out.append(fact)
+    return out
 
 
 @dataclass(frozen=True)
@@ -148,6 +169,7 @@ def default_period(end: dt.date, rating_list: RatingList = RatingList.STANDARD) 
 _EARLIEST = Period.of(REPLAY_FROM)
 
 
+@functools.lru_cache(maxsize=16384)
 def list_in_force(on: dt.date, rating_list: RatingList = RatingList.STANDARD) -> Period | None:
     """The list in force on `on` (the latest list dated on or before it), None before any."""
     p = Period.of(on)
@@ -164,6 +186,7 @@ def previous_list(period: Period, rating_list: RatingList = RatingList.STANDARD
     return list_in_force(period.prev().list_date, rating_list)
 
 
+@functools.lru_cache(maxsize=8192)
 def next_list(period: Period, rating_list: RatingList = RatingList.STANDARD) -> Period:
     """The first list after `period`."""
     p = period.next()

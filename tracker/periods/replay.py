@@ -94,6 +94,8 @@ class _State:
         self.reached_2300 = False
         self.pool: list[tuple[Unit, TournamentIn, list[GameFact]]] = []
         self._order: list[Period] = []
+        # The published standard ratings' lists, in order (rapid/blitz look them up by date).
+        self.standard_lists = sorted(inputs.standard_ratings)
 
     def publish(self, period: Period, rating: int | None) -> None:
         """Record the rating on the list of `period` (None: unrated on that list)."""
@@ -234,7 +236,7 @@ def _plan(unit: Unit, state: _State, official: Mapping[Period, OfficialEntry],
         ro, source = elo_tag, "Elo tag"
     else:
         known = state.in_force(start) if rating_before is not None else None
-        seed = _standard_in_force(state.inputs, start) if seeded else None
+        seed = _standard_in_force(state, start) if seeded else None
         if known is not None:
             ro, source = known[1], f"replayed {known[0]} list"
         elif seed is not None:
@@ -257,26 +259,37 @@ def _seeds_from_standard(rl: RatingList, list_date: dt.date) -> bool:
     return edition_for(rl, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS
 
 
-def _latest_standard(inputs: ReplayInputs, period: Period) -> tuple[Period, int] | None:
-    best: tuple[Period, int] | None = None
-    for p, r in inputs.standard_ratings.items():
-        if p <= period and (best is None or p > best[0]):
-            best = (p, r)
-    return best
+def _latest_standard(state: _State, period: Period) -> tuple[Period, int] | None:
+    """The latest published standard list on or before `period`, and its rating."""
+    lists = state.standard_lists
+    i = bisect.bisect_right(lists, period)
+    if i == 0:
+        return None
+    p = lists[i - 1]
+    return p, state.inputs.standard_ratings[p]
 
 
-def _standard_on_list(inputs: ReplayInputs, period: Period) -> int | None:
+def _standard_on_list(state: _State, period: Period) -> int | None:
     """The standard rating published on the list of `period` (the Oct 2022 raise compares
     the rapid/blitz rating of a list with the standard rating of the same list)."""
-    best = _latest_standard(inputs, period)
+    best = _latest_standard(state, period)
     return None if best is None else best[1]
 
 
-def _standard_in_force(inputs: ReplayInputs, on: dt.date) -> tuple[Period, int] | None:
+def _standard_in_force(state: _State, on: dt.date) -> tuple[Period, int] | None:
     """The standard list in force on `on` and its rating: the rating a player unrated in
     rapid/blitz starts a tournament that started on `on` from (spec 1.2: the ratings of the
     list in force at the tournament's start, even when it is rated on a later list)."""
-    return _latest_standard(inputs, Period.of(on))
+    return _latest_standard(state, Period.of(on))
+
+
+def _quiet(state: _State, period: Period) -> bool:
+    """Whether the list of `period` applies no one-off adjustment to the current rating."""
+    rl = state.inputs.rating_list
+    assert state.rating is not None
+    standard = _standard_on_list(state, period) if rl != RatingList.STANDARD else None
+    return one_off_adjustment(rl, period.list_date, state.rating,
+                              standard_rating=standard) is None
 
 
 def _unit_start(unit: Unit) -> dt.date:
@@ -289,16 +302,22 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     rl = inputs.rating_list
     list_date = period.list_date
     entry = official.get(period)
+    if not units and entry is None and state.rating is not None and _quiet(state, period):
+        # A rated player's list without games or an official entry, and no one-off
+        # adjustment on it: the rating carries over (what the full path below gives then,
+        # without its cost: most lists of a long career are such lists).
+        state.publish(period, state.rating)
+        return None
     notes: list[str] = []
     rating_before, source = state.rating, state.source
-    standard = _standard_on_list(inputs, period) if rl != RatingList.STANDARD else None
+    standard = _standard_on_list(state, period) if rl != RatingList.STANDARD else None
     seeded = False
     if (rating_before is None and rl != RatingList.STANDARD and units
             and _seeds_from_standard(rl, list_date)):
         # The standard rating of the list in force at the start of the period's first
         # tournament that has one (each tournament then uses the one in force at its start).
         seed = next((s for u in units
-                     if (s := _standard_in_force(inputs, _unit_start(u))) is not None), None)
+                     if (s := _standard_in_force(state, _unit_start(u))) is not None), None)
         if seed is not None:
             seeded = True
             rating_before, source = seed[1], "standard rating"

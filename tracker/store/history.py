@@ -10,23 +10,32 @@ records those overrides (`tracker event set`).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Row, and_, delete, insert, literal, or_, select, update
+from sqlalchemy import Row, and_, bindparam, delete, insert, literal, or_, select, update
 from sqlalchemy.sql import Select
 
 from tracker.errors import BadInput, NotFound
-from tracker.model import Period, RatingList
-from tracker.periods import GameFact, TournamentFact
+from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
+from tracker.periods import GameFact, TournamentFact, game_facts
 from tracker.store.db import Store
-from tracker.store.schema import games, players, ro_overrides, tournaments
+from tracker.store.official import _LIST_ORDER
+from tracker.store.official import _entry as official_entry
+from tracker.store.players import _ref as player_ref
+from tracker.store.schema import games, official_ratings, players, ro_overrides, tournaments
 
 __all__ = [
     "UNSET",
+    "StoredFacts",
+    "facts_of_players",
     "games_of",
     "get_tournament",
+    "official_of_players",
+    "players_by_name",
     "record_override",
     "tournaments_of",
 ]
@@ -37,72 +46,58 @@ _BLACK_SCORE = {"1-0": Fraction(0), "0-1": Fraction(1), "1/2-1/2": Fraction(1, 2
 _LISTS = {str(rl): rl for rl in RatingList}
 
 
+@functools.cache
+def _side_select(white: bool) -> Select[tuple[object, ...]]:
+    """The games of the player on one side, without the WHERE clause: the columns in
+    GameFact's field order (white, score and the list are added in Python), the player's own
+    id last. Built once (building a statement costs more than running it)."""
+    g = games.c
+    own, other = ("white", "black") if white else ("black", "white")
+    opp = players.alias("opp")
+    return select(
+        g.id, g.tournament_id, g.date, g.round, g[f"{other}_id"], opp.c.name,
+        g[f"{own}_elo"], g[f"{other}_elo"], g.result, g.list, g.rated, g.not_rated_reason,
+        opp.c.fide_id, g[f"{own}_elo_tag"], g[f"{other}_elo_tag"], g[f"{own}_id"],
+    ).join(opp, opp.c.id == g[f"{other}_id"])
+
+
+@functools.cache
+def _one_player(white: bool) -> Select[tuple[object, ...]]:
+    own_col = games.c.white_id if white else games.c.black_id
+    return _side_select(white).where(own_col == bindparam("player"))
+
+
+_SIDES = ((True, games.c.white_id), (False, games.c.black_id))
+
+
+def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]:
+    """GameFacts from the rows of `_side_select` (the player's id, last, is dropped)."""
+    scores = _WHITE_SCORE if white else _BLACK_SCORE
+    lists = _LISTS
+    return game_facts(
+        (gid, int(tid), date, round_, white, int(opp_id), str(opp_name), own_elo, opp_elo,
+         str(result), scores.get(result), lists[str(rating_list)], bool(rated), reason,
+         opp_fide, own_tag, opp_tag)
+        for (gid, tid, date, round_, opp_id, opp_name, own_elo, opp_elo, result, rating_list,
+             rated, reason, opp_fide, own_tag, opp_tag, _own) in rows
+    )
+
+
+def _game_order(g: GameFact) -> tuple[object, ...]:
+    return (g.date is None, g.date or dt.date.min, g.tournament_id, g.round or "", g.id)
+
+
 def games_of(store: Store, player_id: int) -> list[GameFact]:
     """Every game of the player on every list, each seen from the player's side, in date
     order (undated games last). The list is the game's own; tournament pins are applied by
     the replay."""
-    opp = players.alias("opp")
-    base: Select[tuple[object, ...]] = select(
-        games.c.id,
-        games.c.tournament_id,
-        games.c.date,
-        games.c.round,
-        games.c.result,
-        games.c.white_id,
-        games.c.black_id,
-        games.c.white_elo,
-        games.c.black_elo,
-        games.c.white_elo_tag,
-        games.c.black_elo_tag,
-        games.c.list,
-        games.c.rated,
-        games.c.not_rated_reason,
-        opp.c.id.label("opp_id"),
-        opp.c.name.label("opp_name"),
-        opp.c.fide_id.label("opp_fide_id"),
-    )
     out: list[GameFact] = []
     with store.engine.connect() as conn:
         for white in (True, False):
-            own_col, opp_col = (
-                (games.c.white_id, games.c.black_id) if white else (games.c.black_id,
-                                                                    games.c.white_id)
-            )
-            stmt = base.join(opp, opp.c.id == opp_col).where(own_col == player_id)
-            for row in conn.execute(stmt).all():
-                out.append(_game_fact(row, white))
-    out.sort(key=lambda g: (g.date is None, g.date or dt.date.min, g.tournament_id,
-                            g.round or "", g.id))
+            rows = conn.execute(_one_player(white), {"player": player_id}).all()
+            out += _facts_of_rows(rows, white)
+    out.sort(key=_game_order)
     return out
-
-
-def _game_fact(row: Row[tuple[object, ...]], white: bool) -> GameFact:
-    values: tuple[Any, ...] = tuple(row)
-    (gid, tid, date, round_, result, _w, _b, white_elo, black_elo, white_tag, black_tag,
-     rating_list, rated, reason, opp_id, opp_name, opp_fide) = values
-    if white:
-        own_elo, opp_elo, own_tag, opp_tag = white_elo, black_elo, white_tag, black_tag
-    else:
-        own_elo, opp_elo, own_tag, opp_tag = black_elo, white_elo, black_tag, white_tag
-    return GameFact(
-        id=int(gid),
-        tournament_id=int(tid),
-        date=date,
-        round=round_,
-        white=white,
-        opponent_id=int(opp_id),
-        opponent=str(opp_name),
-        opponent_fide_id=opp_fide,
-        own_elo=own_elo,
-        opponent_elo=opp_elo,
-        own_elo_tag=own_tag,
-        opponent_elo_tag=opp_tag,
-        result=str(result),
-        score=(_WHITE_SCORE if white else _BLACK_SCORE).get(result),
-        rating_list=_LISTS[str(rating_list)],
-        rated=bool(rated),
-        not_rated_reason=reason,
-    )
 
 
 def _tournament_select(player_id: int | None) -> Select[tuple[object, ...]]:
@@ -144,6 +139,94 @@ def tournaments_of(store: Store, player_id: int) -> list[TournamentFact]:
     )
     with store.engine.connect() as conn:
         return [_tournament_fact(r) for r in conn.execute(stmt)]
+
+
+# --- many players at once (check --all, the replay of a whole database) ------------------
+
+
+@dataclass(frozen=True)
+class StoredFacts:
+    """What the replay of one player reads, read for many players in one pass: the same
+    values `get_player`, `games_of`, `tournaments_of` and `entries_for` give."""
+
+    player: PlayerRef
+    games: list[GameFact]
+    tournaments: list[TournamentFact]
+    official: list[OfficialEntry]
+
+
+def players_by_name(store: Store) -> list[int]:
+    """Every player's id, in the order `list_players` gives them (normalized name, id)."""
+    with store.engine.connect() as conn:
+        return [int(pid) for pid, in conn.execute(
+            select(players.c.id).order_by(players.c.norm_name, players.c.id))]
+
+
+def official_of_players(store: Store, player_ids: Sequence[int]
+                        ) -> dict[int, list[OfficialEntry]]:
+    """The official entries of each player (as `entries_for` orders them); players without
+    one are left out."""
+    found: dict[int, list[OfficialEntry]] = {}
+    if not player_ids:
+        return found
+    stmt = select(official_ratings).where(official_ratings.c.player_id.in_(list(player_ids)))
+    with store.engine.connect() as conn:
+        for row in conn.execute(stmt):
+            entry = official_entry(row)
+            found.setdefault(entry.player_id, []).append(entry)
+    for entries in found.values():
+        entries.sort(key=lambda e: (_LIST_ORDER[e.list], e.period))
+    return found
+
+
+def facts_of_players(store: Store, official: dict[int, list[OfficialEntry]]
+                     ) -> dict[int, StoredFacts]:
+    """The facts of the players keyed in `official` (their entries, read already), with
+    a handful of queries whatever their number: a few hundred players at a time is the
+    size this is made for (the ids go into IN lists)."""
+    ids = list(official)
+    out: dict[int, StoredFacts] = {}
+    if not ids:
+        return out
+    by_player: dict[int, list[GameFact]] = {pid: [] for pid in ids}
+    ranks: dict[int, int] = {}
+    facts: list[TournamentFact] = []
+    ro: dict[tuple[int, int], int] = {}
+    with store.engine.connect() as conn:
+        refs = {int(r.id): player_ref(r)
+                for r in conn.execute(select(players).where(players.c.id.in_(ids)))}
+        for white, own_col in _SIDES:
+            rows = conn.execute(_side_select(white).where(own_col.in_(ids))).all()
+            grouped: dict[int, list[Any]] = {}
+            for row in rows:
+                pid: Any = row[-1]
+                grouped.setdefault(pid, []).append(row)
+            for owner, its in grouped.items():
+                by_player[owner] += _facts_of_rows(its, white)
+        own = select(games.c.tournament_id).where(
+            or_(games.c.white_id.in_(ids), games.c.black_id.in_(ids)))
+        stmt = _tournament_select(None).where(tournaments.c.id.in_(own)).order_by(
+            tournaments.c.start_date, tournaments.c.id)
+        for rank, row in enumerate(conn.execute(stmt)):
+            fact = _tournament_fact(row)
+            ranks[fact.id] = rank
+            facts.append(fact)
+        for pid, tid, rating in conn.execute(
+            select(ro_overrides.c.player_id, ro_overrides.c.tournament_id,
+                   ro_overrides.c.rating).where(ro_overrides.c.player_id.in_(ids))
+        ):
+            ro[(int(pid), int(tid))] = rating
+    for pid in ids:
+        if pid not in refs:
+            continue
+        gs = by_player[pid]
+        gs.sort(key=_game_order)
+        mine = sorted({ranks[g.tournament_id] for g in gs})
+        ts = [facts[r] for r in mine]
+        if ro:
+            ts = [replace(t, ro=ro[(pid, t.id)]) if (pid, t.id) in ro else t for t in ts]
+        out[pid] = StoredFacts(refs[pid], gs, ts, official[pid])
+    return out
 
 
 def get_tournament(store: Store, tournament_id: int, player_id: int | None = None
