@@ -121,7 +121,9 @@ games = Table(
     Column("id", Integer, primary_key=True),
     # sha256 hex of the identity (players, date, round, event, moves); unique.
     Column("identity", String(64), nullable=False, unique=True),
-    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False, index=True),
+    # Looked up by tournament through ix_games_tournament_date (migration 0003 dropped the
+    # single-column index: every index on games costs the importer a b-tree insert a game).
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False),
     Column("import_id", Integer, ForeignKey("imports.id"), nullable=True),
     Column("source_line", Integer, nullable=True),
     Column("white_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
