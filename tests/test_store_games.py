@@ -38,3 +38,109 @@ def test_bounded_caches_store_the_same(tmp_path: Path, monkeypatch: pytest.Monke
             assert run(s, f).sources[0].added == 160
         dumps.append(_dump(db))
     assert dumps[0] == dumps[1]
+
+
+def _games_indexes(db: Path) -> list[tuple[str, str]]:
+    with open_store(str(db)) as s, s.engine.connect() as conn:
+        rows = conn.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
+            "ORDER BY name"
+        ).all()
+    return [(str(n), str(q)) for n, q in rows]
+
+
+def _season(tmp_path: Path, name: str, games_: int, offset: int = 0) -> Path:
+    texts = [pgn(Round=str(r), White=f"P{r % 17}", Black=f"Q{r % 13}",
+                 Event=f"Open {r % 5}", Date=f"2025.{1 + r % 12:02d}.{1 + r % 27:02d}")
+             for r in range(offset, offset + games_)]
+    return write(tmp_path / name, *texts)
+
+
+def test_deferred_indexes_store_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big source into an empty database drops the secondary indexes of games and builds
+    them again before the commit: same rows, same indexes (same SQL) as without."""
+    import tracker.importer as importer
+    import tracker.store.games as store_games
+
+    monkeypatch.setattr(importer, "BATCH", 7)
+    f = _season(tmp_path, "s.pgn", 120)
+    calls: list[int] = []
+    real = store_games.GameWriter._defer_indexes
+
+    def spy(self: store_games.GameWriter) -> None:
+        calls.append(self.added)
+        real(self)
+
+    monkeypatch.setattr(store_games.GameWriter, "_defer_indexes", spy)
+    dumps, indexes = [], []
+    for after in (10**9, 20):
+        monkeypatch.setattr(store_games, "DEFER_INDEXES_AFTER", after)
+        db = tmp_path / f"{after}.db"
+        with open_store(str(db)) as s:
+            assert run(s, f).sources[0].added == 120
+            with s.engine.connect() as conn:
+                assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+        dumps.append(_dump(db))
+        indexes.append(_games_indexes(db))
+    assert calls == [21]  # the first batch once 20 games were added (batches of 7)
+    assert dumps[0] == dumps[1]
+    assert indexes[0] == indexes[1]
+    assert {n for n, _ in indexes[0]} >= set(store_games.DEFERRABLE_INDEXES)
+
+
+def test_indexes_kept_when_the_database_holds_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deferring pays only when the source outweighs the table: a small source into a
+    bigger database inserts into the indexes as it goes."""
+    import tracker.importer as importer
+    import tracker.store.games as store_games
+
+    monkeypatch.setattr(importer, "BATCH", 7)
+    monkeypatch.setattr(store_games, "DEFER_INDEXES_AFTER", 10)
+    calls: list[int] = []
+    real = store_games.GameWriter._defer_indexes
+
+    def spy(self: store_games.GameWriter) -> None:
+        calls.append(self.added)
+        real(self)
+
+    monkeypatch.setattr(store_games.GameWriter, "_defer_indexes", spy)
+    db = tmp_path / "t.db"
+    with open_store(str(db)) as s:
+        assert run(s, _season(tmp_path, "big.pgn", 60)).sources[0].added == 60
+        assert len(calls) == 1  # 60 games into an empty table: deferred once
+        calls.clear()
+        assert run(s, _season(tmp_path, "small.pgn", 30, offset=1000)).sources[0].added == 30
+    assert calls == []  # 30 games into a table of 60: never
+
+
+def test_a_failed_source_keeps_the_indexes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drop is part of the source's transaction: when the source fails after it, the
+    rollback brings the indexes back with the database as it was."""
+    import tracker.store.games as store_games
+    from tracker.importer import Preparer
+    from tracker.pgn import read_games
+
+    monkeypatch.setattr(store_games, "DEFER_INDEXES_AFTER", 5)
+    f = _season(tmp_path, "s.pgn", 40)
+    db = tmp_path / "t.db"
+    before = _games_indexes(db)  # a new database, at the head of the migrations
+    prepare = Preparer().prepare
+    with f.open("rb") as stream:
+        rows = [tuple(p) for g in read_games(stream, f.name)
+                for p in [prepare(g)] if not isinstance(p, str)]
+    with open_store(str(db)) as s:
+        with pytest.raises(RuntimeError), store_games.GameWriter(s, "s.pgn", "") as w:
+            for i in range(0, len(rows), 10):
+                w.add(rows[i : i + 10])
+            with w.conn.exec_driver_sql(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'ix_games_white_id'"
+            ) as found:
+                assert found.scalar() == 0  # dropped inside the transaction
+            raise RuntimeError("the source failed")
+        with s.engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM games").scalar() == 0
+    assert _games_indexes(db) == before

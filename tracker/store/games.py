@@ -8,6 +8,14 @@ itself (it holds the write lock: the transaction starts with BEGIN IMMEDIATE on 
 second importer waits instead of failing half way), and inserts games with one executemany
 per batch, `INSERT OR IGNORE` on the unique identity (a duplicate costs one index probe).
 
+A big source into a small database (more games added than the table held: a first import of
+a large archive) defers the secondary indexes of games: once `DEFER_INDEXES_AFTER` games are
+added and they outnumber the rows that were there, the writer drops those indexes inside its
+transaction and builds them again (from the SQL they were made with) just before it commits.
+SQLite builds an index from sorted keys far faster than it inserts one random key a game.
+DDL is transactional in SQLite: a failure or a kill rolls the drop back with everything else,
+and other connections never see the table without its indexes.
+
 Players: by FIDE ID when the game gives one, else by normalized name through `player_names`.
 A FIDE ID seen with a name that already belongs to a player without FIDE ID completes that
 player; a name that belongs to a player with another FIDE ID never merges (a new player is
@@ -41,6 +49,8 @@ from tracker.store.players import MAX_FIDE_ID_DIGITS
 from tracker.store.schema import games, imports, player_names, players, tournaments
 
 JOIN_DAYS = 30
+DEFER_INDEXES_AFTER = 20_000  # games added before the secondary indexes may be deferred
+DEFERRABLE_INDEXES = ("ix_games_white_id", "ix_games_black_id", "ix_games_tournament_date")
 MAX_CACHED = 100_000  # player keys kept in memory during an import (a quarter: tournaments)
 _CHUNK = 500  # parameters per IN (...) query (SQLite's limit is far above)
 
@@ -236,6 +246,16 @@ _GAME_COLUMNS = (
 )
 _DATE_COLUMNS = frozenset({"date", "start_date", "end_date"})
 
+# What the writer looks up per batch (GameWriter._select_in adds `WHERE column IN (...)`).
+_PLAYERS_BY_FIDE = select(players.c.id, players.c.fide_id)
+_PLAYERS_BY_NAME = select(player_names.c.norm_name, players.c.id, players.c.fide_id).join(
+    players, players.c.id == player_names.c.player_id
+)
+_TOURNAMENTS = select(
+    tournaments.c.id, tournaments.c.event, tournaments.c.site, tournaments.c.start_date,
+    tournaments.c.end_date, tournaments.c.key,
+)
+
 
 class _Tournament:
     __slots__ = ("id", "start", "end", "key", "dirty", "lo", "hi")
@@ -297,6 +317,17 @@ class GameWriter:
         self._day: dict[str, int] = {}  # ISO date -> day number
         self._next_tournament = 0
         self._game_sql = ""
+        self._rows_before = 0  # games in the table when the transaction began (max id)
+        # Whether the caches hold every player / tournament of the database: true when it
+        # had none when the transaction began (we hold the write lock, and every row we
+        # write enters the cache) until `_bound_caches` empties them. Then a name missing
+        # from the cache is new, with no query.
+        self._all_players_cached = False
+        self._all_tourneys_cached = False
+        self._prev: tuple[Any, ...] = ()  # (event, site, dates) of the last game
+        self._prev_tid = 0
+        self._in_sql: dict[tuple[int, int], str] = {}
+        self._deferred: list[str] = []  # CREATE INDEX statements to run before the commit
 
     # -- transaction ---------------------------------------------------------------------
 
@@ -314,6 +345,9 @@ class GameWriter:
                 self._game_sql = f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})"
             self._next_player = self._max_id(players.c.id)
             self._next_tournament = self._max_id(tournaments.c.id)
+            self._rows_before = self._max_id(games.c.id)
+            self._all_players_cached = self._next_player == 0
+            self._all_tourneys_cached = self._next_tournament == 0
             key = conn.execute(
                 insert(imports).values(
                     source=self.source, content_hash=self.content_hash, started_at=_now()
@@ -357,6 +391,7 @@ class GameWriter:
         conn = self.conn
         try:
             self._flush_tournaments()
+            self._restore_indexes()
             conn.execute(
                 update(imports)
                 .where(imports.c.id == self.import_id)
@@ -437,11 +472,32 @@ class GameWriter:
         if not rows:
             added = 0
         elif self._sqlite:
+            if not self._deferred and self.added >= max(DEFER_INDEXES_AFTER, self._rows_before):
+                self._defer_indexes()
             added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
         else:
             added = self._insert_games_portable(rows)
         self.added += added
         return added
+
+    def _defer_indexes(self) -> None:
+        """Drop the secondary indexes of games for the rest of this transaction (see the
+        module docstring); `_restore_indexes` builds them again before the commit."""
+        conn = self.conn
+        marks = ", ".join("?" for _ in DEFERRABLE_INDEXES)
+        found = conn.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
+            f"AND sql IS NOT NULL AND name IN ({marks}) ORDER BY name",
+            DEFERRABLE_INDEXES,
+        ).all()
+        for name, sql in found:
+            conn.exec_driver_sql(f'DROP INDEX "{name}"')
+            self._deferred.append(str(sql))
+
+    def _restore_indexes(self) -> None:
+        while self._deferred:
+            self.conn.exec_driver_sql(self._deferred[0])
+            self._deferred.pop(0)
 
     def _insert_games_portable(self, rows: list[tuple[Any, ...]]) -> int:
         """Other databases: look the identities up, then insert the new ones."""
@@ -463,10 +519,13 @@ class GameWriter:
         """Keep memory flat on huge files: forget what the database can tell again (every
         row this transaction wrote is visible to it)."""
         if len(self._by_name) + len(self._by_fide) > MAX_CACHED:
+            self._all_players_cached = False
             self._by_name.clear()
             self._by_fide.clear()
             self._fide_of.clear()
         if len(self._by_key) > MAX_CACHED // 4:
+            self._all_tourneys_cached = False
+            self._prev = ()
             self._flush_tournaments()
             self._tourneys.clear()
             self._by_key.clear()
@@ -476,26 +535,38 @@ class GameWriter:
     # -- players -------------------------------------------------------------------------
 
     def _load_players(self, batch: Sequence[tuple[Any, ...]]) -> None:
-        conn = self.conn
+        if self._all_players_cached:
+            return
         fides = {g[_WFIDE] for g in batch} | {g[_BFIDE] for g in batch}
         fides.discard(None)
         fides -= self._by_fide.keys()
         names = {g[_WNORM] for g in batch} | {g[_BNORM] for g in batch}
         names -= self._by_name.keys()
         for chunk in _chunks(sorted(fides)):
-            for pid, fide in conn.execute(
-                select(players.c.id, players.c.fide_id).where(players.c.fide_id.in_(chunk))
-            ).all():
+            for pid, fide in self._select_in(_PLAYERS_BY_FIDE, players.c.fide_id, chunk):
                 self._by_fide[int(fide)] = int(pid)
                 self._fide_of[int(pid)] = int(fide)
         for chunk in _chunks(sorted(names)):
-            for norm, pid, fide in conn.execute(
-                select(player_names.c.norm_name, players.c.id, players.c.fide_id)
-                .join(players, players.c.id == player_names.c.player_id)
-                .where(player_names.c.norm_name.in_(chunk))
-            ).all():
+            for norm, pid, fide in self._select_in(
+                _PLAYERS_BY_NAME, player_names.c.norm_name, chunk
+            ):
                 self._by_name[str(norm)] = int(pid)
                 self._fide_of[int(pid)] = None if fide is None else int(fide)
+
+    def _select_in(self, query: Any, column: Any, values: Sequence[Any]) -> Sequence[Any]:
+        """Rows of `query` where `column` IN `values`. On SQLite the statement is compiled
+        once and run with plain parameters (SQLAlchemy compiles an expanding IN anew for
+        every list length, a cost paid per batch)."""
+        if not self._sqlite:
+            return self.conn.execute(query.where(column.in_(values))).all()
+        sql = self._in_sql.get((id(query), len(values)))
+        if sql is None:
+            marks = ", ".join("?" for _ in values)
+            base = str(query.compile(dialect=self.conn.dialect,
+                                     compile_kwargs={"literal_binds": True}))
+            sql = f"{base} WHERE {column.table.name}.{column.name} IN ({marks})"
+            self._in_sql[(id(query), len(values))] = sql
+        return self.conn.exec_driver_sql(sql, tuple(values)).all()
 
     def _player(
         self, name: str, norm: str, fide: int | None,
@@ -540,14 +611,12 @@ class GameWriter:
             return
         for pair in pairs:
             self._tourneys[pair] = []
+        if self._all_tourneys_cached:
+            return
         events = sorted({e for e, _ in pairs})
         for chunk in _chunks(events):
-            for tid, event, site, start, end, key in self.conn.execute(
-                select(tournaments.c.id, tournaments.c.event, tournaments.c.site,
-                       tournaments.c.start_date, tournaments.c.end_date, tournaments.c.key)
-                .where(tournaments.c.event.in_(chunk))
-                .order_by(tournaments.c.id)
-            ).all():
+            found = sorted(self._select_in(_TOURNAMENTS, tournaments.c.event, chunk))
+            for tid, event, site, start, end, key in found:
                 pair = (str(event), str(site))
                 if pair not in pairs:  # another site's, perhaps loaded already
                     continue
@@ -556,6 +625,16 @@ class GameWriter:
                 self._tourneys[pair].append(t)
 
     def _tournament(self, g: tuple[Any, ...], new: list[tuple[Any, ...]]) -> int:
+        # The games of a round come one after the other: a game with the same event, site,
+        # dates as the one before joins the same tournament (whose span holds its dates).
+        same = (g[_EVENT], g[_SITE], g[_EVENT_DATE], g[_DATE], g[_DATE_TAG])
+        if same == self._prev:
+            return self._prev_tid
+        self._prev = same
+        self._prev_tid = tid = self._find_tournament(g, new)
+        return tid
+
+    def _find_tournament(self, g: tuple[Any, ...], new: list[tuple[Any, ...]]) -> int:
         event, site, date = g[_EVENT], g[_SITE], g[_DATE]
         event_date = g[_EVENT_DATE] or None  # never '' (an empty tag is no start)
         anchor = event_date or date
