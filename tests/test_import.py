@@ -343,6 +343,100 @@ def test_worker_and_in_process_give_the_same_database(tmp_path: Path) -> None:
     assert dumps[0] == dumps[1]
 
 
+def _many_games_file(path: Path) -> Path:
+    """300 games of 7 + 5 players (two copies of the last 40), with a problem, CRLF lines,
+    a comment left open and text outside any game on the way."""
+    texts = [pgn(Round=str(r), White=f"P{r % 7}", Black=f"Q{r % 5}",
+                 Date=f"2025.0{1 + r % 9}.1{r % 10}", WhiteFideId=str(100 + r % 7))
+             for r in range(300)]
+    texts[50] = texts[50].replace("\n", "\r\n")
+    texts[100] = texts[100].replace(" 1-0\n", " {never closed 1-0\n")
+    texts[150] += "stray text\n\n"
+    return write(path, *texts, pgn(Result="?"), *texts[260:])
+
+
+def test_two_workers_in_parts_give_the_same_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A big plain file is cut into parts (tracker.pgn.scan.game_cuts) read by two workers
+    # in turn: the database, the import's counts and its problems (with their lines) are
+    # those of one stream read in this process. Small parts here: many cuts.
+    from tests.conftest import dump_db
+    from tracker import importer
+    from tracker.pgn import read_games
+    from tracker.sources import iter_sources
+    from tracker.store import open_store
+
+    f = _many_games_file(tmp_path / "many.pgn")
+    results = []
+    for split in (False, True):
+        if split:
+            monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
+            monkeypatch.setattr(importer, "SPLIT_PART", 1500)
+            (source,) = iter_sources([str(f)])
+            cuts = importer._part_cuts(source, read_games, ImportOptions())
+            assert cuts is not None and len(cuts) > 20
+        db = tmp_path / f"{split}.db"
+        with open_store(str(db)) as s:
+            (rep,) = run(s, f, workers=None if split else False).sources
+            (imp,) = list_imports(s)
+        dump = [line for line in dump_db(db) if not line.startswith('INSERT INTO "imports"')]
+        results.append((dump, rep.games_read, rep.added, rep.duplicates, rep.skipped,
+                        rep.problems, rep.problem_count, rep.not_rated, rep.list_assumed,
+                        (imp.games_read, imp.games_added, imp.duplicates, imp.problems)))
+    assert results[0][1:4] == (341, 300, 40)
+    assert [p.split(": ", 1)[1] for p in results[0][5]] == [
+        "a comment opened with { is never closed",
+        "text outside any game (no tag header before it): ignored",
+        "unknown result '?': game skipped (expected 1-0, 0-1, 1/2-1/2 or *)"]
+    assert results[0] == results[1]
+
+
+def test_two_workers_only_for_a_plain_file(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from tracker import importer
+    from tracker.pgn import read_games, read_games_slow
+    from tracker.sources import iter_sources
+
+    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(importer, "SPLIT_PART", 1500)
+    f = _many_games_file(tmp_path / "many.pgn")
+    gz = tmp_path / "many.pgn.gz"
+    gz.write_bytes(gzip.compress(f.read_bytes()))
+    (plain,) = iter_sources([str(f)])
+    (packed,) = iter_sources([str(gz)])
+    cuts = importer._part_cuts
+    assert cuts(plain, read_games, ImportOptions()) is not None
+    assert cuts(packed, read_games, ImportOptions()) is None
+    assert cuts(plain, read_games_slow, ImportOptions()) is None
+    assert cuts(plain, read_games, ImportOptions(workers=False)) is None
+    assert cuts(plain, read_games, ImportOptions(validate=True)) is None
+    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", f.stat().st_size + 1)
+    assert cuts(plain, read_games, ImportOptions()) is None
+
+
+def test_a_failing_part_worker_is_one_line_and_stores_nothing(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tracker import importer
+
+    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(importer, "SPLIT_PART", 1500)
+    real_row = importer.Preparer.row
+
+    def row(self: Preparer, tags: dict[str, str], digest: str, moves: bool,
+            line: int) -> Any:
+        if line > 2000:
+            raise RuntimeError("boom")
+        return real_row(self, tags, digest, moves, line)
+
+    monkeypatch.setattr(importer.Preparer, "row", row)
+    f = _many_games_file(tmp_path / "many.pgn")
+    (s,) = run(store, f).sources
+    assert s.error == f"cannot read {f}: RuntimeError: boom"
+    assert (s.games_read, s.added) == (0, 0)
+    with store.engine.connect() as conn:
+        assert conn.execute(select(games.c.id)).first() is None
+
+
 def test_preparer_is_pure() -> None:
     raw = RawGame({"White": "A", "Black": "B", "Result": "1-0"}, "", False, 1)
     first = Preparer().prepare(raw)

@@ -23,7 +23,10 @@ import contextlib
 import datetime as dt
 import hashlib
 import importlib
+import io
 import multiprocessing
+import os
+import pickle
 import re
 import threading
 from collections import Counter
@@ -43,6 +46,8 @@ from tracker.store.games import GameWriter, ImportRecord, PreparedGame, find_imp
 BATCH = 2_000
 MAX_PROBLEMS_KEPT = 200  # per source, in the report (all are counted)
 WORKER_MIN_BYTES = 4 << 20  # smaller sources are parsed in-process (a fork costs more)
+SPLIT_MIN_BYTES = 32 << 20  # a plain file this big is parsed by two workers, in parts
+SPLIT_PART = 8 << 20  # bytes per part (a worker holds one part's batches, pickled)
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
 
 # Stable reasons a game does not count for rating (see tracker/store/schema.py).
@@ -481,6 +486,8 @@ def _not_rated_reason(
 # -- batches (run in the worker process, or in-process for small sources) -----------------
 
 
+_dumps = pickle.dumps
+_PICKLE = pickle.HIGHEST_PROTOCOL
 _ASSUMED, _RATED, _REASON = 27, 28, 29  # positions in a PreparedGame (tested)
 
 
@@ -658,6 +665,136 @@ def _in_worker(source: Any, reader: Reader, options: ImportOptions) -> Iterator[
         proc.join()
 
 
+# -- two workers: a big plain file in parts, read alternately ------------------------------
+
+
+class _Part:
+    """A byte range of an open file as a source for `_batches`; counts the lines it read."""
+
+    def __init__(self, stream: BinaryIO, name: str, start: int, end: int) -> None:
+        self.name = name
+        self._stream = stream
+        stream.seek(start)
+        self._left = end - start
+        self.lines = 0
+
+    def open(self) -> _Part:
+        return self
+
+    def __enter__(self) -> _Part:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def read(self, size: int = -1) -> bytes:
+        if size < 0 or size > self._left:
+            size = self._left
+        data = self._stream.read(size) if size else b""
+        self._left -= len(data)
+        self.lines += data.count(b"\n")
+        return data
+
+
+def _part_worker(
+    source: Any, options: ImportOptions, cuts: list[int], which: int, out: Any, inbox: Any
+) -> None:
+    """Worker `which` (0 or 1) of two: parts which, which + 2, ... of the file; per part,
+    its batches (pickled as soon as made: bytes are small and cheap to hold), then None.
+    It counts the lines of the other worker's parts to number its own."""
+    from tracker.pgn import read_games
+
+    inbox.close()
+    try:
+        with source.open() as stream:
+            line = 1
+            for i in range(len(cuts) - 1):
+                part = _Part(stream, source.name, cuts[i], cuts[i + 1])
+                if i % 2 != which:
+                    while part.read(1 << 20):
+                        pass
+                    line += part.lines
+                    continue
+
+                def reader(s: BinaryIO, name: str, first: int = line) -> Iterator[RawGame]:
+                    return read_games(s, name, first)
+
+                held = [_dumps(batch, _PICKLE) for batch in _batches(part, reader, options)]
+                for blob in held:
+                    out.send_bytes(blob)
+                out.send(None)
+                line += part.lines
+    except TrackerError as exc:
+        out.send(_Failure(str(exc), exc.exit_code))
+    except (BrokenPipeError, KeyboardInterrupt):  # the main process is gone
+        pass
+    except Exception as exc:  # noqa: BLE001 - reported as a clean line by the main process
+        with contextlib.suppress(BrokenPipeError):
+            out.send(_Failure(f"cannot read {source.name}: {type(exc).__name__}: {exc}", 1))
+    finally:
+        out.close()
+
+
+def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Iterator[_Batch]:
+    """The batches of the parts of a plain file, in file order, from two forked workers
+    (part i from worker i % 2): each parses its next part while the other's is written."""
+    ctx = multiprocessing.get_context("fork")
+    pipes = [ctx.Pipe(duplex=False) for _ in range(2)]
+    procs = [
+        ctx.Process(target=_part_worker, args=(source, options, cuts, w, out, inbox),
+                    daemon=True)
+        for w, (inbox, out) in enumerate(pipes)
+    ]
+    for proc in procs:
+        proc.start()
+    for _, out in pipes:
+        out.close()
+    try:
+        for i in range(len(cuts) - 1):
+            inbox = pipes[i % 2][0]
+            while True:
+                try:
+                    item = inbox.recv()
+                except EOFError:
+                    raise TrackerError(
+                        f"reading {source.name} stopped unexpectedly (a worker process died)"
+                    ) from None
+                if item is None:
+                    break
+                if isinstance(item, _Failure):
+                    exc = TrackerError(item.message)
+                    exc.exit_code = item.exit_code
+                    raise exc
+                yield item
+    finally:
+        for inbox, _ in pipes:
+            inbox.close()
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
+
+
+def _part_cuts(source: Any, reader: Reader, options: ImportOptions) -> list[int] | None:
+    """Where to cut a source for two workers, or None: only a plain file (seekable, not an
+    archive nor standard input) of at least SPLIT_MIN_BYTES, read by `read_games`, without
+    --validate (it reads the source as one stream), when workers are allowed."""
+    from tracker.pgn.scan import game_cuts, read_games
+
+    if (options.workers is False or options.validate or reader is not read_games
+            or _shared_stream(source) or (_size(source) or 0) < SPLIT_MIN_BYTES
+            or "fork" not in multiprocessing.get_all_start_methods()):
+        return None
+    with source.open() as stream:
+        if type(stream) is not io.BufferedReader or not isinstance(stream.raw, io.FileIO):
+            return None
+        size = os.fstat(stream.fileno()).st_size
+        if size < SPLIT_MIN_BYTES:
+            return None
+        cuts = game_cuts(stream, size, SPLIT_PART)
+    return cuts if len(cuts) > 2 else None
+
+
 def _use_worker(source: Any, options: ImportOptions) -> bool:
     if options.workers is not None:
         return options.workers and "fork" in multiprocessing.get_all_start_methods()
@@ -784,8 +921,10 @@ def import_source(
             return
     else:
         hasher.start()
+    cuts = _part_cuts(source, reader, options)
     batches = (
-        _in_worker(source, reader, options) if _use_worker(source, options)
+        _in_two_workers(source, options, cuts) if cuts is not None
+        else _in_worker(source, reader, options) if _use_worker(source, options)
         else _batches(source, reader, options)
     )
     progress.start(name, size)

@@ -288,14 +288,19 @@ def cut_problem(lineno: int) -> str:
     return f"line {lineno}: longer than {MAX_LINE} bytes: the rest of the line is ignored"
 
 
-def chunks(stream: BinaryIO, source: str) -> Iterator[tuple[bytes, int, dict[int, str]]]:
+def chunks(
+    stream: BinaryIO, source: str, first_line: int = 1
+) -> Iterator[tuple[bytes, int, dict[int, str]]]:
     """(whole lines each ending in a newline, number of the first line, cut lines' problems).
+
+    `first_line` is the number of the stream's first line (a part of a file: see
+    `scan.game_cuts`).
 
     A line longer than MAX_LINE bytes keeps its first MAX_LINE bytes; the rest is dropped.
     Lines within one block are never longer than BLOCK <= MAX_LINE, so only a line that
     spans blocks can be too long.
     """
-    lineno = 1
+    lineno = first_line
     rest = b""
     skipping = False  # dropping the tail of an over-long line
     for block in blocks(stream, source):

@@ -321,13 +321,15 @@ class _Reader:
             i = j
 
 
-def read_games(stream: BinaryIO, source: str) -> Iterator[RawGame]:
-    """Every game of a binary PGN stream, in order (see `tracker.pgn`)."""
+def read_games(stream: BinaryIO, source: str, first_line: int = 1) -> Iterator[RawGame]:
+    """Every game of a binary PGN stream, in order (see `tracker.pgn`). `first_line` is the
+    number of the stream's first line: a part of a file that starts at a cut given by
+    `game_cuts` reads as that part of the whole file does."""
     reader = _Reader()
     carry = b""
-    carry_line = 1
+    carry_line = first_line
     streaming = False
-    for data, first, cuts in chunks(stream, source):
+    for data, first, cuts in chunks(stream, source, first_line):
         data = _normalize(data)
         if cuts:
             reader.cuts.update(cuts)
@@ -366,3 +368,47 @@ def read_games(stream: BinaryIO, source: str) -> Iterator[RawGame]:
             yield done
     elif carry:
         yield from reader.groups(carry, carry_line, final=True)
+
+
+_CUT = re.compile(rb"\n(?:\r?\n)\[[A-Za-z0-9]")
+"""A blank line (empty, or a lone CR) and a line starting a tag pair after it."""
+_NOT_MOVETEXT_START = b"[%;\xef \t\r\x0b\x0c"
+CUT_LOOK = 1 << 16
+"""Bytes looked at around each place `game_cuts` tries (before it, and after it)."""
+
+
+def game_cuts(stream: BinaryIO, size: int, step: int) -> list[int]:
+    """Offsets where a seekable stream of `size` bytes can be cut into parts read one by
+    one (each by `read_games` with the number of its first line): 0, one cut at or after
+    each multiple of `step` where one is found within `CUT_LOOK` bytes, and `size`.
+
+    A cut is the start of a line `[` + letter or digit, after an empty line, after a line
+    whose first byte is neither `[`, `%`, `;`, whitespace nor a byte order mark's first
+    byte. Whatever the line machine's state before such a line (moves, a header block
+    given a movetext line, text outside any game, a comment left open), the empty line and
+    the `[` line end the game before and start a new one, as they do at the start of a
+    stream: reading the parts gives the games of the whole (tested).
+    """
+    cuts = [0]
+    for pos in range(step, size, step):
+        if pos <= cuts[-1]:
+            continue
+        back = min(pos, CUT_LOOK)
+        stream.seek(pos - back)
+        window = stream.read(back + CUT_LOOK)
+        search = _CUT.search
+        at = back - 1
+        while True:
+            m = search(window, at)
+            if m is None:
+                break
+            at = m.start()
+            prev = window.rfind(b"\n", 0, at)
+            line = window[prev + 1 : at].rstrip(b"\r")
+            if (prev >= 0 or pos == back) and line and line[:1] not in _NOT_MOVETEXT_START:
+                cuts.append(pos - back + m.end() - 2)
+                break
+            at += 1
+    cuts.append(size)
+    stream.seek(0)
+    return cuts
