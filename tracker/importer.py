@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gc
 import hashlib
 import importlib
 import io
+import marshal
 import multiprocessing
 import os
-import pickle
 import re
 import threading
 from collections import Counter
@@ -486,8 +487,6 @@ def _not_rated_reason(
 # -- batches (run in the worker process, or in-process for small sources) -----------------
 
 
-_dumps = pickle.dumps
-_PICKLE = pickle.HIGHEST_PROTOCOL
 _ASSUMED, _RATED, _REASON = 27, 28, 29  # positions in a PreparedGame (tested)
 
 
@@ -498,11 +497,6 @@ class _Batch(NamedTuple):
     problems: list[str]  # "line: text"
     not_rated: dict[str, int]  # reason -> games
     assumed: int  # games whose list was assumed
-
-
-class _Failure(NamedTuple):
-    message: str
-    exit_code: int
 
 
 def _batches(
@@ -616,22 +610,62 @@ class _Validator:
             self._stream.close()
 
 
-def _worker(source: Any, reader: Reader, options: ImportOptions, out: Any, inbox: Any) -> None:
-    """The worker process: send batches, then None (or a _Failure)."""
+# Worker messages, through a pipe: a batch is the marshal bytes of its plain tuple (marshal
+# is cheaper than pickle both ways, and both ends are the same interpreter: a fork); a
+# failure is the marshal bytes of (message, exit code); b"" ends a part (or the source).
+_END = b""
+
+
+def _message(batch: _Batch) -> bytes:
+    return marshal.dumps(tuple(batch))
+
+
+def _work(source: Any, out: Any, inbox: Any, send_all: Callable[[], None]) -> None:
+    """Run `send_all` in a worker process; a failure is sent as one clean line."""
     inbox.close()
+    gc.freeze()  # the heap inherited from the main process: never scanned here
     try:
-        for batch in _batches(source, reader, options):
-            out.send(batch)
-        out.send(None)
+        send_all()
     except TrackerError as exc:
-        out.send(_Failure(str(exc), exc.exit_code))
+        out.send_bytes(marshal.dumps((str(exc), exc.exit_code)))
     except (BrokenPipeError, KeyboardInterrupt):  # the main process is gone
         pass
     except Exception as exc:  # noqa: BLE001 - reported as a clean line by the main process
         with contextlib.suppress(BrokenPipeError):
-            out.send(_Failure(f"cannot read {source.name}: {type(exc).__name__}: {exc}", 1))
+            out.send_bytes(marshal.dumps(
+                (f"cannot read {source.name}: {type(exc).__name__}: {exc}", 1)))
     finally:
         out.close()
+
+
+def _received(inbox: Any, source: Any) -> Iterator[_Batch]:
+    """The batches a worker sends, up to the end of a part (or of the source)."""
+    while True:
+        try:
+            blob = inbox.recv_bytes()
+        except EOFError:
+            raise TrackerError(
+                f"reading {source.name} stopped unexpectedly (a worker process died)"
+            ) from None
+        if blob == _END:
+            return
+        item = marshal.loads(blob)
+        if len(item) == 2:
+            exc = TrackerError(item[0])
+            exc.exit_code = item[1]
+            raise exc
+        yield _Batch._make(item)
+
+
+def _worker(source: Any, reader: Reader, options: ImportOptions, out: Any, inbox: Any) -> None:
+    """The worker process: send batches, then the end."""
+
+    def send_all() -> None:
+        for batch in _batches(source, reader, options):
+            out.send_bytes(_message(batch))
+        out.send_bytes(_END)
+
+    _work(source, out, inbox, send_all)
 
 
 def _in_worker(source: Any, reader: Reader, options: ImportOptions) -> Iterator[_Batch]:
@@ -644,20 +678,7 @@ def _in_worker(source: Any, reader: Reader, options: ImportOptions) -> Iterator[
     proc.start()
     out.close()
     try:
-        while True:
-            try:
-                item = inbox.recv()
-            except EOFError:
-                raise TrackerError(
-                    f"reading {source.name} stopped unexpectedly (the worker process died)"
-                ) from None
-            if item is None:
-                return
-            if isinstance(item, _Failure):
-                exc = TrackerError(item.message)
-                exc.exit_code = item.exit_code
-                raise exc
-            yield item
+        yield from _received(inbox, source)
     finally:
         inbox.close()
         if proc.is_alive():
@@ -700,12 +721,11 @@ def _part_worker(
     source: Any, options: ImportOptions, cuts: list[int], which: int, out: Any, inbox: Any
 ) -> None:
     """Worker `which` (0 or 1) of two: parts which, which + 2, ... of the file; per part,
-    its batches (pickled as soon as made: bytes are small and cheap to hold), then None.
-    It counts the lines of the other worker's parts to number its own."""
+    its batches (as bytes, made before the first is sent: a part's are small), then the
+    end. It counts the lines of the other worker's parts to number its own."""
     from tracker.pgn import read_games
 
-    inbox.close()
-    try:
+    def send_all() -> None:
         with source.open() as stream:
             line = 1
             for i in range(len(cuts) - 1):
@@ -719,20 +739,13 @@ def _part_worker(
                 def reader(s: BinaryIO, name: str, first: int = line) -> Iterator[RawGame]:
                     return read_games(s, name, first)
 
-                held = [_dumps(batch, _PICKLE) for batch in _batches(part, reader, options)]
+                held = [_message(batch) for batch in _batches(part, reader, options)]
                 for blob in held:
                     out.send_bytes(blob)
-                out.send(None)
+                out.send_bytes(_END)
                 line += part.lines
-    except TrackerError as exc:
-        out.send(_Failure(str(exc), exc.exit_code))
-    except (BrokenPipeError, KeyboardInterrupt):  # the main process is gone
-        pass
-    except Exception as exc:  # noqa: BLE001 - reported as a clean line by the main process
-        with contextlib.suppress(BrokenPipeError):
-            out.send(_Failure(f"cannot read {source.name}: {type(exc).__name__}: {exc}", 1))
-    finally:
-        out.close()
+
+    _work(source, out, inbox, send_all)
 
 
 def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Iterator[_Batch]:
@@ -751,21 +764,7 @@ def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Ite
         out.close()
     try:
         for i in range(len(cuts) - 1):
-            inbox = pipes[i % 2][0]
-            while True:
-                try:
-                    item = inbox.recv()
-                except EOFError:
-                    raise TrackerError(
-                        f"reading {source.name} stopped unexpectedly (a worker process died)"
-                    ) from None
-                if item is None:
-                    break
-                if isinstance(item, _Failure):
-                    exc = TrackerError(item.message)
-                    exc.exit_code = item.exit_code
-                    raise exc
-                yield item
+            yield from _received(pipes[i % 2][0], source)
     finally:
         for inbox, _ in pipes:
             inbox.close()
