@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from tracker.cli.common import TableOrJson, out
 from tracker.errors import BadInput
@@ -299,6 +298,7 @@ def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date
 
 def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
                  period: Period, editions: str, fmt: TableOrJson) -> None:
+    from rich.table import Table
     if fmt is TableOrJson.json:
         typer.echo(json.dumps(period_json(result, adjusted, on, period), indent=2))
         return

@@ -9,34 +9,21 @@ import json
 import os
 import sys
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.table import Table
 
-from tracker.check import (
-    DIFFERS,
-    CheckReport,
-    check_all,
-    check_player,
-    inputs_for,
-)
-from tracker.cli.common import DbOption, TableOrJson, err, out, store_for
+from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, err, out, store_for
 from tracker.errors import BadInput, NotFound
 from tracker.model import Period, RatingList
 from tracker.periods import default_period
-from tracker.store import DEFAULT_DB
-from tracker.store.players import resolve_player
-from tracker.target import TargetOut, needed_score_replayed, opponents_from
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from tracker.check import CheckReport
+    from tracker.target import TargetOut
 
 PlayerArg = Annotated[
     str | None,
@@ -65,10 +52,13 @@ def _help(doc: str | None) -> str:
 
 
 def _console() -> Console:
+    from rich.console import Console
     return Console(highlight=False, soft_wrap=False, width=None if out.is_terminal else 200)
 
 
 def _print_table(headers: list[str], cells: list[list[str]], right: set[int]) -> None:
+    from rich import box
+    from rich.table import Table
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for i, h in enumerate(headers):
         table.add_column(h, justify="right" if i in right else "left", no_wrap=True)
@@ -98,8 +88,9 @@ def _signed(x: int | None) -> str:
 
 def _progress() -> Progress:
     """A progress bar on stderr, shown only on a terminal (transient)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err, transient=True,
+                    TimeElapsedColumn(), console=err.console, transient=True,
                     disable=not err.is_terminal)
 
 
@@ -133,6 +124,8 @@ def check(
 
     Example: tracker check --list standard
     """
+    from tracker.check import check_all, check_player
+    from tracker.store.players import resolve_player
     lists = [RatingList.parse(rating_list)] if rating_list else []
     if all_players and player:
         raise BadInput("give a PLAYER or --all, not both")
@@ -183,6 +176,7 @@ CHECK_HEADERS = ["period", "replayed", "official", "diff", "games", "FIDE games"
 
 
 def _print_report(report: CheckReport) -> None:
+    from tracker.check import DIFFERS
     _lines([f"{report.player}, {report.rating_list} list (the replay starts from "
             f"{report.start})"])
     cells = [
@@ -266,6 +260,9 @@ def target(
 
     Example: tracker target 1900 --opponents 1850 --games 9
     """
+    from tracker.check import inputs_for
+    from tracker.store.players import resolve_player
+    from tracker.target import needed_score_replayed, opponents_from
     rl = RatingList.parse(rating_list)
     opps = opponents_from(games, average, opponent or [])
     day = _date(start) if start else dt.date.today()

@@ -8,12 +8,8 @@ from typing import Annotated
 
 import typer
 
-from tracker.cli.common import DbOption, TableOrJson, out
+from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, out
 from tracker.errors import TrackerError
-from tracker.store import DEFAULT_DB
-from tracker.store.db import current_revision, head_revision, open_store
-from tracker.store.maintenance import backup as backup_store
-from tracker.store.maintenance import check_database, open_existing
 
 
 def register(app: typer.Typer) -> None:
@@ -36,6 +32,7 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
 
       tracker db upgrade --db club.db
     """
+    from tracker.store.db import current_revision, head_revision, open_store
     with open_store(db, upgrade=False) as store:
         before = current_revision(store)
     with open_store(db) as store:
@@ -61,6 +58,8 @@ def backup(
 
       tracker db backup ~/backups/tracker-2025-11.db
     """
+    from tracker.store.maintenance import backup as backup_store
+    from tracker.store.maintenance import open_existing
     with open_existing(db) as store:
         size = backup_store(store, file, overwrite=force)
     out.print(f"backed up {db} to {file} ({size:,} bytes)", markup=False)
@@ -81,6 +80,7 @@ def check(
 
       tracker db check --db club.db
     """
+    from tracker.store.maintenance import check_database, open_existing
     with open_existing(db) as store:
         problems = check_database(store)
     if fmt is TableOrJson.json:

@@ -10,7 +10,6 @@ import typer
 
 from tracker.errors import NotFound
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.store import open_store
 
 # What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
 # season, and the facts that decide K. tests/test_demo.py keeps these equal to the README.
@@ -79,6 +78,7 @@ def demo(
         table_lines,
         to_csv,
     )
+    from tracker.store import open_store
     from tracker.store.official import add_entry
     from tracker.store.players import resolve_player, set_facts, set_me
 

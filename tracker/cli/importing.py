@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from tracker.cli.common import DbOption, TableOrJson, err, out, store_for
+from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, err, out, store_for
 from tracker.errors import BadInput, TrackerError
-from tracker.importer import ImportOptions, ImportReport, SourceReport, import_paths
 from tracker.model import PlayerRef, RatingList
-from tracker.store import DEFAULT_DB
-from tracker.store.games import list_imports, list_players
-from tracker.store.players import merge, resolve_player, set_facts, set_me
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from tracker.importer import ImportReport, SourceReport
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 
@@ -98,13 +96,17 @@ def import_command(
 
       cat club.pgn | tracker import - --list rapid
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from tracker.importer import ImportOptions, import_paths
+    from tracker.store.players import resolve_player, set_me
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
     store = store_for(db)
     try:
         show = err.is_terminal and not quiet
         progress = Progress(TextColumn("{task.description}"), BarColumn(),
-                            MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                            MofNCompleteColumn(), TimeElapsedColumn(), console=err.console,
                             transient=True, disable=not show)
         with progress:
             bar = _Bar(progress, 0)
@@ -207,6 +209,10 @@ def imports_command(
 
       tracker imports --format json
     """
+    from rich import box
+    from rich.table import Table
+
+    from tracker.store.games import list_imports
     store = store_for(db)
     try:
         rows = list_imports(store)
@@ -253,6 +259,10 @@ def players_command(
 
       tracker players --format json
     """
+    from rich import box
+    from rich.table import Table
+
+    from tracker.store.games import list_players
     store = store_for(db)
     try:
         rows = list_players(store, search)
@@ -289,6 +299,7 @@ def players_command(
 
 def _print_table(table: Table) -> None:
     # Piped output is not cut to 80 columns: names and dates stay whole.
+    from rich.console import Console
     if out.is_terminal:
         out.print(table)
     else:
@@ -319,6 +330,7 @@ def merge_command(
 
       tracker player merge 1503014 "Carlsen,M"
     """
+    from tracker.store.players import merge, resolve_player
     store = store_for(db)
     try:
         kept = resolve_player(store, keep)
@@ -352,6 +364,7 @@ def set_command(
 
       tracker player set 1503014 --ever-2400
     """
+    from tracker.store.players import resolve_player, set_facts, set_me
     facts: dict[str, Any] = {}
     if birth_year is not None:
         facts["birth_year"] = birth_year

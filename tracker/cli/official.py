@@ -7,34 +7,17 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 
-from tracker.cli.common import DbOption, Format, err, store_for
+from tracker.cli.common import DEFAULT_DB, DbOption, Format, err, store_for
 from tracker.errors import BadInput, NotFound
-from tracker.fidelists import open_list
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.store import DEFAULT_DB, Store
-from tracker.store.official import (
-    ImportSummary,
-    add_entry,
-    entries_for,
-    import_entries,
-    known_fide_ids,
-    remove_entry,
-)
-from tracker.store.players import resolve_player
+
+if TYPE_CHECKING:
+    from tracker.store import Store
+    from tracker.store.official import ImportSummary
 
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
 PROBLEMS_SHOWN = 10
@@ -127,11 +110,15 @@ def import_lists(
 
 def _import_one(store: Store, path: Path, period: Period | None,
                 rating_list: RatingList | None, keep_all: bool) -> ImportSummary:
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from tracker.fidelists import open_list
+    from tracker.store.official import import_entries, known_fide_ids
     only = None if keep_all else known_fide_ids(store)
     with open_list(path, period=period, rating_list=rating_list, only=only) as lst:
         show = err.is_terminal and lst.size >= PROGRESS_FROM_BYTES
         progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                            TimeRemainingColumn(), console=err, transient=True,
+                            TimeRemainingColumn(), console=err.console, transient=True,
                             disable=not show)
         with progress:
             task = progress.add_task(path.name, total=lst.size or None)
@@ -210,6 +197,8 @@ def add(
 
       tracker official add 1503014 --period 2025-11 --rating 2839 --k 10 --games 9
     """
+    from tracker.store.official import add_entry
+    from tracker.store.players import resolve_player
     when = _period(period)
     assert when is not None
     which = RatingList.parse(rating_list)
@@ -237,6 +226,12 @@ def list_entries(
 
       tracker official list 1503014 --list blitz --format csv
     """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from tracker.store.official import entries_for
+    from tracker.store.players import resolve_player
     which = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -292,6 +287,8 @@ def remove(
 
       tracker official remove 1503014 --period 2025-11 --list rapid
     """
+    from tracker.store.official import remove_entry
+    from tracker.store.players import resolve_player
     when = _period(period)
     assert when is not None
     which = RatingList.parse(rating_list)

@@ -10,11 +10,9 @@ from typing import Annotated, Any
 
 import typer
 
-from tracker.cli.common import DbOption, Format, out, store_for
+from tracker.cli.common import DEFAULT_DB, DbOption, Format, out, store_for
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
-from tracker.store import DEFAULT_DB
-from tracker.store.players import resolve_player
 
 # tracker.reports (and through it the replay and the official-list store) is imported by
 # each command when it runs, so that the other commands of the CLI start faster.
@@ -94,6 +92,7 @@ def history(
     Example: tracker history --list standard --from 2025-09 --format table
     """
     from tracker.reports import HISTORY_COLUMNS, history_rows, history_table, load_history, to_csv
+    from tracker.store.players import resolve_player
     rl = _list(rating_list)
     first, last = _period(since, "--from"), _period(until, "--to")
     with store_for(db) as store:
@@ -133,6 +132,7 @@ def explain(
     Example: tracker explain 2025-11   (or: tracker explain "Novák" 2025-11 --list rapid)
     """
     from tracker.reports import explain_lines, history_row, load_history
+    from tracker.store.players import resolve_player
     if not args or len(args) > 2:
         raise BadInput("give the period (YYYY-MM), optionally after the player: "
                        "tracker explain [PLAYER] 2025-11")
@@ -170,6 +170,7 @@ def next_list(
     Example: tracker next --list standard
     """
     from tracker.reports import history_rows, load_history, next_lines, next_report
+    from tracker.store.players import resolve_player
     rl = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -217,6 +218,7 @@ def export(
         load_history,
         to_csv,
     )
+    from tracker.store.players import resolve_player
     with store_for(db) as store:
         who = resolve_player(store, player)
         hist = load_history(store, who)
@@ -255,6 +257,7 @@ def plot(
     """
     from tracker.plot import Series, plot_history
     from tracker.reports import chart_points, load_history
+    from tracker.store.players import resolve_player
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
     with store_for(db) as store:
@@ -284,6 +287,7 @@ def event_list(
     Example: tracker event list --format json
     """
     from tracker.reports import EVENT_COLUMNS, event_rows, load_history, to_csv
+    from tracker.store.players import resolve_player
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -340,6 +344,7 @@ def event_set(
     Example: tracker event set 7 --period 2026-01   (or: tracker event set 7 --ro 1849)
     """
     from tracker.store.history import record_override
+    from tracker.store.players import resolve_player
     if period is None and rating_list is None and exclude is None and ro is None:
         raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")
     kwargs: dict[str, Any] = {}
