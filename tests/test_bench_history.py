@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -15,3 +16,24 @@ def test_history_bench_smoke() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "| history command (in process) |" in done.stdout
+
+
+def test_cli_default_db_is_the_stores() -> None:
+    from tracker.cli.common import DEFAULT_DB
+    from tracker.store import DEFAULT_DB as STORE_DEFAULT_DB
+
+    assert DEFAULT_DB == STORE_DEFAULT_DB
+
+
+def test_cli_starts_without_the_heavy_modules() -> None:
+    """`tracker --help` and every command's start: no SQLAlchemy, rich or use case is
+    imported until a command runs (bench/history.py measures the start-up)."""
+    heavy = ("sqlalchemy", "rich", "chess", "tracker.store", "tracker.check",
+             "tracker.importer", "tracker.reports", "tracker.fidelists", "tracker.target")
+    code = "import json, sys, tracker.cli; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    found = [m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy)]
+    assert not found
