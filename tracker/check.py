@@ -67,6 +67,7 @@ from tracker.store.history import (
     games_of,
     official_of_players,
     players_by_name,
+    players_with_ratings,
     tournaments_of,
 )
 from tracker.store.official import entries_for
@@ -938,20 +939,40 @@ def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse:
     `progress(done, total)` is called as players are looked at; `jobs` > 1 spreads the
     players over that many processes (worth it from a few hundred players)."""
     everyone = players_by_name(store)
+    pieces = _pieces(everyone, players_with_ratings(store))
     if jobs > 1 and len(everyone) >= 2 * CHUNK:
-        return _check_in_processes(store.url, everyone, rating_lists, analyse, jobs, progress)
+        return _check_in_processes(store.url, pieces, len(everyone), rating_lists, analyse,
+                                   jobs, progress)
     reports: list[CheckReport] = []
     done = 0
-    for start in range(0, len(everyone), CHUNK):
-        for found in _check_ids(store, everyone[start:start + CHUNK], rating_lists, analyse):
+    for size, ids in pieces:
+        for found in _check_ids(store, ids, rating_lists, analyse):
             reports += found
-            done += 1
-            if progress is not None:
-                progress(done, len(everyone))
+        done += size
+        if progress is not None:
+            progress(done, len(everyone))
     return reports
 
 
-CHUNK = 200  # players per task when checking in several processes (and per read)
+CHUNK = 200  # players checked per read of their facts (and per task in several processes)
+
+
+def _pieces(everyone: Sequence[int], rated: set[int]) -> list[tuple[int, list[int]]]:
+    """`everyone` cut in order into pieces holding CHUNK players with an official rating
+    each: (players in the piece, the ids of those to check)."""
+    pieces: list[tuple[int, list[int]]] = []
+    size = 0
+    ids: list[int] = []
+    for pid in everyone:
+        size += 1
+        if pid in rated:
+            ids.append(pid)
+            if len(ids) == CHUNK:
+                pieces.append((size, ids))
+                size, ids = 0, []
+    if size:
+        pieces.append((size, ids))
+    return pieces
 
 
 def _check_chunk(url: str, ids: Sequence[int], rating_lists: Sequence[RatingList],
@@ -960,22 +981,20 @@ def _check_chunk(url: str, ids: Sequence[int], rating_lists: Sequence[RatingList
         return [r for found in _check_ids(store, ids, rating_lists, analyse) for r in found]
 
 
-def _check_in_processes(url: str, ids: list[int], rating_lists: Sequence[RatingList],
-                        analyse: bool, jobs: int,
+def _check_in_processes(url: str, pieces: list[tuple[int, list[int]]], total: int,
+                        rating_lists: Sequence[RatingList], analyse: bool, jobs: int,
                         progress: Callable[[int, int], None] | None) -> list[CheckReport]:
     """`check_all` over `jobs` worker processes (each opens the database itself); reports
     come back in the players' order."""
-    chunks = [ids[i:i + CHUNK] for i in range(0, len(ids), CHUNK)]
-    results: list[list[CheckReport]] = [[] for _ in chunks]
+    results: list[list[CheckReport]] = [[] for _ in pieces]
     done = 0
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(_check_chunk, url, chunk, tuple(rating_lists), analyse): n
-                   for n, chunk in enumerate(chunks)}
+        futures = {pool.submit(_check_chunk, url, ids, tuple(rating_lists), analyse): n
+                   for n, (_, ids) in enumerate(pieces)}
         for fut in as_completed(futures):
             n = futures[fut]
             results[n] = fut.result()
-            done += len(chunks[n])
+            done += pieces[n][0]
             if progress is not None:
-                progress(done, len(ids))
+                progress(done, total)
     return [r for chunk in results for r in chunk]
-

@@ -36,6 +36,7 @@ __all__ = [
     "get_tournament",
     "official_of_players",
     "players_by_name",
+    "players_with_ratings",
     "record_override",
     "tournaments_of",
 ]
@@ -160,6 +161,14 @@ def players_by_name(store: Store) -> list[int]:
     with store.engine.connect() as conn:
         return [int(pid) for pid, in conn.execute(
             select(players.c.id).order_by(players.c.norm_name, players.c.id))]
+
+
+def players_with_ratings(store: Store) -> set[int]:
+    """The ids of the players with an official entry that has a rating."""
+    with store.engine.connect() as conn:
+        return {int(pid) for pid, in conn.execute(
+            select(official_ratings.c.player_id).where(official_ratings.c.rating.is_not(None))
+            .distinct())}
 
 
 def official_of_players(store: Store, player_ids: Sequence[int]
