@@ -10,9 +10,13 @@ The flow for one source (a file, an archive member, standard input):
 3. `tracker.store.games.GameWriter` stores the batches in one transaction, de-duplicating by
    identity, and commits when the source is complete. A kill mid-way leaves nothing of it.
 
-Speed (issue 6): for big sources steps 2 runs in a worker process (fork) that sends batches
-of prepared games through a pipe, while this process writes; both cores work. The worker
-runs exactly the code of the in-process path, so the result is identical.
+Speed (issue 6): for big sources step 2 runs in a worker process (fork) that sends batches
+of prepared games through a pipe (marshal bytes of plain tuples), while this process writes;
+both cores work. A plain file of SPLIT_MIN_BYTES or more is cut at game starts
+(`tracker.pgn.scan.game_cuts`) into parts of about SPLIT_PART bytes, read by two workers in
+turn (part i by worker i % 2, each with the number of its first line) and written in file
+order; archives and standard input stay one stream, in one worker. The workers run exactly
+the code of the in-process path, so the result is identical (tested).
 
 This module never imports sqlalchemy (the store does that) nor chess (tracker.pgn does).
 """
