@@ -8,25 +8,16 @@ import re
 from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from tracker.cli.common import TableOrJson, out
 from tracker.errors import BadInput
-from tracker.fide import (
-    FirstRatingOut,
-    GameIn,
-    PeriodOut,
-    PlayerFacts,
-    TournamentIn,
-    edition_for,
-    first_rating,
-    one_off_adjustment,
-    rate_period,
-)
 from tracker.model import Period, RatingList
-from tracker.periods import default_period, is_list_month
+
+if TYPE_CHECKING:
+    from tracker.fide import FirstRatingOut, GameIn, PeriodOut
 
 HELP = (
     "Compute a rating change (or a first rating) game by game, exactly as FIDE does.\n\n"
@@ -49,6 +40,7 @@ _SCORES = {"1": Fraction(1), "1.0": Fraction(1), "0": Fraction(0), "0.0": Fracti
 
 def parse_opponent(text: str) -> GameIn:
     """`RATING:SCORE` -> a game; anything else is a BadInput that says what to write."""
+    from tracker.fide import GameIn
     m = _OPPONENT.match(text)
     if not m:
         if ":" in text:
@@ -84,6 +76,7 @@ def parse_date(text: str | None) -> dt.date:
 def parse_period(text: str | None, on: dt.date, rl: RatingList) -> Period:
     """The list that rates games of a tournament started on `on` (`--period`, else the
     first list after `on` under the era's calendar)."""
+    from tracker.periods import default_period, is_list_month
     if text is None:
         return default_period(on, rl)
     period = Period.parse(text)
@@ -120,7 +113,6 @@ def _score(s: Fraction) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add `tracker calc`."""
-
     @app.command("calc", help=HELP)
     def calc(
         opponents: Annotated[
@@ -186,6 +178,15 @@ def register(app: typer.Typer) -> None:
             TableOrJson, typer.Option("--format", help="table or json.")
         ] = TableOrJson.table,
     ) -> None:
+        from tracker.fide import (
+            PlayerFacts,
+            TournamentIn,
+            edition_for,
+            first_rating,
+            one_off_adjustment,
+            rate_period,
+        )
+
         if date is None and period_text is not None:
             # only the list given: the tournament starts in the month before it
             on = Period.parse(period_text).prev().list_date

@@ -16,7 +16,6 @@ import typer
 from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, err, out, store_for
 from tracker.errors import BadInput, NotFound
 from tracker.model import Period, RatingList
-from tracker.periods import default_period
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -261,6 +260,7 @@ def target(
     Example: tracker target 1900 --opponents 1850 --games 9
     """
     from tracker.check import inputs_for
+    from tracker.periods import default_period
     from tracker.store.players import resolve_player
     from tracker.target import needed_score_replayed, opponents_from
     rl = RatingList.parse(rating_list)
