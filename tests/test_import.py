@@ -437,6 +437,31 @@ def test_a_failing_part_worker_is_one_line_and_stores_nothing(
         assert conn.execute(select(games.c.id)).first() is None
 
 
+def test_a_part_worker_that_dies_is_one_line_never_a_hang(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each worker closes the pipe ends of the other: the main process sees the end of a
+    # dead worker's pipe (and a worker sees the main process gone) instead of waiting.
+    import os
+
+    from tracker import importer
+
+    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(importer, "SPLIT_PART", 1500)
+    real_row = importer.Preparer.row
+
+    def row(self: Preparer, tags: dict[str, str], digest: str, moves: bool,
+            line: int) -> Any:
+        if line > 2000:
+            os._exit(3)
+        return real_row(self, tags, digest, moves, line)
+
+    monkeypatch.setattr(importer.Preparer, "row", row)
+    f = _many_games_file(tmp_path / "many.pgn")
+    (s,) = run(store, f).sources
+    assert s.error == f"reading {f} stopped unexpectedly (a worker process died)"
+    assert (s.games_read, s.added) == (0, 0)
+
+
 def test_preparer_is_pure() -> None:
     raw = RawGame({"White": "A", "Black": "B", "Result": "1-0"}, "", False, 1)
     first = Preparer().prepare(raw)

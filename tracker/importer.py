@@ -624,9 +624,14 @@ def _message(batch: _Batch) -> bytes:
     return marshal.dumps(tuple(batch))
 
 
-def _work(source: Any, out: Any, inbox: Any, send_all: Callable[[], None]) -> None:
-    """Run `send_all` in a worker process; a failure is sent as one clean line."""
-    inbox.close()
+def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], None]) -> None:
+    """Run `send_all` in a worker process; a failure is sent as one clean line.
+
+    `others` are the pipe ends the worker inherited and must close: only the main process
+    may hold a read end (so a send fails when it is gone), and only this worker its write
+    end (so the main process sees the end of the pipe when the worker dies)."""
+    for conn in others:
+        conn.close()
     gc.freeze()  # the heap inherited from the main process: never scanned here
     try:
         send_all()
@@ -669,7 +674,7 @@ def _worker(source: Any, reader: Reader, options: ImportOptions, out: Any, inbox
             out.send_bytes(_message(batch))
         out.send_bytes(_END)
 
-    _work(source, out, inbox, send_all)
+    _work(source, out, [inbox], send_all)
 
 
 def _in_worker(source: Any, reader: Reader, options: ImportOptions) -> Iterator[_Batch]:
@@ -722,7 +727,8 @@ class _Part:
 
 
 def _part_worker(
-    source: Any, options: ImportOptions, cuts: list[int], which: int, out: Any, inbox: Any
+    source: Any, options: ImportOptions, cuts: list[int], which: int, out: Any,
+    others: list[Any],
 ) -> None:
     """Worker `which` (0 or 1) of two: parts which, which + 2, ... of the file; per part,
     its batches (as bytes, made before the first is sent: a part's are small), then the
@@ -749,7 +755,7 @@ def _part_worker(
                 out.send_bytes(_END)
                 line += part.lines
 
-    _work(source, out, inbox, send_all)
+    _work(source, out, others, send_all)
 
 
 def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Iterator[_Batch]:
@@ -758,9 +764,13 @@ def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Ite
     ctx = multiprocessing.get_context("fork")
     pipes = [ctx.Pipe(duplex=False) for _ in range(2)]
     procs = [
-        ctx.Process(target=_part_worker, args=(source, options, cuts, w, out, inbox),
-                    daemon=True)
-        for w, (inbox, out) in enumerate(pipes)
+        ctx.Process(
+            target=_part_worker,
+            args=(source, options, cuts, w, out,
+                  [end for pipe in pipes for end in pipe if end is not out]),
+            daemon=True,
+        )
+        for w, (_, out) in enumerate(pipes)
     ]
     for proc in procs:
         proc.start()
