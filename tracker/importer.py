@@ -731,8 +731,9 @@ def _part_worker(
     others: list[Any],
 ) -> None:
     """Worker `which` (0 or 1) of two: parts which, which + 2, ... of the file; per part,
-    its batches (as bytes, made before the first is sent: a part's are small), then the
-    end. It counts the lines of the other worker's parts to number its own."""
+    its batches (as bytes, all made before the first is sent, so that the worker parses
+    while the main process reads the other's part; a part's are small), then the end. It
+    counts the lines of the other worker's parts to number its own."""
     from tracker.pgn import read_games
 
     def send_all() -> None:
@@ -749,8 +750,9 @@ def _part_worker(
                 def reader(s: BinaryIO, name: str, first: int = line) -> Iterator[RawGame]:
                     return read_games(s, name, first)
 
-                held = [_message(batch) for batch in _batches(part, reader, options)]
-                for blob in held:
+                made = (_message(batch) for batch in _batches(part, reader, options))
+                # The main process reads part 0 first: its batches go as soon as made.
+                for blob in made if i == 0 else list(made):
                     out.send_bytes(blob)
                 out.send_bytes(_END)
                 line += part.lines
