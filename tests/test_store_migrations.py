@@ -28,6 +28,22 @@ def test_models_and_migrations_do_not_drift(db_path: Path) -> None:
     assert diff == []
 
 
+def test_check_constraints_do_not_drift(db_path: Path, tmp_path: Path) -> None:
+    """Alembic's comparison ignores CHECK constraints: compare them as SQLite stores them,
+    between the migrated database and one made from schema.py directly."""
+    direct = create_engine(f"sqlite:///{tmp_path / 'direct.db'}")
+    metadata.create_all(direct)
+    with open_store(str(db_path)) as s:
+        migrated = {t: inspect(s.engine).get_check_constraints(t) for t in metadata.tables}
+    made = {t: inspect(direct).get_check_constraints(t) for t in metadata.tables}
+    direct.dispose()
+    assert migrated == made
+    assert migrated["games"] == [{
+        "name": "ck_games_list",
+        "sqltext": "\"list\" = 'standard' OR \"list\" = 'rapid' OR \"list\" = 'blitz'",
+    }]
+
+
 def test_wal_mode(db_path: Path) -> None:
     with open_store(str(db_path)) as s, s.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
