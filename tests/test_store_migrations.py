@@ -44,6 +44,18 @@ def test_check_constraints_do_not_drift(db_path: Path, tmp_path: Path) -> None:
     }]
 
 
+def test_every_new_database_gets_the_same_schema_text(tmp_path: Path) -> None:
+    """Migrations that copy a table must not depend on set order (dumps compare as text)."""
+    schemas = []
+    for name in ("a.db", "b.db"):
+        with open_store(str(tmp_path / name)) as s, s.engine.connect() as conn:
+            schemas.append(conn.exec_driver_sql(
+                "SELECT type, name, sql FROM sqlite_master ORDER BY type, name").all())
+    assert schemas[0] == schemas[1]
+    assert any("\"list\" = 'standard' OR" in str(sql) for _, name, sql in schemas[0]
+               if name == "games")
+
+
 def test_wal_mode(db_path: Path) -> None:
     with open_store(str(db_path)) as s, s.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
