@@ -46,6 +46,11 @@ a stream that cannot be read at all (a damaged archive) raises `BadInput` naming
 Memory stays bounded whatever the input: blocks of 1 MiB, a line longer than `MAX_LINE`
 bytes is cut (a problem), a game still open after `CARRY_CAP` bytes is read line by line
 with its mainline hashed as it streams.
+
+Parts: `game_cuts(stream, size, step)` gives offsets where a seekable file can be cut into
+parts that read, one by one (`read_games(part, source, first_line=N)` with the number of
+the part's first line), exactly as the whole file does. The importer parses a big plain
+file in parts in two worker processes.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from typing import BinaryIO
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text
 from tracker.pgn.machine import MAX_LINE, MAX_TAGS, MAX_VALUE, read_games_slow
-from tracker.pgn.scan import CARRY_CAP, read_games
+from tracker.pgn.scan import CARRY_CAP, game_cuts, read_games
 
 
 def problem_location(game: RawGame, problem: str) -> tuple[int, str]:
@@ -88,6 +93,7 @@ __all__ = [
     "MAX_TAGS",
     "MAX_VALUE",
     "decode_text",
+    "game_cuts",
     "problem_location",
     "read_games",
     "read_games_reference",
