@@ -20,7 +20,7 @@ with an official anchor, replayed through the library code `tracker check --all`
 Target (issue 6): under a minute for the 1,000,000-game database.
 
 Usage (from the repository root):
-  python bench/replay_all.py --pgn /tmp/bench/big-1m.pgn        # the 1,000,000-game file
+  python bench/replay_all.py --pgn BIG.pgn      # an existing big file
   python bench/replay_all.py                     # builds it first (about a minute)
   python bench/replay_all.py --pgn sample_pgns/2025-09-12_brno-autumn-open.pgn --runs 1  # smoke
 """
