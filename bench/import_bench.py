@@ -3,8 +3,8 @@
 
 Builds the deterministic big PGN from ../shared/corpus with ../shared/tools/make_big_pgn.py
 (kept outside the repository, in --workdir), then runs every scenario --runs times and
-prints medians, ratios and peak RSS (summed over the process tree, sampled from /proc) as a
-markdown table, also written to <workdir>/import-bench.md.
+prints medians, ratios and peak memory (RSS and PSS, each summed over the process tree, sampled
+from /proc) as a markdown table, also written to <workdir>/import-bench.md.
 
 Scenarios
   anchors   on the first --anchor-games games (a prefix of the big file; rates in games/s):
@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -48,7 +49,7 @@ class Measure:
     name: str
     games: int
     seconds: list[float] = field(default_factory=list)
-    rss_kb: list[int] = field(default_factory=list)
+    memory: list[Peak] = field(default_factory=list)
     note: str = ""
 
     @property
@@ -60,9 +61,18 @@ class Measure:
         return self.games / self.median if self.median > 0 else float("inf")
 
 
-def _tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and all its descendants, in kB (Linux /proc)."""
-    total = 0
+class Peak(NamedTuple):
+    """Memory of a process tree in kB: resident (RSS) and proportional (PSS) set sizes,
+    each summed over the processes. Forked workers share the parent's pages, which the RSS
+    sum counts once per process; PSS splits each shared page between its sharers."""
+
+    rss: int
+    pss: int
+
+
+def _tree_mem_kb(pid: int) -> Peak:
+    """Memory of a process and all its descendants (Linux /proc)."""
+    total = pss = 0
     stack = [pid]
     seen: set[int] = set()
     while stack:
@@ -76,27 +86,33 @@ def _tree_rss_kb(pid: int) -> int:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1])
                         break
+            with open(f"/proc/{p}/smaps_rollup", encoding="ascii", errors="replace") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+                        break
             for task in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{task}/children", encoding="ascii") as fh:
                     stack.extend(int(c) for c in fh.read().split())
         except (FileNotFoundError, ProcessLookupError, PermissionError):
             continue
-    return total
+    return Peak(total, pss)
 
 
 def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
-                 shell: bool = False) -> tuple[float, int]:
-    """Run a command; return (wall seconds, peak summed RSS in kB). Fails loudly."""
+                 shell: bool = False) -> tuple[float, Peak]:
+    """Run a command; return (wall seconds, peak summed RSS and PSS in kB). Fails loudly."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd if not shell else " ".join(cmd), shell=shell, stdout=stdout,
                             stderr=subprocess.PIPE)
-    peak = 0
+    peak = Peak(0, 0)
     done = threading.Event()
 
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss_kb(proc.pid))
+            now = _tree_mem_kb(proc.pid)
+            peak = Peak(max(peak.rss, now.rss), max(peak.pss, now.pss))
             done.wait(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -179,28 +195,28 @@ def anchors(path: Path, games: int, runs: int) -> list[Measure]:
     for _ in range(runs):
         s, r = run_measured(["cat", str(path), ">", "/dev/null"], shell=True)
         m.seconds.append(s)
-        m.rss_kb.append(r)
+        m.memory.append(r)
     out.append(m)
     for name, code in ANCHOR_CODE.items():
         m = Measure(name, games)
         for _ in range(runs):
             s, r = run_measured([sys.executable, "-c", code, str(path)])
             m.seconds.append(s)
-            m.rss_kb.append(r)
+            m.memory.append(r)
         out.append(m)
     if shutil.which("pgn-extract"):
         m = Measure("pgn-extract (C, parses every move)", games)
         for _ in range(runs):
             s, r = run_measured(["pgn-extract", "-s", "-o", "/dev/null", str(path)])
             m.seconds.append(s)
-            m.rss_kb.append(r)
+            m.memory.append(r)
         out.append(m)
     return out
 
 
 # --- tracker scenarios ------------------------------------------------------------------
 
-def tracker_import(db: Path, *files: Path) -> tuple[float, int]:
+def tracker_import(db: Path, *files: Path) -> tuple[float, Peak]:
     cmd = [sys.executable, "-m", "tracker", "import", *map(str, files), "--db", str(db),
            "--quiet"]
     return run_measured(cmd)
@@ -212,27 +228,29 @@ def fresh(db: Path) -> None:
 
 
 def scenario(name: str, games: int, runs: int, setup: Callable[[], None],
-             action: Callable[[], tuple[float, int]], note: str = "") -> Measure:
+             action: Callable[[], tuple[float, Peak]], note: str = "") -> Measure:
     m = Measure(name, games, note=note)
     for i in range(runs):
         setup()
         s, r = action()
         m.seconds.append(s)
-        m.rss_kb.append(r)
-        print(f"  {name} run {i + 1}: {s:.2f} s, {r / 1024:.0f} MB", file=sys.stderr)
+        m.memory.append(r)
+        print(f"  {name} run {i + 1}: {s:.2f} s, RSS {r.rss / 1024:.0f} MB, "
+              f"PSS {r.pss / 1024:.0f} MB", file=sys.stderr)
     return m
 
 
 def table(rows: list[Measure], reference: Measure | None) -> str:
     lines = [
-        "| scenario | games | median s | games/s | vs read_headers | peak RSS |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| scenario | games | median s | games/s | vs read_headers | peak RSS | peak PSS |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for m in rows:
         ratio = f"{m.rate / reference.rate:.2f}x" if reference else "-"
         lines.append(
             f"| {m.name} | {m.games:,} | {m.median:.2f} | {m.rate:,.0f} | {ratio} | "
-            f"{max(m.rss_kb) / 1024:.0f} MB |"
+            f"{max(p.rss for p in m.memory) / 1024:.0f} MB | "
+            f"{max(p.pss for p in m.memory) / 1024:.0f} MB |"
         )
     return "\n".join(lines)
 
