@@ -61,6 +61,9 @@ class Measure:
         return self.games / self.median if self.median > 0 else float("inf")
 
 
+PSS_EVERY = 10  # samples (of 50 ms) per PSS reading
+
+
 class Peak(NamedTuple):
     """Memory of a process tree in kB: resident (RSS) and proportional (PSS) set sizes,
     each summed over the processes. Forked workers share the parent's pages, which the RSS
@@ -70,8 +73,9 @@ class Peak(NamedTuple):
     pss: int
 
 
-def _tree_mem_kb(pid: int) -> Peak:
-    """Memory of a process and all its descendants (Linux /proc)."""
+def _tree_mem_kb(pid: int, pss_too: bool = True) -> Peak:
+    """Memory of a process and all its descendants (Linux /proc). Reading PSS walks the
+    page tables (costly: the sampler reads it only every PSS_EVERY-th sample)."""
     total = pss = 0
     stack = [pid]
     seen: set[int] = set()
@@ -86,11 +90,12 @@ def _tree_mem_kb(pid: int) -> Peak:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1])
                         break
-            with open(f"/proc/{p}/smaps_rollup", encoding="ascii", errors="replace") as fh:
-                for line in fh:
-                    if line.startswith("Pss:"):
-                        pss += int(line.split()[1])
-                        break
+            if pss_too:
+                with open(f"/proc/{p}/smaps_rollup", encoding="ascii", errors="replace") as fh:
+                    for line in fh:
+                        if line.startswith("Pss:"):
+                            pss += int(line.split()[1])
+                            break
             for task in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{task}/children", encoding="ascii") as fh:
                     stack.extend(int(c) for c in fh.read().split())
@@ -110,9 +115,11 @@ def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
 
     def sample() -> None:
         nonlocal peak
+        n = 0
         while not done.is_set():
-            now = _tree_mem_kb(proc.pid)
+            now = _tree_mem_kb(proc.pid, pss_too=n % PSS_EVERY == 0)
             peak = Peak(max(peak.rss, now.rss), max(peak.pss, now.pss))
+            n += 1
             done.wait(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
