@@ -148,15 +148,15 @@ def timed(db: Path, jobs: int) -> dict[str, float]:
     out = Path(tempfile.mkstemp(prefix="replay-all-", suffix=".json")[1])
     try:
         with out.open("w") as fh:
-            seconds, peak_kb = run_measured([sys.executable, str(Path(__file__).resolve()),
-                                             "--child", str(db), "--jobs", str(jobs)],
-                                            stdout=fh.fileno())
+            seconds, peak = run_measured([sys.executable, str(Path(__file__).resolve()),
+                                          "--child", str(db), "--jobs", str(jobs)],
+                                         stdout=fh.fileno())
         got = json.loads(out.read_text())
     finally:
         out.unlink(missing_ok=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    return {"wall": seconds, "cpu": cpu, "inner": got["wall"], "peak_mb": peak_kb / 1024,
+    return {"wall": seconds, "cpu": cpu, "inner": got["wall"], "peak_mb": peak.rss / 1024,
             "reports": got["reports"]}
 
 
