@@ -56,14 +56,10 @@ def _season(tmp_path: Path, name: str, games_: int, offset: int = 0) -> Path:
     return write(tmp_path / name, *texts)
 
 
-def test_deferred_indexes_store_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A big source into an empty database drops the secondary indexes of games and builds
-    them again before the commit: same rows, same indexes (same SQL) as without."""
-    import tracker.importer as importer
+def _spy_on_deferral(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The games added each time the writer defers the indexes (it still does)."""
     import tracker.store.games as store_games
 
-    monkeypatch.setattr(importer, "BATCH", 7)
-    f = _season(tmp_path, "s.pgn", 120)
     calls: list[int] = []
     real = store_games.GameWriter._defer_indexes
 
@@ -72,6 +68,18 @@ def test_deferred_indexes_store_the_same(tmp_path: Path, monkeypatch: pytest.Mon
         real(self)
 
     monkeypatch.setattr(store_games.GameWriter, "_defer_indexes", spy)
+    return calls
+
+
+def test_deferred_indexes_store_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big source into an empty database drops the secondary indexes of games and builds
+    them again before the commit: same rows, same indexes (same SQL) as without."""
+    import tracker.importer as importer
+    import tracker.store.games as store_games
+
+    monkeypatch.setattr(importer, "BATCH", 7)
+    f = _season(tmp_path, "s.pgn", 120)
+    calls = _spy_on_deferral(monkeypatch)
     dumps, indexes = [], []
     for after in (10**9, 20):
         monkeypatch.setattr(store_games, "DEFER_INDEXES_AFTER", after)
@@ -98,14 +106,7 @@ def test_indexes_kept_when_the_database_holds_more(
 
     monkeypatch.setattr(importer, "BATCH", 7)
     monkeypatch.setattr(store_games, "DEFER_INDEXES_AFTER", 10)
-    calls: list[int] = []
-    real = store_games.GameWriter._defer_indexes
-
-    def spy(self: store_games.GameWriter) -> None:
-        calls.append(self.added)
-        real(self)
-
-    monkeypatch.setattr(store_games.GameWriter, "_defer_indexes", spy)
+    calls = _spy_on_deferral(monkeypatch)
     db = tmp_path / "t.db"
     with open_store(str(db)) as s:
         assert run(s, _season(tmp_path, "big.pgn", 60)).sources[0].added == 60
