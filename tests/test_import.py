@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,13 @@ import pytest
 from sqlalchemy import select
 
 from tracker.errors import BadInput, NotFound
-from tracker.importer import ImportOptions, Preparer, import_paths
+from tracker.importer import (
+    ImportOptions,
+    ImportReport,
+    Preparer,
+    SourceReport,
+    import_paths,
+)
 from tracker.model import RatingList, RawGame
 from tracker.store import Store
 from tracker.store.games import list_imports
@@ -416,8 +423,11 @@ def test_two_workers_only_for_a_plain_file(tmp_path: Path,
     assert cuts(plain, read_games, ImportOptions()) is None
 
 
-def test_a_failing_part_worker_is_one_line_and_stores_nothing(
-        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _parts_failing_after_line_2000(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        fail: Callable[[], None]) -> SourceReport:
+    """Import a file read in parts by two workers, one of which calls `fail` past line
+    2,000; its report."""
     from tracker import importer
 
     monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
@@ -427,13 +437,22 @@ def test_a_failing_part_worker_is_one_line_and_stores_nothing(
     def row(self: Preparer, tags: dict[str, str], digest: str, moves: bool,
             line: int) -> Any:
         if line > 2000:
-            raise RuntimeError("boom")
+            fail()
         return real_row(self, tags, digest, moves, line)
 
     monkeypatch.setattr(importer.Preparer, "row", row)
-    f = _many_games_file(tmp_path / "many.pgn")
-    (s,) = run(store, f).sources
-    assert s.error == f"cannot read {f}: RuntimeError: boom"
+    report: ImportReport = run(store, _many_games_file(tmp_path / "many.pgn"))
+    (s,) = report.sources
+    return s
+
+
+def test_a_failing_part_worker_is_one_line_and_stores_nothing(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom() -> None:
+        raise RuntimeError("boom")
+
+    s = _parts_failing_after_line_2000(store, tmp_path, monkeypatch, boom)
+    assert s.error == f"cannot read {tmp_path / 'many.pgn'}: RuntimeError: boom"
     assert (s.games_read, s.added) == (0, 0)
     with store.engine.connect() as conn:
         assert conn.execute(select(games.c.id)).first() is None
@@ -445,22 +464,9 @@ def test_a_part_worker_that_dies_is_one_line_never_a_hang(
     # dead worker's pipe (and a worker sees the main process gone) instead of waiting.
     import os
 
-    from tracker import importer
-
-    monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
-    monkeypatch.setattr(importer, "SPLIT_PART", 1500)
-    real_row = importer.Preparer.row
-
-    def row(self: Preparer, tags: dict[str, str], digest: str, moves: bool,
-            line: int) -> Any:
-        if line > 2000:
-            os._exit(3)
-        return real_row(self, tags, digest, moves, line)
-
-    monkeypatch.setattr(importer.Preparer, "row", row)
-    f = _many_games_file(tmp_path / "many.pgn")
-    (s,) = run(store, f).sources
-    assert s.error == f"reading {f} stopped unexpectedly (a worker process died)"
+    s = _parts_failing_after_line_2000(store, tmp_path, monkeypatch, lambda: os._exit(3))
+    assert s.error == (f"reading {tmp_path / 'many.pgn'} stopped unexpectedly "
+                       "(a worker process died)")
     assert (s.games_read, s.added) == (0, 0)
 
 
