@@ -328,6 +328,7 @@ class GameWriter:
         self._prev_tid = 0
         self._in_sql: dict[tuple[int, int], str] = {}
         self._deferred: list[str] = []  # CREATE INDEX statements to run before the commit
+        self._deferring = False  # the indexes were looked at (and dropped, if found) once
 
     # -- transaction ---------------------------------------------------------------------
 
@@ -472,7 +473,7 @@ class GameWriter:
         if not rows:
             added = 0
         elif self._sqlite:
-            if not self._deferred and self.added >= max(DEFER_INDEXES_AFTER, self._rows_before):
+            if not self._deferring and self.added >= max(DEFER_INDEXES_AFTER, self._rows_before):
                 self._defer_indexes()
             added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
         else:
@@ -483,6 +484,7 @@ class GameWriter:
     def _defer_indexes(self) -> None:
         """Drop the secondary indexes of games for the rest of this transaction (see the
         module docstring); `_restore_indexes` builds them again before the commit."""
+        self._deferring = True
         conn = self.conn
         marks = ", ".join("?" for _ in DEFERRABLE_INDEXES)
         found = conn.exec_driver_sql(
@@ -495,9 +497,9 @@ class GameWriter:
             self._deferred.append(str(sql))
 
     def _restore_indexes(self) -> None:
-        while self._deferred:
-            self.conn.exec_driver_sql(self._deferred[0])
-            self._deferred.pop(0)
+        for sql in self._deferred:
+            self.conn.exec_driver_sql(sql)
+        self._deferred.clear()
 
     def _insert_games_portable(self, rows: list[tuple[Any, ...]]) -> int:
         """Other databases: look the identities up, then insert the new ones."""
