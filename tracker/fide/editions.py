@@ -88,6 +88,15 @@ class Edition:
     def name(self) -> str:
         return f"{self.rating_list} {self.effective_from.isoformat()}"
 
+    @property
+    def k_rules(self) -> tuple[object, ...]:
+        """The fields that decide the K a player carries (spec section 3). A K published on
+        a list is the K of the next period under the rules of that list: when the next
+        period's edition has other K rules (Jul 2011, Jul 2014, Jul 2017; rapid and blitz
+        Oct 2022), it is not that period's K."""
+        return (self.k_scheme, self.k_top, self.k_junior, self.k_new, self.k_mid,
+                self.k_flat, self.junior, self.new_player_games)
+
 
 # Changes that came to all three lists on the same day (one value, used by each chain).
 _JAN_2022: tuple[dt.date, str, dict[str, object]] = (

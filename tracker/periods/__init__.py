@@ -28,7 +28,9 @@ How the replay runs
    there is one, else unrated (first rating computed from pooled games, 26-month window).
 2. Each list period P (the era's calendar: quarterly, two-monthly, monthly): K facts from
    what is known before P (recorded facts, official entries before P, replayed ratings);
-   official K of the previous list wins over the derived one. Each tournament's Ro: the
+   official K of the previous list wins over the derived one when that list had the same K
+   rules (`Edition.k_rules`: not across Jul 2011, Jul 2014, Jul 2017, rapid & blitz Oct
+   2022). Each tournament's Ro: the
    recorded `--ro` override, else the official rating on the list in force at its start,
    else the player's own Elo tag in it, else the replayed rating in force at its start,
    else the rating before P. Opponents' ratings come from their Elo tags.

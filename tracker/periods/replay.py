@@ -196,14 +196,22 @@ def replay(inputs: ReplayInputs) -> Replay:
 
 def _facts(state: _State, period: Period, birth_year: int | None,
            official: Mapping[Period, OfficialEntry]) -> PlayerFacts:
-    before = previous_list(period, state.inputs.rating_list)
+    rl = state.inputs.rating_list
+    before = previous_list(period, rl)
     prev = official.get(before) if before is not None else None
+    official_k = prev.k if prev is not None else None
+    if official_k is not None and before is not None and (
+        edition_for(rl, before.list_date).k_rules != edition_for(rl, period.list_date).k_rules
+    ):
+        # Published under the K rules of the previous list (e.g. the flat K 20 of rapid and
+        # blitz before Oct 2022): the K of this period is derived under its own rules.
+        official_k = None
     return PlayerFacts(
         birth_year=birth_year,
         rated_games=state.rated_games,
         ever_2400=state.ever_2400,
         reached_2300=state.reached_2300,
-        official_k=prev.k if prev is not None else None,
+        official_k=official_k,
     )
 
 

@@ -1,0 +1,269 @@
+"""Rapid & blitz and the player facts, checked against the rulebook (shared/spec/fide-rules.md).
+
+Every expected number is derived by hand below from the rulebook's sections and tables, never
+from running tracker code. Rows of table 8.1.2 used (d_min,d_max,p_high,p_low):
+0,3,0.50,0.50 | 392,411,0.92,0.08. Rows of 8.1.1 used: 0.50 -> 0, 0.64 -> 102.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+from tracker.fide import (
+    GameIn,
+    PlayerFacts,
+    TournamentIn,
+    apply_700_rule,
+    derive_k,
+    edition_for,
+    first_rating,
+    rate_period,
+)
+from tracker.model import OfficialEntry, Period, RatingList
+from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
+
+STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
+RB = [RAPID, BLITZ]
+ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
+
+
+class Season:
+    """A tiny season for the pure replay (one game per tournament, played on its start)."""
+
+    def __init__(self, rl: RatingList) -> None:
+        self.rl = rl
+        self.games: list[GameFact] = []
+        self.tournaments: list[TournamentFact] = []
+        self.official: list[OfficialEntry] = []
+
+    def game(self, day: str, opponent: int, score: Fraction) -> None:
+        n = len(self.tournaments) + 1
+        on = dt.date.fromisoformat(day)
+        self.tournaments.append(TournamentFact(n, f"T{n}", start=on, end=on))
+        self.games.append(GameFact(
+            id=n, tournament_id=n, date=on, round="1", white=True, opponent_id=1000 + n,
+            opponent=f"Opp {n}", own_elo=None, opponent_elo=opponent, result="*", score=score,
+            rating_list=self.rl))
+
+    def off(self, period: str, rating: int, k: int | None = None,
+            birth_year: int | None = None) -> None:
+        self.official.append(OfficialEntry(1, self.rl, Period.parse(period), rating, k=k,
+                                           birth_year=birth_year))
+
+    def rows(self, player: PlayerInfo | None = None) -> dict[str, tuple[int | None, int | None]]:
+        """(K, published rating) by period."""
+        rep = replay(ReplayInputs(self.rl, self.games, self.tournaments, self.official,
+                                  player or PlayerInfo()))
+        return {str(r.period): (r.k, r.published) for r in rep.rows}
+
+
+# --- the official K of a list published under other K rules -----------------------------------
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_official_k_of_the_flat_era_does_not_decide_oct_2022(rl: RatingList) -> None:
+    # Sep 2022 official 1800 with K 20: the flat K of everyone (section 3, "Rapid & blitz
+    # before 1 Oct 2022: K 20 for everyone"). Born 2008. Win vs 1800 on 2022-09-10 -> the Oct
+    # 2022 list (section 1.1, 3 closing days). K follows the list date (section 2): Oct 2022
+    # brings the standard scheme to rapid & blitz, so K is derived under it: junior
+    # (2022 - 2008 = 14 <= 18), never 2300 -> K 40 (section 3 rule 2).
+    # D = 0 -> PD 0.50 -> +0.50 x 40 = +20 -> 1820 (the stale flat K 20 would give 1810).
+    s = Season(rl)
+    s.off("2022-09", 1800, k=20)
+    s.game("2022-09-10", 1800, ONE)
+    assert s.rows(PlayerInfo(birth_year=2008))["2022-10"] == (40, 1820)
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_official_k_within_the_ladder_era_still_wins(rl: RatingList) -> None:
+    # Same junior, official Oct 2022 K 20 (Oct and Nov 2022 share the K rules): the recorded
+    # official K wins over the derived junior K 40 (section 3). D = 0 -> +0.50 x 20 = +10.
+    s = Season(rl)
+    s.off("2022-10", 1800, k=20)
+    s.game("2022-10-10", 1800, ONE)
+    assert s.rows(PlayerInfo(birth_year=2008))["2022-11"] == (20, 1810)
+
+
+def test_official_k_of_jun_2014_does_not_decide_jul_2014() -> None:
+    # Standard, official Jun 2014 1800 K 15 (the K 30/15/10 scheme), adult with 100 games.
+    # Win vs 1800 on 2014-06-10 -> Jul 2014 list, under K 40/20/10 (section 2, 1 Jul 2014):
+    # 100 games, never 2400, adult -> K 20 (section 3 rule 4). +0.50 x 20 = +10 -> 1810
+    # (the old K 15 would give 7.5 -> 8 -> 1808).
+    s = Season(STD)
+    s.off("2014-06", 1800, k=15)
+    s.game("2014-06-10", 1800, ONE)
+    assert s.rows(PlayerInfo(birth_year=1980, rated_games=100))["2014-07"] == (20, 1810)
+
+
+def test_official_k_of_jun_2017_does_not_decide_jul_2017() -> None:
+    # Standard, born 1999, official Jun 2017 1900 K 20 (2014 rule: junior only before the
+    # 18th birthday; policy: list year - birth year <= 17). Win vs 1900 on 2017-06-10 -> Jul
+    # 2017 list: junior to the end of the year of the 18th birthday (policy 2017): 2017 -
+    # 1999 = 18 -> K 40. +0.50 x 40 = +20 -> 1920.
+    s = Season(STD)
+    s.off("2017-06", 1900, k=20)
+    s.game("2017-06-10", 1900, ONE)
+    assert s.rows(PlayerInfo(birth_year=1999, rated_games=100))["2017-07"] == (40, 1920)
+
+
+# --- the player facts on rapid and blitz -------------------------------------------------------
+
+
+def test_standard_k_20_below_the_newcomer_k_shows_30_games() -> None:
+    # The same on the standard list: official K 20 in 2019 is below the newcomer K 40 of
+    # the 2017 edition -> 30 games taken as completed -> K 20: +10 -> 1810.
+    s = Season(STD)
+    s.off("2019-05", 1800, k=20)
+    s.game("2022-10-10", 1800, ONE)
+    assert s.rows(PlayerInfo(birth_year=1980))["2022-11"] == (20, 1810)
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_birth_year_applies_to_rapid_and_blitz(rl: RatingList) -> None:
+    # The birth year is a fact of the person, not of a list (section 3 rule 2, and section 2,
+    # 1 Oct 2022: "juniors" on rapid & blitz). Official Sep 2025 1800 K 20 (below the
+    # newcomer K 40 -> 30 games taken as completed); the Oct 2025 list has no entry, so
+    # the Nov 2025 K is derived. Win vs 1800 on 2025-10-10 -> Nov 2025.
+    # Born 2010 (2025 - 2010 = 15), never 2300 -> K 40: +20 -> 1820. Adult -> K 20: +10.
+    s = Season(rl)
+    s.off("2025-09", 1800, k=20)
+    s.game("2025-10-10", 1800, ONE)
+    assert s.rows(PlayerInfo(birth_year=2010))["2025-11"] == (40, 1820)
+    assert s.rows(PlayerInfo(birth_year=1980))["2025-11"] == (20, 1810)
+    # a birth year known only from an official entry counts the same
+    s = Season(rl)
+    s.off("2025-09", 1800, k=20, birth_year=2010)
+    s.game("2025-10-10", 1800, ONE)
+    assert s.rows()["2025-11"] == (40, 1820)
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_recorded_rated_games_do_not_reach_rapid_and_blitz(rl: RatingList) -> None:
+    # The recorded games are standard games (PLAYER_FACTS_LISTS; section 3 counts the games
+    # on the list whose K it is). Start from an official Sep 2025 1800 without K, adult:
+    # no rapid/blitz games known -> K 40 whatever the standard count. +20 -> 1820.
+    s = Season(rl)
+    s.off("2025-09", 1800)
+    s.game("2025-10-10", 1800, ONE)
+    assert s.rows(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == (40, 1820)
+
+
+# --- K on rapid and blitz, edition by edition (section 3) -------------------------------------
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_flat_k_20_for_juniors_and_new_players_before_oct_2022(rl: RatingList) -> None:
+    young = PlayerFacts(birth_year=2008, rated_games=0)
+    assert derive_k(rl, dt.date(2013, 1, 1), young, 1500)[0] == 20
+    assert derive_k(rl, dt.date(2022, 9, 1), young, 1500)[0] == 20
+    assert derive_k(rl, dt.date(2022, 9, 1), PlayerFacts(ever_2400=True), 2500)[0] == 20
+    # from Oct 2022 the ladder: junior 40, 2400 ever 10, established adult 20
+    assert derive_k(rl, dt.date(2022, 10, 1), young, 1500)[0] == 40
+    assert derive_k(rl, dt.date(2022, 10, 1), PlayerFacts(ever_2400=True), 2300)[0] == 10
+    assert derive_k(rl, dt.date(2022, 10, 1), PlayerFacts(birth_year=1980, rated_games=30),
+                    1500)[0] == 20
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_flat_era_700_rule_from_the_first_day(rl: RatingList) -> None:
+    # Section 3: K 20 "reduced when n exceeds 35 so that K x n <= 700": 35 x 20 = 700 stays
+    # 20; 36 -> 700 // 36 = 19; 71 -> 9. In 2012, when the standard list had no 700 rule.
+    ed = edition_for(rl, dt.date(2012, 3, 1))
+    assert [apply_700_rule(20, n, ed) for n in (35, 36, 71)] == [20, 19, 9]
+    assert apply_700_rule(25, 36, edition_for(STD, dt.date(2012, 3, 1))) == 25
+
+
+# --- the 400-point rule on rapid and blitz, edition by edition --------------------------------
+
+
+def _used(rl: RatingList, ro: int, opponents: list[int], start: dt.date,
+          list_date: dt.date) -> list[tuple[int | None, Decimal | None]]:
+    t = TournamentIn(start, ro, tuple(GameIn(r, HALF) for r in opponents))
+    out = rate_period(ro, [t], rating_list=rl, list_date=list_date,
+                      facts=PlayerFacts(rated_games=100), k=20)
+    return [(g.difference_used, g.expected) for g in out.tournaments[0].games]
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_cap_400_in_every_game_from_2012(rl: RatingList) -> None:
+    # Section 2, 1 Jan 2012 (UNSETTLED, policy 400, not 735 and not the standard 350 of
+    # 2008): Ro 2000 vs 1500 (D 500) and 1550 (D 450): both count as 400 -> 0.92.
+    assert _used(rl, 2000, [1500, 1550], dt.date(2012, 2, 1), dt.date(2012, 7, 1)) == [
+        (400, Decimal("0.92")), (400, Decimal("0.92"))]
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_no_2650_exemption_and_cap_for_both_sides_from_2025(rl: RatingList) -> None:
+    # Section 2, 1 Oct 2025 "Not in rapid & blitz": Ro 2700 vs 2250 (D 450) is capped to
+    # 400 -> 0.92, and the lower side 2250 vs 2700 (D -450) to -400 -> 0.08 (both in
+    # 2026, the 600 rule does not apply: 450 apart).
+    on = dt.date(2026, 1, 10)
+    assert _used(rl, 2700, [2250], on, dt.date(2026, 2, 1)) == [(400, Decimal("0.92"))]
+    assert _used(rl, 2250, [2700], on, dt.date(2026, 2, 1)) == [(-400, Decimal("0.08"))]
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_600_rule_game_is_not_in_the_700_count(rl: RatingList) -> None:
+    # Section 2, 1 Dec 2024: 2700 vs 2100 (600 apart, one above 2600) is not rated, so it is
+    # not one of the "rated games in the period" of the 700 rule (section 1.5).
+    # K 40 given; 18 rated games + 1 excluded: 18 x 40 = 720 > 700 -> K 38 (700 // 18); counting the
+    # excluded game it would be 700 // 19 = 36.
+    games = (GameIn(2100, ONE),) + tuple(GameIn(2700, HALF) for _ in range(18))
+    t = TournamentIn(dt.date(2025, 1, 5), 2700, games)
+    out = rate_period(2700, [t], rating_list=rl, list_date=dt.date(2025, 2, 1),
+                      facts=PlayerFacts(), k=40)
+    assert (out.k_base, out.games, out.k) == (40, 18, 38)
+
+
+# --- floor and first ratings on rapid and blitz -----------------------------------------------
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_floor_by_edition(rl: RatingList) -> None:
+    # 2012 policy 1000 (RAPID_BLITZ_FLOOR_2012), 1000 from Jul 2012, 1400 from Mar 2024.
+    assert edition_for(rl, dt.date(2012, 1, 1)).floor == 1000
+    assert edition_for(rl, dt.date(2024, 2, 29)).floor == 1000
+    assert edition_for(rl, dt.date(2024, 3, 1)).floor == 1400
+    # Apr 2024: 1405, K 20, loss vs 1405 (D 0): -0.50 x 20 = -10 -> 1395 < 1400: unrated.
+    t = TournamentIn(dt.date(2024, 3, 10), 1405, (GameIn(1405, ZERO),))
+    out = rate_period(1405, [t], rating_list=rl, list_date=dt.date(2024, 4, 1),
+                      facts=PlayerFacts(rated_games=100), k=20)
+    assert out.rating_after is None and out.reason == (
+        "below the floor of 1400: published as unrated")
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_first_rating_before_jul_2014_nine_games_bonus_12_5(rl: RatingList) -> None:
+    # Section 4, before Jul 2014: 9 games, +12.5 per half point above 50% (the K 30 bonus of
+    # 15 is a standard-list matter: rapid & blitz K was 20; policy 12.5). Nine games vs 1800,
+    # 6.5 points: 2 points = 4 half points above 4.5 -> Ra 1800 + 50 = 1850. 8 games: none.
+    scores = [ONE] * 6 + [HALF, ZERO, ZERO]
+    t = TournamentIn(dt.date(2013, 3, 1), None, tuple(GameIn(1800, s) for s in scores))
+    assert first_rating([t], rating_list=rl, list_date=dt.date(2013, 5, 1)).rating == 1850
+    t8 = TournamentIn(dt.date(2013, 3, 1), None, tuple(GameIn(1800, s) for s in scores[:8]))
+    assert first_rating([t8], rating_list=rl, list_date=dt.date(2013, 5, 1)).rating is None
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_first_rating_2024_formula_on_rapid_and_blitz(rl: RatingList) -> None:
+    # Section 4 "standard, rapid and blitz alike": 5 games vs 2000, 3.5 points.
+    # Ra = (5 x 2000 + 2 x 1800) / 7 = 13600 / 7 = 1942.857; p = 4.5 / 7 = 0.643 -> 0.64 ->
+    # dp 102; Ru = 2044.857 -> 2045. (Feb 2024, 2014 formula: Ra 2000 + 2 x 20 = 2040.)
+    scores = [ONE, ONE, ONE, HALF, ZERO]
+    t = TournamentIn(dt.date(2024, 1, 10), None, tuple(GameIn(2000, s) for s in scores))
+    assert first_rating([t], rating_list=rl, list_date=dt.date(2024, 2, 1)).rating == 2040
+    assert first_rating([t], rating_list=rl, list_date=dt.date(2024, 3, 1)).rating == 2045
+
+
+@pytest.mark.parametrize("rl", RB)
+def test_standard_rating_seeds_only_from_mar_2024(rl: RatingList) -> None:
+    # Section 4 (under "From 1 Mar 2024"): unrated in rapid/blitz with a standard rating ->
+    # the standard rating. Before, the games decide: 5 draws vs 2000 -> 50% -> Ru = Ra = 2000.
+    t = TournamentIn(dt.date(2024, 1, 10), None, tuple(GameIn(2000, HALF) for _ in range(5)))
+    feb = first_rating([t], rating_list=rl, list_date=dt.date(2024, 2, 1), standard_rating=1720)
+    mar = first_rating([t], rating_list=rl, list_date=dt.date(2024, 3, 1), standard_rating=1720)
+    assert feb.rating == 2000 and mar.rating == 1720
