@@ -1,0 +1,126 @@
+"""Check the replay against FIDE's official lists, and say why a number differs.
+
+`reconcile(inputs)` replays one list for one player (tracker.periods.replay) and, for every
+period with an official entry, compares the replayed rating with the official one. For every
+difference it ranks the likely causes, from what the data shows, by re-computing the period
+under each hypothesis and keeping those that reproduce FIDE's number:
+
+- games missing: FIDE rated more games than the replay; a tournament the replay put on a
+  neighbouring list, pinned here, reproduces the list (verified by re-running the replay
+  with the pin), or the games are not in the database;
+- games extra: FIDE rated fewer games; a tournament was rated on another list (a late
+  report): the exact `tracker event set ID --period YYYY-MM` that pins it, verified by
+  re-running the replay with that pin (or `--exclude` when it was never rated);
+- K differs: another K reproduces the list, and why (junior, 30 games, 2400, 700 rule);
+- rounding: rounding per tournament instead of once per period reproduces the list;
+- a one-point base correction: FIDE started the period one point off the published list;
+- an unrated opponent counted or not;
+- the cap or the 2650 rule: another treatment of |D| above the cap reproduces the list;
+- the Ro FIDE used: the player's own Elo tag, when it differs from the list in force;
+- a pre-2008 era that is not replayed.
+
+Causes are ranked by evidence: one that reproduces the official rating (and game count)
+exactly comes first; ties follow `CAUSE_ORDER`. Where the replay re-anchors at the official
+rating and the later periods then match, the row says so.
+
+The analyses replay and re-compute over plain values (tracker.periods, tracker.fide); only
+`inputs` reads the store. Modules: `report` (what a check gives: `CheckReport`, `CheckRow`,
+`Cause`, the kinds of cause), `reconcile` (replay vs official, period by period), `causes`
+(`likely_causes`: every analysis, ranked), `games` (games missing or extra, verified by
+re-running the replay), `rules` (another K, cap, rounding or base, through the engine),
+`context` (what the analyses share), `inputs` (a player's facts from the store,
+`check_player`), `workers` (`check --all` over processes). `check_all` is here, next to
+`CHUNK`, the size of its pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from tracker.check.causes import likely_causes
+from tracker.check.context import NEIGHBOUR_LISTS
+from tracker.check.games import MAX_COMBOS, PIN_SUBSETS
+from tracker.check.inputs import check_ids, check_player, inputs_for
+from tracker.check.reconcile import reconcile
+from tracker.check.report import (
+    BASE_CORRECTION,
+    CAP,
+    CAUSE_ORDER,
+    DIFFERS,
+    ELO_TAG,
+    GAMES_EXTRA,
+    GAMES_MISSING,
+    K_DIFFERS,
+    MATCH,
+    NOT_IN_DATABASE,
+    PRE_2008,
+    ROUNDING,
+    START,
+    UNEXPLAINED,
+    UNRATED_OPPONENT,
+    Cause,
+    CheckReport,
+    CheckRow,
+)
+from tracker.check.rules import CAP_MODES
+from tracker.check.workers import check_in_processes, cut_in_pieces
+from tracker.model import RatingList
+from tracker.store import Store
+from tracker.store.history import players_by_name, players_with_ratings
+
+CHUNK = 200  # players checked per read of their facts (and per task in several processes)
+
+
+def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse: bool = True,
+              progress: Callable[[int, int], None] | None = None, jobs: int = 1
+              ) -> list[CheckReport]:
+    """Check every player with an official rating (`tracker check --all`), by name.
+
+    `progress(done, total)` is called as players are looked at; `jobs` > 1 spreads the
+    players over that many processes (worth it from a few hundred players)."""
+    everyone = players_by_name(store)
+    pieces = cut_in_pieces(everyone, players_with_ratings(store), CHUNK)
+    if jobs > 1 and len(everyone) >= 2 * CHUNK:
+        return check_in_processes(store.url, pieces, len(everyone), rating_lists, analyse,
+                                  jobs, progress)
+    reports: list[CheckReport] = []
+    done = 0
+    for size, ids in pieces:
+        for found in check_ids(store, ids, rating_lists, analyse):
+            reports += found
+        done += size
+        if progress is not None:
+            progress(done, len(everyone))
+    return reports
+
+
+__all__ = [
+    "BASE_CORRECTION",
+    "CAP",
+    "CAP_MODES",
+    "CAUSE_ORDER",
+    "CHUNK",
+    "DIFFERS",
+    "ELO_TAG",
+    "GAMES_EXTRA",
+    "GAMES_MISSING",
+    "K_DIFFERS",
+    "MATCH",
+    "MAX_COMBOS",
+    "NEIGHBOUR_LISTS",
+    "NOT_IN_DATABASE",
+    "PIN_SUBSETS",
+    "PRE_2008",
+    "ROUNDING",
+    "START",
+    "UNEXPLAINED",
+    "UNRATED_OPPONENT",
+    "Cause",
+    "CheckReport",
+    "CheckRow",
+    "check_all",
+    "check_player",
+    "inputs_for",
+    "likely_causes",
+    "reconcile",
+]

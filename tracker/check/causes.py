@@ -1,0 +1,76 @@
+"""`likely_causes`: every analysis of one difference, ranked by evidence (`Cause.rank_key`);
+here too the pre-2008 era, the Ro of the player's own Elo tag, and the unexplained rest."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tracker.check.context import Context, rating_text, reproduced
+from tracker.check.games import games_extra_causes, games_missing_causes
+from tracker.check.report import ELO_TAG, PRE_2008, UNEXPLAINED, Cause
+from tracker.check.rules import base_correction_causes, cap_causes, k_causes, rounding_causes
+from tracker.model import OfficialEntry
+from tracker.periods import REPLAY_FROM, PeriodRow
+
+
+def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
+    """The likely causes of the difference in `row`, ranked (best first)."""
+    entry = row.official
+    assert entry is not None
+    if row.period.list_date < REPLAY_FROM:
+        return [_pre_2008(ctx, row, entry)]
+    causes: list[Cause] = []
+    ours = row.games
+    theirs = entry.games
+    if theirs is not None and theirs > ours:
+        causes += games_missing_causes(ctx, row, entry, theirs - ours)
+    elif theirs is not None and theirs < ours:
+        causes += games_extra_causes(ctx, row, entry, ours - theirs)
+    if row.out is not None and row.rating_before is not None:
+        causes += k_causes(row, entry)
+        causes += cap_causes(row, entry)
+        causes += rounding_causes(row, entry)
+    causes += _elo_tag(ctx, row, entry)
+    causes += base_correction_causes(row, entry)
+    if not any(c.reproduces for c in causes):
+        causes.append(Cause(
+            UNEXPLAINED,
+            f"no single cause reproduces the official {rating_text(entry.rating)}: compare with "
+            f"FIDE's calculation page for {row.period} (`tracker explain {row.period}` shows "
+            "the replay's); `tracker event set ID --ro R` records the Ro FIDE used",
+            reproduces=False,
+        ))
+    return sorted(causes, key=Cause.rank_key)
+
+
+def _pre_2008(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> Cause:
+    unplaced = [nc for nc in ctx.base.unplaced if "2008" in nc.reason]
+    extra = f" ({len(unplaced)} games before 2008 are not replayed)" if unplaced else ""
+    return Cause(
+        PRE_2008,
+        f"the {row.period} list is before 2008, when FIDE rated by tournament averages: the "
+        f"tracker does not replay that era{extra}; it re-anchors at the official "
+        f"{rating_text(entry.rating)}",
+        reproduces=False,
+    )
+
+
+def _elo_tag(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
+    causes: list[Cause] = []
+    for plan in row.tournaments:
+        tag = plan.elo_tag
+        if tag is None or plan.ro is None or tag == plan.ro:
+            continue
+        t = ctx.tournament(plan.unit.tournament.id)
+        rep = ctx.rerun(tournaments=[replace(t, ro=tag)])
+        ok = reproduced(rep, row.period, entry)
+        got = rep.row(row.period)
+        causes.append(Cause(
+            ELO_TAG,
+            f"the Ro FIDE used: {plan.unit.label} used Ro {plan.ro} ({plan.ro_source}) but "
+            f"your Elo tag there says {tag}; with Ro {tag} the period gives "
+            f"{rating_text(got.replayed if got else None)}",
+            reproduces=ok, games_match=ok and entry.games is not None,
+            command=f"tracker event set {t.id} --ro {tag}" if ok else None,
+        ))
+    return causes

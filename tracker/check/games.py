@@ -1,0 +1,254 @@
+"""Causes in the games FIDE rated, each verified by re-running the replay with the change:
+games missing (a tournament the replay put on a neighbouring list, pinned here; else not in
+the database), games extra (a tournament rated on another list, or never rated), and an
+opponent unrated for one side only."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from tracker.check.context import Context, rating_text, reproduced
+from tracker.check.report import (
+    GAMES_EXTRA,
+    GAMES_MISSING,
+    NOT_IN_DATABASE,
+    UNRATED_OPPONENT,
+    Cause,
+)
+from tracker.model import OfficialEntry, Period
+from tracker.periods import GameFact, PeriodRow, Replay, next_list
+
+PIN_SUBSETS = 2  # try single tournaments, then pairs
+MAX_COMBOS = 24  # tournament sets tried per difference (each costs a replay or several)
+
+
+def _plans_with_counts(row: PeriodRow) -> list[tuple[int, str, int]]:
+    """(tournament id, name, games counted by the engine) for each tournament of `row`."""
+    counts: list[tuple[int, str, int]] = []
+    outs = row.out.tournaments if row.out is not None else ()
+    for i, plan in enumerate(row.tournaments):
+        if i < len(outs) and outs[i].label == plan.unit.label:
+            n = outs[i].games_counted
+        else:
+            n = len(plan.counted)
+        counts.append((plan.unit.tournament.id, plan.unit.label, n))
+    return counts
+
+
+def _subsets(items: Sequence[tuple[int, str, int]], total: int
+             ) -> Iterator[tuple[tuple[int, str, int], ...]]:
+    tried = 0
+    for size in range(1, PIN_SUBSETS + 1):
+        for combo in itertools.combinations(items, size):
+            if sum(c[2] for c in combo) == total:
+                tried += 1
+                yield combo
+                if tried >= MAX_COMBOS:
+                    return
+        if tried:
+            return
+
+
+def _names(combo: Sequence[tuple[int, str, int]]) -> str:
+    return " and ".join(f"{name} (id {tid}, {n} games)" for tid, name, n in combo)
+
+
+def _commands(combo: Sequence[tuple[int, str, int]], period: Period) -> str:
+    return "; ".join(f"tracker event set {tid} --period {period}" for tid, _, _ in combo)
+
+
+def _pin(ctx: Context, combo: Sequence[tuple[int, str, int]], period: Period | None,
+         exclude: bool = False) -> Replay:
+    changed = []
+    for tid, _, _ in combo:
+        t = ctx.tournament(tid)
+        changed.append(replace(t, excluded=True) if exclude else replace(t, pinned_period=period))
+    return ctx.rerun(tournaments=changed)
+
+
+def games_missing_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, missing: int
+                   ) -> list[Cause]:
+    causes: list[Cause] = []
+    here = row.period
+    candidates: list[tuple[int, str, int]] = []
+    origin: dict[int, Period] = {}
+    for p in ctx.neighbours(here):
+        other = ctx.base.row(p)
+        if other is None:
+            continue
+        ends = {plan.unit.tournament.id: plan.unit.end for plan in other.tournaments}
+        for item in _plans_with_counts(other):
+            end = ends.get(item[0])
+            if item[2] > 0 and (end is None or end < here.list_date):  # over before the list
+                candidates.append(item)
+                origin[item[0]] = p
+    for combo in _subsets(candidates, missing):
+        rep = _pin(ctx, combo, here)
+        ok_here = reproduced(rep, here, entry)
+        where = sorted({origin[c[0]] for c in combo})
+        verified = [p for p in where if p in ctx.official and reproduced(rep, p, ctx.official[p])]
+        broken = [p for p in where if p in ctx.official and not reproduced(rep, p, ctx.official[p])]
+        got = rep.row(here)
+        text = (f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
+                f"{row.games}: {_names(combo)}, which the replay rated on the "
+                f"{', '.join(str(p) for p in where)} list, probably landed here; ")
+        if ok_here:
+            text += (f"re-running the replay with that pin gives {rating_text(entry.rating)} "
+                     f"for {here}")
+            if verified:
+                text += f" and matches {', '.join(str(p) for p in verified)} too"
+            if broken:
+                text += f" (but {', '.join(str(p) for p in broken)} would then differ)"
+        else:
+            text += (f"re-running the replay with that pin gives "
+                     f"{rating_text(got.replayed if got else None)} for {here}, not "
+                     f"{rating_text(entry.rating)}")
+        causes.append(Cause(GAMES_MISSING, text, reproduces=ok_here and not broken,
+                            games_match=_games_ok(rep, here, entry),
+                            command=_commands(combo, here)))
+    causes = _drop_disproved(causes)
+    causes += _unrated_counted_by_fide(row, entry, missing)
+    if not any(c.reproduces for c in causes):
+        not_counted = [nc for nc in row.not_counted]
+        hint = ""
+        if not_counted and len(not_counted) >= missing:
+            reasons = sorted({nc.reason for nc in not_counted})
+            hint = (f"; the replay did not count {len(not_counted)} game(s) of this period "
+                    f"({', '.join(reasons)}): FIDE may have")
+        causes.append(Cause(
+            NOT_IN_DATABASE,
+            f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
+            f"{row.games}: {missing} game(s) are probably not in the database; import the "
+            f"missing tournament's PGN (`tracker import FILE`){hint}",
+            reproduces=False, games_match=False,
+        ))
+    return causes
+
+
+def _games_ok(rep: Replay, period: Period, entry: OfficialEntry) -> bool:
+    row = rep.row(period)
+    return row is not None and entry.games is not None and row.games == entry.games
+
+
+def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int
+                             ) -> list[Cause]:
+    unrated = [(t.label, g.label) for t in (row.out.tournaments if row.out else ())
+               for g in t.games if not g.counted and g.reason == "unrated-opponent"]
+    unrated += [(nc.tournament, nc.game.opponent) for nc in row.not_counted
+                if nc.reason == "unrated-opponent"]
+    if not unrated or len(unrated) != missing:
+        return []
+    names = ", ".join(sorted({opp for _, opp in unrated}))
+    return [Cause(
+        UNRATED_OPPONENT,
+        f"an unrated opponent counted: FIDE rated {entry.games} games, the replay {row.games} "
+        f"because it did not count {len(unrated)} game(s) against {names} (no rating in the "
+        "PGN); FIDE probably had a rating for them: put it in the game's Elo tag and re-import",
+        reproduces=False, games_match=True,
+    )]
+
+
+def games_extra_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra: int
+                       ) -> list[Cause]:
+    causes: list[Cause] = []
+    here = row.period
+    items = [i for i in _plans_with_counts(row) if i[2] > 0]
+    ends = {p.unit.tournament.id: p.unit.end for p in row.tournaments}
+    for combo in _subsets(items, extra):
+        best: Cause | None = None
+        last = max((e for c in combo if (e := ends.get(c[0])) is not None), default=None)
+        for target in ctx.neighbours(here):
+            if last is not None and target.list_date <= last:
+                continue  # a list cannot rate a tournament that was not over
+            if ctx.base.start is not None and target <= ctx.base.start:
+                continue  # inside the starting official rating: nothing to confirm
+            rep = _pin(ctx, combo, target)
+            if not reproduced(rep, here, entry):
+                continue
+            there = ctx.official.get(target)
+            if there is not None and there.rating is not None:
+                if not reproduced(rep, target, there):
+                    continue
+                check = f" and {rating_text(there.rating)} for {target}, as published"
+            else:
+                check = f" (no official entry for {target} to confirm it)"
+            cause = Cause(
+                GAMES_EXTRA,
+                f"games extra: FIDE rated {entry.games} games on the {here} list, the replay "
+                f"{row.games}: {_names(combo)} was probably rated on the {target} list "
+                f"({_why_there(target, here)}); re-running the replay with that pin gives "
+                f"{rating_text(entry.rating)} for {here}{check}",
+                reproduces=True, games_match=True, command=_commands(combo, target),
+            )
+            if there is not None:
+                best = cause
+                break
+            best = best or cause
+        if best is None:
+            rep = _pin(ctx, combo, None, exclude=True)
+            if reproduced(rep, here, entry):
+                best = Cause(
+                    GAMES_EXTRA,
+                    f"games extra: FIDE rated {entry.games} games on the {here} list, the "
+                    f"replay {row.games}: {_names(combo)} was probably not rated at all (no "
+                    f"neighbouring list takes it); excluding it gives {rating_text(entry.rating)}",
+                    reproduces=True, games_match=True,
+                    command="; ".join(f"tracker event set {tid} --exclude"
+                                      for tid, _, _ in combo),
+                )
+        if best is None:
+            best = Cause(
+                GAMES_EXTRA,
+                f"games extra: FIDE rated {entry.games} games on the {here} list, the replay "
+                f"{row.games}: {_names(combo)} may have been rated on another list, but "
+                "re-running the replay with it moved does not reproduce the official rating",
+                reproduces=False, games_match=True,
+                command=_commands(combo, next_list(here, ctx.rating_list)),
+            )
+        causes.append(best)
+    causes = _drop_disproved(causes)
+    causes += _unrated_for_fide(ctx, row, entry, extra)
+    return causes
+
+
+def _drop_disproved(causes: list[Cause]) -> list[Cause]:
+    """When one tournament's move reproduces the list, the moves that do not are disproved."""
+    if any(c.reproduces for c in causes):
+        return [c for c in causes if c.reproduces]
+    return causes
+
+
+def _why_there(target: Period, here: Period) -> str:
+    if target > here:
+        return "a late report"
+    return "it reached FIDE before that list closed"
+
+
+def _unrated_for_fide(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra: int
+                      ) -> list[Cause]:
+    """Games against one opponent the replay counted but FIDE did not (unrated for FIDE)."""
+    by_opp: dict[int, list[GameFact]] = {}
+    for plan in row.tournaments:
+        for g in plan.counted:
+            if g.opponent_elo is not None:
+                by_opp.setdefault(g.opponent_id, []).append(g)
+    causes: list[Cause] = []
+    for gs in by_opp.values():
+        if len(gs) != extra:
+            continue
+        rep = ctx.rerun(games=[replace(g, opponent_elo=None) for g in gs])
+        if not reproduced(rep, row.period, entry):
+            continue
+        opp = gs[0]
+        causes.append(Cause(
+            UNRATED_OPPONENT,
+            f"an unrated opponent counted: the replay counted {len(gs)} game(s) against "
+            f"{opp.opponent} (Elo {opp.opponent_elo} in the PGN), FIDE did not: "
+            f"{opp.opponent} was probably unrated on FIDE's {ctx.rating_list} list (the tag "
+            f"may be a national rating); without those games the replay gives "
+            f"{rating_text(entry.rating)}",
+            reproduces=True, games_match=True,
+        ))
+    return causes

@@ -1,0 +1,85 @@
+"""`reconcile`: the replay of one list compared with the official entries, period by period,
+with the likely causes of each difference and where re-anchoring makes the rest match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from tracker.check.causes import likely_causes
+from tracker.check.context import Context
+from tracker.check.report import DIFFERS, MATCH, START, Cause, CheckReport, CheckRow
+from tracker.model import OfficialEntry
+from tracker.periods import PeriodRow, Replay, ReplayInputs, replay
+
+
+def reconcile(inputs: ReplayInputs, *, player: str = "", analyse: bool = True,
+              replayed: Replay | None = None) -> CheckReport:
+    """Replay `inputs` and compare every period that has an official entry (`replayed`: the
+    replay of `inputs` when the caller has it already)."""
+    base = replay(inputs) if replayed is None else replayed
+    ctx = Context(inputs, base)
+    rows: list[CheckRow] = []
+    for row in base.rows:
+        entry = row.official
+        if entry is None:
+            continue
+        if _is_start(base, row):
+            rows.append(_row(row, entry, START, (), ("the replay starts from this rating",)))
+            continue
+        if _rating_matches(row, entry):
+            rows.append(_row(row, entry, MATCH, (), _elo_notes(row)))
+            continue
+        causes = likely_causes(ctx, row) if analyse else ()
+        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row)))
+    rows = _reanchor_notes(rows)
+    notes: list[str] = []
+    pre = [nc for nc in base.unplaced if "2008" in nc.reason]
+    if pre:
+        notes.append(f"{len(pre)} games before 2008 are not replayed (FIDE rated by tournament "
+                     "averages then)")
+    return CheckReport(player, inputs.rating_list, tuple(rows), base.start_source, tuple(notes))
+
+
+def _is_start(base: Replay, row: PeriodRow) -> bool:
+    return row.period == base.start and row.out is None and row.rating_before is None and (
+        row.first is None)
+
+
+def _rating_matches(row: PeriodRow, entry: OfficialEntry) -> bool:
+    return row.replayed == entry.rating
+
+
+def _row(row: PeriodRow, entry: OfficialEntry, status: str, causes: Sequence[Cause],
+         notes: Sequence[str]) -> CheckRow:
+    return CheckRow(
+        period=row.period, rating_list=row.rating_list, replayed=row.replayed,
+        official=entry.rating, games=row.games, official_games=entry.games, k=row.k,
+        official_k=row.facts.official_k, status=status,
+        causes=tuple(sorted(causes, key=Cause.rank_key)), notes=tuple(notes),
+    )
+
+
+def _elo_notes(row: PeriodRow) -> tuple[str, ...]:
+    return tuple(f"{p.unit.label}: {p.note}" for p in row.tournaments if p.note)
+
+
+def _reanchor_notes(rows: list[CheckRow]) -> list[CheckRow]:
+    out: list[CheckRow] = []
+    for i, r in enumerate(rows):
+        later = [x for x in rows[i + 1:] if x.status != START]
+        if r.status == DIFFERS and r.official is not None and later:
+            if all(x.status == MATCH for x in later):
+                n = len(later)
+                rest = (f"the {n} later periods checked match" if n > 1 else
+                        "the later period checked matches")
+                note = f"re-anchoring at the official {r.official} makes the rest match: {rest}"
+            elif later[0].status == MATCH:
+                note = (f"re-anchoring at the official {r.official} makes the next period "
+                        f"({later[0].period}) match")
+            else:
+                note = ""
+            if note:
+                r = replace(r, notes=(*r.notes, note))
+        out.append(r)
+    return out

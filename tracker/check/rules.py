@@ -1,0 +1,256 @@
+"""Causes found by re-computing the period through the engine under another treatment than the
+replay's: another K (a rung of the edition's scheme, or the 700 rule), another cap of |D|
+(or the 2650 rule), rounding per tournament, a base one point off."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from decimal import Decimal
+
+from tracker.check.report import BASE_CORRECTION, CAP, K_DIFFERS, ROUNDING, Cause
+from tracker.fide import (
+    GameIn,
+    GameOut,
+    PeriodOut,
+    TournamentIn,
+    edition_for,
+    expected_score,
+    one_off_adjustment,
+    rate_period,
+    round_change,
+)
+from tracker.fide.editions import KScheme
+from tracker.fide.rounding import to_decimal
+from tracker.model import OfficialEntry
+from tracker.periods import PeriodRow
+
+CAP_MODES = ("every game", "once per tournament", "no cap", "cap 350")
+
+
+def _tournaments_in(out: PeriodOut) -> list[TournamentIn]:
+    return [
+        TournamentIn(start=t.start, own_rating=t.own_rating, label=t.label,
+                     games=tuple(GameIn(g.opponent_rating, g.score, g.label) for g in t.games))
+        for t in out.tournaments
+    ]
+
+
+def _rate(row: PeriodRow, rating_before: int, tournaments: Sequence[TournamentIn],
+          k: int | None = None) -> PeriodOut:
+    return rate_period(rating_before, tournaments, rating_list=row.rating_list,
+                       list_date=row.period.list_date, facts=row.facts, k=k)
+
+
+def _after(row: PeriodRow, out: PeriodOut) -> int | None:
+    """The rating published from a what-if `out`: after the list's one-off adjustment when
+    the replay applied one to this period."""
+    if out.rating_after is None or row.adjustment is None:
+        return out.rating_after
+    adj = one_off_adjustment(row.rating_list, row.period.list_date, out.rating_after)
+    return adj[0] if adj else out.rating_after
+
+
+def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
+    """Another K (a rung of the edition's scheme, or a K cut by the 700 rule from one) that
+    reproduces the official rating: the period change is K x the exact sum of changes."""
+    out = row.out
+    assert out is not None and row.rating_before is not None
+    total = sum((t.change for t in out.tournaments), Decimal(0))
+    causes: list[Cause] = []
+    for k, why in _k_candidates(row):
+        if k == out.k:
+            continue
+        rating: int | None = row.rating_before + round_change(Decimal(k) * total)
+        if rating is not None and rating < out.floor:
+            rating = None
+        if rating is not None and row.adjustment is not None:
+            adj = one_off_adjustment(row.rating_list, row.period.list_date, rating)
+            rating = adj[0] if adj else rating
+        if rating != entry.rating:
+            continue
+        causes.append(Cause(
+            K_DIFFERS,
+            f"K differs: FIDE's rating follows from K {k} ({k} x {total} = "
+            f"{Decimal(k) * total} -> {rating}); the replay used K {out.k} "
+            f"({out.k_reason}). {why}",
+            reproduces=True, games_match=entry.games is None or entry.games == row.games,
+            command=_k_command(k, out.k, row),
+        ))
+    official_k = entry.k
+    if official_k is not None and row.facts.official_k is None and official_k != out.k_base:
+        # The K printed on this list is what the player carries into the next period: say
+        # when it disagrees with what the replay derived for this one (a hint, not proof).
+        causes.append(Cause(
+            K_DIFFERS,
+            f"K differs: the {row.period} list prints K {official_k}, the replay derived "
+            f"K {out.k_base} ({out.k_reason}) for this period. "
+            + _k_why(official_k, out.k_base, row),
+            reproduces=False,
+            command=_k_command(official_k, out.k_base, row),
+        ))
+    return causes
+
+
+def _k_candidates(row: PeriodRow) -> list[tuple[int, str]]:
+    """(K, why FIDE may have used it) for every K worth trying in `row`'s period."""
+    out = row.out
+    assert out is not None
+    e = edition_for(row.rating_list, row.period.list_date)
+    n = out.games
+    found: dict[int, str] = {}
+    for k in _k_values(row):
+        cut = 700 // n if n else k
+        if e.rule_700 and k * n > 700:
+            found.setdefault(cut, f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 -> "
+                                  f"K {cut}; " + _k_why(k, out.k_base, row))
+            found.setdefault(k, f"Why: FIDE did not apply the 700 rule to K {k} here ({n} "
+                                f"games); the replay did")
+        else:
+            found.setdefault(k, _k_why(k, out.k_base, row))
+            if n and k * n > 700:
+                found.setdefault(cut, f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 "
+                                      f"-> K {cut}; the replay's policy is that the rule "
+                                      "came in Jul 2017 (UNSETTLED: 2014 or 2017), FIDE "
+                                      "applied it here")
+    return sorted(found.items(), key=lambda kv: -kv[0])
+
+
+def _k_values(row: PeriodRow) -> list[int]:
+    """The K values of the edition of the period's list (every rung of its scheme)."""
+    e = edition_for(row.rating_list, row.period.list_date)
+    if e.k_scheme is KScheme.FLAT:
+        return [e.k_flat]
+    return sorted({e.k_top, e.k_junior, e.k_new, e.k_mid}, reverse=True)
+
+
+def _k_why(theirs: int, ours: int, row: PeriodRow) -> str:
+    facts = row.facts
+    if theirs == 10 and ours != 10:
+        return ("Why: a published rating of 2400 or more on this list at some time gives K 10 "
+                "for good; the replay does not know of one")
+    if ours == 10 and theirs != 10:
+        return ("Why: the replay believes 2400 was reached on this list (K 10 for good); FIDE "
+                "does not: check the official entries and `--ever-2400`")
+    if theirs == 40 and ours < 40:
+        if facts.birth_year is None:
+            return ("Why: a junior (K 40 while under 2300 to the end of the year of the 18th "
+                    "birthday) or a player with fewer than 30 rated games; the birth year is "
+                    "not recorded")
+        return (f"Why: fewer than 30 rated games (the replay counts {facts.rated_games}) or a "
+                f"junior (born {facts.birth_year}): check the birth year and the rated games")
+    if ours == 40 and theirs < 40:
+        born = f"born {facts.birth_year}" if facts.birth_year else "no birth year"
+        return (f"Why: the replay took K 40 ({born}, {facts.rated_games} rated games "
+                "counted); FIDE no longer did: the junior years are over or 30 games were "
+                "reached earlier")
+    if theirs in (25, 30, 15) or ours in (25, 30, 15):
+        return "Why: an older edition's K scheme (25/15/10 or 30/15/10)"
+    return "Why: the 700 rule or a K recorded on FIDE's side"
+
+
+def _k_command(theirs: int, ours: int, row: PeriodRow) -> str | None:
+    if theirs == 10:
+        return "tracker player set PLAYER --ever-2400"
+    if theirs == 40 and row.facts.birth_year is None:
+        return "tracker player set PLAYER --birth-year YYYY"
+    if theirs in (40, 20) and ours in (40, 20):
+        return "tracker player set PLAYER --rated-games N"
+    return None
+
+
+def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
+    out = row.out
+    assert out is not None and row.rating_before is not None
+    causes: list[Cause] = []
+    for mode in CAP_MODES:
+        total = Decimal(0)
+        differs = False
+        for t in out.tournaments:
+            counted = [g for g in t.games if g.counted and g.difference is not None]
+            once = _largest(counted) if mode == "once per tournament" else None
+            for g in counted:
+                assert g.difference is not None
+                d = g.difference
+                if mode == "every game" or (mode == "once per tournament" and g is once):
+                    used = max(-400, min(400, d))
+                elif mode == "cap 350":
+                    used = max(-350, min(350, d))
+                else:
+                    used = d
+                if used != g.difference_used:
+                    differs = True
+                total += to_decimal(g.score) - expected_score(used)
+        if not differs:
+            continue
+        rating = row.rating_before + round_change(Decimal(out.k) * total)
+        if rating < out.floor or rating != entry.rating:
+            continue
+        ros = [t.own_rating for t in out.tournaments if t.own_rating is not None]
+        text = {
+            "every game": "FIDE capped |D| at 400 in every game",
+            "once per tournament": "FIDE capped |D| at 400 once per tournament (the 2022 "
+                                   "rule: only the game with the largest difference)",
+            "no cap": "FIDE used the true rating differences, without the 400 cap"
+                      + (" (the 2650 rule: Ro 2650 or more)" if ros and max(ros) >= 2650
+                         else ""),
+            "cap 350": "FIDE capped |D| at 350 (the rule before Jul 2009)",
+        }[mode]
+        causes.append(Cause(
+            CAP, f"the cap or the 2650 rule: {text}; that gives {rating}, the replay applied "
+                 "the cap of the edition in force at each tournament's start",
+            reproduces=True, games_match=entry.games is None or entry.games == row.games,
+        ))
+    return causes
+
+
+def _largest(games: Sequence[GameOut]) -> GameOut | None:
+    over = [g for g in games if g.difference is not None and abs(g.difference) > 400]
+    if not over:
+        return None
+    return max(over, key=lambda g: (abs(g.difference or 0), g.difference or 0))
+
+
+def rounding_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
+    out = row.out
+    assert out is not None and row.rating_before is not None
+    if len(out.tournaments) < 2:
+        return []
+    per = sum(round_change(t.k_change) for t in out.tournaments)
+    rating = row.rating_before + per
+    if per == out.change or rating != entry.rating:
+        return []
+    parts = " + ".join(f"{round_change(t.k_change)}" for t in out.tournaments)
+    return [Cause(
+        ROUNDING,
+        f"rounding: rounding each tournament's change ({parts} = {per:+d}) instead of the "
+        f"period's once ({out.change_exact} -> {out.change:+d}) gives {rating}; FIDE does "
+        "this in rare periods",
+        reproduces=True, games_match=entry.games is None or entry.games == row.games,
+    )]
+
+
+def base_correction_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
+    rb = row.rating_before
+    if rb is None or entry.rating is None:
+        return []
+    causes: list[Cause] = []
+    for delta in (-1, 1):
+        base = rb + delta
+        if row.out is None:
+            rating: int | None = base
+        else:
+            tins = [replace(t, own_rating=base if t.own_rating == rb else t.own_rating)
+                    for t in _tournaments_in(row.out)]
+            rating = _after(row, _rate(row, base, tins, k=row.out.k_base))
+        if rating != entry.rating:
+            continue
+        causes.append(Cause(
+            BASE_CORRECTION,
+            f"a one-point base correction: FIDE started the {row.period} period from {base}, "
+            f"not the published {rb} (a silent correction FIDE sometimes makes); from {base} "
+            f"the period gives {rating}. Nothing to fix: the replay re-anchors at the official "
+            "rating",
+            reproduces=True, games_match=entry.games is None or entry.games == row.games,
+        ))
+    return causes
