@@ -1,0 +1,37 @@
+"""The seams of tracker/check/: the analyses (report, reconcile, causes, games, rules, context)
+work over plain values and never reach the store; only `inputs`, `workers` and the package's
+`check_all` read it (the import rule of tests/test_architecture.py, one step finer)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+from tests.conftest import REPO
+
+CHECK = REPO / "tracker" / "check"
+STORE_SIDE = {"__init__", "inputs", "workers"}
+PURE_TRACKER = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.check")
+
+
+def _imports(source: str) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def test_the_analyses_do_not_read_the_store() -> None:
+    analyses = [p for p in sorted(CHECK.glob("*.py")) if p.stem not in STORE_SIDE]
+    assert {p.stem for p in analyses} >= {"report", "reconcile", "causes", "games", "rules"}
+    for path in analyses:
+        for name in _imports(path.read_text(encoding="utf-8")):
+            top = name.split(".")[0]
+            if top == "tracker":
+                ok = any(name == m or name.startswith(m + ".") for m in PURE_TRACKER)
+            else:
+                ok = top in sys.stdlib_module_names or top == "__future__"
+            assert ok, f"tracker/check/{path.name} imports {name}"
