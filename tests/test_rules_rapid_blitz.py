@@ -113,6 +113,19 @@ def test_official_k_of_jun_2017_does_not_decide_jul_2017() -> None:
 # --- the player facts on rapid and blitz -------------------------------------------------------
 
 
+@pytest.mark.parametrize("rl", RB)
+def test_flat_k_20_says_nothing_about_games_completed(rl: RatingList) -> None:
+    # Replay starts from the May 2019 official 1800 with K 20. Before Oct 2022 K 20 is every
+    # player's K, so it does not show 30 games completed (the ASSUMED_GAMES_WHEN_ESTABLISHED
+    # policy reads an official K below the newcomer K of its edition; here that is 20).
+    # No rapid/blitz games known, adult (born 1980). Win vs 1800 on 2022-10-10 -> Nov 2022
+    # list: fewer than 30 games -> K 40 (section 3 rule 3): +0.50 x 40 = +20 -> 1820.
+    s = Season(rl)
+    s.off("2019-05", 1800, k=20)
+    s.game("2022-10-10", 1800, ONE)
+    assert s.rows(PlayerInfo(birth_year=1980))["2022-11"] == (40, 1820)
+
+
 def test_standard_k_20_below_the_newcomer_k_shows_30_games() -> None:
     # The same on the standard list: official K 20 in 2019 is below the newcomer K 40 of
     # the 2017 edition -> 30 games taken as completed -> K 20: +10 -> 1810.

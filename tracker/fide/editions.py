@@ -97,6 +97,12 @@ class Edition:
         return (self.k_scheme, self.k_top, self.k_junior, self.k_new, self.k_mid,
                 self.k_flat, self.junior, self.new_player_games)
 
+    @property
+    def newcomer_k(self) -> int:
+        """The K of a new player: the one K of everyone under a flat scheme (rapid and blitz
+        before Oct 2022), else the new-player K of the ladder."""
+        return self.k_flat if self.k_scheme is KScheme.FLAT else self.k_new
+
 
 # Changes that came to all three lists on the same day (one value, used by each chain).
 _JAN_2022: tuple[dt.date, str, dict[str, object]] = (

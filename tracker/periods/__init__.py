@@ -44,7 +44,8 @@ out), `replay` (the loop). Policies of this package (the rules' own UNSETTLED po
 in tracker.fide):
 - rated games unknown, replay starting from an official entry whose K is below the
   newcomer K of its edition (K 20/15/10): the player is taken to have completed 30 games
-  (`ASSUMED_GAMES_WHEN_ESTABLISHED`);
+  (`ASSUMED_GAMES_WHEN_ESTABLISHED`); the flat K 20 of rapid and blitz before Oct 2022 is
+  everyone's K (`Edition.newcomer_k`) and shows nothing;
 - the player's recorded facts (`tracker player set --rated-games/--ever-2400`) are one set
   per player and apply to the standard list only (`PLAYER_FACTS_LISTS`; spec section 3:
   "2400 ... ever, on that list"); rapid and blitz derive games completed, 2400 ever and

@@ -72,8 +72,9 @@ def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCoun
 
 def _newcomer_k(rating_list: RatingList, period: Period) -> int:
     """K of a new player on that list date (only used to read an official K as the K of an
-    established player when the games completed are unknown)."""
-    return int(edition_for(rating_list, period.list_date).k_new)
+    established player when the games completed are unknown): under the flat K of rapid and
+    blitz before Oct 2022 everyone's K, which says nothing about the games completed."""
+    return edition_for(rating_list, period.list_date).newcomer_k
 
 
 class _State:
