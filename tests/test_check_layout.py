@@ -4,31 +4,21 @@ work over plain values and never reach the store; only `inputs`, `workers` and t
 
 from __future__ import annotations
 
-import ast
 import sys
 
 from tests.conftest import REPO
+from tests.test_architecture import _imports
 
 CHECK = REPO / "tracker" / "check"
 STORE_SIDE = {"__init__", "inputs", "workers"}
 PURE_TRACKER = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.check")
 
 
-def _imports(source: str) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-    return found
-
-
 def test_the_analyses_do_not_read_the_store() -> None:
     analyses = [p for p in sorted(CHECK.glob("*.py")) if p.stem not in STORE_SIDE]
     assert {p.stem for p in analyses} >= {"report", "reconcile", "causes", "games", "rules"}
     for path in analyses:
-        for name in _imports(path.read_text(encoding="utf-8")):
+        for name in _imports(path):
             top = name.split(".")[0]
             if top == "tracker":
                 ok = any(name == m or name.startswith(m + ".") for m in PURE_TRACKER)
