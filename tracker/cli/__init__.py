@@ -5,12 +5,14 @@ registers itself on `app`; library errors become one clean line and an exit code
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 
 import typer
 
 from tracker import __version__
+from tracker.cli.common import help_text
 from tracker.errors import TrackerError
 
 app = typer.Typer(
@@ -44,8 +46,26 @@ def _root(
     """Rebuild your FIDE rating history from your PGN files."""
 
 
+def _reflow_help(typer_app: typer.Typer) -> None:
+    """Every command's and group's help as text rich reflows (see common.help_text): set
+    here once, after the modules registered their commands, for the docstrings and the
+    help= strings alike."""
+    for command in typer_app.registered_commands:
+        doc = command.help if command.help is not None else inspect.getdoc(command.callback)
+        command.help = help_text(doc)
+    for group in typer_app.registered_groups:
+        sub = group.typer_instance
+        if isinstance(group.help, str):
+            group.help = help_text(group.help)
+        if sub is not None:
+            if isinstance(sub.info.help, str):
+                sub.info.help = help_text(sub.info.help)
+            _reflow_help(sub)
+
+
 for _name in COMMAND_MODULES:
     importlib.import_module(f"tracker.cli.{_name}").register(app)
+_reflow_help(app)
 
 
 def _one_line(message: str) -> str:

@@ -4,7 +4,6 @@ is needed on the next list)."""
 from __future__ import annotations
 
 import datetime as dt
-import inspect
 import json
 import os
 import sys
@@ -36,15 +35,8 @@ FormatOption = Annotated[
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
-    app.command("check", help=_help(check.__doc__))(check)
-    app.command("target", help=_help(target.__doc__))(target)
-
-
-def _help(doc: str | None) -> str:
-    """A docstring as --help text: paragraphs kept, lines inside a paragraph joined (rich
-    keeps the docstring's line breaks otherwise)."""
-    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
-    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+    app.command("check")(check)
+    app.command("target")(target)
 
 
 # --- output helpers ------------------------------------------------------------------------

@@ -7,6 +7,8 @@ tracker.store), rich and the use cases are imported by the commands that run, so
 
 from __future__ import annotations
 
+import inspect
+import re
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -66,6 +68,42 @@ class Format(StrEnum):
 class TableOrJson(StrEnum):
     table = "table"
     json = "json"
+
+
+_LIST_ITEM = re.compile(r"(?:[-*•]|\d{1,2}[.)])\s")
+_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # what rich.markup.escape escapes
+
+
+def help_text(doc: str | None) -> str:
+    """A docstring as --help text that rich reflows to the terminal's width.
+
+    Rich keeps every line break of a help text and wraps the lines again at the terminal's
+    width, so a docstring's own breaks land mid-sentence ("games already / stored"). Here the
+    lines of a paragraph are joined into one; what is meant to stand on its own line stays:
+    paragraphs (a blank line between), indented lines (examples) and list items ("- ", "1. ").
+    An indented line is wrapped in an invisible rich style so that typer's dedent of the text
+    after the first paragraph keeps its indentation even when only examples follow.
+    """
+    lines: list[str] = []
+    kind = ""  # of the line before: "" (blank), "text", "item" or "example"
+    for line in inspect.cleandoc(doc or "").split("\n"):
+        text = line.strip()
+        if not text:
+            lines.append("")
+            kind = ""
+        elif line[0].isspace() and kind != "item":  # an example: kept as it is
+            escaped = _MARKUP_TAG.sub(r"\1\1\\\2", line.rstrip())
+            lines.append(f"[default]{escaped}[/default]")
+            kind = "example"
+        elif _LIST_ITEM.match(text) and not line[0].isspace():
+            lines.append(text)
+            kind = "item"
+        elif kind in ("text", "item"):  # the paragraph (or the list item) goes on
+            lines[-1] = f"{lines[-1]} {text}"
+        else:
+            lines.append(text)
+            kind = "text"
+    return "\n".join(lines)
 
 
 def store_for(db: str = DEFAULT_DB) -> Store:

@@ -129,7 +129,11 @@ def explain(
     total, its rounding, and the rule behind K. Games that did not count are listed with
     the reason.
 
-    Example: tracker explain 2025-11   (or: tracker explain "Novák" 2025-11 --list rapid)
+    Examples:
+
+      tracker explain 2025-11
+
+      tracker explain "Novák" 2025-11 --list rapid
     """
     from tracker.reports import explain_lines, history_row, load_history
     from tracker.store.players import resolve_player
@@ -341,7 +345,11 @@ def event_set(
     """Record an override for one tournament: the list month it was rated on, its list,
     that it was never rated, or the Ro FIDE's calculation page shows.
 
-    Example: tracker event set 7 --period 2026-01   (or: tracker event set 7 --ro 1849)
+    Examples:
+
+      tracker event set 7 --period 2026-01
+
+      tracker event set 7 --ro 1849
     """
     from tracker.store.history import record_override
     from tracker.store.players import resolve_player
