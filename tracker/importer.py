@@ -23,6 +23,7 @@ This module never imports sqlalchemy (the store does that) nor chess (tracker.pg
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import datetime as dt
 import gc
@@ -53,6 +54,7 @@ MAX_PROBLEMS_KEPT = 200  # per source, in the report (all are counted)
 WORKER_MIN_BYTES = 4 << 20  # smaller sources are parsed in-process (a fork costs more)
 SPLIT_MIN_BYTES = 32 << 20  # a plain file this big is parsed by two workers, in parts
 SPLIT_PART = 8 << 20  # bytes per part (a worker holds one part's batches, pickled)
+AHEAD_BYTES = 8 << 20  # messages of a worker the main process may hold, read ahead
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
 
 # Stable reasons a game does not count for rating (see tracker/store/schema.py).
@@ -647,23 +649,34 @@ def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], N
         out.close()
 
 
+def _recv(inbox: Any, source: Any) -> bytes:
+    """A worker's next message; its death (the end of its pipe) is one clean line."""
+    try:
+        blob: bytes = inbox.recv_bytes()
+    except EOFError:
+        raise TrackerError(
+            f"reading {source.name} stopped unexpectedly (a worker process died)"
+        ) from None
+    return blob
+
+
+def _decode(blob: bytes) -> _Batch:
+    """A batch message as a _Batch; a failure message raised as the worker's error."""
+    item = marshal.loads(blob)
+    if len(item) == 2:
+        exc = TrackerError(item[0])
+        exc.exit_code = item[1]
+        raise exc
+    return _Batch._make(item)
+
+
 def _received(inbox: Any, source: Any) -> Iterator[_Batch]:
     """The batches a worker sends, up to the end of a part (or of the source)."""
     while True:
-        try:
-            blob = inbox.recv_bytes()
-        except EOFError:
-            raise TrackerError(
-                f"reading {source.name} stopped unexpectedly (a worker process died)"
-            ) from None
+        blob = _recv(inbox, source)
         if blob == _END:
             return
-        item = marshal.loads(blob)
-        if len(item) == 2:
-            exc = TrackerError(item[0])
-            exc.exit_code = item[1]
-            raise exc
-        yield _Batch._make(item)
+        yield _decode(blob)
 
 
 def _worker(source: Any, reader: Reader, options: ImportOptions, out: Any, inbox: Any) -> None:
@@ -762,7 +775,12 @@ def _part_worker(
 
 def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Iterator[_Batch]:
     """The batches of the parts of a plain file, in file order, from two forked workers
-    (part i from worker i % 2): each parses its next part while the other's is written."""
+    (part i from worker i % 2): each parses its next part while the other's is written.
+
+    Between two batches, the main process reads ahead whatever either worker has sent (up
+    to AHEAD_BYTES a worker): a worker that has made a part can start its next one instead of
+    waiting, blocked on its pipe, until the main process has written every game before it.
+    Both workers then parse at once; the main process uses the buffered messages in order."""
     ctx = multiprocessing.get_context("fork")
     pipes = [ctx.Pipe(duplex=False) for _ in range(2)]
     procs = [
@@ -778,11 +796,45 @@ def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Ite
         proc.start()
     for _, out in pipes:
         out.close()
+    inboxes = [inbox for inbox, _ in pipes]
+    parts = len(cuts) - 1
+    ends_due = [len(range(w, parts, 2)) for w in range(2)]  # parts not yet read ahead
+    ahead: list[collections.deque[bytes]] = [collections.deque(), collections.deque()]
+    held = [0, 0]
+
+    def read_ahead() -> None:
+        for w in (0, 1):
+            inbox, queue = inboxes[w], ahead[w]
+            while ends_due[w] and held[w] < AHEAD_BYTES and inbox.poll():
+                try:
+                    blob = inbox.recv_bytes()
+                except EOFError:  # reported when its turn comes (after what it sent)
+                    ends_due[w] = 0
+                    break
+                queue.append(blob)
+                held[w] += len(blob)
+                if blob == _END:
+                    ends_due[w] -= 1
+
     try:
-        for i in range(len(cuts) - 1):
-            yield from _received(pipes[i % 2][0], source)
+        for i in range(parts):
+            w = i % 2
+            inbox, queue = inboxes[w], ahead[w]
+            while True:
+                if queue:
+                    blob = queue.popleft()
+                    held[w] -= len(blob)
+                else:
+                    blob = _recv(inbox, source)
+                    if blob == _END:
+                        ends_due[w] -= 1
+                if blob == _END:
+                    break
+                batch = _decode(blob)
+                read_ahead()
+                yield batch
     finally:
-        for inbox, _ in pipes:
+        for inbox in inboxes:
             inbox.close()
         for proc in procs:
             if proc.is_alive():
