@@ -165,6 +165,32 @@ def test_recorded_rated_games_do_not_reach_rapid_and_blitz(rl: RatingList) -> No
     assert s.rows(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == (40, 1820)
 
 
+@pytest.mark.parametrize("rl", [STD, RAPID, BLITZ])
+def test_official_k_10_keeps_k_10_for_good(rl: RatingList) -> None:
+    # Section 3 rule 1: K 10 comes only from a published 2400 on that list, "permanently".
+    # Official Sep 2025 2350 with K 10 (the 2400 was before the replay); adult.
+    # Win vs 2350 on 2025-09-10 -> Oct 2025: the official K 10 -> +0.50 x 10 = +5 -> 2355.
+    # Win vs 2355 on 2025-10-10 -> Nov 2025, no official entry: still K 10 -> +5 -> 2360
+    # (forgetting the 2400 would give K 20 -> +10 -> 2365). The only way rapid and blitz
+    # learn a 2400 before the replay: the recorded --ever-2400 is standard-only.
+    s = Season(rl)
+    s.off("2025-09", 2350, k=10)
+    s.game("2025-09-10", 2350, ONE)
+    s.game("2025-10-10", 2355, ONE)
+    rows = s.rows(PlayerInfo(birth_year=1980))
+    assert (rows["2025-10"], rows["2025-11"]) == ((10, 2355), (10, 2360))
+
+
+def test_which_official_k_shows_a_2400() -> None:
+    from tracker.fide import EDITIONS
+
+    for eds in EDITIONS.values():
+        for e in eds:
+            ladder = e.k_scheme.value == "ladder"
+            assert e.k_shows_2400(10) is ladder, e.name  # K 10: top rung of every ladder
+            assert not any(e.k_shows_2400(k) for k in (15, 20, 25, 30, 40)), e.name
+
+
 # --- K on rapid and blitz, edition by edition (section 3) -------------------------------------
 
 

@@ -97,6 +97,13 @@ class Edition:
         return (self.k_scheme, self.k_top, self.k_junior, self.k_new, self.k_mid,
                 self.k_flat, self.junior, self.new_player_games)
 
+    def k_shows_2400(self, k: int) -> bool:
+        """Whether a K published under this edition can only come from a published 2400
+        (spec section 3 rule 1, "permanently"): the top K of a ladder that no other rung
+        shares (K 10 since 2008)."""
+        return (self.k_scheme is KScheme.LADDER and k == self.k_top
+                and k not in (self.k_junior, self.k_new, self.k_mid))
+
     @property
     def newcomer_k(self) -> int:
         """The K of a new player: the one K of everyone under a flat scheme (rapid and blitz

@@ -49,10 +49,11 @@ in tracker.fide):
 - the player's recorded facts (`tracker player set --rated-games/--ever-2400`) are one set
   per player and apply to the standard list only (`PLAYER_FACTS_LISTS`; spec section 3:
   "2400 ... ever, on that list"); rapid and blitz derive games completed, 2400 ever and
-  2300 reached from their own official entries and replayed ratings; an official K of the
-  previous list, which is per list, wins over all of them. A junior who reached 2300 before
-  the first official entry of the replay (and is below it there) needs that entry's
-  official K recorded, or the replay gives junior K 40;
+  2300 reached from their own official entries and replayed ratings (an official K only a
+  2400 gives, K 10 under a ladder, means 2400 ever on that list: `Edition.k_shows_2400`); an
+  official K of the previous list, which is per list, wins over all of them. A junior who
+  reached 2300 before the first official entry of the replay (and is below it there) needs
+  that entry's official K recorded, or the replay gives junior K 40;
 - the games completed count the recorded number, the counted games inside the starting
   official rating, and every counted game of the replay (first-rating games included);
 - a tournament's Ro: `--ro` override, official rating on the list in force at its start,

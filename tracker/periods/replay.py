@@ -110,6 +110,15 @@ class _State:
         if rating >= 2300:
             self.reached_2300 = True
 
+    def learn(self, entry: OfficialEntry) -> None:
+        """What an official entry's K says beyond its own period: a K only a published 2400
+        on this list gives (K 10 under a ladder) keeps K 10 for good (spec 3 rule 1)."""
+        rl = self.inputs.rating_list
+        on = entry.period.list_date
+        if (entry.k is not None and on >= replay_from(rl)
+                and edition_for(rl, on).k_shows_2400(entry.k)):
+            self.ever_2400 = True
+
     def in_force(self, on: dt.date) -> tuple[Period, int] | None:
         """The replayed list in force on `on` and the rating on it (None: the replay has no
         list before `on`, or the player was unrated on it)."""
@@ -148,6 +157,7 @@ def replay(inputs: ReplayInputs) -> Replay:
         state.rating = entry.rating
         state.source = f"official {start} list"
         state.publish(start, entry.rating)
+        state.learn(entry)
         start_source = f"official {start}"
         if state.recorded_games is None and entry.k is not None and (
             entry.k < _newcomer_k(rl, start)
@@ -401,6 +411,8 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
             state.rated_games = 0
     state.rating = published
     state.publish(period, published)
+    if entry is not None:
+        state.learn(entry)
     if published is None:
         state.source = "unrated"
 
