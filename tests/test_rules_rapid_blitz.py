@@ -14,10 +14,12 @@ from fractions import Fraction
 import pytest
 
 from tracker.fide import (
+    EDITIONS,
     GameIn,
     PlayerFacts,
     TournamentIn,
     apply_700_rule,
+    classify_time_control,
     derive_k,
     edition_for,
     first_rating,
@@ -182,8 +184,6 @@ def test_official_k_10_keeps_k_10_for_good(rl: RatingList) -> None:
 
 
 def test_which_official_k_shows_a_2400() -> None:
-    from tracker.fide import EDITIONS
-
     for eds in EDITIONS.values():
         for e in eds:
             ladder = e.k_scheme.value == "ladder"
@@ -306,3 +306,29 @@ def test_standard_rating_seeds_only_from_mar_2024(rl: RatingList) -> None:
     feb = first_rating([t], rating_list=rl, list_date=dt.date(2024, 2, 1), standard_rating=1720)
     mar = first_rating([t], rating_list=rl, list_date=dt.date(2024, 3, 1), standard_rating=1720)
     assert feb.rating == 2000 and mar.rating == 1720
+
+
+# --- which list (section 6), the 2012-2013 bands at their edges --------------------------------
+
+
+@pytest.mark.parametrize(
+    "tag,on,expected",
+    [
+        # 2012-2013 (section 2: "rapid 15-60 min, blitz 5-15 min at first"; section 6:
+        # "2012-2013: from 15" / "from 5"; policy TIME_BANDS_CHANGE 1 Jan 2014)
+        ("300", dt.date(2012, 1, 1), BLITZ),  # 5 minutes: from 5
+        ("299", dt.date(2013, 12, 31), None),  # under 5
+        ("899", dt.date(2013, 12, 31), BLITZ),  # just under 15
+        ("900", dt.date(2012, 1, 1), RAPID),  # 15: from 15
+        ("3540", dt.date(2013, 6, 1), RAPID),  # 59: under 60
+        ("3600", dt.date(2013, 6, 1), STD),  # 60, both under 1600: standard
+        # from 2014: rapid over 10 and under 60, blitz over 3 and at most 10
+        ("300", dt.date(2014, 1, 1), BLITZ),
+        ("900", dt.date(2014, 1, 1), RAPID),
+        ("601", dt.date(2014, 1, 1), RAPID),  # 10 min 1 s: over 10
+        ("181", dt.date(2014, 1, 1), BLITZ),  # over 3
+    ],
+)
+def test_rapid_blitz_bands_at_their_edges(tag: str, on: dt.date,
+                                          expected: RatingList | None) -> None:
+    assert classify_time_control(tag, on=on, max_rating=1500).rating_list is expected
