@@ -332,3 +332,19 @@ def test_standard_rating_seeds_only_from_mar_2024(rl: RatingList) -> None:
 def test_rapid_blitz_bands_at_their_edges(tag: str, on: dt.date,
                                           expected: RatingList | None) -> None:
     assert classify_time_control(tag, on=on, max_rating=1500).rating_list is expected
+
+
+FIRST_FIELDS = ("first_formula", "first_min_games", "first_window_months", "first_bonus",
+                "first_cap", "first_ignore_zero_first_event", "first_fictitious_rating",
+                "first_fictitious_games", "floor")
+
+
+@pytest.mark.parametrize("rl", RB)
+@pytest.mark.parametrize("on", [dt.date(2014, 7, 1), dt.date(2020, 1, 1), dt.date(2024, 2, 29),
+                                dt.date(2024, 3, 1), dt.date(2026, 1, 1)])
+def test_first_ratings_and_floor_as_on_the_standard_list_from_jul_2014(
+        rl: RatingList, on: dt.date) -> None:
+    # Section 4: from Mar 2024 "standard, rapid and blitz alike"; Jul 2014 - Feb 2024 the
+    # same rules with no list named (5 games, 26 months, +20, floor 1000).
+    fast, std = edition_for(rl, on), edition_for(STD, on)
+    assert [getattr(fast, f) for f in FIRST_FIELDS] == [getattr(std, f) for f in FIRST_FIELDS]
