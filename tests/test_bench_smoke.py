@@ -28,3 +28,23 @@ def test_import_bench_smoke(tmp_path: Path) -> None:
     assert "python-chess read_headers" in proc.stdout
     assert "Slowdown of the extra import" in proc.stdout
     assert (tmp_path / "import-bench.md").exists()
+
+
+def test_store_floor_smoke(tmp_path: Path) -> None:
+    # The storage floor on a sample file: every variant stores the file's games again.
+    pgn = REPO / "sample_pgns" / "2025-09-12_brno-autumn-open.pgn"
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "store_floor.py"), "--pgn", str(pgn), "--runs",
+         "1", "--workdir", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "store-floor-2025-09-12_brno-autumn-open.db") as conn:
+        (stored,) = conn.execute("SELECT count(*) FROM games").fetchone()
+    assert stored > 0
+    assert f"Storage floor: {stored:,} games rows of {pgn.name}" in proc.stdout
+    for variant in ("executemany, every index", "INSERT ... SELECT, secondary indexes deferred"):
+        assert f"| {variant} |" in proc.stdout
+    assert (tmp_path / "store-floor.md").exists()
