@@ -62,7 +62,7 @@ def build(pgn: Path, db: Path) -> None:
         Path(str(part) + suffix).unlink(missing_ok=True)
     print(f"importing {pgn.name} ...", file=sys.stderr)
     subprocess.run([sys.executable, "-m", "tracker", "import", str(pgn), "--db", str(part),
-                    "--quiet"], check=True, cwd=REPO)
+                    "--quiet"], check=True, cwd=REPO, stdout=subprocess.DEVNULL)
     with sqlite3.connect(part) as conn:  # fold the WAL in, so the file moves alone
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     part.rename(db)
