@@ -188,6 +188,10 @@ def _main(args: list[str], monkeypatch: pytest.MonkeyPatch,
         (["--rating", "1500", "--date", "2010-02-10", "--period", "2010-04", "1500:1"],
          "FIDE published no standard list that month"),
         (["--rating", "1500", "--period", "2024-3x", "1500:1"], "is not of the form YYYY-MM"),
+        (["--unrated", "--list", "rapid", "--standard-rating", "0", "1500:1"],
+         "--standard-rating 0: a rating must be between 1 and 3500"),
+        (["--unrated", "--k", "20", "--date", "2025-10-10", "1500:1"],
+         "--k and --period-games do not apply to a first rating"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(

@@ -30,7 +30,8 @@ HELP = (
     "  tracker calc --rating 1500 --k 20 1400:1 1600:0.5 1550:0\n\n"
     "  tracker calc --rating 2813 --k 10 --date 2025-11-07 2310:1 2505:0.5\n\n"
     "  tracker calc --rating 1950 --birth-year 2010 --rated-games 12 1800:1\n\n"
-    "  tracker calc --unrated 1850:1 1700:0 2010:0.5 1600:1 1750:0"
+    "  tracker calc --unrated 1850:1 1700:0 2010:0.5 1600:1 1750:0\n\n"
+    "  tracker calc --unrated --list rapid --standard-rating 1720 1500:1 1700:1"
 )
 
 _OPPONENT = re.compile(r"^\s*(\d{1,4})\s*:\s*(1|1\.0|0|0\.0|0\.5|\.5|1/2|½)\s*$")
@@ -171,7 +172,8 @@ def register(app: typer.Typer) -> None:
             int | None,
             typer.Option(
                 "--standard-rating",
-                help="Your standard rating (rapid/blitz: one-off raise, first ratings).",
+                help="Your standard rating (rapid/blitz: the Oct 2022 raise; with --unrated "
+                "from Mar 2024, you are rated at it and the games change it).",
             ),
         ] = None,
         fmt: Annotated[
@@ -185,6 +187,7 @@ def register(app: typer.Typer) -> None:
             first_rating,
             one_off_adjustment,
             rate_period,
+            standard_seed,
         )
 
         if date is None and period_text is not None:
@@ -210,25 +213,39 @@ def register(app: typer.Typer) -> None:
             raise BadInput("--rated-games must be zero or more")
         if birth_year is not None and not 1900 <= birth_year <= on.year:
             raise BadInput(f"--birth-year {birth_year} is not a plausible birth year")
+        if standard_rating is not None and not 1 <= standard_rating <= 3500:
+            raise BadInput(
+                f"--standard-rating {standard_rating}: a rating must be between 1 and 3500"
+            )
         tournament = TournamentIn(on, rating, games, label="the games given")
+        seed: int | None = None
         if unrated:
             if rating is not None:
                 raise BadInput("give either --rating or --unrated, not both")
-            if k is not None or period_games is not None:
-                raise BadInput("--k and --period-games do not apply to a first rating (--unrated)")
-            first = first_rating(
-                [tournament], rating_list=rl, list_date=list_date,
-                standard_rating=standard_rating,
-            )
-            _show_first(first, rl, on, period, names, fmt)
-            return
+            # Spec section 4: unrated in rapid/blitz with a standard rating (from Mar 2024)
+            # -> rated at it, and the games are rated from it as the replay does.
+            seed = standard_seed(rl, list_date, standard_rating)
+            if seed is None:
+                if k is not None or period_games is not None:
+                    raise BadInput(
+                        "--k and --period-games do not apply to a first rating (--unrated)"
+                    )
+                first = first_rating([tournament], rating_list=rl, list_date=list_date)
+                note = (None if standard_rating is None
+                        else unused_standard_note(rl, edition.name))
+                _show_first(first, rl, on, period, names, fmt, note)
+                return
+            rating = seed
         if rating is None:
             raise BadInput("give your rating with --rating N, or --unrated for a first rating")
         if not 1 <= rating <= 3500:
             raise BadInput(f"--rating {rating}: a rating must be between 1 and 3500")
+        # Unrated on this list (seeded): no game completed on it unless --rated-games says so
+        # (the replay's recorded games describe the standard list only, PLAYER_FACTS_LISTS).
+        assumed = 0 if seed is not None else ASSUMED_GAMES
         facts = PlayerFacts(
             birth_year=birth_year,
-            rated_games=ASSUMED_GAMES if rated_games is None else rated_games,
+            rated_games=assumed if rated_games is None else rated_games,
             ever_2400=ever_2400,
             reached_2300=reached_2300,
         )
@@ -242,7 +259,9 @@ def register(app: typer.Typer) -> None:
             if result.rating_after is not None
             else None
         )
-        if rated_games is None and k is None and "games completed" in result.k_reason:
+        if rated_games is None and k is None and seed is None and (
+            "games completed" in result.k_reason
+        ):
             result = replace(
                 result,
                 k_reason=result.k_reason.replace(
@@ -250,7 +269,30 @@ def register(app: typer.Typer) -> None:
                     f"assumed at least {ASSUMED_GAMES} games completed, give --rated-games",
                 ),
             )
-        _show_period(result, adjusted, on, period, names, fmt)
+        if rated_games is None and k is None and seed is not None and (
+            "(0 completed)" in result.k_reason
+        ):
+            result = replace(
+                result,
+                k_reason=result.k_reason.replace(
+                    "(0 completed)", f"(0 completed on the {rl} list, assumed: give --rated-games)"
+                ),
+            )
+        _show_period(result, adjusted, on, period, names, fmt, seed)
+
+
+def seed_note(rl: RatingList, seed: int) -> str:
+    """What calc says when an unrated rapid/blitz player is rated at the standard rating."""
+    return (f"unrated on the {rl} list: rated at the standard rating {seed} (spec section 4), "
+            "the games change it; not a first rating from the games")
+
+
+def unused_standard_note(rl: RatingList, edition: str) -> str:
+    """Why --standard-rating gives no rating to an unrated player on this list and date."""
+    if rl == RatingList.STANDARD:
+        return "--standard-rating not used: it seeds only rapid and blitz ratings"
+    return (f"--standard-rating not used: the {edition} regulations give a first rating from "
+            "the games (the standard rating is used from the Mar 2024 list on)")
 
 
 def _header(rl: RatingList, on: dt.date, period: Period, edition: str) -> str:
@@ -259,7 +301,7 @@ def _header(rl: RatingList, on: dt.date, period: Period, edition: str) -> str:
 
 
 def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
-                period: Period) -> dict[str, Any]:
+                period: Period, seed: int | None = None) -> dict[str, Any]:
     games = [g for t in result.tournaments for g in t.games]
     return {
         "list": str(result.rating_list),
@@ -267,6 +309,8 @@ def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date
         "period": str(period),
         "edition": result.edition,
         "rating_before": result.rating_before,
+        "rating_before_source": "given" if seed is None else "standard rating",
+        "note": None if seed is None else seed_note(result.rating_list, seed),
         "k": result.k,
         "k_base": result.k_base,
         "k_reason": result.k_reason,
@@ -298,11 +342,13 @@ def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date
 
 
 def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
-                 period: Period, editions: str, fmt: TableOrJson) -> None:
+                 period: Period, editions: str, fmt: TableOrJson, seed: int | None) -> None:
     from rich.table import Table
     if fmt is TableOrJson.json:
-        typer.echo(json.dumps(period_json(result, adjusted, on, period), indent=2))
+        typer.echo(json.dumps(period_json(result, adjusted, on, period, seed), indent=2))
         return
+    if seed is not None:
+        out.print(seed_note(result.rating_list, seed))
     table = Table(title=_header(result.rating_list, on, period, editions))
     for name in ("#", "opponent", "D", "D used", "expected", "score", "change", "K x change"):
         table.add_column(name, justify="right")
@@ -331,7 +377,8 @@ def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.dat
 
 
 def first_json(
-    first: FirstRatingOut, rl: RatingList, on: dt.date, period: Period, edition: str
+    first: FirstRatingOut, rl: RatingList, on: dt.date, period: Period, edition: str,
+    note: str | None = None,
 ) -> dict[str, Any]:
     return {
         "list": str(rl),
@@ -346,20 +393,24 @@ def first_json(
         "games_counted": first.games,
         "points": _dec(first.points),
         "ignored": list(first.ignored),
+        "ignored_reasons": list(first.ignored_reasons),
+        "note": note,
     }
 
 
 def _show_first(
     first: FirstRatingOut, rl: RatingList, on: dt.date, period: Period, edition: str,
-    fmt: TableOrJson,
+    fmt: TableOrJson, note: str | None,
 ) -> None:
     if fmt is TableOrJson.json:
-        typer.echo(json.dumps(first_json(first, rl, on, period, edition), indent=2))
+        typer.echo(json.dumps(first_json(first, rl, on, period, edition, note), indent=2))
         return
     out.print(f"first rating: {_header(rl, on, period, edition)}")
+    if note:
+        out.print(note)
     out.print(f"games against rated opponents {first.games}, points {_dec(first.points)}")
-    if first.ignored:
-        out.print(f"ignored: {', '.join(first.ignored)} (zero score in the first event)")
+    for label, why in zip(first.ignored, first.ignored_reasons, strict=True):
+        out.print(f"ignored: {label} ({why})")
     if first.average is not None:
         out.print(f"average opponent rating Ra {first.average.quantize(Decimal('0.01'))}")
     if first.p is not None and first.unrounded is not None:

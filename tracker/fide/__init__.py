@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tracker.fide.adjust import one_off_adjustment
 from tracker.fide.editions import EDITIONS, Edition, edition_for
-from tracker.fide.first import FirstRatingOut, first_rating
+from tracker.fide.first import FirstRatingOut, first_rating, seeds_from_standard, standard_seed
 from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k
 from tracker.fide.lists import ListCalendar, list_calendar
 from tracker.fide.performance import performance_rating
@@ -50,4 +50,6 @@ __all__ = [
     "rate_period",
     "round_change",
     "round_half_away",
+    "seeds_from_standard",
+    "standard_seed",
 ]

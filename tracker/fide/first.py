@@ -26,11 +26,47 @@ class FirstRatingOut:
     ignored: tuple[str, ...]  # labels (zero first event, outside the window)
     unrounded: Decimal | None = None  # Ru before rounding and the cap
     p: Fraction | None = None  # the fractional score used
+    ignored_reasons: tuple[str, ...] = ()  # why, one per label of `ignored`, same order
+
+
+#: UNSETTLED (spec sections 3 and 4 are silent): the K of a rapid/blitz player rated at the
+#: standard rating (`standard_seed`) in the period that seeds them. Policy: the standard
+#: rating counts as the rating published before the period, so `derive_k` applies rule 1
+#: (2400 or more -> K 10) and the junior test (rating under 2300) to it; it is not recorded as
+#: a published rapid/blitz rating for later periods (only the period's result is). Names a
+#: choice the code makes in one place: both `tracker calc` and the period replay rate the
+#: seeded period with `rate_period(seed, ...)`.
+SEED_COUNTS_AS_PUBLISHED_FOR_K = True
 
 
 def window_start(list_date: dt.date, months: int) -> dt.date:
     """The earliest tournament start pooled for a first rating on the list of `list_date`."""
     return Period.of(list_date).shift(-months).list_date
+
+
+def seeds_from_standard(rating_list: RatingList, list_date: dt.date) -> bool:
+    """Whether a player unrated on `rating_list` but rated in standard is rated at the standard
+    rating on the list of `list_date` (spec section 4: rapid and blitz, from Mar 2024, the
+    edition of the two fictitious draws)."""
+    rating_list = RatingList(rating_list)
+    return (rating_list != RatingList.STANDARD
+            and edition_for(rating_list, list_date).first_formula
+            is FirstFormula.FICTITIOUS_DRAWS)
+
+
+def standard_seed(
+    rating_list: RatingList, list_date: dt.date, standard_rating: int | None
+) -> int | None:
+    """The rating an unrated rapid/blitz player with a `standard_rating` is rated at in the
+    period of `list_date` (spec section 4), or None where the rule does not apply.
+
+    This is not a first rating: the period's games are then rated from it like those of a
+    rated player (`rate_period`, with the player's K: see SEED_COUNTS_AS_PUBLISHED_FOR_K),
+    and the one-off adjustments of the list apply to the result.
+    """
+    if standard_rating is None or not seeds_from_standard(rating_list, list_date):
+        return None
+    return standard_rating
 
 
 def first_rating(
@@ -47,27 +83,37 @@ def first_rating(
     date. From Mar 2024 a zero score in the first event disregards that event, Ra includes
     two fictitious 1800 opponents drawn, Ru is capped at 2200. Before: Ra of the rated
     opponents, +bonus per half point above 50%, dp(p) below. Published only at or above the
-    floor. Rapid/blitz from Mar 2024: a player with a `standard_rating` uses it.
+    floor. `ignored_reasons` says why each ignored tournament was left out.
+
+    Rapid/blitz from Mar 2024, a player with a `standard_rating` has no first rating: they are
+    rated at the standard rating (`standard_seed`), returned here with no games used; rate the
+    games from it with `rate_period` (as `tracker calc` and the period replay do).
     """
     rating_list = RatingList(rating_list)
     ed = edition_for(rating_list, list_date)
-    if (
-        standard_rating is not None
-        and rating_list != RatingList.STANDARD
-        and ed.first_formula is FirstFormula.FICTITIOUS_DRAWS
-    ):
+    seed = standard_seed(rating_list, list_date, standard_rating)
+    if seed is not None:
         return FirstRatingOut(
-            standard_rating, f"uses the standard rating {standard_rating}", None, 0,
-            Fraction(0), (), tuple(t.label for t in tournaments),
+            seed, f"rated at the standard rating {seed}: the games are rated from it, "
+            "not pooled for a first rating", None, 0, Fraction(0), (), (),
         )
     earliest = window_start(list_date, ed.first_window_months)
     ignored: list[str] = []
+    reasons: list[str] = []
     pool: list[TournamentIn] = []
     for t in sorted(tournaments, key=lambda t: t.start):
         for g in t.games:
             check_score(g.score)
-        if t.start < earliest or t.start > list_date:
+        if t.start < earliest:
             ignored.append(t.label)
+            reasons.append(
+                f"started {t.start.isoformat()}, outside the {ed.first_window_months}-month "
+                f"window (from {earliest.isoformat()})"
+            )
+            continue
+        if t.start > list_date:
+            ignored.append(t.label)
+            reasons.append(f"started {t.start.isoformat()}, after the list date")
             continue
         pool.append(t)
     if ed.first_ignore_zero_first_event and pool:
@@ -75,6 +121,7 @@ def first_rating(
         rated = [g for g in first.games if g.opponent_rating is not None]
         if rated and sum(g.score for g in rated) == 0:
             ignored.append(first.label)
+            reasons.append("zero score in the first event")
             pool = pool[1:]
     opponents = [
         (g.opponent_rating, Fraction(g.score))
@@ -90,7 +137,7 @@ def first_rating(
             None,
             f"only {n} game{'s' if n != 1 else ''} against rated opponents "
             f"({ed.first_min_games} needed)",
-            None, n, points, used, tuple(ignored),
+            None, n, points, used, tuple(ignored), ignored_reasons=tuple(reasons),
         )
     total = sum(r for r, _ in opponents)
     if ed.first_formula is FirstFormula.FICTITIOUS_DRAWS:
@@ -116,7 +163,8 @@ def first_rating(
         reason = f"{rating} is below the floor of {ed.floor}"
         out_rating = None
     return FirstRatingOut(
-        out_rating, reason, _dec(ra), n, points, used, tuple(ignored), _dec(ru), p
+        out_rating, reason, _dec(ra), n, points, used, tuple(ignored), _dec(ru), p,
+        tuple(reasons),
     )
 
 
