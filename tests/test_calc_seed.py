@@ -207,3 +207,30 @@ def test_the_rule_is_one_engine_function_the_replay_agrees_with() -> None:
     assert standard_seed(RAPID, dt.date(2024, 2, 1), 1720) is None
     assert standard_seed(RatingList.STANDARD, dt.date(2025, 3, 1), 1720) is None
     assert standard_seed(BLITZ, dt.date(2025, 3, 1), None) is None
+
+
+def test_the_seed_is_not_a_published_2400_afterwards() -> None:
+    # The policy as docs/rules.md states it (SEED_COUNTS_AS_PUBLISHED_FOR_K), on the replay:
+    # seed 2405 -> K 10 in the seeded period (Nov 2025). Loss vs 2300: D +105 -> row 99,106 ->
+    # PD 0.64; -0.64 x 10 = -6.4 -> -6 -> 2399, published. Dec 2025: no published 2400 on
+    # the rapid list, 1 rapid game completed -> K 40 (rule 3).
+    from tests.conftest import REPO
+
+    assert "`SEED_COUNTS_AS_PUBLISHED_FOR_K`" in (REPO / "docs" / "rules.md").read_text(
+        encoding="utf-8")
+    dates = [dt.date(2025, 10, 10), dt.date(2025, 11, 10)]
+    ts = [TournamentFact(i, f"T{i}", start=d, end=d) for i, d in enumerate(dates, 1)]
+    gs = [GameFact(id=i, tournament_id=i, date=d, round="1", white=True, opponent_id=50,
+                   opponent="Opp", own_elo=None, opponent_elo=opp, result="0-1",
+                   score=Fraction(0), rating_list=RAPID)
+          for i, (d, opp) in enumerate(zip(dates, (2300, 2395), strict=True), 1)]
+    rp = replay(ReplayInputs(RAPID, gs, ts, [], PlayerInfo(),
+                             standard_ratings={Period(2025, 10): 2405}))
+    nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
+    assert nov is not None and nov.out is not None and dec is not None and dec.out is not None
+    assert nov.out.k == 10 and nov.published == 2399
+    assert dec.out.k == 40
+    # calc on the seeded period gives the same
+    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "2405",
+                 "--date", "2025-10-10", "2300:0")
+    assert data["k"] == 10 and data["rating_after"] == 2399
