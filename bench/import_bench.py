@@ -105,11 +105,12 @@ def _tree_mem_kb(pid: int, pss_too: bool = True) -> Peak:
 
 
 def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
-                 shell: bool = False) -> tuple[float, Peak]:
+                 shell: bool = False, env: dict[str, str] | None = None
+                 ) -> tuple[float, Peak]:
     """Run a command; return (wall seconds, peak summed RSS and PSS in kB). Fails loudly."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd if not shell else " ".join(cmd), shell=shell, stdout=stdout,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, env=env)
     peak = Peak(0, 0)
     done = threading.Event()
 
@@ -223,10 +224,22 @@ def anchors(path: Path, games: int, runs: int) -> list[Measure]:
 
 # --- tracker scenarios ------------------------------------------------------------------
 
+BYTECODE: dict[str, str] = {}  # the environment of the tracker runs (see bytecode_env)
+
+
+def bytecode_env(workdir: Path) -> dict[str, str]:
+    """The environment for `tracker` runs: with a bytecode cache in the work folder, as an
+    installed package has (PYTHONDONTWRITEBYTECODE, set on some machines, would make every
+    run compile SQLAlchemy and tracker again: about a second that users do not pay)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
+    return env
+
+
 def tracker_import(db: Path, *files: Path) -> tuple[float, Peak]:
     cmd = [sys.executable, "-m", "tracker", "import", *map(str, files), "--db", str(db),
            "--quiet"]
-    return run_measured(cmd)
+    return run_measured(cmd, env=BYTECODE or None)
 
 
 def fresh(db: Path) -> None:
@@ -302,6 +315,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         with dupes.open("ab") as fh:
             fh.write(b"\n")
     print("tracker ...", file=sys.stderr)
+    BYTECODE.update(bytecode_env(a.workdir))
+    warm = a.workdir / "warm.db"  # a small import fills the bytecode cache
+    fresh(warm)
+    tracker_import(warm, REPO / "sample_pgns")
+    fresh(warm)
     rows.append(scenario("tracker import, new database", a.games, a.runs,
                          lambda: fresh(db), lambda: tracker_import(db, big)))
     rows.append(scenario("tracker import, same file again", a.games, a.runs,
