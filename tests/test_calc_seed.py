@@ -3,19 +3,21 @@
 
 The reading kept is the period replay's: from the Mar 2024 list the player is rated at the
 standard rating, and the period's games change it with the player's K (policy
-SEED_COUNTS_AS_PUBLISHED_FOR_K: the seed counts as the rating before the period for K rule 1,
-2400 or more -> K 10, and for the junior test, under 2300). calc must give the replay's
-numbers for the same games, date and facts.
+SEED_COUNTS_AS_PUBLISHED_FOR_K: the seed counts as a rating published on that list, for good:
+2400 or more is "a published 2400 ever" (rule 1, K 10 permanently), 2300 or more means the
+rating reached 2300 (rule 2, no junior K 40)). calc must give the replay's numbers for the
+same games, date and facts.
 
 Expected numbers are derived by hand from shared/spec/fide-rules.md and table 8.1.2 (D ->
 PD; columns d_min,d_max,p_high,p_low; p_high for D >= 0, p_low for D < 0), never from
-running tracker code. Rows used: 0,3,0.50,0.50 | 18,25,0.53,0.47 | 47,53,0.57,0.43 |
-146,153,0.70,0.30 | 216,225,0.78,0.22.
+running tracker code. Rows used: 0,3,0.50,0.50 | 4,10,0.51,0.49 | 11,17,0.52,0.48 |
+18,25,0.53,0.47 | 47,53,0.57,0.43 | 99,106,0.64,0.36 | 146,153,0.70,0.30 | 216,225,0.78,0.22.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import json
 from fractions import Fraction
 from typing import Any
@@ -24,8 +26,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tracker.cli import app
-from tracker.fide import EDITIONS, seeds_from_standard, standard_seed
-from tracker.fide.first import SEED_COUNTS_AS_PUBLISHED_FOR_K
+from tracker.fide import EDITIONS, policies, seeds_from_standard, standard_seed
 from tracker.model import Period, RatingList
 from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
 from tracker.periods.rows import PeriodRow
@@ -186,12 +187,10 @@ def test_before_march_2024_the_games_give_a_first_rating() -> None:
     assert data["note"] == "--standard-rating not used: it seeds only rapid and blitz ratings"
 
 
-def test_the_rule_is_one_engine_function_the_replay_agrees_with() -> None:
-    # calc asks tracker.fide (standard_seed); the replay asks its _seeds_from_standard: the
-    # same answer on every edition boundary of every list, the day before and the day itself.
-    from tracker.periods.replay import _seeds_from_standard
-
-    assert SEED_COUNTS_AS_PUBLISHED_FOR_K is True
+def test_the_rule_is_one_engine_function_and_the_replay_asks_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Spec section 4, under "From 1 Mar 2024": rapid and blitz only, from the Mar 2024 list.
+    # Checked the day before and the day of every edition boundary of every list.
     checked = 0
     for rl, editions in EDITIONS.items():
         first_day = min(ed.effective_from for ed in editions)
@@ -199,7 +198,7 @@ def test_the_rule_is_one_engine_function_the_replay_agrees_with() -> None:
             for on in (ed.effective_from - dt.timedelta(days=1), ed.effective_from):
                 if on < first_day:
                     continue
-                expected = _seeds_from_standard(rl, on) and rl != RatingList.STANDARD
+                expected = rl != RatingList.STANDARD and on >= dt.date(2024, 3, 1)
                 assert seeds_from_standard(rl, on) is expected, (rl, on)
                 checked += 1
     assert checked > 20
@@ -207,30 +206,119 @@ def test_the_rule_is_one_engine_function_the_replay_agrees_with() -> None:
     assert standard_seed(RAPID, dt.date(2024, 2, 1), 1720) is None
     assert standard_seed(RatingList.STANDARD, dt.date(2025, 3, 1), 1720) is None
     assert standard_seed(BLITZ, dt.date(2025, 3, 1), None) is None
+    # The replay has no copy of the rule: it asks tracker.fide.seeds_from_standard. Told
+    # "no", it pools the games toward a first rating instead of rating them from 1720.
+    assert _replay_row(RAPID, "2025-10-10", 1720, ["1500:1"]).rating_before == 1720
+    asked: list[tuple[RatingList, dt.date]] = []
+
+    def no(rl: RatingList, on: dt.date) -> bool:
+        asked.append((rl, on))
+        return False
+
+    replay_module = importlib.import_module("tracker.periods.replay")  # not the function
+    monkeypatch.setattr(replay_module, "seeds_from_standard", no)
+    row = _replay_row(RAPID, "2025-10-10", 1720, ["1500:1"])
+    assert asked == [(RAPID, dt.date(2025, 11, 1))]
+    assert row.rating_before is None and row.out is None and row.first is not None
 
 
-def test_the_seed_is_not_a_published_2400_afterwards() -> None:
-    # The policy as docs/rules.md states it (SEED_COUNTS_AS_PUBLISHED_FOR_K), on the replay:
-    # seed 2405 -> K 10 in the seeded period (Nov 2025). Loss vs 2300: D +105 -> row 99,106 ->
-    # PD 0.64; -0.64 x 10 = -6.4 -> -6 -> 2399, published. Dec 2025: no published 2400 on
-    # the rapid list, 1 rapid game completed -> K 40 (rule 3).
+def _two_periods(seed: int, born: int | None, first: list[int], first_scores: list[Fraction],
+                 second: int) -> tuple[PeriodRow, PeriodRow]:
+    """Rapid replay: standard `seed` on the Oct 2025 list, no rapid rating; a tournament on
+    10 Oct 2025 (opponents `first`, scores `first_scores`: the Nov 2025 list, seeded) and one
+    on 10 Nov 2025 (a loss against `second`: the Dec 2025 list)."""
+    dates = [dt.date(2025, 10, 10), dt.date(2025, 11, 10)]
+    ts = [TournamentFact(i, f"T{i}", start=d, end=d) for i, d in enumerate(dates, 1)]
+    games = [(1, dates[0], opp, sc) for opp, sc in zip(first, first_scores, strict=True)]
+    games.append((2, dates[1], second, Fraction(0)))
+    gs = [GameFact(id=n, tournament_id=tid, date=d, round=str(n), white=True,
+                   opponent_id=50 + n, opponent=f"Opp {n}", own_elo=None, opponent_elo=opp,
+                   result="*", score=sc, rating_list=RAPID)
+          for n, (tid, d, opp, sc) in enumerate(games, 1)]
+    rp = replay(ReplayInputs(RAPID, gs, ts, [], PlayerInfo(birth_year=born),
+                             standard_ratings={Period(2025, 10): seed}))
+    nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
+    assert nov is not None and nov.out is not None and dec is not None and dec.out is not None
+    assert nov.rating_before == seed and nov.rating_before_source == "standard rating"
+    return nov, dec
+
+
+def test_a_seed_of_2400_is_a_published_2400_for_good(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Policy SEED_COUNTS_AS_PUBLISHED_FOR_K (docs/rules.md): the seed counts as a rating
+    # published on the rapid list, so a seed >= 2400 is "a published rating of 2400 or more,
+    # ever, on that list" (spec section 3 rule 1): K 10, permanently.
+    # Nov 2025 (seeded at 2405): K 10 (rule 1). Loss vs 2300: D = 2405 - 2300 = +105 ->
+    #   row 99,106 -> PD 0.64 (p_high); 0 - 0.64 = -0.64; x 10 = -6.40 -> -6 -> 2399.
+    # Dec 2025: Ro 2399 (the replayed Nov rapid list, in force on 10 Nov). Rule 1 still holds
+    #   (2400 ever, from the seed), although 2399 < 2400: K 10. Loss vs 2395: D = +4 ->
+    #   row 4,10 -> PD 0.51; -0.51 x 10 = -5.10 -> -5 -> 2394.
+    # (Before this policy was made consistent the Dec period fell back to K 40.)
     from tests.conftest import REPO
 
     assert "`SEED_COUNTS_AS_PUBLISHED_FOR_K`" in (REPO / "docs" / "rules.md").read_text(
         encoding="utf-8")
-    dates = [dt.date(2025, 10, 10), dt.date(2025, 11, 10)]
-    ts = [TournamentFact(i, f"T{i}", start=d, end=d) for i, d in enumerate(dates, 1)]
-    gs = [GameFact(id=i, tournament_id=i, date=d, round="1", white=True, opponent_id=50,
-                   opponent="Opp", own_elo=None, opponent_elo=opp, result="0-1",
-                   score=Fraction(0), rating_list=RAPID)
-          for i, (d, opp) in enumerate(zip(dates, (2300, 2395), strict=True), 1)]
-    rp = replay(ReplayInputs(RAPID, gs, ts, [], PlayerInfo(),
-                             standard_ratings={Period(2025, 10): 2405}))
-    nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
-    assert nov is not None and nov.out is not None and dec is not None and dec.out is not None
-    assert nov.out.k == 10 and nov.published == 2399
-    assert dec.out.k == 40
+    monkeypatch.setattr(policies, "SEED_COUNTS_AS_PUBLISHED_FOR_K", True)
+    nov, dec = _two_periods(2405, None, [2300], [Fraction(0)], 2395)
+    assert nov.out is not None and dec.out is not None
+    assert nov.out.k == 10 and nov.out.k_reason == "2400 reached" and nov.published == 2399
+    assert nov.facts.ever_2400 and dec.facts.ever_2400
+    assert dec.rating_before == 2399 and dec.out.k == 10 and dec.out.k_reason == "2400 reached"
+    assert str(dec.out.change_exact) == "-5.10" and dec.published == 2394
     # calc on the seeded period gives the same
     data = _calc("--unrated", "--list", "rapid", "--standard-rating", "2405",
                  "--date", "2025-10-10", "2300:0")
     assert data["k"] == 10 and data["rating_after"] == 2399
+
+
+def test_a_seed_of_2400_without_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # SEED_COUNTS_AS_PUBLISHED_FOR_K False: the seed is only where the rating starts; K from
+    # the rapid facts alone.
+    # Nov 2025: no rapid game completed, adult -> K 40 (rule 3). Loss vs 2300: D +105 -> 0.64;
+    #   -0.64 x 40 = -25.60 -> -26 -> 2379.
+    # Dec 2025: 1 rapid game completed -> K 40 (rule 3). Ro 2379, loss vs 2395: D = -16 ->
+    #   row 11,17 -> PD 0.48 (p_low); -0.48 x 40 = -19.20 -> -19 -> 2360.
+    monkeypatch.setattr(policies, "SEED_COUNTS_AS_PUBLISHED_FOR_K", False)
+    nov, dec = _two_periods(2405, None, [2300], [Fraction(0)], 2395)
+    assert nov.out is not None and dec.out is not None
+    assert nov.out.k == 40 and nov.out.k_reason.startswith("fewer than 30 games")
+    assert str(nov.out.change_exact) == "-25.60" and nov.published == 2379
+    assert not dec.facts.ever_2400
+    assert dec.out.k == 40 and str(dec.out.change_exact) == "-19.20" and dec.published == 2360
+    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "2405",
+                 "--date", "2025-10-10", "2300:0")
+    assert data["k"] == 40 and data["change_exact"] == "-25.60" and data["rating_after"] == 2379
+
+
+# A junior (born 2012: 2025 - 2012 = 13 <= 18) seeded at 2300 plays 30 games in Nov 2025
+# (29 draws, 1 loss, all vs 2300: D 0 -> PD 0.50; sum 29 x 0 - 0.50 = -0.50), then loses
+# once in Dec 2025 against an opponent rated as they are then (D 0 -> 0.50: -0.50).
+#   Nov, K: rule 1 no (2300 < 2400). Rule 2 is the policy's question. Rule 3: no rapid game
+#   completed -> 40 either way. 700 rule: 30 x 40 = 1200 > 700 -> K = 700 // 30 = 23.
+#   -0.50 x 23 = -11.50 -> -12 (.5 away from zero) -> 2288.
+#   Dec: 30 rapid games completed (rule 3 no longer applies).
+JUNIOR_NOV = ([2300] * 30, [Fraction(1, 2)] * 29 + [Fraction(0)])
+
+
+def test_a_seed_of_2300_ends_the_junior_k_for_good(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Policy True: the seed 2300 "reached 2300" (rule 2): in Dec the junior, rated 2288, is
+    # not on junior K 40: rule 4, K 20. -0.50 x 20 = -10.00 -> -10 -> 2278.
+    monkeypatch.setattr(policies, "SEED_COUNTS_AS_PUBLISHED_FOR_K", True)
+    nov, dec = _two_periods(2300, 2012, *JUNIOR_NOV, 2288)
+    assert nov.out is not None and dec.out is not None
+    assert (nov.out.k_base, nov.out.k) == (40, 23) and nov.published == 2288
+    assert dec.facts.reached_2300 and dec.facts.rated_games == 30
+    assert dec.out.k == 20 and dec.out.k_reason.startswith("30 games completed")
+    assert str(dec.out.change_exact) == "-10.00" and dec.published == 2278
+
+
+def test_a_seed_of_2300_without_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Policy False: the junior never reached 2300 on the rapid list (2288 published): in Dec
+    # rule 2 gives K 40. -0.50 x 40 = -20.00 -> -20 -> 2268. In Nov the junior K 40 applies
+    # as well (rule 2 before rule 3; same 40, cut to 23 by the 700 rule).
+    monkeypatch.setattr(policies, "SEED_COUNTS_AS_PUBLISHED_FOR_K", False)
+    nov, dec = _two_periods(2300, 2012, *JUNIOR_NOV, 2288)
+    assert nov.out is not None and dec.out is not None
+    assert nov.out.k_reason.startswith("junior") and nov.out.k == 23 and nov.published == 2288
+    assert not dec.facts.reached_2300
+    assert dec.out.k == 40 and dec.out.k_reason.startswith("junior")
+    assert str(dec.out.change_exact) == "-20.00" and dec.published == 2268

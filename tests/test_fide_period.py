@@ -157,3 +157,34 @@ def test_k_zero_is_bad_input() -> None:
 def test_empty_period() -> None:
     out = rate_period(1500, [], rating_list=STD, list_date=LIST, facts=PlayerFacts())
     assert out.change == 0 and out.rating_after == 1500 and out.games == 0
+
+
+@pytest.mark.parametrize("counts", [True, False])
+def test_seeded_rating_and_k_follow_the_policy(monkeypatch: pytest.MonkeyPatch,
+                                               counts: bool) -> None:
+    # A rapid player rated at the standard rating 2405 (spec section 4, from Mar 2024), Nov
+    # 2025 list, no rapid game completed, adult. Loss vs 2300: D +105 -> row 99,106 -> 0.64.
+    # SEED_COUNTS_AS_PUBLISHED_FOR_K True: the seed is a published 2400 (rule 1) -> K 10,
+    #   -0.64 x 10 = -6.40 -> -6 -> 2399. False: the facts alone -> K 40 (rule 3),
+    #   -0.64 x 40 = -25.60 -> -26 -> 2379.
+    from tracker.fide import policies, seeded_facts
+
+    monkeypatch.setattr(policies, "SEED_COUNTS_AS_PUBLISHED_FOR_K", counts)
+    rapid = RatingList.RAPID
+    t = _t(dt.date(2025, 10, 10), None, (2300, ZERO))
+    out = rate_period(2405, [t], rating_list=rapid, list_date=LIST, facts=PlayerFacts(),
+                      seeded=True)
+    assert (out.k, out.rating_after) == ((10, 2399) if counts else (40, 2379))
+    assert seeded_facts(PlayerFacts(), 2405) == PlayerFacts(ever_2400=counts,
+                                                            reached_2300=counts)
+    assert seeded_facts(PlayerFacts(), 2300) == PlayerFacts(reached_2300=counts)
+    assert seeded_facts(PlayerFacts(), 2299) == PlayerFacts()
+    # Not seeded, 2405 is a published rating: K 10 whatever the policy.
+    assert rate_period(2405, [t], rating_list=rapid, list_date=LIST,
+                       facts=PlayerFacts()).k == 10
+    # derive_k without a published rating: the facts alone decide (junior: born 2010, 15).
+    assert derive_k(rapid, LIST, PlayerFacts(), None)[0] == 40
+    assert derive_k(rapid, LIST, PlayerFacts(ever_2400=True), None)[0] == 10
+    assert derive_k(rapid, LIST, PlayerFacts(birth_year=2010, rated_games=50), None)[0] == 40
+    assert derive_k(rapid, LIST, PlayerFacts(birth_year=2010, rated_games=50,
+                                             reached_2300=True), None)[0] == 20

@@ -251,7 +251,7 @@ def register(app: typer.Typer) -> None:
         )
         result = rate_period(
             rating, [tournament], rating_list=rl, list_date=list_date, facts=facts, k=k,
-            period_games=period_games, standard_rating=standard_rating,
+            period_games=period_games, standard_rating=standard_rating, seeded=seed is not None,
         )
         adjusted = (
             one_off_adjustment(rl, list_date, result.rating_after,

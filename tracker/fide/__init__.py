@@ -10,7 +10,7 @@ from __future__ import annotations
 from tracker.fide.adjust import one_off_adjustment
 from tracker.fide.editions import EDITIONS, Edition, edition_for
 from tracker.fide.first import FirstRatingOut, first_rating, seeds_from_standard, standard_seed
-from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k
+from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k, seeded_facts
 from tracker.fide.lists import ListCalendar, list_calendar
 from tracker.fide.performance import performance_rating
 from tracker.fide.period import (
@@ -50,6 +50,7 @@ __all__ = [
     "rate_period",
     "round_change",
     "round_half_away",
+    "seeded_facts",
     "seeds_from_standard",
     "standard_seed",
 ]

@@ -29,16 +29,6 @@ class FirstRatingOut:
     ignored_reasons: tuple[str, ...] = ()  # why, one per label of `ignored`, same order
 
 
-#: UNSETTLED (spec sections 3 and 4 are silent): the K of a rapid/blitz player rated at the
-#: standard rating (`standard_seed`) in the period that seeds them. Policy: the standard
-#: rating counts as the rating published before the period, so `derive_k` applies rule 1
-#: (2400 or more -> K 10) and the junior test (rating under 2300) to it; it is not recorded as
-#: a published rapid/blitz rating for later periods (only the period's result is). Names a
-#: choice the code makes in one place: both `tracker calc` and the period replay rate the
-#: seeded period with `rate_period(seed, ...)`.
-SEED_COUNTS_AS_PUBLISHED_FOR_K = True
-
-
 def window_start(list_date: dt.date, months: int) -> dt.date:
     """The earliest tournament start pooled for a first rating on the list of `list_date`."""
     return Period.of(list_date).shift(-months).list_date
@@ -61,8 +51,9 @@ def standard_seed(
     period of `list_date` (spec section 4), or None where the rule does not apply.
 
     This is not a first rating: the period's games are then rated from it like those of a
-    rated player (`rate_period`, with the player's K: see SEED_COUNTS_AS_PUBLISHED_FOR_K),
-    and the one-off adjustments of the list apply to the result.
+    rated player (`rate_period(..., seeded=True)`; for K the seed counts as a rating published
+    on the list, `k.seeded_facts`, policy SEED_COUNTS_AS_PUBLISHED_FOR_K), and the one-off
+    adjustments of the list apply to the result.
     """
     if standard_rating is None or not seeds_from_standard(rating_list, list_date):
         return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tracker.errors import BadInput
 from tracker.fide import policies
@@ -31,23 +31,39 @@ def _is_junior(edition: Edition, list_date: dt.date, birth_year: int | None) -> 
     return age <= policies.JUNIOR_END_OF_YEAR_MAX_AGE
 
 
+def seeded_facts(facts: PlayerFacts, seed: int) -> PlayerFacts:
+    """The facts of a rapid/blitz player rated at the standard rating `seed` (spec section 4,
+    `first.standard_seed`), for K in the seeded period and in every later one.
+
+    Policy SEED_COUNTS_AS_PUBLISHED_FOR_K: the seed counts as a rating published on the list,
+    with what a published rating records (spec section 3): 2400 or more sets "2400 ever"
+    (rule 1, K 10 for good), 2300 or more sets "reached 2300" (rule 2). Without the policy
+    the facts are unchanged (and `derive_k` is given no rating: the seed is not published).
+    """
+    if not policies.SEED_COUNTS_AS_PUBLISHED_FOR_K:
+        return facts
+    return replace(facts, ever_2400=facts.ever_2400 or seed >= 2400,
+                   reached_2300=facts.reached_2300 or seed >= 2300)
+
+
 def derive_k(
-    rating_list: RatingList, list_date: dt.date, facts: PlayerFacts, rating: int
+    rating_list: RatingList, list_date: dt.date, facts: PlayerFacts, rating: int | None
 ) -> tuple[int, str]:
     """The K for the period of `list_date`, in the spec's order of precedence, and why.
 
     `rating` is the player's published rating before the period (it counts as history for
-    the 2400 and 2300 thresholds).
+    the 2400 and 2300 thresholds); None: no published rating on the list, the facts alone
+    decide (a player rated at a seed, `seeded_facts`).
     """
     edition = edition_for(rating_list, list_date)
     if edition.k_scheme is KScheme.FLAT:
         return edition.k_flat, f"K {edition.k_flat} for everyone on the {rating_list} list"
-    if facts.ever_2400 or rating >= 2400:
+    if facts.ever_2400 or (rating is not None and rating >= 2400):
         return edition.k_top, "2400 reached"
     if (
         _is_junior(edition, list_date, facts.birth_year)
         and not facts.reached_2300
-        and rating < 2300
+        and (rating is None or rating < 2300)
     ):
         return edition.k_junior, f"junior (born {facts.birth_year}, under 2300)"
     if facts.rated_games < edition.new_player_games:

@@ -18,7 +18,7 @@ from tracker.errors import BadInput
 from tracker.fide import policies
 from tracker.fide.adjust import one_off_adjustment
 from tracker.fide.editions import CapKind, Edition, edition_for
-from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k
+from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k, seeded_facts
 from tracker.fide.rounding import round_change
 from tracker.fide.tables import expected_score
 from tracker.model import RatingList
@@ -155,6 +155,7 @@ def rate_period(
     k: int | None = None,
     period_games: int | None = None,
     standard_rating: int | None = None,
+    seeded: bool = False,
 ) -> PeriodOut:
     """Rate one period of a rated player on one list.
 
@@ -163,6 +164,9 @@ def rate_period(
     `period_games` when larger. `rating_after` is rating_before + the rounded change, before
     any one-off adjustment of the list (the caller applies `one_off_adjustment`); the floor is
     checked after that adjustment (`standard_rating` is needed for the Oct 2022 raise only).
+    `seeded`: `rating_before` is not a rating published on this list but the standard rating
+    an unrated rapid/blitz player is rated at (`standard_seed`); K then comes from
+    `seeded_facts` (policy SEED_COUNTS_AS_PUBLISHED_FOR_K decides whether the seed counts).
     """
     rating_list = RatingList(rating_list)
     period_edition = edition_for(rating_list, list_date)
@@ -172,6 +176,9 @@ def rate_period(
         k_base, k_reason = k, "K given"
     elif facts.official_k is not None:
         k_base, k_reason = facts.official_k, "official K"
+    elif seeded:
+        k_base, k_reason = derive_k(rating_list, list_date,
+                                    seeded_facts(facts, rating_before), None)
     else:
         k_base, k_reason = derive_k(rating_list, list_date, facts, rating_before)
 

@@ -10,7 +10,8 @@ Most constants are read by the engine; a few only name a choice the code makes i
 INCREMENT_FROM_MOVE_ONE: `timecontrol.minutes_for_60_moves`;
 FIRST_RATING_GAMES_COUNT_TOWARD_30: the period replay, which adds them to the games count;
 ZERO_FIRST_EVENT_JUDGED_ON: the period replay, which trims the pool before `first_rating`;
-PERFORMANCE_CAP: `performance_rating`).
+PERFORMANCE_CAP: `performance_rating`). SEED_COUNTS_AS_PUBLISHED_FOR_K is read by
+`k.seeded_facts` and `rate_period(..., seeded=True)`.
 """
 
 from __future__ import annotations
@@ -109,3 +110,13 @@ RATED_GAMES_KEPT_AFTER_FLOOR_DROP = True
 #: rating is computed from, i.e. after the 26-month trim: an older zero event that fell out
 #: of the window does not shield the next one (names the choice `tracker.periods` makes).
 ZERO_FIRST_EVENT_JUDGED_ON = "the pool after the 26-month trim"
+
+#: A player unrated in rapid/blitz but rated in standard is rated at the standard rating from
+#: Mar 2024 (spec section 4, `first.standard_seed`); sections 3 and 4 do not say whether that
+#: seed is "a published rating" for K. Policy (True): it counts as the rating published on
+#: that list before the seeded period, for good, exactly as a published rating does: a seed
+#: of 2400 or more is "a published rating of 2400 or more, ever, on that list" (rule 1: K 10
+#: in the seeded period and permanently), a seed of 2300 or more means the rating has reached
+#: 2300 (rule 2: no junior K 40 from then on). False: the seed is only where the rating
+#: starts; K comes from the player's facts on that list alone (K 40 with no game there).
+SEED_COUNTS_AS_PUBLISHED_FOR_K = True

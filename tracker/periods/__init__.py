@@ -62,7 +62,9 @@ in tracker.fide):
 - a player unrated in rapid or blitz but rated in standard starts from the standard rating
   of the list in force at the tournament's start (spec 1.2 and 4; from the Mar 2024 edition
   on): each tournament uses the one in force at its own start, the period starts from the
-  one of its first tournament that has one;
+  one of its first tournament that has one; for K that seed counts as a rating published on
+  the list, for good ("2400 ever", "reached 2300": `fide.seeded_facts`, policy
+  `fide.policies.SEED_COUNTS_AS_PUBLISHED_FOR_K`);
 - after a drop below the floor the games completed are kept
   (`fide.policies.RATED_GAMES_KEPT_AFTER_FLOOR_DROP`); a first rating of the Mar 2024
   formula is not compressed (`fide.policies.COMPRESS_FIRST_RATING_OF_2024_FORMULA`); "zero

@@ -20,6 +20,8 @@ from tracker.fide import (
     one_off_adjustment,
     policies,
     rate_period,
+    seeded_facts,
+    seeds_from_standard,
 )
 from tracker.fide.editions import FirstFormula
 from tracker.model import OfficialEntry, Period, RatingList
@@ -272,12 +274,6 @@ def _plan(unit: Unit, state: _State, official: Mapping[Period, OfficialEntry],
     return plan, t_in, skipped
 
 
-def _seeds_from_standard(rl: RatingList, list_date: dt.date) -> bool:
-    """From Mar 2024 (the fictitious-draws edition), a player unrated in rapid or blitz but
-    rated in standard starts from the standard rating (spec section 4)."""
-    return edition_for(rl, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS
-
-
 def _latest_standard(state: _State, period: Period) -> tuple[Period, int] | None:
     """The latest published standard list on or before `period`, and its rating."""
     lists = state.standard_lists
@@ -331,8 +327,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     rating_before, source = state.rating, state.source
     standard = _standard_on_list(state, period) if rl != RatingList.STANDARD else None
     seeded = False
-    if (rating_before is None and rl != RatingList.STANDARD and units
-            and _seeds_from_standard(rl, list_date)):
+    if rating_before is None and units and seeds_from_standard(rl, list_date):
         # The standard rating of the list in force at the start of the period's first
         # tournament that has one (each tournament then uses the one in force at its start).
         seed = next((s for u in units
@@ -343,6 +338,12 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
             notes.append(f"unrated in {rl}: starts from the standard rating {seed[1]} "
                          f"(the {seed[0]} list, in force at the tournament start)")
     facts = _facts(state, period, birth_year, official)
+    if seeded:
+        # The seed counts as a rating published on this list, for good (policy
+        # SEED_COUNTS_AS_PUBLISHED_FOR_K): "2400 ever" and "reached 2300" as `publish` sets.
+        assert rating_before is not None
+        facts = seeded_facts(facts, rating_before)
+        state.ever_2400, state.reached_2300 = facts.ever_2400, facts.reached_2300
 
     plans: list[TournamentPlan] = []
     t_ins: list[TournamentIn] = []
@@ -361,7 +362,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     if rating_before is not None:
         if any(t.games for t in t_ins):
             out = rate_period(rating_before, t_ins, rating_list=rl, list_date=list_date,
-                              facts=facts, standard_rating=standard)
+                              facts=facts, standard_rating=standard, seeded=seeded)
             replayed = out.rating_after
             if out.reason:
                 notes.append(out.reason)
