@@ -6,7 +6,7 @@ import datetime as dt
 from decimal import Decimal
 from fractions import Fraction
 
-from tracker.fide import GameIn, TournamentIn, first_rating
+from tracker.fide import GameIn, TournamentIn, first_rating, standard_seed
 from tracker.model import RatingList
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
@@ -110,6 +110,10 @@ def test_before_2014_nine_games_and_bonus() -> None:
 
 
 def test_rapid_with_a_standard_rating_uses_it() -> None:
+    # Section 4: rapid/blitz, a standard rating -> the standard rating (standard_seed); the
+    # games are then rated from it (rate_period, tests/test_calc_seed.py). first_rating knows
+    # only the games: 1 game against a rated opponent, 5 needed -> no first rating.
     t = _t(LIST, (1500, ONE))
-    out = first_rating([t], rating_list=RAPID, list_date=LIST, standard_rating=1720)
-    assert out.rating == 1720
+    assert standard_seed(RAPID, LIST, 1720) == 1720
+    out = first_rating([t], rating_list=RAPID, list_date=LIST)
+    assert out.rating is None and out.games == 1

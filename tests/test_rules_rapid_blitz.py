@@ -2,7 +2,7 @@
 
 Every expected number is derived by hand below from the rulebook's sections and tables, never
 from running tracker code. Rows of table 8.1.2 used (d_min,d_max,p_high,p_low):
-0,3,0.50,0.50 | 392,411,0.92,0.08. Rows of 8.1.1 used: 0.50 -> 0, 0.64 -> 102.
+0,3,0.50,0.50 | 279,290,0.84,0.16 | 392,411,0.92,0.08. Rows of 8.1.1 used: 0.50 -> 0, 0.64 -> 102.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from tracker.fide import (
     derive_k,
     edition_for,
     first_rating,
+    one_off_adjustment,
     rate_period,
+    standard_seed,
 )
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
@@ -301,11 +303,28 @@ def test_first_rating_2024_formula_on_rapid_and_blitz(rl: RatingList) -> None:
 @pytest.mark.parametrize("rl", RB)
 def test_standard_rating_seeds_only_from_mar_2024(rl: RatingList) -> None:
     # Section 4 (under "From 1 Mar 2024"): unrated in rapid/blitz with a standard rating ->
-    # the standard rating. Before, the games decide: 5 draws vs 2000 -> 50% -> Ru = Ra = 2000.
+    # "uses the standard rating": rated at 1720, and the games change it like a rated
+    # player's (not a first rating from the games). Tournament from 10 Jan 2024: 5 draws vs
+    # 2000.
     t = TournamentIn(dt.date(2024, 1, 10), None, tuple(GameIn(2000, HALF) for _ in range(5)))
-    feb = first_rating([t], rating_list=rl, list_date=dt.date(2024, 2, 1), standard_rating=1720)
-    mar = first_rating([t], rating_list=rl, list_date=dt.date(2024, 3, 1), standard_rating=1720)
-    assert feb.rating == 2000 and mar.rating == 1720
+    # Feb 2024 list (2014 formula): no seed; the games decide: 50% -> Ru = Ra = 2000.
+    feb_list, mar_list = dt.date(2024, 2, 1), dt.date(2024, 3, 1)
+    assert standard_seed(rl, feb_list, 1720) is None
+    assert first_rating([t], rating_list=rl, list_date=feb_list).rating == 2000
+    # Mar 2024 list: seed 1720. K (section 3, standard scheme for rapid & blitz since Oct
+    # 2022): no rapid/blitz game completed, adult -> 40; 700 rule: 5 x 40 = 200 <= 700.
+    # Per game (cap by the start, Jan 2024: once per tournament; |D| 280 < 400, no cap):
+    # D = 1720 - 2000 = -280 -> row 279,290 -> PD 0.16 (p_low); draw 0.5 - 0.16 = +0.34.
+    # 5 x 0.34 = +1.70; x 40 = +68.00 -> 1788. Then the Mar 2024 compression (section 5,
+    # policy: all three lists, on February + the March change, half up): 1788 + 0.4 x
+    # (2000 - 1788) = 1788 + 84.8 = 1872.8 -> 1873.
+    seed = standard_seed(rl, mar_list, 1720)
+    assert seed == 1720
+    out = rate_period(seed, [t], rating_list=rl, list_date=mar_list, facts=PlayerFacts(),
+                      seeded=True)
+    assert (out.k, out.change_exact, out.rating_after) == (40, Decimal("68.00"), 1788)
+    adjusted = one_off_adjustment(rl, mar_list, 1788)
+    assert adjusted is not None and adjusted[0] == 1873
 
 
 # --- which list (section 6), the 2012-2013 bands at their edges --------------------------------

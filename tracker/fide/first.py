@@ -65,7 +65,6 @@ def first_rating(
     *,
     rating_list: RatingList,
     list_date: dt.date,
-    standard_rating: int | None = None,
 ) -> FirstRatingOut:
     """The first rating an unrated player would get on the list of `list_date`.
 
@@ -76,18 +75,12 @@ def first_rating(
     opponents, +bonus per half point above 50%, dp(p) below. Published only at or above the
     floor. `ignored_reasons` says why each ignored tournament was left out.
 
-    Rapid/blitz from Mar 2024, a player with a `standard_rating` has no first rating: they are
-    rated at the standard rating (`standard_seed`), returned here with no games used; rate the
-    games from it with `rate_period` (as `tracker calc` and the period replay do).
+    Rapid/blitz from Mar 2024, a player with a standard rating gets no first rating: ask
+    `standard_seed` first, then rate the games from the seed with `rate_period(...,
+    seeded=True)` (as `tracker calc` and the period replay do).
     """
     rating_list = RatingList(rating_list)
     ed = edition_for(rating_list, list_date)
-    seed = standard_seed(rating_list, list_date, standard_rating)
-    if seed is not None:
-        return FirstRatingOut(
-            seed, f"rated at the standard rating {seed}: the games are rated from it, "
-            "not pooled for a first rating", None, 0, Fraction(0), (), (),
-        )
     earliest = window_start(list_date, ed.first_window_months)
     ignored: list[str] = []
     reasons: list[str] = []
