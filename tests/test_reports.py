@@ -95,3 +95,44 @@ def test_game_rows_and_events() -> None:
     (event,) = event_rows([rp])
     assert (event["period"], event["games"], event["points"]) == ("2025-11", 2, 1)
     assert history_rows(rp, since=Period(2025, 11))[0]["rating_after"] == 1810
+
+
+def _zero_first_event() -> Build:
+    # Sep 2025: 0/2 vs 1800 (rated on the Oct list); Oct 2025: 5 draws vs 1800 (Nov list).
+    # Spec section 4 (from Mar 2024): a zero score in the first event disregards it. Nov:
+    # Ra = (5 x 1800 + 2 x 1800) / 7 = 1800; p = (2.5 + 1) / 7 = 0.50 -> dp 0 -> 1800.
+    b = Build()
+    sep = b.t("Zero Open", "2025-09-06", "2025-09-07")
+    b.g(sep, 1800, 0)
+    b.g(sep, 1800, 0)
+    oct_ = b.t("Draw Cup", "2025-10-04", "2025-10-05")
+    for _ in range(5):
+        b.g(oct_, 1800, Fraction(1, 2))
+    return b
+
+
+def test_explain_says_why_each_tournament_is_ignored_for_a_first_rating() -> None:
+    rp = _zero_first_event().run()
+    text = "\n".join(explain_lines(rp, Period(2025, 11), ME))
+    assert "First rating: 1800 from 5 games" in text
+    assert "  ignored: Zero Open (zero score in the first event)" in text.splitlines()
+    oct_text = "\n".join(explain_lines(rp, Period(2025, 10), ME))
+    assert "  ignored: Zero Open (zero score in the first event)" in oct_text.splitlines()
+
+
+def test_next_says_why_each_tournament_is_ignored_for_a_first_rating() -> None:
+    rep = next_report(_zero_first_event().run(), ME)
+    lines = next_lines(rep)
+    assert rep.expected == 1800
+    why = "    ignored for the first rating: Zero Open (zero score in the first event)"
+    assert lines.count(why) == 2  # in the 2025-10 and 2025-11 rows
+    assert "Expected standard rating on the 2025-11 list: 1800" in lines
+
+
+def test_ignored_without_reasons_prints_the_label_alone() -> None:
+    # A FirstRatingOut built without reasons (the field's default) still prints its labels.
+    from tracker.fide import FirstRatingOut
+    from tracker.reports import ignored_lines
+
+    f = FirstRatingOut(None, "only 0 games", None, 0, Fraction(0), (), ("A", "B"))
+    assert ignored_lines(f, "  ") == ["  ignored: A", "  ignored: B"]

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.errors import NotFound
-from tracker.fide import TournamentOut
+from tracker.fide import FirstRatingOut, TournamentOut
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import (
     NotCounted,
@@ -284,8 +284,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
                          f"{plural_points(Fraction(f.points))}, average {f.average}")
         else:
             lines.append(f"No rating yet: {f.reason}")
-        if f.ignored:
-            lines.append(f"  ignored: {', '.join(f.ignored)}")
+        lines += ignored_lines(f, "  ")
     if row.adjustment:
         lines.append(f"One-off adjustment: {row.adjustment}")
     if row.replayed is not None and row.out is not None and row.replayed != row.out.rating_after:
@@ -302,6 +301,16 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         if "differs from the official" in note:
             lines.append(f"Note: {note}")
     return lines
+
+
+def ignored_lines(first: FirstRatingOut, indent: str, what: str = "ignored") -> list[str]:
+    """One line per tournament left out of a first rating, with its own reason (outside the
+    26-month window, after the list date, a zero score in the first event)."""
+    reasons: tuple[str | None, ...] = first.ignored_reasons
+    if len(reasons) != len(first.ignored):
+        reasons = (None,) * len(first.ignored)
+    return [f"{indent}{what}: {label}" + (f" ({why})" if why else "")
+            for label, why in zip(first.ignored, reasons, strict=True)]
 
 
 def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
@@ -421,6 +430,8 @@ def next_lines(rep: NextReport) -> list[str]:
                      f"{plural_points(r.points)},{k} change {change or '0'})")
         for plan in r.tournaments:
             lines.append(f"    {plan.unit.label} ({_dates(plan.unit)})")
+        if r.first is not None:
+            lines += ignored_lines(r.first, "    ", "ignored for the first rating")
     lines.append("")
     final = "unrated" if rep.expected is None else str(rep.expected)
     lines.append(f"Expected {rl} rating on the {rep.next_period} list: {final}")
