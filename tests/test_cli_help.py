@@ -130,6 +130,18 @@ def test_no_line_breaks_mid_paragraph(rendered: tuple[int, dict[str, str]]) -> N
     assert not bad
 
 
+def test_examples_fit_on_one_line(rendered: tuple[int, dict[str, str]]) -> None:
+    """An example (an indented line) is never wrapped: the next line is not its tail."""
+    _, shown = rendered
+    wrapped = []
+    for name, text in shown.items():
+        lines = [line.rstrip() for line in text.splitlines()]
+        for line, after in zip(lines, lines[1:], strict=False):
+            if line.startswith("   ") and after.startswith(" ") and not after.startswith("  "):
+                wrapped.append(f"tracker {name}: {line.strip()!r} / {after.strip()!r}")
+    assert not wrapped
+
+
 def test_examples_keep_their_lines_and_indentation(
         rendered: tuple[int, dict[str, str]]) -> None:
     _, rendered_help = rendered

@@ -88,7 +88,9 @@ def import_lists(
 
       tracker official import players_list.zip --period 2025-11
 
-      tracker official import players_list_xml.zip --period 2025-11 --list rapid --all
+      tracker official import players_list_xml.zip --period 2025-11 --list rapid
+
+      tracker official import standard_nov25frl.zip --all
     """
     given_period = _period(period)
     given_list = _list(rating_list)
