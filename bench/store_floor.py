@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from import_bench import make_big  # noqa: E402
 
-BATCH = 2_000  # rows per executemany, as tracker.importer.BATCH
+BATCH = 2_000  # rows per executemany, as tracker.importer.batches.BATCH
 TARGET = 100_000  # games/s, end to end (issue 6)
 SECONDARY = ("ix_games_white_id", "ix_games_black_id", "ix_games_tournament_date")
 

@@ -83,3 +83,17 @@ def test_pure_modules_import_only_stdlib_and_pure(module: str, path: Path) -> No
 def test_rule_sees_the_modules() -> None:
     names = {m for m, _ in MODULES}
     assert "tracker.model" in names and "tracker.store.schema" in names
+
+
+def test_importer_tunables_live_in_one_module_only() -> None:
+    """tracker.importer.batches owns the import's tunables and reads them; tests patch them
+    there. A copy on the package (or a module reading its own copy) would make a patch miss
+    silently: the package has none, so a patch on it fails loudly."""
+    import tracker.importer as package
+    from tracker.importer import batches, prepare, values
+
+    tunables = ("BATCH", "WORKER_MIN_BYTES", "SPLIT_MIN_BYTES", "SPLIT_PART", "AHEAD_BYTES")
+    for name in tunables:
+        assert isinstance(getattr(batches, name), int), name
+        for other in (package, prepare, values):
+            assert not hasattr(other, name), f"{other.__name__}.{name}"

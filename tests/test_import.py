@@ -370,7 +370,7 @@ def test_two_workers_in_parts_give_the_same_database(
     # those of one stream read in this process. Small parts here: many cuts; batches of a
     # part one or many; the main process reading ahead nothing, one message, or everything.
     from tests.conftest import dump_db
-    from tracker import importer
+    from tracker.importer import batches as importer
     from tracker.pgn import read_games
     from tracker.sources import iter_sources
     from tracker.store import open_store
@@ -406,7 +406,7 @@ def test_two_workers_in_parts_give_the_same_database(
 
 def test_two_workers_only_for_a_plain_file(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from tracker import importer
+    from tracker.importer import batches as importer
     from tracker.pgn import read_games, read_games_slow
     from tracker.sources import iter_sources
 
@@ -432,7 +432,7 @@ def _parts_failing_after_line_2000(
         fail: Callable[[], None]) -> SourceReport:
     """Import a file read in parts by two workers, one of which calls `fail` past line
     2,000; its report."""
-    from tracker import importer
+    from tracker.importer import batches as importer
 
     monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
     monkeypatch.setattr(importer, "SPLIT_PART", 1500)
@@ -485,7 +485,7 @@ def test_preparer_row_is_prepare_as_a_plain_tuple() -> None:
     # The import's hot loop uses Preparer.row (a plain tuple, memo dicts on the tags) and
     # reads three fields by position: both must agree with PreparedGame, game after game
     # (the memo dicts are warm from the second game on).
-    from tracker import importer
+    from tracker.importer import prepare as importer
 
     games = [
         RawGame({"White": " A ", "Black": "B", "Result": "1-0", "Event": "Rapid Open",
@@ -554,7 +554,7 @@ def test_glob_and_folder(store: Store, tmp_path: Path) -> None:
 
 def test_big_source_hash_in_a_thread_is_recognized(store: Store, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import tracker.importer as importer
+    from tracker.importer import batches as importer
 
     monkeypatch.setattr(importer, "WORKER_MIN_BYTES", 0)  # the path of big files
     f = write(tmp_path / "a.pgn", *(pgn(Round=str(r)) for r in range(50)))
@@ -626,7 +626,7 @@ def test_a_failed_source_adds_nothing_to_the_totals(store: Store, tmp_path: Path
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # Regression: a source that failed after its first batch still counted that batch's
     # games as read, put on a list by assumption and not counted for rating.
-    from tracker import importer
+    from tracker.importer import batches as importer
     from tracker.importer import import_sources
     from tracker.pgn import read_games
 

@@ -21,7 +21,7 @@ def _dump(db: Path) -> list[list[tuple[object, ...]]]:
 
 
 def test_bounded_caches_store_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tracker.importer as importer
+    import tracker.importer.batches as importer
     import tracker.store.games as store_games
 
     monkeypatch.setattr(importer, "BATCH", 7)  # many batches, so caches are emptied often
@@ -74,7 +74,7 @@ def _spy_on_deferral(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_deferred_indexes_store_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A big source into an empty database drops the secondary indexes of games and builds
     them again before the commit: same rows, same indexes (same SQL) as without."""
-    import tracker.importer as importer
+    import tracker.importer.batches as importer
     import tracker.store.games as store_games
 
     monkeypatch.setattr(importer, "BATCH", 7)
@@ -101,7 +101,7 @@ def test_indexes_kept_when_the_database_holds_more(
 ) -> None:
     """Deferring pays only when the source outweighs the table: a small source into a
     bigger database inserts into the indexes as it goes."""
-    import tracker.importer as importer
+    import tracker.importer.batches as importer
     import tracker.store.games as store_games
 
     monkeypatch.setattr(importer, "BATCH", 7)

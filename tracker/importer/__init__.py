@@ -1,0 +1,272 @@
+"""`tracker import`: PGN sources into the store, each source in one transaction.
+
+The flow for one source (a file, an archive member, standard input):
+
+1. its content hash is computed (in a thread, while parsing already runs); when a finished
+   import has the same hash the source is reported "already imported" and nothing is added;
+2. `tracker.pgn.read_games` reads the games' tags (and a digest of the moves); `prepare`
+   turns each RawGame into a `PreparedGame` (plain checked values: players, Elo tags, date,
+   list, whether the game counts for rating and why not, its identity) or a problem;
+3. `tracker.store.games.GameWriter` stores the batches in one transaction, de-duplicating by
+   identity, and commits when the source is complete. A kill mid-way leaves nothing of it.
+
+Speed (issue 6): for big sources step 2 runs in a worker process (fork) that sends batches
+of prepared games through a pipe (marshal bytes of plain tuples), while this process writes;
+both cores work. A plain file of SPLIT_MIN_BYTES or more is cut at game starts
+(`tracker.pgn.scan.game_cuts`) into parts of about SPLIT_PART bytes, read by two workers in
+turn (part i by worker i % 2, each with the number of its first line) and written in file
+order; archives and standard input stay one stream, in one worker. The workers run exactly
+the code of the in-process path, so the result is identical (tested).
+
+The modules: `values` (options, reports), `prepare` (step 2: Preparer), `batches`
+(the batches of a source, in process or in forked workers; the tunables) and this one
+(steps 1 and 3: the use case). None imports sqlalchemy (the store does that) nor chess
+(tracker.pgn does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, BinaryIO
+
+from tracker.errors import BadInput, TrackerError
+from tracker.importer import batches as tunables
+from tracker.importer.batches import (
+    _batches,
+    _in_two_workers,
+    _in_worker,
+    _part_cuts,
+    _shared_stream,
+    _size,
+    _use_worker,
+)
+from tracker.importer.prepare import (
+    FORFEIT,
+    NO_MOVES,
+    ONLINE,
+    RESULTS,
+    SETUP,
+    STANDARD_VARIANTS,
+    START_FEN,
+    TIME_CONTROL,
+    UNFINISHED,
+    UNRATED_OPPONENT,
+    VARIANT,
+    Preparer,
+    classify_list,
+)
+from tracker.importer.values import (
+    ImportOptions,
+    ImportReport,
+    Progress,
+    Reader,
+    Source,
+    SourceReport,
+    _NoProgress,
+)
+from tracker.store import Store
+from tracker.store.games import GameWriter, find_import
+
+__all__ = [
+    "FORFEIT",
+    "ImportOptions",
+    "ImportReport",
+    "MAX_PROBLEMS_KEPT",
+    "NO_MOVES",
+    "ONLINE",
+    "Preparer",
+    "Progress",
+    "RESULTS",
+    "Reader",
+    "SETUP",
+    "STANDARD_VARIANTS",
+    "START_FEN",
+    "Source",
+    "SourceReport",
+    "TIME_CONTROL",
+    "UNFINISHED",
+    "UNRATED_OPPONENT",
+    "VARIANT",
+    "classify_list",
+    "content_hash",
+    "import_paths",
+    "import_source",
+    "import_sources",
+]
+
+
+MAX_PROBLEMS_KEPT = 200  # per source, in the report (all are counted)
+
+
+# -- content hash ---------------------------------------------------------------------------
+
+
+def content_hash(stream: BinaryIO) -> str:
+    h = hashlib.sha256()
+    while chunk := stream.read(1 << 20):
+        h.update(chunk)
+    return h.hexdigest()
+
+
+class _Hasher(threading.Thread):
+    """Hashes a source in a thread (hashlib releases the GIL), while parsing runs."""
+
+    def __init__(self, source: Any) -> None:
+        super().__init__(daemon=True)
+        self.source = source
+        self.digest: str | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            with self.source.open() as stream:
+                self.digest = content_hash(stream)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            self.error = exc
+
+    def result(self) -> str:
+        if self.is_alive() or self.ident is not None:
+            self.join()
+        if self.error is not None:
+            if isinstance(self.error, TrackerError):
+                raise self.error
+            raise TrackerError(f"cannot read {self.source.name}: {self.error}")
+        assert self.digest is not None
+        return self.digest
+
+
+def _default_reader() -> Reader:
+    from tracker.pgn import read_games
+
+    return read_games
+
+
+def _default_sources(paths: Sequence[str]) -> Iterable[Any]:
+    sources = importlib.import_module("tracker.sources")
+    found: Iterable[Any] = sources.iter_sources(paths)
+    return found
+
+
+def import_paths(
+    store: Store,
+    paths: Sequence[str],
+    options: ImportOptions | None = None,
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Import files, folders, archives or `-` (standard input) into the store."""
+    options = options or ImportOptions()
+    return import_sources(
+        store, _default_sources(paths), options, progress, _default_reader()
+    )
+
+
+def import_sources(
+    store: Store,
+    sources: Iterable[Any],
+    options: ImportOptions | None = None,
+    progress: Progress | None = None,
+    reader: Reader | None = None,
+) -> ImportReport:
+    """Import each source in its own transaction; see the module docstring."""
+    options = options or ImportOptions()
+    progress = progress or _NoProgress()
+    read = reader or _default_reader()
+    report = ImportReport()
+    for source in sources:
+        rep = SourceReport(name=str(source.name))
+        report.sources.append(rep)
+        try:
+            import_source(store, source, options, progress, read, rep)
+        except TrackerError as exc:
+            rep.error = str(exc)
+            if options.strict:
+                raise
+    return report
+
+
+def import_source(
+    store: Store,
+    source: Any,
+    options: ImportOptions,
+    progress: Progress,
+    reader: Reader,
+    rep: SourceReport,
+) -> None:
+    """One source, one transaction: it lands whole or not at all."""
+    name = rep.name
+    hasher = _Hasher(source)
+    size = _size(source)
+    if _shared_stream(source) or size is None or size < tunables.WORKER_MIN_BYTES:
+        hasher.run()  # small (or standard input): hash first, in this thread
+        if _already(store, hasher.result(), rep):
+            return
+    else:
+        hasher.start()
+    cuts = _part_cuts(source, reader, options)
+    batches = (
+        _in_two_workers(source, options, cuts) if cuts is not None
+        else _in_worker(source, reader, options) if _use_worker(source, options)
+        else _batches(source, reader, options)
+    )
+    progress.start(name, size)
+    try:
+        with GameWriter(store, name, "") as writer:
+            digest: str | None = None
+            for batch in batches:
+                if digest is None and (hasher.digest is not None or hasher.error is not None):
+                    digest = hasher.result()
+                    if _already(store, digest, rep):
+                        return
+                rep.games_read += batch.read
+                rep.skipped += batch.skipped
+                for p in batch.problems:
+                    rep.problem_count += 1
+                    if len(rep.problems) < MAX_PROBLEMS_KEPT:
+                        rep.problems.append(f"{name}:{p}")
+                if options.strict and rep.problem_count:
+                    raise BadInput(
+                        f"{rep.problems[0]} (--strict: nothing of {name} was imported)"
+                    )
+                writer.add(batch.games)
+                rep.not_rated.update(batch.not_rated)
+                rep.list_assumed += batch.assumed
+                progress.advance(batch.read)
+            if digest is None:
+                digest = hasher.result()
+                if _already(store, digest, rep):
+                    return
+            if rep.games_read == 0:
+                why = f" ({rep.problems[0]})" if rep.problems else ""
+                raise BadInput(f"{name}: no game found{why}; is it a PGN file?")
+            writer.content_hash = digest
+            rep.added = writer.added
+            rep.duplicates = writer.given - writer.added
+            writer.finish(games_read=rep.games_read, problems=rep.problem_count)
+    except BaseException:
+        _nothing_stored(rep)
+        raise
+    finally:
+        if isinstance(batches, Iterator) and hasattr(batches, "close"):
+            batches.close()
+        progress.finish()
+
+
+def _nothing_stored(rep: SourceReport) -> None:
+    """A failed source adds nothing to the totals: no game read, added, skipped, assumed or
+    not counted for rating (its problems stay: they say what is wrong with the file)."""
+    rep.games_read = rep.skipped = rep.added = rep.duplicates = rep.list_assumed = 0
+    rep.not_rated.clear()
+
+
+def _already(store: Store, digest: str, rep: SourceReport) -> bool:
+    found = find_import(store, digest)
+    if found is None:
+        return False
+    rep.already = found
+    _nothing_stored(rep)
+    rep.problem_count = 0
+    rep.problems.clear()
+    return True

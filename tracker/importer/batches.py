@@ -1,0 +1,416 @@
+"""A source's games read and prepared, BATCH at a time: in this process (small sources), in
+one forked worker (archives, standard input, files up to SPLIT_MIN_BYTES) or, for a big plain
+file, in parts read by two forked workers in turn. The batches reach the main process in file
+order, the same whichever way they were made (tested).
+
+The tunables (BATCH, WORKER_MIN_BYTES, SPLIT_MIN_BYTES, SPLIT_PART, AHEAD_BYTES) live here;
+tests patch them on this module.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import gc
+import io
+import marshal
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, BinaryIO, NamedTuple
+
+from tracker.errors import TrackerError
+from tracker.importer.prepare import _ASSUMED, _RATED, _REASON, Preparer
+from tracker.importer.values import ImportOptions, Reader
+from tracker.model import RawGame
+
+BATCH = 2_000
+WORKER_MIN_BYTES = 4 << 20  # smaller sources are parsed in-process (a fork costs more)
+SPLIT_MIN_BYTES = 32 << 20  # a plain file this big is parsed by two workers, in parts
+SPLIT_PART = 8 << 20  # bytes per part (a worker holds one part's batches, pickled)
+AHEAD_BYTES = 8 << 20  # messages of a worker the main process may hold, read ahead
+
+
+class _Batch(NamedTuple):
+    games: list[tuple[Any, ...]]  # PreparedGames as plain tuples (cheap to send)
+    read: int  # games read from the source in this batch (stored or not)
+    skipped: int
+    problems: list[str]  # "line: text"
+    not_rated: dict[str, int]  # reason -> games
+    assumed: int  # games whose list was assumed
+
+
+def _batches(
+    source: Any, reader: Reader, options: ImportOptions
+) -> Iterator[_Batch]:
+    """Read and prepare a source's games, BATCH at a time."""
+    row = Preparer(options.default_list).row
+    games: list[tuple[Any, ...]] = []
+    problems: list[str] = []
+    not_rated: dict[str, int] = {}
+    read = skipped = assumed = 0
+    check = _Validator(source) if options.validate else None
+    with source.open() as stream:
+        for raw in reader(stream, source.name):
+            if check is not None:
+                problems.extend(check.feed(raw))
+            if not raw.tags:  # text outside any game: not a game, only its problems
+                problems.extend(_located(raw))
+                if options.strict and problems:
+                    break
+                continue
+            read += 1
+            if raw.problems:
+                problems.extend(_located(raw))
+                if options.strict:
+                    break
+            prepared = row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
+            if prepared.__class__ is str:
+                skipped += 1
+                problems.append(f"{raw.line}: {prepared}")
+                if options.strict:
+                    break
+            else:
+                games.append(prepared)  # type: ignore[arg-type]
+                if prepared[_RATED] is False:
+                    reason = prepared[_REASON] or ""
+                    not_rated[reason] = not_rated.get(reason, 0) + 1
+                if prepared[_ASSUMED]:
+                    assumed += 1
+            if read >= BATCH:
+                yield _Batch(games, read, skipped, problems, not_rated, assumed)
+                games, problems, not_rated = [], [], {}
+                read = skipped = assumed = 0
+        if check is not None:
+            problems.extend(check.close())
+    if read or problems:
+        yield _Batch(games, read, skipped, problems, not_rated, assumed)
+
+
+def _located(raw: RawGame) -> list[str]:
+    """A game's problems as "line: text" (the line each concerns)."""
+    from tracker.pgn import problem_location
+
+    found = []
+    for p in raw.problems:
+        line, text = problem_location(raw, p)
+        found.append(f"{line}: {text}")
+    return found
+
+
+class _Validator:
+    """`--validate`: replay the moves of each game with python-chess (tracker.pgn).
+
+    Games arrive in order with their first line; a second stream over the same source
+    supplies each game's text (from its first line to the line before the next game), so
+    memory stays bounded by one game.
+    """
+
+    def __init__(self, source: Any) -> None:
+        from tracker.pgn import decode_text, validate_game
+
+        self._decode = decode_text
+        self._validate = validate_game
+        self._stream = source.open()
+        self._lineno = 0
+        self._pending: RawGame | None = None
+        self.failed = False
+
+    def _text_until(self, stop: int | None) -> str:
+        parts = []
+        while stop is None or self._lineno < stop - 1:
+            line = self._stream.readline()
+            if not line:
+                break
+            self._lineno += 1
+            parts.append(self._decode(line))
+        return "".join(parts)
+
+    def _check(self, stop: int | None) -> list[str]:
+        game, self._pending = self._pending, None
+        if game is None:
+            self._text_until(stop)
+            return []
+        text = self._text_until(stop)
+        found = [f"{game.line}: illegal or unreadable moves: {p}" for p in self._validate(text)]
+        if found:
+            self.failed = True
+        return found
+
+    def feed(self, raw: RawGame) -> list[str]:
+        # Skip to this game's first line, validating the game before it on the way.
+        found = self._check(raw.line)
+        if raw.tags and raw.has_moves:
+            self._pending = raw
+        return found
+
+    def close(self) -> list[str]:
+        try:
+            return self._check(None)
+        finally:
+            self._stream.close()
+
+
+# Worker messages, through a pipe: a batch is the marshal bytes of its plain tuple (marshal
+# is cheaper than pickle both ways, and both ends are the same interpreter: a fork); a
+# failure is the marshal bytes of (message, exit code); b"" ends a part (or the source).
+_END = b""
+
+
+def _message(batch: _Batch) -> bytes:
+    return marshal.dumps(tuple(batch))
+
+
+def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], None]) -> None:
+    """Run `send_all` in a worker process; a failure is sent as one clean line.
+
+    `others` are the pipe ends the worker inherited and must close: only the main process
+    may hold a read end (so a send fails when it is gone), and only this worker its write
+    end (so the main process sees the end of the pipe when the worker dies)."""
+    for conn in others:
+        conn.close()
+    gc.freeze()  # the heap inherited from the main process: never scanned here
+    try:
+        send_all()
+    except TrackerError as exc:
+        out.send_bytes(marshal.dumps((str(exc), exc.exit_code)))
+    except (BrokenPipeError, KeyboardInterrupt):  # the main process is gone
+        pass
+    except Exception as exc:  # noqa: BLE001 - reported as a clean line by the main process
+        with contextlib.suppress(BrokenPipeError):
+            out.send_bytes(marshal.dumps(
+                (f"cannot read {source.name}: {type(exc).__name__}: {exc}", 1)))
+    finally:
+        out.close()
+
+
+def _recv(inbox: Any, source: Any) -> bytes:
+    """A worker's next message; its death (the end of its pipe) is one clean line."""
+    try:
+        blob: bytes = inbox.recv_bytes()
+    except EOFError:
+        raise TrackerError(
+            f"reading {source.name} stopped unexpectedly (a worker process died)"
+        ) from None
+    return blob
+
+
+def _decode(blob: bytes) -> _Batch:
+    """A batch message as a _Batch; a failure message raised as the worker's error."""
+    item = marshal.loads(blob)
+    if len(item) == 2:
+        exc = TrackerError(item[0])
+        exc.exit_code = item[1]
+        raise exc
+    return _Batch._make(item)
+
+
+def _received(inbox: Any, source: Any) -> Iterator[_Batch]:
+    """The batches a worker sends, up to the end of a part (or of the source)."""
+    while True:
+        blob = _recv(inbox, source)
+        if blob == _END:
+            return
+        yield _decode(blob)
+
+
+def _worker(source: Any, reader: Reader, options: ImportOptions, out: Any, inbox: Any) -> None:
+    """The worker process: send batches, then the end."""
+
+    def send_all() -> None:
+        for batch in _batches(source, reader, options):
+            out.send_bytes(_message(batch))
+        out.send_bytes(_END)
+
+    _work(source, out, [inbox], send_all)
+
+
+def _in_worker(source: Any, reader: Reader, options: ImportOptions) -> Iterator[_Batch]:
+    """Run `_batches` in a forked worker; yield what it sends."""
+    ctx = multiprocessing.get_context("fork")
+    inbox, out = ctx.Pipe(duplex=False)
+    proc = ctx.Process(
+        target=_worker, args=(source, reader, options, out, inbox), daemon=True
+    )
+    proc.start()
+    out.close()
+    try:
+        yield from _received(inbox, source)
+    finally:
+        inbox.close()
+        if proc.is_alive():
+            proc.terminate()
+        proc.join()
+
+
+# -- two workers: a big plain file in parts, read alternately ------------------------------
+
+
+class _Part:
+    """A byte range of an open file as a source for `_batches`; counts the lines it read."""
+
+    def __init__(self, stream: BinaryIO, name: str, start: int, end: int) -> None:
+        self.name = name
+        self._stream = stream
+        stream.seek(start)
+        self._left = end - start
+        self.lines = 0
+
+    def open(self) -> _Part:
+        return self
+
+    def __enter__(self) -> _Part:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def read(self, size: int = -1) -> bytes:
+        if size < 0 or size > self._left:
+            size = self._left
+        data = self._stream.read(size) if size else b""
+        self._left -= len(data)
+        self.lines += data.count(b"\n")
+        return data
+
+
+def _part_worker(
+    source: Any, options: ImportOptions, cuts: list[int], which: int, out: Any,
+    others: list[Any],
+) -> None:
+    """Worker `which` (0 or 1) of two: parts which, which + 2, ... of the file; per part,
+    its batches (as bytes, all made before the first is sent, so that the worker parses
+    while the main process reads the other's part; a part's are small), then the end. It
+    counts the lines of the other worker's parts to number its own."""
+    from tracker.pgn import read_games
+
+    def send_all() -> None:
+        with source.open() as stream:
+            line = 1
+            for i in range(len(cuts) - 1):
+                part = _Part(stream, source.name, cuts[i], cuts[i + 1])
+                if i % 2 != which:
+                    while part.read(1 << 20):
+                        pass
+                    line += part.lines
+                    continue
+
+                def reader(s: BinaryIO, name: str, first: int = line) -> Iterator[RawGame]:
+                    return read_games(s, name, first)
+
+                made = (_message(batch) for batch in _batches(part, reader, options))
+                # The main process reads part 0 first: its batches go as soon as made.
+                for blob in made if i == 0 else list(made):
+                    out.send_bytes(blob)
+                out.send_bytes(_END)
+                line += part.lines
+
+    _work(source, out, others, send_all)
+
+
+def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Iterator[_Batch]:
+    """The batches of the parts of a plain file, in file order, from two forked workers
+    (part i from worker i % 2): each parses its next part while the other's is written.
+
+    Between two batches, the main process reads ahead whatever either worker has sent (up
+    to AHEAD_BYTES a worker): a worker that has made a part can start its next one instead of
+    waiting, blocked on its pipe, until the main process has written every game before it.
+    Both workers then parse at once; the main process uses the buffered messages in order."""
+    ctx = multiprocessing.get_context("fork")
+    pipes = [ctx.Pipe(duplex=False) for _ in range(2)]
+    procs = [
+        ctx.Process(
+            target=_part_worker,
+            args=(source, options, cuts, w, out,
+                  [end for pipe in pipes for end in pipe if end is not out]),
+            daemon=True,
+        )
+        for w, (_, out) in enumerate(pipes)
+    ]
+    for proc in procs:
+        proc.start()
+    for _, out in pipes:
+        out.close()
+    inboxes = [inbox for inbox, _ in pipes]
+    parts = len(cuts) - 1
+    ends_due = [len(range(w, parts, 2)) for w in range(2)]  # parts not yet read ahead
+    ahead: list[collections.deque[bytes]] = [collections.deque(), collections.deque()]
+    held = [0, 0]
+
+    def read_ahead() -> None:
+        for w in (0, 1):
+            inbox, queue = inboxes[w], ahead[w]
+            while ends_due[w] and held[w] < AHEAD_BYTES and inbox.poll():
+                try:
+                    blob = inbox.recv_bytes()
+                except EOFError:  # reported when its turn comes (after what it sent)
+                    ends_due[w] = 0
+                    break
+                queue.append(blob)
+                held[w] += len(blob)
+                if blob == _END:
+                    ends_due[w] -= 1
+
+    try:
+        for i in range(parts):
+            w = i % 2
+            inbox, queue = inboxes[w], ahead[w]
+            while True:
+                if queue:
+                    blob = queue.popleft()
+                    held[w] -= len(blob)
+                else:
+                    blob = _recv(inbox, source)
+                    if blob == _END:
+                        ends_due[w] -= 1
+                if blob == _END:
+                    break
+                batch = _decode(blob)
+                read_ahead()
+                yield batch
+    finally:
+        for inbox in inboxes:
+            inbox.close()
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
+
+
+def _part_cuts(source: Any, reader: Reader, options: ImportOptions) -> list[int] | None:
+    """Where to cut a source for two workers, or None: only a plain file (seekable, not an
+    archive nor standard input) of at least SPLIT_MIN_BYTES, read by `read_games`, without
+    --validate (it reads the source as one stream), when workers are allowed."""
+    from tracker.pgn.scan import game_cuts, read_games
+
+    if (options.workers is False or options.validate or reader is not read_games
+            or _shared_stream(source) or (_size(source) or 0) < SPLIT_MIN_BYTES
+            or "fork" not in multiprocessing.get_all_start_methods()):
+        return None
+    with source.open() as stream:
+        if type(stream) is not io.BufferedReader or not isinstance(stream.raw, io.FileIO):
+            return None
+        size = os.fstat(stream.fileno()).st_size
+        if size < SPLIT_MIN_BYTES:
+            return None
+        cuts = game_cuts(stream, size, SPLIT_PART)
+    return cuts if len(cuts) > 2 else None
+
+
+def _use_worker(source: Any, options: ImportOptions) -> bool:
+    if options.workers is not None:
+        return options.workers and "fork" in multiprocessing.get_all_start_methods()
+    if "fork" not in multiprocessing.get_all_start_methods() or _shared_stream(source):
+        return False
+    size = _size(source)
+    return size is None or size >= WORKER_MIN_BYTES
+
+
+def _size(source: Any) -> int | None:
+    size = getattr(source, "size", None)
+    return size if isinstance(size, int) else None
+
+
+def _shared_stream(source: Any) -> bool:
+    """Standard input is one spooled stream: never read it from two places at once."""
+    return str(source.name) == "-"

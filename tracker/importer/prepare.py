@@ -1,0 +1,375 @@
+"""From a game's tags to the plain row the store takes: names, dates, event and site, the
+list (by time control), whether the game counts for rating and why not, its identity.
+
+Pure (no database); run in the main process or in a worker (tracker.importer.batches).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from hashlib import sha256
+from typing import Any
+
+from tracker.fide.editions import FIRST_DATE
+from tracker.fide.timecontrol import classify_time_control
+from tracker.model import RatingList, RawGame
+from tracker.names import normalize_name
+from tracker.store.games import PreparedGame
+
+_CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
+
+# Stable reasons a game does not count for rating (see tracker/store/schema.py).
+UNFINISHED = "unfinished"
+FORFEIT = "forfeit"
+NO_MOVES = "no-moves"
+VARIANT = "variant"
+SETUP = "setup"
+TIME_CONTROL = "time-control"
+ONLINE = "online"
+UNRATED_OPPONENT = "unrated-opponent"
+
+RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
+STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "classical", "regular"})
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# Online platforms write their own ratings in the Elo tags: those games never enter a FIDE
+# history. Recognized by Site/Event, or by tags only these platforms write.
+_ONLINE_RE = re.compile(
+    r"lichess|(?<![\w.-])chess\.com|freechess|\bfics\b|chessclub\.com|internet chess club|"
+    r"\bicc\b|playchess|chess24|chesstempo|\bonline\b",
+    re.IGNORECASE,
+)
+# Event names count only when the Site names no place: "FIDE Chess.com Grand Swiss" at
+# "Douglas ENG" is played over the board.
+_NO_PLACE = frozenset({"", "?", "int", "internet", "online", "-"})
+_URL_RE = re.compile(r"^[a-z]+://(?:www\.)?([^/\s]+)", re.IGNORECASE)
+_EVENT_LIST_RE = re.compile(r"\b(blitz|rapid|bullet)\b", re.IGNORECASE)
+
+
+def classify_list(
+    time_control: str | None, day: dt.date | None, max_elo: int | None
+) -> tuple[RatingList | None, bool]:
+    """The list a game with this TimeControl tag belongs to, and whether the time control
+    lies outside the bands of every list (then the list is the nearest one by minutes).
+    `day` is the tournament start (the bands in force then), else the game's date.
+
+    (None, False) when the time control is missing or unreadable. The one place that asks
+    tracker.fide (the rules decide; this only adapts the answer).
+    """
+    if not time_control:
+        return None, False
+    on = day or dt.date.today()
+    tc = classify_time_control(time_control, on=on, max_rating=max_elo)
+    if tc.rating_list is not None:
+        return tc.rating_list, False
+    if not tc.known or tc.minutes is None:
+        return None, False
+    nominal = (RatingList.STANDARD if tc.minutes >= 60
+               else RatingList.RAPID if tc.minutes > 10 else RatingList.BLITZ)
+    if on < FIRST_DATE:  # the rules are not replayed before 2008: no band to be outside of
+        return nominal, False
+    return nominal, True
+
+
+class Preparer:
+    """Turns RawGames into PreparedGames (pure: no database), with memo dicts for speed."""
+
+    def __init__(self, default_list: RatingList | None = None) -> None:
+        self.default_list = default_list
+        self._names: dict[str, str] = {}
+        self._dates: dict[str, tuple[str | None, dt.date | None]] = {}
+        self._online: dict[tuple[str, str], tuple[bool, str]] = {}
+        self._tc: dict[tuple[str, dt.date | None, int | None], tuple[RatingList | None, bool]]
+        self._tc = {}
+        self._event_list: dict[str, RatingList | None] = {}
+        self._players: dict[str | None, tuple[str, str]] = {}
+        self._contexts: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
+        self._elos: dict[str | None, int | None] = {}
+        self._no_tc: dict[str, tuple[str, bool, bool]] = {}
+
+    def _norm(self, name: str) -> str:
+        cache = self._names
+        norm = cache.get(name)
+        if norm is None:
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            norm = cache[name] = normalize_name(name)
+        return norm
+
+    def _date(self, tag: str) -> tuple[str | None, dt.date | None]:
+        found = self._dates.get(tag)
+        if found is None:
+            found = _parse_date(tag)
+            if len(self._dates) > _CACHE_LIMIT:
+                self._dates.clear()
+            self._dates[tag] = found
+        return found
+
+    def _site(self, event: str, site: str, force: bool = False) -> tuple[bool, str]:
+        """(online, the site as it keys the tournament): an online URL keys by its host."""
+        online = force or bool(
+            _ONLINE_RE.search(site)
+            or (site.strip().lower() in _NO_PLACE and _ONLINE_RE.search(event))
+        )
+        m = _URL_RE.match(site) if online else None
+        found = (online, m.group(1).lower() if m else site)
+        if not force:
+            if len(self._online) > _CACHE_LIMIT:
+                self._online.clear()
+            self._online[(event, site)] = found
+        return found
+
+    def _list(
+        self, tc: str | None, day: dt.date | None, max_elo: int | None, event: str
+    ) -> tuple[RatingList, bool, bool]:
+        """(list, assumed, outside the bands)."""
+        if tc:
+            key = (tc, day, max_elo)
+            found = self._tc.get(key)
+            if found is None:
+                if len(self._tc) > _CACHE_LIMIT:
+                    self._tc.clear()
+                found = self._tc[key] = classify_list(tc, day, max_elo)
+            lst, outside = found
+            if lst is not None:
+                return lst, False, outside
+        outside = False
+        if self.default_list is not None:
+            return self.default_list, True, outside
+        guess = self._event_list.get(event, RatingList.STANDARD)
+        if event not in self._event_list:
+            m = _EVENT_LIST_RE.search(event)
+            word = m.group(1).lower() if m else None
+            guess = (RatingList.BLITZ if word in ("blitz", "bullet")
+                     else RatingList.RAPID if word == "rapid" else None)
+            self._event_list[event] = guess
+        return (guess or RatingList.STANDARD), True, outside
+
+    def prepare(self, raw: RawGame) -> PreparedGame | str:
+        """The game's plain values, or the reason it cannot be stored (a problem)."""
+        row = self.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
+        return row if isinstance(row, str) else PreparedGame._make(row)
+
+    def _player(self, tag: str | None) -> tuple[str, str]:
+        """(the name as written, stripped; its normalized form) of a White/Black tag."""
+        cache = self._players
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        name = tag.strip() if tag else ""
+        found = cache[tag] = (name, "" if name in _NO_NAME else self._norm(name))
+        return found
+
+    def _context(
+        self, key: tuple[str | None, str | None, str | None, str | None]
+    ) -> tuple[Any, ...]:
+        """What the Event, Site, Date and EventDate tags give (the same for every game of a
+        tournament): event, site, date tag, ISO date, day, event date, start, event_norm,
+        online, site key."""
+        event, site, date_tag, event_date = key
+        event = (event.strip() or "?") if event else "?"
+        site = (site.strip() or "?") if site else "?"
+        if date_tag:
+            date_tag = date_tag.strip()
+            iso, day = self._dates.get(date_tag) or self._date(date_tag)
+        else:
+            iso = day = None
+        if event_date:
+            event_date, start = self._dates.get(event_date) or self._date(event_date)
+        else:  # missing or empty ([EventDate ""]): no tournament start
+            event_date = start = None
+        # Per-game rules switch on the tournament start (spec section 2): the time-control
+        # bands are those of its EventDate (a game dated before it: the game's date, as the
+        # store then starts the tournament there), else those of the game's own date.
+        if start is None or (day is not None and day < start):
+            start = day
+        online, site_key = self._online.get((event, site)) or self._site(event, site)
+        found = (event, site, date_tag, iso, day, event_date, start,
+                 self._norm(event), online, site_key)
+        cache = self._contexts
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = found
+        return found
+
+    def _elo_of(self, tag: str | None) -> int | None:
+        cache = self._elos
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        found = cache[tag] = _elo(tag)
+        return found
+
+    def row(
+        self, tags: dict[str, str], moves_digest: str, has_moves: bool, line: int
+    ) -> tuple[Any, ...] | str:
+        """`prepare` as a plain tuple in PreparedGame's field order (what the writer takes),
+        without building the NamedTuple: the import's hot loop."""
+        get = tags.get
+        wtag = get("White")
+        found = self._players.get(wtag)
+        white, wnorm = found or self._player(wtag)
+        btag = get("Black")
+        found = self._players.get(btag)
+        black, bnorm = found or self._player(btag)
+        if white in _NO_NAME or black in _NO_NAME:
+            side = "White" if white in _NO_NAME else "Black"
+            return f"no {side} player name: game skipped"
+        result = get("Result")
+        if result not in RESULTS:
+            result = (result or "").strip()
+            if result not in RESULTS:
+                return (f"unknown result {result!r}: game skipped "
+                        "(expected 1-0, 0-1, 1/2-1/2 or *)")
+        if not wnorm or not bnorm:
+            return "a player name made only of punctuation: game skipped"
+        wfide = get("WhiteFideId")
+        bfide = get("BlackFideId")
+        wid = _fide(wfide) if wfide else None
+        bid = _fide(bfide) if bfide else None
+        if wnorm == bnorm or (wid is not None and wid == bid):
+            return f"White and Black are the same player ({white}): game skipped"
+        key = (get("Event"), get("Site"), get("Date"), get("EventDate"))
+        context = self._contexts.get(key) or self._context(key)
+        (event, site, date_tag, iso, day, event_date, start, event_norm, online,
+         site_key) = context
+        round_ = get("Round")
+        if round_ is not None:
+            round_ = round_.strip()
+        welo_tag = get("WhiteElo")
+        belo_tag = get("BlackElo")
+        if not online and ("WhiteRatingDiff" in tags or "WhiteRD" in tags
+                           or "BlackRatingDiff" in tags or "BlackRD" in tags):
+            online, site_key = True, self._site(event, site, force=True)[1]
+        if online:
+            welo = belo = None
+        else:
+            elos = self._elos
+            welo = elos[welo_tag] if welo_tag in elos else self._elo_of(welo_tag)
+            belo = elos[belo_tag] if belo_tag in elos else self._elo_of(belo_tag)
+        tc = get("TimeControl")
+        if tc is not None:
+            tc = tc.strip() or None
+        if tc is None:  # the list depends on the event only
+            lst, assumed, outside = self._no_tc.get(event) or self._no_tc_list(event)
+        else:
+            lst, assumed, outside = self._list(
+                tc, start,
+                (welo if (belo is None or (welo is not None and welo > belo)) else belo),
+                event,
+            )
+            lst = lst.value
+        variant = get("Variant")
+        variant = variant.strip() if variant else ""
+        fen = get("FEN")
+        fen = fen.strip() if fen else ""
+        setup = get("SetUp")
+        termination = get("Termination")
+        if online or variant or fen or setup or result == "*" or termination or not has_moves \
+                or outside or welo is None:
+            reason = _not_rated_reason(
+                online, variant, fen, (setup or "").strip(), result, termination, has_moves,
+                outside, welo_tag, belo_tag, welo, belo,
+            )
+        else:
+            reason = None
+        identity = sha256(
+            f"{wnorm}\x1f{bnorm}\x1f{date_tag or ''}\x1f{round_ or ''}\x1f{event_norm}\x1f"
+            f"{moves_digest}".encode("utf-8", "surrogatepass")
+        ).hexdigest()
+        wtitle = get("WhiteTitle")
+        btitle = get("BlackTitle")
+        return (
+            line, white, wnorm, wid, black, bnorm, bid,
+            event, site_key, event_date, online, identity,
+            iso, date_tag, round_, result, welo, belo, welo_tag, belo_tag,
+            _title(wtitle) if wtitle else None, _title(btitle) if btitle else None,
+            tc, termination, variant or None, has_moves, lst, assumed,
+            reason is None, reason,
+        )
+
+    def _no_tc_list(self, event: str) -> tuple[str, bool, bool]:
+        lst, assumed, outside = self._list(None, None, None, event)
+        cache = self._no_tc
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        found = cache[event] = (lst.value, assumed, outside)
+        return found
+
+
+_NO_NAME = frozenset({"", "?", "-"})
+
+
+def _parse_date(tag: str) -> tuple[str | None, dt.date | None]:
+    """`2024.03.15` -> ("2024-03-15", date); partial or invalid dates -> (None, None)."""
+    t = tag.strip()
+    if len(t) == 10 and t[4] in ".-/" and t[7] == t[4]:
+        y, m, d = t[:4], t[5:7], t[8:]
+        if y.isdigit() and m.isdigit() and d.isdigit() and y.isascii():
+            try:
+                day = dt.date(int(y), int(m), int(d))
+            except ValueError:
+                return None, None
+            return day.isoformat(), day
+    return None, None
+
+
+def _elo(tag: str | None) -> int | None:
+    """An Elo tag as a rating: None for "", "-", "0", "?", "abc", "2690:2222"..."""
+    if not tag:
+        return None
+    t = tag.strip()
+    if t.isascii() and t.isdigit():
+        value = int(t)
+        if 0 < value < 4000:
+            return value
+    return None
+
+
+def _fide(tag: str | None) -> int | None:
+    if not tag:
+        return None
+    t = tag.strip()
+    if t.isascii() and t.isdigit():
+        value = int(t)
+        if 0 < value < 2**62:
+            return value
+    return None
+
+
+def _title(tag: str | None) -> str | None:
+    if tag is None:
+        return None
+    t = tag.strip()
+    return t[:8] if t and t not in ("-", "?") else None
+
+
+_UNRATED_TAGS = frozenset({"", "-", "0", "?"})
+
+
+def _not_rated_reason(
+    online: bool, variant: str, fen: str, setup: str, result: str, termination: str | None,
+    has_moves: bool, outside: bool, welo_tag: str | None, belo_tag: str | None,
+    welo: int | None, belo: int | None,
+) -> str | None:
+    if online:
+        return ONLINE
+    if variant.lower() not in STANDARD_VARIANTS:
+        return VARIANT
+    if (setup == "1" or fen) and fen != START_FEN:
+        return SETUP
+    if result == "*":
+        return UNFINISHED
+    if termination and "forfeit" in termination.lower():
+        return FORFEIT
+    if not has_moves:
+        return NO_MOVES
+    if outside:
+        return TIME_CONTROL
+    if (welo is None and belo is None and welo_tag is not None and belo_tag is not None
+            and welo_tag.strip() in _UNRATED_TAGS and belo_tag.strip() in _UNRATED_TAGS):
+        # Both Elo tags say "unrated": the game counts for neither side.
+        return UNRATED_OPPONENT
+    return None
+
+
+_ASSUMED, _RATED, _REASON = 27, 28, 29  # positions in a PreparedGame (tested)

@@ -1,0 +1,90 @@
+"""The import's plain values: what goes in (options, sources, a reader), what comes out
+(a report per source) and how progress is shown (the CLI draws it; the importer never does).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import BinaryIO, Protocol
+
+from tracker.model import RatingList, RawGame
+from tracker.store.games import ImportRecord
+
+
+class Source(Protocol):
+    """What tracker.sources hands out: a name for messages and a way to read the bytes."""
+
+    @property
+    def name(self) -> str: ...
+
+    def open(self) -> BinaryIO: ...
+
+
+Reader = Callable[[BinaryIO, str], Iterable[RawGame]]  # (stream, source name)
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    default_list: RatingList | None = None  # --list: the list of games without a known TC
+    strict: bool = False  # the first problem is fatal for the source
+    validate: bool = False  # parse every move (tracker.pgn)
+    workers: bool | None = None  # parse in a worker process; None: when it pays
+
+
+@dataclass
+class SourceReport:
+    """What happened to one source."""
+
+    name: str
+    games_read: int = 0
+    added: int = 0
+    duplicates: int = 0
+    skipped: int = 0  # games not stored (a problem says why)
+    list_assumed: int = 0  # games put on a list without a time control saying so
+    not_rated: Counter[str] = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)  # "file:line: text" (first ones)
+    problem_count: int = 0
+    already: ImportRecord | None = None  # the same content was imported before
+    error: str | None = None  # the source failed: nothing of it was stored
+
+
+@dataclass
+class ImportReport:
+    sources: list[SourceReport] = field(default_factory=list)
+
+    def total(self, attr: str) -> int:
+        return sum(int(getattr(s, attr)) for s in self.sources)
+
+    @property
+    def not_rated(self) -> Counter[str]:
+        total: Counter[str] = Counter()
+        for s in self.sources:
+            total.update(s.not_rated)
+        return total
+
+    @property
+    def failed(self) -> list[SourceReport]:
+        return [s for s in self.sources if s.error is not None]
+
+
+class Progress(Protocol):
+    """How the CLI shows progress (the importer never draws anything itself)."""
+
+    def start(self, name: str, total_bytes: int | None) -> None: ...
+
+    def advance(self, games: int) -> None: ...
+
+    def finish(self) -> None: ...
+
+
+class _NoProgress:
+    def start(self, name: str, total_bytes: int | None) -> None:
+        pass
+
+    def advance(self, games: int) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
