@@ -92,7 +92,7 @@ def test_importer_tunables_live_in_one_module_only() -> None:
     import tracker.importer as package
     from tracker.importer import batches, prepare, values
 
-    tunables = ("BATCH", "WORKER_MIN_BYTES", "SPLIT_MIN_BYTES", "SPLIT_PART", "AHEAD_BYTES")
+    tunables = ("BATCH", "WORKER_MIN_BYTES", "SPLIT_MIN_BYTES", "SPLIT_PART")
     for name in tunables:
         assert isinstance(getattr(batches, name), int), name
         for other in (package, prepare, values):

@@ -362,13 +362,13 @@ def _many_games_file(path: Path) -> Path:
     return write(path, *texts, pgn(Result="?"), *texts[260:])
 
 
-@pytest.mark.parametrize(("batch", "ahead"), [(2000, 0), (2000, 1), (7, 1), (7, 1 << 20)])
+@pytest.mark.parametrize("batch", [2000, 7])
 def test_two_workers_in_parts_give_the_same_database(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int, ahead: int) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
     # A big plain file is cut into parts (tracker.pgn.scan.game_cuts) read by two workers
     # in turn: the database, the import's counts and its problems (with their lines) are
-    # those of one stream read in this process. Small parts here: many cuts; batches of a
-    # part one or many; the main process reading ahead nothing, one message, or everything.
+    # those of one stream read in this process. Small parts here: many cuts; one batch a
+    # part or many.
     from tests.conftest import dump_db
     from tracker.importer import batches as importer
     from tracker.pgn import read_games
@@ -382,7 +382,6 @@ def test_two_workers_in_parts_give_the_same_database(
             monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
             monkeypatch.setattr(importer, "SPLIT_PART", 1500)
             monkeypatch.setattr(importer, "BATCH", batch)
-            monkeypatch.setattr(importer, "AHEAD_BYTES", ahead)
             (source,) = iter_sources([str(f)])
             cuts = importer._part_cuts(source, read_games, ImportOptions())
             assert cuts is not None and len(cuts) > 20

@@ -3,13 +3,12 @@ one forked worker (archives, standard input, files up to SPLIT_MIN_BYTES) or, fo
 file, in parts read by two forked workers in turn. The batches reach the main process in file
 order, the same whichever way they were made (tested).
 
-The tunables (BATCH, WORKER_MIN_BYTES, SPLIT_MIN_BYTES, SPLIT_PART, AHEAD_BYTES) live here;
+The tunables (BATCH, WORKER_MIN_BYTES, SPLIT_MIN_BYTES, SPLIT_PART) live here;
 tests patch them on this module.
 """
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import gc
 import io
@@ -28,7 +27,6 @@ BATCH = 2_000
 WORKER_MIN_BYTES = 4 << 20  # smaller sources are parsed in-process (a fork costs more)
 SPLIT_MIN_BYTES = 32 << 20  # a plain file this big is parsed by two workers, in parts
 SPLIT_PART = 8 << 20  # bytes per part (a worker holds one part's batches, pickled)
-AHEAD_BYTES = 8 << 20  # messages of a worker the main process may hold, read ahead
 
 
 class _Batch(NamedTuple):
@@ -312,10 +310,10 @@ def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Ite
     """The batches of the parts of a plain file, in file order, from two forked workers
     (part i from worker i % 2): each parses its next part while the other's is written.
 
-    Between two batches, the main process reads ahead whatever either worker has sent (up
-    to AHEAD_BYTES a worker): a worker that has made a part can start its next one instead of
-    waiting, blocked on its pipe, until the main process has written every game before it.
-    Both workers then parse at once; the main process uses the buffered messages in order."""
+    The main process reads a worker's messages only when their turn comes: a worker with a
+    part made waits on its pipe. Reading ahead (both workers parsing at once) was measured
+    slower on two cores: the workers then take CPU from the writer, which sets the pace
+    (issue 6 note)."""
     ctx = multiprocessing.get_context("fork")
     pipes = [ctx.Pipe(duplex=False) for _ in range(2)]
     procs = [
@@ -331,45 +329,11 @@ def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Ite
         proc.start()
     for _, out in pipes:
         out.close()
-    inboxes = [inbox for inbox, _ in pipes]
-    parts = len(cuts) - 1
-    ends_due = [len(range(w, parts, 2)) for w in range(2)]  # parts not yet read ahead
-    ahead: list[collections.deque[bytes]] = [collections.deque(), collections.deque()]
-    held = [0, 0]
-
-    def read_ahead() -> None:
-        for w in (0, 1):
-            inbox, queue = inboxes[w], ahead[w]
-            while ends_due[w] and held[w] < AHEAD_BYTES and inbox.poll():
-                try:
-                    blob = inbox.recv_bytes()
-                except EOFError:  # reported when its turn comes (after what it sent)
-                    ends_due[w] = 0
-                    break
-                queue.append(blob)
-                held[w] += len(blob)
-                if blob == _END:
-                    ends_due[w] -= 1
-
     try:
-        for i in range(parts):
-            w = i % 2
-            inbox, queue = inboxes[w], ahead[w]
-            while True:
-                if queue:
-                    blob = queue.popleft()
-                    held[w] -= len(blob)
-                else:
-                    blob = _recv(inbox, source)
-                    if blob == _END:
-                        ends_due[w] -= 1
-                if blob == _END:
-                    break
-                batch = _decode(blob)
-                read_ahead()
-                yield batch
+        for i in range(len(cuts) - 1):
+            yield from _received(pipes[i % 2][0], source)
     finally:
-        for inbox in inboxes:
+        for inbox, _ in pipes:
             inbox.close()
         for proc in procs:
             if proc.is_alive():
