@@ -115,3 +115,41 @@ def test_concurrent_first_opens_migrate_once(tmp_path: Path) -> None:
     assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
     with open_store(str(target)) as s:
         assert current_revision(s) == head_revision()
+
+
+def test_0005_cuts_identities_and_games_stored_before_stay_duplicates(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A database of revision 0004 held the 64 hex characters of each identity's sha256; the
+    # importer now writes the first 32. Simulated: a season imported now, its identities
+    # given back a 64-character form (32 more characters, as the full digest had) and the
+    # revision set to 0004. Opening upgrades to 0005, which cuts them to 32 again: a
+    # byte-different copy of the season then adds nothing (every game a duplicate).
+    import sqlite3
+
+    from tests.conftest import REPO, run_cli
+
+    season = REPO / "sample_pgns" / "2025-09-12_brno-autumn-open.pgn"
+    db = tmp_path / "old.db"
+    code, _, err = run_cli(capsys, monkeypatch, "import", str(season), "--db", str(db))
+    assert code == 0, err
+    con = sqlite3.connect(db)
+    with con:
+        before = con.execute("SELECT id, identity FROM games ORDER BY id").fetchall()
+        assert before and {len(i) for _, i in before} == {32}
+        con.execute("UPDATE games SET identity = identity || 'f0e1d2c3b4a5968778695a4b3c2d1e0f'")
+        con.execute("UPDATE alembic_version SET version_num = '0004'")
+    con.close()
+    with open_store(str(db)) as s:
+        assert current_revision(s) == "0005"
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT id, identity FROM games ORDER BY id").fetchall() == before
+    con.close()
+    copy = tmp_path / "copy.pgn"
+    copy.write_bytes(season.read_bytes() + b"\n")
+    code, out, err = run_cli(capsys, monkeypatch, "import", str(copy), "--db", str(db))
+    assert code == 0, err
+    assert f"{len(before)} games read, 0 added, {len(before)} already stored" in out, out
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM games").fetchone()[0] == len(before)
+    con.close()

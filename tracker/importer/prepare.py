@@ -275,7 +275,7 @@ class Preparer:
         identity = sha256(
             f"{wnorm}\x1f{bnorm}\x1f{date_tag or ''}\x1f{round_ or ''}\x1f{event_norm}\x1f"
             f"{moves_digest}".encode("utf-8", "surrogatepass")
-        ).hexdigest()
+        ).hexdigest()[:IDENTITY_CHARS]
         wtitle = get("WhiteTitle")
         btitle = get("BlackTitle")
         return (
@@ -295,6 +295,10 @@ class Preparer:
         found = cache[event] = (lst.value, assumed, outside)
         return found
 
+
+IDENTITY_CHARS = 32
+"""A game's identity: the first 32 hexadecimal characters (128 bits) of the sha256 of its
+players, date, round, event and moves (migration 0005 cut the stored ones to the same)."""
 
 _NO_NAME = frozenset({"", "?", "-"})
 

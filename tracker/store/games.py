@@ -59,9 +59,10 @@ class PreparedGame(NamedTuple):
     """One game as the importer hands it to the store: plain, checked values.
 
     Dates are ISO strings (`YYYY-MM-DD`) or None; `*_norm` are normalized names; `identity`
-    is the hex digest of the game's identity (players, date, round, event, moves). A plain
-    tuple in this field order is accepted too (cheaper to send between processes): the
-    fields from `date` on are the games row's own columns, in `_GAME_COLUMNS` order.
+    is the game's identity (players, date, round, event, moves) as 32 hex characters of its
+    sha256 (tracker.importer.prepare.IDENTITY_CHARS). A plain tuple in this field order is
+    accepted too (cheaper to send between processes): the fields from `date` on are the
+    games row's own columns, in `_GAME_COLUMNS` order.
     """
 
     line: int

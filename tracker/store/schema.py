@@ -123,7 +123,8 @@ games = Table(
     "games",
     metadata,
     Column("id", Integer, primary_key=True),
-    # sha256 hex of the identity (players, date, round, event, moves); unique.
+    # The first 32 hex characters of the sha256 of the identity (players, date, round,
+    # event, moves); unique (migration 0005 cut the 64 of earlier revisions).
     Column("identity", String(64), nullable=False, unique=True),
     # Looked up by tournament through ix_games_tournament_date (migration 0003 dropped the
     # single-column index: every index on games costs the importer a b-tree insert a game).
