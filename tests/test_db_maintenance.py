@@ -380,3 +380,19 @@ def test_a_newer_schema_is_refused_and_untouched(tmp_path: Path) -> None:
         with pytest.raises(DatabaseError, match="newer version of tracker"):
             opener(str(db))
     assert db.read_bytes() == raw
+
+
+def test_an_upgrade_on_open_is_announced_once(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Any command opens (and upgrades) the database; an upgrade of an existing database is
+    # said on stderr first (a big one takes a while), once; a new database is made quietly.
+    db = tmp_path / "old.db"
+    shutil.copy(FIXTURE_0001, db)
+    code, _, err = run(capsys, monkeypatch, "players", "--db", str(db))
+    assert code == 0
+    assert err == (f"{db}: upgrading the database schema from 0001 to {head_revision()} "
+                   "(once; a database of a million games takes about half a minute)\n")
+    code, _, err = run(capsys, monkeypatch, "players", "--db", str(db))
+    assert (code, err) == (0, "")
+    code, _, err = run(capsys, monkeypatch, "players", "--db", str(tmp_path / "new.db"))
+    assert (code, err) == (0, "")

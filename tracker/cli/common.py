@@ -107,7 +107,15 @@ def help_text(doc: str | None) -> str:
 
 
 def store_for(db: str = DEFAULT_DB) -> Store:
-    """Open the database named by --db (creating and upgrading it as needed)."""
+    """Open the database named by --db (creating and upgrading it as needed; an upgrade is
+    announced on stderr first: on a big database it takes a while)."""
     from tracker.store import open_store
 
-    return open_store(db)
+    return open_store(db, on_upgrade=lambda old, new: _upgrading(db, old, new))
+
+
+def _upgrading(db: str, old: str, new: str) -> None:
+    import sys
+
+    print(f"{db}: upgrading the database schema from {old} to {new} (once; a database of a "
+          "million games takes about half a minute)", file=sys.stderr, flush=True)

@@ -25,6 +25,8 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from tracker.errors import DatabaseError
 
 if TYPE_CHECKING:  # alembic is imported only when a schema change is due (it is slow)
+    from collections.abc import Callable
+
     from alembic.config import Config
 
 DEFAULT_DB = "tracker.db"
@@ -142,8 +144,13 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def open_store(target: str = DEFAULT_DB, *, upgrade: bool = True) -> Store:
-    """Open (creating if needed) and upgrade the database at `target` (path or URL)."""
+def open_store(
+    target: str = DEFAULT_DB, *, upgrade: bool = True,
+    on_upgrade: Callable[[str, str], None] | None = None,
+) -> Store:
+    """Open (creating if needed) and upgrade the database at `target` (path or URL).
+    `on_upgrade(old, new)` is called before an existing database's schema is upgraded (a
+    migration of a big database takes a while: the command line says so first)."""
     url = to_url(target)
     _check_sqlite_target(url)
     engine = make_engine(url)
@@ -167,6 +174,8 @@ def open_store(target: str = DEFAULT_DB, *, upgrade: bool = True) -> Store:
                         f"{target} is an SQLite database of another program: pick another --db"
                     )
         if upgrade and current != head_revision():
+            if on_upgrade is not None and current is not None:
+                on_upgrade(current, head_revision())
             migrate(engine)
     except (OperationalError, SADatabaseError) as exc:
         engine.dispose()
