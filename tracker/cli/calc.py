@@ -259,25 +259,14 @@ def register(app: typer.Typer) -> None:
             if result.rating_after is not None
             else None
         )
-        if rated_games is None and k is None and seed is None and (
-            "games completed" in result.k_reason
-        ):
-            result = replace(
-                result,
-                k_reason=result.k_reason.replace(
-                    f"{ASSUMED_GAMES} games completed",
-                    f"assumed at least {ASSUMED_GAMES} games completed, give --rated-games",
-                ),
-            )
-        if rated_games is None and k is None and seed is not None and (
-            "(0 completed)" in result.k_reason
-        ):
-            result = replace(
-                result,
-                k_reason=result.k_reason.replace(
-                    "(0 completed)", f"(0 completed on the {rl} list, assumed: give --rated-games)"
-                ),
-            )
+        if rated_games is None and k is None:
+            # Say in K's reason that the games completed were assumed, not given.
+            said, meant = ((f"{ASSUMED_GAMES} games completed",
+                            f"assumed at least {ASSUMED_GAMES} games completed, give --rated-games")
+                           if seed is None else
+                           ("(0 completed)",
+                            f"(0 completed on the {rl} list, assumed: give --rated-games)"))
+            result = replace(result, k_reason=result.k_reason.replace(said, meant))
         _show_period(result, adjusted, on, period, names, fmt, seed)
 
 
