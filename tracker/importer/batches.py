@@ -182,34 +182,23 @@ def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], N
         out.close()
 
 
-def _recv(inbox: Any, source: Any) -> bytes:
-    """A worker's next message; its death (the end of its pipe) is one clean line."""
-    try:
-        blob: bytes = inbox.recv_bytes()
-    except EOFError:
-        raise TrackerError(
-            f"reading {source.name} stopped unexpectedly (a worker process died)"
-        ) from None
-    return blob
-
-
-def _decode(blob: bytes) -> _Batch:
-    """A batch message as a _Batch; a failure message raised as the worker's error."""
-    item = marshal.loads(blob)
-    if len(item) == 2:
-        exc = TrackerError(item[0])
-        exc.exit_code = item[1]
-        raise exc
-    return _Batch._make(item)
-
-
 def _received(inbox: Any, source: Any) -> Iterator[_Batch]:
     """The batches a worker sends, up to the end of a part (or of the source)."""
     while True:
-        blob = _recv(inbox, source)
+        try:
+            blob = inbox.recv_bytes()
+        except EOFError:
+            raise TrackerError(
+                f"reading {source.name} stopped unexpectedly (a worker process died)"
+            ) from None
         if blob == _END:
             return
-        yield _decode(blob)
+        item = marshal.loads(blob)
+        if len(item) == 2:
+            exc = TrackerError(item[0])
+            exc.exit_code = item[1]
+            raise exc
+        yield _Batch._make(item)
 
 
 def _worker(source: Any, reader: Reader, options: ImportOptions, out: Any, inbox: Any) -> None:
