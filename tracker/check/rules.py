@@ -38,8 +38,11 @@ def _tournaments_in(out: PeriodOut) -> list[TournamentIn]:
 
 def _rate(row: PeriodRow, rating_before: int, tournaments: Sequence[TournamentIn],
           k: int | None = None) -> PeriodOut:
+    """`rate_period` as the replay called it for `row` (seeded or not, the same standard
+    rating), from another base or with another K."""
     return rate_period(rating_before, tournaments, rating_list=row.rating_list,
-                       list_date=row.period.list_date, facts=row.facts, k=k)
+                       list_date=row.period.list_date, facts=row.facts, k=k,
+                       standard_rating=row.standard_rating, seeded=row.seeded)
 
 
 def _after(row: PeriodRow, out: PeriodOut) -> int | None:

@@ -424,7 +424,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         rating_before_source=source, out=out, first=first, tournaments=tuple(plans),
         not_counted=tuple(skipped), adjustment=adjustment, replayed=replayed,
         official=entry, anchored=anchored, published=published, facts=facts,
-        notes=tuple(notes),
+        notes=tuple(notes), seeded=seeded, standard_rating=standard,
     )
 
 

@@ -49,6 +49,11 @@ class PeriodRow:
     published: int | None  # what the next period starts from
     facts: PlayerFacts
     notes: tuple[str, ...] = ()
+    # `rating_before` is the standard rating an unrated rapid/blitz player is rated at (from
+    # Mar 2024), not a rating of this list: `out` came from `rate_period(..., seeded=True)`
+    seeded: bool = False
+    # the standard rating of the same list (rapid/blitz: the Oct 2022 raise compares with it)
+    standard_rating: int | None = None
 
     @property
     def games(self) -> int:
