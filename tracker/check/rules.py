@@ -46,12 +46,24 @@ def _rate(row: PeriodRow, rating_before: int, tournaments: Sequence[TournamentIn
 
 
 def _after(row: PeriodRow, out: PeriodOut) -> int | None:
-    """The rating published from a what-if `out`: after the list's one-off adjustment when
-    the replay applied one to this period."""
-    if out.rating_after is None or row.adjustment is None:
-        return out.rating_after
-    adj = one_off_adjustment(row.rating_list, row.period.list_date, out.rating_after)
+    """The rating published from a what-if `out`: after the list's one-off adjustment, as
+    the replay applies it to every rated period (`rate_period` checked the floor after it)."""
+    if out.rating_after is None:
+        return None
+    adj = one_off_adjustment(row.rating_list, row.period.list_date, out.rating_after,
+                             standard_rating=row.standard_rating)
     return adj[0] if adj else out.rating_after
+
+
+def _published(row: PeriodRow, rating: int) -> int | None:
+    """The rating the list publishes when the period's change gives `rating`: the list's
+    one-off adjustment (the Mar 2024 compression, the Oct 2022 raise), then the floor of the
+    list's edition (None: published as unrated), in `rate_period`'s order."""
+    adj = one_off_adjustment(row.rating_list, row.period.list_date, rating,
+                             standard_rating=row.standard_rating)
+    if adj is not None:
+        rating = adj[0]
+    return None if rating < edition_for(row.rating_list, row.period.list_date).floor else rating
 
 
 def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
@@ -64,12 +76,7 @@ def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     for k, why in _k_candidates(row):
         if k == out.k:
             continue
-        rating: int | None = row.rating_before + round_change(Decimal(k) * total)
-        if rating is not None and rating < out.floor:
-            rating = None
-        if rating is not None and row.adjustment is not None:
-            adj = one_off_adjustment(row.rating_list, row.period.list_date, rating)
-            rating = adj[0] if adj else rating
+        rating = _published(row, row.rating_before + round_change(Decimal(k) * total))
         if rating != entry.rating:
             continue
         causes.append(Cause(
@@ -186,8 +193,8 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
                 total += to_decimal(g.score) - expected_score(used)
         if not differs:
             continue
-        rating = row.rating_before + round_change(Decimal(out.k) * total)
-        if rating < out.floor or rating != entry.rating:
+        rating = _published(row, row.rating_before + round_change(Decimal(out.k) * total))
+        if rating is None or rating != entry.rating:
             continue
         ros = [t.own_rating for t in out.tournaments if t.own_rating is not None]
         text = {
@@ -220,8 +227,8 @@ def rounding_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     if len(out.tournaments) < 2:
         return []
     per = sum(round_change(t.k_change) for t in out.tournaments)
-    rating = row.rating_before + per
-    if per == out.change or rating != entry.rating:
+    rating = _published(row, row.rating_before + per)
+    if per == out.change or rating is None or rating != entry.rating:
         return []
     parts = " + ".join(f"{round_change(t.k_change)}" for t in out.tournaments)
     return [Cause(
@@ -241,7 +248,8 @@ def base_correction_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     for delta in (-1, 1):
         base = rb + delta
         if row.out is None:
-            rating: int | None = base
+            # no game: only the list's one-off adjustment (and its floor) acts on the base
+            rating: int | None = _published(row, base)
         else:
             tins = [replace(t, own_rating=base if t.own_rating == rb else t.own_rating)
                     for t in _tournaments_in(row.out)]
