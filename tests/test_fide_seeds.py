@@ -15,6 +15,7 @@ import pytest
 
 from tracker.fide import (
     GameIn,
+    PeriodOut,
     PlayerFacts,
     TournamentIn,
     apply_700_rule,
@@ -33,7 +34,7 @@ ESTABLISHED = PlayerFacts(rated_games=100)
 
 
 def _period(rating: int, games: list[tuple[int, Fraction]], *, k: int | None, on: dt.date = NOW,
-            facts: PlayerFacts = ESTABLISHED):  # type: ignore[no-untyped-def]
+            facts: PlayerFacts = ESTABLISHED) -> PeriodOut:
     t = TournamentIn(on, rating, tuple(GameIn(r, s) for r, s in games))
     return rate_period(rating, [t], rating_list=STD, list_date=on, facts=facts, k=k)
 
@@ -206,3 +207,72 @@ def test_no_first_rating_957_is_below_the_floor() -> None:
     assert out.average == Decimal(957)
     assert out.rating is None
     assert out.reason == "957 is below the floor of 1000"
+
+
+# --- the rest of the seeds' claims (audit of section 8: every worked example is a test) ----
+
+
+def test_sv_zero_first_event_and_pooling_over_tournaments() -> None:
+    # sv: "En första tävling där du tar noll poäng räknas inte in i den första ratingen" and
+    # (FAQ) the 5 games "behöver inte spelas i samma turnering". A 0/2 first event vs 1900
+    # is disregarded; then 3 + 2 draws vs 1800 in two events are pooled: 5 games,
+    # Ra = (5 x 1800 + 2 x 1800) / 7 = 1800, p = (2.5 + 1) / 7 = 0.50 -> dp 0 -> 1800.
+    zero = TournamentIn(dt.date(2025, 5, 1), None, (GameIn(1900, ZERO),) * 2, "zero")
+    a = TournamentIn(dt.date(2025, 7, 1), None, (GameIn(1800, HALF),) * 3, "a")
+    b = TournamentIn(dt.date(2025, 9, 1), None, (GameIn(1800, HALF),) * 2, "b")
+    out = first_rating([zero, a, b], rating_list=STD, list_date=NOW)
+    assert (out.rating, out.games, out.used_tournaments) == (1800, 5, ("a", "b"))
+    assert out.ignored == ("zero",)
+
+
+def test_sv_below_1400_shown_unrated_then_rated_as_a_newcomer() -> None:
+    # sv: "Spelare som sjunker under 1400 visas som orankade på nästa lista och behandlas
+    # därefter som vilken orankad spelare som helst." Official Sep 2025 1405, K 20 (adult).
+    # Loss vs 1405 (D 0) on 10 Sep -> Oct 2025: -10 -> 1395 < 1400: unrated.
+    # Then 5 draws vs 1600 on 10 Oct -> Nov 2025, as a newcomer: Ra = (8000 + 3600) / 7 =
+    # 1657.14, p = 3.5 / 7 = 0.50 -> dp 0 -> 1657.
+    from tracker.model import OfficialEntry, Period
+    from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
+
+    ts = [TournamentFact(1, "A", start=dt.date(2025, 9, 10), end=dt.date(2025, 9, 10)),
+          TournamentFact(2, "B", start=dt.date(2025, 10, 10), end=dt.date(2025, 10, 10))]
+    games = [(1, 1405, ZERO)] + [(2, 1600, HALF)] * 5
+    gs = [GameFact(id=i, tournament_id=t, date=ts[t - 1].start, round=str(i), white=True,
+                   opponent_id=100 + i, opponent=f"O{i}", own_elo=None, opponent_elo=r,
+                   result="*", score=s, rating_list=STD)
+          for i, (t, r, s) in enumerate(games, 1)]
+    official = [OfficialEntry(1, STD, Period(2025, 9), 1405, k=20)]
+    rep = replay(ReplayInputs(STD, gs, ts, official, PlayerInfo(birth_year=1980)))
+    oct_, nov = rep.row(Period(2025, 10)), rep.row(Period(2025, 11))
+    assert oct_ is not None and nov is not None
+    assert oct_.out is not None and oct_.out.rating_after is None and oct_.published is None
+    assert nov.first is not None and nov.published == 1657
+
+
+@pytest.mark.parametrize("rating,exact", [(2649, "-18.40"), (2650, "-19.20")])
+def test_sv_nl_cap_only_below_2650_from_oct_2025(rating: int, exact: str) -> None:
+    # sv: "Från den 1 oktober 2025 ... en ratingskillnad på mer än 400 räknas som 400, men
+    # bara för spelare under 2650"; nl: "Voor spelers met 2650 of hoger zet je hem uit".
+    # The nl example's loss 500 points below, K 20: capped (Ro 2649) 400 -> 0.92 -> -18.40;
+    # uncapped (Ro 2650) 500 -> 485-517 -> 0.96 -> -19.20 (the seed's formula says 0.95,
+    # -18.9; the table rules, section 8).
+    out = _period(rating, [(rating - 500, ZERO)], k=20)
+    assert out.change_exact == Decimal(exact)
+
+
+def test_nl_opponent_loses_exactly_what_you_win() -> None:
+    # nl: 1500 vs 1700 (E 0.24 for 1500), "Je tegenstander, met dezelfde K-factor, verliest
+    # precies wat jij wint": a draw, K 20: 1500 +0.26 x 20 = +5.20; 1700 -0.26 x 20 = -5.20.
+    mine = _period(1500, [(1700, HALF)], k=20)
+    theirs = _period(1700, [(1500, HALF)], k=20)
+    assert (mine.change_exact, theirs.change_exact) == (Decimal("5.20"), Decimal("-5.20"))
+
+
+def test_no_old_k_15_and_10_and_win_minus_loss_is_k() -> None:
+    # no: "I FIDE er K-en 15 for 'vanlige spillere' (for de over 2400 er den 10)" and "K på 15
+    # betyr at forskjellen på seier og tap i et parti er 15 ratingpoeng".
+    assert derive_k(STD, OLD, ESTABLISHED, 2333)[0] == 15
+    assert derive_k(STD, OLD, PlayerFacts(rated_games=100, ever_2400=True), 2450)[0] == 10
+    win = _period(2333, [(2432, ONE)], k=None, on=OLD).change_exact
+    loss = _period(2333, [(2432, ZERO)], k=None, on=OLD).change_exact
+    assert win - loss == 15  # 0.64 x 15 = 9.60 and -0.36 x 15 = -5.40
