@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.errors import NotFound
-from tracker.fide import FirstRatingOut, TournamentOut
+from tracker.fide import FirstRatingOut, PeriodOut, TournamentOut
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import (
     NotCounted,
@@ -115,8 +115,16 @@ HISTORY_COLUMNS = (
 )
 
 
+def k_by_tournament(out: PeriodOut) -> str:
+    """The tournaments rated with another K than the period's (the K of the list in force at
+    their start, Jul 2009 - Jun 2017), as "NAME K" items; "" when every one had the period's."""
+    return ", ".join(f"{t.label} {t.k}" for t in out.tournaments if t.k != out.k)
+
+
 def row_note(row: PeriodRow) -> str:
     parts: list[str] = []
+    if row.out is not None and row.out.k_by_tournament:
+        parts.append(f"K by tournament start: {k_by_tournament(row.out)}")
     if row.first is not None and row.first.rating is not None:
         parts.append(f"first rating {row.first.rating}")
     elif row.first is not None and row.first.reason:
@@ -259,6 +267,9 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     lines.append(f"Rating before: {before} ({row.rating_before_source})")
     if row.out is not None:
         lines.append(f"K {row.out.k}: {row.out.k_reason}")
+        if row.out.k_by_tournament:
+            lines.append("  each tournament is rated with the K of the list in force at its "
+                         f"start: {k_by_tournament(row.out)} (below)")
     for plan in row.tournaments:
         lines.append("")
         lines += _explain_tournament(plan, row)
@@ -269,9 +280,10 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     lines.append("")
     if row.out is not None:
         o = row.out
+        product = "sum of each tournament's K x chg" if o.k_by_tournament else "K x sum"
         lines.append(
             f"Period: {plural(o.games, 'game')}, {plural_points(Fraction(o.points))}, expected "
-            f"{o.expected}; K x sum = {fmt_signed(o.change_exact)}, rounded once "
+            f"{o.expected}; {product} = {fmt_signed(o.change_exact)}, rounded once "
             f"(.5 away from zero) to {fmt_signed(o.change)}"
         )
         after = "unrated" if o.rating_after is None else str(o.rating_after)
@@ -353,6 +365,9 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
         f"{tout.expected}, chg {fmt_signed(tout.change) or '0'}, "
         f"K x chg {fmt_signed(tout.k_change) or '0'}"
     )
+    assert row.out is not None
+    if tout.k != row.out.k:
+        lines.append(f"  K {tout.k} for this tournament: {tout.k_reason}")
     return lines
 
 
@@ -426,6 +441,8 @@ def next_lines(rep: NextReport) -> list[str]:
         after = "unrated" if r.published is None else str(r.published)
         change = fmt_signed(r.change) if r.change is not None else ""
         k = f" K {r.k}," if r.k is not None else ""
+        if r.out is not None and r.out.k_by_tournament:
+            k = f" K {r.k} ({k_by_tournament(r.out)}),"
         lines.append(f"  {r.period}: {before} -> {after} ({plural(r.games, 'game')}, "
                      f"{plural_points(r.points)},{k} change {change or '0'})")
         for plan in r.tournaments:

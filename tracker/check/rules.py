@@ -31,18 +31,30 @@ CAP_MODES = ("every game", "once per tournament", "no cap", "cap 350")
 def _tournaments_in(out: PeriodOut) -> list[TournamentIn]:
     return [
         TournamentIn(start=t.start, own_rating=t.own_rating, label=t.label,
-                     games=tuple(GameIn(g.opponent_rating, g.score, g.label) for g in t.games))
+                     games=tuple(GameIn(g.opponent_rating, g.score, g.label) for g in t.games),
+                     k_start=t.k_start, k_start_reason=t.k_start_reason)
         for t in out.tournaments
     ]
 
 
 def _rate(row: PeriodRow, rating_before: int, tournaments: Sequence[TournamentIn],
-          k: int | None = None) -> PeriodOut:
+          k_base: int | None = None) -> PeriodOut:
     """`rate_period` as the replay called it for `row` (seeded or not, the same standard
-    rating), from another base or with another K."""
+    rating), from another base; `k_base`: the period's K before the 700 rule (as an official
+    K: a tournament rated with the K of its start keeps it, as in the replay)."""
+    facts = row.facts if k_base is None else replace(row.facts, official_k=k_base)
     return rate_period(rating_before, tournaments, rating_list=row.rating_list,
-                       list_date=row.period.list_date, facts=row.facts, k=k,
+                       list_date=row.period.list_date, facts=facts,
                        standard_rating=row.standard_rating, seeded=row.seeded)
+
+
+def _replay_k(out: PeriodOut) -> str:
+    """The K the replay used: the period's, and each tournament's that differs from it."""
+    text = f"K {out.k} ({out.k_reason})"
+    others = [t for t in out.tournaments if t.k != out.k]
+    if others:
+        text += ", and " + ", ".join(f"K {t.k} for {t.label} ({t.k_reason})" for t in others)
+    return text
 
 
 def _after(row: PeriodRow, out: PeriodOut) -> int | None:
@@ -68,22 +80,29 @@ def _published(row: PeriodRow, rating: int) -> int | None:
 
 def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     """Another K (a rung of the edition's scheme, or a K cut by the 700 rule from one) that
-    reproduces the official rating: the period change is K x the exact sum of changes."""
+    reproduces the official rating: the period change is K x the exact sum of changes. The
+    what-if K replaces every tournament's K, also where the replay rated a tournament with
+    the K of its start (`Edition.k_by_tournament_start`): then the period's own K is a
+    what-if too (one K for the period)."""
     out = row.out
     assert out is not None and row.rating_before is not None
     total = sum((t.change for t in out.tournaments), Decimal(0))
     causes: list[Cause] = []
     for k, why in _k_candidates(row):
-        if k == out.k:
+        if k == out.k and not out.k_by_tournament:
             continue
         rating = _published(row, row.rating_before + round_change(Decimal(k) * total))
         if rating != entry.rating:
             continue
+        every = " for every tournament" if out.k_by_tournament else ""
+        if k == out.k:
+            why = ("Why: FIDE rated every tournament of the period with the period's K, not "
+                   "each with the K of the list in force at its start (policy "
+                   "K_BY_TOURNAMENT_START_UNTIL: the rule ended in Jul 2017)")
         causes.append(Cause(
             K_DIFFERS,
-            f"K differs: FIDE's rating follows from K {k} ({k} x {total} = "
-            f"{Decimal(k) * total} -> {rating}); the replay used K {out.k} "
-            f"({out.k_reason}). {why}",
+            f"K differs: FIDE's rating follows from K {k}{every} ({k} x {total} = "
+            f"{Decimal(k) * total} -> {rating}); the replay used {_replay_k(out)}. {why}",
             reproduces=True, games_match=entry.games is None or entry.games == row.games,
             command=_k_command(k, out.k, row),
         ))
@@ -174,11 +193,12 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     assert out is not None and row.rating_before is not None
     causes: list[Cause] = []
     for mode in CAP_MODES:
-        total = Decimal(0)
+        total = Decimal(0)  # K x chg summed over tournaments, each with its own K
         differs = False
         for t in out.tournaments:
             counted = [g for g in t.games if g.counted and g.difference is not None]
             once = _largest(counted) if mode == "once per tournament" else None
+            t_total = Decimal(0)
             for g in counted:
                 assert g.difference is not None
                 d = g.difference
@@ -190,10 +210,11 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
                     used = d
                 if used != g.difference_used:
                     differs = True
-                total += to_decimal(g.score) - expected_score(used)
+                t_total += to_decimal(g.score) - expected_score(used)
+            total += Decimal(t.k) * t_total
         if not differs:
             continue
-        rating = _published(row, row.rating_before + round_change(Decimal(out.k) * total))
+        rating = _published(row, row.rating_before + round_change(total))
         if rating is None or rating != entry.rating:
             continue
         ros = [t.own_rating for t in out.tournaments if t.own_rating is not None]
@@ -253,7 +274,7 @@ def base_correction_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         else:
             tins = [replace(t, own_rating=base if t.own_rating == rb else t.own_rating)
                     for t in _tournaments_in(row.out)]
-            rating = _after(row, _rate(row, base, tins, k=row.out.k_base))
+            rating = _after(row, _rate(row, base, tins, k_base=row.out.k_base))
         if rating != entry.rating:
             continue
         causes.append(Cause(

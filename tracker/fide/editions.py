@@ -71,6 +71,10 @@ class Edition:
     junior: JuniorRule
     new_player_games: int
     rule_700: bool
+    # each tournament of a period rated with the K the player had at its start (the K of the
+    # list in force on its start date) instead of the period's one K (Jul 2009; the end is
+    # policies.K_BY_TOURNAMENT_START_UNTIL)
+    k_by_tournament_start: bool
     # list (decided by the list date)
     floor: int
     calendar: Calendar
@@ -148,6 +152,7 @@ _STD_2008 = Edition(
     junior=JuniorRule.NONE,
     new_player_games=30,
     rule_700=False,
+    k_by_tournament_start=False,
     floor=policies.FLOOR_BEFORE_JUL_2009,
     calendar=Calendar.QUARTERLY,
     first_formula=FirstFormula.BONUS,
@@ -162,8 +167,14 @@ _STD_2008 = Edition(
 
 
 def _chain(first: Edition, *changes: tuple[dt.date, str, dict[str, object]]) -> tuple[Edition, ...]:
+    """The editions from `first` on, each change applied to the one before it, in date order
+    (the changes given for one date make one edition; a policy date may fall on another's)."""
     out = [first]
-    for when, summary, fields in changes:
+    for when, summary, fields in sorted(changes, key=lambda c: c[0]):
+        if when == out[-1].effective_from:
+            merged = replace(out[-1], summary=f"{out[-1].summary}; {summary}", **fields)  # type: ignore[arg-type]
+            out[-1] = merged
+            continue
         out.append(replace(out[-1], effective_from=when, summary=summary, **fields))  # type: ignore[arg-type]
     return tuple(out)
 
@@ -172,8 +183,10 @@ STANDARD_EDITIONS: tuple[Edition, ...] = _chain(
     _STD_2008,
     (
         dt.date(2009, 7, 1),
-        "two-monthly lists (closing 7 days before); cap 400 in every game; floor 1200",
-        {"cap": 400, "floor": 1200, "calendar": Calendar.TWO_MONTHLY},
+        "two-monthly lists (closing 7 days before); cap 400 in every game; floor 1200; "
+        "each tournament rated with the K of the list in force at its start",
+        {"cap": 400, "floor": 1200, "calendar": Calendar.TWO_MONTHLY,
+         "k_by_tournament_start": True},
     ),
     (
         policies.K30_FROM,
@@ -202,6 +215,11 @@ STANDARD_EDITIONS: tuple[Edition, ...] = _chain(
         policies.JUNIOR_END_OF_YEAR_AND_700_RULE_FROM,
         "junior K 40 to the end of the year of the 18th birthday; the 700 rule",
         {"junior": JuniorRule.TO_END_OF_YEAR_18, "rule_700": True},
+    ),
+    (
+        policies.K_BY_TOURNAMENT_START_UNTIL,
+        "one K for every tournament of the period",
+        {"k_by_tournament_start": False},
     ),
     _JAN_2022,
     _MAR_2024,

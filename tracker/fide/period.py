@@ -43,6 +43,12 @@ class TournamentIn:
     own_rating: int | None  # Ro used in this tournament (None: the rating before the period)
     games: tuple[GameIn, ...]
     label: str = ""
+    # The K the player had at the tournament's start (the K of the list in force on its start
+    # date, before the 700 rule), with why; None: the period's K. Used only when the period's
+    # edition rates each tournament with it (`Edition.k_by_tournament_start`) and no K is
+    # given to `rate_period`.
+    k_start: int | None = None
+    k_start_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,10 @@ class TournamentOut:
     expected: Decimal
     change: Decimal  # sum of (score - PD) over counted games
     k_change: Decimal  # K x change
+    k: int  # the K of this tournament: the period's, or its start's (after the 700 rule)
+    k_reason: str  # why, when it is not the period's K ("" otherwise)
+    k_start: int | None = None  # the K given in TournamentIn.k_start (kept for what-ifs)
+    k_start_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,12 @@ class PeriodOut:
     tournaments: tuple[TournamentOut, ...]
     edition: str = ""  # the edition of the list date (name)
     floor: int = 0
+
+    @property
+    def k_by_tournament(self) -> bool:
+        """Whether a tournament of the period was rated with another K than the period's
+        (`Edition.k_by_tournament_start`: the K of the list in force at its start)."""
+        return any(t.k != self.k for t in self.tournaments)
 
 
 def check_score(score: Fraction) -> Decimal:
@@ -167,6 +183,12 @@ def rate_period(
     `seeded`: `rating_before` is not a rating published on this list but the standard rating
     an unrated rapid/blitz player is rated at (`standard_seed`); K then comes from
     `seeded_facts` (policy SEED_COUNTS_AS_PUBLISHED_FOR_K decides whether the seed counts).
+
+    Where the list's edition rates each tournament with the K the player had at its start
+    (`Edition.k_by_tournament_start`, spec section 2, Jul 2009), a tournament with a
+    `k_start` uses it (cut by the 700 rule like the period's, where the edition has it); the
+    others, and all of them when `k` is given, use the period's K. The change is then the
+    sum over tournaments of K_t x (its sum of changes), still rounded once.
     """
     rating_list = RatingList(rating_list)
     period_edition = edition_for(rating_list, list_date)
@@ -192,10 +214,22 @@ def rate_period(
     k_used = apply_700_rule(k_base, n, period_edition)
     if k_used != k_base:
         k_reason += f"; 700 rule: {n} games x {k_base} > 700 -> {k_used}"
-    kd = Decimal(k_used)
+    by_start = k is None and period_edition.k_by_tournament_start
 
     outs: list[TournamentOut] = []
     for t, ro, rows in planned:
+        t_k, t_reason = k_used, ""
+        if by_start and t.k_start is not None:
+            if t.k_start < 1:
+                raise BadInput(f"K must be a positive whole number, not {t.k_start}")
+            t_k = apply_700_rule(t.k_start, n, period_edition)
+            if t_k != k_used:
+                t_reason = t.k_start_reason or f"K {t.k_start} at the tournament start"
+                if t_k != t.k_start:
+                    t_reason += f"; 700 rule: {n} games x {t.k_start} > 700 -> {t_k}"
+            else:
+                t_k = k_used
+        kd = Decimal(t_k)
         games: list[GameOut] = []
         for g, used, capped, pd in rows:
             if used is None or pd is None:
@@ -219,11 +253,16 @@ def rate_period(
                 games_counted=len(counted),
                 points=sum((x.score for x in counted), Fraction(0)),
                 expected=sum((x.expected or Decimal(0) for x in counted), Decimal(0)),
-                change=change, k_change=kd * change,
+                change=change, k_change=kd * change, k=t_k, k_reason=t_reason,
+                k_start=t.k_start, k_start_reason=t.k_start_reason,
             )
         )
-    total = sum((t.change for t in outs), Decimal(0))
-    change_exact = kd * total
+    # Exact: K x the sum of changes when every tournament has the period's K (the product
+    # then has the scale of K x sum, as before), else the sum of each tournament's K x chg.
+    if all(t.k == k_used for t in outs):
+        change_exact = Decimal(k_used) * sum((t.change for t in outs), Decimal(0))
+    else:
+        change_exact = sum((t.k_change for t in outs), Decimal(0))
     rounded = round_change(change_exact)
     after: int | None = rating_before + rounded
     reason: str | None = None

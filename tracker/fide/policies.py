@@ -35,6 +35,16 @@ RAPID_BLITZ_CAP_BEFORE_2022 = 400
 #: 2014 or 2017; policy: 2017.
 JUNIOR_END_OF_YEAR_AND_700_RULE_FROM = dt.date(2017, 7, 1)
 
+#: "K fixed by the rating at the tournament start" (spec section 2, from the Jul 2009 list):
+#: each tournament of a period is rated with the K the player had on the list in force on its
+#: start date. The rulebook does not say when this ended; section 1 (current rules) gives one
+#: K to every tournament of the period, the K that the 700 rule cuts over *all* the period's
+#: games. Policy: it ended with the 700 rule (the Jul 2017 edition), the first edition whose
+#: text needs one K per period (a per-tournament K cannot be cut over the period's n). The
+#: other reading, that it ended with the K 40/20/10 scheme of Jul 2014, is this constant set
+#: to 2014-07-01. An edition field (`Edition.k_by_tournament_start`), set from this date.
+K_BY_TOURNAMENT_START_UNTIL = JUNIOR_END_OF_YEAR_AND_700_RULE_FROM
+
 #: 2014-2017 junior rule "until the 18th birthday" with only a birth year known: a junior is a
 #: player whose list year minus birth year is at most this (so surely under 18).
 JUNIOR_BIRTHDAY_RULE_MAX_AGE = 17

@@ -15,6 +15,7 @@ from tracker.fide import (
     PeriodOut,
     PlayerFacts,
     TournamentIn,
+    derive_k,
     edition_for,
     first_rating,
     one_off_adjustment,
@@ -97,6 +98,9 @@ class _State:
         self.reached_2300 = False
         self.pool: list[tuple[Unit, TournamentIn, list[GameFact]]] = []
         self._order: list[Period] = []
+        # The K facts (games completed, 2400 ever, 2300 reached) once each list was published:
+        # the K a player had at a tournament's start is derived from those of its start list.
+        self.facts_at: dict[Period, tuple[int, bool, bool]] = {}
         # The published standard ratings' lists, in order (rapid/blitz look them up by date).
         self.standard_lists = sorted(inputs.standard_ratings)
 
@@ -111,6 +115,10 @@ class _State:
             self.ever_2400 = True
         if rating >= 2300:
             self.reached_2300 = True
+
+    def remember(self, period: Period) -> None:
+        """Record the K facts known once the list of `period` is published (and learnt)."""
+        self.facts_at[period] = (self.rated_games, self.ever_2400, self.reached_2300)
 
     def learn(self, entry: OfficialEntry) -> None:
         """What an official entry's K says beyond its own period: a K only a published 2400
@@ -172,6 +180,7 @@ def replay(inputs: ReplayInputs) -> Replay:
             state.rated_games += sum(
                 1 for u in before if not u.tournament.excluded for g in u.games
                 if g.rated and g.score is not None and g.opponent_elo is not None)
+        state.remember(start)
         first_period = next_list(start, rl)
     elif by_period:
         first_period = min(by_period)
@@ -207,10 +216,10 @@ def replay(inputs: ReplayInputs) -> Replay:
     return Replay(rl, tuple(rows), tuple(units), start, start_source, before, tuple(unplaced))
 
 
-def _facts(state: _State, period: Period, birth_year: int | None,
-           official: Mapping[Period, OfficialEntry]) -> PlayerFacts:
-    rl = state.inputs.rating_list
-    before = previous_list(period, rl)
+def _official_k(rl: RatingList, before: Period | None, period: Period,
+                official: Mapping[Period, OfficialEntry]) -> int | None:
+    """The official K printed on the list `before` as the K of the period of `period` (the
+    list after it); None when none is recorded or it was published under other K rules."""
     prev = official.get(before) if before is not None else None
     official_k = prev.k if prev is not None else None
     if official_k is not None and before is not None and (
@@ -219,13 +228,50 @@ def _facts(state: _State, period: Period, birth_year: int | None,
         # Published under the K rules of the previous list (e.g. the flat K 20 of rapid and
         # blitz before Oct 2022): the K of this period is derived under its own rules.
         official_k = None
+    return official_k
+
+
+def _facts(state: _State, period: Period, birth_year: int | None,
+           official: Mapping[Period, OfficialEntry]) -> PlayerFacts:
+    rl = state.inputs.rating_list
     return PlayerFacts(
         birth_year=birth_year,
         rated_games=state.rated_games,
         ever_2400=state.ever_2400,
         reached_2300=state.reached_2300,
-        official_k=official_k,
+        official_k=_official_k(rl, previous_list(period, rl), period, official),
     )
+
+
+def _k_at_start(unit: Unit, period: Period, state: _State, birth_year: int | None,
+                official: Mapping[Period, OfficialEntry]) -> tuple[int, str] | None:
+    """The K the player had at the start of `unit`, rated in `period`, when its start list is
+    older than the list before `period` (else it is the period's K: None); also None when the
+    replay does not know the player as rated on that list (the period's K then).
+
+    The K of the list L in force on the start date is the K the player carried while L was
+    in force, i.e. the K of the period after L, from what was known once L was published:
+    the official K recorded on L (as `_facts` reads it), else `derive_k` from the rating on L,
+    the games completed, 2400 ever and 2300 reached by then, and the birth year."""
+    rl = state.inputs.rating_list
+    start_list = list_in_force(_unit_start(unit), rl)
+    before = previous_list(period, rl)
+    if start_list is None or before is None or start_list >= before:
+        return None
+    rating = state.published.get(start_list)
+    known = state.facts_at.get(start_list)
+    if rating is None or known is None:
+        return None
+    after = next_list(start_list, rl)
+    official_k = _official_k(rl, start_list, after, official)
+    where = f"the K of the {start_list} list, in force at its start"
+    if official_k is not None:
+        return official_k, f"{where}: official K"
+    games, ever_2400, reached_2300 = known
+    facts = PlayerFacts(birth_year=birth_year, rated_games=games, ever_2400=ever_2400,
+                        reached_2300=reached_2300)
+    k, why = derive_k(rl, after.list_date, facts, rating)
+    return k, f"{where} ({rating}): {why}"
 
 
 def _anchor_row(entry: OfficialEntry, rl: RatingList, state: _State) -> PeriodRow:
@@ -322,6 +368,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         # adjustment on it: the rating carries over (what the full path below gives then,
         # without its cost: most lists of a long career are such lists).
         state.publish(period, state.rating)
+        state.remember(period)
         return None
     notes: list[str] = []
     rating_before, source = state.rating, state.source
@@ -348,8 +395,13 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     plans: list[TournamentPlan] = []
     t_ins: list[TournamentIn] = []
     skipped: list[NotCounted] = []
+    by_start = (rating_before is not None and not seeded and list_date >= replay_from(rl)
+                and edition_for(rl, list_date).k_by_tournament_start)
     for u in units:
         plan, t_in, skip = _plan(u, state, official, rating_before, seeded)
+        at_start = _k_at_start(u, period, state, birth_year, official) if by_start else None
+        if at_start is not None:
+            t_in = replace(t_in, k_start=at_start[0], k_start_reason=at_start[1])
         plans.append(plan)
         t_ins.append(t_in)
         skipped.extend(skip)
@@ -414,6 +466,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     state.publish(period, published)
     if entry is not None:
         state.learn(entry)
+    state.remember(period)
     if published is None:
         state.source = "unrated"
 
