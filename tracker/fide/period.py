@@ -3,7 +3,10 @@
 Read next to FIDE's Handbook: for each game D = Ro - Ropp, capped per the edition of the
 tournament's start; PD from table 8.1.2; change = score - PD. K from the player facts (or
 given), cut by the 700 rule over all the period's games; the period change K x sum, rounded
-once, .5 away from zero; below the floor the player is published as unrated.
+once, .5 away from zero; below the floor the player is published as unrated. From the Jul
+2009 list to the Jun 2017 list (`Edition.k_by_tournament_start`) a tournament is rated with
+the K the player had at its start (`TournamentIn.k_start`), the change is the sum of each
+tournament's K x sum, still rounded once.
 """
 
 from __future__ import annotations

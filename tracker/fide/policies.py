@@ -11,7 +11,8 @@ INCREMENT_FROM_MOVE_ONE: `timecontrol.minutes_for_60_moves`;
 FIRST_RATING_GAMES_COUNT_TOWARD_30: the period replay, which adds them to the games count;
 ZERO_FIRST_EVENT_JUDGED_ON: the period replay, which trims the pool before `first_rating`;
 PERFORMANCE_CAP: `performance_rating`). SEED_COUNTS_AS_PUBLISHED_FOR_K is read by
-`k.seeded_facts` and `rate_period(..., seeded=True)`.
+`k.seeded_facts` and `rate_period(..., seeded=True)`. K_BY_TOURNAMENT_START_UNTIL is read by
+`editions` (the edition of that date clears `Edition.k_by_tournament_start`).
 """
 
 from __future__ import annotations

@@ -35,7 +35,12 @@ How the replay runs
    else the player's own Elo tag in it, else the replayed rating in force at its start,
    else the rating before P. Opponents' ratings come from their Elo tags.
 3. `fide.rate_period` over all tournaments of P (700 rule over all of them), then the
-   one-off adjustment of P's list (`fide.one_off_adjustment`), then the floor.
+   one-off adjustment of P's list (`fide.one_off_adjustment`), then the floor. Where P's
+   edition rates each tournament with the K at its start (`Edition.k_by_tournament_start`,
+   Jul 2009 - Jun 2017), a tournament whose start list L is older than the list before P
+   gets the K of L (`TournamentIn.k_start`): the official K recorded on L, else `derive_k`
+   for the period after L from the rating on L and the K facts known once L was published
+   (`_State.facts_at`); the period's K when the replay has no rating or facts for L.
 4. Re-anchor: when P has an official entry with a rating, the next period starts from it
    (so one wrong month does not poison the rest); the row keeps both numbers.
 
