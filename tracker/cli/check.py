@@ -4,7 +4,6 @@ is needed on the next list)."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import sys
 from fractions import Fraction
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, err, out, store_for
+from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, emit_json, err, out, store_for
 from tracker.errors import BadInput, NotFound
 from tracker.model import Period, RatingList
 
@@ -64,9 +63,6 @@ def _print_table(headers: list[str], cells: list[list[str]], right: set[int]) ->
 def _lines(lines: Any) -> None:
     sys.stdout.write("".join(f"{line}\n" for line in lines))
 
-
-def _json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def _n(x: int | None) -> str:
@@ -147,7 +143,7 @@ def check(
                     "list with `tracker official import FILE`")
     differ = any(not r.all_match for r in reports)
     if fmt is TableOrJson.json:
-        _json([r.to_json() for r in reports])  # always a list: one report per player-list
+        emit_json([r.to_json() for r in reports])  # always a list: one report per player-list
     elif all_players:
         _print_all(reports)
     else:
@@ -264,7 +260,7 @@ def target(
         inputs = inputs_for(store, who.id, [rl])[rl]
     result = needed_score_replayed(rating, inputs, opponents=opps, period=when, start=day)
     if fmt is TableOrJson.json:
-        _json(_target_json(result, who.name))
+        emit_json(_target_json(result, who.name))
         return
     _print_target(result, who.name)
 

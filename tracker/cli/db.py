@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, out
+from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, emit_json, out
 from tracker.errors import TrackerError
 
 
@@ -84,8 +83,8 @@ def check(
     with open_existing(db) as store:
         problems = check_database(store)
     if fmt is TableOrJson.json:
-        out.print_json(json.dumps({"ok": not problems, "problems": [
-            {"check": p.check, "count": p.count, "message": p.message} for p in problems]}))
+        emit_json({"ok": not problems, "problems": [
+            {"check": p.check, "count": p.count, "message": p.message} for p in problems]})
     elif not problems:
         out.print(f"{db}: ok (integrity and every invariant hold)", markup=False)
     else:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, err, out, store_for
+from tracker.cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    TableOrJson,
+    emit_json,
+    err,
+    out,
+    store_for,
+)
 from tracker.errors import BadInput, TrackerError
 from tracker.model import PlayerRef, RatingList
 
@@ -219,13 +226,13 @@ def imports_command(
     finally:
         store.close()
     if fmt is TableOrJson.json:
-        out.print_json(json.dumps([
+        emit_json([
             {"id": r.id, "source": r.source, "content_hash": r.content_hash,
              "imported_at": r.started_at.isoformat(timespec="seconds"),
              "games_read": r.games_read, "games_added": r.games_added,
              "duplicates": r.duplicates, "problems": r.problems}
             for r in rows
-        ]))
+        ])
         return
     if not rows:
         out.print("no imports yet: run `tracker import FOLDER`", markup=False)
@@ -270,12 +277,12 @@ def players_command(
         store.close()
     lists = [str(x) for x in RatingList]
     if fmt is TableOrJson.json:
-        out.print_json(json.dumps([
+        emit_json([
             {"id": p.id, "name": p.name, "fide_id": p.fide_id, "me": p.is_me,
              "games": {lst: p.games.get(lst, 0) for lst in lists},
              "first": _iso(p.first), "last": _iso(p.last), "aliases": list(p.aliases)}
             for p in rows
-        ]))
+        ])
         return
     if not rows:
         hint = f" matches {search!r}" if search else " yet: run `tracker import FOLDER`"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tracker.cli.common import DEFAULT_DB, DbOption, Format, out, store_for
+from tracker.cli.common import DEFAULT_DB, DbOption, Format, emit_json, out, store_for
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 
@@ -56,9 +55,6 @@ def _echo_lines(lines: list[str]) -> None:
     sys.stdout.write("\n".join(lines) + "\n")
 
 
-def _json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
@@ -100,7 +96,7 @@ def history(
         replay_ = load_history(store, who, (rl,)).replays[rl]
     rows = history_rows(replay_, first, last)
     if fmt is Format.json:
-        _json(rows)
+        emit_json(rows)
     elif fmt is Format.csv:
         sys.stdout.write(to_csv(HISTORY_COLUMNS, rows))
     else:
@@ -153,7 +149,7 @@ def explain(
         assert row is not None
         data = history_row(row)
         data["lines"] = lines
-        _json(data)
+        emit_json(data)
     elif fmt == "text":
         _echo_lines(lines)
     else:
@@ -181,7 +177,7 @@ def next_list(
         replay_ = load_history(store, who, (rl,)).replays[rl]
     rep = next_report(replay_, who)
     if fmt == "json":
-        _json({
+        emit_json({
             "list": str(rl),
             "last_official_period": None if rep.last_official is None else str(
                 rep.last_official),
@@ -298,7 +294,7 @@ def event_list(
         hist = load_history(store, who, chosen)
     rows = event_rows(hist.replays.values())
     if fmt is Format.json:
-        _json(rows)
+        emit_json(rows)
     elif fmt is Format.csv:
         sys.stdout.write(to_csv(EVENT_COLUMNS, rows))
     else:
