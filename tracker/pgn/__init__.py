@@ -28,10 +28,10 @@ What a game is (python-chess's rules, with two documented differences)
   `RawGame` with NO tags and a problem: it is not a game; report its problem, store nothing.
 
 Tags: values are decoded line by line (`decode_text`: UTF-8, else Windows-1252, or DOS code
-page 437 when its letters show) and unescaped (`\\"` -> `"`, `\\\\` -> `\\`). A tag given
-twice keeps the last value (as python-chess does) with a problem; a line starting with `[`
-that is not a tag pair is ignored with a problem. At most `MAX_TAGS` tags per game and
-`MAX_VALUE` characters per value are kept (more: a problem).
+page 437 when its letters show and the line reads better so) and unescaped (`\\"` -> `"`,
+`\\\\` -> `\\`). A tag given twice keeps the last value (as python-chess does) with a
+problem; a line starting with `[` that is not a tag pair is ignored with a problem. At most
+`MAX_TAGS` tags per game and `MAX_VALUE` characters per value are kept (more: a problem).
 
 Moves: `moves_digest` is the BLAKE2b-128 hex digest of the canonical mainline (see
 `tracker.pgn.moves`: comments, variations, NAGs, black's move numbers, result, `+#!?` and

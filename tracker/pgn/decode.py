@@ -20,6 +20,58 @@ def _dos_letter(byte: int) -> bool:
 _DOS_LETTERS = frozenset(b for b in range(0x80, 0xA0) if _dos_letter(b))
 _UNESCAPE = re.compile(r"\\([\\\"])")
 
+_NOT_LETTERS = frozenset("ªºµƒ")
+_APOSTROPHES = frozenset("‘’·")  # O’Brien, d’Arco, l·l: at home between letters
+_DASHES = frozenset("–—")
+_MARKS = frozenset("“”„…€«»¡¿°±×÷½¼¾ª§©®¢£¥´µº\xa0\xad")
+"""Signs a name or event may hold, but not between two letters."""
+
+
+def _word_has_lower(text: str, at: int) -> bool:
+    """Whether the word (run of letters) around `text[at]` has a lower-case letter."""
+    start = at
+    while start and text[start - 1].isalpha():
+        start -= 1
+    end = at + 1
+    while end < len(text) and text[end].isalpha():
+        end += 1
+    return any(c.islower() for c in text[start:end])
+
+
+def _misfits(text: str) -> int:
+    """How many characters beyond ASCII are out of place in `text`, read as a name, an event
+    or a comment in a Latin-script language: a non-Latin letter or a symbol (box drawing,
+    Greek, maths: DOS bytes 0xB0-0xFF), a control code, a rare sign († ‡ ‰ ‚ ™ ...), a
+    Latin letter next to a digit or alone between non-letters, a lower-case letter followed
+    by an upper-case one, an upper-case letter inside a mixed-case word ("OÆBrien"), a mark
+    between two letters ("K”nig", not "O’Brien"), a dash between a letter and a lower-case
+    letter ("Br–hl", not "Jean–Pierre")."""
+    bad = 0
+    last = len(text) - 1
+    for i, c in enumerate(text):
+        if c < "\x80":
+            continue
+        before = text[i - 1] if i else " "
+        after = text[i + 1] if i < last else " "
+        if c.isalpha() and c <= "\u024f" and c not in _NOT_LETTERS:  # a Latin letter
+            if before.isdigit() or after.isdigit():
+                bad += 1
+            elif not before.isalpha():
+                bad += not after.isalpha()
+            elif c.islower():
+                bad += after.isupper()
+            else:
+                bad += _word_has_lower(text, i)
+        elif c in _APOSTROPHES:
+            pass
+        elif c in _DASHES:
+            bad += before.isalpha() and after.islower()
+        elif c in _MARKS:
+            bad += before.isalpha() and after.isalpha()
+        else:
+            bad += 1
+    return bad
+
 
 def decode_text(data: bytes) -> str:
     """Bytes of a PGN line (or any PGN text) as str, whatever encoding the writer used.
@@ -31,9 +83,15 @@ def decode_text(data: bytes) -> str:
       it is, also in the middle of a stream made by concatenating files.
     - Otherwise a single-byte code page: Windows-1252, a superset of the printable Latin-1
       ("\\xc9l" is "Él"; the five bytes Windows-1252 leaves undefined stay Latin-1),
-    - except when a byte 0x80-0x9F occurs that is a letter in DOS code page 437 but
-      punctuation (or undefined) in Windows-1252: then the line is code page 437, as DOS-era
-      tools wrote it ("Andr\\x82" is "André", in the corpus's Kasparov file). Bytes
+    - or DOS code page 437, as DOS-era tools wrote it ("Andr\\x82" is "André", in the corpus's
+      Kasparov file), when a byte 0x80-0x9F occurs that is a letter in code page 437 but
+      punctuation (or undefined) in Windows-1252, AND the line reads better so: fewer
+      characters out of place (`_misfits`) than in the Windows-1252 reading. So
+      "O\\x92Brien, Se\\xe1n" stays "O’Brien, Seán" (not "OÆBrien, Seßn": an upper-case
+      letter inside a mixed-case word) and "Memori\\xe1l \\x96 Brno" stays "Memoriál – Brno"
+      (not "û" alone between spaces), while "Andr\\x82" ("Andr‚": a rare quotation mark
+      after a letter) and "M\\x81ller" (0x81: undefined in Windows-1252) are DOS. A tie goes
+      to Windows-1252 (the common encoding today): "Citt\\x85" reads "Citt…". Bytes
       0xA0-0xFF alone never switch to DOS: "\\xa0" stays a no-break space (the Karpov file).
 
     Never raises.
@@ -41,10 +99,11 @@ def decode_text(data: bytes) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
+        text = data.decode("latin-1").translate(_CP1252_TABLE)
         if any(b in _DOS_LETTERS for m in _C1.finditer(data) for b in m.group()):
-            text = data.decode("cp437")
-        else:
-            text = data.decode("latin-1").translate(_CP1252_TABLE)
+            dos = data.decode("cp437")
+            if _misfits(dos) < _misfits(text):
+                text = dos
     if "\ufeff" in text:
         text = text.replace("\ufeff", "")
     return text
