@@ -44,6 +44,13 @@ def _period(text: str | None, option: str) -> Period | None:
         raise BadInput(f"{option}: {exc}") from None
 
 
+def check_range(first: Period | None, last: Period | None) -> None:
+    """Refuse a reversed --from/--to (it would select nothing, and say so misleadingly)."""
+    if first is not None and last is not None and first > last:
+        raise BadInput(f"--from {first} is after --to {last}: give the earlier period "
+                       "with --from")
+
+
 def _print_table(headers: list[str], cells: list[list[str]], right: set[int],
                  title: str | None = None) -> None:
     from tracker.reports import table_lines
@@ -91,6 +98,7 @@ def history(
     from tracker.store.players import resolve_player
     rl = _list(rating_list)
     first, last = _period(since, "--from"), _period(until, "--to")
+    check_range(first, last)
     with store_for(db) as store:
         who = resolve_player(store, player)
         replay_ = load_history(store, who, (rl,)).replays[rl]
