@@ -7,9 +7,7 @@ The season (hand-made, tests/helpers_history.py): official Oct 2025 1850; "Autum
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import json
 import re
 import shutil
@@ -18,16 +16,11 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pytest
-from sqlalchemy import insert
 
-from tests.conftest import dump_db, run_cli
+from tests.conftest import run_cli
 from tests.helpers_history import Season
-from tracker import listgen
-from tracker.errors import BadInput
-from tracker.model import Period, RatingList
-from tracker.periods import TournamentFact
+from tracker.model import Period
 from tracker.store import open_store
-from tracker.store.schema import player_names, players
 
 Run = tuple[int, str, str]
 
@@ -80,3 +73,62 @@ def test_history_reversed_range_says_so(db: str, capsys: pytest.CaptureFixture[s
                          "--format", "json", "--db", db)
     assert code == 0, err
     assert [r["period"] for r in json.loads(out)] == ["2025-11"]
+
+
+# --- 16: one x label per list month -------------------------------------------------------
+
+
+def _labels(replayed: Sequence[tuple[dt.date, int]],
+            official: Sequence[tuple[dt.date, int]] = ()) -> list[str]:
+    from tracker.plot import Series, draw_history
+    fig = draw_history([Series("standard", replayed, official)], title="t")
+    try:
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        low, high = ax.get_xlim()
+        return [t.get_text() for t in ax.get_xticklabels()
+                if low <= t.get_position()[0] <= high]
+    finally:
+        plt.close(fig)
+
+
+def _months(first: Period, n: int) -> list[tuple[dt.date, int]]:
+    out, p = [], first
+    for i in range(n):
+        out.append((p.list_date, 1800 + i % 7))
+        p = p.next()
+    return out
+
+
+def test_chart_one_period_one_label() -> None:
+    assert _labels([(dt.date(2025, 10, 1), 1685)]) == ["2025-10"]
+    assert _labels([], [(dt.date(2025, 10, 1), 1685)]) == ["2025-10"]
+
+
+def test_chart_two_lists_two_labels() -> None:
+    """The QA case (Marek): blitz on 2025-10, standard on 2025-11 (drawn as one series here:
+    the ticks depend only on the dates)."""
+    assert _labels([(dt.date(2025, 10, 1), 1685)], [(dt.date(2025, 11, 1), 1593)]) == [
+        "2025-10", "2025-11"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 12, 13, 25, 40, 61, 120, 121, 180, 240])
+def test_chart_labels_never_repeat(n: int) -> None:
+    """From 2 list months to 20 years: distinct labels, at most 12, inside the data's span."""
+    points = _months(Period(2008, 7), n)
+    labels = _labels(points)
+    assert labels and len(labels) == len(set(labels)) <= 12, labels
+    assert all(re.fullmatch(r"\d{4}-\d{2}", x) for x in labels), labels
+    assert labels == sorted(labels)
+    assert labels[0] >= "2008-07" and labels[-1] <= str(Period.of(points[-1][0]))
+    if n <= 12:
+        assert len(labels) == n  # every month on a short span
+    else:
+        assert len(labels) >= 4
+
+
+def test_cli_plot_writes_the_chart(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, "plot", "-o", str(tmp_path / "h.png"), "--db", db)
+    assert code == 0, err
+    assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"

@@ -18,6 +18,8 @@ matplotlib.use("Agg")
 
 import matplotlib.dates as mdates  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import FixedLocator, NullLocator  # noqa: E402
 
 from tracker.errors import BadInput, TrackerError  # noqa: E402
 
@@ -34,13 +36,34 @@ class Series:
     official: Sequence[tuple[dt.date, int]]
 
 
-def plot_history(series: Sequence[Series], output: Path, *, title: str) -> Path:
-    """Write the chart to `output` (.png or .svg) and return the path."""
-    fmt = FORMATS.get(output.suffix.lower())
-    if fmt is None:
-        raise BadInput(f"{output}: the chart is written as .png or .svg; give such a file name")
-    if not output.parent.exists():
-        raise BadInput(f"the folder {output.parent} does not exist: create it first")
+MAX_TICKS = 12
+TICK_STEPS = (1, 2, 3, 4, 6, 12, 24, 36, 60, 120)  # months between two x labels
+MARGIN_DAYS = 20  # room left and right of the first and last list
+
+
+def _month(day: dt.date) -> int:
+    return day.year * 12 + day.month - 1
+
+
+def month_ticks(first: dt.date, last: dt.date) -> list[dt.date]:
+    """The list months to label from `first` to `last`: every month on a short span, else
+    every 2, 3, 4 or 6 months, every year or every few years (months aligned on the year, so
+    that the labels read 2024-01, 2024-07...), at most MAX_TICKS of them, never one twice."""
+    a, b = _month(first), _month(last)
+    for step in TICK_STEPS:
+        months = range(-(-a // step) * step, b + 1, step)
+        if len(months) <= MAX_TICKS:
+            break
+    return [dt.date(m // 12, m % 12 + 1, 1) for m in months]
+
+
+def _num(days: Sequence[dt.date]) -> list[float]:
+    """Dates as matplotlib's date numbers."""
+    return [float(x) for x in mdates.date2num(days)]  # type: ignore[no-untyped-call]
+
+
+def draw_history(series: Sequence[Series], *, title: str) -> Figure:
+    """The chart as a matplotlib Figure (the caller saves and closes it)."""
     drawn = [s for s in series if s.replayed or s.official]
     if not drawn:
         raise TrackerError("nothing to draw: no rated period on any list (import games first)")
@@ -61,12 +84,35 @@ def plot_history(series: Sequence[Series], output: Path, *, title: str) -> Path:
         ax.set_xlabel("rating period (list month)")
         ax.set_ylabel("rating")
         ax.grid(True, alpha=0.3)
+        days = [d for s in drawn for d, _ in (*s.replayed, *s.official)]
+        first, last = min(days), max(days)
+        ticks = month_ticks(first, last)
+        # One label per chosen list month: matplotlib's own date locator puts several ticks
+        # inside one month on a short span, and every one of them reads the same "2025-10".
+        ax.xaxis.set_major_locator(FixedLocator(_num(ticks)))
         ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))  # type: ignore[no-untyped-call]
-        ax.xaxis.set_major_locator(mdates.AutoDateLocator(  # type: ignore[no-untyped-call]
-            minticks=3, maxticks=10))
+        ax.xaxis.set_minor_locator(NullLocator())
+        margin = max(dt.timedelta(days=MARGIN_DAYS), (last - first) / 40)
+        low, high = _num([first - margin, last + margin])
+        ax.set_xlim(low, high)
         fig.autofmt_xdate()
         ax.legend(loc="best", fontsize="small")
         fig.tight_layout()
+    except BaseException:
+        plt.close(fig)
+        raise
+    return fig
+
+
+def plot_history(series: Sequence[Series], output: Path, *, title: str) -> Path:
+    """Write the chart to `output` (.png or .svg) and return the path."""
+    fmt = FORMATS.get(output.suffix.lower())
+    if fmt is None:
+        raise BadInput(f"{output}: the chart is written as .png or .svg; give such a file name")
+    if not output.parent.exists():
+        raise BadInput(f"the folder {output.parent} does not exist: create it first")
+    fig = draw_history(series, title=title)
+    try:
         metadata = {"Date": None} if fmt == "svg" else {"Software": None}
         try:
             fig.savefig(output, format=fmt, metadata=metadata)
