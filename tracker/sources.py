@@ -4,17 +4,24 @@ Pure standard library. `iter_sources(paths)` resolves every argument first (so a
 path or an empty folder is reported before anything is imported) and hands out `Source`s:
 a user-facing `name` and an `open()` that returns a fresh binary stream on every call.
 
-- A file is read as PGN whatever its name (the user named it); `.gz`, `.bz2`, `.xz` and
-  `.zip` names are decompressed while streaming, never unpacked to disk.
-- A folder is searched recursively for `*.pgn`, `*.pgn.gz`, `*.pgn.bz2`, `*.pgn.xz` and
-  `*.zip` (case-insensitive), in sorted order; other files are left alone.
-- A zip yields one source per `.pgn` member (in the archive's order), named
-  `"archive.zip:member.pgn"`.
+- What a file holds is told by its first bytes, whatever its name: gzip, bzip2 and xz are
+  decompressed while streaming, a zip or a tar (plain or compressed: `.tar.gz`, `.tgz`,
+  `.tar.bz2`, `.tar.xz`...) yields its members, anything else is read as PGN (the user named
+  it). Nothing is ever unpacked to disk. A `.zip` name that is not a zip is refused.
+- A folder is searched recursively for `PGN_SUFFIXES` (case-insensitive), in sorted order;
+  other files are left alone.
+- An archive yields one source per member named like a PGN file or an archive (in the
+  archive's order), named `"archive.zip:member.pgn"`; an archive inside an archive is read
+  the same way (`"a.zip:b.tar.gz:c.pgn"`), down to `MAX_NESTING` archives; deeper, the member
+  is refused with a clear line when imported.
 - An argument that does not exist but contains `*`, `?` or `[` is a glob pattern
   (`**` recurses).
-- `-` is standard input: read once into a `SpooledTemporaryFile` (memory up to 32 MB, then a
-  temporary file), so it can be opened again; a gzip/bzip2/xz/zip stream is recognised by its
-  first bytes.
+- `-` is standard input, and a pipe named as a path (`<(cat f.pgn)`, `/dev/stdin`, a FIFO)
+  is read once too: kept in memory up to 32 MB, beyond in a temporary file, so it can be
+  opened again (and by two readers at once: reads never share a file position).
+  A device (a terminal, /dev/zero) is refused.
+- Names shown and stored are valid text: bytes of a file name that are not UTF-8 are shown
+  escaped (`Open_\\x8e.pgn`), while the file itself is still opened by its real name.
 - The same file named twice (directly and through a folder, say) is listed once.
 """
 
@@ -26,25 +33,40 @@ import gzip
 import io
 import lzma
 import os
+import stat
 import sys
+import tarfile
 import tempfile
+import threading
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, BinaryIO, cast
 
 from tracker.errors import BadInput, NotFound
 
-PGN_SUFFIXES = (".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.xz", ".zip")
-"""What a folder search picks up (compared case-insensitively)."""
+PGN_SUFFIXES = (
+    ".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.xz", ".zip",
+    ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz",
+)
+"""What a folder search picks up, and which archive members are read (case-insensitive)."""
+
+MAX_NESTING = 3
+"""Archives inside archives read at most this deep (the outermost counts as 1)."""
 
 _GLOB_CHARS = "*?["
 _SPOOL_MEMORY = 32 * 1024 * 1024
+_HEAD = 512  # bytes looked at to tell what a stream holds (a tar header is 512)
 
 _MAGIC_GZIP = b"\x1f\x8b"
 _MAGIC_BZIP2 = b"BZh"
 _MAGIC_XZ = b"\xfd7zXZ\x00"
-_MAGIC_ZIP = b"PK\x03\x04"
+_MAGIC_ZIP = (b"PK\x03\x04", b"PK\x05\x06")  # a zip, an empty zip
+_READ_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error, zipfile.BadZipFile,
+                tarfile.TarError, RuntimeError, NotImplementedError)
+
+Opener = Callable[[], BinaryIO]
 
 
 @dataclass(frozen=True)
@@ -65,7 +87,12 @@ class Source:
             raise NotFound(f"{self.name}: the file has disappeared; check the path") from None
         except PermissionError:
             raise BadInput(f"{self.name}: permission denied; check the file's rights") from None
-        except (OSError, zipfile.BadZipFile, EOFError, lzma.LZMAError) as exc:
+        except RuntimeError as exc:
+            if "encrypted" in str(exc):
+                raise BadInput(f"{self.name}: the archive member is encrypted; unpack it with "
+                               "its password and import the files") from None
+            raise BadInput(f"{self.name}: cannot be opened ({exc}); is it damaged?") from None
+        except _READ_ERRORS as exc:
             raise BadInput(f"{self.name}: cannot be opened ({exc}); is it damaged?") from None
 
 
@@ -73,55 +100,63 @@ def iter_sources(paths: Sequence[str]) -> Iterator[Source]:
     """Every PGN source the arguments name, in order (resolved eagerly: errors come first).
 
     Raises NotFound for a missing path, a glob that matches nothing or a folder without PGN,
-    BadInput for a zip without `.pgn` members or one that is not a zip at all.
+    BadInput for an archive without PGN members, a `.zip` that is not a zip at all, a tar
+    that cannot be read, or a device.
     """
     found: list[Source] = []
     seen: set[str] = set()
 
-    def add(source: Source, key: str) -> None:
-        if key not in seen:
-            seen.add(key)
-            found.append(source)
+    def add_file(path: str) -> None:
+        top = shown(path)
+        real = os.path.realpath(path)
+        for source in _file_sources(path):
+            key = real + source.name[len(top):]  # the member inside an archive, if any
+            if key not in seen:
+                seen.add(key)
+                found.append(source)
 
     if not paths:
         raise BadInput("no file named: give PGN files, folders, glob patterns or - for stdin")
     for arg in paths:
         if arg == "-":
-            add(_stdin_source(), "-")
+            for source in _stdin_sources():
+                if source.name not in seen:
+                    seen.add(source.name)
+                    found.append(source)
         elif os.path.isdir(arg):
             files = _walk(arg)
             if not files:
                 raise NotFound(
-                    f"folder {arg} holds no PGN files ({', '.join(PGN_SUFFIXES)}); "
+                    f"folder {shown(arg)} holds no PGN files ({', '.join(PGN_SUFFIXES)}); "
                     "name the files or another folder"
                 )
             for path in files:
-                for source in _file_sources(path, arg_named=False):
-                    add(source, _key(source, path))
+                add_file(path)
         elif os.path.exists(arg):
-            for source in _file_sources(arg, arg_named=True):
-                add(source, _key(source, arg))
+            add_file(arg)
         elif any(c in arg for c in _GLOB_CHARS):
             matches = sorted(glob.glob(arg, recursive=True))
             if not matches:
-                raise NotFound(f"no file matches {arg}; check the pattern")
+                raise NotFound(f"no file matches {shown(arg)}; check the pattern")
             for match in matches:
                 if os.path.isdir(match):
                     for path in _walk(match):
-                        for source in _file_sources(path, arg_named=False):
-                            add(source, _key(source, path))
+                        add_file(path)
                 else:
-                    for source in _file_sources(match, arg_named=True):
-                        add(source, _key(source, match))
+                    add_file(match)
         else:
-            raise NotFound(f"no such file or folder: {arg}")
+            raise NotFound(f"no such file or folder: {shown(arg)}")
     return iter(found)
 
 
-def _key(source: Source, path: str) -> str:
-    real = os.path.realpath(path)
-    member = source.name.rpartition(":")[2] if ":" in source.name else ""
-    return f"{real}:{member}"
+def shown(name: str) -> str:
+    """A file name as valid text: bytes that are not UTF-8 (kept by Python as lone
+    surrogates) are shown as `\\xNN` escapes, so the name can be printed and stored."""
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def _is_pgn_name(name: str) -> bool:
@@ -136,62 +171,189 @@ def _walk(folder: str) -> list[str]:
     return files
 
 
-def _size(path: str) -> int | None:
+def _as_binary(stream: object) -> BinaryIO:
+    return cast(BinaryIO, stream)
+
+
+# -- files ----------------------------------------------------------------------------------
+
+
+def _file_sources(path: str) -> list[Source]:
+    """The sources of one file: itself (decompressed), or the members of an archive."""
+    name = shown(path)
     try:
-        return os.path.getsize(path)
-    except OSError:
-        return None
-
-
-def _file_sources(path: str, *, arg_named: bool) -> list[Source]:
-    """The sources of one file: itself, or the `.pgn` members of a zip."""
-    lower = path.lower()
-    if lower.endswith(".zip"):
-        return _zip_sources(path)
-    if os.path.isdir(path):  # pragma: no cover - callers pass files
-        return []
-    if lower.endswith(".gz"):
-        return [Source(path, lambda: _as_binary(gzip.open(path, "rb")), _size(path))]
-    if lower.endswith(".bz2"):
-        return [Source(path, lambda: _as_binary(bz2.open(path, "rb")), _size(path))]
-    if lower.endswith(".xz"):
-        return [Source(path, lambda: _as_binary(lzma.open(path, "rb")), _size(path))]
-    return [Source(path, lambda: _as_binary(open(path, "rb")), _size(path))]
-
-
-def _zip_members(zf: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
-    return [i for i in zf.infolist() if not i.is_dir() and i.filename.lower().endswith(".pgn")]
-
-
-def _zip_sources(path: str) -> list[Source]:
-    try:
-        with zipfile.ZipFile(path) as zf:
-            members = _zip_members(zf)
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
-        raise NotFound(f"no such file: {path}") from None
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise BadInput(f"{path} is not a readable zip archive ({exc})") from None
+        raise NotFound(f"no such file: {name}") from None
+    except OSError:
+        mode = stat.S_IFREG  # let open() say what is wrong, for this file only
+    if stat.S_ISDIR(mode):  # pragma: no cover - callers pass files
+        return []
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return _spool_sources(name, _spool_path(path, name))
+    if not stat.S_ISREG(mode):
+        raise BadInput(
+            f"{name} is a device, not a file; name a PGN file, or pipe it: tracker import -"
+        )
+    size: int | None = os.path.getsize(path)
+
+    def opener() -> BinaryIO:
+        return _as_binary(open(path, "rb"))  # noqa: SIM115 - the caller closes it
+
+    if path.lower().endswith(".zip"):
+        return _zip_sources(name, opener, 1)
+    try:
+        with opener() as f:
+            head = f.read(_HEAD)
+    except OSError:
+        return [Source(name, opener, size)]  # open() will say what is wrong
+    return _sources_of(name, opener, size, head, 1)
+
+
+def _sources_of(name: str, opener: Opener, size: int | None, head: bytes,
+                depth: int) -> list[Source]:
+    """What a stream starting with `head` holds: an archive's members, or itself as PGN
+    (decompressed). `depth` counts the archives this stream would be (1: a file)."""
+    inner = _decompressor(head, opener)
+    if inner is not None:
+        try:
+            with inner() as f:
+                head = f.read(_HEAD)
+        except _READ_ERRORS:
+            return [Source(name, inner, size)]  # damaged: reading it will say so
+        opener = inner
+    if head.startswith(_MAGIC_ZIP) or _is_tar(head):
+        if depth > MAX_NESTING:
+            return [_refused(name, f"an archive inside {MAX_NESTING} archives; unpack the "
+                                   "outer ones and import the inner archive")]
+        if _is_tar(head):
+            return _tar_sources(name, opener, depth)
+        return _zip_sources(name, opener, depth)
+    return [Source(name, opener, size)]
+
+
+def _is_tar(head: bytes) -> bool:
+    return len(head) >= 262 and head[257:262] == b"ustar"
+
+
+def _decompressor(head: bytes, opener: Opener) -> Opener | None:
+    """How to open the decompressed stream, when `head` starts a gzip, bzip2 or xz stream."""
+    if head.startswith(_MAGIC_GZIP):
+        return lambda: _as_binary(_Gzip(opener()))
+    if head.startswith(_MAGIC_BZIP2):
+        return lambda: _as_binary(_Bzip2(opener()))
+    if head.startswith(_MAGIC_XZ):
+        return lambda: _as_binary(_Xz(opener()))
+    return None
+
+
+class _Gzip(gzip.GzipFile):
+    """A gzip stream that closes the stream it reads from."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        super().__init__(fileobj=raw, mode="rb")
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+class _Bzip2(bz2.BZ2File):
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        super().__init__(raw, "rb")
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+class _Xz(lzma.LZMAFile):
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        super().__init__(raw, "rb")
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+def _refused(name: str, why: str) -> Source:
+    """A member that cannot be read: it fails (with `why`) when imported, the others go on."""
+
+    def fail() -> BinaryIO:
+        raise BadInput(why if why.startswith(name) else f"{name}: {why}")
+
+    return Source(name, fail)
+
+
+def _nested_failure(name: str, depth: int, exc: BadInput) -> list[Source]:
+    """An archive's error: fatal for an archive the user named (errors come first), one
+    failed member for an archive inside an archive (the other members are imported)."""
+    if depth == 1:
+        raise exc
+    return [_refused(name, str(exc))]
+
+
+# -- zip ------------------------------------------------------------------------------------
+
+
+def _zip_sources(name: str, opener: Opener, depth: int) -> list[Source]:
+    """A zip's members named like PGN (or archives), in the archive's order."""
+    try:
+        with opener() as stream, zipfile.ZipFile(stream) as zf:
+            members = [i for i in zf.infolist() if not i.is_dir() and _is_pgn_name(i.filename)]
+            heads = [_zip_head(zf, i) for i in members]
+    except FileNotFoundError:
+        raise NotFound(f"no such file: {name}") from None
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        return _nested_failure(name, depth, BadInput(
+            f"{name} is not a readable zip archive ({exc})"))
     if not members:
-        raise BadInput(f"{path} holds no .pgn file; name a zip with PGN inside")
-    sources = []
-    for info in members:
-        name = info.filename
+        return _nested_failure(name, depth, BadInput(
+            f"{name} holds no .pgn file; name a zip with PGN inside"))
+    sources: list[Source] = []
+    for info, head in zip(members, heads, strict=True):
 
-        def opener(name: str = name) -> BinaryIO:
-            zf = zipfile.ZipFile(path)
-            return _as_binary(io.BufferedReader(_ZipMember(zf, zf.open(name)), 1 << 20))
+        def member(info: zipfile.ZipInfo = info) -> BinaryIO:
+            stream = opener()
+            try:
+                zf = zipfile.ZipFile(stream)
+                return _as_binary(io.BufferedReader(_Member(zf.open(info), zf, stream), 1 << 20))
+            except BaseException:
+                stream.close()
+                raise
 
-        sources.append(Source(f"{path}:{name}", opener, info.compress_size))
+        full = f"{name}:{info.filename}"
+        if head is None:  # cannot be read (encrypted, damaged): open() will say why
+            sources.append(Source(full, member, info.compress_size))
+        else:
+            sources.extend(_sources_of(full, member, info.compress_size, head, depth + 1))
     return sources
 
 
-class _ZipMember(io.RawIOBase):
-    """A zip member stream that closes its archive with it."""
+def _zip_head(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
+    try:
+        with zf.open(info) as f:
+            return f.read(_HEAD)
+    except _READ_ERRORS:
+        return None
 
-    def __init__(self, zf: zipfile.ZipFile, member: IO[bytes]) -> None:
+
+class _Member(io.RawIOBase):
+    """An archive member's stream that closes what it was read from with it."""
+
+    def __init__(self, member: IO[bytes], *owned: zipfile.ZipFile | IO[bytes]) -> None:
         super().__init__()
-        self._zf = zf
         self._member = member
+        self._owned = owned
 
     def readable(self) -> bool:
         return True
@@ -205,80 +367,225 @@ class _ZipMember(io.RawIOBase):
     def read(self, size: int = -1) -> bytes:
         return self._member.read(size)
 
+    def seekable(self) -> bool:
+        return self._member.seekable()
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self._member.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._member.tell()
+
     def close(self) -> None:
         if not self.closed:
-            self._member.close()
-            self._zf.close()
+            try:
+                self._member.close()
+            finally:
+                for owned in self._owned:
+                    owned.close()
         super().close()
 
 
-def _as_binary(stream: object) -> BinaryIO:
-    return cast(BinaryIO, stream)
+# -- tar ------------------------------------------------------------------------------------
 
+
+def _tar_sources(name: str, opener: Opener, depth: int) -> list[Source]:
+    """A tar's regular members named like PGN (or archives), in the archive's order.
+
+    Listed in one streaming pass (tarfile's "r|" mode: no member is held in memory); each
+    member is then read as the slice of the (decompressed) archive that holds its bytes.
+    """
+    found: list[tuple[str, int, int, bool, bytes]] = []  # name, offset, size, sparse, head
+    try:
+        with opener() as stream, tarfile.open(fileobj=stream, mode="r|",
+                                              encoding="utf-8") as tf:
+            while (info := tf.next()) is not None:
+                if info.isreg() and _is_pgn_name(info.name):
+                    sparse = info.sparse is not None
+                    head = b""
+                    if not sparse:
+                        extracted = tf.extractfile(info)
+                        head = extracted.read(_HEAD) if extracted is not None else b""
+                    found.append((shown(info.name), info.offset_data, info.size, sparse, head))
+                listed: list[tarfile.TarInfo] = vars(tf)["members"]
+                listed.clear()  # a tar of a million members stays small in memory
+    except FileNotFoundError:
+        raise NotFound(f"no such file: {name}") from None
+    except _READ_ERRORS as exc:
+        return _nested_failure(name, depth, BadInput(
+            f"{name} is not a readable tar archive ({exc}); is it damaged?"))
+    if not found:
+        return _nested_failure(name, depth, BadInput(
+            f"{name} holds no .pgn file; name a tar with PGN inside"))
+    sources: list[Source] = []
+    for member_name, offset, size, sparse, head in found:
+        full = f"{name}:{member_name}"
+        if sparse:
+            sources.append(_refused(full, "a sparse tar member; unpack the archive first"))
+            continue
+
+        def member(offset: int = offset, size: int = size) -> BinaryIO:
+            return _as_binary(io.BufferedReader(_Slice(opener(), offset, size), 1 << 20))
+
+        sources.extend(_sources_of(full, member, size, head, depth + 1))
+    return sources
+
+
+class _Slice(io.RawIOBase):
+    """`size` bytes from `offset` of a (decompressed) archive: a tar member. Closes the
+    archive stream with it; an archive that ends early is an error, not a short member."""
+
+    def __init__(self, stream: BinaryIO, offset: int, size: int) -> None:
+        super().__init__()
+        self._stream = stream
+        self._offset = offset
+        self._size = size
+        self._pos = 0
+        self._placed = False
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        if whence == os.SEEK_CUR:
+            offset += self._pos
+        elif whence == os.SEEK_END:
+            offset += self._size
+        self._pos = max(0, offset)
+        self._placed = False
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        want = min(len(buffer), self._size - self._pos)
+        if want <= 0:
+            return 0
+        if not self._placed:
+            self._stream.seek(self._offset + self._pos)
+            self._placed = True
+        data = self._stream.read(want)
+        if not data:
+            raise EOFError("the archive ends inside this member")
+        n = len(data)
+        buffer[:n] = data
+        self._pos += n
+        return n
+
+    def close(self) -> None:
+        if not self.closed:
+            self._stream.close()
+        super().close()
+
+
+# -- standard input and pipes ---------------------------------------------------------------
 
 # Standard input is read once per process and kept, so that it can be opened again.
-_STDIN: tempfile.SpooledTemporaryFile[bytes] | None = None
+_STDIN: IO[bytes] | None = None
 
 
-def _stdin_source() -> Source:
+def _stdin_sources() -> list[Source]:
     global _STDIN
     if _STDIN is None:
-        spool: tempfile.SpooledTemporaryFile[bytes] = tempfile.SpooledTemporaryFile(  # noqa: SIM115
-            max_size=_SPOOL_MEMORY
-        )
-        stdin = sys.stdin.buffer
-        while True:
-            block = stdin.read(1 << 20)
-            if not block:
-                break
-            spool.write(block)
-        _STDIN = spool
-    return spool_source("-", _STDIN)
+        _STDIN = _spool(sys.stdin.buffer, "-")
+    return _spool_sources("-", _STDIN)
+
+
+def _spool_path(path: str, name: str) -> IO[bytes]:
+    """A pipe named as a path, read once (it cannot be read a second time)."""
+    try:
+        with open(path, "rb") as f:
+            return _spool(f, name)
+    except PermissionError:
+        raise BadInput(f"{name}: permission denied; check the file's rights") from None
+    except OSError as exc:
+        raise BadInput(f"{name}: cannot be read ({exc})") from None
+
+
+def _spool(stream: IO[bytes], name: str) -> IO[bytes]:
+    """All of `stream`: in memory up to 32 MB, beyond that in a temporary file."""
+    memory = io.BytesIO()
+    while block := stream.read(1 << 20):
+        memory.write(block)
+        if memory.tell() > _SPOOL_MEMORY:
+            try:
+                disk = tempfile.TemporaryFile()  # noqa: SIM115 - kept for the process
+                disk.write(memory.getbuffer())
+                del memory
+                while block := stream.read(1 << 20):
+                    disk.write(block)
+                disk.flush()
+            except OSError as exc:
+                raise BadInput(f"{name}: cannot be kept in a temporary file ({exc}); "
+                               "free disk space or name a file instead") from None
+            return disk
+    return memory
 
 
 def spool_source(name: str, spool: IO[bytes]) -> Source:
-    """A Source over a seekable byte stream held elsewhere (standard input, tests).
+    """The first Source of `spool_sources` (a zip's first PGN member)."""
+    return _spool_sources(name, spool)[0]
 
-    Each `open()` reads from the start with its own position; compressed data (gzip, bzip2,
-    xz, a zip's first `.pgn` member) is recognised by its first bytes.
+
+def _spool_sources(name: str, spool: IO[bytes]) -> list[Source]:
+    """The Sources over a seekable byte stream held elsewhere (standard input, a pipe, tests).
+
+    Each `open()` reads from the start with its own position; what the stream holds
+    (compressed data, a zip or tar and its members) is told by its first bytes.
     """
+    reader = _SpoolReader(spool)
 
     def raw() -> BinaryIO:
-        return cast(BinaryIO, io.BufferedReader(_SpoolView(spool), 1 << 20))
+        return cast(BinaryIO, io.BufferedReader(_SpoolView(reader), 1 << 20))
 
-    spool.seek(0)
-    head = spool.read(8)
-    size = spool.seek(0, os.SEEK_END)
-    if head.startswith(_MAGIC_GZIP):
-        return Source(name, lambda: _as_binary(gzip.GzipFile(fileobj=raw(), mode="rb")), size)
-    if head.startswith(_MAGIC_BZIP2):
-        return Source(name, lambda: _as_binary(bz2.BZ2File(raw(), "rb")), size)
-    if head.startswith(_MAGIC_XZ):
-        return Source(name, lambda: _as_binary(lzma.LZMAFile(raw(), "rb")), size)
-    if head.startswith(_MAGIC_ZIP):
-        try:
-            with zipfile.ZipFile(raw()) as zf:
-                members = _zip_members(zf)
-        except zipfile.BadZipFile as exc:
-            raise BadInput(f"{name}: not a readable zip archive ({exc})") from None
-        if not members:
-            raise BadInput(f"{name}: the zip holds no .pgn file")
-        first = members[0].filename
+    head = reader.pread(0, _HEAD)
+    return _sources_of(name, raw, reader.size(), head, 1)
 
-        def member() -> BinaryIO:
-            zf = zipfile.ZipFile(raw())
-            return _as_binary(io.BufferedReader(_ZipMember(zf, zf.open(first)), 1 << 20))
 
-        return Source(name, member, size)
-    return Source(name, raw, size)
+class _SpoolReader:
+    """Reads at a position of a spool without a shared file position: threads (the content
+    hash) and forked workers may read it at the same time."""
+
+    def __init__(self, spool: IO[bytes]) -> None:
+        self._spool = spool
+        self._fd: int | None = None
+        self._lock = threading.Lock()
+        if not isinstance(spool, io.BytesIO):
+            try:
+                spool.flush()
+                self._fd = spool.fileno()
+            except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+                self._fd = None
+
+    def size(self) -> int:
+        if self._fd is not None:
+            return os.fstat(self._fd).st_size
+        if isinstance(self._spool, io.BytesIO):
+            return len(self._spool.getbuffer())
+        with self._lock:
+            return self._spool.seek(0, os.SEEK_END)
+
+    def pread(self, pos: int, n: int) -> bytes:
+        if self._fd is not None:
+            return os.pread(self._fd, n, pos)
+        if isinstance(self._spool, io.BytesIO):
+            with self._spool.getbuffer() as view:
+                return bytes(view[pos:pos + n])
+        with self._lock:
+            self._spool.seek(pos)
+            return self._spool.read(n)
 
 
 class _SpoolView(io.RawIOBase):
-    """An independent read position over a shared seekable stream."""
+    """An independent read position over a shared spool."""
 
-    def __init__(self, spool: IO[bytes]) -> None:
+    def __init__(self, reader: _SpoolReader) -> None:
         super().__init__()
-        self._spool = spool
+        self._reader = reader
         self._pos = 0
 
     def readable(self) -> bool:
@@ -293,15 +600,14 @@ class _SpoolView(io.RawIOBase):
         elif whence == os.SEEK_CUR:
             self._pos += offset
         else:
-            self._pos = self._spool.seek(0, os.SEEK_END) + offset
+            self._pos = self._reader.size() + offset
         return self._pos
 
     def tell(self) -> int:
         return self._pos
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        self._spool.seek(self._pos)
-        data = self._spool.read(len(buffer))
+        data = self._reader.pread(self._pos, len(buffer))
         n = len(data)
         buffer[:n] = data
         self._pos += n
