@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, union_all, update
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -204,34 +204,61 @@ def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]
                         "games": {}, "first": None, "last": None, "aliases": []}
             for r in found
         }
-        wanted = list(result)
-        for chunk in _chunks(wanted):
-            for side in (games.c.white_id, games.c.black_id):
-                rows = conn.execute(
-                    select(side, games.c.list, func.count(), func.min(games.c.date),
-                           func.max(games.c.date))
-                    .where(side.in_(chunk))
-                    .group_by(side, games.c.list)
-                ).all()
-                for pid, lst, n, first, last in rows:
-                    entry = result[int(pid)]
-                    entry["games"][lst] = entry["games"].get(lst, 0) + int(n)
-                    if first is not None and (entry["first"] is None or first < entry["first"]):
-                        entry["first"] = first
-                    if last is not None and (entry["last"] is None or last > entry["last"]):
-                        entry["last"] = last
-            for pid, norm in conn.execute(
+        if search is None or not search.strip():
+            # Every player: one pass over the games (a grouped UNION ALL of both sides) is
+            # about twice as fast as 500 ids at a time through the two player indexes.
+            sides = union_all(
+                select(games.c.white_id.label("pid"), games.c.list, games.c.date),
+                select(games.c.black_id.label("pid"), games.c.list, games.c.date),
+            ).subquery()
+            _add_counts(result, conn.execute(
+                select(sides.c.pid, sides.c.list, func.count(), func.min(sides.c.date),
+                       func.max(sides.c.date)).group_by(sides.c.pid, sides.c.list)
+            ).all())
+            _add_aliases(result, conn.execute(
                 select(player_names.c.player_id, player_names.c.norm_name)
-                .where(player_names.c.player_id.in_(chunk))
                 .order_by(player_names.c.norm_name)
-            ).all():
-                result[int(pid)]["aliases"].append(str(norm))
+            ).all())
+        else:
+            for chunk in _chunks(list(result)):
+                for side in (games.c.white_id, games.c.black_id):
+                    _add_counts(result, conn.execute(
+                        select(side, games.c.list, func.count(), func.min(games.c.date),
+                               func.max(games.c.date))
+                        .where(side.in_(chunk))
+                        .group_by(side, games.c.list)
+                    ).all())
+                _add_aliases(result, conn.execute(
+                    select(player_names.c.player_id, player_names.c.norm_name)
+                    .where(player_names.c.player_id.in_(chunk))
+                    .order_by(player_names.c.norm_name)
+                ).all())
     return [
         PlayerSummary(id=pid, name=str(e["name"]), fide_id=e["fide_id"], is_me=e["is_me"],
                       games=dict(e["games"]), first=e["first"], last=e["last"],
                       aliases=tuple(e["aliases"]))
         for pid, e in result.items()
     ]
+
+
+def _add_counts(result: dict[int, dict[str, Any]], rows: Sequence[Any]) -> None:
+    """Fold (player id, list, games, first date, last date) rows into `result`."""
+    for pid, lst, n, first, last in rows:
+        entry = result.get(int(pid))
+        if entry is None:
+            continue
+        entry["games"][lst] = entry["games"].get(lst, 0) + int(n)
+        if first is not None and (entry["first"] is None or first < entry["first"]):
+            entry["first"] = first
+        if last is not None and (entry["last"] is None or last > entry["last"]):
+            entry["last"] = last
+
+
+def _add_aliases(result: dict[int, dict[str, Any]], rows: Sequence[Any]) -> None:
+    for pid, norm in rows:
+        entry = result.get(int(pid))
+        if entry is not None:
+            entry["aliases"].append(str(norm))
 
 
 def count_games(store: Store) -> int:
