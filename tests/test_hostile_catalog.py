@@ -87,9 +87,12 @@ CASES = [
          _report("invalid-utf8.pgn", "1 game read, 1 added",
                  "1 game read, 1 added, 0 duplicates skipped, 0 problems"), "",
          changes_db=True),
+    # a partial date is normal (no warning); "abc" is no rating: said, the game kept
     Case("partial-date-and-odd-elo", ("import", H + "odd-tags.pgn"), 0,
-         _report("odd-tags.pgn", "1 game read, 1 added",
-                 "1 game read, 1 added, 0 duplicates skipped, 0 problems"), "",
+         _report("odd-tags.pgn", "1 game read, 1 added, 1 problem",
+                 "1 game read, 1 added, 0 duplicates skipped, 1 problem"),
+         f"warning: {H}odd-tags.pgn:1: BlackElo 'abc' is not a rating (a whole number from 1 "
+         "to 3999): the game is stored without Black's rating\n",
          changes_db=True),
     Case("unclosed-comment", ("import", H + "unbalanced.pgn"), 0,
          _report("unbalanced.pgn", "2 games read, 2 added, 1 problem",

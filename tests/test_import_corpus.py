@@ -6,6 +6,7 @@ from a reviewed run (regression guard); where they come from:
 - duplicates: chessdata-games-02 holds all 1,199 games of event-Gibraltar2019 (the README:
   "overlaps event-Gibraltar2019"), the pgnmentor player files share the games their players
   played against each other, and FICS/TWIC repeat some games;
+- one game stored with a warning: its Elo tags hold two ratings each (a consultation game);
 - the 9 games not stored: python-chess-antichess-programfox.pgn has no White/Black tags at
   all (2 games), python-chess-utf8-bom.pgn has `Black "?"` (2 games): no player, no game;
   and 5 games name the same player on both sides (errors of those files, listed below).
@@ -39,6 +40,12 @@ EXPLAINED = {
     "game skipped",
     "pychess-dortmund.pgn.xz:5420: White and Black are the same player (Leko, Peter): "
     "game skipped",
+    # A consultation game (two players a side) with two ratings in each Elo tag: stored,
+    # without the ratings, and said (the Elo tags hold no rating the tracker can use).
+    "pgnmentor-Kasparov.pgn.xz:35512: WhiteElo '2690:2222' is not a rating (a whole number "
+    "from 1 to 3999): the game is stored without White's rating",
+    "pgnmentor-Kasparov.pgn.xz:35512: BlackElo '2812:0' is not a rating (a whole number "
+    "from 1 to 3999): the game is stored without Black's rating",
 }
 
 

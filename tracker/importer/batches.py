@@ -42,7 +42,9 @@ def _batches(
     source: Any, reader: Reader, options: ImportOptions
 ) -> Iterator[_Batch]:
     """Read and prepare a source's games, BATCH at a time."""
-    row = Preparer(options.default_list).row
+    preparer = Preparer(options.default_list)
+    row = preparer.row
+    warnings = preparer.warnings
     games: list[tuple[Any, ...]] = []
     problems: list[str] = []
     not_rated: dict[str, int] = {}
@@ -70,6 +72,11 @@ def _batches(
                     break
             else:
                 games.append(prepared)  # type: ignore[arg-type]
+                if warnings:
+                    problems.extend(warnings)
+                    warnings.clear()
+                    if options.strict:
+                        break
                 if prepared[_RATED] is False:
                     reason = prepared[_REASON] or ""
                     not_rated[reason] = not_rated.get(reason, 0) + 1

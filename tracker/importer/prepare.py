@@ -87,6 +87,9 @@ class Preparer:
         self._contexts: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
         self._elos: dict[str | None, int | None] = {}
         self._no_tc: dict[str, tuple[str, bool, bool]] = {}
+        # "line: text" of what a stored game lost (an Elo or a date that is no value): the
+        # caller takes them after each game (tracker.importer.batches)
+        self.warnings: list[str] = []
 
     def _norm(self, name: str) -> str:
         cache = self._names
@@ -165,7 +168,7 @@ class Preparer:
     ) -> tuple[Any, ...]:
         """What the Event, Site, Date and EventDate tags give (the same for every game of a
         tournament): event, site, date tag, ISO date, day, event date, start, event_norm,
-        online, site key."""
+        online, site key, and what is wrong with the dates (None: nothing)."""
         event, site, date_tag, event_date = key
         event = (event.strip() or "?") if event else "?"
         site = (site.strip() or "?") if site else "?"
@@ -174,8 +177,11 @@ class Preparer:
             iso, day = self._dates.get(date_tag) or self._date(date_tag)
         else:
             iso = day = None
+        warning = _date_warning("Date", date_tag, day)
         if event_date:
+            event_tag = event_date
             event_date, start = self._dates.get(event_date) or self._date(event_date)
+            warning = warning or _date_warning("EventDate", event_tag, start)
         else:  # missing or empty ([EventDate ""]): no tournament start
             event_date = start = None
         # Per-game rules switch on the tournament start (spec section 2): the time-control
@@ -185,7 +191,7 @@ class Preparer:
             start = day
         online, site_key = self._online.get((event, site)) or self._site(event, site)
         found = (event, site, date_tag, iso, day, event_date, start,
-                 self._norm(event), online, site_key)
+                 self._norm(event), online, site_key, warning)
         cache = self._contexts
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
@@ -231,7 +237,9 @@ class Preparer:
         key = (get("Event"), get("Site"), get("Date"), get("EventDate"))
         context = self._contexts.get(key) or self._context(key)
         (event, site, date_tag, iso, day, event_date, start, event_norm, online,
-         site_key) = context
+         site_key, date_warning) = context
+        if date_warning is not None:
+            self.warnings.append(f"{line}: {date_warning}")
         round_ = get("Round")
         if round_ is not None:
             round_ = round_.strip()
@@ -246,6 +254,10 @@ class Preparer:
             elos = self._elos
             welo = elos[welo_tag] if welo_tag in elos else self._elo_of(welo_tag)
             belo = elos[belo_tag] if belo_tag in elos else self._elo_of(belo_tag)
+            if welo is None and welo_tag and not _no_rating(welo_tag):
+                self.warnings.append(f"{line}: {_elo_warning('White', welo_tag)}")
+            if belo is None and belo_tag and not _no_rating(belo_tag):
+                self.warnings.append(f"{line}: {_elo_warning('Black', belo_tag)}")
         tc = get("TimeControl")
         if tc is not None:
             tc = tc.strip() or None
@@ -315,6 +327,35 @@ def _parse_date(tag: str) -> tuple[str | None, dt.date | None]:
                 return None, None
             return day.isoformat(), day
     return None, None
+
+
+_FULL_DATE_RE = re.compile(r"\d{4}([.\-/])\d{2}\1\d{2}")
+
+
+def _date_warning(name: str, tag: str | None, day: dt.date | None) -> str | None:
+    """What is wrong with a Date/EventDate tag that gives `day`: a whole date that is not in
+    the calendar, or one after today; None for a good date or a partial one (`2024.??.??`)."""
+    if not tag:
+        return None
+    if day is None:
+        if _FULL_DATE_RE.fullmatch(tag.strip()):
+            return (f"{name} {tag.strip()!r} is not a calendar date: "
+                    "the game is stored without it")
+        return None
+    if day > dt.date.today():
+        return f"{name} {tag.strip()!r} is after today: check the file"
+    return None
+
+
+def _no_rating(tag: str) -> bool:
+    """An Elo tag that says "no rating" ("", "-", "?", "0", "0000"), not a bad value."""
+    t = tag.strip()
+    return t in _UNRATED_TAGS or (t.isascii() and t.isdigit() and int(t) == 0)
+
+
+def _elo_warning(side: str, tag: str) -> str:
+    return (f"{side}Elo {tag.strip()!r} is not a rating (a whole number from 1 to 3999): "
+            f"the game is stored without {side}'s rating")
 
 
 def _elo(tag: str | None) -> int | None:
