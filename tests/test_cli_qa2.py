@@ -17,9 +17,11 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import dump_db, run_cli
 from tests.helpers_history import Season
-from tracker.model import Period
+from tracker.errors import BadInput
+from tracker.model import Period, RatingList
+from tracker.periods import TournamentFact
 from tracker.store import open_store
 
 Run = tuple[int, str, str]
@@ -73,6 +75,80 @@ def test_history_reversed_range_says_so(db: str, capsys: pytest.CaptureFixture[s
                          "--format", "json", "--db", db)
     assert code == 0, err
     assert [r["period"] for r in json.loads(out)] == ["2025-11"]
+
+
+# --- 13: event set onto a list published before the tournament ----------------------------
+
+
+@pytest.mark.parametrize("period", ["2025-10", "2025-11"])
+def test_event_set_refuses_a_list_before_the_last_round(
+        db: str, period: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tid = _event_id(capsys, monkeypatch, db, "Weinviertel Open 2025")
+    before = dump_db(Path(db))
+    code, out, err = run(capsys, monkeypatch, "event", "set", str(tid), "--period", period,
+                         "--db", db)
+    assert (code, out) == (2, "")
+    assert err == (f"error: tournament {tid} (Weinviertel Open 2025, played 2025-11-21 to "
+                   f"2025-11-23) cannot be rated on the {period} list (dated {period}-01, "
+                   "before its last round): the first standard list it can land on is "
+                   "2025-12\n")
+    assert dump_db(Path(db)) == before
+
+
+@pytest.mark.parametrize("period", ["2025-12", "2026-01"])
+def test_event_set_accepts_a_list_after_the_last_round(
+        db: str, period: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tid = _event_id(capsys, monkeypatch, db, "Weinviertel Open 2025")
+    code, out, err = run(capsys, monkeypatch, "event", "set", str(tid), "--period", period,
+                         "--db", db)
+    assert code == 0, err
+    assert out == f"tournament {tid} (Weinviertel Open 2025): period {period}\n"
+
+
+def test_pin_rules() -> None:
+    from tracker.store.history import check_pin
+    one_day = TournamentFact(id=3, name="Cup", start=dt.date(2025, 11, 30),
+                             end=dt.date(2025, 11, 30))
+    check_pin(one_day, Period(2025, 12), RatingList.STANDARD)  # the day before the list
+    with pytest.raises(BadInput, match=r"played 2025-11-30\) cannot be rated on the 2025-11"):
+        check_pin(one_day, Period(2025, 11), RatingList.STANDARD)
+    old = TournamentFact(id=4, name="Old", start=dt.date(2010, 1, 10), end=dt.date(2010, 1, 12))
+    with pytest.raises(BadInput, match="FIDE published no standard list that month"):
+        check_pin(old, Period(2010, 2), RatingList.STANDARD)  # two-monthly lists then
+    with pytest.raises(BadInput, match="first standard list it can land on is 2010-03"):
+        check_pin(old, Period(2010, 1), RatingList.STANDARD)
+    check_pin(TournamentFact(id=5, name="Undated"), Period(2010, 1), RatingList.STANDARD)
+
+
+# --- 14: official add of a list FIDE has not published yet ---------------------------------
+
+
+def test_official_add_refuses_a_future_list(db: str, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    today = dt.date.today()
+    nxt = Period.of(today).next()
+    before = dump_db(Path(db))
+    code, out, err = run(capsys, monkeypatch, "official", "add", "99012345", "--period",
+                         str(nxt.next()), "--rating", "1850", "--db", db)
+    assert (code, out) == (2, "")
+    assert err == (f"error: --period {nxt.next()} is a future list: today is "
+                   f"{today.isoformat()}, and the latest list FIDE can have published is "
+                   f"{nxt}\n")
+    assert dump_db(Path(db)) == before
+    code, out, err = run(capsys, monkeypatch, "official", "add", "99012345", "--period",
+                         str(nxt), "--rating", "1850", "--db", db)
+    assert code == 0, err
+    assert out == f"recorded Novák, Tomáš: standard {nxt} 1850\n"
+
+
+def test_future_list_boundary() -> None:
+    from tracker.cli.official import check_published
+    check_published(Period(2026, 1), today=dt.date(2025, 12, 30))
+    check_published(Period(2026, 1), today=dt.date(2025, 12, 1))
+    with pytest.raises(BadInput, match="today is 2025-12-31.* published is 2026-01"):
+        check_published(Period(2026, 2), today=dt.date(2025, 12, 31))
 
 
 # --- 16: one x label per list month -------------------------------------------------------

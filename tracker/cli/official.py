@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import sys
@@ -193,7 +194,8 @@ def add(
     """Record one official rating by hand (as printed on FIDE's profile page).
 
     The player must be in the database already (import their games first). An entry for
-    the same list and month is replaced.
+    the same list and month is replaced. Lists up to next month's are accepted (FIDE
+    publishes a list a day or two before its 1st); a later list is refused.
 
     Example:
 
@@ -203,12 +205,28 @@ def add(
     from tracker.store.players import resolve_player
     when = _period(period)
     assert when is not None
+    check_published(when)
     which = RatingList.parse(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
         replaced = add_entry(store, OfficialEntry(who.id, which, when, rating, games, k))
     note = " (replaced the earlier entry)" if replaced else ""
     sys.stdout.write(f"recorded {who.name}: {which} {when} {rating}{note}\n")
+
+
+def latest_published(today: dt.date) -> Period:
+    """The latest list FIDE can have published by `today`: next month's (it comes out a day
+    or two before the 1st)."""
+    return Period.of(today).next()
+
+
+def check_published(period: Period, today: dt.date | None = None) -> None:
+    """Refuse a list FIDE cannot have published yet (after next month's)."""
+    today = today or dt.date.today()
+    latest = latest_published(today)
+    if period > latest:
+        raise BadInput(f"--period {period} is a future list: today is {today.isoformat()}, "
+                       f"and the latest list FIDE can have published is {latest}")
 
 
 def list_entries(

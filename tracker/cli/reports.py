@@ -349,6 +349,9 @@ def event_set(
     """Record an override for one tournament: the list month it was rated on, its list,
     that it was never rated, or the Ro FIDE's calculation page shows.
 
+    --period takes a list dated after the tournament's last round (a late report can land it
+    one or more lists later; no list rates a tournament that was not over).
+
     Examples:
 
       tracker event set 7 --period 2026-01

@@ -21,7 +21,7 @@ from sqlalchemy.sql import Select
 
 from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
-from tracker.periods import GameFact, TournamentFact, game_facts
+from tracker.periods import GameFact, TournamentFact, game_facts, is_list_month
 from tracker.store.db import Store
 from tracker.store.official import _LIST_ORDER
 from tracker.store.official import _entry as official_entry
@@ -31,6 +31,7 @@ from tracker.store.schema import games, official_ratings, players, ro_overrides,
 __all__ = [
     "UNSET",
     "StoredFacts",
+    "check_pin",
     "facts_of_players",
     "games_of",
     "get_tournament",
@@ -251,6 +252,28 @@ def get_tournament(store: Store, tournament_id: int, player_id: int | None = Non
     return _tournament_fact(row)
 
 
+def check_pin(t: TournamentFact, period: Period, rating_list: RatingList) -> None:
+    """Refuse to pin a tournament to a list that cannot rate it: a month without a list of
+    `rating_list`, or a list published before the tournament's last round (the rule the
+    check's what-ifs follow: a list cannot rate a tournament that was not over)."""
+    where = f"tournament {t.id} ({t.name}"
+    if not is_list_month(period, rating_list):
+        raise BadInput(f"--period {period}: FIDE published no {rating_list} list that month "
+                       f"(lists were not monthly then): give a list month for {where})")
+    end = t.end or t.start
+    if end is None or period.list_date > end:
+        return
+    first = Period.of(end).next()
+    while not is_list_month(first, rating_list):
+        first = first.next()
+    start = t.start or end
+    dates = (start.isoformat() if start == end
+             else f"{start.isoformat()} to {end.isoformat()}")
+    raise BadInput(f"{where}, played {dates}) cannot be rated on the {period} list "
+                   f"(dated {period.list_date.isoformat()}, before its last round): the "
+                   f"first {rating_list} list it can land on is {first}")
+
+
 class _Unset:
     def __repr__(self) -> str:
         return "UNSET"
@@ -284,7 +307,10 @@ def record_override(
     that was never rated, `ro=(player_id, rating)` records the Ro FIDE used for that player
     (rating None removes it). Arguments left UNSET are unchanged.
     """
-    get_tournament(store, tournament_id)  # NotFound with a clear sentence
+    before = get_tournament(store, tournament_id)  # NotFound with a clear sentence
+    if isinstance(period, Period):
+        on = before.pinned_list if isinstance(rating_list, _Unset) else rating_list
+        check_pin(before, period, on or RatingList.STANDARD)
     values: dict[str, object] = {}
     changes: list[str] = []
     if not isinstance(period, _Unset):
