@@ -46,7 +46,8 @@ CASES = [
     Case("missing-file", ("import", "missing.pgn"), 1, "",
          "error: no such file or folder: missing.pgn\n"),
     Case("folder-without-pgn", ("import", "emptydir"), 1, "",
-         "error: folder emptydir holds no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.xz, .zip); "
+         "error: folder emptydir holds no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.xz, .zip, "
+         ".tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz); "
          "name the files or another folder\n"),
     Case("binary-file", ("import", H + "binary.pgn"), 1,
          f"{H}binary.pgn: not imported: no game found ({H}binary.pgn:1: text outside any game "
