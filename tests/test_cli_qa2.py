@@ -7,7 +7,9 @@ The season (hand-made, tests/helpers_history.py): official Oct 2025 1850; "Autum
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import json
 import re
 import shutil
@@ -16,13 +18,16 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pytest
+from sqlalchemy import insert
 
 from tests.conftest import dump_db, run_cli
 from tests.helpers_history import Season
+from tracker import listgen
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 from tracker.periods import TournamentFact
 from tracker.store import open_store
+from tracker.store.schema import player_names, players
 
 Run = tuple[int, str, str]
 
@@ -208,3 +213,87 @@ def test_cli_plot_writes_the_chart(db: str, tmp_path: Path, capsys: pytest.Captu
     code, out, err = run(capsys, monkeypatch, "plot", "-o", str(tmp_path / "h.png"), "--db", db)
     assert code == 0, err
     assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
+
+
+# --- 25: small inconsistencies -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", ["0", "41", "100"])
+def test_calc_k_from_1_to_40(k: str, capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, "calc", "--rating", "1500", "--k", k, "1500:1")
+    assert (code, out) == (2, "")
+    assert err == ("error: --k must be a positive whole number up to 40 (usually 40, 20 or 10; "
+                   f"30, 25 or 15 in older editions; less by the 700 rule), not {k}\n")
+
+
+@pytest.mark.parametrize("k", ["1", "15", "40"])
+def test_calc_k_accepted(k: str, capsys: pytest.CaptureFixture[str],
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, "calc", "--rating", "1500", "--k", k,
+                         "--format", "json", "1500:1")
+    assert code == 0, err
+    assert json.loads(out)["k"] == int(k)
+
+
+@pytest.mark.xfail(strict=True, reason="calc still says 3500: tests/test_cli_calc.py and "
+                   "tests/test_hostile_catalog.py (not this helper's) expect it; see the report")
+def test_one_rating_limit() -> None:
+    from tracker.cli import calc
+    from tracker.store import official
+    assert calc.MAX_RATING == official.MAX_RATING == 3999
+
+
+def test_official_list_csv_ends_lines_with_crlf(db: str, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, "official", "list", "99012345", "--format", "csv",
+                         "--db", db)
+    assert code == 0, err
+    assert out == ("list,period,rating,games,k,flag,title,birth_year,source\r\n"
+                   "standard,2025-10,1850,,20,,,,test\r\n")
+
+
+def test_event_list_csv_flags_are_yes_no(db: str, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    tid = _event_id(capsys, monkeypatch, db, "Weinviertel Open 2025")
+    assert run(capsys, monkeypatch, "event", "set", str(tid), "--period", "2026-01",
+               "--db", db)[0] == 0
+    code, out, err = run(capsys, monkeypatch, "event", "list", "--format", "csv", "--db", db)
+    assert code == 0, err
+    assert out.endswith("\r\n") and "\n" not in out.replace("\r\n", "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["name"], r["pinned"], r["excluded"]) for r in rows] == [
+        ("Autumn Open", "no", "no"), ("Weinviertel Open 2025", "yes", "no")]
+    code, out, err = run(capsys, monkeypatch, "event", "list", "--format", "json", "--db", db)
+    assert [r["pinned"] for r in json.loads(out)] == [False, True]  # JSON keeps booleans
+
+
+def test_history_start_row_difference(db: str, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/export.md: difference = rating_after - official_rating when both are known; the
+    start row's rating_after is the official rating, so 0."""
+    code, out, err = run(capsys, monkeypatch, "history", "--format", "csv", "--db", db)
+    assert code == 0, err
+    start = next(csv.DictReader(io.StringIO(out)))
+    assert (start["period"], start["rating_after"], start["official_rating"],
+            start["difference"]) == ("2025-10", "1850", "1850", "0")
+    code, out, err = run(capsys, monkeypatch, "history", "--format", "json", "--db", db)
+    rows = json.loads(out)
+    assert rows[0]["difference"] == 0
+    assert all(r["difference"] is None for r in rows[1:])  # no official rating there
+
+
+def test_official_import_one_other_skipped(tmp_path: Path, db_path: Path,
+                                           capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    people = list(listgen.players(2, seed=1))
+    with open_store(str(db_path)) as store, store.engine.begin() as conn:
+        name, fid = people[0].name, people[0].fide_id
+        pid = conn.execute(insert(players).values(
+            name=name, norm_name=name.lower(), fide_id=fid)).inserted_primary_key[0]
+        conn.execute(insert(player_names).values(norm_name=name.lower(), player_id=pid))
+    path = listgen.generate(tmp_path / "standard_nov25frl.zip", 2, "txt", zipped=True)
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(path), "--db",
+                         str(db_path))
+    assert code == 0, err
+    assert "; 1 in the database; 1 other skipped (--all keeps them); " in out

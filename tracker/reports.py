@@ -159,7 +159,10 @@ def history_row(row: PeriodRow) -> dict[str, Any]:
         "change": row.change,
         "rating_after": after,
         "official_rating": row.official_rating,
-        "difference": row.difference,
+        # rating_after - official_rating when both are known (docs/export.md): on the start
+        # row too, where the rating after is the official one (0)
+        "difference": (None if after is None or row.official_rating is None
+                       else after - row.official_rating),
         "note": row_note(row),
     }
 
@@ -188,13 +191,22 @@ def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
-    """CSV text with a header row (None becomes an empty cell)."""
+    """CSV text with a header row, lines ending CRLF (None becomes an empty cell, a flag
+    yes or no, as the games' `counted`: docs/export.md)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(columns)
     for r in rows:
-        writer.writerow(["" if r.get(c) is None else r[c] for c in columns])
+        writer.writerow([_csv_cell(r.get(c)) for c in columns])
     return buf.getvalue()
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
 
 
 # --- explain -------------------------------------------------------------------------------

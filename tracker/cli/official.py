@@ -161,7 +161,8 @@ def _report(s: ImportSummary, keep_all: bool) -> None:
     else:
         parts.append(f"{_n(s.kept)} in the database")
         if s.skipped:
-            parts.append(f"{_n(s.skipped)} others skipped (--all keeps them)")
+            parts.append(f"{_n(s.skipped)} {'other' if s.skipped == 1 else 'others'} skipped "
+                         "(--all keeps them)")
     parts.append(f"{_n(s.entries)} {'entry' if s.entries == 1 else 'entries'} written")
     if s.replaced:
         parts.append(f"{_n(s.replaced)} replaced an earlier import for the same month")
@@ -264,7 +265,7 @@ def list_entries(
         return
     if fmt is Format.csv:
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\r\n")
         writer.writeheader()
         writer.writerows(rows)
         sys.stdout.write(buf.getvalue())

@@ -23,7 +23,7 @@ from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import GameFact, TournamentFact, game_facts, is_list_month
 from tracker.store.db import Store
-from tracker.store.official import _LIST_ORDER
+from tracker.store.official import _LIST_ORDER, MAX_RATING
 from tracker.store.official import _entry as official_entry
 from tracker.store.players import _ref as player_ref
 from tracker.store.schema import games, official_ratings, players, ro_overrides, tournaments
@@ -329,8 +329,9 @@ def record_override(
             )
         if not isinstance(ro, _Unset):
             player_id, rating = ro
-            if rating is not None and not 0 < rating < 4000:
-                raise BadInput(f"--ro {rating} is not a rating: give a number like 1850")
+            if rating is not None and not 1 <= rating <= MAX_RATING:
+                raise BadInput(f"--ro {rating} is not a rating: give a number from 1 to "
+                               f"{MAX_RATING}, like 1850")
             conn.execute(
                 delete(ro_overrides).where(
                     and_(ro_overrides.c.tournament_id == tournament_id,

@@ -40,6 +40,10 @@ from tracker.store.db import Store
 from tracker.store.schema import official_ratings, player_names, players
 
 BATCH = 2_000
+MAX_RATING = 3999
+"""The highest rating accepted (FIDE's lists print four digits; the list reader and the PGN
+importer take 1 to 3999 too). tracker.cli.calc.MAX_RATING is the same limit: the calculator
+must not import the store (tests/test_cli_qa2.py keeps them equal)."""
 CACHE_KIB = 65_536
 _LIST_ORDER = {lst: i for i, lst in enumerate(RatingList)}
 
@@ -90,8 +94,9 @@ def _now() -> dt.datetime:
 
 def add_entry(store: Store, entry: OfficialEntry) -> bool:
     """Record one entry; True when it replaced an entry for the same player, list, period."""
-    if entry.rating is not None and not 0 < entry.rating < 4000:
-        raise BadInput(f"rating {entry.rating} is out of range: give a rating from 1 to 3999")
+    if entry.rating is not None and not 1 <= entry.rating <= MAX_RATING:
+        raise BadInput(f"rating {entry.rating} is out of range: give a rating from 1 to "
+                       f"{MAX_RATING}")
     for what, value in (("games", entry.games), ("K", entry.k)):
         if value is not None and value < 0:
             raise BadInput(f"{what} {value} is negative: give 0 or more")
