@@ -15,11 +15,23 @@ from tracker import __version__
 from tracker.cli.common import help_text
 from tracker.errors import TrackerError
 
+DAMAGED_EXIT_CODE = 4
+"""tracker.store.db.DAMAGED_EXIT_CODE, written out so that `tracker --help` starts without
+importing the store (tests/test_cli_qa.py keeps the two equal)."""
+
 app = typer.Typer(
     name="tracker",
     help=(
         "Rebuild your FIDE rating history from your PGN files.\n\n"
-        "Start with `tracker demo`, or `tracker import FOLDER` then `tracker history`."
+        "Start with `tracker demo`, or `tracker import FOLDER` then `tracker history`.\n\n"
+        "Examples:\n\n"
+        "  tracker import games/ --player \"Novák, Tomáš\"\n\n"
+        "  tracker history --list rapid\n\n"
+        "  tracker COMMAND --help\n\n"
+        "Exit codes: 0 done; 1 an error (the line says what to do); 2 a bad value on the "
+        "command line or in a file; 3 an internal error (please report it); "
+        f"{DAMAGED_EXIT_CODE} the database is damaged (`tracker db check` tells more); "
+        "130 interrupted."
     ),
     no_args_is_help=True,
     add_completion=False,

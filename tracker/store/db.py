@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sqlite3
 from dataclasses import dataclass
 from functools import cache
@@ -22,15 +23,36 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 
-from tracker.errors import DatabaseError
+from tracker.errors import DatabaseError, NotFound
 
 if TYPE_CHECKING:  # alembic is imported only when a schema change is due (it is slow)
     from collections.abc import Callable
 
     from alembic.config import Config
+    from sqlalchemy.engine import ExceptionContext
 
 DEFAULT_DB = "tracker.db"
 BUSY_TIMEOUT_MS = 60_000
+DAMAGED_EXIT_CODE = 4
+
+
+class DamagedDatabase(DatabaseError):
+    """SQLite found the database file damaged (SQLITE_CORRUPT, SQLITE_NOTADB): not something
+    a command can work around, so it has an exit code of its own."""
+
+    exit_code = DAMAGED_EXIT_CODE
+
+    def __init__(self, name: str, reason: str, *, hint: bool = True) -> None:
+        self.name, self.reason = name, reason
+        check = f"`tracker db check --db {shlex.quote(name)}` tells more; " if hint else ""
+        super().__init__(f"{name} is damaged ({reason}): {check}"
+                         "restore a backup (`tracker db backup`)")
+
+
+def is_damage(exc: BaseException) -> bool:
+    """A SQLite error that says the file itself is damaged (not locked, full or read-only)."""
+    name = getattr(exc, "sqlite_errorname", "") if isinstance(exc, sqlite3.DatabaseError) else ""
+    return isinstance(name, str) and name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
 
 
 @dataclass
@@ -112,7 +134,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
         cur.close()
 
 
-def _check_sqlite_target(url: str) -> None:
+def _check_sqlite_target(url: str, target: str, *, create: bool) -> None:
     parsed = make_url(url)
     if not parsed.drivername.startswith("sqlite") or not parsed.database:
         return
@@ -132,6 +154,22 @@ def _check_sqlite_target(url: str) -> None:
             )
     elif not path.parent.exists():
         raise DatabaseError(f"the folder {path.parent} does not exist: create it or pick --db")
+    elif not create:
+        raise NotFound(missing_database(target))
+
+
+def _sqlite_errors(context: ExceptionContext) -> None:
+    """Every SQLite error of this engine, wherever a query runs: a damaged file becomes one
+    DamagedDatabase sentence (instead of SQLAlchemy's multi-line error with its SQL)."""
+    if is_damage(context.original_exception):
+        name = str(context.engine.url.database) if context.engine is not None else "database"
+        raise DamagedDatabase(name, str(context.original_exception)) from None
+
+
+def missing_database(target: str) -> str:
+    """The sentence for a database file that a reading command does not find."""
+    db = "" if target == DEFAULT_DB else f" --db {shlex.quote(target)}"
+    return f"{target} does not exist (import games first: tracker import FILE{db})"
 
 
 def make_engine(url: str) -> Engine:
@@ -141,18 +179,21 @@ def make_engine(url: str) -> Engine:
         raise DatabaseError(f"cannot use database {url!r}: {exc}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "handle_error", _sqlite_errors)
     return engine
 
 
 def open_store(
     target: str = DEFAULT_DB, *, upgrade: bool = True,
-    on_upgrade: Callable[[str, str], None] | None = None,
+    on_upgrade: Callable[[str, str], None] | None = None, create: bool = True,
 ) -> Store:
     """Open (creating if needed) and upgrade the database at `target` (path or URL).
     `on_upgrade(old, new)` is called before an existing database's schema is upgraded (a
-    migration of a big database takes a while: the command line says so first)."""
+    migration of a big database takes a while: the command line says so first). With
+    `create=False` a missing SQLite file is refused (NotFound) instead of created: a command
+    that only reads has nothing to read in a new database (a mistyped --db)."""
     url = to_url(target)
-    _check_sqlite_target(url)
+    _check_sqlite_target(url, target, create=create)
     engine = make_engine(url)
     try:
         with engine.connect() as conn:

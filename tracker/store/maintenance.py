@@ -35,7 +35,15 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
 from tracker.errors import BadInput, DatabaseError, NotFound
-from tracker.store.db import Store, current_revision, head_revision, open_store, to_url
+from tracker.store.db import (
+    DamagedDatabase,
+    Store,
+    current_revision,
+    head_revision,
+    is_damage,
+    open_store,
+    to_url,
+)
 
 _PERIOD = re.compile(r"^[0-9]{4}-(0[1-9]|1[0-2])$")
 _LISTS = "('standard', 'rapid', 'blitz')"
@@ -146,14 +154,21 @@ def check_database(store: Store) -> list[Problem]:
                                      f"{pinned} tournaments are pinned to no valid period "
                                      "(YYYY-MM)"))
     except (OperationalError, SADatabaseError) as exc:
-        found.append(Problem("unreadable", 1, f"the database cannot be read: {exc.orig}; "
-                                              "restore it from a backup (tracker db backup)"))
+        found.append(_unreadable(str(exc.orig)))
+        return found
+    except DamagedDatabase as exc:  # what the engine makes of SQLITE_CORRUPT / NOTADB
+        found.append(_unreadable(exc.reason))
         return found
     current, head = current_revision(store), head_revision()
     if current != head:
         found.append(Problem("schema", 1, f"schema {current or 'empty'} is not the current "
                                           f"{head}: run `tracker db upgrade`"))
     return found
+
+
+def _unreadable(reason: str) -> Problem:
+    return Problem("unreadable", 1, f"the database cannot be read: {reason}; "
+                                    "restore it from a backup (tracker db backup)")
 
 
 def sqlite_file(store: Store) -> Path | None:
@@ -171,7 +186,10 @@ def open_existing(target: str) -> Store:
         path = Path(str(url.database))
         if not path.exists():
             raise NotFound(f"no database at {path}: give the file with --db (or TRACKER_DB)")
-    return open_store(target, upgrade=False)
+    try:
+        return open_store(target, upgrade=False)
+    except DamagedDatabase as exc:  # db check and backup: no hint to run db check
+        raise DamagedDatabase(exc.name, exc.reason, hint=False) from None
 
 
 def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = False) -> int:
@@ -230,6 +248,9 @@ def _copy(store: Store, tmp: Path) -> None:
         finally:
             dst.close()
     except sqlite3.Error as exc:
+        if is_damage(exc):
+            name = str(make_url(store.url).database)
+            raise DamagedDatabase(name, f"{exc}; no backup was written") from None
         raise DatabaseError(f"the backup failed: {exc}; nothing was written") from None
     finally:
         raw.close()

@@ -1,0 +1,197 @@
+"""What a demanding user's exploratory run of every command found (bugs 6, 8, 9, 19, 21, 22
+of the QA report), each pinned by the command line a user types."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES, dump_db, run_cli
+from tracker.store import open_store
+from tracker.store.db import DAMAGED_EXIT_CODE
+
+PAGE = 4096
+SAMPLE = SAMPLES / "2025-11-21_weinviertel-open.pgn"
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRACKER_DB", raising=False)
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database of the sample season (imported once for the module; copy it to change it)."""
+    db = tmp_path_factory.mktemp("season") / "tracker.db"
+    with open_store(str(db)) as store:
+        from tracker.importer import ImportOptions, import_paths
+
+        import_paths(store, [str(SAMPLES)], ImportOptions())
+    return db
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        *args: str) -> tuple[int, str, str]:
+    return run_cli(capsys, monkeypatch, *args)
+
+
+# --- bug 6: a damaged database ------------------------------------------------------------
+
+
+def _damage(season: Path, to: Path) -> Path:
+    """A copy of the season with its fourth page overwritten (a table's rows: the file opens,
+    the first query that reads those rows finds it malformed)."""
+    shutil.copy(season, to)
+    with to.open("r+b") as fh:
+        fh.seek(3 * PAGE)
+        fh.write(b"\xff" * PAGE)
+    return to
+
+
+def _is_read_somewhere(db: Path) -> bool:
+    con = sqlite3.connect(db)
+    try:
+        for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            con.execute(f'SELECT * FROM "{table}"').fetchall()
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        con.close()
+    return True
+
+
+DAMAGED = ("c.db is damaged (database disk image is malformed): `tracker db check --db c.db` "
+           "tells more; restore a backup (`tracker db backup`)")
+
+
+@pytest.mark.parametrize("args", [
+    ("imports",),
+    ("players",),
+    ("history", "99012345"),
+    ("event", "list", "99012345"),
+    ("export", "99012345"),
+    ("import", str(SAMPLE)),
+])
+def test_a_damaged_database_is_one_line_with_its_own_exit_code(
+        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]) -> None:
+    db = _damage(season, tmp_path / "c.db")
+    assert not _is_read_somewhere(db)  # the damage is real
+    code, out, err = run(capsys, monkeypatch, *args, "--db", "c.db")
+    if code == 0:  # this command does not read the damaged page: nothing to say
+        assert err == ""
+        return
+    assert "internal error" not in err and "SELECT" not in err
+    if args[0] == "import":  # the importer reports each file, then fails the run
+        assert DAMAGED in out + err
+        return
+    assert (code, err) == (DAMAGED_EXIT_CODE, f"error: {DAMAGED}\n")
+
+
+def test_the_imports_of_a_damaged_database_name_it(
+        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The QA's reproduction: the fourth page holds the imports (reported as an internal
+    # error with the SQL, exit 3, before).
+    db = _damage(season, tmp_path / "c.db")
+    before = db.read_bytes()
+    code, out, err = run(capsys, monkeypatch, "imports", "--db", "c.db")
+    assert (code, out, err) == (DAMAGED_EXIT_CODE, "", f"error: {DAMAGED}\n")
+    assert db.read_bytes() == before
+
+
+def test_db_check_and_backup_of_a_damaged_database(
+        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _damage(season, tmp_path / "c.db")
+    code, out, err = run(capsys, monkeypatch, "db", "check", "--db", "c.db")
+    assert code == 1
+    assert "c.db: unreadable: the database cannot be read: database disk image is malformed" \
+        in out
+    code, out, err = run(capsys, monkeypatch, "db", "backup", "b.db", "--db", "c.db")
+    assert code == DAMAGED_EXIT_CODE
+    assert err.startswith("error: c.db is damaged (database disk image is malformed; no backup "
+                          "was written)")
+    assert not (tmp_path / "b.db").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".b.db")] == []
+
+
+def test_a_database_damaged_at_its_start_is_said_at_open(
+        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Page 1 (the schema) damaged: the open itself fails; db check has no db-check hint.
+    db = tmp_path / "c.db"
+    shutil.copy(season, db)
+    with db.open("r+b") as fh:
+        fh.seek(100)
+        fh.write(b"\xff" * (PAGE - 100))
+    code, _, err = run(capsys, monkeypatch, "history", "--db", "c.db")
+    assert (code, err) == (DAMAGED_EXIT_CODE, f"error: {DAMAGED}\n")
+    code, _, err = run(capsys, monkeypatch, "db", "check", "--db", "c.db")
+    assert (code, err) == (DAMAGED_EXIT_CODE, "error: c.db is damaged (database disk image is "
+                           "malformed): restore a backup (`tracker db backup`)\n")
+
+
+def test_the_exit_codes_are_documented(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, monkeypatch, "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "Exit codes" in text and f"{DAMAGED_EXIT_CODE} the database is damaged" in text
+    import tracker.cli
+
+    assert tracker.cli.DAMAGED_EXIT_CODE == DAMAGED_EXIT_CODE
+
+
+# --- bug 8: a mistyped --db --------------------------------------------------------------
+
+READING = [
+    ("history",), ("explain", "2025-11"), ("next",), ("export",), ("plot",), ("check",),
+    ("target", "2000", "--opponents", "1900", "--games", "5"), ("players",), ("imports",),
+    ("event", "list"), ("official", "list"), ("player", "set", "Novák", "--me"),
+    ("player", "merge", "a", "b"), ("event", "set", "1", "--ro", "1900"),
+    ("official", "add", "Novák", "--period", "2025-11", "--rating", "1900"),
+    ("official", "remove", "Novák", "--period", "2025-11"),
+]
+
+
+@pytest.mark.parametrize("args", READING, ids=lambda a: " ".join(a[:2]))
+def test_a_missing_database_is_refused_not_created(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, monkeypatch, *args, "--db", "trakcer.db")
+    assert (code, out, err) == (1, "", "error: trakcer.db does not exist (import games first: "
+                                       "tracker import FILE --db trakcer.db)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_default_database_missing_in_a_fresh_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, "history")
+    assert (code, out, err) == (1, "", "error: tracker.db does not exist (import games first: "
+                                       "tracker import FILE)\n")
+    code, _, err = run(capsys, monkeypatch, "history", "--db", "my club.db")
+    assert err == ("error: my club.db does not exist (import games first: tracker import FILE "
+                   "--db 'my club.db')\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_commands_that_bring_facts_in_create_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run(capsys, monkeypatch, "import", str(SAMPLE), "--db", "new.db")
+    assert code == 0, err
+    assert (tmp_path / "new.db").is_file()
+    code, _, err = run(capsys, monkeypatch, "db", "upgrade", "--db", "other.db")
+    assert code == 0, err
+    assert (tmp_path / "other.db").is_file()
+    code, out, _ = run(capsys, monkeypatch, "imports", "--db", "other.db")
+    assert (code, out) == (0, "no imports yet: run `tracker import FOLDER`\n")
+    dump = dump_db(tmp_path / "new.db")
+    code, _, _ = run(capsys, monkeypatch, "players", "--db", "new.db")
+    assert code == 0 and dump_db(tmp_path / "new.db") == dump
