@@ -345,3 +345,51 @@ def test_an_encrypted_member_fails_alone_with_a_clear_line(tmp_path: Path) -> No
         secret.open()
     with plain.open() as f:
         assert f.read() == B
+
+
+def test_a_tar_gz_of_many_members_is_read_in_one_pass(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Member after member (twice each: the content hash, then the games), the decompressed
+    stream goes on where the previous member ended instead of starting again each time."""
+    members = [(f"m{i:03}.pgn", game(i) * 50) for i in range(60)]
+    t = tmp_path / "many.tgz"
+    t.write_bytes(tar_bytes(members, "w:gz"))
+    found = list(iter_sources([str(t)]))
+    opened: list[str] = []
+    real_open = open
+
+    def counting_open(path: str, mode: str = "r") -> object:
+        opened.append(path)
+        return real_open(path, mode)
+
+    monkeypatch.setattr(sources, "open", counting_open, raising=False)
+    for source, (_, data) in zip(found, members, strict=True):
+        with source.open() as first, source.open() as second:
+            assert first.read() == data
+            assert second.read() == data
+    assert len(opened) <= 4
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_importing_a_tar_gz_in_a_worker_gives_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: bool
+) -> None:
+    from tests.conftest import dump_db
+    from tracker.importer import batches
+
+    monkeypatch.setattr(batches, "WORKER_MIN_BYTES", 0)  # the path of big sources
+    members = [(f"m{i:03}.pgn", b"".join(game(i * 10 + j) for j in range(10)))
+               for i in range(12)]
+    t = tmp_path / "s.tar.gz"
+    t.write_bytes(tar_bytes(members, "w:gz"))
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for name, data in members:
+        (plain / name).write_bytes(data)
+    dumps = []
+    for what, db in ((t, tmp_path / "a.db"), (plain, tmp_path / "b.db")):
+        with open_store(str(db)) as store:
+            report = import_paths(store, [str(what)], ImportOptions(workers=workers))
+        assert report.total("added") == 120 and not report.failed
+        dumps.append([line for line in dump_db(db) if "INSERT INTO \"imports\"" not in line])
+    assert dumps[0] == dumps[1]

@@ -418,6 +418,7 @@ def _tar_sources(name: str, opener: Opener, depth: int) -> list[Source]:
         return _nested_failure(name, depth, BadInput(
             f"{name} holds no .pgn file; name a tar with PGN inside"))
     sources: list[Source] = []
+    streams = _Streams(opener)
     for member_name, offset, size, sparse, head in found:
         full = f"{name}:{member_name}"
         if sparse:
@@ -425,18 +426,59 @@ def _tar_sources(name: str, opener: Opener, depth: int) -> list[Source]:
             continue
 
         def member(offset: int = offset, size: int = size) -> BinaryIO:
-            return _as_binary(io.BufferedReader(_Slice(opener(), offset, size), 1 << 20))
+            stream = streams.take(offset)
+            return _as_binary(io.BufferedReader(_Slice(stream, offset, size, streams), 1 << 20))
 
         sources.extend(_sources_of(full, member, size, head, depth + 1))
     return sources
 
 
+class _Streams:
+    """The streams over one (decompressed) tar archive, reused: the members are read in
+    order, and a compressed stream only seeks forward cheaply (backward it starts again), so
+    the stream a member was read with is kept for the next member, which starts after it.
+    Reading a .tar.gz of many members costs one pass over it, not one pass per member.
+
+    A stream is reused only in the process that opened it (a forked worker must not share a
+    file position with its parent); at most `_IDLE` idle streams are kept, over all archives.
+    """
+
+    def __init__(self, opener: Opener) -> None:
+        self._opener = opener
+
+    def take(self, offset: int) -> BinaryIO:
+        pid = os.getpid()
+        with _IDLE_LOCK:
+            for i, (owner, opened_by, stream) in enumerate(_IDLE_STREAMS):
+                if owner is self and opened_by == pid and stream.tell() <= offset:
+                    del _IDLE_STREAMS[i]
+                    return stream
+        return self._opener()
+
+    def give(self, stream: BinaryIO) -> None:
+        stale = None
+        with _IDLE_LOCK:
+            _IDLE_STREAMS.append((self, os.getpid(), stream))
+            if len(_IDLE_STREAMS) > _IDLE:
+                stale = _IDLE_STREAMS.pop(0)[2]
+        if stale is not None:
+            stale.close()
+
+
+_IDLE = 4
+_IDLE_LOCK = threading.Lock()
+_IDLE_STREAMS: list[tuple[_Streams, int, BinaryIO]] = []
+
+
 class _Slice(io.RawIOBase):
     """`size` bytes from `offset` of a (decompressed) archive: a tar member. Closes the
-    archive stream with it; an archive that ends early is an error, not a short member."""
+    archive stream with it (or hands it back to `streams` for the next member); an archive
+    that ends early is an error, not a short member."""
 
-    def __init__(self, stream: BinaryIO, offset: int, size: int) -> None:
+    def __init__(self, stream: BinaryIO, offset: int, size: int,
+                 streams: _Streams | None = None) -> None:
         super().__init__()
+        self._streams = streams
         self._stream = stream
         self._offset = offset
         self._size = size
@@ -478,7 +520,10 @@ class _Slice(io.RawIOBase):
 
     def close(self) -> None:
         if not self.closed:
-            self._stream.close()
+            if self._streams is not None and not self._stream.closed:
+                self._streams.give(self._stream)
+            else:
+                self._stream.close()
         super().close()
 
 
