@@ -76,7 +76,7 @@ def test_tar_members_are_read_in_order(tmp_path: Path, suffix: str) -> None:
                ("./" + "long" * 40 + ".pgn", C)]  # a name over 100 bytes (a GNU/pax header)
     t = tmp_path / f"s{suffix}"
     t.write_bytes(tar_bytes(members, TAR_MODES[suffix]))
-    want = [(f"{t}:{n}", d) for n, d in members if n != "readme.txt"]
+    want = [(f"{t}:{n.removeprefix('./')}", d) for n, d in members if n != "readme.txt"]
     assert contents([str(t)]) == want
     assert contents([str(t)]) == want  # a fresh stream each time
     assert sorted(p.name for p in tmp_path.iterdir()) == [t.name]  # nothing unpacked
@@ -393,3 +393,9 @@ def test_importing_a_tar_gz_in_a_worker_gives_the_same_result(
         assert report.total("added") == 120 and not report.failed
         dumps.append([line for line in dump_db(db) if "INSERT INTO \"imports\"" not in line])
     assert dumps[0] == dumps[1]
+
+
+def test_a_zip_name_holding_a_tar_gz_is_read(tmp_path: Path) -> None:
+    z = tmp_path / "games.zip"
+    z.write_bytes(tar_bytes([("a.pgn", A)], "w:gz"))
+    assert contents([str(z)]) == [(f"{z}:a.pgn", A)]

@@ -7,7 +7,7 @@ a user-facing `name` and an `open()` that returns a fresh binary stream on every
 - What a file holds is told by its first bytes, whatever its name: gzip, bzip2 and xz are
   decompressed while streaming, a zip or a tar (plain or compressed: `.tar.gz`, `.tgz`,
   `.tar.bz2`, `.tar.xz`...) yields its members, anything else is read as PGN (the user named
-  it). Nothing is ever unpacked to disk. A `.zip` name that is not a zip is refused.
+  it). Nothing is ever unpacked to disk. A `.zip` name holding none of these is refused.
 - A folder is searched recursively for `PGN_SUFFIXES` (case-insensitive), in sorted order;
   other files are left alone.
 - An archive yields one source per member named like a PGN file or an archive (in the
@@ -200,13 +200,14 @@ def _file_sources(path: str) -> list[Source]:
     def opener() -> BinaryIO:
         return _as_binary(open(path, "rb"))  # noqa: SIM115 - the caller closes it
 
-    if path.lower().endswith(".zip"):
-        return _zip_sources(name, opener, 1)
     try:
         with opener() as f:
             head = f.read(_HEAD)
     except OSError:
         return [Source(name, opener, size)]  # open() will say what is wrong
+    known = _decompressor(head, opener) is not None or _is_tar(head)
+    if path.lower().endswith(".zip") and not known:
+        return _zip_sources(name, opener, 1)  # a zip, or a clear "not a readable zip"
     return _sources_of(name, opener, size, head, 1)
 
 
@@ -406,7 +407,8 @@ def _tar_sources(name: str, opener: Opener, depth: int) -> list[Source]:
                     if not sparse:
                         extracted = tf.extractfile(info)
                         head = extracted.read(_HEAD) if extracted is not None else b""
-                    found.append((shown(info.name), info.offset_data, info.size, sparse, head))
+                    member_name = shown(info.name).removeprefix("./")  # tar -C dir .
+                    found.append((member_name, info.offset_data, info.size, sparse, head))
                 listed: list[tarfile.TarInfo] = vars(tf)["members"]
                 listed.clear()  # a tar of a million members stays small in memory
     except FileNotFoundError:
