@@ -195,3 +195,24 @@ def test_the_commands_that_bring_facts_in_create_it(
     dump = dump_db(tmp_path / "new.db")
     code, _, _ = run(capsys, monkeypatch, "players", "--db", "new.db")
     assert code == 0 and dump_db(tmp_path / "new.db") == dump
+
+
+# --- bug 19: a bare group prints its help, no empty error ---------------------------------
+
+
+@pytest.mark.parametrize("group", [(), ("official",), ("player",), ("event",), ("db",)],
+                         ids=lambda g: " ".join(("tracker", *g)))
+def test_a_bare_group_prints_its_help_alone(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            group: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, monkeypatch, *group)
+    assert (code, err) == (0, "")
+    assert "Usage:" in out and "Commands" in out
+
+
+def test_a_mistyped_command_is_still_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, "official", "nope")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: No such command 'nope'. (see '")
+    assert err.endswith(" official --help')\n") and err.count("\n") == 1

@@ -105,6 +105,12 @@ def main() -> None:
     except Exception as exc:  # the last guard: never a traceback for the user
         message = getattr(exc, "format_message", None)
         code = getattr(exc, "exit_code", None)
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `tracker` or a group, bare: the
+            # help is the answer (rich has printed it already; plain click puts it here)
+            shown = str(message()) if callable(message) else ""
+            if shown.strip():
+                print(shown)
+            sys.exit(0)
         if callable(message) and isinstance(code, int):  # a click/typer usage error
             ctx = getattr(exc, "ctx", None)
             where = getattr(ctx, "command_path", None) or "tracker"
