@@ -6,14 +6,23 @@ signal is (Ctrl-C during an import).
 
 from __future__ import annotations
 
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import select
 
-from tests.conftest import run_cli
+from tests.conftest import run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.store import Store
 from tracker.store.games import list_players
+from tracker.store.schema import games, imports
 
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -73,3 +82,106 @@ def test_every_player_and_a_search_agree(store: Store, tmp_path: Path) -> None:
     assert novak.games == {"standard": 3, "blitz": 1}
     assert (str(novak.first), str(novak.last)) == ("2025-03-01", "2025-05-01")
     assert novak.aliases == ("novak j", "novak jan")
+
+
+# --- bug 12: Ctrl-C during an import ------------------------------------------------------
+
+
+class _File:
+    def __init__(self, path: Path) -> None:
+        self.name = path.name
+        self.path = path
+
+    def open(self) -> Any:
+        return self.path.open("rb")
+
+
+def test_ctrl_c_stops_at_a_safe_point_and_says_what_is_stored(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGINT while the second source is read: the first is stored and was handed to
+    on_source as it finished; the second is rolled back whole; Interrupted names it; the
+    default SIGINT handler is back afterwards."""
+    from tracker.importer import ImportOptions, Interrupted, import_sources
+    from tracker.importer import batches as importer
+    from tracker.pgn import read_games
+
+    monkeypatch.setattr(importer, "BATCH", 2)
+    a = write(tmp_path / "a.pgn", *(pgn(Round=str(r)) for r in range(3)))
+    b = write(tmp_path / "b.pgn", *(pgn(Round=f"b{r}") for r in range(6)))
+    c = write(tmp_path / "c.pgn", pgn(Round="c"))
+    done: list[str] = []
+
+    def reader(stream: Any, name: str) -> Iterator[Any]:
+        for i, game in enumerate(read_games(stream, name)):
+            if name == "b.pgn" and i == 3:  # after b's first batch was written
+                os.kill(os.getpid(), signal.SIGINT)
+            yield game
+
+    with pytest.raises(Interrupted) as caught:
+        import_sources(store, [_File(a), _File(b), _File(c)], ImportOptions(workers=False),
+                       None, reader, lambda rep: done.append(rep.name))
+    assert caught.value.source == "b.pgn"
+    assert [s.name for s in caught.value.report.sources] == done == ["a.pgn"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with store.engine.connect() as conn:
+        assert conn.execute(select(games.c.round).order_by(games.c.id)).scalars().all() == [
+            "0", "1", "2"]
+        assert conn.execute(select(imports.c.source)).scalars().all() == ["a.pgn"]
+
+
+def test_ctrl_c_in_a_three_file_import_says_one_line(tmp_path: Path) -> None:
+    """The reported case, with a real signal to the process group (as a terminal sends it,
+    to the forked readers too): the finished files' lines were printed as each finished,
+    then one line says what Ctrl-C left; exit code 130; the third file is not stored."""
+    def make(path: Path, games_: int) -> Path:
+        tag = path.stem.upper()
+        with path.open("w", encoding="utf-8") as fh:
+            for i in range(games_):
+                fh.write(pgn(Event=f"{tag} {i // 400}", Round=str(i), White=f"{tag}W{i % 397}",
+                             Black=f"{tag}B{i % 391}"))
+        return path
+
+    make(tmp_path / "a.pgn", 300)
+    make(tmp_path / "b.pgn", 300)
+    make(tmp_path / "c.pgn", 60_000)  # seconds to import: the signal comes well before
+    db = tmp_path / "t.db"
+    proc = subprocess.Popen(
+        tracker_command("import", "a.pgn", "b.pgn", "c.pgn", "--db", str(db)),
+        cwd=tmp_path, env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while _finished_imports(db) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert (proc.returncode, err.decode()) == (
+        130, "interrupted: c.pgn was not imported (nothing of it stored); 2 files before it "
+             "are stored\n")
+    assert [line.split(":")[0] for line in out.decode().splitlines()] == ["a.pgn", "b.pgn"]
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("SELECT source FROM imports ORDER BY id").fetchall() == [
+            ("a.pgn",), ("b.pgn",)]
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (600,)
+    finally:
+        con.close()
+
+
+def _finished_imports(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
+        try:
+            return int(con.execute(
+                "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.OperationalError:  # the schema is not there yet
+        return 0

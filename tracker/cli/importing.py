@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.table import Table
 
-    from tracker.importer import ImportReport, SourceReport
+    from tracker.importer import ImportReport, Interrupted, SourceReport
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 
@@ -105,20 +105,27 @@ def import_command(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.importer import ImportOptions, Interrupted, import_paths
     from tracker.store.players import resolve_player, set_me
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
     store = store_for(db)
     try:
         show = err.is_terminal and not quiet
+        # Not redirect_stdout: rich would send the results printed meanwhile to its console,
+        # stderr (see _Said.source_done).
         progress = Progress(TextColumn("{task.description}"), BarColumn(),
                             MofNCompleteColumn(), TimeElapsedColumn(), console=err.console,
-                            transient=True, disable=not show)
-        with progress:
-            bar = _Bar(progress, 0)
-            report = import_paths(store, paths, options, bar)
-        _print_report(report, quiet=quiet, default_list=default_list)
+                            transient=True, disable=not show, redirect_stdout=False)
+        said = _Said(progress if show else None, quiet=quiet)
+        try:
+            with progress:
+                bar = _Bar(progress, 0)
+                report = import_paths(store, paths, options, bar, said.source_done)
+        except Interrupted as stop:
+            err.print(_interrupted_line(stop), markup=False, soft_wrap=True)
+            raise typer.Exit(130) from None
+        _print_report(report, said, default_list=default_list)
         if player is not None:
             ref = resolve_player(store, player)
             set_me(store, ref.id)
@@ -132,6 +139,42 @@ def import_command(
             f"{len(failed)} of {len(report.sources)} files could not be imported (nothing of "
             f"them was stored): {names}"
         )
+
+
+def _interrupted_line(stop: Interrupted) -> str:
+    """What Ctrl-C left: the source it stopped (rolled back) and the ones done before it."""
+    done = [s for s in stop.report.sources if s.error is None]
+    if stop.source is None:
+        return (f"interrupted: {_n(len(done), 'file')} stored (or already imported); "
+                "the rest was not imported")
+    before = ("" if not done else
+              f"; {_n(len(done), 'file')} before it {'is' if len(done) == 1 else 'are'} stored")
+    return f"interrupted: {stop.source} was not imported (nothing of it stored){before}"
+
+
+class _Said:
+    """Says what happened to each source as soon as it is done: its problems (stderr, the
+    first PROBLEMS_SHOWN of the run) and its line (stdout, unless --quiet)."""
+
+    def __init__(self, progress: Progress | None, *, quiet: bool) -> None:
+        self.progress = progress
+        self.quiet = quiet
+        self.problems_shown = 0
+
+    def source_done(self, s: SourceReport) -> None:
+        for p in s.problems:
+            if self.problems_shown < PROBLEMS_SHOWN:
+                err.print(f"warning: {p}", markup=False, soft_wrap=True)
+                self.problems_shown += 1
+        if self.quiet:
+            return
+        line = _source_line(s)
+        if self.progress is not None and out.is_terminal:
+            # Both on the screen: above the progress bar, through its console.
+            self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            out.print(line, markup=False)
+            sys.stdout.flush()
 
 
 def _who(ref: PlayerRef) -> str:
@@ -160,20 +203,15 @@ def _source_line(s: SourceReport) -> str:
     return ", ".join(parts)
 
 
-def _print_report(report: ImportReport, *, quiet: bool, default_list: RatingList | None) -> None:
-    shown = 0
-    for s in report.sources:
-        for p in s.problems:
-            if shown < PROBLEMS_SHOWN:
-                err.print(f"warning: {p}", markup=False, soft_wrap=True)
-            shown += 1
+def _print_report(report: ImportReport, said: _Said, *,
+                  default_list: RatingList | None) -> None:
+    """The summary of the run (each source's problems and line were said as it finished)."""
     total_problems = report.total("problem_count")
-    if total_problems > shown or total_problems > PROBLEMS_SHOWN:
-        err.print(f"warning: {total_problems - min(shown, PROBLEMS_SHOWN):,} more problems not "
-                  "shown (--strict stops at the first)", markup=False, soft_wrap=True)
-    if not quiet:
-        for s in report.sources:
-            out.print(_source_line(s), markup=False)
+    hidden = total_problems - said.problems_shown
+    if hidden > 0:
+        err.print(f"warning: {hidden:,} more {'problem' if hidden == 1 else 'problems'} not "
+                  f"shown (only the first {PROBLEMS_SHOWN} of a run are printed)",
+                  markup=False, soft_wrap=True)
     files = len(report.sources)
     already = sum(1 for s in report.sources if s.already is not None)
     summary = [

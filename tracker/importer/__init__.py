@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import signal
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from types import FrameType
 from typing import Any, BinaryIO
 
 from tracker.errors import BadInput, TrackerError
@@ -73,6 +75,7 @@ from tracker.store.games import GameWriter, find_import
 __all__ = [
     "FORFEIT",
     "ImportOptions",
+    "Interrupted",
     "ImportReport",
     "MAX_PROBLEMS_KEPT",
     "NO_MOVES",
@@ -138,6 +141,60 @@ class _Hasher(threading.Thread):
         return self.digest
 
 
+# -- Ctrl-C ---------------------------------------------------------------------------------
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped an import. `report` holds the sources finished before it (each stored
+    whole, or failed, or already imported); `source` names the one that was being imported
+    and of which nothing was stored (None: it came between two sources)."""
+
+    def __init__(self, report: ImportReport, source: str | None) -> None:
+        super().__init__(source or "")
+        self.report = report
+        self.source = source
+
+
+class _CtrlC:
+    """SIGINT while sources are imported: the first one is noted and acted on at the next
+    safe point (before each batch is written, before each source). A KeyboardInterrupt
+    raised by the signal itself lands wherever the main thread happens to be, even in a
+    garbage-collector callback, where Python prints it and carries on (the import then
+    went on to the end). A second Ctrl-C interrupts at once (a read that waits for input).
+    Only in the main thread, and only over Python's default handler (a caller's own handler
+    is left alone)."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._installed = False
+
+    def __enter__(self) -> _CtrlC:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            signal.signal(signal.SIGINT, self._noted)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            self._installed = False
+
+    def _noted(self, signum: int, frame: FrameType | None) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if Ctrl-C was pressed (at a point where it is safe)."""
+        if self.pressed:
+            raise KeyboardInterrupt
+
+
+def _go_on() -> None:
+    pass
+
+
 def _default_reader() -> Reader:
     from tracker.pgn import read_games
 
@@ -155,11 +212,12 @@ def import_paths(
     paths: Sequence[str],
     options: ImportOptions | None = None,
     progress: Progress | None = None,
+    on_source: Callable[[SourceReport], None] | None = None,
 ) -> ImportReport:
     """Import files, folders, archives or `-` (standard input) into the store."""
     options = options or ImportOptions()
     return import_sources(
-        store, _default_sources(paths), options, progress, _default_reader()
+        store, _default_sources(paths), options, progress, _default_reader(), on_source
     )
 
 
@@ -169,21 +227,37 @@ def import_sources(
     options: ImportOptions | None = None,
     progress: Progress | None = None,
     reader: Reader | None = None,
+    on_source: Callable[[SourceReport], None] | None = None,
 ) -> ImportReport:
-    """Import each source in its own transaction; see the module docstring."""
+    """Import each source in its own transaction; see the module docstring.
+
+    `on_source(report)` is called as each source is done (stored, already imported, or
+    failed), so that a caller can say so at once. Ctrl-C raises `Interrupted` (a
+    KeyboardInterrupt) with the report of the sources done before it; the source it stopped
+    is rolled back whole."""
     options = options or ImportOptions()
     progress = progress or _NoProgress()
     read = reader or _default_reader()
     report = ImportReport()
-    for source in sources:
-        rep = SourceReport(name=str(source.name))
-        report.sources.append(rep)
+    current: str | None = None
+    with _CtrlC() as ctrl_c:
         try:
-            import_source(store, source, options, progress, read, rep)
-        except TrackerError as exc:
-            rep.error = str(exc)
-            if options.strict:
-                raise
+            for source in sources:
+                current = str(source.name)
+                ctrl_c.check()
+                rep = SourceReport(name=current)
+                try:
+                    import_source(store, source, options, progress, read, rep, ctrl_c.check)
+                except TrackerError as exc:
+                    rep.error = str(exc)
+                    if options.strict:
+                        raise
+                report.sources.append(rep)
+                current = None
+                if on_source is not None:
+                    on_source(rep)
+        except KeyboardInterrupt:
+            raise Interrupted(report, current) from None
     return report
 
 
@@ -194,8 +268,10 @@ def import_source(
     progress: Progress,
     reader: Reader,
     rep: SourceReport,
+    check: Callable[[], None] = _go_on,
 ) -> None:
-    """One source, one transaction: it lands whole or not at all."""
+    """One source, one transaction: it lands whole or not at all. `check()` is called before
+    each batch is written: an exception from it (Ctrl-C) rolls the source back."""
     name = rep.name
     hasher = _Hasher(source)
     size = _size(source)
@@ -216,6 +292,7 @@ def import_source(
         with GameWriter(store, name, "") as writer:
             digest: str | None = None
             for batch in batches:
+                check()
                 if digest is None and (hasher.digest is not None or hasher.error is not None):
                     digest = hasher.result()
                     if _already(store, digest, rep):
