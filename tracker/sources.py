@@ -241,7 +241,7 @@ def _decompressor(head: bytes, opener: Opener) -> Opener | None:
     """How to open the decompressed stream, when `head` starts a gzip, bzip2 or xz stream."""
     if head.startswith(_MAGIC_GZIP):
         return lambda: _as_binary(_Gzip(opener()))
-    if head.startswith(_MAGIC_BZIP2):
+    if head.startswith(_MAGIC_BZIP2) and head[3:4].isdigit():  # BZh1..BZh9
         return lambda: _as_binary(_Bzip2(opener()))
     if head.startswith(_MAGIC_XZ):
         return lambda: _as_binary(_Xz(opener()))
