@@ -10,9 +10,10 @@ import os
 import sys
 
 import typer
+from typer.core import TyperCommand
 
 from tracker import __version__
-from tracker.cli.common import help_text
+from tracker.cli.common import Command, Group, help_text, with_examples
 from tracker.errors import TrackerError
 
 DAMAGED_EXIT_CODE = 4
@@ -34,6 +35,7 @@ app = typer.Typer(
         "130 interrupted."
     ),
     no_args_is_help=True,
+    cls=Group,
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -61,17 +63,24 @@ def _root(
 def _reflow_help(typer_app: typer.Typer) -> None:
     """Every command's and group's help as text rich reflows (see common.help_text): set
     here once, after the modules registered their commands, for the docstrings and the
-    help= strings alike."""
+    help= strings alike; and every command and group is of common.Command or Group."""
     for command in typer_app.registered_commands:
         doc = command.help if command.help is not None else inspect.getdoc(command.callback)
         command.help = help_text(doc)
+        if command.cls in (None, TyperCommand):
+            command.cls = Command
     for group in typer_app.registered_groups:
         sub = group.typer_instance
+        # A group's help ends with the first example of each of its commands.
+        docs = [] if sub is None else [
+            c.help if c.help is not None else inspect.getdoc(c.callback)
+            for c in sub.registered_commands]
         if isinstance(group.help, str):
-            group.help = help_text(group.help)
+            group.help = help_text(with_examples(group.help, docs))
         if sub is not None:
+            sub.info.cls = Group
             if isinstance(sub.info.help, str):
-                sub.info.help = help_text(sub.info.help)
+                sub.info.help = help_text(with_examples(sub.info.help, docs))
             _reflow_help(sub)
 
 

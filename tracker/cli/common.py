@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -78,6 +79,29 @@ class TableOrJson(StrEnum):
     json = "json"
 
 
+def _plain_flags(params: list[Any]) -> list[Any]:
+    """A flag (--strict, --help) shows no value in --help: typer's `<bool>` reads as if one
+    were needed (and `--strict true` then takes `true` for a file)."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class Command(TyperCommand):
+    """Every command of tracker: flags without a metavar in its help."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_flags(super().get_params(ctx))
+
+
+class Group(TyperGroup):
+    """Every group of tracker (and the program itself): flags without a metavar."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_flags(super().get_params(ctx))
+
+
 _LIST_ITEM = re.compile(r"(?:[-*•]|\d{1,2}[.)])\s")
 _MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # what rich.markup.escape escapes
 
@@ -112,6 +136,36 @@ def help_text(doc: str | None) -> str:
             lines.append(text)
             kind = "text"
     return "\n".join(lines)
+
+
+_EXAMPLE = re.compile(r"^(?:Examples?:\s*)?(tracker\s.*)$")
+
+
+def first_example(doc: str | None) -> str | None:
+    """The first example of a command's help: the first line after "Example(s):" (or on it)
+    that starts with `tracker `."""
+    seen = False
+    for line in inspect.cleandoc(doc or "").split("\n"):
+        text = line.strip()
+        if text.startswith(("Example:", "Examples:")):
+            seen = True
+        found = _EXAMPLE.match(text) if seen else None
+        if found:
+            return found.group(1)
+    return None
+
+
+def with_examples(help_: str, docs: list[str | None]) -> str:
+    """A group's help with the first example of each of its commands (unless it has its
+    own examples): every --help shows how it is used, and the group's stay in step with its
+    commands' own."""
+    if re.search(r"^\s*Examples?:", help_, re.M):
+        return help_
+    examples = [e for e in map(first_example, docs) if e]
+    if not examples:
+        return help_
+    shown = "\n\n".join(f"  {e}" for e in examples)
+    return f"{help_.rstrip()}\n\nExamples:\n\n{shown}"
 
 
 CREATING_COMMANDS = frozenset({"import", "official import"})
