@@ -343,9 +343,21 @@ def _zip_sources(name: str, opener: Opener, depth: int) -> list[Source]:
 def _zip_head(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
     try:
         with zf.open(info) as f:
-            return f.read(_HEAD)
+            return _packed(f.read(_HEAD))
     except _READ_ERRORS:
         return None
+
+
+def _packed(head: bytes) -> bytes:
+    """A member's first bytes, kept only when they start compressed data or an archive
+    (plain PGN needs none of them: a zip of many members stays small in memory)."""
+    if _decompressor(head, _no_opener) is not None or _is_tar(head):
+        return head
+    return head[:4] if head.startswith(_MAGIC_ZIP) else b""
+
+
+def _no_opener() -> BinaryIO:  # pragma: no cover - never called: _packed only asks
+    raise AssertionError("not to be opened")
 
 
 class _Member(io.RawIOBase):
@@ -406,7 +418,7 @@ def _tar_sources(name: str, opener: Opener, depth: int) -> list[Source]:
                     head = b""
                     if not sparse:
                         extracted = tf.extractfile(info)
-                        head = extracted.read(_HEAD) if extracted is not None else b""
+                        head = _packed(extracted.read(_HEAD)) if extracted is not None else b""
                     member_name = shown(info.name).removeprefix("./")  # tar -C dir .
                     found.append((member_name, info.offset_data, info.size, sparse, head))
                 listed: list[tarfile.TarInfo] = vars(tf)["members"]
