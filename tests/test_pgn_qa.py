@@ -5,12 +5,16 @@ CR characters (bug 24). The PGN bytes are written here by hand (fictitious names
 
 from __future__ import annotations
 
+import codecs
 import io
+import itertools
 
 import pytest
 
 from tracker.model import RawGame
 from tracker.pgn import decode_text, read_games, read_games_reference, read_games_slow
+from tracker.pgn.machine import BLOCK
+from tracker.pgn.scan import game_cuts
 
 
 def games(data: bytes) -> list[RawGame]:
@@ -69,3 +73,96 @@ def test_reported_file_keeps_windows_1252_names_and_event() -> None:
     assert g.problems == ()
     (r,) = read_games_reference(io.BytesIO(data), "t.pgn")
     assert r.tags == g.tags
+
+
+# ---- bug 10: UTF-16 (and UTF-32) files, CR-only line ends
+
+TWO = ('[Event "Memoriál Tomáš"]\n[Site "Brno"]\n[White "Müller, Jürgen"]\n[Black "Ng, A"]\n'
+       '[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event "Open"]\n[White "Ng, A"]\n'
+       '[Black "Müller, Jürgen"]\n[Result "0-1"]\n\n1. d4 {Ž} d5 0-1\n')
+
+
+@pytest.mark.parametrize(
+    "encoded",
+    [
+        TWO.encode("utf-16"),  # with a BOM, little-endian here (what PowerShell's > writes)
+        codecs.BOM_UTF16_BE + TWO.encode("utf-16-be"),
+        TWO.encode("utf-16-le"),  # no BOM: the zero bytes of its first tag show it
+        TWO.encode("utf-16-be"),
+        TWO.encode("utf-32"),
+        TWO.replace("\n", "\r\n").encode("utf-16"),
+    ],
+    ids=["utf16-bom", "utf16be-bom", "utf16le", "utf16be", "utf32-bom", "utf16-crlf"],
+)
+def test_utf16_and_utf32_files_read_as_utf8(encoded: bytes) -> None:
+    want = games(TWO.encode())
+    assert len(want) == 2 and want[0].tags["Event"] == "Memoriál Tomáš"
+    assert games(encoded) == want
+    assert list(read_games_reference(io.BytesIO(encoded), "t.pgn")) == list(
+        read_games_reference(io.BytesIO(TWO.encode()), "t.pgn"))
+    assert game_cuts(io.BytesIO(encoded), len(encoded), 16) == [0, len(encoded)]
+
+
+def test_a_big_utf16_file_across_blocks() -> None:
+    # Blocks of 1 MiB cut UTF-16 text anywhere (even inside a character: odd offsets).
+    text = "".join(TWO.replace("Open", f"Open {i}") for i in range(8000)) + "x"
+    encoded = text.encode("utf-16")
+    assert len(encoded) > 3 * BLOCK
+    assert games(encoded) == games(text.encode())
+
+
+def test_cr_only_line_ends_are_lines() -> None:
+    lf = TWO.encode()
+    got = games(lf.replace(b"\n", b"\r"))
+    assert got == games(lf)
+    assert [g.line for g in got] == [1, 9]
+    assert list(read_games_reference(io.BytesIO(lf.replace(b"\n", b"\r")), "t.pgn")) == list(
+        read_games_reference(io.BytesIO(lf), "t.pgn"))
+
+
+def test_a_crlf_split_between_blocks_is_one_line_end() -> None:
+    game = b'[Event "E"]\r\n[White "A"]\r\n[Black "B"]\r\n\r\n1. e4 e5 1-0\r\n\r\n'
+    data = b"%" + b"x" * (BLOCK - 2) + b"\r\n" + game * 4  # an escape line, then games
+    assert data[BLOCK - 1 : BLOCK + 1] == b"\r\n"
+    got = games(data)
+    assert [g.line for g in got] == [2, 8, 14, 20]
+    assert [g.tags["White"] for g in got] == ["A"] * 4 and not any(g.problems for g in got)
+
+
+# ---- bug 24: stray CR characters
+
+
+def test_a_stray_cr_between_tags_ends_the_line() -> None:
+    lf = TWO.encode()
+    data = lf.replace(b'[Site "Brno"]\n', b'[Site "Brno"]\r')
+    got = games(data)
+    assert got[0].tags == games(lf)[0].tags and got[0].problems == ()
+    assert [g.line for g in got] == [1, 9]  # the CR counts as the line end it replaced
+
+
+def test_a_line_starting_with_a_cr_makes_no_phantom_game() -> None:
+    lf = TWO.encode()
+    data = lf.replace(b'\n\n[Event "Open"]', b'\n\n\r[Event "Open"]')
+    got = games(data)
+    assert [g.tags for g in got] == [g.tags for g in games(lf)]
+    assert not any(g.problems for g in got)
+    assert [g.line for g in got] == [1, 10]
+
+
+def test_cuts_see_a_cr_alone_as_a_line_end() -> None:
+    # "abc\r[Event ...]" is two lines: the second, a tag line, is the last before the blank
+    # line, so the header block goes on after it (ChessBase's blank line): no cut there.
+    game = b'[Event "A"]\n[White "W"]\n[Black "B"]\n\n1. e4 e5 1-0\n\n'
+    tricky = b'[Event "T"]\n\n1. d4 d5\rabc\r[Event "B"]\n\n[White "W"]\n\n1. c4 1-0\n\n'
+    data = (game * 3 + tricky) * 10
+    whole = games(data)
+    cuts = game_cuts(io.BytesIO(data), len(data), 37)
+    assert len(cuts) > 10
+    parts: list[RawGame] = []
+    first = 1
+    for start, end in itertools.pairwise(cuts):
+        part = data[start:end]
+        parts += read_games(io.BytesIO(part), "t.pgn", first)
+        first += part.count(b"\n") + part.count(b"\r") - part.count(b"\r\n")
+    assert parts == whole
+    assert [g.tags.get("White") for g in whole[3:5]] == [None, "W"]

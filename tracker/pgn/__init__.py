@@ -10,8 +10,10 @@ What a game is (python-chess's rules, with two documented differences)
 - A game is a header block of tag lines (`[Name "value"]`) and the movetext after it. The
   movetext ends at a blank line outside a `{...}` comment (a line of spaces is blank).
   Lines starting with `%` (escape) are ignored, and so are lines starting with `;` outside
-  the moves, as in python-chess. Line ends may be LF or CRLF; byte order marks are dropped
-  wherever they are (files concatenated into one stream).
+  the moves, as in python-chess. Line ends may be LF, CRLF or CR alone (old Mac files; a
+  stray CR in a LF file also ends a line and counts as one in line numbers); byte order
+  marks are dropped wherever they are (files concatenated into one stream). A UTF-16 or
+  UTF-32 stream (by its byte order mark, or UTF-16 starting with a tag) is read as UTF-8.
 - One blank line inside a header block (ChessBase writes one) does not end the block; nor
   do several, unless the next tag name was already given in the block: then it starts a
   new game (the first one had no moves).

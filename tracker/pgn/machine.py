@@ -7,12 +7,13 @@ everything that is not a plain header block followed by plain movetext. `lines_o
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import lzma
 import re
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import BinaryIO
 
@@ -270,8 +271,39 @@ def _tag_name(text: bytes) -> str | None:
 READ_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error, zipfile.BadZipFile)
 
 
-def blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
-    """The raw bytes of `stream`; a read error is a BadInput naming the source."""
+_WIDE = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16 LE: its BOM starts the same
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_WIDE_TAG = re.compile(rb"\[\x00[A-Za-z0-9]\x00|\x00\[\x00[A-Za-z0-9]")
+
+
+def wide_encoding(head: bytes) -> str | None:
+    """The codec of a stream starting with `head` when it is UTF-16 or UTF-32: by its byte
+    order mark (Windows PowerShell's `>` writes UTF-16 LE with one), or UTF-16 without one
+    when it starts with a tag (`[` and a letter, each with a zero byte). None otherwise."""
+    for bom, codec in _WIDE:
+        if head.startswith(bom):
+            return codec
+    m = _WIDE_TAG.match(head)
+    if m is None:
+        return None
+    return "utf-16-le" if head[:1] == b"[" else "utf-16-be"
+
+
+def _as_utf8(first: bytes, rest: Iterator[bytes], codec: str) -> Iterator[bytes]:
+    """UTF-16/32 blocks as UTF-8 (a broken character becomes U+FFFD, never an error)."""
+    decoder = codecs.getincrementaldecoder(codec)(errors="replace")
+    for block in _chain(first, rest):
+        text = decoder.decode(block).encode()
+        for at in range(0, len(text), BLOCK):  # at most BLOCK bytes, as `chunks` expects
+            yield text[at : at + BLOCK]
+    yield decoder.decode(b"", final=True).encode()
+
+
+def _read_blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
     while True:
         try:
             block = stream.read(BLOCK)
@@ -282,6 +314,46 @@ def blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
         if not block:
             return
         yield block
+
+
+def blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
+    """The bytes of `stream` as UTF-8 or a single-byte code page with LF line ends; a read
+    error is a BadInput naming the source.
+
+    A UTF-16 or UTF-32 stream (`wide_encoding`) is converted to UTF-8. Every CRLF becomes LF
+    and every CR left (old Mac files end their lines with CR alone; a stray CR in a LF file
+    is a line end too, as for Python's universal newlines and most editors) becomes LF, so
+    line numbers count CR alone as a line end.
+    """
+    raw = _read_blocks(stream, source)
+    first = next(raw, b"")
+    if not first:
+        return
+    codec = wide_encoding(first[:4])
+    stream_blocks: Iterable[bytes] = (
+        _as_utf8(first, raw, codec) if codec is not None else _chain(first, raw)
+    )
+    held = False  # the last block ended in a CR: an LF may follow in the next one
+    for block in stream_blocks:
+        if held:
+            block = b"\r" + block
+            held = False
+        if b"\r" in block:
+            if block[-1:] == b"\r":
+                block = block[:-1]
+                held = True
+            block = block.replace(b"\r\n", b"\n")
+            if b"\r" in block:
+                block = block.replace(b"\r", b"\n")
+        if block:
+            yield block
+    if held:
+        yield b"\n"
+
+
+def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield first
+    yield from rest
 
 
 def cut_problem(lineno: int) -> str:

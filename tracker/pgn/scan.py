@@ -1,14 +1,15 @@
 """The fast path of `read_games`: whole blocks of bytes, split at blank lines, standard library.
 
-The stream is read in blocks of whole lines (`machine.chunks`), normalised (CRLF to LF, byte
-order marks dropped, whitespace-only lines emptied: python-chess treats them as blank) and
-split into paragraphs at blank lines. A *group* runs from a paragraph that starts a game (a
-line `[` + letter or digit, after a blank line, following a paragraph that ends in a movetext
-line) to the next one. A group that is one plain header paragraph (every line a tag pair, no name
-twice, no NUL) plus one plain movetext paragraph (no `;`, no `%` escape line, comments
-closed, no `[` outside comments) is read here with a few C-level calls: one regex
-`findall` for the tags, bytes methods for the moves. Every other group goes line by line
-through `machine.Machine`, which defines the rules; both give the same games (tested).
+The stream is read in blocks of whole lines (`machine.chunks`: UTF-8 or a single-byte code
+page, LF line ends), normalised (byte order marks dropped, whitespace-only lines emptied:
+python-chess treats them as blank) and split into paragraphs at blank lines. A *group* runs
+from a paragraph that starts a game (a line `[` + letter or digit, after a blank line,
+following a paragraph that ends in a movetext line) to the next one. A group that is one
+plain header paragraph (every line a tag pair, no name twice, no NUL) plus one plain
+movetext paragraph (no `;`, no `%` escape line, comments closed, no `[` outside comments) is
+read here with a few C-level calls: one regex `findall` for the tags, bytes methods for the
+moves. Every other group goes line by line through `machine.Machine`, which defines the
+rules; both give the same games (tested).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from tracker.pgn.machine import (
     Machine,
     chunks,
     drop_boms,
+    wide_encoding,
 )
 from tracker.pgn.moves import canonical
 
@@ -51,8 +53,7 @@ _NUMBERING = b"0123456789."
 
 
 def _normalize(data: bytes) -> bytes:
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
+    """`data` (from `machine.chunks`: no CR left) without BOMs, whitespace-only lines empty."""
     if b"\xef" in data:
         data = drop_boms(data)
     if (data[:1] in b" \t\r\x0b\x0c" and data[:1]) or _WS_FIND.search(data):
@@ -383,13 +384,18 @@ def game_cuts(stream: BinaryIO, size: int, step: int) -> list[int]:
     each multiple of `step` where one is found within `CUT_LOOK` bytes, and `size`.
 
     A cut is the start of a line `[` + letter or digit, after an empty line, after a line
-    whose first byte is neither `[`, `%`, `;`, whitespace nor a byte order mark's first
-    byte. Whatever the line machine's state before such a line (moves, a header block
-    given a movetext line, text outside any game, a comment left open), the empty line and
-    the `[` line end the game before and start a new one, as they do at the start of a
-    stream: reading the parts gives the games of the whole (tested).
+    whose first byte is neither `[`, `%`, `;`, whitespace nor a byte order mark's first byte
+    (lines end at LF, CRLF or CR alone, as `machine.blocks` reads them). A UTF-16 or UTF-32
+    stream is never cut. Whatever the line machine's state before such a line (moves, a
+    header block given a movetext line, text outside any game, a comment left open), the
+    empty line and the `[` line end the game before and start a new one, as they do at the
+    start of a stream: reading the parts gives the games of the whole (tested).
     """
     cuts = [0]
+    stream.seek(0)
+    if wide_encoding(stream.read(4)) is not None:  # UTF-16/32: read whole, as one part
+        stream.seek(0)
+        return [0, size]
     for pos in range(step, size, step):
         if pos <= cuts[-1]:
             continue
@@ -402,9 +408,11 @@ def game_cuts(stream: BinaryIO, size: int, step: int) -> list[int]:
             m = search(window, at)
             if m is None:
                 break
-            at = m.start()
-            prev = window.rfind(b"\n", 0, at)
-            line = window[prev + 1 : at].rstrip(b"\r")
+            at = end = m.start()
+            if window[end - 1 : end] == b"\r":  # CRLF
+                end -= 1
+            prev = max(window.rfind(b"\n", 0, end), window.rfind(b"\r", 0, end))  # CR alone
+            line = window[prev + 1 : end]
             if (prev >= 0 or pos == back) and line and line[:1] not in _NOT_MOVETEXT_START:
                 cuts.append(pos - back + m.end() - 2)
                 break
