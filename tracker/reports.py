@@ -133,6 +133,8 @@ def row_note(row: PeriodRow) -> str:
         parts.append(row.out.reason)
     if row.adjustment:
         parts.append(row.adjustment)
+    if row.twice:
+        parts.append(f"{plural(len(row.twice), 'game')} maybe stored twice (explain says which)")
     if row.rating_before_source == "standard rating":
         parts.append("starts from the standard rating")
     if row.rating_before is None and row.official is not None and row.out is None \
@@ -324,6 +326,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     for note in row.notes:
         if "differs from the official" in note:
             lines.append(f"Note: {note}")
+    lines += [f"Note: {note}" for note in row.twice]
     return lines
 
 

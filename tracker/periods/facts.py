@@ -234,3 +234,43 @@ def assign_units(
     return units
 
 
+
+
+def _same_round(a: str | None, b: str | None) -> bool:
+    """Rounds that may name one game: equal, one missing, or one a board of the other
+    ("1" and "1.1", chess-results' round.board)."""
+    if not a or not b or a == b:
+        return True
+    return a.startswith(b + ".") or b.startswith(a + ".")
+
+
+def stored_twice(units: Iterable[Unit]) -> list[str]:
+    """Pairs of a period's games that look like one game stored twice (from two sources that
+    name the event or the round differently, so the import's duplicate check, which keys on
+    them, kept both): same date, opponent, colour and result, in two tournaments, or in one
+    with rounds that may be the same. A note each; the replay still counts both."""
+    seen: dict[tuple[dt.date, int, bool, str], tuple[Unit, GameFact]] = {}
+    found: list[str] = []
+    for u in units:
+        if u.tournament.excluded:
+            continue
+        for g in u.games:
+            if g.date is None:
+                continue
+            key = (g.date, g.opponent_id, g.white, g.result)
+            other = seen.get(key)
+            if other is None:
+                seen[key] = (u, g)
+                continue
+            ou, og = other
+            if ou.tournament.id == u.tournament.id and not _same_round(og.round, g.round):
+                continue
+            where = (f"'{ou.label}' (event {ou.tournament.id}) and '{u.label}' "
+                     f"(event {u.tournament.id})" if ou.tournament.id != u.tournament.id
+                     else f"'{u.label}' (event {u.tournament.id}), rounds {og.round} and "
+                          f"{g.round}")
+            found.append(
+                f"maybe one game stored twice: {g.date.isoformat()} against {g.opponent} "
+                f"({'white' if g.white else 'black'}, {g.result}) in {where}: both count "
+                f"(`tracker event set ID --exclude` leaves a tournament out)")
+    return found

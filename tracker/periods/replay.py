@@ -39,6 +39,7 @@ from tracker.periods.facts import (
     next_list,
     previous_list,
     replay_from,
+    stored_twice,
     too_early_reason,
 )
 from tracker.periods.rows import NotCounted, PeriodRow, Replay, TournamentPlan
@@ -407,6 +408,8 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         skipped.extend(skip)
         if plan.note:
             notes.append(f"{u.label}: {plan.note}")
+    twice = tuple(stored_twice(units))
+    notes.extend(twice)
 
     out: PeriodOut | None = None
     first: FirstRatingOut | None = None
@@ -477,7 +480,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         rating_before_source=source, out=out, first=first, tournaments=tuple(plans),
         not_counted=tuple(skipped), adjustment=adjustment, replayed=replayed,
         official=entry, anchored=anchored, published=published, facts=facts,
-        notes=tuple(notes), seeded=seeded, standard_rating=standard,
+        notes=tuple(notes), seeded=seeded, standard_rating=standard, twice=twice,
     )
 
 

@@ -54,6 +54,8 @@ class PeriodRow:
     seeded: bool = False
     # the standard rating of the same list (rapid/blitz: the Oct 2022 raise compares with it)
     standard_rating: int | None = None
+    # games that look like one game stored twice (also in `notes`; periods.facts.stored_twice)
+    twice: tuple[str, ...] = ()
 
     @property
     def games(self) -> int:
