@@ -264,3 +264,75 @@ def test_a_flag_given_a_value_is_not_taken_for_its_value(
     # `--strict` takes no value: `true` after it is the file to import (and none exists).
     code, _, err = run(capsys, monkeypatch, "import", "--strict", "true", "--db", "n.db")
     assert (code, err) == (1, "error: no such file or folder: true\n")
+
+
+# --- bug 21: finding a player ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed, name, rank", [
+    ("novak tomas", "novak tomas", 0),
+    ("tomas novak", "novak tomas", 1),
+    ("nov", "novak tomas", 2),
+    ("novak t", "novak tomas", 2),
+    ("tom nov", "novak tomas", 3),
+    ("t novak", "novak tomas", 3),
+    ("ak", "novak tomas", 4),
+    ("ak", "tomasnovak88", 4),
+    ("novak jan", "novak tomas", None),
+    ("nov nov", "novak tomas", None),  # each typed word its own word of the name
+    ("", "novak tomas", None),
+])
+def test_match_rank(typed: str, name: str, rank: int | None) -> None:
+    from tracker.names import match_rank
+
+    assert match_rank(typed, name) == rank
+
+
+@pytest.mark.parametrize("typed", ["Tomáš Novák", "novak tomas", "Tom Nov", "Novák", "Nov",
+                                   "99012345"])
+def test_a_name_in_either_order_finds_the_player(
+        season: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        typed: str) -> None:
+    code, out, err = run(capsys, monkeypatch, "history", typed, "--db", str(season))
+    assert code == 0, err
+    assert out.startswith("Novák, Tomáš: standard rating history")
+
+
+def test_several_matches_are_listed_as_the_search_lists_them(
+        season: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, monkeypatch, "players", "--search", "ák", "--db", str(season))
+    searched = [line.split()[1] for line in out.splitlines()[2:] if line.strip()]
+    assert len(searched) == 4
+    code, out, err = run(capsys, monkeypatch, "history", "ák", "--db", str(season))
+    assert (code, out) == (2, "")
+    assert err == ("error: 4 players match 'ák': Dvořák, Petr (FIDE ID 99021450); Horák, Jakub "
+                   "(FIDE ID -); Novák, Tomáš (FIDE ID 99012345); TomasNovak88 (FIDE ID -); "
+                   "give more of the name or the FIDE ID\n")
+
+
+def test_a_unique_part_of_a_name_finds_the_player_as_the_search_does(
+        season: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, monkeypatch, "players", "--search", "vořá", "--db", str(season))
+    assert "Dvořák, Petr" in out
+    code, out, err = run(capsys, monkeypatch, "history", "vořá", "--db", str(season))
+    assert code == 0, err
+    assert out.startswith("Dvořák, Petr: standard rating history")
+
+
+def test_no_match_names_the_near_ones_or_says_where_to_look(
+        season: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run(capsys, monkeypatch, "history", "Novak, Jan", "--db", str(season))
+    assert (code, err) == (1, "error: no player matches 'Novak, Jan'; with 'novak' in the "
+                              "name: Novák, Tomáš (FIDE ID 99012345); TomasNovak88 (FIDE ID "
+                              "-)\n")
+    code, _, err = run(capsys, monkeypatch, "history", "Kasparov, Garry", "--db", str(season))
+    assert (code, err) == (1, "error: no player matches 'Kasparov, Garry': `tracker players` "
+                              "lists all 44, `tracker players --search PART` those whose name "
+                              "contains PART\n")
+    # what the lookup refused, the search finds neither
+    code, out, _ = run(capsys, monkeypatch, "players", "--search", "Kasparov, Garry", "--db",
+                       str(season))
+    assert (code, out) == (0, "no player matches 'Kasparov, Garry'\n")

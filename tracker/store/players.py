@@ -7,11 +7,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import Row, delete, func, insert, select, update
+from sqlalchemy import Connection, Row, delete, func, insert, select, union, update
 
 from tracker.errors import BadInput, NotFound
 from tracker.model import PlayerRef
-from tracker.names import normalize_name
+from tracker.names import PART, match_rank, normalize_name
 from tracker.store.db import Store
 from tracker.store.schema import games, official_ratings, player_names, players, ro_overrides
 
@@ -54,11 +54,14 @@ def set_me(store: Store, player_id: int) -> None:
 
 
 def resolve_player(store: Store, text: str | None) -> PlayerRef:
-    """The player the user means by `text`: a FIDE ID, a name (normalized match, or a unique
-    prefix of a normalized name), or None for the tracked player.
+    """The player the user means by `text`: a FIDE ID, or a name matched through its
+    normalized spellings (tracker.names.match_rank: the same name, the same words in another
+    order, the start of the name, the starts of its words, a part of it; the best rank
+    found decides), or None for the tracked player.
 
-    Raises NotFound (nothing matches, or no tracked player) or BadInput (ambiguous, with the
-    candidates listed).
+    Raises NotFound (nothing matches, or no tracked player) or BadInput (several players
+    match as well, with the first of them listed). A name that matches nothing is matched
+    by `tracker players --search` neither (that search finds the parts of names).
     """
     if text is None or not text.strip():
         found = me(store)
@@ -77,32 +80,71 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
         key = normalize_name(text)
         if not key:
             raise BadInput(f"{text!r} is not a player name or FIDE ID")
-        exact = conn.execute(
+        exact = conn.execute(  # the usual case, through the index
             select(players)
             .join(player_names, player_names.c.player_id == players.c.id)
             .where(player_names.c.norm_name == key)
-        ).all()
-        if len(exact) == 1:
-            return _ref(exact[0])
-        rows = exact or conn.execute(
-            select(players)
-            .join(player_names, player_names.c.player_id == players.c.id)
-            .where(func.substr(player_names.c.norm_name, 1, len(key)) == key)
-            .group_by(players.c.id)
-            .limit(MAX_CANDIDATES_SHOWN + 1)
-        ).all()
-    unique = {int(r._mapping["id"]): r for r in rows}
-    if len(unique) == 1:
-        return _ref(next(iter(unique.values())))
-    if not unique:
-        raise NotFound(f"no player matches {text!r}: see `tracker players --search {text}`")
-    shown = [
-        f"{r._mapping['name']} (FIDE ID {r._mapping['fide_id'] or '-'})"
-        for r in list(unique.values())[:MAX_CANDIDATES_SHOWN]
-    ]
-    more = ", ..." if len(unique) > MAX_CANDIDATES_SHOWN else ""
-    raise BadInput(f"{text!r} matches several players: {'; '.join(shown)}{more}; "
-                   "give a FIDE ID or more of the name")
+        ).first()
+        if exact is not None:
+            return _ref(exact)
+        word = max(key.split(), key=len)  # every rank but SAME needs it in the name
+        spellings = union(
+            select(player_names.c.player_id.label("id"), player_names.c.norm_name.label("n"))
+            .where(player_names.c.norm_name.contains(word, autoescape=True)),
+            select(players.c.id, players.c.norm_name)
+            .where(players.c.norm_name.contains(word, autoescape=True)),
+        ).subquery()
+        best: dict[int, int] = {}
+        near: set[int] = set()  # the players with `word` in a spelling
+        for pid, norm in conn.execute(select(spellings.c.id, spellings.c.n)):
+            near.add(int(pid))
+            rank = match_rank(key, str(norm))
+            if rank is not None and rank < best.get(int(pid), PART + 1):
+                best[int(pid)] = rank
+        if not best:
+            raise NotFound(_no_match(conn, text, word, sorted(near)))
+        top = min(best.values())
+        ids = sorted(pid for pid, rank in best.items() if rank == top)
+        if len(ids) == 1:
+            return _ref(conn.execute(select(players).where(players.c.id == ids[0])).one())
+        names = _names(conn, ids)
+    raise BadInput(f"{len(names):,} players match {text!r}: {_listed(names)}; give more of "
+                   "the name or the FIDE ID")
+
+
+def _names(conn: Connection, ids: list[int]) -> list[tuple[str, int | None]]:
+    """(name, FIDE ID) of these players, by name (a few hundred ids at a time: SQLite's
+    limit of bound values)."""
+    found: list[tuple[str, int | None]] = []
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        found.extend((str(r.name), r.fide_id) for r in conn.execute(
+            select(players.c.name, players.c.fide_id).where(players.c.id.in_(chunk))))
+    return sorted(found, key=lambda nf: (normalize_name(nf[0]), nf[0]))
+
+
+def _no_match(conn: Connection, text: str, word: str, near: list[int]) -> str:
+    """Nothing matched `text`: the players whose name has its longest `word` (`near`), or
+    where to look instead (not a search for `text`: it would find nothing either, since a
+    part of a name matches)."""
+    if near:
+        names = _names(conn, near)
+        return f"no player matches {text!r}; with {word!r} in the name: {_listed(names)}"
+    total = conn.execute(select(func.count()).select_from(players)).scalar_one()
+    if not total:
+        return (f"no player matches {text!r}: the database has no player yet (import games "
+                "first: tracker import FILE)")
+    return (f"no player matches {text!r}: `tracker players` lists all {total:,}, "
+            "`tracker players --search PART` those whose name contains PART")
+
+
+def _listed(names: list[tuple[str, int | None]]) -> str:
+    """The first players of `names` as `Name (FIDE ID n)`, '; '-separated."""
+    shown = [f"{name} (FIDE ID {fide_id or '-'})"
+             for name, fide_id in names[:MAX_CANDIDATES_SHOWN]]
+    more = f"; and {len(names) - MAX_CANDIDATES_SHOWN:,} more" if (
+        len(names) > MAX_CANDIDATES_SHOWN) else ""
+    return "; ".join(shown) + more
 
 
 _UNSET: Any = object()
