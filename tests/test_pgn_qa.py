@@ -8,11 +8,24 @@ from __future__ import annotations
 import codecs
 import io
 import itertools
+import logging
+import subprocess
+import sys
+from collections.abc import Callable
 
 import pytest
 
+from tests.conftest import REPO, subprocess_env
 from tracker.model import RawGame
-from tracker.pgn import decode_text, read_games, read_games_reference, read_games_slow
+from tracker.pgn import (
+    decode_text,
+    read_games,
+    read_games_reference,
+    read_games_slow,
+    text_lines,
+    validate_game,
+    validate_moves,
+)
 from tracker.pgn.machine import BLOCK
 from tracker.pgn.scan import game_cuts
 
@@ -166,3 +179,46 @@ def test_cuts_see_a_cr_alone_as_a_line_end() -> None:
         first += part.count(b"\n") + part.count(b"\r") - part.count(b"\r\n")
     assert parts == whole
     assert [g.tags.get("White") for g in whole[3:5]] == [None, "W"]
+
+
+# ---- bug 17: --validate: no python-chess log lines; the line of the bad move
+
+BAD = ('[Event "Club2"]\n[White "A, B"]\n[Black "C, D"]\n[Result "0-1"]\n\n1. d4 d5\n'
+       '{a comment\nover two lines} 2. c4\nBb7 0-1\n')
+
+
+def test_validate_moves_gives_the_line_of_the_bad_move(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.DEBUG):
+        found = validate_moves(BAD, first_line=10)
+    assert [(line, text.split(" in ")[0]) for line, text in found] == [(18, "illegal san: 'Bb7'")]
+    assert validate_game(BAD) == [text for _, text in found]  # the same, without lines
+    assert caplog.records == []  # python-chess logged nothing
+    assert validate_moves(BAD.replace("Bb7", "Nc6"), first_line=10) == []
+
+
+def test_validate_logs_nothing_to_stderr() -> None:
+    # As a user saw it: without logging set up, python-chess's errors went to stderr.
+    code = ("import sys; from tracker.pgn import validate_game; "
+            "print(validate_game(sys.stdin.read()))")
+    done = subprocess.run([sys.executable, "-c", code], input=BAD, capture_output=True,
+                          text=True, cwd=REPO, env=subprocess_env(), check=True)
+    assert "illegal san: 'Bb7'" in done.stdout
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("encode", [
+    lambda t: t.encode(),
+    lambda t: t.replace("\n", "\r").encode(),  # old Mac
+    lambda t: t.replace("\n", "\r\n").encode("utf-16"),  # Windows PowerShell
+], ids=["lf", "cr", "utf16"])
+def test_text_lines_are_the_lines_read_games_numbers(encode: Callable[[str], bytes]) -> None:
+    text = TWO + "\n" + BAD
+    data = encode(text)
+    lines = list(text_lines(io.BytesIO(data), "t.pgn"))
+    assert "".join(lines) == text
+    found = []
+    for g in games(data):
+        end = next((h.line for h in games(data) if h.line > g.line), len(lines) + 1)
+        found += validate_moves("".join(lines[g.line - 1 : end - 1]), g.line)
+    assert [line for line, _ in found] == [24]
+    assert lines[23] == "Bb7 0-1\n"

@@ -3,7 +3,8 @@
 `read_games(stream, source)` yields one `RawGame` per game of a binary stream. It never
 replays moves: it splits the bytes into games, parses the tag pairs and hashes the canonical
 mainline (`tracker.pgn.moves`). `read_games_reference` reads the same through python-chess
-(the corpus test requires both to agree); `validate_game` replays moves (`--validate`).
+(the corpus test requires both to agree); `validate_moves` replays moves (`--validate`) of
+one game's text, read by `text_lines` (the lines as `read_games` numbers them).
 
 What a game is (python-chess's rules, with two documented differences)
 -----------------------------------------------------------------------
@@ -62,7 +63,7 @@ from typing import BinaryIO
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text
-from tracker.pgn.machine import MAX_LINE, MAX_TAGS, MAX_VALUE, read_games_slow
+from tracker.pgn.machine import MAX_LINE, MAX_TAGS, MAX_VALUE, read_games_slow, text_lines
 from tracker.pgn.scan import CARRY_CAP, game_cuts, read_games
 
 
@@ -89,6 +90,14 @@ def validate_game(text: str) -> list[str]:
     return validate(text)
 
 
+def validate_moves(text: str, first_line: int = 1) -> list[tuple[int, str]]:
+    """Replay one game's PGN text (its first line numbered `first_line`) with python-chess:
+    (line, problem) for each problem, the line of a bad move being the line it is on."""
+    from tracker.pgn.reference import validate_moves as validate
+
+    return validate(text, first_line)
+
+
 __all__ = [
     "CARRY_CAP",
     "MAX_LINE",
@@ -100,5 +109,7 @@ __all__ = [
     "read_games",
     "read_games_reference",
     "read_games_slow",
+    "text_lines",
     "validate_game",
+    "validate_moves",
 ]

@@ -408,6 +408,18 @@ def chunks(
         yield rest + b"\n", lineno, {}
 
 
+def text_lines(stream: BinaryIO, source: str) -> Iterator[str]:
+    """The lines of `stream` as `read_games` reads and numbers them (the Nth is line N),
+    each decoded by `decode_text` and ending in a newline: UTF-16/32 read as UTF-8, CRLF and
+    CR alone ending a line, a line longer than MAX_LINE bytes cut. For `--validate`, which
+    hands a game's lines to `validate_moves`."""
+    for data, _, _ in chunks(stream, source):
+        lines = data.split(b"\n")
+        lines.pop()  # after the last newline
+        for line in lines:
+            yield decode_text(line) + "\n"
+
+
 def read_games_slow(stream: BinaryIO, source: str) -> Iterator[RawGame]:
     """`read_games` one line at a time through `Machine` (the rules themselves)."""
     machine = Machine()

@@ -101,16 +101,42 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
         yield game
 
 
-def validate_game(text: str) -> list[str]:
-    """Replay the moves of one game's PGN text with python-chess; the problems found.
+class _QuietBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
+    """python-chess's game builder that keeps each error with the line it was found on,
+    without logging it (python-chess logs every error to stderr when logging is not set up:
+    noise on top of our own warning)."""
 
-    An empty list means every mainline and variation move is legal from the game's start
-    position (FEN/SetUp and Variant tags honoured).
-    """
+    def __init__(self, handle: _CountingText, found: list[tuple[int, str]], first: int) -> None:
+        super().__init__()
+        self._handle = handle
+        self._found = found
+        self._first = first
+
+    def handle_error(self, error: Exception) -> None:
+        line = self._first + max(self._handle.lineno, 1) - 1
+        self._found.append((line, str(error)))
+        self.game.errors.append(error)
+
+
+def validate_moves(text: str, first_line: int = 1) -> list[tuple[int, str]]:
+    """Replay the moves of one game's PGN text with python-chess: each problem found, with
+    the number of its line (`first_line` is the number of the text's first line; the line of
+    an illegal move is the line it is written on). [] when all is legal: every mainline and
+    variation move from the game's start position (FEN/SetUp and Variant tags honoured).
+    Nothing is logged."""
+    handle = _CountingText(text)
+    found: list[tuple[int, str]] = []
     try:
-        game = chess.pgn.read_game(io.StringIO(text))
+        game = chess.pgn.read_game(
+            handle, Visitor=lambda: _QuietBuilder(handle, found, first_line)
+        )
     except Exception as exc:  # noqa: BLE001 - lenient reader; anything else is a problem too
-        return [f"cannot be read: {exc}"]
+        return [(first_line, f"cannot be read: {exc}")]
     if game is None:
-        return ["no game found"]
-    return [str(e) for e in game.errors]
+        return [(first_line, "no game found")]
+    return found
+
+
+def validate_game(text: str) -> list[str]:
+    """The problems `validate_moves` finds in one game's PGN text, without their lines."""
+    return [problem for _, problem in validate_moves(text)]
