@@ -330,8 +330,8 @@ def test_no_match_names_the_near_ones_or_says_where_to_look(
                               "-)\n")
     code, _, err = run(capsys, monkeypatch, "history", "Kasparov, Garry", "--db", str(season))
     assert (code, err) == (1, "error: no player matches 'Kasparov, Garry': `tracker players` "
-                              "lists all 44, `tracker players --search PART` those whose name "
-                              "contains PART\n")
+                              "lists all 44 players, `tracker players --search PART` those whose "
+                              "name contains PART\n")
     # what the lookup refused, the search finds neither
     code, out, _ = run(capsys, monkeypatch, "players", "--search", "Kasparov, Garry", "--db",
                        str(season))

@@ -134,7 +134,8 @@ def _no_match(conn: Connection, text: str, word: str, near: list[int]) -> str:
     if not total:
         return (f"no player matches {text!r}: the database has no player yet (import games "
                 "first: tracker import FILE)")
-    return (f"no player matches {text!r}: `tracker players` lists all {total:,}, "
+    stored = "the one player" if total == 1 else f"all {total:,} players"
+    return (f"no player matches {text!r}: `tracker players` lists {stored}, "
             "`tracker players --search PART` those whose name contains PART")
 
 
