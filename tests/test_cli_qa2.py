@@ -281,6 +281,9 @@ def test_history_start_row_difference(db: str, capsys: pytest.CaptureFixture[str
     rows = json.loads(out)
     assert rows[0]["difference"] == 0
     assert all(r["difference"] is None for r in rows[1:])  # no official rating there
+    code, out, err = run(capsys, monkeypatch, "history", "--db", db)
+    start_line = next(line for line in out.splitlines() if line.startswith("2025-10"))
+    assert start_line.split() == ["2025-10", "1850", "1850", "start:", "official", "rating"]
 
 
 def test_official_import_one_other_skipped(tmp_path: Path, db_path: Path,

@@ -181,13 +181,16 @@ def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[
                "Change", "After", "Official", "Diff", "Note"]
     cells = []
     for r in rows:
+        # The start row's official rating is compared with itself (CSV and JSON say 0): the
+        # table leaves it blank, its note says "start: official rating".
+        start = r["rating_before"] is None and r["change"] is None and not r["games"]
         cells.append([
             r["period"], fmt_int(r["rating_before"]), str(r["games"] or ""),
             fmt_points(Fraction(r["points"])) if r["games"] else "",
             r["expected"] or "", fmt_int(r["k"]),
             fmt_signed(Decimal(r["change_exact"])) if r["change_exact"] is not None else "",
             fmt_signed(r["change"]), fmt_int(r["rating_after"]), fmt_int(r["official_rating"]),
-            fmt_signed(r["difference"]), r["note"],
+            "" if start else fmt_signed(r["difference"]), r["note"],
         ])
     return headers, cells
 
