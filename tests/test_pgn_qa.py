@@ -14,11 +14,14 @@ import sys
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import REPO, subprocess_env
 from tracker.model import RawGame
 from tracker.pgn import (
     decode_text,
+    line_ends,
     read_games,
     read_games_reference,
     read_games_slow,
@@ -176,7 +179,7 @@ def test_cuts_see_a_cr_alone_as_a_line_end() -> None:
     for start, end in itertools.pairwise(cuts):
         part = data[start:end]
         parts += read_games(io.BytesIO(part), "t.pgn", first)
-        first += part.count(b"\n") + part.count(b"\r") - part.count(b"\r\n")
+        first += line_ends(part)
     assert parts == whole
     assert [g.tags.get("White") for g in whole[3:5]] == [None, "W"]
 
@@ -222,3 +225,20 @@ def test_text_lines_are_the_lines_read_games_numbers(encode: Callable[[str], byt
         found += validate_moves("".join(lines[g.line - 1 : end - 1]), g.line)
     assert [line for line, _ in found] == [24]
     assert lines[23] == "Bb7 0-1\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"a", b"[E \"x\"]", b"\n\n"]),
+                max_size=60),
+       st.lists(st.integers(0, 200), max_size=6))
+def test_line_ends_count_lines_as_read_games_does(pieces: list[bytes], at: list[int]) -> None:
+    # For the lines of a part read in pieces (the import's workers number their games so).
+    data = b"".join(pieces) + b"\n"
+    want = len(list(text_lines(io.BytesIO(data), "t.pgn")))
+    cuts = sorted({min(a, len(data)) for a in at} | {0, len(data)})
+    got = 0
+    after_cr = False
+    for start, end in itertools.pairwise(cuts):
+        got += line_ends(data[start:end], after_cr)
+        after_cr = data[start:end][-1:] == b"\r" if end > start else after_cr
+    assert got == want

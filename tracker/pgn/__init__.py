@@ -63,7 +63,14 @@ from typing import BinaryIO
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text
-from tracker.pgn.machine import MAX_LINE, MAX_TAGS, MAX_VALUE, read_games_slow, text_lines
+from tracker.pgn.machine import (
+    MAX_LINE,
+    MAX_TAGS,
+    MAX_VALUE,
+    line_ends,
+    read_games_slow,
+    text_lines,
+)
 from tracker.pgn.scan import CARRY_CAP, game_cuts, read_games
 
 
@@ -105,6 +112,7 @@ __all__ = [
     "MAX_VALUE",
     "decode_text",
     "game_cuts",
+    "line_ends",
     "problem_location",
     "read_games",
     "read_games_reference",

@@ -408,6 +408,18 @@ def chunks(
         yield rest + b"\n", lineno, {}
 
 
+def line_ends(data: bytes, after_cr: bool = False) -> int:
+    """How many lines end in `data` as `blocks` counts them (at LF, CRLF or CR alone), for
+    counting the lines of a file read in pieces: `after_cr` when the piece before ended in a
+    CR (then an LF first in `data` ends no other line). For a single-byte or UTF-8 stream."""
+    ends = data.count(b"\n")
+    if b"\r" in data:
+        ends += data.count(b"\r") - data.count(b"\r\n")
+    if after_cr and data[:1] == b"\n":
+        ends -= 1
+    return ends
+
+
 def text_lines(stream: BinaryIO, source: str) -> Iterator[str]:
     """The lines of `stream` as `read_games` reads and numbers them (the Nth is line N),
     each decoded by `decode_text` and ending in a newline: UTF-16/32 read as UTF-8, CRLF and
