@@ -6,6 +6,7 @@ signal is (Ctrl-C during an import).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from tests.conftest import run_cli, subprocess_env, tracker_command
+from tests.conftest import dump_db, run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.store import Store
 from tracker.store.games import list_players
@@ -185,3 +186,83 @@ def _finished_imports(db: Path) -> int:
             con.close()
     except sqlite3.OperationalError:  # the schema is not there yet
         return 0
+
+
+# --- bug 5: a corrected result can land ---------------------------------------------------
+
+
+def test_a_changed_result_is_reported_then_replaced_after_imports_remove(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "old.pgn", pgn(Round="1"), pgn(Round="2", White="Kral, Ota"))
+    write(tmp_path / "other.pgn", pgn(Round="1", Event="Other Open", Black="Dvorak, Jiri"))
+    write(tmp_path / "new.pgn", pgn(Round="1", Result="0-1"), pgn(Round="2", White="Kral, Ota"))
+    for name in ("old.pgn", "other.pgn"):
+        assert run(capsys, monkeypatch, "import", name)[0] == 0
+    code, out, err = run(capsys, monkeypatch, "import", "new.pgn")
+    assert code == 0
+    assert out.splitlines()[0] == "new.pgn: 2 games read, 0 added, 2 already stored, 1 problem"
+    assert err.splitlines() == [
+        "warning: new.pgn:1: this game is already stored with result 1-0 (import 1: old.pgn, "
+        "line 1); the file says 0-1: the stored one is kept (`tracker imports remove 1`, then "
+        "import again, to replace it)"]
+    code, out, _ = run(capsys, monkeypatch, "imports", "remove", "1", "--dry-run")
+    assert code == 0
+    assert out.splitlines() == [
+        out.splitlines()[0], "  2 games", "  1 tournament: Club Open",
+        "  2 players: Svoboda, Petr; Kral, Ota",
+        "  kept: 1 player with other games, official entries or facts",
+        "  1 later import skipped duplicates, perhaps of these games: new.pgn: importing it "
+        "again stores them",
+        "--dry-run: nothing was changed"]
+    assert out.startswith("would remove import 1: old.pgn (imported ")
+    code, out, _ = run(capsys, monkeypatch, "imports", "remove", "1")
+    assert code == 0 and out.startswith("removed import 1: old.pgn")
+    code, out, err = run(capsys, monkeypatch, "import", "new.pgn")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "new.pgn: 2 games read, 2 added"
+    code, out, _ = run(capsys, monkeypatch, "players", "--format", "json")
+    assert sorted(p["name"] for p in json.loads(out)) == [
+        "Dvorak, Jiri", "Kral, Ota", "Novak, Jan", "Svoboda, Petr"]
+    code, out, _ = run(capsys, monkeypatch, "imports", "--format", "json")
+    assert [(r["id"], r["source"], r["games_added"]) for r in json.loads(out)] == [
+        (2, "other.pgn", 1), (3, "new.pgn", 0), (4, "new.pgn", 2)]
+    code, _, err = run(capsys, monkeypatch, "imports", "remove", "1")
+    assert (code, err) == (1, "error: there is no import 1: `tracker imports` lists them "
+                              "with their ids\n")
+
+
+def test_remove_keeps_what_the_user_said_and_what_others_need(
+        store: Store, tmp_path: Path) -> None:
+    from tracker.importer import ImportOptions, import_paths
+    from tracker.store.games import remove_import
+    from tracker.store.players import resolve_player, set_facts, set_me
+    from tracker.store.schema import players, tournaments
+
+    write(tmp_path / "a.pgn", pgn(Round="1"), pgn(Round="2", Event="Pinned", White="A, A"),
+          pgn(Round="3", Event="Gone", White="B, B", Black="C, C"),
+          pgn(Round="4", Event="Gone", White="D, D", Black="E, E"))
+    write(tmp_path / "b.pgn", pgn(Round="9", Black="F, F"))  # Club Open, Novak: shared
+    import_paths(store, [str(tmp_path / "a.pgn"), str(tmp_path / "b.pgn")], ImportOptions())
+    set_me(store, resolve_player(store, "B, B").id)
+    set_facts(store, resolve_player(store, "C, C").id, birth_year=2001)
+    with store.engine.begin() as conn:
+        conn.execute(tournaments.update().where(tournaments.c.event == "Pinned")
+                     .values(excluded=True))
+    before = dump_db(tmp_path / "t.db")
+    dry = remove_import(store, 1, dry_run=True)
+    assert dump_db(tmp_path / "t.db") == before
+    done = remove_import(store, 1)
+    assert done == dry
+    assert (done.games, done.tournaments, done.players) == (
+        4, ("Gone",), ("Svoboda, Petr", "A, A", "D, D", "E, E"))
+    assert (done.kept_tournaments, done.kept_players) == (2, 3)  # Club Open, Pinned; B C Novak
+    with store.engine.connect() as conn:
+        assert sorted(conn.execute(select(players.c.name)).scalars()) == [
+            "B, B", "C, C", "F, F", "Novak, Jan"]
+        assert sorted(conn.execute(select(tournaments.c.event)).scalars()) == [
+            "Club Open", "Pinned"]
+        assert [Path(x).name for x in conn.execute(select(imports.c.source)).scalars()] == [
+            "b.pgn"]
+    from tracker.store.maintenance import check_database
+    assert check_database(store) == []

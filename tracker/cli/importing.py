@@ -31,7 +31,11 @@ PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
     app.command("import")(import_command)
-    app.command("imports")(imports_command)
+    imports = typer.Typer(
+        help=_IMPORTS_HELP, invoke_without_command=True, no_args_is_help=False)
+    imports.callback()(imports_command)
+    imports.command("remove")(remove_command)
+    app.add_typer(imports, name="imports")
     app.command("players")(players_command)
     player = typer.Typer(help="Tell the tracker about a player: merge spellings, set facts.",
                          no_args_is_help=True)
@@ -243,17 +247,26 @@ def _print_report(report: ImportReport, said: _Said, *,
 # --- imports / players ------------------------------------------------------------------
 
 
+_IMPORTS_HELP = """List what was imported from where: file, when, games read and added.
+
+`tracker imports remove ID` takes an import back out (to import a corrected file again).
+
+Examples:
+
+  tracker imports --format json
+
+  tracker imports remove 3 --dry-run
+"""
+
+
 def imports_command(
+    ctx: typer.Context,
     fmt: Annotated[TableOrJson, typer.Option("--format", "-f", help="table or json.")
                    ] = TableOrJson.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """List what was imported from where: file, when, games read and added.
-
-    Example:
-
-      tracker imports --format json
-    """
+    if ctx.invoked_subcommand is not None:
+        return
     from rich import box
     from rich.table import Table
 
@@ -286,6 +299,67 @@ def imports_command(
                       f"{r.games_read:,}", f"{r.games_added:,}", f"{r.duplicates:,}",
                       f"{r.problems:,}")
     _print_table(table)
+
+
+def remove_command(
+    import_id: Annotated[int, typer.Argument(
+        metavar="ID", help="The import's id (the first column of `tracker imports`).",
+        show_default=False)],
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Say what would be removed; change nothing.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Remove an import: the games it added, and the tournaments and players that only
+    those games needed. All in one transaction.
+
+    Tournaments with games of other imports or with your overrides (tracker event set) are
+    kept, and so are players with other games, official entries, facts you set, merged
+    spellings or the mark of the tracked player. The import is forgotten: the same file can
+    be imported again. This is how a corrected file replaces the games of the old one.
+
+    Examples:
+
+      tracker imports remove 3 --dry-run
+
+      tracker imports remove 3 && tracker import corrected.pgn
+    """
+    from tracker.store.games import remove_import
+    store = store_for(db)
+    try:
+        gone = remove_import(store, import_id, dry_run=dry_run)
+    finally:
+        store.close()
+    r = gone.record
+    when = r.started_at.strftime("%Y-%m-%d %H:%M")
+    verb = "would remove" if dry_run else "removed"
+    lines = [f"{verb} import {r.id}: {r.source} (imported {when} UTC)",
+             f"  {_n(gone.games, 'game')}",
+             f"  {_n(len(gone.tournaments), 'tournament')}{_some(gone.tournaments, ', ')}",
+             f"  {_n(len(gone.players), 'player')}{_some(gone.players, '; ')}"]
+    kept = []
+    if gone.kept_tournaments:
+        kept.append(f"{_n(gone.kept_tournaments, 'tournament')} with games of other imports "
+                    "or your overrides")
+    if gone.kept_players:
+        kept.append(f"{_n(gone.kept_players, 'player')} with other games, official entries or "
+                    "facts")
+    if kept:
+        lines.append(f"  kept: {'; '.join(kept)}")
+    if gone.forgotten:
+        lines.append(f"  {_n(len(gone.forgotten), 'later import')} skipped duplicates, perhaps "
+                     f"of these games{_some(gone.forgotten, ', ')}: importing "
+                     f"{'it' if len(gone.forgotten) == 1 else 'one'} again stores them")
+    lines.append("--dry-run: nothing was changed" if dry_run else
+                 f"import the corrected file again with `tracker import {r.source}`")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _some(names: tuple[str, ...], sep: str, shown: int = 5) -> str:
+    """': a, b, c and 4 more' (nothing for none)."""
+    if not names:
+        return ""
+    more = f" and {len(names) - shown:,} more" if len(names) > shown else ""
+    return ": " + sep.join(names[:shown]) + more
 
 
 def players_command(

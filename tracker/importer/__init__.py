@@ -299,15 +299,18 @@ def import_source(
                         return
                 rep.games_read += batch.read
                 rep.skipped += batch.skipped
-                for p in batch.problems:
-                    rep.problem_count += 1
-                    if len(rep.problems) < MAX_PROBLEMS_KEPT:
-                        rep.problems.append(f"{name}:{p}")
+                _add_problems(rep, name, batch.problems)
                 if options.strict and rep.problem_count:
                     raise BadInput(
                         f"{rep.problems[0]} (--strict: nothing of {name} was imported)"
                     )
                 writer.add(batch.games)
+                if writer.clashes:  # duplicates whose result differs from the stored one
+                    _add_problems(rep, name, writer.clashes)
+                    if options.strict:
+                        raise BadInput(f"{rep.problems[0]} (--strict: nothing of {name} was "
+                                       "imported)")
+                    writer.clashes.clear()
                 rep.not_rated.update(batch.not_rated)
                 rep.list_assumed += batch.assumed
                 progress.advance(batch.read)
@@ -329,6 +332,13 @@ def import_source(
         if isinstance(batches, Iterator) and hasattr(batches, "close"):
             batches.close()
         progress.finish()
+
+
+def _add_problems(rep: SourceReport, name: str, problems: Iterable[str]) -> None:
+    for p in problems:
+        rep.problem_count += 1
+        if len(rep.problems) < MAX_PROBLEMS_KEPT:
+            rep.problems.append(f"{name}:{p}")
 
 
 def _nothing_stored(rep: SourceReport) -> None:

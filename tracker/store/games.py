@@ -39,14 +39,34 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, bindparam, func, insert, select, union_all, update
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from tracker.errors import DatabaseError
+from tracker.errors import DatabaseError, NotFound
 from tracker.store.db import Store
 from tracker.store.players import MAX_FIDE_ID_DIGITS
-from tracker.store.schema import games, imports, player_names, players, tournaments
+from tracker.store.schema import (
+    games,
+    imports,
+    official_ratings,
+    player_names,
+    players,
+    ro_overrides,
+    tournaments,
+)
 
 JOIN_DAYS = 30
 DEFER_INDEXES_AFTER = 20_000  # games added before the secondary indexes may be deferred
@@ -102,6 +122,7 @@ class PreparedGame(NamedTuple):
 _LINE, _WHITE, _WNORM, _WFIDE, _BLACK, _BNORM, _BFIDE = range(7)
 _EVENT, _SITE, _EVENT_DATE, _ONLINE, _IDENTITY, _DATE, _DATE_TAG = range(7, 14)
 _ROW_FROM = _DATE
+_CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLite's old 999)
 
 
 @dataclass(frozen=True)
@@ -261,6 +282,111 @@ def _add_aliases(result: dict[int, dict[str, Any]], rows: Sequence[Any]) -> None
             entry["aliases"].append(str(norm))
 
 
+@dataclass(frozen=True)
+class RemovedImport:
+    """What `remove_import` removed (or, on a dry run, would remove)."""
+
+    record: ImportRecord
+    games: int
+    tournaments: tuple[str, ...]  # the events of the tournaments removed
+    players: tuple[str, ...]  # the names of the players removed
+    kept_tournaments: int  # had games of this import, kept: other games or user overrides
+    kept_players: int  # had games of this import, kept: other games, official entries...
+    # Later imports that skipped duplicates (perhaps of these games): their content is
+    # forgotten, so that importing such a file again stores what it has.
+    forgotten: tuple[str, ...] = ()
+
+
+def remove_import(store: Store, import_id: int, *, dry_run: bool = False) -> RemovedImport:
+    """Remove one import in one transaction: the games it added (games.import_id), then what
+    only they needed: its tournaments left without games and without a user override
+    (pinned period or list, excluded, a starting rating), its players left without games,
+    official entries, facts (birth year, rated games, ever 2400, title, federation), a
+    spelling other than their own (a merge) or the mark of the tracked player; and the
+    import row itself, so that the same file can be imported again. A dry run says the same
+    and writes nothing. Games of other imports that joined its tournaments keep them (with
+    the dates they have). A later import that skipped duplicates may have skipped these
+    games: its content is forgotten (content_hash ''), so that its file is not taken for
+    "already imported" and brings them back when imported again."""
+    try:
+        with store.engine.connect() as conn:
+            if conn.dialect.name == "sqlite":
+                conn.exec_driver_sql("BEGIN IMMEDIATE")  # no importer adds a game meanwhile
+            else:
+                conn.begin()
+            removed = _remove_import(conn, import_id)
+            if dry_run:
+                conn.rollback()
+            else:
+                conn.commit()
+    except (OperationalError, SADatabaseError) as exc:
+        if "locked" in str(exc.orig):
+            raise DatabaseError("the database stayed busy: another tracker is writing to it; "
+                                "remove the import when that one has finished") from None
+        raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
+    return removed
+
+
+def _remove_import(conn: Connection, import_id: int) -> RemovedImport:
+    row = conn.execute(select(imports).where(imports.c.id == import_id)).first()
+    if row is None:
+        raise NotFound(f"there is no import {import_id}: `tracker imports` lists them with "
+                       "their ids")
+    record = _import_record(row._mapping)
+    mine = games.c.import_id == import_id
+    tids = sorted(int(t) for t in conn.execute(
+        select(games.c.tournament_id).where(mine).distinct()).scalars())
+    pids = sorted({int(p) for p in conn.execute(
+        union_all(select(games.c.white_id).where(mine), select(games.c.black_id).where(mine))
+    ).scalars()})
+    gone = int(conn.execute(delete(games).where(mine)).rowcount)
+    # Tournaments: without games now, and without an override of the user's.
+    free_t = and_(
+        ~exists().where(games.c.tournament_id == tournaments.c.id),
+        ~exists().where(ro_overrides.c.tournament_id == tournaments.c.id),
+        tournaments.c.pinned_period.is_(None), tournaments.c.pinned_list.is_(None),
+        or_(tournaments.c.excluded.is_(None), tournaments.c.excluded.is_(False)),
+    )
+    dead_t: list[tuple[int, str]] = []
+    for chunk in _chunks(tids):
+        dead_t += [(int(i), str(e)) for i, e in conn.execute(
+            select(tournaments.c.id, tournaments.c.event)
+            .where(tournaments.c.id.in_(chunk), free_t).order_by(tournaments.c.id))]
+    for chunk in _chunks([i for i, _ in dead_t]):
+        conn.execute(delete(tournaments).where(tournaments.c.id.in_(chunk)))
+    # Players: without games now, and without anything the user or an official list said.
+    free_p = and_(
+        ~exists().where(games.c.white_id == players.c.id),
+        ~exists().where(games.c.black_id == players.c.id),
+        ~exists().where(official_ratings.c.player_id == players.c.id),
+        ~exists().where(ro_overrides.c.player_id == players.c.id),
+        ~exists().where(player_names.c.player_id == players.c.id,
+                        player_names.c.norm_name != players.c.norm_name),
+        players.c.birth_year.is_(None), players.c.rated_games.is_(None),
+        players.c.ever_2400.is_(None), players.c.title.is_(None),
+        players.c.federation.is_(None),
+        or_(players.c.is_me.is_(None), players.c.is_me.is_(False)),
+    )
+    dead_p: list[tuple[int, str]] = []
+    for chunk in _chunks(pids):
+        dead_p += [(int(i), str(n)) for i, n in conn.execute(
+            select(players.c.id, players.c.name)
+            .where(players.c.id.in_(chunk), free_p).order_by(players.c.id))]
+    for chunk in _chunks([i for i, _ in dead_p]):
+        conn.execute(delete(player_names).where(player_names.c.player_id.in_(chunk)))
+        conn.execute(delete(players).where(players.c.id.in_(chunk)))
+    conn.execute(delete(imports).where(imports.c.id == import_id))
+    later = (imports.c.id > import_id) & (imports.c.duplicates > 0) & (imports.c.content_hash != "")
+    forgotten = tuple(str(x) for x in conn.execute(
+        select(imports.c.source).where(later).order_by(imports.c.id)).scalars())
+    conn.execute(update(imports).where(later).values(content_hash=""))
+    return RemovedImport(
+        record=record, games=gone, tournaments=tuple(e for _, e in dead_t),
+        players=tuple(n for _, n in dead_p), kept_tournaments=len(tids) - len(dead_t),
+        kept_players=len(pids) - len(dead_p), forgotten=forgotten,
+    )
+
+
 def count_games(store: Store) -> int:
     with store.engine.connect() as conn:
         return int(conn.execute(select(func.count()).select_from(games)).scalar_one())
@@ -272,6 +398,8 @@ _GAME_COLUMNS = (
     "white_title", "black_title", "time_control", "termination", "variant", "has_moves",
     "list", "list_assumed", "rated", "not_rated_reason",
 )
+_ROW_LINE = _GAME_COLUMNS.index("source_line")
+_ROW_RESULT = _GAME_COLUMNS.index("result")
 _DATE_COLUMNS = frozenset({"date", "start_date", "end_date"})
 
 # What the writer looks up per batch (GameWriter._select_in adds `WHERE column IN (...)`).
@@ -357,6 +485,9 @@ class GameWriter:
         self._in_sql: dict[tuple[int, int], str] = {}
         self._deferred: list[str] = []  # CREATE INDEX statements to run before the commit
         self._deferring = False  # the indexes were looked at (and dropped, if found) once
+        # Duplicates whose result differs from the stored game's: "LINE: text", in order.
+        self.clashes: list[str] = []
+        self._import_sources: dict[int, str] = {}
 
     # -- transaction ---------------------------------------------------------------------
 
@@ -506,8 +637,54 @@ class GameWriter:
             added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
         else:
             added = self._insert_games_portable(rows)
+        if added < len(rows):
+            self._find_clashes(rows)
         self.added += added
         return added
+
+    def _find_clashes(self, rows: list[tuple[Any, ...]]) -> None:
+        """The duplicates of a batch whose result differs from the game an earlier import
+        stored, as problems (only batches that had duplicates get here: one indexed join
+        per batch). A game inserted by this batch is equal to itself; a duplicate of a game
+        earlier in the same source is left as before (the first one is kept, silently)."""
+        conn = self.conn
+        found: list[Any] = []
+        for chunk in _chunks(rows, _CLASH_CHUNK):
+            wanted = [(r[0], r[_ROW_LINE], r[_ROW_RESULT]) for r in chunk]
+            if self._sqlite:
+                marks = ", ".join("(?, ?, ?)" for _ in wanted)
+                found += conn.exec_driver_sql(
+                    "SELECT v.column2, v.column3, g.result, g.import_id, g.source_line "
+                    f"FROM (VALUES {marks}) AS v JOIN games AS g ON g.identity = v.column1 "
+                    "WHERE g.result != v.column3",
+                    tuple(x for w in wanted for x in w),
+                ).all()
+            else:
+                stored = {str(i): (res, imp, line) for i, res, imp, line in conn.execute(
+                    select(games.c.identity, games.c.result, games.c.import_id,
+                           games.c.source_line)
+                    .where(games.c.identity.in_([w[0] for w in wanted]))).all()}
+                found += [(line, result, *stored[ident]) for ident, line, result in wanted
+                          if ident in stored and stored[ident][0] != result]
+        for line, result, was, import_id, stored_line in sorted(found, key=lambda f: f[0]):
+            if import_id != self.import_id:  # not a game earlier in this same source
+                self.clashes.append(
+                    f"{line}: {self._clash(result, was, import_id, stored_line)}")
+
+    def _clash(self, result: str, was: str, import_id: int | None,
+               stored_line: int | None) -> str:
+        if import_id is None:
+            return (f"this game is already stored with result {was}; the file says {result}: "
+                    "the stored one is kept")
+        source = self._import_sources.get(import_id)
+        if source is None:
+            source = self.conn.execute(
+                select(imports.c.source).where(imports.c.id == import_id)).scalar() or "?"
+            self._import_sources[import_id] = source
+        at = "" if stored_line is None else f", line {stored_line}"
+        return (f"this game is already stored with result {was} (import {import_id}: "
+                f"{source}{at}); the file says {result}: the stored one is kept (`tracker "
+                f"imports remove {import_id}`, then import again, to replace it)")
 
     def _defer_indexes(self) -> None:
         """Drop the secondary indexes of games for the rest of this transaction (see the
