@@ -266,3 +266,15 @@ def test_remove_keeps_what_the_user_said_and_what_others_need(
             "b.pgn"]
     from tracker.store.maintenance import check_database
     assert check_database(store) == []
+
+
+def test_imports_remove_takes_the_groups_db(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tracker imports --db X remove ID` works on X (not silently on tracker.db)."""
+    write(tmp_path / "a.pgn", pgn())
+    assert run(capsys, monkeypatch, "import", "a.pgn", "--db", "x.db")[0] == 0
+    code, out, err = run(capsys, monkeypatch, "imports", "--db", "x.db", "remove", "1")
+    assert (code, err) == (0, "") and out.startswith("removed import 1: a.pgn")
+    assert not (tmp_path / "tracker.db").exists()
+    code, out, _ = run(capsys, monkeypatch, "imports", "--db", "x.db", "--format", "json")
+    assert json.loads(out) == []

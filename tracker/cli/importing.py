@@ -266,6 +266,8 @@ def imports_command(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     if ctx.invoked_subcommand is not None:
+        if _given(ctx, "db"):  # `tracker imports --db X remove 3`: X, unless remove has one
+            ctx.obj = {"db": db}
         return
     from rich import box
     from rich.table import Table
@@ -302,6 +304,7 @@ def imports_command(
 
 
 def remove_command(
+    ctx: typer.Context,
     import_id: Annotated[int, typer.Argument(
         metavar="ID", help="The import's id (the first column of `tracker imports`).",
         show_default=False)],
@@ -324,6 +327,8 @@ def remove_command(
       tracker imports remove 3 && tracker import corrected.pgn
     """
     from tracker.store.games import remove_import
+    if not _given(ctx, "db") and isinstance(ctx.obj, dict):
+        db = str(ctx.obj.get("db", db))
     store = store_for(db)
     try:
         gone = remove_import(store, import_id, dry_run=dry_run)
@@ -352,6 +357,12 @@ def remove_command(
     lines.append("--dry-run: nothing was changed" if dry_run else
                  f"import the corrected file again with `tracker import {r.source}`")
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option was on the command line (not its default or environment)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
 
 
 def _some(names: tuple[str, ...], sep: str, shown: int = 5) -> str:
