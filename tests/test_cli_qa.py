@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLES, dump_db, run_cli
+from tests.conftest import SAMPLES, dump_db, run_cli, subprocess_env, tracker_command
 from tracker.store import open_store
 from tracker.store.db import DAMAGED_EXIT_CODE
 
@@ -336,3 +337,137 @@ def test_no_match_names_the_near_ones_or_says_where_to_look(
     code, out, _ = run(capsys, monkeypatch, "players", "--search", "Kasparov, Garry", "--db",
                        str(season))
     assert (code, out) == (0, "no player matches 'Kasparov, Garry'\n")
+
+
+# --- bug 9: a database on a read-only mount ----------------------------------------------
+
+RO_MOUNT = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+
+
+def _on_read_only_mount(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`tracker ARGS` with `folder` mounted read-only (a private mount namespace: nothing
+    outside this one command sees it). As root a chmod stops nothing; a mount does."""
+    return subprocess.run(["unshare", "-rm", "sh", "-c", RO_MOUNT, str(folder),
+                           *tracker_command(*args)],
+                          capture_output=True, text=True, timeout=120, env=subprocess_env())
+
+
+@pytest.fixture(scope="module")
+def mounts() -> None:
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare here: a read-only mount cannot be made")
+    probe = subprocess.run(["unshare", "-rm", "sh", "-c", RO_MOUNT, "/tmp", "true"],
+                           capture_output=True, text=True, timeout=60)
+    if probe.returncode != 0:
+        pytest.skip(f"no read-only mount here (unshare: {probe.stderr.strip()})")
+
+
+def _ro_folder(tmp_path: Path, season: Path) -> Path:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(season, folder / "ro.db")
+    return folder
+
+
+@pytest.mark.parametrize("args", [
+    ("history", "99012345"), ("players",), ("export", "99012345"), ("db", "check"),
+    ("event", "list", "99012345"), ("explain", "99012345", "2025-11"),
+], ids=lambda a: " ".join(a[:2]))
+def test_reading_commands_work_on_a_read_only_mount(
+        mounts: None, season: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
+    folder = _ro_folder(tmp_path, season)
+    db = folder / "ro.db"
+    before = db.read_bytes()
+    done = _on_read_only_mount(folder, *args, "--db", str(db))
+    assert (done.returncode, done.stderr) == (0, "")
+    writable = subprocess.run(tracker_command(*args, "--db", str(season)), capture_output=True,
+                              text=True, timeout=120, env=subprocess_env())
+    assert done.stdout.replace(str(db), "DB") == writable.stdout.replace(str(season), "DB")
+    assert sorted(p.name for p in folder.iterdir()) == ["ro.db"] and db.read_bytes() == before
+
+
+def test_writing_on_a_read_only_mount_is_one_line(mounts: None, season: Path,
+                                                  tmp_path: Path) -> None:
+    folder = _ro_folder(tmp_path, season)
+    db = folder / "ro.db"
+    done = _on_read_only_mount(folder, "player", "set", "99012345", "--me", "--db", str(db))
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (f"error: {db} is read-only (attempt to write a readonly database): "
+                           "this command changes it; run it where the file and its folder "
+                           "can be written, or on a copy\n")
+    done = _on_read_only_mount(folder, "import", str(SAMPLE), "--db", str(folder / "new.db"))
+    assert (done.returncode, done.stderr) == (1, f"error: cannot create {folder}/new.db: the "
+                                                 f"folder {folder} is read-only; pick --db in "
+                                                 "a folder you can write\n")
+    assert sorted(p.name for p in folder.iterdir()) == ["ro.db"]
+
+
+def test_an_old_schema_on_a_read_only_mount(mounts: None, tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parent / "data" / "schema-0001.db", folder / "old.db")
+    done = _on_read_only_mount(folder, "players", "--db", str(folder / "old.db"))
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"error: {folder}/old.db is read-only and its schema (0001) "
+                                  "is older than this tracker's (")
+    assert done.stderr.endswith(f"upgrade it where it can be written (tracker db upgrade --db "
+                                f"{folder}/old.db), or work on a copy\n")
+
+
+def _with_pending_wal(season: Path, folder: Path) -> Path:
+    """A copy of the season taken while a writer had changes only in its -wal file."""
+    work = folder.parent / "work"
+    work.mkdir()
+    shutil.copy(season, work / "w.db")
+    con = sqlite3.connect(work / "w.db")
+    try:
+        con.execute("PRAGMA wal_autocheckpoint = 0")
+        con.execute("UPDATE players SET rated_games = 77 WHERE fide_id = 99012345")
+        con.commit()
+        for name in ("w.db", "w.db-wal", "w.db-shm"):
+            shutil.copy(work / name, folder / name)
+    finally:
+        con.close()
+    return folder / "w.db"
+
+
+def test_a_read_only_mount_with_changes_in_the_wal(mounts: None, season: Path,
+                                                   tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = _with_pending_wal(season, folder)
+    # With its -shm beside it, SQLite reads it (the changes in the -wal included).
+    done = _on_read_only_mount(folder, "players", "--format", "json", "--db", str(db))
+    assert (done.returncode, done.stderr) == (0, "")
+    # Without: the changes cannot be read, and the line says why and what to do.
+    (folder / "w.db-shm").unlink()
+    done = _on_read_only_mount(folder, "players", "--db", str(db))
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (f"error: cannot open database {db}: unable to open database file; "
+                           f"it is read-only and its changes in {db}-wal were never moved into "
+                           "it (SQLite needs to write beside it to read them): open it once "
+                           "where it can be written, or copy it with its -wal and -shm files "
+                           "to a writable folder\n")
+
+
+def test_read_only_mode_by_what_can_be_written(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without a mount: what read_only_mode decides when the file or folder is not writable.
+    from tracker.store.db import read_only_mode
+
+    db = tmp_path / "x.db"
+    url = f"sqlite:///{db}"
+    assert read_only_mode(url) is None  # no file yet
+    db.write_bytes(b"")
+    assert read_only_mode(url) is None  # writable
+    writable: set[Path] = set()
+    monkeypatch.setattr("tracker.store.db.os.access",
+                        lambda p, mode: Path(p) in writable)
+    assert read_only_mode(url) == "mode=ro&immutable=1"  # a read-only mount
+    writable.add(tmp_path)
+    assert read_only_mode(url) == "mode=ro"  # only the file is read-only: -shm beside it
+    writable.discard(tmp_path)
+    (tmp_path / "x.db-wal").write_bytes(b"changes")
+    assert read_only_mode(url) == "mode=ro"  # immutable would skip what the -wal holds
+    assert read_only_mode("sqlite://") is None
+    assert read_only_mode("postgresql://u@h/x") is None

@@ -3,7 +3,10 @@
 `open_store(target)` is the one way in. It accepts a path (`tracker.db`) or any SQLAlchemy
 URL, turns SQLite into WAL mode with a busy timeout (so a second `tracker` process waits
 instead of failing), and upgrades the schema to head through Alembic. A database written by
-a newer tracker is refused with a clear sentence, never touched.
+a newer tracker is refused with a clear sentence, never touched. A file that cannot be
+written (a read-only mount) is opened read-only (read_only_mode): reading commands work,
+writing ones get one sentence. A damaged file (SQLITE_CORRUPT, SQLITE_NOTADB, wherever a
+query meets it) is one DamagedDatabase sentence with an exit code of its own.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
@@ -156,14 +160,59 @@ def _check_sqlite_target(url: str, target: str, *, create: bool) -> None:
         raise DatabaseError(f"the folder {path.parent} does not exist: create it or pick --db")
     elif not create:
         raise NotFound(missing_database(target))
+    elif not os.access(path.parent, os.W_OK):
+        raise DatabaseError(f"cannot create {target}: the folder {path.parent} is read-only; "
+                            "pick --db in a folder you can write")
 
 
 def _sqlite_errors(context: ExceptionContext) -> None:
     """Every SQLite error of this engine, wherever a query runs: a damaged file becomes one
     DamagedDatabase sentence (instead of SQLAlchemy's multi-line error with its SQL)."""
-    if is_damage(context.original_exception):
+    exc = context.original_exception
+    if is_damage(exc):
         name = str(context.engine.url.database) if context.engine is not None else "database"
-        raise DamagedDatabase(name, str(context.original_exception)) from None
+        raise DamagedDatabase(name, str(exc)) from None
+
+
+def _read_only_errors(context: ExceptionContext) -> None:
+    """A write through an engine that read_only_mode opened read-only: one sentence."""
+    exc = context.original_exception
+    if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+        name = str(context.engine.url.database) if context.engine is not None else "database"
+        raise DatabaseError(f"{name} is read-only ({exc}): this command changes it; run it "
+                            "where the file and its folder can be written, or on a copy") from None
+
+
+def read_only_mode(url: str) -> str | None:
+    """The SQLite URI parameters to read an existing database file that cannot be written,
+    or None when it can be (or is no SQLite file).
+
+    A database in WAL mode is read through its -shm file, which SQLite creates beside it:
+    where the folder is not writable (a read-only mount, a CD, someone else's folder) it
+    cannot, so the file is opened `immutable` (no -shm, no locks: safe, since nobody can
+    write there either). A -wal file with changes not yet moved into the database would be
+    ignored that way, so then the plain read-only mode is tried (it reads an existing -shm).
+    Where only the file is read-only, `mode=ro` reads it, the folder taking the -shm.
+    """
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(str(parsed.database))
+    if not path.is_file():
+        return None
+    folder = path.parent
+    if os.access(path, os.W_OK) and os.access(folder, os.W_OK):
+        return None
+    wal = Path(f"{path}-wal")
+    if os.access(folder, os.W_OK) or (wal.is_file() and wal.stat().st_size > 0):
+        return "mode=ro"
+    return "mode=ro&immutable=1"
+
+
+def _read_only_creator(url: str, mode: str) -> Callable[[], sqlite3.Connection]:
+    path = Path(str(make_url(url).database)).absolute()
+    uri = f"file:{quote(str(path), safe='/')}?{mode}"
+    return lambda: sqlite3.connect(uri, uri=True, check_same_thread=False)
 
 
 def missing_database(target: str) -> str:
@@ -172,14 +221,21 @@ def missing_database(target: str) -> str:
     return f"{target} does not exist (import games first: tracker import FILE{db})"
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, read_only: str | None = None) -> Engine:
+    """An engine for `url`; `read_only` (URI parameters from read_only_mode) opens a SQLite
+    file read-only."""
     try:
-        engine = create_engine(url)
+        if read_only is None:
+            engine = create_engine(url)
+        else:
+            engine = create_engine(url, creator=_read_only_creator(url, read_only))
     except (ArgumentError, ImportError, ValueError) as exc:
         raise DatabaseError(f"cannot use database {url!r}: {exc}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "handle_error", _sqlite_errors)
+        if read_only is not None:
+            event.listen(engine, "handle_error", _read_only_errors)
     return engine
 
 
@@ -194,10 +250,11 @@ def open_store(
     that only reads has nothing to read in a new database (a mistyped --db)."""
     url = to_url(target)
     _check_sqlite_target(url, target, create=create)
-    engine = make_engine(url)
+    read_only = read_only_mode(url)
+    engine = make_engine(url, read_only=read_only)
     try:
         with engine.connect() as conn:
-            if engine.dialect.name == "sqlite":
+            if engine.dialect.name == "sqlite" and read_only is None:
                 mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
                 if mode != "wal" and make_url(url).database not in (None, "", ":memory:"):
                     conn.exec_driver_sql("PRAGMA journal_mode = WAL")
@@ -214,12 +271,24 @@ def open_store(
                     raise DatabaseError(
                         f"{target} is an SQLite database of another program: pick another --db"
                     )
+        if upgrade and current != head_revision() and read_only is not None:
+            raise DatabaseError(
+                f"{target} is read-only and its schema ({current or 'empty'}) is older than "
+                f"this tracker's ({head_revision()}): upgrade it where it can be written "
+                f"(tracker db upgrade --db {shlex.quote(target)}), or work on a copy")
         if upgrade and current != head_revision():
             if on_upgrade is not None and current is not None:
                 on_upgrade(current, head_revision())
             migrate(engine)
     except (OperationalError, SADatabaseError) as exc:
         engine.dispose()
+        wal = Path(f"{make_url(url).database}-wal") if read_only is not None else None
+        if wal is not None and wal.is_file() and wal.stat().st_size > 0:
+            raise DatabaseError(
+                f"cannot open database {target}: {exc.orig}; it is read-only and its changes "
+                f"in {target}-wal were never moved into it (SQLite needs to write beside it to "
+                "read them): open it once where it can be written, or copy it with its -wal "
+                "and -shm files to a writable folder") from None
         raise DatabaseError(f"cannot open database {target}: {exc.orig}") from None
     except DatabaseError:
         engine.dispose()
