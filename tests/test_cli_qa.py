@@ -471,3 +471,10 @@ def test_read_only_mode_by_what_can_be_written(tmp_path: Path,
     assert read_only_mode(url) == "mode=ro"  # immutable would skip what the -wal holds
     assert read_only_mode("sqlite://") is None
     assert read_only_mode("postgresql://u@h/x") is None
+
+
+def test_the_creating_commands_are_commands() -> None:
+    from tracker.cli.common import CREATING_COMMANDS
+
+    known = {" ".join(p) for p in _command_paths()}
+    assert known >= CREATING_COMMANDS
