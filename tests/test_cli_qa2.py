@@ -236,12 +236,14 @@ def test_calc_k_accepted(k: str, capsys: pytest.CaptureFixture[str],
     assert json.loads(out)["k"] == int(k)
 
 
-@pytest.mark.xfail(strict=True, reason="calc still says 3500: tests/test_cli_calc.py and "
-                   "tests/test_hostile_catalog.py (not this helper's) expect it; see the report")
 def test_one_rating_limit() -> None:
+    from tracker import fidelists, model, target
     from tracker.cli import calc
-    from tracker.store import official
-    assert calc.MAX_RATING == official.MAX_RATING == 3999
+    from tracker.importer import prepare
+    from tracker.store import history, official
+    assert model.MAX_RATING == 3999
+    for module in (calc, official, history, target, fidelists, prepare):
+        assert module.MAX_RATING is model.MAX_RATING, module.__name__
 
 
 def test_official_list_csv_ends_lines_with_crlf(db: str, capsys: pytest.CaptureFixture[str],

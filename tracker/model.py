@@ -14,6 +14,10 @@ from fractions import Fraction
 
 from tracker.errors import BadInput
 
+MAX_RATING = 3999
+"""The highest rating taken anywhere (FIDE's lists print four digits): official entries, the
+list reader, PGN Elo tags, `calc`, `target`, `event set --ro`."""
+
 
 class RatingList(StrEnum):
     """One of FIDE's three separate lists."""

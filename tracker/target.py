@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from tracker.errors import BadInput
 from tracker.fide import GameIn, PeriodOut, PlayerFacts, TournamentIn, rate_period
-from tracker.model import Period, RatingList, Result
+from tracker.model import MAX_RATING, Period, RatingList, Result
 from tracker.periods import GameFact, PeriodRow, ReplayInputs, TournamentFact, replay
 
 MAX_GAMES = 200
@@ -123,7 +123,7 @@ def opponents_from(
     if len(opps) > MAX_GAMES:
         raise BadInput(f"{len(opps)} games is more than the {MAX_GAMES} this command handles")
     for r in opps:
-        if not 0 < r < 4000:
+        if not 0 < r <= MAX_RATING:
             raise BadInput(f"opponent rating {r} is not a rating (give a number like 1850)")
     return opps
 
@@ -176,7 +176,7 @@ def needed_score(
     tournament's start date (decides the per-game rules); `period_games` the games already
     counted in the period when larger than those in `played` (for the 700 rule).
     """
-    if not 0 < target < 4000:
+    if not 0 < target <= MAX_RATING:
         raise BadInput(f"target {target} is not a rating (give a number like 1900)")
     if not opponents:
         raise BadInput("the new tournament needs at least one game")
@@ -260,7 +260,7 @@ def needed_score_replayed(
     the period, the tournaments already in it, K (and its facts), the 700 rule, one-off
     adjustments and even a first rating come out exactly as `tracker history` shows them.
     """
-    if not 0 < target < 4000:
+    if not 0 < target <= MAX_RATING:
         raise BadInput(f"target {target} is not a rating (give a number like 1900)")
     if not opponents:
         raise BadInput("the new tournament needs at least one game")

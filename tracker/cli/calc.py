@@ -14,7 +14,7 @@ import typer
 
 from tracker.cli.common import TableOrJson, out
 from tracker.errors import BadInput
-from tracker.model import Period, RatingList
+from tracker.model import MAX_RATING, Period, RatingList
 
 if TYPE_CHECKING:
     from tracker.fide import FirstRatingOut, GameIn, PeriodOut
@@ -36,8 +36,6 @@ HELP = (
 
 _OPPONENT = re.compile(r"^\s*(\d{1,4})\s*:\s*(1|1\.0|0|0\.0|0\.5|\.5|1/2|½)\s*$")
 ASSUMED_GAMES = 30  # without --rated-games: an established player
-MAX_RATING = 3500  # to be tracker.store.official.MAX_RATING's 3999 (not imported here: the
-# store is slow to import); two tests of other owners still expect 3500 in calc's messages
 MAX_K = 40  # the highest K of any edition (older editions and the 700 rule give smaller ones)
 _SCORES = {"1": Fraction(1), "1.0": Fraction(1), "0": Fraction(0), "0.0": Fraction(0)}
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.timecontrol import classify_time_control
-from tracker.model import RatingList, RawGame
+from tracker.model import MAX_RATING, RatingList, RawGame
 from tracker.names import normalize_name
 from tracker.store.games import PreparedGame
 
@@ -354,7 +354,7 @@ def _no_rating(tag: str) -> bool:
 
 
 def _elo_warning(side: str, tag: str) -> str:
-    return (f"{side}Elo {tag.strip()!r} is not a rating (a whole number from 1 to 3999): "
+    return (f"{side}Elo {tag.strip()!r} is not a rating (a whole number from 1 to {MAX_RATING}): "
             f"the game is stored without {side}'s rating")
 
 
@@ -365,7 +365,7 @@ def _elo(tag: str | None) -> int | None:
     t = tag.strip()
     if t.isascii() and t.isdigit():
         value = int(t)
-        if 0 < value < 4000:
+        if 0 < value <= MAX_RATING:
             return value
     return None
 

@@ -20,10 +20,10 @@ from sqlalchemy import Row, and_, bindparam, delete, insert, literal, or_, selec
 from sqlalchemy.sql import Select
 
 from tracker.errors import BadInput, NotFound
-from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
+from tracker.model import MAX_RATING, OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import GameFact, TournamentFact, game_facts, is_list_month
 from tracker.store.db import Store
-from tracker.store.official import _LIST_ORDER, MAX_RATING
+from tracker.store.official import _LIST_ORDER
 from tracker.store.official import _entry as official_entry
 from tracker.store.players import _ref as player_ref
 from tracker.store.schema import games, official_ratings, players, ro_overrides, tournaments

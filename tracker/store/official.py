@@ -34,16 +34,12 @@ from sqlalchemy.exc import IntegrityError
 
 from tracker.errors import BadInput, NotFound
 from tracker.fidelists import ListRating, ListRow
-from tracker.model import OfficialEntry, Period, RatingList
+from tracker.model import MAX_RATING, OfficialEntry, Period, RatingList
 from tracker.names import normalize_name
 from tracker.store.db import Store
 from tracker.store.schema import official_ratings, player_names, players
 
 BATCH = 2_000
-MAX_RATING = 3999
-"""The highest rating accepted (FIDE's lists print four digits; the list reader and the PGN
-importer take 1 to 3999 too). tracker.cli.calc.MAX_RATING is the same limit: the calculator
-must not import the store (tests/test_cli_qa2.py keeps them equal)."""
 CACHE_KIB = 65_536
 _LIST_ORDER = {lst: i for i, lst in enumerate(RatingList)}
 
