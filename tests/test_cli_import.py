@@ -92,6 +92,9 @@ def test_import_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_imports_and_players_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run(capsys, monkeypatch, "imports")  # no database: not made empty
+    assert code == 1 and "tracker.db does not exist" in err
+    run(capsys, monkeypatch, "db", "upgrade")
     code, out, _ = run(capsys, monkeypatch, "imports")
     assert code == 0 and "no imports yet" in out
     write(tmp_path / "a.pgn", pgn(Round="1"), pgn(Round="1"))

@@ -177,7 +177,7 @@ def test_bad_input_one_line(season_db: str, capsys, monkeypatch, args, code, wor
     assert words in err
 
 
-def test_no_tracked_player(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_no_tracked_player(db_path: Path, store, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     code, _, err = run(["history", "--db", str(db_path)], capsys, monkeypatch)
     assert code == 1 and "--me" in err
 

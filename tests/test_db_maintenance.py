@@ -394,5 +394,5 @@ def test_an_upgrade_on_open_is_announced_once(tmp_path: Path, capsys: pytest.Cap
                    "(once; a database of a million games takes about half a minute)\n")
     code, _, err = run(capsys, monkeypatch, "players", "--db", str(db))
     assert (code, err) == (0, "")
-    code, _, err = run(capsys, monkeypatch, "players", "--db", str(tmp_path / "new.db"))
+    code, _, err = run(capsys, monkeypatch, "db", "upgrade", "--db", str(tmp_path / "new.db"))
     assert (code, err) == (0, "")

@@ -119,10 +119,12 @@ CASES = [
     Case("db-not-sqlite", ("history", "--db", H + "not-a-database.db"), 1, "",
          f"error: {H}not-a-database.db is not a tracker database (not SQLite): give another "
          "--db path\n"),
-    Case("db-corrupt", ("history", "--db", H + "corrupt.db"), 1, "",
-         f"error: cannot open database {H}corrupt.db: database disk image is malformed\n"),
-    Case("db-check-corrupt", ("db", "check", "--db", H + "corrupt.db"), 1, "",
-         f"error: cannot open database {H}corrupt.db: database disk image is malformed\n"),
+    Case("db-corrupt", ("history", "--db", H + "corrupt.db"), 4, "",
+         f"error: {H}corrupt.db is damaged (database disk image is malformed): `tracker db "
+         f"check --db {H}corrupt.db` tells more; restore a backup (`tracker db backup`)\n"),
+    Case("db-check-corrupt", ("db", "check", "--db", H + "corrupt.db"), 4, "",
+         f"error: {H}corrupt.db is damaged (database disk image is malformed): restore a "
+         "backup (`tracker db backup`)\n"),
     Case("db-of-another-program", ("history", "--db", "other.db"), 1, "",
          "error: other.db is an SQLite database of another program: pick another --db\n"),
     Case("db-newer-schema", ("history", "--db", "newer.db"), 1, "",
@@ -134,10 +136,12 @@ CASES = [
          "error: cannot use database 'postgresql://u@localhost/x': No module named 'psycopg'\n"),
     # --- command-line values -------------------------------------------------------------
     Case("sql-in-a-name", ("history", "Robert'); DROP TABLE players;--"), 1, "",
-         "error: no player matches \"Robert'); DROP TABLE players;--\": see `tracker players "
-         "--search Robert'); DROP TABLE players;--`\n"),
+         "error: no player matches \"Robert'); DROP TABLE players;--\": `tracker players` "
+         "lists all 2 players, `tracker players --search PART` those whose name contains "
+         "PART\n"),
     Case("emoji-name", ("history", "🐴 Horse"), 1, "",
-         "error: no player matches '🐴 Horse': see `tracker players --search 🐴 Horse`\n"),
+         "error: no player matches '🐴 Horse': `tracker players` lists all 2 players, "
+         "`tracker players --search PART` those whose name contains PART\n"),
     Case("quote-in-a-name", ("history", '"Novak'), 0,
          "", "", changes_db=False),  # out: the history table (checked below: not empty)
     Case("like-wildcard-name", ("history", "%"), 2, "",
@@ -164,8 +168,8 @@ CASES = [
          "error: rating -1 is out of range: give a rating from 1 to 3999\n"),
     Case("official-add-sql-name", ("official", "add", "x'; DELETE FROM games;--", "--period",
                                    "2025-03", "--rating", "1900"), 1, "",
-         "error: no player matches \"x'; DELETE FROM games;--\": see `tracker players --search "
-         "x'; DELETE FROM games;--`\n"),
+         "error: no player matches \"x'; DELETE FROM games;--\": `tracker players` lists all "
+         "2 players, `tracker players --search PART` those whose name contains PART\n"),
     Case("player-birth-year", ("player", "set", "Novak, Jan", "--birth-year", "-3"), 2, "",
          "error: birth year -3 is not plausible: give a year like 2008\n"),
     Case("merge-with-itself", ("player", "merge", "Novak, Jan", "Novak, Jan"), 2, "",

@@ -121,7 +121,8 @@ def test_add_list_remove(db: str, capsys: pytest.CaptureFixture[str],
 
 @pytest.mark.parametrize("args, code, message", [
     (["add", "999", "--period", "2025-10", "--rating", "1800"], 1,
-     "error: no player matches '999': see `tracker players --search 999`"),
+     "error: no player matches '999': `tracker players` lists all 3 players, `tracker "
+     "players --search PART` those whose name contains PART"),
     (["add", "Nobody", "--period", "2025-13", "--rating", "1800"], 2,
      "error: --period: period '2025-13': month must be 01 to 12"),
     (["add", "Nobody", "--period", "2025-10", "--rating", "0"], 2,
