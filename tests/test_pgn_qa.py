@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from tests.conftest import REPO, subprocess_env
 from tracker.model import RawGame
 from tracker.pgn import (
+    LineCount,
     decode_text,
-    line_ends,
     read_games,
     read_games_reference,
     read_games_slow,
@@ -179,7 +179,9 @@ def test_cuts_see_a_cr_alone_as_a_line_end() -> None:
     for start, end in itertools.pairwise(cuts):
         part = data[start:end]
         parts += read_games(io.BytesIO(part), "t.pgn", first)
-        first += line_ends(part)
+        count = LineCount()
+        count.feed(part)
+        first += count.lines
     assert parts == whole
     assert [g.tags.get("White") for g in whole[3:5]] == [None, "W"]
 
@@ -228,17 +230,22 @@ def test_text_lines_are_the_lines_read_games_numbers(encode: Callable[[str], byt
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"a", b"[E \"x\"]", b"\n\n"]),
+@given(st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"\r\r\n", b"a", b'[E "x"]', b"\n\n"]),
                 max_size=60),
        st.lists(st.integers(0, 200), max_size=6))
-def test_line_ends_count_lines_as_read_games_does(pieces: list[bytes], at: list[int]) -> None:
+def test_line_count_counts_lines_as_read_games_does(pieces: list[bytes], at: list[int]) -> None:
     # For the lines of a part read in pieces (the import's workers number their games so).
-    data = b"".join(pieces) + b"\n"
-    want = len(list(text_lines(io.BytesIO(data), "t.pgn")))
-    cuts = sorted({min(a, len(data)) for a in at} | {0, len(data)})
-    got = 0
-    after_cr = False
-    for start, end in itertools.pairwise(cuts):
-        got += line_ends(data[start:end], after_cr)
-        after_cr = data[start:end][-1:] == b"\r" if end > start else after_cr
-    assert got == want
+    data = b"".join(pieces)
+    want = len(list(text_lines(io.BytesIO(data + b"x"), "t.pgn"))) - 1
+    count = LineCount()
+    for start, end in itertools.pairwise(sorted({min(a, len(data)) for a in at} | {0, len(data)})):
+        count.feed(data[start:end])
+    assert count.lines == want
+
+
+def test_cr_cr_lf_is_one_line_end() -> None:
+    # A CRLF file copied once more in text mode: CR CR LF, one line end (as grep -n counts).
+    lf = TWO.encode()
+    got = games(lf.replace(b"\n", b"\r\r\n"))
+    assert got == games(lf)
+    assert [g.line for g in got] == [1, 9]

@@ -11,8 +11,8 @@ What a game is (python-chess's rules, with two documented differences)
 - A game is a header block of tag lines (`[Name "value"]`) and the movetext after it. The
   movetext ends at a blank line outside a `{...}` comment (a line of spaces is blank).
   Lines starting with `%` (escape) are ignored, and so are lines starting with `;` outside
-  the moves, as in python-chess. Line ends may be LF, CRLF or CR alone (old Mac files; a
-  stray CR in a LF file also ends a line and counts as one in line numbers); byte order
+  the moves, as in python-chess. Line ends may be LF, CRLF (or CR CR LF) or CR alone (old
+  Mac files; a stray CR in a LF file also ends a line and counts as one); byte order
   marks are dropped wherever they are (files concatenated into one stream). A UTF-16 or
   UTF-32 stream (by its byte order mark, or UTF-16 starting with a tag) is read as UTF-8.
 - One blank line inside a header block (ChessBase writes one) does not end the block; nor
@@ -67,7 +67,7 @@ from tracker.pgn.machine import (
     MAX_LINE,
     MAX_TAGS,
     MAX_VALUE,
-    line_ends,
+    LineCount,
     read_games_slow,
     text_lines,
 )
@@ -107,12 +107,12 @@ def validate_moves(text: str, first_line: int = 1) -> list[tuple[int, str]]:
 
 __all__ = [
     "CARRY_CAP",
+    "LineCount",
     "MAX_LINE",
     "MAX_TAGS",
     "MAX_VALUE",
     "decode_text",
     "game_cuts",
-    "line_ends",
     "problem_location",
     "read_games",
     "read_games_reference",

@@ -316,14 +316,25 @@ def _read_blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
         yield block
 
 
+_LINE_END = re.compile(rb"\r+\n|\r")
+"""Where a line ends besides LF: CRLF (CR CR LF too: a CRLF file converted once more by a
+text-mode copy, one line end as `grep -n` and vim count it), or CR alone (old Mac files; a
+stray CR in a LF file, as Python's universal newlines and most editors read it)."""
+
+
+def _line_ends_of(data: bytes) -> int:
+    if b"\r\r" in data:
+        return len(_LINE_END.findall(data)) + data.count(b"\n") - data.count(b"\r\n")
+    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
 def blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
     """The bytes of `stream` as UTF-8 or a single-byte code page with LF line ends; a read
     error is a BadInput naming the source.
 
-    A UTF-16 or UTF-32 stream (`wide_encoding`) is converted to UTF-8. Every CRLF becomes LF
-    and every CR left (old Mac files end their lines with CR alone; a stray CR in a LF file
-    is a line end too, as for Python's universal newlines and most editors) becomes LF, so
-    line numbers count CR alone as a line end.
+    A UTF-16 or UTF-32 stream (`wide_encoding`) is converted to UTF-8. Each line end
+    (`_LINE_END`: CRLF, CR CR LF, CR alone) becomes one LF, so line numbers count a CR alone
+    as a line end.
     """
     raw = _read_blocks(stream, source)
     first = next(raw, b"")
@@ -333,22 +344,44 @@ def blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
     stream_blocks: Iterable[bytes] = (
         _as_utf8(first, raw, codec) if codec is not None else _chain(first, raw)
     )
-    held = False  # the last block ended in a CR: an LF may follow in the next one
+    held = b""  # the CRs the last block ended in: an LF may follow in the next one
     for block in stream_blocks:
         if held:
-            block = b"\r" + block
-            held = False
+            block = held + block
+            held = b""
         if b"\r" in block:
             if block[-1:] == b"\r":
-                block = block[:-1]
-                held = True
+                kept = block.rstrip(b"\r")
+                held = block[len(kept) :]
+                block = kept
             block = block.replace(b"\r\n", b"\n")
             if b"\r" in block:
-                block = block.replace(b"\r", b"\n")
+                block = _LINE_END.sub(b"\n", block)
         if block:
             yield block
     if held:
-        yield b"\n"
+        yield b"\n" * len(held)
+
+
+class LineCount:
+    """The lines of a stream read in pieces, counted as `blocks` counts them (for the import
+    workers, which number the games of a part by the lines of the parts before it)."""
+
+    def __init__(self) -> None:
+        self._ends = 0
+        self._held = 0  # CRs the last piece ended in (one line end each unless an LF follows)
+
+    def feed(self, data: bytes) -> None:
+        if self._held:
+            data = b"\r" * self._held + data
+        kept = data.rstrip(b"\r") if data[-1:] == b"\r" else data
+        self._held = len(data) - len(kept)
+        self._ends += _line_ends_of(kept) if b"\r" in kept else kept.count(b"\n")
+
+    @property
+    def lines(self) -> int:
+        """Line ends so far (the CRs of the end as if the stream ended there)."""
+        return self._ends + self._held
 
 
 def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
@@ -406,18 +439,6 @@ def chunks(
         lineno += whole.count(b"\n")
     if rest and not skipping:
         yield rest + b"\n", lineno, {}
-
-
-def line_ends(data: bytes, after_cr: bool = False) -> int:
-    """How many lines end in `data` as `blocks` counts them (at LF, CRLF or CR alone), for
-    counting the lines of a file read in pieces: `after_cr` when the piece before ended in a
-    CR (then an LF first in `data` ends no other line). For a single-byte or UTF-8 stream."""
-    ends = data.count(b"\n")
-    if b"\r" in data:
-        ends += data.count(b"\r") - data.count(b"\r\n")
-    if after_cr and data[:1] == b"\n":
-        ends -= 1
-    return ends
 
 
 def text_lines(stream: BinaryIO, source: str) -> Iterator[str]:

@@ -409,7 +409,7 @@ def game_cuts(stream: BinaryIO, size: int, step: int) -> list[int]:
             if m is None:
                 break
             at = end = m.start()
-            if window[end - 1 : end] == b"\r":  # CRLF
+            while window[end - 1 : end] == b"\r":  # CRLF, CR CR LF
                 end -= 1
             prev = max(window.rfind(b"\n", 0, end), window.rfind(b"\r", 0, end))  # CR alone
             line = window[prev + 1 : end]
