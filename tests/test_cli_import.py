@@ -39,7 +39,7 @@ def test_import_report_and_reimport(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 0, err
     assert out.splitlines() == [
         "a.pgn: 3 games read, 2 added, 1 skipped, 1 problem",
-        "1 file, 3 games read, 2 added, 0 duplicates skipped, 1 games not stored (problems), "
+        "1 file, 3 games read, 2 added, 0 duplicates skipped, 1 game not stored (problems), "
         "1 problem",
         "not counted for rating: unfinished 1",
         "no time control: 2 games put on a list by assumption (standard, or blitz/rapid when "

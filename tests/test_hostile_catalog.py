@@ -63,21 +63,21 @@ CASES = [
          f"{H}empty.pgn\n"),
     Case("truncated-game", ("import", H + "truncated.pgn"), 0,
          _report("truncated.pgn", "2 games read, 1 added, 1 skipped, 2 problems",
-                 "2 games read, 1 added, 0 duplicates skipped, 1 games not stored (problems), "
+                 "2 games read, 1 added, 0 duplicates skipped, 1 game not stored (problems), "
                  "2 problems"),
          f"warning: {H}truncated.pgn:14: not a tag pair, ignored: [R\n"
          f"warning: {H}truncated.pgn:11: no White player name: game skipped\n",
          changes_db=True),
     Case("broken-tag-quoting", ("import", H + "broken-quotes.pgn"), 0,
          _report("broken-quotes.pgn", "1 game read, 0 added, 1 skipped, 2 problems",
-                 "1 game read, 0 added, 0 duplicates skipped, 1 games not stored (problems), "
+                 "1 game read, 0 added, 0 duplicates skipped, 1 game not stored (problems), "
                  "2 problems", ""),
          f'warning: {H}broken-quotes.pgn:5: not a tag pair, ignored: [White "Novak, \\"Jan]\n'
          f"warning: {H}broken-quotes.pgn:1: no White player name: game skipped\n",
          changes_db=True),
     Case("unknown-result", ("import", H + "unknown-result.pgn"), 0,
          _report("unknown-result.pgn", "1 game read, 0 added, 1 skipped, 1 problem",
-                 "1 game read, 0 added, 0 duplicates skipped, 1 games not stored (problems), "
+                 "1 game read, 0 added, 0 duplicates skipped, 1 game not stored (problems), "
                  "1 problem", ""),
          f"warning: {H}unknown-result.pgn:1: unknown result '2-0': game skipped (expected 1-0, "
          "0-1, 1/2-1/2 or *)\n", changes_db=True),

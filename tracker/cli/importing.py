@@ -226,7 +226,7 @@ def _print_report(report: ImportReport, said: _Said, *,
     if already:
         summary.append(f"{already:,} already imported")
     if report.total("skipped"):
-        summary.append(f"{report.total('skipped'):,} games not stored (problems)")
+        summary.append(f"{_n(report.total('skipped'), 'game')} not stored (problems)")
     summary.append(_n(total_problems, "problem"))
     out.print(", ".join(summary), markup=False)
     not_rated = report.not_rated

@@ -70,6 +70,7 @@ from tracker.importer.values import (
     _NoProgress,
 )
 from tracker.store import Store
+from tracker.store.db import DamagedDatabase
 from tracker.store.games import GameWriter, find_import
 
 __all__ = [
@@ -248,6 +249,8 @@ def import_sources(
                 rep = SourceReport(name=current)
                 try:
                     import_source(store, source, options, progress, read, rep, ctrl_c.check)
+                except DamagedDatabase:
+                    raise  # not this file's fault: every other file would fail the same way
                 except TrackerError as exc:
                     rep.error = str(exc)
                     if options.strict:
