@@ -28,6 +28,10 @@ def extra_command() -> Iterator[None]:
     def _bug() -> None:
         raise ZeroDivisionError("boom")
 
+    @app.command("zz-ctrl-c")
+    def _ctrl_c() -> None:
+        raise KeyboardInterrupt
+
     yield
     app.registered_commands[:] = before
 
@@ -52,6 +56,14 @@ def test_tracker_error_is_one_line(
     assert run(monkeypatch, "zz-bad") == 2
     err = capsys.readouterr().err
     assert err == "error: 1500:2 is not a score: use 1, 0.5 or 0\n"
+
+
+@pytest.mark.usefixtures("extra_command")
+def test_ctrl_c_says_interrupted_with_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(monkeypatch, "zz-ctrl-c") == 130
+    assert capsys.readouterr().err == "interrupted\n"  # typer alone exits 130 silently
 
 
 @pytest.mark.usefixtures("extra_command")

@@ -99,6 +99,8 @@ def main() -> None:
     try:
         # Without standalone mode, click returns the code of a typer.Exit instead of exiting.
         code = app(standalone_mode=False)
+        if code == 130:  # typer turned a Ctrl-C into Exit(130), silently
+            print("interrupted", file=sys.stderr)
         sys.exit(code if isinstance(code, int) else 0)
     except TrackerError as exc:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
