@@ -362,9 +362,9 @@ def _many_games_file(path: Path) -> Path:
     return write(path, *texts, pgn(Result="?"), *texts[260:])
 
 
-@pytest.mark.parametrize("batch", [2000, 7])
+@pytest.mark.parametrize(("batch", "lone_cr"), [(2000, False), (7, False), (7, True)])
 def test_two_workers_in_parts_give_the_same_database(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int, lone_cr: bool) -> None:
     # A big plain file is cut into parts (tracker.pgn.scan.game_cuts) read by two workers
     # in turn: the database, the import's counts and its problems (with their lines) are
     # those of one stream read in this process. Small parts here: many cuts; one batch a
@@ -376,6 +376,8 @@ def test_two_workers_in_parts_give_the_same_database(
     from tracker.store import open_store
 
     f = _many_games_file(tmp_path / "many.pgn")
+    if lone_cr:  # a CR alone ends a line too: the parts after these number lines the same
+        f.write_bytes(f.read_bytes().replace(b"\n[Round", b"\r[Round", 3))
     results = []
     for split in (False, True):
         if split:
@@ -527,7 +529,23 @@ def test_validate_replays_moves(store: Store, tmp_path: Path) -> None:
     with open_store(str(store2)) as other:
         (s,) = run(other, f, validate=True).sources
     assert s.added == 2
-    assert len(s.problems) == 1 and s.problems[0].startswith(f"{f}:11: illegal or unreadable")
+    # the line of the illegal move: game 2 starts on line 11, its moves are on line 19
+    assert len(s.problems) == 1 and s.problems[0].startswith(f"{f}:19: illegal or unreadable")
+
+
+@pytest.mark.parametrize("form", ["cr", "utf-16"])
+def test_validate_numbers_lines_as_the_reader_does(tmp_path: Path, form: str) -> None:
+    # An old Mac file (CR alone) and a UTF-16 one: no false problem, the illegal move's line.
+    text = pgn("1. e4 e5 2. Ke2", Round="1") + pgn("1. e4 e5 2. Kd3", Round="2")
+    f = tmp_path / f"{form}.pgn"
+    f.write_bytes(text.replace("\n", "\r").encode("ascii") if form == "cr"
+                  else text.encode("utf-16"))
+    from tracker.store import open_store
+
+    with open_store(str(tmp_path / "v.db")) as other:
+        (s,) = run(other, f, validate=True).sources
+    assert s.added == 2
+    assert len(s.problems) == 1 and s.problems[0].startswith(f"{f}:19: illegal or unreadable")
 
 
 def test_standard_input(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,6 +22,7 @@ from tracker.errors import TrackerError
 from tracker.importer.prepare import _ASSUMED, _RATED, _REASON, Preparer
 from tracker.importer.values import ImportOptions, Reader
 from tracker.model import RawGame
+from tracker.pgn.machine import LineCount
 
 BATCH = 2_000
 WORKER_MIN_BYTES = 4 << 20  # smaller sources are parsed in-process (a fork costs more)
@@ -112,11 +113,11 @@ class _Validator:
     """
 
     def __init__(self, source: Any) -> None:
-        from tracker.pgn import decode_text, validate_game
+        from tracker.pgn import text_lines, validate_moves
 
-        self._decode = decode_text
-        self._validate = validate_game
+        self._validate = validate_moves
         self._stream = source.open()
+        self._lines = text_lines(self._stream, source.name)  # numbered as read_games does
         self._lineno = 0
         self._pending: RawGame | None = None
         self.failed = False
@@ -124,11 +125,11 @@ class _Validator:
     def _text_until(self, stop: int | None) -> str:
         parts = []
         while stop is None or self._lineno < stop - 1:
-            line = self._stream.readline()
-            if not line:
+            line = next(self._lines, None)
+            if line is None:
                 break
             self._lineno += 1
-            parts.append(self._decode(line))
+            parts.append(line)
         return "".join(parts)
 
     def _check(self, stop: int | None) -> list[str]:
@@ -137,7 +138,8 @@ class _Validator:
             self._text_until(stop)
             return []
         text = self._text_until(stop)
-        found = [f"{game.line}: illegal or unreadable moves: {p}" for p in self._validate(text)]
+        found = [f"{line}: illegal or unreadable moves: {p}"
+                 for line, p in self._validate(text, game.line)]
         if found:
             self.failed = True
         return found
@@ -248,7 +250,7 @@ class _Part:
         self._stream = stream
         stream.seek(start)
         self._left = end - start
-        self.lines = 0
+        self._count = LineCount()  # as read_games counts them (CR alone, CR CR LF)
 
     def open(self) -> _Part:
         return self
@@ -264,8 +266,13 @@ class _Part:
             size = self._left
         data = self._stream.read(size) if size else b""
         self._left -= len(data)
-        self.lines += data.count(b"\n")
+        if data:
+            self._count.feed(data)
         return data
+
+    @property
+    def lines(self) -> int:
+        return self._count.lines
 
 
 def _part_worker(
