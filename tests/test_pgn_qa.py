@@ -26,7 +26,6 @@ from tracker.pgn import (
     read_games_reference,
     read_games_slow,
     text_lines,
-    validate_game,
     validate_moves,
 )
 from tracker.pgn.machine import BLOCK
@@ -196,15 +195,14 @@ def test_validate_moves_gives_the_line_of_the_bad_move(caplog: pytest.LogCapture
     with caplog.at_level(logging.DEBUG):
         found = validate_moves(BAD, first_line=10)
     assert [(line, text.split(" in ")[0]) for line, text in found] == [(18, "illegal san: 'Bb7'")]
-    assert validate_game(BAD) == [text for _, text in found]  # the same, without lines
     assert caplog.records == []  # python-chess logged nothing
     assert validate_moves(BAD.replace("Bb7", "Nc6"), first_line=10) == []
 
 
 def test_validate_logs_nothing_to_stderr() -> None:
     # As a user saw it: without logging set up, python-chess's errors went to stderr.
-    code = ("import sys; from tracker.pgn import validate_game; "
-            "print(validate_game(sys.stdin.read()))")
+    code = ("import sys; from tracker.pgn import validate_moves; "
+            "print(validate_moves(sys.stdin.read()))")
     done = subprocess.run([sys.executable, "-c", code], input=BAD, capture_output=True,
                           text=True, cwd=REPO, env=subprocess_env(), check=True)
     assert "illegal san: 'Bb7'" in done.stdout

@@ -90,13 +90,6 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
     return reference(stream, source)
 
 
-def validate_game(text: str) -> list[str]:
-    """Replay one game's PGN text with python-chess: its problems ([] when all is legal)."""
-    from tracker.pgn.reference import validate_game as validate
-
-    return validate(text)
-
-
 def validate_moves(text: str, first_line: int = 1) -> list[tuple[int, str]]:
     """Replay one game's PGN text (its first line numbered `first_line`) with python-chess:
     (line, problem) for each problem, the line of a bad move being the line it is on."""
@@ -118,6 +111,5 @@ __all__ = [
     "read_games_reference",
     "read_games_slow",
     "text_lines",
-    "validate_game",
     "validate_moves",
 ]

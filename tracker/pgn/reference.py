@@ -137,6 +137,3 @@ def validate_moves(text: str, first_line: int = 1) -> list[tuple[int, str]]:
     return found
 
 
-def validate_game(text: str) -> list[str]:
-    """The problems `validate_moves` finds in one game's PGN text, without their lines."""
-    return [problem for _, problem in validate_moves(text)]
