@@ -13,7 +13,7 @@ import typer
 from typer.core import TyperCommand
 
 from tracker import __version__
-from tracker.cli.common import Command, Group, help_text, with_examples
+from tracker.cli.common import Command, Group, Interruption, help_text, with_examples
 from tracker.errors import TrackerError
 
 DAMAGED_EXIT_CODE = 4
@@ -99,7 +99,7 @@ def main() -> None:
     try:
         # Without standalone mode, click returns the code of a typer.Exit instead of exiting.
         code = app(standalone_mode=False)
-        if code == 130:  # typer turned a Ctrl-C into Exit(130), silently
+        if code == 130 and not Interruption.told:  # typer made a Ctrl-C a silent Exit(130)
             print("interrupted", file=sys.stderr)
         sys.exit(code if isinstance(code, int) else 0)
     except TrackerError as exc:

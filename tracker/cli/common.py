@@ -51,6 +51,12 @@ class _LazyConsole:
 out = _LazyConsole(highlight=False, soft_wrap=True)  # results: stdout
 err = _LazyConsole(stderr=True, highlight=False)  # diagnostics and progress: stderr
 
+class Interruption:
+    """Whether a command has said what a Ctrl-C left (then `main` adds nothing to it)."""
+
+    told = False
+
+
 def emit_json(data: object) -> None:
     """`data` as indented JSON on stdout, plainly (rich's print_json colours and re-parses it:
     a minute for 35,000 players)."""

@@ -10,6 +10,7 @@ import typer
 from tracker.cli.common import (
     DEFAULT_DB,
     DbOption,
+    Interruption,
     TableOrJson,
     emit_json,
     err,
@@ -128,6 +129,7 @@ def import_command(
                 report = import_paths(store, paths, options, bar, said.source_done)
         except Interrupted as stop:
             err.print(_interrupted_line(stop), markup=False, soft_wrap=True)
+            Interruption.told = True
             raise typer.Exit(130) from None
         _print_report(report, said, default_list=default_list)
         if player is not None:
