@@ -637,7 +637,8 @@ class GameWriter:
             added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
         else:
             added = self._insert_games_portable(rows)
-        if added < len(rows):
+        if added < len(rows) and self._rows_before:
+            # (no game before this source: every duplicate is one of its own, never a clash)
             self._find_clashes(rows)
         self.added += added
         return added
