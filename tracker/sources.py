@@ -248,42 +248,35 @@ def _decompressor(head: bytes, opener: Opener) -> Opener | None:
     return None
 
 
-class _Gzip(gzip.GzipFile):
-    """A gzip stream that closes the stream it reads from."""
+class _ClosesRaw(io.BufferedIOBase):
+    """A decompressing stream that closes the stream it reads from (first in the bases of
+    a gzip/bz2/lzma file class: its `close` runs theirs, then closes `_raw`)."""
 
+    _raw: BinaryIO
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+class _Gzip(_ClosesRaw, gzip.GzipFile):
     def __init__(self, raw: BinaryIO) -> None:
         self._raw = raw
         super().__init__(fileobj=raw, mode="rb")
 
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            self._raw.close()
 
-
-class _Bzip2(bz2.BZ2File):
+class _Bzip2(_ClosesRaw, bz2.BZ2File):
     def __init__(self, raw: BinaryIO) -> None:
         self._raw = raw
         super().__init__(raw, "rb")
 
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            self._raw.close()
 
-
-class _Xz(lzma.LZMAFile):
+class _Xz(_ClosesRaw, lzma.LZMAFile):
     def __init__(self, raw: BinaryIO) -> None:
         self._raw = raw
         super().__init__(raw, "rb")
-
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            self._raw.close()
 
 
 def _refused(name: str, why: str) -> Source:
