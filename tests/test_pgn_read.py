@@ -344,9 +344,9 @@ def test_problem_location() -> None:
     assert problem_location(g, "y") == (7, "y")
 
 
-def test_validate_game_replays_moves() -> None:
-    from tracker.pgn import validate_game
+def test_validate_moves_replays_moves() -> None:
+    from tracker.pgn import validate_moves
 
-    assert validate_game('[White "A"]\n\n1. e4 e5 2. Nf3 Nc6 *\n') == []
-    problems = validate_game('[White "A"]\n\n1. e4 e5 2. Ke3 Nc6 *\n')
-    assert len(problems) == 1 and "Ke3" in problems[0]
+    assert validate_moves('[White "A"]\n\n1. e4 e5 2. Nf3 Nc6 *\n') == []
+    problems = validate_moves('[White "A"]\n\n1. e4 e5 2. Ke3 Nc6 *\n')
+    assert len(problems) == 1 and problems[0][0] == 3 and "Ke3" in problems[0][1]

@@ -187,7 +187,7 @@ def _creates() -> bool:
     try:  # a recent typer runs its own copy of click
         from typer._click.globals import get_current_context
     except ImportError:  # pragma: no cover - an older typer, on click itself
-        from click import get_current_context  # type: ignore[no-redef, unused-ignore]
+        from click import get_current_context  # type: ignore[no-redef, import-not-found, unused-ignore]
 
     ctx = get_current_context(silent=True)
     if ctx is None:
