@@ -477,7 +477,34 @@ _IDLE_LOCK = threading.Lock()
 _IDLE_STREAMS: list[tuple[_Streams, int, BinaryIO]] = []
 
 
-class _Slice(io.RawIOBase):
+class _Positioned(io.RawIOBase):
+    """A readable, seekable raw stream with its own position over bytes it reads by
+    offset (`_length` is their size)."""
+
+    _pos = 0
+
+    def _length(self) -> int:
+        raise NotImplementedError
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        if whence == os.SEEK_CUR:
+            offset += self._pos
+        elif whence == os.SEEK_END:
+            offset += self._length()
+        self._pos = max(0, offset)
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+
+class _Slice(_Positioned):
     """`size` bytes from `offset` of a (decompressed) archive: a tar member. Closes the
     archive stream with it (or hands it back to `streams` for the next member); an archive
     that ends early is an error, not a short member."""
@@ -492,23 +519,12 @@ class _Slice(io.RawIOBase):
         self._pos = 0
         self._placed = False
 
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
+    def _length(self) -> int:
+        return self._size
 
     def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
-        if whence == os.SEEK_CUR:
-            offset += self._pos
-        elif whence == os.SEEK_END:
-            offset += self._size
-        self._pos = max(0, offset)
         self._placed = False
-        return self._pos
-
-    def tell(self) -> int:
-        return self._pos
+        return super().seek(offset, whence)
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         want = min(len(buffer), self._size - self._pos)
@@ -632,7 +648,7 @@ class _SpoolReader:
             return self._spool.read(n)
 
 
-class _SpoolView(io.RawIOBase):
+class _SpoolView(_Positioned):
     """An independent read position over a shared spool."""
 
     def __init__(self, reader: _SpoolReader) -> None:
@@ -640,23 +656,8 @@ class _SpoolView(io.RawIOBase):
         self._reader = reader
         self._pos = 0
 
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
-        if whence == os.SEEK_SET:
-            self._pos = offset
-        elif whence == os.SEEK_CUR:
-            self._pos += offset
-        else:
-            self._pos = self._reader.size() + offset
-        return self._pos
-
-    def tell(self) -> int:
-        return self._pos
+    def _length(self) -> int:
+        return self._reader.size()
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         data = self._reader.pread(self._pos, len(buffer))
