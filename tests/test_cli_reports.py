@@ -139,6 +139,76 @@ def test_plot_png_and_svg(season_db: str, tmp_path: Path, capsys, monkeypatch) -
     assert code == 2 and err.startswith("error:") and ".png or .svg" in err
 
 
+def _digest(path: Path) -> bytes:
+    import hashlib
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
+@pytest.mark.parametrize("command", [["export", "--what", "history"], ["export", "--what",
+                                     "games"], ["plot"]], ids=["export-history",
+                                                               "export-games", "plot"])
+def test_no_output_resolves_to_the_database(season_db: str, tmp_path: Path, capsys,  # type: ignore[no-untyped-def]
+                                            monkeypatch, command: list[str]) -> None:
+    """Issue 19, item 1: `export --output t.db --db t.db` turned the database into a CSV
+    (exit 0). The database, a symlink to it, a hard link of it and its -wal/-shm are
+    refused, with or without --force, and left byte for byte as they were."""
+    db = Path(season_db)
+    suffix = ".png" if command == ["plot"] else ".csv"
+    (tmp_path / "lnk.png").symlink_to(db)
+    (tmp_path / "lnk.csv").symlink_to(db)
+    hard = tmp_path / f"hard{suffix}"
+    hard.hardlink_to(db)
+    for name in ("-wal", "-shm"):
+        Path(f"{db}{name}").write_bytes(b"")
+    before = _digest(db)
+    targets = [str(db), str(tmp_path / f"lnk{suffix}"), str(hard), f"{db}-wal", f"{db}-shm"]
+    if command == ["plot"]:
+        targets = [t for t in targets if t.endswith(".png")] + [str(db) + ".png"]
+        (tmp_path / "season.db.png").symlink_to(f"{db}-wal")
+        targets[-1] = str(tmp_path / "season.db.png")
+    for target in targets:
+        for force in ([], ["--force"]):
+            code, out, err = run([*command, "--db", season_db, "-o", target, *force],
+                                 capsys, monkeypatch)
+            assert code == 2, (target, out, err)
+            assert "database" in err and "writing there would destroy it" in err, err
+            assert err.count("\n") == 1 and "Traceback" not in err
+    assert _digest(db) == before
+    assert Path(f"{db}-wal").read_bytes() == b""
+    code, out, _ = run(["history", "--db", season_db, "-f", "json"], capsys, monkeypatch)
+    assert code == 0 and json.loads(out)
+
+
+def test_an_existing_output_is_replaced_only_with_force(season_db: str, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                        capsys, monkeypatch) -> None:
+    for command, name in ((["export"], "h.csv"), (["plot"], "h.png")):
+        target = tmp_path / name
+        target.write_bytes(b"keep me")
+        code, _, err = run([*command, "--db", season_db, "-o", str(target)], capsys,
+                           monkeypatch)
+        assert code == 2 and "already exists" in err and "--force" in err
+        assert target.read_bytes() == b"keep me"
+        code, out, err = run([*command, "--db", season_db, "-o", str(target), "--force"],
+                             capsys, monkeypatch)
+        assert code == 0, err
+        assert target.read_bytes() != b"keep me" and f"wrote {target}" in out
+        # no temporary file left beside it
+        assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+
+
+def test_force_replaces_a_symlink_not_what_it_points_to(season_db: str, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                        capsys, monkeypatch) -> None:
+    other = tmp_path / "precious.txt"
+    other.write_text("precious")
+    link = tmp_path / "h.csv"
+    link.symlink_to(other)
+    code, _, err = run(["export", "--db", season_db, "-o", str(link), "--force"], capsys,
+                       monkeypatch)
+    assert code == 0, err
+    assert other.read_text() == "precious"
+    assert not link.is_symlink() and link.read_bytes().startswith(b"\xef\xbb\xbf")
+
+
 def test_event_list_and_set(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = run(["event", "list", "--db", season_db, "-f", "json"], capsys, monkeypatch)
     rows = json.loads(out)

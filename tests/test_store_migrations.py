@@ -153,3 +153,46 @@ def test_0005_cuts_identities_and_games_stored_before_stay_duplicates(
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(*) FROM games").fetchone()[0] == len(before)
     con.close()
+
+
+@pytest.mark.parametrize("kind", ["empty", "schema-less"])
+def test_a_reading_command_never_turns_a_file_into_a_database(
+        tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19: `tracker history --db some/empty.pgn` (0 bytes) turned the file into a
+    110 KB database. A 0-byte file and an SQLite file without the tracker's schema (a kill
+    during the very first open) are refused by every reading command and left byte for
+    byte as they were; `db check` says the same instead of "unreadable"."""
+    import sqlite3
+
+    from tests.conftest import run_cli
+    from tests.test_cli_qa import READING
+
+    target = tmp_path / ("empty.pgn" if kind == "empty" else "half.db")
+    if kind == "empty":
+        target.write_bytes(b"")
+    else:
+        sqlite3.connect(target).execute("PRAGMA user_version = 7").connection.close()
+    before = target.read_bytes()
+    wanted = "is an empty file, not a tracker database" if kind == "empty" else (
+        "holds no tracker data yet")
+    for args in [*READING, ("db", "check"), ("db", "backup", str(tmp_path / "b.db"))]:
+        code, out, err = run_cli(capsys, monkeypatch, *args, "--db", str(target))
+        assert code == 1 and out == "", (args, out, err)
+        assert err.startswith("error: ") and wanted in err and err.count("\n") == 1, err
+        assert "tracker import FILE" in err
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+    # a command that brings facts in may still use the file
+    code, _, err = run_cli(capsys, monkeypatch, "db", "upgrade", "--db", str(target))
+    assert code == 0, err
+
+
+def test_a_fifo_as_database_is_refused_not_waited_on(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.db"
+    os.mkfifo(fifo)
+    for create in (True, False):
+        with pytest.raises(DatabaseError, match="not a regular file"):
+            open_store(str(fifo), create=create)

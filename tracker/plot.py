@@ -22,6 +22,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, NullLocator  # noqa: E402
 
 from tracker.errors import BadInput, TrackerError  # noqa: E402
+from tracker.outputs import write_atomic  # noqa: E402
 
 FORMATS = {".png": "png", ".svg": "svg"}
 COLORS = {"standard": "#1f5fa8", "rapid": "#d0741c", "blitz": "#3a8f3a"}
@@ -114,10 +115,9 @@ def plot_history(series: Sequence[Series], output: Path, *, title: str) -> Path:
     fig = draw_history(series, title=title)
     try:
         metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-        try:
-            fig.savefig(output, format=fmt, metadata=metadata)
-        except OSError as exc:
-            raise TrackerError(f"cannot write {output}: {exc.strerror or exc}") from None
+        # Written beside `output` and renamed into place: never half a chart, and a symlink
+        # is replaced, not written through.
+        write_atomic(output, lambda tmp: fig.savefig(tmp, format=fmt, metadata=metadata))
     finally:
         plt.close(fig)
     return output

@@ -12,6 +12,7 @@ import json
 import re
 import sys
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -197,6 +198,21 @@ def _creates() -> bool:
         words.insert(0, str(ctx.info_name))
         ctx = ctx.parent
     return " ".join(words) in CREATING_COMMANDS
+
+
+def output_file(output: str, db: str, *, force: bool) -> Path:
+    """The file an --output names, refused when it is the database (or its -wal, -shm),
+    a folder, in a missing folder, or an existing file without --force."""
+    from tracker.outputs import check_output
+    from tracker.store.db import database_file
+
+    path = Path(output)
+    check_output(path, database_file(db), force=force)
+    return path
+
+
+ForceOption = Annotated[bool, typer.Option("--force", help="Replace the output file if it "
+                                           "exists.")]
 
 
 def store_for(db: str = DEFAULT_DB, *, create: bool | None = None) -> Store:

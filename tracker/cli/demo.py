@@ -65,7 +65,9 @@ def demo(
 
     Example: tracker demo --output-dir demo-out
     """
+    from tracker.cli.common import output_file
     from tracker.importer import import_paths
+    from tracker.outputs import write_atomic
     from tracker.plot import Series, plot_history
     from tracker.reports import (
         HISTORY_COLUMNS,
@@ -88,6 +90,10 @@ def demo(
     except OSError as exc:
         raise NotFound(f"cannot create {output_dir}: {exc.strerror or exc}") from None
     db_target = db or str(output_dir / "tracker-demo.db")
+    # The demo's own two files in its folder are replaced on every run (--force), but
+    # never when one of them is the database given with --db.
+    csv_path = output_file(str(output_dir / "history.csv"), db_target, force=True)
+    chart = output_file(str(output_dir / "history.png"), db_target, force=True)
     with open_store(db_target) as store:
         _say(f"1. Importing {folder} into {db_target}")
         report = import_paths(store, [str(folder)])
@@ -125,10 +131,9 @@ def demo(
     for line in next_lines(next_report(std, me)):
         _say("   " + line if line else "")
 
-    csv_path = output_dir / "history.csv"
     rows = [r for rp in hist.replays.values() for r in history_rows(rp)]
-    csv_path.write_text(to_csv(HISTORY_COLUMNS, rows), encoding="utf-8-sig", newline="")
-    chart = output_dir / "history.png"
+    text = to_csv(HISTORY_COLUMNS, rows)
+    write_atomic(csv_path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
     series = [Series(str(rl), *chart_points(rp)) for rl, rp in hist.replays.items()]
     plot_history(series, chart, title=f"{me.name}: FIDE rating history")
     _say()

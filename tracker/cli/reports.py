@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from tracker.cli.common import DEFAULT_DB, DbOption, Format, emit_json, out, store_for
+from tracker.cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    ForceOption,
+    Format,
+    emit_json,
+    out,
+    output_file,
+    store_for,
+)
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 
@@ -208,16 +216,19 @@ def export(
     what: Annotated[What, typer.Option("--what", help="history or games.")] = What.history,
     output: Annotated[str, typer.Option("--output", "-o",
                                         help="CSV file to write, or - for stdout.")] = "-",
+    force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Export the history (all lists) or the games as CSV for a spreadsheet.
 
     The columns are stable and documented in docs/export.md. A file is written as UTF-8
     with a byte-order mark (spreadsheets then read names with diacritics correctly);
-    stdout gets plain UTF-8.
+    stdout gets plain UTF-8. An existing file is replaced only with --force, and never
+    the database itself.
 
     Example: tracker export --what history --output history.csv
     """
+    from tracker.outputs import write_atomic
     from tracker.reports import (
         GAME_COLUMNS,
         HISTORY_COLUMNS,
@@ -227,6 +238,7 @@ def export(
         to_csv,
     )
     from tracker.store.players import resolve_player
+    path = None if output == "-" else output_file(output, db, force=force)
     with store_for(db) as store:
         who = resolve_player(store, player)
         hist = load_history(store, who)
@@ -235,16 +247,10 @@ def export(
         text = to_csv(HISTORY_COLUMNS, [r for rp in replays for r in history_rows(rp)])
     else:
         text = to_csv(GAME_COLUMNS, game_rows(replays))
-    if output == "-":
+    if path is None:
         sys.stdout.write(text)
         return
-    path = Path(output)
-    if not path.parent.exists():
-        raise BadInput(f"the folder {path.parent} does not exist: create it or pick --output")
-    try:
-        path.write_text(text, encoding="utf-8-sig", newline="")
-    except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror or exc}") from None
+    write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
     lines = text.count("\r\n") - 1
     out.print(f"wrote {path} ({lines} rows)", markup=False)
 
@@ -256,10 +262,12 @@ def plot(
     lists: Annotated[list[str] | None, typer.Option(
         "--list", "-l", help="Lists to draw (repeatable; default: every list with data).",
         show_default=False)] = None,
+    force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Draw the rating history: the replayed line and the official points, one line per
-    list, periods on the x axis.
+    list, periods on the x axis. An existing file is replaced only with --force, and never
+    the database itself.
 
     Example: tracker plot --output history.png
     """
@@ -268,6 +276,7 @@ def plot(
     from tracker.store.players import resolve_player
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
+    path = output_file(output, db, force=force)
     with store_for(db) as store:
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen)
@@ -275,7 +284,7 @@ def plot(
     for rl, rp in hist.replays.items():
         replayed, official = chart_points(rp)
         series.append(Series(str(rl), replayed, official))
-    path = plot_history(series, Path(output), title=f"{who.name}: FIDE rating history")
+    plot_history(series, path, title=f"{who.name}: FIDE rating history")
     out.print(f"wrote {path}", markup=False)
 
 

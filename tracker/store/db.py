@@ -83,6 +83,15 @@ def to_url(target: str) -> str:
     return f"sqlite:///{Path(target)}"
 
 
+def database_file(target: str) -> Path | None:
+    """The file of a SQLite database named by --db (a path or URL), None for other
+    databases and for memory."""
+    url = make_url(to_url(target))
+    if not url.drivername.startswith("sqlite") or url.database in (None, "", ":memory:"):
+        return None
+    return Path(str(url.database))
+
+
 def _alembic_config() -> Config:
     from alembic.config import Config
 
@@ -148,6 +157,8 @@ def _check_sqlite_target(url: str, target: str, *, create: bool) -> None:
     if path.is_dir():
         raise DatabaseError(f"{path} is a folder, not a database file: give a file path to --db")
     if path.exists():
+        if not path.is_file():  # a FIFO would hang the open, a device is no database
+            raise DatabaseError(f"{path} is not a regular file: give a database file to --db")
         if not os.access(path, os.R_OK):
             raise DatabaseError(f"{path} cannot be read: check its permissions")
         with path.open("rb") as fh:
@@ -156,6 +167,9 @@ def _check_sqlite_target(url: str, target: str, *, create: bool) -> None:
             raise DatabaseError(
                 f"{path} is not a tracker database (not SQLite): give another --db path"
             )
+        if not head and not create:  # a reading command never turns a 0-byte file into one
+            raise NotFound(f"{path} is an empty file, not a tracker database: "
+                           + missing_database(target).split(" (", 1)[1].rstrip(")"))
     elif not path.parent.exists():
         raise DatabaseError(f"the folder {path.parent} does not exist: create it or pick --db")
     elif not create:
@@ -254,6 +268,11 @@ def open_store(
     engine = make_engine(url, read_only=read_only)
     try:
         with engine.connect() as conn:
+            if not create and _read_revision(conn) is None and not inspect(conn).get_table_names():
+                # An SQLite file without the tracker's schema (a kill during the very first
+                # open, or an empty database of someone's): a reading command leaves it be.
+                raise NotFound(f"{target} holds no tracker data yet: "
+                               + missing_database(target).split(" (", 1)[1].rstrip(")"))
             if engine.dialect.name == "sqlite" and read_only is None:
                 mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
                 if mode != "wal" and make_url(url).database not in (None, "", ":memory:"):

@@ -187,7 +187,7 @@ def open_existing(target: str) -> Store:
         if not path.exists():
             raise NotFound(f"no database at {path}: give the file with --db (or TRACKER_DB)")
     try:
-        return open_store(target, upgrade=False)
+        return open_store(target, upgrade=False, create=False)
     except DamagedDatabase as exc:  # db check and backup: no hint to run db check
         raise DamagedDatabase(exc.name, exc.reason, hint=False) from None
 
