@@ -289,11 +289,135 @@ def test_cli_check_and_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert json.loads(out) == {"ok": False, "problems": [
         {"check": "game-self", "count": 1,
          "message": "1 games have the same player on both sides"}]}
-    assert err == (f"error: {db}: 1 problem found; restore from a backup (tracker db backup) "
+    assert err == (f"error: {db}: 1 problem found; restore a backup (tracker db restore BACKUP) "
                    "or report them\n")
     code, out, err = run(capsys, monkeypatch, "db", "check", "--db", "missing.db")
     assert (code, out) == (1, "")
     assert err == "error: no database at missing.db: give the file with --db (or TRACKER_DB)\n"
+
+
+# --- restore ------------------------------------------------------------------------------
+
+
+def _crash_after_a_commit(db: Path, sql: str) -> None:
+    """A process that commits `sql` into `db` and dies (no close, no checkpoint): the -wal
+    and -shm stay beside the database holding that commit, as after a SIGKILL."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sqlite3, sys\n"
+        "con = sqlite3.connect(sys.argv[1])\n"
+        "con.execute('PRAGMA journal_mode = WAL')\n"
+        "con.execute('PRAGMA wal_autocheckpoint = 0')\n"
+        "con.execute(sys.argv[2])\n"
+        "con.commit()\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(db), sql], check=True, timeout=60)
+    assert Path(f"{db}-wal").stat().st_size > 0
+
+
+def _names(db: Path) -> list[str]:
+    con = sqlite3.connect(db)
+    try:
+        return [r[0] for r in con.execute("SELECT name FROM players ORDER BY id")]
+    finally:
+        con.close()
+
+
+def test_copying_a_backup_back_after_a_crash_is_what_restore_prevents(tmp_path: Path) -> None:
+    """The hazard itself, seen for real: the backup copied over the database by hand, with
+    the crashed process's -wal beside it, reads back the crashed state, not the backup."""
+    db = _filled(tmp_path)
+    with open_existing(str(db)) as store:
+        backup(store, tmp_path / "b.db")
+    _crash_after_a_commit(db, "UPDATE players SET name = 'Crashed'")
+    shutil.copyfile(tmp_path / "b.db", db)
+    assert set(_names(db)) == {"Crashed"}  # SQLite replayed the stale -wal onto the copy
+
+
+def test_restore_after_a_crash_gives_the_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19, item 2: `tracker db restore BACKUP` moves the database and its stale -wal and
+    -shm aside together, so the restored file is the backup, whole."""
+    db = _filled(tmp_path)
+    wanted = _names(db)
+    with open_existing(str(db)) as store:
+        backup(store, tmp_path / "b.db")
+    _crash_after_a_commit(db, "UPDATE players SET name = 'Crashed'")
+    code, out, err = run(capsys, monkeypatch, "db", "restore", str(tmp_path / "b.db"), "--db",
+                         str(db))
+    assert code == 0, err
+    assert out.startswith(f"restored {db} from {tmp_path / 'b.db'} (")
+    assert "the replaced files are kept as" in out and ".replaced-" in out
+    assert _names(db) == wanted
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+    assert _checks(db) == {}
+    kept = sorted(p.name for p in tmp_path.iterdir() if ".replaced-" in p.name)
+    assert len([k for k in kept if not k.endswith(("-wal", "-shm"))]) == 1
+    # the crashed state is kept, not lost: the aside copy (SQLite moved its -wal into it
+    # when the lock was probed, or it lies beside it) reads 'Crashed'
+    aside = tmp_path / next(k for k in kept if not k.endswith(("-wal", "-shm")))
+    assert set(_names(aside)) == {"Crashed"}
+    code, out, err = run(capsys, monkeypatch, "db", "check", "--db", str(db))
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("case", ["missing", "not-sqlite", "foreign-sqlite", "itself",
+                                  "postgres"])
+def test_restore_refusals_change_nothing(tmp_path: Path, case: str,
+                                         capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    db = _filled(tmp_path)
+    before = db.read_bytes()
+    source = tmp_path / "b.db"
+    target = str(db)
+    if case == "not-sqlite":
+        source.write_text("[Event \"x\"]\n")
+    elif case == "foreign-sqlite":
+        sqlite3.connect(source).execute("CREATE TABLE t (x)").connection.close()
+    elif case == "itself":
+        source = db
+    elif case == "postgres":
+        shutil.copyfile(db, source)
+        target = "postgresql+psycopg://u@localhost/x"
+    code, out, err = run(capsys, monkeypatch, "db", "restore", str(source), "--db", target)
+    assert code in (1, 2) and out == "" and err.startswith("error: "), (code, out, err)
+    assert err.count("\n") == 1
+    assert {"missing": "no backup file", "not-sqlite": "not an SQLite file",
+            "foreign-sqlite": "no tracker schema", "itself": "the database itself",
+            "postgres": "pg_restore"}[case] in err
+    assert db.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if ".replaced-" in p.name or
+                p.name.endswith(".restore")]
+
+
+def test_restore_refuses_a_database_being_written(tmp_path: Path) -> None:
+    from tracker.store.maintenance import restore
+
+    db = _filled(tmp_path)
+    with open_existing(str(db)) as store:
+        backup(store, tmp_path / "b.db")
+    con = sqlite3.connect(db)
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(DatabaseError, match="in use by another tracker"):
+            restore(tmp_path / "b.db", str(db))
+    finally:
+        con.rollback()
+        con.close()
+    assert not [p for p in tmp_path.iterdir() if ".replaced-" in p.name]
+
+
+def test_restore_into_a_new_path(tmp_path: Path) -> None:
+    from tracker.store.maintenance import restore
+
+    db = _filled(tmp_path)
+    with open_existing(str(db)) as store:
+        backup(store, tmp_path / "b.db")
+    done = restore(tmp_path / "b.db", str(tmp_path / "new.db"))
+    assert done.kept == () and _names(tmp_path / "new.db") == _names(db)
 
 
 # --- schema upgrade from the first released schema ------------------------------------

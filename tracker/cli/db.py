@@ -1,4 +1,5 @@
-"""`tracker db upgrade`, `tracker db backup FILE`, `tracker db check`."""
+"""`tracker db upgrade`, `tracker db backup FILE`, `tracker db restore FILE`, `tracker db
+check`."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ def register(app: typer.Typer) -> None:
     group.command("upgrade")(upgrade)
     group.command("backup")(backup)
     group.command("check")(check)
+    group.command("restore")(restore)
     app.add_typer(group, name="db")
 
 
@@ -51,7 +53,9 @@ def backup(
 
     Uses SQLite's online backup: FILE is a consistent snapshot in one self-contained file,
     written beside FILE first and renamed into place when complete, so an interrupted
-    backup never leaves half a file. Restore by using FILE as --db (or copying it back).
+    backup never leaves half a file. Restore it with `tracker db restore FILE` (never by
+    copying it over the database: after a crash SQLite would replay the -wal left beside
+    the old file onto the copy), or use FILE itself as --db.
 
     Example:
 
@@ -62,6 +66,30 @@ def backup(
     with open_existing(db) as store:
         size = backup_store(store, file, overwrite=force)
     out.print(f"backed up {db} to {file} ({size:,} bytes)", markup=False)
+
+
+def restore(
+    file: Annotated[Path, typer.Argument(help="The backup file to restore.",
+                                         show_default=False)],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Put a backup (from `tracker db backup`) back in place as the database.
+
+    The backup is checked first; the database being replaced and its -wal/-shm files are
+    moved aside together as NAME.replaced-DATE-TIME (nothing is deleted), so SQLite never
+    replays a crashed database's -wal onto the restored one. Refused while another tracker
+    is writing the database.
+
+    Example:
+
+      tracker db restore ~/backups/tracker-2025-11.db --db tracker.db
+    """
+    from tracker.store.maintenance import restore as restore_store
+    done = restore_store(file, db)
+    out.print(f"restored {done.database} from {file} ({done.size:,} bytes)", markup=False)
+    if done.kept:
+        out.print("the replaced files are kept as " + ", ".join(str(p) for p in done.kept),
+                  markup=False)
 
 
 def check(
@@ -92,5 +120,5 @@ def check(
             out.print(f"{db}: {p.check}: {p.message}", markup=False)
     if problems:
         n = len(problems)
-        raise TrackerError(f"{db}: {n} problem{'' if n == 1 else 's'} found; restore from a "
-                           "backup (tracker db backup) or report them")
+        raise TrackerError(f"{db}: {n} problem{'' if n == 1 else 's'} found; restore a backup "
+                           "(tracker db restore BACKUP) or report them")

@@ -28,6 +28,7 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import Connection, text
 from sqlalchemy.engine import make_url
@@ -229,6 +230,148 @@ def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = Fa
             tmp.unlink()
         raise
     return dest.stat().st_size
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What `restore` did: the database written, its size, and where the replaced files
+    were moved (empty when there was no database)."""
+
+    database: Path
+    size: int
+    kept: tuple[Path, ...]
+
+
+COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def restore(backup_file: str | os.PathLike[str], target: str) -> Restored:
+    """Put the backup `backup_file` in place as the database `target` (a SQLite file).
+
+    Copying a backup over a database by hand is unsafe after a crash: SQLite replays the
+    `-wal` left beside the old file onto the copied one ("database disk image is malformed",
+    or silently the crashed state again). Here the backup is checked (SQLite, the tracker's
+    schema, `quick_check`), copied beside the database with SQLite's backup API and checked
+    again; then the old database and its `-wal`/`-shm`/`-journal` are moved aside together
+    (`NAME.replaced-YYYYmmdd-HHMMSS`, nothing is deleted) and the copy is renamed into
+    place. A database in use by another tracker (a write lock held) is refused; probing
+    that lock lets SQLite move a crashed database's committed -wal into it (its own
+    recovery), so the file kept aside is usually whole by itself.
+    """
+    source = Path(backup_file)
+    db_url = make_url(to_url(target))
+    if not db_url.drivername.startswith("sqlite") or db_url.database in (None, "", ":memory:"):
+        raise DatabaseError("tracker db restore works on SQLite database files only: restore "
+                            "other databases with their own tools (pg_restore for PostgreSQL)")
+    dest = Path(str(db_url.database))
+    if not source.is_file():
+        raise NotFound(f"no backup file at {source}")
+    if dest.is_dir():
+        raise BadInput(f"{dest} is a folder: give the database file with --db")
+    if not dest.parent.is_dir():
+        raise BadInput(f"the folder {dest.parent} does not exist: create it first")
+    with contextlib.suppress(OSError):
+        if dest.exists() and os.path.samefile(source, dest):
+            raise BadInput(f"{source} is the database itself: give the backup file")
+    _check_backup(source)
+    if dest.exists():
+        _refuse_in_use(dest)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".restore",
+                                        dir=dest.parent)
+    except OSError as exc:
+        raise BadInput(f"cannot write in {dest.parent}: {exc.strerror}") from None
+    os.close(fd)
+    tmp = Path(tmp_name)
+    kept: list[Path] = []
+    try:
+        _copy_file(source, tmp)
+        stamp = _now_stamp()
+        for suffix in ("", *COMPANIONS):
+            old = Path(f"{dest}{suffix}")
+            if old.exists():
+                aside = Path(f"{dest}.replaced-{stamp}{suffix}")
+                os.replace(old, aside)
+                kept.append(aside)
+        os.replace(tmp, dest)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise DatabaseError(f"the restore failed: {exc.strerror or exc}; "
+                            + (f"the old database is kept as {kept[0]}" if kept else
+                               "nothing was changed")) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return Restored(dest, dest.stat().st_size, tuple(kept))
+
+
+def _now_stamp() -> str:
+    import datetime as dt
+
+    return dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def _check_backup(source: Path) -> None:
+    with source.open("rb") as fh:
+        if fh.read(16) != b"SQLite format 3\x00":
+            raise BadInput(f"{source} is not a tracker backup (not an SQLite file)")
+    uri = f"file:{quote(str(source.absolute()), safe='/')}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            tables = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            ok = conn.execute("PRAGMA quick_check").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise BadInput(f"{source} cannot be read as a backup: {exc}") from None
+    if not {"games", "alembic_version"} <= tables:
+        raise BadInput(f"{source} is an SQLite file but not a tracker backup (no tracker "
+                       "schema in it)")
+    if ok is None or ok[0] != "ok":
+        raise BadInput(f"{source} is damaged ({ok[0] if ok else 'no answer'}): pick another "
+                       "backup")
+
+
+def _refuse_in_use(dest: Path) -> None:
+    """A write lock on the database (another tracker writing) refuses the restore."""
+    try:
+        conn = sqlite3.connect(dest, timeout=0.5)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.rollback()
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise DatabaseError(f"{dest} is in use by another tracker: restore it when that "
+                                "one has finished") from None
+    except sqlite3.Error:
+        pass  # a damaged database is what a restore is for
+
+
+def _copy_file(source: Path, tmp: Path) -> None:
+    uri = f"file:{quote(str(source.absolute()), safe='/')}?mode=ro"
+    try:
+        src = sqlite3.connect(uri, uri=True)
+        try:
+            dst = sqlite3.connect(tmp)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode = DELETE")
+                ok = dst.execute("PRAGMA quick_check").fetchone()
+                if ok is None or ok[0] != "ok":
+                    raise DatabaseError(f"the restored copy failed its check ({ok}); "
+                                        "nothing was changed")
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"the restore failed: {exc}; nothing was changed") from None
 
 
 def _copy(store: Store, tmp: Path) -> None:
