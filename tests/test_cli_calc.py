@@ -76,6 +76,19 @@ def test_junior_k_and_700_rule_from_facts() -> None:
     assert "K 35 (junior (born 2010, under 2300); 700 rule" in table.stdout
 
 
+@pytest.mark.parametrize("date,period,k,after", [
+    ("2025-12-10", "2026-01", 40, 2020), ("2026-01-10", "2026-02", 20, 2010),
+])
+def test_junior_k_by_the_year_of_the_previous_list(date: str, period: str, k: int,
+                                                    after: int) -> None:
+    # Spec section 3 rule 2: "a junior born in 2007 plays December 2025 with K 40, and that
+    # period is rated on the January 2026 list with K 40; the K printed on the January 2026
+    # list (20) is used from February". 2000 beats 2000 (D 0 -> PD 0.50): +0.50 x K.
+    data = _json("--rating", "2000", "--birth-year", "2007", "--rated-games", "200",
+                 "--date", date, "2000:1")
+    assert data["period"] == period and data["k"] == k and data["rating_after"] == after
+
+
 def test_k_defaults_to_an_established_player() -> None:
     data = _json("--rating", "1500", "--date", "2025-11-01", "1500:1")
     assert data["k"] == 20 and "give --rated-games" in data["k_reason"]

@@ -93,9 +93,14 @@ def test_2014_2024_bonus_and_dp() -> None:
     # x 20 = +100 -> 2400
     strong = _t(on, *[(2300, ONE)] * 5)
     assert first_rating([strong], rating_list=STD, list_date=on).rating == 2400
-    # no zero-first-event rule before Mar 2024: 0/5 vs 2000 -> dp(0.00) = -800 -> 1200
+    # A zero score in the first event is disregarded in this edition too (spec section 4,
+    # "1 Jul 2014 - 29 Feb 2024: ... a zero score in the first event is disregarded here
+    # too"; "No list ever published a rating computed from a player's zero score: a tool
+    # that prints one (Ra - 800) is wrong"): 0/5 vs 2000 gives no rating, not 2000 - 800.
     zero = _t(on, *[(2000, ZERO)] * 5)
-    assert first_rating([zero], rating_list=STD, list_date=on).rating == 1200
+    out = first_rating([zero], rating_list=STD, list_date=on)
+    assert out.rating is None and out.games == 0
+    assert out.ignored_reasons == ("zero score in the first event",)
 
 
 def test_before_2014_nine_games_and_bonus() -> None:

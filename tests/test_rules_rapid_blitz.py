@@ -354,8 +354,8 @@ def test_rapid_blitz_bands_at_their_edges(tag: str, on: dt.date,
 
 
 FIRST_FIELDS = ("first_formula", "first_min_games", "first_window_months", "first_bonus",
-                "first_cap", "first_ignore_zero_first_event", "first_fictitious_rating",
-                "first_fictitious_games", "floor")
+                "first_cap", "first_fictitious_rating", "first_fictitious_games",
+                "event_min_points", "event_min_rated_opponents", "floor")
 
 
 @pytest.mark.parametrize("rl", RB)
@@ -364,6 +364,11 @@ FIRST_FIELDS = ("first_formula", "first_min_games", "first_window_months", "firs
 def test_first_ratings_and_floor_as_on_the_standard_list_from_jul_2014(
         rl: RatingList, on: dt.date) -> None:
     # Section 4: from Mar 2024 "standard, rapid and blitz alike"; Jul 2014 - Feb 2024 the
-    # same rules with no list named (5 games, 26 months, +20, floor 1000).
+    # same rules with no list named (5 games, 26 months, +20, floor 1000) but for the first
+    # event: "Rapid and blitz before 2022: at least 1 point in the first event" (standard
+    # from Jul 2014: a zero score in the first event is disregarded, i.e. at least 1/2).
     fast, std = edition_for(rl, on), edition_for(STD, on)
     assert [getattr(fast, f) for f in FIRST_FIELDS] == [getattr(std, f) for f in FIRST_FIELDS]
+    assert std.first_event_min_points == Fraction(1, 2)
+    assert fast.first_event_min_points == (Fraction(1) if on < dt.date(2022, 1, 1)
+                                           else Fraction(1, 2))

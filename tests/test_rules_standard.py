@@ -228,9 +228,17 @@ def test_k_precedence_edges(facts: PlayerFacts, rating: int, k: int) -> None:
     assert derive_k(STD, _d("2025-11-01"), facts, rating)[0] == k
 
 
-@pytest.mark.parametrize("list_date,k", [("2025-12-01", 40), ("2026-01-01", 20)])
+@pytest.mark.parametrize("list_date,k", [
+    ("2025-12-01", 40), ("2026-01-01", 40), ("2026-02-01", 20),
+])
 def test_junior_to_the_end_of_the_year_of_the_18th_birthday(list_date: str, k: int) -> None:
-    # Born 2007: 2025 - 2007 = 18 -> junior on every 2025 list; 2026 - 2007 = 19 -> not.
+    # Spec section 3 rule 2 (Handbook B02: K 40 "until the end of the year of their 18th
+    # birthday"): "the list" is the one that publishes the K, the previous list of the
+    # period: "a junior born in 2007 plays December 2025 with K 40, and that period is rated
+    # on the January 2026 list with K 40; the K printed on the January 2026 list (20) is
+    # used from February". Dec 2025 list (Nov 2025 games): 2025 - 2007 = 18 -> 40; Jan 2026
+    # list (Dec 2025 games): still 2025 - 2007 = 18 -> 40; Feb 2026: 2026 - 2007 = 19 -> 20.
+    # (The old reading took the year of the rated list: K 20 from the Jan 2026 list.)
     facts = PlayerFacts(birth_year=2007, rated_games=200)
     assert derive_k(STD, _d(list_date), facts, 2000)[0] == k
 
@@ -363,16 +371,18 @@ def test_first_rating_floor_1200_then_1000(list_date: str, rating: int | None) -
     assert out.rating == rating
 
 
-def test_zero_first_event_counts_before_mar_2024() -> None:
-    # The zero-first-event rule came with the Mar 2024 edition. Feb 2024 list: 0/2 vs 1600
-    # then 3/3 vs 1600 are pooled: 3/5 = 60%, 0.5 point = 1 half point above 2.5 -> +20 ->
-    # 1620. Mar 2024 list: the zero event is disregarded and 3 games are not enough.
+def test_zero_first_event_disregarded_before_mar_2024_too() -> None:
+    # Spec section 4: "1 Jul 2014 - 29 Feb 2024: ... a zero score in the first event is
+    # disregarded here too" (the old reading let it count before Mar 2024: 0/2 then 3/3 vs
+    # 1600 pooled on the Feb 2024 list gave 3/5, +20 -> 1620). Feb 2024 and Mar 2024 lists
+    # alike: the zero event is disregarded and 3 games are not enough (5 needed).
     zero = _t(_d("2023-12-01"), None, (1600, ZERO), (1600, ZERO), label="zero")
     wins = _t(_d("2024-01-10"), None, (1600, ONE), (1600, ONE), (1600, ONE), label="wins")
     feb = first_rating([zero, wins], rating_list=STD, list_date=_d("2024-02-01"))
     mar = first_rating([zero, wins], rating_list=STD, list_date=_d("2024-03-01"))
-    assert (feb.rating, feb.games) == (1620, 5)
-    assert (mar.rating, mar.games) == (None, 3)
+    assert (feb.rating, feb.games, feb.ignored) == (None, 3, ("zero",))
+    assert (mar.rating, mar.games, mar.ignored) == (None, 3, ("zero",))
+    assert feb.reason == "only 3 games against rated opponents (5 needed)"
 
 
 # --- section 5: the Mar 2024 compression --------------------------------------------------------

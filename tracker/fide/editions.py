@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
+from fractions import Fraction
 
 from tracker.errors import BadInput
 from tracker.fide import policies
@@ -84,7 +85,16 @@ class Edition:
     first_window_months: int
     first_bonus: Decimal  # per half point above 50% (BONUS formula)
     first_cap: int | None
-    first_ignore_zero_first_event: bool
+    # Which events count toward a first rating (spec section 4), points and opponents
+    # against rated opponents only. The player's first event is disregarded when it scored
+    # less than `first_event_min_points` (1/2: "a zero score in the first event is
+    # disregarded", from Jul 2014; 1: rapid and blitz before 2022); policy
+    # FIRST_EVENT_RULE_REPEATS: a disregarded first event leaves no trace, the next event is
+    # then the first. Every event needs `event_min_points` and `event_min_rated_opponents`
+    # (before Jul 2014: at least 1 point against at least 3 rated opponents). 0: no rule.
+    first_event_min_points: Fraction
+    event_min_points: Fraction
+    event_min_rated_opponents: int
     first_fictitious_rating: int
     first_fictitious_games: int
 
@@ -130,7 +140,6 @@ _MAR_2024: tuple[dt.date, str, dict[str, object]] = (
         "cap_kind": CapKind.EVERY_GAME,
         "first_formula": FirstFormula.FICTITIOUS_DRAWS,
         "first_cap": 2200,
-        "first_ignore_zero_first_event": True,
         "first_fictitious_games": 2,
     },
 )
@@ -138,7 +147,8 @@ _MAR_2024: tuple[dt.date, str, dict[str, object]] = (
 _STD_2008 = Edition(
     rating_list=RatingList.STANDARD,
     effective_from=FIRST_DATE,
-    summary="quarterly lists; cap 350; K 25/15/10; a first rating needs 9 games",
+    summary="quarterly lists; cap 350; K 25/15/10; a first rating needs 9 games, each event "
+            "at least 1 point against at least 3 rated opponents",
     cap=350,
     cap_kind=CapKind.EVERY_GAME,
     cap_exempt_from=None,
@@ -160,7 +170,9 @@ _STD_2008 = Edition(
     first_window_months=policies.FIRST_WINDOW_MONTHS_BEFORE_2014,
     first_bonus=policies.FIRST_BONUS_K25,
     first_cap=None,
-    first_ignore_zero_first_event=False,
+    first_event_min_points=Fraction(0),
+    event_min_points=Fraction(1),
+    event_min_rated_opponents=policies.FIRST_EVENT_MIN_RATED_OPPONENTS_BEFORE_2014,
     first_fictitious_rating=1800,
     first_fictitious_games=0,
 )
@@ -201,7 +213,8 @@ STANDARD_EDITIONS: tuple[Edition, ...] = _chain(
     (
         dt.date(2014, 7, 1),
         "K 40/20/10 with junior K 40 before the 18th birthday; first rating: 5 games, "
-        "+20 per half point above 50%",
+        "+20 per half point above 50%, a zero score in the first event disregarded (no "
+        "minimum per event)",
         {
             "k_new": 40,
             "k_mid": 20,
@@ -209,6 +222,9 @@ STANDARD_EDITIONS: tuple[Edition, ...] = _chain(
             "first_min_games": 5,
             "first_window_months": 26,
             "first_bonus": Decimal(20),
+            "first_event_min_points": Fraction(1, 2),
+            "event_min_points": Fraction(0),
+            "event_min_rated_opponents": 0,
         },
     ),
     (
@@ -234,13 +250,17 @@ _RB_2012 = replace(
     _STD_2008,
     rating_list=RatingList.RAPID,
     effective_from=RAPID_BLITZ_FIRST_DATE,
-    summary="rapid & blitz ratings begin: K 20 for everyone, the 700 rule, cap 400 (policy)",
+    summary="rapid & blitz ratings begin: K 20 for everyone, the 700 rule, cap 400 (policy); "
+            "a first rating needs at least 1 point in the first event",
     cap=policies.RAPID_BLITZ_CAP_BEFORE_2022,
     k_scheme=KScheme.FLAT,
     k_flat=20,
     rule_700=True,
     floor=policies.RAPID_BLITZ_FLOOR_2012,
     calendar=Calendar.MONTHLY,
+    first_event_min_points=Fraction(1),
+    event_min_points=Fraction(0),
+    event_min_rated_opponents=0,
 )
 
 _RAPID_EDITIONS: tuple[Edition, ...] = _chain(
@@ -251,6 +271,12 @@ _RAPID_EDITIONS: tuple[Edition, ...] = _chain(
         {"first_min_games": 5, "first_window_months": 26, "first_bonus": Decimal(20)},
     ),
     _JAN_2022,
+    (
+        dt.date(2022, 1, 1),
+        "first rating: a zero score in the first event is disregarded (was: at least 1 "
+        "point in the first event)",
+        {"first_event_min_points": Fraction(1, 2)},
+    ),
     (
         dt.date(2022, 10, 1),
         "K as on the standard list (40/20/10, juniors, 700 rule); one-off raise to "

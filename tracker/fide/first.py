@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from tracker.fide.editions import FirstFormula, edition_for
+from tracker.fide import policies
+from tracker.fide.editions import Edition, FirstFormula, edition_for
 from tracker.fide.period import TournamentIn, check_score
 from tracker.fide.rounding import round_change, to_decimal
 from tracker.fide.tables import dp_for
@@ -70,10 +71,12 @@ def first_rating(
 
     Pools the games against rated opponents of the tournaments that started inside the
     edition's window (26 months back from the list month, policy) and not after the list
-    date. From Mar 2024 a zero score in the first event disregards that event, Ra includes
-    two fictitious 1800 opponents drawn, Ru is capped at 2200. Before: Ra of the rated
-    opponents, +bonus per half point above 50%, dp(p) below. Published only at or above the
-    floor. `ignored_reasons` says why each ignored tournament was left out.
+    date, less the events the edition disregards (`_events_that_count`: from Jul 2014 a zero
+    score in the first event; rapid and blitz before 2022 under 1 point in the first event;
+    standard before Jul 2014 every event under 1 point or under 3 rated opponents). From Mar
+    2024 Ra includes two fictitious 1800 opponents drawn, Ru is capped at 2200. Before: Ra of
+    the rated opponents, +bonus per half point above 50%, dp(p) below. Published only at or
+    above the floor. `ignored_reasons` says why each ignored tournament was left out.
 
     Rapid/blitz from Mar 2024, a player with a standard rating gets no first rating: ask
     `standard_seed` first, then rate the games from the seed with `rate_period(...,
@@ -100,13 +103,7 @@ def first_rating(
             reasons.append(f"started {t.start.isoformat()}, after the list date")
             continue
         pool.append(t)
-    if ed.first_ignore_zero_first_event and pool:
-        first = pool[0]
-        rated = [g for g in first.games if g.opponent_rating is not None]
-        if rated and sum(g.score for g in rated) == 0:
-            ignored.append(first.label)
-            reasons.append("zero score in the first event")
-            pool = pool[1:]
+    pool = _events_that_count(pool, ed, ignored, reasons)
     opponents = [
         (g.opponent_rating, Fraction(g.score))
         for t in pool
@@ -150,6 +147,60 @@ def first_rating(
         out_rating, reason, _dec(ra), n, points, used, tuple(ignored), _dec(ru), p,
         tuple(reasons),
     )
+
+
+def _rated_games(t: TournamentIn) -> tuple[int, Fraction]:
+    """(games against rated opponents, points scored in them) of a tournament."""
+    rated = [g.score for g in t.games if g.opponent_rating is not None]
+    return len(rated), sum((Fraction(s) for s in rated), Fraction(0))
+
+
+def _points(x: Fraction) -> str:
+    whole, half = divmod(x * 2, 2)
+    if whole == 0 and half:
+        return "1/2 point"
+    text = f"{int(whole)}{'.5' if half else ''}"
+    return f"{text} point{'' if x == 1 else 's'}"
+
+
+def _events_that_count(pool: list[TournamentIn], ed: Edition, ignored: list[str],
+                       reasons: list[str]) -> list[TournamentIn]:
+    """The events of the pool (in start order) that count toward a first rating under `ed`
+    (spec section 4), the others added to `ignored` with their reason.
+
+    Every event: at least `event_min_rated_opponents` rated opponents and
+    `event_min_points` against them (standard before Jul 2014: 3 and 1, "a score of 0 or 1/2
+    in an event is disregarded"). The first event: at least `first_event_min_points` (1/2
+    from Jul 2014, "a zero score in the first event is disregarded"; 1 on rapid and blitz
+    before 2022). Events without a game against a rated opponent are no first event (they
+    add nothing). Policy FIRST_EVENT_RULE_REPEATS: a disregarded first event leaves no trace,
+    the next one is then the first.
+    """
+    kept: list[TournamentIn] = []
+    first_done = False
+    for t in pool:
+        n, points = _rated_games(t)
+        if n and n < ed.event_min_rated_opponents:
+            ignored.append(t.label)
+            reasons.append(f"only {n} rated opponent{'s' if n != 1 else ''} "
+                           f"({ed.event_min_rated_opponents} needed in each event)")
+            continue
+        if n and points < ed.event_min_points:
+            ignored.append(t.label)
+            reasons.append(f"{_points(points)} against rated opponents (at least "
+                           f"{_points(ed.event_min_points)} needed in each event)")
+            continue
+        if n and not first_done:
+            if points < ed.first_event_min_points:
+                ignored.append(t.label)
+                reasons.append("zero score in the first event" if points == 0 else
+                               f"{_points(points)} in the first event (at least "
+                               f"{_points(ed.first_event_min_points)} needed)")
+                first_done = not policies.FIRST_EVENT_RULE_REPEATS
+                continue
+            first_done = True
+        kept.append(t)
+    return kept
 
 
 def _dec(x: Fraction) -> Decimal:

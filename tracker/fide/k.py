@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from tracker.errors import BadInput
 from tracker.fide import policies
 from tracker.fide.editions import Edition, JuniorRule, KScheme, edition_for
-from tracker.model import RatingList
+from tracker.model import Period, RatingList
 
 
 @dataclass(frozen=True)
@@ -22,10 +22,20 @@ class PlayerFacts:
     official_k: int | None = None  # K published on the previous list: wins over derived
 
 
+def junior_year(list_date: dt.date) -> int:
+    """The year whose age decides the junior K of the period rated on the list of
+    `list_date`: the year of the previous list, the list that publishes this K (spec section
+    3 rule 2; Handbook B02: K 40 "until the end of the year of their 18th birthday"). Only a
+    January list's previous list lies in the year before, in every calendar: a junior born
+    in 2007 plays December 2025 with K 40, rated on the January 2026 list with K 40; the K
+    printed on the January 2026 list (20) is used from February."""
+    return Period.of(list_date).prev().year
+
+
 def _is_junior(edition: Edition, list_date: dt.date, birth_year: int | None) -> bool:
     if birth_year is None or edition.junior is JuniorRule.NONE:
         return False
-    age = list_date.year - birth_year
+    age = junior_year(list_date) - birth_year
     if edition.junior is JuniorRule.BEFORE_18TH_BIRTHDAY:
         return age <= policies.JUNIOR_BIRTHDAY_RULE_MAX_AGE
     return age <= policies.JUNIOR_END_OF_YEAR_MAX_AGE
@@ -53,7 +63,8 @@ def derive_k(
 
     `rating` is the player's published rating before the period (it counts as history for
     the 2400 and 2300 thresholds); None: no published rating on the list, the facts alone
-    decide (a player rated at a seed, `seeded_facts`).
+    decide (a player rated at a seed, `seeded_facts`). A junior's age is taken in the year
+    of the previous list, the list that publishes this K (`junior_year`).
     """
     edition = edition_for(rating_list, list_date)
     if edition.k_scheme is KScheme.FLAT:

@@ -47,9 +47,13 @@ JUNIOR_END_OF_YEAR_AND_700_RULE_FROM = dt.date(2017, 7, 1)
 K_BY_TOURNAMENT_START_UNTIL = JUNIOR_END_OF_YEAR_AND_700_RULE_FROM
 
 #: 2014-2017 junior rule "until the 18th birthday" with only a birth year known: a junior is a
-#: player whose list year minus birth year is at most this (so surely under 18).
+#: player whose list year minus birth year is at most this (so surely under 18). "The list"
+#: is the one that publishes the K, the previous list of the period (spec section 3 rule 2,
+#: `k.junior_year`).
 JUNIOR_BIRTHDAY_RULE_MAX_AGE = 17
-#: From 2017: list year minus birth year at most 18 (to the end of the 18th birthday year).
+#: From 2017: list year minus birth year at most 18 (to the end of the 18th birthday year),
+#: the year of the previous list: born 2007, the January 2026 list (December 2025 games) is
+#: still rated with K 40, February 2026 on with K 20.
 JUNIOR_END_OF_YEAR_MAX_AGE = 18
 
 #: 2022 - Feb 2024 "cap once per tournament": the lower-rated side gets the same single-game
@@ -117,10 +121,25 @@ COMPRESS_FIRST_RATING_OF_2024_FORMULA = False
 #: the count is not reset, so the 30-game newcomer K does not return.
 RATED_GAMES_KEPT_AFTER_FLOOR_DROP = True
 
-#: "Zero in the first event" (first ratings, from Mar 2024) is judged on the pool the first
-#: rating is computed from, i.e. after the 26-month trim: an older zero event that fell out
-#: of the window does not shield the next one (names the choice `tracker.periods` makes).
+#: "Zero in the first event" (first ratings, from Jul 2014; rapid and blitz before 2022: less
+#: than 1 point) is judged on the pool the first rating is computed from, i.e. after the
+#: 26-month trim: an older event that fell out of the window is not the first event any
+#: more (names the choice `tracker.periods` makes).
 ZERO_FIRST_EVENT_JUDGED_ON = "the pool after the 26-month trim"
+
+#: A first event disregarded (a zero score; rapid and blitz before 2022, under 1 point)
+#: leaves no trace: the next event is then the player's first event and is judged the same
+#: way, so a run of zero events never gives a rating (spec section 4: "No list ever
+#: published a rating computed from a player's zero score"). False: only the earliest event
+#: of the pool is judged (`first.first_rating`).
+FIRST_EVENT_RULE_REPEATS = True
+
+#: Before Jul 2014 an event counts toward a first rating only when the player met at least
+#: this many rated opponents and scored at least 1 point against them (FIDE news of 13 Jul
+#: 2009, said of a Swiss; a score of 0 or 1/2 in an event is disregarded, 2003 Handbook).
+#: The tracker cannot tell a Swiss from a round robin: policy, every event (an edition
+#: field, `Edition.event_min_rated_opponents`, 2008 - Jun 2014, standard list).
+FIRST_EVENT_MIN_RATED_OPPONENTS_BEFORE_2014 = 3
 
 #: A player unrated in rapid/blitz but rated in standard is rated at the standard rating from
 #: Mar 2024 (spec section 4, `first.standard_seed`); sections 3 and 4 do not say whether that
