@@ -4,6 +4,9 @@ The flow for one source (a file, an archive member, standard input):
 
 1. its content hash is computed (in a thread, while parsing already runs); when a finished
    import has the same hash the source is reported "already imported" and nothing is added;
+   the file's stamp (size, times, inode: `Source.stamp`) is taken before the hash and again
+   before the commit: a file that changed meanwhile (appended, cut, replaced) fails whole,
+   as the hash and the games may then be of two different contents (issue 19);
 2. `tracker.pgn.read_games` reads the games' tags (and a digest of the moves); `prepare`
    turns each RawGame into a `PreparedGame` (plain checked values: players, Elo tags, date,
    list, whether the game counts for rating and why not, its identity) or a problem;
@@ -202,9 +205,9 @@ def _default_reader() -> Reader:
     return read_games
 
 
-def _default_sources(paths: Sequence[str]) -> Iterable[Any]:
+def _default_sources(paths: Sequence[str], limits: Any = None) -> Iterable[Any]:
     sources = importlib.import_module("tracker.sources")
-    found: Iterable[Any] = sources.iter_sources(paths)
+    found: Iterable[Any] = sources.iter_sources(paths, limits)
     return found
 
 
@@ -214,11 +217,15 @@ def import_paths(
     options: ImportOptions | None = None,
     progress: Progress | None = None,
     on_source: Callable[[SourceReport], None] | None = None,
+    limits: Any = None,
 ) -> ImportReport:
-    """Import files, folders, archives or `-` (standard input) into the store."""
+    """Import files, folders, archives or `-` (standard input) into the store.
+    `limits` (a `tracker.sources.Limits`; None: its defaults) bounds what a source may
+    cost: past one, the import stops with a BadInput naming the source."""
     options = options or ImportOptions()
     return import_sources(
-        store, _default_sources(paths), options, progress, _default_reader(), on_source
+        store, _default_sources(paths, limits), options, progress, _default_reader(),
+        on_source,
     )
 
 
@@ -235,7 +242,8 @@ def import_sources(
     `on_source(report)` is called as each source is done (stored, already imported, or
     failed), so that a caller can say so at once. Ctrl-C raises `Interrupted` (a
     KeyboardInterrupt) with the report of the sources done before it; the source it stopped
-    is rolled back whole."""
+    is rolled back whole. An error whose `stops_run` is true (a source past its limits: a
+    decompression bomb) is raised as it is, after the sources done before it."""
     options = options or ImportOptions()
     progress = progress or _NoProgress()
     read = reader or _default_reader()
@@ -253,7 +261,7 @@ def import_sources(
                     raise  # not this file's fault: every other file would fail the same way
                 except TrackerError as exc:
                     rep.error = str(exc)
-                    if options.strict:
+                    if options.strict or getattr(exc, "stops_run", False):
                         raise
                 report.sources.append(rep)
                 current = None
@@ -276,6 +284,8 @@ def import_source(
     """One source, one transaction: it lands whole or not at all. `check()` is called before
     each batch is written: an exception from it (Ctrl-C) rolls the source back."""
     name = rep.name
+    stamp: Callable[[], Any] | None = getattr(source, "stamp", None)
+    before = stamp() if stamp is not None else None
     hasher = _Hasher(source)
     size = _size(source)
     if _shared_stream(source) or size is None or size < tunables.WORKER_MIN_BYTES:
@@ -321,6 +331,11 @@ def import_source(
                 digest = hasher.result()
                 if _already(store, digest, rep):
                     return
+            if stamp is not None and before is not None and stamp() != before:
+                raise TrackerError(
+                    f"{name}: the file changed while it was being imported (written to, cut "
+                    "or replaced): nothing of it was stored; import it again once it is "
+                    "complete")
             if rep.games_read == 0:
                 why = f" ({rep.problems[0]})" if rep.problems else ""
                 raise BadInput(f"{name}: no game found{why}; is it a PGN file?")

@@ -180,7 +180,8 @@ def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], N
     try:
         send_all()
     except TrackerError as exc:
-        out.send_bytes(marshal.dumps((str(exc), exc.exit_code)))
+        out.send_bytes(marshal.dumps(
+            (str(exc), exc.exit_code, bool(getattr(exc, "stops_run", False)))))
     except (BrokenPipeError, KeyboardInterrupt):  # the main process is gone
         pass
     except Exception as exc:  # noqa: BLE001 - reported as a clean line by the main process
@@ -203,9 +204,11 @@ def _received(inbox: Any, source: Any) -> Iterator[_Batch]:
         if blob == _END:
             return
         item = marshal.loads(blob)
-        if len(item) == 2:
+        if len(item) in (2, 3):  # (message, exit code[, stops the run])
             exc = TrackerError(item[0])
             exc.exit_code = item[1]
+            if len(item) == 3 and item[2]:
+                exc.stops_run = True  # type: ignore[attr-defined]
             raise exc
         yield _Batch._make(item)
 
