@@ -358,7 +358,7 @@ def test_a_decompression_bomb_is_refused_by_its_ratio(tmp_path: Path) -> None:
 
 
 def test_the_size_limit_and_raising_it(tmp_path: Path) -> None:
-    from tracker.sources import Limits, LimitExceeded
+    from tracker.sources import LimitExceeded, Limits
 
     big = tmp_path / "big.pgn.gz"
     data = PGN * 30_000  # 1.7 MB
@@ -381,7 +381,7 @@ def test_the_size_limit_and_raising_it(tmp_path: Path) -> None:
 
 
 def test_a_zip_member_past_the_limits_is_refused_from_its_sizes(tmp_path: Path) -> None:
-    from tracker.sources import Limits, LimitExceeded
+    from tracker.sources import LimitExceeded, Limits
 
     z = tmp_path / "z.zip"
     with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -399,7 +399,7 @@ def test_a_zip_member_past_the_limits_is_refused_from_its_sizes(tmp_path: Path) 
 
 def test_standard_input_is_bounded_and_shows_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 5: `cat /dev/zero | tracker import -` spooled until the disk was full."""
-    from tracker.sources import Limits, LimitExceeded
+    from tracker.sources import LimitExceeded, Limits
 
     class Endless(io.RawIOBase):
         def readable(self) -> bool:
