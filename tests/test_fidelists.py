@@ -14,13 +14,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import SPEC, need_shared
 from tracker import listgen
 from tracker.errors import BadInput, NotFound
 from tracker.fidelists import (
+    MAX_LINE,
+    MAX_MARKUP,
     ListRow,
+    TxtLayout,
+    birth_year_of,
+    list_from_name,
     open_list,
     period_from_header,
     period_from_name,
+    read_header,
 )
 from tracker.model import Period, RatingList
 
@@ -251,16 +258,33 @@ def test_malformed_xml_element(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("header, message", [
-    (SINGLE_HEADER.replace("Name", "Nome"), "expected 'Name' at column 16"),
-    (" " + SINGLE_HEADER, "expected 'ID' at column 1"),
-    (COMBINED_HEADER.replace("RRtng", "XXXXX"), "expected 'RRtng' at column 127"),
-    ("fideid;name;rating", "expected 'ID' at column 1, found 'fideid'"),
+    (SINGLE_HEADER.replace("Name", "Nome"), "no 'Name' column in 'ID Number Nome Fed Sex"),
+    (COMBINED_HEADER.replace("RRtng", "XXXXX"), "no RRtng column beside the other lists'"),
+    ("fideid;name;rating", "no 'ID Number' column in 'fideid;name;rating'"),
+    ("ID Number      Name                                                         Fed Sex",
+     "no rating column in 'ID Number Name Fed Sex'"),
 ])
 def test_wrong_columns(tmp_path: Path, header: str, message: str) -> None:
     path = write(tmp_path / "standard_jan23frl.txt", header + "\n" + SINGLE_LINE + "\n")
-    with pytest.raises(BadInput, match=r"standard_jan23frl.txt:1: the header is not FIDE's "
-                                       r"TXT layout \(" + message):
+    with pytest.raises(BadInput) as caught:
         rows_of(path)
+    text = str(caught.value)
+    assert text.startswith(f"{path}:1: the header is not one of FIDE's TXT layouts ({message}")
+    assert text.endswith("): expected 'ID Number', 'Name' and a rating column named after the "
+                         "month (JAN23, Mar11) or SRtng, RRtng, BRtng (docs/lists.md)")
+    assert "\n" not in text
+
+
+def test_header_shifted_or_with_unknown_words(tmp_path: Path) -> None:
+    """Columns come from the header's words: trailing blanks, CRLF and a word of no known
+    column change nothing (the unknown column is read by none)."""
+    header = SINGLE_HEADER.replace("OTit ", "Xyzw ")
+    path = write(tmp_path / "standard_jan23frl.txt",
+                 header + "   \r\n" + SINGLE_LINE_WOMAN + "\r\n")
+    (row,) = rows_of(path)
+    assert (row.fide_id, row.name, row.other_titles, row.foa_title, row.flag) == (
+        8602980, "Hou, Yifan", None, "AGM", "wi")
+    assert row.ratings[0].rating == 2633
 
 
 BILLION_LAUGHS = """<?xml version="1.0"?>
@@ -410,3 +434,257 @@ def test_only_still_refuses_late_markup(tmp_path: Path) -> None:
     path = write(tmp_path / "standard_jan23frl_xml.xml", text)
     with pytest.raises(BadInput, match="the XML is broken|refused for safety"):
         rows_of(path, only={7})
+
+
+# --- every era: the verbatim samples of FIDE's archive ------------------------------------
+#
+# The expected values were written by reading the files in shared/spec/fide-list-samples/
+# by eye (column by column), not from the reader's output. Per row: FIDE ID, name,
+# federation, title, [(list, rating, games, K)], birth year, flag.
+
+S, R, B = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
+Expected = tuple[int, str, str | None, str | None, list[tuple[RatingList, int | None,
+                                                              int | None, int | None]],
+                 int | None, str | None]
+SAMPLE_ROWS: dict[str, tuple[Period, list[Expected]]] = {
+    # ID_NUMBER NAME TITLE COUNTRY APR04 GAMES BIRTHDAY FLAG; 'm' is IM; dd.mm.yy dates
+    "APR04FRL.TXT": (Period(2004, 4), [
+        (1701991, "Aaberg, Anton", "SWE", None, [(S, 2383, 0, None)], 1972, None),
+        (1407589, "Aabling-Thomsen, Jakob", "DEN", None, [(S, 2129, 0, None)], 1985, None),
+        (1401815, "Aagaard, Jacob", "DEN", "IM", [(S, 2400, 0, None)], 1973, None),
+    ]),
+    # ID number Name TitlFed Mar11 GamesBorn Flag; 'g' is GM; short rows, flag appended
+    "standard_mar11frl.txt": (Period(2011, 3), [
+        (4158814, "Andreikin, Dmitry", "RUS", "GM", [(S, 2686, 9, None)], 1990, None),
+        (25087835, ", Vardharajan", "IND", None, [(S, None, None, None)], None, None),
+        (5700230, "A B, Muhammad Yusop", "MAS", None, [(S, None, None, None)], None, None),
+        (10207538, "A E M, Doshtagir", "BAN", None, [(S, 1864, 0, None)], None, None),
+        (10207546, "A K M Aminul, Islam", "BAN", None, [(S, None, None, None)], None, None),
+        (10207716, "A K M Manjurul, Alam", "BAN", None, [(S, None, None, None)], 1964, None),
+        (10206612, "A K M, Sourab", "BAN", None, [(S, 1714, 0, None)], None, None),
+        (5045886, "A K, Kalshyan", "IND", None, [(S, 2030, 0, None)], 1964, None),
+        (8605360, "A La, Teng Hua", "CHN", None, [(S, 1915, 0, None)], 1993, "wi"),
+        (5031605, "A, Akshaya", "IND", None, [(S, 2019, 32, None)], 1994, "w"),
+        (5080444, "A, Sohita", "IND", None, [(S, 1447, 0, None)], 1995, "wi"),
+    ]),
+    # ID Number Name Fed Sex Tit WTit OTit sep12 Gms K B-day Flag (no FOA)
+    "rapid_sep12frl.txt": (Period(2012, 9), [
+        (25021044, "Aagney L., Narasimhan", "IND", None, [(R, 1283, 3, 20)], 2000, None),
+        (25014510, "Aakanksha Hagawane", "IND", None, [(R, 1629, 0, 20)], 2000, "w"),
+        (1500660, "Aarnes, Carl Christian", "NOR", None, [(R, 1838, 6, 20)], 1975, None),
+    ]),
+    # combined without FOA; 0000 is no birth year; two IDs without a name. The file names
+    # no month: the test gives one (--period).
+    "players_list_2015.txt": (Period(2015, 1), [
+        (2625032, "", "CAN", None, [(S, None, None, None), (R, None, None, None),
+                                    (B, None, None, None)], None, None),
+        (7704658, "", "TTO", None, [(S, None, None, None), (R, None, None, None),
+                                    (B, None, None, None)], None, None),
+        (5700230, "A B, Muhammad Yusop", "MAS", None, [
+            (S, None, None, None), (R, None, None, None), (B, None, None, None)], None, None),
+        (35077023, "A Chakravarthy", "IND", None, [
+            (S, 1151, 0, 40), (R, None, None, None), (B, None, None, None)], 1986, "i"),
+        (10207538, "A E M, Doshtagir", "BAN", None, [
+            (S, 1840, 0, 40), (R, 1836, 0, 20), (B, 1860, 0, 20)], 1974, None),
+        (5716365, "A Hamid, Harman", "MAS", None, [
+            (S, None, None, None), (R, 1593, 0, 20), (B, None, None, None)], None, None),
+        (8605360, "A La, Teng Hua", "CHN", None, [
+            (S, 1915, 0, 40), (R, None, None, None), (B, None, None, None)], 1993, "wi"),
+        (5080444, "A, Sohita", "IND", None, [
+            (S, 1447, 0, 40), (R, None, None, None), (B, None, None, None)], 1995, "wi"),
+    ]),
+}
+SAMPLE_SEX = {"rapid_sep12frl.txt": ["M", "F", "M"],
+              "players_list_2015.txt": ["M", "M", "M", "M", "M", "M", "F", "F"]}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLE_ROWS))
+def test_verbatim_samples(name: str) -> None:
+    need_shared()
+    period, expected = SAMPLE_ROWS[name]
+    path = SPEC / "fide-list-samples" / name
+    given = period if name.startswith("players_list") else None
+    with open_list(path, period=given) as lst:
+        rows = list(lst)
+        assert lst.problems == [] and lst.period == period
+    got = [(r.fide_id, r.name, r.federation, r.title,
+            [(f.list, f.rating, f.games, f.k) for f in r.ratings], r.birth_year, r.flag)
+           for r in rows]
+    assert got == expected
+    assert [r.position for r in rows] == list(range(2, len(expected) + 2))
+    assert [r.sex for r in rows] == SAMPLE_SEX.get(name, [None] * len(expected))
+
+
+def test_verbatim_samples_crlf_latin1_zipped(tmp_path: Path) -> None:
+    """The same bytes with CRLF line ends, as Latin-1 with an accent, and zipped."""
+    need_shared()
+    for name, (period, expected) in SAMPLE_ROWS.items():
+        data = (SPEC / "fide-list-samples" / name).read_bytes().replace(b"\n", b"\r\n")
+        data = data.replace(b"Aaberg, Anton ", "Åberg, Anton  ".encode("latin-1"))
+        zpath = tmp_path / (Path(name).stem + ".zip")
+        with zipfile.ZipFile(zpath, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr(name, data)
+        given = period if name.startswith("players_list") else None
+        rows = rows_of(zpath, period=given)
+        assert [(r.fide_id, r.ratings[0].rating, r.birth_year, r.flag) for r in rows] == [
+            (e[0], e[4][0][1], e[5], e[6]) for e in expected]
+        if name == "APR04FRL.TXT":
+            assert rows[0].name == "Åberg, Anton"
+
+
+# --- the older layouts, by hand -----------------------------------------------------------
+
+# 2001-2002 quarterly: no birth date. Placed as in the 2004 file (APR04FRL.TXT): ID at 1,
+# name at 10, title ending at 45, country at 48, rating at 53, games right-aligned to 62,
+# then the flag under its title (65; 76 once BIRTHDAY came, whose dates start at 64).
+HEADER_2001 = "ID_NUMBER NAME                         TITLE COUNTRY JAN01 GAMES FLAG"
+LINES_2001 = [
+    fixed((1, "4100018"), (10, "Mueller, Juergen"), (44, "f"), (48, "GER"), (53, "2301"),
+          (60, "14")),
+    fixed((1, "1503014"), (10, "Carlsen, Magnus"), (48, "NOR"), (53, "2064"), (60, "12")),
+    fixed((1, "4700004"), (10, "Zatonskih, Anna"), (43, "wg"), (48, "UKR"), (53, "2345"),
+          (61, "0"), (65, "wi")),
+    fixed((0, "12345678"), (10, "Ortiz, Inés"), (43, "wf"), (48, "ESP"), (65, "i")),
+]
+HEADER_2003 = "ID_NUMBER NAME                         TITLE COUNTRY JUL03 GAMES BIRTHDAY   FLAG"
+LINES_2003 = [
+    fixed((1, "1701991"), (10, "Aaberg, Anton"), (48, "SWE"), (53, "2383"), (61, "0"),
+          (64, "17.01.72")),
+    fixed((1, "2016192"), (10, "Nakamura, Hikaru"), (44, "g"), (48, "USA"), (53, "2620"),
+          (60, "22"), (64, "09.12.87")),
+    fixed((1, "1000001"), (10, "Old, Timer"), (48, "HUN"), (53, "2100"), (61, "0"),
+          (64, "01.05.01"), (76, "i")),
+    fixed((1, "5000017"), (10, "Young, Kid"), (48, "ARG"), (53, "1500"), (61, "3"),
+          (64, "30.06.98")),
+    fixed((1, "5000025"), (10, "Unknown, Date"), (48, "ARG"), (53, "1600"), (61, "1"),
+          (64, "00.00.00")),
+]
+
+
+def test_2001_layout(tmp_path: Path) -> None:
+    path = write(tmp_path / "JAN01FRL.TXT",
+                 "\r\n".join([HEADER_2001, *LINES_2001]) + "\r\n", encoding="latin-1")
+    with open_list(path) as lst:
+        rows = list(lst)
+        assert lst.problems == [] and lst.layout is not None and lst.layout.era == "2001-2002"
+    assert lst.period == Period(2001, 1) and lst.lists == (RatingList.STANDARD,)
+    assert [(r.fide_id, r.name, r.title, r.federation, r.ratings[0].rating,
+             r.ratings[0].games, r.birth_year, r.flag) for r in rows] == [
+        (4100018, "Mueller, Juergen", "FM", "GER", 2301, 14, None, None),
+        (1503014, "Carlsen, Magnus", None, "NOR", 2064, 12, None, None),
+        (4700004, "Zatonskih, Anna", "WGM", "UKR", 2345, 0, None, "wi"),
+        (12345678, "Ortiz, Inés", "WFM", "ESP", None, None, None, "i"),
+    ]
+
+
+def test_2003_layout_leading_blank_line_and_dates(tmp_path: Path) -> None:
+    path = write(tmp_path / "JUL03FRL.TXT", "\n".join(["", HEADER_2003, *LINES_2003]) + "\n")
+    with open_list(path) as lst:
+        rows = list(lst)
+        assert lst.problems == [] and lst.layout is not None and lst.layout.era == "2003-2008"
+    assert [(r.fide_id, r.title, r.ratings[0].rating, r.ratings[0].games, r.birth_year,
+             r.flag, r.position) for r in rows] == [
+        (1701991, None, 2383, 0, 1972, None, 3),
+        (2016192, "GM", 2620, 22, 1987, None, 4),
+        (1000001, None, 2100, 0, 1901, "i", 5),  # 2001 would make him 2 in 2003
+        (5000017, None, 1500, 3, 1998, None, 6),
+        (5000025, None, 1600, 1, None, None, 7),
+    ]
+
+
+def test_birth_year_century() -> None:
+    assert birth_year_of("17.01.72", 2004) == 1972
+    assert birth_year_of("05.03.01", 2008) == 2001  # 7 years old
+    assert birth_year_of("05.03.05", 2008) == 2005  # 3
+    assert birth_year_of("05.03.06", 2008) == 1906  # 2 is too young: a centenarian
+    assert birth_year_of("05.03.1906", 2008) == 1906
+    assert birth_year_of("1990", 2025) == 1990
+    assert birth_year_of("0000", 2025) is None and birth_year_of("", 2025) is None
+    assert birth_year_of("00.00.00", 2005) is None
+    assert birth_year_of("1988-04-02", 2025) == 1988
+
+
+def test_glued_header_words() -> None:
+    layout = read_header("ID number Name                              TitlFed  Mar11 "
+                         "GamesBorn  Flag")
+    assert isinstance(layout, TxtLayout)
+    assert [(f, a) for f, a, _ in layout.columns] == [
+        ("fide_id", 0), ("name", 10), ("title", 44), ("federation", 48), ("rating", 53),
+        ("games", 59), ("birth", 64), ("flag", 70)]
+    assert layout.month == "Mar11" and not layout.aligned and not layout.combined
+
+
+def test_old_names_and_months() -> None:
+    assert period_from_name("JAN01FRL.TXT") == Period(2001, 1)
+    assert period_from_name("APR04FRL.TXT") == Period(2004, 4)
+    assert period_from_name("archive/standard_mar11frl.txt") == Period(2011, 3)
+    assert period_from_name("rapid_sep12frl.zip") == Period(2012, 9)
+    assert period_from_name("blitz_oct26frl_xml.zip") == Period(2026, 10)
+    assert period_from_name("players_list_foa.txt") is None
+    assert list_from_name("JAN01FRL.TXT") is RatingList.STANDARD
+    assert list_from_name("rapid_sep12frl.txt") is RatingList.RAPID
+    assert list_from_name("players_list_foa.txt") is None
+    for title, month in (("JAN01", (2001, 1)), ("Mar11", (2011, 3)), ("sep12", (2012, 9)),
+                         ("APR04", (2004, 4)), ("OCT26", (2026, 10))):
+        assert period_from_header(title) == Period(*month)
+
+
+def test_old_name_and_header_disagree(tmp_path: Path) -> None:
+    path = write(tmp_path / "OCT01FRL.TXT", HEADER_2001 + "\n" + LINES_2001[0] + "\n")
+    with pytest.raises(BadInput, match="the file name OCT01FRL.TXT says 2001-10 but the "
+                                       "header says 2001-01: check which month"):
+        rows_of(path)
+
+
+def test_row_values_off_their_column_are_still_read(tmp_path: Path) -> None:
+    """A modern row whose value strays into the next column (a hand-edited file) is cut at
+    its blanks instead of being lost."""
+    line = SINGLE_LINE[:126] + "    1990"
+    path = write(tmp_path / "standard_jan23frl.txt", SINGLE_HEADER + "\n" + line + "\n")
+    with open_list(path) as lst:
+        (row,) = list(lst)
+        assert lst.problems == []
+    assert row.ratings[0].rating == 2831 and row.birth_year == 1990 and row.flag is None
+
+
+# --- caps (issue 19 item 4): nothing beyond them is held ----------------------------------
+
+
+def test_txt_line_cap(tmp_path: Path) -> None:
+    long = SINGLE_LINE + " " * (MAX_LINE - len(SINGLE_LINE) + 1)
+    path = write(tmp_path / "standard_jan23frl.txt",
+                 "\n".join([SINGLE_HEADER, SINGLE_LINE_WOMAN, long]) + "\n")
+    with pytest.raises(BadInput, match=r"standard_jan23frl.txt:3: a line longer than 1,024 "
+                                       r"bytes .*refused$"):
+        rows_of(path)
+    # a last line without its line end, too long
+    write(path, SINGLE_HEADER + "\n" + "9" * (2 * 1024 * 1024))
+    with pytest.raises(BadInput, match=r":2: a line longer than"):
+        rows_of(path, only={1})
+
+
+@pytest.mark.parametrize("inside", [
+    "<name>" + "x" * 5000 + "</name>",
+    "<name>" + "&#233;" * 4097 + "</name>",
+    '<name a="' + "y" * (2 * MAX_MARKUP) + '"/>',
+    "<!-- " + "z" * (2 * MAX_MARKUP) + " -->",
+    "<unknown>" + "u" * 5000 + "</unknown>",
+], ids=["name", "char-refs", "attribute", "comment", "unknown-element"])
+@pytest.mark.parametrize("only", [None, {1}])
+def test_xml_text_caps(tmp_path: Path, inside: str, only: set[int] | None) -> None:
+    body = (f'<?xml version="1.0"?>\n<playerslist>\n<player><fideid>1</fideid>{inside}'
+            "<rating>1500</rating></player>\n</playerslist>\n")
+    path = write(tmp_path / "standard_jan23frl_xml.xml", body)
+    with pytest.raises(BadInput, match=r"standard_jan23frl_xml.xml:\d+: the XML holds .*"
+                                       r"refused$"):
+        rows_of(path, only=only)
+
+
+def test_blank_padding_is_not_text(tmp_path: Path) -> None:
+    """Blanks between elements (and the newlines a thinned block leaves) are no field."""
+    body = ('<?xml version="1.0"?>\n<playerslist>' + " \n" * 20_000 +
+            "<player><fideid>1</fideid><name>A, B</name><rating>1500</rating></player>"
+            + "\n" * 20_000 + "</playerslist>\n")
+    path = write(tmp_path / "standard_jan23frl_xml.xml", body)
+    (row,) = rows_of(path)
+    assert (row.fide_id, row.name, row.position) == (1, "A, B", 20_002)

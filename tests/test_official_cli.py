@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import insert
 
-from tests.conftest import run_cli
+from tests.conftest import dump_db, run_cli
 from tracker import listgen
 from tracker.model import Period, RatingList
 from tracker.store import open_store
@@ -50,9 +50,24 @@ def test_import_known_players_then_replace(tmp_path: Path, db: str,
     assert code == 0, err
     assert out.startswith("standard_nov25frl.zip: 2025-11 (standard): 40 players read; "
                           "2 in the database; 38 others skipped (--all keeps them); ")
+    before = dump_db(Path(db))
     code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
     assert code == 0, err
     rated = sum(1 for i in (0, 5) if people[i].standard.rating is not None)
+    # the same file again: nothing written, nothing changed
+    assert out.endswith(f"; 0 entries written; {rated} already as imported before "
+                        "(unchanged)\n")
+    assert dump_db(Path(db)) == before
+    # a re-issued list for the month (another rating): replaces
+    lines = path.with_suffix(".txt")
+    listgen.generate(lines, 40, "txt")
+    text = lines.read_text(encoding="utf-8").splitlines()
+    for i in (1, 6):
+        if text[i][113:117].strip():
+            text[i] = text[i][:113] + "1234" + text[i][117:]
+    lines.write_text("\n".join(text) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, monkeypatch, "official", "import", lines.name, "--db", db)
+    assert code == 0, err
     assert f"{rated} replaced an earlier import for the same month" in out
     code, out, err = run(capsys, monkeypatch, "official", "list", str(people[0].fide_id),
                          "--format", "json", "--db", db)
@@ -144,27 +159,45 @@ def test_bad_files_leave_nothing(tmp_path: Path, db: str, capsys: pytest.Capture
     laughs = tmp_path / "standard_nov25frl_xml.xml"
     laughs.write_text('<?xml version="1.0"?>\n<!DOCTYPE l [<!ENTITY a "aaaa">]>\n'
                       "<playerslist>&a;</playerslist>\n")
-    code, out, err = run(capsys, monkeypatch, "official", "import", good.name, laughs.name,
+    code, out, err = run(capsys, monkeypatch, "official", "import", laughs.name, good.name,
                          "--db", db)
     assert code == 2
-    assert out.startswith("standard_nov25frl.txt: 2025-11 (standard)")
-    assert err == ("error: standard_nov25frl_xml.xml:2: the XML declares a DTD (<!DOCTYPE "
-                   "...>), which a FIDE list never does; refused for safety (imported before "
-                   "it: standard_nov25frl.txt)\n")
-    # a truncated zip: the error, and no entry of it written
+    lines = out.splitlines()
+    assert lines[0] == ("standard_nov25frl_xml.xml: not imported: line 2: the XML declares a "
+                        "DTD (<!DOCTYPE ...>), which a FIDE list never does; refused for "
+                        "safety")
+    assert lines[1].startswith("standard_nov25frl.txt: 2025-11 (standard): 40 players read")
+    assert lines[2:] == ["2 files: 1 read, 1 not imported"]
+    assert err == ("error: 1 of 2 files could not be imported (nothing of them was stored; "
+                   "why: above): standard_nov25frl_xml.xml\n")
+    # a truncated zip alone: its error, one line, and no entry of it written
     data = listgen.generate(tmp_path / "rapid_nov25frl.zip", 2_000, "txt", zipped=True,
                             rating_list=RatingList.RAPID).read_bytes()
     cut = tmp_path / "rapid_nov25frl.zip"
     cut.write_bytes(data[: len(data) - 200])
+    before = dump_db(Path(db))
     code, out, err = run(capsys, monkeypatch, "official", "import", cut.name, "--db", db)
     assert code == 2 and out == ""
     assert err.startswith("error: rapid_nov25frl.zip") and err.count("\n") == 1
+    assert dump_db(Path(db)) == before
     with open_store(db) as store:
         first = next(iter(listgen.players(1, seed=1)))
         from tracker.store.players import resolve_player
 
         pid = resolve_player(store, str(first.fide_id)).id
         assert all(e.list is RatingList.STANDARD for e in entries_for(store, pid))
+
+
+def test_missing_paths_refused_before_anything(tmp_path: Path, db: str,
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    good = listgen.generate(tmp_path / "standard_nov25frl.txt", 40, "txt")
+    before = dump_db(Path(db))
+    code, out, err = run(capsys, monkeypatch, "official", "import", good.name, "nope.zip",
+                         "gone.txt", "--db", db)
+    assert (code, out) == (1, "")
+    assert err == "error: no such files: nope.zip, gone.txt: check the paths\n"
+    assert dump_db(Path(db)) == before
 
 
 def test_malformed_lines_are_warned(tmp_path: Path, db: str,

@@ -7,13 +7,14 @@ import datetime as dt
 import io
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from tracker.cli.common import DEFAULT_DB, DbOption, Format, err, store_for
-from tracker.errors import BadInput, NotFound
+from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
@@ -61,8 +62,9 @@ def register(app: typer.Typer) -> None:
 
 
 def import_lists(
-    files: Annotated[list[Path], typer.Argument(help="FIDE list files (.txt, .xml or .zip).",
-                                                show_default=False)],
+    files: Annotated[list[Path], typer.Argument(
+        help="FIDE list files (.txt, .xml or .zip) or folders of them (a downloaded archive).",
+        show_default=False)],
     period: Annotated[str | None, typer.Option(
         "--period", help="The list month, YYYY-MM, when the file name and header lack it.",
         show_default=False)] = None,
@@ -75,17 +77,22 @@ def import_lists(
         show_default=False)] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Import FIDE's downloadable rating lists (TXT or XML, plain or zipped).
+    """Import FIDE's downloadable rating lists (TXT or XML, plain or zipped), of any year
+    since 2001.
 
-    The list month comes from the file name (standard_nov25frl.zip), the TXT header (NOV25)
-    or --period. Players are matched by FIDE ID; by default only players already in the
-    database are kept (--all keeps everyone). A list for a month already imported replaces
-    those players' entries for that month: the newest file wins. Each file is one
-    transaction: a file that fails leaves nothing behind.
+    The list month comes from the file name (standard_nov25frl.zip, APR04FRL.TXT), the TXT
+    header (NOV25, Mar11) or --period. Players are matched by FIDE ID; by default only
+    players already in the database are kept (--all keeps everyone). A list for a month
+    already imported replaces those players' entries for that month: the newest file wins;
+    the same file again changes nothing. Each file is one transaction: a file that fails
+    leaves nothing behind, and the other files are still imported. A folder is searched
+    for .txt, .xml and .zip files (its subfolders too), imported in name order.
 
     Examples:
 
       tracker official import standard_nov25frl.zip rapid_nov25frl.zip
+
+      tracker official import fide-archive/
 
       tracker official import players_list.zip --period 2025-11
 
@@ -95,55 +102,174 @@ def import_lists(
     """
     given_period = _period(period)
     given_list = _list(rating_list)
+    targets, several = _targets(files)
     store = store_for(db)
     try:
-        done: list[str] = []
-        for path in files:
-            try:
-                summary = _import_one(store, path, given_period, given_list, keep_all)
-            except (BadInput, NotFound) as exc:
-                if done:
-                    raise type(exc)(f"{exc} (imported before it: {', '.join(done)})") from None
-                raise
-            done.append(path.name)
-            _report(summary, keep_all)
+        _import_all(store, targets, several, given_period, given_list, keep_all)
     finally:
         store.close()
 
 
-def _import_one(store: Store, path: Path, period: Period | None,
-                rating_list: RatingList | None, keep_all: bool) -> ImportSummary:
+LIST_SUFFIXES = (".txt", ".xml", ".zip")
+"""What a folder search picks up (case-insensitive)."""
+NAMES_SHOWN = 10
+
+
+class _Target:
+    """One file to import: its path, the name shown, its size on disk (for the progress
+    bar), or why it cannot be read (an unreadable folder, say)."""
+
+    def __init__(self, path: Path, label: str, problem: str | None = None) -> None:
+        self.path = path
+        self.label = label
+        self.problem = problem
+        try:
+            self.size = path.stat().st_size if problem is None else 0
+        except OSError:
+            self.size = 0
+
+
+def _targets(files: list[Path]) -> tuple[list[_Target], bool]:
+    """The files named, a folder's list files in name order (recursively, symlinked folders
+    not followed); every missing path is refused before anything is imported. Also whether
+    several files may come (then a failing file does not stop the others)."""
+    import os
+
+    missing = [str(p) for p in files if not p.exists() and not p.is_symlink()]
+    if missing:
+        raise NotFound(f"{missing[0]}: no such file: check the path" if len(missing) == 1
+                       else f"no such files: {', '.join(missing[:NAMES_SHOWN])}: check the "
+                            "paths")
+    out: list[_Target] = []
+    seen: set[str] = set()
+
+    def add(path: Path, label: str, problem: str | None = None) -> None:
+        try:
+            key = str(path.resolve())
+        except (OSError, RuntimeError):
+            key = str(path)
+        if problem is None and key in seen:
+            return
+        seen.add(key)
+        out.append(_Target(path, label, problem))
+
+    folders = False
+    for arg in files:
+        if not arg.is_dir():
+            add(arg, str(arg))
+            continue
+        folders = True
+        found: list[Path] = []
+        unreadable: list[Path] = []
+
+        def note(exc: OSError, where: list[Path] = unreadable) -> None:
+            where.append(Path(exc.filename or ""))
+
+        for root, dirs, names in os.walk(arg, onerror=note):
+            dirs.sort()
+            found.extend(Path(root) / n for n in names if n.lower().endswith(LIST_SUFFIXES))
+        for bad in unreadable:
+            add(bad, str(bad), f"{bad}: cannot read the folder (permission denied?)")
+        if not found and not unreadable:
+            raise NotFound(f"{arg}: no .txt, .xml or .zip list files in this folder")
+        for path in sorted(found):
+            add(path, str(path))
+    return out, folders or len(out) > 1
+
+
+def _import_all(store: Store, targets: list[_Target], several: bool,
+                period: Period | None, rating_list: RatingList | None,
+                keep_all: bool) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from tracker.fidelists import open_list
-    from tracker.store.official import import_entries, known_fide_ids
+    from tracker.cli.common import out
+    from tracker.store.official import known_fide_ids
     only = None if keep_all else known_fide_ids(store)
-    with open_list(path, period=period, rating_list=rating_list, only=only) as lst:
-        show = err.is_terminal and lst.size >= PROGRESS_FROM_BYTES
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                            TimeRemainingColumn(), console=err.console, transient=True,
-                            disable=not show)
-        with progress:
-            task = progress.add_task(path.name, total=lst.size or None)
-            if show:
-                lst.on_read = lambda: progress.update(task, completed=lst.position)
-            summary = import_entries(store, lst, keep_all=keep_all, source=path.name)
+    total = sum(t.size for t in targets)
+    show = err.is_terminal and total >= PROGRESS_FROM_BYTES
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                        TimeRemainingColumn(), console=err.console, transient=True,
+                        disable=not show, redirect_stdout=False)
+
+    def say(line: str) -> None:
+        if show and out.is_terminal:  # above the bar, through its console
+            progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+
+    failed: list[tuple[_Target, TrackerError]] = []
+    with progress:
+        task = progress.add_task("", total=total or None)
+        done = 0
+        for target in targets:
+            progress.update(task, description=target.path.name, completed=done)
+            def advance(part: float, at: int = done) -> None:
+                progress.update(task, completed=at + part)
+
+            try:
+                if target.problem is not None:
+                    raise BadInput(target.problem)
+                summary = _import_one(store, target, period, rating_list, keep_all, only,
+                                      advance)
+            except (BadInput, NotFound) as exc:
+                if not several:
+                    raise
+                failed.append((target, exc))
+                say(f"{target.label}: not imported: {_reason(str(exc), target.label)}")
+            else:
+                say(_report(summary, keep_all))
+            done += target.size
+    if several:
+        read = len(targets) - len(failed)
+        say(f"{len(targets):,} {'file' if len(targets) == 1 else 'files'}: {read:,} read, "
+            f"{len(failed):,} not imported")
+    if failed:
+        names = ", ".join(t.label for t, _ in failed[:NAMES_SHOWN])
+        more = f" and {len(failed) - NAMES_SHOWN:,} more" if len(failed) > NAMES_SHOWN else ""
+        kind = NotFound if all(isinstance(e, NotFound) for _, e in failed) else BadInput
+        raise kind(f"{len(failed):,} of {len(targets):,} files could not be imported (nothing "
+                   f"of them was stored; why: above): {names}{more}")
+
+
+def _reason(message: str, label: str) -> str:
+    """A file's error without its name in front ('f.txt:3: x' -> 'line 3: x')."""
+    if message.startswith(f"{label}: "):
+        return message[len(label) + 2:]
+    head, sep, rest = message[len(label) + 1:].partition(": ")
+    if message.startswith(f"{label}:") and sep and head.isdigit():
+        return f"line {head}: {rest}"
+    return message
+
+
+def _import_one(store: Store, target: _Target, period: Period | None,
+                rating_list: RatingList | None, keep_all: bool,
+                only: set[int] | None, advance: Callable[[float], None]) -> ImportSummary:
+    from tracker.fidelists import open_list
+    from tracker.store.official import import_entries
+    path = target.path
+    with open_list(path, period=period, rating_list=rating_list, only=only,
+                   label=target.label) as lst:
+        scale = target.size / lst.size if lst.size else 0.0
+        lst.on_read = lambda: advance(lst.position * scale)
+        summary = import_entries(store, lst, keep_all=keep_all, source=path.name)
         # Players skipped by the reader (not in the database) count as read and skipped.
         summary.rows += lst.filtered
         summary.skipped += lst.filtered
         if lst.period is not None:
             summary.periods.add(lst.period)
         summary.lists.update(lst.lists)
+        summary.source = target.label
         for problem in lst.problems[:PROBLEMS_SHOWN]:
             err.print(f"warning: {problem}", markup=False, soft_wrap=True)
         if lst.problem_count:
             more = lst.problem_count - min(PROBLEMS_SHOWN, len(lst.problems))
             tail = f" ({more} more not shown)" if more > 0 else ""
             rows = "row" if lst.problem_count == 1 else "rows"
-            err.print(f"warning: {path}: {lst.problem_count} malformed {rows} skipped{tail}",
-                      markup=False, soft_wrap=True)
+            err.print(f"warning: {target.label}: {lst.problem_count} malformed {rows} "
+                      f"skipped{tail}", markup=False, soft_wrap=True)
         if summary.rows == 0:
-            raise BadInput(f"{path}: no players in the list: is it the right file?")
+            raise BadInput(f"{target.label}: no players in the list: is it the right file?")
         summary.problems = lst.problem_count
     return summary
 
@@ -152,18 +278,22 @@ def _n(value: int) -> str:
     return f"{value:,}"
 
 
-def _report(s: ImportSummary, keep_all: bool) -> None:
+def _report(s: ImportSummary, keep_all: bool) -> str:
     periods = ", ".join(str(p) for p in sorted(s.periods)) or "-"
     lists = ", ".join(str(x) for x in RatingList if x in s.lists) or "-"
     parts = [f"{s.source}: {periods} ({lists}): {_n(s.rows)} players read"]
     if keep_all:
         parts.append(f"{_n(s.kept)} kept ({_n(s.created)} new)")
+        if s.unnamed:
+            parts.append(f"{_n(s.unnamed)} without a name not created")
     else:
         parts.append(f"{_n(s.kept)} in the database")
         if s.skipped:
             parts.append(f"{_n(s.skipped)} {'other' if s.skipped == 1 else 'others'} skipped "
                          "(--all keeps them)")
     parts.append(f"{_n(s.entries)} {'entry' if s.entries == 1 else 'entries'} written")
+    if s.unchanged:
+        parts.append(f"{_n(s.unchanged)} already as imported before (unchanged)")
     if s.replaced:
         parts.append(f"{_n(s.replaced)} replaced an earlier import for the same month")
     if s.cleared:
@@ -172,7 +302,7 @@ def _report(s: ImportSummary, keep_all: bool) -> None:
         parts.append(f"{_n(s.duplicates)} repeated FIDE IDs (the last row won)")
     if s.birth_years:
         parts.append(f"{_n(s.birth_years)} birth years filled in")
-    sys.stdout.write("; ".join(parts) + "\n")
+    return "; ".join(parts)
 
 
 # --- add / list / remove ----------------------------------------------------------------

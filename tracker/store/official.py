@@ -7,7 +7,9 @@ batches, inside one transaction per file: a file that fails half way leaves noth
 Replace semantics: FIDE re-issues lists, so the newest file wins. Importing a list for a
 period already recorded replaces those players' entries for that period (counted in
 `ImportSummary.replaced`); a player the new file lists with an empty rating loses the old
-entry for that list and period (counted in `ImportSummary.cleared`).
+entry for that list and period (counted in `ImportSummary.cleared`). An entry already as the
+file has it (the same file imported again) is left untouched (`ImportSummary.unchanged`):
+a re-import writes nothing.
 """
 
 from __future__ import annotations
@@ -149,6 +151,8 @@ class ImportSummary:
     skipped: int = 0  # players not in the database (not keep_all)
     entries: int = 0  # entries written
     replaced: int = 0  # entries of an earlier file replaced by this one
+    unchanged: int = 0  # entries already as this file has them (imported before): untouched
+    unnamed: int = 0  # rows without a name, not created (keep_all)
     cleared: int = 0  # earlier entries removed because this file lists no rating
     duplicates: int = 0  # rows whose FIDE ID appeared earlier in this file (the last wins)
     birth_years: int = 0  # players whose birth year was filled from the list
@@ -230,7 +234,8 @@ def import_entries(
     """Write the entries of one list file (all in one transaction).
 
     Players are matched by FIDE ID; by default the others are skipped, with `keep_all` they
-    are created (with their name, title, federation and birth year). Each list of a row with
+    are created (with their name, title, federation and birth year; a row without a name is
+    not: counted in `unnamed` and `skipped`). Each list of a row with
     a rating becomes an entry for the row's period, replacing an earlier file's entry; an
     empty rating clears an earlier entry. The player's birth year is filled from the list
     when the database has none. `progress` is called with the number of rows read so far
@@ -274,7 +279,9 @@ def _import_batch(
 
     known = _known(conn, list(latest))
     if keep_all:
-        missing = [row for fid, row in latest.items() if fid not in known]
+        missing = [row for fid, row in latest.items() if fid not in known and row.name]
+        summary.unnamed += sum(1 for fid, row in latest.items()
+                               if fid not in known and not row.name)
         if missing:
             norms = [normalize_name(row.name) for row in missing]
             _insert_many(conn, players, PLAYER_COLUMNS, [
@@ -334,29 +341,43 @@ def _import_batch(
 def _write_group(conn: Connection, summary: ImportSummary, rating_list: RatingList,
                  period: Period, items: list[tuple[int, ListRow, ListRating]], source: str,
                  stamp_value: Any) -> None:
-    """Replace the entries of one list and period for these players."""
-    where = (f"player_id IN ({_ids(pid for pid, _, _ in items)}) "
-             "AND list = :list AND period = :period")
+    """Replace the entries of one list and period for these players. An entry that is
+    already as this file has it (same figures, flag, title, birth year and file name) is
+    left alone: importing a file again changes nothing."""
+    where = "list = :list AND period = :period AND player_id IN ({})"
     key = {"list": str(rating_list), "period": str(period), "stamp": stamp_value}
     old = conn.execute(text(
-        f"SELECT player_id, recorded_at = :stamp FROM official_ratings WHERE {where}"
+        "SELECT player_id, recorded_at = :stamp, rating, games, k, flag, title, birth_year, "
+        f"source FROM official_ratings WHERE {where.format(_ids(pid for pid, _, _ in items))}"
     ), key).all()
+    same: set[int] = set()
     if old:
-        conn.execute(text(f"DELETE FROM official_ratings WHERE {where}"), key)
+        new = {pid: (figures.rating, figures.games, figures.k, row.flag,
+                     row.title or row.women_title, row.birth_year, source)
+               for pid, row, figures in items}
         rated = {pid for pid, _, figures in items if figures.rating is not None}
-        for pid, same_file in old:
+        gone: list[int] = []
+        for pid, same_file, *values in old:
             if same_file:  # an earlier batch of this very file: a repeated FIDE ID
                 summary.duplicates += 1
                 summary.entries -= 1
+            elif pid in rated and tuple(values) == new[pid]:
+                same.add(pid)
+                summary.unchanged += 1
+                continue
             elif pid in rated:
                 summary.replaced += 1
             else:
                 summary.cleared += 1
+            gone.append(pid)
+        if gone:
+            conn.execute(text(f"DELETE FROM official_ratings WHERE {where.format(_ids(gone))}"),
+                         key)
     values = [
         (pid, key["list"], key["period"], figures.rating, figures.games, figures.k,
          row.flag, row.title or row.women_title, row.birth_year, source, stamp_value)
         for pid, row, figures in items
-        if figures.rating is not None
+        if figures.rating is not None and pid not in same
     ]
     _insert_many(conn, official_ratings, ENTRY_COLUMNS, values)
     summary.entries += len(values)
