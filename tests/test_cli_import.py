@@ -233,3 +233,136 @@ def test_two_imports_into_one_database_at_once(tmp_path: Path) -> None:
     assert _count(db, "SELECT count(*) FROM imports") == 3
     assert _count(db, "SELECT count(DISTINCT norm_name) FROM players") == _count(
         db, "SELECT count(*) FROM players")
+
+
+# --- issue 19: closed pipe, limits, bad folder entries -----------------------------------
+
+
+def test_an_import_whose_output_closes_goes_on_and_says_so(tmp_path: Path) -> None:
+    """`tracker import season.tar.gz | head -1` stopped after 2 of 14 files, exit 1, without a
+    word (rich's SystemExit on a broken pipe). Decided: the import goes on to the end and
+    says so on stderr; the exit code is the import's. The pipe's reading end is closed
+    before the first line is written (a real pipe, a real process)."""
+    import tarfile
+
+    season = tmp_path / "season.tar.gz"
+    with tarfile.open(season, "w:gz") as tf:
+        for i in range(14):
+            f = write(tmp_path / f"r{i:02}.pgn", pgn(Round=str(i)), pgn(Round=f"{i}b"))
+            tf.add(f, arcname=f.name)
+    db = tmp_path / "p.db"
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # like `head -1` gone: every write to stdout fails (EPIPE)
+    try:
+        proc = subprocess.run(tracker_command("import", str(season), "--db", str(db)),
+                              env=subprocess_env(), stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (
+        "note: standard output was closed before the end (a `| head`?); the import went on: "
+        "14 files of 14 stored or already imported, 28 games added (`tracker imports` lists "
+        "them)\n")
+    assert _count(db, "SELECT count(*) FROM games") == 28
+    assert _count(db, "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL") == 14
+
+
+def test_a_decompression_bomb_is_one_line_exit_2(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 5: 24 MiB of zeros in a 200-byte .bz2 (the real one: 100 GiB, 47 minutes)."""
+    import bz2
+
+    from tests.conftest import dump_db
+
+    write(tmp_path / "a.pgn", pgn(Round="1"))
+    (tmp_path / "zeros.pgn.bz2").write_bytes(bz2.compress(bytes(24 << 20)))
+    code, _, err = run(capsys, monkeypatch, "import", "a.pgn")
+    assert code == 0, err
+    before = dump_db(tmp_path / "tracker.db")
+    code, out, err = run(capsys, monkeypatch, "import", "zeros.pgn.bz2")
+    assert (code, out, err) == (2, "", (
+        "error: zeros.pgn.bz2: decompresses to over 1,000 times its size: refused as a "
+        "decompression bomb; if the file is genuine, raise --max-ratio\n"))
+    assert dump_db(tmp_path / "tracker.db") == before
+    # Raised, the limit lets it through: zeros are no games (and that is said as for any file).
+    code, out, err = run(capsys, monkeypatch, "import", "zeros.pgn.bz2", "--max-ratio",
+                         "1000000", "--quiet")
+    assert code == 1 and err.endswith("error: 1 of 1 files could not be imported (nothing of "
+                                      "them was stored): zeros.pgn.bz2\n"), (out, err)
+
+
+def test_max_size_stops_the_run_at_the_file_past_it(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import gzip
+
+    (tmp_path / "games").mkdir()
+    write(tmp_path / "games" / "a.pgn", pgn(Round="a"))
+    big = "".join(pgn(Round=str(i)) for i in range(12_000)).encode()  # 2.3 MB
+    (tmp_path / "games" / "b.pgn.gz").write_bytes(gzip.compress(big))
+    write(tmp_path / "games" / "c.pgn", pgn(Round="c"))
+    code, out, err = run(capsys, monkeypatch, "import", "games", "--max-size", "1M")
+    assert code == 2
+    assert out == "games/a.pgn: 1 game read, 1 added\n"
+    assert err == ("error: games/b.pgn.gz: more than 1M once decompressed: refused (a "
+                   "decompression bomb?); if the file is genuine, raise --max-size\n")
+    code, out, err = run(capsys, monkeypatch, "import", "games", "--max-size", "3M", "--quiet")
+    assert code == 0 and out.startswith(
+        "3 files, 12,001 games read, 12,001 added, 0 duplicates skipped, 1 already imported"), (
+        out, err)
+    code, out, err = run(capsys, monkeypatch, "import", "games", "--max-size", "lots")
+    assert (code, out) == (2, "") and err == (
+        "error: --max-size 'lots' is not a size: give bytes, or a number with K, M, G or T "
+        "(for example 20G)\n")
+
+
+def test_standard_input_past_max_size_is_refused(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 5: `cat /dev/zero | tracker import -` spooled until the disk was full."""
+    import io
+    import sys
+
+    import tracker.sources as sources
+
+    class FakeStdin:
+        buffer = io.BytesIO(bytes(3 << 20))
+
+    monkeypatch.setattr(sys, "stdin", FakeStdin())
+    monkeypatch.setattr(sources, "_STDIN", None)
+    code, out, err = run(capsys, monkeypatch, "import", "-", "--max-size", "2M")
+    assert (code, out, err) == (2, "", (
+        "error: standard input holds more than 2M: refused (nothing of it was imported); if "
+        "it is genuine, raise --max-size or name the file instead\n"))
+    assert not (tmp_path / "tracker.db").exists() or _count(
+        tmp_path / "tracker.db", "SELECT count(*) FROM games") == 0
+
+
+def test_a_folder_with_bad_entries_imports_the_rest(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 9: a damaged .zip or a dangling link stopped the whole folder (nothing imported),
+    a link loop was an internal error (exit 3)."""
+    from tests.test_sources import bad_folder
+
+    bad_folder(tmp_path)
+    code, out, err = run(capsys, monkeypatch, "import", "games")
+    assert code == 1 and "internal error" not in err, err
+    assert out.splitlines()[:6] == [
+        "games/a.pgn: 1 game read, 1 added",
+        "games/damaged.zip: not imported: games/damaged.zip is not a readable zip archive (File "
+        "is not a zip file)",
+        "games/dangling.pgn: not imported: games/dangling.pgn is a symbolic link to "
+        f"{tmp_path}/games/gone.pgn, which does not exist; fix or remove the link",
+        "games/loop.pgn: not imported: games/loop.pgn is a symbolic link that leads back to "
+        "itself (a loop); fix or remove the link",
+        "games/photos.zip: not imported: games/photos.zip holds no .pgn file; name a zip with "
+        "PGN inside",
+        "games/sub/b.pgn: 1 game read, 1 added",
+    ]
+    assert err.endswith("error: 4 of 6 files could not be imported (nothing of them was "
+                        "stored): games/damaged.zip, games/dangling.pgn, games/loop.pgn, "
+                        "games/photos.zip\n")
+    assert _count(tmp_path / "tracker.db", "SELECT count(*) FROM games") == 2

@@ -7,10 +7,13 @@ tracker.store), rich and the use cases are imported by the commands that run, so
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
+import os
 import re
 import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -42,7 +45,14 @@ class _LazyConsole:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(**self._options)
+            class _Console(Console):
+                def on_broken_pipe(self) -> None:
+                    # rich's own: stdout to /dev/null, then SystemExit(1) without a word
+                    if not ClosedOutput.go_on:
+                        super().on_broken_pipe()
+                    _closed()
+
+            self._console = _Console(**self._options)
         return self._console
 
     def __getattr__(self, name: str) -> Any:
@@ -56,6 +66,38 @@ class Interruption:
     """Whether a command has said what a Ctrl-C left (then `main` adds nothing to it)."""
 
     told = False
+
+
+class ClosedOutput:
+    """Whether standard output was closed under a command (`tracker import X | head -1`).
+
+    A command that stores (import) goes on to the end when its output is gone: what it was
+    asked to store is stored, and it says so on stderr at the end (issue 19). From the first
+    write that fails, standard output is /dev/null: later lines (and the flush at exit) are
+    dropped without an error."""
+
+    closed = False
+    go_on = False
+    """Set by a command that goes on when its output closes; any other stops (exit 1), as
+    rich makes it."""
+
+
+@contextlib.contextmanager
+def unless_closed() -> Iterator[None]:
+    """Write to standard output inside this; a closed pipe is noted (ClosedOutput), not an
+    error."""
+    try:
+        yield
+    except BrokenPipeError:
+        _closed()
+
+
+def _closed() -> None:
+    ClosedOutput.closed = True
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def emit_json(data: object) -> None:

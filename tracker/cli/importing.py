@@ -9,6 +9,7 @@ import typer
 
 from tracker.cli.common import (
     DEFAULT_DB,
+    ClosedOutput,
     DbOption,
     Interruption,
     TableOrJson,
@@ -16,6 +17,7 @@ from tracker.cli.common import (
     err,
     out,
     store_for,
+    unless_closed,
 )
 from tracker.errors import BadInput, TrackerError
 from tracker.model import PlayerRef, RatingList
@@ -91,6 +93,13 @@ def import_command(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress bar and no per-file lines: only the summary.")
     ] = False,
+    max_size: Annotated[str, typer.Option(
+        "--max-size", help="The most one compressed file (or archive member) may hold once "
+                           "decompressed, and standard input: bytes, or with K, M, G, T. "
+                           "Past it the import stops (a decompression bomb?).")] = "16G",
+    max_ratio: Annotated[int, typer.Option(
+        "--max-ratio", min=1, help="The most a compressed file may grow per byte (PGN grows "
+                                   "5 to 15 times), looked at past 16 MiB.")] = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import PGN games into the database: each file lands whole or not at all.
@@ -111,9 +120,14 @@ def import_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from tracker.importer import ImportOptions, Interrupted, import_paths
+    from tracker.sources import Limits, parse_size
     from tracker.store.players import resolve_player, set_me
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
+    limits = Limits(max_size=parse_size(max_size), max_ratio=max_ratio,
+                    on_spool=_spooling if err.is_terminal and not quiet else None)
+    ClosedOutput.go_on, ClosedOutput.closed = True, False  # stdout closing (`| head`) does
+    # not stop an import: what was asked is stored, and said on stderr at the end
     store = store_for(db)
     try:
         show = err.is_terminal and not quiet
@@ -126,18 +140,23 @@ def import_command(
         try:
             with progress:
                 bar = _Bar(progress, 0)
-                report = import_paths(store, paths, options, bar, said.source_done)
+                report = import_paths(store, paths, options, bar, said.source_done, limits)
         except Interrupted as stop:
             err.print(_interrupted_line(stop), markup=False, soft_wrap=True)
             Interruption.told = True
             raise typer.Exit(130) from None
-        _print_report(report, said, default_list=default_list)
+        with unless_closed():
+            _print_report(report, said, default_list=default_list)
         if player is not None:
             ref = resolve_player(store, player)
             set_me(store, ref.id)
-            out.print(f"tracked player: {_who(ref)}", markup=False)
+            with unless_closed():
+                out.print(f"tracked player: {_who(ref)}", markup=False)
+                sys.stdout.flush()
     finally:
         store.close()
+    if ClosedOutput.closed:
+        err.print(_closed_line(report), markup=False, soft_wrap=True)
     failed = report.failed
     if failed:
         names = ", ".join(s.name for s in failed)
@@ -145,6 +164,22 @@ def import_command(
             f"{len(failed)} of {len(report.sources)} files could not be imported (nothing of "
             f"them was stored): {names}"
         )
+
+
+def _spooling(name: str, done: int) -> None:
+    """Progress while standard input (or a pipe) is read, before anything is imported (on a
+    terminal: one line, rewritten, and erased at the end)."""
+    what = "standard input" if name == "-" else name
+    sys.stderr.write("\r\x1b[K" if done < 0 else f"\rreading {what}: {done >> 20:,} MiB so far")
+    sys.stderr.flush()
+
+
+def _closed_line(report: ImportReport) -> str:
+    """What an import whose standard output closed (`| head`) did all the same."""
+    stored = sum(1 for s in report.sources if s.error is None)
+    return (f"note: standard output was closed before the end (a `| head`?); the import went "
+            f"on: {_n(stored, 'file')} of {len(report.sources)} stored or already imported, "
+            f"{_n(report.total('added'), 'game')} added (`tracker imports` lists them)")
 
 
 def _interrupted_line(stop: Interrupted) -> str:
@@ -179,8 +214,9 @@ class _Said:
             # Both on the screen: above the progress bar, through its console.
             self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
         else:
-            out.print(line, markup=False)
-            sys.stdout.flush()
+            with unless_closed():
+                out.print(line, markup=False)
+                sys.stdout.flush()
 
 
 def _who(ref: PlayerRef) -> str:
