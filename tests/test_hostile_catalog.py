@@ -1,9 +1,12 @@
 """The catalog of hostile inputs (issue 7): each input, and the exact message the user sees.
 
 Every case runs `tracker` through its entry point in a fresh folder holding a small
-database (two games: Novak, Jan v Svoboda, Petr) and the files of tests/data/hostile/ (see
-its README). For each: the exit code, stdout and stderr exactly, never a traceback; and for
-every input that is refused, the database is byte-for-byte what it was (SQL dump).
+database (two games: Novak, Jan v Svoboda, Petr), the files of tests/data/hostile/ (see
+its README) and those made by `make_inputs` into made/ (issue 19: archives, links, bombs,
+folders that cannot be shown as files in git). For each: the exit code, stdout and stderr
+exactly, never a traceback; for every input that is refused, the database is byte-for-byte
+what it was (SQL dump); for every case, the games stored after it are those before it plus
+exactly the games it says it added, and `tracker db check` then finds nothing wrong.
 
 Exit codes: 0 done (warnings on stderr name file:line), 1 the command failed (the database
 or a file cannot be used), 2 a bad value was given (usage).
@@ -11,8 +14,17 @@ or a file cannot be used), 2 a bad value was given (usage).
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import io
+import os
+import re
 import shutil
 import sqlite3
+import tarfile
+import warnings
+import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +47,14 @@ class Case:
     out: str
     err: str
     changes_db: bool = False  # the input is (partly) stored: the database may change
+    stdin: bytes | None = None  # what standard input holds
+    patch: Callable[[Path, pytest.MonkeyPatch], None] | None = None  # set up before the run
+
+    @property
+    def added(self) -> int:
+        """The games the case stores: what its summary line says (0 when it has none)."""
+        found = re.search(r"^\d+ files?, [\d,]+ games? read, ([\d,]+) added", self.out, re.M)
+        return int(found.group(1).replace(",", "")) if found and self.changes_db else 0
 
 
 def _report(name: str, line: str, summary: str, tail: str = NO_TC) -> str:
@@ -180,15 +200,175 @@ CASES = [
          "never does; refused for safety\n"),
     Case("list-wrong-columns", ("official", "import", H + "wrong-columns.txt", "--period",
                                 "2025-03"), 2, "",
-         f"error: {H}wrong-columns.txt:1: the header is not FIDE's TXT layout (expected 'Tit' "
-         "at column 85, found ''): is this a FIDE rating list?\n"),
+         f"error: {H}wrong-columns.txt:1: the header is not one of FIDE's TXT layouts (no "
+         "rating column in 'ID Number Name Fed Sex'): expected 'ID Number', 'Name' and a "
+         "rating column named after the month (JAN23, Mar11) or SRtng, RRtng, BRtng "
+         "(docs/lists.md)\n"),
     Case("list-truncated-zip", ("official", "import", H + "truncated.zip", "--period",
                                 "2025-03"), 2, "",
-         f"error: {H}truncated.zip:1: the header is not FIDE's TXT layout (expected 'ID' at "
-         "column 1, found 'PK\\x03\\x04\\x14\\x00'): is this a FIDE rating list?\n"),
+         f"error: {H}truncated.zip: the zip archive is damaged (its end is missing: the "
+         "download was cut short?): download it again\n"),
     Case("list-binary", ("official", "import", H + "binary.pgn", "--period", "2025-03"), 2, "",
-         f"error: {H}binary.pgn:1: the header is not FIDE's TXT layout (expected 'ID' at "
-         "column 1, found '\\x00\\x01\\x02\\x03\\x04\\x05'): is this a FIDE rating list?\n"),
+         f"error: {H}binary.pgn:1: the header is not one of FIDE's TXT layouts (no 'ID Number' "
+         "column in '\\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08'): expected 'ID Number', "
+         "'Name' and a rating column named after the month (JAN23, Mar11) or SRtng, RRtng, "
+         "BRtng (docs/lists.md)\n"),
+]
+
+# --- issue 19: inputs made at run time (made/) --------------------------------------------
+
+M = "made/"
+ZEROS = 24 << 20  # past RATIO_FLOOR (16 MiB): the ratio limit looks at it
+
+
+def _game(i: int | str) -> bytes:
+    return pgn(Round=f"m{i}", White="Dvorak, Ema", Black="Kral, Ota").encode()
+
+
+def _long_games(n: int) -> bytes:
+    """n games of ~100 KB (a long comment): more than one read block of the parser."""
+    return b"".join(pgn(f"1. e4 {{{'x' * 100_000}}} e5", Round=f"long{i}",
+                        White="Dvorak, Ema", Black="Kral, Ota").encode() for i in range(n))
+
+
+_MADE: dict[str, bytes] = {}
+
+
+def make_inputs(made: Path) -> None:
+    """The hostile inputs of issue 19, made in `made` (the slow ones once per session)."""
+    if not _MADE:
+        _MADE["zeros.pgn.bz2"] = bz2.compress(bytes(ZEROS))
+        _MADE["big.pgn.gz"] = gzip.compress(b"".join(_game(i) for i in range(6_000)))
+    made.mkdir()
+    for name, data in _MADE.items():
+        (made / name).write_bytes(data)
+    with warnings.catch_warnings(), zipfile.ZipFile(made / "twice.zip", "w") as zf:
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name
+        zf.writestr("x.pgn", _game(1))
+        zf.writestr("x.pgn", _game(2))
+    for data in (_game(3), _game(4)):  # `tar -r`: a newer copy appended
+        with tarfile.open(made / "appended.tar", "a") as tf:
+            info = tarfile.TarInfo("x.pgn")
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    folder = made / "folder"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.pgn").write_bytes(_game(5))
+    (folder / "sub" / "b.pgn").write_bytes(_game(6))
+    (folder / "damaged.zip").write_bytes(b"PK\x03\x04 not really a zip")
+    with zipfile.ZipFile(folder / "photos.zip", "w") as zf:
+        zf.writestr("cat.jpg", b"\xff\xd8")
+    (folder / "dangling.pgn").symlink_to("gone.pgn")
+    (folder / "loop.pgn").symlink_to("loop.pgn")
+    (made / "loop.pgn").symlink_to("loop.pgn")
+    (made / "dangling.pgn").symlink_to("gone.pgn")
+    looped = made / "looped"
+    (looped / "sub").mkdir(parents=True)
+    (looped / "c.pgn").write_bytes(_game(7))
+    (looped / "sub" / "up").symlink_to("..")
+    (looped / "sub" / "up2").symlink_to(".")
+    (made / "locked").mkdir()
+    (made / "locked" / "a.pgn").write_bytes(_game(8))
+    (made / "locked" / "inner").mkdir()
+    (made / "locked" / "inner" / "x.pgn").write_bytes(_game(9))
+    (made / "live.pgn").write_bytes(_long_games(30))
+
+
+def _unreadable_inner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """made/locked/inner cannot be listed (simulated: the tests may run as root)."""
+    real = os.scandir
+
+    def scandir(path: object = ".") -> Iterator[os.DirEntry[str]]:
+        if os.path.normpath(str(path)) == os.path.join("made", "locked", "inner"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[call-overload, no-any-return]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def _cut_while_read(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """made/live.pgn is cut to half its size once its first game is read."""
+    import tracker.pgn
+
+    real = tracker.pgn.read_games
+
+    def read_games(stream: object, name: str, *rest: object) -> Iterator[object]:
+        for n, raw in enumerate(real(stream, name, *rest)):  # type: ignore[arg-type]
+            if n == 0 and name == M + "live.pgn":
+                with open(M + "live.pgn", "r+b") as f:
+                    f.truncate(os.path.getsize(M + "live.pgn") // 2)
+            yield raw
+
+    monkeypatch.setattr(tracker.pgn, "read_games", read_games)
+
+
+def _both(name: str, summary: str) -> str:
+    return (f"{M}{name}:x.pgn: 1 game read, 1 added\n{M}{name}:x.pgn (copy 2): 1 game read, "
+            "1 added\n"
+            f"{summary}\n{NO_TC.replace('1 game', '2 games')}")
+
+
+_FOLDER_OUT = (
+    f"{M}folder/a.pgn: 1 game read, 1 added\n"
+    f"{M}folder/damaged.zip: not imported: {M}folder/damaged.zip is not a readable zip archive "
+    "(File is not a zip file)\n"
+    f"{M}folder/dangling.pgn: not imported: {M}folder/dangling.pgn is a symbolic link to "
+    "gone.pgn, which does not exist; fix or remove the link\n"
+    f"{M}folder/loop.pgn: not imported: {M}folder/loop.pgn is a symbolic link that leads back "
+    "to itself (a loop); fix or remove the link\n"
+    f"{M}folder/photos.zip: not imported: {M}folder/photos.zip holds no .pgn file; name a zip "
+    "with PGN inside\n"
+    f"{M}folder/sub/b.pgn: 1 game read, 1 added\n"
+    "6 files, 2 games read, 2 added, 0 duplicates skipped, 0 problems\n"
+    + NO_TC.replace("1 game", "2 games"))
+
+CASES += [
+    Case("zip-two-members-one-name", ("import", M + "twice.zip"), 0,
+         _both("twice.zip", "2 files, 2 games read, 2 added, 0 duplicates skipped, "
+                            "0 problems"), "", changes_db=True),
+    Case("tar-with-appended-copy", ("import", M + "appended.tar"), 0,
+         _both("appended.tar", "2 files, 2 games read, 2 added, 0 duplicates skipped, "
+                               "0 problems"), "", changes_db=True),
+    Case("folder-with-bad-entries", ("import", M + "folder"), 1, _FOLDER_OUT,
+         f"error: 4 of 6 files could not be imported (nothing of them was stored): "
+         f"{M}folder/damaged.zip, {M}folder/dangling.pgn, {M}folder/loop.pgn, "
+         f"{M}folder/photos.zip\n", changes_db=True),
+    Case("link-loop-named", ("import", M + "loop.pgn"), 2, "",
+         f"error: {M}loop.pgn is a symbolic link that leads back to itself (a loop); fix or "
+         "remove the link\n"),
+    Case("dangling-link-named", ("import", M + "dangling.pgn"), 1, "",
+         f"error: {M}dangling.pgn is a symbolic link to gone.pgn, which does not exist; fix or "
+         "remove the link\n"),
+    Case("glob-through-link-loops", ("import", M + "looped/**/*.pgn"), 0,
+         f"{M}looped/c.pgn: 1 game read, 1 added\n"
+         "1 file, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC, "",
+         changes_db=True),
+    Case("unreadable-subfolder", ("import", M + "locked"), 1,
+         f"{M}locked/a.pgn: 1 game read, 1 added\n"
+         f"{M}locked/inner: not imported: folder {M}locked/inner cannot be read (Permission "
+         "denied); nothing in it was imported: check its rights\n"
+         "2 files, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC,
+         "error: 1 of 2 files could not be imported (nothing of them was stored): "
+         f"{M}locked/inner\n", changes_db=True, patch=_unreadable_inner),
+    Case("bz2-bomb", ("import", M + "zeros.pgn.bz2"), 2, "",
+         f"error: {M}zeros.pgn.bz2: decompresses to over 1,000 times its size: refused as a "
+         "decompression bomb; if the file is genuine, raise --max-ratio\n"),
+    Case("past-max-size", ("import", M + "big.pgn.gz", "--max-size", "512K"), 2, "",
+         f"error: {M}big.pgn.gz: more than 512K once decompressed: refused (a decompression "
+         "bomb?); if the file is genuine, raise --max-size\n"),
+    Case("max-size-not-a-size", ("import", M + "big.pgn.gz", "--max-size", "0"), 2, "",
+         "error: --max-size '0' is not a size: give bytes, or a number with K, M, G or T (for "
+         "example 20G)\n"),
+    Case("endless-stdin", ("import", "-", "--max-size", "2M"), 2, "",
+         "error: standard input holds more than 2M: refused (nothing of it was imported); if "
+         "it is genuine, raise --max-size or name the file instead\n", stdin=bytes(3 << 20)),
+    Case("file-cut-during-import", ("import", M + "live.pgn"), 1,
+         f"{M}live.pgn: not imported: the file changed while it was being imported (written "
+         "to, cut or replaced): nothing of it was stored; import it again once it is "
+         "complete\n1 file, 0 games read, 0 added, 0 duplicates skipped, 1 problem\n",
+         f"warning: {M}live.pgn:151: not a tag pair, ignored: [Even\n"  # where it was cut
+         "error: 1 of 1 files could not be imported (nothing of them was stored): "
+         f"{M}live.pgn\n", patch=_cut_while_read),
 ]
 
 _BASE: dict[str, bytes] = {}
@@ -201,6 +381,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRACKER_DB", raising=False)
     shutil.copytree(HOSTILE, tmp_path / "hostile")
+    make_inputs(tmp_path / "made")
     (tmp_path / "emptydir").mkdir()
     db = tmp_path / "tracker.db"
     if not _BASE:
@@ -229,7 +410,21 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 def test_catalog(case: Case, folder: Path, capsys: pytest.CaptureFixture[str],
                  monkeypatch: pytest.MonkeyPatch) -> None:
     before = dump_db(folder / "tracker.db")
-    code, out, err = run(capsys, monkeypatch, *case.args)
+    games = _games(folder / "tracker.db")
+    with monkeypatch.context() as patched:
+        if case.stdin is not None:
+            import sys
+
+            import tracker.sources
+
+            class Stdin:
+                buffer = io.BytesIO(case.stdin)
+
+            patched.setattr(sys, "stdin", Stdin())
+            patched.setattr(tracker.sources, "_STDIN", None)
+        if case.patch is not None:
+            case.patch(folder, patched)
+        code, out, err = run(capsys, monkeypatch, *case.args)
     assert "Traceback" not in out + err and "internal error" not in err
     if case.id == "quote-in-a-name":  # the quote is not part of a name: Novak's history
         assert code == 0 and "Novak, Jan: standard rating history" in out and err == ""
@@ -237,6 +432,23 @@ def test_catalog(case: Case, folder: Path, capsys: pytest.CaptureFixture[str],
         assert (code, out, err) == (case.code, case.out, case.err)
     if not case.changes_db:
         assert dump_db(folder / "tracker.db") == before
+    assert _games(folder / "tracker.db") == games + case.added
+    if dump_db(folder / "tracker.db") != before:  # (unchanged: the base, checked below)
+        assert run(capsys, monkeypatch, "db", "check")[:2] == (
+            0, "tracker.db: ok (integrity and every invariant hold)\n")
+
+
+def test_the_base_database_passes_db_check(folder: Path, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run(capsys, monkeypatch, "db", "check")[0] == 0
+
+
+def _games(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute("SELECT count(*) FROM games").fetchone()[0])
+    finally:
+        con.close()
 
 
 def test_catalog_ids_are_unique() -> None:
