@@ -432,3 +432,36 @@ def test_sizes_as_the_option_takes_them(text: str, size: int) -> None:
 def test_a_size_that_is_not_one(text: str) -> None:
     with pytest.raises(BadInput, match="is not a size"):
         sources.parse_size(text)
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_zip_members_read_through_one_archive_in_workers_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: bool) -> None:
+    """The shared archive is opened again in a forked worker (never the parent's file
+    position); the games are the same either way, hash thread and all."""
+    from tracker.importer import ImportOptions, batches, import_paths
+    from tracker.store import open_store
+
+    monkeypatch.setattr(batches, "WORKER_MIN_BYTES", 0)  # the path of big sources
+    z = tmp_path / "w.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        for i in range(12):
+            zf.writestr(f"m{i:02}.pgn", b"".join(game(i * 10 + j) for j in range(10)))
+    with open_store(str(tmp_path / "w.db")) as store:
+        report = import_paths(store, [str(z)], ImportOptions(workers=workers))
+        assert report.total("added") == 120 and not report.failed
+        again = import_paths(store, [str(z)], ImportOptions(workers=workers))
+    assert all(s.already is not None for s in again.sources)
+
+
+def test_the_zip_members_bench_runs(tmp_path: Path) -> None:
+    """bench/zip_members.py (the figures of docs/reliability.md), on a tiny zip."""
+    import subprocess
+
+    from tests.conftest import REPO
+
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "zip_members.py"), "--members", "30", "--runs",
+         "1", "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "| 30 | " in proc.stdout

@@ -625,15 +625,24 @@ class _OpenZip:
 
     def __init__(self, opener: Opener) -> None:
         self._opener = opener
-        self._lock = threading.Lock()
+        self._lock_made = (0, threading.Lock())  # (by process, lock): see _locked
         self._zf: zipfile.ZipFile | None = None
         self._stream: BinaryIO | None = None
         self._pid = 0
         self._users = 0
 
+    def _locked(self) -> threading.Lock:
+        """This archive's lock, made again in a forked worker (the parent's may have been
+        held by another thread at the fork: it would never be released here)."""
+        pid, lock = self._lock_made
+        if pid != os.getpid():
+            lock = threading.Lock()
+            self._lock_made = (os.getpid(), lock)
+        return lock
+
     def _take(self) -> zipfile.ZipFile:
         new = False
-        with self._lock:
+        with self._locked():
             if self._zf is None or self._pid != os.getpid():
                 stream = self._opener()
                 try:
@@ -649,7 +658,7 @@ class _OpenZip:
         return zf
 
     def release(self) -> None:
-        with self._lock:
+        with self._locked():
             self._users -= 1
 
     def listing(self) -> _Listing:
@@ -665,7 +674,7 @@ class _OpenZip:
         return _as_binary(io.BufferedReader(_Member(member, self.release), 1 << 20))
 
     def close_if_idle(self) -> bool:
-        with self._lock:
+        with self._locked():
             if self._users or self._zf is None:
                 return False
             zf, stream, self._zf, self._stream = self._zf, self._stream, None, None
@@ -692,6 +701,17 @@ class _Listing:
 
 _OPEN_ZIPS: list[_OpenZip] = []
 _OPEN_ZIPS_LOCK = threading.Lock()
+
+
+def _new_locks() -> None:
+    """In a forked worker, the module's locks are made again: another thread of the parent
+    (the content hash) may have held one at the fork."""
+    global _OPEN_ZIPS_LOCK, _IDLE_LOCK
+    _OPEN_ZIPS_LOCK = threading.Lock()
+    _IDLE_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_locks)
 
 
 def _keep_open(archive: _OpenZip) -> None:
