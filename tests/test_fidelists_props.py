@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tracker import listgen
-from tracker.fidelists import open_list
+from tracker.fidelists import MIN_AGE, open_list
 from tracker.listgen import Figures, Player
 from tracker.model import Period, RatingList
 
@@ -43,7 +43,12 @@ players = st.builds(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(players, min_size=1, max_size=8), st.sampled_from(listgen.FORMATS))
 def test_write_then_read_is_identity(people: list[Player], fmt: str) -> None:
-    people = [p for p in people if p.name.strip(", ")]
+    people = [p for p in people if p.name[:listgen.QUARTERLY_NAME].strip(", ")]
+    if fmt in ("txt-2001", "txt-2003", "txt-2009"):  # IDs had at most 8 digits then
+        people = [p for p in people if p.fide_id < 10**8]
+    if fmt == "txt-2003":  # dd.mm.yy: a century is read back within its 100-year window
+        people = [p for p in people if p.birth_year is None
+                  or 2024 - 99 - MIN_AGE <= p.birth_year <= 2024 - MIN_AGE]
     if not people:
         return
     with tempfile.TemporaryDirectory() as tmp:
@@ -56,7 +61,7 @@ def test_write_then_read_is_identity(people: list[Player], fmt: str) -> None:
             assert lst.problems == []
     lists = tuple(RatingList) if fmt.startswith("combined") else (RatingList.BLITZ,)
     assert len(rows) == len(people)
-    for row, p in zip(rows, people, strict=True):
+    for row, p in zip(rows, [listgen.published(p, fmt) for p in people], strict=True):
         assert row.fide_id == p.fide_id
         assert row.name == " ".join(p.name.split())
         assert (row.federation or "", row.sex or "", row.title or "") == (

@@ -84,6 +84,8 @@ the list's year (`birth_year_of`)."""
 OLD_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM",
               "wf": "WFM", "wc": "WCM", "h": "HGM"}
 """The one- and two-letter title codes of the lists before 2012."""
+TITLE_CODES = frozenset(OLD_TITLES) | frozenset(OLD_TITLES.values()) | {
+    "IM", "FM", "CM", "GM", "WGM", "WIM", "WFM", "WCM", "HGM"}
 
 
 class ListRating(NamedTuple):
@@ -756,9 +758,14 @@ class ListFile:
         earlier), a column's words keep their spacing (names)."""
         columns = layout.columns
         starts = [start for _, start, _ in columns]
+        name0, name1 = layout.span("name")
         got: dict[str, tuple[int, int]] = {}
         for m in _TOKEN.finditer(line):
             a, b = m.span()
+            if name0 <= a < name1:  # a name's words run on, whatever they overlap
+                old = got.get("name")
+                got["name"] = (a, b) if old is None else (old[0], b)
+                continue
             at = max(0, bisect.bisect_right(starts, a) - 1)
             best, best_overlap = at, min(b, columns[at][2]) - max(a, columns[at][1])
             j = at + 1
@@ -770,6 +777,14 @@ class ListFile:
             field = columns[best][0]
             old = got.get(field)
             got[field] = (a, b) if old is None else (old[0], b)
+
+        title = got.get("title")
+        if title is not None and line[title[0]:title[1]].strip() not in TITLE_CODES:
+            # the last word of a long name, past the title's column title (TITLE at 39 of
+            # the quarterly lists, whose title codes stand at 44)
+            del got["title"]
+            old = got.get("name")
+            got["name"] = title if old is None else (old[0], title[1])
 
         def get(field: str) -> str:
             cut = got.get(field)

@@ -1,14 +1,21 @@
 """A generator of realistic FIDE rating list files, for the tests and the benchmark.
 
 Standard library only. Deterministic for a seed, any size, streamed to the file (plain or
-zipped), in FIDE's published layouts (`shared/spec/fide-list-formats.md`): the fixed-width
-TXT single and combined lists and the XML single and combined lists. The players have names
-with diacritics, titles (women's, other and FOA titles too), empty ratings, inactive flags,
-birth years (some missing) and K factors that follow the usual pattern.
+zipped), in FIDE's published layouts (`shared/spec/fide-list-formats.md`, `docs/lists.md`):
+today's fixed-width TXT single and combined lists and XML single and combined lists
+(`FORMATS`), and the older ones (`OLD_FORMATS`): the 2001-2002 and 2003-2008 quarterly TXT
+(`ID_NUMBER NAME TITLE COUNTRY JAN01 GAMES [BIRTHDAY] FLAG`, one-letter titles, birth
+dates dd.mm.yy), the 2009-2012 TXT (`ID number Name TitlFed Mar11 GamesBorn Flag`), the
+2012-2015 single list and the 2015 combined list without FOA (TXT and XML). The players have
+names with diacritics, titles (women's, other and FOA titles too), empty ratings, inactive
+flags, birth years (some missing) and K factors that follow the usual pattern; `published`
+says what of a player a layout can carry (an old layout has no sex, K or women's title).
 
     python -m tracker.listgen --players 1000 --format combined-txt --zip -o players_list.zip
     python -m tracker.listgen --players 50 --format txt --list rapid --period 2025-11 \\
         -o rapid_nov25frl.txt
+    python -m tracker.listgen --players 5000 --format txt-2003 --period 2004-04 \\
+        --encoding latin-1 -o APR04FRL.TXT
 """
 
 from __future__ import annotations
@@ -28,7 +35,13 @@ from tracker.errors import TrackerError
 from tracker.model import Period, RatingList
 
 DEFAULT_PERIOD = Period(2025, 11)
-FORMATS = ("txt", "xml", "combined-txt", "combined-xml")
+CURRENT_FORMATS = ("txt", "xml", "combined-txt", "combined-xml")
+OLD_FORMATS = ("txt-2001", "txt-2003", "txt-2009", "txt-2012", "combined-txt-2015", "xml-2012",
+               "combined-xml-2015")
+FORMATS = CURRENT_FORMATS + OLD_FORMATS
+OLD_TITLE_CODES = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": "wm",
+                   "WFM": "wf", "WCM": "wc"}
+QUARTERLY_NAME = 33  # characters of a name in the layouts before 2012
 MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
 SURNAMES = (
@@ -165,28 +178,105 @@ def _num(value: int | None, width: int) -> str:
     return ("" if value is None else str(value)).ljust(width)[:width]
 
 
-def txt_header(period: Period, *, combined: bool) -> str:
-    month = f"{MONTHS[period.month - 1]}{period.year % 100:02d}"
+def _right(value: int | None, width: int) -> str:
+    return ("" if value is None else str(value)).rjust(width)[:width]
+
+
+def _month(period: Period, case: str = "upper") -> str:
+    text = f"{MONTHS[period.month - 1]}{period.year % 100:02d}"
+    return {"upper": text, "title": text.title(), "lower": text.lower()}[case]
+
+
+def _is_combined(fmt: str) -> bool:
+    return fmt.startswith("combined")
+
+
+def _is_xml(fmt: str) -> bool:
+    return "xml" in fmt
+
+
+def txt_header(period: Period, *, combined: bool, foa: bool = True) -> str:
+    """Today's TXT header (2016 on); `foa=False`: the 2012-2015 one (rating month in lower
+    case, as `rapid_sep12frl.txt` has it)."""
     head = (f"{'ID Number':<15}{'Name':<61}{'Fed':<4}{'Sex':<4}{'Tit':<5}{'WTit':<5}"
-            f"{'OTit':<15}{'FOA':<4}")
+            f"{'OTit':<15}" + (f"{'FOA':<4}" if foa else ""))
     if combined:
         return head + "SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag"
+    month = _month(period) if foa else _month(period, "lower")
     return head + f"{month:<6}Gms K  B-day Flag"
 
 
-def txt_line(p: Player, lists: tuple[RatingList, ...]) -> str:
+def txt_line(p: Player, lists: tuple[RatingList, ...], *, foa: bool = True) -> str:
     parts = [f"{p.fide_id:<15}", p.name[:60].ljust(61), f"{p.federation:<4}", f"{p.sex:<4}",
-             f"{p.title:<5}", f"{p.women_title:<5}", f"{p.other_titles[:14]:<15}",
-             f"{p.foa_title:<4}"]
+             f"{p.title:<5}", f"{p.women_title:<5}", f"{p.other_titles[:14]:<15}"]
+    if foa:
+        parts.append(f"{p.foa_title:<4}")
     for lst in lists:
         f = p.figures(lst)
         parts += [_num(f.rating, 6), _num(f.games, 4), _num(f.k, 3)]
-    parts += [_num(p.birth_year, 6), p.flag]
-    return "".join(parts).rstrip()
+    no_birth = "0000  " if not foa and lists[1:] else ""  # the 2015 combined file's "none"
+    parts += [_num(p.birth_year, 6) if p.birth_year is not None else no_birth.ljust(6),
+              p.flag]
+    line = "".join(parts)
+    # the 2015 file pads every row to its full width; today's end at their last value
+    return line.rstrip() if foa else line.ljust(158 if lists[1:] else 132)
+
+
+def quarterly_header(period: Period, *, births: bool) -> str:
+    """The 2001-2002 (`births=False`) and 2003-2008 header (APR04FRL.TXT)."""
+    head = f"ID_NUMBER NAME{'':25}TITLE COUNTRY {_month(period)} GAMES "
+    return head + ("BIRTHDAY   FLAG" if births else "FLAG")
+
+
+def header_2009(period: Period) -> str:
+    """The 2009-2012 header, glued words and all (standard_mar11frl.txt)."""
+    return f"ID number Name{'':30}TitlFed  {_month(period, 'title')} GamesBorn  Flag"
+
+
+def _birth_date(p: Player) -> str:
+    """A dd.mm.yy birth date (day and month made up from the FIDE ID)."""
+    if p.birth_year is None:
+        return ""
+    return f"{p.fide_id % 28 + 1:02d}.{p.fide_id % 12 + 1:02d}.{p.birth_year % 100:02d}"
+
+
+def old_line(p: Player, fmt: str, rating_list: RatingList = RatingList.STANDARD) -> str:
+    """A row of the layouts before 2012: the ID right-aligned in 8, the name at 10 (33
+    characters), a one- or two-letter title at 44, the federation at 48, the rating at 53,
+    the games right-aligned to 62, then (2003-2008) the birth date at 64 and the flag at 76,
+    (2009-2012) the birth year at 64 and the flag at 70, (2001-2002) the flag at 65."""
+    f = p.figures(rating_list)
+    head = (f"{p.fide_id:>8}  {p.name[:QUARTERLY_NAME]:<34}"
+            f"{OLD_TITLE_CODES.get(p.title, p.title.lower()):<4}{p.federation:<5}"
+            f"{_num(f.rating, 5)}{_right(f.games, 4)}  ")
+    if fmt == "txt-2001":
+        return head + " " + p.flag
+    if fmt == "txt-2003":
+        return f"{head}{_birth_date(p):<12}{p.flag}".ljust(79)
+    return f"{head}{_num(p.birth_year, 6)}{p.flag}".ljust(70)
+
+
+def published(p: Player, fmt: str, rating_list: RatingList = RatingList.STANDARD) -> Player:
+    """What of `p` a file in `fmt` carries, as a reader gets it back: the layouts before
+    2012 have no sex, K, women's, other or FOA titles and print 33 characters of a name; the
+    2012-2015 ones no FOA title."""
+    from dataclasses import replace
+
+    if fmt in ("txt-2001", "txt-2003", "txt-2009"):
+        def no_k(g: Figures) -> Figures:
+            return Figures(g.rating, g.games, None)
+
+        return replace(p, name=" ".join(p.name[:QUARTERLY_NAME].split()), sex="",
+                       women_title="", other_titles="", foa_title="",
+                       standard=no_k(p.standard), rapid=no_k(p.rapid), blitz=no_k(p.blitz),
+                       birth_year=None if fmt == "txt-2001" else p.birth_year)
+    if fmt in OLD_FORMATS:
+        return replace(p, foa_title="")
+    return p
 
 
 def xml_player(p: Player, *, combined: bool, rating_list: RatingList,
-               zero_for_empty: bool) -> str:
+               zero_for_empty: bool, foa: bool = True) -> str:
     def v(value: int | None) -> str:
         if value is None:
             return "0" if zero_for_empty else ""
@@ -198,8 +288,10 @@ def xml_player(p: Player, *, combined: bool, rating_list: RatingList,
     f = p.figures(RatingList.STANDARD if combined else rating_list)
     parts = [el("fideid", str(p.fide_id)), el("name", p.name), el("country", p.federation),
              el("sex", p.sex), el("title", p.title), el("w_title", p.women_title),
-             el("o_title", p.other_titles), el("foa_title", p.foa_title),
-             el("rating", v(f.rating)), el("games", v(f.games)), el("k", v(f.k))]
+             el("o_title", p.other_titles)]
+    if foa:
+        parts.append(el("foa_title", p.foa_title))
+    parts += [el("rating", v(f.rating)), el("games", v(f.games)), el("k", v(f.k))]
     if combined:
         for prefix, g in (("rapid", p.rapid), ("blitz", p.blitz)):
             parts += [el(f"{prefix}_rating", v(g.rating)), el(f"{prefix}_games", v(g.games)),
@@ -215,19 +307,28 @@ def write_list(out: IO[str], people: Iterator[Player] | list[Player], fmt: str, 
     """Write the players in `fmt` (one of FORMATS) to a text stream; returns the count."""
     if fmt not in FORMATS:
         raise TrackerError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    combined = fmt.startswith("combined")
+    combined = _is_combined(fmt)
+    foa = fmt in CURRENT_FORMATS
     n = 0
-    if fmt.endswith("txt"):
-        lists = tuple(RatingList) if combined else (rating_list,)
-        out.write(txt_header(period, combined=combined) + "\n")
+    if fmt in ("txt-2001", "txt-2003", "txt-2009"):
+        if fmt == "txt-2003":
+            out.write("\n")  # the 2003 files begin with an empty line
+        out.write((header_2009(period) if fmt == "txt-2009" else
+                   quarterly_header(period, births=fmt == "txt-2003")) + "\n")
         for p in people:
-            out.write(txt_line(p, lists) + "\n")
+            out.write(old_line(p, fmt, rating_list) + "\n")
+            n += 1
+    elif not _is_xml(fmt):
+        lists = tuple(RatingList) if combined else (rating_list,)
+        out.write(txt_header(period, combined=combined, foa=foa) + "\n")
+        for p in people:
+            out.write(txt_line(p, lists, foa=foa) + "\n")
             n += 1
     else:
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n<playerslist>\n')
         for p in people:
             out.write(xml_player(p, combined=combined, rating_list=rating_list,
-                                 zero_for_empty=p.fide_id % 2 == 0))
+                                 zero_for_empty=p.fide_id % 2 == 0, foa=foa))
             n += 1
         out.write("</playerslist>\n")
     return n
@@ -240,12 +341,12 @@ def generate(path: str | Path, count: int, fmt: str, *, zipped: bool = False, se
     path = Path(path)
     if fmt not in FORMATS:
         raise TrackerError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    if fmt.endswith("xml"):
+    if _is_xml(fmt):
         encoding = "utf-8"
     people = players(count, seed=seed, period=period, latin1=encoding.lower() != "utf-8")
     kw = {"rating_list": rating_list, "period": period}
     if zipped:
-        inner = member or (path.stem + (".xml" if fmt.endswith("xml") else ".txt"))
+        inner = member or (path.stem + (".xml" if _is_xml(fmt) else ".txt"))
         with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED,
                              compresslevel=1) as zf, \
                 zf.open(inner, "w", force_zip64=True) as raw, \
