@@ -3,7 +3,10 @@ the file back gives the same values (Hypothesis)."""
 
 from __future__ import annotations
 
+import io
+import os
 import tempfile
+import zipfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -75,3 +78,95 @@ def test_write_then_read_is_identity(people: list[Player], fmt: str) -> None:
             assert (f.rating, f.k) == (want.rating, want.k)
             # "0" stands for empty in some XML files: games 0 may come back for None
             assert f.games == want.games or (want.games is None and f.games in (0, None))
+
+
+# --- damaged files of every layout: one line, exit 2, nothing written ----------------------
+
+_BASE_DB: dict[str, bytes] = {}
+
+
+def _import(db: Path, path: Path) -> tuple[int, str, str]:
+    import io
+    import sys
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from tracker.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    argv, sys.argv = sys.argv, ["tracker", "official", "import", str(path), "--all",
+                                "--period", "2024-01", "--db", str(db)]
+    code = 0
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            main()
+    except SystemExit as exc:
+        code = int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    finally:
+        sys.argv = argv
+    return code, out.getvalue(), err.getvalue()
+
+
+@st.composite
+def damaged(draw: st.DrawFn) -> tuple[str, str, bytes, bool]:
+    fmt = draw(st.sampled_from(listgen.FORMATS))
+    people = list(listgen.players(draw(st.integers(1, 15)), seed=draw(st.integers(1, 30)),
+                                  period=Period(2024, 1)))
+    text = io.StringIO()
+    listgen.write_list(text, people, fmt, rating_list=RatingList.BLITZ, period=Period(2024, 1))
+    data = bytearray(text.getvalue().encode(draw(st.sampled_from(["utf-8", "latin-1"])),
+                                            "replace"))
+    for _ in range(draw(st.integers(1, 3))):
+        pos = draw(st.integers(0, len(data)))
+        kind = draw(st.sampled_from(["truncate", "insert", "delete", "flip", "long"]))
+        if kind == "truncate":
+            del data[pos:]
+        elif kind == "insert":
+            data[pos:pos] = draw(st.sampled_from([
+                b"\x00", b"\n", b"\r", b"<", b"&", b"<!DOCTYPE x>", b"\xff", b"9" * 12,
+                b" " * 30, b"</player>", b"<player>", b"ID Number", b"\n\n\n"]))
+        elif kind == "delete":
+            del data[pos:pos + draw(st.integers(1, 60))]
+        elif kind == "flip":
+            if pos < len(data):
+                data[pos] = draw(st.integers(0, 255))
+        else:
+            data[pos:pos] = b"x" * draw(st.sampled_from([1_100, 5_000]))
+    zipped = draw(st.booleans())
+    return fmt, f"blitz_jan24frl{'.xml' if 'xml' in fmt else '.txt'}", bytes(data), zipped
+
+
+@settings(max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(damaged())
+def test_damaged_files_of_every_layout(case: tuple[str, str, bytes, bool]) -> None:
+    """Whatever the damage: exit 0 (the damage left a readable list; malformed rows are
+    warnings) or exit 2 with exactly one line naming the file, and then nothing written;
+    never a traceback."""
+    from tests.conftest import dump_db
+    from tracker.store import open_store
+
+    _fmt, name, data, zipped = case
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        db = folder / "t.db"
+        if not _BASE_DB:
+            open_store(str(db)).close()
+            _BASE_DB["db"] = db.read_bytes()
+        db.write_bytes(_BASE_DB["db"])
+        path = folder / name
+        if zipped:
+            path = path.with_suffix(".zip")
+            with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+                zf.writestr(name, data)
+        else:
+            path.write_bytes(data)
+        before = dump_db(db)
+        code, out, err = _import(db, path)
+        assert "Traceback" not in out + err and "internal error" not in err, err
+        assert code in (0, 2), (code, err)
+        if code == 2:
+            assert err.count("\n") == 1 and err.startswith(f"error: {path}"), err
+            assert out == ""
+            assert dump_db(db) == before
+        else:
+            assert all(line.startswith("warning: ") for line in err.splitlines()), err

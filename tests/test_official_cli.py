@@ -232,3 +232,160 @@ def test_zip_holding_two_lists(tmp_path: Path, db: str, capsys: pytest.CaptureFi
     assert code == 2 and out == ""
     assert err == ("error: two.zip: expected one .txt or .xml list inside the zip, found a.txt,"
                    " b.xml: unzip it and import the list file\n")
+
+
+# --- every era: the verbatim samples, and a generated archive folder ----------------------
+
+
+@pytest.mark.parametrize("name", ["APR04FRL.TXT", "standard_mar11frl.txt", "rapid_sep12frl.txt",
+                                  "players_list_2015.txt"])
+def test_verbatim_samples_import_all(db: str, name: str, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each sample of FIDE's archive imports with --all; what is stored is what the file says
+    (the expected rows of tests/test_fidelists.py, written by reading the files by eye)."""
+    from sqlalchemy import select
+
+    from tests.conftest import SPEC, need_shared
+    from tests.test_fidelists import SAMPLE_ROWS
+
+    need_shared()
+    period, expected = SAMPLE_ROWS[name]
+    args = ["official", "import", str(SPEC / "fide-list-samples" / name), "--all", "--db", db]
+    if name.startswith("players_list"):
+        args += ["--period", str(period)]
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert (code, err) == (0, "")
+    unnamed = sum(1 for e in expected if not e[1])
+    assert f": {len(expected)} players read; {len(expected) - unnamed} kept " in out
+    if unnamed:
+        assert f"; {unnamed} without a name not created;" in out
+    with open_store(db) as store:
+        with store.engine.connect() as conn:
+            stored = {fid: (pname, fed, birth) for fid, pname, fed, birth in conn.execute(
+                select(players.c.fide_id, players.c.name, players.c.federation,
+                       players.c.birth_year))}
+        from tracker.store.players import resolve_player
+
+        for fid, pname, fed, title, figures, birth, flag in expected:
+            if not pname:
+                assert fid not in stored
+                continue
+            assert stored[fid] == (pname, fed, birth)
+            entries = entries_for(store, resolve_player(store, str(fid)).id)
+            assert [(e.list, e.period, e.rating, e.games, e.k, e.flag, e.title, e.birth_year,
+                     e.source) for e in entries] == [
+                (lst, period, rating, games, k, flag, title, birth, name)
+                for lst, rating, games, k in figures if rating is not None]
+    before = dump_db(Path(db))
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert code == 0 and "0 entries written" in out and dump_db(Path(db)) == before
+
+
+# One file per layout, as FIDE's archive names them: (name, format, list, period, zipped).
+ARCHIVE = [
+    ("JAN01FRL.TXT", "txt-2001", RatingList.STANDARD, Period(2001, 1), False),
+    ("2003/JUL03FRL.zip", "txt-2003", RatingList.STANDARD, Period(2003, 7), True),
+    ("2008/OCT08FRL.TXT", "txt-2003", RatingList.STANDARD, Period(2008, 10), False),
+    ("standard_mar11frl.zip", "txt-2009", RatingList.STANDARD, Period(2011, 3), True),
+    ("rapid_sep12frl.txt", "txt-2012", RatingList.RAPID, Period(2012, 9), False),
+    ("blitz_oct13frl_xml.zip", "xml-2012", RatingList.BLITZ, Period(2013, 10), True),
+    ("standard_jan15frl_xml.xml", "xml-2012", RatingList.STANDARD, Period(2015, 1), False),
+    ("combined/players_list_2015.txt", "combined-txt-2015", RatingList.STANDARD,
+     Period(2015, 6), False),
+    ("standard_nov25frl.zip", "txt", RatingList.STANDARD, Period(2025, 11), True),
+    ("rapid_nov25frl_xml.zip", "xml", RatingList.RAPID, Period(2025, 11), True),
+]
+
+
+def _archive(folder: Path, count: int) -> None:
+    for name, fmt, lst, period, zipped in ARCHIVE:
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        enc = "latin-1" if fmt in ("txt-2001", "txt-2003", "txt-2009") else "utf-8"
+        listgen.generate(path, count, fmt, zipped=zipped, seed=3, rating_list=lst,
+                         period=period, encoding=enc)
+
+
+def test_archive_folder_round_trip(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A generated archive of every layout, plain and zipped, in a folder with subfolders:
+    `official import FOLDER --all` stores what each file carries; the same folder again
+    changes nothing."""
+    folder = tmp_path / "fide"
+    folder.mkdir()
+    _archive(folder, 60)
+    # the combined file names no month: the one file of its folder, imported with --period
+    combined = folder / "combined"
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(combined), "--all",
+                         "--period", "2015-06", "--db", db)
+    assert code == 0, err
+    (combined / "players_list_2015.txt").rename(tmp_path / "players_list_2015.txt")
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(folder), "--all",
+                         "--db", db)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert len(lines) == len(ARCHIVE)  # one per file (nine), then the run's line
+    assert lines[-1] == "9 files: 9 read, 0 not imported"
+    assert lines[0].startswith(f"{folder}/2003/JUL03FRL.zip: 2003-07 (standard): 60 players "
+                               "read; 60 kept (")
+    with open_store(db) as store:
+        from tracker.store.players import resolve_player
+
+        for name, fmt, lst, period, _ in ARCHIVE:
+            for p in listgen.players(60, seed=3, period=period,
+                                     latin1=fmt in ("txt-2001", "txt-2003", "txt-2009")):
+                q = listgen.published(p, fmt)
+                pid = resolve_player(store, str(p.fide_id)).id
+                got = {(e.list, e.period): e for e in entries_for(store, pid)}
+                lists = tuple(RatingList) if fmt.startswith("combined") else (lst,)
+                for one in lists:
+                    f = q.figures(one)
+                    e = got.get((one, period))
+                    if f.rating is None:
+                        assert e is None
+                        continue
+                    assert e is not None, (name, p.fide_id)
+                    assert (e.rating, e.k, e.flag or "", e.birth_year) == (
+                        f.rating, f.k, q.flag, q.birth_year), name
+                    assert e.games == f.games or (f.games is None and e.games == 0)
+                    assert e.title == ((q.title or q.women_title) or None)
+                    assert e.source == Path(name).name
+    before = dump_db(Path(db))
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(folder), "--all",
+                         "--db", db)
+    assert code == 0 and dump_db(Path(db)) == before
+    assert all("; 0 entries written; " in line for line in out.splitlines()[:-1])
+
+
+def test_archive_folder_with_bad_files(tmp_path: Path, db: str,
+                                       capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "fide"
+    folder.mkdir()
+    listgen.generate(folder / "APR04FRL.TXT", 40, "txt-2003", period=Period(2004, 4))
+    listgen.generate(folder / "standard_mar11frl.txt", 40, "txt-2009", period=Period(2011, 3))
+    (folder / "notes.txt").write_text("my downloads\n")
+    data = listgen.generate(tmp_path / "x.zip", 3_000, "txt", zipped=True).read_bytes()
+    (folder / "standard_nov25frl.zip").write_bytes(data[: len(data) // 2])
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(folder), "--db", db)
+    assert code == 2
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{folder}/APR04FRL.TXT: 2004-04 (standard): 40 players read")
+    assert lines[1] == (f"{folder}/notes.txt: not imported: line 1: the header is not one of "
+                        "FIDE's TXT layouts (no 'ID Number' column in 'my downloads'): "
+                        "expected 'ID Number', 'Name' and a rating column named after the "
+                        "month (JAN23, Mar11) or SRtng, RRtng, BRtng (docs/lists.md)")
+    assert lines[2].startswith(f"{folder}/standard_mar11frl.txt: 2011-03 (standard)")
+    assert lines[3].startswith(f"{folder}/standard_nov25frl.zip: not imported: the zip "
+                               "archive is damaged")
+    assert lines[4:] == ["4 files: 2 read, 2 not imported"]
+    assert err == (f"error: 2 of 4 files could not be imported (nothing of them was stored; "
+                   f"why: above): {folder}/notes.txt, {folder}/standard_nov25frl.zip\n")
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(tmp_path / "empty"),
+                         "--db", db)
+    assert (code, err) == (1, f"error: {tmp_path / 'empty'}: no such file: check the path\n")
+    (tmp_path / "empty").mkdir()
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(tmp_path / "empty"),
+                         "--db", db)
+    assert (code, err) == (1, f"error: {tmp_path / 'empty'}: no .txt, .xml or .zip list files "
+                              "in this folder\n")

@@ -260,6 +260,11 @@ def _import_one(store: Store, target: _Target, period: Period | None,
             summary.periods.add(lst.period)
         summary.lists.update(lst.lists)
         summary.source = target.label
+        if summary.rows == 0:
+            first = (f" ({lst.problem_count:,} malformed; the first: {lst.problems[0]})"
+                     if lst.problems else "")
+            raise BadInput(f"{target.label}: no players in the list{first}: is it the right "
+                           "file?")
         for problem in lst.problems[:PROBLEMS_SHOWN]:
             err.print(f"warning: {problem}", markup=False, soft_wrap=True)
         if lst.problem_count:
@@ -268,8 +273,6 @@ def _import_one(store: Store, target: _Target, period: Period | None,
             rows = "row" if lst.problem_count == 1 else "rows"
             err.print(f"warning: {target.label}: {lst.problem_count} malformed {rows} "
                       f"skipped{tail}", markup=False, soft_wrap=True)
-        if summary.rows == 0:
-            raise BadInput(f"{target.label}: no players in the list: is it the right file?")
         summary.problems = lst.problem_count
     return summary
 
