@@ -79,14 +79,23 @@ def test_history_table_csv_and_range(season_db: str, capsys, monkeypatch) -> Non
 
 def test_history_rapid(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # Rapid: no official entry, Elo tag 1700 starts it. The 100 recorded games are standard
-    # games (PLAYER_FACTS_LISTS): no rapid game is known, so K 40 (fewer than 30 games);
-    # win vs 1700 (D=0, PD 0.50) +0.5 x 40 = +20 -> 1720.
+    # games (PLAYER_FACTS_LISTS): the rapid games completed are unknown, and a player rated
+    # when the replay starts is taken to have completed 30 or more (policy
+    # GAMES_COMPLETED_WHEN_UNKNOWN), so K 20; win vs 1700 (D=0, PD 0.50) +0.5 x 20 = +10 ->
+    # 1710. The row says so, with the command that records the count.
     code, out, _ = run(["history", "--db", season_db, "--list", "rapid", "-f", "json"],
                        capsys, monkeypatch)
     assert code == 0
     (row,) = json.loads(out)
     assert (row["list"], row["rating_before"], row["change"], row["rating_after"]) == (
-        "rapid", 1700, 20, 1720)
+        "rapid", 1700, 10, 1710)
+    assert [a["fact"] for a in row["assumptions"]] == ["rated-games"]
+    # the recorded facts are standard ones: on rapid, an official K is what records them
+    assert row["assumptions"][0]["command"] == (
+        "tracker official add 99012345 --list rapid --period YYYY-MM --rating R --k K")
+    assert "K assumes 30+ rated games completed (tracker official add 99012345 " in row["note"]
+    std = json.loads(run(["history", "--db", season_db, "-f", "json"], capsys, monkeypatch)[1])
+    assert all(r["assumptions"] == [] for r in std)  # 100 games and a birth year recorded
 
 
 def test_explain(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -128,22 +128,31 @@ def test_junior_turning_19() -> None:
     # Born 2007, 100 rated games, never 2300. Official 2025-11: 1900 (no K recorded).
     # Dec 2025 list: 2025 - 2007 = 18 -> junior K 40. Win vs 1900: D=0 -> +0.5 -> +20
     #   -> 1920.
-    # Jan 2026 list: 2026 - 2007 = 19 -> no longer junior; 100 games -> K 20. The Dec
-    #   tournament starts under the Dec list: Ro = replayed 1920. Win vs 1920: D=0 -> +0.5
-    #   -> +10 -> 1930.
+    # Jan 2026 list: its K is the one published on the previous (Dec 2025) list, whose year
+    #   is 2025: 2025 - 2007 = 18 -> still junior K 40 (spec section 3 rule 2, Handbook B02:
+    #   K 40 "until the end of the year of their 18th birthday"; "a junior born in 2007 plays
+    #   December 2025 with K 40, and that period is rated on the January 2026 list with K
+    #   40"). The Dec tournament starts under the Dec list: Ro = replayed 1920. Win vs 1920:
+    #   D=0 -> +0.5 x 40 = +20 -> 1940.
+    # Feb 2026 list: the K printed on the Jan 2026 list (2026 - 2007 = 19: no longer junior;
+    #   100 games -> K 20). Win vs 1940: D=0 -> +0.5 x 20 = +10 -> 1950.
     b = Build()
     b.off("2025-11", 1900)
     t1 = b.t("Nov open", "2025-11-08", "2025-11-09")
     b.g(t1, 1900, 1)
     t2 = b.t("Dec open", "2025-12-06", "2025-12-07")
     b.g(t2, 1920, 1)
+    t3 = b.t("Jan open", "2026-01-10", "2026-01-11")
+    b.g(t3, 1940, 1)
     rp = b.run(player=PlayerInfo(birth_year=2007, rated_games=100))
-    dec, jan = rp.row(Period(2025, 12)), rp.row(Period(2026, 1))
-    assert dec is not None and jan is not None
+    dec, jan, feb = (rp.row(Period(2025, 12)), rp.row(Period(2026, 1)),
+                     rp.row(Period(2026, 2)))
+    assert dec is not None and jan is not None and feb is not None
     assert dec.k == 40 and dec.replayed == 1920
     assert jan.tournaments[0].ro == 1920
     assert jan.tournaments[0].ro_source == "replayed 2025-12 list"
-    assert jan.k == 20 and jan.replayed == 1930
+    assert jan.k == 40 and jan.replayed == 1940
+    assert feb.k == 20 and feb.replayed == 1950
 
 
 def test_reaching_2400_sets_k_10() -> None:
@@ -424,7 +433,8 @@ def test_before_2008_is_not_replayed() -> None:
 
 def test_games_inside_the_starting_rating_count_toward_30() -> None:
     # Recorded: 25 games before the first game in the database. 5 rated games in Sep 2025
-    # are inside the official Oct 2025 rating (the replay starts there): 30 completed, so
+    # are inside the official Oct 2025 rating (they carry no Elo tag of the player's to
+    # replay them from, so the replay starts there and lists them): 30 completed, so
     # K 20 (adult) in Nov, not K 40. Win vs 1800 (D=0): +0.5 x 20 = +10 -> 1810.
     b = Build()
     b.off("2025-10", 1800)
@@ -435,6 +445,8 @@ def test_games_inside_the_starting_rating_count_toward_30() -> None:
     b.g(t, 1800, 1)
     rp = b.run(player=PlayerInfo(birth_year=1980, rated_games=25))
     assert [u.label for u in rp.before_start] == ["Sep"]
+    oct_ = rp.row(Period(2025, 10))
+    assert oct_ is not None and any("includes 1 earlier tournament" in n for n in oct_.notes)
     row = rp.row(Period(2025, 11))
     assert row is not None and row.facts.rated_games == 30
     assert row.k == 20 and row.replayed == 1810
@@ -566,14 +578,16 @@ def test_first_rating_of_the_2024_formula_is_not_compressed() -> None:
 
 def test_recorded_facts_do_not_reach_the_rapid_list() -> None:
     # ever_2400 recorded (standard). Rapid official Oct 2025 1900, no K. Win vs 1900 on
-    # 2025-10-10 -> Nov 2025. Rapid K: 1900 never 2400 on the rapid list, 0 rapid games
-    # completed -> K 40 (not 10). D 0 -> +0.50 x 40 = +20 -> 1920.
+    # 2025-10-10 -> Nov 2025. Rapid K: 1900 never 2400 on the rapid list (not K 10); the rapid
+    # games completed are unknown: policy GAMES_COMPLETED_WHEN_UNKNOWN, 30 or more -> K 20,
+    # said as an assumption. D 0 -> +0.50 x 20 = +10 -> 1910.
     b = Build()
     b.off("2025-10", 1900, rl=RAPID)
     t = b.t("rap", "2025-10-10", "2025-10-10")
     b.g(t, 1900, 1, rl=RAPID)
     rows = b.run(RAPID, player=PlayerInfo(rated_games=100, ever_2400=True)).rows
-    assert rows[-1].k == 40 and rows[-1].published == 1920
+    assert rows[-1].k == 20 and rows[-1].published == 1910
+    assert "rated-games" in {a.fact for a in rows[-1].assumptions}
     # On the standard list the same facts give K 10: +0.50 x 10 = +5 -> 1905.
     s = Build()
     s.off("2025-10", 1900)

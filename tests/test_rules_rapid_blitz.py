@@ -64,6 +64,12 @@ class Season:
                                   player or PlayerInfo()))
         return {str(r.period): (r.k, r.published) for r in rep.rows}
 
+    def assumed(self, player: PlayerInfo | None = None) -> dict[str, set[str]]:
+        """The facts each period's K was assumed on, by period."""
+        rep = replay(ReplayInputs(self.rl, self.games, self.tournaments, self.official,
+                                  player or PlayerInfo()))
+        return {str(r.period): {a.fact for a in r.assumptions} for r in rep.rows}
+
 
 # --- the official K of a list published under other K rules -----------------------------------
 
@@ -123,11 +129,15 @@ def test_flat_k_20_says_nothing_about_games_completed(rl: RatingList) -> None:
     # player's K, so it does not show 30 games completed (the ASSUMED_GAMES_WHEN_ESTABLISHED
     # policy reads an official K below the newcomer K of its edition; here that is 20).
     # No rapid/blitz games known, adult (born 1980). Win vs 1800 on 2022-10-10 -> Nov 2022
-    # list: fewer than 30 games -> K 40 (section 3 rule 3): +0.50 x 40 = +20 -> 1820.
+    # list: the games completed stay unknown (the flat K showed nothing), so the count is
+    # the policy's (GAMES_COMPLETED_WHEN_UNKNOWN: a player rated when the replay starts has
+    # completed 30 or more) and the row says it was assumed: K 20, +0.50 x 20 = +10 -> 1810.
+    # (Read as a count, K 20 would have set 30 games and no assumption would be said.)
     s = Season(rl)
     s.off("2019-05", 1800, k=20)
     s.game("2022-10-10", 1800, ONE)
-    assert s.rows(PlayerInfo(birth_year=1980))["2022-11"] == (40, 1820)
+    assert s.rows(PlayerInfo(birth_year=1980))["2022-11"] == (20, 1810)
+    assert s.assumed(PlayerInfo(birth_year=1980))["2022-11"] == {"rated-games"}
 
 
 def test_standard_k_20_below_the_newcomer_k_shows_30_games() -> None:
@@ -162,11 +172,19 @@ def test_birth_year_applies_to_rapid_and_blitz(rl: RatingList) -> None:
 def test_recorded_rated_games_do_not_reach_rapid_and_blitz(rl: RatingList) -> None:
     # The recorded games are standard games (PLAYER_FACTS_LISTS; section 3 counts the games
     # on the list whose K it is). Start from an official Sep 2025 1800 without K, adult:
-    # no rapid/blitz games known -> K 40 whatever the standard count. +20 -> 1820.
+    # no rapid/blitz games known, whatever the standard count: the rapid/blitz count is the
+    # policy's (GAMES_COMPLETED_WHEN_UNKNOWN, 30 or more: K 20, +10 -> 1810), said as an
+    # assumption, which a count that reached these lists would not be.
     s = Season(rl)
     s.off("2025-09", 1800)
     s.game("2025-10-10", 1800, ONE)
-    assert s.rows(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == (40, 1820)
+    assert s.rows(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == (20, 1810)
+    assert s.assumed(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == {
+        "rated-games"}
+    std = Season(STD)
+    std.off("2025-09", 1800)
+    std.game("2025-10-10", 1800, ONE)
+    assert std.assumed(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == set()
 
 
 @pytest.mark.parametrize("rl", [STD, RAPID, BLITZ])

@@ -460,8 +460,9 @@ def test_cli_2650_rule_from_import_to_history_explain_next_and_calc(
     #   loses to Max 2160: D 500 -> 485-517 -> 0.96: -0.96
     # Sum -0.88 x 10 = -8.80 -> -9 -> 2651. (Capped at 400 it would be 0.92 twice:
     # +0.08 + 0.06 - 0.92 = -0.78 -> -7.8 -> -8 -> 2652.)
-    # Leo's side of his game: Ro 2100 < 2650, D -560 capped at -400 -> 0.08; no facts -> new
-    # player K 40: -3.20 -> -3 -> 2097, from his own Elo tag.
+    # Leo's side of his game: Ro 2100 < 2650, D -560 capped at -400 -> 0.08; no facts: rated
+    # from his own Elo tag, so 30 or more games completed by policy
+    # (GAMES_COMPLETED_WHEN_UNKNOWN, said as an assumption) -> K 20: -1.60 -> -2 -> 2098.
     (tmp_path / "cap.pgn").write_text(_pgn("Cap Open", "2025.10.10", [
         ("2025.10.10", ANNA, LEO, 2660, 2100, "1-0"),
         ("2025.10.11", TINA, ANNA, 2700, 2660, "1/2-1/2"),
@@ -484,7 +485,8 @@ def test_cli_2650_rule_from_import_to_history_explain_next_and_calc(
         "2025-11", "-8.80", 2651)
     leo = json.loads(cli("history", "99000002", "-f", "json"))
     assert [(r["period"], r["k"], r["change_exact"], r["rating_after"]) for r in leo] == [
-        ("2025-11", 40, "-3.20", 2097)]
+        ("2025-11", 20, "-1.60", 2098)]
+    assert [a["fact"] for a in leo[0]["assumptions"]] == ["rated-games", "birth-year"]
 
 
 def test_cli_two_monthly_era_closing_days_cap_400_and_k_15(

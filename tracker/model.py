@@ -134,6 +134,13 @@ class PlayerRef:
     ever_2400: bool | None = None
     is_me: bool = False
 
+    @property
+    def command_name(self) -> str:
+        """How a command line names the player: the FIDE ID, else the name (shell-quoted)."""
+        import shlex
+
+        return str(self.fide_id) if self.fide_id is not None else shlex.quote(self.name)
+
 
 @dataclass(frozen=True)
 class OfficialEntry:

@@ -20,6 +20,7 @@ from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut, PeriodOut, TournamentOut
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import (
+    Assumption,
     NotCounted,
     PeriodRow,
     PlayerInfo,
@@ -111,8 +112,18 @@ def _json_points(p: Fraction) -> int | float:
 
 HISTORY_COLUMNS = (
     "period", "list", "rating_before", "games", "points", "expected", "k", "change_exact",
-    "change", "rating_after", "official_rating", "difference", "note",
+    "change", "rating_after", "official_rating", "difference", "note", "elo_tag",
+    "tag_difference", "published", "source", "before_official", "assumptions",
 )
+
+
+def assumption_command(a: Assumption, player: PlayerRef | None) -> str:
+    return a.command.replace("{player}", "ID" if player is None else player.command_name)
+
+
+def assumption_text(a: Assumption, player: PlayerRef | None = None) -> str:
+    """"K assumes X (COMMAND)": the fact assumed and the command that records it."""
+    return f"K assumes {a.assumed} ({assumption_command(a, player)})"
 
 
 def k_by_tournament(out: PeriodOut) -> str:
@@ -121,8 +132,10 @@ def k_by_tournament(out: PeriodOut) -> str:
     return ", ".join(f"{t.label} {t.k}" for t in out.tournaments if t.k != out.k)
 
 
-def row_note(row: PeriodRow) -> str:
+def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
     parts: list[str] = []
+    if row.before_official:
+        parts.append("before the first official rating")
     if row.out is not None and row.out.k_by_tournament:
         parts.append(f"K by tournament start: {k_by_tournament(row.out)}")
     if row.first is not None and row.first.rating is not None:
@@ -142,10 +155,14 @@ def row_note(row: PeriodRow) -> str:
         parts.append("start: official rating")
     elif row.anchored and row.difference not in (None, 0):
         parts.append("re-anchored on the official rating")
+    elif row.source == "Elo tag" and row.tag_difference not in (None, 0):
+        parts.append(f"re-anchored on the Elo tag {row.elo_tag}")
+    parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
+    parts += [assumption_text(a, player) for a in row.assumptions]
     return "; ".join(parts)
 
 
-def history_row(row: PeriodRow) -> dict[str, Any]:
+def history_row(row: PeriodRow, player: PlayerRef | None = None) -> dict[str, Any]:
     """One period as plain JSON-able values (the columns of HISTORY_COLUMNS)."""
     start_row = row.rating_before is None and row.out is None and row.first is None
     after = row.published if start_row else row.replayed
@@ -165,20 +182,27 @@ def history_row(row: PeriodRow) -> dict[str, Any]:
         # row too, where the rating after is the official one (0)
         "difference": (None if after is None or row.official_rating is None
                        else after - row.official_rating),
-        "note": row_note(row),
+        "note": row_note(row, player),
+        "elo_tag": row.elo_tag,
+        "tag_difference": row.tag_difference,
+        "published": row.published,
+        "source": row.source,
+        "before_official": row.before_official,
+        "assumptions": [{"fact": a.fact, "assumed": a.assumed,
+                         "command": assumption_command(a, player)} for a in row.assumptions],
     }
 
 
-def history_rows(replay_: Replay, since: Period | None = None, until: Period | None = None
-                 ) -> list[dict[str, Any]]:
-    return [history_row(r) for r in replay_.rows
+def history_rows(replay_: Replay, since: Period | None = None, until: Period | None = None,
+                 player: PlayerRef | None = None) -> list[dict[str, Any]]:
+    return [history_row(r, player) for r in replay_.rows
             if (since is None or r.period >= since) and (until is None or r.period <= until)]
 
 
 def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """Headers and text cells of the history table."""
     headers = ["Period", "Before", "Games", "Points", "Expected", "K", "Change (exact)",
-               "Change", "After", "Official", "Diff", "Note"]
+               "Change", "After", "Official", "Diff", "Tag", "Note"]
     cells = []
     for r in rows:
         # The start row's official rating is compared with itself (CSV and JSON say 0): the
@@ -190,7 +214,7 @@ def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[
             r["expected"] or "", fmt_int(r["k"]),
             fmt_signed(Decimal(r["change_exact"])) if r["change_exact"] is not None else "",
             fmt_signed(r["change"]), fmt_int(r["rating_after"]), fmt_int(r["official_rating"]),
-            "" if start else fmt_signed(r["difference"]), r["note"],
+            "" if start else fmt_signed(r["difference"]), fmt_int(r["elo_tag"]), r["note"],
         ])
     return headers, cells
 
@@ -211,6 +235,8 @@ def _csv_cell(value: Any) -> Any:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, list):  # the assumptions: their facts
+        return ";".join(str(v["fact"]) if isinstance(v, dict) else str(v) for v in value)
     return value
 
 
@@ -275,11 +301,15 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             f"official entries are {periods}"
         )
     lines = [f"{player.name}: {rl} list {row.period} (list of {row.period.list_date:%d %b %Y})"]
-    if row.rating_before is None and row.out is None and row.first is None:
+    if row.rating_before is None and row.out is None and row.first is None and row.anchored:
         lines.append(f"Start of the replay: official rating {row.official_rating} on this list.")
-        lines += [f"  (included in it: {u.label}, {_dates(u)})" for u in replay_.before_start
-                  if u.period == row.period]
+        lines += [f"  (included in it: {u.label}, {_dates(u)}: no Elo tag of the player's "
+                  "to replay it from)" for u in replay_.before_start]
         return lines
+    if row.before_official:
+        first = next((r.period for r in replay_.rows if r.official_rating is not None), None)
+        lines.append(f"Before the first official rating ({first}): from the games and the "
+                     "player's own Elo tags.")
     before = "unrated" if row.rating_before is None else str(row.rating_before)
     lines.append(f"Rating before: {before} ({row.rating_before_source})")
     if row.out is not None:
@@ -326,10 +356,19 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             lines.append(f"Official {row.period}: {row.official_rating}"
                          + ("" if diff is None else f" (difference {fmt_signed(diff) or '0'})")
                          + ("; the next period starts from it" if row.anchored else ""))
+    if row.elo_tag is not None:
+        diff = row.tag_difference
+        if diff == 0:
+            lines.append(f"Elo tag for the {row.period} list: {row.elo_tag}, as replayed")
+        else:
+            lines.append(f"Elo tag for the {row.period} list: {row.elo_tag}"
+                         + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
+                         + "; no official entry for this list: the next period starts from it")
     for note in row.notes:
-        if "differs from the official" in note:
+        if "differs from the official" in note or note.startswith("the Elo tags of"):
             lines.append(f"Note: {note}")
     lines += [f"Note: {note}" for note in row.twice]
+    lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
     return lines
 
 
@@ -467,6 +506,10 @@ def next_lines(rep: NextReport) -> list[str]:
             lines.append(f"    {plan.unit.label} ({_dates(plan.unit)})")
         if r.first is not None:
             lines += ignored_lines(r.first, "    ", "ignored for the first rating")
+        if r.source == "Elo tag" and r.tag_difference not in (None, 0):
+            lines.append(f"    the list's rating is the player's own Elo tag {r.elo_tag} "
+                         "(a tournament that started under it)")
+        lines += [f"    {assumption_text(a, rep.player)}" for a in r.assumptions]
     lines.append("")
     final = "unrated" if rep.expected is None else str(rep.expected)
     lines.append(f"Expected {rl} rating on the {rep.next_period} list: {final}")

@@ -73,7 +73,7 @@ def _reconcile_lists(p: PlayerRef,
                      inputs: tuple[dict[RatingList, ReplayInputs], Replay | None],
                      lists: Sequence[RatingList], analyse: bool) -> list[CheckReport]:
     by_list, std = inputs
-    reports = [reconcile(by_list[rl], player=p.name, analyse=analyse,
+    reports = [reconcile(by_list[rl], player=p.name, who=p.command_name, analyse=analyse,
                          replayed=std if rl == RatingList.STANDARD else None) for rl in lists]
     return [r for r in reports if r.rows]
 

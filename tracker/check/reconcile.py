@@ -14,9 +14,10 @@ from tracker.periods import PeriodRow, Replay, ReplayInputs, replay
 
 
 def reconcile(inputs: ReplayInputs, *, player: str = "", analyse: bool = True,
-              replayed: Replay | None = None) -> CheckReport:
+              replayed: Replay | None = None, who: str = "ID") -> CheckReport:
     """Replay `inputs` and compare every period that has an official entry (`replayed`: the
-    replay of `inputs` when the caller has it already)."""
+    replay of `inputs` when the caller has it already; `who`: how a command names the
+    player, in the commands that record an assumed fact)."""
     base = replay(inputs) if replayed is None else replayed
     ctx = Context(inputs, base)
     rows: list[CheckRow] = []
@@ -28,10 +29,11 @@ def reconcile(inputs: ReplayInputs, *, player: str = "", analyse: bool = True,
             rows.append(_row(row, entry, START, (), ("the replay starts from this rating",)))
             continue
         if _rating_matches(row, entry):
-            rows.append(_row(row, entry, MATCH, (), _elo_notes(row)))
+            rows.append(_row(row, entry, MATCH, (), _elo_notes(row) + _assumed(row, who), who))
             continue
         causes = likely_causes(ctx, row) if analyse else ()
-        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row)))
+        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row) + _assumed(row, who),
+                         who))
     rows = _reanchor_notes(rows)
     notes: list[str] = []
     pre = [nc for nc in base.unplaced if "2008" in nc.reason]
@@ -51,13 +53,21 @@ def _rating_matches(row: PeriodRow, entry: OfficialEntry) -> bool:
 
 
 def _row(row: PeriodRow, entry: OfficialEntry, status: str, causes: Sequence[Cause],
-         notes: Sequence[str]) -> CheckRow:
+         notes: Sequence[str], who: str = "ID") -> CheckRow:
     return CheckRow(
         period=row.period, rating_list=row.rating_list, replayed=row.replayed,
         official=entry.rating, games=row.games, official_games=entry.games, k=row.k,
         official_k=row.facts.official_k, status=status,
         causes=tuple(sorted(causes, key=Cause.rank_key)), notes=tuple(notes),
+        assumptions=tuple((a.fact, a.assumed, a.command.replace("{player}", who))
+                          for a in row.assumptions),
     )
+
+
+def _assumed(row: PeriodRow, who: str) -> tuple[str, ...]:
+    """The facts the replayed K rested on that nobody recorded, with the command for each."""
+    return tuple(f"K assumes {a.assumed} ({a.command.replace('{player}', who)})"
+                 for a in row.assumptions)
 
 
 def _elo_notes(row: PeriodRow) -> tuple[str, ...]:

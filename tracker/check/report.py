@@ -59,6 +59,8 @@ class CheckRow:
     status: str  # match, differs, start
     causes: tuple[Cause, ...] = ()
     notes: tuple[str, ...] = ()
+    # the facts the replayed K rested on that nobody recorded: (fact, assumed, command)
+    assumptions: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def difference(self) -> int | None:
@@ -85,6 +87,8 @@ class CheckRow:
                 for c in self.causes
             ],
             "notes": list(self.notes),
+            "assumptions": [{"fact": f, "assumed": a, "command": c}
+                            for f, a, c in self.assumptions],
         }
 
 

@@ -122,8 +122,8 @@ def demo(
     _say()
     _say("3. Standard history (tracker history):")
     _say()
-    headers, cells = history_table(history_rows(std))
-    for line in table_lines(headers, cells, range(1, 11)):
+    headers, cells = history_table(history_rows(std, player=me))
+    for line in table_lines(headers, cells, range(1, 12)):
         _say("   " + line)
     _say()
     _say("4. The next list (tracker next):")
@@ -131,7 +131,7 @@ def demo(
     for line in next_lines(next_report(std, me)):
         _say("   " + line if line else "")
 
-    rows = [r for rp in hist.replays.values() for r in history_rows(rp)]
+    rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]
     text = to_csv(HISTORY_COLUMNS, rows)
     write_atomic(csv_path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
     series = [Series(str(rl), *chart_points(rp)) for rl, rp in hist.replays.items()]

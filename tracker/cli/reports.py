@@ -110,7 +110,7 @@ def history(
     with store_for(db) as store:
         who = resolve_player(store, player)
         replay_ = load_history(store, who, (rl,)).replays[rl]
-    rows = history_rows(replay_, first, last)
+    rows = history_rows(replay_, first, last, who)
     if fmt is Format.json:
         emit_json(rows)
     elif fmt is Format.csv:
@@ -122,7 +122,7 @@ def history(
                       "`tracker official add`.", markup=False)
             return
         headers, cells = history_table(rows)
-        _print_table(headers, cells, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+        _print_table(headers, cells, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
                      title=f"{who.name}: {rl} rating history")
 
 
@@ -163,7 +163,7 @@ def explain(
     if fmt == "json":
         row = replay_.row(period)
         assert row is not None
-        data = history_row(row)
+        data = history_row(row, who)
         data["lines"] = lines
         emit_json(data)
     elif fmt == "text":
@@ -200,8 +200,8 @@ def next_list(
             "last_official_rating": rep.last_rating,
             "next_period": None if rep.next_period is None else str(rep.next_period),
             "expected_rating": rep.expected,
-            "periods": history_rows(replay_, rep.rows[0].period if rep.rows else None)
-            if rep.rows else [],
+            "periods": history_rows(replay_, rep.rows[0].period if rep.rows else None,
+                                    player=who) if rep.rows else [],
             "tournaments": [p.unit.label for r in rep.rows for p in r.tournaments],
             "open": [{"tournament": n, "why": w} for n, w in rep.open],
         })
@@ -244,7 +244,8 @@ def export(
         hist = load_history(store, who)
     replays = list(hist.replays.values())
     if what is What.history:
-        text = to_csv(HISTORY_COLUMNS, [r for rp in replays for r in history_rows(rp)])
+        text = to_csv(HISTORY_COLUMNS, [r for rp in replays
+                                         for r in history_rows(rp, player=who)])
     else:
         text = to_csv(GAME_COLUMNS, game_rows(replays))
     if path is None:

@@ -105,18 +105,27 @@ from tracker.periods.facts import (
     too_early_reason,
 )
 from tracker.periods.replay import replay, with_list
-from tracker.periods.rows import NotCounted, PeriodRow, Replay, TournamentPlan
+from tracker.periods.rows import (
+    Assumption,
+    NotCounted,
+    PeriodRow,
+    Replay,
+    Source,
+    TournamentPlan,
+)
 
 __all__ = [
     "ASSUMED_GAMES_WHEN_ESTABLISHED",
     "ESTABLISHED_GAMES",
     "GameFact",
+    "Assumption",
     "NotCounted",
     "PeriodRow",
     "PLAYER_FACTS_LISTS",
     "PlayerInfo",
     "REPLAY_FROM",
     "Replay",
+    "Source",
     "ReplayInputs",
     "TournamentFact",
     "TournamentPlan",

@@ -32,6 +32,32 @@ def too_early_reason(rating_list: RatingList) -> str:
 
 ESTABLISHED_GAMES = 30
 ASSUMED_GAMES_WHEN_ESTABLISHED = ESTABLISHED_GAMES
+"""An official K below a new player's K shows 30 games completed, at least."""
+
+GAMES_COMPLETED_WHEN_UNKNOWN = ESTABLISHED_GAMES
+"""Policy: a player the replay finds rated when it starts (an official entry, or their own
+Elo tag in the first stored tournament), whose rated games completed nobody recorded
+(`tracker player set --rated-games`) and no official K shows, has completed 30 or more: a
+player with a published rating has nearly always played 30 rated games (a new player is
+rated after 5, and most real users bring a season, not their first one). Where the count
+decides K the history, next, check and explain say it was assumed, with the command that
+records it. A player the replay rates for the first time is counted from its first rating."""
+
+TAG_IS_EVIDENCE_OF_THE_LIST = True
+"""Policy: the player's own Elo tag in a tournament is the rating of the list in force at its
+start as the organiser printed it (spec 1.2). Where no official entry covers that list, the
+replay re-anchors there when the tag differs from the replayed rating (most common tag when
+several tournaments started under it; the disagreement is said), exactly as it re-anchors at
+an official rating: a collection of a player's games follows their own published ratings
+instead of drifting with every game the file lacks. Standard tags for the standard list,
+rapid and blitz events' tags for those lists; rated games of tournaments not excluded only
+(an online event's tags are that site's ratings). An official entry wins over tags. False:
+tags are used only as each tournament's Ro."""
+
+PEAK_FOR_2400_QUESTION = 2300
+"""Policy: whether a player who starts the replay rated ever reached 2400 is unknown; it is
+said to be assumed ("never rated 2400 or more") only when the replay has seen the player at
+2300 or more on that list: below that, having once been 2400 is rare enough not to ask."""
 
 PLAYER_FACTS_LISTS: tuple[RatingList, ...] = (RatingList.STANDARD,)
 """Policy: the lists the user-recorded `rated_games` and `ever_2400` facts

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from tracker.fide import (
@@ -28,8 +28,11 @@ from tracker.fide.editions import FirstFormula
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
+    GAMES_COMPLETED_WHEN_UNKNOWN,
+    PEAK_FOR_2400_QUESTION,
     PLAYER_FACTS_LISTS,
     REPLAY_FROM,
+    TAG_IS_EVIDENCE_OF_THE_LIST,
     GameFact,
     ReplayInputs,
     Unit,
@@ -42,7 +45,14 @@ from tracker.periods.facts import (
     stored_twice,
     too_early_reason,
 )
-from tracker.periods.rows import NotCounted, PeriodRow, Replay, TournamentPlan
+from tracker.periods.rows import (
+    Assumption,
+    NotCounted,
+    PeriodRow,
+    Replay,
+    Source,
+    TournamentPlan,
+)
 
 
 def _most_common(values: Iterable[int | None]) -> int | None:
@@ -94,8 +104,15 @@ class _State:
         self.recorded_games = (inputs.player.rated_games
                                if inputs.rating_list in PLAYER_FACTS_LISTS else None)
         self.rated_games = self.recorded_games or 0
+        # Whether `rated_games` is a count (recorded, shown by an official K, or counted by
+        # the replay from a first rating) rather than the policy's assumption.
+        self.games_known = self.recorded_games is not None
         self.ever_2400 = (bool(inputs.player.ever_2400)
                           if inputs.rating_list in PLAYER_FACTS_LISTS else False)
+        self.ever_2400_known = (inputs.player.ever_2400 is not None
+                                and inputs.rating_list in PLAYER_FACTS_LISTS)
+        self.started_rated = False  # the replay's first rating came from outside it
+        self.peak = 0  # the highest rating the replay knows on this list
         self.reached_2300 = False
         self.pool: list[tuple[Unit, TournamentIn, list[GameFact]]] = []
         self._order: list[Period] = []
@@ -112,6 +129,7 @@ class _State:
         self.published[period] = rating
         if rating is None:
             return
+        self.peak = max(self.peak, rating)
         if rating >= 2400:
             self.ever_2400 = True
         if rating >= 2300:
@@ -129,6 +147,19 @@ class _State:
         if (entry.k is not None and on >= replay_from(rl)
                 and edition_for(rl, on).k_shows_2400(entry.k)):
             self.ever_2400 = True
+        if entry.k is not None and not self.games_known and entry.k < _newcomer_k(rl, entry.period):
+            # An official K below a new player's: 30 games completed, at least (a count now).
+            self.rated_games = max(self.rated_games, ASSUMED_GAMES_WHEN_ESTABLISHED)
+            self.games_known = True
+
+    def start_rated(self, rating: int) -> None:
+        """The replay starts at a rating from outside it (an official entry or the player's
+        own Elo tag): the games completed before it are unknown unless recorded; policy
+        GAMES_COMPLETED_WHEN_UNKNOWN."""
+        self.started_rated = True
+        self.peak = max(self.peak, rating)
+        if not self.games_known:
+            self.rated_games = GAMES_COMPLETED_WHEN_UNKNOWN
 
     def in_force(self, on: dt.date) -> tuple[Period, int] | None:
         """The replayed list in force on `on` and the rating on it (None: the replay has no
@@ -162,19 +193,24 @@ def replay(inputs: ReplayInputs) -> Replay:
             by_period[u.period].append(u)
 
     state = _State(inputs)
-    if anchors:
+    evidence = _tag_evidence(units, rl)
+    first_games = min(by_period) if by_period else None
+    first_tag = None if first_games is None else _start_tag(by_period[first_games])
+    before: tuple[Unit, ...] = ()
+    if anchors and (first_games is None or anchors[0] < first_games or first_tag is None):
+        # The earliest official entry comes before every game, or the games before it give
+        # no rating to start from (no Elo tag of the player's): the replay starts there, and
+        # the tournaments rated on or before it are inside that published rating.
         start = anchors[0]
+        before = tuple(u for p in sorted(by_period) if p <= start for u in by_period[p])
         entry = official[start]
+        assert entry.rating is not None
         state.rating = entry.rating
         state.source = f"official {start} list"
+        state.start_rated(entry.rating)
         state.publish(start, entry.rating)
         state.learn(entry)
         start_source = f"official {start}"
-        if state.recorded_games is None and entry.k is not None and (
-            entry.k < _newcomer_k(rl, start)
-        ):
-            state.rated_games = ASSUMED_GAMES_WHEN_ESTABLISHED
-        before = tuple(u for p in sorted(by_period) if p <= start for u in by_period[p])
         if state.recorded_games is not None:
             # The recorded count is "before the first game in the database": the games
             # inside the starting official rating are completed too.
@@ -183,18 +219,20 @@ def replay(inputs: ReplayInputs) -> Replay:
                 if g.rated and g.score is not None and g.opponent_elo is not None)
         state.remember(start)
         first_period = next_list(start, rl)
-    elif by_period:
-        first_period = min(by_period)
-        start = first_period
-        before = ()
+    elif first_games is not None:
+        # Games come first (an official entry, if any, re-anchors later: it never hides
+        # what came before it): from the player's own Elo tag in the first tournament.
+        first_period = start = first_games
         first_units = by_period[first_period]
-        tag = _most_common(g.own_elo for u in first_units for g in u.games)
+        tag = first_tag
         if tag is not None:
             state.rating = tag
             state.source = f"Elo tag in {first_units[0].label}"
+            state.start_rated(tag)
             start_source = f"Elo tag {tag}"
         else:
             start_source = "unrated"
+            state.games_known = True  # counted by the replay from its first rating
     else:
         return Replay(rl, (), tuple(units), None, "no games", (), tuple(unplaced))
 
@@ -204,17 +242,46 @@ def replay(inputs: ReplayInputs) -> Replay:
     last = max(last_candidates)
 
     rows: list[PeriodRow] = []
-    if anchors:
-        rows.append(_anchor_row(official[start], rl, state))
+    if start_source.startswith("official"):
+        rows.append(_anchor_row(official[start], rl, state, before))
     period = first_period
     while not is_list_month(period, rl):
         period = period.next()
+    first_official = anchors[0] if anchors else None
     while period <= last:
-        row = _replay_period(period, by_period.get(period, []), official, state, birth_year)
+        row = _replay_period(period, by_period.get(period, []), official, state, birth_year,
+                             evidence.get(period, ()))
         if row is not None:
+            if first_official is not None and period < first_official:
+                row = replace(row, before_official=True)
             rows.append(row)
         period = next_list(period, rl)
     return Replay(rl, tuple(rows), tuple(units), start, start_source, before, tuple(unplaced))
+
+
+def _start_tag(first_units: Sequence[Unit]) -> int | None:
+    """The player's own Elo tag in the first period's tournaments (rated games of
+    tournaments not excluded first): the rating the replay starts from."""
+    tag = _most_common(g.own_elo for u in first_units for g in u.games
+                       if g.rated and not u.tournament.excluded)
+    if tag is None:
+        tag = _most_common(g.own_elo for u in first_units for g in u.games)
+    return tag
+
+
+def _tag_evidence(units: Iterable[Unit], rl: RatingList) -> dict[Period, list[tuple[int, str]]]:
+    """The player's own Elo tag in each tournament on this list, by the list in force at its
+    start (the rating of that list as the organiser printed it): rated games of tournaments
+    not excluded only (an online event's tags are another site's ratings)."""
+    found: dict[Period, list[tuple[int, str]]] = defaultdict(list)
+    for u in units:
+        if u.period is None or u.tournament.excluded:
+            continue
+        tag = _most_common(g.own_elo for g in u.games if g.rated)
+        on = list_in_force(_unit_start(u), rl)
+        if tag is not None and on is not None:
+            found[on].append((tag, u.label))
+    return found
 
 
 def _official_k(rl: RatingList, before: Period | None, period: Period,
@@ -275,12 +342,18 @@ def _k_at_start(unit: Unit, period: Period, state: _State, birth_year: int | Non
     return k, f"{where} ({rating}): {why}"
 
 
-def _anchor_row(entry: OfficialEntry, rl: RatingList, state: _State) -> PeriodRow:
+def _anchor_row(entry: OfficialEntry, rl: RatingList, state: _State,
+                before: Sequence[Unit] = ()) -> PeriodRow:
+    notes = [f"start: official rating on the {entry.period} list"]
+    if before:
+        notes.append(f"includes {len(before)} earlier tournament"
+                     f"{'' if len(before) == 1 else 's'} with no Elo tag of the player's to "
+                     "replay from: " + ", ".join(u.label for u in before))
     return PeriodRow(
         period=entry.period, rating_list=rl, rating_before=None, rating_before_source="official",
         out=None, first=None, tournaments=(), not_counted=(), adjustment=None,
         replayed=None, official=entry, anchored=True, published=entry.rating,
-        facts=PlayerFacts(), notes=(f"start: official rating on the {entry.period} list",),
+        facts=PlayerFacts(), notes=tuple(notes), source=Source.OFFICIAL,
     )
 
 
@@ -359,12 +432,15 @@ def _unit_start(unit: Unit) -> dt.date:
 
 
 def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, OfficialEntry],
-                   state: _State, birth_year: int | None) -> PeriodRow | None:
+                   state: _State, birth_year: int | None,
+                   tags: Sequence[tuple[int, str]] = ()) -> PeriodRow | None:
     inputs = state.inputs
     rl = inputs.rating_list
     list_date = period.list_date
     entry = official.get(period)
-    if not units and entry is None and state.rating is not None and _quiet(state, period):
+    tag = _most_common(t for t, _ in tags) if TAG_IS_EVIDENCE_OF_THE_LIST else None
+    if (not units and entry is None and state.rating is not None and tag in (None, state.rating)
+            and _quiet(state, period)):
         # A rated player's list without games or an official entry, and no one-off
         # adjustment on it: the rating carries over (what the full path below gives then,
         # without its cost: most lists of a long career are such lists).
@@ -372,7 +448,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         state.remember(period)
         return None
     notes: list[str] = []
-    rating_before, source = state.rating, state.source
+    rating_before, before_source = state.rating, state.source
     standard = _standard_on_list(state, period) if rl != RatingList.STANDARD else None
     seeded = False
     if rating_before is None and units and seeds_from_standard(rl, list_date):
@@ -382,7 +458,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
                      if (s := _standard_in_force(state, _unit_start(u))) is not None), None)
         if seed is not None:
             seeded = True
-            rating_before, source = seed[1], "standard rating"
+            rating_before, before_source = seed[1], "standard rating"
             notes.append(f"unrated in {rl}: starts from the standard rating {seed[1]} "
                          f"(the {seed[0]} list, in force at the tournament start)")
     facts = _facts(state, period, birth_year, official)
@@ -451,12 +527,36 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
             replayed, adjustment = adj[0], adj[1]
 
     anchored = entry is not None and entry.rating is not None
+    tag_anchored = False
+    source = Source.REPLAYED if replayed is not None else Source.UNRATED
+    if first is not None and first.rating is not None:
+        source = Source.FIRST_RATING
+    if len({t for t, _ in tags}) > 1:
+        notes.append(f"the Elo tags of the tournaments that started under the {period} list "
+                     "disagree: " + ", ".join(f"{t} ({name})" for t, name in tags))
     if anchored:
         assert entry is not None
         published: int | None = entry.rating
         state.source = f"official {period} list"
+        source = Source.OFFICIAL
         if entry.rating != replayed:
             notes.append(f"re-anchored on the official rating {entry.rating}")
+    elif tag is not None and TAG_IS_EVIDENCE_OF_THE_LIST:
+        # No official entry for this list: the player's own Elo tag in the tournaments that
+        # started under it is the list's rating as printed (evidence, policy
+        # TAG_IS_EVIDENCE_OF_THE_LIST); the next period starts from it.
+        published = tag
+        if tag == replayed and (units or adjustment is not None or first is not None):
+            state.source = f"replayed {period} list, as the Elo tag"
+        elif tag != replayed:
+            source = Source.ELO_TAG
+            state.source = f"Elo tag for the {period} list"
+            tag_anchored = True
+            where = ", ".join(sorted({name for t, name in tags if t == tag}))
+            notes.append(f"re-anchored on the Elo tag {tag} ({where}; replayed "
+                         f"{'unrated' if replayed is None else replayed})")
+        if tag >= 2400:
+            state.ever_2400 = True
     else:
         published = replayed
         if units or adjustment is not None or first is not None:
@@ -473,15 +573,52 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     if published is None:
         state.source = "unrated"
 
-    if not units and entry is None and adjustment is None and first is None:
+    if not units and entry is None and adjustment is None and first is None and not tag_anchored:
         return None
+    assumed = _assumptions(state, period, facts, rating_before, birth_year, out)
     return PeriodRow(
         period=period, rating_list=rl, rating_before=rating_before,
-        rating_before_source=source, out=out, first=first, tournaments=tuple(plans),
+        rating_before_source=before_source, out=out, first=first, tournaments=tuple(plans),
         not_counted=tuple(skipped), adjustment=adjustment, replayed=replayed,
         official=entry, anchored=anchored, published=published, facts=facts,
         notes=tuple(notes), seeded=seeded, standard_rating=standard, twice=twice,
+        elo_tag=tag if entry is None or entry.rating is None else None, source=source,
+        assumptions=assumed,
     )
+
+
+def _assumptions(state: _State, period: Period, facts: PlayerFacts, rating_before: int | None,
+                 birth_year: int | None, out: PeriodOut | None) -> tuple[Assumption, ...]:
+    """The facts nobody recorded that the period's K rested on: each one whose other value
+    would have given another K (none when an official K decided, or no K was used)."""
+    if out is None or not out.games or facts.official_k is not None or rating_before is None:
+        return ()
+    rl = state.inputs.rating_list
+    on = period.list_date
+    k = derive_k(rl, on, facts, rating_before)[0]
+    found: list[Assumption] = []
+    # The recorded facts describe PLAYER_FACTS_LISTS; elsewhere the official K of a list
+    # is what records them.
+    k_option = f"--list {rl} --period YYYY-MM --rating R --k K"
+    facts_here = rl in PLAYER_FACTS_LISTS
+    if not state.games_known and derive_k(
+            rl, on, replace(facts, rated_games=0), rating_before)[0] != k:
+        found.append(Assumption(
+            "rated-games", f"{GAMES_COMPLETED_WHEN_UNKNOWN}+ rated games completed",
+            "tracker player set {player} --rated-games N" if facts_here else
+            "tracker official add {player} " + k_option))
+    if birth_year is None and derive_k(
+            rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k:
+        found.append(Assumption("birth-year", "not a junior (birth year unknown)",
+                                "tracker player set {player} --birth-year YYYY"))
+    if (not state.ever_2400_known and not facts.ever_2400 and state.started_rated
+            and state.peak >= PEAK_FOR_2400_QUESTION and derive_k(
+                rl, on, replace(facts, ever_2400=True), rating_before)[0] != k):
+        found.append(Assumption(
+            "ever-2400", "never rated 2400+ on this list",
+            "tracker player set {player} --ever-2400" if facts_here else
+            "tracker official add {player} " + k_option))
+    return tuple(found)
 
 
 def with_list(fact: GameFact, rating_list: RatingList) -> GameFact:

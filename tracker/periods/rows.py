@@ -32,6 +32,26 @@ class TournamentPlan:
 
 
 @dataclass(frozen=True)
+class Assumption:
+    """A fact K rested on that nobody recorded: which, what the replay took, and the
+    command that records it (`{player}` stands for the player: the report fills it in)."""
+
+    fact: str  # "rated-games", "birth-year", "ever-2400"
+    assumed: str  # e.g. "30+ rated games completed"
+    command: str  # e.g. "tracker player set {player} --rated-games N"
+
+
+class Source:
+    """Where a period's published rating (the one the next period starts from) came from."""
+
+    OFFICIAL = "official"
+    ELO_TAG = "Elo tag"
+    REPLAYED = "replayed"
+    FIRST_RATING = "first rating"
+    UNRATED = "unrated"
+
+
+@dataclass(frozen=True)
 class PeriodRow:
     period: Period
     rating_list: RatingList
@@ -56,6 +76,19 @@ class PeriodRow:
     standard_rating: int | None = None
     # games that look like one game stored twice (also in `notes`; periods.facts.stored_twice)
     twice: tuple[str, ...] = ()
+    # the player's own Elo tag in the tournaments that started under this list (the rating
+    # of this list as the organisers printed it), when no official entry covers the list
+    elo_tag: int | None = None
+    source: str = Source.REPLAYED  # where `published` came from (Source)
+    assumptions: tuple[Assumption, ...] = ()  # facts K rested on that nobody recorded
+    before_official: bool = False  # a period before the earliest official entry
+
+    @property
+    def tag_difference(self) -> int | None:
+        """The replayed rating minus the player's own Elo tag for this list."""
+        if self.replayed is None or self.elo_tag is None:
+            return None
+        return self.replayed - self.elo_tag
 
     @property
     def games(self) -> int:
@@ -107,7 +140,10 @@ class Replay:
     units: tuple[Unit, ...]
     start: Period | None
     start_source: str  # "official 2025-09", "Elo tag", "unrated", "no games"
-    before_start: tuple[Unit, ...]  # tournaments inside the starting official rating
+    # tournaments rated on or before the starting official list when the replay has no rating
+    # to start them from (no Elo tag of the player's in the first of them): inside that
+    # published rating; explain and the history note list them
+    before_start: tuple[Unit, ...]
     unplaced: tuple[NotCounted, ...]  # games with no period (undated, before 2008)
 
     def row(self, period: Period) -> PeriodRow | None:
