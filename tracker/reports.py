@@ -18,6 +18,8 @@ from typing import Any
 
 from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut, PeriodOut, TournamentOut
+from tracker.fide.performance import performance_rating
+from tracker.fide.rounding import round_change
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import (
     Assumption,
@@ -261,6 +263,94 @@ def _tournament_out(plan: TournamentPlan, row: PeriodRow) -> TournamentOut | Non
     return row.out.tournaments[index] if index < len(row.out.tournaments) else None
 
 
+@dataclass(frozen=True)
+class TournamentFigures:
+    """One tournament on one list as chess-results prints it: the rated games and their
+    points, the games not counted, the performance rating and the change."""
+
+    games: int  # games that counted (rated)
+    points: Fraction  # points in them
+    not_counted: int  # the tournament's other games (unrated opponent, online, unfinished...)
+    performance: int | None  # Rp (spec section 7), None without a counted game
+    change_exact: Decimal | None  # K x chg, exact (None: pooled toward a first rating)
+    change: int | None  # K x chg rounded on its own (.5 away from zero)
+
+
+def tournament_figures(plan: TournamentPlan, row: PeriodRow) -> TournamentFigures:
+    tout = _tournament_out(plan, row)
+    if tout is None:  # pooled toward a first rating: every game given to the engine counts
+        opponents = [g.opponent_elo for g in plan.counted if g.opponent_elo is not None]
+        points = sum((g.score for g in plan.counted if g.score is not None), Fraction(0))
+        change_exact: Decimal | None = None
+    else:
+        opponents = [g.opponent_rating for g in tout.games
+                     if g.counted and g.opponent_rating is not None]
+        points = Fraction(tout.points)
+        change_exact = tout.k_change
+    games = len(opponents)
+    rp = performance_rating(opponents, points) if games else None
+    change = None if change_exact is None else round_change(change_exact)
+    return TournamentFigures(games, points, len(plan.unit.games) - games, rp, change_exact,
+                             change)
+
+
+def unit_figures(replays: Iterable[Replay]) -> dict[tuple[int, str], TournamentFigures]:
+    """The figures of every tournament a replay rated, by (tournament id, list)."""
+    found: dict[tuple[int, str], TournamentFigures] = {}
+    for rp in replays:
+        for r in rp.rows:
+            for plan in r.tournaments:
+                found[(plan.unit.tournament.id, str(plan.unit.rating_list))] = (
+                    tournament_figures(plan, r))
+    return found
+
+
+@dataclass(frozen=True)
+class Season:
+    """A list's replay summed up: the rated games, points, Rp over all of them, the net
+    change (the sum of the periods' rounded changes) and the first and last periods."""
+
+    rating_list: RatingList
+    first: Period
+    last: Period
+    games: int
+    points: Fraction
+    performance: int | None
+    change: int
+
+
+def season_summary(replay_: Replay, since: Period | None = None,
+                   until: Period | None = None) -> Season | None:
+    rows = [r for r in replay_.rows if (since is None or r.period >= since)
+            and (until is None or r.period <= until) and r.games]
+    if not rows:
+        return None
+    opponents: list[int] = []
+    points = Fraction(0)
+    for r in rows:
+        for plan in r.tournaments:
+            tout = _tournament_out(plan, r)
+            if tout is None:
+                opponents += [g.opponent_elo for g in plan.counted if g.opponent_elo is not None]
+                points += sum((g.score for g in plan.counted if g.score is not None), Fraction(0))
+            else:
+                opponents += [g.opponent_rating for g in tout.games
+                              if g.counted and g.opponent_rating is not None]
+                points += Fraction(tout.points)
+    rp = performance_rating(opponents, points) if opponents else None
+    change = sum(r.change or 0 for r in rows)
+    return Season(replay_.rating_list, rows[0].period, rows[-1].period, len(opponents), points,
+                  rp, change)
+
+
+def season_line(season: Season) -> str:
+    span = (str(season.first) if season.first == season.last
+            else f"{season.first} to {season.last}")
+    rp = "" if season.performance is None else f", performance {season.performance}"
+    return (f"Season {span} ({season.rating_list}): {plural(season.games, 'rated game')}, "
+            f"{plural_points(season.points)}{rp}, net change {fmt_signed(season.change) or '0'}")
+
+
 def _dates(unit: Unit) -> str:
     s = unit.start.isoformat() if unit.start else "?"
     e = unit.end.isoformat() if unit.end else "?"
@@ -318,6 +408,8 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             lines.append("  each tournament is rated with the K of the list in force at its "
                          f"start: {k_by_tournament(row.out)} (below)")
     for plan in row.tournaments:
+        if not plan.counted:
+            continue  # nothing of it counted (online, excluded...): under "Games not counted"
         lines.append("")
         lines += _explain_tournament(plan, row)
     if row.not_counted:
@@ -417,10 +509,13 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
                     "    ", [False, True, True, True, True, True, True, False])
     if any(g.capped for g in tout.games):
         lines.append("    * the difference is capped (the rating difference used is shown in D)")
+    fig = tournament_figures(plan, row)
+    rp = "" if fig.performance is None else f", performance {fig.performance}"
     lines.append(
         f"  {plural(tout.games_counted, 'game')}, {plural_points(Fraction(tout.points))}, expected "
         f"{tout.expected}, chg {fmt_signed(tout.change) or '0'}, "
-        f"K x chg {fmt_signed(tout.k_change) or '0'}"
+        f"K x chg {fmt_signed(tout.k_change) or '0'} (rounded {fmt_signed(fig.change) or '0'})"
+        f"{rp}"
     )
     assert row.out is not None
     if tout.k != row.out.k:
@@ -522,16 +617,18 @@ def next_lines(rep: NextReport) -> list[str]:
 # --- events --------------------------------------------------------------------------------
 
 EVENT_COLUMNS = ("id", "name", "site", "start", "end", "list", "period", "pinned",
-                 "excluded", "ro", "games", "points")
+                 "excluded", "ro", "games", "points", "not_counted", "performance",
+                 "change_exact", "change")
 
 
 def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
     """One row per tournament and list, in date order."""
     rows = []
     for rp in replays:
+        figures = unit_figures([rp])
         for u in rp.units:
             t = u.tournament
-            scored = [g.score for g in u.games if g.score is not None]
+            fig = figures.get((t.id, str(u.rating_list)))
             rows.append({
                 "id": t.id,
                 "name": t.name,
@@ -543,8 +640,15 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                 "pinned": u.pinned,
                 "excluded": t.excluded,
                 "ro": t.ro,
-                "games": len(u.games),
-                "points": _json_points(sum(scored, Fraction(0))),
+                # the games that counted (rated), as explain and history count them; the
+                # others beside them
+                "games": 0 if fig is None else fig.games,
+                "points": _json_points(Fraction(0) if fig is None else fig.points),
+                "not_counted": len(u.games) if fig is None else fig.not_counted,
+                "performance": None if fig is None else fig.performance,
+                "change_exact": None if fig is None or fig.change_exact is None
+                else str(fig.change_exact),
+                "change": None if fig is None else fig.change,
             })
     rows.sort(key=lambda r: (r["start"] or "9999", r["id"], r["list"]))
     return rows

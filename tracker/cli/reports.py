@@ -102,7 +102,15 @@ def history(
 
     Example: tracker history --list standard --from 2025-09 --format table
     """
-    from tracker.reports import HISTORY_COLUMNS, history_rows, history_table, load_history, to_csv
+    from tracker.reports import (
+        HISTORY_COLUMNS,
+        history_rows,
+        history_table,
+        load_history,
+        season_line,
+        season_summary,
+        to_csv,
+    )
     from tracker.store.players import resolve_player
     rl = _list(rating_list)
     first, last = _period(since, "--from"), _period(until, "--to")
@@ -124,6 +132,9 @@ def history(
         headers, cells = history_table(rows)
         _print_table(headers, cells, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
                      title=f"{who.name}: {rl} rating history")
+        season = season_summary(replay_, first, last)
+        if season is not None:
+            _echo_lines(["", season_line(season)])
 
 
 def explain(
@@ -304,7 +315,9 @@ def event_list(
 
     Example: tracker event list --format json
     """
-    from tracker.reports import EVENT_COLUMNS, event_rows, load_history, to_csv
+    from decimal import Decimal
+
+    from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed, load_history, to_csv
     from tracker.store.players import resolve_player
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
@@ -320,16 +333,20 @@ def event_list(
             out.print(f"No tournaments for {who.name}: import games with `tracker import`.",
                       markup=False)
             return
-        headers = ["Id", "Tournament", "Start", "End", "List", "Period", "Games", "Points",
-                   "Override"]
+        headers = ["Id", "Tournament", "Start", "End", "List", "Period", "Rated", "Points",
+                   "Rp", "Change", "Not counted", "Override"]
         cells = []
         for r in rows:
             marks = [m for m, on in (("pinned", r["pinned"]), ("excluded", r["excluded"]),
                                      (f"Ro {r['ro']}", r["ro"] is not None)) if on]
+            change = r["change_exact"]
             cells.append([str(r["id"]), r["name"], r["start"] or "?", r["end"] or "?",
                           r["list"], r["period"] or "none", str(r["games"]),
-                          _points(r["points"]), ", ".join(marks)])
-        _print_table(headers, cells, {0, 6, 7}, title=f"{who.name}: tournaments")
+                          _points(r["points"]) if r["games"] else "",
+                          "" if r["performance"] is None else str(r["performance"]),
+                          "" if change is None else fmt_signed(Decimal(change)),
+                          str(r["not_counted"] or ""), ", ".join(marks)])
+        _print_table(headers, cells, {0, 6, 7, 8, 9, 10}, title=f"{who.name}: tournaments")
 
 
 def _points(value: int | float) -> str:

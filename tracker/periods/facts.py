@@ -281,8 +281,8 @@ def stored_twice(units: Iterable[Unit]) -> list[str]:
         if u.tournament.excluded:
             continue
         for g in u.games:
-            if g.date is None:
-                continue
+            if g.date is None or not g.rated or g.score is None:
+                continue  # a game that does not count cannot count twice
             key = (g.date, g.opponent_id, g.white, g.result)
             other = seen.get(key)
             if other is None:
