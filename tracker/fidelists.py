@@ -50,7 +50,7 @@ import io
 import re
 import zipfile
 import zlib
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -63,7 +63,7 @@ from tracker.model import MAX_RATING, Period, RatingList
 MAX_PROBLEMS = 1_000  # more malformed rows than this: the file is not what it claims to be
 PROBLEMS_KEPT = 50  # problems kept with their message (all are counted)
 CHUNK = 1 << 16  # XML bytes handed to expat at a time
-BLOCK = 1 << 20  # TXT bytes read at a time
+BLOCK = 1 << 16  # TXT bytes read at a time
 THIN_LIMIT = 1 << 22  # no </player> in this many bytes: hand them to expat as they are
 MAX_LINE = 1_024
 """Bytes a TXT line may hold (FIDE's longest, the combined list's, has 160): longer refuses
@@ -75,6 +75,7 @@ MAX_MARKUP = 1 << 20
 """Bytes expat may hold in one unfinished token (a tag, comment, processing instruction):
 more refuses the file."""
 MAX_BLANK_LINES = 100  # blank lines allowed before a TXT header
+MAX_WANTED = 200_000  # more wanted IDs than this: a TXT list is filtered line by line
 _FIDEID = re.compile(rb"<fideid>\s*(\d{1,12})\s*</fideid>")
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 MIN_AGE = 3
@@ -606,9 +607,10 @@ class ListFile:
         return BadInput(f"{self.where}:{line}: a line longer than {MAX_LINE:,} bytes (a FIDE "
                         "list's lines have under 200): not a FIDE rating list, refused")
 
-    def _txt_lines(self) -> Iterator[tuple[int, list[bytes]]]:
-        """(number of the first line, the whole lines of a block), each at most MAX_LINE
-        bytes: a longer line refuses the file before more of it is read."""
+    def _txt_lines(self) -> Iterator[tuple[int, list[bytes], bytes | None]]:
+        """(number of the first line, the whole lines of a block, the same bytes joined),
+        each line at most MAX_LINE bytes: a longer line refuses the file before more of it
+        is read."""
         pending = b""
         number = 1
         read = self._stream.read
@@ -616,14 +618,19 @@ class ListFile:
             block = read(BLOCK)
             if not block:
                 break
-            lines = (pending + block).split(b"\n") if pending else block.split(b"\n")
-            pending = lines.pop()
+            data = pending + block if pending else block
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                pending = data
+            else:
+                whole, pending = data[:cut], data[cut + 1:]
+                lines = whole.split(b"\n")
+                yield number, lines, whole
+                number += len(lines)
             if len(pending) > MAX_LINE:
-                raise self._too_long(number + len(lines))
-            yield number, lines
-            number += len(lines)
+                raise self._too_long(number)
         if pending:
-            yield number, [pending]
+            yield number, [pending], None
 
     def _txt_rows(self) -> Iterator[ListRow]:
         blocks = self._txt_lines()
@@ -631,7 +638,7 @@ class ListFile:
         rest: list[bytes] = []
         number = 0
         blank = 0
-        for first, lines in blocks:
+        for first, lines, _ in blocks:
             for i, raw in enumerate(lines):
                 if len(raw) > MAX_LINE:
                     raise self._too_long(first + i)
@@ -650,9 +657,13 @@ class ListFile:
         if layout is None:
             raise BadInput(f"{self.where}: the file is empty: is it the right download?")
         self.lines = number - 1
-        yield from self._txt_block(layout, number, rest)
-        for first, lines in blocks:
-            yield from self._txt_block(layout, first, lines)
+        only = self.only
+        wanted: set[bytes] | None = None
+        if isinstance(only, (set, frozenset)) and len(only) <= MAX_WANTED:
+            wanted = {str(i).encode() for i in only if isinstance(i, int) and i > 0}
+        yield from self._txt_block(layout, number, rest, None, wanted)
+        for first, lines, whole in blocks:
+            yield from self._txt_block(layout, first, lines, whole, wanted)
 
     def _settle_txt(self, header: str, line: int) -> TxtLayout:
         layout = read_header(header)
@@ -672,8 +683,34 @@ class ListFile:
                                               else period_from_header(month))
         return layout
 
-    def _txt_block(self, layout: TxtLayout, first: int, lines: list[bytes]) -> Iterator[ListRow]:
-        """The rows of some whole lines (the first numbered `first`)."""
+    def _txt_block(self, layout: TxtLayout, first: int, lines: list[bytes],
+                   whole: bytes | None, wanted: set[bytes] | None) -> Iterator[ListRow]:
+        """The rows of some whole lines (the first numbered `first`; `whole`: the same bytes
+        joined). With `only`, a block whose every ID is a number without leading zeros is
+        filtered in one set intersection of its IDs (as text) and the wanted ones (`wanted`),
+        and only the lines that match are cut; any other block is filtered line by line."""
+        self.lines += len(lines)
+        if lines and max(map(len, lines)) > MAX_LINE:
+            raise self._too_long(first + next(i for i, raw in enumerate(lines)
+                                              if len(raw) > MAX_LINE))
+        numbered: Iterable[tuple[int, bytes]] = enumerate(lines, start=first)
+        check = self.only is not None
+        if wanted is not None and whole is not None:
+            i0, i1 = layout.span("fide_id")
+            ids = [raw[i0:i1].strip() for raw in lines]
+            if b"".join(ids).isdigit() and b" 0" not in b" " + b" ".join(ids):
+                empty = list(_indexes(ids, b""))
+                found = sorted({k for v in wanted.intersection(ids) for k in _indexes(ids, v)}
+                               | {k for k in empty if lines[k].strip()})  # no ID: a problem
+                self.filtered += len(ids) - len(empty) - len(found) + sum(
+                    1 for k in empty if lines[k].strip())
+                numbered = [(first + k, lines[k]) for k in found]
+                check = False
+        yield from self._txt_cut(layout, numbered, check)
+
+    def _txt_cut(self, layout: TxtLayout, numbered: Iterable[tuple[int, bytes]],
+                 check: bool) -> Iterator[ListRow]:
+        """The rows of these numbered lines (`check`: skip those not in `only` first)."""
         period = self.period
         assert period is not None
         if layout.combined:
@@ -681,13 +718,10 @@ class ListFile:
                           if lst in self.lists)
         else:
             spans = ((_labels(self.lists[0], True), SINGLE_FIGURES),)
-        only = self.only
+        only = self.only if check else None
         i0, i1 = layout.span("fide_id")
-        self.lines += len(lines)
         if not layout.aligned:
-            for number, raw in enumerate(lines, start=first):
-                if len(raw) > MAX_LINE:
-                    raise self._too_long(number)
+            for number, raw in numbered:
                 if only is not None:
                     head = raw[i0:i1].strip()
                     if head.isdigit() and int(head) not in only:
@@ -714,9 +748,7 @@ class ListFile:
                         for lab, (r, g, k) in spans)
         year = period.year
         titles = OLD_TITLES
-        for number, raw in enumerate(lines, start=first):
-            if len(raw) > MAX_LINE:
-                raise self._too_long(number)
+        for number, raw in numbered:
             if only is not None:
                 head = raw[i0:i1].strip()
                 if head.isdigit() and int(head) not in only:
@@ -951,6 +983,17 @@ def open_list(path: str | Path, *, period: Period | None = None,
               only: Container[int] | None = None, label: str | None = None) -> ListFile:
     """Open a FIDE list file for streaming (see the module docstring)."""
     return ListFile(path, period=period, rating_list=rating_list, only=only, label=label)
+
+
+def _indexes(items: list[bytes], value: bytes) -> Iterator[int]:
+    """Every index of `value` in `items` (list.index: C speed)."""
+    at = -1
+    while True:
+        try:
+            at = items.index(value, at + 1)
+        except ValueError:
+            return
+        yield at
 
 
 def _decode(raw: bytes) -> str:
