@@ -35,6 +35,9 @@ class Series:
     name: str
     replayed: Sequence[tuple[dt.date, int]]
     official: Sequence[tuple[dt.date, int]]
+    # the player's own Elo tag for a list no official entry covers (where the replay took
+    # the list's rating from): drawn as crosses
+    tags: Sequence[tuple[dt.date, int]] = ()
 
 
 MAX_TICKS = 12
@@ -63,8 +66,9 @@ def _num(days: Sequence[dt.date]) -> list[float]:
     return [float(x) for x in mdates.date2num(days)]  # type: ignore[no-untyped-call]
 
 
-def draw_history(series: Sequence[Series], *, title: str) -> Figure:
-    """The chart as a matplotlib Figure (the caller saves and closes it)."""
+def draw_history(series: Sequence[Series], *, title: str, footnote: str = "") -> Figure:
+    """The chart as a matplotlib Figure (the caller saves and closes it); `footnote` (what
+    the numbers assume) is printed under the plot."""
     drawn = [s for s in series if s.replayed or s.official]
     if not drawn:
         raise TrackerError("nothing to draw: no rated period on any list (import games first)")
@@ -81,11 +85,15 @@ def draw_history(series: Sequence[Series], *, title: str) -> Figure:
                 xs, ys = zip(*s.official, strict=True)
                 ax.scatter(xs, ys, marker="D", s=36, facecolors="white", edgecolors=color,
                            linewidths=1.5, zorder=3, label=f"{s.name} (official)")
+            if s.tags:
+                xs, ys = zip(*s.tags, strict=True)
+                ax.scatter(xs, ys, marker="x", s=22, color=color, linewidths=1.0, zorder=3,
+                           label=f"{s.name} (own Elo tag)")
         ax.set_title(title)
         ax.set_xlabel("rating period (list month)")
         ax.set_ylabel("rating")
         ax.grid(True, alpha=0.3)
-        days = [d for s in drawn for d, _ in (*s.replayed, *s.official)]
+        days = [d for s in drawn for d, _ in (*s.replayed, *s.official, *s.tags)]
         first, last = min(days), max(days)
         ticks = month_ticks(first, last)
         # One label per chosen list month: matplotlib's own date locator puts several ticks
@@ -98,21 +106,27 @@ def draw_history(series: Sequence[Series], *, title: str) -> Figure:
         ax.set_xlim(low, high)
         fig.autofmt_xdate()
         ax.legend(loc="best", fontsize="small")
-        fig.tight_layout()
+        if footnote:
+            fig.text(0.01, 0.01, footnote, fontsize="x-small", color="#555555", ha="left",
+                     va="bottom", wrap=True)
+            fig.tight_layout(rect=(0, 0.05, 1, 1))
+        else:
+            fig.tight_layout()
     except BaseException:
         plt.close(fig)
         raise
     return fig
 
 
-def plot_history(series: Sequence[Series], output: Path, *, title: str) -> Path:
+def plot_history(series: Sequence[Series], output: Path, *, title: str,
+                 footnote: str = "") -> Path:
     """Write the chart to `output` (.png or .svg) and return the path."""
     fmt = FORMATS.get(output.suffix.lower())
     if fmt is None:
         raise BadInput(f"{output}: the chart is written as .png or .svg; give such a file name")
     if not output.parent.exists():
         raise BadInput(f"the folder {output.parent} does not exist: create it first")
-    fig = draw_history(series, title=title)
+    fig = draw_history(series, title=title, footnote=footnote)
     try:
         metadata = {"Date": None} if fmt == "svg" else {"Software": None}
         # Written beside `output` and renamed into place: never half a chart, and a symlink

@@ -715,6 +715,29 @@ def today() -> dt.date:
 # --- chart ---------------------------------------------------------------------------------
 
 
+def chart_tags(replay_: Replay) -> list[tuple[dt.date, int]]:
+    """(list date, the player's own Elo tag) for the lists the replay re-anchored on a tag."""
+    return [(r.period.list_date, r.elo_tag) for r in replay_.rows
+            if r.elo_tag is not None and r.source == "Elo tag"]
+
+
+def chart_footnote(replays: Iterable[Replay]) -> str:
+    """What the chart's numbers assume, in one line ("" when nothing)."""
+    parts: list[str] = []
+    for rp in replays:
+        facts: dict[str, int] = {}
+        for r in rp.rows:
+            for a in r.assumptions:
+                facts[a.assumed] = facts.get(a.assumed, 0) + 1
+        parts += [f"{rp.rating_list}: K assumes {what} in {plural(n, 'period')}"
+                  for what, n in facts.items()]
+        tagged = sum(1 for r in rp.rows if r.source == "Elo tag")
+        if tagged:
+            parts.append(f"{rp.rating_list}: {plural(tagged, 'list')} re-anchored on the "
+                         "player's own Elo tag")
+    return ("Assumed: " + "; ".join(parts) + " (tracker history says where)") if parts else ""
+
+
 def chart_points(replay_: Replay) -> tuple[list[tuple[dt.date, int]], list[tuple[dt.date, int]]]:
     """(list date, replayed rating) per period, and (list date, official rating) points."""
     replayed: list[tuple[dt.date, int]] = []

@@ -71,7 +71,9 @@ def demo(
     from tracker.plot import Series, plot_history
     from tracker.reports import (
         HISTORY_COLUMNS,
+        chart_footnote,
         chart_points,
+        chart_tags,
         history_rows,
         history_table,
         load_history,
@@ -134,8 +136,10 @@ def demo(
     rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]
     text = to_csv(HISTORY_COLUMNS, rows)
     write_atomic(csv_path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
-    series = [Series(str(rl), *chart_points(rp)) for rl, rp in hist.replays.items()]
-    plot_history(series, chart, title=f"{me.name}: FIDE rating history")
+    series = [Series(str(rl), *chart_points(rp), chart_tags(rp))
+              for rl, rp in hist.replays.items()]
+    plot_history(series, chart, title=f"{me.name}: FIDE rating history",
+                 footnote=chart_footnote(hist.replays.values()))
     _say()
     _say(f"5. Wrote {csv_path} (every list, {len(rows)} rows) and {chart}")
     _say()

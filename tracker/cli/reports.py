@@ -284,7 +284,7 @@ def plot(
     Example: tracker plot --output history.png
     """
     from tracker.plot import Series, plot_history
-    from tracker.reports import chart_points, load_history
+    from tracker.reports import chart_footnote, chart_points, chart_tags, load_history
     from tracker.store.players import resolve_player
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
@@ -295,8 +295,9 @@ def plot(
     series = []
     for rl, rp in hist.replays.items():
         replayed, official = chart_points(rp)
-        series.append(Series(str(rl), replayed, official))
-    plot_history(series, path, title=f"{who.name}: FIDE rating history")
+        series.append(Series(str(rl), replayed, official, chart_tags(rp)))
+    plot_history(series, path, title=f"{who.name}: FIDE rating history",
+                 footnote=chart_footnote(hist.replays.values()))
     out.print(f"wrote {path}", markup=False)
 
 
