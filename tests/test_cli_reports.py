@@ -294,3 +294,34 @@ def test_explain_json(season_db: str, capsys, monkeypatch) -> None:  # type: ign
     data = json.loads(out)
     assert data["change_exact"] == "10.00" and data["rating_after"] == 1860
     assert any("Club League" in line for line in data["lines"])
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised(
+        tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 19, item 8: a player named `=HYPERLINK(...)` or an event `+cmd|' /C calc'!A0`
+    was written as is into a CSV that spreadsheets open directly. Text cells starting with
+    =, +, -, @, TAB or CR get a leading ' (numbers such as -3.80 stay numbers)."""
+    db = tmp_path / "x.db"
+    with open_store(str(db)) as store:
+        s = Season(store, birth_year=1988, rated_games=100)
+        t = s.tournament("+cmd|' /C calc'!A0", "2025-10-04", "2025-10-05")
+        s.game(t, 2000, 0, own_elo=1850, date="2025-10-04",
+               opponent='=HYPERLINK("http://x.invalid","click")')
+        s.game(t, 1800, 1, own_elo=1850, date="2025-10-05", opponent="@SUM(A1:A9)")
+        s.official("2025-10", 1850, k=20)
+    out_file = tmp_path / "g.csv"
+    code, _, err = run(["export", "--what", "games", "--db", str(db), "-o", str(out_file)],
+                       capsys, monkeypatch)
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out_file.read_text(encoding="utf-8-sig"))))
+    assert {r["opponent"] for r in rows} == {"'=HYPERLINK(\"http://x.invalid\",\"click\")",
+                                             "'@SUM(A1:A9)"}
+    assert {r["tournament"] for r in rows} == {"'+cmd|' /C calc'!A0"}
+    code, out, _ = run(["history", "--db", str(db), "-f", "csv"], capsys, monkeypatch)
+    nov = [r for r in csv.DictReader(io.StringIO(out)) if r["period"] == "2025-11"][0]
+    # K 20: loss vs 2000 (D -150 -> 0.30: -0.30), win vs 1800 (D 50 -> 0.57: +0.43): +2.60
+    assert (nov["change_exact"], nov["change"]) == ("2.60", "3")
+    code, out, _ = run(["event", "list", "--db", str(db), "-f", "csv"], capsys, monkeypatch)
+    assert "'+cmd|' /C calc'!A0" in out
+    code, out, _ = run(["event", "list", "--db", str(db), "-f", "json"], capsys, monkeypatch)
+    assert json.loads(out)[0]["name"] == "+cmd|' /C calc'!A0"  # JSON keeps the text

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -232,6 +233,18 @@ def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is read as a formula by spreadsheets (CSV
+injection: a player named `=HYPERLINK(...)`); such a cell gets a leading `'`."""
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+
+
+def _csv_text(text: str) -> str:
+    if text.startswith(FORMULA_STARTS) and text != "-" and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def _csv_cell(value: Any) -> Any:
     if value is None:
         return ""
@@ -239,6 +252,8 @@ def _csv_cell(value: Any) -> Any:
         return "yes" if value else "no"
     if isinstance(value, list):  # the assumptions: their facts
         return ";".join(str(v["fact"]) if isinstance(v, dict) else str(v) for v in value)
+    if isinstance(value, str):
+        return _csv_text(value)
     return value
 
 
