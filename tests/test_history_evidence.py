@@ -250,3 +250,44 @@ def test_recording_todays_rating_keeps_the_earlier_history(
         assert [r[key] for r in rows_after[:-1]] == [r[key] for r in rows_before]
     code, table, _ = run_cli(capsys, monkeypatch, "history", "--db", db)
     assert "before the first official rating" in table and "2839" in table
+
+
+# --- what the lists say feeds the replay (issue 14) ---------------------------------------
+
+
+def test_the_lists_games_columns_count_toward_the_30() -> None:
+    # Sep 2025 (20 games in the period) and Oct 2025 (12) as FIDE's lists print them: 32
+    # rated games at least, so the count is no assumption (K 20, adult, born 1980).
+    b = _one_win(1800)
+    b.official = [OfficialEntry(1, STD, Period(2025, 9), 1790, games=20, source="a.txt"),
+                  OfficialEntry(1, STD, Period(2025, 10), 1800, games=12, source="b.txt")]
+    row = _nov(b, PlayerInfo(birth_year=1980, ever_2400=False))
+    assert (row.k, row.replayed, row.assumptions) == (20, 1810, ())
+    b.official = [OfficialEntry(1, STD, Period(2025, 10), 1800, games=12, source="b.txt")]
+    assert [a.fact for a in _nov(b, PlayerInfo(birth_year=1980, ever_2400=False)).assumptions
+            ] == ["rated-games"]
+
+
+def test_explain_and_history_name_the_list_behind_k_and_the_inactive_flag(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "l.db"
+    with open_store(str(db)) as store:
+        s = Season(store, birth_year=None, rated_games=100)
+        t = s.tournament("Autumn Open", "2025-10-04", "2025-10-05")
+        s.game(t, 1800, 1, own_elo=1800, date="2025-10-04")
+    from tracker.store.official import add_entry
+
+    with open_store(str(db)) as store:
+        add_entry(store, OfficialEntry(s.player_id, STD, Period(2025, 10), 1800, k=40,
+                                       birth_year=2010, source="standard_oct25frl.zip"))
+        add_entry(store, OfficialEntry(s.player_id, STD, Period(2025, 12), 1820, flag="i",
+                                       source="standard_dec25frl.zip"))
+    code, out, err = run_cli(capsys, monkeypatch, "explain", "2025-11", "--db", str(db))
+    assert code == 0, err
+    # K 40 printed on the Oct list wins; +0.50 x 40 = +20 -> 1820
+    assert "K 40: official K (printed on the 2025-10 list, standard_oct25frl.zip)" in out
+    code, out, err = run_cli(capsys, monkeypatch, "history", "--db", str(db))
+    assert "inactive on this list (flag i)" in out
+    code, out, err = run_cli(capsys, monkeypatch, "check", "--db", str(db))
+    assert "standard_dec25frl.zip (inactive)" in out and "standard_oct25frl.zip" in out

@@ -139,6 +139,8 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
     parts: list[str] = []
     if row.before_official:
         parts.append("before the first official rating")
+    if row.official is not None and row.official.flag and "i" in row.official.flag:
+        parts.append("inactive on this list (flag i)")
     if row.out is not None and row.out.k_by_tournament:
         parts.append(f"K by tournament start: {k_by_tournament(row.out)}")
     if row.first is not None and row.first.rating is not None:
@@ -418,7 +420,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     before = "unrated" if row.rating_before is None else str(row.rating_before)
     lines.append(f"Rating before: {before} ({row.rating_before_source})")
     if row.out is not None:
-        lines.append(f"K {row.out.k}: {row.out.k_reason}")
+        lines.append(f"K {row.out.k}: {row.out.k_reason}" + _k_from_list(replay_, row, player))
         if row.out.k_by_tournament:
             lines.append("  each tournament is rated with the K of the list in force at its "
                          f"start: {k_by_tournament(row.out)} (below)")
@@ -477,6 +479,22 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     lines += [f"Note: {note}" for note in row.twice]
     lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
     return lines
+
+
+def _k_from_list(replay_: Replay, row: PeriodRow, player: PlayerRef) -> str:
+    """Where a list fact behind K came from: the official K's list (and its file), the birth
+    year read from a list when none was recorded."""
+    earlier = [r.official for r in replay_.rows if r.period < row.period and r.official]
+    said = ""
+    if row.facts.official_k is not None:
+        entry = next((e for e in reversed(earlier) if e.k == row.facts.official_k), None)
+        if entry is not None:
+            said += f" (printed on the {entry.period} list, {entry.source})"
+    if player.birth_year is None and row.facts.birth_year is not None:
+        entry = next((e for e in earlier if e.birth_year == row.facts.birth_year), None)
+        if entry is not None:
+            said += f" (birth year {entry.birth_year} from the {entry.period} list, {entry.source})"
+    return said
 
 
 def ignored_lines(first: FirstRatingOut, indent: str, what: str = "ignored") -> list[str]:

@@ -61,6 +61,7 @@ def _row(row: PeriodRow, entry: OfficialEntry, status: str, causes: Sequence[Cau
         causes=tuple(sorted(causes, key=Cause.rank_key)), notes=tuple(notes),
         assumptions=tuple((a.fact, a.assumed, a.command.replace("{player}", who))
                           for a in row.assumptions),
+        official_source=entry.source, official_flag=entry.flag,
     )
 
 

@@ -61,6 +61,8 @@ class CheckRow:
     notes: tuple[str, ...] = ()
     # the facts the replayed K rested on that nobody recorded: (fact, assumed, command)
     assumptions: tuple[tuple[str, str, str], ...] = ()
+    official_source: str = "manual"  # where the official number came from: a list file
+    official_flag: str | None = None  # the list's flag (i: inactive)
 
     @property
     def difference(self) -> int | None:
@@ -89,6 +91,8 @@ class CheckRow:
             "notes": list(self.notes),
             "assumptions": [{"fact": f, "assumed": a, "command": c}
                             for f, a, c in self.assumptions],
+            "official_source": self.official_source,
+            "official_flag": self.official_flag,
         }
 
 

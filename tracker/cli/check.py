@@ -159,7 +159,7 @@ def check(
 
 
 CHECK_HEADERS = ["period", "replayed", "official", "diff", "games", "FIDE games", "K",
-                 "FIDE K", "status"]
+                 "FIDE K", "status", "from"]
 
 
 def _print_report(report: CheckReport) -> None:
@@ -168,7 +168,9 @@ def _print_report(report: CheckReport) -> None:
             f"{report.start})"])
     cells = [
         [str(r.period), _n(r.replayed), _n(r.official), _signed(r.difference), str(r.games),
-         _n(r.official_games), _n(r.k), _n(r.official_k), r.status]
+         _n(r.official_games), _n(r.k), _n(r.official_k), r.status,
+         r.official_source + (" (inactive)" if r.official_flag and "i" in r.official_flag
+                              else "")]
         for r in report.rows
     ]
     _print_table(CHECK_HEADERS, cells, {1, 2, 3, 4, 5, 6, 7})

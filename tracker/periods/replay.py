@@ -112,6 +112,7 @@ class _State:
         self.ever_2400_known = (inputs.player.ever_2400 is not None
                                 and inputs.rating_list in PLAYER_FACTS_LISTS)
         self.started_rated = False  # the replay's first rating came from outside it
+        self.list_games = 0  # the games columns of the official entries learnt, added up
         self.peak = 0  # the highest rating the replay knows on this list
         self.reached_2300 = False
         self.pool: list[tuple[Unit, TournamentIn, list[GameFact]]] = []
@@ -151,6 +152,13 @@ class _State:
             # An official K below a new player's: 30 games completed, at least (a count now).
             self.rated_games = max(self.rated_games, ASSUMED_GAMES_WHEN_ESTABLISHED)
             self.games_known = True
+        if entry.games:
+            # The games column of the lists (FIDE's own count of the period's rated games):
+            # once they add up to 30, the player has completed 30 at least.
+            self.list_games += entry.games
+            if not self.games_known and self.list_games >= ASSUMED_GAMES_WHEN_ESTABLISHED:
+                self.rated_games = max(self.rated_games, self.list_games)
+                self.games_known = True
 
     def start_rated(self, rating: int) -> None:
         """The replay starts at a rating from outside it (an official entry or the player's
