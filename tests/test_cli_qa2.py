@@ -97,7 +97,8 @@ def test_event_set_refuses_a_list_before_the_last_round(
     assert err == (f"error: tournament {tid} (Weinviertel Open 2025, played 2025-11-21 to "
                    f"2025-11-23) cannot be rated on the {period} list (dated {period}-01, "
                    "before its last round): the first standard list it can land on is "
-                   "2025-12\n")
+                   "2025-12 (if its dates in the PGN are wrong and FIDE's page says "
+                   "otherwise, add --force)\n")
     assert dump_db(Path(db)) == before
 
 

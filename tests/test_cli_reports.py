@@ -325,3 +325,25 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised(
     assert "'+cmd|' /C calc'!A0" in out
     code, out, _ = run(["event", "list", "--db", str(db), "-f", "json"], capsys, monkeypatch)
     assert json.loads(out)[0]["name"] == "+cmd|' /C calc'!A0"  # JSON keeps the text
+
+
+def test_event_set_force_pins_before_the_last_round_the_pgn_gives(
+        season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 19: a stale pin was a dead end when the PGN's dates are wrong and FIDE's page
+    says the tournament landed on an earlier list: --force pins it there."""
+    code, out, _ = run(["event", "list", "--db", season_db, "-f", "json"], capsys, monkeypatch)
+    league = next(r for r in json.loads(out) if r["name"] == "Club League")  # 8-9 Nov 2025
+    code, _, err = run(["event", "set", str(league["id"]), "--period", "2025-11", "--db",
+                        season_db], capsys, monkeypatch)
+    assert code == 2 and "add --force" in err
+    code, out, err = run(["event", "set", str(league["id"]), "--period", "2025-11", "--force",
+                          "--db", season_db], capsys, monkeypatch)
+    assert code == 0, err
+    code, out, _ = run(["history", "--db", season_db, "-f", "json"], capsys, monkeypatch)
+    nov = next(r for r in json.loads(out) if r["period"] == "2025-11")
+    # Autumn Open (3 counted games, 1.5 points, +0) and the league's win vs 1850 (D 0:
+    # +0.50 x 20 = +10) now both on the Nov list: 1850 + 10 = 1860
+    assert (nov["games"], nov["change"], nov["rating_after"]) == (4, 10, 1860)
+    code, _, err = run(["event", "set", str(league["id"]), "--period", "2025-12", "--force",
+                        "--db", season_db], capsys, monkeypatch)
+    assert code == 0, err  # --force with a list after the last round is just a pin

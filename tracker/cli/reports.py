@@ -372,13 +372,17 @@ def event_set(
     player: Annotated[str | None, typer.Option(
         "--player", help="Whose Ro (--ro); default: the player marked --me.",
         show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Pin --period even to a list dated before the last round the PGN "
+        "gives (its dates are wrong and FIDE's page says so).")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Record an override for one tournament: the list month it was rated on, its list,
     that it was never rated, or the Ro FIDE's calculation page shows.
 
     --period takes a list dated after the tournament's last round (a late report can land it
-    one or more lists later; no list rates a tournament that was not over).
+    one or more lists later; no list rates a tournament that was not over); when the PGN's
+    dates are wrong and FIDE's page shows an earlier list, --force pins it there anyway.
 
     Examples:
 
@@ -408,6 +412,6 @@ def event_set(
                 kwargs["ro"] = (who.id, int(ro))
             else:
                 raise BadInput(f"--ro {ro!r} is not a rating: give a number like 1850 or none")
-        change = record_override(store, tournament_id, **kwargs)
+        change = record_override(store, tournament_id, force=force, **kwargs)
     t = change.tournament
     out.print(f"tournament {t.id} ({t.name}): {', '.join(change.changes)}", markup=False)

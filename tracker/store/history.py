@@ -252,16 +252,18 @@ def get_tournament(store: Store, tournament_id: int, player_id: int | None = Non
     return _tournament_fact(row)
 
 
-def check_pin(t: TournamentFact, period: Period, rating_list: RatingList) -> None:
+def check_pin(t: TournamentFact, period: Period, rating_list: RatingList, *,
+              force: bool = False) -> None:
     """Refuse to pin a tournament to a list that cannot rate it: a month without a list of
     `rating_list`, or a list published before the tournament's last round (the rule the
-    check's what-ifs follow: a list cannot rate a tournament that was not over)."""
+    check's what-ifs follow: a list cannot rate a tournament that was not over) unless
+    `force` (the PGN's dates are wrong and FIDE's page says where it landed)."""
     where = f"tournament {t.id} ({t.name}"
     if not is_list_month(period, rating_list):
         raise BadInput(f"--period {period}: FIDE published no {rating_list} list that month "
                        f"(lists were not monthly then): give a list month for {where})")
     end = t.end or t.start
-    if end is None or period.list_date > end:
+    if end is None or period.list_date > end or force:
         return
     first = Period.of(end).next()
     while not is_list_month(first, rating_list):
@@ -271,7 +273,8 @@ def check_pin(t: TournamentFact, period: Period, rating_list: RatingList) -> Non
              else f"{start.isoformat()} to {end.isoformat()}")
     raise BadInput(f"{where}, played {dates}) cannot be rated on the {period} list "
                    f"(dated {period.list_date.isoformat()}, before its last round): the "
-                   f"first {rating_list} list it can land on is {first}")
+                   f"first {rating_list} list it can land on is {first} (if its dates in the "
+                   "PGN are wrong and FIDE's page says otherwise, add --force)")
 
 
 class _Unset:
@@ -299,6 +302,7 @@ def record_override(
     rating_list: RatingList | None | _Unset = UNSET,
     excluded: bool | _Unset = UNSET,
     ro: tuple[int, int | None] | _Unset = UNSET,
+    force: bool = False,
 ) -> OverrideChange:
     """Record the user's overrides of one tournament in one transaction.
 
@@ -310,7 +314,7 @@ def record_override(
     before = get_tournament(store, tournament_id)  # NotFound with a clear sentence
     if isinstance(period, Period):
         on = before.pinned_list if isinstance(rating_list, _Unset) else rating_list
-        check_pin(before, period, on or RatingList.STANDARD)
+        check_pin(before, period, on or RatingList.STANDARD, force=force)
     values: dict[str, object] = {}
     changes: list[str] = []
     if not isinstance(period, _Unset):
