@@ -107,3 +107,22 @@ def test_set_facts_and_me(season: Store) -> None:
         set_facts(season, giri.id, birth_year=1066)
     with pytest.raises(BadInput, match="negative"):
         set_facts(season, giri.id, rated_games=-1)
+
+
+def test_values_no_player_can_have_are_refused_in_one_sentence(season: Store) -> None:
+    """Issue 19, item 10: a 50,000-character player argument dumped SQL (exit 3, "LIKE or
+    GLOB pattern too complex"); `player set --fide-id 99999999999999999999` was an internal
+    error (OverflowError)."""
+    from tracker.errors import NotFound
+    from tracker.store.history import get_tournament
+
+    with pytest.raises(BadInput, match=r"^a player argument of 50,000 characters is no name"):
+        resolve_player(season, "x" * 50_000)
+    carlsen = resolve_player(season, "1503014")
+    for bad in (99999999999999999999, 10**12, 0, -5):
+        with pytest.raises(BadInput, match=f"FIDE ID {bad} is not valid"):
+            set_facts(season, carlsen.id, fide_id=bad)
+    assert set_facts(season, carlsen.id, fide_id=10**12 - 1).fide_id == 10**12 - 1
+    for bad in (99999999999999999999999, 2**63, 0):
+        with pytest.raises(NotFound, match=f"no tournament with id {bad}"):
+            get_tournament(season, bad)

@@ -242,6 +242,9 @@ def facts_of_players(store: Store, official: dict[int, list[OfficialEntry]]
 def get_tournament(store: Store, tournament_id: int, player_id: int | None = None
                    ) -> TournamentFact:
     """One tournament by id (with `player_id`'s Ro override when given)."""
+    if not 0 < tournament_id < 2**63:  # no such id can be stored (SQLite's integers)
+        raise NotFound(
+            f"no tournament with id {tournament_id}: see `tracker event list` for the ids")
     stmt = _tournament_select(player_id).where(tournaments.c.id == tournament_id)
     with store.engine.connect() as conn:
         row = conn.execute(stmt).first()

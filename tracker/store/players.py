@@ -17,6 +17,8 @@ from tracker.store.schema import games, official_ratings, player_names, players,
 
 MAX_CANDIDATES_SHOWN = 10
 MAX_FIDE_ID_DIGITS = 12  # FIDE IDs have at most 9 digits; longer digit strings are names
+MAX_FIDE_ID = 10**MAX_FIDE_ID_DIGITS - 1
+MAX_NAME_LENGTH = 200  # a player argument longer than this is no name (PGN tags are capped too)
 
 
 def _ref(row: Row[tuple[object, ...]]) -> PlayerRef:
@@ -72,6 +74,9 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
             )
         return found
     text = text.strip()
+    if len(text) > MAX_NAME_LENGTH:
+        raise BadInput(f"a player argument of {len(text):,} characters is no name or FIDE ID: "
+                       f"give at most {MAX_NAME_LENGTH} (a FIDE ID, or a part of the name)")
     with store.engine.connect() as conn:
         if text.isdigit() and len(text) <= MAX_FIDE_ID_DIGITS:
             row = conn.execute(select(players).where(players.c.fide_id == int(text))).first()
@@ -173,8 +178,9 @@ def set_facts(
     if ever_2400 is not _UNSET:
         values["ever_2400"] = ever_2400
     if fide_id is not _UNSET:
-        if fide_id is not None and fide_id <= 0:
-            raise BadInput(f"FIDE ID {fide_id} is not valid: FIDE IDs are positive numbers")
+        if fide_id is not None and not 0 < fide_id <= MAX_FIDE_ID:
+            raise BadInput(f"FIDE ID {fide_id} is not valid: FIDE IDs are positive numbers of "
+                           f"at most {MAX_FIDE_ID_DIGITS} digits")
         values["fide_id"] = fide_id
     with store.engine.begin() as conn:
         if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
