@@ -71,3 +71,27 @@ def test_demo_without_samples_says_what_to_do(
     code, _, err = run(["demo", "--output-dir", str(tmp_path / "o"), "--samples",
                         str(tmp_path / "missing")], capsys, monkeypatch)
     assert code == 1 and "--samples" in err and "Traceback" not in err
+
+
+def test_demo_never_adds_its_season_to_a_real_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19, item 10: `demo --db REAL.db` added the demo season to a real database and
+    switched the tracked player."""
+    from tests.conftest import dump_db
+
+    real = tmp_path / "real.db"
+    game = ('[Event "Club"]\n[Site "Here"]\n[Date "2025.10.04"]\n[Round "1"]\n'
+            '[White "Real, Player"]\n[Black "Other, One"]\n[Result "1-0"]\n'
+            '[WhiteElo "1700"]\n[BlackElo "1700"]\n\n1. e4 e5 1-0\n')
+    (tmp_path / "mine.pgn").write_text(game, encoding="utf-8")
+    code, _, err = run(["import", str(tmp_path / "mine.pgn"), "--db", str(real)], capsys,
+                       monkeypatch)
+    assert code == 0, err
+    before = dump_db(real)
+    code, out, err = run(["demo", "--db", str(real), "--output-dir", str(tmp_path / "o")],
+                         capsys, monkeypatch)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {real} holds 1 import that is not the sample season "
+                          f"(first: {tmp_path / 'mine.pgn'})") and err.count("\n") == 1
+    assert dump_db(real) == before

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.errors import NotFound
+from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, RatingList
+
+if TYPE_CHECKING:
+    from tracker.store import Store
 
 # What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
 # season, and the facts that decide K. tests/test_demo.py keeps these equal to the README.
@@ -40,6 +43,23 @@ def find_samples(given: Path | None) -> Path:
 
 def _say(text: str = "") -> None:
     sys.stdout.write(text + "\n")
+
+
+def _refuse_a_real_database(store: Store, folder: Path, db_target: str) -> None:
+    """The demo adds a fictitious season and marks its player as the tracked one: never in
+    a database that holds imports of anything else (a real season)."""
+    from tracker.store.games import list_imports
+
+    names = {p.name for p in folder.rglob("*")}
+    foreign = [r for r in list_imports(store)
+               if Path(r.source.split(":", 1)[0]).name not in names]
+    if foreign:
+        n = len(foreign)
+        raise BadInput(
+            f"{db_target} holds {n} import{' that is' if n == 1 else 's that are'} not the "
+            f"sample season (first: {foreign[0].source}): the demo would add a fictitious season to "
+            "it and mark its player as yours; run it on a database of its own (leave out "
+            "--db, or give a new file)")
 
 
 def register(app: typer.Typer) -> None:
@@ -97,6 +117,7 @@ def demo(
     csv_path = output_file(str(output_dir / "history.csv"), db_target, force=True)
     chart = output_file(str(output_dir / "history.png"), db_target, force=True)
     with open_store(db_target) as store:
+        _refuse_a_real_database(store, folder, db_target)
         _say(f"1. Importing {folder} into {db_target}")
         report = import_paths(store, [str(folder)])
         _say(f"   {report.total('games_read')} games read, {report.total('added')} added, "
