@@ -307,6 +307,35 @@ def test_thousands_of_tags_are_capped() -> None:
     assert g.moves_digest == digest(b"1.e4")
 
 
+def test_the_tags_the_tool_stores_are_kept_past_the_cap() -> None:
+    """Issue 19: a game of 5,000 tags whose White tag came after the first 500 was skipped
+    ("no White player name"). The cap stays; the tags the importer reads are kept wherever
+    they stand, only the others dropped."""
+    junk = b"".join(b'[T%d "v"]\n' % i for i in range(5000))
+    head = b'[Event "Open"]\n[Date "2025.10.04"]\n'
+    tail = (b'[White "Late, White"]\n[Black "Late, Black"]\n[Result "1-0"]\n'
+            b'[WhiteElo "1850"]\n[TimeControl "5400+30"]\n')
+    (g,) = games(head + junk + tail + b"\n1. e4 e5 1-0\n")
+    assert g.tags["White"] == "Late, White" and g.tags["Black"] == "Late, Black"
+    assert (g.tags["WhiteElo"], g.tags["TimeControl"], g.tags["Result"]) == (
+        "1850", "5400+30", "1-0")
+    assert len(g.tags) == MAX_TAGS + 5
+    assert g.problems == (f"{5002 - MAX_TAGS} tags beyond the first {MAX_TAGS} ignored",)
+
+
+def test_a_game_with_its_names_past_the_cap_is_imported(tmp_path: Path) -> None:
+    from tracker.importer import ImportOptions, import_paths
+    from tracker.store import open_store
+
+    junk = "".join(f'[T{i} "v"]\n' for i in range(5000))
+    text = ('[Event "Open"]\n[Site "X"]\n[Date "2025.10.04"]\n[Round "1"]\n' + junk
+            + '[White "Late, White"]\n[Black "Late, Black"]\n[Result "1-0"]\n\n1. e4 1-0\n')
+    (tmp_path / "t.pgn").write_text(text, encoding="utf-8")
+    with open_store(str(tmp_path / "t.db")) as store:
+        (src,) = import_paths(store, [str(tmp_path / "t.pgn")], ImportOptions()).sources
+        assert (src.games_read, src.added) == (1, 1)
+
+
 def test_long_tag_value_is_cut() -> None:
     (g,) = games(b'[White "' + b"x" * 10_000 + b'"]\n\n1. e4 *\n')
     assert g.tags["White"] == "x" * MAX_VALUE

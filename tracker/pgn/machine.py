@@ -25,7 +25,15 @@ from tracker.pgn.moves import canonical, digest_of, has_move, new_hasher
 MAX_LINE = 1 << 20
 """Longest line kept (bytes); the rest of a longer line is dropped with a problem."""
 MAX_TAGS = 500
-"""Most tags kept per game; further tags are dropped with one problem."""
+"""Most tags kept per game; further tags are dropped with one problem, except STORED_TAGS."""
+STORED_TAGS = frozenset({
+    "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo",
+    "WhiteFideId", "BlackFideId", "WhiteTitle", "BlackTitle", "TimeControl", "EventDate",
+    "Termination", "Variant", "FEN", "SetUp", "WhiteRatingDiff", "BlackRatingDiff", "WhiteRD",
+    "BlackRD",
+})
+"""The tags the importer reads: kept wherever they stand, even past MAX_TAGS (a game whose
+White tag came after 500 others was skipped for want of a White player)."""
 MAX_VALUE = 4096
 """Longest tag value kept (characters); a longer value is cut with a problem."""
 KEPT_CAP = 1 << 18
@@ -185,7 +193,7 @@ class Machine:
             )
         if name in self.tags:
             self.problems.append(f"line {lineno}: tag {name} given twice; the last is kept")
-        elif len(self.tags) >= MAX_TAGS:
+        elif len(self.tags) >= MAX_TAGS and name not in STORED_TAGS:
             self.dropped_tags += 1
             return
         if len(value) > MAX_VALUE:
