@@ -12,6 +12,7 @@ from hashlib import sha256
 from typing import Any
 
 from tracker.fide.editions import FIRST_DATE
+from tracker.fide.eventnames import NOTHING, NameSignals, name_kind, name_signals
 from tracker.fide.timecontrol import classify_time_control
 from tracker.model import MAX_RATING, RatingList, RawGame
 from tracker.names import normalize_name
@@ -37,14 +38,15 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # history. Recognized by Site/Event, or by tags only these platforms write.
 _ONLINE_RE = re.compile(
     r"lichess|(?<![\w.-])chess\.com|freechess|\bfics\b|chessclub\.com|internet chess club|"
-    r"\bicc\b|playchess|chess24|chesstempo|\bonline\b",
+    r"\bicc\b|playchess|chess24|chesstempo|tornelo|\bonline\b|\binternet\b",
     re.IGNORECASE,
 )
-# Event names count only when the Site names no place: "FIDE Chess.com Grand Swiss" at
-# "Douglas ENG" is played over the board.
+# The platform names in an Event count only when the Site names no place: "FIDE Chess.com
+# Grand Swiss" at "Douglas ENG" is played over the board; "online" or "internet" in an Event
+# count always ("Online Olympiad", "EE Internet sim").
 _NO_PLACE = frozenset({"", "?", "int", "internet", "online", "-"})
+_ONLINE_EVENT_RE = re.compile(r"\bonline\b|\binternet\b", re.IGNORECASE)
 _URL_RE = re.compile(r"^[a-z]+://(?:www\.)?([^/\s]+)", re.IGNORECASE)
-_EVENT_LIST_RE = re.compile(r"\b(blitz|rapid|bullet)\b", re.IGNORECASE)
 
 
 def classify_list(
@@ -82,11 +84,15 @@ class Preparer:
         self._online: dict[tuple[str, str], tuple[bool, str]] = {}
         self._tc: dict[tuple[str, dt.date | None, int | None], tuple[RatingList | None, bool]]
         self._tc = {}
-        self._event_list: dict[str, RatingList | None] = {}
+        # What event and round names say (tracker.fide.eventnames), each name read once.
+        self._event_signals: dict[str, NameSignals] = {}
+        self._round_signals: dict[str, NameSignals] = {}
+        self._named_rounds: dict[tuple[str, str], tuple[str, bool, str | None]] = {}
+        self._online_events: dict[str, bool] = {}
         self._players: dict[str | None, tuple[str, str]] = {}
         self._contexts: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
         self._elos: dict[str | None, int | None] = {}
-        self._no_tc: dict[str, tuple[str, bool, bool]] = {}
+        self._no_tc: dict[str, tuple[str, bool, str | None]] = {}
         # "line: text" of what a stored game lost (an Elo or a date that is no value): the
         # caller takes them after each game (tracker.importer.batches)
         self.warnings: list[str] = []
@@ -113,6 +119,8 @@ class Preparer:
         """(online, the site as it keys the tournament): an online URL keys by its host."""
         online = force or bool(
             _ONLINE_RE.search(site)
+            or _internet_site(site)
+            or self._online_event(event)
             or (site.strip().lower() in _NO_PLACE and _ONLINE_RE.search(event))
         )
         m = _URL_RE.match(site) if online else None
@@ -123,10 +131,23 @@ class Preparer:
             self._online[(event, site)] = found
         return found
 
+    def _online_event(self, event: str) -> bool:
+        """Whether the Event says online or internet (each event read once)."""
+        cache = self._online_events
+        found = cache.get(event)
+        if found is None:
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            found = cache[event] = _ONLINE_EVENT_RE.search(event) is not None
+        return found
+
     def _list(
-        self, tc: str | None, day: dt.date | None, max_elo: int | None, event: str
-    ) -> tuple[RatingList, bool, bool]:
-        """(list, assumed, outside the bands)."""
+        self, tc: str | None, day: dt.date | None, max_elo: int | None, event: str,
+        round_: str | None = None,
+    ) -> tuple[RatingList, bool, str | None]:
+        """(list, assumed, why the game is not rated by its time control or name: None when
+        it may be). A time control outside the bands of every list: TIME_CONTROL. Without
+        a readable time control the list is an assumption: `_named`."""
         if tc:
             key = (tc, day, max_elo)
             found = self._tc.get(key)
@@ -136,18 +157,28 @@ class Preparer:
                 found = self._tc[key] = classify_list(tc, day, max_elo)
             lst, outside = found
             if lst is not None:
-                return lst, False, outside
-        outside = False
-        if self.default_list is not None:
-            return self.default_list, True, outside
-        guess = self._event_list.get(event, RatingList.STANDARD)
-        if event not in self._event_list:
-            m = _EVENT_LIST_RE.search(event)
-            word = m.group(1).lower() if m else None
-            guess = (RatingList.BLITZ if word in ("blitz", "bullet")
-                     else RatingList.RAPID if word == "rapid" else None)
-            self._event_list[event] = guess
-        return (guess or RatingList.STANDARD), True, outside
+                return lst, False, TIME_CONTROL if outside else None
+        value, assumed, reason = self._named(event, round_)
+        return RatingList(value), assumed, reason
+
+    def _signals(self, cache: dict[str, NameSignals], name: str) -> NameSignals:
+        found = cache.get(name)
+        if found is None:
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            found = cache[name] = name_signals(name)
+        return found
+
+    def _named(self, event: str, round_: str | None) -> tuple[str, bool, str | None]:
+        """(list, True, reason) of a game without a readable time control: the list its
+        event and round names say (tracker.fide.eventnames), the --list given, else
+        standard; the reason when the names say it is never rated (tie-break, armageddon,
+        bullet, simul, exhibition, blindfold, variant)."""
+        signals = self._signals(self._event_signals, event)
+        by_round = NOTHING if not round_ else self._signals(self._round_signals, round_)
+        kind = name_kind(signals, by_round, self.default_list)
+        lst = kind.rating_list or self.default_list or RatingList.STANDARD
+        return lst.value, True, kind.not_rated
 
     def prepare(self, raw: RawGame) -> PreparedGame | str:
         """The game's plain values, or the reason it cannot be stored (a problem)."""
@@ -261,15 +292,18 @@ class Preparer:
         tc = get("TimeControl")
         if tc is not None:
             tc = tc.strip() or None
-        if tc is None:  # the list depends on the event only
-            lst, assumed, outside = self._no_tc.get(event) or self._no_tc_list(event)
+        if tc is None:  # the list depends on the event and round names only
+            lst, assumed, tc_reason = self._no_tc.get(event) or self._no_tc_list(event)
+            if round_ and (self._round_signals.get(round_)
+                           or self._signals(self._round_signals, round_)) is not NOTHING:
+                lst, assumed, tc_reason = self._with_round(event, round_)
         else:
-            lst, assumed, outside = self._list(
+            by_tc, assumed, tc_reason = self._list(
                 tc, start,
                 (welo if (belo is None or (welo is not None and welo > belo)) else belo),
-                event,
+                event, round_,
             )
-            lst = lst.value
+            lst = by_tc.value
         variant = get("Variant")
         variant = variant.strip() if variant else ""
         fen = get("FEN")
@@ -277,10 +311,10 @@ class Preparer:
         setup = get("SetUp")
         termination = get("Termination")
         if online or variant or fen or setup or result == "*" or termination or not has_moves \
-                or outside or welo is None:
+                or tc_reason or welo is None:
             reason = _not_rated_reason(
                 online, variant, fen, (setup or "").strip(), result, termination, has_moves,
-                outside, welo_tag, belo_tag, welo, belo,
+                tc_reason, welo_tag, belo_tag, welo, belo,
             )
         else:
             reason = None
@@ -299,13 +333,30 @@ class Preparer:
             reason is None, reason,
         )
 
-    def _no_tc_list(self, event: str) -> tuple[str, bool, bool]:
-        lst, assumed, outside = self._list(None, None, None, event)
+    def _no_tc_list(self, event: str) -> tuple[str, bool, str | None]:
         cache = self._no_tc
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-        found = cache[event] = (lst.value, assumed, outside)
+        found = cache[event] = self._named(event, None)
         return found
+
+    def _with_round(self, event: str, round_: str) -> tuple[str, bool, str | None]:
+        """`_named` for a round whose name says something ("TB", "Armageddon", "Blitz 1")."""
+        cache = self._named_rounds
+        key = (event, round_)
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            found = cache[key] = self._named(event, round_)
+        return found
+
+
+def _internet_site(site: str) -> bool:
+    """A Site that ends in "INT": TWIC's and ChessBase's code for the internet, where a place
+    ends in its federation's ("chess.com INT", "Tornelo INT", "Europe-Chess INT")."""
+    text = site.rstrip()
+    return text.endswith(" INT") or text == "INT"
 
 
 IDENTITY_CHARS = 32
@@ -393,7 +444,7 @@ _UNRATED_TAGS = frozenset({"", "-", "0", "?"})
 
 def _not_rated_reason(
     online: bool, variant: str, fen: str, setup: str, result: str, termination: str | None,
-    has_moves: bool, outside: bool, welo_tag: str | None, belo_tag: str | None,
+    has_moves: bool, tc_reason: str | None, welo_tag: str | None, belo_tag: str | None,
     welo: int | None, belo: int | None,
 ) -> str | None:
     if online:
@@ -408,8 +459,8 @@ def _not_rated_reason(
         return FORFEIT
     if not has_moves:
         return NO_MOVES
-    if outside:
-        return TIME_CONTROL
+    if tc_reason:  # TIME_CONTROL, or what the event or round name says (not rated by name)
+        return tc_reason
     if (welo is None and belo is None and welo_tag is not None and belo_tag is not None
             and welo_tag.strip() in _UNRATED_TAGS and belo_tag.strip() in _UNRATED_TAGS):
         # Both Elo tags say "unrated": the game counts for neither side.

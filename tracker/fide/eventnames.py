@@ -1,0 +1,168 @@
+"""Which list a game without a time control belongs to, from its event and round names.
+
+Spec section 6: the TimeControl tag decides the list; "an unknown time control is an open
+question the user settles: default to the list the user names at import, else standard, and
+say so in the import report". Most files have no TimeControl tag at all (TWIC, ChessBase,
+pgnmentor), and their event names say what the games were: "World Blitz", "Amber Rapid",
+"Sinquefield Cup TB", "Norway Armageddon", "Magnus Inv Simul 2017". This module reads those
+words (several languages where cheap) and says the list, or that the games are never rated
+and why (a stable reason word, stored in the games table). Everything it says is an
+assumption: the importer marks such games `list_assumed`, the import summary names the
+kinds, and `tracker event set ID --list ...` / `--exclude` correct a tournament.
+
+The reading (an assumption the user can correct; in this order):
+
+- an armageddon (unequal times: "games with unequal times for the two players are not
+  rated", section 6), bullet (3 minutes or less: too fast for blitz), a simul, an
+  exhibition, a blindfold event or a Chess960 event: never rated (reason word);
+- a tie-break or play-off: on the list its name (or the event's) says ("WCh Rapid TB",
+  "World Blitz TB"); with no speed word it is the tie-break of a standard event, played
+  faster: never rated ("tie-break");
+- a rapid or blitz word: that list (the first such word when both appear);
+- nothing: no list from the name (the caller's default: --list, else standard).
+
+Pure and cheap: one compiled pattern per kind; the importer asks once per event name and
+once per round name (tracker.importer.prepare caches the answers).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from tracker.model import RatingList
+
+# Stable reason words (games.not_rated_reason) of games never rated because of their name.
+TIE_BREAK = "tie-break"
+ARMAGEDDON = "armageddon"
+BULLET = "bullet"
+SIMUL = "simul"
+EXHIBITION = "exhibition"
+BLINDFOLD = "blindfold"
+VARIANT = "variant"  # the same word as a Variant tag gives (tracker.importer.prepare)
+
+#: The reasons this module gives: a game not rated for one of them is not rated by
+#: assumption (its name), and the user may say otherwise (`tracker event set`).
+NAME_REASONS = frozenset({TIE_BREAK, ARMAGEDDON, BULLET, SIMUL, EXHIBITION, BLINDFOLD, VARIANT})
+
+# Each kind's words, as regular expressions in lower case. They are joined into one pattern
+# (`_WORDS`), so that a name is scanned once.
+_KIND_WORDS: tuple[tuple[str, str], ...] = (
+    (ARMAGEDDON, r"armagg?ed+[oó]n"),
+    (BULLET, r"bullet"),
+    (SIMUL, r"\bsimul|simultan|\bsimu?\b"),
+    (EXHIBITION, r"\bexhib|exhibici[oó]n|exibi[çc][ãa]o|esibizione|schaukampf"),
+    (BLINDFOLD, r"blindfold|blindschach|blindsimul|aveugle|a ciegas|\bblind\b"),
+    (VARIANT, r"chess\s?960|\b960\b|fischer\s?random|fischerandom|\bfrc\b|freestyle"),
+    (TIE_BREAK, r"\btb\d*\b|tie[\s-]?breaks?|play[\s-]?offs?|stichkampf|d[ée]partage|"
+                r"desempate|spareggio|\bbarrage|\bomkamp|\bomspil|s[äa]rspel"),
+    ("blitz", r"blitz|lightning|\bspeed\b|blixt|\blyn\b|lynsjakk|lynskak|lyn-|bliksem|"
+              r"\blampo\b|rel[aáâ]mpago|[ée]clair|\bvill[aá]m(?:\b|verseny|sakk)|salamashak|"
+              r"b[łl]yskawiczn|bleskov|блиц"),
+    ("rapid", r"r[aá]pid|schnell|snabb|snelschaak|snelschaken|hurtigsjakk|hurtigskak|hurtig-|"
+              r"pikashak|pika-|szybki|рапид|быстр"),
+    # minutes written in a name: "g/15", "g/25+10", "5'", "30 min", "1m+1spm" (not a bare
+    # "3+2": "Round 1+2")
+    ("minutes", r"\bg/(?P<g>\d{1,3})(?:\s?\+\s?(?P<gi>\d{1,2}))?"
+                r"|(?<![\d+./-])(?P<m>\d{1,3})\s?(?:'|(?:min|mins|minutes)\b)"
+                r"|(?<![\d+./-])(?P<b>\d{1,2})m\s?\+\s?(?P<i>\d{1,2})(?:\s?spm|s\b)?(?![\d.])"),
+)
+_KINDS = tuple(kind.replace("-", "_") for kind, _ in _KIND_WORDS)
+# Every word starts a word of the name ("\\b" first: the engine tries the alternatives only
+# there), matched against the name in lower case (faster than re.IGNORECASE): a name costs
+# a few microseconds, once per name.
+_WORDS = re.compile(r"\b(?:" + "|".join(f"(?P<{k}>{words})" for k, (_, words) in
+                                         zip(_KINDS, _KIND_WORDS, strict=True)) + ")")
+_NEVER_ORDER = (ARMAGEDDON, BULLET, SIMUL, EXHIBITION, BLINDFOLD, VARIANT)
+
+
+def _minutes(m: re.Match[str]) -> int:
+    """Minutes for 60 moves of a "minutes" match (base + 60 x increment in seconds)."""
+    if m.group("g"):
+        base, inc = m.group("g"), m.group("gi")
+    elif m.group("m"):
+        base, inc = m.group("m"), None
+    else:
+        base, inc = m.group("b"), m.group("i")
+    return int(base) + int(inc or 0)
+
+
+def _by_minutes(minutes: int) -> tuple[RatingList | None, str | None]:
+    """(list, never-rated reason) of a time written in a name, by the bands of spec section
+    6 from 2014 (rapid over 10 and under 60, blitz over 3 up to 10; 3 or less: bullet, too
+    fast for blitz); 60 or more: nothing (the standard bands need the players' ratings)."""
+    if minutes >= 60:
+        return None, None
+    if minutes > 10:
+        return RatingList.RAPID, None
+    if minutes > 3:
+        return RatingList.BLITZ, None
+    return RatingList.BLITZ, BULLET
+
+
+class NameSignals(NamedTuple):
+    """What one name (an event's or a round's) says."""
+
+    speed: RatingList | None = None  # a rapid or blitz word
+    tie_break: bool = False  # a tie-break or play-off
+    never_rated: str | None = None  # a reason word of NAME_REASONS but TIE_BREAK
+
+    @property
+    def says_something(self) -> bool:
+        return self.speed is not None or self.tie_break or self.never_rated is not None
+
+
+NOTHING = NameSignals()
+
+
+class NameKind(NamedTuple):
+    """Where the games of a tournament (and round) without a time control go."""
+
+    rating_list: RatingList | None  # None: the name says no list (the caller's default)
+    not_rated: str | None  # a reason word of NAME_REASONS: never rated
+
+
+def name_signals(name: str | None) -> NameSignals:
+    """What an event or round name says (NOTHING for a plain "Open" or "3.1")."""
+    if not name or name.replace(".", "").isdigit():
+        return NOTHING
+    found: set[str] = set()
+    speed: RatingList | None = None
+    minutes: int | None = None
+    for m in _WORDS.finditer(name.lower()):
+        kind = m.lastgroup if m.lastgroup in _KINDS else "minutes"
+        if kind == "minutes":
+            minutes = _minutes(m) if minutes is None else minutes
+        elif kind in ("blitz", "rapid"):
+            speed = speed or RatingList(kind)  # the first speed word
+        else:
+            found.add(kind.replace("_", "-"))
+    if not found and speed is None and minutes is None:
+        return NOTHING
+    never = next((reason for reason in _NEVER_ORDER if reason in found), None)
+    if minutes is not None:
+        by_time, too_fast = _by_minutes(minutes)
+        speed = by_time or speed  # a time written in the name says more than a word
+        never = never or too_fast
+    tie = TIE_BREAK in found
+    if never is None and speed is None and not tie:
+        return NOTHING
+    return NameSignals(speed, tie, never)
+
+
+def name_kind(event: NameSignals, round_: NameSignals = NOTHING,
+              default: RatingList | None = None) -> NameKind:
+    """The list and the not-rated reason of games without a time control, from what their
+    event and round names say (see the module docstring). `default` is the list the user
+    named at import (--list): it stands for the speed of the event (a tie-break of an
+    event put on the standard list is a tie-break of a standard event)."""
+    never = event.never_rated or round_.never_rated
+    speed = default or round_.speed or event.speed
+    if never is not None:
+        fast = never in (ARMAGEDDON, BULLET)
+        return NameKind(speed or (RatingList.BLITZ if fast else None), never)
+    if event.tie_break or round_.tie_break:
+        if speed is None or speed is RatingList.STANDARD:
+            return NameKind(speed or RatingList.RAPID, TIE_BREAK)
+        return NameKind(speed, None)
+    return NameKind(speed, None)
