@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import dataclasses
 import io
 import re
 import zipfile
@@ -184,12 +185,17 @@ class TxtLayout:
     aligned: bool
     era: str
 
+    index: dict[str, tuple[int, int]] = dataclasses.field(
+        default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for name, start, end in self.columns:
+            if name:
+                self.index.setdefault(name, (start, end))
+
     def span(self, field: str) -> tuple[int, int]:
         """The field's column, or (0, 0) (an empty slice) when the layout has none."""
-        for name, start, end in self.columns:
-            if name and name == field:
-                return start, end
-        return 0, 0
+        return self.index.get(field, (0, 0))
 
     def has(self, field: str) -> bool:
         return any(name == field for name, _, _ in self.columns)
@@ -456,6 +462,7 @@ class ListFile:
         self._raw: IO[bytes] | None = None
         self._member = ""
         self._xml_figures: tuple[tuple[_Labels, tuple[str, str, str]], ...] = ()
+        self._txt_figures: tuple[tuple[_Labels, tuple[str, ...]], ...] = ()
         self._open()
 
     # -- opening -------------------------------------------------------------------------
@@ -681,6 +688,11 @@ class ListFile:
             month = layout.month
             self.period = self._settle_period(None if month is None
                                               else period_from_header(month))
+        if layout.combined:
+            self._txt_figures = tuple((_labels(lst, True), names)
+                                      for lst, names in COMBINED_FIGURES if lst in self.lists)
+        else:
+            self._txt_figures = ((_labels(self.lists[0], True), SINGLE_FIGURES),)
         return layout
 
     def _txt_block(self, layout: TxtLayout, first: int, lines: list[bytes],
@@ -713,11 +725,7 @@ class ListFile:
         """The rows of these numbered lines (`check`: skip those not in `only` first)."""
         period = self.period
         assert period is not None
-        if layout.combined:
-            spans = tuple((_labels(lst, True), names) for lst, names in COMBINED_FIGURES
-                          if lst in self.lists)
-        else:
-            spans = ((_labels(self.lists[0], True), SINGLE_FIGURES),)
+        spans = self._txt_figures
         only = self.only if check else None
         i0, i1 = layout.span("fide_id")
         if not layout.aligned:
