@@ -694,3 +694,12 @@ def test_blank_padding_is_not_text(tmp_path: Path) -> None:
     path = write(tmp_path / "standard_jan23frl_xml.xml", body)
     (row,) = rows_of(path)
     assert (row.fide_id, row.name, row.position) == (1, "A, B", 20_002)
+
+
+def test_a_pipe_is_refused_without_waiting(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "standard_jan23frl.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(BadInput, match="not a regular file"):
+        open_list(fifo)

@@ -472,6 +472,9 @@ class ListFile:
             raise NotFound(f"{self.where}: no such file: check the path")
         if self.path.is_dir():
             raise BadInput(f"{self.where} is a folder: give the list file itself")
+        if not self.path.is_file():
+            raise BadInput(f"{self.where}: not a regular file (a pipe or a device?): save the "
+                           "list to a file and import that")
         try:
             if zipfile.is_zipfile(self.path):
                 self._open_zip()
