@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from tracker.importer import ImportReport, Interrupted, SourceReport
+    from tracker.store import Store
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 
@@ -130,6 +131,8 @@ def import_command(
     # not stop an import: what was asked is stored, and said on stderr at the end
     store = store_for(db)
     try:
+        from tracker.store.games import last_game_id
+        before = last_game_id(store)  # the games this run adds have higher ids
         show = err.is_terminal and not quiet
         # Not redirect_stdout: rich would send the results printed meanwhile to its console,
         # stderr (see _Said.source_done).
@@ -146,7 +149,8 @@ def import_command(
             Interruption.told = True
             raise typer.Exit(130) from None
         with unless_closed():
-            _print_report(report, said, default_list=default_list)
+            _print_report(report, said, default_list=default_list, store=store,
+                          before=before)
         if player is not None:
             ref = resolve_player(store, player)
             set_me(store, ref.id)
@@ -246,8 +250,11 @@ def _source_line(s: SourceReport) -> str:
 
 
 def _print_report(report: ImportReport, said: _Said, *,
-                  default_list: RatingList | None) -> None:
-    """The summary of the run (each source's problems and line were said as it finished)."""
+                  default_list: RatingList | None, store: Store | None = None,
+                  before: int = 0) -> None:
+    """The summary of the run (each source's problems and line were said as it finished).
+    With the store, what the names said of the games added (games with an id above
+    `before`) and the tournaments they left without a date."""
     total_problems = report.total("problem_count")
     hidden = total_problems - said.problems_shown
     if hidden > 0:
@@ -280,6 +287,64 @@ def _print_report(report: ImportReport, said: _Said, *,
             out.print(f"no time control: {_n(assumed, 'game')} put on a list by assumption "
                       "(standard, or blitz/rapid when the event name says so); --list "
                       "states it", markup=False)
+    if store is not None and report.total("added"):
+        _print_assumed_kinds(store, before, default_list)
+        _print_undated(store, before)
+
+
+def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | None) -> None:
+    """What the event and round names of the games added without a time control said
+    (tracker.fide.eventnames): a list, or never rated and why. Nothing when they said
+    nothing (the line above says standard, or --list)."""
+    from tracker.fide.eventnames import NAME_REASONS
+    from tracker.store.games import assumed_since
+
+    by_list: dict[str, int] = {}
+    never: dict[str, int] = {}
+    for a in assumed_since(store, before):
+        if a.reason is None:
+            by_list[a.rating_list] = by_list.get(a.rating_list, 0) + a.games
+        elif a.reason in NAME_REASONS:
+            never[a.reason] = never.get(a.reason, 0) + a.games
+    named = {} if default_list is not None else {
+        lst: n for lst, n in by_list.items() if lst != RatingList.STANDARD.value}
+    if not named and not never:
+        return
+    parts = [", ".join(f"{lst} {n:,}" for lst, n in sorted(named.items()))] if named else []
+    if never:
+        parts.append("not rated: " + ", ".join(f"{r} {n:,}" for r, n in sorted(never.items())))
+    rest = by_list.get(RatingList.STANDARD.value, 0) if default_list is None else 0
+    if rest:
+        parts.append(f"standard {rest:,} (the name says nothing)")
+    out.print(f"by the event or round name, of the games added: {'; '.join(parts)} "
+              "(`tracker event set ID --list LIST` or `--exclude` corrects a tournament)",
+              markup=False, soft_wrap=True)
+
+
+UNDATED_SHOWN = 5  # undated tournaments named in the import summary (the rest are counted)
+
+
+def _print_undated(store: Store, before: int) -> None:
+    """The tournaments the games added left in no period (no usable date, no dated
+    tournament of the same event and site to join), each with the command that dates it."""
+    from tracker.fide.editions import FIRST_DATE
+    from tracker.store.games import undated_tournaments
+
+    # (a date tag of a year before 2008 needs no period: that era is not replayed)
+    undated = [u for u in undated_tournaments(store, after_game_id=before)
+               if u.year is None or u.year >= FIRST_DATE.year]
+    if not undated:
+        return
+    games = sum(u.games for u in undated)
+    out.print(f"no date: {_n(games, 'game')} in {_n(len(undated), 'tournament')} in no "
+              "period (no dated tournament of the same event and site); say which list "
+              "rated each:", markup=False, soft_wrap=True)
+    for u in undated[:UNDATED_SHOWN]:
+        out.print(f"  {u.command}  ({u.event}, {u.site}: {_n(u.games, 'game')})",
+                  markup=False, soft_wrap=True)
+    if len(undated) > UNDATED_SHOWN:
+        out.print(f"  and {len(undated) - UNDATED_SHOWN:,} more (`tracker event list`)",
+                  markup=False)
 
 
 # --- imports / players ------------------------------------------------------------------

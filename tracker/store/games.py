@@ -27,15 +27,24 @@ are told apart by dates: a game joins an existing tournament of the same event a
 only when its date (or its EventDate) lies within `JOIN_DAYS` days of that tournament's
 [start, end]; otherwise it opens a new tournament (so the yearly "Club Championship"
 without EventDate becomes one tournament per year, and an event across New Year stays one).
-Games whose date is unknown (`2024.??.??`) join the tournament of the same event and site
-keyed by the same partial date tag. For online games, a Site that is a URL is keyed by its
-host (lichess writes one URL per game). start/end follow the games as they arrive.
+A game whose date is unknown (no Date and no EventDate, or a partial one like `2024.??.??`)
+joins a dated tournament of the same event and site when one is found (`_undated_home`): the
+one the game before it in the file joined, else the only one whose span fits what the date
+tag says (its year, its month); otherwise it joins the undated tournament of the same event
+and site keyed by the same date tag. When the source is complete, an undated tournament of an
+event and site that now has exactly one fitting dated tournament (dated games after the
+undated ones, or in a later import) is merged into it, unless the user recorded an override
+for it (`_date_the_undated`). What stays undated is listed by `undated_tournaments`, with the
+ids `tracker event set ID --period YYYY-MM` takes. For online games, a Site that is a URL is
+keyed by its host (lichess writes one URL per game). start/end follow the games as they
+arrive.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -43,6 +52,7 @@ from sqlalchemy import (
     Connection,
     and_,
     bindparam,
+    case,
     delete,
     exists,
     func,
@@ -392,6 +402,86 @@ def count_games(store: Store) -> int:
         return int(conn.execute(select(func.count()).select_from(games)).scalar_one())
 
 
+def last_game_id(store: Store) -> int:
+    """The highest game id (0 without games): the games an import adds have higher ones."""
+    with store.engine.connect() as conn:
+        return int(conn.execute(select(func.coalesce(func.max(games.c.id), 0))).scalar_one())
+
+
+@dataclass(frozen=True)
+class AssumedGames:
+    """Games stored without a readable time control, of one list and not-rated reason."""
+
+    rating_list: str
+    reason: str | None  # why not rated (None: rated), e.g. a name reason (tie-break)
+    games: int
+
+
+def assumed_since(store: Store, after_game_id: int) -> list[AssumedGames]:
+    """The games with an id above `after_game_id` (those an import added) whose list was
+    assumed (`list_assumed`), by list and not-rated reason, in that order."""
+    g = games.c
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(g.list, g.not_rated_reason, func.count())
+            .where(g.id > after_game_id, g.list_assumed.is_(True))
+            .group_by(g.list, g.not_rated_reason)
+        ).all()
+    return sorted((AssumedGames(str(lst), None if r is None else str(r), int(n))
+                   for lst, r, n in rows), key=lambda a: (a.rating_list, a.reason or ""))
+
+
+@dataclass(frozen=True)
+class UndatedTournament:
+    """A tournament in no rating period: no game of it has a usable date, and no period is
+    pinned (`tracker event set ID --period YYYY-MM` gives it one)."""
+
+    id: int
+    event: str
+    site: str
+    date_tag: str  # the date tag its games share ("?" for none; `2024.??.??`)
+    games: int  # its games (of the player, or added after the game id, when asked)
+    rated: int  # of which count for rating
+
+    @property
+    def command(self) -> str:
+        """The command that puts it in a period."""
+        return f"tracker event set {self.id} --period YYYY-MM"
+
+    @property
+    def year(self) -> int | None:
+        """The year its date tag gives (`2024.??.??`), None when it gives none."""
+        m = _TAG_YEAR_MONTH.match(self.date_tag)
+        return None if m is None else int(m.group(1))
+
+
+def undated_tournaments(store: Store, *, player_id: int | None = None,
+                        after_game_id: int | None = None) -> list[UndatedTournament]:
+    """The tournaments in no rating period (no usable date, no pinned period), not excluded
+    and not online, with their games: of `player_id` only, or only those with an id above
+    `after_game_id` (an import's), when given; by id. For `history`/`next` to list them with
+    the command that fixes each (`UndatedTournament.command`), and for the import summary."""
+    t, g = tournaments.c, games.c
+    query = (
+        select(t.id, t.event, t.site, t.key, func.count(g.id),
+               func.coalesce(func.sum(case((g.rated.is_(True), 1), else_=0)), 0))
+        .join(games, g.tournament_id == t.id)
+        .where(t.start_date.is_(None), t.pinned_period.is_(None),
+               or_(t.excluded.is_(None), t.excluded.is_(False)),
+               or_(t.online.is_(None), t.online.is_(False)))
+        .group_by(t.id, t.event, t.site, t.key)
+        .order_by(t.id)
+    )
+    if player_id is not None:
+        query = query.where(or_(g.white_id == player_id, g.black_id == player_id))
+    if after_game_id is not None:
+        query = query.where(g.id > after_game_id)
+    with store.engine.connect() as conn:
+        rows = conn.execute(query).all()
+    return [UndatedTournament(int(i), str(e), str(site), str(k).rpartition("|")[2] or "?",
+                              int(n), int(r)) for i, e, site, k, n, r in rows]
+
+
 _GAME_COLUMNS = (
     "identity", "tournament_id", "import_id", "source_line", "white_id", "black_id", "date",
     "date_tag", "round", "result", "white_elo", "black_elo", "white_elo_tag", "black_elo_tag",
@@ -470,6 +560,11 @@ class GameWriter:
         self._tourneys: dict[tuple[str, str], list[_Tournament]] = {}
         self._by_key: dict[str, _Tournament] = {}
         self._last: dict[tuple[str, str], _Tournament] = {}  # the last one a dated game joined
+        # (event, site) and tournament of the last dated game: an undated game right after
+        # it, of the same event and site, is one of its games
+        self._last_dated: tuple[tuple[str, str], _Tournament] | None = None
+        # undated tournaments this source made: id -> (event, site, date tag)
+        self._undated_made: dict[int, tuple[str, str, str]] = {}
         self._day: dict[str, int] = {}  # ISO date -> day number
         self._next_tournament = 0
         self._game_sql = ""
@@ -551,6 +646,7 @@ class GameWriter:
         conn = self.conn
         try:
             self._flush_tournaments()
+            self._date_the_undated()
             self._restore_indexes()
             conn.execute(
                 update(imports)
@@ -738,6 +834,7 @@ class GameWriter:
             self._tourneys.clear()
             self._by_key.clear()
             self._last.clear()
+            self._last_dated = None
             self._day.clear()
 
     # -- players -------------------------------------------------------------------------
@@ -849,7 +946,7 @@ class GameWriter:
         pair = (event, site)
         if anchor is None:
             key = f"{event}|{site}|{g[_DATE_TAG] or '?'}"
-            t = self._by_key.get(key)
+            t = self._undated_home(pair, g[_DATE_TAG]) or self._by_key.get(key)
         else:
             t = self._last.get(pair)
             day = self._day.get(anchor)
@@ -869,14 +966,63 @@ class GameWriter:
             new.append((t.id, event, site, t.start, t.end, key, g[_ONLINE]))
             self._by_key[key] = t
             self._tourneys[pair].append(t)
+            if anchor is None:
+                self._undated_made[t.id] = (event, site, g[_DATE_TAG] or "?")
         if anchor is not None:
             self._last[pair] = t
+            self._last_dated = (pair, t)
         start = t.start
         if event_date is not None and (start is None or event_date < start):
             t.widen(event_date)
         if date is not None and (t.start is None or not t.start <= date <= (t.end or "")):
             t.widen(date)
         return t.id
+
+    def _undated_home(self, pair: tuple[str, str], tag: str | None) -> _Tournament | None:
+        """The dated tournament of `pair` a game without a usable date joins: the one the
+        dated game before it joined (same event and site), else the only one that fits what
+        its date tag says; None: none, or several to choose from."""
+        fits = _fits(tag)
+        last = self._last_dated
+        if last is not None and last[0] == pair and fits(last[1].start, last[1].end):
+            return last[1]
+        dated = [c for c in self._tourneys[pair] if c.start is not None and fits(c.start, c.end)]
+        return dated[0] if len(dated) == 1 else None
+
+    def _date_the_undated(self) -> None:
+        """Merge each undated tournament of an event and site this source wrote into the one
+        dated tournament of that event and site that fits its date tag (see the module
+        docstring): its games move there and it is deleted. Not when the user recorded an
+        override for it (a pinned period or list, excluded, a starting rating), nor when
+        several dated tournaments fit."""
+        conn = self.conn
+        t = tournaments.c
+        pairs = {(e, s) for e, s, _ in self._undated_made.values()}
+        pairs |= {pair for pair, ts in self._tourneys.items() if any(x.start is None for x in ts)}
+        overridden = or_(t.pinned_period.is_not(None), t.pinned_list.is_not(None),
+                         t.excluded.is_(True),
+                         exists().where(ro_overrides.c.tournament_id == t.id))
+        for event, site in sorted(pairs):
+            rows = conn.execute(
+                select(t.id, t.start_date, t.end_date, t.key, overridden)
+                .where(t.event == event, t.site == site)
+            ).all()
+            dated = [(int(i), _iso(a), _iso(b)) for i, a, b, _, _ in rows if a is not None]
+            if not dated:
+                continue
+            for tid, start, _, key, kept in rows:
+                if start is not None or kept:
+                    continue
+                fits = _fits(str(key).rpartition("|")[2])
+                home = [i for i, a, b in dated if fits(a, b)]
+                if len(home) != 1:
+                    continue
+                conn.execute(update(games).where(games.c.tournament_id == int(tid))
+                             .values(tournament_id=home[0]))
+                conn.execute(delete(tournaments).where(t.id == int(tid)))
+                for ts in self._tourneys.values():
+                    ts[:] = [x for x in ts if x.id != int(tid)]
+                self._by_key.pop(str(key), None)
 
     def _flush_tournaments(self) -> None:
         rows = [(t.start, t.end, t.id) for ts in self._tourneys.values() for t in ts if t.dirty]
@@ -895,6 +1041,28 @@ class GameWriter:
                     update(tournaments).where(tournaments.c.id == tid).values(
                         start_date=_date(start), end_date=_date(end))
                 )
+
+
+_TAG_YEAR_MONTH = re.compile(r"^\s*(\d{4})(?:[.\-/](\d{2}))?")
+
+
+def _fits(tag: str | None) -> Callable[[str | None, str | None], bool]:
+    """A test of a tournament's span (ISO start, end) against what a partial date tag says:
+    its year (`2024.??.??`), its year and month (`2024.03.??`); a tag that says nothing
+    (`????.??.??`, missing) fits every span."""
+    m = _TAG_YEAR_MONTH.match(tag or "")
+    if m is None:
+        return lambda start, end: start is not None
+    year, month = m.group(1), m.group(2)
+    wanted = f"{year}-{month}" if month and "01" <= month <= "12" else year
+    n = len(wanted)
+
+    def fits(start: str | None, end: str | None) -> bool:
+        if start is None:
+            return False
+        return start[:n] <= wanted <= (end or start)[:n]
+
+    return fits
 
 
 def _iso(value: Any) -> str | None:
