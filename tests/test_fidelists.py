@@ -703,3 +703,27 @@ def test_a_pipe_is_refused_without_waiting(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(BadInput, match="not a regular file"):
         open_list(fifo)
+
+
+@pytest.mark.parametrize("fmt", ["xml", "txt"])
+@pytest.mark.parametrize("only", [None, {1}])
+def test_a_huge_field_in_a_small_zip_is_refused_early(tmp_path: Path, fmt: str,
+                                                      only: set[int] | None) -> None:
+    """Issue 19 item 4: 64 MiB of one field in a zip under 1 MiB is refused after reading a
+    few MiB at most (a 1 GiB one the same way: docs/lists.md)."""
+    path = tmp_path / f"standard_jan23frl_{fmt}.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf, \
+            zf.open(f"standard_jan23frl.{fmt}", "w", force_zip64=True) as out:
+        if fmt == "xml":
+            out.write(b'<?xml version="1.0"?>\n<playerslist><player><fideid>1</fideid><name>')
+        else:
+            out.write(SINGLE_HEADER.encode() + b"\n1              ")
+        chunk = b"a" * (1 << 20)
+        for _ in range(64):
+            out.write(chunk)
+        out.write(b"</name></player></playerslist>\n" if fmt == "xml" else b"\n")
+    assert path.stat().st_size < 1 << 20
+    with open_list(path, only=only) as lst:
+        with pytest.raises(BadInput, match="refused$"):
+            list(lst)
+        assert lst.position <= 5 << 20
