@@ -12,8 +12,9 @@ Then, for every standard list month L where the player has a standard Elo tag, c
 replayed rating of L with that tag. The tag evidence is computed here from the database,
 not read from the history rows (a quiet list, with no games and a tag equal to the carried
 rating, has no row but counts): the player's own Elo tag in the rated standard games of each
-tournament (most common per tournament), by the list in force at the tournament's start
-(most common over the tournaments that started under L). The list calendar is FIDE's, written
+tournament (most common per tournament), by the list in force at the tournament's start:
+the tag carried by most of the player's games under L (each tournament's games at its own
+tag; the lowest of equals). The list calendar is FIDE's, written
 out below (quarterly to 2009, bi-monthly from Jul 2009, monthly from Jul 2012);
 tests/test_tags_bench.py keeps it equal to the engine's.
 
@@ -226,6 +227,7 @@ def tag_evidence(db: Path) -> Evidence:
     for tid, event, start, end, date, elo in rows:
         by_t[tid].append((event, start, end, date, elo))
     tournaments: dict[Month, list[tuple[int, str]]] = defaultdict(list)
+    weights: dict[Month, list[int]] = defaultdict(list)
     for gs in by_t.values():
         event = gs[0][0]
         dates = [d for d in (_date(g[3]) for g in gs) if d is not None]
@@ -236,9 +238,12 @@ def tag_evidence(db: Path) -> Evidence:
         tag = _most_common(g[4] for g in gs if g[4] is not None)
         if start is None or tag is None or start < dt.date(2008, 1, 1):
             continue
+        weight = sum(1 for g in gs if g[4] == tag)
         tournaments[list_in_force(start)].append((tag, event))
-    tags = {p: t for p, ts in tournaments.items()
-            if (t := _most_common(tag for tag, _ in ts)) is not None}
+        weights[list_in_force(start)].extend([tag] * weight)
+    # The list's tag: the one most of the player's rated games under it carry (the lowest
+    # of equals), each tournament's games counted at that tournament's own tag.
+    tags = {p: t for p, ws in weights.items() if (t := _most_common(ws)) is not None}
     return Evidence(tags, dict(tournaments), len(rows))
 
 

@@ -291,3 +291,37 @@ def test_explain_and_history_name_the_list_behind_k_and_the_inactive_flag(
     assert "inactive on this list (flag i)" in out
     code, out, err = run_cli(capsys, monkeypatch, "check", "--db", str(db))
     assert "standard_dec25frl.zip (inactive)" in out and "standard_oct25frl.zip" in out
+
+
+def test_a_team_leagues_season_tag_is_no_new_evidence() -> None:
+    # A league prints the season's first rating on every weekend: its 1800 under the Oct
+    # list is evidence of Oct; the same 1800 on the Nov weekend is no evidence of the Nov
+    # list, where the replayed 1810 (Oct Open: win vs 1800, +10) stands.
+    b = Build()
+    t1 = b.t("Bundesliga 2025/26", "2025-10-04", "2025-10-05")
+    b.g(t1, 1800, 1, own=1800)
+    t2 = b.t("Bundesliga 2025/26", "2025-11-08", "2025-11-09")
+    b.g(t2, 1810, H, own=1800)
+    b.g(t2, 1810, H, own=1800)
+    nov = b.run().row(Period(2025, 11))
+    assert nov is not None and (nov.replayed, nov.published, nov.elo_tag) == (1810, 1810, None)
+
+
+def test_tags_weighted_by_games_and_the_replay_agreeing_with_one_of_them() -> None:
+    # Under the Nov list: a 9-game open printed 1830, a 1-game league match 1825: the open's
+    # tag stands (weighted by games, not one vote a tournament).
+    b = _season_with_missing_games()  # Nov Open: 1 game at 1830
+    for _ in range(8):
+        b.g(2, 1830, H, own=1830)
+    t3 = b.t("League", "2025-11-15", "2025-11-15")
+    b.g(t3, 1830, H, own=1825)
+    b.g(t3, 1830, H, own=1825)
+    nov = b.run().row(Period(2025, 11))
+    assert nov is not None and nov.published == 1830
+    # When the tags disagree and one of them is the replayed 1810, the replay stands.
+    b = _season_with_missing_games()
+    t3 = b.t("League", "2025-11-15", "2025-11-15")
+    b.g(t3, 1830, H, own=1810)
+    nov = b.run().row(Period(2025, 11))
+    assert nov is not None and (nov.published, nov.source) == (1810, "replayed")
+    assert any(n.startswith("the Elo tags of") for n in nov.notes)

@@ -46,8 +46,10 @@ records it. A player the replay rates for the first time is counted from its fir
 TAG_IS_EVIDENCE_OF_THE_LIST = True
 """Policy: the player's own Elo tag in a tournament is the rating of the list in force at its
 start as the organiser printed it (spec 1.2). Where no official entry covers that list, the
-replay re-anchors there when the tag differs from the replayed rating (most common tag when
-several tournaments started under it; the disagreement is said), exactly as it re-anchors at
+replay re-anchors there when the tag differs from the replayed rating (several tournaments
+started under it: the tag most of their games carry, or the replayed rating when it is one of
+them; a tag the same event already carried under an earlier list, a team league's season
+rating, is no new evidence; the disagreement is said), exactly as it re-anchors at
 an official rating: a collection of a player's games follows their own published ratings
 instead of drifting with every game the file lacks. Standard tags for the standard list,
 rapid and blitz events' tags for those lists; rated games of tournaments not excluded only

@@ -277,19 +277,44 @@ def _start_tag(first_units: Sequence[Unit]) -> int | None:
     return tag
 
 
-def _tag_evidence(units: Iterable[Unit], rl: RatingList) -> dict[Period, list[tuple[int, str]]]:
+def _tag_evidence(units: Iterable[Unit], rl: RatingList
+                  ) -> dict[Period, list[tuple[int, str, int]]]:
     """The player's own Elo tag in each tournament on this list, by the list in force at its
-    start (the rating of that list as the organiser printed it): rated games of tournaments
-    not excluded only (an online event's tags are another site's ratings)."""
-    found: dict[Period, list[tuple[int, str]]] = defaultdict(list)
-    for u in units:
-        if u.period is None or u.tournament.excluded:
-            continue
-        tag = _most_common(g.own_elo for g in u.games if g.rated)
+    start (the rating of that list as the organiser printed it), with the number of games
+    that carry it: rated games of tournaments not excluded only (an online event's tags are
+    another site's ratings). A tag that a tournament of the same name already carried under
+    an earlier list (a team league's weekends, printed with the season's first rating all
+    season) is no new evidence."""
+    found: dict[Period, list[tuple[int, str, int]]] = defaultdict(list)
+    first_of: dict[str, tuple[Period, int]] = {}  # event name -> (earliest start list, tag)
+    ordered = sorted((u for u in units if u.period is not None and not u.tournament.excluded),
+                     key=lambda u: (_unit_start(u), u.tournament.id))
+    for u in ordered:
+        own = [g.own_elo for g in u.games if g.rated and g.own_elo is not None]
+        tag = _most_common(own)
         on = list_in_force(_unit_start(u), rl)
-        if tag is not None and on is not None:
-            found[on].append((tag, u.label))
+        if tag is None or on is None:
+            continue
+        earlier = first_of.setdefault(u.tournament.name, (on, tag))
+        if earlier[0] < on and earlier[1] == tag:
+            continue  # the same event's tag again, from an earlier list
+        found[on].append((tag, u.label, sum(1 for t in own if t == tag)))
     return found
+
+
+def _tag_for(tags: Sequence[tuple[int, str, int]], replayed: int | None) -> int | None:
+    """The list's rating the tags say (policy TAG_IS_EVIDENCE_OF_THE_LIST): the tag carried
+    by the most games (the lowest of equals); when the tags disagree and one of them is the
+    replayed rating, that one (the replay agrees with an organiser: no re-anchor)."""
+    if not tags or not TAG_IS_EVIDENCE_OF_THE_LIST:
+        return None
+    weights: Counter[int] = Counter()
+    for t, _, n in tags:
+        weights[t] += n
+    if replayed in weights:
+        return replayed
+    best = max(weights.values())
+    return min(t for t, n in weights.items() if n == best)
 
 
 def _official_k(rl: RatingList, before: Period | None, period: Period,
@@ -441,14 +466,13 @@ def _unit_start(unit: Unit) -> dt.date:
 
 def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, OfficialEntry],
                    state: _State, birth_year: int | None,
-                   tags: Sequence[tuple[int, str]] = ()) -> PeriodRow | None:
+                   tags: Sequence[tuple[int, str, int]] = ()) -> PeriodRow | None:
     inputs = state.inputs
     rl = inputs.rating_list
     list_date = period.list_date
     entry = official.get(period)
-    tag = _most_common(t for t, _ in tags) if TAG_IS_EVIDENCE_OF_THE_LIST else None
-    if (not units and entry is None and state.rating is not None and tag in (None, state.rating)
-            and _quiet(state, period)):
+    if (not units and entry is None and state.rating is not None
+            and _tag_for(tags, state.rating) in (None, state.rating) and _quiet(state, period)):
         # A rated player's list without games or an official entry, and no one-off
         # adjustment on it: the rating carries over (what the full path below gives then,
         # without its cost: most lists of a long career are such lists).
@@ -539,9 +563,10 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     source = Source.REPLAYED if replayed is not None else Source.UNRATED
     if first is not None and first.rating is not None:
         source = Source.FIRST_RATING
-    if len({t for t, _ in tags}) > 1:
+    tag = _tag_for(tags, replayed)
+    if len({t for t, _, _ in tags}) > 1:
         notes.append(f"the Elo tags of the tournaments that started under the {period} list "
-                     "disagree: " + ", ".join(f"{t} ({name})" for t, name in tags))
+                     "disagree: " + ", ".join(f"{t} ({name})" for t, name, _ in tags))
     if anchored:
         assert entry is not None
         published: int | None = entry.rating
@@ -560,7 +585,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
             source = Source.ELO_TAG
             state.source = f"Elo tag for the {period} list"
             tag_anchored = True
-            where = ", ".join(sorted({name for t, name in tags if t == tag}))
+            where = ", ".join(sorted({name for t, name, _ in tags if t == tag}))
             notes.append(f"re-anchored on the Elo tag {tag} ({where}; replayed "
                          f"{'unrated' if replayed is None else replayed})")
         if tag >= 2400:
