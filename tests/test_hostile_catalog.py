@@ -111,7 +111,10 @@ CASES = [
     # a partial date is normal (no warning); "abc" is no rating: said, the game kept
     Case("partial-date-and-odd-elo", ("import", H + "odd-tags.pgn"), 0,
          _report("odd-tags.pgn", "1 game read, 1 added, 1 problem",
-                 "1 game read, 1 added, 0 duplicates skipped, 1 problem"),
+                 "1 game read, 1 added, 0 duplicates skipped, 1 problem",
+                 NO_TC + "no date: 1 game in 1 tournament in no period (no dated tournament of "
+                 "the same event and site); say which list rated each:\n"
+                 "  tracker event set 2 --period YYYY-MM  (Club Open, Brno CZE: 1 game)\n"),
          f"warning: {H}odd-tags.pgn:1: BlackElo 'abc' is not a rating (a whole number from 1 "
          "to 3999): the game is stored without Black's rating\n",
          changes_db=True),
