@@ -347,3 +347,19 @@ def test_event_set_force_pins_before_the_last_round_the_pgn_gives(
     code, _, err = run(["event", "set", str(league["id"]), "--period", "2025-12", "--force",
                         "--db", season_db], capsys, monkeypatch)
     assert code == 0, err  # --force with a list after the last round is just a pin
+
+
+def test_explain_a_quiet_list_says_the_rating_carried_over(
+        season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The season has rows for 2025-10, 2025-11, 2025-12; a list between them without games
+    # does not exist here, so record one later and ask about the quiet Jan 2026 list.
+    code, _, err = run(["official", "add", "99012345", "--period", "2026-02", "--rating",
+                        "1860", "--db", season_db], capsys, monkeypatch)
+    assert code == 0, err
+    code, out, err = run(["explain", "2026-01", "--db", season_db], capsys, monkeypatch)
+    assert code == 0, err
+    assert "the rating carries over from the 2025-12 list: 1860" in out
+    code, out, _ = run(["explain", "2026-01", "--db", season_db, "-f", "json"], capsys,
+                       monkeypatch)
+    data = json.loads(out)
+    assert data["carried_over"] is True and data["period"] == "2026-01"

@@ -33,6 +33,7 @@ from tracker.periods import (
     Unit,
     replay,
 )
+from tracker.periods.facts import is_list_month
 from tracker.store import Store
 from tracker.store.history import games_of, tournaments_of
 from tracker.store.official import entries_for
@@ -401,6 +402,14 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     """The period the way FIDE's calculation page shows it, as lines of text."""
     row = replay_.row(period)
     rl = replay_.rating_list
+    before = [r for r in replay_.rows if r.period < period]
+    if (row is None and before and period <= replay_.rows[-1].period
+            and is_list_month(period, rl)):
+        last = before[-1]
+        carried = "unrated" if last.published is None else str(last.published)
+        return [f"{player.name}: {rl} list {period} (list of {period.list_date:%d %b %Y})",
+                f"No game, official entry or adjustment on this list: the rating carries over "
+                f"from the {last.period} list: {carried}."]
     if row is None:
         periods = ", ".join(str(r.period) for r in replay_.rows[-12:]) or "none"
         raise NotFound(

@@ -57,9 +57,9 @@ def _refuse_a_real_database(store: Store, folder: Path, db_target: str) -> None:
         n = len(foreign)
         raise BadInput(
             f"{db_target} holds {n} import{' that is' if n == 1 else 's that are'} not the "
-            f"sample season (first: {foreign[0].source}): the demo would add a fictitious season to "
-            "it and mark its player as yours; run it on a database of its own (leave out "
-            "--db, or give a new file)")
+            f"sample season (first: {foreign[0].source}): the demo would add a fictitious "
+            "season to it and mark its player as yours; run it on a database of its own "
+            "(leave out --db, or give a new file)")
 
 
 def register(app: typer.Typer) -> None:

@@ -173,8 +173,8 @@ def explain(
     lines = explain_lines(replay_, period, who)
     if fmt == "json":
         row = replay_.row(period)
-        assert row is not None
-        data = history_row(row, who)
+        data = ({"period": str(period), "list": str(rl), "carried_over": True}
+                if row is None else history_row(row, who))
         data["lines"] = lines
         emit_json(data)
     elif fmt == "text":
