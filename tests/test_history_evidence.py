@@ -325,3 +325,20 @@ def test_tags_weighted_by_games_and_the_replay_agreeing_with_one_of_them() -> No
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and (nov.published, nov.source) == (1810, "replayed")
     assert any(n.startswith("the Elo tags of") for n in nov.notes)
+
+
+def test_games_stored_from_before_the_replay_are_completed_games() -> None:
+    # 30 games of 2007 (before 2008: not replayed) against rated opponents: 30 completed is a
+    # fact, not the policy's assumption (adult, born 1980, K 20: +10 -> 1810).
+    b = _one_win(1800)
+    t0 = b.t("Old Open", "2007-05-01", "2007-05-09")
+    for _ in range(30):
+        b.g(t0, 1700, H, own=1750)
+    row = _nov(b, PlayerInfo(birth_year=1980, ever_2400=False))
+    assert (row.k, row.replayed, row.assumptions) == (20, 1810, ())
+    b = _one_win(1800)
+    t0 = b.t("Old Open", "2007-05-01", "2007-05-09")
+    for _ in range(29):
+        b.g(t0, 1700, H, own=1750)
+    assert [a.fact for a in _nov(b, PlayerInfo(birth_year=1980, ever_2400=False)).assumptions
+            ] == ["rated-games"]

@@ -243,6 +243,17 @@ def replay(inputs: ReplayInputs) -> Replay:
             state.games_known = True  # counted by the replay from its first rating
     else:
         return Replay(rl, (), tuple(units), None, "no games", (), tuple(unplaced))
+    if not state.games_known:
+        # The games stored from before the replay's start (before 2008, or inside the
+        # starting official rating) against rated opponents are games completed too: 30 of
+        # them make the count a fact, not the policy's assumption.
+        early = sum(1 for u in (*(u for u in units if u.period is None and u.end is not None),
+                                *before)
+                    if not u.tournament.excluded for g in u.games
+                    if g.rated and g.score is not None and g.opponent_elo is not None)
+        if early >= ASSUMED_GAMES_WHEN_ESTABLISHED:
+            state.rated_games = max(state.rated_games, early)
+            state.games_known = True
 
     last_candidates = [p for p in by_period] + list(official)
     if inputs.until is not None:
