@@ -727,3 +727,19 @@ def test_a_huge_field_in_a_small_zip_is_refused_early(tmp_path: Path, fmt: str,
         with pytest.raises(BadInput, match="refused$"):
             list(lst)
         assert lst.position <= 5 << 20
+
+
+def test_only_whole_blocks_keep_what_is_asked(tmp_path: Path) -> None:
+    """The whole-block filter of XML (no player wanted in it) never drops a wanted ID
+    written with leading zeros, a player in odd company, nor the lines' numbering."""
+    ids = list(range(1, 4001))
+    text = _players_xml(ids).replace("<fideid>3000</fideid>", "<fideid>0003000</fideid>")
+    text = text.replace("  <player>\n    <fideid>3500</fideid>",
+                        "  <extra/><player>\n    <fideid>3500</fideid>")
+    path = write(tmp_path / "standard_jan23frl_xml.xml", text)
+    with open_list(path, only={3000, 3500, 3999}) as lst:
+        rows = list(lst)
+        assert lst.filtered == 3997 and lst.problems == []
+    assert [r.fide_id for r in rows] == [3000, 3500, 3999]
+    assert rows[2].position == text.splitlines().index(
+        "    <fideid>3999</fideid><name>P, 3999</name>") + 1

@@ -78,6 +78,8 @@ more refuses the file."""
 MAX_BLANK_LINES = 100  # blank lines allowed before a TXT header
 MAX_WANTED = 200_000  # more wanted IDs than this: a TXT list is filtered line by line
 _FIDEID = re.compile(rb"<fideid>\s*(\d{1,12})\s*</fideid>")
+_FIRST_PLAYER = re.compile(rb"\s*<player>")
+_NEXT_PLAYER = re.compile(rb"</player>\s*<player>")
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 MIN_AGE = 3
 """A dd.mm.yy birth date is read in the century that makes the player at least this old in
@@ -463,6 +465,9 @@ class ListFile:
         self._member = ""
         self._xml_figures: tuple[tuple[_Labels, tuple[str, str, str]], ...] = ()
         self._txt_figures: tuple[tuple[_Labels, tuple[str, ...]], ...] = ()
+        self._wanted: set[bytes] | None = None  # `only` as text, for whole-block filtering
+        if isinstance(only, (set, frozenset)) and len(only) <= MAX_WANTED:
+            self._wanted = {str(i).encode() for i in only if isinstance(i, int) and i > 0}
         self._open()
 
     # -- opening -------------------------------------------------------------------------
@@ -667,10 +672,7 @@ class ListFile:
         if layout is None:
             raise BadInput(f"{self.where}: the file is empty: is it the right download?")
         self.lines = number - 1
-        only = self.only
-        wanted: set[bytes] | None = None
-        if isinstance(only, (set, frozenset)) and len(only) <= MAX_WANTED:
-            wanted = {str(i).encode() for i in only if isinstance(i, int) and i > 0}
+        wanted = self._wanted
         yield from self._txt_block(layout, number, rest, None, wanted)
         for first, lines, whole in blocks:
             yield from self._txt_block(layout, first, lines, whole, wanted)
@@ -908,6 +910,20 @@ class ListFile:
         assert only is not None
         out: list[bytes] = []
         *segments, rest = block.split(b"</player>")
+        wanted = self._wanted
+        if wanted is not None and segments:
+            # The whole block at once when it is nothing but plain players, none wanted:
+            # each segment starts with its one <player> (after blanks), no "<!" or "<?"
+            # anywhere, the IDs plain numbers without leading zeros, none of them wanted.
+            ids = _FIDEID.findall(block)
+            if (len(ids) == len(segments) and b"<!" not in block and b"<?" not in block
+                    and block.count(b"<player>") == len(segments)
+                    and _FIRST_PLAYER.match(block) is not None
+                    and (block.count(b"</player>\n<player>") == len(segments) - 1
+                         or len(_NEXT_PLAYER.findall(block)) == len(segments) - 1)
+                    and min(ids) >= b"1" and not wanted.intersection(ids)):
+                self.filtered += len(segments)
+                return b"\n" * (block.count(b"\n") - rest.count(b"\n")) + rest
         for segment in segments:
             m = _FIDEID.search(segment)
             if (m is not None and int(m.group(1)) not in only
