@@ -908,22 +908,25 @@ class ListFile:
         dropped; anything else goes to expat untouched (the DTD guard sees every `<!`)."""
         only = self.only
         assert only is not None
-        out: list[bytes] = []
-        *segments, rest = block.split(b"</player>")
         wanted = self._wanted
-        if wanted is not None and segments:
+        count = block.count(b"</player>")
+        if (wanted is not None and count
+                and (b"!" not in block or b"<!" not in block)  # "!" is rare: a fast scan
+                and (b"?" not in block or b"<?" not in block)):
             # The whole block at once when it is nothing but plain players, none wanted:
             # each segment starts with its one <player> (after blanks), no "<!" or "<?"
             # anywhere, the IDs plain numbers without leading zeros, none of them wanted.
             ids = _FIDEID.findall(block)
-            if (len(ids) == len(segments) and b"<!" not in block and b"<?" not in block
-                    and block.count(b"<player>") == len(segments)
+            if (len(ids) == count and block.count(b"<player>") == count
                     and _FIRST_PLAYER.match(block) is not None
-                    and (block.count(b"</player>\n<player>") == len(segments) - 1
-                         or len(_NEXT_PLAYER.findall(block)) == len(segments) - 1)
+                    and (block.count(b"</player>\n<player>") == count - 1
+                         or len(_NEXT_PLAYER.findall(block)) == count - 1)
                     and min(ids) >= b"1" and not wanted.intersection(ids)):
-                self.filtered += len(segments)
-                return b"\n" * (block.count(b"\n") - rest.count(b"\n")) + rest
+                self.filtered += count
+                tail = block.rfind(b"</player>") + len(b"</player>")
+                return b"\n" * block.count(b"\n", 0, tail) + block[tail:]
+        out: list[bytes] = []
+        *segments, rest = block.split(b"</player>")
         for segment in segments:
             m = _FIDEID.search(segment)
             if (m is not None and int(m.group(1)) not in only
