@@ -465,3 +465,20 @@ def test_the_zip_members_bench_runs(tmp_path: Path) -> None:
          "1", "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=REPO)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| 30 | " in proc.stdout
+
+
+def test_a_named_pipe_in_a_folder_fails_alone_without_waiting(tmp_path: Path) -> None:
+    """Opening a named pipe waits for a writer: found in a folder, it would hang the import."""
+    import os
+
+    d = tmp_path / "games"
+    d.mkdir()
+    (d / "a.pgn").write_bytes(game(1))
+    os.mkfifo(d / "pipe.pgn")
+    a, pipe = iter_sources([str(d)])
+    assert pipe.name == str(d / "pipe.pgn")
+    with pytest.raises(BadInput, match=r"pipe.pgn is a named pipe, not a file: not read from a "
+                                       r"folder \(it could wait for ever\); name it itself"):
+        pipe.open()
+    with a.open() as f:
+        assert f.read() == game(1)

@@ -188,6 +188,8 @@ def iter_sources(paths: Sequence[str], limits: Limits | None = None) -> Iterator
         top = shown(path)
         try:
             real = os.path.realpath(path)
+            if not named:
+                _not_a_pipe(path)
             entries = _file_sources(path, limits)
         except LimitExceeded:
             raise
@@ -388,6 +390,20 @@ def _file_sources(path: str, limits: Limits) -> list[Source]:
     if path.lower().endswith(".zip") and not known:
         return _zip_sources(name, opener, 1, limits, stamp)  # or "not a readable zip"
     return _sources_of(name, opener, size, head, 1, limits, stamp)
+
+
+def _not_a_pipe(path: str) -> None:
+    """A pipe or device found in a folder (or by a glob) is not read: opening a named pipe
+    waits for a writer that may never come. Named itself, it is read (see _file_sources)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # _file_sources says what is wrong
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        raise BadInput(f"{shown(path)} is a named pipe, not a file: not read from a folder "
+                       "(it could wait for ever); name it itself to read it")
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise BadInput(f"{shown(path)} is a device, not a file; name PGN files")
 
 
 def _stamp(path: str) -> Stamp | None:
