@@ -275,6 +275,9 @@ def make_inputs(made: Path) -> None:
     (made / "locked" / "inner").mkdir()
     (made / "locked" / "inner" / "x.pgn").write_bytes(_game(9))
     (made / "live.pgn").write_bytes(_long_games(30))
+    (made / "pipes").mkdir()
+    (made / "pipes" / "a.pgn").write_bytes(_game(10))
+    os.mkfifo(made / "pipes" / "pipe.pgn")  # opened, it would wait for a writer
 
 
 def _unreadable_inner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -353,6 +356,13 @@ CASES += [
          "2 files, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC,
          "error: 1 of 2 files could not be imported (nothing of them was stored): "
          f"{M}locked/inner\n", changes_db=True, patch=_unreadable_inner),
+    Case("named-pipe-in-a-folder", ("import", M + "pipes"), 1,
+         f"{M}pipes/a.pgn: 1 game read, 1 added\n"
+         f"{M}pipes/pipe.pgn: not imported: {M}pipes/pipe.pgn is a named pipe, not a file: not "
+         "read from a folder (it could wait for ever); name it itself to read it\n"
+         "2 files, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC,
+         "error: 1 of 2 files could not be imported (nothing of them was stored): "
+         f"{M}pipes/pipe.pgn\n", changes_db=True),
     Case("bz2-bomb", ("import", M + "zeros.pgn.bz2"), 2, "",
          f"error: {M}zeros.pgn.bz2: decompresses to over 1,000 times its size: refused as a "
          "decompression bomb; if the file is genuine, raise --max-ratio\n"),
