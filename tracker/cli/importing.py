@@ -95,12 +95,14 @@ def import_command(
         "--quiet", "-q", help="No progress bar and no per-file lines: only the summary.")
     ] = False,
     max_size: Annotated[str, typer.Option(
-        "--max-size", metavar="SIZE", help="The most one compressed file (or archive member) may hold once "
-                           "decompressed, and standard input: bytes, or with K, M, G, T. "
-                           "Past it the import stops (a decompression bomb?).")] = "16G",
+        "--max-size", metavar="SIZE",
+        help="The most one compressed file (or archive member) may hold once decompressed, "
+             "and standard input: bytes, or with K, M, G, T. Past it the import stops (a "
+             "decompression bomb?).")] = "16G",
     max_ratio: Annotated[int, typer.Option(
-        "--max-ratio", min=1, metavar="N", help="The most a compressed file may grow per byte (PGN grows "
-                                   "5 to 15 times), looked at past 16 MiB.")] = 1000,
+        "--max-ratio", min=1, metavar="N",
+        help="The most a compressed file may grow per byte (PGN grows 5 to 15 times), looked "
+             "at past 16 MiB.")] = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import PGN games into the database: each file lands whole or not at all.
