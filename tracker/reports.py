@@ -426,8 +426,8 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         first = next((r.period for r in replay_.rows if r.official_rating is not None), None)
         lines.append(f"Before the first official rating ({first}): from the games and the "
                      "player's own Elo tags.")
-    before = "unrated" if row.rating_before is None else str(row.rating_before)
-    lines.append(f"Rating before: {before} ({row.rating_before_source})")
+    was = "unrated" if row.rating_before is None else str(row.rating_before)
+    lines.append(f"Rating before: {was} ({row.rating_before_source})")
     if row.out is not None:
         lines.append(f"K {row.out.k}: {row.out.k_reason}" + _k_from_list(replay_, row, player))
         if row.out.k_by_tournament:
