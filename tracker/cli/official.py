@@ -187,9 +187,9 @@ def _import_all(store: Store, targets: list[_Target], several: bool,
     only = None if keep_all else known_fide_ids(store)
     total = sum(t.size for t in targets)
     show = err.is_terminal and total >= PROGRESS_FROM_BYTES
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                        TimeRemainingColumn(), console=err.console, transient=True,
-                        disable=not show, redirect_stdout=False)
+    progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                        DownloadColumn(), TimeRemainingColumn(), console=err.console,
+                        transient=True, disable=not show, redirect_stdout=False)
 
     def say(line: str) -> None:
         if show and out.is_terminal:  # above the bar, through its console
