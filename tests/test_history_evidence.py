@@ -342,3 +342,68 @@ def test_games_stored_from_before_the_replay_are_completed_games() -> None:
         b.g(t0, 1700, H, own=1750)
     assert [a.fact for a in _nov(b, PlayerInfo(birth_year=1980, ever_2400=False)).assumptions
             ] == ["rated-games"]
+
+
+# --- dates, name-based reasons, first-rating notes -----------------------------------------
+
+
+def test_history_lists_an_undated_tournament_with_its_real_id(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 item 5: a game without a usable date, no dated tournament of its event and
+    site to join: `history` (not only `next`) names it with the id that fixes it."""
+    games = "".join(
+        f'[Event "{ev}"]\n[Site "Brno"]\n[Date "{d}"]\n[Round "{r}"]\n[White "Me, Myself"]\n'
+        f'[Black "Opp, {r}"]\n[Result "1-0"]\n[WhiteElo "1800"]\n[BlackElo "1800"]\n'
+        '[TimeControl "5400+30"]\n\n1. e4 e5 1-0\n\n'
+        for ev, d, r in (("Autumn Open", "2025.10.04", "1"), ("Club Ch", "????.??.??", "2")))
+    (tmp_path / "g.pgn").write_text(games, encoding="utf-8")
+    db = str(tmp_path / "u.db")
+    assert run_cli(capsys, monkeypatch, "import", str(tmp_path / "g.pgn"), "--player",
+                   "Me, Myself", "--db", db)[0] == 0
+    code, out, _ = run_cli(capsys, monkeypatch, "event", "list", "-f", "json", "--db", db)
+    club = next(r for r in json.loads(out) if r["name"] == "Club Ch")
+    code, out, _ = run_cli(capsys, monkeypatch, "history", "--db", db)
+    assert code == 0
+    assert (f"In no period: Club Ch (1 game, no date): tracker event set {club['id']} "
+            "--period YYYY-MM") in out
+
+
+def test_a_name_based_not_rated_counts_once_the_user_puts_it_on_a_list() -> None:
+    # A tie-break read from the name is not rated; `event set ID --list rapid` (FIDE's page
+    # shows it rated there) makes it count: win vs 1800 (D 0), K 20 -> +10 -> 1810.
+    rp_games = Build()
+    t = rp_games.t("Cup TB", "2025-10-04", "2025-10-04")
+    rp_games.g(t, 1800, 1, own=1800)
+    g = rp_games.games[0]
+    import dataclasses
+
+    rp_games.games[0] = dataclasses.replace(g, rated=False, not_rated_reason="tie-break",
+                                            rating_list=RatingList.RAPID)
+    inputs = ReplayInputs(RatingList.RAPID, rp_games.games, rp_games.tournaments, (), ADULT)
+    (row,) = replay(inputs).rows  # the period is shown, the game not counted
+    assert row.games == 0 and row.not_counted[0].reason == "tie-break"
+    pinned = [dataclasses.replace(rp_games.tournaments[0], pinned_list=RatingList.RAPID)]
+    rows = replay(ReplayInputs(RatingList.RAPID, rp_games.games, pinned, (), ADULT)).rows
+    nov = next(r for r in rows if str(r.period) == "2025-11")
+    assert (nov.games, nov.replayed) == (1, 1810)
+    # a variant (Chess960) stays never rated, pinned or not
+    rp_games.games[0] = dataclasses.replace(g, rated=False, not_rated_reason="variant",
+                                            rating_list=RatingList.RAPID)
+    rows = replay(ReplayInputs(RatingList.RAPID, rp_games.games, pinned, (), ADULT)).rows
+    assert all(r.games == 0 for r in rows)
+
+
+def test_history_says_why_a_first_event_was_ignored() -> None:
+    # Spec section 4 (Jul 2014 - Feb 2024): a zero score in the first event is disregarded.
+    # An unrated player (no Elo tag) loses all five games of May 2023: no rating, and the
+    # history note says which event was ignored and why.
+    from tracker.reports import row_note
+
+    b = Build()
+    t = b.t("May Open", "2023-05-10", "2023-05-14")
+    for _ in range(5):
+        b.g(t, 2100, 0, own=None)
+    (row,) = [r for r in b.run(PlayerInfo()).rows if r.first is not None]
+    assert row.first is not None and row.first.rating is None
+    assert "ignored: May Open (zero score in the first event)" in row_note(row)

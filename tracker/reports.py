@@ -148,6 +148,10 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
         parts.append(f"first rating {row.first.rating}")
     elif row.first is not None and row.first.reason:
         parts.append(f"unrated: {row.first.reason}")
+    if row.first is not None and row.first.rating is None:
+        reasons: tuple[str | None, ...] = row.first.ignored_reasons
+        parts += [f"ignored: {label} ({why})" for label, why
+                  in zip(row.first.ignored, reasons, strict=False) if why]
     if row.out is not None and row.out.reason:
         parts.append(row.out.reason)
     if row.adjustment:
@@ -359,6 +363,26 @@ def season_summary(replay_: Replay, since: Period | None = None,
     change = sum(r.change or 0 for r in rows)
     return Season(replay_.rating_list, rows[0].period, rows[-1].period, len(opponents), points,
                   rp, change)
+
+
+def unplaced_lines(replay_: Replay) -> list[str]:
+    """The tournaments whose games are in no period (no usable date), each with the command
+    that places it; the games before the replayed era summed up in one line."""
+    undated: dict[int, tuple[str, int]] = {}
+    early = 0
+    for n in replay_.unplaced:
+        if n.reason.startswith("no date"):
+            label, count = undated.get(n.game.tournament_id, (n.tournament, 0))
+            undated[n.game.tournament_id] = (label, count + 1)
+        else:
+            early += 1
+    lines = [f"In no period: {label} ({plural(count, 'game')}, no date): "
+             f"tracker event set {tid} --period YYYY-MM" for tid, (label, count)
+             in sorted(undated.items())]
+    if early:
+        lines.append(f"Not replayed: {plural(early, 'game')} before the first "
+                     f"{replay_.rating_list} list the tracker replays")
+    return lines
 
 
 def season_line(season: Season) -> str:

@@ -110,6 +110,7 @@ def history(
         season_line,
         season_summary,
         to_csv,
+        unplaced_lines,
     )
     from tracker.store.players import resolve_player
     rl = _list(rating_list)
@@ -133,8 +134,9 @@ def history(
         _print_table(headers, cells, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
                      title=f"{who.name}: {rl} rating history")
         season = season_summary(replay_, first, last)
-        if season is not None:
-            _echo_lines(["", season_line(season)])
+        extra = ([season_line(season)] if season is not None else []) + unplaced_lines(replay_)
+        if extra:
+            _echo_lines(["", *extra])
 
 
 def explain(

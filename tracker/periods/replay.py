@@ -25,6 +25,7 @@ from tracker.fide import (
     seeds_from_standard,
 )
 from tracker.fide.editions import FirstFormula
+from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
@@ -71,7 +72,8 @@ def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCoun
         reason: str | None = None
         if unit.tournament.excluded:
             reason = "excluded (tracker event set --exclude)"
-        elif not g.rated:
+        elif not g.rated and not (unit.tournament.pinned_list is not None
+                                  and g.not_rated_reason in OVERRIDABLE_REASONS):
             reason = g.not_rated_reason or "not rated"
         elif g.score is None:
             reason = "unfinished"
@@ -82,6 +84,12 @@ def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCoun
         ins.append(GameIn(opponent_rating=g.opponent_elo, score=g.score, label=g.opponent))
         used.append(g)
     return ins, used, skipped
+
+
+OVERRIDABLE_REASONS = NAME_REASONS - {VARIANT}
+"""The not-rated reasons read from event and round names (a tie-break, an armageddon...):
+a tournament the user put on a list (`tracker event set ID --list LIST`) counts there all
+the same; the user has FIDE's page. A variant is never rated."""
 
 
 def _newcomer_k(rating_list: RatingList, period: Period) -> int:
@@ -195,7 +203,8 @@ def replay(inputs: ReplayInputs) -> Replay:
     for u in units:
         if u.period is None:
             why = (too_early_reason(rl) if u.end is not None else
-                   "no date: pin it with `tracker event set ID --period YYYY-MM`")
+                   f"no date: pin it with `tracker event set {u.tournament.id} --period "
+                   "YYYY-MM`")
             unplaced.extend(NotCounted(g, u.label, why) for g in u.games)
         else:
             by_period[u.period].append(u)
