@@ -370,8 +370,11 @@ def birth_year_of(text: str, list_year: int) -> int | None:
     text = text.strip()
     if not text:
         return None
-    if len(text) == 4 and text.isdigit():
-        return _number(text, "birth year", 1850, 2100, True)
+    if len(text) == 4 and text.isdigit() and text.isascii():
+        value = int(text)
+        if 1850 <= value <= 2100:
+            return value
+        return _number(text, "birth year", 1850, 2100, True)  # 0000: None; else the error
     m = _DATE.match(text)
     if m is not None:
         day, month, year = (int(g) for g in m.groups())
@@ -767,7 +770,10 @@ class ListFile:
                 if head.isdigit() and int(head) not in only:
                     self.filtered += 1
                     continue
-            line = _decode_line(raw)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                line = raw.decode("latin-1")
             if not line.strip():
                 continue
             try:
@@ -780,7 +786,7 @@ class ListFile:
                           for lab, r0, r1, gg0, gg1, k0, k1 in figures),
                     line[f0:f1].strip() or None,
                     line[s0:s1].strip() or None,
-                    titles.get(title, title) or None,
+                    (titles.get(title, title) if title else None),
                     line[w0:w1].strip() or None,
                     line[o0:o1].strip() or None,
                     line[a0:a1].strip() or None,
