@@ -135,7 +135,7 @@ def test_game_facts_equal_the_dataclass() -> None:
     assert not hasattr(GameFact, "__post_init__")
     values = (7, 3, dt.date(2025, 9, 13), "2", False, 11, "Novák, Tomáš", 1850, 1910,
               "1/2-1/2", Fraction(1, 2), RatingList.RAPID, True, None, 99012345, "1850",
-              "1910")
+              "1910", True)
     built = game_facts([values])[0]
     plain = GameFact(*values)
     assert built == plain and hash(built) == hash(plain) and asdict(built) == asdict(plain)

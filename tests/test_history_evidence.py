@@ -407,3 +407,33 @@ def test_history_says_why_a_first_event_was_ignored() -> None:
     (row,) = [r for r in b.run(PlayerInfo()).rows if r.first is not None]
     assert row.first is not None and row.first.rating is None
     assert "ignored: May Open (zero score in the first event)" in row_note(row)
+
+
+def test_four_games_a_day_without_a_time_control_are_no_standard_games() -> None:
+    # Policy GAMES_A_DAY_NOT_STANDARD: a classical round on 4 Oct, then 4 games on 5 Oct,
+    # none with a TimeControl: the 5 Oct games are not standard. The win vs 1800 on 4 Oct
+    # alone counts: +0.50 x 20 = +10 -> 1810 (the four losses would have cost 40 more).
+    import dataclasses
+
+    b = Build()
+    t = b.t("Classic", "2025-10-04", "2025-10-05")
+    b.g(t, 1800, 1, own=1800)
+    for _ in range(4):
+        b.g(t, 1800, 0, own=1800)
+    day2 = dt.date(2025, 10, 5)
+    b.games = [dataclasses.replace(g, list_assumed=True, date=day2 if i else g.date)
+               for i, g in enumerate(b.games)]
+    nov = b.run().row(Period(2025, 11))
+    assert nov is not None and (nov.games, nov.replayed) == (1, 1810)
+    assert len(nov.not_counted) == 4
+    assert "4+ games on one day without a time control" in nov.not_counted[0].reason
+    assert "tracker event set 1 --list rapid|blitz" in nov.not_counted[0].reason
+    # three a day (a weekend open's Saturday) stay standard: 1 win, 3 losses
+    b.games = b.games[:4]
+    nov = b.run().row(Period(2025, 11))
+    assert nov is not None and nov.games == 4
+    # with a TimeControl read (not assumed) the games are what it says
+    b.games = [dataclasses.replace(g, list_assumed=False) for g in b.games] + [
+        dataclasses.replace(b.games[1], id=99, list_assumed=False)]
+    nov = b.run().row(Period(2025, 11))
+    assert nov is not None and nov.games == 5

@@ -56,6 +56,13 @@ rapid and blitz events' tags for those lists; rated games of tournaments not exc
 (an online event's tags are that site's ratings). An official entry wins over tags. False:
 tags are used only as each tournament's Ro."""
 
+GAMES_A_DAY_NOT_STANDARD = 4
+"""Policy: a player's games of one tournament on one day without a readable TimeControl,
+this many or more, are no standard games (no standard event plays four rounds a day; a
+weekend open may play three): they are not rated on the standard list, with a reason that
+says how to put them on rapid or blitz (`tracker event set ID --list`). A tournament the
+user put on a list is left as they said."""
+
 PEAK_FOR_2400_QUESTION = 2300
 """Policy: whether a player who starts the replay rated ever reached 2400 is unknown; it is
 said to be assumed ("never rated 2400 or more") only when the replay has seen the player at
@@ -93,6 +100,7 @@ class GameFact:
     opponent_fide_id: int | None = None
     own_elo_tag: str | None = None
     opponent_elo_tag: str | None = None
+    list_assumed: bool = False  # no readable TimeControl: the list was inferred
 
 
 _GAME_FIELDS = tuple(f.name for f in fields(GameFact))

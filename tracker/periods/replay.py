@@ -29,6 +29,7 @@ from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
+    GAMES_A_DAY_NOT_STANDARD,
     GAMES_COMPLETED_WHEN_UNKNOWN,
     PEAK_FOR_2400_QUESTION,
     PLAYER_FACTS_LISTS,
@@ -64,14 +65,28 @@ def _most_common(values: Iterable[int | None]) -> int | None:
     return min(v for v, n in counted.items() if n == best)
 
 
+def _busy_days(unit: Unit) -> set[dt.date]:
+    """The days of a standard-list tournament with GAMES_A_DAY_NOT_STANDARD or more of the
+    player's games whose list was assumed (no TimeControl): a rapid or blitz session."""
+    if unit.rating_list != RatingList.STANDARD or unit.tournament.pinned_list is not None:
+        return set()
+    per_day = Counter(g.date for g in unit.games if g.list_assumed and g.date is not None)
+    return {d for d, n in per_day.items() if n >= GAMES_A_DAY_NOT_STANDARD}
+
+
 def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCounted]]:
     ins: list[GameIn] = []
     used: list[GameFact] = []
     skipped: list[NotCounted] = []
+    busy = _busy_days(unit)
     for g in unit.games:
         reason: str | None = None
         if unit.tournament.excluded:
             reason = "excluded (tracker event set --exclude)"
+        elif busy and g.list_assumed and g.date in busy:
+            reason = (f"{GAMES_A_DAY_NOT_STANDARD}+ games on one day without a time control: "
+                      f"not standard (rapid or blitz? tracker event set {unit.tournament.id} "
+                      "--list rapid|blitz)")
         elif not g.rated and not (unit.tournament.pinned_list is not None
                                   and g.not_rated_reason in OVERRIDABLE_REASONS):
             reason = g.not_rated_reason or "not rated"

@@ -59,7 +59,8 @@ def _side_select(white: bool) -> Select[tuple[object, ...]]:
     return select(
         g.id, g.tournament_id, g.date, g.round, g[f"{other}_id"], opp.c.name,
         g[f"{own}_elo"], g[f"{other}_elo"], g.result, g.list, g.rated, g.not_rated_reason,
-        opp.c.fide_id, g[f"{own}_elo_tag"], g[f"{other}_elo_tag"], g[f"{own}_id"],
+        opp.c.fide_id, g[f"{own}_elo_tag"], g[f"{other}_elo_tag"], g.list_assumed,
+        g[f"{own}_id"],
     ).join(opp, opp.c.id == g[f"{other}_id"])
 
 
@@ -79,9 +80,9 @@ def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]
     return game_facts(
         (gid, int(tid), date, round_, white, int(opp_id), str(opp_name), own_elo, opp_elo,
          str(result), scores.get(result), lists[str(rating_list)], bool(rated), reason,
-         opp_fide, own_tag, opp_tag)
+         opp_fide, own_tag, opp_tag, bool(assumed))
         for (gid, tid, date, round_, opp_id, opp_name, own_elo, opp_elo, result, rating_list,
-             rated, reason, opp_fide, own_tag, opp_tag, _own) in rows
+             rated, reason, opp_fide, own_tag, opp_tag, assumed, _own) in rows
     )
 
 
