@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -366,3 +368,39 @@ def test_a_folder_with_bad_entries_imports_the_rest(tmp_path: Path,
                         "stored): games/damaged.zip, games/dangling.pgn, games/loop.pgn, "
                         "games/photos.zip\n")
     assert _count(tmp_path / "tracker.db", "SELECT count(*) FROM games") == 2
+
+
+# --- issue 19 item 7: names reach the terminal escaped --------------------------------------
+
+HOSTILE_NAME = "Evil\x1b]0;pwned\x07\x1b[2J\u202eX\x85Y\x08"  # retitle, clear, RLO, C1, BS
+SHOWN_NAME = r"Evil\x1b]0;pwned\x07\x1b[2J\u202eX\u0085Y\x08"
+FORGED_MEMBER = "a\nfake.pgn: 999 games read\x1b[2J.pgn"  # a newline forges a line
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_control_characters_in_names_and_members_are_shown_escaped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "evil.pgn", pgn(White=HOSTILE_NAME, Round="1"),
+          '[Black "x\x1b[2J\n', pgn(White=HOSTILE_NAME, Round="2"))
+    with zipfile.ZipFile(tmp_path / "m.zip", "w") as zf:
+        zf.writestr(FORGED_MEMBER, pgn(Round="3"))
+    code, out, err = run(capsys, monkeypatch, "import", "evil.pgn", "m.zip")
+    assert code == 0, err
+    assert out.splitlines()[:2] == [
+        "evil.pgn: 2 games read, 2 added, 1 problem",
+        r"m.zip:a\nfake.pgn: 999 games read\x1b[2J.pgn: 1 game read, 1 added"]
+    assert err == 'warning: evil.pgn:11: not a tag pair, ignored: [Black "x\\x1b[2J\n'
+    code, out, _ = run(capsys, monkeypatch, "players")
+    assert f" 1  {SHOWN_NAME}  " in out and not RAW_CONTROL.search(out)
+    head, _, *lines = out.splitlines()  # escaped before the columns are measured: aligned
+    assert {line.index("2025-03-01") for line in lines} == {head.index("first")}, out
+    code, out, _ = run(capsys, monkeypatch, "imports")
+    assert r"m.zip:a\nfake.pgn: 999 games read\x1b[2J.pgn" in out
+    assert not RAW_CONTROL.search(out) and "fake.pgn" not in out.split(r"m.zip:a\n")[0]
+    # JSON: valid, the real text (json.dumps escapes C0; C1 and bidi as \uNNNN)
+    code, out, _ = run(capsys, monkeypatch, "players", "--format", "json")
+    assert not RAW_CONTROL.search(out) and "\\u202e" in out
+    assert HOSTILE_NAME in {p["name"] for p in json.loads(out)}
+    code, out, _ = run(capsys, monkeypatch, "imports", "--format", "json")
+    assert json.loads(out)[1]["source"] == "m.zip:" + FORGED_MEMBER

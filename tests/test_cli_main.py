@@ -9,6 +9,7 @@ import pytest
 import typer
 
 from tracker.cli import app, main
+from tracker.cli.common import ShownStream, shown, shown_console
 from tracker.errors import BadInput
 
 
@@ -27,6 +28,11 @@ def extra_command() -> Iterator[None]:
     @app.command("zz-bug")
     def _bug() -> None:
         raise ZeroDivisionError("boom")
+
+    @app.command("zz-evil")
+    def _evil() -> None:  # what a hostile name printed by any module would write
+        sys.stdout.write("a \x1b]0;title\x07 b \x9b2J \u202e c\r\n")
+        raise BadInput("no player matches \x1b[2J\u2066x\nforged line")
 
     @app.command("zz-ctrl-c")
     def _ctrl_c() -> None:
@@ -83,3 +89,33 @@ def test_unknown_command_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> No
 def test_version(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(monkeypatch, "--version") == 0
     assert capsys.readouterr().out.startswith("tracker ")
+
+
+@pytest.mark.usefixtures("extra_command")
+def test_control_characters_written_by_any_command_are_shown_escaped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(monkeypatch, "zz-evil") == 2
+    got = capsys.readouterr()
+    assert got.out == "a \\x1b]0;title\\x07 b \\u009b2J \\u202e c\r\n"  # CRLF kept (CSV)
+    assert got.err == "error: no player matches \\x1b[2J\\u2066x\\nforged line\n"
+    assert not isinstance(sys.stdout, ShownStream)  # restored after the command
+
+
+def test_shown_streams_keep_json_valid_and_rich_codes_working() -> None:
+    import io
+    import json
+
+    from rich.console import Console
+    from rich.text import Text
+
+    name = "X\x1b[2J\u202eY\x85"
+    buf = io.StringIO()
+    ShownStream(buf).write(json.dumps({"name": name}, ensure_ascii=False))
+    assert json.loads(buf.getvalue()) == {"name": name}  # \\u202e, \\u0085: still JSON
+    assert shown("a\nb\tc\x7f") == "a\\nb\\tc\\u007f" and shown("O\\Neill") == "O\\Neill"
+    term = io.StringIO()
+    console = shown_console(Console)(file=ShownStream(term), force_terminal=True,
+                                     color_system="standard", width=80)
+    console.print(Text(name, style="bold"))
+    assert term.getvalue() == "\x1b[1mX\\x1b[2J\\u202eY\\u0085\x1b[0m\n"  # rich's own codes

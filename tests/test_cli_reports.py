@@ -363,3 +363,47 @@ def test_explain_a_quiet_list_says_the_rating_carried_over(
                        monkeypatch)
     data = json.loads(out)
     assert data["carried_over"] is True and data["period"] == "2026-01"
+
+
+# --- issue 19 item 7: names reach the terminal escaped --------------------------------------
+
+EVIL = "Evil\x1b]0;t\x07\x1b[2J\u202eX\x85\nY"  # retitle, clear, RLO, C1, a newline
+SHOWN = r"Evil\x1b]0;t\x07\x1b[2J\u202eX\u0085\nY"
+RAW_CONTROL = "[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+
+
+@pytest.fixture
+def evil_db(tmp_path: Path) -> str:
+    """A season whose tournament and opponent are named with control characters."""
+    db_path = tmp_path / "evil.db"
+    with open_store(str(db_path)) as store:
+        s = Season(store, birth_year=1988, rated_games=100)
+        t = s.tournament(EVIL, "2025-10-04", "2025-10-05")
+        s.game(t, 1700, 1, own_elo=1850, date="2025-10-04", opponent=EVIL)
+        s.official("2025-10", 1850, k=20)
+    return str(db_path)
+
+
+@pytest.mark.parametrize("args", [
+    ["explain", "2025-11"], ["next"], ["event", "list"],
+    ["event", "list", "--format", "csv"], ["export", "--what", "games"]])
+def test_names_with_control_characters_are_shown_escaped(
+        evil_db: str, args: list[str], capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import re
+    code, out, err = run([*args, "--db", evil_db], capsys, monkeypatch)
+    assert code == 0, err
+    assert SHOWN in out and not re.search(RAW_CONTROL, out + err), out
+    assert "\nY" not in out  # the newline in the name forges no line
+
+
+def test_json_and_a_csv_file_keep_the_real_names(
+        evil_db: str, tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(["event", "list", "--format", "json", "--db", evil_db], capsys,
+                       monkeypatch)
+    assert "\u202e" not in out and "\\u202e" in out  # JSON's own escapes: valid JSON
+    assert json.loads(out)[0]["name"] == EVIL
+    target = tmp_path / "g.csv"
+    code, _, _ = run(["export", "--what", "games", "-o", str(target), "--db", evil_db],
+                     capsys, monkeypatch)
+    rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8-sig"))))
+    assert rows[0]["opponent"] == EVIL and rows[0]["tournament"] == EVIL  # data: as it is

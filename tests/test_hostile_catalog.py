@@ -235,6 +235,7 @@ def _long_games(n: int) -> bytes:
 
 
 _MADE: dict[str, bytes] = {}
+TERMINAL_NAME = "Evil\x1b]0;pwned\x07\x1b[2J\u202eX\x85Y\x08"  # OSC, CSI, RLO, C1, BS
 
 
 def make_inputs(made: Path) -> None:
@@ -275,6 +276,11 @@ def make_inputs(made: Path) -> None:
     (made / "locked" / "inner").mkdir()
     (made / "locked" / "inner" / "x.pgn").write_bytes(_game(9))
     (made / "live.pgn").write_bytes(_long_games(30))
+    (made / "terminal.pgn").write_bytes(  # names that would retitle and clear the terminal
+        pgn(White=TERMINAL_NAME, Event="Open\x1b[2J", Round="t1").encode()
+        + b'[Black "x\x1b]0;t\x07\n' + pgn(Round="t2", Black=TERMINAL_NAME).encode())
+    with zipfile.ZipFile(made / "forged.zip", "w") as zf:  # a member name forging a line
+        zf.writestr("a\nforged.pgn: 99 games read, 99 added\x1b[2J.pgn", _game(11))
     (made / "pipes").mkdir()
     (made / "pipes" / "a.pgn").write_bytes(_game(10))
     os.mkfifo(made / "pipes" / "pipe.pgn")  # opened, it would wait for a writer
@@ -375,6 +381,16 @@ CASES += [
     Case("endless-stdin", ("import", "-", "--max-size", "2M"), 2, "",
          "error: standard input holds more than 2M: refused (nothing of it was imported); if "
          "it is genuine, raise --max-size or name the file instead\n", stdin=bytes(3 << 20)),
+    Case("control-characters-in-names", ("import", M + "terminal.pgn"), 0,
+         f"{M}terminal.pgn: 2 games read, 2 added, 1 problem\n"
+         "1 file, 2 games read, 2 added, 0 duplicates skipped, 1 problem\n"
+         + NO_TC.replace("1 game", "2 games"),
+         f'warning: {M}terminal.pgn:11: not a tag pair, ignored: [Black "x\\x1b]0;t\\x07\n',
+         changes_db=True),
+    Case("newline-in-a-member-name", ("import", M + "forged.zip"), 0,
+         f"{M}forged.zip:a\\nforged.pgn: 99 games read, 99 added\\x1b[2J.pgn: 1 game read, "
+         "1 added\n1 file, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC,
+         "", changes_db=True),
     Case("file-cut-during-import", ("import", M + "live.pgn"), 1,
          f"{M}live.pgn: not imported: the file changed while it was being imported (written "
          "to, cut or replaced): nothing of it was stored; import it again once it is "

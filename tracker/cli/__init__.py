@@ -13,7 +13,15 @@ import typer
 from typer.core import TyperCommand
 
 from tracker import __version__
-from tracker.cli.common import Command, Group, Interruption, help_text, with_examples
+from tracker.cli.common import (
+    Command,
+    Group,
+    Interruption,
+    help_text,
+    shown,
+    shown_streams,
+    with_examples,
+)
 from tracker.errors import TrackerError
 
 DAMAGED_EXIT_CODE = 4
@@ -90,12 +98,20 @@ _reflow_help(app)
 
 
 def _one_line(message: str) -> str:
-    """An error is one line: line breaks inside it (a name typed with one) are shown as \\n."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
+    """An error is one line: line breaks inside it (a name typed with one) are shown as \\n,
+    and every other control character escaped (common.shown)."""
+    return shown(message)
 
 
 def main() -> None:
-    """Console entry point: run the app, turning every error into one line on stderr."""
+    """Console entry point: run the app, turning every error into one line on stderr; every
+    text written to stdout and stderr meanwhile shows control characters escaped (a name
+    that would retitle the terminal or clear it: common.ShownStream)."""
+    with shown_streams():
+        _main()
+
+
+def _main() -> None:
     try:
         # Without standalone mode, click returns the code of a typer.Exit instead of exiting.
         code = app(standalone_mode=False)
@@ -130,7 +146,7 @@ def main() -> None:
         if os.environ.get("TRACKER_DEBUG"):
             raise
         print(
-            f"error: internal error ({type(exc).__name__}: {exc}); "
+            f"error: internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
             "rerun with TRACKER_DEBUG=1 for details and please report it",
             file=sys.stderr,
         )

@@ -45,18 +45,150 @@ class _LazyConsole:
         if self._console is None:
             from rich.console import Console
 
-            class _Console(Console):
-                def on_broken_pipe(self) -> None:
-                    # rich's own: stdout to /dev/null, then SystemExit(1) without a word
-                    if not ClosedOutput.go_on:
-                        super().on_broken_pipe()
-                    _closed()
-
-            self._console = _Console(**self._options)
+            self._console = shown_console(Console)(**self._options)
         return self._console
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.console, name)
+
+
+# --- what reaches the terminal (issue 19 item 7) ---------------------------------------------
+#
+# A name from a PGN tag, an official list or an archive member may hold control characters:
+# ESC opens a sequence that retitles the window (OSC) or clears it (CSI), BEL rings, BS and
+# CR overwrite what was printed, a newline forges a line, C1 codes (U+0080-U+009F) are
+# controls too, and bidi overrides/isolates (U+202A-U+202E, U+2066-U+2069) reorder the text
+# shown after them. Every text the tracker prints shows them escaped (`\x1b`, `\n`,
+# `\u202e`); the data keeps them (the database, JSON's strings, a CSV file written with
+# --output). The guards, one per way out:
+#
+# - `main` puts every command's sys.stdout and sys.stderr behind `ShownStream`: whatever is
+#   written there (plain lines, CSV, errors, another module's writes) has its control
+#   characters escaped, line ends kept. Its escapes are valid inside a JSON string, so JSON
+#   stays JSON and decodes to the real text.
+# - rich (the out/err consoles, progress bars, tables, typer's help) writes past that
+#   guard, to the real stream (`rich_proxied_file`), so that its own colour and cursor
+#   codes work; the consoles made by `shown_console` escape the text they render instead,
+#   and a str they print is one line (a newline in it shown as \n).
+# - `shown` makes a one-line text of a value (a name with a newline in it) where lines are
+#   built: `echo_lines`, the import lines, the errors of `main`.
+
+_CONTROLS = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_ANY_CONTROL = re.compile(f"[{_CONTROLS}]")
+_CONTROL_BUT_LINE_ENDS = re.compile(
+    "\r(?!\n)|[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(found: re.Match[str]) -> str:
+    char = found.group()
+    code = ord(char)
+    # \xNN for C0 (never raw in JSON: json.dumps writes \u00NN), \uNNNN for the rest
+    # (valid inside a JSON string as well)
+    return _SHORT.get(char) or (f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}")
+
+
+def shown(text: str) -> str:
+    r"""`text` as one line safe to show: every control character (newline included), C1 code
+    and bidi override or isolate written as an escape (`\x1b`, `\n`, `\u202e`). A
+    backslash is left as it is: ordinary text is unchanged, and showing twice changes
+    nothing more."""
+    return _ANY_CONTROL.sub(_escape, text) if _ANY_CONTROL.search(text) else text
+
+
+def shown_lines(text: str) -> str:
+    r"""`shown`, keeping the line ends (\n and \r\n): for a block of lines."""
+    found = _CONTROL_BUT_LINE_ENDS.search(text)
+    return text if found is None else _CONTROL_BUT_LINE_ENDS.sub(_escape, text)
+
+
+class ShownStream:
+    """A text stream (sys.stdout, sys.stderr) that writes `shown_lines` of every text.
+
+    rich unwraps it (`rich_proxied_file`, as for its own proxies) and writes to the stream
+    beneath: its codes stay codes, and its consoles escape what they render themselves."""
+
+    def __init__(self, stream: Any) -> None:
+        self.rich_proxied_file = stream
+
+    def write(self, text: str) -> int:
+        self.rich_proxied_file.write(shown_lines(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rich_proxied_file, name)
+
+
+@contextlib.contextmanager
+def shown_streams() -> Iterator[None]:
+    """sys.stdout and sys.stderr behind ShownStream while inside (restored after)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (s if isinstance(s, ShownStream) or s is None
+                              else ShownStream(s) for s in saved)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def real_stream(stream: Any) -> Any:
+    """The stream beneath a ShownStream (and a rich proxy over one: a progress bar redirects
+    sys.stderr): to write terminal codes of our own."""
+    while hasattr(stream, "rich_proxied_file"):
+        stream = stream.rich_proxied_file
+    return stream
+
+
+def shown_console(base: type[Console]) -> type[Console]:
+    """A rich Console class that escapes the text it renders (its own codes are kept): a str
+    printed is one line, control characters in any renderable (a table cell, a progress
+    description) are escaped; a closed stdout is handled as ClosedOutput says."""
+    from rich.segment import Segment
+
+    class _Console(base):  # type: ignore[misc, valid-type]
+        @property
+        def file(self) -> Any:
+            # rich unwraps one proxy; under a progress bar sys.stderr is rich's proxy over
+            # a ShownStream, which would escape rich's own codes
+            return real_stream(base.file.fget(self))  # type: ignore[attr-defined]
+
+        @file.setter
+        def file(self, new_file: Any) -> None:
+            self._file = new_file
+
+        def print(self, *objects: Any, **options: Any) -> None:
+            super().print(*(shown(o) if isinstance(o, str) else o for o in objects),
+                          **options)
+
+        def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:
+            for segment in super().render(renderable, options):
+                if segment.control or not _CONTROL_BUT_LINE_ENDS.search(segment.text):
+                    yield segment
+                else:
+                    yield Segment(shown_lines(segment.text), segment.style, segment.control)
+
+        def on_broken_pipe(self) -> None:
+            # rich's own: stdout to /dev/null, then SystemExit(1) without a word
+            if not ClosedOutput.go_on:
+                super().on_broken_pipe()
+            _closed()
+
+    return _Console
+
+
+def shown_cells(cells: list[list[str]]) -> list[list[str]]:
+    """The cells of a table, each shown (before the columns are measured: they stay
+    aligned)."""
+    return [[shown(c) for c in row] for row in cells]
+
+
+def echo_lines(lines: Any) -> None:
+    r"""Lines of text on stdout, each shown as one line (a newline inside one is \n)."""
+    sys.stdout.write("".join(f"{shown(line)}\n" for line in lines))
 
 
 out = _LazyConsole(highlight=False, soft_wrap=True)  # results: stdout
@@ -102,8 +234,9 @@ def _closed() -> None:
 
 def emit_json(data: object) -> None:
     """`data` as indented JSON on stdout, plainly (rich's print_json colours and re-parses it:
-    a minute for 35,000 players)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    a minute for 35,000 players). A C1 code or a bidi character in a string is written
+    \\uNNNN (json.dumps escapes C0 itself): valid JSON, the same text once decoded."""
+    sys.stdout.write(shown_lines(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
 
 
 DbOption = Annotated[

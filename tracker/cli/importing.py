@@ -13,9 +13,13 @@ from tracker.cli.common import (
     DbOption,
     Interruption,
     TableOrJson,
+    echo_lines,
     emit_json,
     err,
     out,
+    shown,
+    shown_cells,
+    shown_console,
     store_for,
     unless_closed,
 )
@@ -60,8 +64,8 @@ class _Bar:
         self.games = 0
         self.name = ""
 
-    def _show(self) -> None:
-        self.progress.update(self.task, description=f"{self.name}: {self.games:,} games")
+    def _show(self) -> None:  # (a name with a newline stays one line of the bar)
+        self.progress.update(self.task, description=f"{shown(self.name)}: {self.games:,} games")
 
     def start(self, name: str, total_bytes: int | None) -> None:
         self.name = name
@@ -138,7 +142,7 @@ def import_command(
         show = err.is_terminal and not quiet
         # Not redirect_stdout: rich would send the results printed meanwhile to its console,
         # stderr (see _Said.source_done).
-        progress = Progress(TextColumn("{task.description}"), BarColumn(),
+        progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
                             MofNCompleteColumn(), TimeElapsedColumn(), console=err.console,
                             transient=True, disable=not show, redirect_stdout=False)
         said = _Said(progress if show else None, quiet=quiet)
@@ -176,8 +180,9 @@ def _spooling(name: str, done: int) -> None:
     """Progress while standard input (or a pipe) is read, before anything is imported (on a
     terminal: one line, rewritten, and erased at the end)."""
     what = "standard input" if name == "-" else name
-    sys.stderr.write("\r\x1b[K" if done < 0 else f"\rreading {what}: {done >> 20:,} MiB so far")
-    sys.stderr.flush()
+    stderr = err.console.file  # its own codes, past the guard of control characters
+    stderr.write("\r\x1b[K" if done < 0 else f"\rreading {shown(what)}: {done >> 20:,} MiB so far")
+    stderr.flush()
 
 
 def _closed_line(report: ImportReport) -> str:
@@ -402,7 +407,7 @@ def imports_command(
     for col in ("read", "added", "duplicates", "problems"):
         table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
-        table.add_row(str(r.id), r.source, r.started_at.strftime("%Y-%m-%d %H:%M"),
+        table.add_row(str(r.id), shown(r.source), r.started_at.strftime("%Y-%m-%d %H:%M"),
                       f"{r.games_read:,}", f"{r.games_added:,}", f"{r.duplicates:,}",
                       f"{r.problems:,}")
     _print_table(table)
@@ -461,7 +466,7 @@ def remove_command(
                      f"{'it' if len(gone.forgotten) == 1 else 'one'} again stores them")
     lines.append("--dry-run: nothing was changed" if dry_run else
                  f"import the corrected file again with `tracker import {r.source}`")
-    sys.stdout.write("\n".join(lines) + "\n")
+    echo_lines(lines)
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -524,7 +529,7 @@ def players_command(
         for p in rows
     ]
     right = [0, 2, *range(3, 3 + len(lists))]
-    sys.stdout.write("\n".join(table_lines(headers, cells, right)) + "\n")
+    echo_lines(table_lines(headers, shown_cells(cells), right))
 
 
 def _print_table(table: Table) -> None:
@@ -533,7 +538,7 @@ def _print_table(table: Table) -> None:
     if out.is_terminal:
         out.print(table)
     else:
-        Console(file=sys.stdout, width=160, highlight=False).print(table)
+        shown_console(Console)(file=sys.stdout, width=160, highlight=False).print(table)
 
 
 def _iso(value: Any) -> str | None:

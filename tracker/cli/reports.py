@@ -13,9 +13,12 @@ from tracker.cli.common import (
     DbOption,
     ForceOption,
     Format,
+    echo_lines,
     emit_json,
     out,
     output_file,
+    shown,
+    shown_cells,
     store_for,
 )
 from tracker.errors import BadInput
@@ -62,12 +65,21 @@ def check_range(first: Period | None, last: Period | None) -> None:
 def _print_table(headers: list[str], cells: list[list[str]], right: set[int],
                  title: str | None = None) -> None:
     from tracker.reports import table_lines
-    lines = ([title, ""] if title else []) + table_lines(headers, cells, right)
+    lines = ([title, ""] if title else []) + table_lines(headers, shown_cells(cells), right)
     _echo_lines(lines)
 
 
 def _echo_lines(lines: list[str]) -> None:
-    sys.stdout.write("\n".join(lines) + "\n")
+    echo_lines(lines)  # each one line, control characters escaped (common.shown)
+
+
+def _csv(columns: Any, rows: list[dict[str, Any]]) -> str:
+    """CSV for stdout: text shown like every other (a cell's control characters, newline
+    included, escaped: one line per row; docs/export.md). A file (--output) keeps the raw
+    text."""
+    from tracker.reports import to_csv
+    return to_csv(columns, [{k: shown(v) if isinstance(v, str) else v for k, v in r.items()}
+                            for r in rows])
 
 
 
@@ -109,7 +121,6 @@ def history(
         load_history,
         season_line,
         season_summary,
-        to_csv,
         unplaced_lines,
     )
     from tracker.store.players import resolve_player
@@ -123,7 +134,7 @@ def history(
     if fmt is Format.json:
         emit_json(rows)
     elif fmt is Format.csv:
-        sys.stdout.write(to_csv(HISTORY_COLUMNS, rows))
+        sys.stdout.write(_csv(HISTORY_COLUMNS, rows))
     else:
         if not rows:
             out.print(f"No {rl} rating periods for {who.name} yet: import games with "
@@ -256,14 +267,13 @@ def export(
         who = resolve_player(store, player)
         hist = load_history(store, who)
     replays = list(hist.replays.values())
-    if what is What.history:
-        text = to_csv(HISTORY_COLUMNS, [r for rp in replays
-                                         for r in history_rows(rp, player=who)])
-    else:
-        text = to_csv(GAME_COLUMNS, game_rows(replays))
-    if path is None:
-        sys.stdout.write(text)
+    columns: tuple[str, ...] = HISTORY_COLUMNS if what is What.history else GAME_COLUMNS
+    rows = ([r for rp in replays for r in history_rows(rp, player=who)]
+            if what is What.history else game_rows(replays))
+    if path is None:  # text shown: control characters escaped (docs/export.md)
+        sys.stdout.write(_csv(columns, rows))
         return
+    text = to_csv(columns, rows)  # data: the names as they are
     write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
     lines = text.count("\r\n") - 1
     out.print(f"wrote {path} ({lines} rows)", markup=False)
@@ -320,7 +330,7 @@ def event_list(
     """
     from decimal import Decimal
 
-    from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed, load_history, to_csv
+    from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed, load_history
     from tracker.store.players import resolve_player
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
@@ -330,7 +340,7 @@ def event_list(
     if fmt is Format.json:
         emit_json(rows)
     elif fmt is Format.csv:
-        sys.stdout.write(to_csv(EVENT_COLUMNS, rows))
+        sys.stdout.write(_csv(EVENT_COLUMNS, rows))
     else:
         if not rows:
             out.print(f"No tournaments for {who.name}: import games with `tracker import`.",
