@@ -437,3 +437,21 @@ def test_four_games_a_day_without_a_time_control_are_no_standard_games() -> None
         dataclasses.replace(b.games[1], id=99, list_assumed=False)]
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and nov.games == 5
+
+
+def test_a_game_put_on_a_list_by_assumption_is_said_in_history(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 item 4: what was assumed is reported in the history notes too."""
+    game = ('[Event "League"]\n[Site "Brno"]\n[Date "2025.10.04"]\n[Round "1"]\n'
+            '[White "Me, Myself"]\n[Black "Opp, One"]\n[Result "1-0"]\n[WhiteElo "1800"]\n'
+            '[BlackElo "1800"]\n\n1. e4 e5 1-0\n')
+    (tmp_path / "g.pgn").write_text(game, encoding="utf-8")
+    db = str(tmp_path / "a.db")
+    assert run_cli(capsys, monkeypatch, "import", str(tmp_path / "g.pgn"), "--player",
+                   "Me, Myself", "--db", db)[0] == 0
+    code, out, _ = run_cli(capsys, monkeypatch, "history", "-f", "json", "--db", db)
+    (row,) = json.loads(out)
+    assert row["list_assumed_games"] == 1
+    assert "1 game on the standard list by assumption (no time control; tracker event set 1 " \
+           "--list corrects it)" in row["note"]

@@ -118,6 +118,7 @@ HISTORY_COLUMNS = (
     "period", "list", "rating_before", "games", "points", "expected", "k", "change_exact",
     "change", "rating_after", "official_rating", "difference", "note", "elo_tag",
     "tag_difference", "published", "source", "before_official", "assumptions",
+    "list_assumed_games",
 )
 
 
@@ -168,8 +169,20 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
     elif row.source == "Elo tag" and row.tag_difference not in (None, 0):
         parts.append(f"re-anchored on the Elo tag {row.elo_tag}")
     parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
+    assumed = list_assumed_games(row)
+    if assumed:
+        ids = sorted({p.unit.tournament.id for p in row.tournaments
+                      if any(g.list_assumed for g in p.counted)})
+        parts.append(f"{plural(assumed, 'game')} on the {row.rating_list} list by assumption "
+                     f"(no time control; tracker event set {'/'.join(map(str, ids))} --list "
+                     "corrects it)")
     parts += [assumption_text(a, player) for a in row.assumptions]
     return "; ".join(parts)
+
+
+def list_assumed_games(row: PeriodRow) -> int:
+    """The period's counted games whose list was assumed (no readable TimeControl)."""
+    return sum(1 for p in row.tournaments for g in p.counted if g.list_assumed)
 
 
 def history_row(row: PeriodRow, player: PlayerRef | None = None) -> dict[str, Any]:
@@ -200,6 +213,7 @@ def history_row(row: PeriodRow, player: PlayerRef | None = None) -> dict[str, An
         "before_official": row.before_official,
         "assumptions": [{"fact": a.fact, "assumed": a.assumed,
                          "command": assumption_command(a, player)} for a in row.assumptions],
+        "list_assumed_games": list_assumed_games(row),
     }
 
 
