@@ -453,5 +453,5 @@ def test_a_game_put_on_a_list_by_assumption_is_said_in_history(
     code, out, _ = run_cli(capsys, monkeypatch, "history", "-f", "json", "--db", db)
     (row,) = json.loads(out)
     assert row["list_assumed_games"] == 1
-    assert "1 game on the standard list by assumption (no time control; tracker event set 1 " \
-           "--list corrects it)" in row["note"]
+    assert "1 game on this list by assumption (no time control: tracker event set ID --list)" \
+        in row["note"]

@@ -171,11 +171,8 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
     parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
     assumed = list_assumed_games(row)
     if assumed:
-        ids = sorted({p.unit.tournament.id for p in row.tournaments
-                      if any(g.list_assumed for g in p.counted)})
-        parts.append(f"{plural(assumed, 'game')} on the {row.rating_list} list by assumption "
-                     f"(no time control; tracker event set {'/'.join(map(str, ids))} --list "
-                     "corrects it)")
+        parts.append(f"{plural(assumed, 'game')} on this list by assumption (no time control: "
+                     "tracker event set ID --list)")
     parts += [assumption_text(a, player) for a in row.assumptions]
     return "; ".join(parts)
 
