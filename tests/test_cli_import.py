@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLES, run_cli, subprocess_env, tracker_command
+from tests.conftest import SAMPLES, dump_db, run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 
 
@@ -404,3 +404,47 @@ def test_control_characters_in_names_and_members_are_shown_escaped(
     assert HOSTILE_NAME in {p["name"] for p in json.loads(out)}
     code, out, _ = run(capsys, monkeypatch, "imports", "--format", "json")
     assert json.loads(out)[1]["source"] == "m.zip:" + FORGED_MEMBER
+
+
+# --- issue 19: --strict after a lenient import ------------------------------------------------
+
+
+def test_strict_checks_a_file_imported_before_with_problems(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "bad.pgn", pgn(Round="1"), pgn(Round="2", Result="2-0"))
+    write(tmp_path / "good.pgn", pgn(Round="3"))
+    assert run(capsys, monkeypatch, "import", "bad.pgn", "good.pgn")[0] == 0
+    before = dump_db(tmp_path / "tracker.db")
+    code, out, err = run(capsys, monkeypatch, "import", "bad.pgn", "--strict")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (
+        "error: bad.pgn:11: unknown result '2-0': game skipped (expected 1-0, 0-1, 1/2-1/2 or "
+        "*) (--strict: bad.pgn was imported before without --strict, on "
+        f"{_import_time(tmp_path, 1)} UTC as import 1 with 1 problem; nothing more of it was "
+        "imported; the 1 game it added stay stored until `tracker imports remove 1`)")
+    assert dump_db(tmp_path / "tracker.db") == before
+    code, out, _ = run(capsys, monkeypatch, "import", "good.pgn", "--strict")
+    assert code == 0 and out.splitlines()[0] == (
+        f"good.pgn: already imported on {_import_time(tmp_path, 2)} UTC, nothing added "
+        "(imported then without a problem)")
+    # a problem the earlier import reported but a check now does not find (an older version)
+    con = sqlite3.connect(tmp_path / "tracker.db")
+    con.execute("UPDATE imports SET problems = 1 WHERE id = 2")
+    con.commit()
+    con.close()
+    code, out, _ = run(capsys, monkeypatch, "import", "good.pgn", "--strict")
+    assert code == 0 and out.splitlines()[0] == (
+        f"good.pgn: already imported on {_import_time(tmp_path, 2)} UTC with problems; "
+        "checked again with --strict: no problem now, nothing added")
+    assert _count(tmp_path / "tracker.db", "SELECT count(*) FROM games") == 2
+
+
+def _import_time(folder: Path, import_id: int) -> str:
+    con = sqlite3.connect(folder / "tracker.db")
+    try:
+        (started,) = con.execute("SELECT started_at FROM imports WHERE id = ?",
+                                 (import_id,)).fetchone()
+    finally:
+        con.close()
+    return str(started)[:16]

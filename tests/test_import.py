@@ -581,6 +581,25 @@ def test_big_source_hash_in_a_thread_is_recognized(store: Store, tmp_path: Path,
     assert len(list_imports(store)) == 1
 
 
+@pytest.mark.parametrize("big", [False, True], ids=["small", "hashed-in-a-thread"])
+def test_strict_reads_again_a_file_imported_with_problems(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, big: bool) -> None:
+    """Issue 19: --strict after a lenient import checks the file instead of calling it
+    already imported; its earlier games stay, nothing more is stored."""
+    from tracker.importer import batches as importer
+
+    if big:
+        monkeypatch.setattr(importer, "WORKER_MIN_BYTES", 0)
+    f = write(tmp_path / "a.pgn", *(pgn(Round=str(r)) for r in range(30)),
+              pgn(Round="x", Result="2-0"))
+    assert run(store, f).sources[0].added == 30
+    with pytest.raises(BadInput, match=r"a\.pgn:301: unknown result '2-0'.*\(--strict: .*a\.pgn "
+                       r"was imported before without --strict, on .* as import 1 with 1 "
+                       r"problem; .* the 30 games it added stay stored"):
+        run(store, f, strict=True)
+    assert len(list_imports(store)) == 1 and len(rows(store, games.c.id)) == 30
+
+
 def test_other_databases_path_gives_the_same_rows(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The portable path (no SQLite-only SQL) stores what the SQLite fast path stores."""

@@ -92,7 +92,9 @@ def import_command(
                              "is unknown (default: standard, said in the report).",
         show_default=False)] = None,
     strict: Annotated[bool, typer.Option(
-        "--strict", help="Stop at the first problem; nothing of that file is stored.")] = False,
+        "--strict", help="Stop at the first problem; nothing of that file is stored. A file "
+        "imported before with problems (without --strict) is read and checked again; one "
+        "imported before without a problem is skipped as usual.")] = False,
     validate: Annotated[bool, typer.Option(
         "--validate", help="Also replay every move with python-chess (slow).")] = False,
     quiet: Annotated[bool, typer.Option(
@@ -145,7 +147,7 @@ def import_command(
         progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
                             MofNCompleteColumn(), TimeElapsedColumn(), console=err.console,
                             transient=True, disable=not show, redirect_stdout=False)
-        said = _Said(progress if show else None, quiet=quiet)
+        said = _Said(progress if show else None, quiet=quiet, strict=strict)
         try:
             with progress:
                 bar = _Bar(progress, 0)
@@ -208,9 +210,10 @@ class _Said:
     """Says what happened to each source as soon as it is done: its problems (stderr, the
     first PROBLEMS_SHOWN of the run) and its line (stdout, unless --quiet)."""
 
-    def __init__(self, progress: Progress | None, *, quiet: bool) -> None:
+    def __init__(self, progress: Progress | None, *, quiet: bool, strict: bool = False) -> None:
         self.progress = progress
         self.quiet = quiet
+        self.strict = strict
         self.problems_shown = 0
 
     def source_done(self, s: SourceReport) -> None:
@@ -220,7 +223,7 @@ class _Said:
                 self.problems_shown += 1
         if self.quiet:
             return
-        line = _source_line(s)
+        line = _source_line(s, strict=self.strict)
         if self.progress is not None and out.is_terminal:
             # Both on the screen: above the progress bar, through its console.
             self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
@@ -238,11 +241,15 @@ def _n(value: int, word: str) -> str:
     return f"{value:,} {word}" + ("" if value == 1 else "s")
 
 
-def _source_line(s: SourceReport) -> str:
+def _source_line(s: SourceReport, *, strict: bool = False) -> str:
     if s.already is not None:
         when = s.already.started_at.strftime("%Y-%m-%d %H:%M")
         same = "" if s.already.source == s.name else f" as {s.already.source}"
-        return f"{s.name}: already imported on {when} UTC{same}, nothing added"
+        if s.checked:
+            return (f"{s.name}: already imported on {when} UTC{same} with problems; checked "
+                    "again with --strict: no problem now, nothing added")
+        clean = " (imported then without a problem)" if strict else ""
+        return f"{s.name}: already imported on {when} UTC{same}, nothing added{clean}"
     if s.error is not None:
         error = s.error.removeprefix(f"{s.name}: ")
         return f"{s.name}: not imported: {error}"

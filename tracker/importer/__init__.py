@@ -29,6 +29,7 @@ The modules: `values` (options, reports), `prepare` (step 2: Preparer), `batches
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import signal
@@ -74,7 +75,7 @@ from tracker.importer.values import (
 )
 from tracker.store import Store
 from tracker.store.db import DamagedDatabase
-from tracker.store.games import GameWriter, find_import
+from tracker.store.games import GameWriter, ImportRecord, find_import
 
 __all__ = [
     "FORFEIT",
@@ -288,9 +289,12 @@ def import_source(
     before = stamp() if stamp is not None else None
     hasher = _Hasher(source)
     size = _size(source)
+    # --strict on a file imported before with problems (without --strict): read it again
+    # and check it, as the earlier import never did (issue 19); its games stay stored
+    before_lenient: list[ImportRecord] = []
     if _shared_stream(source) or size is None or size < tunables.WORKER_MIN_BYTES:
         hasher.run()  # small (or standard input): hash first, in this thread
-        if _already(store, hasher.result(), rep):
+        if _already(store, hasher.result(), rep, options, before_lenient):
             return
     else:
         hasher.start()
@@ -308,29 +312,30 @@ def import_source(
                 check()
                 if digest is None and (hasher.digest is not None or hasher.error is not None):
                     digest = hasher.result()
-                    if _already(store, digest, rep):
+                    if _already(store, digest, rep, options, before_lenient):
                         return
                 rep.games_read += batch.read
                 rep.skipped += batch.skipped
                 _add_problems(rep, name, batch.problems)
                 if options.strict and rep.problem_count:
-                    raise BadInput(
-                        f"{rep.problems[0]} (--strict: nothing of {name} was imported)"
-                    )
+                    raise _strict_failure(store, rep, hasher, before_lenient)
                 writer.add(batch.games)
                 if writer.clashes:  # duplicates whose result differs from the stored one
                     _add_problems(rep, name, writer.clashes)
                     if options.strict:
-                        raise BadInput(f"{rep.problems[0]} (--strict: nothing of {name} was "
-                                       "imported)")
+                        raise _strict_failure(store, rep, hasher, before_lenient)
                     writer.clashes.clear()
                 rep.not_rated.update(batch.not_rated)
                 rep.list_assumed += batch.assumed
                 progress.advance(batch.read)
             if digest is None:
                 digest = hasher.result()
-                if _already(store, digest, rep):
+                if _already(store, digest, rep, options, before_lenient):
                     return
+            if before_lenient:  # checked with --strict: no problem; nothing more to add
+                rep.checked = True
+                _already(store, digest, rep)
+                return
             if stamp is not None and before is not None and stamp() != before:
                 raise TrackerError(
                     f"{name}: the file changed while it was being imported (written to, cut "
@@ -359,6 +364,28 @@ def _add_problems(rep: SourceReport, name: str, problems: Iterable[str]) -> None
             rep.problems.append(f"{name}:{p}")
 
 
+def _strict_failure(store: Store, rep: SourceReport, hasher: _Hasher,
+                    lenient: list[ImportRecord]) -> BadInput:
+    """The error of --strict at the first problem; for a file imported before without
+    --strict, what stays stored of it and how to take it out."""
+    name = rep.name
+    if not lenient:  # (a big file's hash may still be running: its earlier import?)
+        with contextlib.suppress(TrackerError):
+            found = find_import(store, hasher.result())
+            if found is not None:
+                lenient.append(found)
+    if not lenient:
+        return BadInput(f"{rep.problems[0]} (--strict: nothing of {name} was imported)")
+    r = lenient[0]
+    when = r.started_at.strftime("%Y-%m-%d %H:%M")
+    return BadInput(
+        f"{rep.problems[0]} (--strict: {name} was imported before without --strict, on "
+        f"{when} UTC as import {r.id} with {r.problems:,} "
+        f"{'problem' if r.problems == 1 else 'problems'}; nothing more of it was imported; "
+        f"the {r.games_added:,} {'game' if r.games_added == 1 else 'games'} it added stay "
+        f"stored until `tracker imports remove {r.id}`)")
+
+
 def _nothing_stored(rep: SourceReport) -> None:
     """A failed source adds nothing to the totals: no game read, added, skipped, assumed or
     not counted for rating (its problems stay: they say what is wrong with the file)."""
@@ -366,9 +393,17 @@ def _nothing_stored(rep: SourceReport) -> None:
     rep.not_rated.clear()
 
 
-def _already(store: Store, digest: str, rep: SourceReport) -> bool:
+def _already(store: Store, digest: str, rep: SourceReport, options: ImportOptions | None = None,
+             lenient: list[ImportRecord] | None = None) -> bool:
+    """Whether this content was imported before (then the report says so, nothing added).
+    With --strict, content imported before with problems is not skipped: it goes into
+    `lenient`, to be read and checked again."""
     found = find_import(store, digest)
     if found is None:
+        return False
+    if options is not None and options.strict and found.problems and lenient is not None:
+        if not lenient:
+            lenient.append(found)
         return False
     rep.already = found
     _nothing_stored(rep)

@@ -47,6 +47,7 @@ class SourceReport:
     problems: list[str] = field(default_factory=list)  # "file:line: text" (first ones)
     problem_count: int = 0
     already: ImportRecord | None = None  # the same content was imported before
+    checked: bool = False  # ... with problems, and read again with --strict: none now
     error: str | None = None  # the source failed: nothing of it was stored
 
 
