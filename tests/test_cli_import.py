@@ -448,3 +448,31 @@ def _import_time(folder: Path, import_id: int) -> str:
     finally:
         con.close()
     return str(started)[:16]
+
+
+# --- issue 19: --player with a typo -----------------------------------------------------------
+
+
+def test_player_is_checked_before_storing_and_a_typo_is_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "a.pgn", pgn(Round="1"))
+    write(tmp_path / "b.pgn", pgn(Round="2", White="Novak, Petr"))
+    code, out, err = run(capsys, monkeypatch, "import", "a.pgn", "--player", "Novk, Jan")
+    assert code == 0 and out.startswith("a.pgn: 1 game read, 1 added\n")
+    assert err == (
+        "warning: --player 'Novk, Jan' not marked: no player matches 'Novk, Jan': `tracker "
+        "players` lists all 2 players, `tracker players --search PART` those whose name "
+        "contains PART; the games are stored: mark your player with `tracker player set "
+        "PLAYER --me`\n")
+    assert _count(tmp_path / "tracker.db", "SELECT count(*) FROM games") == 1
+    assert "(me)" not in run(capsys, monkeypatch, "players")[1]
+    run(capsys, monkeypatch, "import", "b.pgn")
+    before = dump_db(tmp_path / "tracker.db")
+    write(tmp_path / "c.pgn", pgn(Round="3"))
+    for bad in ("%", "Novak"):  # not a name; two players match: refused before storing
+        code, out, err = run(capsys, monkeypatch, "import", "c.pgn", "--player", bad)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert dump_db(tmp_path / "tracker.db") == before
+    code, out, _ = run(capsys, monkeypatch, "import", "c.pgn", "--player", "Novak, Jan")
+    assert code == 0 and out.splitlines()[-1] == "tracked player: Novak, Jan"

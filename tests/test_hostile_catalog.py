@@ -281,6 +281,7 @@ def make_inputs(made: Path) -> None:
         + b'[Black "x\x1b]0;t\x07\n' + pgn(Round="t2", Black=TERMINAL_NAME).encode())
     with zipfile.ZipFile(made / "forged.zip", "w") as zf:  # a member name forging a line
         zf.writestr("a\nforged.pgn: 99 games read, 99 added\x1b[2J.pgn", _game(11))
+    (made / "one.pgn").write_bytes(_game(12))
     (made / "pipes").mkdir()
     (made / "pipes" / "a.pgn").write_bytes(_game(10))
     os.mkfifo(made / "pipes" / "pipe.pgn")  # opened, it would wait for a writer
@@ -391,6 +392,15 @@ CASES += [
          f"{M}forged.zip:a\\nforged.pgn: 99 games read, 99 added\\x1b[2J.pgn: 1 game read, "
          "1 added\n1 file, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC,
          "", changes_db=True),
+    Case("player-typo", ("import", M + "one.pgn", "--player", "Novk, Jan"), 0,
+         f"{M}one.pgn: 1 game read, 1 added\n"
+         "1 file, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC,
+         "warning: --player 'Novk, Jan' not marked: no player matches 'Novk, Jan': `tracker "
+         "players` lists all 4 players, `tracker players --search PART` those whose name "
+         "contains PART; the games are stored: mark your player with `tracker player set "
+         "PLAYER --me`\n", changes_db=True),
+    Case("player-not-a-name", ("import", M + "one.pgn", "--player", "%"), 2, "",
+         "error: '%' is not a player name or FIDE ID\n"),
     Case("file-cut-during-import", ("import", M + "live.pgn"), 1,
          f"{M}live.pgn: not imported: the file changed while it was being imported (written "
          "to, cut or replaced): nothing of it was stored; import it again once it is "

@@ -86,7 +86,10 @@ def import_command(
              "archives, or - for standard input.", show_default=False)],
     player: Annotated[str | None, typer.Option(
         "--player", help="Mark this player (name or FIDE ID) as yours: later commands default "
-                         "to them.", show_default=False)] = None,
+                         "to them. Checked before anything is stored: a bad value or a name "
+                         "several players match stops the import (exit 2); a player found in "
+                         "no file is a warning (the games stay stored, exit 0).",
+        show_default=False)] = None,
     rating_list: Annotated[str | None, typer.Option(
         "--list", "-l", help="standard, rapid or blitz: the list of games whose time control "
                              "is unknown (default: standard, said in the report).",
@@ -140,6 +143,9 @@ def import_command(
     store = store_for(db)
     try:
         from tracker.store.games import last_game_id
+        # --player is checked before anything is stored: a bad value (or several players
+        # matching) stops here; a name nobody has yet may come with these files
+        known = None if player is None else _known_player(store, player)
         before = last_game_id(store)  # the games this run adds have higher ids
         show = err.is_terminal and not quiet
         # Not redirect_stdout: rich would send the results printed meanwhile to its console,
@@ -160,11 +166,17 @@ def import_command(
             _print_report(report, said, default_list=default_list, store=store,
                           before=before)
         if player is not None:
-            ref = resolve_player(store, player)
-            set_me(store, ref.id)
-            with unless_closed():
-                out.print(f"tracked player: {_who(ref)}", markup=False)
-                sys.stdout.flush()
+            try:
+                ref = known or resolve_player(store, player)
+            except TrackerError as exc:  # the games are stored: a warning, not a failure
+                err.print(f"warning: --player {player!r} not marked: {exc}; the games are "
+                          "stored: mark your player with `tracker player set PLAYER --me`",
+                          markup=False, soft_wrap=True)
+            else:
+                set_me(store, ref.id)
+                with unless_closed():
+                    out.print(f"tracked player: {_who(ref)}", markup=False)
+                    sys.stdout.flush()
     finally:
         store.close()
     if ClosedOutput.closed:
@@ -176,6 +188,18 @@ def import_command(
             f"{len(failed)} of {len(report.sources)} files could not be imported (nothing of "
             f"them was stored): {names}"
         )
+
+
+def _known_player(store: Store, player: str) -> PlayerRef | None:
+    """The player --player names, if the database has them already (None: not yet, perhaps
+    in the files being imported). A bad value, or several players matching, is an error
+    before anything is stored."""
+    from tracker.errors import NotFound
+    from tracker.store.players import resolve_player
+    try:
+        return resolve_player(store, player)
+    except NotFound:
+        return None
 
 
 def _spooling(name: str, done: int) -> None:
