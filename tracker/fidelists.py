@@ -199,9 +199,6 @@ class TxtLayout:
         """The field's column, or (0, 0) (an empty slice) when the layout has none."""
         return self.index.get(field, (0, 0))
 
-    def has(self, field: str) -> bool:
-        return any(name == field for name, _, _ in self.columns)
-
 
 def _is_month(word: str) -> bool:
     m = _MONTH_TITLE.match(word)
