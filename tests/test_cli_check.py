@@ -134,6 +134,12 @@ def test_target_errors(db_path: Path, capsys, monkeypatch) -> None:  # type: ign
           "--start", "2025-12-02"], "cannot be rated on the 2025-12 list"),
         (["target", "1870", "--opponents", "1860", "--games", "2", "--period", "2025-10",
           "--start", "2025-09-20"], "later --period"),
+        # issue 19: an internal error (exit 3; the year 10000), a hang, an OverflowError
+        (["target", "1870", "--opponents", "1860", "--games", "2", "--start", "9999-12-31"],
+         "--start '9999-12-31': the year must be from 1970 to 2999"),
+        (["target", "1870", "--opponents", "1860", "--games", "1000000000"],
+         "--games 1,000,000,000: a tournament of more than 1,000 games?"),
+        (["target", "1870", "--opponents", "1860", "--games", "9" * 20], "more than 1,000"),
     ):
         code, _, err = run([*args, "--db", db], capsys, monkeypatch)
         assert code == 2, (args, err)
@@ -175,3 +181,75 @@ def test_the_suggested_pin_makes_the_check_pass(db_path: Path, capsys, monkeypat
     assert code == 0, err
     code, out, _ = run(["check", "--db", db], capsys, monkeypatch)
     assert code == 0 and "All 2 periods checked match." in out
+
+
+def test_check_against_list_files_of_several_eras_names_each_file(
+        tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 14: a player whose official history comes only from imported list files of
+    several eras (2009-2012 TXT, 2012-2015 TXT, today's, one of them zipped) is checked where
+    the replay has the games, and each official number names its file.
+
+    By hand (table 8.1.2: D 0 -> PD 0.50; spec section 3: an adult with 30+ games under 2400
+    has K 15 before Jul 2014 and K 20 after):
+    - Mar 2011 list 1800. A win vs 1800 on 5-6 Mar 2011 (two-monthly lists, 7 closing days):
+      rated on the May 2011 list, +0.50 x 15 = +7.5, rounded once away from zero: +8 -> 1808.
+    - Jan 2013 list 1808 (nothing between). A loss vs 1808 on 5-6 Jan 2013 (monthly lists):
+      Feb 2013, -0.50 x 15 = -7.5 -> -8 -> 1800.
+    - The Mar 2024 compression (spec section 5): below 2000 a rating gains 0.4 x (2000 - R):
+      1800 + 80 = 1880, as the Oct 2025 list says. A win vs 1880 on 4 Oct 2025: Nov 2025,
+      +0.50 x 20 = +10 -> 1890.
+    """
+    import zipfile
+
+    from tracker.listgen import Figures, Player, write_list
+    from tracker.model import Period
+
+    def player(rating: int, games: int | None, k: int | None) -> Player:
+        none = Figures(None, None, None)
+        return Player(99012345, "Novák, Tomáš", "CZE", "M", "", "", "", "",
+                      Figures(rating, games, k), none, none, 1980, "")
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    for name, fmt, period, rating, games, k in (
+            ("standard_mar11frl.txt", "txt-2009", Period(2011, 3), 1800, 0, None),
+            ("standard_may11frl.txt", "txt-2009", Period(2011, 5), 1808, 1, None),
+            ("standard_jan13frl.txt", "txt-2012", Period(2013, 1), 1808, 0, 15),
+            ("standard_feb13frl.txt", "txt-2012", Period(2013, 2), 1800, 1, 15),
+            ("standard_oct25frl.txt", "txt", Period(2025, 10), 1880, 0, 20),
+            ("standard_nov25frl.txt", "txt", Period(2025, 11), 1890, 1, 20)):
+        with (lists / name).open("w", encoding="utf-8") as fh:
+            write_list(fh, [player(rating, games, k)], fmt, period=period)
+    with zipfile.ZipFile(lists / "standard_feb13frl.zip", "w") as z:
+        z.write(lists / "standard_feb13frl.txt", "standard_feb13frl.txt")
+    (lists / "standard_feb13frl.txt").unlink()
+
+    def pgn(event: str, day: str, opp: str, elo: int, result: str) -> str:
+        return (f'[Event "{event}"]\n[Site "Brno"]\n[Date "{day}"]\n[Round "1"]\n'
+                f'[White "Novák, Tomáš"]\n[Black "{opp}"]\n[Result "{result}"]\n'
+                f'[WhiteElo "{elo}"]\n[BlackElo "{elo}"]\n[WhiteFideId "99012345"]\n'
+                '[TimeControl "5400+30"]\n\n1. e4 e5 ' + result + "\n\n")
+
+    (tmp_path / "s.pgn").write_text(
+        pgn("Spring Open 2011", "2011.03.05", "Opp, A", 1800, "1-0")
+        + pgn("New Year Open 2013", "2013.01.05", "Opp, B", 1808, "0-1")
+        + pgn("Autumn Open 2025", "2025.10.04", "Opp, C", 1880, "1-0"), encoding="utf-8")
+    db = str(tmp_path / "e.db")
+    assert run(["import", str(tmp_path / "s.pgn"), "--db", db], capsys, monkeypatch)[0] == 0
+    assert run(["player", "set", "99012345", "--me", "--birth-year", "1980", "--rated-games",
+                "100", "--db", db], capsys, monkeypatch)[0] == 0
+    code, out, err = run(["official", "import", str(lists), "--db", db], capsys, monkeypatch)
+    assert code == 0, err
+    code, out, err = run(["check", "--db", db, "-f", "json"], capsys, monkeypatch)
+    assert code == 0, (out, err)
+    (report,) = json.loads(out)
+    rows = {r["period"]: r for r in report["rows"]}
+    assert {p: (r["replayed"], r["official"], r["status"]) for p, r in rows.items()} == {
+        "2011-03": (None, 1800, "start"), "2011-05": (1808, 1808, "match"),
+        "2013-01": (1808, 1808, "match"), "2013-02": (1800, 1800, "match"),
+        "2025-10": (1880, 1880, "match"), "2025-11": (1890, 1890, "match")}
+    assert rows["2011-05"]["official_source"].endswith("standard_may11frl.txt")
+    assert rows["2013-02"]["official_source"].endswith("standard_feb13frl.zip")
+    assert rows["2025-11"]["official_source"].endswith("standard_nov25frl.txt")
+    code, out, _ = run(["check", "--db", db], capsys, monkeypatch)
+    assert "standard_feb13frl.zip" in out and "standard_mar11frl.txt" in out
