@@ -205,6 +205,10 @@ def _main(args: list[str], monkeypatch: pytest.MonkeyPatch,
          "--standard-rating 0: a rating must be between 1 and 3999"),
         (["--unrated", "--k", "20", "--date", "2025-10-10", "1500:1"],
          "--k and --period-games do not apply to a first rating"),
+        # issue 19: the list after it would be of the year 10000 (an internal error, exit 3)
+        (["--rating", "1500", "--date", "9999-12-31", "1500:1"],
+         "date '9999-12-31': the year must be from 1970 to 2999"),
+        (["--unrated", "--date", "9999-12-31", "1500:1"], "the year must be from 1970 to 2999"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(

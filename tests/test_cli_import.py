@@ -476,3 +476,28 @@ def test_player_is_checked_before_storing_and_a_typo_is_a_warning(
         assert dump_db(tmp_path / "tracker.db") == before
     code, out, _ = run(capsys, monkeypatch, "import", "c.pgn", "--player", "Novak, Jan")
     assert code == 0 and out.splitlines()[-1] == "tracked player: Novak, Jan"
+
+
+# --- issue 19: numbers past 64 bits ----------------------------------------------------------
+
+
+def test_huge_numbers_are_one_line_not_an_internal_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "a.pgn", pgn())
+    run(capsys, monkeypatch, "import", "a.pgn")
+    huge = "99999999999999999999999"
+    for args, code, message in (
+        (["imports", "remove", huge], 1,
+         f"error: there is no import {huge}: `tracker imports` lists them with their ids\n"),
+        (["imports", "remove", "0"], 1,
+         "error: there is no import 0: `tracker imports` lists them with their ids\n"),
+        (["player", "set", "Novak, Jan", "--rated-games", huge], 2,
+         "error: --rated-games 99,999,999,999,999,999,999,999 is not plausible: give the rated "
+         "games completed before the first game in the database, like 45\n"),
+        (["official", "add", "Novak, Jan", "--period", "2025-01", "--rating", "1800",
+          "--games", huge], 2,
+         "error: a number given is too large (the most is 9,223,372,036,854,775,807); give a "
+         "plausible value\n"),
+    ):
+        assert run(capsys, monkeypatch, *args)[0::2] == (code, message), args

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import io
+import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import typer
@@ -33,6 +37,15 @@ def extra_command() -> Iterator[None]:
     def _evil() -> None:  # what a hostile name printed by any module would write
         sys.stdout.write("a \x1b]0;title\x07 b \x9b2J \u202e c\r\n")
         raise BadInput("no player matches \x1b[2J\u2066x\nforged line")
+
+    @app.command("zz-print")
+    def _print() -> None:
+        sys.stdout.write("a line\n")
+
+    @app.command("zz-bind")
+    def _bind() -> None:  # a number past 64 bits reaching SQLite (official add --k 10**20)
+        import sqlite3
+        sqlite3.connect(":memory:").execute("SELECT ?", (10**20,))
 
     @app.command("zz-ctrl-c")
     def _ctrl_c() -> None:
@@ -119,3 +132,50 @@ def test_shown_streams_keep_json_valid_and_rich_codes_working() -> None:
                                      color_system="standard", width=80)
     console.print(Text(name, style="bold"))
     assert term.getvalue() == "\x1b[1mX\\x1b[2J\\u202eY\\u0085\x1b[0m\n"  # rich's own codes
+
+
+class _Full(io.StringIO):
+    """A standard output that cannot be written (`> /dev/full`)."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.usefixtures("extra_command")
+def test_a_stdout_that_cannot_be_written_is_one_line_exit_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdout", _Full())
+    monkeypatch.delenv("TRACKER_DEBUG", raising=False)
+    assert run(monkeypatch, "zz-print") == 1
+    assert capsys.readouterr().err == (
+        "error: cannot write to standard output: No space left on device (is the disk full, "
+        "or the output a file that cannot grow?)\n")
+    assert run(monkeypatch, "zz-bug") == 3  # any other error is still what it is
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_players_to_dev_full(tmp_path: Path) -> None:
+    from tests.conftest import subprocess_env, tracker_command
+
+    db = tmp_path / "t.db"
+    subprocess.run(tracker_command("db", "upgrade", "--db", str(db)), env=subprocess_env(),
+                   check=True, capture_output=True, timeout=120)
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(tracker_command("players", "--db", str(db)), stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=subprocess_env(),
+                              timeout=120)
+    assert (proc.returncode, proc.stderr) == (1, (
+        "error: cannot write to standard output: No space left on device (is the disk full, "
+        "or the output a file that cannot grow?)\n"))
+
+
+@pytest.mark.usefixtures("extra_command")
+def test_a_number_too_large_for_the_database_is_a_bad_value(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("TRACKER_DEBUG", raising=False)
+    assert run(monkeypatch, "zz-bind") == 2
+    assert capsys.readouterr().err == (
+        "error: a number given is too large (the most is 9,223,372,036,854,775,807); give a "
+        "plausible value\n")

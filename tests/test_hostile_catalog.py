@@ -183,6 +183,23 @@ CASES = [
          f"error: --rating {'9' * 23}: a rating must be between 1 and 3999\n"),
     Case("calc-february-30", ("calc", "1650:0.5", "--rating", "1500", "--date", "2025-02-30"),
          2, "", "error: date '2025-02-30' is not YYYY-MM-DD (for example 2025-03-01)\n"),
+    # issue 19: internal errors once (exit 3: the year 10000, OverflowError), a hang
+    Case("calc-year-9999", ("calc", "1650:0.5", "--rating", "1500", "--date", "9999-12-31"),
+         2, "", "error: date '9999-12-31': the year must be from 1970 to 2999\n"),
+    Case("target-year-9999", ("target", "1900", "--opponents", "1850", "--games", "9",
+                              "--start", "9999-12-31"), 2, "",
+         "error: --start '9999-12-31': the year must be from 1970 to 2999\n"),
+    Case("target-a-billion-games", ("target", "1900", "--opponents", "1850", "--games",
+                                    "1000000000"), 2, "",
+         "error: --games 1,000,000,000: a tournament of more than 1,000 games? give the games "
+         "of one tournament\n"),
+    Case("imports-remove-huge-id", ("imports", "remove", "9" * 23), 1, "",
+         f"error: there is no import {'9' * 23}: `tracker imports` lists them with their "
+         "ids\n"),
+    Case("official-add-huge-games", ("official", "add", "Novak, Jan", "--period", "2025-03",
+                                     "--rating", "1900", "--games", "9" * 23), 2, "",
+         "error: a number given is too large (the most is 9,223,372,036,854,775,807); give a "
+         "plausible value\n"),
     Case("official-add-month-13", ("official", "add", "Novak, Jan", "--period", "2025-13",
                                    "--rating", "1900"), 2, "",
          "error: --period: period '2025-13': month must be 01 to 12\n"),

@@ -4,10 +4,12 @@ registers itself on `app`; library errors become one clean line and an exit code
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import os
 import sys
+from typing import NoReturn
 
 import typer
 from typer.core import TyperCommand
@@ -17,6 +19,7 @@ from tracker.cli.common import (
     Command,
     Group,
     Interruption,
+    WriteError,
     help_text,
     shown,
     shown_streams,
@@ -117,6 +120,7 @@ def _main() -> None:
         code = app(standalone_mode=False)
         if code == 130 and not Interruption.told:  # typer made a Ctrl-C a silent Exit(130)
             print("interrupted", file=sys.stderr)
+        sys.stdout.flush()  # a write error is said here, not ignored at exit
         sys.exit(code if isinstance(code, int) else 0)
     except TrackerError as exc:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
@@ -129,6 +133,21 @@ def _main() -> None:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except OSError as exc:
+        if exc is not WriteError.error:  # not a write to standard output
+            _internal(exc)
+        _drop_output()
+        if not isinstance(exc, BrokenPipeError):  # (a closed pipe, `| head`: no word, as rich)
+            print(f"error: cannot write to standard output: {exc.strerror or exc} (is the "
+                  "disk full, or the output a file that cannot grow?)", file=sys.stderr)
+        sys.exit(1)
+    except OverflowError as exc:
+        if "too large to convert to SQLite INTEGER" not in str(exc):
+            _internal(exc)
+        # (a number from the command line: the database never holds one this large)
+        print(f"error: a number given is too large (the most is {(1 << 63) - 1:,}); give "
+              "a plausible value", file=sys.stderr)
+        sys.exit(2)
     except Exception as exc:  # the last guard: never a traceback for the user
         message = getattr(exc, "format_message", None)
         code = getattr(exc, "exit_code", None)
@@ -143,11 +162,27 @@ def _main() -> None:
             where = getattr(ctx, "command_path", None) or "tracker"
             print(f"error: {_one_line(str(message()))} (see '{where} --help')", file=sys.stderr)
             sys.exit(code)
-        if os.environ.get("TRACKER_DEBUG"):
-            raise
-        print(
-            f"error: internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
-            "rerun with TRACKER_DEBUG=1 for details and please report it",
-            file=sys.stderr,
-        )
-        sys.exit(3)
+        _internal(exc)
+
+
+def _internal(exc: BaseException) -> NoReturn:
+    """An error no check foresaw: one line (a traceback with TRACKER_DEBUG=1), exit 3."""
+    if os.environ.get("TRACKER_DEBUG"):
+        raise exc
+    print(
+        f"error: internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
+        "rerun with TRACKER_DEBUG=1 for details and please report it",
+        file=sys.stderr,
+    )
+    sys.exit(3)
+
+
+def _drop_output() -> None:
+    """Standard output cannot be written: what it still holds is dropped (it becomes
+    /dev/null), so that the flush at exit does not fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()

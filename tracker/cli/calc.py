@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import TableOrJson, out
+from tracker.cli.common import TableOrJson, in_years, out
 from tracker.errors import BadInput
 from tracker.model import MAX_RATING, Period, RatingList
 
@@ -70,9 +70,10 @@ def parse_date(text: str | None) -> dt.date:
     if text is None:
         return dt.date.today()
     try:
-        return dt.date.fromisoformat(text.strip())
+        day = dt.date.fromisoformat(text.strip())
     except ValueError:
         raise BadInput(f"date {text!r} is not YYYY-MM-DD (for example 2025-03-01)") from None
+    return in_years(day, f"date {text!r}")
 
 
 def parse_period(text: str | None, on: dt.date, rl: RatingList) -> Period:

@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, emit_json, err, out, store_for
+from tracker.cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    TableOrJson,
+    emit_json,
+    err,
+    in_years,
+    out,
+    store_for,
+)
 from tracker.errors import BadInput, NotFound
 from tracker.model import Period, RatingList
 
@@ -254,6 +263,9 @@ def target(
     from tracker.store.players import resolve_player
     from tracker.target import needed_score_replayed, opponents_from
     rl = RatingList.parse(rating_list)
+    if games is not None and games > MAX_TOURNAMENT_GAMES:  # (a list of that many opponents)
+        raise BadInput(f"--games {games:,}: a tournament of more than "
+                       f"{MAX_TOURNAMENT_GAMES:,} games? give the games of one tournament")
     opps = opponents_from(games, average, opponent or [])
     day = _date(start) if start else dt.date.today()
     when = _period(period) if period else default_period(day, rl)
@@ -267,11 +279,16 @@ def target(
     _print_target(result, who.name)
 
 
+MAX_TOURNAMENT_GAMES = 1000
+"""The most games `target --games` takes (the longest events have a few hundred)."""
+
+
 def _date(text: str) -> dt.date:
     try:
-        return dt.date.fromisoformat(text.strip())
+        day = dt.date.fromisoformat(text.strip())
     except ValueError:
         raise BadInput(f"--start {text!r} is not a date of the form YYYY-MM-DD") from None
+    return in_years(day, f"--start {text!r}")
 
 
 def _period(text: str) -> Period:

@@ -8,6 +8,7 @@ tracker.store), rich and the use cases are imported by the commands that run, so
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import inspect
 import json
 import os
@@ -102,14 +103,46 @@ def shown_lines(text: str) -> str:
     return text if found is None else _CONTROL_BUT_LINE_ENDS.sub(_escape, text)
 
 
+class WriteError:
+    """The error of the last write to standard output that failed (a full disk, `>
+    /dev/full`): `main` says it in one line (exit 1) instead of an internal error."""
+
+    error: OSError | None = None
+
+
+class _NotingErrors:
+    """A stream that notes its write errors (WriteError) and raises them as they are."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except OSError as exc:
+            WriteError.error = exc
+            raise
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            WriteError.error = exc
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 class ShownStream:
     """A text stream (sys.stdout, sys.stderr) that writes `shown_lines` of every text.
 
     rich unwraps it (`rich_proxied_file`, as for its own proxies) and writes to the stream
-    beneath: its codes stay codes, and its consoles escape what they render themselves."""
+    beneath: its codes stay codes, and its consoles escape what they render themselves.
+    With `noting`, the stream beneath notes its write errors (WriteError)."""
 
-    def __init__(self, stream: Any) -> None:
-        self.rich_proxied_file = stream
+    def __init__(self, stream: Any, *, noting: bool = False) -> None:
+        self.rich_proxied_file = _NotingErrors(stream) if noting else stream
 
     def write(self, text: str) -> int:
         self.rich_proxied_file.write(shown_lines(text))
@@ -127,8 +160,11 @@ class ShownStream:
 def shown_streams() -> Iterator[None]:
     """sys.stdout and sys.stderr behind ShownStream while inside (restored after)."""
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = (s if isinstance(s, ShownStream) or s is None
-                              else ShownStream(s) for s in saved)
+    WriteError.error = None
+    if sys.stdout is not None and not isinstance(sys.stdout, ShownStream):
+        sys.stdout = ShownStream(sys.stdout, noting=True)
+    if sys.stderr is not None and not isinstance(sys.stderr, ShownStream):
+        sys.stderr = ShownStream(sys.stderr)
     try:
         yield
     finally:
@@ -282,6 +318,19 @@ class Group(TyperGroup):
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_flags(super().get_params(ctx))
+
+
+FIRST_YEAR, LAST_YEAR = 1970, 2999
+"""The years of a date on the command line: those of a period (model.Period.parse)."""
+
+
+def in_years(day: dt.date, what: str) -> dt.date:
+    """`day` (a date), refused (exit 2) outside FIRST_YEAR..LAST_YEAR: its rating list would
+    be of a year Python's dates cannot hold (9999-12-31: the list of 10000-01)."""
+    from tracker.errors import BadInput
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise BadInput(f"{what}: the year must be from {FIRST_YEAR} to {LAST_YEAR}")
+    return day
 
 
 _LIST_ITEM = re.compile(r"(?:[-*•]|\d{1,2}[.)])\s")

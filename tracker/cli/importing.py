@@ -607,6 +607,10 @@ def merge_command(
     out.print(f"merged {_who(gone)} into {_who(result)}", markup=False)
 
 
+MAX_RATED_GAMES = 100_000
+"""The most rated games `player set --rated-games` takes (a long career has a few thousand)."""
+
+
 def set_command(
     player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
     me: Annotated[bool, typer.Option("--me", help="Mark as the player you track.")] = False,
@@ -635,6 +639,9 @@ def set_command(
     if birth_year is not None:
         facts["birth_year"] = birth_year
     if rated_games is not None:
+        if rated_games > MAX_RATED_GAMES:  # (past 64 bits, SQLite cannot even store it)
+            raise BadInput(f"--rated-games {rated_games:,} is not plausible: give the rated "
+                           "games completed before the first game in the database, like 45")
         facts["rated_games"] = rated_games
     if ever_2400 is not None:
         facts["ever_2400"] = ever_2400

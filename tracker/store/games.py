@@ -318,6 +318,9 @@ def remove_import(store: Store, import_id: int, *, dry_run: bool = False) -> Rem
     the dates they have). A later import that skipped duplicates may have skipped these
     games: its content is forgotten (content_hash ''), so that its file is not taken for
     "already imported" and brings them back when imported again."""
+    if not 0 < import_id < 2**63:  # no such id can be stored (SQLite's integers)
+        raise NotFound(f"there is no import {import_id}: `tracker imports` lists them with "
+                       "their ids")
     try:
         with store.engine.connect() as conn:
             if conn.dialect.name == "sqlite":
