@@ -147,3 +147,31 @@ def test_known_fide_ids(store: Store) -> None:
     _player(store, "No, Id")
     assert known_fide_ids(store) == {1001, 1002}
     assert known_fide_ids(store, limit=1) is None  # too many to hold: match row by row
+
+
+@pytest.mark.parametrize("k", [0, 41, 1000])
+def test_a_k_fide_never_prints_is_refused_and_an_old_one_ignored(store: Store, k: int) -> None:
+    """Issue 19, item 10: `official add --k 0` was stored and then every report failed
+    (exit 2); `--k 1000` was stored and used (K 140 after the 700 rule)."""
+    import datetime as dt
+    from fractions import Fraction
+
+    from tracker.periods import PlayerInfo, ReplayInputs, replay
+    from tracker.periods.facts import GameFact, TournamentFact
+
+    with store.engine.begin() as conn:
+        pid = conn.execute(insert(players).values(name="A, B", norm_name="a b")
+                           ).inserted_primary_key[0]
+    with pytest.raises(BadInput, match=f"K {k} is not a K FIDE prints"):
+        add_entry(store, OfficialEntry(pid, RatingList.STANDARD, Period(2025, 10), 1800, k=k))
+    assert entries_for(store, pid) == []
+    # one stored before the refusal existed is ignored by the replay: an adult with 100
+    # games, a win vs 1800 (D 0, PD 0.50) -> K 20, +10 -> 1810
+    t = TournamentFact(1, "Open", start=dt.date(2025, 10, 4), end=dt.date(2025, 10, 5))
+    g = GameFact(1, 1, dt.date(2025, 10, 4), "1", True, 2, "C, D", 1800, 1800, "1-0",
+                 Fraction(1), RatingList.STANDARD)
+    entry = OfficialEntry(pid, RatingList.STANDARD, Period(2025, 10), 1800, k=k)
+    rows = replay(ReplayInputs(RatingList.STANDARD, [g], [t], [entry],
+                               PlayerInfo(birth_year=1980, rated_games=100))).rows
+    assert [(str(r.period), r.k, r.published) for r in rows] == [
+        ("2025-10", None, 1800), ("2025-11", 20, 1810)]

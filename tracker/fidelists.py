@@ -59,7 +59,7 @@ from typing import IO, Any, NamedTuple
 from xml.parsers import expat
 
 from tracker.errors import BadInput, NotFound
-from tracker.model import MAX_RATING, Period, RatingList
+from tracker.model import MAX_K, MAX_RATING, Period, RatingList
 
 MAX_PROBLEMS = 1_000  # more malformed rows than this: the file is not what it claims to be
 PROBLEMS_KEPT = 50  # problems kept with their message (all are counted)
@@ -356,7 +356,7 @@ def _figures(lab: _Labels, rating: str, games: str, k: str) -> ListRating:
         return lab.empty
     return ListRating(lab.list, _number(rating, lab.rating, 1, MAX_RATING, True),
                       _number(games, lab.games, 0, 999, False),
-                      _number(k, lab.k, 0, 100, True))
+                      _number(k, lab.k, 0, MAX_K, True))
 
 
 def birth_year_of(text: str, list_year: int) -> int | None:

@@ -18,6 +18,10 @@ MAX_RATING = 3999
 """The highest rating taken anywhere (FIDE's lists print four digits): official entries, the
 list reader, PGN Elo tags, `calc`, `target`, `event set --ro`."""
 
+MAX_K = 40
+"""The largest K FIDE has printed on a list (40: new players and juniors); an official K
+outside 1..MAX_K is refused, so a mistyped `--k 1000` never reaches the replay."""
+
 
 class RatingList(StrEnum):
     """One of FIDE's three separate lists."""

@@ -26,7 +26,7 @@ from tracker.fide import (
 )
 from tracker.fide.editions import FirstFormula
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
-from tracker.model import OfficialEntry, Period, RatingList
+from tracker.model import MAX_K, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
     GAMES_A_DAY_NOT_STANDARD,
@@ -358,6 +358,8 @@ def _official_k(rl: RatingList, before: Period | None, period: Period,
     list after it); None when none is recorded or it was published under other K rules."""
     prev = official.get(before) if before is not None else None
     official_k = prev.k if prev is not None else None
+    if official_k is not None and not 1 <= official_k <= MAX_K:
+        official_k = None  # stored before such a K was refused: no K FIDE prints
     if official_k is not None and before is not None and (
         edition_for(rl, before.list_date).k_rules != edition_for(rl, period.list_date).k_rules
     ):

@@ -36,7 +36,7 @@ from sqlalchemy.exc import IntegrityError
 
 from tracker.errors import BadInput, NotFound
 from tracker.fidelists import ListRating, ListRow
-from tracker.model import MAX_RATING, OfficialEntry, Period, RatingList
+from tracker.model import MAX_K, MAX_RATING, OfficialEntry, Period, RatingList
 from tracker.names import normalize_name
 from tracker.store.db import Store
 from tracker.store.schema import official_ratings, player_names, players
@@ -95,9 +95,11 @@ def add_entry(store: Store, entry: OfficialEntry) -> bool:
     if entry.rating is not None and not 1 <= entry.rating <= MAX_RATING:
         raise BadInput(f"rating {entry.rating} is out of range: give a rating from 1 to "
                        f"{MAX_RATING}")
-    for what, value in (("games", entry.games), ("K", entry.k)):
-        if value is not None and value < 0:
-            raise BadInput(f"{what} {value} is negative: give 0 or more")
+    if entry.games is not None and entry.games < 0:
+        raise BadInput(f"games {entry.games} is negative: give 0 or more")
+    if entry.k is not None and not 1 <= entry.k <= MAX_K:
+        raise BadInput(f"K {entry.k} is not a K FIDE prints: give one from 1 to {MAX_K} "
+                       "(10, 15, 20, 25, 30 or 40), or leave --k out")
     with store.engine.begin() as conn:
         exists = conn.execute(
             select(players.c.id).where(players.c.id == entry.player_id)
