@@ -389,3 +389,22 @@ def test_archive_folder_with_bad_files(tmp_path: Path, db: str,
                          "--db", db)
     assert (code, err) == (1, f"error: {tmp_path / 'empty'}: no .txt, .xml or .zip list files "
                               "in this folder\n")
+
+
+def test_a_newline_in_a_list_file_name_forges_no_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19, item 7: a list file (or member) name reaches the terminal escaped."""
+    from tests.conftest import SPEC, need_shared
+
+    need_shared()
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "rapid_sep12frl\nforged line.txt").write_bytes(
+        (SPEC / "fide-list-samples" / "rapid_sep12frl.txt").read_bytes())
+    db = str(tmp_path / "o.db")
+    code, out, err = run_cli(capsys, monkeypatch, "official", "import", str(folder), "--all",
+                             "--db", db)
+    assert code == 0, err
+    assert "rapid_sep12frl\\nforged line.txt: 2012-09 (rapid)" in out
+    assert not any(line.startswith("forged line") for line in out.splitlines())

@@ -182,7 +182,7 @@ def _import_all(store: Store, targets: list[_Target], several: bool,
                 keep_all: bool) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from tracker.cli.common import out
+    from tracker.cli.common import out, shown
     from tracker.store.official import known_fide_ids
     only = None if keep_all else known_fide_ids(store)
     total = sum(t.size for t in targets)
@@ -192,6 +192,7 @@ def _import_all(store: Store, targets: list[_Target], several: bool,
                         transient=True, disable=not show, redirect_stdout=False)
 
     def say(line: str) -> None:
+        line = shown(line)  # a newline in a file or member name cannot forge a line
         if show and out.is_terminal:  # above the bar, through its console
             progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
         else:
