@@ -296,6 +296,13 @@ def make_inputs(made: Path) -> None:
     (made / "terminal.pgn").write_bytes(  # names that would retitle and clear the terminal
         pgn(White=TERMINAL_NAME, Event="Open\x1b[2J", Round="t1").encode()
         + b'[Black "x\x1b]0;t\x07\n' + pgn(Round="t2", Black=TERMINAL_NAME).encode())
+    junk = "".join(f'[T{i} "v"]\n' for i in range(5_000))  # the stored tags after 5,000 others
+    (made / "many-tags.pgn").write_text(
+        '[Event "Open"]\n[Site "X"]\n[Date "2025.10.04"]\n[Round "1"]\n' + junk
+        + '[White "Late, White"]\n[Black "Late, Black"]\n[Result "1-0"]\n\n1. e4 1-0\n',
+        encoding="utf-8")
+    (made / "empty.db").write_bytes(b"")
+    (made / "db-link.png").symlink_to("../tracker.db")
     with zipfile.ZipFile(made / "forged.zip", "w") as zf:  # a member name forging a line
         zf.writestr("a\nforged.pgn: 99 games read, 99 added\x1b[2J.pgn", _game(11))
     (made / "one.pgn").write_bytes(_game(12))
@@ -425,6 +432,29 @@ CASES += [
          f"warning: {M}live.pgn:151: not a tag pair, ignored: [Even\n"  # where it was cut
          "error: 1 of 1 files could not be imported (nothing of them was stored): "
          f"{M}live.pgn\n", patch=_cut_while_read),
+    # --- issue 19: outputs, reading commands, values --------------------------------------
+    Case("tags-past-the-cap", ("import", M + "many-tags.pgn"), 0,
+         f"{M}many-tags.pgn: 1 game read, 1 added, 1 problem\n"
+         "1 file, 1 game read, 1 added, 0 duplicates skipped, 1 problem\n" + NO_TC,
+         f"warning: {M}many-tags.pgn:1: 4504 tags beyond the first 500 ignored\n",
+         changes_db=True),
+    Case("export-onto-the-database", ("export", "--output", "tracker.db", "--force"), 2, "",
+         "error: tracker.db is the database (tracker.db): writing there would destroy it; "
+         "give another file name\n"),
+    Case("plot-through-a-link-to-the-database", ("plot", "--output", M + "db-link.png"), 2,
+         "", f"error: {M}db-link.png is the database (tracker.db): writing there would "
+         "destroy it; give another file name\n"),
+    Case("history-on-an-empty-file", ("history", "--db", M + "empty.db"), 1, "",
+         f"error: {M}empty.db is an empty file, not a tracker database: import games first: "
+         f"tracker import FILE --db {M}empty.db\n"),
+    Case("demo-on-a-real-database", ("demo", "--db", "tracker.db", "--output-dir", "d"), 2,
+         "", "error: tracker.db holds 1 import that is not the sample season (first: "
+         "base.pgn): the demo would add a fictitious season to it and mark its player as "
+         "yours; run it on a database of its own (leave out --db, or give a new file)\n"),
+    Case("official-k-zero", ("official", "add", "Novak", "--period", "2025-10", "--rating",
+                             "1800", "--k", "0"), 2, "",
+         "error: K 0 is not a K FIDE prints: give one from 1 to 40 (10, 15, 20, 25, 30 or "
+         "40), or leave --k out\n"),
 ]
 
 _BASE: dict[str, bytes] = {}
