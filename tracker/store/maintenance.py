@@ -358,20 +358,27 @@ def _copy_file(source: Path, tmp: Path) -> None:
     try:
         src = sqlite3.connect(uri, uri=True)
         try:
-            dst = sqlite3.connect(tmp)
-            try:
-                src.backup(dst)
-                dst.execute("PRAGMA journal_mode = DELETE")
-                ok = dst.execute("PRAGMA quick_check").fetchone()
-                if ok is None or ok[0] != "ok":
-                    raise DatabaseError(f"the restored copy failed its check ({ok}); "
-                                        "nothing was changed")
-            finally:
-                dst.close()
+            _backup_checked(src, tmp, "the restored copy failed its check ({}); nothing was "
+                            "changed")
         finally:
             src.close()
     except sqlite3.Error as exc:
         raise DatabaseError(f"the restore failed: {exc}; nothing was changed") from None
+
+
+def _backup_checked(src: sqlite3.Connection, tmp: Path, failed: str) -> None:
+    """SQLite's backup of `src` into the file `tmp`, made one self-contained file (no -wal
+    beside it) and checked (`PRAGMA quick_check`); `failed` the sentence, {} the check's
+    answer, when the check fails."""
+    dst = sqlite3.connect(tmp)
+    try:
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode = DELETE")
+        ok = dst.execute("PRAGMA quick_check").fetchone()
+        if ok is None or ok[0] != "ok":
+            raise DatabaseError(failed.format(ok))
+    finally:
+        dst.close()
 
 
 def _copy(store: Store, tmp: Path) -> None:
@@ -379,17 +386,8 @@ def _copy(store: Store, tmp: Path) -> None:
     try:
         src = raw.driver_connection
         assert isinstance(src, sqlite3.Connection)
-        dst = sqlite3.connect(tmp)
-        try:
-            src.backup(dst)
-            # A single self-contained file: no -wal beside it.
-            dst.execute("PRAGMA journal_mode = DELETE")
-            ok = dst.execute("PRAGMA quick_check").fetchone()
-            if ok is None or ok[0] != "ok":
-                raise DatabaseError(f"the backup copy failed its check ({ok}); "
-                                    "run `tracker db check` on the database")
-        finally:
-            dst.close()
+        _backup_checked(src, tmp, "the backup copy failed its check ({}); run `tracker db "
+                        "check` on the database")
     except sqlite3.Error as exc:
         if is_damage(exc):
             name = str(make_url(store.url).database)
