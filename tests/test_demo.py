@@ -95,3 +95,4 @@ def test_demo_never_adds_its_season_to_a_real_database(
     assert err.startswith(f"error: {real} holds 1 import that is not the sample season "
                           f"(first: {tmp_path / 'mine.pgn'})") and err.count("\n") == 1
     assert dump_db(real) == before
+    assert not (tmp_path / "o").exists()  # nothing made, not even the output folder

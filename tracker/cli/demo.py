@@ -107,6 +107,10 @@ def demo(
     from tracker.store.players import resolve_player, set_facts, set_me
 
     folder = find_samples(samples)
+    if db is not None and "://" not in db and Path(db).is_file():
+        # Refused before anything is made (the output folder included), never upgraded.
+        with open_store(db, upgrade=False) as store:
+            _refuse_a_real_database(store, folder, db)
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
