@@ -170,6 +170,31 @@ def test_players_to_dev_full(tmp_path: Path) -> None:
         "or the output a file that cannot grow?)\n"))
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_an_import_to_a_full_stdout_goes_on_and_says_so(tmp_path: Path) -> None:
+    """Issue 19: an import whose standard output cannot be written (a full disk) stored only
+    the file in progress; it goes on to the end, as with a closed pipe, and says so."""
+    import sqlite3
+
+    from tests.conftest import SAMPLES, subprocess_env, tracker_command
+
+    db = tmp_path / "t.db"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(tracker_command("import", str(SAMPLES), "--db", str(db)),
+                              stdout=full, stderr=subprocess.PIPE, text=True,
+                              env=subprocess_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.endswith(
+        "note: standard output could not be written before the end (a full disk?); the "
+        "import went on: 14 files of 14 stored or already imported, 70 games added "
+        "(`tracker imports` lists them)\n")
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (70,)
+    finally:
+        con.close()
+
+
 @pytest.mark.usefixtures("extra_command")
 def test_a_number_too_large_for_the_database_is_a_bad_value(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

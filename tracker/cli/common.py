@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import inspect
 import json
 import os
@@ -245,6 +246,7 @@ class ClosedOutput:
     dropped without an error."""
 
     closed = False
+    full = False  # the output could not be written (a full disk, `> /dev/full`), not closed
     go_on = False
     """Set by a command that goes on when its output closes; any other stops (exit 1), as
     rich makes it."""
@@ -258,6 +260,17 @@ def unless_closed() -> Iterator[None]:
         yield
     except BrokenPipeError:
         _closed()
+    except OSError as exc:
+        # A full disk under `> file` (or /dev/full): a command that goes on treats it as a
+        # closed output (its stores are what matter); any other says it in one line (main).
+        if not ClosedOutput.go_on or exc.errno not in _FULL_ERRNOS:
+            raise
+        WriteError.error = None
+        ClosedOutput.full = True
+        _closed()
+
+
+_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
 
 
 def _closed() -> None:

@@ -138,8 +138,9 @@ def import_command(
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
     limits = Limits(max_size=parse_size(max_size), max_ratio=max_ratio,
                     on_spool=_spooling if err.is_terminal and not quiet else None)
-    ClosedOutput.go_on, ClosedOutput.closed = True, False  # stdout closing (`| head`) does
-    # not stop an import: what was asked is stored, and said on stderr at the end
+    # stdout closing (`| head`) or full (`> /dev/full`) does not stop an import: what was
+    # asked is stored, and said on stderr at the end
+    ClosedOutput.go_on, ClosedOutput.closed, ClosedOutput.full = True, False, False
     store = store_for(db)
     try:
         from tracker.store.games import last_game_id
@@ -214,7 +215,9 @@ def _spooling(name: str, done: int) -> None:
 def _closed_line(report: ImportReport) -> str:
     """What an import whose standard output closed (`| head`) did all the same."""
     stored = sum(1 for s in report.sources if s.error is None)
-    return (f"note: standard output was closed before the end (a `| head`?); the import went "
+    what = ("could not be written before the end (a full disk?)" if ClosedOutput.full
+            else "was closed before the end (a `| head`?)")
+    return (f"note: standard output {what}; the import went "
             f"on: {_n(stored, 'file')} of {len(report.sources)} stored or already imported, "
             f"{_n(report.total('added'), 'game')} added (`tracker imports` lists them)")
 
