@@ -68,8 +68,10 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
-    """Call `write(tmp)` for a temporary file beside `path`, then rename it to `path`."""
+def write_atomic(path: Path, write: Callable[[Path], object], *,
+                 mode: int | None = None) -> None:
+    """Call `write(tmp)` for a temporary file beside `path`, then rename it to `path`; the
+    file gets `mode` (default: what the umask gives a new file)."""
     try:
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     except OSError as exc:
@@ -77,7 +79,7 @@ def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     os.close(fd)
     tmp = Path(name)
     try:
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)
         write(tmp)
         os.replace(tmp, path)
     except OSError as exc:

@@ -36,6 +36,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
 from tracker.errors import BadInput, DatabaseError, NotFound
+from tracker.outputs import write_atomic
 from tracker.store.db import (
     DamagedDatabase,
     Store,
@@ -215,20 +216,8 @@ def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = Fa
     with contextlib.suppress(OSError):
         if dest.exists() and dest.resolve() == source.resolve():
             raise BadInput(f"{dest} is the database itself: give the backup another name")
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part",
-                                        dir=dest.parent)
-    except OSError as exc:
-        raise BadInput(f"cannot write in {dest.parent}: {exc.strerror}") from None
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        _copy(store, tmp)
-        os.replace(tmp, dest)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+    # owner-only, as the temporary file it is written to always was
+    write_atomic(dest, lambda tmp: _copy(store, tmp), mode=0o600)
     return dest.stat().st_size
 
 
