@@ -123,12 +123,12 @@ HISTORY_COLUMNS = (
 
 
 def assumption_command(a: Assumption, player: PlayerRef | None) -> str:
-    return a.command.replace("{player}", "ID" if player is None else player.command_name)
+    return a.command_for("ID" if player is None else player.command_name)
 
 
 def assumption_text(a: Assumption, player: PlayerRef | None = None) -> str:
     """"K assumes X (COMMAND)": the fact assumed and the command that records it."""
-    return f"K assumes {a.assumed} ({assumption_command(a, player)})"
+    return a.text_for("ID" if player is None else player.command_name)
 
 
 def k_by_tournament(out: PeriodOut) -> str:
@@ -309,17 +309,21 @@ class TournamentFigures:
     change: int | None  # K x chg rounded on its own (.5 away from zero)
 
 
+def _counted(plan: TournamentPlan, row: PeriodRow) -> tuple[list[int], Fraction]:
+    """The ratings of the opponents of a tournament's games that counted, and their points
+    (pooled toward a first rating: every game given to the engine counts)."""
+    tout = _tournament_out(plan, row)
+    if tout is None:
+        return ([g.opponent_elo for g in plan.counted if g.opponent_elo is not None],
+                sum((g.score for g in plan.counted if g.score is not None), Fraction(0)))
+    return ([g.opponent_rating for g in tout.games
+             if g.counted and g.opponent_rating is not None], Fraction(tout.points))
+
+
 def tournament_figures(plan: TournamentPlan, row: PeriodRow) -> TournamentFigures:
     tout = _tournament_out(plan, row)
-    if tout is None:  # pooled toward a first rating: every game given to the engine counts
-        opponents = [g.opponent_elo for g in plan.counted if g.opponent_elo is not None]
-        points = sum((g.score for g in plan.counted if g.score is not None), Fraction(0))
-        change_exact: Decimal | None = None
-    else:
-        opponents = [g.opponent_rating for g in tout.games
-                     if g.counted and g.opponent_rating is not None]
-        points = Fraction(tout.points)
-        change_exact = tout.k_change
+    opponents, points = _counted(plan, row)
+    change_exact = None if tout is None else tout.k_change
     games = len(opponents)
     rp = performance_rating(opponents, points) if games else None
     change = None if change_exact is None else round_change(change_exact)
@@ -362,14 +366,9 @@ def season_summary(replay_: Replay, since: Period | None = None,
     points = Fraction(0)
     for r in rows:
         for plan in r.tournaments:
-            tout = _tournament_out(plan, r)
-            if tout is None:
-                opponents += [g.opponent_elo for g in plan.counted if g.opponent_elo is not None]
-                points += sum((g.score for g in plan.counted if g.score is not None), Fraction(0))
-            else:
-                opponents += [g.opponent_rating for g in tout.games
-                              if g.counted and g.opponent_rating is not None]
-                points += Fraction(tout.points)
+            ratings, scored = _counted(plan, r)
+            opponents += ratings
+            points += scored
     rp = performance_rating(opponents, points) if opponents else None
     change = sum(r.change or 0 for r in rows)
     return Season(replay_.rating_list, rows[0].period, rows[-1].period, len(opponents), points,

@@ -59,16 +59,14 @@ def _row(row: PeriodRow, entry: OfficialEntry, status: str, causes: Sequence[Cau
         official=entry.rating, games=row.games, official_games=entry.games, k=row.k,
         official_k=row.facts.official_k, status=status,
         causes=tuple(sorted(causes, key=Cause.rank_key)), notes=tuple(notes),
-        assumptions=tuple((a.fact, a.assumed, a.command.replace("{player}", who))
-                          for a in row.assumptions),
+        assumptions=tuple((a.fact, a.assumed, a.command_for(who)) for a in row.assumptions),
         official_source=entry.source, official_flag=entry.flag,
     )
 
 
 def _assumed(row: PeriodRow, who: str) -> tuple[str, ...]:
     """The facts the replayed K rested on that nobody recorded, with the command for each."""
-    return tuple(f"K assumes {a.assumed} ({a.command.replace('{player}', who)})"
-                 for a in row.assumptions)
+    return tuple(a.text_for(who) for a in row.assumptions)
 
 
 def _elo_notes(row: PeriodRow) -> tuple[str, ...]:

@@ -40,6 +40,14 @@ class Assumption:
     assumed: str  # e.g. "30+ rated games completed"
     command: str  # e.g. "tracker player set {player} --rated-games N"
 
+    def command_for(self, who: str) -> str:
+        """The command with the player named as `who` (a FIDE ID, a quoted name, or ID)."""
+        return self.command.replace("{player}", who)
+
+    def text_for(self, who: str) -> str:
+        """"K assumes X (COMMAND)": the fact assumed and the command that records it."""
+        return f"K assumes {self.assumed} ({self.command_for(who)})"
+
 
 class Source:
     """Where a period's published rating (the one the next period starts from) came from."""
