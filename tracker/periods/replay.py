@@ -68,7 +68,8 @@ def _most_common(values: Iterable[int | None]) -> int | None:
 def _busy_days(unit: Unit) -> set[dt.date]:
     """The days of a standard-list tournament with GAMES_A_DAY_NOT_STANDARD or more of the
     player's games whose list was assumed (no TimeControl): a rapid or blitz session."""
-    if unit.rating_list != RatingList.STANDARD or unit.tournament.pinned_list is not None:
+    if (len(unit.games) < GAMES_A_DAY_NOT_STANDARD or unit.rating_list != RatingList.STANDARD
+            or unit.tournament.pinned_list is not None):
         return set()
     per_day = Counter(g.date for g in unit.games if g.list_assumed and g.date is not None)
     return {d for d, n in per_day.items() if n >= GAMES_A_DAY_NOT_STANDARD}
@@ -293,10 +294,9 @@ def replay(inputs: ReplayInputs) -> Replay:
     first_official = anchors[0] if anchors else None
     while period <= last:
         row = _replay_period(period, by_period.get(period, []), official, state, birth_year,
-                             evidence.get(period, ()))
+                             evidence.get(period, ()),
+                             first_official is not None and period < first_official)
         if row is not None:
-            if first_official is not None and period < first_official:
-                row = replace(row, before_official=True)
             rows.append(row)
         period = next_list(period, rl)
     return Replay(rl, tuple(rows), tuple(units), start, start_source, before, tuple(unplaced))
@@ -326,7 +326,10 @@ def _tag_evidence(units: Iterable[Unit], rl: RatingList
                      key=lambda u: (_unit_start(u), u.tournament.id))
     for u in ordered:
         own = [g.own_elo for g in u.games if g.rated and g.own_elo is not None]
-        tag = _most_common(own)
+        if not own:
+            continue
+        # one tag in the whole tournament, nearly always: no counting needed
+        tag = own[0] if own.count(own[0]) == len(own) else _most_common(own)
         on = list_in_force(_unit_start(u), rl)
         if tag is None or on is None:
             continue
@@ -503,13 +506,15 @@ def _unit_start(unit: Unit) -> dt.date:
 
 def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, OfficialEntry],
                    state: _State, birth_year: int | None,
-                   tags: Sequence[tuple[int, str, int]] = ()) -> PeriodRow | None:
+                   tags: Sequence[tuple[int, str, int]] = (),
+                   before_official: bool = False) -> PeriodRow | None:
     inputs = state.inputs
     rl = inputs.rating_list
     list_date = period.list_date
     entry = official.get(period)
     if (not units and entry is None and state.rating is not None
-            and _tag_for(tags, state.rating) in (None, state.rating) and _quiet(state, period)):
+            and (not tags or _tag_for(tags, state.rating) in (None, state.rating))
+            and _quiet(state, period)):
         # A rated player's list without games or an official entry, and no one-off
         # adjustment on it: the rating carries over (what the full path below gives then,
         # without its cost: most lists of a long career are such lists).
@@ -653,7 +658,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         official=entry, anchored=anchored, published=published, facts=facts,
         notes=tuple(notes), seeded=seeded, standard_rating=standard, twice=twice,
         elo_tag=tag if entry is None or entry.rating is None else None, source=source,
-        assumptions=assumed,
+        assumptions=assumed, before_official=before_official,
     )
 
 
@@ -663,9 +668,15 @@ def _assumptions(state: _State, period: Period, facts: PlayerFacts, rating_befor
     would have given another K (none when an official K decided, or no K was used)."""
     if out is None or not out.games or facts.official_k is not None or rating_before is None:
         return ()
+    ask_2400 = (not state.ever_2400_known and not facts.ever_2400 and state.started_rated
+                and state.peak >= PEAK_FOR_2400_QUESTION)
+    if state.games_known and birth_year is not None and not ask_2400:
+        return ()  # nothing unknown (most periods of a player whose facts are recorded)
     rl = state.inputs.rating_list
     on = period.list_date
     k = derive_k(rl, on, facts, rating_before)[0]
+    if k == edition_for(rl, on).k_top:
+        return ()  # K 10 for a 2400: no unknown fact could change it
     found: list[Assumption] = []
     # The recorded facts describe PLAYER_FACTS_LISTS; elsewhere the official K of a list
     # is what records them.
@@ -681,9 +692,7 @@ def _assumptions(state: _State, period: Period, facts: PlayerFacts, rating_befor
             rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k:
         found.append(Assumption("birth-year", "not a junior (birth year unknown)",
                                 "tracker player set {player} --birth-year YYYY"))
-    if (not state.ever_2400_known and not facts.ever_2400 and state.started_rated
-            and state.peak >= PEAK_FOR_2400_QUESTION and derive_k(
-                rl, on, replace(facts, ever_2400=True), rating_before)[0] != k):
+    if ask_2400 and derive_k(rl, on, replace(facts, ever_2400=True), rating_before)[0] != k:
         found.append(Assumption(
             "ever-2400", "never rated 2400+ on this list",
             "tracker player set {player} --ever-2400" if facts_here else
