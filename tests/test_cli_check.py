@@ -57,7 +57,7 @@ def test_check_a_difference_exits_1_with_its_cause(db_path: Path, capsys, monkey
     assert code == 1, err
     assert "2025-12: replayed 1860, official 1859 (+1)" in out
     assert "1. [reproduces the official rating] a one-point base correction" in out
-    assert "1 of 2 periods checked differ." in out
+    assert "1 of the 2 periods checked differs." in out
 
 
 def test_check_json(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -78,7 +78,7 @@ def test_check_all_players(db_path: Path, capsys, monkeypatch) -> None:  # type:
     code, out, _ = run(["check", "--all", "--db", db], capsys, monkeypatch)
     assert code == 1
     assert "Novák, Tomáš" in out and "base-correction" in out
-    assert "1 player-lists checked, 1 with differences" in out
+    assert "1 player-list checked, 1 with differences" in out
 
 
 def test_check_errors_are_one_line(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -253,3 +253,12 @@ def test_check_against_list_files_of_several_eras_names_each_file(
     assert rows["2025-11"]["official_source"].endswith("standard_nov25frl.txt")
     code, out, _ = run(["check", "--db", db], capsys, monkeypatch)
     assert "standard_feb13frl.zip" in out and "standard_mar11frl.txt" in out
+
+
+def test_the_last_line_of_a_check_counts_in_words() -> None:
+    from tracker.cli.check import _checked
+    assert _checked(1, 0) == "The one period checked matches."
+    assert _checked(3, 0) == "All 3 periods checked match."
+    assert _checked(1, 1) == "The one period checked differs."
+    assert _checked(4, 1) == "1 of the 4 periods checked differs."
+    assert _checked(4, 2) == "2 of the 4 periods checked differ."

@@ -53,7 +53,7 @@ def test_players_table_is_plain_aligned_lines(tmp_path: Path,
     lines = out.splitlines()
     assert lines[0].split() == ["id", "name", "FIDE", "ID", "standard", "rapid", "blitz",
                                 "first", "last"]
-    assert set(lines[1].replace(" ", "")) == {"-"}  # a rule of dashes, no box drawing
+    assert set(lines[1].replace(" ", "")) == {"─"}  # one rule under the header, as every table
     assert [line.split()[0] for line in lines[2:]] == ["3", "1", "2"]  # by name
     assert lines[3].split() == ["1", "Novak,", "Jan", "99012345", "2", "1", "0",
                                 "2025-03-01", "2025-04-01"]

@@ -11,6 +11,7 @@ import csv
 import datetime as dt
 import io
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -409,27 +410,39 @@ def _dates(unit: Unit) -> str:
     return s if s == e else f"{s} to {e}"
 
 
-def _align(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ",
-           right: Sequence[bool] | None = None, rule: bool = False) -> list[str]:
-    widths = [len(h) for h in headers]
+RULE = "\u2500"  # ─ under the header of every table
+
+
+def cell_width(text: str) -> int:
+    """The columns `text` takes on a terminal: a wide (East Asian) character two, a
+    combining mark none."""
+    if text.isascii():
+        return len(text)
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]],
+                 right_columns: Iterable[int] = (), indent: str = "") -> list[str]:
+    """Every table tracker prints, in one style: the header, a rule under each column, the
+    rows; columns two spaces apart, `right_columns` (numbers) right-aligned, trailing
+    spaces dropped. Linear in the rows (35,000 players print at once: rich's Table takes
+    half a minute for them) and plain text, so that it reads the same in a terminal, a
+    pipe and a file."""
+    right = set(right_columns)
+    widths = [cell_width(h) for h in headers]
     for r in rows:
-        widths = [max(w, len(c)) for w, c in zip(widths, r, strict=True)]
-    right = right or [False] * len(headers)
+        widths = [max(w, cell_width(c)) for w, c in zip(widths, r, strict=True)]
 
     def line(cells: Sequence[str]) -> str:
-        parts = [c.rjust(w) if ra else c.ljust(w)
-                 for c, w, ra in zip(cells, widths, right, strict=True)]
+        parts = []
+        for i, (c, w) in enumerate(zip(cells, widths, strict=True)):
+            pad = " " * (w - cell_width(c))
+            parts.append(pad + c if i in right else c + pad)
         return (indent + "  ".join(parts)).rstrip()
 
-    ruler = [indent + "  ".join("-" * w for w in widths)] if rule else []
-    return [line(headers), *ruler, *(line(r) for r in rows)]
-
-
-def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]],
-                right_columns: Iterable[int] = ()) -> list[str]:
-    """A plain-text table: header, a rule, the rows; `right_columns` are right-aligned."""
-    right = set(right_columns)
-    return _align(headers, rows, "", [i in right for i in range(len(headers))], rule=True)
+    ruler = indent + "  ".join(RULE * w for w in widths)
+    return [line(headers), ruler, *(line(r) for r in rows)]
 
 
 def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
@@ -567,8 +580,8 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
             lines.append(f"  {len(plan.counted)} games pooled toward a first rating")
             rows = [[g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)]
                     for g in plan.counted]
-            lines += _align(["Opponent", "Rating", "Score"], rows, "    ",
-                            [False, True, True])
+            lines += render_table(["Opponent", "Rating", "Score"], rows, (1, 2),
+                                  indent="    ")
         return lines
     rows = []
     for g, fact in zip(tout.games, plan.counted, strict=False):
@@ -581,8 +594,8 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
             "" if g.k_change is None else fmt_signed(g.k_change),
             "" if g.counted else (g.reason or "not counted"),
         ])
-    lines += _align(["Opponent", "Rating", "D", "PD", "Score", "Chg", "K x chg", ""], rows,
-                    "    ", [False, True, True, True, True, True, True, False])
+    lines += render_table(["Opponent", "Rating", "D", "PD", "Score", "Chg", "K x chg", ""],
+                          rows, range(1, 7), indent="    ")
     if any(g.capped for g in tout.games):
         lines.append("    * the difference is capped (the rating difference used is shown in D)")
     fig = tournament_figures(plan, row)
@@ -599,10 +612,66 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
     return lines
 
 
+EXPLAIN_COLUMNS = ("period", "list", "tournament", "start", "end", "ro", "ro_source",
+                   "opponent", "opponent_rating", "capped", "difference_used", "expected",
+                   "score", "change", "k", "k_change", "counted", "reason")
+"""The columns of `tracker explain --format csv` (one row per game of the period, the
+games that did not count included, with the reason), in docs/export.md."""
+
+
+def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
+    """The games of one period as FIDE's calculation page lists them: per game the
+    tournament (with the Ro used and where it came from), the opponent, the rating used,
+    the difference used, PD, score, change and K x change (exact values as text); then the
+    games that did not count, with the reason. [] for a period without a row."""
+    row = replay_.row(period)
+    if row is None:
+        return []
+    rl = str(replay_.rating_list)
+    out: list[dict[str, Any]] = []
+    for plan in row.tournaments:
+        if not plan.counted:
+            continue
+        u = plan.unit
+        tout = _tournament_out(plan, row)
+        base = {"period": str(period), "list": rl, "tournament": u.label,
+                "start": u.start.isoformat() if u.start else None,
+                "end": u.end.isoformat() if u.end else None,
+                "ro": plan.ro, "ro_source": plan.ro_source}
+        if tout is None:  # pooled toward a first rating
+            out += [{**base, "opponent": g.opponent, "opponent_rating": g.opponent_elo,
+                     "capped": False, "difference_used": None, "expected": None,
+                     "score": None if g.score is None else _json_points(g.score),
+                     "change": None, "k": None,
+                     "k_change": None, "counted": True, "reason": "toward a first rating"}
+                    for g in plan.counted]
+            continue
+        for g, fact in zip(tout.games, plan.counted, strict=False):
+            out.append({**base, "opponent": g.label or fact.opponent,
+                        "opponent_rating": g.opponent_rating, "capped": g.capped,
+                        "difference_used": g.difference_used,
+                        "expected": None if g.expected is None else str(g.expected),
+                        "score": _json_points(g.score),
+                        "change": None if g.change is None else str(g.change),
+                        "k": tout.k if g.counted else None,
+                        "k_change": None if g.k_change is None else str(g.k_change),
+                        "counted": g.counted, "reason": None if g.counted else g.reason})
+    for n in row.not_counted:
+        out.append({"period": str(period), "list": rl, "tournament": n.tournament,
+                    "start": n.game.date.isoformat() if n.game.date else None, "end": None,
+                    "ro": None, "ro_source": None, "opponent": n.game.opponent,
+                    "opponent_rating": n.game.opponent_elo, "capped": False,
+                    "difference_used": None, "expected": None,
+                    "score": None, "change": None, "k": None, "k_change": None,
+                    "counted": False, "reason": n.reason})
+    return out
+
+
 def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
     rows = [[n.tournament, n.game.date.isoformat() if n.game.date else "?", n.game.opponent,
              n.game.result, n.reason] for n in items]
-    return _align(["Tournament", "Date", "Opponent", "Result", "Why"], rows, "  ")
+    return render_table(["Tournament", "Date", "Opponent", "Result", "Why"], rows,
+                        indent="  ")
 
 
 # --- next ----------------------------------------------------------------------------------

@@ -67,6 +67,9 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
     ),
+    db: str | None = typer.Option(
+        None, "--db", help="Database file or SQLAlchemy URL for the command (env TRACKER_DB); "
+        "the same as --db after the command.", show_default=False),
 ) -> None:
     """Rebuild your FIDE rating history from your PGN files."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from dataclasses import replace
 from decimal import Decimal
@@ -12,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import TableOrJson, in_years, out
+from tracker.cli.common import (
+    LIST_CHOICES,
+    Format,
+    FormatOption,
+    emit_csv,
+    emit_json,
+    in_years,
+    out,
+    print_table,
+)
 from tracker.errors import BadInput
 from tracker.model import MAX_RATING, Period, RatingList
 
@@ -143,7 +151,8 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         rating_list: Annotated[
-            str, typer.Option("--list", "-l", help="standard, rapid or blitz.")
+            str, typer.Option("--list", "-l", metavar=LIST_CHOICES,
+                              help="standard, rapid or blitz.")
         ] = "standard",
         k: Annotated[
             int | None, typer.Option("--k", help="K to use, 1 to 40 (else derived from the facts).")
@@ -178,9 +187,7 @@ def register(app: typer.Typer) -> None:
                 "from Mar 2024, you are rated at it and the games change it).",
             ),
         ] = None,
-        fmt: Annotated[
-            TableOrJson, typer.Option("--format", help="table or json.")
-        ] = TableOrJson.table,
+        fmt: FormatOption = Format.table,
     ) -> None:
         from tracker.fide import (
             PlayerFacts,
@@ -292,6 +299,11 @@ def _header(rl: RatingList, on: dt.date, period: Period, edition: str) -> str:
             f"({edition} regulations)")
 
 
+GAME_FIELDS = ("opponent_rating", "difference", "difference_used", "capped", "expected",
+               "score", "change", "k_change", "counted", "reason")
+"""The fields of a game in `tracker calc --format json` (and the columns of its CSV)."""
+
+
 def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
                 period: Period, seed: int | None = None) -> dict[str, Any]:
     games = [g for t in result.tournaments for g in t.games]
@@ -334,27 +346,29 @@ def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date
 
 
 def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
-                 period: Period, editions: str, fmt: TableOrJson, seed: int | None) -> None:
-    from rich.table import Table
-    if fmt is TableOrJson.json:
-        typer.echo(json.dumps(period_json(result, adjusted, on, period, seed), indent=2))
+                 period: Period, editions: str, fmt: Format, seed: int | None) -> None:
+    data = period_json(result, adjusted, on, period, seed)
+    if fmt is Format.json:
+        emit_json(data)
+        return
+    if fmt is Format.csv:
+        emit_csv(["#", *GAME_FIELDS], [{"#": i, **g} for i, g in enumerate(data["games"], 1)])
         return
     if seed is not None:
         out.print(seed_note(result.rating_list, seed))
-    table = Table(title=_header(result.rating_list, on, period, editions))
-    for name in ("#", "opponent", "D", "D used", "expected", "score", "change", "K x change"):
-        table.add_column(name, justify="right")
+    cells = []
     games = [g for t in result.tournaments for g in t.games]
     for i, g in enumerate(games, 1):
         if not g.counted:
-            table.add_row(str(i), str(g.opponent_rating or "unrated"), _signed(g.difference),
-                          "", "", _score(g.score), f"not rated: {g.reason}", "")
+            cells.append([str(i), str(g.opponent_rating or "unrated"), _signed(g.difference),
+                          "", "", _score(g.score), f"not rated: {g.reason}", ""])
             continue
         used = _signed(g.difference_used) + (" (capped)" if g.capped else "")
-        table.add_row(str(i), str(g.opponent_rating), _signed(g.difference), used,
+        cells.append([str(i), str(g.opponent_rating), _signed(g.difference), used,
                       _dec(g.expected) or "", _score(g.score), _signed(g.change),
-                      _signed(g.k_change))
-    out.print(table)
+                      _signed(g.k_change)])
+    print_table(["#", "Opponent", "D", "D used", "Expected", "Score", "Change", "K x change"],
+                cells, range(8), title=_header(result.rating_list, on, period, editions))
     out.print(f"K {result.k} ({result.k_reason})")
     out.print(
         f"games {result.games}, points {_dec(result.points)}, expected {_dec(result.expected)}"
@@ -392,10 +406,15 @@ def first_json(
 
 def _show_first(
     first: FirstRatingOut, rl: RatingList, on: dt.date, period: Period, edition: str,
-    fmt: TableOrJson, note: str | None,
+    fmt: Format, note: str | None,
 ) -> None:
-    if fmt is TableOrJson.json:
-        typer.echo(json.dumps(first_json(first, rl, on, period, edition, note), indent=2))
+    if fmt is Format.json:
+        emit_json(first_json(first, rl, on, period, edition, note))
+        return
+    if fmt is Format.csv:  # one row: the first rating and what it came from
+        data = first_json(first, rl, on, period, edition, note)
+        emit_csv(list(data), [{k: "; ".join(v) if isinstance(v, list) else v
+                               for k, v in data.items()}])
         return
     out.print(f"first rating: {_header(rl, on, period, edition)}")
     if note:

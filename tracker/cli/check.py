@@ -13,19 +13,22 @@ import typer
 
 from tracker.cli.common import (
     DEFAULT_DB,
+    LIST_CHOICES,
     DbOption,
-    TableOrJson,
+    Format,
+    FormatOption,
+    echo_lines,
+    emit_csv,
     emit_json,
     err,
     in_years,
-    out,
+    print_table,
     store_for,
 )
 from tracker.errors import BadInput, NotFound
 from tracker.model import Period, RatingList
 
 if TYPE_CHECKING:
-    from rich.console import Console
     from rich.progress import Progress
 
     from tracker.check import CheckReport
@@ -35,9 +38,6 @@ PlayerArg = Annotated[
     str | None,
     typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
                    show_default=False),
-]
-FormatOption = Annotated[
-    TableOrJson, typer.Option("--format", "-f", help="table or json.")
 ]
 
 
@@ -50,28 +50,8 @@ def register(app: typer.Typer) -> None:
 # --- output helpers ------------------------------------------------------------------------
 
 
-def _console() -> Console:
-    from rich.console import Console
-    return Console(highlight=False, soft_wrap=False, width=None if out.is_terminal else 200)
-
-
-def _print_table(headers: list[str], cells: list[list[str]], right: set[int]) -> None:
-    from rich import box
-    from rich.table import Table
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for i, h in enumerate(headers):
-        table.add_column(h, justify="right" if i in right else "left", no_wrap=True)
-    for row in cells:
-        table.add_row(*row)
-    console = _console()
-    with console.capture() as captured:
-        console.print(table)
-    _lines(line.rstrip() for line in captured.get().rstrip().splitlines())
-
-
 def _lines(lines: Any) -> None:
-    sys.stdout.write("".join(f"{line}\n" for line in lines))
-
+    echo_lines(lines)
 
 
 def _n(x: int | None) -> str:
@@ -98,9 +78,10 @@ def check(
     all_players: Annotated[bool, typer.Option(
         "--all", help="Check every player with an official rating.")] = False,
     rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", help="standard, rapid or blitz (default: every list with an "
+        "--list", "-l", metavar=LIST_CHOICES,
+            help="standard, rapid or blitz (default: every list with an "
         "official rating).", show_default=False)] = None,
-    fmt: FormatOption = TableOrJson.table,
+    fmt: FormatOption = Format.table,
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", help="With --all: worker processes (0: one per CPU).")] = 1,
     db: DbOption = DEFAULT_DB,
@@ -151,8 +132,10 @@ def check(
                     "`tracker official add PLAYER --period YYYY-MM --rating R` or import a "
                     "list with `tracker official import FILE`")
     differ = any(not r.all_match for r in reports)
-    if fmt is TableOrJson.json:
+    if fmt is Format.json:
         emit_json([r.to_json() for r in reports])  # always a list: one report per player-list
+    elif fmt is Format.csv:
+        _check_csv(reports, all_players)
     elif all_players:
         _print_all(reports)
     else:
@@ -165,6 +148,38 @@ def check(
         # main() drops it; SystemExit reaches the shell.
         sys.stdout.flush()
         sys.exit(1)
+
+
+CHECK_COLUMNS = ("player", "list", "period", "replayed", "official", "difference", "games",
+                 "official_games", "k", "official_k", "status", "official_source",
+                 "likely_cause")
+"""`tracker check --format csv`: one row per period checked, of every player-list."""
+ALL_COLUMNS = ("player", "list", "checked", "differ", "first_difference", "difference",
+               "likely_cause")
+"""`tracker check --all --format csv`: one row per player-list (the table's rows)."""
+
+
+def _check_csv(reports: list[CheckReport], all_players: bool) -> None:
+    if all_players:
+        rows = []
+        for r in reports:
+            first = r.differences[0] if r.differences else None
+            rows.append({"player": r.player, "list": str(r.rating_list),
+                         "checked": len(r.compared), "differ": len(r.differences),
+                         "first_difference": str(first.period) if first else None,
+                         "difference": first.difference if first else None,
+                         "likely_cause": first.causes[0].kind if first and first.causes
+                         else None})
+        emit_csv(ALL_COLUMNS, rows)
+        return
+    emit_csv(CHECK_COLUMNS, [
+        {"player": r.player, "list": str(r.rating_list), "period": str(row.period),
+         "replayed": row.replayed, "official": row.official, "difference": row.difference,
+         "games": row.games, "official_games": row.official_games, "k": row.k,
+         "official_k": row.official_k, "status": row.status,
+         "official_source": row.official_source,
+         "likely_cause": row.causes[0].kind if row.causes else None}
+        for r in reports for row in r.rows])
 
 
 CHECK_HEADERS = ["period", "replayed", "official", "diff", "games", "FIDE games", "K",
@@ -182,7 +197,7 @@ def _print_report(report: CheckReport) -> None:
                               else "")]
         for r in report.rows
     ]
-    _print_table(CHECK_HEADERS, cells, {1, 2, 3, 4, 5, 6, 7})
+    print_table(CHECK_HEADERS, cells, {1, 2, 3, 4, 5, 6, 7})
     for r in report.differences:
         _lines(["", f"{r.period}: replayed {_n(r.replayed)}, official {_n(r.official)} "
                     f"({_signed(r.difference)}). Likely causes, most likely first:"])
@@ -205,8 +220,17 @@ def _print_report(report: CheckReport) -> None:
                     "Record later ones with `tracker official add` or `tracker official "
                     "import`."])
         return
-    _lines(["", f"All {n} period{'s' if n != 1 else ''} checked match." if not d else
-            f"{d} of {n} period{'s' if n != 1 else ''} checked differ."])
+    _lines(["", _checked(n, d)])
+
+
+def _checked(n: int, d: int) -> str:
+    """The last line of a check: how many periods were compared and how many differ."""
+    if not d:
+        return ("The one period checked matches." if n == 1 else
+                f"All {n} periods checked match.")
+    return ("The one period checked differs." if n == 1 else
+            f"{d} of the {n} periods checked differ." if d > 1 else
+            f"1 of the {n} periods checked differs.")
 
 
 def _print_all(reports: list[CheckReport]) -> None:
@@ -217,10 +241,11 @@ def _print_all(reports: list[CheckReport]) -> None:
         cells.append([r.player, str(r.rating_list), str(len(r.compared)),
                       str(len(r.differences)), str(first.period) if first else "",
                       _signed(first.difference) if first else "", cause])
-    _print_table(["player", "list", "checked", "differ", "first difference", "diff",
+    print_table(["player", "list", "checked", "differ", "first difference", "diff",
                   "likely cause"], cells, {2, 3, 5})
     bad = sum(1 for r in reports if not r.all_match)
-    _lines(["", f"{len(reports)} player-lists checked, {bad} with differences"
+    n = len(reports)
+    _lines(["", f"{n} player-list{'s' if n != 1 else ''} checked, {bad} with differences"
             + (": see `tracker check PLAYER` for the causes." if bad else ".")])
 
 
@@ -239,14 +264,14 @@ def target(
         "--opponent", help="One opponent's rating; repeat once per game.",
         show_default=False)] = None,
     rating_list: Annotated[str, typer.Option(
-        "--list", "-l", help="standard, rapid or blitz.")] = "standard",
+        "--list", "-l", metavar=LIST_CHOICES, help="standard, rapid or blitz.")] = "standard",
     period: Annotated[str | None, typer.Option(
         "--period", help="The list to reach it on, YYYY-MM (default: the next list after "
         "--start).", show_default=False)] = None,
     start: Annotated[str | None, typer.Option(
         "--start", help="The tournament's start date, YYYY-MM-DD (default: today).",
         show_default=False)] = None,
-    fmt: FormatOption = TableOrJson.table,
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The points needed in a tournament to reach RATING on the next list.
@@ -273,10 +298,17 @@ def target(
         who = resolve_player(store, player)
         inputs = inputs_for(store, who.id, [rl])[rl]
     result = needed_score_replayed(rating, inputs, opponents=opps, period=when, start=day)
-    if fmt is TableOrJson.json:
+    if fmt is Format.json:
         emit_json(_target_json(result, who.name))
-        return
-    _print_target(result, who.name)
+    elif fmt is Format.csv:  # a row per score: the table's rows
+        emit_csv(("points", "games", "change_exact", "rating_after", "needed"),
+                 [{"points": _pts(s.points), "games": result.games,
+                   "change_exact": None if s.change_exact is None else str(s.change_exact),
+                   "rating_after": s.rating_after,
+                   "needed": "yes" if s.points == result.points_needed else "no"}
+                  for s in result.steps])
+    else:
+        _print_target(result, who.name)
 
 
 MAX_TOURNAMENT_GAMES = 1000
@@ -350,6 +382,6 @@ def _print_target(t: TargetOut, name: str) -> None:
               "<- needed" if s.points == t.points_needed else ""]
              for s in t.steps]
     headers = ["score", *([] if first else ["period change (exact)"]), "rating", ""]
-    _print_table(headers, cells, set(range(len(headers) - 1)))
+    print_table(headers, cells, set(range(len(headers) - 1)))
     if t.points_needed is None:
         err.print("The target is out of reach in this tournament.", markup=False)

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -228,6 +228,25 @@ def echo_lines(lines: Any) -> None:
     sys.stdout.write("".join(f"{shown(line)}\n" for line in lines))
 
 
+def print_table(headers: list[str], cells: list[list[str]], right: Iterable[int] = (), *,
+                title: str | None = None, indent: str = "") -> None:
+    """Every table of the command line, in one style (tracker.reports.render_table): the
+    title (then a blank line), the header with a rule under each column, the rows; each
+    cell shown (control characters escaped) before the columns are measured."""
+    from tracker.reports import render_table
+    lines = render_table(headers, shown_cells(cells), right, indent)
+    echo_lines(([title, ""] if title else []) + lines)
+
+
+def emit_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:
+    """Rows as CSV on stdout (tracker.reports.to_csv: a header, one line per row), text
+    shown like every other: a cell's control characters (newline included) escaped, so one
+    row is one line (docs/export.md). A file (--output) keeps the raw text."""
+    from tracker.reports import to_csv
+    sys.stdout.write(to_csv(columns, [{k: shown(v) if isinstance(v, str) else v
+                                       for k, v in r.items()} for r in rows]))
+
+
 out = _LazyConsole(highlight=False, soft_wrap=True)  # results: stdout
 err = _LazyConsole(stderr=True, highlight=False)  # diagnostics and progress: stderr
 
@@ -288,26 +307,56 @@ def emit_json(data: object) -> None:
     sys.stdout.write(shown_lines(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
 
 
+def given(ctx: Any, name: str) -> bool:
+    """Whether the option `name` of `ctx` was on the command line (not its default or the
+    environment)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def db_given_before(ctx: Any, param: Any, value: Any) -> Any:
+    """The --db of a command: its own when given on the command line, else the nearest one
+    given before the command (`tracker --db club.db history`, `tracker imports --db club.db
+    remove 3`), else the environment's (TRACKER_DB) or the default."""
+    if not given(ctx, param.name):
+        parent = ctx.parent
+        while parent is not None:
+            if "db" in parent.params and given(parent, "db"):
+                return parent.params["db"]
+            parent = parent.parent
+    return value
+
+
+DB_HELP = "Database file or SQLAlchemy URL (env TRACKER_DB)."
+
 DbOption = Annotated[
     str,
     typer.Option(
         "--db",
         envvar="TRACKER_DB",
-        help="Database file or SQLAlchemy URL (env TRACKER_DB).",
+        help=DB_HELP,
         show_default=True,
+        callback=db_given_before,
     ),
 ]
 
 
 class Format(StrEnum):
+    """What every reading command prints: a table (for people), CSV (one row per line:
+    the rows the table shows, for a spreadsheet) or JSON (for programs)."""
+
     table = "table"
     csv = "csv"
     json = "json"
 
 
-class TableOrJson(StrEnum):
-    table = "table"
-    json = "json"
+FormatOption = Annotated[
+    Format, typer.Option("--format", "-f", help="table, csv or json.", case_sensitive=False)
+]
+
+LIST_CHOICES = "standard|rapid|blitz"
+"""The metavar of every --list option (a list name is parsed by RatingList.parse, whose
+message is clearer than click's own)."""
 
 
 def _plain_flags(params: list[Any]) -> list[Any]:

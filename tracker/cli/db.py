@@ -8,7 +8,15 @@ from typing import Annotated
 
 import typer
 
-from tracker.cli.common import DEFAULT_DB, DbOption, TableOrJson, emit_json, out
+from tracker.cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    Format,
+    FormatOption,
+    emit_csv,
+    emit_json,
+    out,
+)
 from tracker.errors import TrackerError
 
 
@@ -93,8 +101,7 @@ def restore(
 
 
 def check(
-    fmt: Annotated[TableOrJson, typer.Option("--format", "-f", help="table or json.")
-                   ] = TableOrJson.table,
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Check the database: SQLite's integrity check plus the tracker's own rules.
@@ -110,9 +117,11 @@ def check(
     from tracker.store.maintenance import check_database, open_existing
     with open_existing(db) as store:
         problems = check_database(store)
-    if fmt is TableOrJson.json:
-        emit_json({"ok": not problems, "problems": [
-            {"check": p.check, "count": p.count, "message": p.message} for p in problems]})
+    found = [{"check": p.check, "count": p.count, "message": p.message} for p in problems]
+    if fmt is Format.json:
+        emit_json({"ok": not problems, "problems": found})
+    elif fmt is Format.csv:  # a row per problem (none: the header alone)
+        emit_csv(("check", "count", "message"), found)
     elif not problems:
         out.print(f"{db}: ok (integrity and every invariant hold)", markup=False)
     else:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from tracker.cli.common import db_given_before
 from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, RatingList
 
@@ -70,7 +71,7 @@ def register(app: typer.Typer) -> None:
 def demo(
     db: Annotated[str | None, typer.Option(
         "--db", help="Database for the demo (default: tracker-demo.db in the output folder).",
-        show_default=False)] = None,
+        show_default=False, callback=db_given_before)] = None,
     output_dir: Annotated[Path, typer.Option(
         "--output-dir", "-o", help="Where the CSV and the chart go (created if needed).")] = (
         Path("demo-out")),
@@ -99,7 +100,7 @@ def demo(
         load_history,
         next_lines,
         next_report,
-        table_lines,
+        render_table,
         to_csv,
     )
     from tracker.store import open_store
@@ -150,8 +151,8 @@ def demo(
     _say("3. Standard history (tracker history):")
     _say()
     headers, cells = history_table(history_rows(std, player=me))
-    for line in table_lines(headers, cells, range(1, 12)):
-        _say("   " + line)
+    for line in render_table(headers, cells, range(1, 12), indent="   "):
+        _say(line)
     _say()
     _say("4. The next list (tracker next):")
     _say()

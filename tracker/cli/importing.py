@@ -9,17 +9,19 @@ import typer
 
 from tracker.cli.common import (
     DEFAULT_DB,
+    LIST_CHOICES,
     ClosedOutput,
     DbOption,
+    Format,
+    FormatOption,
     Interruption,
-    TableOrJson,
     echo_lines,
+    emit_csv,
     emit_json,
     err,
     out,
+    print_table,
     shown,
-    shown_cells,
-    shown_console,
     store_for,
     unless_closed,
 )
@@ -28,7 +30,6 @@ from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
     from rich.progress import Progress
-    from rich.table import Table
 
     from tracker.importer import ImportReport, Interrupted, SourceReport
     from tracker.store import Store
@@ -91,7 +92,8 @@ def import_command(
                          "no file is a warning (the games stay stored, exit 0).",
         show_default=False)] = None,
     rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", help="standard, rapid or blitz: the list of games whose time control "
+        "--list", "-l", metavar=LIST_CHOICES,
+            help="standard, rapid or blitz: the list of games whose time control "
                              "is unknown (default: standard, said in the report).",
         show_default=False)] = None,
     strict: Annotated[bool, typer.Option(
@@ -405,46 +407,43 @@ Examples:
 
 def imports_command(
     ctx: typer.Context,
-    fmt: Annotated[TableOrJson, typer.Option("--format", "-f", help="table or json.")
-                   ] = TableOrJson.table,
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    if ctx.invoked_subcommand is not None:
-        if _given(ctx, "db"):  # `tracker imports --db X remove 3`: X, unless remove has one
-            ctx.obj = {"db": db}
+    if ctx.invoked_subcommand is not None:  # (`imports --db X remove 3`: remove takes X)
         return
-    from rich import box
-    from rich.table import Table
-
     from tracker.store.games import list_imports
     store = store_for(db)
     try:
         rows = list_imports(store)
     finally:
         store.close()
-    if fmt is TableOrJson.json:
-        emit_json([
-            {"id": r.id, "source": r.source, "content_hash": r.content_hash,
+    data = [{"id": r.id, "source": r.source, "content_hash": r.content_hash,
              "imported_at": r.started_at.isoformat(timespec="seconds"),
              "games_read": r.games_read, "games_added": r.games_added,
-             "duplicates": r.duplicates, "problems": r.problems}
-            for r in rows
-        ])
+             "duplicates": r.duplicates, "problems": r.problems} for r in rows]
+    if fmt is Format.json:
+        emit_json(data)
+        return
+    if fmt is Format.csv:
+        emit_csv(IMPORT_COLUMNS, data)
         return
     if not rows:
         out.print("no imports yet: run `tracker import FOLDER`", markup=False)
         return
-    table = Table(box=box.SIMPLE_HEAD)
-    table.add_column("id", justify="right", no_wrap=True)
-    table.add_column("source", overflow="fold")
-    table.add_column("imported (UTC)", no_wrap=True)
-    for col in ("read", "added", "duplicates", "problems"):
-        table.add_column(col, justify="right", no_wrap=True)
-    for r in rows:
-        table.add_row(str(r.id), shown(r.source), r.started_at.strftime("%Y-%m-%d %H:%M"),
-                      f"{r.games_read:,}", f"{r.games_added:,}", f"{r.duplicates:,}",
-                      f"{r.problems:,}")
-    _print_table(table)
+    print_table(["id", "source", "imported (UTC)", "read", "added", "duplicates", "problems"],
+                [[str(r.id), r.source, r.started_at.strftime("%Y-%m-%d %H:%M"),
+                  f"{r.games_read:,}", f"{r.games_added:,}", f"{r.duplicates:,}",
+                  f"{r.problems:,}"] for r in rows], (0, 3, 4, 5, 6))
+
+
+IMPORT_COLUMNS = ("id", "source", "content_hash", "imported_at", "games_read", "games_added",
+                  "duplicates", "problems")
+"""`tracker imports --format csv` (the fields of its JSON)."""
+PLAYER_COLUMNS = ("id", "name", "fide_id", "me", "standard", "rapid", "blitz", "first",
+                  "last", "aliases")
+"""`tracker players --format csv`: the fields of its JSON, the games per list in a column
+each, the aliases joined by "; "."""
 
 
 def remove_command(
@@ -471,8 +470,6 @@ def remove_command(
       tracker imports remove 3 && tracker import corrected.pgn
     """
     from tracker.store.games import remove_import
-    if not _given(ctx, "db") and isinstance(ctx.obj, dict):
-        db = str(ctx.obj.get("db", db))
     store = store_for(db)
     try:
         gone = remove_import(store, import_id, dry_run=dry_run)
@@ -503,12 +500,6 @@ def remove_command(
     echo_lines(lines)
 
 
-def _given(ctx: typer.Context, name: str) -> bool:
-    """Whether the option was on the command line (not its default or environment)."""
-    source = ctx.get_parameter_source(name)
-    return source is not None and source.name == "COMMANDLINE"
-
-
 def _some(names: tuple[str, ...], sep: str, shown: int = 5) -> str:
     """': a, b, c and 4 more' (nothing for none)."""
     if not names:
@@ -521,8 +512,7 @@ def players_command(
     search: Annotated[str | None, typer.Option(
         "--search", "-s", help="Only players whose name (or an alias) contains this, or with "
                                "this FIDE ID.", show_default=False)] = None,
-    fmt: Annotated[TableOrJson, typer.Option("--format", "-f", help="table or json.")
-                   ] = TableOrJson.table,
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """List players with their FIDE ID, games per list and the dates of their games.
@@ -540,7 +530,7 @@ def players_command(
     finally:
         store.close()
     lists = [str(x) for x in RatingList]
-    if fmt is TableOrJson.json:
+    if fmt is Format.json:
         emit_json([
             {"id": p.id, "name": p.name, "fide_id": p.fide_id, "me": p.is_me,
              "games": {lst: p.games.get(lst, 0) for lst in lists},
@@ -548,13 +538,16 @@ def players_command(
             for p in rows
         ])
         return
+    if fmt is Format.csv:
+        emit_csv(PLAYER_COLUMNS, [
+            {"id": p.id, "name": p.name, "fide_id": p.fide_id, "me": "yes" if p.is_me else "no",
+             **{lst: p.games.get(lst, 0) for lst in lists}, "first": _iso(p.first),
+             "last": _iso(p.last), "aliases": "; ".join(p.aliases)} for p in rows])
+        return
     if not rows:
         hint = f" matches {search!r}" if search else " yet: run `tracker import FOLDER`"
         out.print(f"no player{hint}", markup=False)
         return
-    # Plain aligned lines, not a rich table: rich measures and renders every cell (a minute
-    # for 35,000 players); these lines cost a few milliseconds per thousand players.
-    from tracker.reports import table_lines
     headers = ["id", "name", "FIDE ID", *lists, "first", "last"]
     cells = [
         [str(p.id), p.name + (" (me)" if p.is_me else ""), str(p.fide_id or "-"),
@@ -563,16 +556,7 @@ def players_command(
         for p in rows
     ]
     right = [0, 2, *range(3, 3 + len(lists))]
-    echo_lines(table_lines(headers, shown_cells(cells), right))
-
-
-def _print_table(table: Table) -> None:
-    # Piped output is not cut to 80 columns: names and dates stay whole.
-    from rich.console import Console
-    if out.is_terminal:
-        out.print(table)
-    else:
-        shown_console(Console)(file=sys.stdout, width=160, highlight=False).print(table)
+    print_table(headers, cells, right)
 
 
 def _iso(value: Any) -> str | None:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +10,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import DEFAULT_DB, DbOption, Format, err, store_for
+from tracker.cli.common import (
+    DEFAULT_DB,
+    LIST_CHOICES,
+    DbOption,
+    Format,
+    FormatOption,
+    emit_csv,
+    emit_json,
+    err,
+    print_table,
+    store_for,
+)
 from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.model import OfficialEntry, Period, RatingList
 
@@ -72,7 +80,8 @@ def import_lists(
         "--all", help="Keep every player of the list (creating them), not only those already "
                       "in the database.")] = False,
     rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", help="standard, rapid or blitz: names the list of a single-list file "
+        "--list", "-l", metavar=LIST_CHOICES,
+            help="standard, rapid or blitz: names the list of a single-list file "
                              "whose name does not; keeps only that list of a combined file.",
         show_default=False)] = None,
     db: DbOption = DEFAULT_DB,
@@ -322,8 +331,8 @@ def add(
                                           show_default=False)] = None,
     games: Annotated[int | None, typer.Option("--games", help="Games rated in the period.",
                                               show_default=False)] = None,
-    rating_list: Annotated[str, typer.Option("--list", "-l", help="standard, rapid or blitz.")
-                           ] = "standard",
+    rating_list: Annotated[str, typer.Option("--list", "-l", metavar=LIST_CHOICES,
+                                             help="The rating list.")] = "standard",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Record one official rating by hand (as printed on FIDE's profile page).
@@ -367,10 +376,9 @@ def check_published(period: Period, today: dt.date | None = None) -> None:
 def list_entries(
     player: PlayerArg = None,
     rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", help="standard, rapid or blitz (default: all three).",
+        "--list", "-l", metavar=LIST_CHOICES, help="Only this list (default: all three).",
         show_default=False)] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")] = (
-        Format.table),
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The official entries of a player, by list and month.
@@ -381,10 +389,6 @@ def list_entries(
 
       tracker official list 1503014 --list blitz --format csv
     """
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-
     from tracker.store.official import entries_for
     from tracker.store.players import resolve_player
     which = _list(rating_list)
@@ -393,33 +397,21 @@ def list_entries(
         entries = entries_for(store, who.id, which)
     rows = [_cells(e) for e in entries]
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(
-            {"player": who.name, "fide_id": who.fide_id, "entries": rows},
-            ensure_ascii=False, indent=2) + "\n")
+        emit_json({"player": who.name, "fide_id": who.fide_id, "entries": rows})
         return
     if fmt is Format.csv:
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\r\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        sys.stdout.write(buf.getvalue())
+        emit_csv(COLUMNS, rows)
         return
     if not rows:
         err.print(f"no official entries for {who.name}: import a list with `tracker official "
                   "import FILE` or add one with `tracker official add`",
                   markup=False, soft_wrap=True)
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False,
-                  title=f"{who.name} (FIDE ID {who.fide_id or '-'})", title_justify="left")
-    for col in COLUMNS:
-        right = col in ("rating", "games", "k", "birth_year")
-        table.add_column(col.replace("_", " "), justify="right" if right else "left")
-    for row in rows:
-        table.add_row(*("" if row[c] is None else str(row[c]) for c in COLUMNS))
-    buf = io.StringIO()
-    Console(highlight=False, soft_wrap=False, width=200, file=buf).print(table)
-    text = buf.getvalue()
-    sys.stdout.write("\n".join(line.rstrip() for line in text.splitlines()) + "\n")
+    print_table([c.replace("_", " ") for c in COLUMNS],
+                [["" if row[c] is None else str(row[c]) for c in COLUMNS] for row in rows],
+                [i for i, c in enumerate(COLUMNS) if c in ("rating", "games", "k",
+                                                           "birth_year")],
+                title=f"{who.name} (FIDE ID {who.fide_id or '-'})")
 
 
 def _cells(e: OfficialEntry) -> dict[str, Any]:
@@ -432,8 +424,8 @@ def remove(
     player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
     period: Annotated[str, typer.Option("--period", help="The list month, YYYY-MM.",
                                         show_default=False)],
-    rating_list: Annotated[str, typer.Option("--list", "-l", help="standard, rapid or blitz.")
-                           ] = "standard",
+    rating_list: Annotated[str, typer.Option("--list", "-l", metavar=LIST_CHOICES,
+                                             help="The rating list.")] = "standard",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Delete one official entry.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -10,15 +9,17 @@ import typer
 
 from tracker.cli.common import (
     DEFAULT_DB,
+    LIST_CHOICES,
     DbOption,
     ForceOption,
     Format,
+    FormatOption,
     echo_lines,
+    emit_csv,
     emit_json,
     out,
     output_file,
-    shown,
-    shown_cells,
+    print_table,
     store_for,
 )
 from tracker.errors import BadInput
@@ -33,7 +34,8 @@ PlayerArg = Annotated[
                    show_default=False),
 ]
 ListOption = Annotated[
-    str, typer.Option("--list", "-l", help="standard, rapid or blitz.", show_default=True)
+    str, typer.Option("--list", "-l", metavar=LIST_CHOICES, help="The rating list.",
+                      show_default=True)
 ]
 
 
@@ -62,27 +64,6 @@ def check_range(first: Period | None, last: Period | None) -> None:
                        "with --from")
 
 
-def _print_table(headers: list[str], cells: list[list[str]], right: set[int],
-                 title: str | None = None) -> None:
-    from tracker.reports import table_lines
-    lines = ([title, ""] if title else []) + table_lines(headers, shown_cells(cells), right)
-    _echo_lines(lines)
-
-
-def _echo_lines(lines: list[str]) -> None:
-    echo_lines(lines)  # each one line, control characters escaped (common.shown)
-
-
-def _csv(columns: Any, rows: list[dict[str, Any]]) -> str:
-    """CSV for stdout: text shown like every other (a cell's control characters, newline
-    included, escaped: one line per row; docs/export.md). A file (--output) keeps the raw
-    text."""
-    from tracker.reports import to_csv
-    return to_csv(columns, [{k: shown(v) if isinstance(v, str) else v for k, v in r.items()}
-                            for r in rows])
-
-
-
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
     app.command("history")(history)
@@ -102,8 +83,7 @@ def history(
     rating_list: ListOption = "standard",
     since: Annotated[str | None, typer.Option("--from", help="First period, YYYY-MM.")] = None,
     until: Annotated[str | None, typer.Option("--to", help="Last period, YYYY-MM.")] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")] = (
-        Format.table),
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The replayed rating history, one row per rating period.
@@ -134,7 +114,7 @@ def history(
     if fmt is Format.json:
         emit_json(rows)
     elif fmt is Format.csv:
-        sys.stdout.write(_csv(HISTORY_COLUMNS, rows))
+        emit_csv(HISTORY_COLUMNS, rows)
     else:
         if not rows:
             out.print(f"No {rl} rating periods for {who.name} yet: import games with "
@@ -142,12 +122,11 @@ def history(
                       "`tracker official add`.", markup=False)
             return
         headers, cells = history_table(rows)
-        _print_table(headers, cells, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
-                     title=f"{who.name}: {rl} rating history")
+        print_table(headers, cells, range(1, 12), title=f"{who.name}: {rl} rating history")
         season = season_summary(replay_, first, last)
         extra = ([season_line(season)] if season is not None else []) + unplaced_lines(replay_)
         if extra:
-            _echo_lines(["", *extra])
+            echo_lines(["", *extra])
 
 
 def explain(
@@ -155,7 +134,7 @@ def explain(
         metavar="[PLAYER] PERIOD", help="Optional player, then the period YYYY-MM.",
         show_default=False)] = None,
     rating_list: ListOption = "standard",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """One rating period the way FIDE's calculation page shows it.
@@ -171,7 +150,13 @@ def explain(
 
       tracker explain "Novák" 2025-11 --list rapid
     """
-    from tracker.reports import explain_lines, history_row, load_history
+    from tracker.reports import (
+        EXPLAIN_COLUMNS,
+        explain_games,
+        explain_lines,
+        history_row,
+        load_history,
+    )
     from tracker.store.players import resolve_player
     if not args or len(args) > 2:
         raise BadInput("give the period (YYYY-MM), optionally after the player: "
@@ -183,23 +168,24 @@ def explain(
     with store_for(db) as store:
         who = resolve_player(store, player_text)
         replay_ = load_history(store, who, (rl,)).replays[rl]
-    lines = explain_lines(replay_, period, who)
-    if fmt == "json":
+    lines = explain_lines(replay_, period, who)  # (refuses a period without a row)
+    if fmt is Format.json:
         row = replay_.row(period)
         data = ({"period": str(period), "list": str(rl), "carried_over": True}
                 if row is None else history_row(row, who))
+        data["games"] = explain_games(replay_, period)
         data["lines"] = lines
         emit_json(data)
-    elif fmt == "text":
-        _echo_lines(lines)
+    elif fmt is Format.csv:
+        emit_csv(EXPLAIN_COLUMNS, explain_games(replay_, period))
     else:
-        raise BadInput(f"--format {fmt!r}: use text or json")
+        echo_lines(lines)
 
 
 def next_list(
     player: PlayerArg = None,
     rating_list: ListOption = "standard",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The expected rating on the next list, from the games since the last official one.
@@ -209,14 +195,21 @@ def next_list(
 
     Example: tracker next --list standard
     """
-    from tracker.reports import history_rows, load_history, next_lines, next_report
+    from tracker.reports import (
+        HISTORY_COLUMNS,
+        history_rows,
+        load_history,
+        next_lines,
+        next_report,
+    )
     from tracker.store.players import resolve_player
     rl = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
         replay_ = load_history(store, who, (rl,)).replays[rl]
     rep = next_report(replay_, who)
-    if fmt == "json":
+    periods = history_rows(replay_, rep.rows[0].period, player=who) if rep.rows else []
+    if fmt is Format.json:
         emit_json({
             "list": str(rl),
             "last_official_period": None if rep.last_official is None else str(
@@ -224,15 +217,14 @@ def next_list(
             "last_official_rating": rep.last_rating,
             "next_period": None if rep.next_period is None else str(rep.next_period),
             "expected_rating": rep.expected,
-            "periods": history_rows(replay_, rep.rows[0].period if rep.rows else None,
-                                    player=who) if rep.rows else [],
+            "periods": periods,
             "tournaments": [p.unit.label for r in rep.rows for p in r.tournaments],
             "open": [{"tournament": n, "why": w} for n, w in rep.open],
         })
-    elif fmt == "text":
-        _echo_lines(next_lines(rep))
+    elif fmt is Format.csv:  # the periods the next list is expected from
+        emit_csv(HISTORY_COLUMNS, periods)
     else:
-        raise BadInput(f"--format {fmt!r}: use text or json")
+        echo_lines(next_lines(rep))
 
 
 def export(
@@ -271,7 +263,7 @@ def export(
     rows = ([r for rp in replays for r in history_rows(rp, player=who)]
             if what is What.history else game_rows(replays))
     if path is None:  # text shown: control characters escaped (docs/export.md)
-        sys.stdout.write(_csv(columns, rows))
+        emit_csv(columns, rows)
         return
     text = to_csv(columns, rows)  # data: the names as they are
     write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
@@ -316,9 +308,9 @@ def plot(
 def event_list(
     player: PlayerArg = None,
     rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", help="Only this list (default: all).", show_default=False)] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="table, csv or json.")] = (
-        Format.table),
+        "--list", "-l", metavar=LIST_CHOICES,
+            help="Only this list (default: all).", show_default=False)] = None,
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The player's tournaments with their id, dates, list and rating period.
@@ -340,7 +332,7 @@ def event_list(
     if fmt is Format.json:
         emit_json(rows)
     elif fmt is Format.csv:
-        sys.stdout.write(_csv(EVENT_COLUMNS, rows))
+        emit_csv(EVENT_COLUMNS, rows)
     else:
         if not rows:
             out.print(f"No tournaments for {who.name}: import games with `tracker import`.",
@@ -359,7 +351,7 @@ def event_list(
                           "" if r["performance"] is None else str(r["performance"]),
                           "" if change is None else fmt_signed(Decimal(change)),
                           str(r["not_counted"] or ""), ", ".join(marks)])
-        _print_table(headers, cells, {0, 6, 7, 8, 9, 10}, title=f"{who.name}: tournaments")
+        print_table(headers, cells, {0, 6, 7, 8, 9, 10}, title=f"{who.name}: tournaments")
 
 
 def _points(value: int | float) -> str:
@@ -373,7 +365,8 @@ def event_set(
         "--period", help="Pin to this list month (YYYY-MM), or 'default'.",
         show_default=False)] = None,
     rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", help="Rate all its games on this list, or 'default'.",
+        "--list", "-l", metavar=LIST_CHOICES + "|default",
+            help="Rate all its games on this list, or 'default'.",
         show_default=False)] = None,
     exclude: Annotated[bool | None, typer.Option(
         "--exclude/--include", help="Mark it never rated (or rated again).",
