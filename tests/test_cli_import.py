@@ -124,8 +124,8 @@ def test_player_merge_and_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, out, err = run(capsys, monkeypatch, "player", "set", "Novak,J", "--me",
                          "--birth-year", "2009", "--no-ever-2400")
     assert code == 0, err
-    assert out.strip() == ("Novak, Jan (FIDE ID 99012345): tracked player, birth year 2009, "
-                           "ever 2400 False")
+    assert out.strip() == ("Novak, Jan (FIDE ID 99012345): tracked player, born 2009, "
+                           "never rated 2400 or more")
     code, _, err = run(capsys, monkeypatch, "player", "set", "Novak")
     assert code == 2 and err.startswith("error: nothing to set")
     code, _, err = run(capsys, monkeypatch, "player", "merge", "Novak", "Svoboda")

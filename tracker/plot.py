@@ -1,15 +1,27 @@
-"""The rating history as a chart (the only module that imports matplotlib; Agg backend).
+"""The rating chart (the only module that imports matplotlib; Agg backend).
 
-`plot_history(series, output)` draws one line per list (the replayed rating, period by
-period) with the official ratings as points, periods on the x axis, and writes PNG or SVG by
-the file suffix. The output is deterministic for the same input (no timestamps in the file).
+`draw_chart(chart)` draws a `tracker.chart.Chart`: per list, the replayed rating as a step
+line (a step at every list), its starting point, the official ratings as diamonds with their
+values, the player's own Elo tags the replay re-anchored on, the tournaments as small
+triangles (up for a gain, down for a loss) at the rating they were played under, the gap
+between a replayed and an official rating as a red segment with the difference, and the
+next list `tracker next` expects as a dashed step. The y axis spans at least MIN_SPAN points
+(a 12-point drop stays small); the legend sits outside the data; values are written where
+they do not cover one another. `plot_history(chart, output)` writes PNG or SVG by the file
+suffix; in SVG each period's point, tournament and official rating is a group with a
+`<title>` (shown on hover) and `data-` attributes. The output is deterministic for the same
+input (no timestamps in the file).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import html
+import io
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import matplotlib
@@ -17,32 +29,63 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.dates as mdates  # noqa: E402
+import matplotlib.patheffects as effects  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import FixedLocator, NullLocator  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator  # noqa: E402
 
+from tracker.chart import Chart, ChartList, ChartPeriod  # noqa: E402
 from tracker.errors import BadInput, TrackerError  # noqa: E402
+from tracker.model import Period, RatingList  # noqa: E402
 from tracker.outputs import write_atomic  # noqa: E402
 
 FORMATS = {".png": "png", ".svg": "svg"}
 COLORS = {"standard": "#1f5fa8", "rapid": "#d0741c", "blitz": "#3a8f3a"}
+GAP_COLOR = "#c0392b"
+MARK_COLOR = "#555555"  # the legend's markers that stand for every list
 
 
 @dataclass(frozen=True)
 class Series:
-    """One list's points: (list date, replayed rating) and (list date, official rating)."""
+    """One list's points as plain pairs: (list date, replayed rating), (list date, official
+    rating) and the own Elo tags; `chart_of` makes a Chart of them (for callers and tests
+    that have only points)."""
 
     name: str
     replayed: Sequence[tuple[dt.date, int]]
     official: Sequence[tuple[dt.date, int]]
-    # the player's own Elo tag for a list no official entry covers (where the replay took
-    # the list's rating from): drawn as crosses
     tags: Sequence[tuple[dt.date, int]] = ()
+
+
+def chart_of(series: Sequence[Series], title: str, footnote: str = "") -> Chart:
+    """A Chart of plain points: one period per date, nothing else known."""
+    lists = []
+    for s in series:
+        days = sorted({d for d, _ in (*s.replayed, *s.official, *s.tags)})
+        rated, official, tags = dict(s.replayed), dict(s.official), dict(s.tags)
+        periods = tuple(ChartPeriod(
+            period=Period.of(d), day=d, rating_before=None, rating=rated.get(d),
+            published=tags.get(d, official.get(d, rated.get(d))), change=None, games=0,
+            points=Fraction(0), tournaments=(), official=official.get(d), tag=tags.get(d),
+            start=False, assumed=False) for d in days)
+        lists.append(ChartList(RatingList.parse(s.name), periods, None, None))
+    return Chart(title, tuple(lists), footnote)
 
 
 MAX_TICKS = 12
 TICK_STEPS = (1, 2, 3, 4, 6, 12, 24, 36, 60, 120)  # months between two x labels
 MARGIN_DAYS = 20  # room left and right of the first and last list
+MIN_SPAN = 100  # the y axis spans at least this many rating points
+DENSE = 30  # a list with more points than this: smaller markers
+BUSY = 40  # a chart with more points than this: a list's last, highest and lowest values only
+SIZE = (10.0, 5.4)  # inches
+DPI = 100
+AXES = (0.07, 0.16, 0.72, 0.76)  # left, bottom, width, height (legend on the right)
+FOOTNOTE_ROOM = 0.07  # the axes rise by this much for a footnote
+FONT = 7.0  # points, the values written beside the points
+HALO = [effects.withStroke(linewidth=2.2, foreground="white")]  # values readable over lines
 
 
 def _month(day: dt.date) -> int:
@@ -61,64 +104,350 @@ def month_ticks(first: dt.date, last: dt.date) -> list[dt.date]:
     return [dt.date(m // 12, m % 12 + 1, 1) for m in months]
 
 
-def _num(days: Sequence[dt.date]) -> list[float]:
-    """Dates as matplotlib's date numbers."""
-    return [float(x) for x in mdates.date2num(days)]  # type: ignore[no-untyped-call]
+def y_limits(values: Sequence[int]) -> tuple[float, float]:
+    """The y axis around `values`: a margin of 8% of their span (at least 8 points) on each
+    side, and at least MIN_SPAN points in all, centred on the data: a 12-point drop is a
+    small step on a 100-point axis, not a cliff."""
+    lo, hi = min(values), max(values)
+    pad = max((hi - lo) * 0.08, 8.0)
+    low, high = lo - pad, hi + pad
+    if high - low < MIN_SPAN:
+        mid = (lo + hi) / 2
+        low, high = mid - MIN_SPAN / 2, mid + MIN_SPAN / 2
+    return low, high
 
 
-def draw_history(series: Sequence[Series], *, title: str, footnote: str = "") -> Figure:
-    """The chart as a matplotlib Figure (the caller saves and closes it); `footnote` (what
-    the numbers assume) is printed under the plot."""
-    drawn = [s for s in series if s.replayed or s.official]
+def _num(day: dt.date) -> float:
+    """A date as matplotlib's date number."""
+    return float(mdates.date2num(day))  # type: ignore[no-untyped-call]
+
+
+def _plain(text: str) -> str:
+    """Text drawn as it is: a `$` would start matplotlib's mathtext (and a lone one fail)."""
+    return text.replace("$", r"\$")
+
+
+@dataclass
+class _Drawing:
+    """What draw_chart collects while drawing: the hover texts and data attributes of the
+    SVG groups, the values to write, the legend's entries."""
+
+    titles: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    labels: list[tuple[int, float, float, str, dict[str, object]]] = field(default_factory=list)
+    kinds: set[str] = field(default_factory=set)
+
+    def group(self, artist: object, gid: str, title: str, **data: str) -> None:
+        artist.set_gid(gid)  # type: ignore[attr-defined]
+        self.titles[gid] = (title, data)
+
+    def label(self, priority: int, x: float, y: float, text: str, **style: object) -> None:
+        self.labels.append((priority, x, y, text, style))
+
+
+def _steps(cl: ChartList) -> tuple[list[float], list[float], list[tuple[ChartPeriod, float]]]:
+    """The step line of a list (NaN breaks it where a jump is drawn on its own) and the
+    re-anchoring jumps (a period and the rating the next period starts from)."""
+    nan = float("nan")
+    xs: list[float] = []
+    ys: list[float] = []
+    jumps: list[tuple[ChartPeriod, float]] = []
+    level: float | None = None
+    if cl.start is not None and not any(p.start for p in cl.periods):
+        xs.append(_num(cl.start.day))
+        ys.append(cl.start.rating)
+        level = cl.start.rating
+    projected = cl.projection.period if cl.projection is not None else None
+    for p in cl.points:
+        assert p.rating is not None
+        x = _num(p.day)
+        if level is not None:
+            xs.append(x)
+            ys.append(level)
+        elif xs:
+            xs.append(nan)
+            ys.append(nan)
+        if p.period == projected:
+            # the dashed projection takes over from the level before it
+            level = None if p.published is None else float(p.published)
+            xs.append(nan)
+            ys.append(nan)
+            continue
+        xs.append(x)
+        ys.append(p.rating)
+        level = float(p.published if p.published is not None else p.rating)
+        if level != p.rating:
+            jumps.append((p, level))
+            xs.append(nan)
+            ys.append(nan)
+            xs.append(x)
+            ys.append(level)
+    return xs, ys, jumps
+
+
+def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float, busy: bool) -> None:
+    """One list; `busy`: the chart has many points (only a list's last value, its highest
+    and its lowest are written)."""
+    color = COLORS.get(cl.name, "#333333")
+    dense = len(cl.points) > DENSE
+    dot = 2.6 if dense else 4.2
+    rl = cl.rating_list
+    xs, ys, jumps = _steps(cl)
+    ax.plot(xs, ys, color=color, linewidth=1.3 if dense else 1.7, solid_joinstyle="miter",
+            zorder=2, label=cl.name)
+    # the start of the replay
+    if cl.start is not None:
+        s = cl.start
+        start_period = next((p for p in cl.periods if p.start), None)
+        line, = ax.plot([_num(s.day)], [s.rating], linestyle="none", marker="s",
+                        markersize=dot + 2.5, markerfacecolor="white", markeredgecolor=color,
+                        markeredgewidth=1.4, zorder=4)
+        if start_period is not None:
+            d.group(line, f"{cl.name}-period-{start_period.period}", start_period.describe(rl),
+                    period=str(start_period.period), list=cl.name,
+                    rating=str(start_period.rating))
+        else:
+            d.group(line, f"{cl.name}-start", f"{rl}: the replay starts from {s.rating} "
+                    f"({s.what})", list=cl.name, start=str(s.rating))
+        d.label(0, _num(s.day), s.rating, f"{s.rating}", color=color, ha="right",
+                va="bottom", offset=(-4, 3))
+        d.kinds.add("start")
+    # the points of the periods (the start's is its square)
+    projected = cl.projection.period if cl.projection is not None else None
+    points = [p for p in cl.points if not p.start]
+    last = points[-1] if points else None
+    rated = [p for p in points if p.period != projected]
+    high = max(rated, key=lambda p: p.rating or 0) if rated else None
+    low = min(rated, key=lambda p: p.rating or 0) if rated else None
+    for p in points:
+        assert p.rating is not None
+        x = _num(p.day)
+        if p.period == projected and cl.projection is not None:
+            pr = cl.projection
+            y = float(pr.expected if pr.expected is not None else p.rating)
+            before = y if pr.before is None else float(pr.before)
+            ax.plot([x, x, x + stub], [before, y, y], color=color, linestyle=(0, (4, 2.5)),
+                    linewidth=1.5, zorder=2)
+            line, = ax.plot([x], [y], linestyle="none", marker="o", markersize=dot + 1.6,
+                            markerfacecolor="white", markeredgecolor=color,
+                            markeredgewidth=1.4, zorder=4)
+            d.group(line, f"{cl.name}-period-{p.period}",
+                    pr.describe(rl) + "\n" + p.describe(rl), period=str(p.period),
+                    list=cl.name, rating=str(p.rating), expected="yes")
+            d.label(0, x + stub, y, f"{int(y)} expected", color=color, ha="right",
+                    va="bottom", offset=(0, 3))
+            d.kinds.add("projection")
+            continue
+        line, = ax.plot([x], [p.rating], linestyle="none", marker="o", markersize=dot,
+                        color=color, zorder=4)
+        d.group(line, f"{cl.name}-period-{p.period}", p.describe(rl), period=str(p.period),
+                list=cl.name, rating=str(p.rating))
+        up = p.rating_before is None or p.rating >= p.rating_before
+        priority = 3 if p is last else 4 if p is high or p is low else 9 if busy else 5
+        if priority < 9:
+            d.label(priority, x, p.rating, str(p.rating), color=color, ha="right",
+                    va="bottom" if up else "top", offset=(-3, 2 if up else -2))
+    # official ratings, with their values
+    for p in cl.periods:
+        if p.official is None or p.start:
+            continue
+        x = _num(p.day)
+        diff = p.difference
+        dot_ = ax.scatter([x], [p.official], marker="D", s=(dot + 2.2) ** 2,
+                          facecolors="white", edgecolors=color, linewidths=1.4, zorder=5)
+        said = "" if not diff else f"; replayed {p.rating} ({'+' if diff > 0 else ''}{diff})"
+        d.group(dot_, f"{cl.name}-official-{p.period}",
+                f"{rl} {p.period}: official {p.official}{said}", official=str(p.official),
+                list=cl.name)
+        d.label(1, x, p.official, str(p.official), color=color, ha="left", va="bottom",
+                offset=(4, 3), weight="bold")
+        d.kinds.add("official")
+        if diff:
+            assert p.rating is not None
+            ax.plot([x, x], [p.rating, p.official], color=GAP_COLOR, linewidth=1.1,
+                    zorder=3)
+            d.label(2, x, (p.rating + p.official) / 2, f"{'+' if diff > 0 else ''}{diff}",
+                    color=GAP_COLOR, ha="left", va="center", offset=(4, 0))
+            d.kinds.add("gap")
+    # the re-anchoring on own Elo tags (and on an official rating: the gap above)
+    for p, level in jumps:
+        if p.official is not None:
+            continue
+        x = _num(p.day)
+        assert p.rating is not None
+        ax.plot([x, x], [p.rating, level], color=color, linewidth=0.9, linestyle=":",
+                zorder=2)
+    tagged = [p for p in cl.periods if p.tag is not None]
+    if tagged:
+        ax.scatter([_num(p.day) for p in tagged], [p.tag for p in tagged], marker="x",
+                   s=(dot + 1.5) ** 2, color=color, linewidths=1.0, zorder=4)
+        d.kinds.add("tag")
+    # the tournaments, at the rating they were played under
+    small = 3.2 if dense else 5.6
+    for p in cl.periods:
+        for j, t in enumerate(p.tournaments):
+            y = t.ro if t.ro is not None else p.rating_before or p.rating
+            if y is None:
+                continue
+            mark = "^" if (t.change or 0) > 0 else "v" if (t.change or 0) < 0 else "o"
+            line, = ax.plot([_num(t.day)], [y], linestyle="none", marker=mark,
+                            markersize=small, color=color, markeredgewidth=0,
+                            alpha=0.55 if dense else 0.8,
+                            zorder=3)
+            d.group(line, f"{cl.name}-tournament-{p.period}-{j}", t.describe(p.period),
+                    tournament=str(p.period), list=cl.name)
+            d.kinds.add("tournament")
+
+
+def _legend(ax: Axes, d: _Drawing) -> None:
+    handles, labels = ax.get_legend_handles_labels()
+    grey = {"color": MARK_COLOR, "linestyle": "none"}
+    extra = [
+        ("start", Line2D([], [], marker="s", markerfacecolor="white",
+                         markeredgecolor=MARK_COLOR, **grey), "start of the replay"),
+        ("official", Line2D([], [], marker="D", markerfacecolor="white",
+                            markeredgecolor=MARK_COLOR, **grey), "official rating"),
+        ("gap", Line2D([], [], color=GAP_COLOR, marker="|", markersize=9, linestyle="none"),
+         "replayed minus official"),
+        ("tag", Line2D([], [], marker="x", **grey), "own Elo tag (re-anchored)"),
+        ("tournament", Line2D([], [], marker="^", **grey), "tournament: gain"),
+        ("tournament", Line2D([], [], marker="v", **grey), "tournament: loss"),
+        ("projection", Line2D([], [], color=MARK_COLOR, linestyle=(0, (4, 2.5)), marker="o",
+                              markerfacecolor="white"), "expected on the next list"),
+    ]
+    for kind, handle, text in extra:
+        if kind in d.kinds:
+            handles.append(handle)
+            labels.append(text)
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.015, 1.0), fontsize="small",
+              frameon=False, borderaxespad=0.0)
+
+
+def _write_values(ax: Axes, d: _Drawing) -> None:
+    """The values, most important first, each only where it covers none written before."""
+    size = FONT * DPI / 72
+    taken: list[tuple[float, float, float, float]] = []
+    box = ax.get_window_extent()  # type: ignore[no-untyped-call]
+    for _, x, y, text, style in sorted(d.labels, key=lambda item: item[0]):
+        x_, y_ = ax.transData.transform((x, y))
+        dx0, dy = style.get("offset", (0, 0))  # type: ignore[misc]
+        ha0, va = str(style.get("ha", "left")), str(style.get("va", "center"))
+        flipped = {"left": "right", "right": "left", "center": "center"}[ha0]
+        # where it is asked, else on the other side of the point
+        for ha, dx in ((ha0, dx0), (flipped, -dx0)):
+            px, py = x_ + dx * DPI / 72, y_ + dy * DPI / 72
+            w, h = 0.58 * size * len(text) + 2, 1.25 * size
+            x0 = px - w if ha == "right" else px - w / 2 if ha == "center" else px
+            y0 = py - h if va == "top" else py - h / 2 if va == "center" else py
+            rect = (x0, y0, x0 + w, y0 + h)
+            inside = (box.x0 <= rect[0] and rect[2] <= box.x1 and box.y0 <= rect[1]
+                      and rect[3] <= box.y1)
+            if inside and not any(rect[0] < b[2] and b[0] < rect[2] and rect[1] < b[3]
+                                  and b[1] < rect[3] for b in taken):
+                break
+        else:
+            continue
+        taken.append(rect)
+        ax.annotate(_plain(text), (x, y), xytext=(dx, dy), textcoords="offset points",
+                    ha=str(ha), va=str(va), fontsize=FONT, color=str(style.get("color")),
+                    weight=str(style.get("weight", "normal")), annotation_clip=False,
+                    zorder=6, path_effects=HALO)
+
+
+def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str]]]]:
+    """The chart as a matplotlib Figure (the caller saves and closes it), and the hover text
+    and data attributes of each SVG group by its id."""
+    drawn = chart.drawn
     if not drawn:
         raise TrackerError("nothing to draw: no rated period on any list (import games first)")
     plt.rcParams["svg.hashsalt"] = "tracker"
-    fig, ax = plt.subplots(figsize=(9, 4.8), dpi=100)
+    plt.rcParams["svg.fonttype"] = "none"
+    fig = plt.figure(figsize=SIZE, dpi=DPI)
     try:
-        for s in drawn:
-            color = COLORS.get(s.name)
-            if s.replayed:
-                xs, ys = zip(*s.replayed, strict=True)
-                ax.plot(xs, ys, drawstyle="steps-post", marker="o", markersize=3,
-                        linewidth=1.6, color=color, label=f"{s.name} (replayed)")
-            if s.official:
-                xs, ys = zip(*s.official, strict=True)
-                ax.scatter(xs, ys, marker="D", s=36, facecolors="white", edgecolors=color,
-                           linewidths=1.5, zorder=3, label=f"{s.name} (official)")
-            if s.tags:
-                xs, ys = zip(*s.tags, strict=True)
-                ax.scatter(xs, ys, marker="x", s=22, color=color, linewidths=1.0, zorder=3,
-                           label=f"{s.name} (own Elo tag)")
-        ax.set_title(title)
+        left, bottom, width, height = AXES
+        room = FOOTNOTE_ROOM if chart.footnote else 0.0
+        ax = fig.add_axes((left, bottom + room, width, height - room))
+        d = _Drawing()
+        days = [x for cl in drawn for x in (
+            *(p.day for p in cl.periods),
+            *((cl.start.day,) if cl.start else ()),
+            *(t.day for p in cl.periods for t in p.tournaments))]
+        first, last = min(days), max(days)
+        margin = max(dt.timedelta(days=MARGIN_DAYS), (last - first) / 40)
+        stub = max(margin.days * 1.5, 25.0)
+        values: list[int] = []
+        for cl in drawn:
+            values += [v for p in cl.periods for v in (p.rating, p.official, p.tag, p.published)
+                       if v is not None]
+            values += [t.ro for p in cl.periods for t in p.tournaments if t.ro is not None]
+            if cl.start is not None:
+                values.append(cl.start.rating)
+            if cl.projection is not None and cl.projection.expected is not None:
+                values.append(cl.projection.expected)
+        busy = sum(len(cl.points) for cl in drawn) > BUSY
+        for cl in drawn:
+            _draw_list(ax, cl, d, stub, busy)
+        ax.set_title(_plain(chart.title))
         ax.set_xlabel("rating period (list month)")
         ax.set_ylabel("rating")
         ax.grid(True, alpha=0.3)
-        days = [d for s in drawn for d, _ in (*s.replayed, *s.official, *s.tags)]
-        first, last = min(days), max(days)
         ticks = month_ticks(first, last)
         # One label per chosen list month: matplotlib's own date locator puts several ticks
         # inside one month on a short span, and every one of them reads the same "2025-10".
-        ax.xaxis.set_major_locator(FixedLocator(_num(ticks)))
+        ax.xaxis.set_major_locator(FixedLocator([_num(t) for t in ticks]))
         ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))  # type: ignore[no-untyped-call]
         ax.xaxis.set_minor_locator(NullLocator())
-        margin = max(dt.timedelta(days=MARGIN_DAYS), (last - first) / 40)
-        low, high = _num([first - margin, last + margin])
-        ax.set_xlim(low, high)
-        fig.autofmt_xdate()
-        ax.legend(loc="best", fontsize="small")
-        if footnote:
-            fig.text(0.01, 0.01, footnote, fontsize="x-small", color="#555555", ha="left",
-                     va="bottom", wrap=True)
-            fig.tight_layout(rect=(0, 0.05, 1, 1))
-        else:
-            fig.tight_layout()
+        projected = any(cl.projection is not None for cl in drawn)
+        ax.set_xlim(_num(first - margin), _num(last + margin) + (stub if projected else 0))
+        for label in ax.get_xticklabels():
+            label.set_rotation(30)
+            label.set_horizontalalignment("right")
+        ax.set_ylim(*y_limits(values))
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
+        _legend(ax, d)
+        _write_values(ax, d)
+        if chart.footnote:
+            fig.text(0.01, 0.015, _plain(chart.footnote), fontsize="x-small", color="#555555",
+                     ha="left", va="bottom", wrap=True)
     except BaseException:
         plt.close(fig)
         raise
-    return fig
+    return fig, d.titles
 
 
-def plot_history(series: Sequence[Series], output: Path, *, title: str,
+def draw_history(series: Chart | Sequence[Series], *, title: str = "",
+                 footnote: str = "") -> Figure:
+    """The figure alone (a Chart, or plain points with a title and footnote)."""
+    chart = series if isinstance(series, Chart) else chart_of(series, title, footnote)
+    return draw_chart(chart)[0]
+
+
+_GROUP = re.compile(r'<g id="([^"]+)">')
+
+
+def _with_titles(svg: str, titles: dict[str, tuple[str, dict[str, str]]]) -> str:
+    """Each group drawn with an id gets its data- attributes and a <title> (the hover)."""
+    def group(found: re.Match[str]) -> str:
+        gid = found.group(1)
+        if gid not in titles:
+            return found.group(0)
+        text, data = titles[gid]
+        attrs = "".join(f' data-{k}="{html.escape(v)}"' for k, v in data.items())
+        return f'<g id="{gid}"{attrs}><title>{html.escape(text, quote=False)}</title>'
+    return _GROUP.sub(group, svg)
+
+
+def chart_svg(chart: Chart) -> str:
+    """The chart as SVG text, with the hover titles."""
+    fig, titles = draw_chart(chart)
+    try:
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    finally:
+        plt.close(fig)
+    return _with_titles(buffer.getvalue(), titles)
+
+
+def plot_history(chart: Chart | Sequence[Series], output: Path, *, title: str = "",
                  footnote: str = "") -> Path:
     """Write the chart to `output` (.png or .svg) and return the path."""
     fmt = FORMATS.get(output.suffix.lower())
@@ -126,12 +455,17 @@ def plot_history(series: Sequence[Series], output: Path, *, title: str,
         raise BadInput(f"{output}: the chart is written as .png or .svg; give such a file name")
     if not output.parent.exists():
         raise BadInput(f"the folder {output.parent} does not exist: create it first")
-    fig = draw_history(series, title=title, footnote=footnote)
+    model = chart if isinstance(chart, Chart) else chart_of(chart, title, footnote)
+    if fmt == "svg":
+        text = chart_svg(model)
+        write_atomic(output, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        return output
+    fig, _ = draw_chart(model)
     try:
-        metadata = {"Date": None} if fmt == "svg" else {"Software": None}
         # Written beside `output` and renamed into place: never half a chart, and a symlink
         # is replaced, not written through.
-        write_atomic(output, lambda tmp: fig.savefig(tmp, format=fmt, metadata=metadata))
+        write_atomic(output, lambda tmp: fig.savefig(tmp, format="png",
+                                                     metadata={"Software": None}))
     finally:
         plt.close(fig)
     return output

@@ -646,7 +646,19 @@ def set_command(
             set_me(store, ref.id)
     finally:
         store.close()
-    said = [f"{k.replace('_', ' ')} {v}" for k, v in facts.items()]
+    said = [_fact_said(k, v) for k, v in facts.items()]
     if me:
         said.insert(0, "tracked player")
     out.print(f"{_who(ref)}: {', '.join(said)}", markup=False)
+
+
+def _fact_said(fact: str, value: Any) -> str:
+    """A fact just recorded, in words: "born 2009", "45 rated games completed", "has been
+    rated 2400 or more" (never a Python value: "ever 2400 True")."""
+    if fact == "birth_year":
+        return f"born {value}"
+    if fact == "rated_games":
+        return f"{value:,} rated game{'s' if value != 1 else ''} completed"
+    if fact == "ever_2400":
+        return "has been rated 2400 or more" if value else "never rated 2400 or more"
+    return f"FIDE ID {value}" if fact == "fide_id" else f"{fact.replace('_', ' ')} {value}"

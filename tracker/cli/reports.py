@@ -282,13 +282,17 @@ def plot(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Draw the rating history: the replayed line and the official points, one line per
-    list, periods on the x axis. An existing file is replaced only with --force, and never
-    the database itself.
+    list, periods on the x axis. Also drawn: where each list's replay starts, the official
+    ratings with their values and the gap to the replayed one, the tournaments (up for a
+    gain, down for a loss), and the next list `tracker next` expects as a dashed step. In
+    SVG, hovering a point shows its period, rating, change and tournaments. An existing
+    file is replaced only with --force, and never the database itself.
 
     Example: tracker plot --output history.png
     """
-    from tracker.plot import Series, plot_history
-    from tracker.reports import chart_footnote, chart_points, chart_tags, load_history
+    from tracker.chart import chart_model
+    from tracker.plot import plot_history
+    from tracker.reports import load_history
     from tracker.store.players import resolve_player
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
@@ -296,12 +300,7 @@ def plot(
     with store_for(db) as store:
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen)
-    series = []
-    for rl, rp in hist.replays.items():
-        replayed, official = chart_points(rp)
-        series.append(Series(str(rl), replayed, official, chart_tags(rp)))
-    plot_history(series, path, title=f"{who.name}: FIDE rating history",
-                 footnote=chart_footnote(hist.replays.values()))
+    plot_history(chart_model(hist, chosen), path)
     out.print(f"wrote {path}", markup=False)
 
 

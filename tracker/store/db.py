@@ -1,12 +1,24 @@
-"""Opening the database: URL or path, SQLite pragmas, Alembic upgrade on open.
+"""Opening the database: a path or URL, SQLite pragmas, Alembic upgrade on open, the write
+lock.
 
-`open_store(target)` is the one way in. It accepts a path (`tracker.db`) or any SQLAlchemy
-URL, turns SQLite into WAL mode with a busy timeout (so a second `tracker` process waits
-instead of failing), and upgrades the schema to head through Alembic. A database written by
-a newer tracker is refused with a clear sentence, never touched. A file that cannot be
-written (a read-only mount) is opened read-only (read_only_mode): reading commands work,
-writing ones get one sentence. A damaged file (SQLITE_CORRUPT, SQLITE_NOTADB, wherever a
-query meets it) is one DamagedDatabase sentence with an exit code of its own.
+`open_store(target)` is the one way in. It accepts a path (`tracker.db`), a SQLite URL or a
+PostgreSQL URL (`postgresql+psycopg://USER@HOST/DB`; `postgresql://` means the same): the two
+databases tracker is tested on (`SUPPORTED`); another URL is refused with one sentence. It
+turns SQLite into WAL mode with a busy timeout (so a second `tracker` process waits instead of
+failing), and upgrades the schema to head through Alembic. A database written by a newer
+tracker is refused with a clear sentence, never touched. A file that cannot be written (a
+read-only mount) is opened read-only (read_only_mode): reading commands work, writing ones
+get one sentence. A damaged file (SQLITE_CORRUPT, SQLITE_NOTADB, wherever a query meets it)
+is one DamagedDatabase sentence with an exit code of its own.
+
+One writer at a time, on both databases: SQLite has one write lock per file (BEGIN IMMEDIATE
+takes it up front); on PostgreSQL every writing transaction of tracker first takes one
+transaction-level advisory lock (`lock_for_writing`, `WRITE_LOCK`), released when it commits
+or rolls back. Writers take turns (the importer allocates ids and matches players and
+tournaments against what it read, which is right only while nobody else writes), readers
+never wait (MVCC), and a schema migration takes the same lock, so several processes opening
+a new database at once create its schema once. A writer waits for the lock at most
+`BUSY_TIMEOUT_MS`, as SQLite's busy timeout, then gets one sentence (`is_busy`).
 """
 
 from __future__ import annotations
@@ -15,6 +27,8 @@ import os
 import re
 import shlex
 import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -38,6 +52,13 @@ if TYPE_CHECKING:  # alembic is imported only when a schema change is due (it is
 DEFAULT_DB = "tracker.db"
 BUSY_TIMEOUT_MS = 60_000
 DAMAGED_EXIT_CODE = 4
+SUPPORTED = ("sqlite", "postgresql")  # the databases tracker is tested on (dialect names)
+# The advisory lock every writing transaction on PostgreSQL takes first: "tracker" as a
+# number (pg_advisory_xact_lock takes a bigint key shared by every client of the server).
+WRITE_LOCK = int.from_bytes(b"tracker", "big")
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE of a lock wait past lock_timeout
+BUSY = ("the database stayed busy: another tracker is writing to it; run the command again "
+        "when that one has finished")
 
 
 class DamagedDatabase(DatabaseError):
@@ -77,10 +98,83 @@ class Store:
 
 
 def to_url(target: str) -> str:
-    """A path becomes a sqlite URL; a URL (`scheme://...`) is kept as it is."""
+    """A path becomes a sqlite URL; a URL (`scheme://...`) is kept as it is, except that a
+    PostgreSQL URL without a driver (`postgresql://`, `postgres://`) names psycopg 3, the
+    driver of the `postgres` extra."""
     if "://" in target:
+        scheme, rest = target.split("://", 1)
+        if scheme in ("postgresql", "postgres"):
+            return f"postgresql+psycopg://{rest}"
         return target
     return f"sqlite:///{Path(target)}"
+
+
+_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:/@?#]*):[^@/?#]*@")
+
+
+def shown_target(target: str) -> str:
+    """`target` as messages show it: a URL's password hidden (`USER:***@HOST`)."""
+    return _PASSWORD.sub(r"\1:***@", target)
+
+
+def one_line(exc: object) -> str:
+    """A driver's message on one line (psycopg's span several: a hint, a DETAIL)."""
+    return " ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+
+
+def is_busy(exc: BaseException) -> bool:
+    """A database error that says another writer holds the lock past the timeout: SQLite's
+    "database is locked", PostgreSQL's lock timeout on the write lock."""
+    orig = getattr(exc, "orig", exc)
+    return "locked" in str(orig) or getattr(orig, "sqlstate", None) == LOCK_NOT_AVAILABLE
+
+
+def lock_for_writing(conn: Connection) -> None:
+    """Make the transaction of `conn` (none begun yet) the database's one writer until it
+    ends: SQLite's BEGIN IMMEDIATE; PostgreSQL's advisory WRITE_LOCK, waited for at most
+    BUSY_TIMEOUT_MS (then an OperationalError that `is_busy`)."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        return
+    # postgresql: the lock_timeout is set for this wait only (set_config(..., true) lasts
+    # to the end of the transaction at most)
+    conn.execute(text("SELECT set_config('lock_timeout', :ms, true)"),
+                 {"ms": f"{BUSY_TIMEOUT_MS}ms"})
+    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK})
+    conn.execute(text("SELECT set_config('lock_timeout', '0', true)"))
+
+
+def copy_rows(conn: Connection, table: str, columns: str, rows: Iterable[Sequence[Any]]) -> None:
+    """PostgreSQL: `rows` into `table` (its `columns`, quoted and comma-separated) by COPY,
+    through the driver (psycopg 3) in the transaction of `conn`: ISO dates go as text,
+    Python booleans and None as they are. An error of the driver (not wrapped by SQLAlchemy
+    here) is one DatabaseError sentence; the transaction is then to be rolled back."""
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    try:
+        with raw.cursor() as cur, cur.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise DatabaseError(f"cannot write to the database: {one_line(exc)}") from None
+
+
+@contextmanager
+def writing(store: Store) -> Iterator[Connection]:
+    """A transaction that writes (`with writing(store) as conn:`), committed at the end of
+    the block, rolled back on an exception. SQLite: a plain transaction (the file's write
+    lock is taken by its first write, within the busy timeout); PostgreSQL: the write lock
+    first (`lock_for_writing`), so that writers take turns there too."""
+    with store.engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            try:
+                lock_for_writing(conn)
+            except (OperationalError, SADatabaseError) as exc:
+                if is_busy(exc):
+                    raise DatabaseError(BUSY) from None
+                raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}"
+                                    ) from None
+        yield conn
 
 
 def database_file(target: str) -> Path | None:
@@ -235,16 +329,31 @@ def missing_database(target: str) -> str:
     return f"{target} does not exist (import games first: tracker import FILE{db})"
 
 
-def make_engine(url: str, *, read_only: str | None = None) -> Engine:
+def make_engine(url: str, *, read_only: str | None = None, name: str | None = None) -> Engine:
     """An engine for `url`; `read_only` (URI parameters from read_only_mode) opens a SQLite
-    file read-only."""
+    file read-only; `name` is the database as messages call it (default: `url`)."""
+    shown = shown_target(url if name is None else name)
     try:
-        if read_only is None:
-            engine = create_engine(url)
-        else:
+        backend = make_url(url).get_backend_name()
+    except (ArgumentError, ValueError) as exc:
+        raise DatabaseError(f"cannot use database {shown!r}: {exc}") from None
+    if backend not in SUPPORTED:
+        raise DatabaseError(
+            f"cannot use database {shown!r}: tracker works on SQLite (a file "
+            "path) and PostgreSQL (postgresql+psycopg://USER@HOST/DATABASE) databases only")
+    try:
+        if read_only is not None:
             engine = create_engine(url, creator=_read_only_creator(url, read_only))
-    except (ArgumentError, ImportError, ValueError) as exc:
-        raise DatabaseError(f"cannot use database {url!r}: {exc}") from None
+        elif backend == "postgresql":
+            engine = create_engine(url, connect_args={"application_name": "tracker"})
+        else:
+            engine = create_engine(url)
+    except ImportError as exc:
+        extra = " (pip install 'tracker[postgres]')" if backend == "postgresql" else ""
+        raise DatabaseError(f"cannot use database {shown!r}: {exc}{extra}"
+                            ) from None
+    except (ArgumentError, ValueError) as exc:
+        raise DatabaseError(f"cannot use database {shown!r}: {exc}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "handle_error", _sqlite_errors)
@@ -265,15 +374,18 @@ def open_store(
     url = to_url(target)
     _check_sqlite_target(url, target, create=create)
     read_only = read_only_mode(url)
-    engine = make_engine(url, read_only=read_only)
+    shown = shown_target(target)
+    engine = make_engine(url, read_only=read_only, name=target)
+    sqlite = engine.dialect.name == "sqlite"
     try:
         with engine.connect() as conn:
             if not create and _read_revision(conn) is None and not inspect(conn).get_table_names():
-                # An SQLite file without the tracker's schema (a kill during the very first
-                # open, or an empty database of someone's): a reading command leaves it be.
-                raise NotFound(f"{target} holds no tracker data yet: "
-                               + missing_database(target).split(" (", 1)[1].rstrip(")"))
-            if engine.dialect.name == "sqlite" and read_only is None:
+                # A database without the tracker's schema (an SQLite file of a kill during
+                # the very first open, a new PostgreSQL database, an empty database of
+                # someone's): a reading command leaves it be.
+                raise NotFound(f"{shown} holds no tracker data yet: "
+                               + missing_database(shown).split(" (", 1)[1].rstrip(")"))
+            if sqlite and read_only is None:
                 mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
                 if mode != "wal" and make_url(url).database not in (None, "", ":memory:"):
                     conn.exec_driver_sql("PRAGMA journal_mode = WAL")
@@ -281,20 +393,22 @@ def open_store(
             current = _read_revision(conn)
             if current is not None and current not in known_revisions():
                 raise DatabaseError(
-                    f"{target} was written by a newer version of tracker (schema "
+                    f"{shown} was written by a newer version of tracker (schema "
                     f"{current}); upgrade tracker to use it"
                 )
             if current is None and inspect(conn).get_table_names():
                 tables = set(inspect(conn).get_table_names())
                 if "games" not in tables:
                     raise DatabaseError(
-                        f"{target} is an SQLite database of another program: pick another --db"
-                    )
+                        f"{shown} is an SQLite database of another program: pick another --db"
+                        if sqlite else
+                        f"{shown} holds tables of another program and no tracker data: give "
+                        "tracker a database of its own (createdb NAME, then --db with NAME)")
         if upgrade and current != head_revision() and read_only is not None:
             raise DatabaseError(
-                f"{target} is read-only and its schema ({current or 'empty'}) is older than "
+                f"{shown} is read-only and its schema ({current or 'empty'}) is older than "
                 f"this tracker's ({head_revision()}): upgrade it where it can be written "
-                f"(tracker db upgrade --db {shlex.quote(target)}), or work on a copy")
+                f"(tracker db upgrade --db {shlex.quote(shown)}), or work on a copy")
         if upgrade and current != head_revision():
             if on_upgrade is not None and current is not None:
                 on_upgrade(current, head_revision())
@@ -308,23 +422,43 @@ def open_store(
                 f"in {target}-wal were never moved into it (SQLite needs to write beside it to "
                 "read them): open it once where it can be written, or copy it with its -wal "
                 "and -shm files to a writable folder") from None
-        raise DatabaseError(f"cannot open database {target}: {exc.orig}") from None
+        if sqlite:
+            raise DatabaseError(f"cannot open database {target}: {exc.orig}") from None
+        raise DatabaseError(_server_error(shown, url, exc)) from None
     except DatabaseError:
         engine.dispose()
         raise
     return Store(engine=engine, url=url)
 
 
+def _server_error(shown: str, url: str, exc: OperationalError | SADatabaseError) -> str:
+    """The sentence for a PostgreSQL server that cannot be used (not reached, no such
+    database, a refused login, the write lock not had in time)."""
+    if is_busy(exc):
+        return f"cannot open database {shown}: {BUSY}"
+    reason = one_line(exc.orig)
+    name = make_url(url).database
+    if name and f'database "{name}" does not exist' in reason:
+        return (f"cannot open database {shown}: the server has no database {name}: create it "
+                f"(createdb {shlex.quote(name)}), tracker makes its tables on first use")
+    hint = "" if "Is the server running" in reason else (
+        " (is the server running, and the URL right? postgresql+psycopg://USER@HOST/DATABASE)")
+    return f"cannot open database {shown}: {reason}{hint}"
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Upgrade the schema to `revision` (head by default) through Alembic."""
+    """Upgrade the schema to `revision` (head by default) through Alembic.
+
+    The write lock is taken before Alembic reads the version, so that several processes
+    opening a new (or older) database at once migrate it one after the other: the first
+    creates the tables, the others find them at head (on PostgreSQL two CREATE TABLEs of
+    one name at once fail: "duplicate key value violates unique constraint
+    pg_type_typname_nsp_index")."""
     from alembic import command
 
     cfg = _alembic_config()
     with engine.begin() as conn:
-        if engine.dialect.name == "sqlite":
-            # Take the write lock before Alembic reads the version, so two processes opening
-            # a new database at once migrate it one after the other, not both.
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        lock_for_writing(conn)
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 

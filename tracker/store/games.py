@@ -16,6 +16,18 @@ SQLite builds an index from sorted keys far faster than it inserts one random ke
 DDL is transactional in SQLite: a failure or a kill rolls the drop back with everything else,
 and other connections never see the table without its indexes.
 
+On PostgreSQL (one branch per dialect where they differ; tests/test_postgres*.py run them):
+the writer takes the advisory write lock first (tracker.store.db.lock_for_writing: writers
+take turns, readers never wait), new players, spellings and tournaments go in by COPY, and
+each batch of games is copied into a temporary table and moved into games by one `INSERT ...
+SELECT ... ON CONFLICT (identity) DO NOTHING`: the duplicate check is the database's, and the
+results of duplicates are compared by one join in the database. Lookups take an array (`=
+ANY(...)`), one statement whatever the number of values. The indexes are never deferred
+there: dropping one would lock games against every reader until the commit. The ids the
+writer allocated are given to the sequences before the commit (`_sync_sequences`), so that
+an insert that takes its id from a sequence (an official list's new players) does not meet
+them.
+
 Players: by FIDE ID when the game gives one, else by normalized name through `player_names`.
 A FIDE ID seen with a name that already belongs to a player without FIDE ID completes that
 player; a name that belongs to a player with another FIDE ID never merges (a new player is
@@ -66,7 +78,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tracker.errors import DatabaseError, NotFound
-from tracker.store.db import Store
+from tracker.store.db import Store, copy_rows, is_busy, lock_for_writing, one_line
 from tracker.store.players import MAX_FIDE_ID_DIGITS
 from tracker.store.schema import (
     games,
@@ -323,20 +335,17 @@ def remove_import(store: Store, import_id: int, *, dry_run: bool = False) -> Rem
                        "their ids")
     try:
         with store.engine.connect() as conn:
-            if conn.dialect.name == "sqlite":
-                conn.exec_driver_sql("BEGIN IMMEDIATE")  # no importer adds a game meanwhile
-            else:
-                conn.begin()
+            lock_for_writing(conn)  # no importer adds a game meanwhile
             removed = _remove_import(conn, import_id)
             if dry_run:
                 conn.rollback()
             else:
                 conn.commit()
     except (OperationalError, SADatabaseError) as exc:
-        if "locked" in str(exc.orig):
+        if is_busy(exc):
             raise DatabaseError("the database stayed busy: another tracker is writing to it; "
                                 "remove the import when that one has finished") from None
-        raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
+        raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
     return removed
 
 
@@ -493,7 +502,7 @@ _GAME_COLUMNS = (
 )
 _ROW_LINE = _GAME_COLUMNS.index("source_line")
 _ROW_RESULT = _GAME_COLUMNS.index("result")
-_DATE_COLUMNS = frozenset({"date", "start_date", "end_date"})
+_STAGE = "tracker_batch"  # PostgreSQL: the temporary table a batch of games is copied into
 
 # What the writer looks up per batch (GameWriter._select_in adds `WHERE column IN (...)`).
 _PLAYERS_BY_FIDE = select(players.c.id, players.c.fide_id)
@@ -570,6 +579,7 @@ class GameWriter:
         self._undated_made: dict[int, tuple[str, str, str]] = {}
         self._day: dict[str, int] = {}  # ISO date -> day number
         self._next_tournament = 0
+        self._players_before = self._tourneys_before = 0  # the max ids when it began
         self._game_sql = ""
         self._rows_before = 0  # games in the table when the transaction began (max id)
         # Whether the caches hold every player / tournament of the database: true when it
@@ -593,16 +603,21 @@ class GameWriter:
         try:
             conn = self.store.engine.connect()
             self._conn = conn
+            # Take the write lock now: a concurrent importer waits (busy timeout) here,
+            # instead of failing later when its read snapshot is stale.
+            lock_for_writing(conn)
+            cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
             if self._sqlite:
-                # Take the write lock now: a concurrent importer waits (busy timeout) here,
-                # instead of failing later when its read snapshot is stale.
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
                 conn.exec_driver_sql("PRAGMA cache_size = -32768")
-                cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
                 marks = ", ".join("?" for _ in _GAME_COLUMNS)
                 self._game_sql = f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})"
-            self._next_player = self._max_id(players.c.id)
-            self._next_tournament = self._max_id(tournaments.c.id)
+            else:  # postgresql: a batch is copied into _STAGE, then moved into games
+                conn.exec_driver_sql(f"CREATE TEMPORARY TABLE {_STAGE} ON COMMIT DROP AS "
+                                     f"SELECT {cols} FROM games WITH NO DATA")
+                self._game_sql = (f"INSERT INTO games ({cols}) SELECT {cols} FROM {_STAGE} "
+                                  "ORDER BY source_line ON CONFLICT (identity) DO NOTHING")
+            self._next_player = self._players_before = self._max_id(players.c.id)
+            self._next_tournament = self._tourneys_before = self._max_id(tournaments.c.id)
             self._rows_before = self._max_id(games.c.id)
             self._all_players_cached = self._next_player == 0
             self._all_tourneys_cached = self._next_tournament == 0
@@ -615,12 +630,12 @@ class GameWriter:
             self.import_id = int(key[0])
         except (OperationalError, SADatabaseError) as exc:
             self._close()
-            if "locked" in str(exc.orig):
+            if is_busy(exc):
                 raise DatabaseError(
                     "the database stayed busy: another tracker is writing to it; run the "
                     "import again when that one has finished"
                 ) from None
-            raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
+            raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -651,6 +666,7 @@ class GameWriter:
             self._flush_tournaments()
             self._date_the_undated()
             self._restore_indexes()
+            self._sync_sequences()
             conn.execute(
                 update(imports)
                 .where(imports.c.id == self.import_id)
@@ -660,9 +676,21 @@ class GameWriter:
             )
             conn.commit()
         except (OperationalError, SADatabaseError) as exc:
-            raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
+            raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
         finally:
             self._close()
+
+    def _sync_sequences(self) -> None:
+        """PostgreSQL: the sequences of players and tournaments take up after the ids this
+        writer allocated itself (under the write lock, so nobody took one meanwhile)."""
+        if self._sqlite:
+            return
+        for table, allocated, before in (
+                (players, self._next_player, self._players_before),
+                (tournaments, self._next_tournament, self._tourneys_before)):
+            if allocated > before:
+                self.conn.execute(select(func.setval(
+                    func.pg_get_serial_sequence(table.name, "id"), allocated)))
 
     # -- rows ----------------------------------------------------------------------------
 
@@ -670,15 +698,14 @@ class GameWriter:
         if not rows:
             return 0
         conn = self.conn
+        names = ", ".join(f'"{c}"' for c in cols)
         if self._sqlite:
-            names = ", ".join(f'"{c}"' for c in cols)
             marks = ", ".join("?" for _ in cols)
             res = conn.exec_driver_sql(
                 f"INSERT INTO {table.name} ({names}) VALUES ({marks})", rows
             )
             return int(res.rowcount)
-        dicts = [_typed(dict(zip(cols, r, strict=True))) for r in rows]
-        conn.execute(insert(table), dicts)
+        copy_rows(conn, table.name, names, rows)  # postgresql
         return len(rows)
 
     def add(self, batch: Sequence[tuple[Any, ...]]) -> int:
@@ -687,8 +714,9 @@ class GameWriter:
             return self._add(batch)
         except (OperationalError, SADatabaseError) as exc:
             if isinstance(exc, IntegrityError):
-                raise DatabaseError(f"the database refused a game: {exc.orig}") from None
-            raise DatabaseError(f"cannot write to the database: {exc.orig}") from None
+                raise DatabaseError(f"the database refused a game: {one_line(exc.orig)}"
+                                    ) from None
+            raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
 
     def _add(self, batch: Sequence[tuple[Any, ...]]) -> int:
         self.given += len(batch)
@@ -735,7 +763,7 @@ class GameWriter:
                 self._defer_indexes()
             added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
         else:
-            added = self._insert_games_portable(rows)
+            added = self._insert_games_postgresql(rows)
         if added < len(rows) and self._rows_before:
             # (no game before this source: every duplicate is one of its own, never a clash)
             self._find_clashes(rows)
@@ -749,23 +777,20 @@ class GameWriter:
         earlier in the same source is left as before (the first one is kept, silently)."""
         conn = self.conn
         found: list[Any] = []
-        for chunk in _chunks(rows, _CLASH_CHUNK):
+        if not self._sqlite:  # postgresql: the batch is in _STAGE (_insert_games_postgresql)
+            found += conn.exec_driver_sql(
+                "SELECT s.source_line, s.result, g.result, g.import_id, g.source_line "
+                f"FROM {_STAGE} AS s JOIN games AS g ON g.identity = s.identity "
+                "WHERE g.result <> s.result").all()
+        for chunk in _chunks(rows, _CLASH_CHUNK) if self._sqlite else ():
             wanted = [(r[0], r[_ROW_LINE], r[_ROW_RESULT]) for r in chunk]
-            if self._sqlite:
-                marks = ", ".join("(?, ?, ?)" for _ in wanted)
-                found += conn.exec_driver_sql(
-                    "SELECT v.column2, v.column3, g.result, g.import_id, g.source_line "
-                    f"FROM (VALUES {marks}) AS v JOIN games AS g ON g.identity = v.column1 "
-                    "WHERE g.result != v.column3",
-                    tuple(x for w in wanted for x in w),
-                ).all()
-            else:
-                stored = {str(i): (res, imp, line) for i, res, imp, line in conn.execute(
-                    select(games.c.identity, games.c.result, games.c.import_id,
-                           games.c.source_line)
-                    .where(games.c.identity.in_([w[0] for w in wanted]))).all()}
-                found += [(line, result, *stored[ident]) for ident, line, result in wanted
-                          if ident in stored and stored[ident][0] != result]
+            marks = ", ".join("(?, ?, ?)" for _ in wanted)
+            found += conn.exec_driver_sql(
+                "SELECT v.column2, v.column3, g.result, g.import_id, g.source_line "
+                f"FROM (VALUES {marks}) AS v JOIN games AS g ON g.identity = v.column1 "
+                "WHERE g.result != v.column3",
+                tuple(x for w in wanted for x in w),
+            ).all()
         for line, result, was, import_id, stored_line in sorted(found, key=lambda f: f[0]):
             if import_id != self.import_id:  # not a game earlier in this same source
                 self.clashes.append(
@@ -806,21 +831,16 @@ class GameWriter:
             self.conn.exec_driver_sql(sql)
         self._deferred.clear()
 
-    def _insert_games_portable(self, rows: list[tuple[Any, ...]]) -> int:
-        """Other databases: look the identities up, then insert the new ones."""
+    def _insert_games_postgresql(self, rows: list[tuple[Any, ...]]) -> int:
+        """PostgreSQL: COPY the batch into the temporary table, then one INSERT ... SELECT
+        moves the games new to the database into games (ON CONFLICT on the unique identity:
+        the duplicate check is the database's; the first of a file's copies is kept, as
+        SQLite's INSERT OR IGNORE keeps it). The batch stays in the temporary table for
+        `_find_clashes`."""
         conn = self.conn
-        fresh: dict[str, tuple[Any, ...]] = {}
-        for r in rows:
-            fresh.setdefault(r[0], r)
-        for chunk in _chunks(list(fresh)):
-            for (ident,) in conn.execute(
-                select(games.c.identity).where(games.c.identity.in_(chunk))
-            ).all():
-                fresh.pop(ident, None)
-        if fresh:
-            conn.execute(insert(games), [_typed(dict(zip(_GAME_COLUMNS, r, strict=True)))
-                                         for r in fresh.values()])
-        return len(fresh)
+        conn.exec_driver_sql(f"DELETE FROM {_STAGE}")
+        copy_rows(conn, _STAGE, ", ".join(f'"{c}"' for c in _GAME_COLUMNS), rows)
+        return int(conn.exec_driver_sql(self._game_sql).rowcount)
 
     def _bound_caches(self) -> None:
         """Keep memory flat on huge files: forget what the database can tell again (every
@@ -865,16 +885,19 @@ class GameWriter:
         """Rows of `query` where `column` IN `values`. On SQLite the statement is compiled
         once and run with plain parameters (SQLAlchemy compiles an expanding IN anew for
         every list length, a cost paid per batch)."""
-        if not self._sqlite:
-            return self.conn.execute(query.where(column.in_(values))).all()
-        sql = self._in_sql.get((id(query), len(values)))
+        size = len(values) if self._sqlite else 0  # postgresql: one array, any length
+        sql = self._in_sql.get((id(query), size))
         if sql is None:
-            marks = ", ".join("?" for _ in values)
             base = str(query.compile(dialect=self.conn.dialect,
                                      compile_kwargs={"literal_binds": True}))
-            sql = f"{base} WHERE {column.table.name}.{column.name} IN ({marks})"
-            self._in_sql[(id(query), len(values))] = sql
-        return self.conn.exec_driver_sql(sql, tuple(values)).all()
+            where = f"{column.table.name}.{column.name}"
+            if self._sqlite:
+                sql = f"{base} WHERE {where} IN ({', '.join('?' for _ in values)})"
+            else:
+                sql = f"{base} WHERE {where} = ANY(%s)"
+            self._in_sql[(id(query), size)] = sql
+        params = tuple(values) if self._sqlite else (list(values),)
+        return self.conn.exec_driver_sql(sql, params).all()
 
     def _player(
         self, name: str, norm: str, fide: int | None,
@@ -1038,12 +1061,12 @@ class GameWriter:
             self.conn.exec_driver_sql(
                 "UPDATE tournaments SET start_date = ?, end_date = ? WHERE id = ?", rows
             )
-        else:
-            for start, end, tid in rows:
-                self.conn.execute(
-                    update(tournaments).where(tournaments.c.id == tid).values(
-                        start_date=_date(start), end_date=_date(end))
-                )
+        else:  # postgresql: one statement for them all
+            starts, ends, ids = (list(column) for column in zip(*rows, strict=True))
+            self.conn.exec_driver_sql(
+                "UPDATE tournaments AS t SET start_date = v.s, end_date = v.e FROM "
+                "unnest(%s::date[], %s::date[], %s::integer[]) AS v(s, e, id) WHERE t.id = v.id",
+                (starts, ends, ids))
 
 
 _TAG_YEAR_MONTH = re.compile(r"^\s*(\d{4})(?:[.\-/](\d{2}))?")
@@ -1075,12 +1098,3 @@ def _iso(value: Any) -> str | None:
         return value.isoformat()
     return str(value)
 
-
-def _date(value: str | None) -> dt.date | None:
-    return None if value is None else dt.date.fromisoformat(value)
-
-
-def _typed(row: dict[str, Any]) -> dict[str, Any]:
-    for col in _DATE_COLUMNS & row.keys():
-        row[col] = _date(row[col])
-    return row

@@ -22,7 +22,7 @@ from sqlalchemy.sql import Select
 from tracker.errors import BadInput, NotFound
 from tracker.model import MAX_RATING, OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import GameFact, TournamentFact, game_facts, is_list_month
-from tracker.store.db import Store
+from tracker.store.db import Store, writing
 from tracker.store.official import _LIST_ORDER
 from tracker.store.official import _entry as official_entry
 from tracker.store.players import _ref as player_ref
@@ -330,7 +330,7 @@ def record_override(
     if not isinstance(excluded, _Unset):
         values["excluded"] = excluded
         changes.append("excluded" if excluded else "included")
-    with store.engine.begin() as conn:
+    with writing(store) as conn:
         if values:
             conn.execute(
                 update(tournaments).where(tournaments.c.id == tournament_id).values(**values)

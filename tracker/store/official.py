@@ -38,7 +38,7 @@ from tracker.errors import BadInput, NotFound
 from tracker.fidelists import ListRating, ListRow
 from tracker.model import MAX_K, MAX_RATING, OfficialEntry, Period, RatingList
 from tracker.names import normalize_name
-from tracker.store.db import Store
+from tracker.store.db import Store, copy_rows, writing
 from tracker.store.schema import official_ratings, player_names, players
 
 BATCH = 2_000
@@ -100,7 +100,7 @@ def add_entry(store: Store, entry: OfficialEntry) -> bool:
     if entry.k is not None and not 1 <= entry.k <= MAX_K:
         raise BadInput(f"K {entry.k} is not a K FIDE prints: give one from 1 to {MAX_K} "
                        "(10, 15, 20, 25, 30 or 40), or leave --k out")
-    with store.engine.begin() as conn:
+    with writing(store) as conn:
         exists = conn.execute(
             select(players.c.id).where(players.c.id == entry.player_id)
         ).first()
@@ -135,7 +135,7 @@ def remove_entry(
     store: Store, player_id: int, rating_list: RatingList, period: Period
 ) -> bool:
     """Delete one entry; True when there was one."""
-    with store.engine.begin() as conn:
+    with writing(store) as conn:
         gone = conn.execute(
             delete(official_ratings).where(_key_clause(player_id, rating_list, period))
         ).rowcount
@@ -200,24 +200,23 @@ def _known(conn: Connection, fide_ids: Iterable[int]) -> dict[int, tuple[int, bo
 def _insert_many(conn: Connection, table: Table, columns: tuple[str, ...],
                  rows: list[tuple[Any, ...]], *, ignore_conflicts: bool = False) -> None:
     """Insert plain tuples. On SQLite straight through the driver's executemany (the Core
-    path costs more per row than SQLite itself, which matters at 1.8 million players)."""
+    path costs more per row than SQLite itself, which matters at 1.8 million players); on
+    PostgreSQL by COPY, or (rows that may be there already) by multi-row INSERTs that skip
+    a conflict (ON CONFLICT DO NOTHING)."""
     if not rows:
         return
-    dialect = conn.dialect.name
-    if dialect == "sqlite":  # values arrive as the driver takes them (see _db_value)
+    names = ", ".join(f'"{c}"' for c in columns)
+    if conn.dialect.name == "sqlite":  # values arrive as the driver takes them (_db_value)
         verb = "INSERT OR IGNORE" if ignore_conflicts else "INSERT"
-        names = ", ".join(f'"{c}"' for c in columns)
         marks = ", ".join("?" for _ in columns)
         conn.exec_driver_sql(f'{verb} INTO "{table.name}" ({names}) VALUES ({marks})', rows)
-        return
-    dicts = [dict(zip(columns, r, strict=True)) for r in rows]
-    if not ignore_conflicts:
-        conn.execute(insert(table), dicts)
-    elif dialect == "postgresql":
+    elif not ignore_conflicts:  # postgresql
+        copy_rows(conn, f'"{table.name}"', names, rows)
+    else:
         from sqlalchemy.dialects import postgresql  # only there: it is slow to import
 
-        conn.execute(postgresql.insert(table).on_conflict_do_nothing(), dicts)
-    # other backends: the names stay unrecorded; FIDE ID lookup still works
+        conn.execute(postgresql.insert(table).on_conflict_do_nothing(),
+                     [dict(zip(columns, r, strict=True)) for r in rows])
 
 
 PLAYER_COLUMNS = ("name", "norm_name", "fide_id", "title", "federation", "birth_year")
@@ -245,7 +244,7 @@ def import_entries(
     """
     summary = ImportSummary(source=source)
     stamp = _now()
-    with store.engine.begin() as conn:
+    with writing(store) as conn:
         # Every batch's SQL is new (its ids are written inline): caching it would only hold
         # hundreds of big statements in memory.
         conn = conn.execution_options(compiled_cache=None)
@@ -386,8 +385,9 @@ def _write_group(conn: Connection, summary: ImportSummary, rating_list: RatingLi
 
 
 def _db_value(conn: Connection, column: Any, value: Any) -> Any:
-    """`value` as the driver receives it for `column` (SQLite: the stored text)."""
-    if conn.dialect.name != "sqlite":
+    """`value` as the driver receives it for `column` (SQLite: the stored text; PostgreSQL:
+    the value itself, psycopg adapts it)."""
+    if conn.dialect.name == "postgresql":
         return value
     process = column.type.bind_processor(conn.dialect)
     if process is not None:

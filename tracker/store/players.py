@@ -12,7 +12,7 @@ from sqlalchemy import Connection, Row, delete, func, insert, select, union, upd
 from tracker.errors import BadInput, NotFound
 from tracker.model import PlayerRef
 from tracker.names import PART, match_rank, normalize_name
-from tracker.store.db import Store
+from tracker.store.db import Store, writing
 from tracker.store.schema import games, official_ratings, player_names, players, ro_overrides
 
 MAX_CANDIDATES_SHOWN = 10
@@ -50,7 +50,7 @@ def me(store: Store) -> PlayerRef | None:
 
 
 def set_me(store: Store, player_id: int) -> None:
-    with store.engine.begin() as conn:
+    with writing(store) as conn:
         conn.execute(update(players).values(is_me=False).where(players.c.is_me.is_(True)))
         conn.execute(update(players).values(is_me=True).where(players.c.id == player_id))
 
@@ -182,7 +182,7 @@ def set_facts(
             raise BadInput(f"FIDE ID {fide_id} is not valid: FIDE IDs are positive numbers of "
                            f"at most {MAX_FIDE_ID_DIGITS} digits")
         values["fide_id"] = fide_id
-    with store.engine.begin() as conn:
+    with writing(store) as conn:
         if conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is None:
             raise NotFound(f"no player with id {player_id}")
         if values.get("fide_id") is not None:
@@ -208,7 +208,7 @@ def merge(store: Store, keep_id: int, other_id: int) -> PlayerRef:
     """
     if keep_id == other_id:
         raise BadInput("that is the same player twice: name two different players")
-    with store.engine.begin() as conn:
+    with writing(store) as conn:
         rows = {
             int(r.id): r
             for r in conn.execute(select(players).where(players.c.id.in_((keep_id, other_id))))
