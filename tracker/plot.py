@@ -127,21 +127,38 @@ def _plain(text: str) -> str:
     return text.replace("$", r"\$")
 
 
+@dataclass(frozen=True)
+class _Value:
+    """A value to write beside a point: lower priorities are written first."""
+
+    priority: int
+    x: float
+    y: float
+    text: str
+    color: str
+    ha: str
+    va: str
+    offset: tuple[float, float]
+    weight: str
+
+
 @dataclass
 class _Drawing:
     """What draw_chart collects while drawing: the hover texts and data attributes of the
     SVG groups, the values to write, the legend's entries."""
 
     titles: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
-    labels: list[tuple[int, float, float, str, dict[str, object]]] = field(default_factory=list)
+    labels: list[_Value] = field(default_factory=list)
     kinds: set[str] = field(default_factory=set)
 
     def group(self, artist: object, gid: str, title: str, **data: str) -> None:
         artist.set_gid(gid)  # type: ignore[attr-defined]
         self.titles[gid] = (title, data)
 
-    def label(self, priority: int, x: float, y: float, text: str, **style: object) -> None:
-        self.labels.append((priority, x, y, text, style))
+    def label(self, priority: int, x: float, y: float, text: str, *, color: str,
+              ha: str = "left", va: str = "center", offset: tuple[float, float] = (0, 0),
+              weight: str = "normal") -> None:
+        self.labels.append(_Value(priority, x, y, text, color, ha, va, offset, weight))
 
 
 def _steps(cl: ChartList) -> tuple[list[float], list[float], list[tuple[ChartPeriod, float]]]:
@@ -276,20 +293,20 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float, busy: bool) ->
         assert p.rating is not None
         ax.plot([x, x], [p.rating, level], color=color, linewidth=0.9, linestyle=":",
                 zorder=2)
-    tagged = [p for p in cl.periods if p.tag is not None]
+    tagged = [(_num(p.day), p.tag) for p in cl.periods if p.tag is not None]
     if tagged:
-        ax.scatter([_num(p.day) for p in tagged], [p.tag for p in tagged], marker="x",
+        ax.scatter([x for x, _ in tagged], [y for _, y in tagged], marker="x",
                    s=(dot + 1.5) ** 2, color=color, linewidths=1.0, zorder=4)
         d.kinds.add("tag")
     # the tournaments, at the rating they were played under
     small = 3.2 if dense else 5.6
     for p in cl.periods:
         for j, t in enumerate(p.tournaments):
-            y = t.ro if t.ro is not None else p.rating_before or p.rating
-            if y is None:
+            ro = t.ro if t.ro is not None else p.rating_before or p.rating
+            if ro is None:
                 continue
             mark = "^" if (t.change or 0) > 0 else "v" if (t.change or 0) < 0 else "o"
-            line, = ax.plot([_num(t.day)], [y], linestyle="none", marker=mark,
+            line, = ax.plot([_num(t.day)], [ro], linestyle="none", marker=mark,
                             markersize=small, color=color, markeredgewidth=0,
                             alpha=0.55 if dense else 0.8,
                             zorder=3)
@@ -300,17 +317,18 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float, busy: bool) ->
 
 def _legend(ax: Axes, d: _Drawing) -> None:
     handles, labels = ax.get_legend_handles_labels()
-    grey = {"color": MARK_COLOR, "linestyle": "none"}
+
+    def mark(marker: str, face: str = MARK_COLOR, color: str = MARK_COLOR) -> Line2D:
+        return Line2D([], [], color=color, linestyle="none", marker=marker,
+                      markerfacecolor=face, markeredgecolor=color, markersize=7)
+
     extra = [
-        ("start", Line2D([], [], marker="s", markerfacecolor="white",
-                         markeredgecolor=MARK_COLOR, **grey), "start of the replay"),
-        ("official", Line2D([], [], marker="D", markerfacecolor="white",
-                            markeredgecolor=MARK_COLOR, **grey), "official rating"),
-        ("gap", Line2D([], [], color=GAP_COLOR, marker="|", markersize=9, linestyle="none"),
-         "replayed minus official"),
-        ("tag", Line2D([], [], marker="x", **grey), "own Elo tag (re-anchored)"),
-        ("tournament", Line2D([], [], marker="^", **grey), "tournament: gain"),
-        ("tournament", Line2D([], [], marker="v", **grey), "tournament: loss"),
+        ("start", mark("s", "white"), "start of the replay"),
+        ("official", mark("D", "white"), "official rating"),
+        ("gap", mark("|", GAP_COLOR, GAP_COLOR), "replayed minus official"),
+        ("tag", mark("x"), "own Elo tag (re-anchored)"),
+        ("tournament", mark("^"), "tournament: gain"),
+        ("tournament", mark("v"), "tournament: loss"),
         ("projection", Line2D([], [], color=MARK_COLOR, linestyle=(0, (4, 2.5)), marker="o",
                               markerfacecolor="white"), "expected on the next list"),
     ]
@@ -326,18 +344,17 @@ def _write_values(ax: Axes, d: _Drawing) -> None:
     """The values, most important first, each only where it covers none written before."""
     size = FONT * DPI / 72
     taken: list[tuple[float, float, float, float]] = []
-    box = ax.get_window_extent()  # type: ignore[no-untyped-call]
-    for _, x, y, text, style in sorted(d.labels, key=lambda item: item[0]):
-        x_, y_ = ax.transData.transform((x, y))
-        dx0, dy = style.get("offset", (0, 0))  # type: ignore[misc]
-        ha0, va = str(style.get("ha", "left")), str(style.get("va", "center"))
-        flipped = {"left": "right", "right": "left", "center": "center"}[ha0]
+    box = ax.get_window_extent()
+    for v in sorted(d.labels, key=lambda v: v.priority):
+        x_, y_ = ax.transData.transform((v.x, v.y))
+        dx0, dy = v.offset
+        flipped = {"left": "right", "right": "left", "center": "center"}[v.ha]
         # where it is asked, else on the other side of the point
-        for ha, dx in ((ha0, dx0), (flipped, -dx0)):
+        for ha, dx in ((v.ha, dx0), (flipped, -dx0)):
             px, py = x_ + dx * DPI / 72, y_ + dy * DPI / 72
-            w, h = 0.58 * size * len(text) + 2, 1.25 * size
+            w, h = 0.58 * size * len(v.text) + 2, 1.25 * size
             x0 = px - w if ha == "right" else px - w / 2 if ha == "center" else px
-            y0 = py - h if va == "top" else py - h / 2 if va == "center" else py
+            y0 = py - h if v.va == "top" else py - h / 2 if v.va == "center" else py
             rect = (x0, y0, x0 + w, y0 + h)
             inside = (box.x0 <= rect[0] and rect[2] <= box.x1 and box.y0 <= rect[1]
                       and rect[3] <= box.y1)
@@ -347,10 +364,9 @@ def _write_values(ax: Axes, d: _Drawing) -> None:
         else:
             continue
         taken.append(rect)
-        ax.annotate(_plain(text), (x, y), xytext=(dx, dy), textcoords="offset points",
-                    ha=str(ha), va=str(va), fontsize=FONT, color=str(style.get("color")),
-                    weight=str(style.get("weight", "normal")), annotation_clip=False,
-                    zorder=6, path_effects=HALO)
+        ax.annotate(_plain(v.text), (v.x, v.y), xytext=(dx, dy), textcoords="offset points",
+                    ha=ha, va=v.va, fontsize=FONT, color=v.color, weight=v.weight,
+                    annotation_clip=False, zorder=6, path_effects=HALO)
 
 
 def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str]]]]:
@@ -402,7 +418,7 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
             label.set_rotation(30)
             label.set_horizontalalignment("right")
         ax.set_ylim(*y_limits(values))
-        ax.yaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(nbins=8, steps=[1, 2, 5, 10], integer=True))
         _legend(ax, d)
         _write_values(ax, d)
         if chart.footnote:

@@ -53,7 +53,7 @@ app = typer.Typer(
 )
 
 # Command modules, in the order their commands appear in --help. Each has register(app).
-COMMAND_MODULES = ("calc", "importing", "reports", "official", "check", "db", "demo")
+COMMAND_MODULES = ("calc", "importing", "reports", "season", "official", "check", "db", "demo")
 
 
 def _version(value: bool) -> None:

@@ -73,28 +73,28 @@ def demo(
         "--db", help="Database for the demo (default: tracker-demo.db in the output folder).",
         show_default=False, callback=db_given_before)] = None,
     output_dir: Annotated[Path, typer.Option(
-        "--output-dir", "-o", help="Where the CSV and the chart go (created if needed).")] = (
+        "--output-dir", "-o", help="Where the CSV, the chart and the season report go "
+        "(created if needed).")] = (
         Path("demo-out")),
     samples: Annotated[Path | None, typer.Option(
         "--samples", help="The sample season folder (default: the repository's "
         "sample_pgns/).", show_default=False)] = None,
 ) -> None:
     """Try tracker on the bundled sample season: import it, record the official anchor,
-    replay the history, show the next list, write a CSV and a chart.
+    replay the history, show the next list, write a CSV, a chart and the season report.
 
     Re-running is fine: files already imported are recognized and nothing is added twice.
 
     Example: tracker demo --output-dir demo-out
     """
+    from tracker import __version__
+    from tracker.chart import chart_model
     from tracker.cli.common import output_file
     from tracker.importer import import_paths
     from tracker.outputs import write_atomic
-    from tracker.plot import Series, plot_history
+    from tracker.plot import plot_history
     from tracker.reports import (
         HISTORY_COLUMNS,
-        chart_footnote,
-        chart_points,
-        chart_tags,
         history_rows,
         history_table,
         load_history,
@@ -103,6 +103,7 @@ def demo(
         render_table,
         to_csv,
     )
+    from tracker.season_report import season_report
     from tracker.store import open_store
     from tracker.store.official import add_entry
     from tracker.store.players import resolve_player, set_facts, set_me
@@ -117,10 +118,11 @@ def demo(
     except OSError as exc:
         raise NotFound(f"cannot create {output_dir}: {exc.strerror or exc}") from None
     db_target = db or str(output_dir / "tracker-demo.db")
-    # The demo's own two files in its folder are replaced on every run (--force), but
+    # The demo's own files in its folder are replaced on every run (--force), but
     # never when one of them is the database given with --db.
     csv_path = output_file(str(output_dir / "history.csv"), db_target, force=True)
     chart = output_file(str(output_dir / "history.png"), db_target, force=True)
+    page = output_file(str(output_dir / "season.html"), db_target, force=True)
     with open_store(db_target) as store:
         _refuse_a_real_database(store, folder, db_target)
         _say(f"1. Importing {folder} into {db_target}")
@@ -162,12 +164,12 @@ def demo(
     rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]
     text = to_csv(HISTORY_COLUMNS, rows)
     write_atomic(csv_path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
-    series = [Series(str(rl), *chart_points(rp), chart_tags(rp))
-              for rl, rp in hist.replays.items()]
-    plot_history(series, chart, title=f"{me.name}: FIDE rating history",
-                 footnote=chart_footnote(hist.replays.values()))
+    plot_history(chart_model(hist), chart)
+    html = season_report(hist, version=__version__)
+    write_atomic(page, lambda tmp: tmp.write_text(html, encoding="utf-8"))
     _say()
-    _say(f"5. Wrote {csv_path} (every list, {len(rows)} rows) and {chart}")
+    _say(f"5. Wrote {csv_path} (every list, {len(rows)} rows), the chart {chart} and the "
+         f"season report {page} (open it in a browser)")
     _say()
     _say("Next, try:")
     _say(f"   tracker explain 2025-12 --db {db_target}")
@@ -175,3 +177,4 @@ def demo(
     _say(f"   tracker event list --db {db_target}")
     _say(f"   tracker export --what games --output games.csv --db {db_target}")
     _say(f"   tracker plot --output history.svg --db {db_target}")
+    _say(f"   tracker report --output season.html --db {db_target}")

@@ -1,0 +1,338 @@
+"""The season report: one self-contained HTML page a parent or coach opens in any browser and
+sends on (`tracker report`).
+
+Per list (standard first), a section with the chart (tracker.plot's SVG of the one chart
+model, tracker.chart, inlined: hovering a point shows its period, rating, change and
+tournaments), the next list `tracker next` expects, the history table (the columns of
+`tracker history`), every assumption the replay made with the command that records the fact,
+and each period as FIDE's calculation page shows it (`tracker explain`: a table per
+tournament). No network, no script, no font to fetch: inline CSS and inline SVG only. Every
+text from the database (names from PGN files are hostile input) is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tracker.chart import Chart, chart_footnote, chart_list, visible
+from tracker.model import Period, PlayerRef, RatingList
+from tracker.periods import Replay
+from tracker.periods.rows import Source
+from tracker.plot import chart_svg
+from tracker.reports import (
+    PlayerHistory,
+    assumption_command,
+    explain_games,
+    explain_lines,
+    fmt_points,
+    fmt_signed,
+    history_rows,
+    history_table,
+    list_assumed_games,
+    next_report,
+    plural,
+    season_line,
+    season_summary,
+)
+
+CSS = """
+:root { color-scheme: light; --ink: #1d2733; --muted: #5b6776; --rule: #d8dee6;
+  --standard: #1f5fa8; --rapid: #d0741c; --blitz: #3a8f3a; --gap: #c0392b; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 1100px; padding: 24px 20px 48px; color: var(--ink);
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+  sans-serif; background: #fff; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 21px; margin: 36px 0 8px; padding-top: 12px; border-top: 3px solid
+  var(--accent, var(--ink)); }
+h3 { font-size: 16px; margin: 22px 0 6px; }
+h4 { font-size: 14px; margin: 14px 0 4px; }
+p { margin: 4px 0; }
+.muted, figcaption, .note { color: var(--muted); }
+nav a { margin-right: 14px; }
+a { color: #1f5fa8; }
+.standard { --accent: var(--standard); } .rapid { --accent: var(--rapid); }
+.blitz { --accent: var(--blitz); }
+.key { display: flex; flex-wrap: wrap; gap: 10px 28px; margin: 10px 0; }
+.key div { min-width: 150px; }
+.key b { display: block; font-size: 22px; }
+figure { margin: 10px 0; }
+figure svg { width: 100%; height: auto; display: block; }
+table { border-collapse: collapse; margin: 6px 0 10px; font-size: 13px;
+  font-variant-numeric: tabular-nums; }
+th, td { padding: 3px 8px; border-bottom: 1px solid var(--rule); text-align: left;
+  vertical-align: top; }
+th { background: #f3f5f8; font-weight: 600; }
+td.n, th.n { text-align: right; white-space: nowrap; }
+.wide { overflow-x: auto; }
+details { border: 1px solid var(--rule); border-radius: 6px; margin: 8px 0;
+  padding: 4px 12px; }
+summary { cursor: pointer; font-weight: 600; padding: 4px 0; }
+code { font-size: 12.5px; background: #f3f5f8; padding: 1px 4px; border-radius: 3px; }
+ul { margin: 4px 0; padding-left: 22px; }
+footer { margin-top: 40px; font-size: 12.5px; color: var(--muted); }
+@media print { details { break-inside: avoid; } details > * { display: block; } }
+"""
+
+
+def esc(value: object) -> str:
+    """A value as HTML text: control characters written as escapes, then html.escape."""
+    return html.escape(visible("" if value is None else str(value)))
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]],
+           numeric: Sequence[int] = (), row_attrs: Sequence[str] | None = None,
+           cls: str = "") -> str:
+    num = set(numeric)
+    head = "".join(f'<th{" class=n" if i in num else ""}>{esc(h)}</th>'
+                   for i, h in enumerate(headers))
+    body = []
+    for k, r in enumerate(rows):
+        attrs = row_attrs[k] if row_attrs is not None else ""
+        cells = "".join(f'<td{" class=n" if i in num else ""}>{esc(c)}</td>'
+                        for i, c in enumerate(r))
+        body.append(f"<tr{attrs}>{cells}</tr>")
+    klass = f' class="{cls}"' if cls else ""
+    return (f'<div class="wide"><table{klass}><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(body) + "</tbody></table></div>")
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+_REF = re.compile(r'(url\(#|xlink:href="#|href="#)([^")]+)')
+
+
+def inline_svg(svg: str, prefix: str, label: str) -> str:
+    """matplotlib's SVG made fit to inline in a page: no XML prolog, scaled to the width of
+    the page, and every id prefixed (several charts share one page: their ids and the
+    references to them must not meet)."""
+    start = svg.index("<svg")
+    svg = svg[start:]
+    svg = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', svg)
+    svg = _REF.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", svg)
+    svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
+                 lambda m: f'<svg{m.group(1)} role="img" aria-label="{esc(label)}"',
+                 svg, count=1)
+    return svg
+
+
+@dataclass(frozen=True)
+class AssumedFact:
+    """One thing the replay took without a record: what, in which periods, how to record."""
+
+    text: str
+    periods: tuple[Period, ...]
+    command: str
+
+
+def assumed_facts(replay_: Replay, player: PlayerRef) -> list[AssumedFact]:
+    """Every assumption of a list's replay: the facts K rested on, the lists re-anchored on
+    the player's own Elo tag, the games put on the list by assumption (no time control)."""
+    found: dict[tuple[str, str], list[Period]] = {}
+    for r in replay_.rows:
+        for a in r.assumptions:
+            found.setdefault((f"K assumes {a.assumed}", assumption_command(a, player)),
+                             []).append(r.period)
+        if r.source == Source.ELO_TAG:
+            found.setdefault((
+                "the list's rating is the player's own Elo tag (no official rating recorded "
+                "for it)", f"tracker official add {player.command_name} --list "
+                f"{replay_.rating_list} --period YYYY-MM --rating R"), []).append(r.period)
+        if list_assumed_games(r):
+            found.setdefault((
+                "games without a time control put on this list by assumption",
+                "tracker event list, then tracker event set ID --list LIST"), []).append(
+                r.period)
+    return [AssumedFact(text, tuple(periods), command)
+            for (text, command), periods in found.items()]
+
+
+def _periods_text(periods: Sequence[Period]) -> str:
+    if len(periods) <= 6:
+        return ", ".join(str(p) for p in periods)
+    return f"{periods[0]} to {periods[-1]} ({len(periods)} periods)"
+
+
+def _next_block(replay_: Replay, player: PlayerRef) -> str:
+    rep = next_report(replay_, player)
+    rl = rep.rating_list
+    parts = ['<div class="key">']
+    if rep.last_official is not None:
+        parts.append(f"<div>Last official<b>{esc(rep.last_rating)}</b>"
+                     f'<span class="muted">{esc(rep.last_official)} list</span></div>')
+    else:
+        parts.append('<div>Last official<b>none</b><span class="muted">recorded</span></div>')
+    if rep.rows:
+        final = "unrated" if rep.expected is None else str(rep.expected)
+        parts.append(f'<div>Expected next list<b data-expected="{esc(final)}">{esc(final)}'
+                     f'</b><span class="muted">{esc(rep.next_period)} list</span></div>')
+    parts.append("</div>")
+    if not rep.rows:
+        parts.append("<p>No games since the last official list: the next list should show "
+                     "the same rating.</p>")
+    else:
+        items = []
+        for r in rep.rows:
+            before = "unrated" if r.rating_before is None else str(r.rating_before)
+            after = "unrated" if r.published is None else str(r.published)
+            change = fmt_signed(r.change) if r.change is not None else ""
+            names = ", ".join(p.unit.label for p in r.tournaments)
+            items.append(f"<li>{esc(r.period)}: {esc(before)} → {esc(after)} "
+                         f"({esc(plural(r.games, 'game'))}, change {esc(change or '0')})"
+                         f'<span class="muted"> · {esc(names)}</span></li>')
+        parts.append(f"<p>Games since the last official {esc(rl)} list, by the list expected "
+                     f"to rate them:</p><ul>{''.join(items)}</ul>")
+    if rep.open:
+        parts.append("<p>Still open:</p><ul>" + "".join(
+            f"<li>{esc(name)}: {esc(why)}</li>" for name, why in rep.open) + "</ul>")
+    return "".join(parts)
+
+
+_GAME_HEADERS = ("Opponent", "Rating", "D", "PD", "Score", "Chg", "K x chg", "")
+
+
+def _game_cells(g: dict[str, Any]) -> list[object]:
+    rating = "" if g["opponent_rating"] is None else str(g["opponent_rating"])
+    return [g["opponent"], rating + ("*" if g["capped"] else ""),
+            "" if g["difference_used"] is None else g["difference_used"],
+            g["expected"] or "",
+            "" if g["score"] is None else fmt_points(Fraction(g["score"])),
+            "" if g["change"] is None else _signed_text(g["change"]),
+            "" if g["k_change"] is None else _signed_text(g["k_change"]),
+            "" if g["counted"] else (g["reason"] or "not counted")]
+
+
+def _signed_text(text: str) -> str:
+    return text if text.startswith("-") or text.strip("0.") == "" else f"+{text}"
+
+
+def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
+    """A period as FIDE's calculation page shows it: the lines of `tracker explain` around
+    a table per tournament (the rows of `tracker explain --format json`)."""
+    lines = explain_lines(replay_, period, player)
+    games = explain_games(replay_, period)
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        if line == "":
+            blocks.append([])
+        else:
+            blocks[-1].append(line)
+    groups: list[list[dict[str, Any]]] = []
+    for g in games:
+        if g["ro_source"] is None:
+            continue
+        key = (g["tournament"], g["start"], g["end"])
+        if groups and (groups[-1][0]["tournament"], groups[-1][0]["start"],
+                       groups[-1][0]["end"]) == key:
+            groups[-1].append(g)
+        else:
+            groups.append([g])
+    not_counted = [g for g in games if g["ro_source"] is None]
+    out: list[str] = []
+    tournament = 0
+    for i, block in enumerate(blocks):
+        if not block:
+            continue
+        if block[0] == "Games not counted:":
+            out.append("<h4>Games not counted</h4>")
+            out.append(_table(("Tournament", "Date", "Opponent", "Why"),
+                              [[g["tournament"], g["start"] or "?", g["opponent"],
+                                g["reason"]] for g in not_counted]))
+            continue
+        if (i > 0 and tournament < len(groups)
+                and block[0].startswith(f"{groups[tournament][0]['tournament']} (")):
+            group = groups[tournament]
+            tournament += 1
+            out.append(f"<h4>{esc(block[0])}</h4>")
+            rest = [x for x in block[1:]
+                    if not x.startswith("    ") or x.strip().startswith("*")]
+            out.append(_table(_GAME_HEADERS, [_game_cells(g) for g in group],
+                              numeric=(1, 2, 3, 4, 5, 6), cls="games"))
+            out += [f'<p class="note">{esc(x.strip())}</p>' for x in rest]
+            continue
+        out += [f"<p>{esc(x.strip())}</p>" for x in block]
+    return "".join(out)
+
+
+def _period_summary(row_: dict[str, Any]) -> str:
+    after = "" if row_["rating_after"] is None else str(row_["rating_after"])
+    change = "" if row_["change"] is None else f" ({fmt_signed(row_['change']) or '0'})"
+    games = f", {plural(row_['games'], 'game')}" if row_["games"] else ""
+    official = ("" if row_["official_rating"] is None
+                else f", official {row_['official_rating']}")
+    return f"{row_['period']}: {after}{change}{games}{official}"
+
+
+def list_section(history: PlayerHistory, rl: RatingList) -> str:
+    """One list's section of the report."""
+    rp = history.replays[rl]
+    who = history.player
+    name = str(rl)
+    rows = history_rows(rp, player=who)
+    parts = [f'<section id="{name}" class="list {name}" data-list="{name}">',
+             f"<h2>{esc(name.capitalize())}</h2>"]
+    season = season_summary(rp)
+    if season is not None:
+        parts.append(f"<p>{esc(season_line(season))}</p>")
+    if not rows:
+        parts.append(f"<p>No {esc(name)} rating periods yet.</p></section>")
+        return "".join(parts)
+    chart = Chart(f"{visible(who.name)}: {name} rating", (chart_list(rp, who),),
+                  chart_footnote([rp]))
+    if chart.drawn:
+        svg = inline_svg(chart_svg(chart), f"{name}-", f"{who.name}: {name} rating chart")
+        parts.append(f'<figure class="chart">{svg}<figcaption>Hover a point for its '
+                     "period, rating, change and tournaments; squares: where the replay "
+                     "starts, diamonds: official ratings, dashed: the next list expected."
+                     "</figcaption></figure>")
+    parts.append(_next_block(rp, who))
+    parts.append("<h3>History</h3>")
+    headers, cells = history_table(rows)
+    parts.append(_table(headers, cells, numeric=range(1, 12),
+                        row_attrs=[f' data-period="{esc(r["period"])}"' for r in rows],
+                        cls="history"))
+    facts = assumed_facts(rp, who)
+    parts.append("<h3>Assumptions</h3>")
+    if facts:
+        parts.append('<ul class="assumptions">' + "".join(
+            f"<li>{esc(f.text)} ({esc(_periods_text(f.periods))}); to record the fact: "
+            f"<code>{esc(f.command)}</code></li>" for f in facts) + "</ul>")
+    else:
+        parts.append("<p>None: every fact the replay used is recorded.</p>")
+    parts.append("<h3>Each period, as FIDE's calculation page shows it</h3>")
+    for row_ in rows:
+        period = Period.parse(row_["period"])
+        parts.append(f'<details id="{name}-{row_["period"]}" class="period">'
+                     f"<summary>{esc(_period_summary(row_))}</summary>"
+                     f"{_explain_block(rp, period, who)}</details>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def season_report(history: PlayerHistory, lists: Sequence[RatingList] | None = None,
+                  *, version: str = "") -> str:
+    """The report's HTML: a section per list of `lists` (default: every list with a
+    period), standard first."""
+    who = history.player
+    chosen = [rl for rl in RatingList if rl in history.replays
+              and (rl in lists if lists is not None else bool(history.replays[rl].rows))]
+    ident = "" if who.fide_id is None else f" · FIDE ID {who.fide_id}"
+    nav = "".join(f'<a href="#{rl}">{esc(str(rl).capitalize())}</a>' for rl in chosen)
+    body = "".join(list_section(history, rl) for rl in chosen) or (
+        "<p>No rating period on any list yet: import games first.</p>")
+    made = f"tracker {version}" if version else "tracker"
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(who.name)}: FIDE rating report</title><style>{CSS}</style></head>"
+        f"<body><header><h1>{esc(who.name)}</h1>"
+        f'<p class="muted">FIDE rating report{esc(ident)} · replayed from the games by '
+        f"FIDE's rules</p><nav>{nav}</nav></header>{body}"
+        f"<footer>Made by {esc(made)} from the games and official ratings in its database. "
+        "The ratings are replayed by FIDE's rating regulations: what FIDE publishes is the "
+        "rating that counts; every assumption the replay made is listed with the command "
+        "that records the fact.</footer></body></html>\n")
