@@ -215,7 +215,7 @@ def test_a_mistyped_command_is_still_a_usage_error(capsys: pytest.CaptureFixture
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run(capsys, monkeypatch, "official", "nope")
     assert (code, out) == (2, "")
-    assert err.startswith("error: No such command 'nope'. (see '")
+    assert err.startswith("error: no such command 'nope' (see '")
     assert err.endswith(" official --help')\n") and err.count("\n") == 1
 
 

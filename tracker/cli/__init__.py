@@ -8,6 +8,7 @@ import contextlib
 import importlib
 import inspect
 import os
+import re
 import sys
 from typing import NoReturn
 
@@ -163,9 +164,43 @@ def _main() -> None:
         if callable(message) and isinstance(code, int):  # a click/typer usage error
             ctx = getattr(exc, "ctx", None)
             where = getattr(ctx, "command_path", None) or "tracker"
-            print(f"error: {_one_line(str(message()))} (see '{where} --help')", file=sys.stderr)
+            print(f"error: {_one_line(plain_usage(str(message())))} (see '{where} --help')",
+                  file=sys.stderr)
             sys.exit(code)
         _internal(exc)
+
+
+_FRAMEWORK_WORDING = (
+    # typer validates values through pydantic, whose wording reaches the user as it is
+    (re.compile(r"Value error, "), ""),
+    (re.compile(r"Input should be a valid integer(, unable to parse string as an integer)?"),
+     "give a whole number"),
+    (re.compile(r"Input should be a valid number(, unable to parse string as a number)?"),
+     "give a number"),
+    (re.compile(r"Input should be a valid boolean(, unable to interpret input)?"),
+     "give yes or no"),
+    (re.compile(r"Input should be a valid date[^.;]*"), "give a date, YYYY-MM-DD"),
+    (re.compile(r"Input should be a valid string"), "give a text"),
+    (re.compile(r"Invalid value for "), "invalid value for "),
+    (re.compile(r"Missing argument "), "missing argument "),
+    (re.compile(r"Missing option "), "missing option "),
+    (re.compile(r"No such option: "), "no such option: "),
+    (re.compile(r"No such command "), "no such command "),
+    (re.compile(r"Got unexpected extra arguments? ?\(s\)? \((.*)\)$"),
+     r"unexpected extra argument: \1"),
+    (re.compile(r"\(Possible options: (.*)\)"), r"(did you mean \1?)"),
+    (re.compile(r"\. Did you mean "), ": did you mean "),
+    (re.compile(r"\.(?=\s*$)"), ""),  # the sentence goes on: " (see 'tracker X --help')"
+)
+
+
+def plain_usage(message: str) -> str:
+    """A command-line usage error in tracker's words: what typer, click and pydantic say
+    ("Invalid value for '--k': Input should be a valid integer, unable to parse string as an
+    integer") made one plain clause ("invalid value for '--k': give a whole number")."""
+    for pattern, words in _FRAMEWORK_WORDING:
+        message = pattern.sub(words, message)
+    return message
 
 
 def _internal(exc: BaseException) -> NoReturn:

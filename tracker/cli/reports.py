@@ -276,7 +276,8 @@ def plot(
     output: Annotated[str, typer.Option("--output", "-o",
                                         help="Chart file: .png or .svg.")] = "history.png",
     lists: Annotated[list[str] | None, typer.Option(
-        "--list", "-l", help="Lists to draw (repeatable; default: every list with data).",
+        "--list", "-l", metavar=LIST_CHOICES,
+        help="Lists to draw (repeatable; default: every list with data).",
         show_default=False)] = None,
     force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
