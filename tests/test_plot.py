@@ -24,7 +24,7 @@ def test_svg_is_deterministic(tmp_path: Path) -> None:
     plot_history(SERIES, b, title="Novák, Tomáš")
     assert a.read_bytes() == b.read_bytes()
     text = a.read_text(encoding="utf-8")
-    assert "<svg" in text and "standard (replayed)" in text and "blitz" not in text
+    assert "<svg" in text and ">standard<" in text and "blitz" not in text
 
 
 def test_png(tmp_path: Path) -> None:
@@ -44,26 +44,77 @@ def test_errors(tmp_path: Path) -> None:
 def test_tags_and_what_is_assumed_are_on_the_chart(tmp_path: Path) -> None:
     """Issue 13: a number built on a guess says so where it is shown, the chart included."""
     from tests.test_history_evidence import _one_win, _season_with_missing_games
+    from tracker.chart import Chart, chart_footnote, chart_list
+    from tracker.model import PlayerRef
     from tracker.periods import PlayerInfo
-    from tracker.plot import draw_history
-    from tracker.reports import chart_footnote, chart_points, chart_tags
+    from tracker.plot import draw_chart
 
     tagged = _season_with_missing_games().run()
-    assert chart_tags(tagged) == [(dt.date(2025, 11, 1), 1830)]
+    who = PlayerRef(1, "Novák, Tomáš")
+    cl = chart_list(tagged, who)
+    assert [(p.day, p.tag) for p in cl.periods if p.tag is not None] == [
+        (dt.date(2025, 11, 1), 1830)]
     assumed = _one_win(1800).run(PlayerInfo(birth_year=1980, ever_2400=False))
     note = chart_footnote([tagged, assumed])
     assert note == ("Assumed: standard: 1 list re-anchored on the player's own Elo tag; "
                     "standard: K assumes 30+ rated games completed in 1 period (tracker "
                     "history says where)")
-    fig = draw_history([Series("standard", *chart_points(tagged), chart_tags(tagged))],
-                       title="t", footnote=note)
+    fig, _ = draw_chart(Chart("t", (cl,), note))
     try:
         assert [t.get_text() for t in fig.texts] == [note]
-        labels = fig.axes[0].get_legend_handles_labels()[1]
-        assert "standard (own Elo tag)" in labels
+        legend = fig.axes[0].get_legend()
+        assert "own Elo tag (re-anchored)" in [t.get_text() for t in legend.get_texts()]
     finally:
         import matplotlib.pyplot as plt
         plt.close(fig)
     assert chart_footnote([_one_win(1800).run(PlayerInfo())]) != ""
     assert chart_footnote([_one_win(1800).run(PlayerInfo(birth_year=1980, rated_games=100,
                                                          ever_2400=False))]) == ""
+
+
+def test_small_changes_stay_small() -> None:
+    """A 12-point drop on a 100-point axis at least, centred on the data."""
+    from tracker.plot import MIN_SPAN, y_limits
+    low, high = y_limits([1850, 1838])
+    assert high - low == MIN_SPAN and (low + high) / 2 == 1844
+    low, high = y_limits([2430, 2800])
+    assert low < 2430 and high > 2800 and high - low < 440
+
+
+def test_legend_outside_the_data_and_values_written(tmp_path: Path) -> None:
+    from tracker.plot import draw_history
+    fig = draw_history(SERIES, title="t")
+    try:
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        box = ax.get_window_extent()
+        legend = ax.get_legend().get_window_extent()
+        assert legend.x0 >= box.x1  # right of the axes
+        written = [t.get_text() for t in ax.texts]
+        assert "1850" in written and "1855" in written
+        assert ax.get_ylim()[1] - ax.get_ylim()[0] >= 100
+    finally:
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+
+
+def test_svg_hover_titles_and_gaps(tmp_path: Path) -> None:
+    """An official rating that differs from the replayed one: its diamond has a hover title
+    with the difference, the gap is labelled, each point is a group with data-period."""
+    series = [Series("standard", [(dt.date(2025, 9, 1), 1850), (dt.date(2025, 10, 1), 1859),
+                                  (dt.date(2025, 11, 1), 1861)],
+                     [(dt.date(2025, 10, 1), 1855)])]
+    out = plot_history(series, tmp_path / "g.svg", title="$5 & <b>")
+    text = out.read_text(encoding="utf-8")
+    assert text.count("data-period=") == 3
+    assert '<g id="standard-official-2025-10" data-official="1855" data-list="standard">' \
+        "<title>standard 2025-10: official 1855; replayed 1859 (+4)</title>" in text
+    assert "$5 &amp; &lt;b&gt;" in text  # the title as it is (no mathtext), escaped
+    from tracker.plot import chart_of, draw_chart
+    fig, _ = draw_chart(chart_of(series, "t"))
+    try:
+        written = [t.get_text() for t in fig.axes[0].texts]  # drawn with a halo: paths in SVG
+        assert "+4" in written and "1855" in written
+    finally:
+        import matplotlib.pyplot as plt
+        plt.close(fig)

@@ -107,11 +107,12 @@ _REF = re.compile(r'(url\(#|xlink:href="#|href="#)([^")]+)')
 
 
 def inline_svg(svg: str, prefix: str, label: str) -> str:
-    """matplotlib's SVG made fit to inline in a page: no XML prolog, scaled to the width of
-    the page, and every id prefixed (several charts share one page: their ids and the
-    references to them must not meet)."""
+    """matplotlib's SVG made fit to inline in a page: no XML prolog nor metadata, scaled to
+    the width of
+    the page, every id prefixed (several charts share one page: their ids and the references
+    to them must not meet)."""
     start = svg.index("<svg")
-    svg = svg[start:]
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg[start:], count=1, flags=re.S)
     svg = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', svg)
     svg = _REF.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", svg)
     svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',

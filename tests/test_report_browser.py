@@ -1,0 +1,55 @@
+"""The season report of the sample season in a real headless chromium (tests/browser.py):
+it loads with no console error or exception, each list's chart has one point per period,
+the hover text is there, and a screenshot is taken (TRACKER_WRITE_SCREENSHOT=1 writes it to
+docs/season-report.png, the README's picture)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.browser import Browser, file_url, find_chromium
+from tests.conftest import REPO
+from tests.season_sample import demo_folder
+from tracker.model import RatingList
+from tracker.reports import load_history
+from tracker.store import open_store
+from tracker.store.players import resolve_player
+
+SCREENSHOT = REPO / "docs" / "season-report.png"
+
+
+def test_report_in_headless_chromium(tmp_path_factory: pytest.TempPathFactory) -> None:
+    if find_chromium() is None:
+        pytest.skip("chromium not installed: apt-get install chromium")
+    folder = demo_folder(tmp_path_factory)
+    with open_store(str(folder / "tracker-demo.db")) as store:
+        history = load_history(store, resolve_player(store, None))
+    with Browser(width=1100, height=1000) as browser:
+        browser.open(file_url(folder / "season.html"))
+        assert browser.evaluate("document.readyState") == "complete"
+        for rl in RatingList:
+            periods = [str(r.period) for r in history.replays[rl].rows]
+            section = f"document.getElementById('{rl}')"
+            points = browser.evaluate(
+                f"Array.from({section}.querySelectorAll('svg [data-period]'))"
+                ".map(e => e.dataset.period)")
+            assert points == periods, rl
+            rows = browser.evaluate(
+                f"{section}.querySelectorAll('table.history tr[data-period]').length")
+            assert rows == len(periods)
+        hover = browser.evaluate(
+            "document.querySelector('#standard svg [data-period=\"2025-12\"] > title')"
+            ".textContent")
+        assert hover.startswith("standard 2025-12: 1875 (1865 +10, 10 games, 6 points)")
+        assert "Weinviertel Open 2025" in hover
+        # the chart is drawn: the SVG has a size on the page
+        width = browser.evaluate("document.querySelector('#standard svg')"
+                                 ".getBoundingClientRect().width")
+        assert width > 500
+        shot = browser.screenshot()
+        assert browser.problems == []
+    assert shot[:8] == b"\x89PNG\r\n\x1a\n" and len(shot) > 20_000
+    if os.environ.get("TRACKER_WRITE_SCREENSHOT"):
+        SCREENSHOT.write_bytes(shot)
