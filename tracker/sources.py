@@ -488,6 +488,14 @@ class _Limited(io.BufferedIOBase):
                     "size: refused as a decompression bomb; if the file is genuine, raise "
                     "--max-ratio")
 
+    def position(self) -> int | None:
+        """How far into the compressed bytes the decompression has read (for progress);
+        None when the stream beneath cannot tell (a member of a zip)."""
+        try:
+            return int(self._raw.tell())
+        except (OSError, ValueError, AttributeError):
+            return None
+
     def read(self, size: int | None = -1) -> bytes:
         if size is None or size < 0 or size > MiB:
             parts = []

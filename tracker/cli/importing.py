@@ -57,28 +57,71 @@ def register(app: typer.Typer) -> None:
 
 
 class _Bar:
-    """The importer's progress, drawn by rich on stderr (only on a terminal, not --quiet)."""
+    """The importer's progress, drawn by rich on stderr (only on a terminal, not --quiet):
+    the file (N of M) and its name, a bar of the bytes on disk with their percentage, the
+    games so far and per second, and the time left."""
 
-    def __init__(self, progress: Progress, files: int) -> None:
+    NAME_WIDTH = 32
+
+    def __init__(self, progress: Progress) -> None:
+        import time
+
+        self._clock = time.monotonic
         self.progress = progress
-        self.task = progress.add_task("", total=files or None)
+        self.task = progress.add_task("", total=None, file="", games="", rate="")
+        self.files = 0
+        self.n = 0
         self.games = 0
-        self.name = ""
+        self.done = 0  # bytes of the sources finished
+        self.size: int | None = None
+        self.began = self._clock()
 
-    def _show(self) -> None:  # (a name with a newline stays one line of the bar)
-        self.progress.update(self.task, description=f"{shown(self.name)}: {self.games:,} games")
+    def plan(self, files: int, total_bytes: int | None) -> None:
+        self.files = files
+        self.progress.update(self.task, total=total_bytes or None)
+
+    def _name(self, name: str) -> str:
+        name = shown(name)
+        width = self.NAME_WIDTH
+        return name if len(name) <= width else "…" + name[-(width - 1):]
 
     def start(self, name: str, total_bytes: int | None) -> None:
-        self.name = name
-        self.games = 0
-        self._show()
+        self.n += 1
+        self.size = total_bytes
+        of = f" of {self.files:,}" if self.files else ""
+        self.progress.update(self.task, description=self._name(name),
+                             file=f"file {self.n:,}{of}")
 
-    def advance(self, games: int) -> None:
+    def advance(self, games: int, at: int | None = None) -> None:
         self.games += games
-        self._show()
+        rate = self.games / max(self._clock() - self.began, 1e-3)
+        fields: dict[str, Any] = {"games": f"{self.games:,} games", "rate": f"{rate:,.0f}/s"}
+        if at is not None:
+            fields["completed"] = self.done + (at if self.size is None else min(at, self.size))
+        self.progress.update(self.task, **fields)
 
     def finish(self) -> None:
-        self.progress.advance(self.task)
+        self.done += self.size or 0
+        self.progress.update(self.task, completed=self.done)
+
+
+def _progress_bar() -> Progress:
+    """The import's progress bar (transient: it disappears at the end)."""
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    return Progress(TextColumn("{task.fields[file]}", markup=False),
+                    TextColumn("{task.description}", markup=False), BarColumn(),
+                    TaskProgressColumn(), DownloadColumn(),
+                    TextColumn("{task.fields[games]}", markup=False),
+                    TextColumn("{task.fields[rate]}", markup=False),
+                    TimeRemainingColumn(), console=err.console, transient=True,
+                    redirect_stdout=False)
 
 
 def import_command(
@@ -131,8 +174,6 @@ def import_command(
 
       cat club.pgn | tracker import - --list rapid
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from tracker.importer import ImportOptions, Interrupted, import_paths
     from tracker.sources import Limits, parse_size
     from tracker.store.players import resolve_player, set_me
@@ -150,16 +191,16 @@ def import_command(
         # matching) stops here; a name nobody has yet may come with these files
         known = None if player is None else _known_player(store, player)
         before = last_game_id(store)  # the games this run adds have higher ids
-        show = err.is_terminal and not quiet
-        # Not redirect_stdout: rich would send the results printed meanwhile to its console,
-        # stderr (see _Said.source_done).
-        progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                            MofNCompleteColumn(), TimeElapsedColumn(), console=err.console,
-                            transient=True, disable=not show, redirect_stdout=False)
+        # Only where someone watches: stderr and stdout both on a terminal (a log, a pipe,
+        # a cron job get the lines alone). Not redirect_stdout: rich would send the results
+        # printed meanwhile to its console, stderr (see _Said.source_done).
+        show = err.is_terminal and out.is_terminal and not quiet
+        progress = _progress_bar()
+        progress.disable = not show
         said = _Said(progress if show else None, quiet=quiet, strict=strict)
         try:
             with progress:
-                bar = _Bar(progress, 0)
+                bar = _Bar(progress)
                 report = import_paths(store, paths, options, bar, said.source_done, limits)
         except Interrupted as stop:
             err.print(_interrupted_line(stop), markup=False, soft_wrap=True)

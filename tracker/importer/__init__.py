@@ -208,7 +208,7 @@ def _default_reader() -> Reader:
 
 def _default_sources(paths: Sequence[str], limits: Any = None) -> Iterable[Any]:
     sources = importlib.import_module("tracker.sources")
-    found: Iterable[Any] = sources.iter_sources(paths, limits)
+    found: list[Any] = list(sources.iter_sources(paths, limits))  # (resolved eagerly)
     return found
 
 
@@ -249,6 +249,9 @@ def import_sources(
     progress = progress or _NoProgress()
     read = reader or _default_reader()
     report = ImportReport()
+    if isinstance(sources, Sequence):
+        sizes = [_size(s) for s in sources]
+        progress.plan(len(sources), None if None in sizes else sum(s or 0 for s in sizes))
     current: str | None = None
     with _CtrlC() as ctrl_c:
         try:
@@ -327,7 +330,7 @@ def import_source(
                     writer.clashes.clear()
                 rep.not_rated.update(batch.not_rated)
                 rep.list_assumed += batch.assumed
-                progress.advance(batch.read)
+                progress.advance(batch.read, batch.at)
             if digest is None:
                 digest = hasher.result()
                 if _already(store, digest, rep, options, before_lenient):

@@ -37,6 +37,19 @@ class _Batch(NamedTuple):
     problems: list[str]  # "line: text"
     not_rated: dict[str, int]  # reason -> games
     assumed: int  # games whose list was assumed
+    at: int | None  # bytes of the source on disk read so far (None: not known), for progress
+
+
+def _position(stream: Any) -> Callable[[], int | None]:
+    """How far into its file on disk a source's stream has read: a plain file's position, a
+    compressed file's position in its compressed bytes (`position()` of sources._Limited),
+    a part's in the whole file; otherwise (a zip member, standard input) not known."""
+    position = getattr(stream, "position", None)
+    if callable(position):
+        return position  # type: ignore[no-any-return]
+    if isinstance(stream, io.BufferedReader) and isinstance(stream.raw, io.FileIO):
+        return stream.tell
+    return lambda: None
 
 
 def _batches(
@@ -52,6 +65,7 @@ def _batches(
     read = skipped = assumed = 0
     check = _Validator(source) if options.validate else None
     with source.open() as stream:
+        at = _position(stream)
         for raw in reader(stream, source.name):
             if check is not None:
                 problems.extend(check.feed(raw))
@@ -84,13 +98,14 @@ def _batches(
                 if prepared[_ASSUMED]:
                     assumed += 1
             if read >= BATCH:
-                yield _Batch(games, read, skipped, problems, not_rated, assumed)
+                yield _Batch(games, read, skipped, problems, not_rated, assumed, at())
                 games, problems, not_rated = [], [], {}
                 read = skipped = assumed = 0
         if check is not None:
             problems.extend(check.close())
+        end = at()
     if read or problems:
-        yield _Batch(games, read, skipped, problems, not_rated, assumed)
+        yield _Batch(games, read, skipped, problems, not_rated, assumed, end)
 
 
 def _located(raw: RawGame) -> list[str]:
@@ -263,6 +278,10 @@ class _Part:
 
     def __exit__(self, *exc: object) -> None:
         pass
+
+    def position(self) -> int:
+        """Where in the whole file this part has read to."""
+        return int(self._stream.tell())
 
     def read(self, size: int = -1) -> bytes:
         if size < 0 or size > self._left:

@@ -71,20 +71,28 @@ class ImportReport:
 
 
 class Progress(Protocol):
-    """How the CLI shows progress (the importer never draws anything itself)."""
+    """How the CLI shows progress (the importer never draws anything itself): `plan` once
+    with the sources and their bytes on disk (None: not known, standard input), then per
+    source `start`, `advance` per batch (its games, and how far into the source's bytes on
+    disk it has read when known) and `finish`."""
+
+    def plan(self, files: int, total_bytes: int | None) -> None: ...
 
     def start(self, name: str, total_bytes: int | None) -> None: ...
 
-    def advance(self, games: int) -> None: ...
+    def advance(self, games: int, at: int | None = None) -> None: ...
 
     def finish(self) -> None: ...
 
 
 class _NoProgress:
+    def plan(self, files: int, total_bytes: int | None) -> None:
+        pass
+
     def start(self, name: str, total_bytes: int | None) -> None:
         pass
 
-    def advance(self, games: int) -> None:
+    def advance(self, games: int, at: int | None = None) -> None:
         pass
 
     def finish(self) -> None:
