@@ -1,9 +1,27 @@
-"""Shared fixtures: the repository, `../shared` beside it, a fresh database per test."""
+"""Shared fixtures: the repository, `../shared` beside it, a fresh database per test, and a
+throwaway PostgreSQL server for the tests that run on both databases.
+
+SQLite and PostgreSQL: a test marked `@pytest.mark.databases` that uses the `store` or
+`db_target` fixture (or `backend`) runs twice, `[sqlite]` and `[postgresql]`. The PostgreSQL
+runs share one server started for the session (`pg_cluster`: initdb and pg_ctl under a
+temporary folder, on a unix socket in it, as `nobody` when the tests run as root, since initdb
+refuses root; stopped at the end), with a new database per test. Where the server cannot be
+had (no initdb or pg_ctl, no psycopg) those runs are skipped with one line that says why.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import glob
+import itertools
+import os
+import shutil
+import subprocess
+import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,13 +39,209 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "t.db"
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "databases: run once on SQLite and once on PostgreSQL "
+                                       "(tests/conftest.py)")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked `databases` runs on each of BACKENDS (through the `backend` fixture),
+    unless it parametrizes `backend` itself."""
+    if (metafunc.definition.get_closest_marker("databases") is not None
+            and "backend" in metafunc.fixturenames
+            and not any("backend" in m.args[0] for m in metafunc.definition.iter_markers(
+                "parametrize"))):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    s = open_store(str(db_path))
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database of this run: "sqlite" unless the test is marked `databases`."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def db_target(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """What --db takes for this run: the SQLite file (not made yet), or the URL of a new
+    PostgreSQL database holding the tracker's schema and nothing else."""
+    if backend == "sqlite":
+        return str(db_path)
+    cluster: PgCluster = request.getfixturevalue("pg_cluster")
+    return cluster.new_database(request, template=cluster.schema_template())
+
+
+@pytest.fixture
+def store(db_target: str) -> Iterator[Store]:
+    s = open_store(db_target)
     try:
         yield s
     finally:
         s.close()
+
+
+# --- the PostgreSQL server of the test session ---------------------------------------------
+
+PG_USER = "tracker"
+
+
+def pg_program(name: str) -> str | None:
+    """A PostgreSQL program (initdb, pg_ctl): on the PATH, else where Debian puts the
+    server's (/usr/lib/postgresql/VERSION/bin, the newest version first)."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = glob.glob(f"/usr/lib/postgresql/*/bin/{name}") + glob.glob(
+        f"/usr/local/pgsql/bin/{name}")
+    def version(path: str) -> tuple[int, ...]:
+        part = Path(path).parent.parent.name
+        return tuple(int(x) for x in part.split(".") if x.isdigit()) or (0,)
+    candidates.sort(key=version, reverse=True)
+    return candidates[0] if candidates else None
+
+
+def _pg_missing() -> str | None:
+    """Why no PostgreSQL server can be started for the tests (None: it can)."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        return "psycopg is not installed (pip install -e '.[dev]' brings it)"
+    for name in ("initdb", "pg_ctl"):
+        if pg_program(name) is None:
+            return (f"{name} not found on the PATH nor under /usr/lib/postgresql/*/bin "
+                    "(apt-get install postgresql)")
+    if os.geteuid() == 0 and (shutil.which("runuser") is None or _uid("nobody") is None):
+        return "running as root, and no user nobody or no runuser to start the server as"
+    return None
+
+
+def _uid(user: str) -> int | None:
+    import pwd
+
+    try:
+        return pwd.getpwnam(user).pw_uid
+    except KeyError:
+        return None
+
+
+@dataclass
+class PgCluster:
+    """A running throwaway server: its folder (socket in it) and a count of databases."""
+
+    folder: Path
+    counter: Iterator[int]
+    template: str | None = None
+
+    def url(self, database: str) -> str:
+        return f"postgresql+psycopg://{PG_USER}@/{database}?host={self.folder}"
+
+    def admin(self) -> Any:
+        import psycopg
+
+        return psycopg.connect(host=str(self.folder), user=PG_USER, dbname="postgres",
+                               autocommit=True)
+
+    def create(self, name: str, template: str | None = None) -> str:
+        with self.admin() as conn:
+            conn.execute(f'CREATE DATABASE "{name}"'
+                         + (f' TEMPLATE "{template}"' if template else ""))
+        return self.url(name)
+
+    def drop(self, name: str) -> None:
+        with self.admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def new_database(self, request: pytest.FixtureRequest, template: str | None = None) -> str:
+        """The URL of a new database (empty, or a copy of `template`), dropped after the
+        test."""
+        name = f"t{next(self.counter)}"
+        url = self.create(name, template)
+        request.addfinalizer(lambda: self.drop(name))
+        return url
+
+    def schema_template(self) -> str:
+        """A database holding the tracker's schema at head and no rows, to copy (made once:
+        cheaper than the migrations for every test)."""
+        if self.template is None:
+            url = self.create("tracker_schema")
+            open_store(url).close()
+            self.template = "tracker_schema"
+        return self.template
+
+
+def _as_server_user(command: list[str]) -> list[str]:
+    """`command` run as nobody when this is root (initdb and postgres refuse root)."""
+    if os.geteuid() != 0:
+        return command
+    return ["runuser", "-u", "nobody", "--", *command]
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    """A PostgreSQL server of this test session, on a unix socket in a temporary folder
+    (no TCP port: nothing to collide with), durability off (a throwaway). Skipped with the
+    reason when it cannot be had; a server that fails to start is a failure, with its log."""
+    missing = _pg_missing()
+    if missing is not None:
+        pytest.skip(f"PostgreSQL tests skipped: {missing}")
+    initdb, pg_ctl = pg_program("initdb"), pg_program("pg_ctl")
+    assert initdb is not None and pg_ctl is not None
+    folder = Path(tempfile.mkdtemp(prefix="tracker-pg-"))  # short: a socket path is < 108
+    if os.geteuid() == 0:
+        os.chown(folder, _uid("nobody") or 0, -1)
+    data, log = folder / "data", folder / "server.log"
+    started = False
+    try:
+        made = subprocess.run(
+            _as_server_user([initdb, "-D", str(data), "-U", PG_USER, "--auth=trust",
+                             "-E", "UTF8", "--locale=C", "--no-sync"]),
+            capture_output=True, text=True, timeout=120)
+        if made.returncode != 0:
+            pytest.fail(f"initdb failed: {made.stderr.strip() or made.stdout.strip()}")
+        options = (f"-k {folder} -c listen_addresses='' -c fsync=off "
+                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=60")
+        start = subprocess.run(
+            _as_server_user([pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60",
+                             "-o", options, "start"]),
+            capture_output=True, text=True, timeout=120)
+        started = start.returncode == 0
+        if not started:
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            pytest.fail(f"the PostgreSQL server did not start: {start.stderr.strip()} {tail}")
+        yield PgCluster(folder, itertools.count(1))
+    finally:
+        if started:
+            subprocess.run(_as_server_user([pg_ctl, "-D", str(data), "-m", "immediate",
+                                            "stop"]), capture_output=True, timeout=60)
+        with contextlib.suppress(OSError):
+            shutil.rmtree(folder)
+
+
+STAMPS = ("started_at", "finished_at", "recorded_at")  # when a row was written
+
+
+def dump_target(target: str, without: tuple[str, ...] = ()) -> list[str]:
+    """The rows of every table of the database at `target` (a SQLite file or a PostgreSQL
+    URL) as text, table by table, in key order, leaving out the columns `without` (STAMPS:
+    to compare two databases written at other times): equal dumps mean the same facts."""
+    from sqlalchemy import create_engine, inspect, select
+
+    from tracker.store.db import to_url
+    from tracker.store.schema import metadata
+
+    engine = create_engine(to_url(target))
+    try:
+        with engine.connect() as conn:
+            tables = set(inspect(conn).get_table_names())
+            return [f"{t.name}: {tuple(row)}" for t in metadata.sorted_tables
+                    if t.name in tables
+                    for row in conn.execute(
+                        select(*(c for c in t.columns if c.name not in without))
+                        .order_by(*t.primary_key.columns))]
+    finally:
+        engine.dispose()
 
 
 def need_shared() -> None:

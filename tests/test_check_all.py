@@ -14,6 +14,8 @@ from tracker import check
 from tracker.model import RatingList
 from tracker.store import Store
 
+pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 def _player(store: Store, name: str, fide_id: int, dec: int) -> None:
     s = Season(store, name=name, fide_id=fide_id, birth_year=1988, rated_games=100, me=False)

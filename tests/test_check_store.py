@@ -3,6 +3,8 @@ give the same replay as tracker.reports.load_history, on every list."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers_history import Season
 from tracker.check import inputs_for
 from tracker.model import RatingList
@@ -10,6 +12,8 @@ from tracker.periods import replay
 from tracker.reports import load_history
 from tracker.store import Store
 from tracker.store.players import get_player
+
+pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
 
 
 def test_same_replay_as_history(store: Store) -> None:

@@ -61,6 +61,7 @@ def run(store: Store, *paths: Path | str, **options: Any) -> Any:
 # --- what is stored -------------------------------------------------------------------
 
 
+@pytest.mark.databases
 def test_a_game_lands_with_its_facts(store: Store, tmp_path: Path) -> None:
     f = write(tmp_path / "a.pgn", pgn(WhiteElo="1850", BlackElo="1720", TimeControl="5400+30",
                                      WhiteFideId="99012345", WhiteTitle="FM"))
@@ -89,6 +90,7 @@ def test_elo_tags_as_written(store: Store, tmp_path: Path, tag: str, elo: int | 
     assert (g.white_elo, g.white_elo_tag, g.black_elo) == (elo, tag, 1900)
 
 
+@pytest.mark.databases
 @pytest.mark.parametrize("tag,day", [
     ("2024.??.??", None), ("2024.05.??", None), ("????.??.??", None), ("2024.02.30", None),
     ("2024.02.29", dt.date(2024, 2, 29)),
@@ -101,6 +103,7 @@ def test_incomplete_dates_kept_as_written(store: Store, tmp_path: Path, tag: str
     assert (g.date, g.date_tag) == (day, tag)
 
 
+@pytest.mark.databases
 def test_unknown_result_is_skipped_with_its_line(store: Store, tmp_path: Path) -> None:
     f = write(tmp_path / "r.pgn", pgn(Round="1"), pgn(Round="2", Result="1/2"))
     (s,) = run(store, f).sources
@@ -111,6 +114,7 @@ def test_unknown_result_is_skipped_with_its_line(store: Store, tmp_path: Path) -
                           "(expected 1-0, 0-1, 1/2-1/2 or *)"]
 
 
+@pytest.mark.databases
 def test_strict_stops_at_the_first_problem_and_stores_nothing(store: Store,
                                                               tmp_path: Path) -> None:
     f = write(tmp_path / "r.pgn", pgn(Round="1"), pgn(Round="2", Result="1/2"))
@@ -129,6 +133,7 @@ def test_broken_quoting_and_truncated_game(store: Store, tmp_path: Path) -> None
     assert s.error is None
 
 
+@pytest.mark.databases
 def test_binary_file_is_refused_and_nothing_lands(store: Store, tmp_path: Path) -> None:
     f = tmp_path / "x.pgn"
     f.write_bytes(bytes(range(256)) * 40)
@@ -148,6 +153,7 @@ def test_missing_file_and_empty_folder(store: Store, tmp_path: Path) -> None:
 # --- rating or not ----------------------------------------------------------------------
 
 
+@pytest.mark.databases
 @pytest.mark.parametrize("tags,moves,reason", [
     ({"Result": "*"}, MOVES, "unfinished"),
     ({"Termination": "forfeit"}, "", "forfeit"),
@@ -199,6 +205,7 @@ def test_list_from_time_control_or_option(store: Store, tmp_path: Path, tc: str 
 # --- identity, re-import, overlap -------------------------------------------------------
 
 
+@pytest.mark.databases
 def test_reimport_is_recognized_and_adds_nothing(store: Store, tmp_path: Path) -> None:
     f = write(tmp_path / "a.pgn", pgn(Round="1"), pgn(Round="2"))
     first = run(store, f).sources[0]
@@ -209,6 +216,7 @@ def test_reimport_is_recognized_and_adds_nothing(store: Store, tmp_path: Path) -
     assert len(rows(store, games)) == 2 and len(list_imports(store)) == 1
 
 
+@pytest.mark.databases
 def test_overlapping_files_deduplicate_by_identity(store: Store, tmp_path: Path) -> None:
     g1, g2, g3 = (pgn(Round=str(r)) for r in (1, 2, 3))
     # The same games, written by another tool: other tag order, CRLF, comments, no Site.
@@ -221,6 +229,7 @@ def test_overlapping_files_deduplicate_by_identity(store: Store, tmp_path: Path)
     assert len(rows(store, games)) == 3
 
 
+@pytest.mark.databases
 def test_identity_sees_moves_round_and_date(store: Store, tmp_path: Path) -> None:
     f = write(tmp_path / "a.pgn", pgn(), pgn("1. d4 d5"), pgn(Round="2"),
               pgn(Date="2025.03.02"), pgn())
@@ -228,6 +237,7 @@ def test_identity_sees_moves_round_and_date(store: Store, tmp_path: Path) -> Non
     assert (s.added, s.duplicates) == (4, 1)
 
 
+@pytest.mark.databases
 def test_archives_and_encodings(store: Store, tmp_path: Path) -> None:
     latin = write(tmp_path / "latin.pgn", pgn(White="Él, Réti", Round="1"), encoding="cp1252")
     gz = tmp_path / "g.pgn.gz"
@@ -254,6 +264,7 @@ def test_bom_crlf_and_no_final_newline(store: Store, tmp_path: Path) -> None:
 # --- players and tournaments ------------------------------------------------------------
 
 
+@pytest.mark.databases
 def test_players_by_fide_id_across_spellings(store: Store, tmp_path: Path) -> None:
     f = write(tmp_path / "a.pgn",
               pgn(White="Carlsen, Magnus", WhiteFideId="1503014", Round="1"),
@@ -265,6 +276,7 @@ def test_players_by_fide_id_across_spellings(store: Store, tmp_path: Path) -> No
     assert len(ids) == 2
 
 
+@pytest.mark.databases
 def test_name_without_id_is_completed_by_a_later_fide_id(store: Store, tmp_path: Path) -> None:
     run(store, write(tmp_path / "a.pgn", pgn(Round="1")))
     run(store, write(tmp_path / "b.pgn", pgn(Round="2", WhiteFideId="99012345")))
@@ -274,6 +286,7 @@ def test_name_without_id_is_completed_by_a_later_fide_id(store: Store, tmp_path:
     assert found == [(99012345,)]
 
 
+@pytest.mark.databases
 def test_same_name_other_fide_id_is_another_player(store: Store, tmp_path: Path) -> None:
     run(store, write(tmp_path / "a.pgn", pgn(Round="1", WhiteFideId="111")))
     run(store, write(tmp_path / "b.pgn", pgn(Round="2", WhiteFideId="222")))
@@ -283,6 +296,7 @@ def test_same_name_other_fide_id_is_another_player(store: Store, tmp_path: Path)
     assert found == [111, 222]
 
 
+@pytest.mark.databases
 def test_tournaments_by_event_date_and_year(store: Store, tmp_path: Path) -> None:
     f = write(
         tmp_path / "t.pgn",
@@ -308,6 +322,7 @@ def test_tournaments_by_event_date_and_year(store: Store, tmp_path: Path) -> Non
     ]
 
 
+@pytest.mark.databases
 def test_tournament_spans_two_files(store: Store, tmp_path: Path) -> None:
     run(store, write(tmp_path / "a.pgn", pgn(Event="Autumn", Date="2025.10.20", Round="5")))
     run(store, write(tmp_path / "b.pgn", pgn(Event="Autumn", Date="2025.10.18", Round="1")))
@@ -316,6 +331,7 @@ def test_tournament_spans_two_files(store: Store, tmp_path: Path) -> None:
     assert found == [(dt.date(2025, 10, 18), dt.date(2025, 10, 20))]
 
 
+@pytest.mark.databases
 def test_import_row_counts(store: Store, tmp_path: Path) -> None:
     f = write(tmp_path / "a.pgn", pgn(Round="1"), pgn(Round="1"), pgn(Result="x"))
     run(store, f)
@@ -451,6 +467,7 @@ def _parts_failing_after_line_2000(
     return s
 
 
+@pytest.mark.databases
 def test_a_failing_part_worker_is_one_line_and_stores_nothing(
         store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def boom() -> None:
@@ -581,6 +598,7 @@ def test_big_source_hash_in_a_thread_is_recognized(store: Store, tmp_path: Path,
     assert len(list_imports(store)) == 1
 
 
+@pytest.mark.databases
 @pytest.mark.parametrize("big", [False, True], ids=["small", "hashed-in-a-thread"])
 def test_strict_reads_again_a_file_imported_with_problems(
         store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, big: bool) -> None:
@@ -598,35 +616,6 @@ def test_strict_reads_again_a_file_imported_with_problems(
                        r"problem; .* the 30 games it added stay stored"):
         run(store, f, strict=True)
     assert len(list_imports(store)) == 1 and len(rows(store, games.c.id)) == 30
-
-
-def test_other_databases_path_gives_the_same_rows(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """The portable path (no SQLite-only SQL) stores what the SQLite fast path stores."""
-    from tracker.store import open_store
-    from tracker.store.games import GameWriter
-
-    texts = [pgn(Round=str(r), White=f"P{r % 4}", WhiteFideId=str(10 + r % 4),
-                 Date=f"2025.0{1 + r % 3}.0{1 + r % 7}") for r in range(40)]
-    f = write(tmp_path / "p.pgn", *texts, *texts[:5])
-    original = GameWriter.__enter__
-
-    def enter(self: GameWriter) -> GameWriter:
-        got = original(self)
-        self._sqlite = False
-        return got
-
-    dumps = []
-    for portable in (False, True):
-        if portable:
-            monkeypatch.setattr(GameWriter, "__enter__", enter)
-        with open_store(str(tmp_path / f"{portable}.db")) as s:
-            report = run(s, f)
-            assert (report.sources[0].added, report.sources[0].duplicates) == (40, 5)
-            with s.engine.connect() as conn:
-                dumps.append([[tuple(r) for r in conn.execute(select(t).order_by(
-                    *t.primary_key))] for t in (players, tournaments)])
-    assert dumps[0] == dumps[1]
 
 
 @pytest.mark.parametrize("tags", [
@@ -658,6 +647,7 @@ def test_empty_or_unknown_event_date_is_no_tournament_start(
     assert not isinstance(prepared, str) and prepared.event_date is None
 
 
+@pytest.mark.databases
 def test_a_failed_source_adds_nothing_to_the_totals(store: Store, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # Regression: a source that failed after its first batch still counted that batch's
@@ -695,6 +685,7 @@ def test_a_failed_source_adds_nothing_to_the_totals(store: Store, tmp_path: Path
     assert rows(store, games.c.round) == [("1",)]
 
 
+@pytest.mark.databases
 def test_time_control_bands_of_the_tournament_start(store: Store, tmp_path: Path) -> None:
     # Spec section 2: per-game rules switch on the tournament start date; on 1 Jan 2022 the
     # standard bands moved from 1600/2200 to 1800/2400 (spec section 6: standard needs at

@@ -12,6 +12,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select, update
 from typer.testing import CliRunner
 
@@ -20,6 +21,9 @@ from tracker.cli import app
 from tracker.store import Store, open_store
 from tracker.store.games import undated_tournaments
 from tracker.store.schema import games, players, tournaments
+
+pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 runner = CliRunner()
 

@@ -14,6 +14,9 @@ from tracker.store import Store
 from tracker.store.official import add_entry, entries_for, import_entries, remove_entry
 from tracker.store.schema import official_ratings, player_names, players
 
+pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
+
+
 P = Period(2025, 11)
 
 

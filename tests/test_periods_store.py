@@ -13,6 +13,8 @@ from tracker.model import Period, RatingList
 from tracker.store import Store
 from tracker.store.history import games_of, get_tournament, record_override, tournaments_of
 
+pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 def test_games_seen_from_the_players_side(store: Store) -> None:
     s = Season(store)

@@ -15,6 +15,8 @@ from tracker.store.games import list_players
 from tracker.store.players import get_player, me, merge, resolve_player, set_facts, set_me
 from tracker.store.schema import games, official_ratings, player_names
 
+pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
+
 
 @pytest.fixture
 def season(store: Store, tmp_path: Path) -> Store:

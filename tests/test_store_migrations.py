@@ -141,7 +141,7 @@ def test_0005_cuts_identities_and_games_stored_before_stay_duplicates(
         con.execute("UPDATE alembic_version SET version_num = '0004'")
     con.close()
     with open_store(str(db)) as s:
-        assert current_revision(s) == "0005"
+        assert current_revision(s) == head_revision()  # through 0005
     con = sqlite3.connect(db)
     assert con.execute("SELECT id, identity FROM games ORDER BY id").fetchall() == before
     con.close()

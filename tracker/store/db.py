@@ -41,7 +41,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 
-from tracker.errors import DatabaseError, NotFound
+from tracker.errors import BadInput, DatabaseError, NotFound
 
 if TYPE_CHECKING:  # alembic is imported only when a schema change is due (it is slow)
     from collections.abc import Callable
@@ -57,6 +57,7 @@ SUPPORTED = ("sqlite", "postgresql")  # the databases tracker is tested on (dial
 # number (pg_advisory_xact_lock takes a bigint key shared by every client of the server).
 WRITE_LOCK = int.from_bytes(b"tracker", "big")
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE of a lock wait past lock_timeout
+NUMERIC_OUT_OF_RANGE = "22003"  # PostgreSQL's SQLSTATE of a number past its column's type
 BUSY = ("the database stayed busy: another tracker is writing to it; run the command again "
         "when that one has finished")
 
@@ -282,6 +283,14 @@ def _sqlite_errors(context: ExceptionContext) -> None:
         raise DamagedDatabase(name, str(exc)) from None
 
 
+def _postgresql_errors(context: ExceptionContext) -> None:
+    """A number past what a column holds (SQLSTATE 22003, "bigint out of range"), wherever
+    a query meets it: the sentence SQLite's OverflowError gets on the command line."""
+    if getattr(context.original_exception, "sqlstate", None) == NUMERIC_OUT_OF_RANGE:
+        raise BadInput(f"a number given is too large (the most is {(1 << 63) - 1:,}); give a "
+                       "plausible value") from None
+
+
 def _read_only_errors(context: ExceptionContext) -> None:
     """A write through an engine that read_only_mode opened read-only: one sentence."""
     exc = context.original_exception
@@ -354,6 +363,8 @@ def make_engine(url: str, *, read_only: str | None = None, name: str | None = No
                             ) from None
     except (ArgumentError, ValueError) as exc:
         raise DatabaseError(f"cannot use database {shown!r}: {exc}") from None
+    if engine.dialect.name == "postgresql":
+        event.listen(engine, "handle_error", _postgresql_errors)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "handle_error", _sqlite_errors)

@@ -5,8 +5,10 @@ consistent snapshot even while another `tracker` process imports: WAL readers ne
 the writer), into a temporary file beside the target that is renamed into place only when
 complete, so a failed or interrupted backup never leaves a half-written file under `path`.
 
-`check_database(store)` runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check`, then
-the tool's own invariants, each a plain SQL count:
+`check_database(store)` runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check` on
+SQLite (PostgreSQL has no such statement: it enforces the foreign keys on every write, and
+checks its own files with `pg_amcheck`, a server tool), then the tool's own invariants, each a
+plain SQL count that both databases run:
 
 - every game has both players and its tournament (and its import, when it names one);
 - no player plays themselves; no two games share an identity; no two players a FIDE ID;
@@ -43,6 +45,7 @@ from tracker.store.db import (
     current_revision,
     head_revision,
     is_damage,
+    one_line,
     open_store,
     to_url,
 )
@@ -51,6 +54,15 @@ _PERIOD = re.compile(r"^[0-9]{4}-(0[1-9]|1[0-2])$")
 _LISTS = "('standard', 'rapid', 'blitz')"
 _RESULTS = "('1-0', '0-1', '1/2-1/2', '*')"
 MAX_INTEGRITY_LINES = 20  # lines of PRAGMA integrity_check kept (it can print thousands)
+# A PostgreSQL database is backed up and restored by the server's own tools (a consistent
+# snapshot while others write, and the server's rights): one sentence each.
+POSTGRESQL_BACKUP = ("tracker db backup copies SQLite database files only: back up a "
+                     "PostgreSQL database with pg_dump (pg_dump --format=custom --file="
+                     "tracker.dump DATABASE), which takes a consistent snapshot while others "
+                     "write")
+POSTGRESQL_RESTORE = ("tracker db restore works on SQLite database files only: restore a "
+                      "PostgreSQL database with pg_restore (pg_restore --clean --dbname="
+                      "DATABASE tracker.dump), from a dump of pg_dump --format=custom")
 
 
 @dataclass(frozen=True)
@@ -77,13 +89,13 @@ INVARIANTS: tuple[tuple[str, str, str], ...] = (
     ("game-self", "SELECT count(*) FROM games WHERE white_id = black_id",
      "{n} games have the same player on both sides"),
     ("game-identity", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM games "
-     "GROUP BY identity HAVING count(*) > 1)", "{n} games duplicate another game's identity"),
+     "GROUP BY identity HAVING count(*) > 1) AS d", "{n} games duplicate another game's identity"),
     ("game-list", f'SELECT count(*) FROM games WHERE "list" NOT IN {_LISTS}',
      "{n} games name no valid list (standard, rapid, blitz)"),
     ("game-result", f"SELECT count(*) FROM games WHERE result NOT IN {_RESULTS}",
      "{n} games have a result other than 1-0, 0-1, 1/2-1/2 or *"),
     ("player-fide-id", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM players "
-     "WHERE fide_id IS NOT NULL GROUP BY fide_id HAVING count(*) > 1)",
+     "WHERE fide_id IS NOT NULL GROUP BY fide_id HAVING count(*) > 1) AS d",
      "{n} players share a FIDE ID with another player"),
     ("player-name", "SELECT count(*) FROM player_names n LEFT JOIN players p "
      "ON p.id = n.player_id WHERE p.id IS NULL",
@@ -94,7 +106,7 @@ INVARIANTS: tuple[tuple[str, str, str], ...] = (
     ("official-list", f'SELECT count(*) FROM official_ratings WHERE "list" NOT IN {_LISTS}',
      "{n} official entries name no valid list (standard, rapid, blitz)"),
     ("official-duplicate", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n "
-     'FROM official_ratings GROUP BY player_id, "list", period HAVING count(*) > 1)',
+     'FROM official_ratings GROUP BY player_id, "list", period HAVING count(*) > 1) AS d',
      "{n} official entries repeat a player's list and period"),
     ("tournament-dates", "SELECT count(*) FROM tournaments WHERE start_date IS NOT NULL "
      "AND end_date IS NOT NULL AND end_date < start_date",
@@ -142,6 +154,7 @@ def check_database(store: Store) -> list[Problem]:
         with store.engine.connect() as conn:
             if store.engine.dialect.name == "sqlite":
                 found.extend(_sqlite_checks(conn))
+            # postgresql: foreign keys hold by construction (enforced on every write)
             for check, sql, sentence in INVARIANTS:
                 n = int(conn.execute(text(sql)).scalar_one() or 0)
                 if n:
@@ -156,7 +169,7 @@ def check_database(store: Store) -> list[Problem]:
                                      f"{pinned} tournaments are pinned to no valid period "
                                      "(YYYY-MM)"))
     except (OperationalError, SADatabaseError) as exc:
-        found.append(_unreadable(str(exc.orig)))
+        found.append(_unreadable(one_line(exc.orig)))
         return found
     except DamagedDatabase as exc:  # what the engine makes of SQLITE_CORRUPT / NOTADB
         found.append(_unreadable(exc.reason))
@@ -202,6 +215,8 @@ def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = Fa
     or untouched. An existing `target` is refused unless `overwrite`.
     """
     source = sqlite_file(store)
+    if store.engine.dialect.name == "postgresql":
+        raise DatabaseError(POSTGRESQL_BACKUP)
     if source is None:
         raise DatabaseError("tracker db backup works on SQLite database files only: back up "
                             "other databases with their own tools")
@@ -249,9 +264,11 @@ def restore(backup_file: str | os.PathLike[str], target: str) -> Restored:
     """
     source = Path(backup_file)
     db_url = make_url(to_url(target))
+    if db_url.get_backend_name() == "postgresql":
+        raise DatabaseError(POSTGRESQL_RESTORE)
     if not db_url.drivername.startswith("sqlite") or db_url.database in (None, "", ":memory:"):
         raise DatabaseError("tracker db restore works on SQLite database files only: restore "
-                            "other databases with their own tools (pg_restore for PostgreSQL)")
+                            "other databases with their own tools")
     dest = Path(str(db_url.database))
     if not source.is_file():
         raise NotFound(f"no backup file at {source}")

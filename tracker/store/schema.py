@@ -6,12 +6,15 @@ SQLAlchemy Core tables. The schema changes only through an Alembic migration in
 migrations do not drift.
 
 Conventions: lists are the strings 'standard' / 'rapid' / 'blitz'; periods are 'YYYY-MM'
-strings; dates are SQL dates (None when the PGN date is incomplete).
+strings; dates are SQL dates (None when the PGN date is incomplete); integers are 64-bit on
+both databases (`Int`: SQLite's INTEGER is, PostgreSQL's is 32-bit, so there BIGINT, since
+migration 0006).
 """
 
 from __future__ import annotations
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     CheckConstraint,
     Column,
@@ -37,6 +40,10 @@ NAMING = {
 
 metadata = MetaData(naming_convention=NAMING)
 
+# Every integer column: BIGINT on PostgreSQL (as big as SQLite's INTEGER, which stays as it
+# is: INTEGER PRIMARY KEY is SQLite's rowid).
+Int = BigInteger().with_variant(Integer(), "sqlite")
+
 LIST_CHECK = "IN ('standard', 'rapid', 'blitz')"
 # The same rule as three comparisons, for the big tables: SQLite rebuilds an IN list's lookup
 # table for every execution of an INSERT, a third of the cost of storing a game (migration
@@ -49,15 +56,15 @@ LIST_COLUMN_CHECK = "\"list\" = 'standard' OR \"list\" = 'rapid' OR \"list\" = '
 players = Table(
     "players",
     metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", Int, primary_key=True),
     Column("name", Text, nullable=False),
     Column("norm_name", Text, nullable=False, index=True),
-    Column("fide_id", Integer, nullable=True, unique=True),
+    Column("fide_id", Int, nullable=True, unique=True),
     Column("title", String(8), nullable=True),
     Column("federation", String(8), nullable=True),
     # Facts that decide K, recorded by the user or read from official lists.
-    Column("birth_year", Integer, nullable=True),
-    Column("rated_games", Integer, nullable=True),  # rated games completed before the replay
+    Column("birth_year", Int, nullable=True),
+    Column("rated_games", Int, nullable=True),  # rated games completed before the replay
     Column("ever_2400", Boolean, nullable=True),
     Column("is_me", Boolean, nullable=False, server_default="0"),
 )
@@ -67,7 +74,7 @@ player_names = Table(
     "player_names",
     metadata,
     Column("norm_name", Text, primary_key=True),
-    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), nullable=False,
+    Column("player_id", Int, ForeignKey("players.id", ondelete="CASCADE"), nullable=False,
            index=True),
 )
 
@@ -75,15 +82,15 @@ player_names = Table(
 imports = Table(
     "imports",
     metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", Int, primary_key=True),
     Column("source", Text, nullable=False),
     Column("content_hash", String(64), nullable=False, index=True),
     Column("started_at", DateTime, nullable=False),
     Column("finished_at", DateTime, nullable=True),
-    Column("games_read", Integer, nullable=False, server_default="0"),
-    Column("games_added", Integer, nullable=False, server_default="0"),
-    Column("duplicates", Integer, nullable=False, server_default="0"),
-    Column("problems", Integer, nullable=False, server_default="0"),
+    Column("games_read", Int, nullable=False, server_default="0"),
+    Column("games_added", Int, nullable=False, server_default="0"),
+    Column("duplicates", Int, nullable=False, server_default="0"),
+    Column("problems", Int, nullable=False, server_default="0"),
 )
 
 # Games sharing an event. Identity: (event, site, start) where start is EventDate when the
@@ -92,7 +99,7 @@ imports = Table(
 tournaments = Table(
     "tournaments",
     metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", Int, primary_key=True),
     Column("event", Text, nullable=False),
     Column("site", Text, nullable=False),
     Column("start_date", Date, nullable=True),
@@ -113,32 +120,32 @@ Index("ix_tournaments_event_site", tournaments.c.event, tournaments.c.site)
 ro_overrides = Table(
     "ro_overrides",
     metadata,
-    Column("tournament_id", Integer, ForeignKey("tournaments.id", ondelete="CASCADE"),
+    Column("tournament_id", Int, ForeignKey("tournaments.id", ondelete="CASCADE"),
            primary_key=True),
-    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
-    Column("rating", Integer, nullable=False),
+    Column("player_id", Int, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating", Int, nullable=False),
 )
 
 games = Table(
     "games",
     metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", Int, primary_key=True),
     # The first 32 hex characters of the sha256 of the identity (players, date, round,
     # event, moves); unique (migration 0005 cut the 64 of earlier revisions).
     Column("identity", String(64), nullable=False, unique=True),
     # Looked up by tournament through ix_games_tournament_date (migration 0003 dropped the
     # single-column index: every index on games costs the importer a b-tree insert a game).
-    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False),
-    Column("import_id", Integer, ForeignKey("imports.id"), nullable=True),
-    Column("source_line", Integer, nullable=True),
-    Column("white_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
-    Column("black_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("tournament_id", Int, ForeignKey("tournaments.id"), nullable=False),
+    Column("import_id", Int, ForeignKey("imports.id"), nullable=True),
+    Column("source_line", Int, nullable=True),
+    Column("white_id", Int, ForeignKey("players.id"), nullable=False, index=True),
+    Column("black_id", Int, ForeignKey("players.id"), nullable=False, index=True),
     Column("date", Date, nullable=True),
     Column("date_tag", String(10), nullable=True),  # as written, e.g. 2024.??.??
     Column("round", Text, nullable=True),
     Column("result", String(7), nullable=False),  # 1-0, 0-1, 1/2-1/2, *
-    Column("white_elo", Integer, nullable=True),  # parsed; None when missing/unusable
-    Column("black_elo", Integer, nullable=True),
+    Column("white_elo", Int, nullable=True),  # parsed; None when missing/unusable
+    Column("black_elo", Int, nullable=True),
     Column("white_elo_tag", Text, nullable=True),  # as written
     Column("black_elo_tag", Text, nullable=True),
     Column("white_title", String(8), nullable=True),
@@ -162,16 +169,16 @@ Index("ix_games_tournament_date", games.c.tournament_id, games.c.date)
 official_ratings = Table(
     "official_ratings",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("id", Int, primary_key=True),
+    Column("player_id", Int, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
     Column("list", String(8), nullable=False),
     Column("period", String(7), nullable=False),
-    Column("rating", Integer, nullable=True),  # None: listed but without a rating
-    Column("games", Integer, nullable=True),
-    Column("k", Integer, nullable=True),
+    Column("rating", Int, nullable=True),  # None: listed but without a rating
+    Column("games", Int, nullable=True),
+    Column("k", Int, nullable=True),
     Column("flag", String(4), nullable=True),  # i, w, wi
     Column("title", String(8), nullable=True),
-    Column("birth_year", Integer, nullable=True),
+    Column("birth_year", Int, nullable=True),
     Column("source", Text, nullable=False),  # 'manual' or the file name
     Column("recorded_at", DateTime, nullable=False),
     UniqueConstraint("player_id", "list", "period"),
