@@ -265,3 +265,22 @@ def test_the_hostile_catalog_speaks_plainly() -> None:
         for text in (case.out, case.err):
             found = FRAMEWORK.search(text)
             assert found is None, (case.id, found.group(), text)
+
+
+@pytest.mark.parametrize("args", [("history",), ("players", "--format", "csv"),
+                                  ("explain", "2025-12", "--format", "json")],
+                         ids=lambda a: " ".join(a))
+def test_a_closed_pipe_ends_a_reading_command_quietly(args: tuple[str, ...],
+                                                      demo_db: Path) -> None:
+    # `tracker history | head -1`: the reader has what it wanted; exit 0, not a word (the
+    # import goes on instead: tests/test_cli_import.py)
+    import subprocess
+
+    from tests.conftest import subprocess_env, tracker_command
+    proc = subprocess.Popen(tracker_command(*args, "--db", str(demo_db)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=subprocess_env())
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # closed before the first line: its first write fails (EPIPE)
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0 and err == ""

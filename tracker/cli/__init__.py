@@ -131,6 +131,13 @@ def _main() -> None:
         sys.exit(exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
+    except SystemExit as exc:
+        if exc.code == 1 and isinstance(WriteError.error, BrokenPipeError):
+            # click's own answer to a closed pipe (`| head`): exit 1 without a word; the
+            # reader has what it wanted, as in the OSError case below
+            _drop_output()
+            sys.exit(0)
+        raise
     except typer.Abort:
         print("aborted", file=sys.stderr)
         sys.exit(130)
@@ -141,9 +148,10 @@ def _main() -> None:
         if exc is not WriteError.error:  # not a write to standard output
             _internal(exc)
         _drop_output()
-        if not isinstance(exc, BrokenPipeError):  # (a closed pipe, `| head`: no word, as rich)
-            print(f"error: cannot write to standard output: {exc.strerror or exc} (is the "
-                  "disk full, or the output a file that cannot grow?)", file=sys.stderr)
+        if isinstance(exc, BrokenPipeError):  # a closed pipe (`| head`): the reader has
+            sys.exit(0)  # what it wanted; nothing is lost (an import goes on: ClosedOutput)
+        print(f"error: cannot write to standard output: {exc.strerror or exc} (is the "
+              "disk full, or the output a file that cannot grow?)", file=sys.stderr)
         sys.exit(1)
     except OverflowError as exc:
         if "too large to convert to SQLite INTEGER" not in str(exc):

@@ -209,10 +209,11 @@ def shown_console(base: type[Console]) -> type[Console]:
                     yield Segment(shown_lines(segment.text), segment.style, segment.control)
 
         def on_broken_pipe(self) -> None:
-            # rich's own: stdout to /dev/null, then SystemExit(1) without a word
-            if not ClosedOutput.go_on:
-                super().on_broken_pipe()
+            # rich's own is stdout to /dev/null, then SystemExit(1): a reading command whose
+            # reader stopped (`| head`) exits 0 here, as main does; an import goes on
             _closed()
+            if not ClosedOutput.go_on:
+                raise SystemExit(0)
 
     return _Console
 
