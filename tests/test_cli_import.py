@@ -75,7 +75,7 @@ def test_import_list_option_and_player(tmp_path: Path, capsys: pytest.CaptureFix
     (["nope.pgn"], "error: no such file or folder: nope.pgn", 1),
     (["empty"], "error: folder empty holds no PGN files", 1),
     (["a.pgn", "--list", "bullet"], "error: unknown list 'bullet'", 2),
-    (["bin.pgn"], "error: 1 of 1 files could not be imported", 1),
+    (["bin.pgn"], "error: the file could not be imported", 1),
     (["bad.pgn", "--strict"], "error: bad.pgn:11: unknown result", 2),
 ])
 def test_import_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -291,8 +291,8 @@ def test_a_decompression_bomb_is_one_line_exit_2(tmp_path: Path,
     # Raised, the limit lets it through: zeros are no games (and that is said as for any file).
     code, out, err = run(capsys, monkeypatch, "import", "zeros.pgn.bz2", "--max-ratio",
                          "1000000", "--quiet")
-    assert code == 1 and err.endswith("error: 1 of 1 files could not be imported (nothing of "
-                                      "them was stored): zeros.pgn.bz2\n"), (out, err)
+    assert code == 1 and err.endswith("error: the file could not be imported (nothing of "
+                                      "it was stored): zeros.pgn.bz2\n"), (out, err)
 
 
 def test_max_size_stops_the_run_at_the_file_past_it(tmp_path: Path,

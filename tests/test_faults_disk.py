@@ -117,7 +117,7 @@ def test_disk_full_during_a_real_import(tmp_path: Path) -> None:
         preexec_fn=_limited(db.stat().st_size + 64 * 1024),
     )
     assert done.returncode == 1
-    assert done.stderr == ("error: 1 of 1 files could not be imported (nothing of them was "
+    assert done.stderr == ("error: the file could not be imported (nothing of it was "
                            f"stored): {big}\n")
     assert "Traceback" not in done.stdout
     _after_failure(db, before)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, dump_db, run_cli
+from tests.conftest import REPO, PgCluster, dump_db, dump_target, run_cli
 from tests.test_import import pgn, write
 
 HOSTILE = REPO / "tests" / "data" / "hostile"
@@ -74,12 +74,12 @@ CASES = [
          "(no tag header before it): ignored); is it a PGN file?\n"
          "1 file, 0 games read, 0 added, 0 duplicates skipped, 1 problem\n",
          f"warning: {H}binary.pgn:1: text outside any game (no tag header before it): "
-         f"ignored\nerror: 1 of 1 files could not be imported (nothing of them was stored): "
+         f"ignored\nerror: the file could not be imported (nothing of it was stored): "
          f"{H}binary.pgn\n"),
     Case("empty-file", ("import", H + "empty.pgn"), 1,
          f"{H}empty.pgn: not imported: no game found; is it a PGN file?\n"
          "1 file, 0 games read, 0 added, 0 duplicates skipped, 0 problems\n",
-         "error: 1 of 1 files could not be imported (nothing of them was stored): "
+         "error: the file could not be imported (nothing of it was stored): "
          f"{H}empty.pgn\n"),
     Case("truncated-game", ("import", H + "truncated.pgn"), 0,
          _report("truncated.pgn", "2 games read, 1 added, 1 skipped, 2 problems",
@@ -128,7 +128,7 @@ CASES = [
          f"{H}truncated.pgn.gz: not imported: cannot read {H}truncated.pgn.gz: Compressed file "
          "ended before the end-of-stream marker was reached\n"
          "1 file, 0 games read, 0 added, 0 duplicates skipped, 0 problems\n",
-         "error: 1 of 1 files could not be imported (nothing of them was stored): "
+         "error: the file could not be imported (nothing of it was stored): "
          f"{H}truncated.pgn.gz\n"),
     Case("truncated-zip", ("import", H + "truncated.zip"), 2, "",
          f"error: {H}truncated.zip is not a readable zip archive (File is not a zip file)\n"),
@@ -155,8 +155,9 @@ CASES = [
          "tracker to use it\n"),
     Case("db-folder-missing", ("history", "--db", "nofolder/x.db"), 1, "",
          "error: the folder nofolder does not exist: create it or pick --db\n"),
-    Case("db-url-without-driver", ("history", "--db", "postgresql://u@localhost/x"), 1, "",
-         "error: cannot use database 'postgresql://u@localhost/x': No module named 'psycopg'\n"),
+    Case("db-url-of-another-database", ("history", "--db", "mysql://u@localhost/x"), 1, "",
+         "error: cannot use database 'mysql://u@localhost/x': tracker works on SQLite (a file "
+         "path) and PostgreSQL (postgresql+psycopg://USER@HOST/DATABASE) databases only\n"),
     # --- command-line values -------------------------------------------------------------
     Case("sql-in-a-name", ("history", "Robert'); DROP TABLE players;--"), 1, "",
          "error: no player matches \"Robert'); DROP TABLE players;--\": `tracker players` "
@@ -385,14 +386,14 @@ CASES += [
          f"{M}locked/inner: not imported: folder {M}locked/inner cannot be read (Permission "
          "denied); nothing in it was imported: check its rights\n"
          "2 files, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC,
-         "error: 1 of 2 files could not be imported (nothing of them was stored): "
+         "error: 1 of 2 files could not be imported (nothing of it was stored): "
          f"{M}locked/inner\n", changes_db=True, patch=_unreadable_inner),
     Case("named-pipe-in-a-folder", ("import", M + "pipes"), 1,
          f"{M}pipes/a.pgn: 1 game read, 1 added\n"
          f"{M}pipes/pipe.pgn: not imported: {M}pipes/pipe.pgn is a named pipe, not a file: not "
          "read from a folder (it could wait for ever); name it itself to read it\n"
          "2 files, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n" + NO_TC,
-         "error: 1 of 2 files could not be imported (nothing of them was stored): "
+         "error: 1 of 2 files could not be imported (nothing of it was stored): "
          f"{M}pipes/pipe.pgn\n", changes_db=True),
     Case("bz2-bomb", ("import", M + "zeros.pgn.bz2"), 2, "",
          f"error: {M}zeros.pgn.bz2: decompresses to over 1,000 times its size: refused as a "
@@ -430,7 +431,7 @@ CASES += [
          "to, cut or replaced): nothing of it was stored; import it again once it is "
          "complete\n1 file, 0 games read, 0 added, 0 duplicates skipped, 1 problem\n",
          f"warning: {M}live.pgn:151: not a tag pair, ignored: [Even\n"  # where it was cut
-         "error: 1 of 1 files could not be imported (nothing of them was stored): "
+         "error: the file could not be imported (nothing of it was stored): "
          f"{M}live.pgn\n", patch=_cut_while_read),
     # --- issue 19: outputs, reading commands, values --------------------------------------
     Case("tags-past-the-cap", ("import", M + "many-tags.pgn"), 0,
@@ -458,12 +459,37 @@ CASES += [
 ]
 
 _BASE: dict[str, bytes] = {}
+# The cases that run on PostgreSQL too (TRACKER_DB): those of the files read and the games
+# stored, not those of a SQLite file (--db, tracker.db named) nor the demo's.
+ON_POSTGRESQL = [c for c in CASES if "--db" not in c.args and c.args[0] != "demo"
+                 and "tracker.db" not in c.out + c.err]
+RUNS = [pytest.param(c, "sqlite", id=c.id) for c in CASES] + [
+    pytest.param(c, "postgresql", id=f"{c.id}-postgresql") for c in ON_POSTGRESQL]
+
+
+@pytest.fixture
+def target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """The database of the run: tracker.db in the folder, or a PostgreSQL database holding
+    the same two games (TRACKER_DB names it)."""
+    if backend == "sqlite":
+        return "tracker.db"
+    cluster: PgCluster = request.getfixturevalue("pg_cluster")
+    if not cluster.has("hostile_base"):
+        from tracker.importer import ImportOptions, import_paths
+        from tracker.store import open_store
+
+        url = cluster.create("hostile_base")
+        write(tmp_path / "base.pgn", pgn(Round="1"), pgn(Round="2", Result="0-1"))
+        with open_store(url) as store:
+            import_paths(store, [str(tmp_path / "base.pgn")], ImportOptions())
+    return cluster.new_database(request, template="hostile_base")
 
 
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-           capsys: pytest.CaptureFixture[str]) -> Path:
-    """A folder with tracker.db (two games), hostile/, emptydir/, other.db and newer.db."""
+           capsys: pytest.CaptureFixture[str], target: str) -> Path:
+    """A folder with tracker.db (two games), hostile/, emptydir/, other.db and newer.db;
+    TRACKER_DB set when the run is on PostgreSQL."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRACKER_DB", raising=False)
     shutil.copytree(HOSTILE, tmp_path / "hostile")
@@ -484,7 +510,13 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     con.execute("UPDATE alembic_version SET version_num = '9999'")
     con.commit()
     con.close()
+    if target != "tracker.db":
+        monkeypatch.setenv("TRACKER_DB", target)
     return tmp_path
+
+
+def _dump(target: str) -> list[str]:
+    return dump_db(Path(target)) if target == "tracker.db" else dump_target(target)
 
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -492,11 +524,11 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
     return run_cli(capsys, monkeypatch, *args)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_catalog(case: Case, folder: Path, capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize(("case", "backend"), RUNS, indirect=["backend"])
+def test_catalog(case: Case, folder: Path, target: str, capsys: pytest.CaptureFixture[str],
                  monkeypatch: pytest.MonkeyPatch) -> None:
-    before = dump_db(folder / "tracker.db")
-    games = _games(folder / "tracker.db")
+    before = _dump(target)
+    games = _games(target)
     with monkeypatch.context() as patched:
         if case.stdin is not None:
             import sys
@@ -517,11 +549,11 @@ def test_catalog(case: Case, folder: Path, capsys: pytest.CaptureFixture[str],
     else:
         assert (code, out, err) == (case.code, case.out, case.err)
     if not case.changes_db:
-        assert dump_db(folder / "tracker.db") == before
-    assert _games(folder / "tracker.db") == games + case.added
-    if dump_db(folder / "tracker.db") != before:  # (unchanged: the base, checked below)
+        assert _dump(target) == before
+    assert _games(target) == games + case.added
+    if _dump(target) != before:  # (unchanged: the base, checked below)
         assert run(capsys, monkeypatch, "db", "check")[:2] == (
-            0, "tracker.db: ok (integrity and every invariant hold)\n")
+            0, f"{target}: ok (integrity and every invariant hold)\n")
 
 
 def test_the_base_database_passes_db_check(folder: Path, capsys: pytest.CaptureFixture[str],
@@ -529,12 +561,8 @@ def test_the_base_database_passes_db_check(folder: Path, capsys: pytest.CaptureF
     assert run(capsys, monkeypatch, "db", "check")[0] == 0
 
 
-def _games(db: Path) -> int:
-    con = sqlite3.connect(db)
-    try:
-        return int(con.execute("SELECT count(*) FROM games").fetchone()[0])
-    finally:
-        con.close()
+def _games(target: str) -> int:
+    return sum(line.startswith("games: ") for line in dump_target(target))
 
 
 def test_catalog_ids_are_unique() -> None:

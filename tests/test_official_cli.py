@@ -168,7 +168,7 @@ def test_bad_files_leave_nothing(tmp_path: Path, db: str, capsys: pytest.Capture
                         "safety")
     assert lines[1].startswith("standard_nov25frl.txt: 2025-11 (standard): 40 players read")
     assert lines[2:] == ["2 files: 1 read, 1 not imported"]
-    assert err == ("error: 1 of 2 files could not be imported (nothing of them was stored; "
+    assert err == ("error: 1 of 2 files could not be imported (nothing of it was stored; "
                    "why: above): standard_nov25frl_xml.xml\n")
     # a truncated zip alone: its error, one line, and no entry of it written
     data = listgen.generate(tmp_path / "rapid_nov25frl.zip", 2_000, "txt", zipped=True,

@@ -368,8 +368,9 @@ def _print_target(t: TargetOut, name: str) -> None:
              f"{t.games_already} game{'s' if t.games_already != 1 else ''} already in the "
              f"period; K {_n(t.k)} ({t.k_reason})."]
     opps = set(t.opponents)
-    against = (f"{t.games} games against {t.opponents[0]}" if len(opps) == 1 else
-               f"{t.games} games against {', '.join(str(r) for r in t.opponents)}")
+    games = f"{t.games} game{'' if t.games == 1 else 's'}"
+    against = (f"{games} against {t.opponents[0]}" if len(opps) == 1 else
+               f"{games} against {', '.join(str(r) for r in t.opponents)}")
     first = t.rating_before is None
     lines.append(f"New tournament: {against} "
                  + ("(a first rating: the games are pooled with those already played)."

@@ -100,6 +100,7 @@ def demo(
         load_history,
         next_lines,
         next_report,
+        plural,
         render_table,
         to_csv,
     )
@@ -127,9 +128,10 @@ def demo(
         _refuse_a_real_database(store, folder, db_target)
         _say(f"1. Importing {folder} into {db_target}")
         report = import_paths(store, [str(folder)])
-        _say(f"   {report.total('games_read')} games read, {report.total('added')} added, "
-             f"{report.total('duplicates')} already there; "
-             f"{sum(1 for s in report.sources if s.already)} files imported before")
+        before = sum(1 for s in report.sources if s.already)
+        _say(f"   {plural(report.total('games_read'), 'game')} read, "
+             f"{report.total('added')} added, {report.total('duplicates')} already there; "
+             f"{plural(before, 'file')} imported before")
         not_rated = ", ".join(f"{n} {why}" for why, n in sorted(report.not_rated.items()))
         if not_rated:
             _say(f"   not counted for rating: {not_rated}")

@@ -228,10 +228,8 @@ def import_command(
     failed = report.failed
     if failed:
         names = ", ".join(s.name for s in failed)
-        raise TrackerError(
-            f"{len(failed)} of {len(report.sources)} files could not be imported (nothing of "
-            f"them was stored): {names}"
-        )
+        raise TrackerError(f"{failed_files(len(failed), len(report.sources))} (nothing of "
+                           f"{'it' if len(failed) == 1 else 'them'} was stored): {names}")
 
 
 def _known_player(store: Store, player: str) -> PlayerRef | None:
@@ -305,6 +303,13 @@ class _Said:
 
 def _who(ref: PlayerRef) -> str:
     return f"{ref.name} (FIDE ID {ref.fide_id})" if ref.fide_id else ref.name
+
+
+def failed_files(failed: int, of: int) -> str:
+    """"the file could not be imported", "1 of 3 files could not be imported"."""
+    if of == 1:
+        return "the file could not be imported"
+    return f"{failed:,} of {of:,} files could not be imported"
 
 
 def _n(value: int, word: str) -> str:

@@ -238,8 +238,10 @@ def _import_all(store: Store, targets: list[_Target], several: bool,
         names = ", ".join(t.label for t, _ in failed[:NAMES_SHOWN])
         more = f" and {len(failed) - NAMES_SHOWN:,} more" if len(failed) > NAMES_SHOWN else ""
         kind = NotFound if all(isinstance(e, NotFound) for _, e in failed) else BadInput
-        raise kind(f"{len(failed):,} of {len(targets):,} files could not be imported (nothing "
-                   f"of them was stored; why: above): {names}{more}")
+        from tracker.cli.importing import failed_files
+        them = "it" if len(failed) == 1 else "them"
+        raise kind(f"{failed_files(len(failed), len(targets))} (nothing of {them} was "
+                   f"stored; why: above): {names}{more}")
 
 
 def _reason(message: str, label: str) -> str:

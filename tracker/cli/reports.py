@@ -268,7 +268,7 @@ def export(
     text = to_csv(columns, rows)  # data: the names as they are
     write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
     lines = text.count("\r\n") - 1
-    out.print(f"wrote {path} ({lines} rows)", markup=False)
+    out.print(f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})", markup=False)
 
 
 def plot(
