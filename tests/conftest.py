@@ -149,6 +149,11 @@ class PgCluster:
                          + (f' TEMPLATE "{template}"' if template else ""))
         return self.url(name)
 
+    def has(self, name: str) -> bool:
+        with self.admin() as conn:
+            return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                (name,)).fetchone() is not None
+
     def drop(self, name: str) -> None:
         with self.admin() as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -265,9 +265,20 @@ def test_db_commands_on_postgresql(pg_url: str, tmp_path: Path,
     code, out, err = run(capsys, monkeypatch, "db", "restore", str(sqlite_backup), "--db",
                          pg_url)
     assert code == 1 and err.count("\n") == 1 and "pg_restore" in err, err
+    # imports remove takes the write lock there too
+    code, out, err = run(capsys, monkeypatch, "imports", "remove", "1", "--db", pg_url)
+    assert code == 0 and out.startswith("removed import 1: "), err
+    code, out, err = run(capsys, monkeypatch, "import", str(f), "--db", pg_url)
+    assert code == 0 and "1 added" in out, err
 
 
-@pytest.mark.parametrize("sql,check,count", DAMAGE, ids=[d[1] for d in DAMAGE])
+# A dangling reference (the foreign keys), a broken CHECK, a value only tracker checks, and
+# an unfinished import (db check runs every invariant's SQL on PostgreSQL each time).
+ON_POSTGRESQL = [d for d in DAMAGE if d[1] in ("game-white", "game-list", "official-period",
+                                               "import-unfinished")]
+
+
+@pytest.mark.parametrize("sql,check,count", ON_POSTGRESQL, ids=[d[1] for d in ON_POSTGRESQL])
 def test_each_invariant_reports_its_damage_on_postgresql(
         pg_url: str, tmp_path: Path, sql: str, check: str, count: int) -> None:
     # The damage of tests/test_db_maintenance.py, made with the server's foreign keys off
@@ -315,7 +326,7 @@ def test_downgrade_to_0001_and_back_keeps_the_rows(pg_url: str, tmp_path: Path) 
 # --- several processes at once ------------------------------------------------------------
 
 
-GAMES = 4500  # a second or two of import each part: the three overlap
+GAMES = 3000  # a second of import each part: the three overlap
 
 
 @pytest.mark.slow
@@ -377,7 +388,7 @@ def test_the_json_of_a_reader_is_whole_while_importers_write(
     # A reader sees a file's games all or none (each file is one transaction).
     f = write(tmp_path / "a.pgn", *(pgn(Round=str(r), Black=f"O{r}") for r in range(400)))
     g = write(tmp_path / "b.pgn", *(pgn(Round=str(r), Black=f"Q{r}", Date="2025.04.01")
-                                    for r in range(400)))
+                                    for r in range(400)))  # (a second or so each)
     open_store(pg_url).close()
     procs = [subprocess.Popen(tracker_command("import", str(x), "--db", pg_url, "--quiet"),
                               env=subprocess_env(), stdout=subprocess.DEVNULL,
