@@ -403,3 +403,20 @@ def test_the_json_of_a_reader_is_whole_while_importers_write(
         seen.add(sum(found[0]["games"].values()) if found else 0)
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
     assert seen <= {0, 400, 800}, seen
+
+
+@pytest.mark.bench
+def test_the_bench_runs(tmp_path: Path) -> None:
+    # bench/postgres.py on a tiny input (pytest -m bench: some twenty seconds of processes)
+    from tests.conftest import CORPUS, need_shared
+
+    need_shared()
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "postgres.py"), "--games", "600", "--players",
+         "20", "--runs", "1", "--workdir", str(tmp_path), "--source",
+         str(CORPUS / "event-Gibraltar2019.pgn.xz")],
+        capture_output=True, text=True, timeout=600, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "| import, new database (600 games) |" in proc.stdout
+    assert "| check --all, 20 players, --jobs 2 |" in proc.stdout
+    assert (tmp_path / "postgres-bench.md").exists()
