@@ -441,7 +441,7 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]],
             parts.append(pad + c if i in right else c + pad)
         return (indent + "  ".join(parts)).rstrip()
 
-    ruler = indent + "  ".join(RULE * w for w in widths)
+    ruler = (indent + "  ".join(RULE * w for w in widths)).rstrip()
     return [line(headers), ruler, *(line(r) for r in rows)]
 
 

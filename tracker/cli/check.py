@@ -188,8 +188,6 @@ CHECK_HEADERS = ["period", "replayed", "official", "diff", "games", "FIDE games"
 
 def _print_report(report: CheckReport) -> None:
     from tracker.check import DIFFERS
-    _lines([f"{report.player}, {report.rating_list} list (the replay starts from "
-            f"{report.start})"])
     cells = [
         [str(r.period), _n(r.replayed), _n(r.official), _signed(r.difference), str(r.games),
          _n(r.official_games), _n(r.k), _n(r.official_k), r.status,
@@ -197,7 +195,9 @@ def _print_report(report: CheckReport) -> None:
                               else "")]
         for r in report.rows
     ]
-    print_table(CHECK_HEADERS, cells, {1, 2, 3, 4, 5, 6, 7})
+    print_table(CHECK_HEADERS, cells, {1, 2, 3, 4, 5, 6, 7},
+                title=f"{report.player}, {report.rating_list} list (the replay starts from "
+                f"{report.start})")
     for r in report.differences:
         _lines(["", f"{r.period}: replayed {_n(r.replayed)}, official {_n(r.official)} "
                     f"({_signed(r.difference)}). Likely causes, most likely first:"])
