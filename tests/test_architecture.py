@@ -26,6 +26,7 @@ OWNERS = {
     "click": ("tracker.cli",),
     "rich": ("tracker.cli",),
     "matplotlib": ("tracker.plot",),
+    "psycopg": ("tracker.store",),  # (reached through SQLAlchemy: no module imports it)
 }
 PURE = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.names", "tracker.errors")
 

@@ -501,3 +501,15 @@ def test_huge_numbers_are_one_line_not_an_internal_error(
          "plausible value\n"),
     ):
         assert run(capsys, monkeypatch, *args)[0::2] == (code, message), args
+
+
+def test_quiet_still_says_why_a_file_failed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 17: "1 of 1 files could not be imported" with no reason given under --quiet
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bin.pgn").write_bytes(b"\x00\x01\x02 not a pgn \xff" * 50)
+    code, out, err = run(capsys, monkeypatch, "import", "bin.pgn", "--quiet")
+    assert code == 1 and "not imported" not in out  # (out: the summary alone)
+    said = [line for line in err.splitlines() if line.startswith("bin.pgn: not imported: ")]
+    assert len(said) == 1 and len(said[0]) > 30, err
+    assert err.splitlines()[-1].startswith("error: the file could not be imported")

@@ -290,6 +290,8 @@ class _Said:
                 err.print(f"warning: {p}", markup=False, soft_wrap=True)
                 self.problems_shown += 1
         if self.quiet:
+            if s.error is not None:  # why a file failed is said even with --quiet (stderr)
+                err.print(_source_line(s, strict=self.strict), markup=False, soft_wrap=True)
             return
         line = _source_line(s, strict=self.strict)
         if self.progress is not None and out.is_terminal:

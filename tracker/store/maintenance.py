@@ -147,6 +147,15 @@ def _sqlite_checks(conn: Connection) -> list[Problem]:
     return found
 
 
+def what_holds(store: Store) -> str:
+    """What `check_database` found holding when it found nothing wrong, for the database's
+    kind: SQLite's own integrity check and the tracker's invariants, or (PostgreSQL, which
+    keeps its own integrity) the invariants."""
+    if store.engine.dialect.name == "sqlite":
+        return "integrity and every invariant hold"
+    return "every invariant holds; the server keeps its own integrity"
+
+
 def check_database(store: Store) -> list[Problem]:
     """Everything wrong with the database ([] when integrity and every invariant hold)."""
     found: list[Problem] = []
