@@ -20,8 +20,8 @@ from fractions import Fraction
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import PeriodRow, Replay, previous_list
 from tracker.periods.rows import Source
+from tracker.replays import PlayerHistory
 from tracker.reports import (
-    PlayerHistory,
     fmt_points,
     fmt_signed,
     next_report,

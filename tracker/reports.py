@@ -8,7 +8,6 @@ given here, and tests read them directly. Columns are stable: see docs/export.md
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import re
 import unicodedata
@@ -27,55 +26,14 @@ from tracker.periods import (
     Assumption,
     NotCounted,
     PeriodRow,
-    PlayerInfo,
     Replay,
-    ReplayInputs,
     TournamentPlan,
     Unit,
-    replay,
 )
 from tracker.periods.facts import is_list_month
-from tracker.store import Store
-from tracker.store.history import games_of, tournaments_of
-from tracker.store.official import entries_for
-
-# --- loading -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayerHistory:
-    """A player's replays, one per list asked for."""
-
-    player: PlayerRef
-    replays: dict[RatingList, Replay]
-
-
-def load_history(store: Store, player: PlayerRef,
-                 lists: Sequence[RatingList] = tuple(RatingList)) -> PlayerHistory:
-    """Read the player's facts once and replay each list (standard first: rapid and blitz
-    use the published standard ratings for the Oct 2022 raise and for unrated seeds)."""
-    games = games_of(store, player.id)
-    tournaments = tournaments_of(store, player.id)
-    official = entries_for(store, player.id)
-    info = PlayerInfo(player.birth_year, player.rated_games, player.ever_2400)
-    out: dict[RatingList, Replay] = {}
-    standard: dict[Period, int] = {}
-    need_standard = any(rl != RatingList.STANDARD for rl in lists)
-    order = [RatingList.STANDARD] if need_standard or RatingList.STANDARD in lists else []
-    order += [rl for rl in lists if rl != RatingList.STANDARD]
-    for rl in order:
-        result = replay(ReplayInputs(rl, games, tournaments, official, info,
-                                     standard_ratings=standard))
-        if rl == RatingList.STANDARD:
-            standard = {r.period: r.published for r in result.rows if r.published is not None}
-        if rl in lists:
-            out[rl] = result
-    return PlayerHistory(player, out)
-
-
-def load_replay(store: Store, player: PlayerRef, rating_list: RatingList) -> Replay:
-    return load_history(store, player, (rating_list,)).replays[rating_list]
-
+from tracker.replays import PlayerHistory as PlayerHistory  # moved to tracker.replays (issue 16)
+from tracker.replays import load_history as load_history  # moved to tracker.replays (issue 16)
+from tracker.replays import load_replay as load_replay  # moved to tracker.replays (issue 16)
 
 # --- small formatting ----------------------------------------------------------------------
 
@@ -852,6 +810,3 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
     rows.sort(key=lambda r: (r["date"] or "9999", r["tournament_id"], r["round"] or ""))
     return rows
 
-
-def today() -> dt.date:
-    return dt.date.today()

@@ -24,8 +24,8 @@ from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Replay
 from tracker.periods.rows import Source
 from tracker.plot import chart_svg
+from tracker.replays import PlayerHistory
 from tracker.reports import (
-    PlayerHistory,
     assumption_command,
     explain_games,
     explain_lines,

@@ -28,8 +28,8 @@ The analyses replay and re-compute over plain values (tracker.periods, tracker.f
 `Cause`, the kinds of cause), `reconcile` (replay vs official, period by period), `causes`
 (`likely_causes`: every analysis, ranked), `games` (games missing or extra, verified by
 re-running the replay), `rules` (another K, cap, rounding or base, through the engine),
-`context` (what the analyses share), `inputs` (a player's facts from the store,
-`check_player`), `workers` (`check --all` over processes). `check_all` is here, next to
+`context` (what the analyses share), `inputs` (`check_player`, over the facts
+tracker.replays reads), `workers` (`check --all` over processes). `check_all` is here, next to
 `CHUNK`, the size of its pieces.
 """
 
@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from tracker.check.causes import likely_causes
 from tracker.check.context import NEIGHBOUR_LISTS
 from tracker.check.games import MAX_COMBOS, PIN_SUBSETS
-from tracker.check.inputs import check_ids, check_player, inputs_for
+from tracker.check.inputs import check_ids, check_player
 from tracker.check.reconcile import reconcile
 from tracker.check.report import (
     BASE_CORRECTION,
@@ -65,6 +65,7 @@ from tracker.check.report import (
 from tracker.check.rules import CAP_MODES
 from tracker.check.workers import check_in_processes, cut_in_pieces
 from tracker.model import RatingList
+from tracker.replays import inputs_for  # moved to tracker.replays (issue 16)
 from tracker.store import Store
 from tracker.store.history import players_by_name, players_with_ratings
 

@@ -1,6 +1,5 @@
-"""The store side: a player's facts read from the store as the replay's inputs (`inputs_for`),
-`check_player`, and the check of many players with their facts read in one pass
-(`check_ids`)."""
+"""The store side: `check_player`, and the check of many players with their facts read in one
+pass (`check_ids`); the replay's inputs come from tracker.replays (as for `tracker history`)."""
 
 from __future__ import annotations
 
@@ -8,47 +7,13 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from tracker.check.reconcile import reconcile
 from tracker.check.report import CheckReport
-from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
-from tracker.periods import GameFact, PlayerInfo, Replay, ReplayInputs, TournamentFact, replay
+from tracker.model import OfficialEntry, PlayerRef, RatingList
+from tracker.periods import Replay, ReplayInputs
+from tracker.replays import list_inputs
 from tracker.store import Store
 from tracker.store.history import facts_of_players, games_of, official_of_players, tournaments_of
 from tracker.store.official import entries_for
 from tracker.store.players import get_player
-
-
-def inputs_for(store: Store, player: PlayerRef | int, rating_lists: Sequence[RatingList],
-               official: Sequence[OfficialEntry] | None = None
-               ) -> dict[RatingList, ReplayInputs]:
-    """The replay's facts for one player, one `ReplayInputs` per list, read once.
-
-    Rapid and blitz take the published standard ratings (Oct 2022 raise, unrated seeds) from
-    the standard replay, as `tracker history` does. `official`: the player's entries when the
-    caller has read them already.
-    """
-    p = get_player(store, player) if isinstance(player, int) else player
-    games = games_of(store, p.id)
-    tournaments = tournaments_of(store, p.id)
-    if official is None:
-        official = entries_for(store, p.id)
-    return _inputs(p, games, tournaments, official, rating_lists)[0]
-
-
-def _inputs(p: PlayerRef, games: Sequence[GameFact], tournaments: Sequence[TournamentFact],
-            official: Sequence[OfficialEntry], rating_lists: Sequence[RatingList]
-            ) -> tuple[dict[RatingList, ReplayInputs], Replay | None]:
-    """`inputs_for` over facts read already, and the standard replay when it was made (it
-    is the replay of the standard inputs: the check need not make it again)."""
-    info = PlayerInfo(p.birth_year, p.rated_games, p.ever_2400)
-    out: dict[RatingList, ReplayInputs] = {}
-    standard: dict[Period, int] = {}
-    std: Replay | None = None
-    if any(rl != RatingList.STANDARD for rl in rating_lists):
-        std = replay(ReplayInputs(RatingList.STANDARD, games, tournaments, official, info))
-        standard = {r.period: r.published for r in std.rows if r.published is not None}
-    for rl in rating_lists:
-        out[rl] = ReplayInputs(rl, games, tournaments, official, info,
-                               standard_ratings=standard if rl != RatingList.STANDARD else {})
-    return out, std
 
 
 def _lists_in(entries: Iterable[OfficialEntry]) -> list[RatingList]:
@@ -65,7 +30,7 @@ def check_player(store: Store, player: PlayerRef | int, rating_lists: Sequence[R
     if not lists or not _lists_in(official):
         return []
     p = get_player(store, player) if isinstance(player, int) else player
-    inputs = _inputs(p, games_of(store, p.id), tournaments_of(store, p.id), official, lists)
+    inputs = list_inputs(p, games_of(store, p.id), tournaments_of(store, p.id), official, lists)
     return _reconcile_lists(p, inputs, lists, analyse)
 
 
@@ -91,5 +56,5 @@ def check_ids(store: Store, ids: Sequence[int], rating_lists: Sequence[RatingLis
             yield []
             continue
         lists = list(rating_lists) or _lists_in(f.official)
-        inputs = _inputs(f.player, f.games, f.tournaments, f.official, lists)
+        inputs = list_inputs(f.player, f.games, f.tournaments, f.official, lists)
         yield _reconcile_lists(f.player, inputs, lists, analyse)

@@ -104,7 +104,7 @@ from tracker.periods.facts import (
     replay_from,
     too_early_reason,
 )
-from tracker.periods.replay import replay, with_list
+from tracker.periods.replay import replay
 from tracker.periods.rows import (
     Assumption,
     NotCounted,
@@ -141,5 +141,4 @@ __all__ = [
     "replay",
     "replay_from",
     "too_early_reason",
-    "with_list",
 ]

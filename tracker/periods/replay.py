@@ -698,9 +698,3 @@ def _assumptions(state: _State, period: Period, facts: PlayerFacts, rating_befor
             "tracker player set {player} --ever-2400" if facts_here else
             "tracker official add {player} " + k_option))
     return tuple(found)
-
-
-def with_list(fact: GameFact, rating_list: RatingList) -> GameFact:
-    """A copy of `fact` on another list (tests and what-if tools)."""
-    return replace(fact, rating_list=rating_list)
-
