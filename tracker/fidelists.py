@@ -55,11 +55,18 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, NamedTuple
+from typing import IO, Any
 from xml.parsers import expat
 
 from tracker.errors import BadInput, NotFound
-from tracker.model import MAX_K, MAX_RATING, Period, RatingList
+from tracker.model import (  # ListRating, ListRow: moved to tracker.model (issue 16)
+    MAX_K,
+    MAX_RATING,
+    ListRating,
+    ListRow,
+    Period,
+    RatingList,
+)
 
 MAX_PROBLEMS = 1_000  # more malformed rows than this: the file is not what it claims to be
 PROBLEMS_KEPT = 50  # problems kept with their message (all are counted)
@@ -90,40 +97,6 @@ OLD_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WI
 """The one- and two-letter title codes of the lists before 2012."""
 TITLE_CODES = frozenset(OLD_TITLES) | frozenset(OLD_TITLES.values()) | {
     "IM", "FM", "CM", "GM", "WGM", "WIM", "WFM", "WCM", "HGM"}
-
-
-class ListRating(NamedTuple):
-    """One list's figures in a row: rating (None when empty or 0), games, K."""
-
-    list: RatingList
-    rating: int | None
-    games: int | None = None
-    k: int | None = None
-
-
-class ListRow(NamedTuple):
-    """One player's line (TXT) or element (XML) of a published list (a NamedTuple: millions
-    of them are made, cheaply).
-
-    `ratings` holds one ListRating per list the file covers (one for a single list, three
-    for the combined list), empty ones included. `position` is the 1-based line (TXT) or
-    the line of the `<fideid>` of the `<player>` element (XML). `name` is "" for the rare
-    row that has none.
-    """
-
-    fide_id: int
-    name: str
-    period: Period
-    ratings: tuple[ListRating, ...]
-    federation: str | None = None
-    sex: str | None = None
-    title: str | None = None
-    women_title: str | None = None
-    other_titles: str | None = None
-    foa_title: str | None = None
-    birth_year: int | None = None
-    flag: str | None = None
-    position: int = 0
 
 
 # ---------------------------------------------------------------------------------------

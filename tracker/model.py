@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from typing import NamedTuple
 
 from tracker.errors import BadInput
 
@@ -94,19 +95,55 @@ class Period:
 
 
 class Result(StrEnum):
-    """A game result as PGN writes it."""
+    """A game result as PGN writes it: the one vocabulary of results (the store's check
+    constraint and `db check`, the importer, the replay's scores)."""
 
     WHITE_WINS = "1-0"
     BLACK_WINS = "0-1"
     DRAW = "1/2-1/2"
     UNFINISHED = "*"
 
-    def score_for_white(self) -> Fraction | None:
-        return {
-            Result.WHITE_WINS: Fraction(1),
-            Result.BLACK_WINS: Fraction(0),
-            Result.DRAW: Fraction(1, 2),
-        }.get(self)
+
+RESULTS = frozenset(r.value for r in Result)
+"""The results a game may have (plain strings: a tag's value is looked up in it)."""
+
+WHITE_SCORES: dict[str, Fraction] = {
+    Result.WHITE_WINS.value: Fraction(1), Result.BLACK_WINS.value: Fraction(0),
+    Result.DRAW.value: Fraction(1, 2),
+}
+"""White's score by result (an unfinished game has none)."""
+BLACK_SCORES: dict[str, Fraction] = {r: 1 - score for r, score in WHITE_SCORES.items()}
+"""Black's score by result."""
+
+
+class NotRated(StrEnum):
+    """Why a game does not count for rating: stable words, stored in
+    `games.not_rated_reason` (tracker/store/schema.py) and shown as they are.
+
+    The importer gives the first eight from the tags (tracker.importer.prepare); a name
+    gives the next six (tracker.fide.eventnames: the event's or round's name says it is
+    never rated); the replay gives the last per player (tracker.fide.period). Values that
+    cross a process boundary or reach the database are the plain strings (`.value`).
+    """
+
+    ONLINE = "online"
+    VARIANT = "variant"
+    SETUP = "setup"
+    UNFINISHED = "unfinished"
+    FORFEIT = "forfeit"
+    NO_MOVES = "no-moves"
+    TIME_CONTROL = "time-control"
+    UNRATED_OPPONENT = "unrated-opponent"  # stored only when neither side has a rating
+    TIE_BREAK = "tie-break"
+    ARMAGEDDON = "armageddon"
+    BULLET = "bullet"
+    SIMUL = "simul"
+    EXHIBITION = "exhibition"
+    BLINDFOLD = "blindfold"
+    RB_600_RULE = "rb-600-rule"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -160,3 +197,102 @@ class OfficialEntry:
     title: str | None = None
     birth_year: int | None = None
     source: str = "manual"
+
+
+class PreparedGame(NamedTuple):
+    """One game as the importer hands it to the store: plain, checked values
+    (tracker.importer.prepare makes them, tracker.store.games writes them).
+
+    Dates are ISO strings (`YYYY-MM-DD`) or None; `*_norm` are normalized names; `identity`
+    is the game's identity (players, date, round, event, moves) as 32 hex characters of its
+    sha256 (tracker.importer.prepare.IDENTITY_CHARS). The fields from `date` on are the
+    games row's own columns, in this order (`GAME_ROW_FIELDS`). A worker process sends them
+    as plain tuples in this field order (tracker.importer.batches, the one place that makes
+    them and back).
+    """
+
+    line: int
+    white: str
+    white_norm: str
+    white_fide: int | None
+    black: str
+    black_norm: str
+    black_fide: int | None
+    event: str
+    site: str  # as it keys the tournament (host of an online URL)
+    event_date: str | None
+    online: bool
+    identity: str
+    # The games row's own columns from here on (GAME_ROW_FIELDS).
+    date: str | None
+    date_tag: str | None
+    round: str | None
+    result: str
+    white_elo: int | None
+    black_elo: int | None
+    white_elo_tag: str | None
+    black_elo_tag: str | None
+    white_title: str | None
+    black_title: str | None
+    time_control: str | None
+    termination: str | None
+    variant: str | None
+    has_moves: bool
+    list: str
+    list_assumed: bool
+    rated: bool
+    not_rated_reason: str | None
+
+
+GAME_ROW_FROM = PreparedGame._fields.index("date")
+"""Where a PreparedGame's fields that are the games row's own columns begin."""
+GAME_ROW_FIELDS = PreparedGame._fields[GAME_ROW_FROM:]
+"""The games row's own columns a PreparedGame carries, in its field order."""
+
+
+class Skipped(str):
+    """Why a game read from a PGN file cannot be stored: its problem line, as the import
+    report says it ("no White player name: game skipped"). The other answer of
+    `Preparer.prepare` (a str, so that it reads as the sentence it is)."""
+
+    __slots__ = ()
+
+    @property
+    def reason(self) -> str:
+        return str(self)
+
+
+class ListRating(NamedTuple):
+    """One list's figures in a row of a published list: rating (None when empty or 0),
+    games, K."""
+
+    list: RatingList
+    rating: int | None
+    games: int | None = None
+    k: int | None = None
+
+
+class ListRow(NamedTuple):
+    """One player's line (TXT) or element (XML) of a published list (a NamedTuple: millions
+    of them are made, cheaply), as tracker.fidelists reads it and tracker.store.official
+    stores it.
+
+    `ratings` holds one ListRating per list the file covers (one for a single list, three
+    for the combined list), empty ones included. `position` is the 1-based line (TXT) or
+    the line of the `<fideid>` of the `<player>` element (XML). `name` is "" for the rare
+    row that has none.
+    """
+
+    fide_id: int
+    name: str
+    period: Period
+    ratings: tuple[ListRating, ...]
+    federation: str | None = None
+    sex: str | None = None
+    title: str | None = None
+    women_title: str | None = None
+    other_titles: str | None = None
+    foa_title: str | None = None
+    birth_year: int | None = None
+    flag: str | None = None
+    position: int = 0

@@ -23,6 +23,7 @@ a new database at once create its schema once. A writer waits for the lock at mo
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import shlex
@@ -116,6 +117,12 @@ _PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:/@?#]*):[^@/?#]*@")
 def shown_target(target: str) -> str:
     """`target` as messages show it: a URL's password hidden (`USER:***@HOST`)."""
     return _PASSWORD.sub(r"\1:***@", target)
+
+
+def utc_now() -> dt.datetime:
+    """Now in UTC, without a time zone: how the store records when a row was written
+    (imports' started_at and finished_at, official entries' recorded_at)."""
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def one_line(exc: object) -> str:

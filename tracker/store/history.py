@@ -13,19 +13,25 @@ import datetime as dt
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import Row, and_, bindparam, delete, insert, literal, or_, select, update
 from sqlalchemy.sql import Select
 
 from tracker.errors import BadInput, NotFound
-from tracker.model import MAX_RATING, OfficialEntry, Period, PlayerRef, RatingList
+from tracker.model import (
+    BLACK_SCORES,
+    MAX_RATING,
+    WHITE_SCORES,
+    OfficialEntry,
+    Period,
+    PlayerRef,
+    RatingList,
+)
 from tracker.periods import GameFact, TournamentFact, game_facts, is_list_month
 from tracker.store.db import Store, writing
-from tracker.store.official import _LIST_ORDER
-from tracker.store.official import _entry as official_entry
-from tracker.store.players import _ref as player_ref
+from tracker.store.official import entry_order, official_entry
+from tracker.store.players import player_ref
 from tracker.store.schema import games, official_ratings, players, ro_overrides, tournaments
 
 __all__ = [
@@ -43,8 +49,6 @@ __all__ = [
 ]
 
 
-_WHITE_SCORE = {"1-0": Fraction(1), "0-1": Fraction(0), "1/2-1/2": Fraction(1, 2)}
-_BLACK_SCORE = {"1-0": Fraction(0), "0-1": Fraction(1), "1/2-1/2": Fraction(1, 2)}
 _LISTS = {str(rl): rl for rl in RatingList}
 
 
@@ -75,7 +79,7 @@ _SIDES = ((True, games.c.white_id), (False, games.c.black_id))
 
 def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]:
     """GameFacts from the rows of `_side_select` (the player's id, last, is dropped)."""
-    scores = _WHITE_SCORE if white else _BLACK_SCORE
+    scores = WHITE_SCORES if white else BLACK_SCORES
     lists = _LISTS
     return game_facts(
         (gid, int(tid), date, round_, white, int(opp_id), str(opp_name), own_elo, opp_elo,
@@ -186,7 +190,7 @@ def official_of_players(store: Store, player_ids: Sequence[int]
             entry = official_entry(row)
             found.setdefault(entry.player_id, []).append(entry)
     for entries in found.values():
-        entries.sort(key=lambda e: (_LIST_ORDER[e.list], e.period))
+        entries.sort(key=entry_order)
     return found
 
 

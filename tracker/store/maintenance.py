@@ -38,6 +38,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
 from tracker.errors import BadInput, DatabaseError, NotFound
+from tracker.model import RatingList, Result
 from tracker.outputs import write_atomic
 from tracker.store.db import (
     DamagedDatabase,
@@ -51,8 +52,8 @@ from tracker.store.db import (
 )
 
 _PERIOD = re.compile(r"^[0-9]{4}-(0[1-9]|1[0-2])$")
-_LISTS = "('standard', 'rapid', 'blitz')"
-_RESULTS = "('1-0', '0-1', '1/2-1/2', '*')"
+_LISTS = "(" + ", ".join(f"'{lst.value}'" for lst in RatingList) + ")"
+_RESULTS = "(" + ", ".join(f"'{r.value}'" for r in Result) + ")"
 MAX_INTEGRITY_LINES = 20  # lines of PRAGMA integrity_check kept (it can print thousands)
 # A PostgreSQL database is backed up and restored by the server's own tools (a consistent
 # snapshot while others write, and the server's rights): one sentence each.

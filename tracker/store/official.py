@@ -35,10 +35,17 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from tracker.errors import BadInput, NotFound
-from tracker.fidelists import ListRating, ListRow
-from tracker.model import MAX_K, MAX_RATING, OfficialEntry, Period, RatingList
+from tracker.model import (
+    MAX_K,
+    MAX_RATING,
+    ListRating,
+    ListRow,
+    OfficialEntry,
+    Period,
+    RatingList,
+)
 from tracker.names import normalize_name
-from tracker.store.db import Store, copy_rows, writing
+from tracker.store.db import Store, copy_rows, utc_now, writing
 from tracker.store.schema import official_ratings, player_names, players
 
 BATCH = 2_000
@@ -46,7 +53,13 @@ CACHE_KIB = 65_536
 _LIST_ORDER = {lst: i for i, lst in enumerate(RatingList)}
 
 
-def _entry(row: Row[tuple[object, ...]]) -> OfficialEntry:
+def entry_order(entry: OfficialEntry) -> tuple[int, Period]:
+    """How entries are listed: by list (standard, rapid, blitz), then by period."""
+    return _LIST_ORDER[entry.list], entry.period
+
+
+def official_entry(row: Row[tuple[object, ...]]) -> OfficialEntry:
+    """An official_ratings row as the value the store hands out."""
     m = row._mapping
     return OfficialEntry(
         player_id=int(m["player_id"]),
@@ -86,10 +99,6 @@ def _key_clause(player_id: int, rating_list: RatingList, period: Period) -> Any:
     )
 
 
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
-
-
 def add_entry(store: Store, entry: OfficialEntry) -> bool:
     """Record one entry; True when it replaced an entry for the same player, list, period."""
     if entry.rating is not None and not 1 <= entry.rating <= MAX_RATING:
@@ -112,7 +121,7 @@ def add_entry(store: Store, entry: OfficialEntry) -> bool:
             )
         ).rowcount
         try:
-            conn.execute(insert(official_ratings).values(**_values(entry, _now())))
+            conn.execute(insert(official_ratings).values(**_values(entry, utc_now())))
         except IntegrityError as exc:  # pragma: no cover - guarded above
             raise BadInput(f"cannot record the entry: {exc.orig}") from None
     return bool(replaced)
@@ -126,8 +135,8 @@ def entries_for(
     if rating_list is not None:
         query = query.where(official_ratings.c.list == str(rating_list))
     with store.engine.connect() as conn:
-        found = [_entry(r) for r in conn.execute(query)]
-    found.sort(key=lambda e: (_LIST_ORDER[e.list], e.period))
+        found = [official_entry(r) for r in conn.execute(query)]
+    found.sort(key=entry_order)
     return found
 
 
@@ -243,7 +252,7 @@ def import_entries(
     after each batch. The rows are read lazily, batch by batch: memory stays flat.
     """
     summary = ImportSummary(source=source)
-    stamp = _now()
+    stamp = utc_now()
     with writing(store) as conn:
         # Every batch's SQL is new (its ids are written inline): caching it would only hold
         # hundreds of big statements in memory.

@@ -21,7 +21,8 @@ MAX_FIDE_ID = 10**MAX_FIDE_ID_DIGITS - 1
 MAX_NAME_LENGTH = 200  # a player argument longer than this is no name (PGN tags are capped too)
 
 
-def _ref(row: Row[tuple[object, ...]]) -> PlayerRef:
+def player_ref(row: Row[tuple[object, ...]]) -> PlayerRef:
+    """A players row as the value the store hands out."""
     m = row._mapping
     return PlayerRef(
         id=int(m["id"]),
@@ -39,14 +40,14 @@ def get_player(store: Store, player_id: int) -> PlayerRef:
         row = conn.execute(select(players).where(players.c.id == player_id)).first()
     if row is None:
         raise NotFound(f"no player with id {player_id}")
-    return _ref(row)
+    return player_ref(row)
 
 
 def me(store: Store) -> PlayerRef | None:
     """The tracked player, if one is marked."""
     with store.engine.connect() as conn:
         row = conn.execute(select(players).where(players.c.is_me.is_(True))).first()
-    return None if row is None else _ref(row)
+    return None if row is None else player_ref(row)
 
 
 def set_me(store: Store, player_id: int) -> None:
@@ -81,7 +82,7 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
         if text.isdigit() and len(text) <= MAX_FIDE_ID_DIGITS:
             row = conn.execute(select(players).where(players.c.fide_id == int(text))).first()
             if row is not None:
-                return _ref(row)
+                return player_ref(row)
         key = normalize_name(text)
         if not key:
             raise BadInput(f"{text!r} is not a player name or FIDE ID")
@@ -91,7 +92,7 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
             .where(player_names.c.norm_name == key)
         ).first()
         if exact is not None:
-            return _ref(exact)
+            return player_ref(exact)
         word = max(key.split(), key=len)  # every rank but SAME needs it in the name
         spellings = union(
             select(player_names.c.player_id.label("id"), player_names.c.norm_name.label("n"))
@@ -111,7 +112,7 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
         top = min(best.values())
         ids = sorted(pid for pid, rank in best.items() if rank == top)
         if len(ids) == 1:
-            return _ref(conn.execute(select(players).where(players.c.id == ids[0])).one())
+            return player_ref(conn.execute(select(players).where(players.c.id == ids[0])).one())
         names = _names(conn, ids)
     raise BadInput(f"{len(names):,} players match {text!r}: {_listed(names)}; give more of "
                    "the name or the FIDE ID")
