@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
-from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any
@@ -22,10 +20,11 @@ from tracker.cli.common import (
     print_table,
 )
 from tracker.errors import BadInput
-from tracker.model import MAX_RATING, Period, RatingList
+from tracker.model import MAX_RATING as MAX_RATING  # calc's limit (the rules: tracker.calc)
+from tracker.model import Period, RatingList
 
 if TYPE_CHECKING:
-    from tracker.fide import FirstRatingOut, GameIn, PeriodOut
+    from tracker.calc import CalcOut
 
 HELP = (
     "Compute a rating change (or a first rating) game by game, exactly as FIDE does.\n\n"
@@ -42,66 +41,16 @@ HELP = (
     "  tracker calc --unrated --list rapid --standard-rating 1720 1500:1 1700:1"
 )
 
-_OPPONENT = re.compile(r"^\s*(\d{1,4})\s*:\s*(1|1\.0|0|0\.0|0\.5|\.5|1/2|½)\s*$")
-ASSUMED_GAMES = 30  # without --rated-games: an established player
-MAX_K = 40  # the highest K of any edition (older editions and the 700 rule give smaller ones)
-_SCORES = {"1": Fraction(1), "1.0": Fraction(1), "0": Fraction(0), "0.0": Fraction(0)}
 
-
-def parse_opponent(text: str) -> GameIn:
-    """`RATING:SCORE` -> a game; anything else is a BadInput that says what to write."""
-    from tracker.fide import GameIn
-    m = _OPPONENT.match(text)
-    if not m:
-        if ":" in text:
-            written_rating, _, written = text.partition(":")
-            if not written_rating.strip().isdigit() or len(written_rating.strip()) > 4:
-                raise BadInput(
-                    f"opponent {text!r}: the rating {written_rating.strip()!r} must be a whole "
-                    "number "
-                    "(for example 1650:0.5)"
-                )
-            raise BadInput(
-                f"opponent {text!r}: the score {written.strip()!r} must be 1, 0.5 (or 1/2) or 0"
-            )
-        raise BadInput(
-            f"opponent {text!r} is not RATING:SCORE (for example 1650:0.5)"
-        )
-    rating = int(m.group(1))
-    if not 1 <= rating <= MAX_RATING:
-        raise BadInput(f"opponent {text!r}: a rating must be between 1 and {MAX_RATING}")
-    score = _SCORES.get(m.group(2), Fraction(1, 2))
-    return GameIn(rating, score, label=m.group(1))
-
-
-def parse_date(text: str | None) -> dt.date:
+def parse_date(text: str | None) -> dt.date | None:
+    """`--date` as a date (None: not given)."""
     if text is None:
-        return dt.date.today()
+        return None
     try:
         day = dt.date.fromisoformat(text.strip())
     except ValueError:
         raise BadInput(f"date {text!r} is not YYYY-MM-DD (for example 2025-03-01)") from None
     return in_years(day, f"date {text!r}")
-
-
-def parse_period(text: str | None, on: dt.date, rl: RatingList) -> Period:
-    """The list that rates games of a tournament started on `on` (`--period`, else the
-    first list after `on` under the era's calendar)."""
-    from tracker.periods import default_period, is_list_month
-    if text is None:
-        return default_period(on, rl)
-    period = Period.parse(text)
-    if period.list_date <= on:
-        raise BadInput(
-            f"--period {period} is not after --date {on.isoformat()}: a tournament is rated "
-            f"on a list published after it starts (give a later --period, or an earlier --date)"
-        )
-    if not is_list_month(period, rl):
-        raise BadInput(
-            f"--period {period}: FIDE published no {rl} list that month "
-            f"(lists were not monthly then); give a list month"
-        )
-    return period
 
 
 def _dec(x: Decimal | Fraction | None) -> str | None:
@@ -189,114 +138,28 @@ def register(app: typer.Typer) -> None:
         ] = None,
         fmt: FormatOption = Format.table,
     ) -> None:
-        from tracker.fide import (
-            PlayerFacts,
-            TournamentIn,
-            edition_for,
-            first_rating,
-            one_off_adjustment,
-            rate_period,
-            standard_seed,
-        )
+        from tracker.calc import calculate
 
         if date is None and period_text is not None:
-            # only the list given: the tournament starts in the month before it
-            on = Period.parse(period_text).prev().list_date
+            on, period = None, Period.parse(period_text)
         else:
-            on = parse_date(date)
+            on, period = parse_date(date), None
         rl = RatingList.parse(rating_list)
-        start_edition = edition_for(rl, on)  # refuses dates before 2008, with the reason
-        period = parse_period(period_text, on, rl)
-        list_date = period.list_date
-        edition = edition_for(rl, list_date)
-        names = (edition.name if start_edition.name == edition.name else
-                 f"per-game rules {start_edition.name}, period rules {edition.name}")
-        games = tuple(parse_opponent(o) for o in opponents)
-        if not games:
-            raise BadInput("give at least one opponent as RATING:SCORE (for example 1650:0.5)")
-        if k is not None and not 1 <= k <= MAX_K:
-            raise BadInput(f"--k must be a positive whole number up to {MAX_K} (usually 40, "
-                           f"20 or 10; 30, 25 or 15 in older editions; less by the 700 rule), "
-                           f"not {k}")
-        if period_games is not None and period_games < 0:
-            raise BadInput("--period-games must be zero or more")
-        if rated_games is not None and rated_games < 0:
-            raise BadInput("--rated-games must be zero or more")
-        if birth_year is not None and not 1900 <= birth_year <= on.year:
-            raise BadInput(f"--birth-year {birth_year} is not a plausible birth year")
-        if standard_rating is not None and not 1 <= standard_rating <= MAX_RATING:
-            raise BadInput(f"--standard-rating {standard_rating}: a rating must be between 1 "
-                           f"and {MAX_RATING}")
-        tournament = TournamentIn(on, rating, games, label="the games given")
-        seed: int | None = None
-        if unrated:
-            if rating is not None:
-                raise BadInput("give either --rating or --unrated, not both")
-            # Spec section 4: unrated in rapid/blitz with a standard rating (from Mar 2024)
-            # -> rated at it, and the games are rated from it as the replay does.
-            seed = standard_seed(rl, list_date, standard_rating)
-            if seed is None:
-                if k is not None or period_games is not None:
-                    raise BadInput(
-                        "--k and --period-games do not apply to a first rating (--unrated)"
-                    )
-                first = first_rating([tournament], rating_list=rl, list_date=list_date)
-                note = (None if standard_rating is None
-                        else unused_standard_note(rl, edition.name))
-                _show_first(first, rl, on, period, names, fmt, note)
-                return
-            rating = seed
-        if rating is None:
-            raise BadInput("give your rating with --rating N, or --unrated for a first rating")
-        if not 1 <= rating <= MAX_RATING:
-            raise BadInput(f"--rating {rating}: a rating must be between 1 and {MAX_RATING}")
-        # Unrated on this list (seeded): no game completed on it unless --rated-games says so
-        # (the replay's recorded games describe the standard list only, PLAYER_FACTS_LISTS).
-        assumed = 0 if seed is not None else ASSUMED_GAMES
-        facts = PlayerFacts(
-            birth_year=birth_year,
-            rated_games=assumed if rated_games is None else rated_games,
-            ever_2400=ever_2400,
-            reached_2300=reached_2300,
-        )
-        result = rate_period(
-            rating, [tournament], rating_list=rl, list_date=list_date, facts=facts, k=k,
-            period_games=period_games, standard_rating=standard_rating, seeded=seed is not None,
-        )
-        adjusted = (
-            one_off_adjustment(rl, list_date, result.rating_after,
-                               standard_rating=standard_rating)
-            if result.rating_after is not None
-            else None
-        )
-        if rated_games is None and k is None:
-            # Say in K's reason that the games completed were assumed, not given.
-            said, meant = ((f"{ASSUMED_GAMES} games completed",
-                            f"assumed at least {ASSUMED_GAMES} games completed, give --rated-games")
-                           if seed is None else
-                           ("(0 completed)",
-                            f"(0 completed on the {rl} list, assumed: give --rated-games)"))
-            result = replace(result, k_reason=result.k_reason.replace(said, meant))
-        _show_period(result, adjusted, on, period, names, fmt, seed)
+        if period is None and period_text is not None:
+            period = Period.parse(period_text)
+        done = calculate(opponents, rating=rating, unrated=unrated, on=on, period=period,
+                         rating_list=rl, k=k, birth_year=birth_year, rated_games=rated_games,
+                         ever_2400=ever_2400, reached_2300=reached_2300,
+                         period_games=period_games, standard_rating=standard_rating)
+        if done.first is not None:
+            _show_first(done, fmt)
+        else:
+            _show_period(done, fmt)
 
 
-def seed_note(rl: RatingList, seed: int) -> str:
-    """What calc says when an unrated rapid/blitz player is rated at the standard rating."""
-    return (f"unrated on the {rl} list: rated at the standard rating {seed} (spec section 4), "
-            "the games change it; not a first rating from the games")
-
-
-def unused_standard_note(rl: RatingList, edition: str) -> str:
-    """Why --standard-rating gives no rating to an unrated player on this list and date."""
-    if rl == RatingList.STANDARD:
-        return "--standard-rating not used: it seeds only rapid and blitz ratings"
-    return (f"--standard-rating not used: the {edition} regulations give a first rating from "
-            "the games (the standard rating is used from the Mar 2024 list on)")
-
-
-def _header(rl: RatingList, on: dt.date, period: Period, edition: str) -> str:
-    return (f"{rl} list: tournament start {on.isoformat()}, rated on the {period} list "
-            f"({edition} regulations)")
+def _header(done: CalcOut) -> str:
+    return (f"{done.rating_list} list: tournament start {done.on.isoformat()}, rated on the "
+            f"{done.period} list ({done.editions} regulations)")
 
 
 GAME_FIELDS = ("opponent_rating", "difference", "difference_used", "capped", "expected",
@@ -304,17 +167,18 @@ GAME_FIELDS = ("opponent_rating", "difference", "difference_used", "capped", "ex
 """The fields of a game in `tracker calc --format json` (and the columns of its CSV)."""
 
 
-def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
-                period: Period, seed: int | None = None) -> dict[str, Any]:
+def period_json(done: CalcOut) -> dict[str, Any]:
+    result, adjusted = done.result, done.adjusted
+    assert result is not None
     games = [g for t in result.tournaments for g in t.games]
     return {
         "list": str(result.rating_list),
-        "date": on.isoformat(),
-        "period": str(period),
+        "date": done.on.isoformat(),
+        "period": str(done.period),
         "edition": result.edition,
         "rating_before": result.rating_before,
-        "rating_before_source": "given" if seed is None else "standard rating",
-        "note": None if seed is None else seed_note(result.rating_list, seed),
+        "rating_before_source": "given" if done.seed is None else "standard rating",
+        "note": done.note,
         "k": result.k,
         "k_base": result.k_base,
         "k_reason": result.k_reason,
@@ -345,17 +209,18 @@ def period_json(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date
     }
 
 
-def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.date,
-                 period: Period, editions: str, fmt: Format, seed: int | None) -> None:
-    data = period_json(result, adjusted, on, period, seed)
+def _show_period(done: CalcOut, fmt: Format) -> None:
+    result, adjusted = done.result, done.adjusted
+    assert result is not None
+    data = period_json(done)
     if fmt is Format.json:
         emit_json(data)
         return
     if fmt is Format.csv:
         emit_csv(["#", *GAME_FIELDS], [{"#": i, **g} for i, g in enumerate(data["games"], 1)])
         return
-    if seed is not None:
-        out.print(seed_note(result.rating_list, seed))
+    if done.note is not None:
+        out.print(done.note)
     cells = []
     games = [g for t in result.tournaments for g in t.games]
     for i, g in enumerate(games, 1):
@@ -368,7 +233,7 @@ def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.dat
                       _dec(g.expected) or "", _score(g.score), _signed(g.change),
                       _signed(g.k_change)])
     print_table(["#", "Opponent", "D", "D used", "Expected", "Score", "Change", "K x change"],
-                cells, range(8), title=_header(result.rating_list, on, period, editions))
+                cells, range(8), title=_header(done))
     out.print(f"K {result.k} ({result.k_reason})")
     out.print(
         f"games {result.games}, points {_dec(result.points)}, expected {_dec(result.expected)}"
@@ -382,15 +247,14 @@ def _show_period(result: PeriodOut, adjusted: tuple[int, str] | None, on: dt.dat
             out.print(f"then {adjusted[1]}: published {adjusted[0]}")
 
 
-def first_json(
-    first: FirstRatingOut, rl: RatingList, on: dt.date, period: Period, edition: str,
-    note: str | None = None,
-) -> dict[str, Any]:
+def first_json(done: CalcOut) -> dict[str, Any]:
+    first = done.first
+    assert first is not None
     return {
-        "list": str(rl),
-        "date": on.isoformat(),
-        "period": str(period),
-        "edition": edition,
+        "list": str(done.rating_list),
+        "date": done.on.isoformat(),
+        "period": str(done.period),
+        "edition": done.editions,
         "rating": first.rating,
         "reason": first.reason,
         "average": _dec(first.average),
@@ -400,25 +264,24 @@ def first_json(
         "points": _dec(first.points),
         "ignored": list(first.ignored),
         "ignored_reasons": list(first.ignored_reasons),
-        "note": note,
+        "note": done.note,
     }
 
 
-def _show_first(
-    first: FirstRatingOut, rl: RatingList, on: dt.date, period: Period, edition: str,
-    fmt: Format, note: str | None,
-) -> None:
+def _show_first(done: CalcOut, fmt: Format) -> None:
+    first = done.first
+    assert first is not None
     if fmt is Format.json:
-        emit_json(first_json(first, rl, on, period, edition, note))
+        emit_json(first_json(done))
         return
     if fmt is Format.csv:  # one row: the first rating and what it came from
-        data = first_json(first, rl, on, period, edition, note)
+        data = first_json(done)
         emit_csv(list(data), [{k: "; ".join(v) if isinstance(v, list) else v
                                for k, v in data.items()}])
         return
-    out.print(f"first rating: {_header(rl, on, period, edition)}")
-    if note:
-        out.print(note)
+    out.print(f"first rating: {_header(done)}")
+    if done.note:
+        out.print(done.note)
     out.print(f"games against rated opponents {first.games}, points {_dec(first.points)}")
     for label, why in zip(first.ignored, first.ignored_reasons, strict=True):
         out.print(f"ignored: {label} ({why})")

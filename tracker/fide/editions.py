@@ -21,6 +21,10 @@ from tracker.model import RatingList
 #: FIDE rated by tournament average before 2008: the tracker does not replay that era.
 FIRST_DATE = dt.date(2008, 1, 1)
 RAPID_BLITZ_FIRST_DATE = dt.date(2012, 1, 1)
+#: A player is a new player (K 25/30/40) until this many rated games completed, on every list
+#: in every edition since 2008 (`Edition.new_player_games`): the one number "30 games" of the
+#: rules, which the replay's policies and `tracker calc` assume for an established player.
+NEW_PLAYER_GAMES = 30
 
 
 class CapKind(StrEnum):
@@ -160,7 +164,7 @@ _STD_2008 = Edition(
     k_mid=15,
     k_flat=20,
     junior=JuniorRule.NONE,
-    new_player_games=30,
+    new_player_games=NEW_PLAYER_GAMES,
     rule_700=False,
     k_by_tournament_start=False,
     floor=policies.FLOOR_BEFORE_JUL_2009,
