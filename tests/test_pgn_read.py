@@ -103,6 +103,21 @@ def test_black_to_move_first() -> None:
     assert g.moves_digest == digest(b"Kc231.Ka2")
 
 
+def test_variants_with_variations_read_as_python_chess_reads_them() -> None:
+    # python-chess opens a variation by the moves counted on its board: a variant's board
+    # too (three-check from a FEN, black to move), and a board for a Variant it does not know.
+    data = (
+        b'[Event "x"]\n[Variant "Three-check"]\n'
+        b'[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 7 +1+2"]\n\n'
+        b"7... e5 (7... d5 (7... c5)) 8. Nf3 Nc6 (8... d6) 9. Bb5 *\n\n"
+        b'[Event "y"]\n[Variant "Nonsense"]\n\n1. e4 (1. d4) e5 (1... c5 (1... d5)) 2. Nf3 *\n\n'
+        b'[Event "z"]\n\n1. e4 ((1. d4)) e5 (1... c5 (1... d5 2. c4 (2. Nf3))) 2. Nf3 *\n'
+    )
+    want = [digest(b"e58.Nf3Nc69.Bb5"), digest(b"1.e4e52.Nf3"), digest(b"1.e4e52.Nf3")]
+    assert [g.moves_digest for g in games(data)] == want
+    assert [g.moves_digest for g in ref(data)] == want
+
+
 # ---- quirks python-chess documents (files in tests/data/pgn)
 
 

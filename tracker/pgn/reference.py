@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Self
 
 import chess
 import chess.pgn
@@ -15,7 +15,43 @@ from tracker.pgn.machine import blocks
 from tracker.pgn.moves import digest_of
 
 _NULL = chess.Move.null()
-_STATE = chess._BoardState(chess.Board())
+
+
+class _CountingBoard(chess.Board):
+    """A board that only counts the moves pushed on it: `push` appends to `move_stack`,
+    `pop` takes the last one off, `copy` copies the position and the count. That is all
+    python-chess's variation handling looks at when the visitor skips each move (`(` opens
+    a variation on a copy of a board that has a move, minus its last one), and it costs a
+    tenth of a real `push` of a null move."""
+
+    def push(self, move: chess.Move) -> None:
+        self.move_stack.append(move)
+
+    def pop(self) -> chess.Move:
+        return self.move_stack.pop()
+
+    def copy(self, *, stack: bool | int = True) -> Self:
+        board = super().copy(stack=False)
+        board.move_stack = list(self.move_stack)
+        return board
+
+
+_COUNTING: dict[type[chess.Board], type[chess.Board]] = {chess.Board: _CountingBoard}
+
+
+def _counting(board: type[chess.Board]) -> type[chess.Board]:
+    """`_CountingBoard` for a variant's board class (three-check, crazyhouse...)."""
+    found = _COUNTING.get(board)
+    if found is None:
+        found = _COUNTING[board] = type(f"Counting{board.__name__}", (_CountingBoard, board), {})
+    return found
+
+
+class _Headers(chess.pgn.Headers):
+    """The tags as python-chess keeps them, handing it a counting board for the game."""
+
+    def variant(self) -> type[chess.Board]:
+        return _counting(super().variant())
 
 
 class _CountingText(io.StringIO):
@@ -56,7 +92,12 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
             self.tokens: list[str] = []
             self.problems: list[str] = []
 
+        def begin_headers(self) -> chess.pgn.Headers:
+            self.headers = _Headers({})
+            return self.headers
+
         def visit_header(self, tagname: str, tagvalue: str) -> None:
+            self.headers[tagname] = tagvalue
             self.tags[tagname] = unescape(tagvalue)
 
         def begin_parse_san(self, board: chess.Board, san: str) -> Any:
@@ -70,13 +111,9 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
                     self.tokens.append(san)
                     self.number += 1
                 self.white = not self.white
-            # What board.push(chess.Move.null()) does to the move stacks, which is all that
-            # python-chess's variation handling looks at (and ten times cheaper).
-            if type(board) is chess.Board:
-                board.move_stack.append(_NULL)
-                board._stack.append(_STATE)
-            else:  # variants keep more stacks
-                board.push(_NULL)
+            # Counted, not replayed: python-chess opens and closes variations by the move
+            # stack (a `_CountingBoard`, or a real board when the Variant tag is unknown).
+            board.push(_NULL)
             return chess.pgn.SKIP
 
         def begin_variation(self) -> None:
