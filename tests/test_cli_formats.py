@@ -154,8 +154,10 @@ def test_every_format_option_offers_the_three(monkeypatch: pytest.MonkeyPatch) -
             walk(sub, f"{path} {sub_name}".strip())
         for param in getattr(command, "params", []):
             if "--format" in getattr(param, "opts", []):
-                kind = param.type_descriptor.annotation
-                found[path] = [str(choice) for choice in kind]
+                choices = getattr(getattr(param, "type", None), "choices", None)
+                if choices is None:  # typer 0.26 and later: its own parameter types
+                    choices = list(param.type_descriptor.annotation)
+                found[path] = [str(choice) for choice in choices]
 
     walk(root, "")
     assert set(found) >= {"history", "explain", "next", "players", "imports", "event list",

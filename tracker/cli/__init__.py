@@ -10,6 +10,7 @@ import inspect
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 import typer
@@ -178,7 +179,7 @@ def _main() -> None:
         _internal(exc)
 
 
-_FRAMEWORK_WORDING = (
+_FRAMEWORK_WORDING: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     # typer validates values through pydantic, whose wording reaches the user as it is
     (re.compile(r"Value error, "), ""),
     (re.compile(r"Input should be a valid integer(, unable to parse string as an integer)?"),
@@ -192,11 +193,12 @@ _FRAMEWORK_WORDING = (
     (re.compile(r"Invalid value for "), "invalid value for "),
     (re.compile(r"Missing argument "), "missing argument "),
     (re.compile(r"Missing option "), "missing option "),
-    (re.compile(r"No such option: "), "no such option: "),
+    (re.compile(r"No such option:? '?([^' ]+)'?\.?"), r"no such option: \1"),
     (re.compile(r"No such command "), "no such command "),
-    (re.compile(r"Got unexpected extra arguments? ?\(s\)? \((.*)\)$"),
+    (re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)$"),
      r"unexpected extra argument: \1"),
-    (re.compile(r"\(Possible options: (.*)\)"), r"(did you mean \1?)"),
+    (re.compile(r"\((?:Possible options|Did you mean one of): (.*?)\??\)"),
+     lambda m: f"(did you mean {m.group(1).replace(chr(39), '')}?)"),
     (re.compile(r"\. Did you mean "), ": did you mean "),
     (re.compile(r"\.(?=\s*$)"), ""),  # the sentence goes on: " (see 'tracker X --help')"
 )

@@ -40,64 +40,36 @@ from typing import Any, BinaryIO
 
 from tracker.errors import BadInput, TrackerError
 from tracker.importer import batches as tunables
-from tracker.importer.batches import (
-    _batches,
-    _in_two_workers,
-    _in_worker,
-    _part_cuts,
-    _shared_stream,
-    _size,
-    _use_worker,
-)
-from tracker.importer.prepare import (
-    FORFEIT,
-    NO_MOVES,
-    ONLINE,
-    RESULTS,
-    SETUP,
-    STANDARD_VARIANTS,
-    START_FEN,
-    TIME_CONTROL,
-    UNFINISHED,
-    UNRATED_OPPONENT,
-    VARIANT,
-    Preparer,
-    classify_list,
-)
+from tracker.importer.batches import batches_of, shared_stream, source_size
+from tracker.importer.prepare import STANDARD_VARIANTS, START_FEN, Preparer, classify_list
 from tracker.importer.values import (
     ImportOptions,
     ImportReport,
+    NoProgress,
     Progress,
     Reader,
     Source,
     SourceReport,
-    _NoProgress,
 )
+from tracker.model import RESULTS, NotRated
 from tracker.store import Store
 from tracker.store.db import DamagedDatabase
 from tracker.store.games import GameWriter, ImportRecord, find_import
 
 __all__ = [
-    "FORFEIT",
     "ImportOptions",
     "Interrupted",
     "ImportReport",
     "MAX_PROBLEMS_KEPT",
-    "NO_MOVES",
-    "ONLINE",
+    "NotRated",
     "Preparer",
     "Progress",
     "RESULTS",
     "Reader",
-    "SETUP",
     "STANDARD_VARIANTS",
     "START_FEN",
     "Source",
     "SourceReport",
-    "TIME_CONTROL",
-    "UNFINISHED",
-    "UNRATED_OPPONENT",
-    "VARIANT",
     "classify_list",
     "content_hash",
     "import_paths",
@@ -246,11 +218,11 @@ def import_sources(
     is rolled back whole. An error whose `stops_run` is true (a source past its limits: a
     decompression bomb) is raised as it is, after the sources done before it."""
     options = options or ImportOptions()
-    progress = progress or _NoProgress()
+    progress = progress or NoProgress()
     read = reader or _default_reader()
     report = ImportReport()
     if isinstance(sources, Sequence):
-        sizes = [_size(s) for s in sources]
+        sizes = [source_size(s) for s in sources]
         progress.plan(len(sources), None if None in sizes else sum(s or 0 for s in sizes))
     current: str | None = None
     with _CtrlC() as ctrl_c:
@@ -291,22 +263,17 @@ def import_source(
     stamp: Callable[[], Any] | None = getattr(source, "stamp", None)
     before = stamp() if stamp is not None else None
     hasher = _Hasher(source)
-    size = _size(source)
+    size = source_size(source)
     # --strict on a file imported before with problems (without --strict): read it again
     # and check it, as the earlier import never did (issue 19); its games stay stored
     before_lenient: list[ImportRecord] = []
-    if _shared_stream(source) or size is None or size < tunables.WORKER_MIN_BYTES:
+    if shared_stream(source) or size is None or size < tunables.WORKER_MIN_BYTES:
         hasher.run()  # small (or standard input): hash first, in this thread
         if _already(store, hasher.result(), rep, options, before_lenient):
             return
     else:
         hasher.start()
-    cuts = _part_cuts(source, reader, options)
-    batches = (
-        _in_two_workers(source, options, cuts) if cuts is not None
-        else _in_worker(source, reader, options) if _use_worker(source, options)
-        else _batches(source, reader, options)
-    )
+    batches = batches_of(source, reader, options)
     progress.start(name, size)
     try:
         with GameWriter(store, name, "") as writer:

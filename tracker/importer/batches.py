@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple
 
 from tracker.errors import TrackerError
-from tracker.importer.prepare import _ASSUMED, _RATED, _REASON, Preparer
+from tracker.importer.prepare import Preparer
 from tracker.importer.values import ImportOptions, Reader
-from tracker.model import RawGame
+from tracker.model import PreparedGame, RawGame, Skipped
 from tracker.pgn.machine import LineCount
 
 BATCH = 2_000
@@ -30,8 +30,8 @@ SPLIT_MIN_BYTES = 32 << 20  # a plain file this big is parsed by two workers, in
 SPLIT_PART = 8 << 20  # bytes per part (a worker holds one part's batches, pickled)
 
 
-class _Batch(NamedTuple):
-    games: list[tuple[Any, ...]]  # PreparedGames as plain tuples (cheap to send)
+class Batch(NamedTuple):
+    games: list[PreparedGame]  # (plain tuples on a worker's pipe: `_message`)
     read: int  # games read from the source in this batch (stored or not)
     skipped: int
     problems: list[str]  # "line: text"
@@ -54,12 +54,12 @@ def _position(stream: Any) -> Callable[[], int | None]:
 
 def _batches(
     source: Any, reader: Reader, options: ImportOptions
-) -> Iterator[_Batch]:
+) -> Iterator[Batch]:
     """Read and prepare a source's games, BATCH at a time."""
     preparer = Preparer(options.default_list)
     row = preparer.row
     warnings = preparer.warnings
-    games: list[tuple[Any, ...]] = []
+    games: list[PreparedGame] = []
     problems: list[str] = []
     not_rated: dict[str, int] = {}
     read = skipped = assumed = 0
@@ -80,32 +80,32 @@ def _batches(
                 if options.strict:
                     break
             prepared = row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
-            if prepared.__class__ is str:
+            if isinstance(prepared, Skipped):
                 skipped += 1
                 problems.append(f"{raw.line}: {prepared}")
                 if options.strict:
                     break
             else:
-                games.append(prepared)  # type: ignore[arg-type]
+                games.append(prepared)
                 if warnings:
                     problems.extend(warnings)
                     warnings.clear()
                     if options.strict:
                         break
-                if prepared[_RATED] is False:
-                    reason = prepared[_REASON] or ""
+                if prepared.rated is False:
+                    reason = prepared.not_rated_reason or ""
                     not_rated[reason] = not_rated.get(reason, 0) + 1
-                if prepared[_ASSUMED]:
+                if prepared.list_assumed:
                     assumed += 1
             if read >= BATCH:
-                yield _Batch(games, read, skipped, problems, not_rated, assumed, at())
+                yield Batch(games, read, skipped, problems, not_rated, assumed, at())
                 games, problems, not_rated = [], [], {}
                 read = skipped = assumed = 0
         if check is not None:
             problems.extend(check.close())
         end = at()
     if read or problems:
-        yield _Batch(games, read, skipped, problems, not_rated, assumed, end)
+        yield Batch(games, read, skipped, problems, not_rated, assumed, end)
 
 
 def _located(raw: RawGame) -> list[str]:
@@ -179,8 +179,18 @@ class _Validator:
 _END = b""
 
 
-def _message(batch: _Batch) -> bytes:
-    return marshal.dumps(tuple(batch))
+def _message(batch: Batch) -> bytes:
+    """A batch as the bytes a worker sends: its games as plain tuples in PreparedGame's
+    field order (marshal takes no NamedTuple). `_batch_of` makes the batch again."""
+    return marshal.dumps((list(map(tuple, batch.games)), *batch[1:]))
+
+
+def _batch_of(item: tuple[Any, ...]) -> Batch:
+    """The batch `_message` sent (unmarshalled), its games PreparedGames again."""
+    return Batch(list(map(_game, item[0])), *item[1:])
+
+
+_game = PreparedGame._make
 
 
 def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], None]) -> None:
@@ -207,7 +217,7 @@ def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], N
         out.close()
 
 
-def _received(inbox: Any, source: Any) -> Iterator[_Batch]:
+def _received(inbox: Any, source: Any) -> Iterator[Batch]:
     """The batches a worker sends, up to the end of a part (or of the source)."""
     while True:
         try:
@@ -225,7 +235,7 @@ def _received(inbox: Any, source: Any) -> Iterator[_Batch]:
             if len(item) == 3 and item[2]:
                 exc.stops_run = True  # type: ignore[attr-defined]
             raise exc
-        yield _Batch._make(item)
+        yield _batch_of(item)
 
 
 def _worker(source: Any, reader: Reader, options: ImportOptions, out: Any, inbox: Any) -> None:
@@ -239,7 +249,7 @@ def _worker(source: Any, reader: Reader, options: ImportOptions, out: Any, inbox
     _work(source, out, [inbox], send_all)
 
 
-def _in_worker(source: Any, reader: Reader, options: ImportOptions) -> Iterator[_Batch]:
+def _in_worker(source: Any, reader: Reader, options: ImportOptions) -> Iterator[Batch]:
     """Run `_batches` in a forked worker; yield what it sends."""
     ctx = multiprocessing.get_context("fork")
     inbox, out = ctx.Pipe(duplex=False)
@@ -331,7 +341,7 @@ def _part_worker(
     _work(source, out, others, send_all)
 
 
-def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Iterator[_Batch]:
+def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Iterator[Batch]:
     """The batches of the parts of a plain file, in file order, from two forked workers
     (part i from worker i % 2): each parses its next part while the other's is written.
 
@@ -373,7 +383,7 @@ def _part_cuts(source: Any, reader: Reader, options: ImportOptions) -> list[int]
     from tracker.pgn.scan import game_cuts, read_games
 
     if (options.workers is False or options.validate or reader is not read_games
-            or _shared_stream(source) or (_size(source) or 0) < SPLIT_MIN_BYTES
+            or shared_stream(source) or (source_size(source) or 0) < SPLIT_MIN_BYTES
             or "fork" not in multiprocessing.get_all_start_methods()):
         return None
     with source.open() as stream:
@@ -389,17 +399,29 @@ def _part_cuts(source: Any, reader: Reader, options: ImportOptions) -> list[int]
 def _use_worker(source: Any, options: ImportOptions) -> bool:
     if options.workers is not None:
         return options.workers and "fork" in multiprocessing.get_all_start_methods()
-    if "fork" not in multiprocessing.get_all_start_methods() or _shared_stream(source):
+    if "fork" not in multiprocessing.get_all_start_methods() or shared_stream(source):
         return False
-    size = _size(source)
+    size = source_size(source)
     return size is None or size >= WORKER_MIN_BYTES
 
 
-def _size(source: Any) -> int | None:
+def source_size(source: Any) -> int | None:
     size = getattr(source, "size", None)
     return size if isinstance(size, int) else None
 
 
-def _shared_stream(source: Any) -> bool:
+def shared_stream(source: Any) -> bool:
     """Standard input is one spooled stream: never read it from two places at once."""
     return str(source.name) == "-"
+
+
+def batches_of(source: Any, reader: Reader, options: ImportOptions) -> Iterator[Batch]:
+    """A source's batches, in file order: from two workers (a big plain file, in parts),
+    one worker, or this process (see the module docstring). Where to cut a big file is
+    found now; the reading starts with the first batch asked for."""
+    cuts = _part_cuts(source, reader, options)
+    if cuts is not None:
+        return _in_two_workers(source, options, cuts)
+    if _use_worker(source, options):
+        return _in_worker(source, reader, options)
+    return _batches(source, reader, options)

@@ -1,5 +1,6 @@
-"""From a game's tags to the plain row the store takes: names, dates, event and site, the
-list (by time control), whether the game counts for rating and why not, its identity.
+"""From a game's tags to the PreparedGame the store takes (or the Skipped reason it cannot be
+stored): names, dates, event and site, the list (by time control), whether the game counts
+for rating and why not, its identity.
 
 Pure (no database); run in the main process or in a worker (tracker.importer.batches).
 """
@@ -14,23 +15,25 @@ from typing import Any
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NOTHING, NameSignals, name_kind, name_signals
 from tracker.fide.timecontrol import classify_time_control
-from tracker.model import MAX_RATING, RatingList, RawGame
+from tracker.model import (
+    MAX_RATING,
+    RESULTS,
+    NotRated,
+    PreparedGame,
+    RatingList,
+    RawGame,
+    Skipped,
+)
 from tracker.names import normalize_name
-from tracker.store.games import PreparedGame
 
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
 
-# Stable reasons a game does not count for rating (see tracker/store/schema.py).
-UNFINISHED = "unfinished"
-FORFEIT = "forfeit"
-NO_MOVES = "no-moves"
-VARIANT = "variant"
-SETUP = "setup"
-TIME_CONTROL = "time-control"
-ONLINE = "online"
-UNRATED_OPPONENT = "unrated-opponent"
-
-RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
+# The reasons the tags give that a game does not count for rating (tracker.model.NotRated),
+# as the plain strings a PreparedGame carries (a worker sends them with marshal).
+_ONLINE, _VARIANT, _SETUP, _UNFINISHED, _FORFEIT, _NO_MOVES, _TIME_CONTROL, _UNRATED = (
+    r.value for r in (NotRated.ONLINE, NotRated.VARIANT, NotRated.SETUP, NotRated.UNFINISHED,
+                      NotRated.FORFEIT, NotRated.NO_MOVES, NotRated.TIME_CONTROL,
+                      NotRated.UNRATED_OPPONENT))
 STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "classical", "regular"})
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -75,7 +78,8 @@ def classify_list(
 
 
 class Preparer:
-    """Turns RawGames into PreparedGames (pure: no database), with memo dicts for speed."""
+    """Turns RawGames into PreparedGames, or the reason one cannot be stored (Skipped); pure
+    (no database), with memo dicts for speed."""
 
     def __init__(self, default_list: RatingList | None = None) -> None:
         self.default_list = default_list
@@ -157,7 +161,7 @@ class Preparer:
                 found = self._tc[key] = classify_list(tc, day, max_elo)
             lst, outside = found
             if lst is not None:
-                return lst, False, TIME_CONTROL if outside else None
+                return lst, False, _TIME_CONTROL if outside else None
         value, assumed, reason = self._named(event, round_)
         return RatingList(value), assumed, reason
 
@@ -180,10 +184,9 @@ class Preparer:
         lst = kind.rating_list or self.default_list or RatingList.STANDARD
         return lst.value, True, kind.not_rated
 
-    def prepare(self, raw: RawGame) -> PreparedGame | str:
+    def prepare(self, raw: RawGame) -> PreparedGame | Skipped:
         """The game's plain values, or the reason it cannot be stored (a problem)."""
-        row = self.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
-        return row if isinstance(row, str) else PreparedGame._make(row)
+        return self.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
 
     def _player(self, tag: str | None) -> tuple[str, str]:
         """(the name as written, stripped; its normalized form) of a White/Black tag."""
@@ -238,9 +241,9 @@ class Preparer:
 
     def row(
         self, tags: dict[str, str], moves_digest: str, has_moves: bool, line: int
-    ) -> tuple[Any, ...] | str:
-        """`prepare` as a plain tuple in PreparedGame's field order (what the writer takes),
-        without building the NamedTuple: the import's hot loop."""
+    ) -> PreparedGame | Skipped:
+        """`prepare` from a RawGame's parts, as the import's hot loop
+        (tracker.importer.batches) calls it."""
         get = tags.get
         wtag = get("White")
         found = self._players.get(wtag)
@@ -250,21 +253,21 @@ class Preparer:
         black, bnorm = found or self._player(btag)
         if white in _NO_NAME or black in _NO_NAME:
             side = "White" if white in _NO_NAME else "Black"
-            return f"no {side} player name: game skipped"
+            return Skipped(f"no {side} player name: game skipped")
         result = get("Result")
         if result not in RESULTS:
             result = (result or "").strip()
             if result not in RESULTS:
-                return (f"unknown result {result!r}: game skipped "
-                        "(expected 1-0, 0-1, 1/2-1/2 or *)")
+                return Skipped(f"unknown result {result!r}: game skipped "
+                               "(expected 1-0, 0-1, 1/2-1/2 or *)")
         if not wnorm or not bnorm:
-            return "a player name made only of punctuation: game skipped"
+            return Skipped("a player name made only of punctuation: game skipped")
         wfide = get("WhiteFideId")
         bfide = get("BlackFideId")
         wid = _fide(wfide) if wfide else None
         bid = _fide(bfide) if bfide else None
         if wnorm == bnorm or (wid is not None and wid == bid):
-            return f"White and Black are the same player ({white}): game skipped"
+            return Skipped(f"White and Black are the same player ({white}): game skipped")
         key = (get("Event"), get("Site"), get("Date"), get("EventDate"))
         context = self._contexts.get(key) or self._context(key)
         (event, site, date_tag, iso, day, event_date, start, event_norm, online,
@@ -324,14 +327,14 @@ class Preparer:
         ).hexdigest()[:IDENTITY_CHARS]
         wtitle = get("WhiteTitle")
         btitle = get("BlackTitle")
-        return (
+        return _game((
             line, white, wnorm, wid, black, bnorm, bid,
             event, site_key, event_date, online, identity,
             iso, date_tag, round_, result, welo, belo, welo_tag, belo_tag,
             _title(wtitle) if wtitle else None, _title(btitle) if btitle else None,
             tc, termination, variant or None, has_moves, lst, assumed,
             reason is None, reason,
-        )
+        ))
 
     def _no_tc_list(self, event: str) -> tuple[str, bool, str | None]:
         cache = self._no_tc
@@ -448,24 +451,28 @@ def _not_rated_reason(
     welo: int | None, belo: int | None,
 ) -> str | None:
     if online:
-        return ONLINE
+        return _ONLINE
     if variant.lower() not in STANDARD_VARIANTS:
-        return VARIANT
+        return _VARIANT
     if (setup == "1" or fen) and fen != START_FEN:
-        return SETUP
+        return _SETUP
     if result == "*":
-        return UNFINISHED
+        return _UNFINISHED
     if termination and "forfeit" in termination.lower():
-        return FORFEIT
+        return _FORFEIT
     if not has_moves:
-        return NO_MOVES
-    if tc_reason:  # TIME_CONTROL, or what the event or round name says (not rated by name)
+        return _NO_MOVES
+    if tc_reason:  # time-control, or what the event or round name says (not rated by name)
         return tc_reason
     if (welo is None and belo is None and welo_tag is not None and belo_tag is not None
             and welo_tag.strip() in _UNRATED_TAGS and belo_tag.strip() in _UNRATED_TAGS):
         # Both Elo tags say "unrated": the game counts for neither side.
-        return UNRATED_OPPONENT
+        return _UNRATED
     return None
 
 
-_ASSUMED, _RATED, _REASON = 27, 28, 29  # positions in a PreparedGame (tested)
+_game = PreparedGame._make  # the values in field order, as one PreparedGame
+
+# Positions of three fields of a PreparedGame (tests/test_import.py reads a row by them).
+_ASSUMED, _RATED, _REASON = (PreparedGame._fields.index(name)
+                             for name in ("list_assumed", "rated", "not_rated_reason"))

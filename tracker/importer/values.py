@@ -85,7 +85,9 @@ class Progress(Protocol):
     def finish(self) -> None: ...
 
 
-class _NoProgress:
+class NoProgress:
+    """No progress shown (the library's default)."""
+
     def plan(self, files: int, total_bytes: int | None) -> None:
         pass
 

@@ -58,7 +58,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import (
     Connection,
@@ -78,7 +78,8 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tracker.errors import DatabaseError, NotFound
-from tracker.store.db import Store, copy_rows, is_busy, lock_for_writing, one_line
+from tracker.model import GAME_ROW_FIELDS, GAME_ROW_FROM, PreparedGame
+from tracker.store.db import Store, copy_rows, is_busy, lock_for_writing, one_line, utc_now
 from tracker.store.players import MAX_FIDE_ID_DIGITS
 from tracker.store.schema import (
     games,
@@ -97,53 +98,13 @@ MAX_CACHED = 100_000  # player keys kept in memory during an import (a quarter: 
 _CHUNK = 500  # parameters per IN (...) query (SQLite's limit is far above)
 
 
-class PreparedGame(NamedTuple):
-    """One game as the importer hands it to the store: plain, checked values.
-
-    Dates are ISO strings (`YYYY-MM-DD`) or None; `*_norm` are normalized names; `identity`
-    is the game's identity (players, date, round, event, moves) as 32 hex characters of its
-    sha256 (tracker.importer.prepare.IDENTITY_CHARS). A plain tuple in this field order is
-    accepted too (cheaper to send between processes): the fields from `date` on are the
-    games row's own columns, in `_GAME_COLUMNS` order.
-    """
-
-    line: int
-    white: str
-    white_norm: str
-    white_fide: int | None
-    black: str
-    black_norm: str
-    black_fide: int | None
-    event: str
-    site: str  # as it keys the tournament (host of an online URL)
-    event_date: str | None
-    online: bool
-    identity: str
-    # The games row's own columns from here on (see _GAME_COLUMNS).
-    date: str | None
-    date_tag: str | None
-    round: str | None
-    result: str
-    white_elo: int | None
-    black_elo: int | None
-    white_elo_tag: str | None
-    black_elo_tag: str | None
-    white_title: str | None
-    black_title: str | None
-    time_control: str | None
-    termination: str | None
-    variant: str | None
-    has_moves: bool
-    list: str
-    list_assumed: bool
-    rated: bool
-    not_rated_reason: str | None
-
-
-# Positions in a PreparedGame (the hot loop indexes plain tuples).
-_LINE, _WHITE, _WNORM, _WFIDE, _BLACK, _BNORM, _BFIDE = range(7)
-_EVENT, _SITE, _EVENT_DATE, _ONLINE, _IDENTITY, _DATE, _DATE_TAG = range(7, 14)
-_ROW_FROM = _DATE
+# Positions in a PreparedGame (the hot loop indexes them: a plain tuple in its field order
+# is taken too).
+_LINE, _WHITE, _WNORM, _WFIDE, _BLACK, _BNORM, _BFIDE = map(PreparedGame._fields.index, (
+    "line", "white", "white_norm", "white_fide", "black", "black_norm", "black_fide"))
+_EVENT, _SITE, _EVENT_DATE, _ONLINE, _IDENTITY, _DATE, _DATE_TAG = map(
+    PreparedGame._fields.index,
+    ("event", "site", "event_date", "online", "identity", "date", "date_tag"))
 _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLite's old 999)
 
 
@@ -174,10 +135,6 @@ class PlayerSummary:
     first: dt.date | None = None
     last: dt.date | None = None
     aliases: tuple[str, ...] = ()
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterable[Sequence[Any]]:
@@ -494,11 +451,10 @@ def undated_tournaments(store: Store, *, player_id: int | None = None,
                               int(n), int(r)) for i, e, site, k, n, r in rows]
 
 
+# A games row as the writer inserts it: what it resolved, then the PreparedGame's own fields.
 _GAME_COLUMNS = (
-    "identity", "tournament_id", "import_id", "source_line", "white_id", "black_id", "date",
-    "date_tag", "round", "result", "white_elo", "black_elo", "white_elo_tag", "black_elo_tag",
-    "white_title", "black_title", "time_control", "termination", "variant", "has_moves",
-    "list", "list_assumed", "rated", "not_rated_reason",
+    "identity", "tournament_id", "import_id", "source_line", "white_id", "black_id",
+    *GAME_ROW_FIELDS,
 )
 _ROW_LINE = _GAME_COLUMNS.index("source_line")
 _ROW_RESULT = _GAME_COLUMNS.index("result")
@@ -623,7 +579,7 @@ class GameWriter:
             self._all_tourneys_cached = self._next_tournament == 0
             key = conn.execute(
                 insert(imports).values(
-                    source=self.source, content_hash=self.content_hash, started_at=_now()
+                    source=self.source, content_hash=self.content_hash, started_at=utc_now()
                 )
             ).inserted_primary_key
             assert key is not None
@@ -670,7 +626,7 @@ class GameWriter:
             conn.execute(
                 update(imports)
                 .where(imports.c.id == self.import_id)
-                .values(finished_at=_now(), content_hash=self.content_hash,
+                .values(finished_at=utc_now(), content_hash=self.content_hash,
                         games_read=games_read, games_added=self.added,
                         duplicates=self.given - self.added, problems=problems)
             )
@@ -708,8 +664,9 @@ class GameWriter:
         copy_rows(conn, table.name, names, rows)  # postgresql
         return len(rows)
 
-    def add(self, batch: Sequence[tuple[Any, ...]]) -> int:
-        """Store a batch of games; returns how many were new (the rest were duplicates)."""
+    def add(self, batch: Sequence[PreparedGame]) -> int:
+        """Store a batch of games (PreparedGames, or plain tuples in their field order);
+        returns how many were new (the rest were duplicates)."""
         try:
             return self._add(batch)
         except (OperationalError, SADatabaseError) as exc:
@@ -745,7 +702,7 @@ class GameWriter:
             if bid is None or (fide is not None and g[_BNORM] not in self._by_name):
                 bid = player(g[_BLACK], g[_BNORM], fide, new_players, new_names, new_fides)
             append((g[_IDENTITY], tournament(g, new_tourneys), import_id, g[_LINE], wid, bid)
-                   + g[_ROW_FROM:])
+                   + g[GAME_ROW_FROM:])
         self._insert(players, ("id", "name", "norm_name", "fide_id"), new_players)
         self._insert(player_names, ("norm_name", "player_id"), new_names)
         if new_fides:
