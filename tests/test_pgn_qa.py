@@ -28,8 +28,8 @@ from tracker.pgn import (
     text_lines,
     validate_moves,
 )
-from tracker.pgn.machine import BLOCK
 from tracker.pgn.scan import game_cuts
+from tracker.pgn.stream import BLOCK
 
 
 def games(data: bytes) -> list[RawGame]:

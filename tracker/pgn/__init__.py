@@ -63,15 +63,9 @@ from typing import BinaryIO
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text
-from tracker.pgn.machine import (
-    MAX_LINE,
-    MAX_TAGS,
-    MAX_VALUE,
-    LineCount,
-    read_games_slow,
-    text_lines,
-)
+from tracker.pgn.machine import MAX_TAGS, MAX_VALUE, read_games_slow
 from tracker.pgn.scan import CARRY_CAP, game_cuts, read_games
+from tracker.pgn.stream import MAX_LINE, LineCount, text_lines
 
 
 def problem_location(game: RawGame, problem: str) -> tuple[int, str]:

@@ -11,8 +11,8 @@ import chess.pgn
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
-from tracker.pgn.machine import blocks
 from tracker.pgn.moves import digest_of
+from tracker.pgn.stream import blocks
 
 _NULL = chess.Move.null()
 

@@ -1,6 +1,6 @@
 """The fast path of `read_games`: whole blocks of bytes, split at blank lines, standard library.
 
-The stream is read in blocks of whole lines (`machine.chunks`: UTF-8 or a single-byte code
+The stream is read in blocks of whole lines (`stream.chunks`: UTF-8 or a single-byte code
 page, LF line ends), normalised (byte order marks dropped, whitespace-only lines emptied:
 python-chess treats them as blank) and split into paragraphs at blank lines. A *group* runs
 from a paragraph that starts a game (a line `[` + letter or digit, after a blank line,
@@ -21,18 +21,9 @@ from typing import BinaryIO
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
-from tracker.pgn.machine import (
-    GAME_START,
-    IDLE,
-    JUNK,
-    MAX_TAGS,
-    MAX_VALUE,
-    Machine,
-    chunks,
-    drop_boms,
-    wide_encoding,
-)
+from tracker.pgn.machine import GAME_START, IDLE, JUNK, MAX_TAGS, MAX_VALUE, Machine
 from tracker.pgn.moves import canonical
+from tracker.pgn.stream import chunks, drop_boms, wide_encoding
 
 CARRY_CAP = 8 << 20
 """A group still open after this many bytes is read line by line (bounded memory)."""
@@ -53,7 +44,7 @@ _NUMBERING = b"0123456789."
 
 
 def _normalize(data: bytes) -> bytes:
-    """`data` (from `machine.chunks`: no CR left) without BOMs, whitespace-only lines empty."""
+    """`data` (from `stream.chunks`: no CR left) without BOMs, whitespace-only lines empty."""
     if b"\xef" in data:
         data = drop_boms(data)
     if (data[:1] in b" \t\r\x0b\x0c" and data[:1]) or _WS_FIND.search(data):
@@ -385,7 +376,7 @@ def game_cuts(stream: BinaryIO, size: int, step: int) -> list[int]:
 
     A cut is the start of a line `[` + letter or digit, after an empty line, after a line
     whose first byte is neither `[`, `%`, `;`, whitespace nor a byte order mark's first byte
-    (lines end at LF, CRLF or CR alone, as `machine.blocks` reads them). A UTF-16 or UTF-32
+    (lines end at LF, CRLF or CR alone, as `stream.blocks` reads them). A UTF-16 or UTF-32
     stream is never cut. Whatever the line machine's state before such a line (moves, a
     header block given a movetext line, text outside any game, a comment left open), the
     empty line and the `[` line end the game before and start a new one, as they do at the
