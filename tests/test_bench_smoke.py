@@ -48,3 +48,20 @@ def test_store_floor_smoke(tmp_path: Path) -> None:
     for variant in ("executemany, every index", "INSERT ... SELECT, secondary indexes deferred"):
         assert f"| {variant} |" in proc.stdout
     assert (tmp_path / "store-floor.md").exists()
+
+
+@pytest.mark.slow
+def test_startup_bench_smoke() -> None:
+    # bench/startup.py: a reading command's CPU against its libraries' import (issue 18)
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "startup.py"), "--runs", "1"],
+                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = {line.split("|")[1].strip(): line for line in proc.stdout.splitlines()
+            if line.startswith("| `")}
+    assert set(rows) == {"`libraries: sqlalchemy, typer`", "`tracker history --format json`",
+                         "`tracker history (table)`", "`library: typer`", "`tracker --help`"}
+    # a reading command never imports what only other commands need
+    for name in ("`tracker history --format json`", "`tracker history (table)`"):
+        assert "x |" in rows[name]
+        assert not {"alembic", "matplotlib", "rich"} & set(rows[name].split("|")[4]
+                                                           .replace(",", " ").split())
