@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -26,11 +25,11 @@ from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
+    from tracker.official import ListTarget
     from tracker.store import Store
     from tracker.store.official import ImportSummary
 
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
-PROBLEMS_SHOWN = 10
 COLUMNS = ("list", "period", "rating", "games", "k", "flag", "title", "birth_year", "source")
 
 PlayerArg = Annotated[
@@ -109,9 +108,10 @@ def import_lists(
 
       tracker official import standard_nov25frl.zip --all
     """
+    from tracker.official import list_targets
     given_period = _period(period)
     given_list = _list(rating_list)
-    targets, several = _targets(files)
+    targets, several = list_targets(files)
     store = store_for(db)
     try:
         _import_all(store, targets, several, given_period, given_list, keep_all)
@@ -119,81 +119,13 @@ def import_lists(
         store.close()
 
 
-LIST_SUFFIXES = (".txt", ".xml", ".zip")
-"""What a folder search picks up (case-insensitive)."""
-NAMES_SHOWN = 10
-
-
-class _Target:
-    """One file to import: its path, the name shown, its size on disk (for the progress
-    bar), or why it cannot be read (an unreadable folder, say)."""
-
-    def __init__(self, path: Path, label: str, problem: str | None = None) -> None:
-        self.path = path
-        self.label = label
-        self.problem = problem
-        try:
-            self.size = path.stat().st_size if problem is None else 0
-        except OSError:
-            self.size = 0
-
-
-def _targets(files: list[Path]) -> tuple[list[_Target], bool]:
-    """The files named, a folder's list files in name order (recursively, symlinked folders
-    not followed); every missing path is refused before anything is imported. Also whether
-    several files may come (then a failing file does not stop the others)."""
-    import os
-
-    missing = [str(p) for p in files if not p.exists() and not p.is_symlink()]
-    if missing:
-        raise NotFound(f"{missing[0]}: no such file: check the path" if len(missing) == 1
-                       else f"no such files: {', '.join(missing[:NAMES_SHOWN])}: check the "
-                            "paths")
-    out: list[_Target] = []
-    seen: set[str] = set()
-
-    def add(path: Path, label: str, problem: str | None = None) -> None:
-        try:
-            key = str(path.resolve())
-        except (OSError, RuntimeError):
-            key = str(path)
-        if problem is None and key in seen:
-            return
-        seen.add(key)
-        out.append(_Target(path, label, problem))
-
-    folders = False
-    for arg in files:
-        if not arg.is_dir():
-            add(arg, str(arg))
-            continue
-        folders = True
-        found: list[Path] = []
-        unreadable: list[Path] = []
-
-        def note(exc: OSError, where: list[Path] = unreadable) -> None:
-            where.append(Path(exc.filename or ""))
-
-        for root, dirs, names in os.walk(arg, onerror=note):
-            dirs.sort()
-            found.extend(Path(root) / n for n in names if n.lower().endswith(LIST_SUFFIXES))
-        for bad in unreadable:
-            add(bad, str(bad), f"{bad}: cannot read the folder (permission denied?)")
-        if not found and not unreadable:
-            raise NotFound(f"{arg}: no .txt, .xml or .zip list files in this folder")
-        for path in sorted(found):
-            add(path, str(path))
-    return out, folders or len(out) > 1
-
-
-def _import_all(store: Store, targets: list[_Target], several: bool,
+def _import_all(store: Store, targets: list[ListTarget], several: bool,
                 period: Period | None, rating_list: RatingList | None,
                 keep_all: bool) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
     from tracker.cli.common import out, shown
-    from tracker.store.official import known_fide_ids
-    only = None if keep_all else known_fide_ids(store)
+    from tracker.official import NAMES_SHOWN, import_lists
     total = sum(t.size for t in targets)
     show = err.is_terminal and total >= PROGRESS_FROM_BYTES
     progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
@@ -208,28 +140,24 @@ def _import_all(store: Store, targets: list[_Target], several: bool,
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
 
-    failed: list[tuple[_Target, TrackerError]] = []
+    failed: list[tuple[ListTarget, TrackerError]] = []
     with progress:
         task = progress.add_task("", total=total or None)
-        done = 0
-        for target in targets:
-            progress.update(task, description=target.path.name, completed=done)
-            def advance(part: float, at: int = done) -> None:
-                progress.update(task, completed=at + part)
 
-            try:
-                if target.problem is not None:
-                    raise BadInput(target.problem)
-                summary = _import_one(store, target, period, rating_list, keep_all, only,
-                                      advance)
-            except (BadInput, NotFound) as exc:
-                if not several:
-                    raise
-                failed.append((target, exc))
-                say(f"{target.label}: not imported: {_reason(str(exc), target.label)}")
-            else:
-                say(_report(summary, keep_all))
-            done += target.size
+        def advance(target: ListTarget, at: float) -> None:
+            progress.update(task, description=target.path.name, completed=at)
+
+        for outcome in import_lists(store, targets, several=several, period=period,
+                                    rating_list=rating_list, keep_all=keep_all,
+                                    progress=advance):
+            target = outcome.target
+            if outcome.error is not None:
+                failed.append((target, outcome.error))
+                say(f"{target.label}: not imported: {_reason(str(outcome.error), target.label)}")
+                continue
+            assert outcome.summary is not None
+            _warn(outcome.summary, outcome.problems)
+            say(_report(outcome.summary, keep_all))
     if several:
         read = len(targets) - len(failed)
         say(f"{len(targets):,} {'file' if len(targets) == 1 else 'files'}: {read:,} read, "
@@ -244,6 +172,18 @@ def _import_all(store: Store, targets: list[_Target], several: bool,
                    f"stored; why: above): {names}{more}")
 
 
+def _warn(s: ImportSummary, shown_problems: list[str]) -> None:
+    """A file's malformed rows on stderr: the first ones, then how many in all."""
+    for problem in shown_problems:
+        err.print(f"warning: {problem}", markup=False, soft_wrap=True)
+    if s.problems:
+        more = s.problems - len(shown_problems)
+        tail = f" ({more} more not shown)" if more > 0 else ""
+        rows = "row" if s.problems == 1 else "rows"
+        err.print(f"warning: {s.source}: {s.problems} malformed {rows} "
+                  f"skipped{tail}", markup=False, soft_wrap=True)
+
+
 def _reason(message: str, label: str) -> str:
     """A file's error without its name in front ('f.txt:3: x' -> 'line 3: x')."""
     if message.startswith(f"{label}: "):
@@ -252,41 +192,6 @@ def _reason(message: str, label: str) -> str:
     if message.startswith(f"{label}:") and sep and head.isdigit():
         return f"line {head}: {rest}"
     return message
-
-
-def _import_one(store: Store, target: _Target, period: Period | None,
-                rating_list: RatingList | None, keep_all: bool,
-                only: set[int] | None, advance: Callable[[float], None]) -> ImportSummary:
-    from tracker.fidelists import open_list
-    from tracker.store.official import import_entries
-    path = target.path
-    with open_list(path, period=period, rating_list=rating_list, only=only,
-                   label=target.label) as lst:
-        scale = target.size / lst.size if lst.size else 0.0
-        lst.on_read = lambda: advance(lst.position * scale)
-        summary = import_entries(store, lst, keep_all=keep_all, source=path.name)
-        # Players skipped by the reader (not in the database) count as read and skipped.
-        summary.rows += lst.filtered
-        summary.skipped += lst.filtered
-        if lst.period is not None:
-            summary.periods.add(lst.period)
-        summary.lists.update(lst.lists)
-        summary.source = target.label
-        if summary.rows == 0:
-            first = (f" ({lst.problem_count:,} malformed; the first: {lst.problems[0]})"
-                     if lst.problems else "")
-            raise BadInput(f"{target.label}: no players in the list{first}: is it the right "
-                           "file?")
-        for problem in lst.problems[:PROBLEMS_SHOWN]:
-            err.print(f"warning: {problem}", markup=False, soft_wrap=True)
-        if lst.problem_count:
-            more = lst.problem_count - min(PROBLEMS_SHOWN, len(lst.problems))
-            tail = f" ({more} more not shown)" if more > 0 else ""
-            rows = "row" if lst.problem_count == 1 else "rows"
-            err.print(f"warning: {target.label}: {lst.problem_count} malformed {rows} "
-                      f"skipped{tail}", markup=False, soft_wrap=True)
-        summary.problems = lst.problem_count
-    return summary
 
 
 def _n(value: int) -> str:
