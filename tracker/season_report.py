@@ -69,6 +69,7 @@ th, td { padding: 3px 8px; border-bottom: 1px solid var(--rule); text-align: lef
   vertical-align: top; }
 th { background: #f3f5f8; font-weight: 600; }
 td.n, th.n { text-align: right; white-space: nowrap; }
+th, td:first-child { white-space: nowrap; }  /* a period, a date: one line */
 .wide { overflow-x: auto; }
 details { border: 1px solid var(--rule); border-radius: 6px; margin: 8px 0;
   padding: 4px 12px; }
