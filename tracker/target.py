@@ -1,5 +1,9 @@
 """What score is needed: `tracker target`.
 
+`target(store, player, TargetQuestion.of(...))` is the command's verb: the question with its
+defaults (today, the next list), answered over the player's facts by the whole replay
+(`needed_score_replayed`).
+
 `needed_score(...)` answers "how many points do I need in a tournament of N games against
 these opponents to reach RATING on the next list?". It is pure (no database): the caller
 hands over what the open period already holds (the rating before it, the tournaments
@@ -20,13 +24,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from tracker.errors import BadInput
 from tracker.fide import GameIn, PeriodOut, PlayerFacts, TournamentIn, rate_period
-from tracker.model import MAX_RATING, Period, RatingList, Result
-from tracker.periods import GameFact, PeriodRow, ReplayInputs, TournamentFact, replay
+from tracker.model import MAX_RATING, Period, PlayerRef, RatingList, Result
+from tracker.periods import (
+    GameFact,
+    PeriodRow,
+    ReplayInputs,
+    TournamentFact,
+    default_period,
+    replay,
+)
+
+if TYPE_CHECKING:
+    from tracker.store import Store
 
 MAX_GAMES = 200
+MAX_TOURNAMENT_GAMES = 1000
+"""The most games `target --games` takes (the longest events have a few hundred)."""
 NEW_TOURNAMENT = "the new tournament"
 
 
@@ -74,7 +91,7 @@ class TargetOut:
         if self.points_needed is None:
             return (
                 f"{self.target} is out of reach on the {self.period} {self.rating_list} list: "
-                f"even {_pts(Fraction(n))}/{n} gives {_r(self.max_rating)}."
+                f"even {points_text(Fraction(n))}/{n} gives {_r(self.max_rating)}."
             )
         if self.points_needed == 0:
             return (
@@ -82,16 +99,18 @@ class TargetOut:
                 f"whatever the score: even 0/{n} gives {_r(self.min_rating)}."
             )
         return (
-            f"You need {_pts(self.points_needed)}/{n} to reach {self.target} on the "
+            f"You need {points_text(self.points_needed)}/{n} to reach {self.target} on the "
             f"{self.period} {self.rating_list} list (that score gives "
-            f"{_r(self.rating_needed)}; {_pts(Fraction(n))}/{n} would give "
+            f"{_r(self.rating_needed)}; {points_text(Fraction(n))}/{n} would give "
             f"{_r(self.max_rating)})."
         )
 
 
-def _pts(x: Fraction) -> str:
+def points_text(x: Fraction) -> str:
+    """Half points as written: 0, 0.5, 1, 1.5..."""
     whole, half = divmod(x * 2, 2)
     return f"{int(whole)}{'.5' if half else ''}"
+
 
 
 def _r(rating: int | None) -> str:
@@ -102,6 +121,9 @@ def opponents_from(
     games: int | None, average: int | None, ratings: Sequence[int]
 ) -> tuple[int, ...]:
     """The opponents' ratings from the command line: N games against AVG, or the ratings."""
+    if games is not None and games > MAX_TOURNAMENT_GAMES:  # (a list of that many opponents)
+        raise BadInput(f"--games {games:,}: a tournament of more than "
+                       f"{MAX_TOURNAMENT_GAMES:,} games? give the games of one tournament")
     if ratings and average is not None:
         raise BadInput("give either --opponents AVG or --opponent R (repeated), not both")
     if ratings:
@@ -307,3 +329,34 @@ def needed_score_replayed(
         max_rating=steps[-1].rating_after,
         steps=steps,
     )
+
+
+@dataclass(frozen=True)
+class TargetQuestion:
+    """What `tracker target` asks: RATING on the list of `period`, from a new tournament
+    against `opponents` starting on `start`."""
+
+    rating: int
+    rating_list: RatingList
+    opponents: tuple[int, ...]
+    start: dt.date
+    period: Period
+
+    @classmethod
+    def of(cls, rating: int, rating_list: RatingList, opponents: Sequence[int],
+           start: dt.date | None = None, period: Period | None = None) -> TargetQuestion:
+        """The question with its defaults: the tournament starts today, and is rated on the
+        first list after its start (the era's closing rule)."""
+        day = start if start is not None else dt.date.today()
+        when = period if period is not None else default_period(day, rating_list)
+        return cls(rating, rating_list, tuple(opponents), day, when)
+
+
+def target(store: Store, player: PlayerRef, question: TargetQuestion) -> TargetOut:
+    """`needed_score_replayed` over the player's facts in the store (the replay of
+    `tracker history`, standard first for rapid and blitz: tracker.replays)."""
+    from tracker.replays import inputs_for
+    rl = question.rating_list
+    inputs = inputs_for(store, player.id, [rl])[rl]
+    return needed_score_replayed(question.rating, inputs, opponents=question.opponents,
+                                 period=question.period, start=question.start)

@@ -283,21 +283,17 @@ def target(
 
     Example: tracker target 1900 --opponents 1850 --games 9
     """
-    from tracker.check import inputs_for
-    from tracker.periods import default_period
     from tracker.store.players import resolve_player
-    from tracker.target import needed_score_replayed, opponents_from
+    from tracker.target import TargetQuestion, opponents_from
+    from tracker.target import target as answer
     rl = RatingList.parse(rating_list)
-    if games is not None and games > MAX_TOURNAMENT_GAMES:  # (a list of that many opponents)
-        raise BadInput(f"--games {games:,}: a tournament of more than "
-                       f"{MAX_TOURNAMENT_GAMES:,} games? give the games of one tournament")
     opps = opponents_from(games, average, opponent or [])
-    day = _date(start) if start else dt.date.today()
-    when = _period(period) if period else default_period(day, rl)
+    day = _date(start) if start else None
+    when = _period(period) if period else None
+    question = TargetQuestion.of(rating, rl, opps, day, when)
     with store_for(db) as store:
         who = resolve_player(store, player)
-        inputs = inputs_for(store, who.id, [rl])[rl]
-    result = needed_score_replayed(rating, inputs, opponents=opps, period=when, start=day)
+        result = answer(store, who, question)
     if fmt is Format.json:
         emit_json(_target_json(result, who.name))
     elif fmt is Format.csv:  # a row per score: the table's rows
@@ -309,10 +305,6 @@ def target(
                   for s in result.steps])
     else:
         _print_target(result, who.name)
-
-
-MAX_TOURNAMENT_GAMES = 1000
-"""The most games `target --games` takes (the longest events have a few hundred)."""
 
 
 def _date(text: str) -> dt.date:
@@ -331,10 +323,8 @@ def _period(text: str) -> Period:
 
 
 def _pts(x: Fraction | None) -> str | None:
-    if x is None:
-        return None
-    whole, half = divmod(x * 2, 2)
-    return f"{int(whole)}{'.5' if half else ''}"
+    from tracker.target import points_text
+    return None if x is None else points_text(x)
 
 
 def _target_json(t: TargetOut, name: str) -> dict[str, object]:
