@@ -9,15 +9,16 @@ from tracker.check.context import Context, rating_text, reproduced
 from tracker.check.games import games_extra_causes, games_missing_causes
 from tracker.check.report import ELO_TAG, PRE_2008, UNEXPLAINED, Cause
 from tracker.check.rules import base_correction_causes, cap_causes, k_causes, rounding_causes
+from tracker.fide.editions import FIRST_DATE
 from tracker.model import OfficialEntry
-from tracker.periods import REPLAY_FROM, PeriodRow
+from tracker.periods import PeriodRow
 
 
 def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
     """The likely causes of the difference in `row`, ranked (best first)."""
     entry = row.official
     assert entry is not None
-    if row.period.list_date < REPLAY_FROM:
+    if row.period.list_date < FIRST_DATE:
         return [_pre_2008(ctx, row, entry)]
     causes: list[Cause] = []
     ours = row.games

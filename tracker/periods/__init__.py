@@ -85,9 +85,7 @@ from __future__ import annotations
 
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
-    ESTABLISHED_GAMES,
     PLAYER_FACTS_LISTS,
-    REPLAY_FROM,
     GameFact,
     PlayerInfo,
     ReplayInputs,
@@ -116,14 +114,12 @@ from tracker.periods.rows import (
 
 __all__ = [
     "ASSUMED_GAMES_WHEN_ESTABLISHED",
-    "ESTABLISHED_GAMES",
     "GameFact",
     "Assumption",
     "NotCounted",
     "PeriodRow",
     "PLAYER_FACTS_LISTS",
     "PlayerInfo",
-    "REPLAY_FROM",
     "Replay",
     "Source",
     "ReplayInputs",

@@ -11,11 +11,8 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
 from tracker.fide import list_calendar
-from tracker.fide.editions import EDITIONS
+from tracker.fide.editions import EDITIONS, FIRST_DATE, NEW_PLAYER_GAMES
 from tracker.model import OfficialEntry, Period, RatingList
-
-REPLAY_FROM = dt.date(2008, 1, 1)
-"""Lists before this date are not replayed (FIDE rated by tournament averages)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -30,11 +27,10 @@ def too_early_reason(rating_list: RatingList) -> str:
     first = replay_from(rating_list)
     return f"before {first.isoformat()}: no {rating_list} ratings yet"
 
-ESTABLISHED_GAMES = 30
-ASSUMED_GAMES_WHEN_ESTABLISHED = ESTABLISHED_GAMES
+ASSUMED_GAMES_WHEN_ESTABLISHED = NEW_PLAYER_GAMES
 """An official K below a new player's K shows 30 games completed, at least."""
 
-GAMES_COMPLETED_WHEN_UNKNOWN = ESTABLISHED_GAMES
+GAMES_COMPLETED_WHEN_UNKNOWN = NEW_PLAYER_GAMES
 """Policy: a player the replay finds rated when it starts (an official entry, or their own
 Elo tag in the first stored tournament), whose rated games completed nobody recorded
 (`tracker player set --rated-games`) and no official K shows, has completed 30 or more: a
@@ -202,7 +198,7 @@ def default_period(end: dt.date, rating_list: RatingList = RatingList.STANDARD) 
     return p
 
 
-_EARLIEST = Period.of(REPLAY_FROM)
+_EARLIEST = Period.of(FIRST_DATE)
 
 
 @functools.lru_cache(maxsize=16384)

@@ -24,7 +24,7 @@ from tracker.fide import (
     seeded_facts,
     seeds_from_standard,
 )
-from tracker.fide.editions import FirstFormula
+from tracker.fide.editions import FIRST_DATE, FirstFormula
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import MAX_K, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
@@ -33,7 +33,6 @@ from tracker.periods.facts import (
     GAMES_COMPLETED_WHEN_UNKNOWN,
     PEAK_FOR_2400_QUESTION,
     PLAYER_FACTS_LISTS,
-    REPLAY_FROM,
     TAG_IS_EVIDENCE_OF_THE_LIST,
     GameFact,
     ReplayInputs,
@@ -501,7 +500,7 @@ def _quiet(state: _State, period: Period) -> bool:
 
 
 def _unit_start(unit: Unit) -> dt.date:
-    return unit.start or (unit.period.prev().list_date if unit.period else REPLAY_FROM)
+    return unit.start or (unit.period.prev().list_date if unit.period else FIRST_DATE)
 
 
 def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, OfficialEntry],
