@@ -28,7 +28,10 @@ OWNERS = {
     "matplotlib": ("tracker.plot",),
     "psycopg": ("tracker.store",),  # (reached through SQLAlchemy: no module imports it)
 }
-PURE = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.names", "tracker.errors")
+PURE = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.names", "tracker.errors",
+        "tracker.calc")
+USE_CASES = ("tracker.calc", "tracker.official", "tracker.target", "tracker.replays")
+"""The library verbs the CLI calls (issue 16): none of them prints or imports the CLI."""
 
 
 def _modules() -> list[tuple[str, Path]]:
@@ -79,6 +82,22 @@ def test_pure_modules_import_only_stdlib_and_pure(module: str, path: Path) -> No
             assert top in sys.stdlib_module_names or top == "__future__", (
                 f"pure {module} imports {name}"
             )
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_the_library_never_imports_the_cli(module: str, path: Path) -> None:
+    if _owned_by(module, ("tracker.cli",)) or module == "tracker.__main__":
+        return
+    for name in _imports(path):
+        assert not _owned_by(name, ("tracker.cli",)), f"{module} imports {name}"
+
+
+def test_use_cases_are_library_verbs() -> None:
+    names = {m for m, _ in MODULES}
+    for module in USE_CASES:
+        assert module in names, module
+        path = dict(MODULES)[module]
+        assert "print(" not in path.read_text(encoding="utf-8"), f"{module} prints"
 
 
 def test_rule_sees_the_modules() -> None:
