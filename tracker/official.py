@@ -1,4 +1,5 @@
-"""FIDE's published lists into the store (`tracker official import`).
+"""FIDE's published lists into the store (`tracker official import`), and which lists can
+have been published yet (`check_published`, for `tracker official add`).
 
 `list_targets(paths)` finds the list files named (a folder: its .txt, .xml and .zip files,
 its subfolders too, in name order); `import_lists(store, targets, ...)` imports them one file
@@ -10,6 +11,7 @@ module is the use case between them. Nothing here prints.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +29,21 @@ NAMES_SHOWN = 10
 """The most paths a message names."""
 PROBLEMS_SHOWN = 10
 """The malformed rows of a file said one by one (the others are counted)."""
+
+
+def latest_published(today: dt.date) -> Period:
+    """The latest list FIDE can have published by `today`: next month's (it comes out a day
+    or two before the 1st)."""
+    return Period.of(today).next()
+
+
+def check_published(period: Period, today: dt.date | None = None) -> None:
+    """Refuse a list FIDE cannot have published yet (after next month's): `official add`."""
+    today = today or dt.date.today()
+    latest = latest_published(today)
+    if period > latest:
+        raise BadInput(f"--period {period} is a future list: today is {today.isoformat()}, "
+                       f"and the latest list FIDE can have published is {latest}")
 
 
 class ListTarget:

@@ -252,6 +252,7 @@ def add(
 
       tracker official add 1503014 --period 2025-11 --rating 2839 --k 10 --games 9
     """
+    from tracker.official import check_published
     from tracker.store.official import add_entry
     from tracker.store.players import resolve_player
     when = _period(period)
@@ -265,19 +266,10 @@ def add(
     sys.stdout.write(f"recorded {who.name}: {which} {when} {rating}{note}\n")
 
 
-def latest_published(today: dt.date) -> Period:
-    """The latest list FIDE can have published by `today`: next month's (it comes out a day
-    or two before the 1st)."""
-    return Period.of(today).next()
-
-
 def check_published(period: Period, today: dt.date | None = None) -> None:
-    """Refuse a list FIDE cannot have published yet (after next month's)."""
-    today = today or dt.date.today()
-    latest = latest_published(today)
-    if period > latest:
-        raise BadInput(f"--period {period} is a future list: today is {today.isoformat()}, "
-                       f"and the latest list FIDE can have published is {latest}")
+    """Moved to tracker.official (issue 16): imported there when a command runs."""
+    from tracker.official import check_published as check
+    check(period, today)
 
 
 def list_entries(
