@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker.model import RawGame
+from tracker.model import RawGame, Result
 from tracker.pgn import (
     MAX_LINE,
     MAX_TAGS,
@@ -90,6 +90,17 @@ def test_annotations_spacing_and_line_breaks_do_not_change_the_digest() -> None:
     )
     want = digest(b"1.e4e52.Nf3Nc6")
     assert [games(x)[0].moves_digest for x in (plain, glued, annotated)] == [want] * 3
+
+
+def test_every_result_is_cut_from_the_end_of_the_moves() -> None:
+    # The results are tracker.model.Result's; each ends in a byte of its own (moves._RESULT_BY_LAST).
+    assert len({result.value[-1] for result in Result}) == len(Result) == 4
+    for result in Result:
+        for moves in ("1. e4 e5", "1. e4 {x} e5", "1. e4 e5 ; x\n"):
+            (g,) = games(f'[White "A"]\n\n{moves} {result}\n'.encode())
+            assert g.moves_digest == digest(b"1.e4e5"), (moves, result)
+    (g,) = games(b'[White "A"]\n\n1. e4 e5 2. O-O-O 0-0\n')  # not a result: kept
+    assert g.moves_digest == digest(b"1.e4e52.O-O-O0-0")
 
 
 def test_different_moves_different_digest() -> None:

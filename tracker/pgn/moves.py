@@ -1,4 +1,5 @@
-"""The identity of a game's moves: the canonical mainline and its digest (standard library).
+"""The identity of a game's moves: the canonical mainline and its digest (standard library
+and `tracker.model`'s result vocabulary).
 
 The canonical form of a movetext is what is left when these are removed: comments `{...}`
 and `; ...` (to the end of the line), variations `(...)` (nested), NAGs `$n`, black's move
@@ -20,19 +21,19 @@ from __future__ import annotations
 import hashlib
 import re
 
+from tracker.model import Result
+
 _NAG = re.compile(rb"\$[0-9]+")
 _BLACK_NUMBER = re.compile(rb"[0-9]*\.\.+")
-_DROP = b" \t\n\r\x0b\x0c+#!?"
-_NUMBERING = b"0123456789."
-RESULT_ENDS = (b"1/2-1/2", b"1-0", b"0-1", b"*")
-
-
-def cut_result(canon: bytes) -> bytes:
-    """`canon` without the result it ends with (the caller checked that it does)."""
-    for end in RESULT_ENDS:
-        if canon.endswith(end):
-            return canon[: -len(end)]
-    return canon  # pragma: no cover - callers check first
+DROP = b" \t\n\r\x0b\x0c+#!?"
+"""The bytes removed from mainline text: whitespace and the marks `+ # ! ?`."""
+NUMBERING = b"0123456789."
+"""The bytes of move numbers: canonical bytes made of these only hold no move."""
+RESULT_ENDS = tuple(result.value.encode("ascii") for result in Result)
+"""The results a movetext may end with, as PGN writes them (`tracker.model.Result`)."""
+_RESULT_BY_LAST = {end[-1]: end for end in RESULT_ENDS}
+"""The result a canonical movetext may end with, by its last byte (each result ends in a
+byte of its own: tested), so cutting it costs one look-up."""
 
 
 def canonical(text: bytes, *, final: bool = True) -> bytes:
@@ -46,15 +47,17 @@ def canonical(text: bytes, *, final: bool = True) -> bytes:
         text = _NAG.sub(b" ", text)
     if b".." in text:
         text = _BLACK_NUMBER.sub(b" ", text)
-    canon = text.translate(None, _DROP)
-    if final and canon.endswith(RESULT_ENDS):
-        canon = cut_result(canon)
+    canon = text.translate(None, DROP)
+    if final and canon:
+        end = _RESULT_BY_LAST.get(canon[-1])
+        if end is not None and canon.endswith(end):
+            return canon[: -len(end)]
     return canon
 
 
 def has_move(canon: bytes) -> bool:
     """Whether canonical bytes hold a move (not only move numbers)."""
-    return bool(canon.strip(_NUMBERING))
+    return bool(canon.strip(NUMBERING))
 
 
 def new_hasher() -> hashlib.blake2b:
@@ -64,6 +67,6 @@ def new_hasher() -> hashlib.blake2b:
 
 def digest_of(canon: bytes) -> str:
     """The moves digest of canonical bytes: "" when they hold no move."""
-    if canon and canon.strip(_NUMBERING):
+    if canon and canon.strip(NUMBERING):
         return hashlib.blake2b(canon, digest_size=16).hexdigest()
     return ""

@@ -15,14 +15,13 @@ rules; both give the same games (tested).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from hashlib import blake2b
+from collections.abc import Iterator
 from typing import BinaryIO
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
 from tracker.pgn.machine import GAME_START, IDLE, JUNK, MAX_TAGS, MAX_VALUE, Machine
-from tracker.pgn.moves import canonical
+from tracker.pgn.moves import canonical, digest_of
 from tracker.pgn.stream import chunks, drop_boms, wide_encoding
 
 CARRY_CAP = 8 << 20
@@ -39,8 +38,6 @@ _WS_LINES = re.compile(rb"^[ \t\r\x0b\x0c]+$", re.M)
 _HEADERISH = b"[%;"
 _NOT_MOVES = b"[%;\n"
 _SPECIALS = b";{}()[%$"
-_DROP = b" \t\n\r\x0b\x0c+#!?"
-_NUMBERING = b"0123456789."
 
 
 def _normalize(data: bytes) -> bytes:
@@ -74,16 +71,8 @@ def _fast_tags(h: bytes) -> dict[str, str] | None:
 
 def _fast_canonical(m: bytes) -> bytes | None:
     """The canonical mainline of a movetext paragraph, or None (for the line machine)."""
-    if len(m.translate(None, _SPECIALS)) == len(m) and b".." not in m:
-        canon = m.translate(None, _DROP)
-        end = canon[-3:]
-        if end == b"1-0" or end == b"0-1":
-            return canon[:-3]
-        if end[-1:] == b"*":
-            return canon[:-1]
-        if end == b"1/2" and canon.endswith(b"1/2-1/2"):
-            return canon[:-7]
-        return canon
+    if len(m.translate(None, _SPECIALS)) == len(m):  # the usual case: nothing to remove
+        return canonical(m)
     if b";" in m:
         return None
     if b"{" in m:
@@ -126,38 +115,6 @@ def _strip_variations(m: bytes) -> bytes | None:
         return None
     parts.append(m[kept_from:])
     return b"".join(parts)
-
-
-def _game_factory() -> Callable[[dict[str, str], str, bool, int, tuple[str, ...]], RawGame]:
-    """RawGame's constructor, or a twice faster equivalent when RawGame has a __dict__."""
-    probe = RawGame({}, "", False, 0, ())
-    if not hasattr(probe, "__dict__") or set(vars(probe)) != _FIELDS:
-        return RawGame
-    new = object.__new__
-    set_dict = object.__setattr__
-
-    def make(
-        tags: dict[str, str], digest: str, moves: bool, line: int, problems: tuple[str, ...]
-    ) -> RawGame:
-        game: RawGame = new(RawGame)
-        set_dict(
-            game,
-            "__dict__",
-            {
-                "tags": tags,
-                "moves_digest": digest,
-                "has_moves": moves,
-                "line": line,
-                "problems": problems,
-            },
-        )
-        return game
-
-    return make
-
-
-_FIELDS = {"tags", "moves_digest", "has_moves", "line", "problems"}
-_make_game = _game_factory()
 
 
 _is_start = re.compile(rb"\n*\[[A-Za-z0-9]").match
@@ -244,7 +201,6 @@ class _Reader:
         paras = buf.split(b"\n\n")
         n = len(paras)
         last = n - 1 if final else n - 2  # a fast pair (i, i + 1) needs i < last
-        make = _make_game
         fast_tags = _fast_tags
         fast_canonical = _fast_canonical
         i = 0
@@ -278,12 +234,8 @@ class _Reader:
                     if tags is not None:
                         canon = fast_canonical(m)
                         if canon is not None:
-                            if canon.strip(_NUMBERING):
-                                yield make(
-                                    tags, blake2b(canon, digest_size=16).hexdigest(), True, line, ()
-                                )
-                            else:
-                                yield make(tags, "", False, line, ())
+                            digest = digest_of(canon)
+                            yield RawGame(tags, digest, bool(digest), line, ())
                             i += 2
                             off += len(h) + len(raw_m) + 4
                             line += h.count(b"\n") + raw_m.count(b"\n") + 4
