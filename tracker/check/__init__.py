@@ -35,6 +35,7 @@ tracker.replays reads), `workers` (`check --all` over processes). `check_all` is
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 from tracker.check.causes import likely_causes
@@ -78,7 +79,10 @@ def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse:
     """Check every player with an official rating (`tracker check --all`), by name.
 
     `progress(done, total)` is called as players are looked at; `jobs` > 1 spreads the
-    players over that many processes (worth it from a few hundred players)."""
+    players over that many processes (worth it from a few hundred players), 0 over one per
+    CPU."""
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
     everyone = players_by_name(store)
     pieces = cut_in_pieces(everyone, players_with_ratings(store), CHUNK)
     if jobs > 1 and len(everyone) >= 2 * CHUNK:

@@ -4,7 +4,6 @@ is needed on the next list)."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any
@@ -116,8 +115,7 @@ def check(
                 def advance(done: int, total: int) -> None:
                     bar.update(task, completed=done, total=total)
 
-                reports = check_all(store, lists, progress=advance,
-                                    jobs=jobs if jobs > 0 else os.cpu_count() or 1)
+                reports = check_all(store, lists, progress=advance, jobs=jobs)
             if not reports:
                 raise NotFound("no player has an official rating: record one with "
                                "`tracker official add` or import a list with "
