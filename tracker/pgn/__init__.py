@@ -54,6 +54,13 @@ Parts: `game_cuts(stream, size, step)` gives offsets where a seekable file can b
 parts that read, one by one (`read_games(part, source, first_line=N)` with the number of
 the part's first line), exactly as the whole file does. The importer parses a big plain
 file in parts in two worker processes.
+
+Modules, one job each: `stream` (the bytes as whole LF-ended lines: read errors, UTF-16/32,
+line ends, the line cap, line counts), `decode` (a line's bytes as text), `moves` (the
+canonical mainline and its digest), `machine` (the reading rules, one line at a time, and
+`read_games_slow`), `scan` (`read_games`: the fast path over whole paragraphs, everything
+else handed to the machine; `game_cuts`), `reference` (python-chess: the reference reader
+and `--validate`; the only module importing `chess`).
 """
 
 from __future__ import annotations
