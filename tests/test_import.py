@@ -27,7 +27,7 @@ from tracker.importer import (
 )
 from tracker.model import RatingList, RawGame
 from tracker.store import Store
-from tracker.store.games import list_imports
+from tracker.store.imports import list_imports
 from tracker.store.schema import games, imports, players, tournaments
 
 MOVES = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"

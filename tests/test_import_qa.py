@@ -22,7 +22,7 @@ from sqlalchemy import select
 from tests.conftest import dump_db, run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.store import Store
-from tracker.store.games import list_players
+from tracker.store.players import list_players
 from tracker.store.schema import games, imports
 
 
@@ -235,7 +235,7 @@ def test_a_changed_result_is_reported_then_replaced_after_imports_remove(
 def test_remove_keeps_what_the_user_said_and_what_others_need(
         store: Store, tmp_path: Path) -> None:
     from tracker.importer import ImportOptions, import_paths
-    from tracker.store.games import remove_import
+    from tracker.store.imports import remove_import
     from tracker.store.players import resolve_player, set_facts, set_me
     from tracker.store.schema import players, tournaments
 

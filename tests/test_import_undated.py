@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from tests.test_import import pgn, run, write
 from tracker.cli import app
 from tracker.store import Store, open_store
-from tracker.store.games import undated_tournaments
+from tracker.store.imports import undated_tournaments
 from tracker.store.schema import games, players, tournaments
 
 pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)

@@ -11,8 +11,15 @@ from sqlalchemy import insert, select
 from tests.test_import import pgn, run, write
 from tracker.errors import BadInput
 from tracker.store import Store
-from tracker.store.games import list_players
-from tracker.store.players import get_player, me, merge, resolve_player, set_facts, set_me
+from tracker.store.players import (
+    get_player,
+    list_players,
+    me,
+    merge,
+    resolve_player,
+    set_facts,
+    set_me,
+)
 from tracker.store.schema import games, official_ratings, player_names
 
 pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)

@@ -8,8 +8,9 @@ The flow for one source (a file, an archive member, standard input):
    before the commit: a file that changed meanwhile (appended, cut, replaced) fails whole,
    as the hash and the games may then be of two different contents (issue 19);
 2. `tracker.pgn.read_games` reads the games' tags (and a digest of the moves); `prepare`
-   turns each RawGame into a `PreparedGame` (plain checked values: players, Elo tags, date,
-   list, whether the game counts for rating and why not, its identity) or a problem;
+   turns each RawGame into a `tracker.model.PreparedGame` (plain checked values: players,
+   Elo tags, date, list, whether the game counts for rating and why not, its identity) or
+   the reason it cannot be stored (`tracker.model.Skipped`, a problem);
 3. `tracker.store.games.GameWriter` stores the batches in one transaction, de-duplicating by
    identity, and commits when the source is complete. A kill mid-way leaves nothing of it.
 
@@ -22,7 +23,8 @@ order; archives and standard input stay one stream, in one worker. The workers r
 the code of the in-process path, so the result is identical (tested).
 
 The modules: `values` (options, reports), `prepare` (step 2: Preparer), `batches`
-(the batches of a source, in process or in forked workers; the tunables) and this one
+(the batches of a source, in process or in forked workers: `batches_of`; the tunables;
+the one place a batch becomes plain tuples for the pipe and back) and this one
 (steps 1 and 3: the use case). None imports sqlalchemy (the store does that) nor chess
 (tracker.pgn does).
 """
@@ -54,7 +56,8 @@ from tracker.importer.values import (
 from tracker.model import RESULTS, NotRated
 from tracker.store import Store
 from tracker.store.db import DamagedDatabase
-from tracker.store.games import GameWriter, ImportRecord, find_import
+from tracker.store.games import GameWriter
+from tracker.store.imports import ImportRecord, find_import
 
 __all__ = [
     "ImportOptions",

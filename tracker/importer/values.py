@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
 from tracker.model import RatingList, RawGame
-from tracker.store.games import ImportRecord
+from tracker.store.imports import ImportRecord
 
 
 class Source(Protocol):

@@ -119,6 +119,15 @@ def shown_target(target: str) -> str:
     return _PASSWORD.sub(r"\1:***@", target)
 
 
+IN_CHUNK = 500  # parameters per IN (...) query (SQLite's limit is far above)
+
+
+def chunks(items: Sequence[Any], size: int = IN_CHUNK) -> Iterable[Sequence[Any]]:
+    """`items` a slice of `size` at a time (the values of one IN (...) query)."""
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
 def utc_now() -> dt.datetime:
     """Now in UTC, without a time zone: how the store records when a row was written
     (imports' started_at and finished_at, official entries' recorded_at)."""

@@ -1,5 +1,6 @@
 """Writing games: players, tournaments, games and the import row of one source, in one
-transaction; and the lists behind `tracker imports` and `tracker players`.
+transaction (the lists behind `tracker imports` and `tracker players` are in
+tracker.store.imports and tracker.store.players).
 
 Built for speed (issue 6): the importer hands over batches of `PreparedGame` (plain values,
 already checked and classified); `GameWriter` resolves players and tournaments through
@@ -46,56 +47,63 @@ tag says (its year, its month); otherwise it joins the undated tournament of the
 and site keyed by the same date tag. When the source is complete, an undated tournament of an
 event and site that now has exactly one fitting dated tournament (dated games after the
 undated ones, or in a later import) is merged into it, unless the user recorded an override
-for it (`_date_the_undated`). What stays undated is listed by `undated_tournaments`, with the
-ids `tracker event set ID --period YYYY-MM` takes. For online games, a Site that is a URL is
-keyed by its host (lichess writes one URL per game). start/end follow the games as they
-arrive.
+for it (`_date_the_undated`). What stays undated is listed by
+tracker.store.imports.undated_tournaments, with the ids `tracker event set ID --period
+YYYY-MM` takes. For online games, a Site that is a URL is keyed by its host (lichess writes
+one URL per game). start/end follow the games as they arrive.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import (
-    Connection,
-    and_,
-    bindparam,
-    case,
-    delete,
-    exists,
-    func,
-    insert,
-    or_,
-    select,
-    union_all,
-    update,
-)
+from sqlalchemy import Connection, bindparam, delete, exists, func, insert, or_, select, update
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from tracker.errors import DatabaseError, NotFound
+from tracker.errors import DatabaseError
 from tracker.model import GAME_ROW_FIELDS, GAME_ROW_FROM, PreparedGame
-from tracker.store.db import Store, copy_rows, is_busy, lock_for_writing, one_line, utc_now
-from tracker.store.players import MAX_FIDE_ID_DIGITS
-from tracker.store.schema import (
-    games,
-    imports,
-    official_ratings,
-    player_names,
-    players,
-    ro_overrides,
-    tournaments,
+from tracker.store.db import (
+    Store,
+    chunks,
+    copy_rows,
+    is_busy,
+    lock_for_writing,
+    one_line,
+    utc_now,
 )
+from tracker.store.imports import (  # all but TAG_YEAR_MONTH: moved there (issue 16)
+    TAG_YEAR_MONTH,
+    assumed_since,
+    last_game_id,
+    list_imports,
+    remove_import,
+    undated_tournaments,
+)
+from tracker.store.players import list_players  # moved to tracker.store.players (issue 16)
+from tracker.store.schema import games, imports, player_names, players, ro_overrides, tournaments
+
+__all__ = [  # the writer; then what moved, still imported from here by tracker/cli (issue 16)
+    "DEFERRABLE_INDEXES",
+    "DEFER_INDEXES_AFTER",
+    "JOIN_DAYS",
+    "MAX_CACHED",
+    "GameWriter",
+    "count_games",
+    "assumed_since",
+    "last_game_id",
+    "list_imports",
+    "list_players",
+    "remove_import",
+    "undated_tournaments",
+]
 
 JOIN_DAYS = 30
 DEFER_INDEXES_AFTER = 20_000  # games added before the secondary indexes may be deferred
 DEFERRABLE_INDEXES = ("ix_games_white_id", "ix_games_black_id", "ix_games_tournament_date")
 MAX_CACHED = 100_000  # player keys kept in memory during an import (a quarter: tournaments)
-_CHUNK = 500  # parameters per IN (...) query (SQLite's limit is far above)
 
 
 # Positions in a PreparedGame (the hot loop indexes them: a plain tuple in its field order
@@ -108,347 +116,13 @@ _EVENT, _SITE, _EVENT_DATE, _ONLINE, _IDENTITY, _DATE, _DATE_TAG = map(
 _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLite's old 999)
 
 
-@dataclass(frozen=True)
-class ImportRecord:
-    """A row of `tracker imports`."""
-
-    id: int
-    source: str
-    content_hash: str
-    started_at: dt.datetime
-    finished_at: dt.datetime | None
-    games_read: int
-    games_added: int
-    duplicates: int
-    problems: int
-
-
-@dataclass(frozen=True)
-class PlayerSummary:
-    """A row of `tracker players`: FIDE ID, games per list, first and last game date."""
-
-    id: int
-    name: str
-    fide_id: int | None
-    is_me: bool
-    games: dict[str, int] = field(default_factory=dict)  # list -> number of games
-    first: dt.date | None = None
-    last: dt.date | None = None
-    aliases: tuple[str, ...] = ()
-
-
-def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterable[Sequence[Any]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
-
-
 def _days(iso: str) -> int:
     return dt.date.fromisoformat(iso).toordinal()
-
-
-def find_import(store: Store, content_hash: str) -> ImportRecord | None:
-    """The finished import of this exact content, if there was one."""
-    with store.engine.connect() as conn:
-        row = conn.execute(
-            select(imports)
-            .where(imports.c.content_hash == content_hash, imports.c.finished_at.is_not(None))
-            .order_by(imports.c.id)
-            .limit(1)
-        ).first()
-    return None if row is None else _import_record(row._mapping)
-
-
-def _import_record(m: Any) -> ImportRecord:
-    return ImportRecord(
-        id=int(m["id"]),
-        source=str(m["source"]),
-        content_hash=str(m["content_hash"]),
-        started_at=m["started_at"],
-        finished_at=m["finished_at"],
-        games_read=int(m["games_read"]),
-        games_added=int(m["games_added"]),
-        duplicates=int(m["duplicates"]),
-        problems=int(m["problems"]),
-    )
-
-
-def list_imports(store: Store) -> list[ImportRecord]:
-    """Every finished import, oldest first."""
-    with store.engine.connect() as conn:
-        rows = conn.execute(
-            select(imports).where(imports.c.finished_at.is_not(None)).order_by(imports.c.id)
-        ).all()
-    return [_import_record(r._mapping) for r in rows]
-
-
-def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]:
-    """Players (optionally those whose name or alias contains the normalized `search`), with
-    their games per list and date range, by name."""
-    from tracker.names import normalize_name
-
-    with store.engine.connect() as conn:
-        query = select(players.c.id, players.c.name, players.c.fide_id, players.c.is_me)
-        if search is not None and search.strip():
-            text = search.strip()
-            key = normalize_name(text)
-            ids = select(player_names.c.player_id).where(
-                player_names.c.norm_name.contains(key, autoescape=True)
-            )
-            cond = players.c.id.in_(ids) | players.c.norm_name.contains(key, autoescape=True)
-            if text.isdigit() and len(text) <= MAX_FIDE_ID_DIGITS:
-                cond = cond | (players.c.fide_id == int(text))
-            query = query.where(cond)
-        found = conn.execute(query.order_by(players.c.norm_name, players.c.id)).all()
-        result: dict[int, dict[str, Any]] = {
-            int(r.id): {"name": r.name, "fide_id": r.fide_id, "is_me": bool(r.is_me),
-                        "games": {}, "first": None, "last": None, "aliases": []}
-            for r in found
-        }
-        if search is None or not search.strip():
-            # Every player: one pass over the games (a grouped UNION ALL of both sides) is
-            # about twice as fast as 500 ids at a time through the two player indexes.
-            sides = union_all(
-                select(games.c.white_id.label("pid"), games.c.list, games.c.date),
-                select(games.c.black_id.label("pid"), games.c.list, games.c.date),
-            ).subquery()
-            _add_counts(result, conn.execute(
-                select(sides.c.pid, sides.c.list, func.count(), func.min(sides.c.date),
-                       func.max(sides.c.date)).group_by(sides.c.pid, sides.c.list)
-            ).all())
-            _add_aliases(result, conn.execute(
-                select(player_names.c.player_id, player_names.c.norm_name)
-                .order_by(player_names.c.norm_name)
-            ).all())
-        else:
-            for chunk in _chunks(list(result)):
-                for side in (games.c.white_id, games.c.black_id):
-                    _add_counts(result, conn.execute(
-                        select(side, games.c.list, func.count(), func.min(games.c.date),
-                               func.max(games.c.date))
-                        .where(side.in_(chunk))
-                        .group_by(side, games.c.list)
-                    ).all())
-                _add_aliases(result, conn.execute(
-                    select(player_names.c.player_id, player_names.c.norm_name)
-                    .where(player_names.c.player_id.in_(chunk))
-                    .order_by(player_names.c.norm_name)
-                ).all())
-    return [
-        PlayerSummary(id=pid, name=str(e["name"]), fide_id=e["fide_id"], is_me=e["is_me"],
-                      games=dict(e["games"]), first=e["first"], last=e["last"],
-                      aliases=tuple(e["aliases"]))
-        for pid, e in result.items()
-    ]
-
-
-def _add_counts(result: dict[int, dict[str, Any]], rows: Sequence[Any]) -> None:
-    """Fold (player id, list, games, first date, last date) rows into `result`."""
-    for pid, lst, n, first, last in rows:
-        entry = result.get(int(pid))
-        if entry is None:
-            continue
-        entry["games"][lst] = entry["games"].get(lst, 0) + int(n)
-        if first is not None and (entry["first"] is None or first < entry["first"]):
-            entry["first"] = first
-        if last is not None and (entry["last"] is None or last > entry["last"]):
-            entry["last"] = last
-
-
-def _add_aliases(result: dict[int, dict[str, Any]], rows: Sequence[Any]) -> None:
-    for pid, norm in rows:
-        entry = result.get(int(pid))
-        if entry is not None:
-            entry["aliases"].append(str(norm))
-
-
-@dataclass(frozen=True)
-class RemovedImport:
-    """What `remove_import` removed (or, on a dry run, would remove)."""
-
-    record: ImportRecord
-    games: int
-    tournaments: tuple[str, ...]  # the events of the tournaments removed
-    players: tuple[str, ...]  # the names of the players removed
-    kept_tournaments: int  # had games of this import, kept: other games or user overrides
-    kept_players: int  # had games of this import, kept: other games, official entries...
-    # Later imports that skipped duplicates (perhaps of these games): their content is
-    # forgotten, so that importing such a file again stores what it has.
-    forgotten: tuple[str, ...] = ()
-
-
-def remove_import(store: Store, import_id: int, *, dry_run: bool = False) -> RemovedImport:
-    """Remove one import in one transaction: the games it added (games.import_id), then what
-    only they needed: its tournaments left without games and without a user override
-    (pinned period or list, excluded, a starting rating), its players left without games,
-    official entries, facts (birth year, rated games, ever 2400, title, federation), a
-    spelling other than their own (a merge) or the mark of the tracked player; and the
-    import row itself, so that the same file can be imported again. A dry run says the same
-    and writes nothing. Games of other imports that joined its tournaments keep them (with
-    the dates they have). A later import that skipped duplicates may have skipped these
-    games: its content is forgotten (content_hash ''), so that its file is not taken for
-    "already imported" and brings them back when imported again."""
-    if not 0 < import_id < 2**63:  # no such id can be stored (SQLite's integers)
-        raise NotFound(f"there is no import {import_id}: `tracker imports` lists them with "
-                       "their ids")
-    try:
-        with store.engine.connect() as conn:
-            lock_for_writing(conn)  # no importer adds a game meanwhile
-            removed = _remove_import(conn, import_id)
-            if dry_run:
-                conn.rollback()
-            else:
-                conn.commit()
-    except (OperationalError, SADatabaseError) as exc:
-        if is_busy(exc):
-            raise DatabaseError("the database stayed busy: another tracker is writing to it; "
-                                "remove the import when that one has finished") from None
-        raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
-    return removed
-
-
-def _remove_import(conn: Connection, import_id: int) -> RemovedImport:
-    row = conn.execute(select(imports).where(imports.c.id == import_id)).first()
-    if row is None:
-        raise NotFound(f"there is no import {import_id}: `tracker imports` lists them with "
-                       "their ids")
-    record = _import_record(row._mapping)
-    mine = games.c.import_id == import_id
-    tids = sorted(int(t) for t in conn.execute(
-        select(games.c.tournament_id).where(mine).distinct()).scalars())
-    pids = sorted({int(p) for p in conn.execute(
-        union_all(select(games.c.white_id).where(mine), select(games.c.black_id).where(mine))
-    ).scalars()})
-    gone = int(conn.execute(delete(games).where(mine)).rowcount)
-    # Tournaments: without games now, and without an override of the user's.
-    free_t = and_(
-        ~exists().where(games.c.tournament_id == tournaments.c.id),
-        ~exists().where(ro_overrides.c.tournament_id == tournaments.c.id),
-        tournaments.c.pinned_period.is_(None), tournaments.c.pinned_list.is_(None),
-        or_(tournaments.c.excluded.is_(None), tournaments.c.excluded.is_(False)),
-    )
-    dead_t: list[tuple[int, str]] = []
-    for chunk in _chunks(tids):
-        dead_t += [(int(i), str(e)) for i, e in conn.execute(
-            select(tournaments.c.id, tournaments.c.event)
-            .where(tournaments.c.id.in_(chunk), free_t).order_by(tournaments.c.id))]
-    for chunk in _chunks([i for i, _ in dead_t]):
-        conn.execute(delete(tournaments).where(tournaments.c.id.in_(chunk)))
-    # Players: without games now, and without anything the user or an official list said.
-    free_p = and_(
-        ~exists().where(games.c.white_id == players.c.id),
-        ~exists().where(games.c.black_id == players.c.id),
-        ~exists().where(official_ratings.c.player_id == players.c.id),
-        ~exists().where(ro_overrides.c.player_id == players.c.id),
-        ~exists().where(player_names.c.player_id == players.c.id,
-                        player_names.c.norm_name != players.c.norm_name),
-        players.c.birth_year.is_(None), players.c.rated_games.is_(None),
-        players.c.ever_2400.is_(None), players.c.title.is_(None),
-        players.c.federation.is_(None),
-        or_(players.c.is_me.is_(None), players.c.is_me.is_(False)),
-    )
-    dead_p: list[tuple[int, str]] = []
-    for chunk in _chunks(pids):
-        dead_p += [(int(i), str(n)) for i, n in conn.execute(
-            select(players.c.id, players.c.name)
-            .where(players.c.id.in_(chunk), free_p).order_by(players.c.id))]
-    for chunk in _chunks([i for i, _ in dead_p]):
-        conn.execute(delete(player_names).where(player_names.c.player_id.in_(chunk)))
-        conn.execute(delete(players).where(players.c.id.in_(chunk)))
-    conn.execute(delete(imports).where(imports.c.id == import_id))
-    later = (imports.c.id > import_id) & (imports.c.duplicates > 0) & (imports.c.content_hash != "")
-    forgotten = tuple(str(x) for x in conn.execute(
-        select(imports.c.source).where(later).order_by(imports.c.id)).scalars())
-    conn.execute(update(imports).where(later).values(content_hash=""))
-    return RemovedImport(
-        record=record, games=gone, tournaments=tuple(e for _, e in dead_t),
-        players=tuple(n for _, n in dead_p), kept_tournaments=len(tids) - len(dead_t),
-        kept_players=len(pids) - len(dead_p), forgotten=forgotten,
-    )
 
 
 def count_games(store: Store) -> int:
     with store.engine.connect() as conn:
         return int(conn.execute(select(func.count()).select_from(games)).scalar_one())
-
-
-def last_game_id(store: Store) -> int:
-    """The highest game id (0 without games): the games an import adds have higher ones."""
-    with store.engine.connect() as conn:
-        return int(conn.execute(select(func.coalesce(func.max(games.c.id), 0))).scalar_one())
-
-
-@dataclass(frozen=True)
-class AssumedGames:
-    """Games stored without a readable time control, of one list and not-rated reason."""
-
-    rating_list: str
-    reason: str | None  # why not rated (None: rated), e.g. a name reason (tie-break)
-    games: int
-
-
-def assumed_since(store: Store, after_game_id: int) -> list[AssumedGames]:
-    """The games with an id above `after_game_id` (those an import added) whose list was
-    assumed (`list_assumed`), by list and not-rated reason, in that order."""
-    g = games.c
-    with store.engine.connect() as conn:
-        rows = conn.execute(
-            select(g.list, g.not_rated_reason, func.count())
-            .where(g.id > after_game_id, g.list_assumed.is_(True))
-            .group_by(g.list, g.not_rated_reason)
-        ).all()
-    return sorted((AssumedGames(str(lst), None if r is None else str(r), int(n))
-                   for lst, r, n in rows), key=lambda a: (a.rating_list, a.reason or ""))
-
-
-@dataclass(frozen=True)
-class UndatedTournament:
-    """A tournament in no rating period: no game of it has a usable date, and no period is
-    pinned (`tracker event set ID --period YYYY-MM` gives it one)."""
-
-    id: int
-    event: str
-    site: str
-    date_tag: str  # the date tag its games share ("?" for none; `2024.??.??`)
-    games: int  # its games (of the player, or added after the game id, when asked)
-    rated: int  # of which count for rating
-
-    @property
-    def command(self) -> str:
-        """The command that puts it in a period."""
-        return f"tracker event set {self.id} --period YYYY-MM"
-
-    @property
-    def year(self) -> int | None:
-        """The year its date tag gives (`2024.??.??`), None when it gives none."""
-        m = _TAG_YEAR_MONTH.match(self.date_tag)
-        return None if m is None else int(m.group(1))
-
-
-def undated_tournaments(store: Store, *, player_id: int | None = None,
-                        after_game_id: int | None = None) -> list[UndatedTournament]:
-    """The tournaments in no rating period (no usable date, no pinned period), not excluded
-    and not online, with their games: of `player_id` only, or only those with an id above
-    `after_game_id` (an import's), when given; by id. For `history`/`next` to list them with
-    the command that fixes each (`UndatedTournament.command`), and for the import summary."""
-    t, g = tournaments.c, games.c
-    query = (
-        select(t.id, t.event, t.site, t.key, func.count(g.id),
-               func.coalesce(func.sum(case((g.rated.is_(True), 1), else_=0)), 0))
-        .join(games, g.tournament_id == t.id)
-        .where(t.start_date.is_(None), t.pinned_period.is_(None),
-               or_(t.excluded.is_(None), t.excluded.is_(False)),
-               or_(t.online.is_(None), t.online.is_(False)))
-        .group_by(t.id, t.event, t.site, t.key)
-        .order_by(t.id)
-    )
-    if player_id is not None:
-        query = query.where(or_(g.white_id == player_id, g.black_id == player_id))
-    if after_game_id is not None:
-        query = query.where(g.id > after_game_id)
-    with store.engine.connect() as conn:
-        rows = conn.execute(query).all()
-    return [UndatedTournament(int(i), str(e), str(site), str(k).rpartition("|")[2] or "?",
-                              int(n), int(r)) for i, e, site, k, n, r in rows]
 
 
 # A games row as the writer inserts it: what it resolved, then the PreparedGame's own fields.
@@ -739,7 +413,7 @@ class GameWriter:
                 "SELECT s.source_line, s.result, g.result, g.import_id, g.source_line "
                 f"FROM {_STAGE} AS s JOIN games AS g ON g.identity = s.identity "
                 "WHERE g.result <> s.result").all()
-        for chunk in _chunks(rows, _CLASH_CHUNK) if self._sqlite else ():
+        for chunk in chunks(rows, _CLASH_CHUNK) if self._sqlite else ():
             wanted = [(r[0], r[_ROW_LINE], r[_ROW_RESULT]) for r in chunk]
             marks = ", ".join("(?, ?, ?)" for _ in wanted)
             found += conn.exec_driver_sql(
@@ -827,11 +501,11 @@ class GameWriter:
         fides -= self._by_fide.keys()
         names = {g[_WNORM] for g in batch} | {g[_BNORM] for g in batch}
         names -= self._by_name.keys()
-        for chunk in _chunks(sorted(fides)):
+        for chunk in chunks(sorted(fides)):
             for pid, fide in self._select_in(_PLAYERS_BY_FIDE, players.c.fide_id, chunk):
                 self._by_fide[int(fide)] = int(pid)
                 self._fide_of[int(pid)] = int(fide)
-        for chunk in _chunks(sorted(names)):
+        for chunk in chunks(sorted(names)):
             for norm, pid, fide in self._select_in(
                 _PLAYERS_BY_NAME, player_names.c.norm_name, chunk
             ):
@@ -902,7 +576,7 @@ class GameWriter:
         if self._all_tourneys_cached:
             return
         events = sorted({e for e, _ in pairs})
-        for chunk in _chunks(events):
+        for chunk in chunks(events):
             found = sorted(self._select_in(_TOURNAMENTS, tournaments.c.event, chunk))
             for tid, event, site, start, end, key in found:
                 pair = (str(event), str(site))
@@ -1026,14 +700,11 @@ class GameWriter:
                 (starts, ends, ids))
 
 
-_TAG_YEAR_MONTH = re.compile(r"^\s*(\d{4})(?:[.\-/](\d{2}))?")
-
-
 def _fits(tag: str | None) -> Callable[[str | None, str | None], bool]:
     """A test of a tournament's span (ISO start, end) against what a partial date tag says:
     its year (`2024.??.??`), its year and month (`2024.03.??`); a tag that says nothing
     (`????.??.??`, missing) fits every span."""
-    m = _TAG_YEAR_MONTH.match(tag or "")
+    m = TAG_YEAR_MONTH.match(tag or "")
     if m is None:
         return lambda start, end: start is not None
     year, month = m.group(1), m.group(2)

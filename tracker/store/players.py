@@ -1,18 +1,21 @@
 """Players: finding the one the user means, the tracked player (`--me`), the facts that
-decide K (`set_facts`), and `merge` (two spellings, one person: only when the user says so).
+decide K (`set_facts`), `merge` (two spellings, one person: only when the user says so), and
+the list behind `tracker players`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, func, insert, select, union, update
+from sqlalchemy import Connection, Row, delete, func, insert, select, union, union_all, update
 
 from tracker.errors import BadInput, NotFound
 from tracker.model import PlayerRef
 from tracker.names import PART, match_rank, normalize_name
-from tracker.store.db import Store, writing
+from tracker.store.db import Store, chunks, writing
 from tracker.store.schema import games, official_ratings, player_names, players, ro_overrides
 
 MAX_CANDIDATES_SHOWN = 10
@@ -284,3 +287,95 @@ def merge(store: Store, keep_id: int, other_id: int) -> PlayerRef:
         if facts:
             conn.execute(update(players).where(players.c.id == keep_id).values(**facts))
     return get_player(store, keep_id)
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A row of `tracker players`: FIDE ID, games per list, first and last game date."""
+
+    id: int
+    name: str
+    fide_id: int | None
+    is_me: bool
+    games: dict[str, int] = field(default_factory=dict)  # list -> number of games
+    first: dt.date | None = None
+    last: dt.date | None = None
+    aliases: tuple[str, ...] = ()
+
+
+def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]:
+    """Players (optionally those whose name or alias contains the normalized `search`), with
+    their games per list and date range, by name."""
+    with store.engine.connect() as conn:
+        query = select(players.c.id, players.c.name, players.c.fide_id, players.c.is_me)
+        if search is not None and search.strip():
+            text = search.strip()
+            key = normalize_name(text)
+            ids = select(player_names.c.player_id).where(
+                player_names.c.norm_name.contains(key, autoescape=True)
+            )
+            cond = players.c.id.in_(ids) | players.c.norm_name.contains(key, autoescape=True)
+            if text.isdigit() and len(text) <= MAX_FIDE_ID_DIGITS:
+                cond = cond | (players.c.fide_id == int(text))
+            query = query.where(cond)
+        found = conn.execute(query.order_by(players.c.norm_name, players.c.id)).all()
+        result: dict[int, dict[str, Any]] = {
+            int(r.id): {"name": r.name, "fide_id": r.fide_id, "is_me": bool(r.is_me),
+                        "games": {}, "first": None, "last": None, "aliases": []}
+            for r in found
+        }
+        if search is None or not search.strip():
+            # Every player: one pass over the games (a grouped UNION ALL of both sides) is
+            # about twice as fast as 500 ids at a time through the two player indexes.
+            sides = union_all(
+                select(games.c.white_id.label("pid"), games.c.list, games.c.date),
+                select(games.c.black_id.label("pid"), games.c.list, games.c.date),
+            ).subquery()
+            _add_counts(result, conn.execute(
+                select(sides.c.pid, sides.c.list, func.count(), func.min(sides.c.date),
+                       func.max(sides.c.date)).group_by(sides.c.pid, sides.c.list)
+            ).all())
+            _add_aliases(result, conn.execute(
+                select(player_names.c.player_id, player_names.c.norm_name)
+                .order_by(player_names.c.norm_name)
+            ).all())
+        else:
+            for chunk in chunks(list(result)):
+                for side in (games.c.white_id, games.c.black_id):
+                    _add_counts(result, conn.execute(
+                        select(side, games.c.list, func.count(), func.min(games.c.date),
+                               func.max(games.c.date))
+                        .where(side.in_(chunk))
+                        .group_by(side, games.c.list)
+                    ).all())
+                _add_aliases(result, conn.execute(
+                    select(player_names.c.player_id, player_names.c.norm_name)
+                    .where(player_names.c.player_id.in_(chunk))
+                    .order_by(player_names.c.norm_name)
+                ).all())
+    return [
+        PlayerSummary(id=pid, name=str(e["name"]), fide_id=e["fide_id"], is_me=e["is_me"],
+                      games=dict(e["games"]), first=e["first"], last=e["last"],
+                      aliases=tuple(e["aliases"]))
+        for pid, e in result.items()
+    ]
+
+
+def _add_counts(result: dict[int, dict[str, Any]], rows: Sequence[Any]) -> None:
+    """Fold (player id, list, games, first date, last date) rows into `result`."""
+    for pid, lst, n, first, last in rows:
+        entry = result.get(int(pid))
+        if entry is None:
+            continue
+        entry["games"][lst] = entry["games"].get(lst, 0) + int(n)
+        if first is not None and (entry["first"] is None or first < entry["first"]):
+            entry["first"] = first
+        if last is not None and (entry["last"] is None or last > entry["last"]):
+            entry["last"] = last
+
+
+def _add_aliases(result: dict[int, dict[str, Any]], rows: Sequence[Any]) -> None:
+    for pid, norm in rows:
+        entry = result.get(int(pid))
+        if entry is not None:
+            entry["aliases"].append(str(norm))
