@@ -93,7 +93,7 @@ def test_annotations_spacing_and_line_breaks_do_not_change_the_digest() -> None:
 
 
 def test_every_result_is_cut_from_the_end_of_the_moves() -> None:
-    # The results are tracker.model.Result's; each ends in a byte of its own (moves._RESULT_BY_LAST).
+    # The results are tracker.model.Result's, each ending in a byte of its own (moves.py).
     assert len({result.value[-1] for result in Result}) == len(Result) == 4
     for result in Result:
         for moves in ("1. e4 e5", "1. e4 {x} e5", "1. e4 e5 ; x\n"):
