@@ -315,17 +315,20 @@ def given(ctx: Any, name: str) -> bool:
     return source is not None and source.name == "COMMANDLINE"
 
 
-def db_given_before(ctx: Any, param: Any, value: Any) -> Any:
-    """The --db of a command: its own when given on the command line, else the nearest one
-    given before the command (`tracker --db club.db history`, `tracker imports --db club.db
-    remove 3`), else the environment's (TRACKER_DB) or the default."""
-    if not given(ctx, param.name):
-        parent = ctx.parent
-        while parent is not None:
-            if "db" in parent.params and given(parent, "db"):
-                return parent.params["db"]
-            parent = parent.parent
-    return value
+def db_given_before(ctx: Any) -> None:
+    """The --db a command runs on: its own when given on the command line, else the nearest
+    one given before the command (`tracker --db club.db history`, `tracker imports --db
+    club.db remove 3`), else the environment's (TRACKER_DB) or the default. Settled when the
+    command is invoked (Command.invoke, Group.invoke), once click knows where each value
+    came from (newer click records it only after an option's callback)."""
+    if "db" not in ctx.params or given(ctx, "db"):
+        return
+    parent = ctx.parent
+    while parent is not None:
+        if "db" in parent.params and given(parent, "db"):
+            ctx.params["db"] = parent.params["db"]
+            return
+        parent = parent.parent
 
 
 DB_HELP = "Database file or SQLAlchemy URL (env TRACKER_DB)."
@@ -337,7 +340,6 @@ DbOption = Annotated[
         envvar="TRACKER_DB",
         help=DB_HELP,
         show_default=True,
-        callback=db_given_before,
     ),
 ]
 
@@ -370,17 +372,27 @@ def _plain_flags(params: list[Any]) -> list[Any]:
 
 
 class Command(TyperCommand):
-    """Every command of tracker: flags without a metavar in its help."""
+    """Every command of tracker: flags without a metavar in its help; the --db given before
+    the command taken when it has none of its own (db_given_before)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_flags(super().get_params(ctx))
+
+    def invoke(self, ctx: Any) -> Any:
+        db_given_before(ctx)
+        return super().invoke(ctx)
 
 
 class Group(TyperGroup):
-    """Every group of tracker (and the program itself): flags without a metavar."""
+    """Every group of tracker (and the program itself): flags without a metavar; the --db
+    given before it taken as for a command."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_flags(super().get_params(ctx))
+
+    def invoke(self, ctx: Any) -> Any:
+        db_given_before(ctx)
+        return super().invoke(ctx)
 
 
 FIRST_YEAR, LAST_YEAR = 1970, 2999

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.cli.common import db_given_before
 from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, RatingList
 
@@ -71,7 +70,7 @@ def register(app: typer.Typer) -> None:
 def demo(
     db: Annotated[str | None, typer.Option(
         "--db", help="Database for the demo (default: tracker-demo.db in the output folder).",
-        show_default=False, callback=db_given_before)] = None,
+        show_default=False)] = None,
     output_dir: Annotated[Path, typer.Option(
         "--output-dir", "-o", help="Where the CSV, the chart and the season report go "
         "(created if needed).")] = (
