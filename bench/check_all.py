@@ -31,10 +31,10 @@ from pathlib import Path
 
 from sqlalchemy import insert
 
-from tracker.check import inputs_for
 from tracker.model import Period, RatingList
 from tracker.names import normalize_name
 from tracker.periods import replay
+from tracker.replays import inputs_for
 from tracker.store import open_store
 from tracker.store.schema import games, official_ratings, player_names, players, tournaments
 

@@ -157,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from tracker.cli.reports import history as history_command
-    from tracker.reports import history_rows, load_history, load_replay
+    from tracker.replays import load_history, load_replay
+    from tracker.reports import history_rows
     from tracker.store.players import resolve_player
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -108,7 +108,8 @@ def test_check_all_equals_check_player_one_by_one(season: Store,
 def test_replay_shortcut_over_quiet_lists_changes_nothing(season: Store,
                                                          monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
-    from tracker.reports import event_rows, game_rows, history_rows, load_history
+    from tracker.replays import load_history
+    from tracker.reports import event_rows, game_rows, history_rows
 
     def shown(pid: int) -> list[object]:
         hist = load_history(season, get_player(season, pid))

@@ -1,15 +1,14 @@
 """`check` replays exactly what `tracker history` shows: the inputs it reads from the store
-give the same replay as tracker.reports.load_history, on every list."""
+give the same replay as tracker.replays.load_history, on every list."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.helpers_history import Season
-from tracker.check import inputs_for
 from tracker.model import RatingList
 from tracker.periods import replay
-from tracker.reports import load_history
+from tracker.replays import inputs_for, load_history
 from tracker.store import Store
 from tracker.store.players import get_player
 

@@ -13,7 +13,7 @@ from tests.browser import Browser, file_url, find_chromium
 from tests.conftest import REPO
 from tests.season_sample import demo_folder
 from tracker.model import RatingList
-from tracker.reports import load_history
+from tracker.replays import load_history
 from tracker.store import open_store
 from tracker.store.players import resolve_player
 

@@ -15,7 +15,7 @@ import pytest
 from tests.season_sample import demo_folder, run_cli
 from tracker.chart import Chart, chart_model, visible
 from tracker.model import Period, RatingList
-from tracker.reports import PlayerHistory, load_history
+from tracker.replays import PlayerHistory, load_history
 from tracker.store import open_store
 from tracker.store.players import resolve_player
 

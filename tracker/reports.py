@@ -31,9 +31,6 @@ from tracker.periods import (
     Unit,
 )
 from tracker.periods.facts import is_list_month
-from tracker.replays import PlayerHistory as PlayerHistory  # moved to tracker.replays (issue 16)
-from tracker.replays import load_history as load_history  # moved to tracker.replays (issue 16)
-from tracker.replays import load_replay as load_replay  # moved to tracker.replays (issue 16)
 
 # --- small formatting ----------------------------------------------------------------------
 

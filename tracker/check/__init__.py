@@ -66,7 +66,6 @@ from tracker.check.report import (
 from tracker.check.rules import CAP_MODES
 from tracker.check.workers import check_in_processes, cut_in_pieces
 from tracker.model import RatingList
-from tracker.replays import inputs_for  # moved to tracker.replays (issue 16)
 from tracker.store import Store
 from tracker.store.history import players_by_name, players_with_ratings
 

@@ -474,31 +474,6 @@ def with_examples(help_: str, docs: list[str | None]) -> str:
     return f"{help_.rstrip()}\n\nExamples:\n\n{shown}"
 
 
-CREATING_COMMANDS = frozenset({"import", "official import"})
-"""The commands that may create a missing database file: those that bring facts in from
-outside. Every other command works on what is stored (reports, checks, listings) or on
-players and tournaments that an import made (player set/merge, event set, official add and
-remove), so on a missing file (a mistyped --db) it says so instead of creating an empty
-database. `tracker db upgrade` and `tracker demo` create theirs through open_store."""
-
-
-def _creates() -> bool:
-    """Whether the running command may create its database (see CREATING_COMMANDS)."""
-    try:  # a recent typer runs its own copy of click
-        from typer._click.globals import get_current_context
-    except ImportError:  # pragma: no cover - an older typer, on click itself
-        from click import get_current_context  # type: ignore[no-redef, import-not-found, unused-ignore]
-
-    ctx = get_current_context(silent=True)
-    if ctx is None:
-        return True
-    words: list[str] = []
-    while ctx.parent is not None:  # up to the program itself, whose name is left out
-        words.insert(0, str(ctx.info_name))
-        ctx = ctx.parent
-    return " ".join(words) in CREATING_COMMANDS
-
-
 def output_file(output: str, db: str, *, force: bool) -> Path:
     """The file an --output names, refused when it is the database (or its -wal, -shm),
     a folder, in a missing folder, or an existing file without --force."""
@@ -514,15 +489,16 @@ ForceOption = Annotated[bool, typer.Option("--force", help="Replace the output f
                                            "exists.")]
 
 
-def store_for(db: str = DEFAULT_DB, *, create: bool | None = None) -> Store:
+def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:
     """Open the database named by --db (upgrading it as needed; an upgrade is announced on
-    stderr first: on a big database it takes a while). A missing file is created only when
-    `create` (by default: when the running command is one of CREATING_COMMANDS); otherwise
-    it is refused with a sentence saying how to make one."""
+    stderr first: on a big database it takes a while). A missing file is created only with
+    `create`, which the commands that bring facts in from outside pass (`import`, `official
+    import`); any other refuses it with a sentence saying how to make one (a mistyped --db
+    is not an empty database). `tracker db upgrade` and `tracker demo` create theirs
+    through open_store."""
     from tracker.store import open_store
 
-    return open_store(db, on_upgrade=lambda old, new: _upgrading(db, old, new),
-                      create=_creates() if create is None else create)
+    return open_store(db, on_upgrade=lambda old, new: _upgrading(db, old, new), create=create)
 
 
 def _upgrading(db: str, old: str, new: str) -> None:

@@ -92,11 +92,11 @@ def demo(
     from tracker.importer import import_paths
     from tracker.outputs import write_atomic
     from tracker.plot import plot_history
+    from tracker.replays import load_history
     from tracker.reports import (
         HISTORY_COLUMNS,
         history_rows,
         history_table,
-        load_history,
         next_lines,
         next_report,
         plural,

@@ -184,7 +184,7 @@ def import_command(
     # stdout closing (`| head`) or full (`> /dev/full`) does not stop an import: what was
     # asked is stored, and said on stderr at the end
     ClosedOutput.go_on, ClosedOutput.closed, ClosedOutput.full = True, False, False
-    store = store_for(db)
+    store = store_for(db, create=True)
     try:
         from tracker.store.games import last_game_id
         # --player is checked before anything is stored: a bad value (or several players

@@ -112,7 +112,7 @@ def import_lists(
     given_period = _period(period)
     given_list = _list(rating_list)
     targets, several = list_targets(files)
-    store = store_for(db)
+    store = store_for(db, create=True)
     try:
         _import_all(store, targets, several, given_period, given_list, keep_all)
     finally:

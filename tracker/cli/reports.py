@@ -94,11 +94,11 @@ def history(
 
     Example: tracker history --list standard --from 2025-09 --format table
     """
+    from tracker.replays import load_history
     from tracker.reports import (
         HISTORY_COLUMNS,
         history_rows,
         history_table,
-        load_history,
         season_line,
         season_summary,
         unplaced_lines,
@@ -150,13 +150,8 @@ def explain(
 
       tracker explain "Novák" 2025-11 --list rapid
     """
-    from tracker.reports import (
-        EXPLAIN_COLUMNS,
-        explain_games,
-        explain_lines,
-        history_row,
-        load_history,
-    )
+    from tracker.replays import load_history
+    from tracker.reports import EXPLAIN_COLUMNS, explain_games, explain_lines, history_row
     from tracker.store.players import resolve_player
     if not args or len(args) > 2:
         raise BadInput("give the period (YYYY-MM), optionally after the player: "
@@ -195,13 +190,8 @@ def next_list(
 
     Example: tracker next --list standard
     """
-    from tracker.reports import (
-        HISTORY_COLUMNS,
-        history_rows,
-        load_history,
-        next_lines,
-        next_report,
-    )
+    from tracker.replays import load_history
+    from tracker.reports import HISTORY_COLUMNS, history_rows, next_lines, next_report
     from tracker.store.players import resolve_player
     rl = _list(rating_list)
     with store_for(db) as store:
@@ -245,14 +235,8 @@ def export(
     Example: tracker export --what history --output history.csv
     """
     from tracker.outputs import write_atomic
-    from tracker.reports import (
-        GAME_COLUMNS,
-        HISTORY_COLUMNS,
-        game_rows,
-        history_rows,
-        load_history,
-        to_csv,
-    )
+    from tracker.replays import load_history
+    from tracker.reports import GAME_COLUMNS, HISTORY_COLUMNS, game_rows, history_rows, to_csv
     from tracker.store.players import resolve_player
     path = None if output == "-" else output_file(output, db, force=force)
     with store_for(db) as store:
@@ -293,7 +277,7 @@ def plot(
     """
     from tracker.chart import chart_model
     from tracker.plot import plot_history
-    from tracker.reports import load_history
+    from tracker.replays import load_history
     from tracker.store.players import resolve_player
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
@@ -322,7 +306,8 @@ def event_list(
     """
     from decimal import Decimal
 
-    from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed, load_history
+    from tracker.replays import load_history
+    from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed
     from tracker.store.players import resolve_player
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:

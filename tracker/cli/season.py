@@ -56,7 +56,7 @@ def report(
     """
     from tracker import __version__
     from tracker.outputs import write_atomic
-    from tracker.reports import load_history
+    from tracker.replays import load_history
     from tracker.season_report import season_report
     from tracker.store.players import resolve_player
 
