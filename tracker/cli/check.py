@@ -16,29 +16,24 @@ from tracker.cli.common import (
     DbOption,
     Format,
     FormatOption,
+    PlayerArg,
     echo_lines,
     emit_csv,
     emit_json,
     err,
     in_years,
+    period_option,
     print_table,
     store_for,
 )
 from tracker.errors import BadInput, NotFound
-from tracker.model import Period, RatingList
+from tracker.model import RatingList
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
     from tracker.check import CheckReport
     from tracker.target import TargetOut
-
-PlayerArg = Annotated[
-    str | None,
-    typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
-                   show_default=False),
-]
-
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
@@ -287,7 +282,7 @@ def target(
     rl = RatingList.parse(rating_list)
     opps = opponents_from(games, average, opponent or [])
     day = _date(start) if start else None
-    when = _period(period) if period else None
+    when = period_option(period)
     question = TargetQuestion.of(rating, rl, opps, day, when)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -311,13 +306,6 @@ def _date(text: str) -> dt.date:
     except ValueError:
         raise BadInput(f"--start {text!r} is not a date of the form YYYY-MM-DD") from None
     return in_years(day, f"--start {text!r}")
-
-
-def _period(text: str) -> Period:
-    try:
-        return Period.parse(text)
-    except BadInput as exc:
-        raise BadInput(f"--period: {exc}") from None
 
 
 def _pts(x: Fraction | None) -> str | None:

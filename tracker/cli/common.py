@@ -26,6 +26,7 @@ from typer.core import TyperCommand, TyperGroup
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from tracker.model import Period
     from tracker.store import Store
 
 DEFAULT_DB = "tracker.db"
@@ -329,6 +330,28 @@ def db_given_before(ctx: Any) -> None:
             ctx.params["db"] = parent.params["db"]
             return
         parent = parent.parent
+
+
+PlayerArg = Annotated[
+    str | None,
+    typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
+                   show_default=False),
+]
+"""The optional PLAYER of every command about one player."""
+
+
+def period_option(text: str | None, option: str = "--period") -> Period | None:
+    """A period (YYYY-MM) given with `option`, None when not given; a bad one is refused
+    in one line naming the option."""
+    from tracker.errors import BadInput
+    from tracker.model import Period
+
+    if text is None:
+        return None
+    try:
+        return Period.parse(text)
+    except BadInput as exc:
+        raise BadInput(f"{option}: {exc}") from None
 
 
 DB_HELP = "Database file or SQLAlchemy URL (env TRACKER_DB)."

@@ -15,9 +15,11 @@ from tracker.cli.common import (
     DbOption,
     Format,
     FormatOption,
+    PlayerArg,
     emit_csv,
     emit_json,
     err,
+    period_option,
     print_table,
     store_for,
 )
@@ -31,22 +33,6 @@ if TYPE_CHECKING:
 
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
 COLUMNS = ("list", "period", "rating", "games", "k", "flag", "title", "birth_year", "source")
-
-PlayerArg = Annotated[
-    str | None,
-    typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
-                   show_default=False),
-]
-
-
-def _period(text: str | None) -> Period | None:
-    if text is None:
-        return None
-    try:
-        return Period.parse(text)
-    except BadInput as exc:
-        raise BadInput(f"--period: {exc}") from None
-
 
 def _list(text: str | None) -> RatingList | None:
     return None if text is None else RatingList.parse(text)
@@ -109,7 +95,7 @@ def import_lists(
       tracker official import standard_nov25frl.zip --all
     """
     from tracker.official import list_targets
-    given_period = _period(period)
+    given_period = period_option(period)
     given_list = _list(rating_list)
     targets, several = list_targets(files)
     store = store_for(db, create=True)
@@ -255,7 +241,7 @@ def add(
     from tracker.official import check_published
     from tracker.store.official import add_entry
     from tracker.store.players import resolve_player
-    when = _period(period)
+    when = period_option(period)
     assert when is not None
     check_published(when)
     which = RatingList.parse(rating_list)
@@ -335,7 +321,7 @@ def remove(
     """
     from tracker.store.official import remove_entry
     from tracker.store.players import resolve_player
-    when = _period(period)
+    when = period_option(period)
     assert when is not None
     which = RatingList.parse(rating_list)
     with store_for(db) as store:

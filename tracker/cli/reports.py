@@ -14,11 +14,13 @@ from tracker.cli.common import (
     ForceOption,
     Format,
     FormatOption,
+    PlayerArg,
     echo_lines,
     emit_csv,
     emit_json,
     out,
     output_file,
+    period_option,
     print_table,
     store_for,
 )
@@ -28,11 +30,6 @@ from tracker.model import Period, RatingList
 # tracker.reports (and through it the replay and the official-list store) is imported by
 # each command when it runs, so that the other commands of the CLI start faster.
 
-PlayerArg = Annotated[
-    str | None,
-    typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
-                   show_default=False),
-]
 ListOption = Annotated[
     str, typer.Option("--list", "-l", metavar=LIST_CHOICES, help="The rating list.",
                       show_default=True)
@@ -46,15 +43,6 @@ class What(StrEnum):
 
 def _list(text: str) -> RatingList:
     return RatingList.parse(text)
-
-
-def _period(text: str | None, option: str) -> Period | None:
-    if text is None:
-        return None
-    try:
-        return Period.parse(text)
-    except BadInput as exc:
-        raise BadInput(f"{option}: {exc}") from None
 
 
 def check_range(first: Period | None, last: Period | None) -> None:
@@ -105,7 +93,7 @@ def history(
     )
     from tracker.store.players import resolve_player
     rl = _list(rating_list)
-    first, last = _period(since, "--from"), _period(until, "--to")
+    first, last = period_option(since, "--from"), period_option(until, "--to")
     check_range(first, last)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -157,7 +145,7 @@ def explain(
         raise BadInput("give the period (YYYY-MM), optionally after the player: "
                        "tracker explain [PLAYER] 2025-11")
     player_text = args[0] if len(args) == 2 else None
-    period = _period(args[-1], "PERIOD")
+    period = period_option(args[-1], "PERIOD")
     assert period is not None
     rl = _list(rating_list)
     with store_for(db) as store:
@@ -386,7 +374,7 @@ def event_set(
         raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")
     kwargs: dict[str, Any] = {}
     if period is not None:
-        kwargs["period"] = None if period.strip().lower() == "default" else _period(
+        kwargs["period"] = None if period.strip().lower() == "default" else period_option(
             period, "--period")
     if rating_list is not None:
         kwargs["rating_list"] = (None if rating_list.strip().lower() == "default"
