@@ -42,7 +42,8 @@ from tracker.model import Period, RatingList  # noqa: E402
 from tracker.outputs import write_atomic  # noqa: E402
 
 FORMATS = {".png": "png", ".svg": "svg"}
-COLORS = {"standard": "#1f5fa8", "rapid": "#d0741c", "blitz": "#3a8f3a"}
+COLORS: dict[str, str] = {RatingList.STANDARD: "#1f5fa8", RatingList.RAPID: "#d0741c",
+                          RatingList.BLITZ: "#3a8f3a"}
 GAP_COLOR = "#c0392b"
 MARK_COLOR = "#555555"  # the legend's markers that stand for every list
 

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from tracker.model import RatingList
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -380,7 +382,7 @@ FormatOption = Annotated[
     Format, typer.Option("--format", "-f", help="table, csv or json.", case_sensitive=False)
 ]
 
-LIST_CHOICES = "standard|rapid|blitz"
+LIST_CHOICES = "|".join(RatingList)
 """The metavar of every --list option (a list name is parsed by RatingList.parse, whose
 message is clearer than click's own)."""
 

@@ -488,8 +488,7 @@ def imports_command(
 IMPORT_COLUMNS = ("id", "source", "content_hash", "imported_at", "games_read", "games_added",
                   "duplicates", "problems")
 """`tracker imports --format csv` (the fields of its JSON)."""
-PLAYER_COLUMNS = ("id", "name", "fide_id", "me", "standard", "rapid", "blitz", "first",
-                  "last", "aliases")
+PLAYER_COLUMNS = ("id", "name", "fide_id", "me", *RatingList, "first", "last", "aliases")
 """`tracker players --format csv`: the fields of its JSON, the games per list in a column
 each, the aliases joined by "; "."""
 
