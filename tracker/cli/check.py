@@ -22,6 +22,7 @@ from tracker.cli.common import (
     emit_json,
     err,
     in_years,
+    out,
     period_option,
     print_table,
     store_for,
@@ -58,10 +59,17 @@ def _signed(x: int | None) -> str:
 
 def _progress() -> Progress:
     """A progress bar on stderr, shown only on a terminal (transient)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err.console, transient=True,
-                    disable=not err.is_terminal)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    return Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                    MofNCompleteColumn(), TimeRemainingColumn(), console=err.console,
+                    transient=True, disable=not (err.is_terminal and out.is_terminal))
 
 
 # --- check ---------------------------------------------------------------------------------

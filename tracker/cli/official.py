@@ -108,14 +108,22 @@ def import_lists(
 def _import_all(store: Store, targets: list[ListTarget], several: bool,
                 period: Period | None, rating_list: RatingList | None,
                 keep_all: bool) -> None:
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from tracker.cli.common import out, shown
     from tracker.official import NAMES_SHOWN, import_lists
     total = sum(t.size for t in targets)
-    show = err.is_terminal and total >= PROGRESS_FROM_BYTES
+    show = err.is_terminal and out.is_terminal and total >= PROGRESS_FROM_BYTES
     progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                        DownloadColumn(), TimeRemainingColumn(), console=err.console,
+                        TaskProgressColumn(), DownloadColumn(), TimeRemainingColumn(),
+                        console=err.console,
                         transient=True, disable=not show, redirect_stdout=False)
 
     def say(line: str) -> None:
