@@ -7,10 +7,11 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, subprocess_env
+from tests.conftest import REPO, run_cli, subprocess_env
 from tracker.cli.common import help_text
 
 # Renders the help of every command and group in one process, at the width of COLUMNS.
@@ -208,3 +209,90 @@ def test_help_text_joins_paragraph_lines_and_keeps_the_rest() -> None:
         "[default]  tracker y[/default]",
     ]
     assert help_text(None) == ""
+
+
+# --- what the QA run found in the help: a bare group, examples, flags without a value -------
+
+
+@pytest.fixture
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRACKER_DB", raising=False)
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        *args: str) -> tuple[int, str, str]:
+    return run_cli(capsys, monkeypatch, *args)
+
+
+# --- bug 19: a bare group prints its help, no empty error ---------------------------------
+
+
+@pytest.mark.usefixtures("_in_tmp")
+@pytest.mark.parametrize("group", [(), ("official",), ("player",), ("event",), ("db",)],
+                         ids=lambda g: " ".join(("tracker", *g)))
+def test_a_bare_group_prints_its_help_alone(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            group: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, monkeypatch, *group)
+    assert (code, err) == (0, "")
+    assert "Usage:" in out and "Commands" in out
+
+
+@pytest.mark.usefixtures("_in_tmp")
+def test_a_mistyped_command_is_still_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, "official", "nope")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: no such command 'nope' (see '")
+    assert err.endswith(" official --help')\n") and err.count("\n") == 1
+
+
+# --- bug 22: examples in every help, flags without a metavar ------------------------------
+
+
+def _command_paths() -> list[tuple[str, ...]]:
+    import typer.main
+
+    from tracker.cli import app
+
+    def paths(command: object, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+        found = [prefix]
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            found.extend(paths(sub, (*prefix, name)))
+        return found
+
+    return paths(typer.main.get_command(app), ())
+
+
+@pytest.mark.usefixtures("_in_tmp")
+@pytest.mark.parametrize("path", _command_paths(), ids=lambda p: " ".join(("tracker", *p)))
+def test_every_help_has_an_example_and_flags_show_no_value(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        path: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, monkeypatch, *path, "--help")
+    assert (code, err) == (0, "")
+    assert "Example" in out
+    assert "<bool>" not in out
+    help_line = next(line for line in out.splitlines() if line.lstrip("│ ").startswith("--help"))
+    assert help_line.split("--help")[1].split()[:2] == ["-h", "Show"]
+
+
+def test_a_group_shows_the_first_example_of_each_command() -> None:
+    from tracker.cli.common import first_example, with_examples
+
+    assert first_example("Do it.\n\nExample: tracker a --x 1\n") == "tracker a --x 1"
+    assert first_example("Do it.\n\nExamples:\n\n  tracker b\n\n  tracker c\n") == "tracker b"
+    assert first_example("Do it, as tracker does.") is None
+    assert with_examples("The group.", ["Example: tracker g a", None, "No example."]) == (
+        "The group.\n\nExamples:\n\n  tracker g a")
+    assert with_examples("Own.\n\nExample:\n\n  tracker g", ["Example: tracker g a"]) == (
+        "Own.\n\nExample:\n\n  tracker g")
+
+
+@pytest.mark.usefixtures("_in_tmp")
+def test_a_flag_given_a_value_is_not_taken_for_its_value(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--strict` takes no value: `true` after it is the file to import (and none exists).
+    code, _, err = run(capsys, monkeypatch, "import", "--strict", "true", "--db", "n.db")
+    assert (code, err) == (1, "error: no such file or folder: true\n")

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from tests.builders import sample_season_db
 from tests.conftest import SAMPLES, dump_db, run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.store import Store
@@ -762,3 +763,81 @@ def test_imports_remove_takes_the_groups_db(tmp_path: Path, capsys: pytest.Captu
     assert not (tmp_path / "tracker.db").exists()
     code, out, _ = run(capsys, monkeypatch, "imports", "--db", "x.db", "--format", "json")
     assert json.loads(out) == []
+
+
+# --- bug 21: finding a player ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database of the sample season (imported once for the module; copy it to change it)."""
+    return sample_season_db(tmp_path_factory.mktemp("season") / "tracker.db")
+
+
+@pytest.mark.parametrize("typed, name, rank", [
+    ("novak tomas", "novak tomas", 0),
+    ("tomas novak", "novak tomas", 1),
+    ("nov", "novak tomas", 2),
+    ("novak t", "novak tomas", 2),
+    ("tom nov", "novak tomas", 3),
+    ("t novak", "novak tomas", 3),
+    ("ak", "novak tomas", 4),
+    ("ak", "tomasnovak88", 4),
+    ("novak jan", "novak tomas", None),
+    ("nov nov", "novak tomas", None),  # each typed word its own word of the name
+    ("", "novak tomas", None),
+])
+def test_match_rank(typed: str, name: str, rank: int | None) -> None:
+    from tracker.names import match_rank
+
+    assert match_rank(typed, name) == rank
+
+
+@pytest.mark.parametrize("typed", ["Tomáš Novák", "novak tomas", "Tom Nov", "Novák", "Nov",
+                                   "99012345"])
+def test_a_name_in_either_order_finds_the_player(
+        season: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        typed: str) -> None:
+    code, out, err = run(capsys, monkeypatch, "history", typed, "--db", str(season))
+    assert code == 0, err
+    assert out.startswith("Novák, Tomáš: standard rating history")
+
+
+def test_several_matches_are_listed_as_the_search_lists_them(
+        season: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, monkeypatch, "players", "--search", "ák", "--db", str(season))
+    searched = [line.split()[1] for line in out.splitlines()[2:] if line.strip()]
+    assert len(searched) == 4
+    code, out, err = run(capsys, monkeypatch, "history", "ák", "--db", str(season))
+    assert (code, out) == (2, "")
+    assert err == ("error: 4 players match 'ák': Dvořák, Petr (FIDE ID 99021450); Horák, Jakub "
+                   "(FIDE ID -); Novák, Tomáš (FIDE ID 99012345); TomasNovak88 (FIDE ID -); "
+                   "give more of the name or the FIDE ID\n")
+
+
+def test_a_unique_part_of_a_name_finds_the_player_as_the_search_does(
+        season: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(capsys, monkeypatch, "players", "--search", "vořá", "--db", str(season))
+    assert "Dvořák, Petr" in out
+    code, out, err = run(capsys, monkeypatch, "history", "vořá", "--db", str(season))
+    assert code == 0, err
+    assert out.startswith("Dvořák, Petr: standard rating history")
+
+
+def test_no_match_names_the_near_ones_or_says_where_to_look(
+        season: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run(capsys, monkeypatch, "history", "Novak, Jan", "--db", str(season))
+    assert (code, err) == (1, "error: no player matches 'Novak, Jan'; with 'novak' in the "
+                              "name: Novák, Tomáš (FIDE ID 99012345); TomasNovak88 (FIDE ID "
+                              "-)\n")
+    code, _, err = run(capsys, monkeypatch, "history", "Kasparov, Garry", "--db", str(season))
+    assert (code, err) == (1, "error: no player matches 'Kasparov, Garry': `tracker players` "
+                              "lists all 44 players, `tracker players --search PART` those whose "
+                              "name contains PART\n")
+    # what the lookup refused, the search finds neither
+    code, out, _ = run(capsys, monkeypatch, "players", "--search", "Kasparov, Garry", "--db",
+                       str(season))
+    assert (code, out) == (0, "no player matches 'Kasparov, Garry'\n")

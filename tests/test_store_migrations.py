@@ -166,7 +166,7 @@ def test_a_reading_command_never_turns_a_file_into_a_database(
     import sqlite3
 
     from tests.conftest import run_cli
-    from tests.test_cli_qa import READING
+    from tests.test_cli_database import READING
 
     target = tmp_path / ("empty.pgn" if kind == "empty" else "half.db")
     if kind == "empty":

@@ -1,5 +1,6 @@
-"""What a demanding user's exploratory run of every command found (bugs 6, 8, 9, 19, 21, 22
-of the QA report), each pinned by the command line a user types."""
+"""What a command does with the database it is given: damaged (its own exit code), missing
+(refused, not created, except by the commands that bring facts in), on a read-only mount.
+Each pinned by the command line a user types (bugs 6, 8 and 9 of the QA report)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import sample_season_db
 from tests.conftest import SAMPLES, dump_db, run_cli, subprocess_env, tracker_command
-from tracker.store import open_store
 from tracker.store.db import DAMAGED_EXIT_CODE
 
 PAGE = 4096
@@ -27,12 +28,7 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database of the sample season (imported once for the module; copy it to change it)."""
-    db = tmp_path_factory.mktemp("season") / "tracker.db"
-    with open_store(str(db)) as store:
-        from tracker.importer import ImportOptions, import_paths
-
-        import_paths(store, [str(SAMPLES)], ImportOptions())
-    return db
+    return sample_season_db(tmp_path_factory.mktemp("season") / "tracker.db")
 
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -196,147 +192,6 @@ def test_the_commands_that_bring_facts_in_create_it(
     dump = dump_db(tmp_path / "new.db")
     code, _, _ = run(capsys, monkeypatch, "players", "--db", "new.db")
     assert code == 0 and dump_db(tmp_path / "new.db") == dump
-
-
-# --- bug 19: a bare group prints its help, no empty error ---------------------------------
-
-
-@pytest.mark.parametrize("group", [(), ("official",), ("player",), ("event",), ("db",)],
-                         ids=lambda g: " ".join(("tracker", *g)))
-def test_a_bare_group_prints_its_help_alone(capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch,
-                                            group: tuple[str, ...]) -> None:
-    code, out, err = run(capsys, monkeypatch, *group)
-    assert (code, err) == (0, "")
-    assert "Usage:" in out and "Commands" in out
-
-
-def test_a_mistyped_command_is_still_a_usage_error(capsys: pytest.CaptureFixture[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, err = run(capsys, monkeypatch, "official", "nope")
-    assert (code, out) == (2, "")
-    assert err.startswith("error: no such command 'nope' (see '")
-    assert err.endswith(" official --help')\n") and err.count("\n") == 1
-
-
-# --- bug 22: examples in every help, flags without a metavar ------------------------------
-
-
-def _command_paths() -> list[tuple[str, ...]]:
-    import typer.main
-
-    from tracker.cli import app
-
-    def paths(command: object, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
-        found = [prefix]
-        for name, sub in sorted(getattr(command, "commands", {}).items()):
-            found.extend(paths(sub, (*prefix, name)))
-        return found
-
-    return paths(typer.main.get_command(app), ())
-
-
-@pytest.mark.parametrize("path", _command_paths(), ids=lambda p: " ".join(("tracker", *p)))
-def test_every_help_has_an_example_and_flags_show_no_value(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        path: tuple[str, ...]) -> None:
-    code, out, err = run(capsys, monkeypatch, *path, "--help")
-    assert (code, err) == (0, "")
-    assert "Example" in out
-    assert "<bool>" not in out
-    help_line = next(line for line in out.splitlines() if line.lstrip("│ ").startswith("--help"))
-    assert help_line.split("--help")[1].split()[:2] == ["-h", "Show"]
-
-
-def test_a_group_shows_the_first_example_of_each_command() -> None:
-    from tracker.cli.common import first_example, with_examples
-
-    assert first_example("Do it.\n\nExample: tracker a --x 1\n") == "tracker a --x 1"
-    assert first_example("Do it.\n\nExamples:\n\n  tracker b\n\n  tracker c\n") == "tracker b"
-    assert first_example("Do it, as tracker does.") is None
-    assert with_examples("The group.", ["Example: tracker g a", None, "No example."]) == (
-        "The group.\n\nExamples:\n\n  tracker g a")
-    assert with_examples("Own.\n\nExample:\n\n  tracker g", ["Example: tracker g a"]) == (
-        "Own.\n\nExample:\n\n  tracker g")
-
-
-def test_a_flag_given_a_value_is_not_taken_for_its_value(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    # `--strict` takes no value: `true` after it is the file to import (and none exists).
-    code, _, err = run(capsys, monkeypatch, "import", "--strict", "true", "--db", "n.db")
-    assert (code, err) == (1, "error: no such file or folder: true\n")
-
-
-# --- bug 21: finding a player ------------------------------------------------------------
-
-
-@pytest.mark.parametrize("typed, name, rank", [
-    ("novak tomas", "novak tomas", 0),
-    ("tomas novak", "novak tomas", 1),
-    ("nov", "novak tomas", 2),
-    ("novak t", "novak tomas", 2),
-    ("tom nov", "novak tomas", 3),
-    ("t novak", "novak tomas", 3),
-    ("ak", "novak tomas", 4),
-    ("ak", "tomasnovak88", 4),
-    ("novak jan", "novak tomas", None),
-    ("nov nov", "novak tomas", None),  # each typed word its own word of the name
-    ("", "novak tomas", None),
-])
-def test_match_rank(typed: str, name: str, rank: int | None) -> None:
-    from tracker.names import match_rank
-
-    assert match_rank(typed, name) == rank
-
-
-@pytest.mark.parametrize("typed", ["Tomáš Novák", "novak tomas", "Tom Nov", "Novák", "Nov",
-                                   "99012345"])
-def test_a_name_in_either_order_finds_the_player(
-        season: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        typed: str) -> None:
-    code, out, err = run(capsys, monkeypatch, "history", typed, "--db", str(season))
-    assert code == 0, err
-    assert out.startswith("Novák, Tomáš: standard rating history")
-
-
-def test_several_matches_are_listed_as_the_search_lists_them(
-        season: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, _ = run(capsys, monkeypatch, "players", "--search", "ák", "--db", str(season))
-    searched = [line.split()[1] for line in out.splitlines()[2:] if line.strip()]
-    assert len(searched) == 4
-    code, out, err = run(capsys, monkeypatch, "history", "ák", "--db", str(season))
-    assert (code, out) == (2, "")
-    assert err == ("error: 4 players match 'ák': Dvořák, Petr (FIDE ID 99021450); Horák, Jakub "
-                   "(FIDE ID -); Novák, Tomáš (FIDE ID 99012345); TomasNovak88 (FIDE ID -); "
-                   "give more of the name or the FIDE ID\n")
-
-
-def test_a_unique_part_of_a_name_finds_the_player_as_the_search_does(
-        season: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, _ = run(capsys, monkeypatch, "players", "--search", "vořá", "--db", str(season))
-    assert "Dvořák, Petr" in out
-    code, out, err = run(capsys, monkeypatch, "history", "vořá", "--db", str(season))
-    assert code == 0, err
-    assert out.startswith("Dvořák, Petr: standard rating history")
-
-
-def test_no_match_names_the_near_ones_or_says_where_to_look(
-        season: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    code, _, err = run(capsys, monkeypatch, "history", "Novak, Jan", "--db", str(season))
-    assert (code, err) == (1, "error: no player matches 'Novak, Jan'; with 'novak' in the "
-                              "name: Novák, Tomáš (FIDE ID 99012345); TomasNovak88 (FIDE ID "
-                              "-)\n")
-    code, _, err = run(capsys, monkeypatch, "history", "Kasparov, Garry", "--db", str(season))
-    assert (code, err) == (1, "error: no player matches 'Kasparov, Garry': `tracker players` "
-                              "lists all 44 players, `tracker players --search PART` those whose "
-                              "name contains PART\n")
-    # what the lookup refused, the search finds neither
-    code, out, _ = run(capsys, monkeypatch, "players", "--search", "Kasparov, Garry", "--db",
-                       str(season))
-    assert (code, out) == (0, "no player matches 'Kasparov, Garry'\n")
 
 
 # --- bug 9: a database on a read-only mount ----------------------------------------------
