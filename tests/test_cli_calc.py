@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import REPO
+from tests.conftest import REPO, run_cli
 from tracker.cli import app, main
 
 runner = CliRunner()
@@ -229,3 +229,34 @@ def test_bad_input_through_python_m_tracker() -> None:
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert proc.stderr == "error: opponent 'abc' is not RATING:SCORE (for example 1650:0.5)\n"
+
+
+# --- --k from 1 to 40, one rating limit (bug 25 of the QA run) -----------------------------
+
+
+@pytest.mark.parametrize("k", ["0", "41", "100"])
+def test_calc_k_from_1_to_40(k: str, capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run_cli(capsys, monkeypatch, "calc", "--rating", "1500", "--k", k, "1500:1")
+    assert (code, out) == (2, "")
+    assert err == ("error: --k must be a positive whole number up to 40 (usually 40, 20 or 10; "
+                   f"30, 25 or 15 in older editions; less by the 700 rule), not {k}\n")
+
+
+@pytest.mark.parametrize("k", ["1", "15", "40"])
+def test_calc_k_accepted(k: str, capsys: pytest.CaptureFixture[str],
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run_cli(capsys, monkeypatch, "calc", "--rating", "1500", "--k", k,
+                         "--format", "json", "1500:1")
+    assert code == 0, err
+    assert json.loads(out)["k"] == int(k)
+
+
+def test_one_rating_limit() -> None:
+    from tracker import fidelists, model, target
+    from tracker.cli import calc
+    from tracker.importer import prepare
+    from tracker.store import history, official
+    assert model.MAX_RATING == 3999
+    for module in (calc, official, history, target, fidelists, prepare):
+        assert module.MAX_RATING is model.MAX_RATING, module.__name__

@@ -11,6 +11,7 @@ Sum 0.00 x 20 = 0 -> 1850. "Club League" 8-9 Nov 2025 (-> Dec 2025 list): win vs
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import shutil
@@ -18,8 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.builders import copy_db, two_opens_season
+from tests.conftest import dump_db, run_cli
 from tests.helpers_history import Season
+from tracker.errors import BadInput
+from tracker.model import Period, RatingList
+from tracker.periods import TournamentFact
 from tracker.store import open_store
 
 
@@ -407,3 +412,121 @@ def test_json_and_a_csv_file_keep_the_real_names(
                      capsys, monkeypatch)
     rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8-sig"))))
     assert rows[0]["opponent"] == EVIL and rows[0]["tournament"] == EVIL  # data: as it is
+
+
+# --- the two opens (tests/builders.py two_opens_season): what the QA run found in history,
+# event and plot (bugs 13, 16, 18 and 25) --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def two_opens_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return two_opens_season(tmp_path_factory.mktemp("qa2") / "season.db")
+
+
+@pytest.fixture
+def db(two_opens_template: Path, tmp_path: Path) -> str:
+    return copy_db(two_opens_template, tmp_path)
+
+
+def _event_id(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db: str,
+              name: str) -> int:
+    code, out, err = run_cli(capsys, monkeypatch, "event", "list", "--format", "json", "--db", db)
+    assert code == 0, err
+    return int(next(r["id"] for r in json.loads(out) if r["name"] == name))
+
+
+def test_history_reversed_range_says_so(db: str, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    for fmt in ("table", "csv", "json"):
+        code, out, err = run_cli(capsys, monkeypatch, "history", "--from", "2026-05", "--to",
+                             "2025-09", "--format", fmt, "--db", db)
+        assert (code, out) == (2, "")
+        assert err == ("error: --from 2026-05 is after --to 2025-09: give the earlier period "
+                       "with --from\n")
+    code, out, err = run_cli(capsys, monkeypatch, "history", "--from", "2025-11", "--to", "2025-11",
+                         "--format", "json", "--db", db)
+    assert code == 0, err
+    assert [r["period"] for r in json.loads(out)] == ["2025-11"]
+
+
+@pytest.mark.parametrize("period", ["2025-10", "2025-11"])
+def test_event_set_refuses_a_list_before_the_last_round(
+        db: str, period: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tid = _event_id(capsys, monkeypatch, db, "Weinviertel Open 2025")
+    before = dump_db(Path(db))
+    code, out, err = run_cli(capsys, monkeypatch, "event", "set", str(tid), "--period", period,
+                         "--db", db)
+    assert (code, out) == (2, "")
+    assert err == (f"error: tournament {tid} (Weinviertel Open 2025, played 2025-11-21 to "
+                   f"2025-11-23) cannot be rated on the {period} list (dated {period}-01, "
+                   "before its last round): the first standard list it can land on is "
+                   "2025-12 (if its dates in the PGN are wrong and FIDE's page says "
+                   "otherwise, add --force)\n")
+    assert dump_db(Path(db)) == before
+
+
+@pytest.mark.parametrize("period", ["2025-12", "2026-01"])
+def test_event_set_accepts_a_list_after_the_last_round(
+        db: str, period: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tid = _event_id(capsys, monkeypatch, db, "Weinviertel Open 2025")
+    code, out, err = run_cli(capsys, monkeypatch, "event", "set", str(tid), "--period", period,
+                         "--db", db)
+    assert code == 0, err
+    assert out == f"tournament {tid} (Weinviertel Open 2025): period {period}\n"
+
+
+def test_pin_rules() -> None:
+    from tracker.store.history import check_pin
+    one_day = TournamentFact(id=3, name="Cup", start=dt.date(2025, 11, 30),
+                             end=dt.date(2025, 11, 30))
+    check_pin(one_day, Period(2025, 12), RatingList.STANDARD)  # the day before the list
+    with pytest.raises(BadInput, match=r"played 2025-11-30\) cannot be rated on the 2025-11"):
+        check_pin(one_day, Period(2025, 11), RatingList.STANDARD)
+    old = TournamentFact(id=4, name="Old", start=dt.date(2010, 1, 10), end=dt.date(2010, 1, 12))
+    with pytest.raises(BadInput, match="FIDE published no standard list that month"):
+        check_pin(old, Period(2010, 2), RatingList.STANDARD)  # two-monthly lists then
+    with pytest.raises(BadInput, match="first standard list it can land on is 2010-03"):
+        check_pin(old, Period(2010, 1), RatingList.STANDARD)
+    check_pin(TournamentFact(id=5, name="Undated"), Period(2010, 1), RatingList.STANDARD)
+
+
+def test_cli_plot_writes_the_chart(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run_cli(capsys, monkeypatch, "plot", "-o", str(tmp_path / "h.png"), "--db", db)
+    assert code == 0, err
+    assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_event_list_csv_flags_are_yes_no(db: str, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    tid = _event_id(capsys, monkeypatch, db, "Weinviertel Open 2025")
+    assert run_cli(capsys, monkeypatch, "event", "set", str(tid), "--period", "2026-01",
+               "--db", db)[0] == 0
+    code, out, err = run_cli(capsys, monkeypatch, "event", "list", "--format", "csv", "--db", db)
+    assert code == 0, err
+    assert out.endswith("\r\n") and "\n" not in out.replace("\r\n", "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["name"], r["pinned"], r["excluded"]) for r in rows] == [
+        ("Autumn Open", "no", "no"), ("Weinviertel Open 2025", "yes", "no")]
+    code, out, err = run_cli(capsys, monkeypatch, "event", "list", "--format", "json", "--db", db)
+    assert [r["pinned"] for r in json.loads(out)] == [False, True]  # JSON keeps booleans
+
+
+def test_history_start_row_difference(db: str, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/export.md: difference = rating_after - official_rating when both are known; the
+    start row's rating_after is the official rating, so 0."""
+    code, out, err = run_cli(capsys, monkeypatch, "history", "--format", "csv", "--db", db)
+    assert code == 0, err
+    start = next(csv.DictReader(io.StringIO(out)))
+    assert (start["period"], start["rating_after"], start["official_rating"],
+            start["difference"]) == ("2025-10", "1850", "1850", "0")
+    code, out, err = run_cli(capsys, monkeypatch, "history", "--format", "json", "--db", db)
+    rows = json.loads(out)
+    assert rows[0]["difference"] == 0
+    assert all(r["difference"] is None for r in rows[1:])  # no official rating there
+    code, out, err = run_cli(capsys, monkeypatch, "history", "--db", db)
+    start_line = next(line for line in out.splitlines() if line.startswith("2025-10"))
+    assert start_line.split() == ["2025-10", "1850", "1850", "start:", "official", "rating"]

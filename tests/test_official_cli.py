@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import zipfile
 from pathlib import Path
@@ -9,8 +10,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import insert
 
+from tests.builders import copy_db, two_opens_season
 from tests.conftest import dump_db, run_cli
 from tracker import listgen
+from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 from tracker.store import open_store
 from tracker.store.official import entries_for
@@ -408,3 +411,70 @@ def test_a_newline_in_a_list_file_name_forges_no_line(
     assert code == 0, err
     assert "rapid_sep12frl\\nforged line.txt: 2012-09 (rapid)" in out
     assert not any(line.startswith("forged line") for line in out.splitlines())
+
+
+# --- what the QA run found: a future list, CSV line ends, players not in the database --------
+
+
+@pytest.fixture(scope="module")
+def two_opens_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return two_opens_season(tmp_path_factory.mktemp("qa2") / "season.db")
+
+
+@pytest.fixture
+def two_opens_db(two_opens_template: Path, tmp_path: Path) -> str:
+    return copy_db(two_opens_template, tmp_path)
+
+
+def test_official_add_refuses_a_future_list(two_opens_db: str, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    db = two_opens_db  # the two opens (tests/builders.py)
+    today = dt.date.today()
+    nxt = Period.of(today).next()
+    before = dump_db(Path(db))
+    code, out, err = run(capsys, monkeypatch, "official", "add", "99012345", "--period",
+                         str(nxt.next()), "--rating", "1850", "--db", db)
+    assert (code, out) == (2, "")
+    assert err == (f"error: --period {nxt.next()} is a future list: today is "
+                   f"{today.isoformat()}, and the latest list FIDE can have published is "
+                   f"{nxt}\n")
+    assert dump_db(Path(db)) == before
+    code, out, err = run(capsys, monkeypatch, "official", "add", "99012345", "--period",
+                         str(nxt), "--rating", "1850", "--db", db)
+    assert code == 0, err
+    assert out == f"recorded Novák, Tomáš: standard {nxt} 1850\n"
+
+
+def test_future_list_boundary() -> None:
+    from tracker.cli.official import check_published
+    check_published(Period(2026, 1), today=dt.date(2025, 12, 30))
+    check_published(Period(2026, 1), today=dt.date(2025, 12, 1))
+    with pytest.raises(BadInput, match="today is 2025-12-31.* published is 2026-01"):
+        check_published(Period(2026, 2), today=dt.date(2025, 12, 31))
+
+
+def test_official_list_csv_ends_lines_with_crlf(
+        two_opens_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = two_opens_db  # the two opens (tests/builders.py)
+    code, out, err = run(capsys, monkeypatch, "official", "list", "99012345", "--format", "csv",
+                         "--db", db)
+    assert code == 0, err
+    assert out == ("list,period,rating,games,k,flag,title,birth_year,source\r\n"
+                   "standard,2025-10,1850,,20,,,,test\r\n")
+
+
+def test_official_import_one_other_skipped(tmp_path: Path, db_path: Path,
+                                           capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    people = list(listgen.players(2, seed=1))
+    with open_store(str(db_path)) as store, store.engine.begin() as conn:
+        name, fid = people[0].name, people[0].fide_id
+        pid = conn.execute(insert(players).values(
+            name=name, norm_name=name.lower(), fide_id=fid)).inserted_primary_key[0]
+        conn.execute(insert(player_names).values(norm_name=name.lower(), player_id=pid))
+    path = listgen.generate(tmp_path / "standard_nov25frl.zip", 2, "txt", zipped=True)
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(path), "--db",
+                         str(db_path))
+    assert code == 0, err
+    assert "; 1 in the database; 1 other skipped (--all keeps them); " in out

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
+from collections.abc import Sequence
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import pytest
 
 from tracker.errors import BadInput, TrackerError
+from tracker.model import Period
 from tracker.plot import Series, plot_history
 
 SERIES = [
@@ -118,3 +122,55 @@ def test_svg_hover_titles_and_gaps(tmp_path: Path) -> None:
     finally:
         import matplotlib.pyplot as plt
         plt.close(fig)
+
+
+# --- one x label per list month (bug 16 of the QA run) ---------------------------------------
+
+
+def _labels(replayed: Sequence[tuple[dt.date, int]],
+            official: Sequence[tuple[dt.date, int]] = ()) -> list[str]:
+    from tracker.plot import Series, draw_history
+    fig = draw_history([Series("standard", replayed, official)], title="t")
+    try:
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        low, high = ax.get_xlim()
+        return [t.get_text() for t in ax.get_xticklabels()
+                if low <= t.get_position()[0] <= high]
+    finally:
+        plt.close(fig)
+
+
+def _months(first: Period, n: int) -> list[tuple[dt.date, int]]:
+    out, p = [], first
+    for i in range(n):
+        out.append((p.list_date, 1800 + i % 7))
+        p = p.next()
+    return out
+
+
+def test_chart_one_period_one_label() -> None:
+    assert _labels([(dt.date(2025, 10, 1), 1685)]) == ["2025-10"]
+    assert _labels([], [(dt.date(2025, 10, 1), 1685)]) == ["2025-10"]
+
+
+def test_chart_two_lists_two_labels() -> None:
+    """The QA case (Marek): blitz on 2025-10, standard on 2025-11 (drawn as one series here:
+    the ticks depend only on the dates)."""
+    assert _labels([(dt.date(2025, 10, 1), 1685)], [(dt.date(2025, 11, 1), 1593)]) == [
+        "2025-10", "2025-11"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 12, 13, 25, 40, 61, 120, 121, 180, 240])
+def test_chart_labels_never_repeat(n: int) -> None:
+    """From 2 list months to 20 years: distinct labels, at most 12, inside the data's span."""
+    points = _months(Period(2008, 7), n)
+    labels = _labels(points)
+    assert labels and len(labels) == len(set(labels)) <= 12, labels
+    assert all(re.fullmatch(r"\d{4}-\d{2}", x) for x in labels), labels
+    assert labels == sorted(labels)
+    assert labels[0] >= "2008-07" and labels[-1] <= str(Period.of(points[-1][0]))
+    if n <= 12:
+        assert len(labels) == n  # every month on a short span
+    else:
+        assert len(labels) >= 4
