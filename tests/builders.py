@@ -1,14 +1,184 @@
 """The seasons tests build: one builder per shape, with parameters where tests differ only in
 values (issue 16 item 7).
 
-- `sample_season_db(db)`: the sample season (`sample_pgns/`) imported into a database.
+- `Replay()`: a player's facts by hand for the pure replay (no database): `b.t(...)` a
+  tournament, `b.g(t, opponent_rating, score, ...)` a game, `b.off(...)` an official entry,
+  `b.run(...)` the replay.
+- `Season(store)`: a hand-made history straight into the schema tables (SQLAlchemy Core), so
+  the replay and report tests do not depend on the PGN importer. It creates the tracked
+  player; `season.tournament(...)` a tournament; then `season.game(t, opponent_rating, score,
+  ...)` a game of the tracked player (as white unless told otherwise) against a fresh or named
+  opponent. `season.official(...)` records an official entry straight into official_ratings.
+- `sample_season_db(db)`: the sample season (`sample_pgns/`) imported into a database;
+  `demo_folder(...)`: the sample season as `tracker demo` records it.
+- `two_opens_season(db)`: a small hand-made season of two opens (the QA run's).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import insert
 
 from tests.conftest import SAMPLES
+from tracker.model import OfficialEntry, Period, RatingList
+from tracker.names import normalize_name
+from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
+from tracker.periods import Replay as ReplayResult
+from tracker.store import Store
+from tracker.store.schema import (
+    games,
+    official_ratings,
+    player_names,
+    players,
+    tournaments,
+)
+
+STD = RatingList.STANDARD
+
+
+class Replay:
+    """A tiny season for the pure replay (player id 1; game n is against opponent id 1000 + n,
+    named "Opp n", result "*", round n, on its tournament's start unless `day` is given).
+    `player` is the replay's PlayerInfo when `run` is given none (PlayerInfo() if None)."""
+
+    def __init__(self, player: PlayerInfo | None = None) -> None:
+        self.player = player
+        self.games: list[GameFact] = []
+        self.tournaments: list[TournamentFact] = []
+        self.official: list[OfficialEntry] = []
+
+    def t(self, name: str, start: str, end: str, **kw: Any) -> int:
+        tid = len(self.tournaments) + 1
+        self.tournaments.append(TournamentFact(
+            tid, name, start=dt.date.fromisoformat(start), end=dt.date.fromisoformat(end),
+            **kw))
+        return tid
+
+    def g(self, tid: int, opp: int | None, score: Fraction | int, *, own: int | None = None,
+          day: str | None = None, rl: RatingList = STD, rated: bool = True,
+          reason: str | None = None) -> None:
+        t = self.tournaments[tid - 1]
+        n = len(self.games) + 1
+        self.games.append(GameFact(
+            id=n, tournament_id=tid, date=dt.date.fromisoformat(day) if day else t.start,
+            round=str(n), white=True, opponent_id=1000 + n, opponent=f"Opp {n}", own_elo=own,
+            opponent_elo=opp, result="*", score=Fraction(score), rating_list=rl, rated=rated,
+            not_rated_reason=reason))
+
+    def off(self, period: str, rating: int | None, *, k: int | None = None,
+            rl: RatingList = STD) -> None:
+        self.official.append(OfficialEntry(1, rl, Period.parse(period), rating, k=k))
+
+    def run(self, rl: RatingList | PlayerInfo = STD, player: PlayerInfo | None = None,
+            until: str | None = None,
+            standard: dict[Period, int] | None = None) -> ReplayResult:
+        """The replay of list `rl`; `run(player)` alone is the standard list's for `player`."""
+        if isinstance(rl, PlayerInfo):
+            rl, player = STD, rl
+        return replay(ReplayInputs(rl, self.games, self.tournaments, self.official,
+                                   player or self.player or PlayerInfo(),
+                                   standard_ratings=standard or {},
+                                   until=Period.parse(until) if until else None))
+
+
+def _d(text: str | dt.date | None) -> dt.date | None:
+    if text is None or isinstance(text, dt.date):
+        return text
+    return dt.date.fromisoformat(text)
+
+
+@dataclass
+class Season:
+    store: Store
+    name: str = "Novák, Tomáš"
+    fide_id: int | None = 99012345
+    birth_year: int | None = None
+    rated_games: int | None = None
+    ever_2400: bool | None = None
+    me: bool = True
+    player_id: int = 0
+    _opponents: dict[str, int] = field(default_factory=dict)
+    _counter: int = 0
+
+    def __post_init__(self) -> None:
+        self.player_id = self.player(self.name, self.fide_id, birth_year=self.birth_year,
+                                     rated_games=self.rated_games, ever_2400=self.ever_2400,
+                                     is_me=self.me)
+
+    def player(self, name: str, fide_id: int | None = None, **facts: object) -> int:
+        norm = normalize_name(name)
+        with self.store.engine.begin() as conn:
+            pid = int(conn.execute(insert(players).values(
+                name=name, norm_name=norm, fide_id=fide_id, **facts)).inserted_primary_key[0])
+            conn.execute(insert(player_names).values(norm_name=norm, player_id=pid))
+        return pid
+
+    def tournament(self, event: str, start: str | dt.date | None, end: str | dt.date | None,
+                   *, site: str = "Somewhere", online: bool = False) -> int:
+        key = f"{event}|{site}|{start}"
+        with self.store.engine.begin() as conn:
+            return int(conn.execute(insert(tournaments).values(
+                event=event, site=site, start_date=_d(start), end_date=_d(end), key=key,
+                online=online)).inserted_primary_key[0])
+
+    def opponent(self, name: str) -> int:
+        if name not in self._opponents:
+            self._opponents[name] = self.player(name)
+        return self._opponents[name]
+
+    def game(
+        self,
+        tournament_id: int,
+        opponent_rating: int | None,
+        score: Fraction | int | str,
+        *,
+        own_elo: int | None = None,
+        date: str | dt.date | None = None,
+        opponent: str | None = None,
+        white: bool = True,
+        rating_list: RatingList | str = RatingList.STANDARD,
+        rated: bool = True,
+        reason: str | None = None,
+        round: str | None = None,
+        result: str | None = None,
+    ) -> int:
+        self._counter += 1
+        opp_name = opponent or f"Opponent {self._counter:04d}"
+        opp_id = self.opponent(opp_name)
+        s = Fraction(score)
+        if result is None:
+            result = {Fraction(1): "1-0", Fraction(0): "0-1", Fraction(1, 2): "1/2-1/2"}[s]
+            if not white:
+                result = {"1-0": "0-1", "0-1": "1-0"}.get(result, result)
+        own, opp = (self.player_id, opp_id)
+        w, b = (own, opp) if white else (opp, own)
+        we, be = (own_elo, opponent_rating) if white else (opponent_rating, own_elo)
+        ident = hashlib.sha256(f"{self._counter}|{tournament_id}|{opp_name}".encode()).hexdigest()
+        with self.store.engine.begin() as conn:
+            return int(conn.execute(insert(games).values(
+                identity=ident, tournament_id=tournament_id, white_id=w, black_id=b,
+                date=_d(date), round=round or str(self._counter), result=result,
+                white_elo=we, black_elo=be,
+                white_elo_tag=None if we is None else str(we),
+                black_elo_tag=None if be is None else str(be),
+                has_moves=True, list=str(rating_list), rated=rated,
+                not_rated_reason=reason)).inserted_primary_key[0])
+
+    def official(self, period: str, rating: int | None, *, k: int | None = None,
+                 games_count: int | None = None, rating_list: str = "standard",
+                 birth_year: int | None = None) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(insert(official_ratings).values(
+                player_id=self.player_id, list=rating_list, period=period, rating=rating,
+                games=games_count, k=k, birth_year=birth_year, source="test",
+                recorded_at=dt.datetime(2026, 1, 1)))
 
 
 def sample_season_db(db: Path) -> Path:
@@ -32,11 +202,10 @@ def copy_db(template: Path, folder: Path, name: str = "season.db") -> str:
 
 
 def two_opens_season(db: Path) -> Path:
-    """Hand-made (tests/helpers_history.py): official Oct 2025 1850 (K 20); "Autumn Open"
+    """Hand-made (Season below): official Oct 2025 1850 (K 20); "Autumn Open"
     4-5 Oct 2025 (default list 2025-11): a win vs 1700, a loss vs 2000; "Weinviertel Open
     2025" 21-23 Nov 2025 (default list 2025-12, and no earlier list can rate it: its last
     round is after 1 Nov): a draw vs 1800, a win vs 1900. The player's tag 1850 throughout."""
-    from tests.helpers_history import Season
     from tracker.store import open_store
 
     with open_store(str(db)) as store:
@@ -49,3 +218,25 @@ def two_opens_season(db: Path) -> Path:
         s.game(w, 1900, 1, own_elo=1850, date="2025-11-23")
         s.official("2025-10", 1850, k=20)
     return db
+
+
+def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Run `tracker demo` into a fresh folder (database, CSV, chart, season.html)."""
+    folder = tmp_path_factory.mktemp("demo") / "demo-out"
+    mp = pytest.MonkeyPatch()
+    try:
+        import io
+        import sys
+        out, err = io.StringIO(), io.StringIO()
+        mp.setattr(sys, "stdout", out)
+        mp.setattr(sys, "stderr", err)
+        from tracker.cli import main
+        try:
+            mp.setattr(sys, "argv", ["tracker", "demo", "--samples", str(SAMPLES),
+                                     "--output-dir", str(folder)])
+            main()
+        except SystemExit as exc:
+            assert exc.code in (0, None), err.getvalue()
+    finally:
+        mp.undo()
+    return folder

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers_history import Season
+from tests.builders import Season
 from tracker import check
 from tracker.model import RatingList
 from tracker.store import Store

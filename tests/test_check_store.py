@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers_history import Season
+from tests.builders import Season
 from tracker.model import RatingList
 from tracker.periods import replay
 from tracker.replays import inputs_for, load_history

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import Season
 from tests.conftest import run_cli
-from tests.helpers_history import Season
 from tracker.store import open_store
 
 

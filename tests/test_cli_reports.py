@@ -19,9 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import copy_db, two_opens_season
+from tests.builders import Season, copy_db, two_opens_season
 from tests.conftest import dump_db, run_cli
-from tests.helpers_history import Season
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 from tracker.periods import TournamentFact

@@ -17,11 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import Replay, Season
 from tests.conftest import CORPUS, need_shared, run_cli
-from tests.helpers_history import Season
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import PlayerInfo, ReplayInputs, replay
-from tracker.periods.facts import GameFact, TournamentFact
 from tracker.store import open_store
 
 STD = RatingList.STANDARD
@@ -29,39 +28,12 @@ H = Fraction(1, 2)
 ADULT = PlayerInfo(birth_year=1980, rated_games=100, ever_2400=False)
 
 
-class Build:
-    def __init__(self) -> None:
-        self.games: list[GameFact] = []
-        self.tournaments: list[TournamentFact] = []
-        self.official: list[OfficialEntry] = []
-
-    def t(self, name: str, start: str, end: str) -> int:
-        tid = len(self.tournaments) + 1
-        self.tournaments.append(TournamentFact(tid, name, start=dt.date.fromisoformat(start),
-                                               end=dt.date.fromisoformat(end)))
-        return tid
-
-    def g(self, tid: int, opp: int, score: Fraction | int, own: int | None) -> None:
-        t = self.tournaments[tid - 1]
-        n = len(self.games) + 1
-        self.games.append(GameFact(
-            id=n, tournament_id=tid, date=t.start, round=str(n), white=True,
-            opponent_id=1000 + n, opponent=f"Opp {n}", own_elo=own, opponent_elo=opp,
-            result="*", score=Fraction(score), rating_list=STD))
-
-    def off(self, period: str, rating: int, k: int | None = None) -> None:
-        self.official.append(OfficialEntry(1, STD, Period.parse(period), rating, k=k))
-
-    def run(self, player: PlayerInfo = ADULT):  # type: ignore[no-untyped-def]
-        return replay(ReplayInputs(STD, self.games, self.tournaments, self.official, player))
-
-
-def _season_with_missing_games() -> Build:
+def _season_with_missing_games() -> Replay:
     # Oct Open (4-5 Oct 2025, -> Nov list), the player's tag 1800: a win vs 1800, D 0, PD 0.50,
     # +0.50 x K 20 = +10 -> replayed 1810 on the Nov list. The organiser of the Nov Open
     # (8-9 Nov, under the Nov list) printed 1830: games the file lacks moved the real rating.
     # A draw vs 1830 there.
-    b = Build()
+    b = Replay(ADULT)
     t1 = b.t("Oct Open", "2025-10-04", "2025-10-05")
     b.g(t1, 1800, 1, own=1800)
     t2 = b.t("Nov Open", "2025-11-08", "2025-11-09")
@@ -134,16 +106,16 @@ def test_an_official_entry_after_the_games_never_hides_them() -> None:
 # --- K assumptions, one kind at a time ----------------------------------------------------
 
 
-def _one_win(start_rating: int) -> Build:
+def _one_win(start_rating: int) -> Replay:
     # Official Oct 2025 list, no K; the Nov list rates a win vs an equal opponent (D 0).
-    b = Build()
+    b = Replay(ADULT)
     b.off("2025-10", start_rating)
     t = b.t("Oct Open", "2025-10-04", "2025-10-05")
     b.g(t, start_rating, 1, own=start_rating)
     return b
 
 
-def _nov(b: Build, player: PlayerInfo):  # type: ignore[no-untyped-def]
+def _nov(b: Replay, player: PlayerInfo):  # type: ignore[no-untyped-def]
     row = b.run(player).row(Period(2025, 11))
     assert row is not None
     return row
@@ -297,7 +269,7 @@ def test_a_team_leagues_season_tag_is_no_new_evidence() -> None:
     # A league prints the season's first rating on every weekend: its 1800 under the Oct
     # list is evidence of Oct; the same 1800 on the Nov weekend is no evidence of the Nov
     # list, where the replayed 1810 (Oct Open: win vs 1800, +10) stands.
-    b = Build()
+    b = Replay(ADULT)
     t1 = b.t("Bundesliga 2025/26", "2025-10-04", "2025-10-05")
     b.g(t1, 1800, 1, own=1800)
     t2 = b.t("Bundesliga 2025/26", "2025-11-08", "2025-11-09")
@@ -372,7 +344,7 @@ def test_history_lists_an_undated_tournament_with_its_real_id(
 def test_a_name_based_not_rated_counts_once_the_user_puts_it_on_a_list() -> None:
     # A tie-break read from the name is not rated; `event set ID --list rapid` (FIDE's page
     # shows it rated there) makes it count: win vs 1800 (D 0), K 20 -> +10 -> 1810.
-    rp_games = Build()
+    rp_games = Replay(ADULT)
     t = rp_games.t("Cup TB", "2025-10-04", "2025-10-04")
     rp_games.g(t, 1800, 1, own=1800)
     g = rp_games.games[0]
@@ -400,7 +372,7 @@ def test_history_says_why_a_first_event_was_ignored() -> None:
     # history note says which event was ignored and why.
     from tracker.reports import row_note
 
-    b = Build()
+    b = Replay(ADULT)
     t = b.t("May Open", "2023-05-10", "2023-05-14")
     for _ in range(5):
         b.g(t, 2100, 0, own=None)
@@ -415,7 +387,7 @@ def test_four_games_a_day_without_a_time_control_are_no_standard_games() -> None
     # alone counts: +0.50 x 20 = +10 -> 1810 (the four losses would have cost 40 more).
     import dataclasses
 
-    b = Build()
+    b = Replay(ADULT)
     t = b.t("Classic", "2025-10-04", "2025-10-05")
     b.g(t, 1800, 1, own=1800)
     for _ in range(4):

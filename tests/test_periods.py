@@ -13,57 +13,17 @@ from __future__ import annotations
 import datetime as dt
 from fractions import Fraction
 
-from tracker.model import OfficialEntry, Period, RatingList
+from tests.builders import Replay
+from tracker.model import Period, RatingList
 from tracker.periods import (
-    GameFact,
     PlayerInfo,
-    ReplayInputs,
-    TournamentFact,
     assign_units,
     default_period,
     list_in_force,
-    replay,
 )
 
 STD = RatingList.STANDARD
 H = Fraction(1, 2)
-
-
-class Build:
-    """A tiny season builder for the pure replay."""
-
-    def __init__(self) -> None:
-        self.games: list[GameFact] = []
-        self.tournaments: list[TournamentFact] = []
-        self.official: list[OfficialEntry] = []
-
-    def t(self, name: str, start: str, end: str, **kw: object) -> int:
-        tid = len(self.tournaments) + 1
-        self.tournaments.append(TournamentFact(
-            tid, name, start=dt.date.fromisoformat(start), end=dt.date.fromisoformat(end),
-            **kw))  # type: ignore[arg-type]
-        return tid
-
-    def g(self, tid: int, opp: int | None, score: Fraction | int, *, own: int | None = None,
-          day: str | None = None, rl: RatingList = STD, rated: bool = True,
-          reason: str | None = None) -> None:
-        t = self.tournaments[tid - 1]
-        n = len(self.games) + 1
-        self.games.append(GameFact(
-            id=n, tournament_id=tid, date=dt.date.fromisoformat(day) if day else t.start,
-            round=str(n), white=True, opponent_id=1000 + n, opponent=f"Opp {n}", own_elo=own,
-            opponent_elo=opp, result="*", score=Fraction(score), rating_list=rl, rated=rated,
-            not_rated_reason=reason))
-
-    def off(self, period: str, rating: int | None, *, k: int | None = None,
-            rl: RatingList = STD) -> None:
-        self.official.append(OfficialEntry(1, rl, Period.parse(period), rating, k=k))
-
-    def run(self, rl: RatingList = STD, player: PlayerInfo | None = None,
-            until: str | None = None, standard: dict[Period, int] | None = None):  # type: ignore[no-untyped-def]
-        return replay(ReplayInputs(rl, self.games, self.tournaments, self.official,
-                                   player or PlayerInfo(), standard_ratings=standard or {},
-                                   until=Period.parse(until) if until else None))
 
 
 def test_calendar_assignment_by_era() -> None:
@@ -86,7 +46,7 @@ def test_multi_tournament_period() -> None:
     # B: vs 2000 loss D=-150 -> 0.30 -> -0.30 ; vs 1850 draw D=0 -> 0.50 -> 0
     #    vs 1600 win  D=+250 -> 0.81 -> +0.19
     # sum = +0.26 ; K 20 (official K of the Oct list) -> +5.20 -> +5 -> 1855.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1850, k=20)
     a = b.t("A", "2025-10-04", "2025-10-05")
     b.g(a, 1700, 1)
@@ -111,7 +71,7 @@ def test_700_rule_cuts_k() -> None:
     # K = floor(700 / 20) = 35 (spec section 1.5; the seed articles' example: 20 games at
     # K 40 -> K 35). Ro 1850 vs 1850 each game: D=0 -> PD 0.50. 11 wins, 9 losses:
     # sum = 11 x 0.5 - 9 x 0.5 = +1.0 -> 35 x 1.0 = +35 -> 1885.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1850, k=40)
     t = b.t("Long open", "2025-10-01", "2025-10-20")
     for i in range(20):
@@ -136,7 +96,7 @@ def test_junior_turning_19() -> None:
     #   D=0 -> +0.5 x 40 = +20 -> 1940.
     # Feb 2026 list: the K printed on the Jan 2026 list (2026 - 2007 = 19: no longer junior;
     #   100 games -> K 20). Win vs 1940: D=0 -> +0.5 x 20 = +10 -> 1950.
-    b = Build()
+    b = Replay()
     b.off("2025-11", 1900)
     t1 = b.t("Nov open", "2025-11-08", "2025-11-09")
     b.g(t1, 1900, 1)
@@ -159,7 +119,7 @@ def test_reaching_2400_sets_k_10() -> None:
     # 2390, K 20 on the Oct 2025 list, 200 games. Nov: win vs 2390, D=0 -> +0.5 x 20 = +10
     # -> 2400 published. Dec: a published 2400 ever -> K 10; win vs 2400 (Ro 2400, D=0)
     # -> +0.5 x 10 = +5 -> 2405.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 2390, k=20)
     t1 = b.t("Oct open", "2025-10-11", "2025-10-12")
     b.g(t1, 2390, 1)
@@ -180,7 +140,7 @@ def test_tournament_started_under_the_previous_list() -> None:
     #   Ro = 1800 (the Oct list), not 1810. Three losses vs 1797: D=+3 -> row 0..3 -> 0.50
     #   -> 3 x -0.50 = -1.50 x 20 = -30 -> 1810 - 30 = 1780.
     #   (With Ro 1810, D=13 -> 0.52 -> -1.56 x 20 = -31.2 -> -31: a different answer.)
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1800, k=20)
     a = b.t("A", "2025-10-04", "2025-10-05")
     b.g(a, 1800, 1)
@@ -199,7 +159,7 @@ def test_tournament_started_under_the_previous_list() -> None:
 def test_pinned_tournament_moves_to_its_list() -> None:
     # A ends 5 Oct 2025 -> Nov list by default; pinned to the Jan 2026 list it is rated
     # there, with Ro from the Oct list (its start): win vs 1800, D=0 -> +10 -> 1810.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1800, k=20)
     a = b.t("A", "2025-10-04", "2025-10-05", pinned_period=Period(2026, 1))
     b.g(a, 1800, 1)
@@ -217,7 +177,7 @@ def test_first_rating_current_rules() -> None:
     # Ra = (1600+1700+1800+1500+1650 + 1800+1800) / 7 = 11850 / 7 = 1692.857...
     # p = (3 + 1) / (5 + 2) = 4/7 = 0.5714 -> 0.57 -> dp = 50 (table 8.1.1)
     # Ru = 1742.857... -> 1743 (under the 2200 cap, over the 1400 floor).
-    b = Build()
+    b = Replay()
     t = b.t("Sep open", "2025-09-06", "2025-09-14")
     for opp, s in ((1600, 1), (1700, H), (1800, 0), (1500, 1), (1650, H)):
         b.g(t, opp, s)
@@ -233,7 +193,7 @@ def test_first_rating_needs_five_games_pooled() -> None:
     # 3 games in Sep (Oct list): no rating yet; 2 more in Oct (Nov list): 5 pooled.
     # Opponents 1800 x 5, scores 1/2 x 5: Ra = 1800 (all seven at 1800), p = (2.5+1)/7
     # = 0.50 -> dp 0 -> 1800.
-    b = Build()
+    b = Replay()
     t1 = b.t("Sep", "2025-09-06", "2025-09-07")
     for _ in range(3):
         b.g(t1, 1800, H)
@@ -251,7 +211,7 @@ def test_drop_below_the_floor() -> None:
     # Official Oct 2025: 1410, K 20. Two losses vs 1410 (D=0 -> 0.50): -1.0 x 20 = -20 ->
     # 1390 < 1400 (floor since Mar 2024): published as unrated. In the next period the
     # player is a newcomer again: 2 games are not enough for a first rating.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1410, k=20)
     t = b.t("Oct", "2025-10-04", "2025-10-05")
     b.g(t, 1410, 0)
@@ -271,7 +231,7 @@ def test_march_2024_compression() -> None:
     # Official Feb 2024: 1600, K 20. A (Feb 3-4) -> Mar 2024 list: win vs 1600, D=0 ->
     # +0.5 x 20 = +10 -> 1610; then the compression (spec 5, policy: on Feb + March change,
     # half up): 1610 + 0.4 x (2000 - 1610) = 1610 + 156 = 1766.
-    b = Build()
+    b = Replay()
     b.off("2024-02", 1600, k=20)
     a = b.t("A", "2024-02-03", "2024-02-04")
     b.g(a, 1600, 1)
@@ -283,7 +243,7 @@ def test_march_2024_compression() -> None:
 
 def test_march_2024_compression_without_games() -> None:
     # FIDE's own example: 1600 -> 1760 (1600 + 0.4 x 400). No games in the period.
-    b = Build()
+    b = Replay()
     b.off("2024-02", 1600, k=20)
     row = b.run(until="2024-04").row(Period(2024, 3))
     assert row is not None and row.out is None
@@ -298,7 +258,7 @@ def test_2650_exemption() -> None:
     # Nov list: tournament starting 4 Oct 2025: Ro 2697 >= 2650 -> true D (spec 2, Oct 2025).
     #   vs 2200 win: D=497 -> row 485..517 -> 0.96 -> +0.04; vs 2250 draw: D=447 -> row
     #   433..456 -> 0.94 -> -0.44. Sum -0.40 x 10 = -4 -> 2693.
-    b = Build()
+    b = Replay()
     b.off("2025-09", 2700, k=10)
     a = b.t("Before", "2025-09-20", "2025-09-21")
     b.g(a, 2200, 1)
@@ -320,7 +280,7 @@ def test_rapid_and_blitz_beside_standard() -> None:
     # Each list replays its own games from its own official entry (Oct 2025, K 20 each).
     # standard: win vs 1850 (D=0) +10 -> 1860; rapid: win vs 1700 +10 -> 1710;
     # blitz: loss vs 1650 -10 -> 1640.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1850, k=20)
     b.off("2025-10", 1700, k=20, rl=RatingList.RAPID)
     b.off("2025-10", 1650, k=20, rl=RatingList.BLITZ)
@@ -338,7 +298,7 @@ def test_rapid_and_blitz_beside_standard() -> None:
 
 
 def test_pinned_list_moves_games() -> None:
-    b = Build()
+    b = Replay()
     t = b.t("Misfiled", "2025-10-11", "2025-10-11", pinned_list=RatingList.RAPID)
     b.g(t, 1700, 1)
     assert assign_units(b.games, b.tournaments, STD) == []
@@ -349,7 +309,7 @@ def test_pinned_list_moves_games() -> None:
 def test_games_not_counted_with_reasons() -> None:
     # Win vs 1850 counts (+10); the unrated opponent, the forfeit and the unfinished game
     # do not, each listed with its reason.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1850, k=20)
     t = b.t("Open", "2025-10-04", "2025-10-05")
     b.g(t, 1850, 1)
@@ -367,7 +327,7 @@ def test_games_not_counted_with_reasons() -> None:
 def test_excluded_tournament_and_ro_override() -> None:
     # Excluded: not counted at all. --ro 1840 on the other: D = 1840 - 1850 = -10 ->
     # row 4..10 p_low 0.49 -> win +0.51 x 20 = +10.2 -> +10 -> 1860 (from 1850).
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1850, k=20)
     x = b.t("Never rated", "2025-10-04", "2025-10-05", excluded=True)
     b.g(x, 1850, 1)
@@ -383,7 +343,7 @@ def test_excluded_tournament_and_ro_override() -> None:
 def test_reanchor_on_later_official_entry() -> None:
     # Replayed Nov: 1850 + 10 = 1860, but FIDE published 1858: Dec starts from 1858.
     # Dec: win vs 1858 (D=0) +10 -> 1868.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1850, k=20)
     b.off("2025-11", 1858, k=20)
     a = b.t("A", "2025-10-04", "2025-10-05")
@@ -399,7 +359,7 @@ def test_reanchor_on_later_official_entry() -> None:
 
 
 def test_elo_tag_disagreeing_with_the_official_list_is_said() -> None:
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1850, k=20)
     t = b.t("Open", "2025-10-04", "2025-10-05")
     b.g(t, 1850, 1, own=1849)
@@ -413,7 +373,7 @@ def test_elo_tag_disagreeing_with_the_official_list_is_said() -> None:
 def test_start_from_elo_tag_without_official() -> None:
     # No official entry: the first tournament's Elo tag 1700 is the starting rating.
     # 10 games completed (recorded) -> K 40 (fewer than 30). Win vs 1700 -> +20 -> 1720.
-    b = Build()
+    b = Replay()
     t = b.t("Open", "2025-10-04", "2025-10-05")
     b.g(t, 1700, 1, own=1700)
     rp = b.run(player=PlayerInfo(rated_games=10, birth_year=1980))
@@ -423,7 +383,7 @@ def test_start_from_elo_tag_without_official() -> None:
 
 
 def test_before_2008_is_not_replayed() -> None:
-    b = Build()
+    b = Replay()
     t = b.t("Old", "2006-05-01", "2006-05-07")
     b.g(t, 1800, 1)
     rp = b.run()
@@ -436,7 +396,7 @@ def test_games_inside_the_starting_rating_count_toward_30() -> None:
     # are inside the official Oct 2025 rating (they carry no Elo tag of the player's to
     # replay them from, so the replay starts there and lists them): 30 completed, so
     # K 20 (adult) in Nov, not K 40. Win vs 1800 (D=0): +0.5 x 20 = +10 -> 1810.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1800)
     t0 = b.t("Sep", "2025-09-06", "2025-09-07")
     for _ in range(5):
@@ -456,7 +416,7 @@ def test_oct_2022_rapid_raise_uses_the_standard_rating() -> None:
     # Spec section 2 (1 Oct 2022): a rapid rating more than 100 below the standard rating
     # is raised to standard - 100. Rapid 1500 (Sep 2022), standard 1800: 1500 < 1700 ->
     # 1700 on the Oct 2022 rapid list, with no rapid games.
-    b = Build()
+    b = Replay()
     b.off("2022-09", 1500, k=20, rl=RatingList.RAPID)
     rp = b.run(RatingList.RAPID, until="2022-10", standard={Period(2022, 9): 1800})
     row = rp.row(Period(2022, 10))
@@ -467,7 +427,7 @@ def test_unrated_in_rapid_starts_from_the_standard_rating() -> None:
     # Spec section 4 (from Mar 2024): unrated in rapid, standard 1800 -> rapid starts at
     # 1800. Win vs 1800 (D=0) +0.5; the 100 recorded games are standard games
     # (PLAYER_FACTS_LISTS): no rapid game completed, adult -> K 40 -> +20 -> 1820.
-    b = Build()
+    b = Replay()
     t = b.t("Rapid", "2025-10-11", "2025-10-11")
     b.g(t, 1800, 1, rl=RatingList.RAPID)
     rp = b.run(RatingList.RAPID, PlayerInfo(rated_games=100, birth_year=1980),
@@ -486,7 +446,7 @@ def test_tournament_started_while_unrated_uses_the_first_rating() -> None:
     # 0.50 -> dp 0 -> first rating 1800. Y starts 15 Nov (unrated then), ends 10 Jan ->
     # Feb list: Ro = 1800 (not the old 1410); win vs 1800, D=0 -> +0.5 x K 20 (adult, 107
     # games) = +10 -> 1810.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1410, k=20)
     t0 = b.t("Oct", "2025-10-04", "2025-10-05")
     b.g(t0, 1410, 0)
@@ -516,7 +476,7 @@ def test_rapid_seed_is_the_standard_list_in_force_at_the_start_before_compressio
     # unrated in rapid -> the standard rating). Draw vs 1600: D 0 -> PD 0.50 -> change 0
     # whatever K. 1600 + 0 = 1600, then the Mar 2024 compression (section 5):
     # 1600 + 0.4 x (2000 - 1600) = 1760. (Seeding from the Mar list would compress twice.)
-    b = Build()
+    b = Replay()
     t = b.t("rapid Feb", "2024-02-10", "2024-02-10")
     b.g(t, 1600, H, rl=RAPID)
     rep = b.run(RAPID, standard={Period(2024, 2): 1600, Period(2024, 3): 1760})
@@ -535,7 +495,7 @@ def test_rapid_seed_uses_the_list_in_force_at_the_start_not_the_rating_list() ->
     # PLAYER_FACTS_LISTS) -> new player, K 40 -> +20 -> 2020.
     # With the official K 20 recorded on the previous (Oct 2025) rapid list: +10 -> 2010.
     standard = {Period(2025, 10): 2000, Period(2025, 11): 2100}
-    b = Build()
+    b = Replay()
     t = b.t("rapid Oct", "2025-10-10", "2025-10-10")
     b.g(t, 2000, 1, rl=RAPID)
     (row,) = b.run(RAPID, player=PlayerInfo(rated_games=100), standard=standard).rows
@@ -551,7 +511,7 @@ def test_rapid_seed_per_tournament_start() -> None:
     # force: standard 1900), B starts 2025-10-10 (Oct list: 2000). Each uses its own Ro:
     # A: win vs 1900, D 0 -> +0.50 ; B: draw vs 2000, D 0 -> 0. Sum +0.50, K 40 (no rapid
     # games) -> +20; the period starts from A's 1900 -> 1920.
-    b = Build()
+    b = Replay()
     a = b.t("A", "2025-09-28", "2025-10-05")
     c = b.t("B", "2025-10-10", "2025-10-12")
     b.g(a, 1900, 1, rl=RAPID)
@@ -566,7 +526,7 @@ def test_first_rating_of_the_2024_formula_is_not_compressed() -> None:
     # 2024 formula: Ra = (5 x 1600 + 2 x 1800) / 7 = 11600 / 7 = 1657.14;
     # p = (2.5 + 1) / 7 = 0.50 -> dp 0 -> Ru 1657. Policy COMPRESS_FIRST_RATING_OF_2024_FORMULA
     # (False): already on the new scale -> published 1657 (compressed it would be 1794).
-    b = Build()
+    b = Replay()
     t = b.t("Feb open", "2024-02-10", "2024-02-14")
     for s in (1, H, H, 0, H):
         b.g(t, 1600, s)
@@ -581,7 +541,7 @@ def test_recorded_facts_do_not_reach_the_rapid_list() -> None:
     # 2025-10-10 -> Nov 2025. Rapid K: 1900 never 2400 on the rapid list (not K 10); the rapid
     # games completed are unknown: policy GAMES_COMPLETED_WHEN_UNKNOWN, 30 or more -> K 20,
     # said as an assumption. D 0 -> +0.50 x 20 = +10 -> 1910.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1900, rl=RAPID)
     t = b.t("rap", "2025-10-10", "2025-10-10")
     b.g(t, 1900, 1, rl=RAPID)
@@ -589,7 +549,7 @@ def test_recorded_facts_do_not_reach_the_rapid_list() -> None:
     assert rows[-1].k == 20 and rows[-1].published == 1910
     assert "rated-games" in {a.fact for a in rows[-1].assumptions}
     # On the standard list the same facts give K 10: +0.50 x 10 = +5 -> 1905.
-    s = Build()
+    s = Replay()
     s.off("2025-10", 1900)
     t = s.t("std", "2025-10-10", "2025-10-10")
     s.g(t, 1900, 1)
@@ -600,7 +560,7 @@ def test_recorded_facts_do_not_reach_the_rapid_list() -> None:
 def test_rapid_2400_ever_from_its_own_official_entry() -> None:
     # Rapid official Sep 2025 2410, Oct 2025 2390 (no K). Win vs 2390 on 2025-10-10 -> Nov:
     # 2410 published on the rapid list -> K 10 (spec 3 rule 1). D 0 -> +5 -> 2395.
-    b = Build()
+    b = Replay()
     b.off("2025-09", 2410, rl=RAPID)
     b.off("2025-10", 2390, rl=RAPID)
     t = b.t("rap", "2025-10-10", "2025-10-10")
@@ -614,7 +574,7 @@ def test_junior_reached_2300_in_the_replay() -> None:
     # Dec 2024 list: junior (2024 - 2008 = 16 <= 18), never 2300 -> K 40; win vs 2290, D 0
     # -> +0.50 x 40 = +20 -> 2310. Jan 2025 list: 2310 reached 2300 -> not junior K;
     # 100+ games -> K 20; win vs 2310, D 0 -> +10 -> 2320.
-    b = Build()
+    b = Replay()
     b.off("2024-11", 2290)
     t1 = b.t("Nov", "2024-11-10", "2024-11-10")
     b.g(t1, 2290, 1)
@@ -632,7 +592,7 @@ def test_games_completed_kept_after_a_floor_drop() -> None:
     # Games completed (RATED_GAMES_KEPT_AFTER_FLOOR_DROP): 100 + 1 + 5 = 106 >= 30.
     # Jan 2026 list: win vs 1600, D 36 -> PD 0.55 -> +0.45 x K 20 = +9 -> 1645
     # (reset to 5 games it would be K 40: +18 -> 1654).
-    b = Build()
+    b = Replay()
     b.off("2025-09", 1405, k=20)
     t1 = b.t("drop", "2025-09-10", "2025-09-10")
     b.g(t1, 1405, 0)
@@ -655,7 +615,7 @@ def test_zero_first_event_judged_after_the_window_trim() -> None:
     # 1657.14, p = (2.5 + 1) / 7 = 0.50 -> dp 0 -> 1657.
     # (Judged before the trim E2 would count: 6 games, 2.5 points, Ra = 13200 / 8 = 1650,
     # p = 3.5 / 8 = 0.4375 -> 0.44 -> dp -43 -> 1607.)
-    b = Build()
+    b = Replay()
     e1 = b.t("E1", "2023-01-10", "2023-01-11")
     b.g(e1, 1600, 0)
     b.g(e1, 1600, 0)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.helpers_history import Season
+from tests.builders import Season
 from tracker.errors import BadInput, NotFound
 from tracker.model import Period, RatingList
 from tracker.store import Store

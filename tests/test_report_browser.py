@@ -10,8 +10,8 @@ import os
 import pytest
 
 from tests.browser import Browser, file_url, find_chromium
+from tests.builders import demo_folder
 from tests.conftest import REPO
-from tests.season_sample import demo_folder
 from tracker.model import RatingList
 from tracker.replays import load_history
 from tracker.store import open_store

@@ -7,7 +7,7 @@ import csv
 import io
 from fractions import Fraction
 
-from tests.test_periods import Build
+from tests.builders import Replay
 from tracker.model import Period, PlayerRef
 from tracker.periods import PlayerInfo
 from tracker.reports import (
@@ -31,7 +31,7 @@ def test_fmt_points() -> None:
 
 def test_explain_marks_the_capped_game_and_lists_k_rule() -> None:
     # 1850 vs 1400: D = 450 counts as 400 (Ro < 2650) -> 0.92; win +0.08 x 20 = +1.6 -> +2.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1850, k=20)
     t = b.t("Open", "2025-10-04", "2025-10-05")
     b.g(t, 1400, 1)
@@ -44,7 +44,7 @@ def test_explain_marks_the_capped_game_and_lists_k_rule() -> None:
 
 
 def test_explain_first_rating_period() -> None:
-    b = Build()
+    b = Replay()
     t = b.t("Sep", "2025-09-06", "2025-09-07")
     for _ in range(5):
         b.g(t, 1800, Fraction(1, 2))
@@ -56,7 +56,7 @@ def test_explain_first_rating_period() -> None:
 def test_next_report_flags_a_late_tournament() -> None:
     # Ends 27 Oct: 5 days before the Nov list (closing 3 days): rated on Nov by default,
     # but close enough to be reported late.
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1800, k=20)
     t = b.t("Late", "2025-10-25", "2025-10-27")
     b.g(t, 1800, 1)
@@ -68,7 +68,7 @@ def test_next_report_flags_a_late_tournament() -> None:
 
 
 def test_next_without_games() -> None:
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1800, k=20)
     rep = next_report(b.run(), ME)
     assert rep.rows == () and rep.expected == 1800
@@ -81,7 +81,7 @@ def test_csv_quotes_and_none() -> None:
 
 
 def test_game_rows_and_events() -> None:
-    b = Build()
+    b = Replay()
     b.off("2025-10", 1800, k=20)
     t = b.t("Open", "2025-10-04", "2025-10-05")
     b.g(t, 1800, 1)
@@ -102,11 +102,11 @@ def test_game_rows_and_events() -> None:
     assert history_rows(rp, since=Period(2025, 11))[0]["rating_after"] == 1810
 
 
-def _zero_first_event() -> Build:
+def _zero_first_event() -> Replay:
     # Sep 2025: 0/2 vs 1800 (rated on the Oct list); Oct 2025: 5 draws vs 1800 (Nov list).
     # Spec section 4 (from Mar 2024): a zero score in the first event disregards it. Nov:
     # Ra = (5 x 1800 + 2 x 1800) / 7 = 1800; p = (2.5 + 1) / 7 = 0.50 -> dp 0 -> 1800.
-    b = Build()
+    b = Replay()
     sep = b.t("Zero Open", "2025-09-06", "2025-09-07")
     b.g(sep, 1800, 0)
     b.g(sep, 1800, 0)

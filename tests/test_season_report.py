@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.season_sample import demo_folder, run_cli
+from tests.builders import demo_folder
+from tests.conftest import run_cli
 from tracker.chart import Chart, chart_model, visible
 from tracker.model import Period, RatingList
 from tracker.replays import PlayerHistory, load_history
