@@ -121,6 +121,8 @@ def _days(iso: str) -> int:
 
 
 def count_games(store: Store) -> int:
+    """The games stored. Only bench/postgres.py asks (issue 16 item 8 has it go: the bench
+    can count them itself; it stays until that caller changes)."""
     with store.engine.connect() as conn:
         return int(conn.execute(select(func.count()).select_from(games)).scalar_one())
 
