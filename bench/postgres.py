@@ -180,11 +180,12 @@ def parts(path: Path, n: int) -> list[Path]:
 
 
 def count_games(target: str) -> int:
-    from tracker.store import open_store
-    from tracker.store.games import count_games as count
+    from sqlalchemy import text
 
-    with open_store(target, upgrade=False) as store:
-        return count(store)
+    from tracker.store import open_store
+
+    with open_store(target, upgrade=False) as store, store.engine.connect() as conn:
+        return int(conn.execute(text("SELECT count(*) FROM games")).scalar_one())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -31,7 +31,7 @@ from tracker.errors import TrackerError
 
 DAMAGED_EXIT_CODE = 4
 """tracker.store.db.DAMAGED_EXIT_CODE, written out so that `tracker --help` starts without
-importing the store (tests/test_cli_qa.py keeps the two equal)."""
+importing the store (tests/test_cli_database.py keeps the two equal)."""
 
 app = typer.Typer(
     name="tracker",

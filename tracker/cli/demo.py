@@ -48,7 +48,7 @@ def _say(text: str = "") -> None:
 def _refuse_a_real_database(store: Store, folder: Path, db_target: str) -> None:
     """The demo adds a fictitious season and marks its player as the tracked one: never in
     a database that holds imports of anything else (a real season)."""
-    from tracker.store.games import list_imports
+    from tracker.store.imports import list_imports
 
     names = {p.name for p in folder.rglob("*")}
     foreign = [r for r in list_imports(store)

@@ -186,7 +186,7 @@ def import_command(
     ClosedOutput.go_on, ClosedOutput.closed, ClosedOutput.full = True, False, False
     store = store_for(db, create=True)
     try:
-        from tracker.store.games import last_game_id
+        from tracker.store.imports import last_game_id
         # --player is checked before anything is stored: a bad value (or several players
         # matching) stops here; a name nobody has yet may come with these files
         known = None if player is None else _known_player(store, player)
@@ -388,7 +388,7 @@ def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | N
     (tracker.fide.eventnames): a list, or never rated and why. Nothing when they said
     nothing (the line above says standard, or --list)."""
     from tracker.fide.eventnames import NAME_REASONS
-    from tracker.store.games import assumed_since
+    from tracker.store.imports import assumed_since
 
     by_list: dict[str, int] = {}
     never: dict[str, int] = {}
@@ -419,7 +419,7 @@ def _print_undated(store: Store, before: int) -> None:
     """The tournaments the games added left in no period (no usable date, no dated
     tournament of the same event and site to join), each with the command that dates it."""
     from tracker.fide.editions import FIRST_DATE
-    from tracker.store.games import undated_tournaments
+    from tracker.store.imports import undated_tournaments
 
     # (a date tag of a year before 2008 needs no period: that era is not replayed)
     undated = [u for u in undated_tournaments(store, after_game_id=before)
@@ -460,7 +460,7 @@ def imports_command(
 ) -> None:
     if ctx.invoked_subcommand is not None:  # (`imports --db X remove 3`: remove takes X)
         return
-    from tracker.store.games import list_imports
+    from tracker.store.imports import list_imports
     store = store_for(db)
     try:
         rows = list_imports(store)
@@ -516,7 +516,7 @@ def remove_command(
 
       tracker imports remove 3 && tracker import corrected.pgn
     """
-    from tracker.store.games import remove_import
+    from tracker.store.imports import remove_import
     store = store_for(db)
     try:
         gone = remove_import(store, import_id, dry_run=dry_run)
@@ -570,7 +570,7 @@ def players_command(
 
       tracker players --format json
     """
-    from tracker.store.games import list_players
+    from tracker.store.players import list_players
     store = store_for(db)
     try:
         rows = list_players(store, search)

@@ -22,7 +22,7 @@ from tracker.errors import TrackerError
 from tracker.importer.prepare import Preparer
 from tracker.importer.values import ImportOptions, Reader
 from tracker.model import PreparedGame, RawGame, Skipped
-from tracker.pgn.machine import LineCount
+from tracker.pgn.stream import LineCount
 
 BATCH = 2_000
 WORKER_MIN_BYTES = 4 << 20  # smaller sources are parsed in-process (a fork costs more)

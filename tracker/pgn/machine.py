@@ -18,7 +18,6 @@ from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
 from tracker.pgn.moves import canonical, digest_of, has_move, new_hasher
 from tracker.pgn.stream import BOM, chunks, drop_boms
-from tracker.pgn.stream import LineCount as LineCount  # moved to tracker.pgn.stream (issue 16)
 
 MAX_TAGS = 500
 """Most tags kept per game; further tags are dropped with one problem, except STORED_TAGS."""

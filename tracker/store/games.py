@@ -74,30 +74,15 @@ from tracker.store.db import (
     one_line,
     utc_now,
 )
-from tracker.store.imports import (  # all but TAG_YEAR_MONTH: moved there (issue 16)
-    TAG_YEAR_MONTH,
-    assumed_since,
-    last_game_id,
-    list_imports,
-    remove_import,
-    undated_tournaments,
-)
-from tracker.store.players import list_players  # moved to tracker.store.players (issue 16)
+from tracker.store.imports import TAG_YEAR_MONTH
 from tracker.store.schema import games, imports, player_names, players, ro_overrides, tournaments
 
-__all__ = [  # the writer; then what moved, still imported from here by tracker/cli (issue 16)
+__all__ = [
     "DEFERRABLE_INDEXES",
     "DEFER_INDEXES_AFTER",
     "JOIN_DAYS",
     "MAX_CACHED",
     "GameWriter",
-    "count_games",
-    "assumed_since",
-    "last_game_id",
-    "list_imports",
-    "list_players",
-    "remove_import",
-    "undated_tournaments",
 ]
 
 JOIN_DAYS = 30
@@ -118,13 +103,6 @@ _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLit
 
 def _days(iso: str) -> int:
     return dt.date.fromisoformat(iso).toordinal()
-
-
-def count_games(store: Store) -> int:
-    """The games stored. Only bench/postgres.py asks (issue 16 item 8 has it go: the bench
-    can count them itself; it stays until that caller changes)."""
-    with store.engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(games)).scalar_one())
 
 
 # A games row as the writer inserts it: what it resolved, then the PreparedGame's own fields.
