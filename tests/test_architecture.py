@@ -117,3 +117,30 @@ def test_importer_tunables_live_in_one_module_only() -> None:
         assert isinstance(getattr(batches, name), int), name
         for other in (package, prepare, values):
             assert not hasattr(other, name), f"{other.__name__}.{name}"
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_no_private_name_is_imported_across_modules(module: str, path: Path) -> None:
+    # issue 16: what a module shares it names publicly; a `_name` is its own
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(
+                "tracker"):
+            private = [a.name for a in node.names
+                       if a.name.startswith("_") and not a.name.startswith("__")]
+            assert not private, f"{module} imports {private} from {node.module}"
+
+
+CLI_RULE_WORDS = ("expected_score", "dp_for", "difference_table", "dp_table", "derive_k",
+                  "apply_700_rule", "rate_period", "first_rating(", "one_off_adjustment",
+                  "round_change", "round_half_away", "performance_rating", "seeds_from_standard")
+"""The engine's verbs (tracker.fide): the CLI parses and prints, the library computes, so no
+CLI module calls one (issue 16: calc, official import and target moved out)."""
+
+
+@pytest.mark.parametrize("module,path", [(m, p) for m, p in MODULES
+                                         if m.startswith("tracker.cli")],
+                         ids=[m for m, _ in MODULES if m.startswith("tracker.cli")])
+def test_the_cli_holds_no_rule(module: str, path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert not [w for w in CLI_RULE_WORDS if w in text], module
