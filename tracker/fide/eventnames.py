@@ -30,16 +30,17 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from tracker.model import RatingList
+from tracker.model import NotRated, RatingList
 
 # Stable reason words (games.not_rated_reason) of games never rated because of their name.
-TIE_BREAK = "tie-break"
-ARMAGEDDON = "armageddon"
-BULLET = "bullet"
-SIMUL = "simul"
-EXHIBITION = "exhibition"
-BLINDFOLD = "blindfold"
-VARIANT = "variant"  # the same word as a Variant tag gives (tracker.importer.prepare)
+# (the words are tracker.model.NotRated's: one vocabulary, issue 16)
+TIE_BREAK = NotRated.TIE_BREAK
+ARMAGEDDON = NotRated.ARMAGEDDON
+BULLET = NotRated.BULLET
+SIMUL = NotRated.SIMUL
+EXHIBITION = NotRated.EXHIBITION
+BLINDFOLD = NotRated.BLINDFOLD
+VARIANT = NotRated.VARIANT  # the same word as a Variant tag gives (tracker.importer.prepare)
 
 #: The reasons this module gives: a game not rated for one of them is not rated by
 #: assumption (its name), and the user may say otherwise (`tracker event set`).
@@ -139,7 +140,7 @@ def name_signals(name: str | None) -> NameSignals:
             found.add(kind.replace("_", "-"))
     if not found and speed is None and minutes is None:
         return NOTHING
-    never = next((reason for reason in _NEVER_ORDER if reason in found), None)
+    never: str | None = next((reason for reason in _NEVER_ORDER if reason in found), None)
     if minutes is not None:
         by_time, too_fast = _by_minutes(minutes)
         speed = by_time or speed  # a time written in the name says more than a word

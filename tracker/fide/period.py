@@ -24,13 +24,13 @@ from tracker.fide.editions import CapKind, Edition, edition_for
 from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k, seeded_facts
 from tracker.fide.rounding import round_change
 from tracker.fide.tables import expected_score
-from tracker.model import RatingList
+from tracker.model import NotRated, RatingList
 
 SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
 _SCORE_DECIMAL = {Fraction(0): Decimal(0), Fraction(1, 2): Decimal("0.5"), Fraction(1): Decimal(1)}
 
-UNRATED_OPPONENT = "unrated-opponent"
-RB_600_RULE = "rb-600-rule"
+UNRATED_OPPONENT = NotRated.UNRATED_OPPONENT  # (tracker.model: one vocabulary)
+RB_600_RULE = NotRated.RB_600_RULE
 
 
 @dataclass(frozen=True)
