@@ -204,3 +204,26 @@ def test_a_number_too_large_for_the_database_is_a_bad_value(
     assert capsys.readouterr().err == (
         "error: a number given is too large (the most is 9,223,372,036,854,775,807); give a "
         "plausible value\n")
+
+
+def test_each_command_is_made_from_the_module_that_registers_it() -> None:
+    # main() makes only the module of the command it runs (start-up, issue 18): COMMANDS
+    # must name, for every command of the whole program, the module that registers it
+    import typer.main
+
+    from tracker.cli import COMMAND_MODULES, COMMANDS, build_app
+    whole = set(typer.main.get_command(build_app()).commands)  # type: ignore[attr-defined]
+    assert set(COMMANDS) == whole
+    for module in COMMAND_MODULES:
+        made = set(typer.main.get_command(build_app((module,))).commands)  # type: ignore[attr-defined]
+        assert made == {c for c, m in COMMANDS.items() if m == module}, module
+
+
+@pytest.mark.parametrize("argv,module", [
+    (["history"], "reports"), (["--db", "x.db", "check", "--all"], "check"),
+    (["--db=x.db", "imports", "remove", "3"], "importing"), (["--help"], None), ([], None),
+    (["histori"], None), (["--version"], None), (["report", "-o", "s.html"], "season"),
+])
+def test_the_command_line_names_its_module(argv: list[str], module: str | None) -> None:
+    from tracker.cli import _command_module
+    assert _command_module(argv) == module

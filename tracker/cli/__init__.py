@@ -33,26 +33,19 @@ DAMAGED_EXIT_CODE = 4
 """tracker.store.db.DAMAGED_EXIT_CODE, written out so that `tracker --help` starts without
 importing the store (tests/test_cli_database.py keeps the two equal)."""
 
-app = typer.Typer(
-    name="tracker",
-    help=(
-        "Rebuild your FIDE rating history from your PGN files.\n\n"
-        "Start with `tracker demo`, or `tracker import FOLDER` then `tracker history`.\n\n"
-        "Examples:\n\n"
-        "  tracker import games/ --player \"Novák, Tomáš\"\n\n"
-        "  tracker history --list rapid\n\n"
-        "  tracker COMMAND --help\n\n"
-        "Exit codes: 0 done; 1 an error (the line says what to do); 2 a bad value on the "
-        "command line or in a file; 3 an internal error (please report it); "
-        f"{DAMAGED_EXIT_CODE} the database is damaged (`tracker db check` tells more); "
-        "130 interrupted."
-    ),
-    no_args_is_help=True,
-    cls=Group,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+HELP = (
+    "Rebuild your FIDE rating history from your PGN files.\n\n"
+    "Start with `tracker demo`, or `tracker import FOLDER` then `tracker history`.\n\n"
+    "Examples:\n\n"
+    "  tracker import games/ --player \"Novák, Tomáš\"\n\n"
+    "  tracker history --list rapid\n\n"
+    "  tracker COMMAND --help\n\n"
+    "Exit codes: 0 done; 1 an error (the line says what to do); 2 a bad value on the "
+    "command line or in a file; 3 an internal error (please report it); "
+    f"{DAMAGED_EXIT_CODE} the database is damaged (`tracker db check` tells more); "
+    "130 interrupted."
 )
+
 
 # Command modules, in the order their commands appear in --help. Each has register(app).
 COMMAND_MODULES = ("calc", "importing", "reports", "season", "official", "check", "db", "demo")
@@ -64,7 +57,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
@@ -100,9 +92,57 @@ def _reflow_help(typer_app: typer.Typer) -> None:
             _reflow_help(sub)
 
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"tracker.cli.{_name}").register(app)
-_reflow_help(app)
+COMMANDS = {
+    "calc": "calc", "import": "importing", "imports": "importing", "players": "importing",
+    "player": "importing", "history": "reports", "explain": "reports", "next": "reports",
+    "export": "reports", "plot": "reports", "event": "reports", "report": "season",
+    "official": "official", "check": "check", "target": "check", "db": "db", "demo": "demo",
+}
+"""Which module registers each command (tests/test_cli_main.py keeps it true)."""
+
+
+def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
+    """The program with the commands of `modules` (by default all of them)."""
+    built = typer.Typer(
+        name="tracker", help=HELP, no_args_is_help=True, cls=Group, add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    built.callback()(_root)
+    for name in modules:
+        importlib.import_module(f"tracker.cli.{name}").register(built)
+    _reflow_help(built)
+    return built
+
+
+def _command_module(argv: list[str]) -> str | None:
+    """The module of the command `argv` names (None: no command, `--help`, `--version`, or
+    a word that is not a command: then the whole program answers, its help or its "did you
+    mean")."""
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--db":
+            i += 2
+            continue
+        if word.startswith("--db="):
+            i += 1
+            continue
+        if word.startswith("-"):
+            return None
+        return COMMANDS.get(word)
+    return None
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """`tracker.cli.app`: the whole program, made when first asked for (the command line
+    itself makes only the command it runs: building every command's click objects costs
+    typer about 50 ms at every start)."""
+    if name == "app":
+        built = build_app()
+        globals()["app"] = built
+        return built
+    raise AttributeError(name)
 
 
 def _one_line(message: str) -> str:
@@ -121,8 +161,12 @@ def main() -> None:
 
 def _main() -> None:
     try:
+        # Only the module of the command given (the whole program for --help or a typo).
+        # (tracker.cli.app, once made, is the program: a library or a test may extend it)
+        module = _command_module(sys.argv[1:])
+        program = globals().get("app") or build_app((module,) if module else COMMAND_MODULES)
         # Without standalone mode, click returns the code of a typer.Exit instead of exiting.
-        code = app(standalone_mode=False)
+        code = program(standalone_mode=False)
         if code == 130 and not Interruption.told:  # typer made a Ctrl-C a silent Exit(130)
             print("interrupted", file=sys.stderr)
         sys.stdout.flush()  # a write error is said here, not ignored at exit
@@ -199,6 +243,7 @@ _FRAMEWORK_WORDING: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]],
      r"unexpected extra argument: \1"),
     (re.compile(r"\((?:Possible options|Did you mean one of): (.*?)\??\)"),
      lambda m: f"(did you mean {m.group(1).replace(chr(39), '')}?)"),
+    (re.compile(r"( Did you mean [^?]*\?)\1+"), r"\1"),  # (typer adds click's own again)
     (re.compile(r"\. Did you mean "), ": did you mean "),
     (re.compile(r"\.(?=\s*$)"), ""),  # the sentence goes on: " (see 'tracker X --help')"
 )
