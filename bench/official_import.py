@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Official list import benchmark (issue 5): a generated 1.8-million-player combined list.
 
-Generates FIDE's combined list in both published formats with `tracker.listgen` (zipped as
+Generates FIDE's combined list in both published formats with `tests.listgen` (zipped as
 FIDE ships them: players_list.zip / players_list_xml.zip; kept in --workdir, reused when
 present), then times, --runs times each, in a fresh process per run:
 
@@ -62,7 +62,7 @@ PARSE_ONLY = (
 SEED_KNOWN = (
     "import sys\n"
     "from sqlalchemy import insert\n"
-    "from tracker import listgen\n"
+    "from tests import listgen\n"
     "from tracker.store import open_store\n"
     "from tracker.store.schema import players\n"
     "count, every = int(sys.argv[2]), int(sys.argv[3])\n"
@@ -144,7 +144,7 @@ def make_archive(folder: Path, count: int, first: int = ARCHIVE_FIRST,
     import zipfile
 
     sys.path.insert(0, str(REPO))
-    from tracker import listgen
+    from tests import listgen
     from tracker.model import Period
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             t0 = time.perf_counter()
-            subprocess.run([py, "-m", "tracker.listgen", "--players", str(args.players),
+            subprocess.run([py, "-m", "tests.listgen", "--players", str(args.players),
                             "--format", kind, "--zip", "-o", str(path)], check=True,
                            cwd=REPO, capture_output=True)
             print(f"generated {path} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)

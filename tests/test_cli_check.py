@@ -201,7 +201,7 @@ def test_check_against_list_files_of_several_eras_names_each_file(
     """
     import zipfile
 
-    from tracker.listgen import Figures, Player, write_list
+    from tests.listgen import Figures, Player, write_list
     from tracker.model import Period
 
     def player(rating: int, games: int | None, k: int | None) -> Player:

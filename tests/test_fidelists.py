@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import listgen
 from tests.conftest import SPEC, need_shared
-from tracker import listgen
 from tracker.errors import BadInput, NotFound
 from tracker.fidelists import (
     MAX_LINE,

@@ -12,9 +12,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker import listgen
+from tests import listgen
+from tests.listgen import Figures, Player
 from tracker.fidelists import MIN_AGE, open_list
-from tracker.listgen import Figures, Player
 from tracker.model import Period, RatingList
 
 name_part = st.text(

@@ -2,7 +2,7 @@
 
 Through the entry point, in-process, against a small database (two players, two games):
 
-- official list files: lists written by tracker.listgen (TXT and XML, single and combined)
+- official list files: lists written by tests.listgen (TXT and XML, single and combined)
   then mutated (truncated, bytes inserted, lines deleted or repeated, binary), and raw
   binary; `tracker official import FILE --all`;
 - command-line values: periods, ratings, dates, opponents (RATING:SCORE), player names
@@ -29,9 +29,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import dump_db
+from tests.listgen import FORMATS, players, write_list
 from tests.test_import import pgn
 from tracker.cli import main
-from tracker.listgen import FORMATS, players, write_list
 from tracker.model import Period
 
 FUZZ = settings(max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "25")),

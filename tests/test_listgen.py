@@ -1,4 +1,4 @@
-"""tracker.listgen: deterministic, realistic lists in FIDE's published layouts."""
+"""tests.listgen: deterministic, realistic lists in FIDE's published layouts."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests import listgen
 from tests.conftest import SPEC, need_shared
-from tracker import listgen
-from tracker.listgen import Figures, Player
+from tests.listgen import Figures, Player
 from tracker.model import Period, RatingList
 
 # The headers exactly as shared/spec/fide-list-formats.md prints them (month JAN23).
@@ -77,7 +77,7 @@ def test_latin1_names_only_when_asked(tmp_path: Path) -> None:
 def test_command_line(tmp_path: Path, fmt: str) -> None:
     out = tmp_path / "players_list.zip"
     done = subprocess.run(
-        [sys.executable, "-m", "tracker.listgen", "--players", "25", "--format", fmt, "--zip",
+        [sys.executable, "-m", "tests.listgen", "--players", "25", "--format", fmt, "--zip",
          "-o", str(out)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     with zipfile.ZipFile(out) as zf:
@@ -89,7 +89,7 @@ def test_command_line(tmp_path: Path, fmt: str) -> None:
 
 def test_command_line_errors(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tracker.listgen", "--players", "5", "--format", "txt",
+        [sys.executable, "-m", "tests.listgen", "--players", "5", "--format", "txt",
          "--period", "2025-13", "-o", str(tmp_path / "x.txt")],
         capture_output=True, text=True, check=False)
     assert done.returncode == 2

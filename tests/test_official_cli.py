@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import insert
 
+from tests import listgen
 from tests.builders import copy_db, two_opens_season
 from tests.conftest import dump_db, run_cli
-from tracker import listgen
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 from tracker.store import open_store

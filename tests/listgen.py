@@ -11,10 +11,10 @@ names with diacritics, titles (women's, other and FOA titles too), empty ratings
 flags, birth years (some missing) and K factors that follow the usual pattern; `published`
 says what of a player a layout can carry (an old layout has no sex, K or women's title).
 
-    python -m tracker.listgen --players 1000 --format combined-txt --zip -o players_list.zip
-    python -m tracker.listgen --players 50 --format txt --list rapid --period 2025-11 \\
+    python -m tests.listgen --players 1000 --format combined-txt --zip -o players_list.zip
+    python -m tests.listgen --players 50 --format txt --list rapid --period 2025-11 \\
         -o rapid_nov25frl.txt
-    python -m tracker.listgen --players 5000 --format txt-2003 --period 2004-04 \\
+    python -m tests.listgen --players 5000 --format txt-2003 --period 2004-04 \\
         --encoding latin-1 -o APR04FRL.TXT
 """
 
@@ -360,7 +360,7 @@ def generate(path: str | Path, count: int, fmt: str, *, zipped: bool = False, se
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tracker.listgen",
+        prog="python -m tests.listgen",
         description="Write a realistic, deterministic FIDE rating list for tests/benchmarks.",
     )
     parser.add_argument("--players", type=int, required=True, help="number of players")
