@@ -743,3 +743,18 @@ def test_only_whole_blocks_keep_what_is_asked(tmp_path: Path) -> None:
     assert [r.fide_id for r in rows] == [3000, 3500, 3999]
     assert rows[2].position == text.splitlines().index(
         "    <fideid>3999</fideid><name>P, 3999</name>") + 1
+
+
+def test_an_xml_declaring_an_unknown_encoding_is_one_line(tmp_path: Path) -> None:
+    # found by tests/test_fidelists_props.py: encoding="TF-8" (a damaged "UTF-8") reached
+    # the user as an internal error (LookupError from expat's encoding lookup)
+    path = tmp_path / "blitz_jan24frl.xml"
+    path.write_bytes(b'<?xml version="1.0" encoding="TF-8"?>\n<playerslist>\n<player>'
+                     b'<fideid>100139</fideid><name>Makinen, Ana</name><country>FRA</country>'
+                     b'<sex>M</sex><title></title><w_title></w_title><o_title></o_title>'
+                     b'<foa_title></foa_title><rating>1800</rating><games>0</games><k>20</k>'
+                     b'<birthday>1983</birthday><flag></flag></player>\n</playerslist>\n')
+    said = (r"blitz_jan24frl\.xml:1: the XML declares an encoding Python does not know "
+            r"\(unknown encoding: TF-8\)")
+    with pytest.raises(BadInput, match=said), open_list(path) as lst:
+        list(lst)

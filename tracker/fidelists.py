@@ -858,6 +858,10 @@ class ListFile:
                 reason = expat.errors.messages.get(exc.code, str(exc))
                 raise BadInput(f"{self.where}:{exc.lineno}: the XML is broken ({reason}): "
                                "is the file complete?") from None
+            except LookupError as exc:  # expat asks Python for a declared encoding it lacks
+                raise BadInput(f"{self.where}:1: the XML declares an encoding Python does not "
+                               f"know ({exc}): FIDE's lists are UTF-8 or ISO-8859-1; is the "
+                               "file damaged?") from None
             ready, parser.ready = parser.ready, []
             only = self.only
             for fields, line in ready:
