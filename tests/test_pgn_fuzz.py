@@ -289,8 +289,8 @@ def mutated(draw: st.DrawFn) -> bytes:
 
 # --- the fuzz tests ---------------------------------------------------------------------
 
-_TAG_WARNING = re.compile(
-    r"Elo '.*' is not a rating|Date '.*' is (not a calendar date|after today)")
+_TAG_WARNING = re.compile(  # (the value shown as Python quotes it: '...', or "..." for a ')
+    r"Elo (['\"]).*\1 is not a rating|Date (['\"]).*\2 is (not a calendar date|after today)")
 
 
 @FUZZ
