@@ -718,3 +718,20 @@ def test_time_control_bands_of_the_tournament_start(store: Store, tmp_path: Path
         ("Club Ch", d(2021, 12, 28), "standard", False, "time-control"),
         ("Club Ch", d(2022, 1, 3), "standard", True, None),
     ]
+
+
+@pytest.mark.parametrize("workers", [False, True], ids=["in process", "in a worker"])
+def test_games_not_rated_by_their_name_cross_the_worker_pipe(tmp_path: Path,
+                                                             workers: bool) -> None:
+    # The reasons an event's name gives (simul, armageddon...) travel from the worker to the
+    # writer through marshal, which takes no enum: a NotRated member there failed every big
+    # file with such a tournament ("cannot read big.pgn: ValueError: unmarshallable object")
+    from tracker.importer import ImportOptions, import_paths
+    from tracker.store import open_store
+    names = ("Simultaneous exhibition", "Armageddon playoff", "Club Open", "Blindfold match")
+    f = write(tmp_path / "names.pgn", *(pgn(Event=name, Round=str(i))
+                                        for i, name in enumerate(names, 1)))
+    with open_store(str(tmp_path / "t.db")) as store:
+        report = import_paths(store, [str(f)], ImportOptions(workers=workers))
+    assert report.total("added") == 4
+    assert report.not_rated == {"simul": 1, "armageddon": 1, "blindfold": 1}

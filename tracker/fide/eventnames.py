@@ -33,14 +33,15 @@ from typing import NamedTuple
 from tracker.model import NotRated, RatingList
 
 # Stable reason words (games.not_rated_reason) of games never rated because of their name.
-# (the words are tracker.model.NotRated's: one vocabulary, issue 16)
-TIE_BREAK = NotRated.TIE_BREAK
-ARMAGEDDON = NotRated.ARMAGEDDON
-BULLET = NotRated.BULLET
-SIMUL = NotRated.SIMUL
-EXHIBITION = NotRated.EXHIBITION
-BLINDFOLD = NotRated.BLINDFOLD
-VARIANT = NotRated.VARIANT  # the same word as a Variant tag gives (tracker.importer.prepare)
+# The words are tracker.model.NotRated's (one vocabulary, issue 16), as plain strings: they
+# reach the import's worker pipe (marshal takes no enum) and the database.
+TIE_BREAK = NotRated.TIE_BREAK.value
+ARMAGEDDON = NotRated.ARMAGEDDON.value
+BULLET = NotRated.BULLET.value
+SIMUL = NotRated.SIMUL.value
+EXHIBITION = NotRated.EXHIBITION.value
+BLINDFOLD = NotRated.BLINDFOLD.value
+VARIANT = NotRated.VARIANT.value  # the same word as a Variant tag gives (importer.prepare)
 
 #: The reasons this module gives: a game not rated for one of them is not rated by
 #: assumption (its name), and the user may say otherwise (`tracker event set`).
@@ -140,7 +141,7 @@ def name_signals(name: str | None) -> NameSignals:
             found.add(kind.replace("_", "-"))
     if not found and speed is None and minutes is None:
         return NOTHING
-    never: str | None = next((reason for reason in _NEVER_ORDER if reason in found), None)
+    never = next((reason for reason in _NEVER_ORDER if reason in found), None)
     if minutes is not None:
         by_time, too_fast = _by_minutes(minutes)
         speed = by_time or speed  # a time written in the name says more than a word

@@ -29,8 +29,8 @@ from tracker.model import NotRated, RatingList
 SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
 _SCORE_DECIMAL = {Fraction(0): Decimal(0), Fraction(1, 2): Decimal("0.5"), Fraction(1): Decimal(1)}
 
-UNRATED_OPPONENT = NotRated.UNRATED_OPPONENT  # (tracker.model: one vocabulary)
-RB_600_RULE = NotRated.RB_600_RULE
+UNRATED_OPPONENT = NotRated.UNRATED_OPPONENT.value  # (tracker.model's, as a plain string)
+RB_600_RULE = NotRated.RB_600_RULE.value
 
 
 @dataclass(frozen=True)
