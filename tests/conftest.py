@@ -255,6 +255,28 @@ def need_shared() -> None:
         pytest.skip(f"{SHARED} not found (CI lays shared/ beside the clone)")
 
 
+def run_captured(*args: str) -> tuple[int, str, str]:
+    """`tracker ARGS...` in process through its entry point, without pytest's capsys (for a
+    module fixture, a Hypothesis example): (exit code, stdout, stderr)."""
+    import io
+    import sys
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from tracker.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    argv, sys.argv = sys.argv, ["tracker", *args]
+    code = 0
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            main()
+    except SystemExit as exc:
+        code = int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    finally:
+        sys.argv = argv
+    return code, out.getvalue(), err.getvalue()
+
+
 def run_cli(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
 ) -> tuple[int, str, str]:

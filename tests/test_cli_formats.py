@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import run_captured, run_cli
 
 READING = {
     # command: the arguments that make it list something on the sample season
@@ -44,34 +44,11 @@ READING = {
 def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("formats")
     with pytest.MonkeyPatch.context() as mp:
-        capture = _Capture()
         mp.chdir(folder)
         mp.delenv("TRACKER_DB", raising=False)
-        code = capture.run(mp, "demo", "--output-dir", "out")
-        assert code == 0, capture.err
+        code, _, err = run_captured("demo", "--output-dir", "out")
+        assert code == 0, err
     return folder / "out" / "tracker-demo.db"
-
-
-class _Capture:
-    """run_cli without pytest's capsys (a module fixture has none)."""
-
-    err = ""
-
-    def run(self, mp: pytest.MonkeyPatch, *args: str) -> int:
-        import contextlib
-        import sys
-
-        from tracker.cli import main
-        out, err = io.StringIO(), io.StringIO()
-        mp.setattr(sys, "argv", ["tracker", *args])
-        code = 0
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main()
-            except SystemExit as exc:
-                code = int(exc.code or 0)
-        self.err = err.getvalue()
-        return code
 
 
 def _run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db: Path,

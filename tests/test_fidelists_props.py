@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import listgen
+from tests.conftest import run_captured
 from tests.listgen import Figures, Player
 from tracker.fidelists import MIN_AGE, open_list
 from tracker.model import Period, RatingList
@@ -86,24 +87,8 @@ _BASE_DB: dict[str, bytes] = {}
 
 
 def _import(db: Path, path: Path) -> tuple[int, str, str]:
-    import io
-    import sys
-    from contextlib import redirect_stderr, redirect_stdout
-
-    from tracker.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    argv, sys.argv = sys.argv, ["tracker", "official", "import", str(path), "--all",
-                                "--period", "2024-01", "--db", str(db)]
-    code = 0
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            main()
-    except SystemExit as exc:
-        code = int(exc.code or 0) if not isinstance(exc.code, str) else 1
-    finally:
-        sys.argv = argv
-    return code, out.getvalue(), err.getvalue()
+    return run_captured("official", "import", str(path), "--all", "--period", "2024-01",
+                        "--db", str(db))
 
 
 @st.composite

@@ -19,19 +19,17 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from contextlib import contextmanager
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import dump_db
+from tests.conftest import dump_db, run_captured
 from tests.listgen import FORMATS, players, write_list
 from tests.test_import import pgn
-from tracker.cli import main
 from tracker.model import Period
 
 FUZZ = settings(max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "25")),
@@ -39,20 +37,6 @@ FUZZ = settings(max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "25")),
                                                       HealthCheck.data_too_large])
 _SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 _BASE: dict[str, bytes] = {}
-
-
-def _cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    argv, sys.argv = sys.argv, ["tracker", *args]
-    code = 0
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            main()
-    except SystemExit as exc:
-        code = int(exc.code or 0) if not isinstance(exc.code, str) else 1
-    finally:
-        sys.argv = argv
-    return code, out.getvalue(), err.getvalue()
 
 
 @contextmanager
@@ -65,7 +49,7 @@ def _folder() -> Iterator[Path]:
             f = folder / "base.pgn"
             f.write_text(pgn(Round="1", WhiteFideId="99012345", WhiteElo="1800",
                              BlackElo="1750") + pgn(Round="2", Result="0-1"), "utf-8")
-            code, _, err = _cli("import", str(f), "--db", str(db), "--quiet")
+            code, _, err = run_captured("import", str(f), "--db", str(db), "--quiet")
             assert code == 0, err
             _BASE["db"] = db.read_bytes()
         db.write_bytes(_BASE["db"])
@@ -74,10 +58,10 @@ def _folder() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def check_cli(folder: Path, *args: str) -> tuple[int, str, str]:
+def checkrun_captured(folder: Path, *args: str) -> tuple[int, str, str]:
     db = folder / "t.db"
     before = dump_db(db)
-    code, out, err = _cli(*args, "--db", str(db))
+    code, out, err = run_captured(*args, "--db", str(db))
     assert code in (0, 1, 2), (code, err)
     assert "Traceback" not in out + err and "internal error" not in err, err
     usage = code == 2 and "Usage: tracker" in err  # click's own usage error (exit 2)
@@ -126,7 +110,7 @@ def test_official_list_files(case: tuple[str, bytes]) -> None:
     with _folder() as folder:
         f = folder / name
         f.write_bytes(data)
-        check_cli(folder, "official", "import", str(f), "--all", "--period", "2025-03")
+        checkrun_captured(folder, "official", "import", str(f), "--all", "--period", "2025-03")
 
 
 # --- command-line values ------------------------------------------------------------------
@@ -155,7 +139,7 @@ numbers = st.one_of(st.integers(-10**6, 10**6).map(str), nasty)
 @given(player=names, since=nasty, list_=nasty)
 def test_history_values(player: str, since: str, list_: str) -> None:
     with _folder() as folder:
-        check_cli(folder, "history", player, "--from", since, "--list", list_)
+        checkrun_captured(folder, "history", player, "--from", since, "--list", list_)
 
 
 @FUZZ
@@ -163,7 +147,7 @@ def test_history_values(player: str, since: str, list_: str) -> None:
        k=numbers)
 def test_calc_values(opponents: list[str], rating: str, date: str, k: str) -> None:
     args = ["calc", *opponents, "--rating", rating, "--date", date, "--k", k]
-    code, _, err = _cli(*args)
+    code, _, err = run_captured(*args)
     assert code in (0, 2), (args, code, err)
     assert "internal error" not in err and "Traceback" not in err, err
 
@@ -172,7 +156,7 @@ def test_calc_values(opponents: list[str], rating: str, date: str, k: str) -> No
 @given(player=names, period=nasty, rating=numbers, games=numbers)
 def test_official_add_values(player: str, period: str, rating: str, games: str) -> None:
     with _folder() as folder:
-        check_cli(folder, "official", "add", player, "--period", period, "--rating", rating,
+        checkrun_captured(folder, "official", "add", player, "--period", period, "--rating", rating,
                   "--games", games)
 
 
@@ -180,12 +164,12 @@ def test_official_add_values(player: str, period: str, rating: str, games: str) 
 @given(player=names, year=numbers, fide=numbers)
 def test_player_set_values(player: str, year: str, fide: str) -> None:
     with _folder() as folder:
-        check_cli(folder, "player", "set", player, "--birth-year", year, "--fide-id", fide)
+        checkrun_captured(folder, "player", "set", player, "--birth-year", year, "--fide-id", fide)
 
 
 @FUZZ
 @given(event=numbers, period=nasty, list_=nasty, ro=numbers)
 def test_event_set_values(event: str, period: str, list_: str, ro: str) -> None:
     with _folder() as folder:
-        check_cli(folder, "event", "set", event, "--period", period, "--list", list_,
+        checkrun_captured(folder, "event", "set", event, "--period", period, "--list", list_,
                   "--ro", ro, "--player", "Novak, Jan")
