@@ -255,6 +255,20 @@ def need_shared() -> None:
         pytest.skip(f"{SHARED} not found (CI lays shared/ beside the clone)")
 
 
+@pytest.fixture(scope="session")
+def two_opens_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The two-opens season (tests/builders.py two_opens_season), built once a run."""
+    from tests.builders import two_opens_season
+    return two_opens_season(tmp_path_factory.mktemp("two-opens") / "season.db")
+
+
+@pytest.fixture
+def two_opens_db(two_opens_template: Path, tmp_path: Path) -> str:
+    """A copy of the two-opens season's database for one test."""
+    from tests.builders import copy_db
+    return copy_db(two_opens_template, tmp_path)
+
+
 def run_captured(*args: str) -> tuple[int, str, str]:
     """`tracker ARGS...` in process through its entry point, without pytest's capsys (for a
     module fixture, a Hypothesis example): (exit code, stdout, stderr)."""

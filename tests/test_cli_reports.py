@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import Season, copy_db, two_opens_season
+from tests.builders import Season
 from tests.conftest import dump_db, run_cli
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
@@ -417,14 +417,9 @@ def test_json_and_a_csv_file_keep_the_real_names(
 # event and plot (bugs 13, 16, 18 and 25) --------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def two_opens_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return two_opens_season(tmp_path_factory.mktemp("qa2") / "season.db")
-
-
 @pytest.fixture
-def db(two_opens_template: Path, tmp_path: Path) -> str:
-    return copy_db(two_opens_template, tmp_path)
+def db(two_opens_db: str) -> str:
+    return two_opens_db
 
 
 def _event_id(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db: str,

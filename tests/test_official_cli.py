@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import insert
 
 from tests import listgen
-from tests.builders import copy_db, two_opens_season
 from tests.conftest import dump_db, run_cli
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
@@ -415,15 +414,6 @@ def test_a_newline_in_a_list_file_name_forges_no_line(
 
 # --- what the QA run found: a future list, CSV line ends, players not in the database --------
 
-
-@pytest.fixture(scope="module")
-def two_opens_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return two_opens_season(tmp_path_factory.mktemp("qa2") / "season.db")
-
-
-@pytest.fixture
-def two_opens_db(two_opens_template: Path, tmp_path: Path) -> str:
-    return copy_db(two_opens_template, tmp_path)
 
 
 def test_official_add_refuses_a_future_list(two_opens_db: str, capsys: pytest.CaptureFixture[str],
