@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from fractions import Fraction
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -43,10 +43,6 @@ def register(app: typer.Typer) -> None:
 
 
 # --- output helpers ------------------------------------------------------------------------
-
-
-def _lines(lines: Any) -> None:
-    echo_lines(lines)
 
 
 def _n(x: int | None) -> str:
@@ -142,7 +138,7 @@ def check(
     else:
         for i, report in enumerate(reports):
             if i:
-                _lines([""])
+                echo_lines([""])
             _print_report(report)
     if differ:
         # Not typer.Exit: under main()'s standalone_mode=False click returns its code and
@@ -200,28 +196,28 @@ def _print_report(report: CheckReport) -> None:
                 title=f"{report.player}, {report.rating_list} list (the replay starts from "
                 f"{report.start})")
     for r in report.differences:
-        _lines(["", f"{r.period}: replayed {_n(r.replayed)}, official {_n(r.official)} "
+        echo_lines(["", f"{r.period}: replayed {_n(r.replayed)}, official {_n(r.official)} "
                     f"({_signed(r.difference)}). Likely causes, most likely first:"])
         for i, c in enumerate(r.causes, 1):
             mark = "reproduces the official rating" if c.reproduces else "possible"
-            _lines([f"  {i}. [{mark}] {c.text}"])
+            echo_lines([f"  {i}. [{mark}] {c.text}"])
             if c.command:
-                _lines([f"     to record it: {c.command}"])
+                echo_lines([f"     to record it: {c.command}"])
         for note in r.notes:
-            _lines([f"  note: {note}"])
+            echo_lines([f"  note: {note}"])
     for r in report.rows:
         if r.status != DIFFERS and r.notes and r.status != "start":
             for note in r.notes:
-                _lines([f"  {r.period} note: {note}"])
+                echo_lines([f"  {r.period} note: {note}"])
     for note in report.notes:
-        _lines([f"Note: {note}"])
+        echo_lines([f"Note: {note}"])
     n, d = len(report.compared), len(report.differences)
     if not n:
-        _lines(["", "Nothing to compare yet: the replay starts from the only official rating. "
+        echo_lines(["", "Nothing to compare yet: the replay starts from the only official rating. "
                     "Record later ones with `tracker official add` or `tracker official "
                     "import`."])
         return
-    _lines(["", _checked(n, d)])
+    echo_lines(["", _checked(n, d)])
 
 
 def _checked(n: int, d: int) -> str:
@@ -246,7 +242,7 @@ def _print_all(reports: list[CheckReport]) -> None:
                   "likely cause"], cells, {2, 3, 5})
     bad = sum(1 for r in reports if not r.all_match)
     n = len(reports)
-    _lines(["", f"{n} player-list{'s' if n != 1 else ''} checked, {bad} with differences"
+    echo_lines(["", f"{n} player-list{'s' if n != 1 else ''} checked, {bad} with differences"
             + (": see `tracker check PLAYER` for the causes." if bad else ".")])
 
 
@@ -360,7 +356,7 @@ def _print_target(t: TargetOut, name: str) -> None:
                  + ("(a first rating: the games are pooled with those already played)."
                     if first else f"(expected score {t.expected})."))
     lines.append(t.summary())
-    _lines(lines)
+    echo_lines(lines)
     cells = [[f"{_pts(s.points)}/{t.games}",
               *([] if first else [str(s.change_exact) if s.change_exact is not None else ""]),
               "unrated" if s.rating_after is None else str(s.rating_after),
