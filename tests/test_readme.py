@@ -11,8 +11,8 @@
 - Its command table has a row for every command of `tracker --help` (and every subcommand
   named in its group's row), and every `tracker ...` command it or a document of docs/
   shows (a code span, an sh or console block) names a real command and real options.
-- Every policy (tracker/fide/policies.py, and the "Policy:" constants of tracker/periods/facts.py) is named in the README and in docs/rules.md,
-  which the README links.
+- Every policy (tracker/fide/policies.py, and the "Policy:" constants of
+  tracker/periods/facts.py) is named in the README and in docs/rules.md, which it links.
 - Every relative link (and image) of README.md and docs/*.md points to a file that exists,
   and an anchor `#x` to a heading of that file.
 """
