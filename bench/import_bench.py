@@ -14,11 +14,17 @@ Scenarios
   import    `tracker import BIG --db NEW --quiet`                      (new database)
   reimport  the same file again into that database                  (recognized by hash)
   dupes     a byte-different copy of the file into that database     (every game a duplicate)
+  pure      `import` again with the compiled reader disabled (TRACKER_PURE_PYTHON=1): the
+            pure-Python path a machine without a compiler runs (skipped with --no-pure)
   extra     --extra new games into an empty database, then into the database that holds
             the big file (the slowdown must stay under 30%)
 
+Each row gives the wall time and the CPU time (user + system of the process and its workers,
+from the kernel's accounting of waited-for children): on a shared machine the CPU time per
+game is the steadier figure.
+
 Usage (from the repository root):
-  python bench/import_bench.py                       # 1,000,000 games, 3 runs
+  python bench/import_bench.py                       # 1,000,000 games (+50,000), 3 runs
   python bench/import_bench.py --games 200000 --runs 5
   python bench/import_bench.py --games 2000 --extra 500 --runs 1 --anchor-games 2000  # smoke
 """
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -50,11 +57,22 @@ class Measure:
     games: int
     seconds: list[float] = field(default_factory=list)
     memory: list[Peak] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # user + system s, the process tree
     note: str = ""
 
     @property
     def median(self) -> float:
         return statistics.median(self.seconds)
+
+    @property
+    def cpu_us(self) -> float:
+        """Median CPU microseconds a game."""
+        return statistics.median(self.cpu) / self.games * 1e6 if self.cpu else float("nan")
+
+    def add(self, run: Run) -> None:
+        self.seconds.append(run.seconds)
+        self.memory.append(run.peak)
+        self.cpu.append(run.cpu)
 
     @property
     def rate(self) -> float:
@@ -104,10 +122,22 @@ def _tree_mem_kb(pid: int, pss_too: bool = True) -> Peak:
     return Peak(total, pss)
 
 
+class Run(NamedTuple):
+    seconds: float  # wall
+    peak: Peak
+    cpu: float  # user + system seconds of the command and every process it waited for
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
-                 shell: bool = False, env: dict[str, str] | None = None
-                 ) -> tuple[float, Peak]:
-    """Run a command; return (wall seconds, peak summed RSS and PSS in kB). Fails loudly."""
+                 shell: bool = False, env: dict[str, str] | None = None) -> Run:
+    """Run a command; return its wall seconds, peak summed RSS and PSS in kB, and CPU
+    seconds. Fails loudly."""
+    cpu_before = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd if not shell else " ".join(cmd), shell=shell, stdout=stdout,
                             stderr=subprocess.PIPE, env=env)
@@ -132,7 +162,7 @@ def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
     if proc.returncode != 0:
         raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
                          f"{err.decode(errors='replace')[-2000:]}")
-    return elapsed, peak
+    return Run(elapsed, peak, _children_cpu() - cpu_before)
 
 
 SOURCES: list[str] = []  # corpus files or folders for make_big_pgn (default: all of it)
@@ -201,23 +231,17 @@ def anchors(path: Path, games: int, runs: int) -> list[Measure]:
     out: list[Measure] = []
     m = Measure("`cat file > /dev/null` (the physical limit)", games)
     for _ in range(runs):
-        s, r = run_measured(["cat", str(path), ">", "/dev/null"], shell=True)
-        m.seconds.append(s)
-        m.memory.append(r)
+        m.add(run_measured(["cat", str(path), ">", "/dev/null"], shell=True))
     out.append(m)
     for name, code in ANCHOR_CODE.items():
         m = Measure(name, games)
         for _ in range(runs):
-            s, r = run_measured([sys.executable, "-c", code, str(path)])
-            m.seconds.append(s)
-            m.memory.append(r)
+            m.add(run_measured([sys.executable, "-c", code, str(path)]))
         out.append(m)
     if shutil.which("pgn-extract"):
         m = Measure("pgn-extract (C, parses every move)", games)
         for _ in range(runs):
-            s, r = run_measured(["pgn-extract", "-s", "-o", "/dev/null", str(path)])
-            m.seconds.append(s)
-            m.memory.append(r)
+            m.add(run_measured(["pgn-extract", "-s", "-o", "/dev/null", str(path)]))
         out.append(m)
     return out
 
@@ -236,10 +260,13 @@ def bytecode_env(workdir: Path) -> dict[str, str]:
     return env
 
 
-def tracker_import(db: Path, *files: Path) -> tuple[float, Peak]:
+def tracker_import(db: Path, *files: Path, pure: bool = False) -> Run:
     cmd = [sys.executable, "-m", "tracker", "import", *map(str, files), "--db", str(db),
            "--quiet"]
-    return run_measured(cmd, env=BYTECODE or None)
+    env = dict(BYTECODE or os.environ)
+    if pure:
+        env["TRACKER_PURE_PYTHON"] = "1"
+    return run_measured(cmd, env=env)
 
 
 def fresh(db: Path) -> None:
@@ -248,27 +275,29 @@ def fresh(db: Path) -> None:
 
 
 def scenario(name: str, games: int, runs: int, setup: Callable[[], None],
-             action: Callable[[], tuple[float, Peak]], note: str = "") -> Measure:
+             action: Callable[[], Run], note: str = "") -> Measure:
     m = Measure(name, games, note=note)
     for i in range(runs):
         setup()
-        s, r = action()
-        m.seconds.append(s)
-        m.memory.append(r)
-        print(f"  {name} run {i + 1}: {s:.2f} s, RSS {r.rss / 1024:.0f} MB, "
-              f"PSS {r.pss / 1024:.0f} MB", file=sys.stderr)
+        run = action()
+        m.add(run)
+        print(f"  {name} run {i + 1}: {run.seconds:.2f} s, CPU {run.cpu:.2f} s, "
+              f"RSS {run.peak.rss / 1024:.0f} MB, PSS {run.peak.pss / 1024:.0f} MB",
+              file=sys.stderr)
     return m
 
 
 def table(rows: list[Measure], reference: Measure | None) -> str:
     lines = [
-        "| scenario | games | median s | games/s | vs read_headers | peak RSS | peak PSS |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| scenario | games | median s | games/s | vs read_headers | CPU us/game | peak RSS "
+        "| peak PSS |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for m in rows:
         ratio = f"{m.rate / reference.rate:.2f}x" if reference else "-"
         lines.append(
             f"| {m.name} | {m.games:,} | {m.median:.2f} | {m.rate:,.0f} | {ratio} | "
+            f"{m.cpu_us:.1f} | "
             f"{max(p.rss for p in m.memory) / 1024:.0f} MB | "
             f"{max(p.pss for p in m.memory) / 1024:.0f} MB |"
         )
@@ -278,7 +307,7 @@ def table(rows: list[Measure], reference: Measure | None) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=1_000_000, help="games in the big file")
-    ap.add_argument("--extra", type=int, default=100_000, help="new games for `extra`")
+    ap.add_argument("--extra", type=int, default=50_000, help="new games for `extra`")
     ap.add_argument("--anchor-games", type=int, default=200_000,
                     help="games the parsing anchors read (a prefix of the big file)")
     ap.add_argument("--runs", type=int, default=3)
@@ -286,6 +315,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     default=Path(tempfile.gettempdir()) / "tracker-bench",
                     help="where the big files and databases go (never the repository)")
     ap.add_argument("--skip-anchors", action="store_true")
+    ap.add_argument("--no-pure", action="store_true",
+                    help="skip the import with the compiled reader disabled")
     ap.add_argument("--source", action="append", default=[],
                     help="corpus file or folder to build from (default: all of ../shared/corpus)")
     a = ap.parse_args(argv)
@@ -324,6 +355,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                          lambda: fresh(db), lambda: tracker_import(db, big)))
     rows.append(scenario("tracker import, same file again", a.games, a.runs,
                          lambda: None, lambda: tracker_import(db, big)))
+    if not a.no_pure:
+        rows.append(scenario("tracker import, new database, pure Python (TRACKER_PURE_PYTHON=1)",
+                             a.games, a.runs, lambda: fresh(db),
+                             lambda: tracker_import(db, big, pure=True)))
 
     def restore_base() -> None:
         fresh(db)

@@ -25,6 +25,9 @@ def test_import_bench_smoke(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| tracker import, new database | 1,500 |" in proc.stdout
+    assert "| tracker import, new database, pure Python (TRACKER_PURE_PYTHON=1) | 1,500 |" in (
+        proc.stdout)
+    assert "| CPU us/game |" in proc.stdout
     assert "python-chess read_headers" in proc.stdout
     assert "Slowdown of the extra import" in proc.stdout
     assert (tmp_path / "import-bench.md").exists()
