@@ -11,7 +11,6 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import NoReturn
 
 import typer
 from typer.core import TyperCommand
@@ -27,7 +26,7 @@ from tracker.cli.common import (
     shown_streams,
     with_examples,
 )
-from tracker.errors import TrackerError
+from tracker.errors import BadInput, TrackerError
 
 DAMAGED_EXIT_CODE = 4
 """tracker.store.db.DAMAGED_EXIT_CODE, written out so that `tracker --help` starts without
@@ -161,6 +160,17 @@ def main() -> None:
 
 def _main() -> None:
     try:
+        code = _run()
+    except TrackerError as exc:  # the one way out other than done (_run made every error one)
+        _tell(exc)
+        code = exc.exit_code
+    sys.exit(code)
+
+
+def _run() -> int:
+    """Run the command line: its exit code, or a TrackerError (the outside world's errors
+    made ones by `as_tracker_error`)."""
+    try:
         # Only the module of the command given (the whole program for --help or a typo).
         # (tracker.cli.app, once made, is the program: a library or a test may extend it)
         module = _command_module(sys.argv[1:])
@@ -168,59 +178,85 @@ def _main() -> None:
         # Without standalone mode, click returns the code of a typer.Exit instead of exiting.
         code = program(standalone_mode=False)
         if code == 130 and not Interruption.told:  # typer made a Ctrl-C a silent Exit(130)
-            print("interrupted", file=sys.stderr)
+            raise Ending(130, "interrupted")
         sys.stdout.flush()  # a write error is said here, not ignored at exit
-        sys.exit(code if isinstance(code, int) else 0)
-    except TrackerError as exc:
+        return code if isinstance(code, int) else 0
+    except TrackerError:
+        raise
+    except BaseException as exc:
+        raise as_tracker_error(exc) from exc
+
+
+class Ending(TrackerError):
+    """How a command ends when it is not a library's error: its exit code and the line said
+    as it is (not as "error: ..."), on stderr or on stdout; none, nothing said."""
+
+    def __init__(self, exit_code: int, line: str = "", *, on_stdout: bool = False) -> None:
+        super().__init__(line)
+        self.exit_code = exit_code
+        self.on_stdout = on_stdout
+
+
+def _tell(exc: TrackerError) -> None:
+    """The line that `exc` ends the command with."""
+    if not isinstance(exc, Ending):
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
-        sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except SystemExit as exc:
+    elif str(exc):
+        print(str(exc), file=sys.stdout if exc.on_stdout else sys.stderr)
+
+
+def as_tracker_error(exc: BaseException) -> TrackerError:
+    """The TrackerError that the outside world's `exc` is to the user: typer's and click's
+    exits, usage errors and aborts, Ctrl-C, a write to standard output that failed, a number
+    too large for the database; any other error is an internal one (exit 3; with
+    TRACKER_DEBUG=1 it is raised as it is, traceback and all). A SystemExit other than
+    click's answer to a closed pipe, and what is not an Exception (GeneratorExit), are
+    raised as they are."""
+    if isinstance(exc, TrackerError):
+        return exc
+    if isinstance(exc, typer.Exit):
+        return Ending(exc.exit_code)
+    if isinstance(exc, SystemExit):
         if exc.code == 1 and isinstance(WriteError.error, BrokenPipeError):
             # click's own answer to a closed pipe (`| head`): exit 1 without a word; the
             # reader has what it wanted, as in the OSError case below
             _drop_output()
-            sys.exit(0)
-        raise
-    except typer.Abort:
-        print("aborted", file=sys.stderr)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
-    except OSError as exc:
+            return Ending(0)
+        raise exc
+    if isinstance(exc, typer.Abort):
+        return Ending(130, "aborted")
+    if isinstance(exc, KeyboardInterrupt):
+        return Ending(130, "interrupted")
+    if not isinstance(exc, Exception):
+        raise exc
+    if isinstance(exc, OSError):
         if exc is not WriteError.error:  # not a write to standard output
-            _internal(exc)
+            return _internal(exc)
         _drop_output()
         if isinstance(exc, BrokenPipeError):  # a closed pipe (`| head`): the reader has
-            sys.exit(0)  # what it wanted; nothing is lost (an import goes on: ClosedOutput)
-        print(f"error: cannot write to standard output: {exc.strerror or exc} (is the "
-              "disk full, or the output a file that cannot grow?)", file=sys.stderr)
-        sys.exit(1)
-    except OverflowError as exc:
+            return Ending(0)  # what it wanted; nothing is lost (an import goes on: ClosedOutput)
+        return TrackerError(
+            f"cannot write to standard output: {exc.strerror or exc} (is the disk full, or "
+            "the output a file that cannot grow?)")
+    if isinstance(exc, OverflowError):
         if "too large to convert to SQLite INTEGER" not in str(exc):
-            _internal(exc)
+            return _internal(exc)
         # (a number from the command line: the database never holds one this large)
-        print(f"error: a number given is too large (the most is {(1 << 63) - 1:,}); give "
-              "a plausible value", file=sys.stderr)
-        sys.exit(2)
-    except Exception as exc:  # the last guard: never a traceback for the user
-        message = getattr(exc, "format_message", None)
-        code = getattr(exc, "exit_code", None)
-        if type(exc).__name__ == "NoArgsIsHelpError":  # `tracker` or a group, bare: the
-            # help is the answer (rich has printed it already; plain click puts it here)
-            shown = str(message()) if callable(message) else ""
-            if shown.strip():
-                print(shown)
-            sys.exit(0)
-        if callable(message) and isinstance(code, int):  # a click/typer usage error
-            ctx = getattr(exc, "ctx", None)
-            where = getattr(ctx, "command_path", None) or "tracker"
-            print(f"error: {_one_line(plain_usage(str(message())))} (see '{where} --help')",
-                  file=sys.stderr)
-            sys.exit(code)
-        _internal(exc)
+        return BadInput(f"a number given is too large (the most is {(1 << 63) - 1:,}); give "
+                        "a plausible value")
+    message = getattr(exc, "format_message", None)
+    code = getattr(exc, "exit_code", None)
+    if type(exc).__name__ == "NoArgsIsHelpError":  # `tracker` or a group, bare: the help
+        # is the answer (rich has printed it already; plain click puts it here)
+        help_shown = str(message()) if callable(message) else ""
+        return Ending(0, help_shown if help_shown.strip() else "", on_stdout=True)
+    if callable(message) and isinstance(code, int):  # a click/typer usage error
+        ctx = getattr(exc, "ctx", None)
+        where = getattr(ctx, "command_path", None) or "tracker"
+        usage = TrackerError(f"{plain_usage(str(message()))} (see '{where} --help')")
+        usage.exit_code = code
+        return usage
+    return _internal(exc)
 
 
 _FRAMEWORK_WORDING: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
@@ -258,16 +294,15 @@ def plain_usage(message: str) -> str:
     return message
 
 
-def _internal(exc: BaseException) -> NoReturn:
-    """An error no check foresaw: one line (a traceback with TRACKER_DEBUG=1), exit 3."""
+def _internal(exc: Exception) -> TrackerError:
+    """An error no check foresaw: one line, exit 3 (raised as it is with TRACKER_DEBUG=1,
+    for its traceback)."""
     if os.environ.get("TRACKER_DEBUG"):
         raise exc
-    print(
-        f"error: internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
-        "rerun with TRACKER_DEBUG=1 for details and please report it",
-        file=sys.stderr,
-    )
-    sys.exit(3)
+    internal = TrackerError(f"internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
+                            "rerun with TRACKER_DEBUG=1 for details and please report it")
+    internal.exit_code = 3
+    return internal
 
 
 def _drop_output() -> None:
