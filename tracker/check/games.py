@@ -17,7 +17,7 @@ from tracker.check.report import (
     UNRATED_OPPONENT,
     Cause,
 )
-from tracker.model import OfficialEntry, Period
+from tracker.model import NotRated, OfficialEntry, Period
 from tracker.periods import GameFact, PeriodRow, Replay, next_list
 
 PIN_SUBSETS = 2  # try single tournaments, then pairs
@@ -135,9 +135,9 @@ def _games_ok(rep: Replay, period: Period, entry: OfficialEntry) -> bool:
 def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int
                              ) -> list[Cause]:
     unrated = [(t.label, g.label) for t in (row.out.tournaments if row.out else ())
-               for g in t.games if not g.counted and g.reason == "unrated-opponent"]
+               for g in t.games if not g.counted and g.reason == NotRated.UNRATED_OPPONENT]
     unrated += [(nc.tournament, nc.game.opponent) for nc in row.not_counted
-                if nc.reason == "unrated-opponent"]
+                if nc.reason == NotRated.UNRATED_OPPONENT]
     if not unrated or len(unrated) != missing:
         return []
     names = ", ".join(sorted({opp for _, opp in unrated}))

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tracker.model import Period, RatingList
+from tracker.model import NotRated, Period, RatingList
 
 # Stable words for the kinds of cause (JSON `kind`), in the order ties are ranked.
 PRE_2008 = "pre-2008"
 GAMES_EXTRA = "games-extra"
 GAMES_MISSING = "games-missing"
 K_DIFFERS = "k"
-UNRATED_OPPONENT = "unrated-opponent"
+UNRATED_OPPONENT = NotRated.UNRATED_OPPONENT.value  # the not-rated word, a plain str
 CAP = "cap"
 ELO_TAG = "elo-tag"
 BASE_CORRECTION = "base-correction"

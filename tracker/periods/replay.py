@@ -26,7 +26,7 @@ from tracker.fide import (
 )
 from tracker.fide.editions import FIRST_DATE, FirstFormula
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
-from tracker.model import MAX_K, OfficialEntry, Period, RatingList
+from tracker.model import MAX_K, NotRated, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
     GAMES_A_DAY_NOT_STANDARD,
@@ -91,7 +91,7 @@ def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCoun
                                   and g.not_rated_reason in OVERRIDABLE_REASONS):
             reason = g.not_rated_reason or "not rated"
         elif g.score is None:
-            reason = "unfinished"
+            reason = NotRated.UNFINISHED.value
         if reason is not None:
             skipped.append(NotCounted(g, unit.label, reason))
             continue
