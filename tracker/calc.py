@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from tracker.errors import BadInput
@@ -195,6 +195,7 @@ def calculate(
         rated_games=assumed if rated_games is None else rated_games,
         ever_2400=ever_2400,
         reached_2300=reached_2300,
+        games_assumed="give --rated-games" if rated_games is None else None,
     )
     result = rate_period(
         rating, [tournament], rating_list=rl, list_date=list_date, facts=facts, k=k,
@@ -206,22 +207,6 @@ def calculate(
         if result.rating_after is not None
         else None
     )
-    if rated_games is None and k is None:
-        said = _games_assumed(result.k_reason, rl, seeded=seed is not None)
-        result = replace(result, k_reason=said)
     return CalcOut(rl, on, period, names, result=result, adjusted=adjusted, seed=seed,
                    note=None if seed is None else seed_note(rl, seed))
 
-
-def _games_assumed(k_reason: str, rl: RatingList, *, seeded: bool) -> str:
-    """K's reason saying that the games completed were assumed, not given.
-
-    The engine (`fide.derive_k`) words the count as a given fact ("30 games completed",
-    "(0 completed)"); until `fide.PlayerFacts` can say that the count is assumed, this is the
-    one place that rewords it."""
-    said, meant = ((f"{ASSUMED_GAMES} games completed",
-                    f"assumed at least {ASSUMED_GAMES} games completed, give --rated-games")
-                   if not seeded else
-                   ("(0 completed)",
-                    f"(0 completed on the {rl} list, assumed: give --rated-games)"))
-    return k_reason.replace(said, meant)

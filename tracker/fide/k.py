@@ -20,6 +20,9 @@ class PlayerFacts:
     ever_2400: bool = False  # a published rating >= 2400 ever, on this list
     reached_2300: bool = False  # rating has ever reached 2300 (junior rule)
     official_k: int | None = None  # K published on the previous list: wins over derived
+    games_assumed: str | None = None
+    """`rated_games` is an assumption, not a known count: how to give the count (K's reason
+    says both, "assumed at least 30 games completed, give --rated-games"); None: known."""
 
 
 def junior_year(list_date: dt.date) -> int:
@@ -77,12 +80,14 @@ def derive_k(
         and (rating is None or rating < 2300)
     ):
         return edition.k_junior, f"junior (born {facts.birth_year}, under 2300)"
+    how = facts.games_assumed
     if facts.rated_games < edition.new_player_games:
-        return (
-            edition.k_new,
-            f"fewer than {edition.new_player_games} games ({facts.rated_games} completed)",
-        )
-    return edition.k_mid, f"{facts.rated_games} games completed, under 2400"
+        completed = (f"{facts.rated_games} completed" if how is None else
+                     f"{facts.rated_games} completed on the {rating_list} list, assumed: {how}")
+        return edition.k_new, f"fewer than {edition.new_player_games} games ({completed})"
+    completed = (f"{facts.rated_games} games completed" if how is None else
+                 f"assumed at least {facts.rated_games} games completed, {how}")
+    return edition.k_mid, f"{completed}, under 2400"
 
 
 def apply_700_rule(k: int, games: int, edition: Edition) -> int:
