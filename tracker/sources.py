@@ -55,12 +55,12 @@ import tarfile
 import tempfile
 import threading
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, BinaryIO, SupportsIndex, cast
 
 from tracker.errors import BadInput, NotFound
+from tracker.pgn.stream import READ_ERRORS
 
 PGN_SUFFIXES = (
     ".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.xz", ".zip",
@@ -79,8 +79,8 @@ _MAGIC_GZIP = b"\x1f\x8b"
 _MAGIC_BZIP2 = b"BZh"
 _MAGIC_XZ = b"\xfd7zXZ\x00"
 _MAGIC_ZIP = (b"PK\x03\x04", b"PK\x05\x06")  # a zip, an empty zip
-_READ_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error, zipfile.BadZipFile,
-                tarfile.TarError, RuntimeError, NotImplementedError)
+_READ_ERRORS = READ_ERRORS + (tarfile.TarError, RuntimeError, NotImplementedError)
+"""What reading a source may raise: the stream's (tracker.pgn.stream) and an archive's."""
 
 Opener = Callable[[], BinaryIO]
 Stamp = tuple[int, ...]
