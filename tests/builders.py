@@ -45,11 +45,13 @@ STD = RatingList.STANDARD
 
 class Replay:
     """A tiny season for the pure replay (player id 1; game n is against opponent id 1000 + n,
-    named "Opp n", result "*", round n, on its tournament's start unless `day` is given).
-    `player` is the replay's PlayerInfo when `run` is given none (PlayerInfo() if None)."""
+    named "Opp n" unless `name` is given, result "*", round n, on its tournament's start
+    unless `day` is given). `player` is the replay's PlayerInfo when `run` is given none
+    (PlayerInfo() if None); `rl` the list of the games and entries unless they say."""
 
-    def __init__(self, player: PlayerInfo | None = None) -> None:
+    def __init__(self, player: PlayerInfo | None = None, rl: RatingList = STD) -> None:
         self.player = player
+        self.rl = rl
         self.games: list[GameFact] = []
         self.tournaments: list[TournamentFact] = []
         self.official: list[OfficialEntry] = []
@@ -62,30 +64,47 @@ class Replay:
         return tid
 
     def g(self, tid: int, opp: int | None, score: Fraction | int, *, own: int | None = None,
-          day: str | None = None, rl: RatingList = STD, rated: bool = True,
-          reason: str | None = None) -> None:
+          day: str | None = None, rl: RatingList | None = None, rated: bool = True,
+          reason: str | None = None, name: str | None = None) -> None:
         t = self.tournaments[tid - 1]
         n = len(self.games) + 1
         self.games.append(GameFact(
             id=n, tournament_id=tid, date=dt.date.fromisoformat(day) if day else t.start,
-            round=str(n), white=True, opponent_id=1000 + n, opponent=f"Opp {n}", own_elo=own,
-            opponent_elo=opp, result="*", score=Fraction(score), rating_list=rl, rated=rated,
-            not_rated_reason=reason))
+            round=str(n), white=True, opponent_id=1000 + n, opponent=name or f"Opp {n}",
+            own_elo=own, opponent_elo=opp, result="*", score=Fraction(score),
+            rating_list=rl or self.rl, rated=rated, not_rated_reason=reason))
+
+    def event(self, start: str, *games: tuple[int, Fraction | int], end: str | None = None,
+              name: str | None = None) -> int:
+        """A tournament (named "T<id>" unless `name` is given) of `games` (opponent rating,
+        score), all played on its start."""
+        tid = self.t(name or f"T{len(self.tournaments) + 1}", start, end or start)
+        for opp, score in games:
+            self.g(tid, opp, score)
+        return tid
 
     def off(self, period: str, rating: int | None, *, k: int | None = None,
-            rl: RatingList = STD) -> None:
-        self.official.append(OfficialEntry(1, rl, Period.parse(period), rating, k=k))
+            rl: RatingList | None = None, games: int | None = None,
+            birth_year: int | None = None) -> None:
+        self.official.append(OfficialEntry(1, rl or self.rl, Period.parse(period), rating,
+                                           games=games, k=k, birth_year=birth_year))
 
-    def run(self, rl: RatingList | PlayerInfo = STD, player: PlayerInfo | None = None,
+    def inputs(self, rl: RatingList | None = None, player: PlayerInfo | None = None,
+               until: str | None = None,
+               standard: dict[Period, int] | None = None) -> ReplayInputs:
+        """What the replay of list `rl` (the season's by default) is given."""
+        return ReplayInputs(rl or self.rl, self.games, self.tournaments, self.official,
+                            player or self.player or PlayerInfo(),
+                            standard_ratings=standard or {},
+                            until=Period.parse(until) if until else None)
+
+    def run(self, rl: RatingList | PlayerInfo | None = None, player: PlayerInfo | None = None,
             until: str | None = None,
             standard: dict[Period, int] | None = None) -> ReplayResult:
-        """The replay of list `rl`; `run(player)` alone is the standard list's for `player`."""
+        """The replay of list `rl`; `run(player)` alone is the season list's for `player`."""
         if isinstance(rl, PlayerInfo):
-            rl, player = STD, rl
-        return replay(ReplayInputs(rl, self.games, self.tournaments, self.official,
-                                   player or self.player or PlayerInfo(),
-                                   standard_ratings=standard or {},
-                                   until=Period.parse(until) if until else None))
+            rl, player = None, rl
+        return replay(self.inputs(rl, player, until, standard))
 
 
 def _d(text: str | dt.date | None) -> dt.date | None:
@@ -160,7 +179,7 @@ class Season:
         own, opp = (self.player_id, opp_id)
         w, b = (own, opp) if white else (opp, own)
         we, be = (own_elo, opponent_rating) if white else (opponent_rating, own_elo)
-        ident = hashlib.sha256(f"{self._counter}|{tournament_id}|{opp_name}".encode()).hexdigest()
+        ident = hashlib.sha256(f"{self._counter}|{tournament_id}|{opp_name}".encode()).digest()[:16]
         with self.store.engine.begin() as conn:
             return int(conn.execute(insert(games).values(
                 identity=ident, tournament_id=tournament_id, white_id=w, black_id=b,

@@ -15,10 +15,9 @@ before the 1st is rated on that list (spec section 2, 1 Jul 2012 row).
 
 from __future__ import annotations
 
-import datetime as dt
-from dataclasses import dataclass, field
 from fractions import Fraction
 
+from tests.builders import Replay
 from tracker.check import (
     BASE_CORRECTION,
     CAP,
@@ -37,50 +36,29 @@ from tracker.check import (
     CheckRow,
     reconcile,
 )
-from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact
+from tracker.model import Period, RatingList
+from tracker.periods import PlayerInfo
 
 STD = RatingList.STANDARD
-RESULTS = {Fraction(1): "1-0", Fraction(1, 2): "1/2-1/2", Fraction(0): "0-1"}
+ESTABLISHED = PlayerInfo(birth_year=1980, rated_games=200)
 
 
-def _d(text: str) -> dt.date:
-    return dt.date.fromisoformat(text)
+class Season(Replay):
+    """The player's facts, built by hand (tests/builders.py's Replay: player id 1, opponents
+    get fresh ids); `off(...)` an official entry."""
 
-
-@dataclass
-class Season:
-    """The player's facts, built by hand (player id 1; opponents get fresh ids)."""
-
-    info: PlayerInfo = field(default_factory=lambda: PlayerInfo(birth_year=1980,
-                                                                rated_games=200))
-    games: list[GameFact] = field(default_factory=list)
-    tournaments: list[TournamentFact] = field(default_factory=list)
-    entries: list[OfficialEntry] = field(default_factory=list)
+    def __init__(self, info: PlayerInfo = ESTABLISHED) -> None:
+        super().__init__(info)
 
     def tournament(self, name: str, start: str, end: str) -> int:
-        tid = len(self.tournaments) + 1
-        self.tournaments.append(TournamentFact(id=tid, name=name, start=_d(start), end=_d(end)))
-        return tid
+        return self.t(name, start, end)
 
     def game(self, tid: int, day: str, opponent_elo: int | None, score: Fraction | int,
              *, own_elo: int | None = None, opponent: str | None = None) -> None:
-        gid = len(self.games) + 1
-        s = Fraction(score)
-        self.games.append(GameFact(
-            id=gid, tournament_id=tid, date=_d(day), round=str(gid), white=True,
-            opponent_id=1000 + gid, opponent=opponent or f"Opponent {gid}", own_elo=own_elo,
-            opponent_elo=opponent_elo, result=RESULTS[s], score=s, rating_list=STD,
-        ))
-
-    def official(self, period: str, rating: int | None, games: int | None = None,
-                 k: int | None = None) -> None:
-        self.entries.append(OfficialEntry(1, STD, Period.parse(period), rating, games=games,
-                                           k=k))
+        self.g(tid, opponent_elo, score, own=own_elo, day=day, name=opponent)
 
     def check(self) -> CheckReport:
-        return reconcile(ReplayInputs(STD, self.games, self.tournaments, self.entries,
-                                      self.info), player="Novák, Tomáš")
+        return reconcile(self.inputs(), player="Novák, Tomáš")
 
 
 def _row(report: CheckReport, period: str) -> CheckRow:
@@ -107,14 +85,14 @@ def test_games_missing_and_extra_a_tournament_rated_a_list_earlier() -> None:
     # FIDE Mar: no games, 1817. Replay Mar: from the official 1817, 20 x 0.28 = 5.6 -> 6 ->
     # 1823, 2 games (2 extra).
     s = Season()
-    s.official("2025-01", 1800, k=20)
+    s.off("2025-01", 1800, k=20)
     spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     _three_games_vs_1700(s, spring, "2025-01-10")
     league = s.tournament("Club League", "2025-01-25", "2025-01-30")
     s.game(league, "2025-01-25", 1900, HALF)
     s.game(league, "2025-01-30", 1900, HALF)
-    s.official("2025-02", 1817, games=5, k=20)
-    s.official("2025-03", 1817, games=0, k=20)
+    s.off("2025-02", 1817, games=5, k=20)
+    s.off("2025-03", 1817, games=0, k=20)
     report = s.check()
 
     assert _row(report, "2025-01").status == START
@@ -140,11 +118,11 @@ def test_k_differs_a_junior_whose_birth_year_is_unknown() -> None:
     # 1823. No other K of any scheme gives +23 (30 -> 17.4 -> 17; 25 -> 14.5 -> 15).
     # Mar: no games; the replay re-anchors at 1823, FIDE prints 1823: match.
     s = Season(info=PlayerInfo(birth_year=None, rated_games=200))
-    s.official("2025-01", 1800)
+    s.off("2025-01", 1800)
     spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     _three_games_vs_1700(s, spring, "2025-01-10")
-    s.official("2025-02", 1823, games=3)
-    s.official("2025-03", 1823, games=0)
+    s.off("2025-02", 1823, games=3)
+    s.off("2025-03", 1823, games=0)
     report = s.check()
     feb = _row(report, "2025-02")
     assert (feb.replayed, feb.official, feb.k) == (1812, 1823, 20)
@@ -165,11 +143,11 @@ def test_rounding_per_tournament() -> None:
     # No other single cause gives 1808: base 1799 -> D -86, same row -> 1809; base 1801 ->
     # 1811; K x 0.48 = +8 needs 15.6 <= K < 17.7 (no K); no |D| above 400.
     s = Season()
-    s.official("2025-01", 1800, k=20)
+    s.off("2025-01", 1800, k=20)
     for i in range(4):
         t = s.tournament(f"Rapidplay {i + 1}", f"2025-01-{10 + i}", f"2025-01-{10 + i}")
         s.game(t, f"2025-01-{10 + i}", 1885, HALF)
-    s.official("2025-02", 1808, games=4)
+    s.off("2025-02", 1808, games=4)
     feb = _row(s.check(), "2025-02")
     assert (feb.replayed, feb.official) == (1810, 1808)
     assert feb.causes[0].kind == ROUNDING and feb.causes[0].reproduces
@@ -181,10 +159,10 @@ def test_one_point_base_correction() -> None:
     # 99-106 (p_high 0.64), so the change is the replay's +12 (11.6): 1799 + 12 = 1811.
     # Replay: 1812. No K gives +11 (K x 0.58 in [10.5, 11.5) needs 18.1 <= K < 19.8).
     s = Season()
-    s.official("2025-01", 1800, k=20)
+    s.off("2025-01", 1800, k=20)
     spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     _three_games_vs_1700(s, spring, "2025-01-10")
-    s.official("2025-02", 1811, games=3)
+    s.off("2025-02", 1811, games=3)
     feb = _row(s.check(), "2025-02")
     assert (feb.replayed, feb.official) == (1812, 1811)
     assert feb.causes[0].kind == BASE_CORRECTION and feb.causes[0].reproduces
@@ -202,11 +180,11 @@ def test_the_2650_rule() -> None:
     # (11.6, 12.2]; capped once per tournament: 3 x -0.49 - 0.42 = -1.89 -> -19 -> 2641;
     # cap 350 (row 345-357, 0.89): 4 x -0.39 = -1.56 -> -16 -> 2644.
     s = Season()
-    s.official("2025-09", 2660, k=10)
+    s.off("2025-09", 2660, k=10)
     t = s.tournament("Autumn Masters", "2025-09-20", "2025-09-25")
     for day in ("2025-09-20", "2025-09-21", "2025-09-22", "2025-09-23"):
         s.game(t, day, 2000, HALF)
-    s.official("2025-10", 2640, games=4)
+    s.off("2025-10", 2640, games=4)
     oct_ = _row(s.check(), "2025-10")
     assert (oct_.replayed, oct_.official) == (2643, 2640)
     top = oct_.causes[0]
@@ -220,11 +198,11 @@ def test_an_opponent_unrated_for_fide() -> None:
     # Replay: 20 x 0.73 = 14.6 -> 15 -> 1815, 4 games. FIDE (Dupont unrated there): 20 x
     # 0.58 = 11.6 -> 12 -> 1812, 3 games.
     s = Season()
-    s.official("2025-01", 1800, k=20)
+    s.off("2025-01", 1800, k=20)
     spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     _three_games_vs_1700(s, spring, "2025-01-10")
     s.game(spring, "2025-01-12", 1500, 1, opponent="Dupont, Luc")
-    s.official("2025-02", 1812, games=3)
+    s.off("2025-02", 1812, games=3)
     feb = _row(s.check(), "2025-02")
     assert (feb.replayed, feb.official) == (1815, 1812)
     top = feb.causes[0]
@@ -235,11 +213,11 @@ def test_an_unrated_opponent_fide_counted() -> None:
     # As above, but the fourth game has no Elo at all: the replay leaves it out (1812, 3
     # games) while FIDE rated 4 games (and some rating we cannot know): 1815.
     s = Season()
-    s.official("2025-01", 1800, k=20)
+    s.off("2025-01", 1800, k=20)
     spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     _three_games_vs_1700(s, spring, "2025-01-10")
     s.game(spring, "2025-01-12", None, 1, opponent="Newcomer, Ana")
-    s.official("2025-02", 1815, games=4)
+    s.off("2025-02", 1815, games=4)
     feb = _row(s.check(), "2025-02")
     assert (feb.replayed, feb.games, feb.official_games) == (1812, 3, 4)
     kinds = [c.kind for c in feb.causes]
@@ -257,11 +235,11 @@ def test_the_ro_fide_used_was_the_players_elo_tag() -> None:
     # Not another cause: base 1799 (D 96, 0.63) -> 1816, base 1801 (D 98, 0.63) -> 1818;
     # K x 0.85 = 15 needs 17.1 <= K < 18.2.
     s = Season()
-    s.official("2025-01", 1800, k=20)
+    s.off("2025-01", 1800, k=20)
     t = s.tournament("Winter Cup", "2025-01-10", "2025-01-14")
     for i, score in enumerate((1, 1, 1, 1, 0)):
         s.game(t, f"2025-01-1{i}", 1703, score, own_elo=1810)
-    s.official("2025-02", 1815, games=5)
+    s.off("2025-02", 1815, games=5)
     feb = _row(s.check(), "2025-02")
     assert (feb.replayed, feb.official) == (1817, 1815)
     top = feb.causes[0]
@@ -275,11 +253,11 @@ def test_a_pre_2008_list_is_not_replayed() -> None:
     # which the tracker does not replay (tournament averages then): the difference is named,
     # and the replay re-anchors, so 2008-01 matches.
     s = Season()
-    s.official("2007-07", 1800, k=15)
+    s.off("2007-07", 1800, k=15)
     old = s.tournament("Old Open", "2007-08-01", "2007-08-05")
     s.game(old, "2007-08-01", 1900, 1)
-    s.official("2007-10", 1810, k=15)
-    s.official("2008-01", 1810, k=15)
+    s.off("2007-10", 1810, k=15)
+    s.off("2008-01", 1810, k=15)
     report = s.check()
     row = _row(report, "2007-10")
     assert (row.status, row.replayed, row.official) == (DIFFERS, 1800, 1810)
@@ -291,10 +269,10 @@ def test_a_pre_2008_list_is_not_replayed() -> None:
 def test_all_match_and_json() -> None:
     # Feb: 1812 (sum 0.58, K 20 -> 11.6 -> 12), as published.
     s = Season()
-    s.official("2025-01", 1800, k=20)
+    s.off("2025-01", 1800, k=20)
     spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     _three_games_vs_1700(s, spring, "2025-01-10")
-    s.official("2025-02", 1812, games=3)
+    s.off("2025-02", 1812, games=3)
     report = s.check()
     assert report.all_match
     data = report.to_json()
@@ -310,11 +288,11 @@ def test_k_differs_2400_reached_before_the_replay() -> None:
     # sum 0.58. Replay 20 x 0.58 = 11.6 -> 12 -> 2402; FIDE 10 x 0.58 = 5.8 -> 6 -> 2396.
     # (K 40: 23.2 -> 23 -> 2413; base 2389/2391 -> 2401/2403.)
     s = Season()
-    s.official("2025-01", 2390)
+    s.off("2025-01", 2390)
     t = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     for score in (1, HALF, 1):
         s.game(t, "2025-01-10", 2290, score)
-    s.official("2025-02", 2396, games=3)
+    s.off("2025-02", 2396, games=3)
     feb = _row(s.check(), "2025-02")
     assert (feb.replayed, feb.official) == (2402, 2396)
     top = feb.causes[0]
@@ -326,10 +304,10 @@ def test_k_differs_30_games_reached_earlier() -> None:
     # The replay counts 10 rated games (K 40, new player); FIDE had the player at 30 or more
     # (K 20). Sum 0.58: replay 40 x 0.58 = 23.2 -> 23 -> 1823; FIDE 11.6 -> 12 -> 1812.
     s = Season(info=PlayerInfo(birth_year=1980, rated_games=10))
-    s.official("2025-01", 1800)
+    s.off("2025-01", 1800)
     spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     _three_games_vs_1700(s, spring, "2025-01-10")
-    s.official("2025-02", 1812, games=3)
+    s.off("2025-02", 1812, games=3)
     feb = _row(s.check(), "2025-02")
     assert (feb.replayed, feb.official, feb.k) == (1823, 1812, 40)
     top = feb.causes[0]
@@ -345,11 +323,11 @@ def test_k_differs_the_700_rule_before_2017() -> None:
     # 70 -> 1570. (K 20 -> 1540, K 10 -> 1520; base 1499/1501 keep D within row 0-3 ->
     # 1579/1581.)
     s = Season(info=PlayerInfo(birth_year=2002, rated_games=60))
-    s.official("2016-01", 1500, k=40)
+    s.off("2016-01", 1500, k=40)
     t = s.tournament("Junior Open", "2016-01-04", "2016-01-14")
     for i in range(20):
         s.game(t, f"2016-01-{4 + i // 2:02d}", 1500, 1 if i < 4 else HALF)  # 4 wins, 16 draws
-    s.official("2016-02", 1570, games=20)
+    s.off("2016-02", 1570, games=20)
     feb = _row(s.check(), "2016-02")
     assert (feb.replayed, feb.official, feb.k) == (1580, 1570, 40)
     top = feb.causes[0]
@@ -363,15 +341,15 @@ def test_games_extra_a_tournament_never_rated() -> None:
     # 12 -> 1812, 3 games; Mar, Apr and May 1812 with no games, so no later list takes it
     # (from 1812, +0.28 x 20 = 5.6 -> 6 would give 1818 there).
     s = Season()
-    s.official("2025-01", 1800, k=20)
+    s.off("2025-01", 1800, k=20)
     spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
     _three_games_vs_1700(s, spring, "2025-01-10")
     club = s.tournament("Friday Blitz Club", "2025-01-17", "2025-01-18")
     s.game(club, "2025-01-17", 1900, HALF)
     s.game(club, "2025-01-18", 1900, HALF)
-    s.official("2025-02", 1812, games=3)
+    s.off("2025-02", 1812, games=3)
     for month in ("03", "04", "05"):
-        s.official(f"2025-{month}", 1812, games=0)
+        s.off(f"2025-{month}", 1812, games=0)
     feb = _row(s.check(), "2025-02")
     assert (feb.replayed, feb.official) == (1817, 1812)
     top = feb.causes[0]

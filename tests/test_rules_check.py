@@ -10,11 +10,11 @@ Expected numbers are derived by hand from shared/spec/fide-rules.md and its tabl
 
 from __future__ import annotations
 
-import datetime as dt
 from fractions import Fraction
 
 import pytest
 
+from tests.builders import Replay
 from tracker.check.rules import (
     _published,
     _rate,
@@ -25,14 +25,7 @@ from tracker.check.rules import (
 )
 from tracker.fide import policies
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import (
-    GameFact,
-    PeriodRow,
-    PlayerInfo,
-    ReplayInputs,
-    TournamentFact,
-    replay,
-)
+from tracker.periods import PeriodRow, PlayerInfo
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -43,14 +36,11 @@ def _row(rl: RatingList, start: str, games: list[tuple[int, Fraction]],
          official: list[tuple[str, int, int | None]], period: str,
          player: PlayerInfo = ADULT, standard: dict[Period, int] | None = None) -> PeriodRow:
     """The replayed row of `period` for one tournament played on `start`."""
-    on = dt.date.fromisoformat(start)
-    ts = [TournamentFact(1, "T", start=on, end=on)]
-    gs = [GameFact(id=i, tournament_id=1, date=on, round=str(i), white=True, opponent_id=100 + i,
-                   opponent=f"Opp {i}", own_elo=None, opponent_elo=r, result="*", score=s,
-                   rating_list=rl) for i, (r, s) in enumerate(games, 1)]
-    entries = [OfficialEntry(1, rl, Period.parse(p), rating, k=k) for p, rating, k in official]
-    rep = replay(ReplayInputs(rl, gs, ts, entries, player, standard_ratings=standard or {}))
-    row = rep.row(Period.parse(period))
+    season = Replay(player, rl)
+    season.event(start, *games, name="T")
+    for p, rating, k in official:
+        season.off(p, rating, k=k)
+    row = season.run(standard=standard).row(Period.parse(period))
     assert row is not None
     return row
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import Replay
 from tests.conftest import run_cli
 from tests.test_rules_standard import _pgn
 from tracker.check import BASE_CORRECTION, K_DIFFERS, CheckRow, reconcile
@@ -36,11 +37,10 @@ from tracker.fide import (
     rate_period,
 )
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
+from tracker.periods import PlayerInfo, replay
 
 STD = RatingList.STANDARD
 ONE, HALF = Fraction(1), Fraction(1, 2)
-RESULTS = {ONE: "1-0", HALF: "1/2-1/2", Fraction(0): "0-1"}
 ESTABLISHED = PlayerInfo(birth_year=1970, rated_games=100)
 
 
@@ -54,30 +54,19 @@ def _t(start: str, ro: int, *games: tuple[int, Fraction], label: str,
                         k_start=k_start, k_start_reason="" if k_start is None else "at start")
 
 
-class Season:
-    """A tiny standard season for the pure replay (player id 1; opponents get fresh ids)."""
+class Season(Replay):
+    """A tiny standard season for the pure replay (tests/builders.py's Replay: player id 1,
+    opponents get fresh ids)."""
 
     def __init__(self, info: PlayerInfo = ESTABLISHED) -> None:
-        self.info = info
-        self.games: list[GameFact] = []
-        self.tournaments: list[TournamentFact] = []
-        self.official: list[OfficialEntry] = []
+        super().__init__(info)
 
-    def event(self, name: str, start: str, end: str, *games: tuple[str, int, Fraction]) -> None:
-        tid = len(self.tournaments) + 1
-        self.tournaments.append(TournamentFact(tid, name, start=_d(start), end=_d(end)))
+    def tournament(self, name: str, start: str, end: str,
+                   *games: tuple[str, int, Fraction]) -> None:
+        """A tournament of `games` (day, opponent rating, score)."""
+        tid = self.t(name, start, end)
         for day, r, s in games:
-            gid = len(self.games) + 1
-            self.games.append(GameFact(
-                id=gid, tournament_id=tid, date=_d(day), round=str(gid), white=True,
-                opponent_id=1000 + gid, opponent=f"Opp {gid}", own_elo=None, opponent_elo=r,
-                result=RESULTS[s], score=s, rating_list=STD))
-
-    def off(self, period: str, rating: int, k: int | None = None) -> None:
-        self.official.append(OfficialEntry(1, STD, Period.parse(period), rating, k=k))
-
-    def inputs(self) -> ReplayInputs:
-        return ReplayInputs(STD, self.games, self.tournaments, self.official, self.info)
+            self.g(tid, r, s, day=day)
 
 
 def _crossing_2400(s: Season) -> None:
@@ -91,9 +80,9 @@ def _crossing_2400(s: Season) -> None:
     # May list too. Beats 2300: D 105 -> 99-106 -> 0.64: +0.36.
     s.off("2010-01", 2390)
     s.off("2010-03", 2405)
-    s.event("Winter League", "2010-02-20", "2010-04-20",
+    s.tournament("Winter League", "2010-02-20", "2010-04-20",
             ("2010-02-20", 2300, ONE), ("2010-04-20", 2390, HALF))
-    s.event("Spring Open", "2010-03-10", "2010-03-12", ("2010-03-10", 2300, ONE))
+    s.tournament("Spring Open", "2010-03-10", "2010-03-12", ("2010-03-10", 2300, ONE))
 
 
 # --- the editions ------------------------------------------------------------------------------
@@ -199,9 +188,9 @@ def test_the_same_season_after_the_policy_end_has_one_k() -> None:
     s = Season()
     s.off("2018-01", 2390)
     s.off("2018-02", 2405)
-    s.event("Winter League", "2018-01-20", "2018-03-20",
+    s.tournament("Winter League", "2018-01-20", "2018-03-20",
             ("2018-01-20", 2300, ONE), ("2018-03-20", 2390, HALF))
-    s.event("Spring Open", "2018-03-10", "2018-03-12", ("2018-03-10", 2300, ONE))
+    s.tournament("Spring Open", "2018-03-10", "2018-03-12", ("2018-03-10", 2300, ONE))
     row = replay(s.inputs()).row(Period(2018, 4))
     assert row is not None and row.out is not None
     assert [t.k for t in row.out.tournaments] == [10, 10]
@@ -219,9 +208,9 @@ def test_reaching_30_games_between_start_and_period() -> None:
     # May: 25 x 0.36 + 15 x 0.43 = 9.00 + 6.45 = 15.45 -> 15 -> 1815 (one K 15: 11.85 -> 12).
     s = Season(PlayerInfo(birth_year=1970, rated_games=24))
     s.off("2010-01", 1800)
-    s.event("Club Cup", "2010-01-05", "2010-01-20", *[("2010-01-05", 1800, HALF)] * 6)
-    s.event("Long League", "2010-02-10", "2010-04-20", ("2010-02-10", 1700, ONE))
-    s.event("Easter Open", "2010-03-10", "2010-03-12", ("2010-03-10", 1750, ONE))
+    s.tournament("Club Cup", "2010-01-05", "2010-01-20", *[("2010-01-05", 1800, HALF)] * 6)
+    s.tournament("Long League", "2010-02-10", "2010-04-20", ("2010-02-10", 1700, ONE))
+    s.tournament("Easter Open", "2010-03-10", "2010-03-12", ("2010-03-10", 1750, ONE))
     rows = {str(r.period): r for r in replay(s.inputs()).rows}
     assert (rows["2010-03"].k, rows["2010-03"].published) == (25, 1800)
     may = rows["2010-05"]
@@ -252,8 +241,8 @@ def test_start_list_before_the_replay_keeps_the_period_k() -> None:
     s = Season()
     s.off("2010-01", 2390)
     s.off("2010-03", 2405)
-    s.event("Winter League", "2009-12-20", "2010-04-20", ("2009-12-20", 2300, ONE))
-    s.event("Spring Open", "2010-03-10", "2010-03-12", ("2010-03-10", 2300, ONE))
+    s.tournament("Winter League", "2009-12-20", "2010-04-20", ("2009-12-20", 2300, ONE))
+    s.tournament("Spring Open", "2010-03-10", "2010-03-12", ("2010-03-10", 2300, ONE))
     row = replay(s.inputs()).row(Period(2010, 5))
     assert row is not None and row.out is not None
     # Winter League's Ro: no list of the replay in force at its start -> Ro 2405 (the rating

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pytest
 
+from tests.builders import Replay
 from tracker.fide import (
     EDITIONS,
     GameIn,
@@ -27,48 +28,32 @@ from tracker.fide import (
     rate_period,
     standard_seed,
 )
-from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
+from tracker.model import RatingList
+from tracker.periods import PlayerInfo
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 RB = [RAPID, BLITZ]
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
 
 
-class Season:
-    """A tiny season for the pure replay (one game per tournament, played on its start)."""
+class Season(Replay):
+    """A tiny season for the pure replay on list `rl` (tests/builders.py's Replay: one game
+    per tournament, played on its start)."""
 
     def __init__(self, rl: RatingList) -> None:
-        self.rl = rl
-        self.games: list[GameFact] = []
-        self.tournaments: list[TournamentFact] = []
-        self.official: list[OfficialEntry] = []
+        super().__init__(rl=rl)
 
     def game(self, day: str, opponent: int, score: Fraction) -> None:
-        n = len(self.tournaments) + 1
-        on = dt.date.fromisoformat(day)
-        self.tournaments.append(TournamentFact(n, f"T{n}", start=on, end=on))
-        self.games.append(GameFact(
-            id=n, tournament_id=n, date=on, round="1", white=True, opponent_id=1000 + n,
-            opponent=f"Opp {n}", own_elo=None, opponent_elo=opponent, result="*", score=score,
-            rating_list=self.rl))
-
-    def off(self, period: str, rating: int, k: int | None = None,
-            birth_year: int | None = None) -> None:
-        self.official.append(OfficialEntry(1, self.rl, Period.parse(period), rating, k=k,
-                                           birth_year=birth_year))
+        self.event(day, (opponent, score))
 
     def rows(self, player: PlayerInfo | None = None) -> dict[str, tuple[int | None, int | None]]:
         """(K, published rating) by period."""
-        rep = replay(ReplayInputs(self.rl, self.games, self.tournaments, self.official,
-                                  player or PlayerInfo()))
-        return {str(r.period): (r.k, r.published) for r in rep.rows}
+        return {str(r.period): (r.k, r.published) for r in self.run(player=player).rows}
 
     def assumed(self, player: PlayerInfo | None = None) -> dict[str, set[str]]:
         """The facts each period's K was assumed on, by period."""
-        rep = replay(ReplayInputs(self.rl, self.games, self.tournaments, self.official,
-                                  player or PlayerInfo()))
-        return {str(r.period): {a.fact for a in r.assumptions} for r in rep.rows}
+        return {str(r.period): {a.fact for a in r.assumptions}
+                for r in self.run(player=player).rows}
 
 
 # --- the official K of a list published under other K rules -----------------------------------

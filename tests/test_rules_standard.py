@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import Replay
 from tests.conftest import run_cli
 from tracker.fide import (
     GameIn,
@@ -32,8 +33,8 @@ from tracker.fide import (
     one_off_adjustment,
     rate_period,
 )
-from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
+from tracker.model import Period, RatingList
+from tracker.periods import PlayerInfo
 
 STD = RatingList.STANDARD
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -49,32 +50,13 @@ def _d(day: str) -> dt.date:
     return dt.date.fromisoformat(day)
 
 
-class Season:
-    """A tiny standard season for the pure replay: one tournament a call, its games played
-    on its start day."""
-
-    def __init__(self) -> None:
-        self.games: list[GameFact] = []
-        self.tournaments: list[TournamentFact] = []
-        self.official: list[OfficialEntry] = []
-
-    def event(self, start: str, *games: tuple[int, Fraction], end: str | None = None) -> None:
-        n = len(self.tournaments) + 1
-        on = _d(start)
-        self.tournaments.append(TournamentFact(n, f"T{n}", start=on, end=_d(end or start)))
-        for r, s in games:
-            self.games.append(GameFact(
-                id=len(self.games) + 1, tournament_id=n, date=on, round="1", white=True,
-                opponent_id=1000 + len(self.games), opponent=f"Opp {len(self.games)}",
-                own_elo=None, opponent_elo=r, result="*", score=s, rating_list=STD))
-
-    def off(self, period: str, rating: int, k: int | None = None) -> None:
-        self.official.append(OfficialEntry(1, STD, Period.parse(period), rating, k=k))
+class Season(Replay):
+    """A tiny standard season for the pure replay (tests/builders.py's Replay): `event(...)`
+    one tournament a call, its games played on its start day."""
 
     def rows(self, player: PlayerInfo) -> dict[str, tuple[int | None, int | None]]:
         """(K, published rating) by period."""
-        rep = replay(ReplayInputs(STD, self.games, self.tournaments, self.official, player))
-        return {str(r.period): (r.k, r.published) for r in rep.rows}
+        return {str(r.period): (r.k, r.published) for r in self.run(player=player).rows}
 
 
 # --- section 1.4: per game, the two sides of one game -------------------------------------------
