@@ -29,7 +29,7 @@ OWNERS = {
     "psycopg": ("tracker.store",),  # (reached through SQLAlchemy: no module imports it)
 }
 PURE = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.names", "tracker.errors",
-        "tracker.calc")
+        "tracker.calc", "tracker.tournaments")
 USE_CASES = ("tracker.calc", "tracker.official", "tracker.target", "tracker.replays")
 """The library verbs the CLI calls (issue 16): none of them prints or imports the CLI."""
 

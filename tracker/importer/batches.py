@@ -31,7 +31,9 @@ SPLIT_PART = 8 << 20  # bytes per part (a worker holds one part's batches, pickl
 
 
 class Batch(NamedTuple):
-    games: list[PreparedGame]  # (plain tuples on a worker's pipe: `_message`)
+    # PreparedGames made in this process; from a worker, plain tuples in their field order
+    # (the writer, tracker.store.games.GameWriter, takes both)
+    games: Sequence[tuple[Any, ...]]
     read: int  # games read from the source in this batch (stored or not)
     skipped: int
     problems: list[str]  # "line: text"
@@ -186,11 +188,9 @@ def _message(batch: Batch) -> bytes:
 
 
 def _batch_of(item: tuple[Any, ...]) -> Batch:
-    """The batch `_message` sent (unmarshalled), its games PreparedGames again."""
-    return Batch(list(map(_game, item[0])), *item[1:])
-
-
-_game = PreparedGame._make
+    """The batch `_message` sent (unmarshalled). Its games stay plain tuples: the writer
+    indexes them by field position (no PreparedGame is made again on the main side)."""
+    return Batch(*item)
 
 
 def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], None]) -> None:

@@ -2,12 +2,21 @@
 transaction (the lists behind `tracker imports` and `tracker players` are in
 tracker.store.imports and tracker.store.players).
 
-Built for speed (issue 6): the importer hands over batches of `PreparedGame` (plain values,
-already checked and classified); `GameWriter` resolves players and tournaments through
-in-memory caches filled by one SELECT per batch (never one per game), allocates new ids
-itself (it holds the write lock: the transaction starts with BEGIN IMMEDIATE on SQLite, so a
-second importer waits instead of failing half way), and inserts games with one executemany
-per batch, `INSERT OR IGNORE` on the unique identity (a duplicate costs one index probe).
+Built for speed (issues 6, 18): the importer hands over batches of games as `PreparedGame`s
+or, from a worker process, plain tuples in their field order (indexed by position, never
+made into PreparedGames again); `GameWriter` resolves players and tournaments through
+in-memory caches filled by one SELECT per batch (never one per game; none at all while the
+database had no player or tournament when the source began), allocates new ids itself (it
+holds the write lock: the transaction starts with BEGIN IMMEDIATE on SQLite, so a second
+importer waits instead of failing half way), and inserts games with one executemany per
+batch, `INSERT OR IGNORE` on the unique identity (a duplicate costs one index probe). The
+statements of the hot path are SQL strings made once (no SQLAlchemy construct compiled per
+batch). Measured on SQLite and not taken (issue 18; the 187,333 games of a 200,000-game
+file into a new database): the unique identity index built after the load (which would also
+need a schema change: the index of a UNIQUE constraint cannot be dropped) and a staging
+table with one `INSERT ... SELECT` per batch, both timed with sqlite3 alone on the same rows
+(about 2 s of CPU each way); foreign keys off and a 128 MB page cache for the load, timed in
+the writer: within the noise.
 
 A big source into a small database (more games added than the table held: a first import of
 a large archive) defers the secondary indexes of games: once `DEFER_INDEXES_AFTER` games are
@@ -34,32 +43,26 @@ A FIDE ID seen with a name that already belongs to a player without FIDE ID comp
 player; a name that belongs to a player with another FIDE ID never merges (a new player is
 made). Nothing else merges two players: that is `tracker player merge` (see players.py).
 
-Tournaments: key `event|site|start`. With a complete EventDate, start = EventDate; without
-one, start = the date of the first game that created it. Same-name events of other years
-are told apart by dates: a game joins an existing tournament of the same event and site
-only when its date (or its EventDate) lies within `JOIN_DAYS` days of that tournament's
-[start, end]; otherwise it opens a new tournament (so the yearly "Club Championship"
-without EventDate becomes one tournament per year, and an event across New Year stays one).
-A game whose date is unknown (no Date and no EventDate, or a partial one like `2024.??.??`)
-joins a dated tournament of the same event and site when one is found (`_undated_home`): the
-one the game before it in the file joined, else the only one whose span fits what the date
-tag says (its year, its month); otherwise it joins the undated tournament of the same event
-and site keyed by the same date tag. When the source is complete, an undated tournament of an
-event and site that now has exactly one fitting dated tournament (dated games after the
-undated ones, or in a later import) is merged into it, unless the user recorded an override
-for it (`_date_the_undated`). What stays undated is listed by
+Tournaments: the rule that groups games into tournaments (key `event|site|start`, the
+join window, undated games) is tracker.tournaments'; the writer gives its `Grouping` the
+tournaments of each event and site a batch brings (one SELECT per batch), writes the
+tournaments it makes and the spans it widens, and, when the source is complete, merges each
+undated tournament that now has one fitting dated tournament into it (`merges`: the
+tournaments of those events read in a few statements, the moves made by one executemany on
+SQLite, once the deferred indexes are back, or one join per chunk on PostgreSQL), unless the
+user recorded an override for it. What stays undated is listed by
 tracker.store.imports.undated_tournaments, with the ids `tracker event set ID --period
 YYYY-MM` takes. For online games, a Site that is a URL is keyed by its host (lichess writes
-one URL per game). start/end follow the games as they arrive.
+one URL per game).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy import Connection, exists, func, insert, or_, select, update
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -74,18 +77,16 @@ from tracker.store.db import (
     one_line,
     utc_now,
 )
-from tracker.store.imports import TAG_YEAR_MONTH
 from tracker.store.schema import games, imports, player_names, players, ro_overrides, tournaments
+from tracker.tournaments import Grouping, merges
 
 __all__ = [
     "DEFERRABLE_INDEXES",
     "DEFER_INDEXES_AFTER",
-    "JOIN_DAYS",
     "MAX_CACHED",
     "GameWriter",
 ]
 
-JOIN_DAYS = 30
 DEFER_INDEXES_AFTER = 20_000  # games added before the secondary indexes may be deferred
 DEFERRABLE_INDEXES = ("ix_games_white_id", "ix_games_black_id", "ix_games_tournament_date")
 MAX_CACHED = 100_000  # player keys kept in memory during an import (a quarter: tournaments)
@@ -99,10 +100,6 @@ _EVENT, _SITE, _EVENT_DATE, _ONLINE, _IDENTITY, _DATE, _DATE_TAG = map(
     PreparedGame._fields.index,
     ("event", "site", "event_date", "online", "identity", "date", "date_tag"))
 _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLite's old 999)
-
-
-def _days(iso: str) -> int:
-    return dt.date.fromisoformat(iso).toordinal()
 
 
 # A games row as the writer inserts it: what it resolved, then the PreparedGame's own fields.
@@ -123,36 +120,15 @@ _TOURNAMENTS = select(
     tournaments.c.id, tournaments.c.event, tournaments.c.site, tournaments.c.start_date,
     tournaments.c.end_date, tournaments.c.key,
 )
-
-
-class _Tournament:
-    __slots__ = ("id", "start", "end", "key", "dirty", "lo", "hi")
-
-    def __init__(self, tid: int, start: str | None, end: str | None, key: str) -> None:
-        self.id = tid
-        self.start = start
-        self.end = end
-        self.key = key
-        self.dirty = False
-        self._span()
-
-    def _span(self) -> None:
-        # Day numbers a game may have and still join: [start - JOIN_DAYS, end + JOIN_DAYS].
-        if self.start is None:
-            self.lo, self.hi = 1, 0
-        else:
-            self.lo = _days(self.start) - JOIN_DAYS
-            self.hi = _days(self.end or self.start) + JOIN_DAYS
-
-    def widen(self, iso: str) -> None:
-        if self.start is None or iso < self.start:
-            self.start = iso
-            self.dirty = True
-        if self.end is None or iso > self.end:
-            self.end = iso
-            self.dirty = True
-        if self.dirty:
-            self._span()
+# ... and whether the user recorded an override for it (`_date_the_undated`)
+_TOURNAMENTS_KEPT = select(
+    tournaments.c.id, tournaments.c.event, tournaments.c.site, tournaments.c.start_date,
+    tournaments.c.end_date, tournaments.c.key,
+    or_(tournaments.c.pinned_period.is_not(None), tournaments.c.pinned_list.is_not(None),
+        tournaments.c.excluded.is_(True),
+        exists().where(ro_overrides.c.tournament_id == tournaments.c.id)),
+)
+_MERGE_CHUNK = 10_000  # PostgreSQL: merges per statement
 
 
 class GameWriter:
@@ -179,16 +155,9 @@ class GameWriter:
         self._by_name: dict[str, int] = {}
         self._fide_of: dict[int, int | None] = {}
         self._next_player = 0
-        self._tourneys: dict[tuple[str, str], list[_Tournament]] = {}
-        self._by_key: dict[str, _Tournament] = {}
-        self._last: dict[tuple[str, str], _Tournament] = {}  # the last one a dated game joined
-        # (event, site) and tournament of the last dated game: an undated game right after
-        # it, of the same event and site, is one of its games
-        self._last_dated: tuple[tuple[str, str], _Tournament] | None = None
-        # undated tournaments this source made: id -> (event, site, date tag)
-        self._undated_made: dict[int, tuple[str, str, str]] = {}
-        self._day: dict[str, int] = {}  # ISO date -> day number
-        self._next_tournament = 0
+        # The tournaments of the event and site pairs this source touched, and the rule that
+        # places each game (tracker.tournaments); new ids after the max when it began.
+        self._grouping = Grouping(0)
         self._players_before = self._tourneys_before = 0  # the max ids when it began
         self._game_sql = ""
         self._rows_before = 0  # games in the table when the transaction began (max id)
@@ -198,8 +167,6 @@ class GameWriter:
         # from the cache is new, with no query.
         self._all_players_cached = False
         self._all_tourneys_cached = False
-        self._prev: tuple[Any, ...] = ()  # (event, site, dates) of the last game
-        self._prev_tid = 0
         self._in_sql: dict[tuple[int, int], str] = {}
         self._deferred: list[str] = []  # CREATE INDEX statements to run before the commit
         self._deferring = False  # the indexes were looked at (and dropped, if found) once
@@ -227,10 +194,11 @@ class GameWriter:
                 self._game_sql = (f"INSERT INTO games ({cols}) SELECT {cols} FROM {_STAGE} "
                                   "ORDER BY source_line ON CONFLICT (identity) DO NOTHING")
             self._next_player = self._players_before = self._max_id(players.c.id)
-            self._next_tournament = self._tourneys_before = self._max_id(tournaments.c.id)
+            self._tourneys_before = self._max_id(tournaments.c.id)
+            self._grouping = Grouping(self._tourneys_before)
             self._rows_before = self._max_id(games.c.id)
             self._all_players_cached = self._next_player == 0
-            self._all_tourneys_cached = self._next_tournament == 0
+            self._all_tourneys_cached = self._tourneys_before == 0
             key = conn.execute(
                 insert(imports).values(
                     source=self.source, content_hash=self.content_hash, started_at=utc_now()
@@ -274,8 +242,8 @@ class GameWriter:
         conn = self.conn
         try:
             self._flush_tournaments()
-            self._date_the_undated()
             self._restore_indexes()
+            self._date_the_undated()
             self._sync_sequences()
             conn.execute(
                 update(imports)
@@ -297,7 +265,7 @@ class GameWriter:
             return
         for table, allocated, before in (
                 (players, self._next_player, self._players_before),
-                (tournaments, self._next_tournament, self._tourneys_before)):
+                (tournaments, self._grouping.last_id, self._tourneys_before)):
             if allocated > before:
                 self.conn.execute(select(func.setval(
                     func.pg_get_serial_sequence(table.name, "id"), allocated)))
@@ -318,7 +286,7 @@ class GameWriter:
         copy_rows(conn, table.name, names, rows)  # postgresql
         return len(rows)
 
-    def add(self, batch: Sequence[PreparedGame]) -> int:
+    def add(self, batch: Sequence[tuple[Any, ...]]) -> int:
         """Store a batch of games (PreparedGames, or plain tuples in their field order);
         returns how many were new (the rest were duplicates)."""
         try:
@@ -337,9 +305,8 @@ class GameWriter:
         new_players: list[tuple[Any, ...]] = []
         new_names: list[tuple[Any, ...]] = []
         new_fides: list[tuple[Any, ...]] = []
-        new_tourneys: list[tuple[Any, ...]] = []
         player = self._player
-        tournament = self._tournament
+        place = self._grouping.place
         by_name = self._by_name.get
         by_fide = self._by_fide.get
         import_id = self.import_id
@@ -355,18 +322,19 @@ class GameWriter:
             bid = by_name(g[_BNORM]) if fide is None else by_fide(fide)
             if bid is None or (fide is not None and g[_BNORM] not in self._by_name):
                 bid = player(g[_BLACK], g[_BNORM], fide, new_players, new_names, new_fides)
-            append((g[_IDENTITY], tournament(g, new_tourneys), import_id, g[_LINE], wid, bid)
-                   + g[GAME_ROW_FROM:])
+            tid = place(g[_EVENT], g[_SITE], g[_EVENT_DATE], g[_DATE], g[_DATE_TAG],
+                        g[_ONLINE])
+            append((g[_IDENTITY], tid, import_id, g[_LINE], wid, bid) + g[GAME_ROW_FROM:])
         self._insert(players, ("id", "name", "norm_name", "fide_id"), new_players)
         self._insert(player_names, ("norm_name", "player_id"), new_names)
         if new_fides:
-            self.conn.execute(
-                update(players).where(players.c.id == bindparam("pid"))
-                .values(fide_id=bindparam("fide")),
-                [{"pid": pid, "fide": fide} for fide, pid in new_fides],
-            )
+            mark = "?" if self._sqlite else "%s"
+            self.conn.exec_driver_sql(
+                f"UPDATE players SET fide_id = {mark} WHERE id = {mark}", new_fides)
+        made = self._grouping.made
         self._insert(tournaments, ("id", "event", "site", "start_date", "end_date", "key",
-                                   "online"), new_tourneys)
+                                   "online"), made)
+        made.clear()
         if not rows:
             added = 0
         elif self._sqlite:
@@ -461,15 +429,10 @@ class GameWriter:
             self._by_name.clear()
             self._by_fide.clear()
             self._fide_of.clear()
-        if len(self._by_key) > MAX_CACHED // 4:
+        if len(self._grouping.by_key) > MAX_CACHED // 4:
             self._all_tourneys_cached = False
-            self._prev = ()
             self._flush_tournaments()
-            self._tourneys.clear()
-            self._by_key.clear()
-            self._last.clear()
-            self._last_dated = None
-            self._day.clear()
+            self._grouping.forget()
 
     # -- players -------------------------------------------------------------------------
 
@@ -548,126 +511,61 @@ class GameWriter:
     # -- tournaments ---------------------------------------------------------------------
 
     def _load_tournaments(self, batch: Sequence[tuple[Any, ...]]) -> None:
-        pairs = {(g[_EVENT], g[_SITE]) for g in batch} - self._tourneys.keys()
+        """Give the grouping every tournament of the event and site pairs of this batch it
+        does not hold yet (none to look up when the database had none: all are held)."""
+        grouping = self._grouping
+        pairs = grouping.unheld({(g[_EVENT], g[_SITE]) for g in batch})
         if not pairs:
             return
-        for pair in pairs:
-            self._tourneys[pair] = []
-        if self._all_tourneys_cached:
-            return
-        events = sorted({e for e, _ in pairs})
-        for chunk in chunks(events):
-            found = sorted(self._select_in(_TOURNAMENTS, tournaments.c.event, chunk))
-            for tid, event, site, start, end, key in found:
-                pair = (str(event), str(site))
-                if pair not in pairs:  # another site's, perhaps loaded already
-                    continue
-                t = _Tournament(int(tid), _iso(start), _iso(end), str(key))
-                self._by_key[t.key] = t
-                self._tourneys[pair].append(t)
-
-    def _tournament(self, g: tuple[Any, ...], new: list[tuple[Any, ...]]) -> int:
-        # The games of a round come one after the other: a game with the same event, site,
-        # dates as the one before joins the same tournament (whose span holds its dates).
-        same = (g[_EVENT], g[_SITE], g[_EVENT_DATE], g[_DATE], g[_DATE_TAG])
-        if same == self._prev:
-            return self._prev_tid
-        self._prev = same
-        self._prev_tid = tid = self._find_tournament(g, new)
-        return tid
-
-    def _find_tournament(self, g: tuple[Any, ...], new: list[tuple[Any, ...]]) -> int:
-        event, site, date = g[_EVENT], g[_SITE], g[_DATE]
-        event_date = g[_EVENT_DATE] or None  # never '' (an empty tag is no start)
-        anchor = event_date or date
-        pair = (event, site)
-        if anchor is None:
-            key = f"{event}|{site}|{g[_DATE_TAG] or '?'}"
-            t = self._undated_home(pair, g[_DATE_TAG]) or self._by_key.get(key)
-        else:
-            t = self._last.get(pair)
-            day = self._day.get(anchor)
-            if day is None:
-                day = self._day[anchor] = _days(anchor)
-            if t is None or not t.lo <= day <= t.hi:
-                key = f"{event}|{site}|{anchor}"
-                t = self._by_key.get(key)
-                if t is None:
-                    near = [c for c in self._tourneys[pair] if c.lo <= day <= c.hi]
-                    # The nearest by start (ties: the older tournament).
-                    t = min(near, key=lambda c: (abs(c.lo + JOIN_DAYS - day), c.id),
-                            default=None)
-        if t is None:
-            self._next_tournament += 1
-            t = _Tournament(self._next_tournament, anchor, date or anchor, key)
-            new.append((t.id, event, site, t.start, t.end, key, g[_ONLINE]))
-            self._by_key[key] = t
-            self._tourneys[pair].append(t)
-            if anchor is None:
-                self._undated_made[t.id] = (event, site, g[_DATE_TAG] or "?")
-        if anchor is not None:
-            self._last[pair] = t
-            self._last_dated = (pair, t)
-        start = t.start
-        if event_date is not None and (start is None or event_date < start):
-            t.widen(event_date)
-        if date is not None and (t.start is None or not t.start <= date <= (t.end or "")):
-            t.widen(date)
-        return t.id
-
-    def _undated_home(self, pair: tuple[str, str], tag: str | None) -> _Tournament | None:
-        """The dated tournament of `pair` a game without a usable date joins: the one the
-        dated game before it joined (same event and site), else the only one that fits what
-        its date tag says; None: none, or several to choose from."""
-        fits = _fits(tag)
-        last = self._last_dated
-        if last is not None and last[0] == pair and fits(last[1].start, last[1].end):
-            return last[1]
-        dated = [c for c in self._tourneys[pair] if c.start is not None and fits(c.start, c.end)]
-        return dated[0] if len(dated) == 1 else None
+        found: dict[tuple[str, str], list[tuple[int, str | None, str | None, str]]] = {
+            pair: [] for pair in pairs}
+        if not self._all_tourneys_cached:
+            for chunk in chunks(sorted({e for e, _ in pairs})):
+                for tid, event, site, start, end, key in sorted(
+                        self._select_in(_TOURNAMENTS, tournaments.c.event, chunk)):
+                    held = found.get((str(event), str(site)))
+                    if held is not None:  # (not another site's, perhaps held already)
+                        held.append((int(tid), _iso(start), _iso(end), str(key)))
+        for pair, ts in found.items():
+            grouping.hold(pair, ts)
 
     def _date_the_undated(self) -> None:
-        """Merge each undated tournament of an event and site this source wrote into the one
-        dated tournament of that event and site that fits its date tag (see the module
-        docstring): its games move there and it is deleted. Not when the user recorded an
-        override for it (a pinned period or list, excluded, a starting rating), nor when
-        several dated tournaments fit."""
+        """Merge each undated tournament of an event and site this source touched into the
+        one dated tournament of that event and site that fits its date tag (the rule:
+        tracker.tournaments.merges): its games move there and it is deleted. A few
+        statements whatever the number of tournaments: the tournaments of those events (an
+        IN list per chunk of events), then the moves (one executemany on SQLite, after the
+        indexes of games are back; a join per chunk of merges on PostgreSQL)."""
+        pairs = self._grouping.pairs_undated()
+        if not pairs:
+            return
+        found: dict[tuple[str, str], list[tuple[int, str | None, str | None, str, bool]]] = {
+            pair: [] for pair in pairs}
+        for chunk in chunks(sorted({e for e, _ in pairs})):
+            for tid, event, site, start, end, key, kept in self._select_in(
+                    _TOURNAMENTS_KEPT, tournaments.c.event, chunk):
+                held = found.get((str(event), str(site)))
+                if held is not None:
+                    held.append((int(tid), _iso(start), _iso(end), str(key), bool(kept)))
+        moves = [m for pair in sorted(found) for m in merges(sorted(found[pair]))]
         conn = self.conn
-        t = tournaments.c
-        pairs = {(e, s) for e, s, _ in self._undated_made.values()}
-        pairs |= {pair for pair, ts in self._tourneys.items() if any(x.start is None for x in ts)}
-        overridden = or_(t.pinned_period.is_not(None), t.pinned_list.is_not(None),
-                         t.excluded.is_(True),
-                         exists().where(ro_overrides.c.tournament_id == t.id))
-        for event, site in sorted(pairs):
-            rows = conn.execute(
-                select(t.id, t.start_date, t.end_date, t.key, overridden)
-                .where(t.event == event, t.site == site)
-            ).all()
-            dated = [(int(i), _iso(a), _iso(b)) for i, a, b, _, _ in rows if a is not None]
-            if not dated:
-                continue
-            for tid, start, _, key, kept in rows:
-                if start is not None or kept:
-                    continue
-                fits = _fits(str(key).rpartition("|")[2])
-                home = [i for i, a, b in dated if fits(a, b)]
-                if len(home) != 1:
-                    continue
-                conn.execute(update(games).where(games.c.tournament_id == int(tid))
-                             .values(tournament_id=home[0]))
-                conn.execute(delete(tournaments).where(t.id == int(tid)))
-                for ts in self._tourneys.values():
-                    ts[:] = [x for x in ts if x.id != int(tid)]
-                self._by_key.pop(str(key), None)
+        if moves and self._sqlite:  # (the indexes of games are back: each is a probe)
+            conn.exec_driver_sql("UPDATE games SET tournament_id = ? WHERE tournament_id = ?",
+                                 [(home, old) for old, home in moves])
+            conn.exec_driver_sql("DELETE FROM tournaments WHERE id = ?",
+                                 [(old,) for old, _ in moves])
+            return
+        for chunk in chunks(moves, _MERGE_CHUNK):  # postgresql: arrays
+            olds, homes = [old for old, _ in chunk], [home for _, home in chunk]
+            conn.exec_driver_sql(
+                "UPDATE games AS g SET tournament_id = m.home FROM unnest(%s::integer[], "
+                "%s::integer[]) AS m(old, home) WHERE g.tournament_id = m.old", (olds, homes))
+            conn.exec_driver_sql("DELETE FROM tournaments WHERE id = ANY(%s)", (olds,))
 
     def _flush_tournaments(self) -> None:
-        rows = [(t.start, t.end, t.id) for ts in self._tourneys.values() for t in ts if t.dirty]
+        rows = self._grouping.widened()
         if not rows:
             return
-        for ts in self._tourneys.values():
-            for t in ts:
-                t.dirty = False
         if self._sqlite:
             self.conn.exec_driver_sql(
                 "UPDATE tournaments SET start_date = ?, end_date = ? WHERE id = ?", rows
@@ -678,25 +576,6 @@ class GameWriter:
                 "UPDATE tournaments AS t SET start_date = v.s, end_date = v.e FROM "
                 "unnest(%s::date[], %s::date[], %s::integer[]) AS v(s, e, id) WHERE t.id = v.id",
                 (starts, ends, ids))
-
-
-def _fits(tag: str | None) -> Callable[[str | None, str | None], bool]:
-    """A test of a tournament's span (ISO start, end) against what a partial date tag says:
-    its year (`2024.??.??`), its year and month (`2024.03.??`); a tag that says nothing
-    (`????.??.??`, missing) fits every span."""
-    m = TAG_YEAR_MONTH.match(tag or "")
-    if m is None:
-        return lambda start, end: start is not None
-    year, month = m.group(1), m.group(2)
-    wanted = f"{year}-{month}" if month and "01" <= month <= "12" else year
-    n = len(wanted)
-
-    def fits(start: str | None, end: str | None) -> bool:
-        if start is None:
-            return False
-        return start[:n] <= wanted <= (end or start)[:n]
-
-    return fits
 
 
 def _iso(value: Any) -> str | None:

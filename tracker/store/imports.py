@@ -6,7 +6,6 @@ The writer of an import is tracker.store.games.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,9 +24,7 @@ from tracker.store.schema import (
     ro_overrides,
     tournaments,
 )
-
-TAG_YEAR_MONTH = re.compile(r"^\s*(\d{4})(?:[.\-/](\d{2}))?")
-"""The year and month a date tag gives, partial ones too (`2024.??.??`, `2024.03.??`)."""
+from tracker.tournaments import TAG_YEAR_MONTH
 
 
 @dataclass(frozen=True)
