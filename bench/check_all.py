@@ -95,7 +95,7 @@ def build(db: Path, n_players: int, n_tournaments: int, n_games: int, differ: in
                     result = rng.choice(("1-0", "0-1", "1/2-1/2"))
                     white = k % 2 == 0
                     g_rows.append({
-                        "id": gid, "identity": f"{gid:064x}", "tournament_id": tid,
+                        "id": gid, "identity": gid.to_bytes(16, "big"), "tournament_id": tid,
                         "white_id": pid if white else opp, "black_id": opp if white else pid,
                         "date": start + dt.timedelta(days=k // 2), "round": str(k + 1),
                         "result": result,

@@ -100,7 +100,7 @@ def build(db: Path, n_games: int, seed: int = 2026) -> None:
                 result = rnd.choice(["1-0", "0-1", "1/2-1/2"])
                 g_rows.append({
                     "id": game_no,
-                    "identity": hashlib.sha256(f"{game_no}".encode()).hexdigest(),
+                    "identity": hashlib.sha256(f"{game_no}".encode()).digest()[:16],
                     "tournament_id": t, "white_id": 1 if white else opp,
                     "black_id": opp if white else 1,
                     "date": start + dt.timedelta(days=min(r // 2, length)),

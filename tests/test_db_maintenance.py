@@ -450,9 +450,13 @@ def test_upgrade_from_0001_keeps_every_row(tmp_path: Path, capsys: pytest.Captur
     assert out == f"{db}: schema upgraded from 0001 to {head_revision()}\n"
     after = [line for line in dump_db(db) if line.startswith("INSERT INTO \"")
              and "alembic_version" not in line]
-    # Every row is kept; migration 0005 cuts each game's identity to its first 32 characters.
-    cut = [re.sub(r"^(INSERT INTO \"games\" VALUES\(\d+,'[0-9a-f]{32})[0-9a-f]{32}'", r"\1'", line)
+    # Every row is kept; migration 0005 cuts each game's identity to its first 32 characters,
+    # 0007 stores them as their 16 bytes and an Elo tag that is exactly the rating as NULL.
+    cut = [re.sub(r"^(INSERT INTO \"games\" VALUES\(\d+,)'([0-9a-f]{32})[0-9a-f]{32}'",
+                  lambda m: f"{m.group(1)}X'{m.group(2).upper()}'", line)
            for line in before]
+    cut = [re.sub(r"(,'1-0',|,'0-1',|,'1/2-1/2',)(\d+),(\d+),'\2','\3',",
+                  r"\1\2,\3,NULL,NULL,", line) for line in cut]
     assert cut != before
     assert after == cut and len(before) == sum(FIXTURE_ROWS.values())
     with open_existing(str(db)) as store:

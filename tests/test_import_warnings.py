@@ -36,7 +36,8 @@ def _stored(db_path: Path) -> list[tuple[object, ...]]:
     con = sqlite3.connect(db_path)
     try:
         return con.execute(
-            "SELECT white_elo, black_elo, white_elo_tag, black_elo_tag, date, date_tag "
+            "SELECT white_elo, black_elo, coalesce(white_elo_tag, CAST(white_elo AS TEXT)), "
+            "coalesce(black_elo_tag, CAST(black_elo AS TEXT)), date, date_tag "
             "FROM games ORDER BY id").fetchall()
     finally:
         con.close()

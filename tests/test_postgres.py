@@ -364,10 +364,10 @@ def test_importers_of_the_parts_of_one_file_into_a_new_database(
     with open_store(db_target) as store:
         assert check_database(store) == []
     # the same games and players (ids aside: the parts came in another order)
-    def facts(target: str) -> tuple[list[str], list[str]]:
+    def facts(target: str) -> tuple[list[tuple[bytes, str]], list[str]]:
         with open_store(target) as s, s.engine.connect() as conn:
-            games = sorted(conn.execute(text(
-                "SELECT identity || ' ' || result FROM games")).scalars())
+            games = sorted((bytes(i), str(r)) for i, r in conn.execute(text(
+                "SELECT identity, result FROM games")))
             names = sorted(conn.execute(text(
                 "SELECT name || ' ' || coalesce(cast(fide_id AS text), '-') FROM players")
             ).scalars())

@@ -117,14 +117,33 @@ def test_concurrent_first_opens_migrate_once(tmp_path: Path) -> None:
         assert current_revision(s) == head_revision()
 
 
+def _migrate_down(target: str, revision: str) -> None:
+    """The database at `target` taken down to `revision` by the migrations' downgrades."""
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from tracker.store.db import _alembic_config, to_url
+
+    engine = create_engine(to_url(target))
+    try:
+        with engine.begin() as conn:
+            cfg = _alembic_config()
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, revision)
+    finally:
+        engine.dispose()
+
+
 def test_0005_cuts_identities_and_games_stored_before_stay_duplicates(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     # A database of revision 0004 held the 64 hex characters of each identity's sha256; the
-    # importer now writes the first 32. Simulated: a season imported now, its identities
-    # given back a 64-character form (32 more characters, as the full digest had) and the
-    # revision set to 0004. Opening upgrades to 0005, which cuts them to 32 again: a
-    # byte-different copy of the season then adds nothing (every game a duplicate).
+    # importer now writes the first 16 bytes (32 hex characters). Simulated: a season
+    # imported now, taken down to 0004 by the downgrades (0007 gives back the 32 hex
+    # characters), its identities given a 64-character form (32 more characters, as the
+    # full digest had). Opening upgrades to head: 0005 cuts them to 32 again, 0007 makes
+    # them the same bytes: a byte-different copy of the season then adds nothing (every
+    # game a duplicate).
     import sqlite3
 
     from tests.conftest import REPO, run_cli
@@ -134,14 +153,19 @@ def test_0005_cuts_identities_and_games_stored_before_stay_duplicates(
     code, _, err = run_cli(capsys, monkeypatch, "import", str(season), "--db", str(db))
     assert code == 0, err
     con = sqlite3.connect(db)
+    before = con.execute("SELECT id, identity FROM games ORDER BY id").fetchall()
+    con.close()
+    assert before and {len(i) for _, i in before} == {16}
+    _migrate_down(str(db), "0004")
+    con = sqlite3.connect(db)
     with con:
-        before = con.execute("SELECT id, identity FROM games ORDER BY id").fetchall()
-        assert before and {len(i) for _, i in before} == {32}
+        hexed = con.execute("SELECT id, identity FROM games ORDER BY id").fetchall()
+        assert hexed == [(i, b.hex()) for i, b in before]
         con.execute("UPDATE games SET identity = identity || 'f0e1d2c3b4a5968778695a4b3c2d1e0f'")
-        con.execute("UPDATE alembic_version SET version_num = '0004'")
+        assert con.execute("SELECT version_num FROM alembic_version").fetchone() == ("0004",)
     con.close()
     with open_store(str(db)) as s:
-        assert current_revision(s) == head_revision()  # through 0005
+        assert current_revision(s) == head_revision()  # through 0005 and 0007
     con = sqlite3.connect(db)
     assert con.execute("SELECT id, identity FROM games ORDER BY id").fetchall() == before
     con.close()
@@ -153,6 +177,85 @@ def test_0005_cuts_identities_and_games_stored_before_stay_duplicates(
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(*) FROM games").fetchone()[0] == len(before)
     con.close()
+
+
+def _games_rows(target: str) -> list[tuple[object, ...]]:
+    from sqlalchemy import create_engine, text
+
+    from tracker.store.db import to_url
+
+    engine = create_engine(to_url(target))
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(
+                "SELECT g.id, g.identity, i.source, g.source_line, g.white_elo, "
+                "g.white_elo_tag, g.black_elo, g.black_elo_tag FROM games AS g "
+                "JOIN imports AS i ON i.id = g.import_id ORDER BY g.id"))]
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.databases
+def test_0007_upgrades_a_database_of_0006_exactly(
+        db_target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real games (the sample season; a FICS file, online: its Elo tags are kept as written;
+    a TWIC issue, with empty and odd Elo tags) in a database of revision 0006, upgraded:
+    every row and what the readers give is what a fresh import at head stores and gives.
+    The database of 0006 is the fresh import taken down by 0007's downgrade, and checked
+    against the files first: each identity the 32 hex characters of its 16 bytes, each Elo
+    tag the text of the file."""
+    import lzma
+
+    from tests.conftest import CORPUS, SAMPLES, STAMPS, dump_target, need_shared, run_cli
+    from tracker.pgn import read_games
+    from tracker.store.history import games_of
+
+    need_shared()
+    files = [tmp_path / "fics.pgn", tmp_path / "twic.pgn"]
+    for out, name in zip(files, ("fics-standard-2000-2199-part01.pgn.xz", "twic0920.pgn.xz"),
+                         strict=True):
+        out.write_bytes(lzma.decompress((CORPUS / name).read_bytes()))
+    code, _, err = run_cli(capsys, monkeypatch, "import", str(SAMPLES), *map(str, files),
+                           "--db", db_target, "--quiet")
+    assert code == 0, err
+    with open_store(db_target) as s:
+        players = [int(p) for (p,) in s.engine.connect().exec_driver_sql(
+            "SELECT id FROM players ORDER BY id")]
+        fresh_facts = [games_of(s, p) for p in players]
+    fresh = dump_target(db_target, STAMPS)
+    rows = _games_rows(db_target)
+    assert len(rows) > 1000 and {len(r[1]) for r in rows} == {16}  # type: ignore[arg-type]
+    stored_tags = {r[5] for r in rows} | {r[7] for r in rows}
+    assert None in stored_tags and "" in stored_tags  # exactly the rating; empty
+    written = {}
+    for path in files:
+        with path.open("rb") as stream:
+            for raw in read_games(stream, path.name):
+                written[(path.name, raw.line)] = (raw.tags.get("WhiteElo"),
+                                                  raw.tags.get("BlackElo"))
+
+    _migrate_down(db_target, "0006")
+    old = _games_rows(db_target)
+    assert [r[0] for r in old] == [r[0] for r in rows]
+    checked = 0
+    for (gid, ident, source, line, welo, wtag, belo, btag), new in zip(old, rows, strict=True):
+        assert ident == bytes(new[1]).hex(), gid  # type: ignore[arg-type]
+        assert (welo, belo) == (new[4], new[6])
+        assert wtag == (new[5] if new[5] is not None or welo is None else str(welo))
+        assert btag == (new[7] if new[7] is not None or belo is None else str(belo))
+        key = (Path(str(source)).name, line)
+        if key in written:
+            assert (wtag, btag) == written[key], (gid, key)
+            checked += 1
+    assert checked > 1000
+    assert any(r[5] is not None and r[4] is None and r[5] != "" for r in old)  # online
+
+    with open_store(db_target) as s:  # upgrades to head
+        assert current_revision(s) == head_revision()
+        assert [games_of(s, p) for p in players] == fresh_facts
+    assert _games_rows(db_target) == rows
+    assert dump_target(db_target, STAMPS) == fresh
 
 
 @pytest.mark.parametrize("kind", ["empty", "schema-less"])

@@ -204,8 +204,11 @@ class PreparedGame(NamedTuple):
     (tracker.importer.prepare makes them, tracker.store.games writes them).
 
     Dates are ISO strings (`YYYY-MM-DD`) or None; `*_norm` are normalized names; `identity`
-    is the game's identity (players, date, round, event, moves) as 32 hex characters of its
-    sha256 (tracker.importer.prepare.IDENTITY_CHARS). The fields from `date` on are the
+    is the game's identity (players, date, round, event, moves): the first 16 bytes of its
+    sha256 (tracker.importer.prepare.IDENTITY_BYTES). `white_elo_tag` and `black_elo_tag`
+    are the Elo tags as written, None when missing or when exactly the parsed rating
+    (`str(white_elo)`, most games: the store keeps the text only where it says more than
+    the number, migration 0007). The fields from `date` on are the
     games row's own columns, in this order (`GAME_ROW_FIELDS`). A worker process sends them
     as plain tuples in this field order (tracker.importer.batches, the one place that makes
     them and back).
@@ -222,7 +225,7 @@ class PreparedGame(NamedTuple):
     site: str  # as it keys the tournament (host of an online URL)
     event_date: str | None
     online: bool
-    identity: str
+    identity: bytes
     # The games row's own columns from here on (GAME_ROW_FIELDS).
     date: str | None
     date_tag: str | None
@@ -230,7 +233,7 @@ class PreparedGame(NamedTuple):
     result: str
     white_elo: int | None
     black_elo: int | None
-    white_elo_tag: str | None
+    white_elo_tag: str | None  # None: missing, or exactly str(white_elo)
     black_elo_tag: str | None
     white_title: str | None
     black_title: str | None

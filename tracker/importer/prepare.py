@@ -95,7 +95,9 @@ class Preparer:
         self._online_events: dict[str, bool] = {}
         self._players: dict[str | None, tuple[str, str]] = {}
         self._contexts: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
-        self._elos: dict[str | None, int | None] = {}
+        self._elos: dict[str | None, tuple[int | None, str | None, bool]] = {}
+        self._places: dict[tuple[str | None, str | None], tuple[Any, ...]] = {}
+        self._days: dict[tuple[str | None, str | None], tuple[Any, ...]] = {}
         self._no_tc: dict[str, tuple[str, bool, str | None]] = {}
         # "line: text" of what a stored game lost (an Elo or a date that is no value): the
         # caller takes them after each game (tracker.importer.batches)
@@ -201,11 +203,35 @@ class Preparer:
         self, key: tuple[str | None, str | None, str | None, str | None]
     ) -> tuple[Any, ...]:
         """What the Event, Site, Date and EventDate tags give (the same for every game of a
-        tournament): event, site, date tag, ISO date, day, event date, start, event_norm,
-        online, site key, and what is wrong with the dates (None: nothing)."""
-        event, site, date_tag, event_date = key
-        event = (event.strip() or "?") if event else "?"
-        site = (site.strip() or "?") if site else "?"
+        tournament): event, site, event_norm, online, site key (`_place`), then date tag,
+        ISO date, day, event date, start and what is wrong with the dates (None: nothing)
+        (`_dates_of`); each part cached on its own (the rounds of a tournament have other
+        dates, its games one event and site)."""
+        event_tag, site_tag, date_tag, event_date = key
+        found = ((self._places.get((event_tag, site_tag)) or self._place(event_tag, site_tag))
+                 + (self._days.get((date_tag, event_date)) or self._dates_of(date_tag, event_date)))
+        cache = self._contexts
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = found
+        return found
+
+    def _place(self, event_tag: str | None, site_tag: str | None) -> tuple[Any, ...]:
+        """(event, site, event_norm, online, site key) of an Event and a Site tag."""
+        event = (event_tag.strip() or "?") if event_tag else "?"
+        site = (site_tag.strip() or "?") if site_tag else "?"
+        online, site_key = self._online.get((event, site)) or self._site(event, site)
+        found = (event, site, self._norm(event), online, site_key)
+        cache = self._places
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        cache[(event_tag, site_tag)] = found
+        return found
+
+    def _dates_of(self, date_tag: str | None, event_date: str | None) -> tuple[Any, ...]:
+        """(date tag, ISO date, day, event date, start, what is wrong with the dates) of a
+        Date and an EventDate tag."""
+        key = (date_tag, event_date)
         if date_tag:
             date_tag = date_tag.strip()
             iso, day = self._dates.get(date_tag) or self._date(date_tag)
@@ -223,21 +249,45 @@ class Preparer:
         # store then starts the tournament there), else those of the game's own date.
         if start is None or (day is not None and day < start):
             start = day
-        online, site_key = self._online.get((event, site)) or self._site(event, site)
-        found = (event, site, date_tag, iso, day, event_date, start,
-                 self._norm(event), online, site_key, warning)
-        cache = self._contexts
+        found = (date_tag, iso, day, event_date, start, warning)
+        cache = self._days
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
         cache[key] = found
         return found
 
-    def _elo_of(self, tag: str | None) -> int | None:
+    def _elo_of(self, tag: str | None) -> tuple[int | None, str | None, bool]:
+        """(the rating, the tag as the row stores it, whether it deserves a warning) of an
+        Elo tag: the row stores None for a tag that is exactly the rating (`str(rating)`)."""
         cache = self._elos
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-        found = cache[tag] = _elo(tag)
+        elo = _elo(tag)
+        found: tuple[int | None, str | None, bool]
+        if elo is not None:
+            found = (elo, None if tag == str(elo) else tag, False)
+        else:
+            found = (None, tag, bool(tag) and not _no_rating(tag or ""))
+        cache[tag] = found
         return found
+
+    def _check(
+        self, white: str, wnorm: str, black: str, bnorm: str, result: str | None
+    ) -> tuple[Skipped | None, str]:
+        """The checks of a game's names and result, in order (`row` takes a game past them
+        at once when its names and its result are good): (why it is skipped or None, the
+        result)."""
+        if white in _NO_NAME or black in _NO_NAME:
+            side = "White" if white in _NO_NAME else "Black"
+            return Skipped(f"no {side} player name: game skipped"), ""
+        if result not in RESULTS:
+            result = (result or "").strip()
+            if result not in RESULTS:
+                return Skipped(f"unknown result {result!r}: game skipped "
+                               "(expected 1-0, 0-1, 1/2-1/2 or *)"), ""
+        if not wnorm or not bnorm:
+            return Skipped("a player name made only of punctuation: game skipped"), ""
+        return None, result
 
     def row(
         self, tags: dict[str, str], moves_digest: str, has_moves: bool, line: int
@@ -245,23 +295,16 @@ class Preparer:
         """`prepare` from a RawGame's parts, as the import's hot loop
         (tracker.importer.batches) calls it."""
         get = tags.get
+        players = self._players
         wtag = get("White")
-        found = self._players.get(wtag)
-        white, wnorm = found or self._player(wtag)
+        white, wnorm = players.get(wtag) or self._player(wtag)
         btag = get("Black")
-        found = self._players.get(btag)
-        black, bnorm = found or self._player(btag)
-        if white in _NO_NAME or black in _NO_NAME:
-            side = "White" if white in _NO_NAME else "Black"
-            return Skipped(f"no {side} player name: game skipped")
+        black, bnorm = players.get(btag) or self._player(btag)
         result = get("Result")
-        if result not in RESULTS:
-            result = (result or "").strip()
-            if result not in RESULTS:
-                return Skipped(f"unknown result {result!r}: game skipped "
-                               "(expected 1-0, 0-1, 1/2-1/2 or *)")
-        if not wnorm or not bnorm:
-            return Skipped("a player name made only of punctuation: game skipped")
+        if not (wnorm and bnorm and result in RESULTS):
+            skipped, result = self._check(white, wnorm, black, bnorm, result)
+            if skipped is not None:
+                return skipped
         wfide = get("WhiteFideId")
         bfide = get("BlackFideId")
         wid = _fide(wfide) if wfide else None
@@ -269,9 +312,8 @@ class Preparer:
         if wnorm == bnorm or (wid is not None and wid == bid):
             return Skipped(f"White and Black are the same player ({white}): game skipped")
         key = (get("Event"), get("Site"), get("Date"), get("EventDate"))
-        context = self._contexts.get(key) or self._context(key)
-        (event, site, date_tag, iso, day, event_date, start, event_norm, online,
-         site_key, date_warning) = context
+        (event, site, event_norm, online, site_key, date_tag, iso, day, event_date, start,
+         date_warning) = self._contexts.get(key) or self._context(key)
         if date_warning is not None:
             self.warnings.append(f"{line}: {date_warning}")
         round_ = get("Round")
@@ -279,19 +321,30 @@ class Preparer:
             round_ = round_.strip()
         welo_tag = get("WhiteElo")
         belo_tag = get("BlackElo")
-        if not online and ("WhiteRatingDiff" in tags or "WhiteRD" in tags
-                           or "BlackRatingDiff" in tags or "BlackRD" in tags):
-            online, site_key = True, self._site(event, site, force=True)[1]
-        if online:
+        if _RARE.isdisjoint(tags):  # most games: none of these tags
+            variant = fen = ""
+            setup = termination = wtitle = btitle = None
+        else:
+            if not online and ("WhiteRatingDiff" in tags or "WhiteRD" in tags
+                               or "BlackRatingDiff" in tags or "BlackRD" in tags):
+                online, site_key = True, self._site(event, site, force=True)[1]
+            variant = (get("Variant") or "").strip()
+            fen = (get("FEN") or "").strip()
+            setup = get("SetUp")
+            termination = get("Termination")
+            wtitle = get("WhiteTitle")
+            btitle = get("BlackTitle")
+        if online:  # the platform's ratings: the tags kept as written
             welo = belo = None
+            wstored, bstored = welo_tag, belo_tag
         else:
             elos = self._elos
-            welo = elos[welo_tag] if welo_tag in elos else self._elo_of(welo_tag)
-            belo = elos[belo_tag] if belo_tag in elos else self._elo_of(belo_tag)
-            if welo is None and welo_tag and not _no_rating(welo_tag):
-                self.warnings.append(f"{line}: {_elo_warning('White', welo_tag)}")
-            if belo is None and belo_tag and not _no_rating(belo_tag):
-                self.warnings.append(f"{line}: {_elo_warning('Black', belo_tag)}")
+            welo, wstored, warn = elos.get(welo_tag) or self._elo_of(welo_tag)
+            if warn:
+                self.warnings.append(f"{line}: {_elo_warning('White', welo_tag or '')}")
+            belo, bstored, warn = elos.get(belo_tag) or self._elo_of(belo_tag)
+            if warn:
+                self.warnings.append(f"{line}: {_elo_warning('Black', belo_tag or '')}")
         tc = get("TimeControl")
         if tc is not None:
             tc = tc.strip() or None
@@ -307,12 +360,6 @@ class Preparer:
                 event, round_,
             )
             lst = by_tc.value
-        variant = get("Variant")
-        variant = variant.strip() if variant else ""
-        fen = get("FEN")
-        fen = fen.strip() if fen else ""
-        setup = get("SetUp")
-        termination = get("Termination")
         if online or variant or fen or setup or result == "*" or termination or not has_moves \
                 or tc_reason or welo is None:
             reason = _not_rated_reason(
@@ -324,13 +371,11 @@ class Preparer:
         identity = sha256(
             f"{wnorm}\x1f{bnorm}\x1f{date_tag or ''}\x1f{round_ or ''}\x1f{event_norm}\x1f"
             f"{moves_digest}".encode("utf-8", "surrogatepass")
-        ).hexdigest()[:IDENTITY_CHARS]
-        wtitle = get("WhiteTitle")
-        btitle = get("BlackTitle")
-        return _game((
+        ).digest()[:IDENTITY_BYTES]
+        return _game(PreparedGame, (
             line, white, wnorm, wid, black, bnorm, bid,
             event, site_key, event_date, online, identity,
-            iso, date_tag, round_, result, welo, belo, welo_tag, belo_tag,
+            iso, date_tag, round_, result, welo, belo, wstored, bstored,
             _title(wtitle) if wtitle else None, _title(btitle) if btitle else None,
             tc, termination, variant or None, has_moves, lst, assumed,
             reason is None, reason,
@@ -362,9 +407,14 @@ def _internet_site(site: str) -> bool:
     return text.endswith(" INT") or text == "INT"
 
 
-IDENTITY_CHARS = 32
-"""A game's identity: the first 32 hexadecimal characters (128 bits) of the sha256 of its
-players, date, round, event and moves (migration 0005 cut the stored ones to the same)."""
+IDENTITY_BYTES = 16
+"""A game's identity: the first 16 bytes (128 bits) of the sha256 of its players, date,
+round, event and moves (migration 0005 cut the stored ones to the same 128 bits, as 32
+hexadecimal characters; migration 0007 stores the bytes)."""
+
+# Tags most games lack, looked up one by one only when a game has one of them.
+_RARE = frozenset({"WhiteRatingDiff", "WhiteRD", "BlackRatingDiff", "BlackRD", "Variant",
+                   "FEN", "SetUp", "Termination", "WhiteTitle", "BlackTitle"})
 
 _NO_NAME = frozenset({"", "?", "-"})
 
@@ -471,7 +521,9 @@ def _not_rated_reason(
     return None
 
 
-_game = PreparedGame._make  # the values in field order, as one PreparedGame
+# The values in field order as one PreparedGame (tuple.__new__(PreparedGame, values): what
+# PreparedGame._make does, without its call and its count of the fields).
+_game = tuple.__new__
 
 # Positions of three fields of a PreparedGame (tests/test_import.py reads a row by them).
 _ASSUMED, _RATED, _REASON = (PreparedGame._fields.index(name)

@@ -15,8 +15,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, delete, insert, literal, or_, select, update
-from sqlalchemy.sql import Select
+from sqlalchemy import (
+    Row,
+    Text,
+    and_,
+    bindparam,
+    cast,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.sql import ColumnElement, Select
 
 from tracker.errors import BadInput, NotFound
 from tracker.model import (
@@ -52,6 +65,13 @@ __all__ = [
 _LISTS = {str(rl): rl for rl in RatingList}
 
 
+def _elo_tag(side: str) -> ColumnElement[object]:
+    """A side's Elo tag as written: the row keeps NULL where it is exactly the rating
+    (migration 0007), which gives the text back."""
+    g = games.c
+    return func.coalesce(g[f"{side}_elo_tag"], cast(g[f"{side}_elo"], Text))
+
+
 @functools.cache
 def _side_select(white: bool) -> Select[tuple[object, ...]]:
     """The games of the player on one side, without the WHERE clause: the columns in
@@ -63,7 +83,7 @@ def _side_select(white: bool) -> Select[tuple[object, ...]]:
     return select(
         g.id, g.tournament_id, g.date, g.round, g[f"{other}_id"], opp.c.name,
         g[f"{own}_elo"], g[f"{other}_elo"], g.result, g.list, g.rated, g.not_rated_reason,
-        opp.c.fide_id, g[f"{own}_elo_tag"], g[f"{other}_elo_tag"], g.list_assumed,
+        opp.c.fide_id, _elo_tag(own), _elo_tag(other), g.list_assumed,
         g[f"{own}_id"],
     ).join(opp, opp.c.id == g[f"{other}_id"])
 

@@ -23,6 +23,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -130,9 +131,10 @@ games = Table(
     "games",
     metadata,
     Column("id", Int, primary_key=True),
-    # The first 32 hex characters of the sha256 of the identity (players, date, round,
-    # event, moves); unique (migration 0005 cut the 64 of earlier revisions).
-    Column("identity", String(64), nullable=False, unique=True),
+    # The first 16 bytes of the sha256 of the identity (players, date, round, event,
+    # moves); unique (migration 0005 cut the 64 hex characters of earlier revisions to 32,
+    # migration 0007 stores their 16 bytes).
+    Column("identity", LargeBinary(16), nullable=False, unique=True),
     # Looked up by tournament through ix_games_tournament_date (migration 0003 dropped the
     # single-column index: every index on games costs the importer a b-tree insert a game).
     Column("tournament_id", Int, ForeignKey("tournaments.id"), nullable=False),
@@ -146,7 +148,9 @@ games = Table(
     Column("result", String(7), nullable=False),  # 1-0, 0-1, 1/2-1/2, *
     Column("white_elo", Int, nullable=True),  # parsed; None when missing/unusable
     Column("black_elo", Int, nullable=True),
-    Column("white_elo_tag", Text, nullable=True),  # as written
+    # The Elo tags as written, NULL where missing or exactly the parsed rating (most
+    # games, migration 0007): a reader takes coalesce(white_elo_tag, CAST(white_elo AS TEXT)).
+    Column("white_elo_tag", Text, nullable=True),
     Column("black_elo_tag", Text, nullable=True),
     Column("white_title", String(8), nullable=True),
     Column("black_title", String(8), nullable=True),
