@@ -53,8 +53,8 @@ def build(pgn: Path, db: Path) -> float:
     part = db.with_name(db.name + ".part")
     for suffix in ("", "-wal", "-shm"):
         Path(str(part) + suffix).unlink(missing_ok=True)
-    seconds, _ = run_measured([sys.executable, "-m", "tracker", "import", str(pgn), "--db",
-                               str(part), "--quiet"])
+    seconds, *_ = run_measured([sys.executable, "-m", "tracker", "import", str(pgn), "--db",
+                                str(part), "--quiet"])
     import sqlite3
 
     with sqlite3.connect(part) as conn:  # fold the WAL in, so the file moves alone
@@ -148,9 +148,9 @@ def timed(db: Path, jobs: int) -> dict[str, float]:
     out = Path(tempfile.mkstemp(prefix="replay-all-", suffix=".json")[1])
     try:
         with out.open("w") as fh:
-            seconds, peak = run_measured([sys.executable, str(Path(__file__).resolve()),
-                                          "--child", str(db), "--jobs", str(jobs)],
-                                         stdout=fh.fileno())
+            seconds, peak, _ = run_measured([sys.executable, str(Path(__file__).resolve()),
+                                             "--child", str(db), "--jobs", str(jobs)],
+                                            stdout=fh.fileno())
         got = json.loads(out.read_text())
     finally:
         out.unlink(missing_ok=True)
