@@ -160,3 +160,32 @@ def test_the_import_summary_names_the_real_id(tmp_path: Path) -> None:
             "event and site); say which list rated each:") in lines
     assert "  tracker event set 2 --period YYYY-MM  (Club Ch, Brno CZE: 2 games)" in lines
     assert "Old Open" not in result.stdout
+
+
+def test_the_undated_of_many_events_are_merged_at_once(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The merges are made together when the file is complete, here with the indexes of games
+    # deferred (a first import into an empty database, on SQLite): each event's undated
+    # games join its one dated tournament; an event with two dated years keeps its undated
+    # tournament (the tag says no year), and one of the other event's games stays apart.
+    import tracker.importer.batches as importer
+    import tracker.store.games as store_games
+
+    monkeypatch.setattr(importer, "BATCH", 3)
+    monkeypatch.setattr(store_games, "DEFER_INDEXES_AFTER", 2)
+    texts = [pgn(Event=f"Open {e}", Date="????.??.??", Round=str(r), White=f"W{e}{r}")
+             for e in range(6) for r in (1, 2)]
+    texts += [pgn(Event=f"Open {e}", Date=f"2025.0{1 + e}.10", Round="3", White=f"V{e}")
+              for e in range(6)]
+    texts += [pgn(Event="Open 0", Date="2024.01.10", Round="4", White="X")]  # a second year
+    run(store, write(tmp_path / "a.pgn", *texts))
+    events: dict[str, set[int]] = {}
+    with store.engine.connect() as conn:
+        for event, tid in conn.execute(
+                select(tournaments.c.event, games.c.tournament_id)
+                .join(tournaments, tournaments.c.id == games.c.tournament_id)):
+            events.setdefault(str(event), set()).add(int(tid))
+    assert [len(events[f"Open {e}"]) for e in range(6)] == [3, 1, 1, 1, 1, 1]
+    assert [u.event for u in undated_tournaments(store)] == ["Open 0"]
+    assert len(_tournaments(store)) == 8
