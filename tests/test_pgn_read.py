@@ -32,6 +32,7 @@ from tracker.pgn import (
     decode_text,
     problem_location,
     read_games,
+    read_games_pure,
     read_games_reference,
     read_games_slow,
     text_lines,
@@ -397,6 +398,39 @@ def test_ten_megabyte_single_line_in_bounded_memory() -> None:
         f"line 4: longer than {MAX_LINE} bytes: the rest of the line is ignored",
     )
     assert got[0].has_moves and got[1].line == 6
+
+
+@pytest.mark.parametrize("line", [b"%" + b"x" * MAX_LINE, b";" + b"x" * MAX_LINE,
+                                  b" " * (MAX_LINE + 1)], ids=["escape", "semicolon", "blank"])
+def test_a_cut_line_outside_any_game_is_reported_with_the_next_game(line: bytes) -> None:
+    # A `%` line (or `;`, or blank) over MAX_LINE bytes before a game or between two: the
+    # line machine reports the cut with the next game, and so does the fast reader (it
+    # reported none).
+    cut = line + b"xxxxx\n"
+    problem = f"longer than {MAX_LINE} bytes: the rest of the line is ignored"
+    got = games(cut + BASIC)
+    assert got[0].problems == (f"line 1: {problem}",) and got[1].problems == ()
+    got = games(BASIC + b"\n" + cut + b"\n" + BASIC)
+    assert [g.problems for g in got] == [(), (), (f"line 16: {problem}",), ()]
+    assert list(read_games_pure(io.BytesIO(cut + BASIC), "t.pgn")) == games(cut + BASIC)
+
+
+CUT_LINES = [b"%" + b"x" * MAX_LINE, b";" + b"x" * MAX_LINE, b" " * (MAX_LINE + 1),
+             b"1. e4 " * (MAX_LINE // 6 + 1), b'[Event "' + b"x" * MAX_LINE,
+             b"{" + b"x" * MAX_LINE, b"x" * (MAX_LINE + 1)]
+SMALL_LINES = [b'[Event "E"]', b'[White "A"]', b"", b"", b"1. e4 e5 1-0", b"{c", b"}", b"%x",
+               b";x", b"1. d4 {", b"(1. c4", b")", b"*"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(SMALL_LINES), st.sampled_from(CUT_LINES)),
+                max_size=14))
+def test_cut_lines_anywhere_are_reported_as_the_line_machine_does(lines: list[bytes]) -> None:
+    # Each cut's problem goes to the game the line machine gives it (the one it is in, the
+    # one it ends, or the next), whatever the fast reader skips or reads in groups.
+    data = b"\n".join(lines) + b"\n"
+    got = games(data)
+    assert list(read_games_pure(io.BytesIO(data), "t.pgn")) == got
 
 
 def test_long_movetext_is_hashed_as_it_streams() -> None:

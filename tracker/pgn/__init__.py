@@ -71,7 +71,7 @@ from typing import BinaryIO
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text
 from tracker.pgn.machine import MAX_TAGS, MAX_VALUE, read_games_slow
-from tracker.pgn.scan import CARRY_CAP, game_cuts, read_games
+from tracker.pgn.scan import CARRY_CAP, game_cuts, read_games, read_games_pure
 from tracker.pgn.stream import MAX_LINE, LineCount, text_lines
 
 
@@ -109,6 +109,7 @@ __all__ = [
     "game_cuts",
     "problem_location",
     "read_games",
+    "read_games_pure",
     "read_games_reference",
     "read_games_slow",
     "text_lines",

@@ -21,7 +21,8 @@ from typing import BinaryIO
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
 from tracker.pgn.machine import GAME_START, IDLE, JUNK, MAX_TAGS, MAX_VALUE, Machine
-from tracker.pgn.moves import canonical, digest_of
+from tracker.pgn.moves import DROP, NUMBERING, RESULT_ENDS, canonical, digest_of
+from tracker.pgn.native import SPEEDUPS, Speedups
 from tracker.pgn.stream import chunks, drop_boms, wide_encoding
 
 CARRY_CAP = 8 << 20
@@ -40,10 +41,12 @@ _NOT_MOVES = b"[%;\n"
 _SPECIALS = b";{}()[%$"
 
 
-def _normalize(data: bytes) -> bytes:
+def _normalize(data: bytes, native: Speedups | None) -> bytes:
     """`data` (from `stream.chunks`: no CR left) without BOMs, whitespace-only lines empty."""
     if b"\xef" in data:
         data = drop_boms(data)
+    if native is not None:
+        return native.normalize(data)
     if (data[:1] in b" \t\r\x0b\x0c" and data[:1]) or _WS_FIND.search(data):
         data = _WS_LINES.sub(b"", data)
     return data
@@ -128,9 +131,12 @@ def _ends_in_moves(p: bytes) -> bool:
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, native: Speedups | None) -> None:
         self.machine = Machine()
+        self.native = native
         self.cuts: dict[int, str] = {}
+        self.pending: list[str] = []  # problems of cut lines for the next game (as in
+        # `read_games_slow`: a cut line outside any game, a `%` line, concerns the next one)
         self.open_group: tuple[int, int] | None = None
 
     # -- the line machine
@@ -138,22 +144,31 @@ class _Reader:
     def feed(self, text: bytes, lineno: int) -> RawGame | None:
         machine = self.machine
         done = machine.feed(text, lineno)
-        if self.cuts and lineno in self.cuts:
-            problem = self.cuts.pop(lineno)
+        if self.cuts:
+            # this line's, and those of blank lines the groups skipped (the machine, IDLE
+            # there, would have kept them for the next game)
+            for cut in sorted(n for n in self.cuts if n <= lineno):
+                self.pending.append(self.cuts.pop(cut))
+        if self.pending:
             if machine.state != IDLE:
-                machine.add_problem(problem)
+                for problem in self.pending:
+                    machine.add_problem(problem)
+                self.pending.clear()
             elif done is not None:
                 done = RawGame(
                     done.tags, done.moves_digest, done.has_moves, done.line,
-                    (*done.problems, problem),
+                    (*done.problems, *self.pending),
                 )
+                self.pending.clear()
         return done
 
     def slow(self, data: bytes, lineno: int) -> Iterator[RawGame]:
         """A group's bytes through the line machine, then its last game."""
         self.machine.blank_before = True
         feed = self.feed
-        for text in data.split(b"\n"):
+        lines = data.split(b"\n")
+        lines.pop()  # after the last newline: the next group's first line
+        for text in lines:
             done = feed(text, lineno)
             if done is not None:
                 yield done
@@ -197,7 +212,18 @@ class _Reader:
         """The games of `buf` (whole lines; it starts a group). Unless `final`, the group
         still open at the end is left for the next block: `self.open_group` is set to its
         (offset, line)."""
-        force_slow = bool(self.cuts) or b"\x00" in buf
+        force_slow = bool(self.cuts or self.pending) or b"\x00" in buf
+        if self.native is not None and not force_slow:
+            # The same loop in C (`_speedups.groups`): its games, and the groups for the
+            # line machine as (start, end, line).
+            items, open_group = self.native.groups(buf, base_line, final)
+            for item in items:
+                if type(item) is tuple:
+                    yield from self.slow(buf[item[0] : item[1]], item[2])
+                else:
+                    yield item
+            self.open_group = open_group
+            return
         paras = buf.split(b"\n\n")
         n = len(paras)
         last = n - 1 if final else n - 2  # a fast pair (i, i + 1) needs i < last
@@ -265,16 +291,39 @@ class _Reader:
             i = j
 
 
+def _configured() -> Speedups | None:
+    """The C extension given the rules' constants (None: the pure Python code runs)."""
+    if SPEEDUPS is not None:
+        SPEEDUPS.configure(RawGame, _fast_tags, MAX_TAGS, MAX_VALUE, RESULT_ENDS, DROP, NUMBERING)
+    return SPEEDUPS
+
+
+NATIVE = _configured()
+"""The extension `read_games` uses (`native.SPEEDUPS`), or None."""
+
+
 def read_games(stream: BinaryIO, source: str, first_line: int = 1) -> Iterator[RawGame]:
     """Every game of a binary PGN stream, in order (see `tracker.pgn`). `first_line` is the
     number of the stream's first line: a part of a file that starts at a cut given by
     `game_cuts` reads as that part of the whole file does."""
-    reader = _Reader()
+    return _read(stream, source, first_line, NATIVE)
+
+
+def read_games_pure(stream: BinaryIO, source: str, first_line: int = 1) -> Iterator[RawGame]:
+    """`read_games` in pure Python, the C extension not used (the tests and the benchmark
+    compare both)."""
+    return _read(stream, source, first_line, None)
+
+
+def _read(
+    stream: BinaryIO, source: str, first_line: int, native: Speedups | None
+) -> Iterator[RawGame]:
+    reader = _Reader(native)
     carry = b""
     carry_line = first_line
     streaming = False
-    for data, first, cuts in chunks(stream, source, first_line):
-        data = _normalize(data)
+    for data, first, cuts in chunks(stream, source, first_line, native):
+        data = _normalize(data, native)
         if cuts:
             reader.cuts.update(cuts)
         if streaming:

@@ -4,7 +4,8 @@ page) with LF line ends (standard library only).
 `blocks` reads a binary stream (a read error is a `BadInput` naming the source), converts
 UTF-16/32 to UTF-8 and every line end (CRLF, CR CR LF, CR alone) to one LF; `chunks` cuts
 the blocks at whole lines, with the line cap `MAX_LINE`; `text_lines` decodes them one by
-one; `LineCount` counts lines as `blocks` does, `drop_boms` removes byte order marks. The
+one; `LineCount` counts lines as `blocks` does, `drop_boms` removes byte order marks. Line
+ends are converted and counted by the C extension when it runs (`native`). The
 line machine (`machine`), the fast scanner (`scan`) and the reference reader (`reference`)
 all read through here.
 """
@@ -21,6 +22,7 @@ from typing import BinaryIO
 
 from tracker.errors import BadInput
 from tracker.pgn.decode import decode_text
+from tracker.pgn.native import SPEEDUPS, Speedups
 
 MAX_LINE = 1 << 20
 """Longest line kept (bytes); the rest of a longer line is dropped with a problem."""
@@ -98,13 +100,15 @@ def _line_ends_of(data: bytes) -> int:
     return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
 
 
-def blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
+def blocks(
+    stream: BinaryIO, source: str, speedups: Speedups | None = SPEEDUPS
+) -> Iterator[bytes]:
     """The bytes of `stream` as UTF-8 or a single-byte code page with LF line ends; a read
     error is a BadInput naming the source.
 
     A UTF-16 or UTF-32 stream (`wide_encoding`) is converted to UTF-8. Each line end
     (`_LINE_END`: CRLF, CR CR LF, CR alone) becomes one LF, so line numbers count a CR alone
-    as a line end.
+    as a line end. `speedups`: the C extension's conversion (`native`), or None.
     """
     raw = _read_blocks(stream, source)
     first = next(raw, b"")
@@ -124,9 +128,12 @@ def blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
                 kept = block.rstrip(b"\r")
                 held = block[len(kept) :]
                 block = kept
-            block = block.replace(b"\r\n", b"\n")
-            if b"\r" in block:
-                block = _LINE_END.sub(b"\n", block)
+            if speedups is not None:
+                block = speedups.to_lf(block)
+            else:
+                block = block.replace(b"\r\n", b"\n")
+                if b"\r" in block:
+                    block = _LINE_END.sub(b"\n", block)
         if block:
             yield block
     if held:
@@ -135,13 +142,19 @@ def blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
 
 class LineCount:
     """The lines of a stream read in pieces, counted as `blocks` counts them (for the import
-    workers, which number the games of a part by the lines of the parts before it)."""
+    workers, which number the games of a part by the lines of the parts before it).
+    `speedups`: the C extension's count (`native`), or None."""
 
-    def __init__(self) -> None:
+    def __init__(self, speedups: Speedups | None = SPEEDUPS) -> None:
         self._ends = 0
         self._held = 0  # CRs the last piece ended in (one line end each unless an LF follows)
+        self._speedups = speedups
 
     def feed(self, data: bytes) -> None:
+        if self._speedups is not None:
+            ends, self._held = self._speedups.line_ends(data, self._held)
+            self._ends += ends
+            return
         if self._held:
             data = b"\r" * self._held + data
         kept = data.rstrip(b"\r") if data[-1:] == b"\r" else data
@@ -164,12 +177,12 @@ def cut_problem(lineno: int) -> str:
 
 
 def chunks(
-    stream: BinaryIO, source: str, first_line: int = 1
+    stream: BinaryIO, source: str, first_line: int = 1, speedups: Speedups | None = SPEEDUPS
 ) -> Iterator[tuple[bytes, int, dict[int, str]]]:
     """(whole lines each ending in a newline, number of the first line, cut lines' problems).
 
     `first_line` is the number of the stream's first line (a part of a file: see
-    `scan.game_cuts`).
+    `scan.game_cuts`); `speedups` as for `blocks`.
 
     A line longer than MAX_LINE bytes keeps its first MAX_LINE bytes; the rest is dropped.
     Lines within one block are never longer than BLOCK <= MAX_LINE, so only a line that
@@ -178,7 +191,7 @@ def chunks(
     lineno = first_line
     rest = b""
     skipping = False  # dropping the tail of an over-long line
-    for block in blocks(stream, source):
+    for block in blocks(stream, source, speedups):
         if skipping:
             nl = block.find(b"\n")
             if nl < 0:
@@ -206,7 +219,7 @@ def chunks(
             end = data.rfind(b"\n")
         whole, rest = data[: end + 1], data[end + 1 :]
         yield whole, lineno, cuts
-        lineno += whole.count(b"\n")
+        lineno += whole.count(b"\n") if speedups is None else speedups.count_lf(whole)
     if rest and not skipping:
         yield rest + b"\n", lineno, {}
 

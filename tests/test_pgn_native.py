@@ -1,0 +1,296 @@
+"""The C extension reads what the pure Python code reads (issue 18).
+
+`tracker.pgn._speedups` does the per-game work of the reader where it was built; the pure
+Python code (`read_games_pure`, and each piece the extension replaces) is the definition.
+Both run here over every file of ../shared/corpus (as it is, and with its line ends made
+CRLF or CR alone) and over the fuzz inputs of tests/test_pgn_fuzz.py, and must give equal
+RawGames (tags, moves digest, has_moves, line, problems), equal chunks and equal line
+counts; each piece is also compared with the Python it replaces, on inputs made for it.
+Everything skips, in one line, where the extension is not built (or TRACKER_PURE_PYTHON=1).
+"""
+
+from __future__ import annotations
+
+import bz2
+import dataclasses
+import gzip
+import hashlib
+import io
+import itertools
+import lzma
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import CORPUS, REPO, need_shared, subprocess_env
+from tests.test_pgn_fuzz import PIECES, SEED, mutated, pgn_files
+from tracker.model import RawGame
+from tracker.pgn import (
+    LineCount,
+    moves,
+    read_games,
+    read_games_pure,
+    read_games_slow,
+    scan,
+    stream,
+)
+from tracker.pgn.machine import MAX_TAGS, MAX_VALUE
+from tracker.pgn.native import SPEEDUPS
+from tracker.pgn.stream import MAX_LINE, chunks, drop_boms
+
+if SPEEDUPS is None:
+    pytest.skip("the C extension tracker.pgn._speedups is not built (or TRACKER_PURE_PYTHON=1): "
+                "only the pure Python reader runs", allow_module_level=True)
+C = SPEEDUPS
+
+
+def _decompressed(path: Path) -> bytes:
+    data = path.read_bytes()
+    for suffix, unpack in ((".xz", lzma.decompress), (".gz", gzip.decompress),
+                           (".bz2", bz2.decompress)):
+        if path.name.endswith(suffix):
+            return unpack(data)
+    return data
+
+
+def _pieces(data: bytes, size: int) -> list[bytes]:
+    return [data[at : at + size] for at in range(0, len(data), size)] or [b""]
+
+
+def both(data: bytes, source: str = "t.pgn") -> list[RawGame]:
+    """The games of `data` by both paths (equal), with equal chunks and line counts."""
+    native = list(read_games(io.BytesIO(data), source))
+    pure = list(read_games_pure(io.BytesIO(data), source))
+    assert native == pure
+    assert [vars(g) for g in native] == [vars(g) for g in pure]  # the fields, in order
+    assert list(chunks(io.BytesIO(data), source, 1, C)) == list(
+        chunks(io.BytesIO(data), source, 1, None))
+    for size in (1, 7, 4099, 1 << 20):
+        if size < 64 and len(data) > 4000:
+            continue
+        counts = []
+        for speedups in (C, None):
+            count = LineCount(speedups)
+            for piece in _pieces(data, size):
+                count.feed(piece)
+            counts.append(count.lines)
+        assert counts[0] == counts[1], size
+    return native
+
+
+# --- the corpus ------------------------------------------------------------------------
+
+
+def _corpus() -> list[Path]:
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.iterdir() if p.name.endswith((".pgn", ".xz", ".gz", ".bz2")))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
+def test_both_paths_read_the_corpus_alike(path: Path) -> None:
+    need_shared()
+    data = _decompressed(path)
+    games = both(data, path.name)
+    assert sum(1 for g in games if g.tags) > 0
+    # the same bytes with other line ends: CRLF, CR alone, CR CR LF
+    lf = data.replace(b"\r\n", b"\n")
+    for other in (lf.replace(b"\n", b"\r\n"), lf.replace(b"\n", b"\r"),
+                  lf.replace(b"\n", b"\r\r\n")):
+        assert [(g.tags, g.moves_digest, g.line) for g in both(other, path.name)] == [
+            (g.tags, g.moves_digest, g.line) for g in games]
+
+
+def test_the_corpus_is_there_to_compare() -> None:
+    need_shared()
+    assert len(_corpus()) >= 40
+
+
+# --- the fuzz inputs of tests/test_pgn_fuzz.py -----------------------------------------
+
+FUZZ = settings(max_examples=300, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@FUZZ
+@given(st.binary(max_size=3000))
+def test_random_bytes(data: bytes) -> None:
+    both(data)
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(PIECES), max_size=120))
+def test_pgn_like_pieces(pieces: list[bytes]) -> None:
+    both(b"".join(pieces))
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.integers(0, len(SEED)), st.integers(0, 8),
+                          st.sampled_from(PIECES)), max_size=12))
+def test_mutated_seed(edits: list[tuple[int, int, bytes]]) -> None:
+    data = SEED * 3
+    for at, cut, piece in edits:
+        data = data[:at] + piece + data[at + cut :]
+    both(data)
+
+
+@FUZZ
+@given(pgn_files)
+def test_generated_games(data: bytes) -> None:
+    both(data)
+
+
+@FUZZ
+@given(mutated())
+def test_mutated_games(data: bytes) -> None:
+    both(data)
+
+
+# --- each piece against the Python it replaces -------------------------------------------
+
+MOVE_PIECES = [
+    b"1.", b"12.", b"12...", b"..", b"...", b".", b"e4", b"Nf3+", b"exd8=Q#", b"O-O", b"$1",
+    b"$", b"$$12", b"$12.", b" ", b"  ", b"\n", b"\t", b"\x0b", b"\x0c", b"\r", b"{", b"}",
+    b"{c}", b"{[%clk 0:01:00]}", b"(", b")", b"(1... c5)", b";", b"%", b"\n%", b"[", b"]",
+    b"1-0", b"0-1", b"1/2-1/2", b"*", b"!", b"?", b"!?", b"#", b"0", b"1", b"2", b"9",
+    "é".encode(), b"\xff", b"\x00",
+]
+moves_text = st.lists(st.sampled_from(MOVE_PIECES), max_size=60).map(b"".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(moves_text)
+def test_movetext(m: bytes) -> None:
+    assert C.canonical(m) == moves.canonical(m)
+    assert C.fast_canonical(m) == scan._fast_canonical(m)
+    canon = moves.canonical(m)
+    assert C.digest(canon) == moves.digest_of(canon)
+
+
+NAMES = ["Event", "Site", "White", "WhiteElo", "X_1", "9a", "a", "_x", "a-b", "Event"]
+VALUE_PIECES = ["x", "Carlsen, Magnus", "é", "Žižka", "\\", '\\"', '"', "\\\\", "]", '"]',
+                "\r", "\t", " ", "\x00", "€", "😀"]
+
+
+@st.composite
+def tag_line(draw: st.DrawFn) -> bytes:
+    name = draw(st.sampled_from(NAMES)).encode()
+    value = "".join(draw(st.lists(st.sampled_from(VALUE_PIECES), max_size=8)))
+    raw = draw(st.sampled_from([value.encode(), value.encode("cp1252", "replace"),
+                                value.encode() + b"\xff", b"\xc3" + value.encode()]))
+    before = draw(st.sampled_from([b' "', b' "', b' "', b'  "', b'"', b"\t\""]))
+    after = draw(st.sampled_from([b'"]', b'"]', b'"]', b'"] ', b"]", b'"]\r']))
+    return b"[" + name + before + raw + after
+
+
+headers = st.lists(tag_line(), min_size=1, max_size=12).map(b"\n".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(headers)
+def test_header_paragraphs(h: bytes) -> None:
+    assert C.fast_tags(h) == scan._fast_tags(h)
+
+
+@pytest.mark.parametrize("h", [
+    b'[White "' + b"x" * MAX_VALUE + b'"]',
+    b'[White "' + b"x" * (MAX_VALUE + 1) + b'"]',
+    b'[White "' + "é".encode() * MAX_VALUE + b'"]',  # 2 * MAX_VALUE bytes, MAX_VALUE characters
+    b'[White "' + "é".encode() * (MAX_VALUE + 1) + b'"]',
+    b'[White "' + b"\\\\" * MAX_VALUE + b'"]',  # unescaped: MAX_VALUE characters
+    b'[White "' + b"\xe9" * (MAX_VALUE + 1) + b'"]',  # not UTF-8: read by the Python code
+    b"\n".join(b'[T%d "v"]' % i for i in range(MAX_TAGS)),
+    b"\n".join(b'[T%d "v"]' % i for i in range(MAX_TAGS + 1)),
+    b'[A ""]', b'[A "]', b'[A "x"]"]', b"[", b"", b'[A "x"]\n', b'[A "x"]\n[A "y"]',
+], ids=lambda h: repr(h[:24]))
+def test_header_edges(h: bytes) -> None:
+    assert C.fast_tags(h) == scan._fast_tags(h)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 64, 127, 128, 129, 255, 256, 257, 1000, 1 << 16])
+def test_blake2b_against_hashlib(size: int) -> None:
+    data = bytes((i * 7 + size) % 256 for i in range(size))
+    assert C.blake2b_hex(data) == hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=1000))
+def test_blake2b_of_any_bytes(data: bytes) -> None:
+    assert C.blake2b_hex(data) == hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+line_pieces = st.lists(st.sampled_from([
+    b"\n", b"\r", b"\r\n", b"\r\r\n", b"\r\r", b"a", b" ", b"\t", b"\x0b", b"\x0c",
+    b"\xef\xbb\xbf", b"\xef", b'[E "x"]', b"\n\n", b" \n", b"\n \t\n",
+]), max_size=80).map(b"".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(line_pieces, st.lists(st.integers(0, 200), max_size=6), st.integers(0, 3))
+def test_line_ends(data: bytes, at: list[int], held: int) -> None:
+    lf = data.replace(b"\r\n", b"\n")
+    if b"\r" in lf:
+        lf = stream._LINE_END.sub(b"\n", lf)
+    assert C.to_lf(data) == lf
+    assert C.count_lf(data) == data.count(b"\n")
+    assert scan._normalize(data, C) == scan._normalize(data, None)
+    assert C.normalize(drop_boms(data)) == scan._normalize(data, None)
+    counts = []
+    for speedups in (C, None):
+        count = LineCount(speedups)
+        count.feed(b"\r" * held)
+        for start, end in itertools.pairwise(
+                sorted({min(a, len(data)) for a in at} | {0, len(data)})):
+            count.feed(data[start:end])
+        counts.append(count.lines)
+    assert counts[0] == counts[1]
+
+
+# --- what the extension makes, and the switch -------------------------------------------
+
+
+def test_games_made_in_c_are_the_dataclass() -> None:
+    data = b'[Event "E"]\n[White "A"]\n\n1. e4 e5 1-0\n\n[Event "F"]\n\n1. d4 *\n'
+    native = list(read_games(io.BytesIO(data), "t.pgn"))
+    assert native == list(read_games_pure(io.BytesIO(data), "t.pgn"))
+    assert native == list(read_games_slow(io.BytesIO(data), "t.pgn"))
+    g = native[0]
+    assert type(g) is RawGame and dataclasses.fields(g) == dataclasses.fields(RawGame)
+    assert list(vars(g)) == ["tags", "moves_digest", "has_moves", "line", "problems"]
+    assert g.problems == () and g.has_moves is True and g.line == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.line = 2  # type: ignore[misc]
+    assert dataclasses.replace(g, line=3).line == 3
+    assert repr(g) == repr(RawGame(dict(g.tags), g.moves_digest, g.has_moves, g.line, ()))
+
+
+def test_big_inputs() -> None:
+    # A line over MAX_LINE bytes, a group over CARRY_CAP (read line by line), many tags.
+    long_line = b"1. e4 e5 " * (MAX_LINE // 9 + 10)
+    comment = b"1. e4 {" + b"x " * (scan.CARRY_CAP // 2 + 10) + b"} e5 1-0"
+    tags = b"\n".join(b'[T%d "v"]' % i for i in range(MAX_TAGS + 5))
+    game = b'[Event "E"]\n\n1. d4 d5 *\n\n'
+    for data in (game + b'[White "A"]\n\n' + long_line + b"\n\n" + game,
+                 game + b'[White "A"]\n\n' + comment + b"\n\n" + game,
+                 game + tags + b"\n\n1. c4 *\n\n" + game,
+                 b"%" + b"x" * (MAX_LINE + 5) + b"\n" + game):
+        assert both(data) == list(read_games_slow(io.BytesIO(data), "t.pgn"))
+
+
+def _paths(env: dict[str, str]) -> str:
+    code = ("from tracker.pgn import native, scan, stream; "
+            "print(native.SPEEDUPS is None, scan.NATIVE is None)")
+    return subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_tracker_pure_python_turns_the_extension_off() -> None:
+    env = subprocess_env()
+    env.pop("TRACKER_PURE_PYTHON", None)
+    assert _paths(env) == "False False"
+    assert _paths({**env, "TRACKER_PURE_PYTHON": "1"}) == "True True"
