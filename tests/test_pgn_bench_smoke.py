@@ -13,11 +13,12 @@ def test_pgn_scan_smoke() -> None:
     proc = subprocess.run(
         [sys.executable, str(REPO / "bench" / "pgn_scan.py"),
          str(CORPUS / "python-chess-kasparov-deep-blue-1997.pgn"), "--runs", "1",
-         "--methods", "read_games,line_machine,read_headers,skip_game,cat"],
+         "--methods", "read_games,read_games_pure,line_machine,read_headers,skip_game,cat"],
         capture_output=True, text=True, timeout=300, cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| read_games | 6 |" in proc.stdout
+    assert "| read_games_pure | 6 |" in proc.stdout
     assert "| read_headers | 6 |" in proc.stdout
 
 

@@ -29,7 +29,7 @@
 #define HAVE_SSE2 1 /* 16 bytes looked at a time where the code says so; else one by one */
 #endif
 
-#define VERSION 1
+#define VERSION 2
 
 /* ---- configuration (from Python) ---------------------------------------------------- */
 
@@ -390,10 +390,27 @@ static Py_ssize_t fast_canonical_into(const char *m, Py_ssize_t n, char *dst)
             return w;
         goto special;
     }
-    for (i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        dst[w] = (char)c;
-        w += keep[c];
+    for (i = 0; i + 8 <= n; i += 8) { /* each byte stored, the next one after it if kept */
+        dst[w] = (char)s[i];
+        w += keep[s[i]];
+        dst[w] = (char)s[i + 1];
+        w += keep[s[i + 1]];
+        dst[w] = (char)s[i + 2];
+        w += keep[s[i + 2]];
+        dst[w] = (char)s[i + 3];
+        w += keep[s[i + 3]];
+        dst[w] = (char)s[i + 4];
+        w += keep[s[i + 4]];
+        dst[w] = (char)s[i + 5];
+        w += keep[s[i + 5]];
+        dst[w] = (char)s[i + 6];
+        w += keep[s[i + 6]];
+        dst[w] = (char)s[i + 7];
+        w += keep[s[i + 7]];
+    }
+    for (; i < n; i++) {
+        dst[w] = (char)s[i];
+        w += keep[s[i]];
     }
     return without_result(dst, w);
 special:
@@ -709,10 +726,11 @@ static int split_newline(splitter *sp, Py_ssize_t at)
     return 0;
 }
 
-static para_t *paragraphs(const char *buf, Py_ssize_t size, Py_ssize_t *count)
+static para_t *paragraphs(const char *buf, Py_ssize_t size, Py_ssize_t *count, int *nul)
 {
     splitter sp;
     Py_ssize_t i = 0;
+    int zero = 0;
 
     sp.cap = 256;
     sp.n = 0;
@@ -724,10 +742,12 @@ static para_t *paragraphs(const char *buf, Py_ssize_t size, Py_ssize_t *count)
         goto nomemory;
 #ifdef HAVE_SSE2
     {
-        const __m128i nl = _mm_set1_epi8('\n');
+        const __m128i nl = _mm_set1_epi8('\n'), nothing = _mm_setzero_si128();
+        __m128i zeros = _mm_setzero_si128();
         for (; i + 16 <= size; i += 16) {
-            unsigned int bits = (unsigned int)_mm_movemask_epi8(
-                _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(buf + i)), nl));
+            __m128i x = _mm_loadu_si128((const __m128i *)(buf + i));
+            unsigned int bits = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl));
+            zeros = _mm_or_si128(zeros, _mm_cmpeq_epi8(x, nothing));
             while (bits) {
                 int bit = 0;
                 while (!(bits & (1u << bit)))
@@ -737,11 +757,15 @@ static para_t *paragraphs(const char *buf, Py_ssize_t size, Py_ssize_t *count)
                     goto nomemory;
             }
         }
+        zero = _mm_movemask_epi8(zeros) != 0;
     }
 #endif
-    for (; i < size; i++)
+    for (; i < size; i++) {
         if (buf[i] == '\n' && split_newline(&sp, i) < 0)
             goto nomemory;
+        zero |= buf[i] == 0;
+    }
+    *nul = zero;
     if (sp.n == sp.cap) {
         para_t *grown = PyMem_Realloc(sp.paras, sizeof(para_t) * (size_t)(sp.cap + 1));
         if (grown == NULL)
@@ -759,17 +783,18 @@ nomemory:
     return NULL;
 }
 
-/* groups(buf, base_line, final) -> (items, open_group)
+/* groups(buf, base_line, final) -> (games, slow, open_group), or None when a NUL byte is
+   in `buf` (the Python code reads it then)
 
-   `scan._Reader.groups` when no line was cut and no NUL byte is in `buf` (then Python
-   runs it): items in order are each a RawGame read here, or (start, end, line) for the
-   bytes of a group the line machine reads; open_group is (offset, line) of the group left
-   open at the end (unless `final`), or None. */
+   `scan._Reader.groups` when no line was cut: the games read here, in order; for each
+   group the line machine reads, (index, start, end, line): before games[index], the games
+   of buf[start:end], its first line numbered `line`; open_group is (offset, line) of the
+   group left open at the end (unless `final`), or None. */
 static PyObject *sp_groups(PyObject *mod, PyObject *args)
 {
-    PyObject *bufobj, *items = NULL, *open_group = NULL;
+    PyObject *bufobj, *items = NULL, *slow = NULL, *open_group = NULL;
     Py_ssize_t base_line, size, n, i = 0, off = 0, line, last;
-    int final;
+    int final, nul;
     const char *buf;
     para_t *paras;
 
@@ -779,11 +804,16 @@ static PyObject *sp_groups(PyObject *mod, PyObject *args)
         return NULL;
     buf = PyBytes_AS_STRING(bufobj);
     size = PyBytes_GET_SIZE(bufobj);
-    paras = paragraphs(buf, size, &n);
+    paras = paragraphs(buf, size, &n, &nul);
     if (paras == NULL)
         return NULL;
+    if (nul) {
+        PyMem_Free(paras);
+        Py_RETURN_NONE;
+    }
     items = PyList_New(0);
-    if (items == NULL)
+    slow = PyList_New(0);
+    if (items == NULL || slow == NULL)
         goto error;
     line = base_line;
     last = final ? n - 1 : n - 2; /* a fast pair (i, i + 1) needs i < last */
@@ -873,7 +903,7 @@ static PyObject *sp_groups(PyObject *mod, PyObject *args)
         }
         if (end > size)
             end = size;
-        if (add_item(items, Py_BuildValue("(nnn)", off, end, line)) < 0)
+        if (add_item(slow, Py_BuildValue("(nnnn)", PyList_GET_SIZE(items), off, end, line)) < 0)
             goto error;
         line += count_nl(buf + off, end - off);
         off = end;
@@ -885,10 +915,11 @@ static PyObject *sp_groups(PyObject *mod, PyObject *args)
         open_group = Py_None;
         Py_INCREF(open_group);
     }
-    return Py_BuildValue("(NN)", items, open_group);
+    return Py_BuildValue("(NNN)", items, slow, open_group);
 error:
     PyMem_Free(paras);
     Py_XDECREF(items);
+    Py_XDECREF(slow);
     return NULL;
 }
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol, cast
 
 from tracker.model import RawGame
 
-VERSION = 1
+VERSION = 2
 """The extension's interface this source expects (`VERSION` in `_speedups.c`): a module
 built from another revision is not used."""
 
@@ -35,7 +35,8 @@ class Speedups(Protocol):
 
     def groups(
         self, buf: bytes, base_line: int, final: bool, /
-    ) -> tuple[list[Any], tuple[int, int] | None]: ...
+    ) -> tuple[list[RawGame], list[tuple[int, int, int, int]], tuple[int, int] | None] | None:
+        ...
 
     def normalize(self, data: bytes, /) -> bytes: ...
 

@@ -15,7 +15,7 @@ rules; both give the same games (tested).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
 from tracker.model import RawGame
@@ -208,22 +208,33 @@ class _Reader:
 
     # -- groups
 
-    def groups(self, buf: bytes, base_line: int, final: bool) -> Iterator[RawGame]:
+    def groups(self, buf: bytes, base_line: int, final: bool) -> Iterable[RawGame]:
         """The games of `buf` (whole lines; it starts a group). Unless `final`, the group
         still open at the end is left for the next block: `self.open_group` is set to its
-        (offset, line)."""
+        (offset, line) once they are all read."""
+        if self.native is not None and not (self.cuts or self.pending):
+            # The same loop in C (`_speedups.groups`): its games, and the groups it leaves
+            # to the line machine (None: a NUL byte in buf, read here).
+            found = self.native.groups(buf, base_line, final)
+            if found is not None:
+                games, slow, self.open_group = found
+                return self._with_slow(buf, games, slow) if slow else games
+        return self._groups(buf, base_line, final)
+
+    def _with_slow(
+        self, buf: bytes, games: list[RawGame], slow: list[tuple[int, int, int, int]]
+    ) -> Iterator[RawGame]:
+        """`games`, and before games[index] those of buf[start:end] read by the line
+        machine, for each (index, start, end, line) of `slow`."""
+        at = 0
+        for index, start, end, line in slow:
+            yield from games[at:index]
+            yield from self.slow(buf[start:end], line)
+            at = index
+        yield from games[at:]
+
+    def _groups(self, buf: bytes, base_line: int, final: bool) -> Iterator[RawGame]:
         force_slow = bool(self.cuts or self.pending) or b"\x00" in buf
-        if self.native is not None and not force_slow:
-            # The same loop in C (`_speedups.groups`): its games, and the groups for the
-            # line machine as (start, end, line).
-            items, open_group = self.native.groups(buf, base_line, final)
-            for item in items:
-                if type(item) is tuple:
-                    yield from self.slow(buf[item[0] : item[1]], item[2])
-                else:
-                    yield item
-            self.open_group = open_group
-            return
         paras = buf.split(b"\n\n")
         n = len(paras)
         last = n - 1 if final else n - 2  # a fast pair (i, i + 1) needs i < last
