@@ -16,8 +16,19 @@ _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 
 
+# The same for a name of ASCII characters only (most names; the importer normalizes every new
+# one): NFKD and the combining marks change nothing there, casefold is lower, and every
+# character that is neither a word character nor whitespace (underscore included) becomes a
+# space; whitespace is what str.split() splits on, as \s does (tests/test_names_ascii.py
+# checks both ways give the same key).
+_ASCII_PUNCT = {c: " " for c in range(128)
+                if not chr(c).isalnum() and not chr(c).isspace()}
+
+
 def normalize_name(name: str) -> str:
     """The matching key of a name: casefolded, accents removed, punctuation as spaces."""
+    if name.isascii():
+        return " ".join(name.lower().translate(_ASCII_PUNCT).split())
     decomposed = unicodedata.normalize("NFKD", name)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     folded = stripped.casefold().replace("_", " ")
