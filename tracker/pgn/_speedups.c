@@ -1037,6 +1037,18 @@ static PyObject *sp_to_lf(PyObject *mod, PyObject *arg)
 /* line_ends(data, held) -> (ends, held): the line ends `stream.LineCount.feed` counts in
    `data` after `held` CRs, and the CRs `data` ends in (one line end each unless an LF
    follows). */
+#define LINE_END_STEP(byte)                  \
+    do {                                     \
+        char c_ = (byte);                    \
+        if (c_ == '\r') {                    \
+            run++;                           \
+        }                                    \
+        else {                               \
+            ends += c_ == '\n' ? 1 : run;    \
+            run = 0;                         \
+        }                                    \
+    } while (0)
+
 static PyObject *sp_line_ends(PyObject *mod, PyObject *args)
 {
     PyObject *data;
@@ -1056,16 +1068,29 @@ static PyObject *sp_line_ends(PyObject *mod, PyObject *args)
         }
         return Py_BuildValue("(nn)", ends, run);
     }
-    for (i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == '\r') {
-            run++;
-        }
-        else {
-            ends += c == '\n' ? 1 : run;
-            run = 0;
+    i = 0;
+#ifdef HAVE_SSE2
+    {
+        const __m128i cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
+        Py_ssize_t k;
+        for (; i + 16 <= n; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+            unsigned int crs = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(x, cr));
+            if (!crs && !run) { /* no CR in these 16 bytes, none held: their LFs */
+                unsigned int lfs = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(x, lf));
+                while (lfs) {
+                    lfs &= lfs - 1;
+                    ends++;
+                }
+                continue;
+            }
+            for (k = i; k < i + 16; k++) /* a CR among them, or CRs held: one by one */
+                LINE_END_STEP(s[k]);
         }
     }
+#endif
+    for (; i < n; i++)
+        LINE_END_STEP(s[i]);
     return Py_BuildValue("(nn)", ends, run);
 }
 
