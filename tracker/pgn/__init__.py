@@ -60,7 +60,10 @@ line ends, the line cap, line counts), `decode` (a line's bytes as text), `moves
 canonical mainline and its digest), `machine` (the reading rules, one line at a time, and
 `read_games_slow`), `scan` (`read_games`: the fast path over whole paragraphs, everything
 else handed to the machine; `game_cuts`), `reference` (python-chess: the reference reader
-and `--validate`; the only module importing `chess`).
+and `--validate`; the only module importing `chess`), `native` (whether the C extension
+`_speedups`, built from `_speedups.c` where a compiler exists, does the per-game work of
+`stream` and `scan`: the same results; `TRACKER_PURE_PYTHON=1` turns it off;
+`read_games_pure` never uses it).
 """
 
 from __future__ import annotations

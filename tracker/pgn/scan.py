@@ -9,7 +9,9 @@ plain header paragraph (every line a tag pair, no name twice, no NUL) plus one p
 movetext paragraph (no `;`, no `%` escape line, comments closed, no `[` outside comments) is
 read here with a few C-level calls: one regex `findall` for the tags, bytes methods for the
 moves. Every other group goes line by line through `machine.Machine`, which defines the
-rules; both give the same games (tested).
+rules; both give the same games (tested). Where the C extension runs (`native`), the loop
+over the groups, the tags and the moves of the plain case are its `groups`; the groups it
+leaves go to the same line machine (tests/test_pgn_native.py compares both paths).
 """
 
 from __future__ import annotations
