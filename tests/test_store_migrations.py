@@ -299,3 +299,39 @@ def test_a_fifo_as_database_is_refused_not_waited_on(tmp_path: Path) -> None:
     for create in (True, False):
         with pytest.raises(DatabaseError, match="not a regular file"):
             open_store(str(fifo), create=create)
+
+
+def test_an_upgrade_that_copies_games_gives_the_free_pages_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """0007 copies the games table: without a VACUUM after it, the old table's pages stay
+    free in the file (a database half as big again as it needs to be)."""
+    import sqlite3
+
+    from tests.conftest import SAMPLES, run_cli
+
+    db = tmp_path / "t.db"
+    code, _, err = run_cli(capsys, monkeypatch, "import", str(SAMPLES), "--db", str(db),
+                           "--quiet")
+    assert code == 0, err
+    _migrate_down(str(db), "0006")
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:  # games bigger than the rest of the file: the copy shows
+        for _ in range(6):
+            conn.execute("INSERT INTO games SELECT id + (SELECT max(id) FROM games), "
+                         "hex(randomblob(16)), tournament_id, import_id, source_line, "
+                         "white_id, black_id, date, date_tag, round, result, white_elo, "
+                         "black_elo, white_elo_tag, black_elo_tag, white_title, black_title, "
+                         "time_control, termination, variant, has_moves, list, "
+                         "list_assumed, rated, not_rated_reason FROM games")
+        conn.execute("VACUUM")
+        before = conn.execute("PRAGMA page_count").fetchone()[0]
+    finally:
+        conn.close()
+    with open_store(str(db)) as s:  # upgrades to head
+        assert current_revision(s) == head_revision()
+    with sqlite3.connect(db) as conn:
+        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    assert free == 0
+    assert pages < before  # the narrower row of 0007, and no old table left in the file
