@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -145,3 +146,61 @@ def test_a_failed_source_keeps_the_indexes(
         with s.engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT count(*) FROM games").scalar() == 0
     assert _games_indexes(db) == before
+
+
+def test_the_writer_binds_through_its_adapters_and_takes_them_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a writer is open, sqlite3 finds an adapter for None, bool and bytes (the values
+    it would otherwise look up in vain for every game); the values stored are those it
+    stored without them (NULL, the integers 0 and 1, the identity's 16 bytes), and the
+    adapters are gone when the writer closes, also when the source fails."""
+    import sqlite3
+
+    import tracker.store.games as store_games
+
+    before = dict(sqlite3.adapters)
+    seen: list[set[type]] = []
+    real = store_games.GameWriter._add
+
+    def spy(self: store_games.GameWriter, batch: Any) -> int:
+        seen.append({kind for kind, _ in sqlite3.adapters})
+        return real(self, batch)
+
+    monkeypatch.setattr(store_games.GameWriter, "_add", spy)
+    f = write(tmp_path / "a.pgn", pgn(), pgn(Round="2", Result="*", WhiteElo="2100 "))
+    db = tmp_path / "t.db"
+    with open_store(str(db)) as s:
+        assert run(s, f).sources[0].added == 2
+        assert seen and all({type(None), bool, bytes} <= kinds for kinds in seen)
+        assert dict(sqlite3.adapters) == before
+        with s.engine.connect() as conn:
+            stored = conn.exec_driver_sql(
+                "SELECT typeof(identity), length(identity), has_moves, typeof(has_moves), "
+                "rated, typeof(rated), list_assumed, typeof(list_assumed), typeof(variant), "
+                "white_elo_tag FROM games ORDER BY id").all()
+        assert [tuple(r) for r in stored] == [
+            ("blob", 16, 1, "integer", 1, "integer", 1, "integer", "null", None),
+            ("blob", 16, 1, "integer", 0, "integer", 1, "integer", "null", "2100 "),
+        ]
+        with pytest.raises(RuntimeError), store_games.GameWriter(s, "b.pgn", ""):
+            assert (bool, sqlite3.PrepareProtocol) in sqlite3.adapters
+            raise RuntimeError("the source failed")
+        assert dict(sqlite3.adapters) == before
+
+
+def test_an_adapter_registered_before_the_writer_stays(tmp_path: Path) -> None:
+    """The writer adds only the adapters nobody registered, and takes away only its own."""
+    import sqlite3
+
+    def mine(value: bool) -> int:
+        return int(value)
+
+    sqlite3.register_adapter(bool, mine)
+    try:
+        with open_store(str(tmp_path / "t.db")) as s:
+            assert run(s, write(tmp_path / "a.pgn", pgn())).sources[0].added == 1
+        assert sqlite3.adapters[(bool, sqlite3.PrepareProtocol)] is mine
+        assert (type(None), sqlite3.PrepareProtocol) not in sqlite3.adapters
+    finally:
+        del sqlite3.adapters[(bool, sqlite3.PrepareProtocol)]
