@@ -3,14 +3,26 @@ stored): names, dates, event and site, the list (by time control), whether the g
 for rating and why not, its identity.
 
 Pure (no database); run in the main process or in a worker (tracker.importer.batches).
+
+`Preparer.row` is the C extension's `row` (`tracker.importer._prepare`, built from
+`tracker/importer/_prepare.c` by `pip install` where a C compiler exists) when it imports,
+matches this source (`VERSION`) and is not older than the C source beside it; else it is
+`Preparer.row_pure`, the definition. Both give the same values
+(tests/test_prepare_native.py): the C code does the per-game work (the tag lookups, the
+memo dicts' hits, the cheap checks, the identity, the tuple) and calls this module's
+methods and functions on a miss or a rare case, so the rules are only here.
+`TRACKER_PURE_PYTHON=1` turns it off, as it does the reader's (tracker.pgn.native).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib
+import os
 import re
+from collections.abc import Callable
 from hashlib import sha256
-from typing import Any
+from typing import Any, Protocol, cast
 
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NOTHING, NameSignals, name_kind, name_signals
@@ -25,6 +37,7 @@ from tracker.model import (
     Skipped,
 )
 from tracker.names import normalize_name
+from tracker.pgn.native import pure_python
 
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
 
@@ -50,6 +63,58 @@ _ONLINE_RE = re.compile(
 _NO_PLACE = frozenset({"", "?", "int", "internet", "online", "-"})
 _ONLINE_EVENT_RE = re.compile(r"\bonline\b|\binternet\b", re.IGNORECASE)
 _URL_RE = re.compile(r"^[a-z]+://(?:www\.)?([^/\s]+)", re.IGNORECASE)
+
+VERSION = 1
+"""The extension's interface this source expects (`VERSION` in `_prepare.c`): a module
+built from another revision is not used."""
+
+
+class Native(Protocol):
+    """The extension's functions (see `tracker/importer/_prepare.c`)."""
+
+    VERSION: int
+    row: Callable[..., PreparedGame | Skipped]  # binds as a method: Preparer.row
+
+    def configure(
+        self, prepared_game: type, results: frozenset[str], fide: Any, not_rated_reason: Any,
+        title: Any, elo_warning: Any, same_player: Any, nothing: Any,
+        lists: tuple[RatingList, ...], values: tuple[str, ...], time_control: str,
+        rare: frozenset[str], identity_bytes: int, /,
+    ) -> None: ...
+
+    def sha256(self, data: bytes, portable: bool, /) -> bytes: ...
+
+
+def _extension() -> Native | None:
+    """The extension, not yet configured (`load`), or None."""
+    if pure_python():
+        return None
+    try:
+        module = importlib.import_module("tracker.importer._prepare")
+    except ImportError:
+        return None
+    if getattr(module, "VERSION", None) != VERSION or _stale(getattr(module, "__file__", None)):
+        return None
+    return cast(Native, module)
+
+
+def _stale(built: str | None) -> bool:
+    """Whether the extension file `built` is older than `_prepare.c` beside this module (the
+    source changed after the build, perhaps with the same VERSION); False where there is no
+    source (an installed package)."""
+    if built is None:
+        return False
+    try:
+        source = os.stat(os.path.join(os.path.dirname(__file__), "_prepare.c"))
+    except OSError:
+        return False
+    try:
+        return os.stat(built).st_mtime_ns < source.st_mtime_ns
+    except OSError:
+        return True
+
+
+_EXTENSION = _extension()
 
 
 def classify_list(
@@ -102,6 +167,10 @@ class Preparer:
         # "line: text" of what a stored game lost (an Elo or a date that is no value): the
         # caller takes them after each game (tracker.importer.batches)
         self.warnings: list[str] = []
+        # What the C extension's `row` uses (the memo dicts and the warnings above are
+        # emptied, never replaced)
+        self._memos = (self._players, self._contexts, self._elos, self._no_tc,
+                       self._round_signals, self._tc, self.warnings)
 
     def _norm(self, name: str) -> str:
         cache = self._names
@@ -289,11 +358,12 @@ class Preparer:
             return Skipped("a player name made only of punctuation: game skipped"), ""
         return None, result
 
-    def row(
+    def row_pure(
         self, tags: dict[str, str], moves_digest: str, has_moves: bool, line: int
     ) -> PreparedGame | Skipped:
         """`prepare` from a RawGame's parts, as the import's hot loop
-        (tracker.importer.batches) calls it."""
+        (tracker.importer.batches) calls it (as `row`: this, or the C extension's, which
+        gives the same)."""
         get = tags.get
         players = self._players
         wtag = get("White")
@@ -310,7 +380,7 @@ class Preparer:
         wid = _fide(wfide) if wfide else None
         bid = _fide(bfide) if bfide else None
         if wnorm == bnorm or (wid is not None and wid == bid):
-            return Skipped(f"White and Black are the same player ({white}): game skipped")
+            return _same_player(white)
         key = (get("Event"), get("Site"), get("Date"), get("EventDate"))
         (event, site, event_norm, online, site_key, date_tag, iso, day, event_date, start,
          date_warning) = self._contexts.get(key) or self._context(key)
@@ -381,6 +451,10 @@ class Preparer:
             reason is None, reason,
         ))
 
+    row = row_pure
+    """`row_pure`, or the C extension's `row` where it is built (`load`, below), which
+    gives the same."""
+
     def _no_tc_list(self, event: str) -> tuple[str, bool, str | None]:
         cache = self._no_tc
         if len(cache) > _CACHE_LIMIT:
@@ -417,6 +491,10 @@ _RARE = frozenset({"WhiteRatingDiff", "WhiteRD", "BlackRatingDiff", "BlackRD", "
                    "FEN", "SetUp", "Termination", "WhiteTitle", "BlackTitle"})
 
 _NO_NAME = frozenset({"", "?", "-"})
+
+
+def _same_player(white: str) -> Skipped:
+    return Skipped(f"White and Black are the same player ({white}): game skipped")
 
 
 def _parse_date(tag: str) -> tuple[str | None, dt.date | None]:
@@ -528,3 +606,22 @@ _game = tuple.__new__
 # Positions of three fields of a PreparedGame (tests/test_import.py reads a row by them).
 _ASSUMED, _RATED, _REASON = (PreparedGame._fields.index(name)
                              for name in ("list_assumed", "rated", "not_rated_reason"))
+
+
+def load() -> Native | None:
+    """The extension, configured; None when it is not built, from another revision, or
+    pure Python is asked for (`TRACKER_PURE_PYTHON=1`)."""
+    if _EXTENSION is None:
+        return None
+    _EXTENSION.configure(
+        PreparedGame, RESULTS, _fide, _not_rated_reason, _title, _elo_warning, _same_player,
+        NOTHING, tuple(RatingList), tuple(r.value for r in RatingList), _TIME_CONTROL, _RARE,
+        IDENTITY_BYTES,
+    )
+    Preparer.row = _EXTENSION.row
+    return _EXTENSION
+
+
+NATIVE = load()
+"""The C extension `tracker.importer._prepare` (the per-game work of `Preparer.row`),
+configured, or None: `row_pure` runs."""
