@@ -18,9 +18,11 @@ import hashlib
 import io
 import itertools
 import lzma
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -32,6 +34,7 @@ from tracker.model import RawGame
 from tracker.pgn import (
     LineCount,
     moves,
+    native,
     read_games,
     read_games_pure,
     read_games_slow,
@@ -43,8 +46,10 @@ from tracker.pgn.native import SPEEDUPS
 from tracker.pgn.stream import MAX_LINE, chunks, drop_boms
 
 if SPEEDUPS is None:
-    pytest.skip("the C extension tracker.pgn._speedups is not built (or TRACKER_PURE_PYTHON=1): "
-                "only the pure Python reader runs", allow_module_level=True)
+    pytest.skip("the C extension tracker.pgn._speedups is not built, is older than "
+                "tracker/pgn/_speedups.c (rebuild: python setup.py build_ext --inplace) or "
+                "TRACKER_PURE_PYTHON=1: only the pure Python reader runs",
+                allow_module_level=True)
 C = SPEEDUPS
 
 
@@ -280,6 +285,65 @@ def test_big_inputs() -> None:
                  game + tags + b"\n\n1. c4 *\n\n" + game,
                  b"%" + b"x" * (MAX_LINE + 5) + b"\n" + game):
         assert both(data) == list(read_games_slow(io.BytesIO(data), "t.pgn"))
+
+
+def _configure(cls: type = RawGame, ends: tuple[Any, ...] = moves.RESULT_ENDS) -> None:
+    """`configure` as tracker.pgn.scan calls it, with another RawGame class or results."""
+    raw: Any = C  # bad arguments on purpose
+    raw.configure(cls, scan._fast_tags, MAX_TAGS, MAX_VALUE, ends, moves.DROP, moves.NUMBERING)
+
+
+def test_a_configure_that_fails_changes_nothing() -> None:
+    # The results were taken one by one, each one's index by its last byte: a bad one
+    # after the first left those indexes pointing into the new tuple while the old one
+    # stayed in use (past its end where the new one is longer).
+    data = b'[Event "E"]\n\n1. e4 e5 *\n\n[Event "F"]\n\n1. d4 1-0\n'
+    try:
+        with pytest.raises(ValueError):
+            _configure(ends=(b"*", b"1-0", b""))
+        with pytest.raises(ValueError):
+            _configure(ends=(b"x",) * 9 + (1,))
+        for m in (b"e4 *", b"e4 1-0", b"e4 0-1", b"e4 1/2-1/2", b"e4 x"):
+            assert C.canonical(m) == moves.canonical(m)
+        assert both(data) == list(read_games_slow(io.BytesIO(data), "t.pgn"))
+    finally:
+        _configure()
+
+
+@pytest.mark.parametrize("cls", [type, int, tuple, bytes])
+def test_configure_takes_only_a_class_made_by_object_new(cls: type) -> None:
+    # The games are made by object.__new__ and their attributes set one by one: a class
+    # whose instances need their own __new__ (a type, an int) came out half made.
+    try:
+        with pytest.raises(TypeError, match="object.__new__"):
+            _configure(cls)
+        assert type(both(b'[Event "E"]\n\n1. e4 *\n')[0]) is RawGame
+    finally:
+        _configure()
+
+
+def test_line_ends_takes_no_negative_count() -> None:
+    with pytest.raises(ValueError):
+        C.line_ends(b"a\n", -1)
+    assert C.line_ends(b"a\r", 2) == (2, 1)  # the CRs held end two lines, one is held
+
+
+def test_a_build_older_than_its_source_is_not_used(tmp_path: Path) -> None:
+    # `VERSION` only changes with the interface: a module built before _speedups.c was
+    # edited (or checked out) may read otherwise with the same VERSION.
+    built = tmp_path / "_speedups.so"
+    built.write_bytes(b"")
+    source = Path(native.__file__).with_name("_speedups.c")
+    if not source.exists():
+        pytest.skip("no tracker/pgn/_speedups.c beside tracker/pgn/native.py (installed)")
+    at = source.stat().st_mtime_ns
+    os.utime(built, ns=(at, at))
+    assert not native.stale(str(built))
+    os.utime(built, ns=(at - 10**9, at - 10**9))
+    assert native.stale(str(built))
+    assert native.stale(str(tmp_path / "gone.so"))
+    assert not native.stale(None)
+    assert not native.stale(getattr(C, "__file__", None))  # the module this run uses
 
 
 def _paths(env: dict[str, str]) -> str:

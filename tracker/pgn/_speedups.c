@@ -1057,6 +1057,10 @@ static PyObject *sp_line_ends(PyObject *mod, PyObject *args)
 
     if (!PyArg_ParseTuple(args, "O!n:line_ends", &PyBytes_Type, &data, &run))
         return NULL;
+    if (run < 0) {
+        PyErr_SetString(PyExc_ValueError, "line_ends(): held must be >= 0");
+        return NULL;
+    }
     s = PyBytes_AS_STRING(data);
     n = PyBytes_GET_SIZE(data);
     if (memchr(s, '\r', (size_t)n) == NULL) {
@@ -1195,6 +1199,11 @@ static PyObject *sp_configure(PyObject *mod, PyObject *args)
                           &tags_cap, &value_cap, &PyTuple_Type, &ends, &PyBytes_Type,
                           &drop_bytes, &PyBytes_Type, &number_bytes))
         return NULL;
+    /* make_game() makes instances with object.__new__ and fills in their attributes */
+    if (((PyTypeObject *)cls)->tp_new != PyBaseObject_Type.tp_new) {
+        PyErr_SetString(PyExc_TypeError, "configure(): RawGame must be made by object.__new__");
+        return NULL;
+    }
     if (!PyCallable_Check(fallback)) {
         PyErr_SetString(PyExc_TypeError, "configure(): fast_tags must be callable");
         return NULL;
@@ -1206,14 +1215,19 @@ static PyObject *sp_configure(PyObject *mod, PyObject *args)
             return NULL;
         }
     }
-    for (i = 0; i < 256; i++)
-        result_by_last[i] = -1;
+    /* every argument checked before anything is changed: result_by_last indexes the
+       results tuple in use, so a call that fails leaves both as they were */
     for (i = 0; i < PyTuple_GET_SIZE(ends); i++) {
         PyObject *end = PyTuple_GET_ITEM(ends, i);
         if (!PyBytes_Check(end) || PyBytes_GET_SIZE(end) == 0) {
             PyErr_SetString(PyExc_ValueError, "configure(): results must be non-empty bytes");
             return NULL;
         }
+    }
+    for (i = 0; i < 256; i++)
+        result_by_last[i] = -1;
+    for (i = 0; i < PyTuple_GET_SIZE(ends); i++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, i);
         /* the last result with a given last byte, as a dict built from them keeps */
         result_by_last[(unsigned char)PyBytes_AS_STRING(end)[PyBytes_GET_SIZE(end) - 1]] =
             (int)i;

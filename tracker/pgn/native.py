@@ -3,8 +3,10 @@
 
 `SPEEDUPS` is the extension `tracker.pgn._speedups` (built from `tracker/pgn/_speedups.c`
 by `pip install` where a C compiler exists) when it imports, matches this source
-(`VERSION`) and `tracker.model.RawGame` is the dataclass it fills in; None otherwise, and
-when the environment variable `TRACKER_PURE_PYTHON` is 1. Only the reader's modules
+(`VERSION`), is not older than the C source beside it (a tree whose `_speedups.c` was
+changed and not rebuilt: an installed package has no source) and `tracker.model.RawGame`
+is the dataclass it fills in; None otherwise, and when the environment variable
+`TRACKER_PURE_PYTHON` is 1. Only the reader's modules
 (`scan`, `stream`) use it; each of its functions does what a piece of their Python code
 does, with the same result (tests/test_pgn_native.py runs both).
 """
@@ -63,16 +65,37 @@ def pure_python() -> bool:
 
 
 def load() -> Speedups | None:
-    """The extension, or None (not built, another revision, or pure Python asked for)."""
+    """The extension, or None (not built, another revision, built before its source last
+    changed, or pure Python asked for)."""
     if pure_python():
         return None
     try:
         module = importlib.import_module("tracker.pgn._speedups")
     except ImportError:
         return None
-    if getattr(module, "VERSION", None) != VERSION or not _plain(RawGame):
+    if (
+        getattr(module, "VERSION", None) != VERSION
+        or stale(getattr(module, "__file__", None))
+        or not _plain(RawGame)
+    ):
         return None
     return cast(Speedups, module)
+
+
+def stale(built: str | None) -> bool:
+    """Whether the extension file `built` is older than `_speedups.c` beside this module:
+    the source was edited (or checked out) after the build, which may do other things with
+    the same `VERSION`. False where there is no source (an installed package)."""
+    if built is None:
+        return False
+    try:
+        source = os.stat(os.path.join(os.path.dirname(__file__), "_speedups.c"))
+    except OSError:
+        return False
+    try:
+        return os.stat(built).st_mtime_ns < source.st_mtime_ns
+    except OSError:
+        return True
 
 
 def _plain(cls: type) -> bool:
