@@ -16,9 +16,14 @@ and the warnings each game gave), then prints the CPU time a game of each, alter
    hexadecimal characters, the Elo tags as written) so that both trees compare.
 3. Compared game by game; the medians of --runs alternated runs of each printed.
 
+`--pure base` (or `--pure this`) runs that side with TRACKER_PURE_PYTHON=1 (the pure
+Python `Preparer.row_pure` instead of the C extension tracker.importer._prepare): with
+`--base .` the same tree, compiled against pure.
+
 Usage (from the repository root):
   git worktree add /tmp/base <rev>
   python bench/prepare_bench.py --base /tmp/base /tmp/perf/200k.pgn ../shared/corpus/*.xz
+  python bench/prepare_bench.py --base . --pure base /tmp/perf/200k.pgn
 """
 
 from __future__ import annotations
@@ -96,11 +101,13 @@ def prepare(raw: Path, out: Path) -> None:
     print(f"{cpu:.6f} {len(games)}")
 
 
-def _run(tree: Path, raw: Path, out: Path) -> tuple[float, int]:
+def _run(tree: Path, raw: Path, out: Path, pure: bool) -> tuple[float, int]:
+    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}
+    if pure:
+        env["TRACKER_PURE_PYTHON"] = "1"
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--prepare", str(raw), str(out)],
-        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}, cwd=tree, check=True,
-        capture_output=True, text=True)
+        env=env, cwd=tree, check=True, capture_output=True, text=True)
     cpu, n = done.stdout.split()
     return float(cpu), int(n)
 
@@ -110,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--base", type=Path, help="the other tree (a git worktree)")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--pure", choices=["base", "this"],
+                    help="run this side with TRACKER_PURE_PYTHON=1 (no C extensions)")
     ap.add_argument("--workdir", type=Path,
                     default=Path(tempfile.gettempdir()) / "tracker-bench")
     ap.add_argument("--prepare", nargs=2, type=Path, help=argparse.SUPPRESS)
@@ -124,11 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     n = read([f.resolve() for f in a.files], raw)
     print(f"{n:,} games read from {len(a.files)} files", file=sys.stderr)
     trees = {"base": a.base.resolve(), "this tree": REPO}
+    pure = {"base": a.pure == "base", "this tree": a.pure == "this"}
     times: dict[str, list[float]] = {name: [] for name in trees}
     outs = {name: a.workdir / f"prepare-{i}.pickle" for i, name in enumerate(trees)}
     for run in range(a.runs):
         for name, tree in trees.items():
-            cpu, count = _run(tree, raw, outs[name])
+            cpu, count = _run(tree, raw, outs[name], pure[name])
             assert count == n
             times[name].append(cpu)
             print(f"run {run + 1}/{a.runs}: {name}: {cpu / n * 1e6:.2f} us/game",
@@ -145,7 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             del base, this
     medians = {name: statistics.median(ts) / n * 1e6 for name, ts in times.items()}
     for name, us in medians.items():
-        print(f"{name}: {us:.2f} us/game (CPU, median of {a.runs})")
+        how = " (TRACKER_PURE_PYTHON=1)" if pure[name] else ""
+        print(f"{name}{how}: {us:.2f} us/game (CPU, median of {a.runs})")
     print(f"ratio base/this tree: {medians['base'] / medians['this tree']:.2f}x")
     for path in (raw, *outs.values()):
         path.unlink(missing_ok=True)

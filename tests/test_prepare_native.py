@@ -79,6 +79,22 @@ def test_row_is_the_extension() -> None:
         p.row(tags, "d", True)  # type: ignore[call-arg]
 
 
+class _Name(str):
+    """A tag name of a str subclass (the reader makes plain ones): found as the dict finds it."""
+
+
+def test_odd_tag_keys() -> None:
+    base = {"White": "A", "Black": "B", "Result": "1-0", "Event": "E", "WhiteElo": "2000"}
+    games: list[Game] = [
+        ({**base, "Wéite": "x", "Événement": "y", "": "z"}, "d", True, 1),
+        ({_Name("White"): "C", "Black": "D", "Result": "0-1", "Round": " 2 "}, "d", True, 2),
+        ({**base, _Name("TimeControl"): "600+5", _Name("Ré"): "r"}, "d", False, 3),
+        ({**base, 7: "seven", None: "none"}, "", True, 4),  # type: ignore[dict-item]
+    ]
+    assert both(games) == 4
+    assert both(games * 3) == 12
+
+
 # --- SHA-256 --------------------------------------------------------------------------------
 
 

@@ -220,13 +220,82 @@ static int configured(void)
 
 /* ---- small helpers --------------------------------------------------------------------- */
 
-/* A tag's value (borrowed), or None when it is missing (borrowed too). NULL on error. */
-static PyObject *get(PyObject *tags, int which)
+/* The tag names by hash: 64 slots, open addressing (made by the module's init). */
+#define NAME_TABLE 64
+static struct {
+    Py_hash_t hash;
+    int which; /* -1: empty */
+} name_table[NAME_TABLE];
+
+static int init_name_table(void)
 {
-    PyObject *v = PyDict_GetItemWithError(tags, tag[which]);
-    if (v == NULL && !PyErr_Occurred())
-        return Py_None;
-    return v;
+    int i;
+    for (i = 0; i < NAME_TABLE; i++)
+        name_table[i].which = -1;
+    for (i = 0; i < T_COUNT; i++) {
+        Py_hash_t h = PyObject_Hash(tag[i]);
+        size_t at;
+        if (h == -1)
+            return -1;
+        for (at = (size_t)h % NAME_TABLE; name_table[at].which >= 0; at = (at + 1) % NAME_TABLE)
+            ;
+        name_table[at].hash = h;
+        name_table[at].which = i;
+    }
+    return 0;
+}
+
+/* take_tags by a lookup of each name. */
+static int lookups(PyObject *tags, PyObject *got[T_COUNT])
+{
+    int i;
+    for (i = 0; i < T_COUNT; i++) {
+        got[i] = PyDict_GetItemWithError(tags, tag[i]);
+        if (got[i] == NULL) {
+            if (PyErr_Occurred())
+                return -1;
+            got[i] = Py_None;
+        }
+    }
+    return 0;
+}
+
+/* Every looked-up tag's value (borrowed) or None, into got[]: one pass over the dict's
+   items (its keys' hashes are kept in them), the same values as a lookup of each. -1 on
+   error. */
+static int take_tags(PyObject *tags, PyObject *got[T_COUNT])
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    int i;
+    for (i = 0; i < T_COUNT; i++)
+        got[i] = Py_None;
+    while (PyDict_Next(tags, &pos, &key, &value)) {
+        Py_hash_t h;
+        size_t at;
+        if (!PyUnicode_CheckExact(key))
+            return lookups(tags, got); /* a key of another type: as the dict compares */
+        if (!PyUnicode_IS_ASCII(key))
+            continue; /* no tag name */
+        h = ((PyASCIIObject *)key)->hash;
+        if (h == -1 && (h = PyObject_Hash(key)) == -1)
+            return -1;
+        for (at = (size_t)h % NAME_TABLE; name_table[at].which >= 0;
+             at = (at + 1) % NAME_TABLE) {
+            PyObject *name;
+            if (name_table[at].hash != h)
+                continue;
+            name = tag[name_table[at].which];
+            if (name == key ||
+                (PyUnicode_GET_LENGTH(name) == PyUnicode_GET_LENGTH(key) &&
+                 memcmp(PyUnicode_1BYTE_DATA(name), PyUnicode_1BYTE_DATA(key),
+                        (size_t)PyUnicode_GET_LENGTH(key)) == 0)) {
+                got[name_table[at].which] = value;
+                break;
+            }
+        }
+    }
+    return 0;
 }
 
 /* A memo dict's value for key (a new reference); NULL with no error set: a miss. */
@@ -448,7 +517,7 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     PyObject *event, *site, *event_norm, *online, *site_key, *date_tag, *iso, *event_date;
     PyObject *start, *date_warning, *welo_tag, *belo_tag, *welo, *belo, *wstored, *bstored;
     PyObject *setup, *termination, *wtitle_tag, *btitle_tag, *assumed, *reason_tc;
-    PyObject *rare[T_COUNT - T_RARE], *v;
+    PyObject *got[T_COUNT], *rare[T_COUNT - T_RARE], *v;
     /* owned */
     PyObject *memos = NULL, *wpl = NULL, *bpl = NULL, *checked = NULL, *wid = NULL;
     PyObject *bid = NULL, *key = NULL, *ctx = NULL, *round_ = NULL, *forced = NULL;
@@ -488,8 +557,9 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     warnings = PyTuple_GET_ITEM(memos, 6);
 
     /* the players */
-    if (!(wtag = get(tags, T_WHITE)))
+    if (take_tags(tags, got) < 0)
         goto done;
+    wtag = got[T_WHITE];
     if (!(wpl = hit(players, wtag))) {
         if (PyErr_Occurred() ||
             !(wpl = call_method(pre, m_player, wtag, NULL, NULL, NULL, NULL, 1)))
@@ -497,8 +567,7 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     }
     if (!is_tuple(wpl, 2))
         goto done;
-    if (!(btag = get(tags, T_BLACK)))
-        goto done;
+    btag = got[T_BLACK];
     if (!(bpl = hit(players, btag))) {
         if (PyErr_Occurred() ||
             !(bpl = call_method(pre, m_player, btag, NULL, NULL, NULL, NULL, 1)))
@@ -510,8 +579,7 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     wnorm = PyTuple_GET_ITEM(wpl, 1);
     black = PyTuple_GET_ITEM(bpl, 0);
     bnorm = PyTuple_GET_ITEM(bpl, 1);
-    if (!(result = get(tags, T_RESULT)))
-        goto done;
+    result = got[T_RESULT];
     {
         int good;
         if ((good = truthy(wnorm)) < 0)
@@ -533,8 +601,8 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     }
 
     /* the FIDE IDs, the same player */
-    if (!(wfide = get(tags, T_WFIDE)) || !(bfide = get(tags, T_BFIDE)))
-        goto done;
+    wfide = got[T_WFIDE];
+    bfide = got[T_BFIDE];
     if ((t = truthy(wfide)) < 0)
         goto done;
     if (!(wid = t ? fide_of(wfide) : Py_NewRef(Py_None)))
@@ -553,14 +621,8 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     }
 
     /* the context: event, site, dates */
-    {
-        PyObject *e, *s, *d, *ed;
-        if (!(e = get(tags, T_EVENT)) || !(s = get(tags, T_SITE)) || !(d = get(tags, T_DATE)) ||
-            !(ed = get(tags, T_EVENTDATE)))
-            goto done;
-        if (!(key = PyTuple_Pack(4, e, s, d, ed)))
-            goto done;
-    }
+    if (!(key = PyTuple_Pack(4, got[T_EVENT], got[T_SITE], got[T_DATE], got[T_EVENTDATE])))
+        goto done;
     if (!(ctx = hit(contexts, key))) {
         if (PyErr_Occurred() ||
             !(ctx = call_method(pre, m_context, key, NULL, NULL, NULL, NULL, 1)))
@@ -581,17 +643,15 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     if (date_warning != Py_None && warn(warnings, line, date_warning) < 0)
         goto done;
 
-    if (!(v = get(tags, T_ROUND)))
-        goto done;
+    v = got[T_ROUND];
     if (!(round_ = v == Py_None ? Py_NewRef(Py_None) : strip(v)))
         goto done;
-    if (!(welo_tag = get(tags, T_WELO)) || !(belo_tag = get(tags, T_BELO)))
-        goto done;
+    welo_tag = got[T_WELO];
+    belo_tag = got[T_BELO];
 
     /* the rare tags */
     for (i = T_RARE; i < T_COUNT; i++) {
-        if (!(rare[i - T_RARE] = get(tags, i)))
-            goto done;
+        rare[i - T_RARE] = got[i];
         any_rare |= rare[i - T_RARE] != Py_None;
     }
     if (!any_rare) {
@@ -671,8 +731,7 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     }
 
     /* the list */
-    if (!(v = get(tags, T_TC)))
-        goto done;
+    v = got[T_TC];
     if (v == Py_None)
         tc = Py_NewRef(Py_None);
     else {
@@ -1001,7 +1060,7 @@ PyMODINIT_FUNC PyInit__prepare(void)
         !(s_empty = PyUnicode_New(0, 0)) || !(s_star = intern("*")) ||
         !(s_white = intern("White")) || !(s_black = intern("Black")))
         return NULL;
-    if (PyType_Ready(&RowType) < 0)
+    if (init_name_table() < 0 || PyType_Ready(&RowType) < 0)
         return NULL;
     mod = PyModule_Create(&module);
     if (mod == NULL)
