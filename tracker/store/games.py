@@ -16,7 +16,10 @@ file into a new database): the unique identity index built after the load (which
 need a schema change: the index of a UNIQUE constraint cannot be dropped) and a staging
 table with one `INSERT ... SELECT` per batch, both timed with sqlite3 alone on the same rows
 (about 2 s of CPU each way); foreign keys off and a 128 MB page cache for the load, timed in
-the writer: within the noise.
+the writer: within the noise. Foreign keys off timed again once the binding was cheaper
+(`_BINDINGS`): perhaps 1 us of a row's 9-13 on a loaded machine, and not taken: the merge of
+undated tournaments deletes tournaments and counts on the check, and proving the references
+of the games this source added afterwards costs the same four probes a row.
 
 A big source into a small database (more games added than the table held: a first import of
 a large archive) defers the secondary indexes of games: once `DEFER_INDEXES_AFTER` games are
