@@ -7,6 +7,14 @@ CRLF or CR alone) and over the fuzz inputs of tests/test_pgn_fuzz.py, and must g
 RawGames (tags, moves digest, has_moves, line, problems), equal chunks and equal line
 counts; each piece is also compared with the Python it replaces, on inputs made for it.
 Everything skips, in one line, where the extension is not built (or TRACKER_PURE_PYTHON=1).
+
+Under AddressSanitizer, in a copy of the tree (so its build is the one loaded):
+`CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" python setup.py
+build_ext --inplace`, then `LD_PRELOAD="$(gcc -print-file-name=libasan.so)
+$(gcc -print-file-name=libstdc++.so)" ASAN_OPTIONS=detect_leaks=0:log_path=/tmp/asan
+PYTHONMALLOC=malloc PYTHONPATH=. pytest -o addopts= tests/test_pgn_native.py` (malloc, so
+each bytes object is its own block; libstdc++ for matplotlib's C++; a report goes to
+/tmp/asan.PID: on stderr, pytest's capture would swallow it).
 """
 
 from __future__ import annotations
@@ -256,6 +264,54 @@ def test_line_ends(data: bytes, at: list[int], held: int) -> None:
             count.feed(data[start:end])
         counts.append(count.lines)
     assert counts[0] == counts[1]
+
+
+# --- every special byte at every place of short inputs ----------------------------------
+
+BOUNDARY_BYTES = [
+    b"\n", b"\r", b"\r\n", b"\n\n", b"\x00", b"\xff", b"\xef\xbb\xbf", b"\xef", b"\x80",
+    b"\xc3", "é".encode(), b"\xed\xa0\x80", b"[", b"]", b'"', b"\\", b"{", b"}", b"(", b")",
+    b";", b"%", b"$", b"$1", b".", b"..", b" ", b"\t", b"\x0b", b"1-0", b"*",
+]
+
+
+def _pieces_alike(data: bytes) -> None:
+    """Each function of the extension on `data` gives what the Python it replaces gives."""
+    lf = data.replace(b"\r\n", b"\n")
+    if b"\r" in lf:
+        lf = stream._LINE_END.sub(b"\n", lf)
+    assert C.to_lf(data) == lf
+    assert C.count_lf(data) == data.count(b"\n")
+    assert C.normalize(drop_boms(data)) == scan._normalize(data, None)
+    for held in (0, 1):
+        counts = []
+        for speedups in (C, None):
+            count = LineCount(speedups)
+            count.feed(b"\r" * held)
+            count.feed(data)
+            counts.append(count.lines)
+        assert counts[0] == counts[1]
+    assert C.canonical(data) == moves.canonical(data)
+    assert C.fast_canonical(data) == scan._fast_canonical(data)
+    assert C.digest(data) == moves.digest_of(data)
+    assert C.fast_tags(data) == scan._fast_tags(data)
+
+
+@pytest.mark.parametrize("special", BOUNDARY_BYTES, ids=repr)
+def test_a_special_byte_at_every_place(special: bytes) -> None:
+    # The 16-byte steps (SSE2) and the byte-by-byte rest meet at every length here: each
+    # special byte at each place of inputs of 0 to 40 bytes, alone, as movetext and as a
+    # tag value (a read past the end shows under AddressSanitizer: see the docstring).
+    for fill in (b"e4 ", b"a"):
+        for length in range(41):
+            base = (fill * 41)[:length]
+            for at in range(length + 1):
+                data = base[:at] + special + base[at:]
+                _pieces_alike(data)
+                if at % 3 == 0 or length < 18:
+                    both(data)
+                    both(b'[Event "' + data + b'"]\n[White "A"]\n\n1. e4 *\n\n[Event "F"]\n\n'
+                         + data + b" 1-0\n")
 
 
 # --- what the extension makes, and the switch -------------------------------------------
