@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from tests.test_import import pgn, run, write
 from tracker.store import open_store
@@ -151,23 +151,22 @@ def test_a_failed_source_keeps_the_indexes(
 def test_the_writer_binds_through_its_adapters_and_takes_them_away(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """While a writer is open, sqlite3 finds an adapter for None, bool and bytes (the values
-    it would otherwise look up in vain for every game); the values stored are those it
-    stored without them (NULL, the integers 0 and 1, the identity's 16 bytes), and the
-    adapters are gone when the writer closes, also when the source fails."""
+    """While a writer stores a batch of games, sqlite3 finds an adapter for None, bool and
+    bytes (the values it would otherwise look up in vain for every game); the values stored
+    are those it stored without them (NULL, the integers 0 and 1, the identity's 16 bytes),
+    and the adapters are gone right after the statement, also when it fails."""
     import sqlite3
-
-    import tracker.store.games as store_games
 
     before = dict(sqlite3.adapters)
     seen: list[set[type]] = []
-    real = store_games.GameWriter._add
+    real = Connection.exec_driver_sql
 
-    def spy(self: store_games.GameWriter, batch: Any) -> int:
-        seen.append({kind for kind, _ in sqlite3.adapters})
-        return real(self, batch)
+    def spy(self: Connection, sql: str, *args: Any, **kw: Any) -> Any:
+        if sql.startswith("INSERT OR IGNORE INTO games"):
+            seen.append({kind for kind, _ in sqlite3.adapters})
+        return real(self, sql, *args, **kw)
 
-    monkeypatch.setattr(store_games.GameWriter, "_add", spy)
+    monkeypatch.setattr(Connection, "exec_driver_sql", spy)
     f = write(tmp_path / "a.pgn", pgn(), pgn(Round="2", Result="*", WhiteElo="2100 "))
     db = tmp_path / "t.db"
     with open_store(str(db)) as s:
@@ -183,9 +182,17 @@ def test_the_writer_binds_through_its_adapters_and_takes_them_away(
             ("blob", 16, 1, "integer", 1, "integer", 1, "integer", "null", None),
             ("blob", 16, 1, "integer", 0, "integer", 1, "integer", "null", "2100 "),
         ]
-        with pytest.raises(RuntimeError), store_games.GameWriter(s, "b.pgn", ""):
-            assert (bool, sqlite3.PrepareProtocol) in sqlite3.adapters
-            raise RuntimeError("the source failed")
+
+        def failing(self: Connection, sql: str, *args: Any, **kw: Any) -> Any:
+            if sql.startswith("INSERT OR IGNORE INTO games"):
+                assert (bool, sqlite3.PrepareProtocol) in sqlite3.adapters
+                raise RuntimeError("the statement failed")
+            return real(self, sql, *args, **kw)
+
+        monkeypatch.setattr(Connection, "exec_driver_sql", failing)
+        g = write(tmp_path / "b.pgn", pgn(Round="3"))
+        with pytest.raises(RuntimeError):
+            run(s, g)
         assert dict(sqlite3.adapters) == before
 
 

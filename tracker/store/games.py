@@ -134,13 +134,15 @@ _TOURNAMENTS_KEPT = select(
 )
 _MERGE_CHUNK = 10_000  # PostgreSQL: merges per statement
 
-# SQLite: how Python's sqlite3 binds None, a bool and bytes while a writer is open. It binds an
-# int, float or str at once, but looks anything else up in its adapters first, and a value
-# with no adapter costs a failed lookup and two failed attribute lookups (`__adapt__`,
-# `__conform__`) before it is bound as it is: about 0.4 us a value, and a games row has
-# about 8 NULLs, 3 booleans and the identity (issue 18). With these adapters the lookup
-# finds one and calls it: None stays None ({}.get(None)), a bool becomes the same int (what
-# sqlite3 binds a bool as), bytes stay bytes: the same values stored, bound in half the time.
+# SQLite: how Python's sqlite3 binds None, a bool and bytes while a writer stores a batch.
+# It binds an int, float or str at once, but looks anything else up in its adapters first,
+# and a value with no adapter costs a failed lookup and two failed attribute lookups
+# (`__adapt__`, `__conform__`) before it is bound as it is: about 0.4 us a value, and a games
+# row has about 8 NULLs, 3 booleans and the identity (issue 18). With these adapters the
+# lookup finds one and calls it: None stays None ({}.get(None)), a bool becomes the same int
+# (what sqlite3 binds a bool as), bytes stay bytes: the same values stored, bound in half
+# the time. They are registered for the games statement of a batch only (sqlite3's adapters
+# are the whole process's).
 _BINDINGS: dict[type, Any] = {type(None): {}.get, bool: int, bytes: bytes}
 
 
@@ -200,7 +202,6 @@ class GameWriter:
             cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
             if self._sqlite:
                 conn.exec_driver_sql("PRAGMA cache_size = -32768")
-                self._bind_fast()
                 marks = ", ".join("?" for _ in _GAME_COLUMNS)
                 self._game_sql = f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})"
             else:  # postgresql: a batch is copied into _STAGE, then moved into games
@@ -235,8 +236,9 @@ class GameWriter:
         self._close()
 
     def _bind_fast(self) -> None:
-        """Register the adapters of `_BINDINGS` that no one registered (`_unbind` takes
-        them away again when the writer closes)."""
+        """Register the adapters of `_BINDINGS` that no one registered, for the games
+        statement of one batch (`_unbind` takes them away right after it, whatever happens:
+        sqlite3's adapters are the whole process's)."""
         adapters: dict[Any, Any] = sqlite3.adapters
         for kind, adapt in _BINDINGS.items():
             key = (kind, sqlite3.PrepareProtocol)
@@ -373,7 +375,11 @@ class GameWriter:
         elif self._sqlite:
             if not self._deferring and self.added >= max(DEFER_INDEXES_AFTER, self._rows_before):
                 self._defer_indexes()
-            added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
+            self._bind_fast()  # for this statement only: nothing else sees them
+            try:
+                added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
+            finally:
+                self._unbind()
         else:
             added = self._insert_games_postgresql(rows)
         if added < len(rows) and self._rows_before:
