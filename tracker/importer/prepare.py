@@ -37,7 +37,7 @@ from tracker.model import (
     Skipped,
 )
 from tracker.names import normalize_name
-from tracker.pgn.native import pure_python
+from tracker.pgn.native import pure_python, stale
 
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
 
@@ -93,25 +93,11 @@ def _extension() -> Native | None:
         module = importlib.import_module("tracker.importer._prepare")
     except ImportError:
         return None
-    if getattr(module, "VERSION", None) != VERSION or _stale(getattr(module, "__file__", None)):
+    source = os.path.join(os.path.dirname(__file__), "_prepare.c")
+    if getattr(module, "VERSION", None) != VERSION or stale(
+            getattr(module, "__file__", None), source):
         return None
     return cast(Native, module)
-
-
-def _stale(built: str | None) -> bool:
-    """Whether the extension file `built` is older than `_prepare.c` beside this module (the
-    source changed after the build, perhaps with the same VERSION); False where there is no
-    source (an installed package)."""
-    if built is None:
-        return False
-    try:
-        source = os.stat(os.path.join(os.path.dirname(__file__), "_prepare.c"))
-    except OSError:
-        return False
-    try:
-        return os.stat(built).st_mtime_ns < source.st_mtime_ns
-    except OSError:
-        return True
 
 
 _EXTENSION = _extension()

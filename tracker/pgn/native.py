@@ -82,18 +82,23 @@ def load() -> Speedups | None:
     return cast(Speedups, module)
 
 
-def stale(built: str | None) -> bool:
-    """Whether the extension file `built` is older than `_speedups.c` beside this module:
-    the source was edited (or checked out) after the build, which may do other things with
-    the same `VERSION`. False where there is no source (an installed package)."""
+SOURCE = os.path.join(os.path.dirname(__file__), "_speedups.c")
+"""The reader's extension's C source, where it lies beside this module (a clone)."""
+
+
+def stale(built: str | None, source: str = SOURCE) -> bool:
+    """Whether the extension file `built` is older than its C source `source` (the reader's
+    by default; the preparer's asks about its own): the source was edited (or checked out)
+    after the build, which may do other things with the same `VERSION`. False where there is
+    no source (an installed package)."""
     if built is None:
         return False
     try:
-        source = os.stat(os.path.join(os.path.dirname(__file__), "_speedups.c"))
+        made = os.stat(source)
     except OSError:
         return False
     try:
-        return os.stat(built).st_mtime_ns < source.st_mtime_ns
+        return os.stat(built).st_mtime_ns < made.st_mtime_ns
     except OSError:
         return True
 
