@@ -11,9 +11,12 @@ had (no initdb or pg_ctl, no psycopg) those runs are skipped with one line that 
 
 from __future__ import annotations
 
+import bz2
 import contextlib
 import glob
+import gzip
 import itertools
+import lzma
 import os
 import shutil
 import subprocess
@@ -32,6 +35,16 @@ SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
 SPEC = SHARED / "spec"
 SAMPLES = REPO / "sample_pgns"
+
+
+def decompressed(path: Path) -> bytes:
+    """A corpus file's bytes (.xz, .gz and .bz2 decompressed, as tracker.sources does)."""
+    data = path.read_bytes()
+    for suffix, unpack in ((".xz", lzma.decompress), (".gz", gzip.decompress),
+                           (".bz2", bz2.decompress)):
+        if path.name.endswith(suffix):
+            return unpack(data)
+    return data
 
 
 @pytest.fixture

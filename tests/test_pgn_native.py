@@ -19,14 +19,11 @@ each bytes object is its own block; libstdc++ for matplotlib's C++; a report goe
 
 from __future__ import annotations
 
-import bz2
 import dataclasses
 import gc
-import gzip
 import hashlib
 import io
 import itertools
-import lzma
 import os
 import subprocess
 import sys
@@ -38,7 +35,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS, REPO, need_shared, subprocess_env
+from tests.conftest import CORPUS, REPO, decompressed, need_shared, subprocess_env
 from tests.test_pgn_fuzz import PIECES, SEED, mutated, pgn_files
 from tracker.model import RawGame
 from tracker.pgn import (
@@ -61,15 +58,6 @@ if SPEEDUPS is None:
                 "TRACKER_PURE_PYTHON=1: only the pure Python reader runs",
                 allow_module_level=True)
 C = SPEEDUPS
-
-
-def _decompressed(path: Path) -> bytes:
-    data = path.read_bytes()
-    for suffix, unpack in ((".xz", lzma.decompress), (".gz", gzip.decompress),
-                           (".bz2", bz2.decompress)):
-        if path.name.endswith(suffix):
-            return unpack(data)
-    return data
 
 
 def _pieces(data: bytes, size: int) -> list[bytes]:
@@ -110,7 +98,7 @@ def _corpus() -> list[Path]:
 @pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
 def test_both_paths_read_the_corpus_alike(path: Path) -> None:
     need_shared()
-    data = _decompressed(path)
+    data = decompressed(path)
     games = both(data, path.name)
     assert sum(1 for g in games if g.tags) > 0
     # the same bytes with other line ends: CRLF, CR alone, CR CR LF

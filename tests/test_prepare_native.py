@@ -12,11 +12,8 @@ checked against hashlib. Everything skips, in one line, where the extension is n
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import hashlib
 import io
-import lzma
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -24,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS, need_shared
+from tests.conftest import CORPUS, decompressed, need_shared
 from tests.test_pgn_fuzz import mutated, pgn_files
 from tracker.importer import prepare
 from tracker.importer.prepare import NATIVE, Preparer
@@ -121,20 +118,11 @@ def _corpus() -> list[Path]:
     return sorted(p for p in CORPUS.iterdir() if p.name.endswith((".pgn", ".xz", ".gz", ".bz2")))
 
 
-def _decompressed(path: Path) -> bytes:
-    data = path.read_bytes()
-    for suffix, unpack in ((".xz", lzma.decompress), (".gz", gzip.decompress),
-                           (".bz2", bz2.decompress)):
-        if path.name.endswith(suffix):
-            return unpack(data)
-    return data
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
 def test_both_prepare_the_corpus_alike(path: Path) -> None:
     need_shared()
-    games = _games(_decompressed(path))
+    games = _games(decompressed(path))
     assert both(games) == len(games) > 0
     assert both(games[:300], RatingList.BLITZ) > 0
 
@@ -151,7 +139,7 @@ def test_memo_dicts_emptied_midway(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(prepare, "_CACHE_LIMIT", 3)
     for name in ("twic1427.pgn.xz", "fics-standard-2000-2199-part01.pgn.xz",
                  "python-chess-antichess-programfox.pgn"):
-        games = _games(_decompressed(CORPUS / name))[:2000]
+        games = _games(decompressed(CORPUS / name))[:2000]
         assert both(games) == len(games)
 
 
