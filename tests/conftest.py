@@ -37,6 +37,13 @@ SPEC = SHARED / "spec"
 SAMPLES = REPO / "sample_pgns"
 
 
+def corpus_files() -> list[Path]:
+    """The PGN files of ../shared/corpus (plain or compressed); none where it is missing."""
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.iterdir() if p.name.endswith((".pgn", ".xz", ".gz", ".bz2")))
+
+
 def decompressed(path: Path) -> bytes:
     """A corpus file's bytes (.xz, .gz and .bz2 decompressed, as tracker.sources does)."""
     data = path.read_bytes()

@@ -35,7 +35,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS, REPO, decompressed, need_shared, subprocess_env
+from tests.conftest import REPO, corpus_files, decompressed, need_shared, subprocess_env
 from tests.test_pgn_fuzz import PIECES, SEED, mutated, pgn_files
 from tracker.model import RawGame
 from tracker.pgn import (
@@ -88,14 +88,8 @@ def both(data: bytes, source: str = "t.pgn") -> list[RawGame]:
 # --- the corpus ------------------------------------------------------------------------
 
 
-def _corpus() -> list[Path]:
-    if not CORPUS.is_dir():
-        return []
-    return sorted(p for p in CORPUS.iterdir() if p.name.endswith((".pgn", ".xz", ".gz", ".bz2")))
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_both_paths_read_the_corpus_alike(path: Path) -> None:
     need_shared()
     data = decompressed(path)
@@ -111,7 +105,7 @@ def test_both_paths_read_the_corpus_alike(path: Path) -> None:
 
 def test_the_corpus_is_there_to_compare() -> None:
     need_shared()
-    assert len(_corpus()) >= 40
+    assert len(corpus_files()) >= 40
 
 
 # --- the fuzz inputs of tests/test_pgn_fuzz.py -----------------------------------------

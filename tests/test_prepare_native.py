@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS, decompressed, need_shared
+from tests.conftest import CORPUS, corpus_files, decompressed, need_shared
 from tests.test_pgn_fuzz import mutated, pgn_files
 from tracker.importer import prepare
 from tracker.importer.prepare import NATIVE, Preparer
@@ -112,14 +112,8 @@ def test_sha256_of_random_bytes(data: bytes) -> None:
 # --- the corpus -------------------------------------------------------------------------------
 
 
-def _corpus() -> list[Path]:
-    if not CORPUS.is_dir():
-        return []
-    return sorted(p for p in CORPUS.iterdir() if p.name.endswith((".pgn", ".xz", ".gz", ".bz2")))
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_both_prepare_the_corpus_alike(path: Path) -> None:
     need_shared()
     games = _games(decompressed(path))
@@ -129,7 +123,7 @@ def test_both_prepare_the_corpus_alike(path: Path) -> None:
 
 def test_the_corpus_is_there_to_compare() -> None:
     need_shared()
-    assert len(_corpus()) >= 40
+    assert len(corpus_files()) >= 40
 
 
 def test_memo_dicts_emptied_midway(monkeypatch: pytest.MonkeyPatch) -> None:
