@@ -248,6 +248,22 @@ def test_a_mistyped_command_is_still_a_usage_error(capsys: pytest.CaptureFixture
     assert err.endswith(" official --help')\n") and err.count("\n") == 1
 
 
+@pytest.mark.usefixtures("_in_tmp")
+@pytest.mark.parametrize("args,said", [
+    (("event", "lst"), "no such command 'lst': did you mean 'list', 'set'? (see '"),
+    (("histori",), "no such command 'histori': did you mean 'history'? (see '"),
+    (("history", "--fro", "2025-09"),
+     "no such option: --fro (did you mean --format, --from, --to?) (see '"),
+])
+def test_a_near_miss_is_suggested_once(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch,
+                                       args: tuple[str, ...], said: str) -> None:
+    # typer suggests a command itself and click then lists the same names again: said once
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: " + said) and err.count("did you mean") == 1, err
+
+
 # --- bug 22: examples in every help, flags without a metavar ------------------------------
 
 

@@ -219,11 +219,24 @@ def test_each_command_is_made_from_the_module_that_registers_it() -> None:
         assert made == {c for c, m in COMMANDS.items() if m == module}, module
 
 
-@pytest.mark.parametrize("argv,module", [
-    (["history"], "reports"), (["--db", "x.db", "check", "--all"], "check"),
-    (["--db=x.db", "imports", "remove", "3"], "importing"), (["--help"], None), ([], None),
-    (["histori"], None), (["--version"], None), (["report", "-o", "s.html"], "season"),
+@pytest.mark.parametrize("argv,word", [
+    (["history"], "history"), (["--db", "x.db", "check", "--all"], "check"),
+    (["--db=x.db", "imports", "remove", "3"], "imports"), (["--help"], None), ([], None),
+    (["histori"], None), (["--version"], None), (["report", "-o", "s.html"], "report"),
 ])
-def test_the_command_line_names_its_module(argv: list[str], module: str | None) -> None:
-    from tracker.cli import _command_module
-    assert _command_module(argv) == module
+def test_the_command_line_names_its_command(argv: list[str], word: str | None) -> None:
+    from tracker.cli import _command_word
+    assert _command_word(argv) == word
+
+
+def test_a_command_line_makes_only_its_command() -> None:
+    # what main() builds for `tracker WORD ...`: that command (a group with all of its
+    # subcommands), nothing else of its module
+    import typer.main
+
+    from tracker.cli import COMMANDS, build_app
+    for word, module in COMMANDS.items():
+        made = typer.main.get_command(build_app((module,), only=word))
+        assert set(made.commands) == {word}, word  # type: ignore[attr-defined]
+    event = typer.main.get_command(build_app(("reports",), only="event"))
+    assert set(event.commands["event"].commands) == {"list", "set"}  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import typer
 from typer.core import TyperCommand
+from typer.main import get_command_name
 
 from tracker import __version__
 from tracker.cli.common import (
@@ -100,8 +101,12 @@ COMMANDS = {
 """Which module registers each command (tests/test_cli_main.py keeps it true)."""
 
 
-def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
-    """The program with the commands of `modules` (by default all of them)."""
+def build_app(modules: tuple[str, ...] = COMMAND_MODULES, only: str | None = None
+              ) -> typer.Typer:
+    """The program with the commands of `modules` (by default all of them); with `only`,
+    just the command or group of that name among them (what a command line runs: typer
+    builds the click objects of every command registered, reading each one's signature,
+    about 1 ms a command)."""
     built = typer.Typer(
         name="tracker", help=HELP, no_args_is_help=True, cls=Group, add_completion=False,
         pretty_exceptions_enable=False,
@@ -110,14 +115,18 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
     built.callback()(_root)
     for name in modules:
         importlib.import_module(f"tracker.cli.{name}").register(built)
+    if only is not None:
+        built.registered_commands = [
+            c for c in built.registered_commands
+            if (c.name or get_command_name(getattr(c.callback, "__name__", ""))) == only]
+        built.registered_groups = [g for g in built.registered_groups if g.name == only]
     _reflow_help(built)
     return built
 
 
-def _command_module(argv: list[str]) -> str | None:
-    """The module of the command `argv` names (None: no command, `--help`, `--version`, or
-    a word that is not a command: then the whole program answers, its help or its "did you
-    mean")."""
+def _command_word(argv: list[str]) -> str | None:
+    """The command `argv` names (None: no command, `--help`, `--version`, or a word that is
+    not a command: then the whole program answers, its help or its "did you mean")."""
     i = 0
     while i < len(argv):
         word = argv[i]
@@ -129,7 +138,7 @@ def _command_module(argv: list[str]) -> str | None:
             continue
         if word.startswith("-"):
             return None
-        return COMMANDS.get(word)
+        return word if word in COMMANDS else None
     return None
 
 
@@ -173,8 +182,9 @@ def _run() -> int:
     try:
         # Only the module of the command given (the whole program for --help or a typo).
         # (tracker.cli.app, once made, is the program: a library or a test may extend it)
-        module = _command_module(sys.argv[1:])
-        program = globals().get("app") or build_app((module,) if module else COMMAND_MODULES)
+        word = _command_word(sys.argv[1:])
+        program = globals().get("app") or (
+            build_app((COMMANDS[word],), only=word) if word else build_app())
         # Without standalone mode, click returns the code of a typer.Exit instead of exiting.
         code = program(standalone_mode=False)
         if code == 130 and not Interruption.told:  # typer made a Ctrl-C a silent Exit(130)
@@ -277,6 +287,9 @@ _FRAMEWORK_WORDING: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]],
     (re.compile(r"No such command "), "no such command "),
     (re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)$"),
      r"unexpected extra argument: \1"),
+    # (typer's own suggestion for a command, then click's list of the same names: once)
+    (re.compile(r"( Did you mean [^?]*\?) \((?:Possible options|Did you mean one of): [^)]*\)"),
+     r"\1"),
     (re.compile(r"\((?:Possible options|Did you mean one of): (.*?)\??\)"),
      lambda m: f"(did you mean {m.group(1).replace(chr(39), '')}?)"),
     (re.compile(r"( Did you mean [^?]*\?)\1+"), r"\1"),  # (typer adds click's own again)
