@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import io
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -100,8 +101,40 @@ def test_unknown_command_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_version(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    import tracker.importer.prepare
+    import tracker.pgn.native
     assert run(monkeypatch, "--version") == 0
-    assert capsys.readouterr().out.startswith("tracker ")
+    first, *lines = capsys.readouterr().out.splitlines()
+    assert first.startswith("tracker ") and f"SQLite {sqlite3.sqlite_version}" in first
+    # which code runs, the compiled or the pure Python, is said for each extension
+    assert [line.split(": ")[0] for line in lines] == ["the PGN reader", "the import preparer"]
+    for line, chosen in zip(lines, (tracker.pgn.native.SPEEDUPS,
+                                    tracker.importer.prepare.NATIVE), strict=True):
+        assert line.endswith(": compiled (C)") == (chosen is not None), line
+
+
+def test_version_says_why_the_pure_python_code_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = {**os.environ, "TRACKER_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-m", "tracker", "--version"], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[1:] == [
+        "the PGN reader: pure Python (TRACKER_PURE_PYTHON=1)",
+        "the import preparer: pure Python (TRACKER_PURE_PYTHON=1)"]
+    # not built (no compiler), or built and not used (a build older than its source)
+    import importlib.util
+
+    import tracker.cli
+    import tracker.pgn.native
+    monkeypatch.delenv("TRACKER_PURE_PYTHON", raising=False)
+    monkeypatch.setattr(tracker.pgn.native, "SPEEDUPS", None)
+    found = importlib.util.find_spec("tracker.pgn._speedups")
+    line = tracker.cli.extension_lines()[0]
+    if found is None:
+        assert line.startswith("the PGN reader: pure Python (not built: no C compiler")
+    else:
+        assert line.startswith("the PGN reader: pure Python (the build is older than its C")
 
 
 @pytest.mark.usefixtures("extra_command")

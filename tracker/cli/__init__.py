@@ -51,9 +51,46 @@ HELP = (
 COMMAND_MODULES = ("calc", "importing", "reports", "season", "official", "check", "db", "demo")
 
 
+# The C extensions (issue 18): what each speeds up, its module, and where the choice of it
+# is made (the module and the name that holds it, or None when the pure Python code runs).
+EXTENSIONS = (
+    ("the PGN reader", "tracker.pgn._speedups", "tracker.pgn.native", "SPEEDUPS"),
+    ("the import preparer", "tracker.importer._prepare", "tracker.importer.prepare", "NATIVE"),
+)
+
+
+def extension_lines() -> list[str]:
+    """One line an extension: compiled and in use, or the pure Python code and why (both
+    give the same results: the tests run each against the other)."""
+    from importlib.util import find_spec
+
+    from tracker.pgn.native import pure_python
+
+    lines = []
+    for what, name, chooser, attribute in EXTENSIONS:
+        if getattr(importlib.import_module(chooser), attribute) is not None:
+            state = "compiled (C)"
+        elif pure_python():
+            state = "pure Python (TRACKER_PURE_PYTHON=1)"
+        elif find_spec(name) is None:
+            state = ("pure Python (not built: no C compiler when tracker was installed; the "
+                     "same results, slower)")
+        else:
+            state = ("pure Python (the build is older than its C source, or of another "
+                     "revision: run `pip install -e .` again)")
+        lines.append(f"{what}: {state}")
+    return lines
+
+
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"tracker {__version__}")
+        import platform
+        import sqlite3
+
+        typer.echo(f"tracker {__version__} (Python {platform.python_version()}, SQLite "
+                   f"{sqlite3.sqlite_version})")
+        for line in extension_lines():
+            typer.echo(line)
         raise typer.Exit()
 
 
