@@ -154,9 +154,14 @@ def test_the_writer_binds_through_its_adapters_and_takes_them_away(
     """While a writer stores a batch of games, sqlite3 finds an adapter for None, bool and
     bytes (the values it would otherwise look up in vain for every game); the values stored
     are those it stored without them (NULL, the integers 0 and 1, the identity's 16 bytes),
-    and the adapters are gone right after the statement, also when it fails."""
+    and the adapters are gone right after the statement, also when it fails. (The path
+    of Python's executemany: where the C extension binds the rows, tracker.store.native,
+    it is turned off here.)"""
     import sqlite3
 
+    import tracker.store.native as store_native
+
+    monkeypatch.setattr(store_native, "NATIVE", None)
     before = dict(sqlite3.adapters)
     seen: list[set[type]] = []
     real = Connection.exec_driver_sql
@@ -196,9 +201,16 @@ def test_the_writer_binds_through_its_adapters_and_takes_them_away(
         assert dict(sqlite3.adapters) == before
 
 
-def test_an_adapter_registered_before_the_writer_stays(tmp_path: Path) -> None:
-    """The writer adds only the adapters nobody registered, and takes away only its own."""
+def test_an_adapter_registered_before_the_writer_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer adds only the adapters nobody registered, and takes away only its own
+    (executemany's path, as above)."""
     import sqlite3
+
+    import tracker.store.native as store_native
+
+    monkeypatch.setattr(store_native, "NATIVE", None)
 
     def mine(value: bool) -> int:
         return int(value)

@@ -64,7 +64,7 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection, exists, func, insert, or_, select, update
 from sqlalchemy.exc import DatabaseError as SADatabaseError
@@ -72,6 +72,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tracker.errors import DatabaseError
 from tracker.model import GAME_ROW_FIELDS, GAME_ROW_FROM, PreparedGame
+from tracker.store import native
 from tracker.store.db import (
     Store,
     chunks,
@@ -103,6 +104,7 @@ _LINE, _WHITE, _WNORM, _WFIDE, _BLACK, _BNORM, _BFIDE = map(PreparedGame._fields
 _EVENT, _SITE, _EVENT_DATE, _ONLINE, _IDENTITY, _DATE, _DATE_TAG = map(
     PreparedGame._fields.index,
     ("event", "site", "event_date", "online", "identity", "date", "date_tag"))
+_RESULT = PreparedGame._fields.index("result")
 _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLite's old 999)
 
 
@@ -111,8 +113,13 @@ _GAME_COLUMNS = (
     "identity", "tournament_id", "import_id", "source_line", "white_id", "black_id",
     *GAME_ROW_FIELDS,
 )
-_ROW_LINE = _GAME_COLUMNS.index("source_line")
-_ROW_RESULT = _GAME_COLUMNS.index("result")
+# ... and as the C extension binds it (tracker.store.native): the ids the writer resolved
+# for each game (a 3-tuple), the import's id, then the game's own items at `_PICKS`.
+_NATIVE_COLUMNS = (
+    "tournament_id", "white_id", "black_id", "import_id", "identity", "source_line",
+    *GAME_ROW_FIELDS,
+)
+_PICKS = (_IDENTITY, _LINE, *range(GAME_ROW_FROM, len(PreparedGame._fields)))
 _STAGE = "tracker_batch"  # PostgreSQL: the temporary table a batch of games is copied into
 
 # What the writer looks up per batch (GameWriter._select_in adds `WHERE column IN (...)`).
@@ -189,6 +196,10 @@ class GameWriter:
         self.clashes: list[str] = []
         self._import_sources: dict[int, str] = {}
         self._bindings: list[tuple[Any, Any]] = []  # the adapters this writer registered
+        # SQLite: the C extension that binds the games rows (tracker.store.native), and the
+        # driver's connection it binds through; None: executemany
+        self._native: native.Batch | None = None
+        self._raw: Any = None
 
     # -- transaction ---------------------------------------------------------------------
 
@@ -202,8 +213,13 @@ class GameWriter:
             cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
             if self._sqlite:
                 conn.exec_driver_sql("PRAGMA cache_size = -32768")
-                marks = ", ".join("?" for _ in _GAME_COLUMNS)
-                self._game_sql = f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})"
+                raw = conn.connection.driver_connection
+                names = _GAME_COLUMNS
+                if native.usable(raw):
+                    self._native, self._raw, names = native.NATIVE, raw, _NATIVE_COLUMNS
+                marks = ", ".join("?" for _ in names)
+                quoted = ", ".join(f'"{c}"' for c in names)
+                self._game_sql = f"INSERT OR IGNORE INTO games ({quoted}) VALUES ({marks})"
             else:  # postgresql: a batch is copied into _STAGE, then moved into games
                 conn.exec_driver_sql(f"CREATE TEMPORARY TABLE {_STAGE} ON COMMIT DROP AS "
                                      f"SELECT {cols} FROM games WITH NO DATA")
@@ -255,6 +271,7 @@ class GameWriter:
 
     def _close(self) -> None:
         self._unbind()
+        self._raw = None
         if self._conn is not None:
             conn, self._conn = self._conn, None
             try:
@@ -331,6 +348,13 @@ class GameWriter:
                 raise DatabaseError(f"the database refused a game: {one_line(exc.orig)}"
                                     ) from None
             raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
+        except sqlite3.Error as exc:  # the C extension's (sqlite3's own classes)
+            conn = self._conn
+            if conn is not None and conn.dialect.is_disconnect(cast(Any, exc), self._raw, None):
+                conn.invalidate()  # (what SQLAlchemy does for its own statements)
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise DatabaseError(f"the database refused a game: {one_line(exc)}") from None
+            raise DatabaseError(f"cannot write to the database: {one_line(exc)}") from None
 
     def _add(self, batch: Sequence[tuple[Any, ...]]) -> int:
         self.given += len(batch)
@@ -345,6 +369,7 @@ class GameWriter:
         by_name = self._by_name.get
         by_fide = self._by_fide.get
         import_id = self.import_id
+        bound = self._native is not None  # (the C extension takes the game's own items)
         rows: list[tuple[Any, ...]] = []
         append = rows.append
         for g in batch:
@@ -359,7 +384,18 @@ class GameWriter:
                 bid = player(g[_BLACK], g[_BNORM], fide, new_players, new_names, new_fides)
             tid = place(g[_EVENT], g[_SITE], g[_EVENT_DATE], g[_DATE], g[_DATE_TAG],
                         g[_ONLINE])
-            append((g[_IDENTITY], tid, import_id, g[_LINE], wid, bid) + g[GAME_ROW_FROM:])
+            append((tid, wid, bid) if bound else
+                   (g[_IDENTITY], tid, import_id, g[_LINE], wid, bid) + g[GAME_ROW_FROM:])
+        try:
+            return self._store(batch, rows, new_players, new_names, new_fides)
+        except (OverflowError, UnicodeEncodeError) as exc:  # a value SQLite cannot take
+            raise DatabaseError(f"the database refused a game: {one_line(exc)}") from None
+
+    def _store(self, batch: Sequence[tuple[Any, ...]], rows: list[tuple[Any, ...]],
+               new_players: list[tuple[Any, ...]], new_names: list[tuple[Any, ...]],
+               new_fides: list[tuple[Any, ...]]) -> int:
+        """The inserts of one batch: its new players, names and tournaments, then its
+        games (`rows`: what `_add` resolved for each game of `batch`)."""
         self._insert(players, ("id", "name", "norm_name", "fide_id"), new_players)
         self._insert(player_names, ("norm_name", "player_id"), new_names)
         if new_fides:
@@ -375,20 +411,26 @@ class GameWriter:
         elif self._sqlite:
             if not self._deferring and self.added >= max(DEFER_INDEXES_AFTER, self._rows_before):
                 self._defer_indexes()
-            self._bind_fast()  # for this statement only: nothing else sees them
-            try:
-                added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
-            finally:
-                self._unbind()
+            if self._native is not None:
+                added = self._native.insert(
+                    self._raw, self._game_sql, rows,
+                    batch if isinstance(batch, list) else list(batch), (self.import_id,),
+                    _PICKS)
+            else:
+                self._bind_fast()  # for this statement only: nothing else sees them
+                try:
+                    added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
+                finally:
+                    self._unbind()
         else:
             added = self._insert_games_postgresql(rows)
         if added < len(rows) and self._rows_before:
             # (no game before this source: every duplicate is one of its own, never a clash)
-            self._find_clashes(rows)
+            self._find_clashes(batch)
         self.added += added
         return added
 
-    def _find_clashes(self, rows: list[tuple[Any, ...]]) -> None:
+    def _find_clashes(self, batch: Sequence[tuple[Any, ...]]) -> None:
         """The duplicates of a batch whose result differs from the game an earlier import
         stored, as problems (only batches that had duplicates get here: one indexed join
         per batch). A game inserted by this batch is equal to itself; a duplicate of a game
@@ -400,8 +442,8 @@ class GameWriter:
                 "SELECT s.source_line, s.result, g.result, g.import_id, g.source_line "
                 f"FROM {_STAGE} AS s JOIN games AS g ON g.identity = s.identity "
                 "WHERE g.result <> s.result").all()
-        for chunk in chunks(rows, _CLASH_CHUNK) if self._sqlite else ():
-            wanted = [(r[0], r[_ROW_LINE], r[_ROW_RESULT]) for r in chunk]
+        for chunk in chunks(batch, _CLASH_CHUNK) if self._sqlite else ():
+            wanted = [(g[_IDENTITY], g[_LINE], g[_RESULT]) for g in chunk]
             marks = ", ".join("(?, ?, ?)" for _ in wanted)
             found += conn.exec_driver_sql(
                 "SELECT v.column2, v.column3, g.result, g.import_id, g.source_line "
