@@ -27,6 +27,12 @@ Variants (the rows as the importer stores them since migration 0007 unless they 
   into the table of 0007, with one of the two changes of migration 0007 each, and with a
   date tag that is exactly the date NULL as well (measured, not kept);
 - `... foreign keys off`: the same without the foreign key checks;
+- `... through the writer's adapters`: executemany with sqlite3's adapters for None, bool
+  and bytes registered, as tracker.store.games registers them (`_BINDINGS`) for its
+  statement where the C extension is not used;
+- `C binding (tracker.store._batch), ...`: the same rows bound and stepped through SQLite's
+  C API by the writer's C extension (tracker.store.native), every index and the secondary
+  indexes deferred (left out where the extension is not built or not usable);
 - `INSERT ... SELECT, secondary indexes deferred`: SQLite copying the rows from the source
   database attached: no Python per row (the floor of SQLite itself on this schema).
 
@@ -213,8 +219,43 @@ def variants(source: Path, rows: list[tuple[object, ...]], cols: list[str]
         for sql in rebuild:
             conn.execute(sql)
 
+    sys.path.insert(0, str(REPO))
+    from tracker.store import native
+    from tracker.store.games import _BINDINGS
+
+    def adapted_deferred(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
+        for kind, adapt in _BINDINGS.items():
+            sqlite3.register_adapter(kind, adapt)
+        try:
+            many_deferred(conn, rows)
+        finally:
+            for kind in _BINDINGS:
+                del sqlite3.adapters[(kind, sqlite3.PrepareProtocol)]
+
+    batch = native.NATIVE
+
+    def bound(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
+        assert batch is not None
+        for i in range(0, len(rows), BATCH):
+            batch.insert(conn, insert, rows[i:i + BATCH])
+
+    def bound_deferred(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
+        rebuild = defer(conn)
+        bound(conn, rows)
+        for sql in rebuild:
+            conn.execute(sql)
+
     old = as_0006(rows, cols)
     head = narrow(old, cols, identity=True, elo_tags=True)
+    c_binding: dict[str, tuple[list[tuple[object, ...]],
+                               Callable[[sqlite3.Connection, list[tuple[object, ...]]], None]]]
+    c_binding = {} if batch is None else {
+        "C binding (tracker.store._batch), every index": (head, bound),
+        "C binding (tracker.store._batch), secondary indexes deferred": (head, bound_deferred),
+    }
+    if batch is None:
+        print("tracker.store._batch is not built or not usable here: no C binding variants",
+              file=sys.stderr)
     return {
         "executemany, every index": (head, many),
         "executemany, secondary indexes deferred": (head, many_deferred),
@@ -228,6 +269,9 @@ def variants(source: Path, rows: list[tuple[object, ...]], cols: list[str]
         "... the row of 0007 and a date tag that is the date NULL (not kept)": (
             narrow(old, cols, identity=True, elo_tags=True, date_tags=True), many_deferred),
         "executemany, indexes deferred, foreign keys off": (head, many_deferred),
+        "executemany, secondary indexes deferred, through the writer's adapters": (
+            head, adapted_deferred),
+        **c_binding,
         "INSERT ... SELECT, secondary indexes deferred": (rows, select_deferred),
     }
 

@@ -213,6 +213,52 @@ def test_insert_fails_as_executemany_fails(tmp_path: Path, bad: tuple[Any, ...])
     assert held == ref == [("before", None, "null", None, "null", None)]
 
 
+def _statements(con: sqlite3.Connection) -> int:
+    """How many prepared statements the connection's handle has (sqlite3_next_stmt, called
+    through ctypes on the handle the extension binds through: the first field after the
+    object's head)."""
+    import _sqlite3
+    import ctypes
+
+    lib = ctypes.CDLL(_sqlite3.__file__)
+    lib.sqlite3_next_stmt.restype = ctypes.c_void_p
+    lib.sqlite3_next_stmt.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    db = ctypes.c_void_p.from_address(id(con) + object.__basicsize__).value
+    count, st = 0, lib.sqlite3_next_stmt(db, None)
+    while st:
+        count += 1
+        st = lib.sqlite3_next_stmt(db, st)
+    return count
+
+
+@needs_native
+def test_the_statement_is_finalized_on_every_path(tmp_path: Path) -> None:
+    """After a batch stored, a value refused, a constraint, a row of the wrong length, SQL
+    that does not prepare or is not one statement: the connection has no statement more
+    than before (sqlite3's own cache aside)."""
+    assert native.NATIVE is not None
+    con = _connect(tmp_path / "a.db")
+    con.execute("BEGIN")
+    for sql, rows in [
+        (_SQL, [("a", 1, 2, None)]),
+        (_SQL, [("b", 1, 2, None), ("c", 2**64, None, None)]),
+        (_SQL, [("d", "\udc80", None, None)]),
+        (_SQL, [("e", 1, 2, 99)]),
+        (_SQL, [("f", 1)]),
+        (_SQL, [("g", object(), None, None)]),
+        ("INSERT INTO nowhere VALUES (?)", [(1,)]),
+        (_SQL + "; SELECT 1", [("h", 1, 2, None)]),
+        ("SELECT ?", [(1,)]),
+    ]:
+        before = _statements(con)
+        try:
+            native.NATIVE.insert(con, sql, rows)
+        except (sqlite3.Error, OverflowError, UnicodeEncodeError):
+            pass
+        assert _statements(con) == before, (sql, rows)
+    con.execute("ROLLBACK")
+
+
 @needs_native
 def test_a_busy_database_fails_as_executemany_fails(tmp_path: Path) -> None:
     """Another connection holds the write lock: after the busy timeout, "database is
