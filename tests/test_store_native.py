@@ -242,7 +242,7 @@ def test_the_statement_is_finalized_on_every_path(tmp_path: Path) -> None:
     before = _statements(con)
     assert native.NATIVE.insert(con, _SQL, [("a", 1, 2, None)]) == 1
     assert _statements(con) == before
-    for sql, rows in [
+    failing: list[tuple[str, list[tuple[Any, ...]]]] = [
         (_SQL, [("b", 1, 2, None), ("c", 2**64, None, None)]),
         (_SQL, [("d", "\udc80", None, None)]),
         (_SQL, [("e", 1, 2, 99)]),
@@ -251,7 +251,8 @@ def test_the_statement_is_finalized_on_every_path(tmp_path: Path) -> None:
         ("INSERT INTO nowhere VALUES (?)", [(1,)]),
         (_SQL + "; SELECT 1", [("h", 1, 2, None)]),
         ("SELECT ?", [(1,)]),
-    ]:
+    ]
+    for sql, rows in failing:
         with pytest.raises((sqlite3.Error, OverflowError, UnicodeEncodeError)):
             native.NATIVE.insert(con, sql, rows)
         assert _statements(con) == before, (sql, rows)
