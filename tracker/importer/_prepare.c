@@ -20,6 +20,7 @@
 #include <Python.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define VERSION 1
@@ -72,7 +73,8 @@ static void sha_compress(uint32_t h[8], const unsigned char *block)
 
 /* The same with the CPU's SHA instructions (x86 SHA extensions), where it has them
    (`sha_ni`, found at import): the state as sha_compress keeps it, `blocks` blocks.
-   TRACKER_NO_SHA_NI defined: the portable code only. */
+   TRACKER_NO_SHA_NI defined: the portable code only (the environment variable of that
+   name set to 1 at import: the same, for the module's life). */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && \
     !defined(TRACKER_NO_SHA_NI)
 #include <cpuid.h>
@@ -187,6 +189,7 @@ static PyObject *lists = NULL;            /* the RatingList members */
 static PyObject *list_values = NULL;      /* their values, as plain str */
 static PyObject *tc_reason = NULL;        /* NotRated.TIME_CONTROL's value */
 static Py_ssize_t identity_bytes = 16;
+static Py_ssize_t rows_running = 0; /* rows begun and not yet ended (callbacks may call row) */
 
 /* The tags looked up, interned once (a tag dict's keys hash alike and compare by value). */
 enum {
@@ -197,6 +200,10 @@ enum {
     T_BTITLE, T_COUNT
 };
 #define T_RARE T_WDIFF
+#define BIT(t) ((uint32_t)1 << (t))
+#define RARE_BITS (BIT(T_COUNT) - BIT(T_RARE))
+/* the tags only online platforms write */
+#define ONLINE_BITS (BIT(T_WDIFF) | BIT(T_WRD) | BIT(T_BDIFF) | BIT(T_BRD))
 static const char *const tag_names[T_COUNT] = {
     "White", "Black", "Result", "WhiteFideId", "BlackFideId", "Event", "Site", "Date",
     "EventDate", "Round", "WhiteElo", "BlackElo", "TimeControl",
@@ -246,35 +253,55 @@ static int init_name_table(void)
 }
 
 /* take_tags by a lookup of each name. */
-static int lookups(PyObject *tags, PyObject *got[T_COUNT])
+static int lookups(PyObject *tags, PyObject *got[T_COUNT], uint32_t *present)
 {
     int i;
     for (i = 0; i < T_COUNT; i++) {
-        got[i] = PyDict_GetItemWithError(tags, tag[i]);
-        if (got[i] == NULL) {
+        PyObject *value = PyDict_GetItemWithError(tags, tag[i]);
+        if (value == NULL) {
             if (PyErr_Occurred())
                 return -1;
-            got[i] = Py_None;
+            continue;
         }
+        got[i] = Py_NewRef(value); /* before the next lookup, which may run Python code */
+        *present |= (uint32_t)1 << i;
     }
     return 0;
 }
 
-/* Every looked-up tag's value (borrowed) or None, into got[]: one pass over the dict's
-   items (its keys' hashes are kept in them), the same values as a lookup of each. -1 on
-   error. */
-static int take_tags(PyObject *tags, PyObject *got[T_COUNT])
+/* The references take_tags took, given back: got[] all None again. */
+static void release_tags(PyObject *got[T_COUNT], uint32_t *present)
+{
+    int i;
+    for (i = 0; i < T_COUNT; i++) {
+        if (*present & ((uint32_t)1 << i))
+            Py_DECREF(got[i]);
+        got[i] = Py_None;
+    }
+    *present = 0;
+}
+
+/* Every looked-up tag's value or None, into got[]: one pass over the dict's items (its
+   keys' hashes are kept in them), the same values as a lookup of each. The values found
+   are new references, their bits set in *present (release_tags gives them back): the
+   Python code that row runs later (the callbacks, a value's __hash__ and __eq__ in the
+   memo lookups) may change or empty the dict. -1 on error (what was taken is in
+   *present). */
+static int take_tags(PyObject *tags, PyObject *got[T_COUNT], uint32_t *present)
 {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     int i;
     for (i = 0; i < T_COUNT; i++)
         got[i] = Py_None;
+    *present = 0;
     while (PyDict_Next(tags, &pos, &key, &value)) {
         Py_hash_t h;
         size_t at;
-        if (!PyUnicode_CheckExact(key))
-            return lookups(tags, got); /* a key of another type: as the dict compares */
+        if (!PyUnicode_CheckExact(key)) { /* a key of another type: as the dict compares */
+            release_tags(got, present);
+            return lookups(tags, got, present);
+        }
         if (!PyUnicode_IS_ASCII(key))
             continue; /* no tag name */
         h = ((PyASCIIObject *)key)->hash;
@@ -290,7 +317,11 @@ static int take_tags(PyObject *tags, PyObject *got[T_COUNT])
                 (PyUnicode_GET_LENGTH(name) == PyUnicode_GET_LENGTH(key) &&
                  memcmp(PyUnicode_1BYTE_DATA(name), PyUnicode_1BYTE_DATA(key),
                         (size_t)PyUnicode_GET_LENGTH(key)) == 0)) {
-                got[name_table[at].which] = value;
+                uint32_t bit = (uint32_t)1 << name_table[at].which;
+                if (*present & bit) /* no dict has two equal keys: never */
+                    Py_DECREF(got[name_table[at].which]);
+                got[name_table[at].which] = Py_NewRef(value);
+                *present |= bit;
                 break;
             }
         }
@@ -387,15 +418,17 @@ static PyObject *value_of(PyObject *lst)
     return PyObject_GetAttr(lst, s_value);
 }
 
-/* "line: text" appended to the warnings. */
+/* f"{line}: {text}" appended to the warnings (format(), as the f-string calls it). */
 static int warn(PyObject *warnings, PyObject *line, PyObject *text)
 {
-    PyObject *s = PyUnicode_FromFormat("%S: %S", line, text);
-    int rc;
-    if (s == NULL)
-        return -1;
-    rc = PyList_Append(warnings, s);
-    Py_DECREF(s);
+    PyObject *a = NULL, *b = NULL, *s = NULL;
+    int rc = -1;
+    if ((a = PyObject_Format(line, NULL)) && (b = PyObject_Format(text, NULL)) &&
+        (s = PyUnicode_FromFormat("%U: %U", a, b)))
+        rc = PyList_Append(warnings, s);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(s);
     return rc;
 }
 
@@ -423,7 +456,8 @@ static const char *utf8(PyObject *s, Py_ssize_t *n, PyObject **keep)
 }
 
 /* The identity: the first identity_bytes bytes of the sha256 of the six parts joined by
-   \x1f (None as ""), as bytes. */
+   \x1f (None as "", and the date and round, `date_tag or ''`, as "" when false), as
+   bytes. */
 static PyObject *identity_of(PyObject *const parts[6])
 {
     const char *p[6];
@@ -437,8 +471,14 @@ static PyObject *identity_of(PyObject *const parts[6])
         if (s == Py_None)
             s = s_empty;
         else if (!PyUnicode_CheckExact(s)) {  /* as an f-string formats it */
-            s = formatted[i] = PyObject_Format(s, NULL);
-            if (s == NULL)
+            if (i == 2 || i == 3) {
+                int t = PyObject_IsTrue(s);
+                if (t < 0)
+                    goto done;
+                if (!t)
+                    s = s_empty;
+            }
+            if (s != s_empty && !(s = formatted[i] = PyObject_Format(s, NULL)))
                 goto done;
         }
         p[i] = utf8(s, &n[i], &keep[i]);
@@ -512,19 +552,21 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     PyObject *pre, *tags, *digest, *has_moves, *line;
     PyObject *players, *contexts, *elos, *no_tc, *round_signals, *tc_memo, *warnings;
-    /* borrowed: from the tags dict (nothing called here changes it) or from owned tuples */
+    /* borrowed: from got[] or from owned tuples */
     PyObject *wtag, *btag, *result, *wfide, *bfide, *white, *wnorm, *black, *bnorm;
     PyObject *event, *site, *event_norm, *online, *site_key, *date_tag, *iso, *event_date;
     PyObject *start, *date_warning, *welo_tag, *belo_tag, *welo, *belo, *wstored, *bstored;
     PyObject *setup, *termination, *wtitle_tag, *btitle_tag, *assumed, *reason_tc;
-    PyObject *got[T_COUNT], *rare[T_COUNT - T_RARE], *v;
-    /* owned */
+    PyObject *rare[T_COUNT - T_RARE], *v;
+    /* owned: got[i] where present has bit i (else it is None) */
+    PyObject *got[T_COUNT];
+    uint32_t present = 0;
     PyObject *memos = NULL, *wpl = NULL, *bpl = NULL, *checked = NULL, *wid = NULL;
     PyObject *bid = NULL, *key = NULL, *ctx = NULL, *round_ = NULL, *forced = NULL;
     PyObject *variant = NULL, *fen = NULL, *we = NULL, *be = NULL, *tc = NULL;
     PyObject *listed = NULL, *lst = NULL, *reason = NULL, *identity = NULL;
     PyObject *wtitle = NULL, *btitle = NULL, *out = NULL, *tmp = NULL;
-    int any_rare = 0, t, i;
+    int t, i;
 
     if (!configured())
         return NULL;
@@ -555,9 +597,10 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     round_signals = PyTuple_GET_ITEM(memos, 4);
     tc_memo = PyTuple_GET_ITEM(memos, 5);
     warnings = PyTuple_GET_ITEM(memos, 6);
+    rows_running++;
 
     /* the players */
-    if (take_tags(tags, got) < 0)
+    if (take_tags(tags, got, &present) < 0)
         goto done;
     wtag = got[T_WHITE];
     if (!(wpl = hit(players, wtag))) {
@@ -649,12 +692,10 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     welo_tag = got[T_WELO];
     belo_tag = got[T_BELO];
 
-    /* the rare tags */
-    for (i = T_RARE; i < T_COUNT; i++) {
+    /* the rare tags (there, whatever their values: as _RARE.isdisjoint(tags) and `in tags`) */
+    for (i = T_RARE; i < T_COUNT; i++)
         rare[i - T_RARE] = got[i];
-        any_rare |= rare[i - T_RARE] != Py_None;
-    }
-    if (!any_rare) {
+    if (!(present & RARE_BITS)) {
         variant = Py_NewRef(s_empty);
         fen = Py_NewRef(s_empty);
         setup = termination = wtitle_tag = btitle_tag = Py_None;
@@ -662,8 +703,7 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     else {
         if ((t = truthy(online)) < 0)
             goto done;
-        if (!t && (rare[T_WDIFF - T_RARE] != Py_None || rare[T_WRD - T_RARE] != Py_None ||
-                   rare[T_BDIFF - T_RARE] != Py_None || rare[T_BRD - T_RARE] != Py_None)) {
+        if (!t && (present & ONLINE_BITS)) {
             forced = call_method(pre, m_site, event, site, Py_True, NULL, NULL, 3);
             if (forced == NULL || !is_tuple(forced, 2))
                 goto done;
@@ -893,6 +933,10 @@ static PyObject *row_call(PyObject *op, PyObject *const *args, size_t nargsf,
     }
 
 done:
+    if (memos != NULL) {
+        rows_running--;
+        release_tags(got, &present);
+    }
     Py_XDECREF(memos);
     Py_XDECREF(wpl);
     Py_XDECREF(bpl);
@@ -960,13 +1004,16 @@ static PyObject *sp_configure(PyObject *mod, PyObject *args)
 {
     PyObject *cls, *res, *fide, *not_rated, *title, *elo_warning, *same, *none_said;
     PyObject *members, *values, *tc_value, *rare_tags;
-    Py_ssize_t id_bytes;
-    int i;
+    Py_ssize_t id_bytes, i;
     if (!PyArg_ParseTuple(args, "O!OOOOOOOO!O!UOn:configure", &PyType_Type, &cls, &res,
                           &fide, &not_rated, &title, &elo_warning, &same, &none_said,
                           &PyTuple_Type, &members, &PyTuple_Type, &values, &tc_value,
                           &rare_tags, &id_bytes))
         return NULL;
+    if (rows_running > 0) { /* a row holds the constants it took (from a callback) */
+        PyErr_SetString(PyExc_RuntimeError, "configure(): not while a row() runs");
+        return NULL;
+    }
     if (!PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type) ||
         ((PyTypeObject *)cls)->tp_basicsize != PyTuple_Type.tp_basicsize ||
         ((PyTypeObject *)cls)->tp_dictoffset != 0) {
@@ -1066,7 +1113,11 @@ PyMODINIT_FUNC PyInit__prepare(void)
     if (mod == NULL)
         return NULL;
 #ifdef HAVE_SHA_NI
-    sha_ni = cpu_has_sha();
+    {
+        /* TRACKER_NO_SHA_NI=1: the portable code, as on a CPU without them (the tests) */
+        const char *off = getenv("TRACKER_NO_SHA_NI");
+        sha_ni = cpu_has_sha() && !(off != NULL && strcmp(off, "1") == 0);
+    }
 #endif
     if (PyModule_AddIntConstant(mod, "VERSION", VERSION) < 0 ||
         PyModule_AddIntConstant(mod, "SHA_NI", sha_ni) < 0 ||
