@@ -52,17 +52,32 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # Online platforms write their own ratings in the Elo tags: those games never enter a FIDE
 # history. Recognized by Site/Event, or by tags only these platforms write.
-_ONLINE_RE = re.compile(
+_ONLINE_WORDS = (
     r"lichess|(?<![\w.-])chess\.com|freechess|\bfics\b|chessclub\.com|internet chess club|"
-    r"\bicc\b|playchess|chess24|chesstempo|tornelo|\bonline\b|\binternet\b",
-    re.IGNORECASE,
+    r"\bicc\b|playchess|chess24|chesstempo|tornelo|\bonline\b|\binternet\b"
 )
+_ONLINE_RE = re.compile(_ONLINE_WORDS, re.IGNORECASE)
 # The platform names in an Event count only when the Site names no place: "FIDE Chess.com
 # Grand Swiss" at "Douglas ENG" is played over the board; "online" or "internet" in an Event
 # count always ("Online Olympiad", "EE Internet sim").
 _NO_PLACE = frozenset({"", "?", "int", "internet", "online", "-"})
-_ONLINE_EVENT_RE = re.compile(r"\bonline\b|\binternet\b", re.IGNORECASE)
+_ONLINE_EVENT_WORDS = r"\bonline\b|\binternet\b"
+_ONLINE_EVENT_RE = re.compile(_ONLINE_EVENT_WORDS, re.IGNORECASE)
 _URL_RE = re.compile(r"^[a-z]+://(?:www\.)?([^/\s]+)", re.IGNORECASE)
+# The same patterns without IGNORECASE, for an ASCII text in lower case (`_found`): the
+# same answer (the words are ASCII in lower case; lowering an ASCII text changes no \w or
+# \b), about 1.5 us sooner a text, once per event and site.
+_ONLINE_LOWER = re.compile(_ONLINE_WORDS)
+_ONLINE_EVENT_LOWER = re.compile(_ONLINE_EVENT_WORDS)
+
+
+def _found(pattern: re.Pattern[str], lower: re.Pattern[str], text: str) -> bool:
+    """Whether `pattern` (IGNORECASE) finds something in `text`; `lower` is the same
+    pattern without IGNORECASE, used on an ASCII text in lower case."""
+    if text.isascii():
+        return lower.search(text.lower()) is not None
+    return pattern.search(text) is not None
+
 
 VERSION = 1
 """The extension's interface this source expects (`VERSION` in `_prepare.c`): a module
@@ -153,6 +168,7 @@ class Preparer:
         # "line: text" of what a stored game lost (an Elo or a date that is no value): the
         # caller takes them after each game (tracker.importer.batches)
         self.warnings: list[str] = []
+        self._today = dt.date.min  # the last dt.date.today() asked (`_after_today`)
         # What the C extension's `row` uses (the memo dicts and the warnings above are
         # emptied, never replaced)
         self._memos = (self._players, self._contexts, self._elos, self._no_tc,
@@ -178,11 +194,11 @@ class Preparer:
 
     def _site(self, event: str, site: str, force: bool = False) -> tuple[bool, str]:
         """(online, the site as it keys the tournament): an online URL keys by its host."""
-        online = force or bool(
-            _ONLINE_RE.search(site)
+        online = force or (
+            _found(_ONLINE_RE, _ONLINE_LOWER, site)
             or _internet_site(site)
             or self._online_event(event)
-            or (site.strip().lower() in _NO_PLACE and _ONLINE_RE.search(event))
+            or (site.strip().lower() in _NO_PLACE and _found(_ONLINE_RE, _ONLINE_LOWER, event))
         )
         m = _URL_RE.match(site) if online else None
         found = (online, m.group(1).lower() if m else site)
@@ -199,7 +215,7 @@ class Preparer:
         if found is None:
             if len(cache) > _CACHE_LIMIT:
                 cache.clear()
-            found = cache[event] = _ONLINE_EVENT_RE.search(event) is not None
+            found = cache[event] = _found(_ONLINE_EVENT_RE, _ONLINE_EVENT_LOWER, event)
         return found
 
     def _list(
@@ -292,11 +308,12 @@ class Preparer:
             iso, day = self._dates.get(date_tag) or self._date(date_tag)
         else:
             iso = day = None
-        warning = _date_warning("Date", date_tag, day)
+        warning = _date_warning("Date", date_tag, day, self._after_today)
         if event_date:
             event_tag = event_date
             event_date, start = self._dates.get(event_date) or self._date(event_date)
-            warning = warning or _date_warning("EventDate", event_tag, start)
+            warning = warning or _date_warning("EventDate", event_tag, start,
+                                               self._after_today)
         else:  # missing or empty ([EventDate ""]): no tournament start
             event_date = start = None
         # Per-game rules switch on the tournament start (spec section 2): the time-control
@@ -310,6 +327,14 @@ class Preparer:
             cache.clear()
         cache[key] = found
         return found
+
+    def _after_today(self, day: dt.date) -> bool:
+        """Whether `day` is after today: dt.date.today() is asked again only for a day after
+        the last answer (which a later answer can only pass), not for each new date."""
+        if day <= self._today:
+            return False
+        self._today = dt.date.today()
+        return day > self._today
 
     def _elo_of(self, tag: str | None) -> tuple[int | None, str | None, bool]:
         """(the rating, the tag as the row stores it, whether it deserves a warning) of an
@@ -428,7 +453,7 @@ class Preparer:
             f"{wnorm}\x1f{bnorm}\x1f{date_tag or ''}\x1f{round_ or ''}\x1f{event_norm}\x1f"
             f"{moves_digest}".encode("utf-8", "surrogatepass")
         ).digest()[:IDENTITY_BYTES]
-        return _game(PreparedGame, (
+        return _game(_ROW, (
             line, white, wnorm, wid, black, bnorm, bid,
             event, site_key, event_date, online, identity,
             iso, date_tag, round_, result, welo, belo, wstored, bstored,
@@ -500,9 +525,12 @@ def _parse_date(tag: str) -> tuple[str | None, dt.date | None]:
 _FULL_DATE_RE = re.compile(r"\d{4}([.\-/])\d{2}\1\d{2}")
 
 
-def _date_warning(name: str, tag: str | None, day: dt.date | None) -> str | None:
+def _date_warning(
+    name: str, tag: str | None, day: dt.date | None, after_today: Callable[[dt.date], bool]
+) -> str | None:
     """What is wrong with a Date/EventDate tag that gives `day`: a whole date that is not in
-    the calendar, or one after today; None for a good date or a partial one (`2024.??.??`)."""
+    the calendar, or one after today (`after_today`); None for a good date or a partial one
+    (`2024.??.??`)."""
     if not tag:
         return None
     if day is None:
@@ -510,7 +538,7 @@ def _date_warning(name: str, tag: str | None, day: dt.date | None) -> str | None
             return (f"{name} {tag.strip()!r} is not a calendar date: "
                     "the game is stored without it")
         return None
-    if day > dt.date.today():
+    if after_today(day):
         return f"{name} {tag.strip()!r} is after today: check the file"
     return None
 
@@ -586,8 +614,10 @@ def _not_rated_reason(
 
 
 # The values in field order as one PreparedGame (tuple.__new__(PreparedGame, values): what
-# PreparedGame._make does, without its call and its count of the fields).
+# PreparedGame._make does, without its call and its count of the fields), or as the plain
+# tuple itself where `plain_rows` was called.
 _game = tuple.__new__
+_ROW: type[PreparedGame] = PreparedGame
 
 # Positions of three fields of a PreparedGame (tests/test_import.py reads a row by them).
 _ASSUMED, _RATED, _REASON = (PreparedGame._fields.index(name)
@@ -599,15 +629,31 @@ def load() -> Native | None:
     pure Python is asked for (`TRACKER_PURE_PYTHON=1`)."""
     if _EXTENSION is None:
         return None
-    _EXTENSION.configure(
-        PreparedGame, RESULTS, _fide, _not_rated_reason, _title, _elo_warning, _same_player,
+    _configure(_EXTENSION)
+    Preparer.row = _EXTENSION.row
+    return _EXTENSION
+
+
+def _configure(extension: Native) -> None:
+    extension.configure(
+        _ROW, RESULTS, _fide, _not_rated_reason, _title, _elo_warning, _same_player,
         NOTHING, tuple(RatingList), tuple(r.value for r in RatingList), _TIME_CONTROL, _RARE,
         IDENTITY_BYTES,
     )
-    Preparer.row = _EXTENSION.row
-    return _EXTENSION
 
 
 NATIVE = load()
 """The C extension `tracker.importer._prepare` (the per-game work of `Preparer.row`),
 configured, or None: `row_pure` runs."""
+
+
+def plain_rows() -> None:
+    """From now on, in this process, `Preparer.row` (the extension's and `row_pure`) gives
+    a game as the plain tuple of its values in PreparedGame's field order, not as a
+    PreparedGame (a Skipped stays one). For the import's forked workers
+    (tracker.importer.batches), which send games with marshal (it takes no NamedTuple):
+    it saves copying each game into a plain tuple."""
+    global _ROW
+    _ROW = cast(type[PreparedGame], tuple)  # the same values, in the same order
+    if NATIVE is not None:
+        _configure(NATIVE)

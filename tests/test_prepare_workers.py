@@ -1,0 +1,199 @@
+"""What the import's workers change in the preparer (tracker.importer.prepare and batches):
+games as plain tuples (`plain_rows`), one Preparer for all the parts of a worker, and the
+shortcuts of the rules' first-seen work (the online words, today's date). Each gives the
+values the definition gives."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from tests.conftest import REPO, corpus_files, decompressed
+from tracker.importer import prepare
+from tracker.importer.prepare import Preparer
+from tracker.pgn import read_games
+
+SAMPLES = REPO / "sample_pgns"
+
+
+def _run(script: str, *args: str) -> str:
+    """`script` in a new interpreter (what it changes stays there), with this process's
+    TRACKER_PURE_PYTHON: its standard output."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script), *args], cwd=REPO,
+        capture_output=True, text=True, timeout=600, env=os.environ.copy(),
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _samples() -> list[str]:
+    return sorted(str(p) for p in SAMPLES.glob("*.pgn"))
+
+
+def _pgn_files() -> list[str]:
+    """The sample season's plain files and three corpus files (where ../shared is)."""
+    return _samples() + [str(p) for p in corpus_files()[:3]]
+
+
+def test_plain_rows_are_the_games_as_plain_tuples() -> None:
+    # Every game of the sample season and of three corpus files, prepared before and after
+    # plain_rows(): the same values, the same Skipped reasons and warnings; a plain tuple.
+    out = _run(r"""
+        import sys
+        from tests.conftest import decompressed
+        from pathlib import Path
+        import io
+        from tracker.importer import prepare
+        from tracker.model import PreparedGame, Skipped
+        from tracker.pgn import read_games
+
+        def rows(games):
+            p = prepare.Preparer()
+            out = []
+            for raw in games:
+                row = p.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
+                out.append((row, list(p.warnings)))
+                p.warnings.clear()
+            return out
+
+        odd = b"".join(
+            b'[Event "E%d"]\n[Site "S"]\n[Date "%s"]\n[White "%s"]\n[Black "B, B"]\n'
+            b'[Result "%s"]\n[WhiteElo "%s"]\n\n1. e4 e5 *\n\n' % (i, d, w, r, e)
+            for i, (d, w, r, e) in enumerate([
+                (b"2024.02.30", b"A, A", b"1-0", b"2100"), (b"2999.01.01", b"A, A", b"1-0", b"x"),
+                (b"2024.01.01", b"?", b"1-0", b"2100"), (b"2024.01.01", b"A, A", b"2-0", b""),
+                (b"2024.01.01", b"B, B", b"0-1", b"2100"), (b"2024.01.01", b"...", b"*", b"0"),
+            ]))
+        games = [g for f in sys.argv[1:]
+                 for g in read_games(io.BytesIO(decompressed(Path(f))), f) if g.tags]
+        games += list(read_games(io.BytesIO(odd), "odd"))
+        before = rows(games)
+        prepare.plain_rows()
+        after = rows(games)
+        assert len(before) == len(after) > 50
+        kinds = set()
+        for (a, wa), (b, wb) in zip(before, after):
+            assert wa == wb
+            if wa:
+                kinds.add("warned")
+            if isinstance(a, Skipped):
+                assert type(b) is Skipped and a == b
+                kinds.add("skipped")
+            else:
+                assert type(a) is PreparedGame and type(b) is tuple
+                assert tuple(a) == b and [type(v) for v in a] == [type(v) for v in b]
+                kinds.add("game")
+        print(sorted(kinds), prepare.NATIVE is not None)
+    """, *_pgn_files())
+    assert out.split()[:3] == ["['game',", "'skipped',", "'warned']"]
+
+
+def test_a_part_worker_makes_one_preparer_and_the_same_batches(tmp_path: Path) -> None:
+    # Both workers of a file cut in many parts, run here with a list for their pipe: one
+    # Preparer each, and their batches (in file order) are those of the whole file read in
+    # one pass.
+    data = b"".join(Path(f).read_bytes() for f in _samples())
+    pgn = tmp_path / "season.pgn"
+    pgn.write_bytes(data * 4)
+    out = _run("""
+        import marshal, os, sys, json
+        from tracker.importer import batches
+        from tracker.importer.values import ImportOptions
+        from tracker.pgn import read_games
+        from tracker.pgn.scan import game_cuts
+
+        name = sys.argv[1]
+        class Source:
+            def __init__(self): self.name = name
+            def open(self): return open(name, "rb")
+        class Pipe:
+            def __init__(self): self.items = []
+            def send_bytes(self, b): self.items.append(marshal.loads(b) if b else None)
+            def close(self): pass
+        def whole():
+            return [(list(map(tuple, b.games)), *b[1:5])
+                    for b in batches._batches(Source(), read_games, ImportOptions())]
+        expected = whole()  # before plain_rows (which the workers' code calls)
+        made = []
+        real = batches.Preparer
+        def counted(*args):
+            made.append(1)
+            return real(*args)
+        batches.Preparer = counted
+        with open(name, "rb") as f:
+            cuts = game_cuts(f, os.fstat(f.fileno()).st_size, 3000)
+        pipes = [Pipe(), Pipe()]
+        for which in (0, 1):
+            batches._part_worker(Source(), ImportOptions(), cuts, which, pipes[which], [])
+        parts = [[], []]
+        for which, pipe in enumerate(pipes):
+            part = []
+            for item in pipe.items:
+                if item is None:
+                    parts[which].append(part)
+                    part = []
+                else:
+                    part.append(item)
+        got = []
+        for i in range(len(cuts) - 1):
+            got.extend(parts[i % 2][i // 2])
+        games = [g for b in got for g in b[0]]
+        assert games == [g for b in expected for g in b[0]]
+        assert sum(b[1] for b in got) == sum(b[1] for b in expected)
+        assert [p for b in got for p in b[3]] == [p for b in expected for p in b[3]]
+        print(json.dumps([len(cuts) - 1, len(made), len(games)]))
+    """, str(pgn))
+    parts, preparers, games = json.loads(out)
+    assert parts > 10 and preparers == 2 and games > 150
+
+
+def _with_random_case(rng: random.Random, text: str) -> str:
+    return "".join(c.upper() if rng.random() < 0.5 else c for c in text)
+
+
+def test_the_online_words_in_lower_case_are_the_ignorecase_pattern() -> None:
+    # For ASCII texts `_found` searches the lower-case text with the pattern compiled
+    # without IGNORECASE: the same answer as the IGNORECASE pattern, for the words in any
+    # case, glued to letters, digits and punctuation, for every pair of ASCII characters
+    # and for the events and sites of the sample season and the corpus.
+    rng = random.Random(7)
+    words = ["lichess", "chess.com", "freechess", "fics", "chessclub.com", "internet",
+             "internet chess club", "icc", "playchess", "chess24", "chesstempo", "tornelo",
+             "online", "chess", "club", "int", "line"]
+    around = ["", " ", ".", "-", "_", "x", "1", "/", "www.", "(", "'", "\t"]
+    texts = [chr(a) + chr(b) for a in range(128) for b in range(128)]
+    for _ in range(20_000):
+        texts.append(rng.choice(around) + _with_random_case(rng, rng.choice(words))
+                     + rng.choice(around) + rng.choice(["", _with_random_case(
+                         rng, rng.choice(words))]))
+    for f in _pgn_files():
+        for g in read_games(io.BytesIO(decompressed(Path(f))), f):
+            texts += [g.tags.get("Event", ""), g.tags.get("Site", "")]
+    texts += ["Lİchess", "ONLİNE", "Chesſ.com", "internet\u212a"]  # not ASCII: IGNORECASE
+    for pattern, lower in ((prepare._ONLINE_RE, prepare._ONLINE_LOWER),
+                           (prepare._ONLINE_EVENT_RE, prepare._ONLINE_EVENT_LOWER)):
+        found = 0
+        for text in texts:
+            expected = pattern.search(text) is not None
+            assert prepare._found(pattern, lower, text) is expected, (pattern.pattern, text)
+            found += expected
+        assert 1000 < found < len(texts) - 1000
+
+
+def test_after_today_is_a_date_after_today_whatever_the_order() -> None:
+    today = dt.date.today()
+    days = [today + dt.timedelta(days=d) for d in (-400, -1, 0, 1, 2, 365)]
+    days += [dt.date.min, dt.date.max]
+    rng = random.Random(3)
+    for _ in range(50):
+        p = Preparer()
+        for day in rng.sample(days, len(days)) * 2:
+            assert p._after_today(day) is (day > dt.date.today())
