@@ -96,14 +96,15 @@ def test_plain_rows_are_the_games_as_plain_tuples() -> None:
     assert out.split()[:3] == ["['game',", "'skipped',", "'warned']"]
 
 
-def test_a_part_worker_makes_one_preparer_and_the_same_batches(tmp_path: Path) -> None:
+def test_a_part_worker_keeps_its_preparer_and_makes_the_same_batches(tmp_path: Path) -> None:
     # Both workers of a file cut in many parts, run here with a list for their pipe: one
-    # Preparer each, and their batches (in file order) are those of the whole file read in
-    # one pass.
+    # Preparer each (a new one after a part that left more than MEMO_ENTRIES in its memo
+    # dicts), and their batches (in file order) are those of the whole file read in one
+    # pass.
     data = b"".join(Path(f).read_bytes() for f in _samples())
     pgn = tmp_path / "season.pgn"
     pgn.write_bytes(data * 4)
-    out = _run("""
+    script = """
         import marshal, os, sys, json
         from tracker.importer import batches
         from tracker.importer.values import ImportOptions
@@ -128,6 +129,7 @@ def test_a_part_worker_makes_one_preparer_and_the_same_batches(tmp_path: Path) -
             made.append(1)
             return real(*args)
         batches.Preparer = counted
+        batches.MEMO_ENTRIES = int(sys.argv[2])
         with open(name, "rb") as f:
             cuts = game_cuts(f, os.fstat(f.fileno()).st_size, 3000)
         pipes = [Pipe(), Pipe()]
@@ -150,9 +152,13 @@ def test_a_part_worker_makes_one_preparer_and_the_same_batches(tmp_path: Path) -
         assert sum(b[1] for b in got) == sum(b[1] for b in expected)
         assert [p for b in got for p in b[3]] == [p for b in expected for p in b[3]]
         print(json.dumps([len(cuts) - 1, len(made), len(games)]))
-    """, str(pgn))
-    parts, preparers, games = json.loads(out)
+    """
+    parts, preparers, games = json.loads(_run(script, str(pgn), "40000"))
     assert parts > 10 and preparers == 2 and games > 150
+    # MEMO_ENTRIES 0: a new Preparer after each part (as before issue 18's work), the same
+    # batches
+    parts, preparers, games = json.loads(_run(script, str(pgn), "0"))
+    assert preparers == 2 + parts
 
 
 def _with_random_case(rng: random.Random, text: str) -> str:

@@ -19,15 +19,21 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple
 
 from tracker.errors import TrackerError
-from tracker.importer.prepare import _ASSUMED, _RATED, _REASON, Preparer, plain_rows
+from tracker.importer.prepare import Preparer, plain_rows
 from tracker.importer.values import ImportOptions, Reader
-from tracker.model import RawGame, Skipped
+from tracker.model import PreparedGame, RawGame, Skipped
 from tracker.pgn.stream import LineCount
 
 BATCH = 2_000
 WORKER_MIN_BYTES = 4 << 20  # smaller sources are parsed in-process (a fork costs more)
 SPLIT_MIN_BYTES = 32 << 20  # a plain file this big is parsed by two workers, in parts
 SPLIT_PART = 8 << 20  # bytes per part (a worker holds one part's batches, pickled)
+MEMO_ENTRIES = 40_000  # a part worker's Preparer, kept from part to part, is made anew
+# once its memo dicts hold more entries than this after a part (about 8 MB a worker)
+
+# Positions of the fields a batch counts (a game is a PreparedGame or its plain tuple)
+_RATED, _REASON, _ASSUMED = map(PreparedGame._fields.index,
+                                ("rated", "not_rated_reason", "list_assumed"))
 
 
 class Batch(NamedTuple):
@@ -328,13 +334,12 @@ def _part_worker(
     its batches (as bytes, all made before the first is sent, so that the worker parses
     while the main process reads the other's part; a part's are small), then the end. It
     counts the lines of the other worker's parts to number its own. One Preparer serves
-    all its parts: a part's games mostly have the names, events and dates of the parts
-    before, which a new one would work out again (with 8 MiB parts, about 4 us a game)."""
+    its parts until its memo dicts hold MEMO_ENTRIES: a part's games mostly have the
+    names, events and dates of the parts before, which a new one works out again."""
     from tracker.pgn import read_games
 
-    preparer = Preparer(options.default_list)
-
     def send_all() -> None:
+        preparer = Preparer(options.default_list)
         with source.open() as stream:
             line = 1
             for i in range(len(cuts) - 1):
@@ -355,6 +360,8 @@ def _part_worker(
                     out.send_bytes(blob)
                 out.send_bytes(_END)
                 line += part.lines
+                if preparer.memo_entries() > MEMO_ENTRIES:
+                    preparer = Preparer(options.default_list)
 
     _work(source, out, others, send_all)
 

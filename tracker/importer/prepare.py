@@ -174,6 +174,10 @@ class Preparer:
         self._memos = (self._players, self._contexts, self._elos, self._no_tc,
                        self._round_signals, self._tc, self.warnings)
 
+    def memo_entries(self) -> int:
+        """The entries of the memo dicts (the memory they hold grows with them)."""
+        return sum(len(memo) for memo in vars(self).values() if isinstance(memo, dict))
+
     def _norm(self, name: str) -> str:
         cache = self._names
         norm = cache.get(name)
