@@ -402,8 +402,9 @@ def test_tags_emptied_while_row_runs() -> None:
 
 
 def _configure(**change: object) -> None:
+    # cls: what tracker/importer/prepare.py configures (PreparedGame; tuple after plain_rows)
     args: dict[str, object] = dict(
-        cls=PreparedGame, results=RESULTS, fide=prepare._fide,
+        cls=prepare._ROW, results=RESULTS, fide=prepare._fide,
         not_rated=prepare._not_rated_reason, title=prepare._title,
         elo_warning=prepare._elo_warning, same=prepare._same_player, nothing=NOTHING,
         lists=tuple(RatingList), values=tuple(r.value for r in RatingList),
