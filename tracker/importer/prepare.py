@@ -17,7 +17,6 @@ methods and functions on a miss or a rare case, so the rules are only here.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import os
 import re
 from collections.abc import Callable
@@ -37,7 +36,7 @@ from tracker.model import (
     Skipped,
 )
 from tracker.names import normalize_name
-from tracker.pgn.native import pure_python, stale
+from tracker.pgn.native import extension
 
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
 
@@ -102,17 +101,9 @@ class Native(Protocol):
 
 def _extension() -> Native | None:
     """The extension, not yet configured (`load`), or None."""
-    if pure_python():
-        return None
-    try:
-        module = importlib.import_module("tracker.importer._prepare")
-    except ImportError:
-        return None
-    source = os.path.join(os.path.dirname(__file__), "_prepare.c")
-    if getattr(module, "VERSION", None) != VERSION or stale(
-            getattr(module, "__file__", None), source):
-        return None
-    return cast(Native, module)
+    module = extension("tracker.importer._prepare", VERSION,
+                       os.path.join(os.path.dirname(__file__), "_prepare.c"))
+    return None if module is None else cast(Native, module)
 
 
 _EXTENSION = _extension()

@@ -13,13 +13,12 @@ store the same rows (tests/test_store_native.py).
 
 from __future__ import annotations
 
-import importlib
 import os
 import sqlite3
 import sys
 from typing import Any, Protocol, cast
 
-from tracker.pgn.native import pure_python, stale
+from tracker.pgn.native import extension
 
 __all__ = ["LAYOUTS", "NATIVE", "VERSION", "Batch", "load", "usable"]
 
@@ -54,15 +53,11 @@ def load() -> Batch | None:
     """The extension, or None (not built, another revision, built before its source last
     changed, a Python or an SQLite library it cannot prove it fits, or pure Python asked
     for)."""
-    if pure_python() or sys.version_info[:2] not in LAYOUTS:
+    if sys.version_info[:2] not in LAYOUTS:
         return None
-    try:
-        module = importlib.import_module("tracker.store._batch")
-    except ImportError:
-        return None
+    module = extension("tracker.store._batch", VERSION, SOURCE)
     if (
-        getattr(module, "VERSION", None) != VERSION
-        or stale(getattr(module, "__file__", None), SOURCE)
+        module is None
         or getattr(module, "LAYOUT", 0) != 1
         or getattr(module, "LINKED", False) is not True
     ):
