@@ -1,6 +1,6 @@
 """`python -m tracker` runs the command line."""
 
-from tracker.cli import main
+from tracker.cli import console
 
 if __name__ == "__main__":
-    main()
+    console()
