@@ -230,7 +230,6 @@ class GameWriter:
             # Take the write lock now: a concurrent importer waits (busy timeout) here,
             # instead of failing later when its read snapshot is stale.
             lock_for_writing(conn)
-            cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
             if self._sqlite:
                 conn.exec_driver_sql("PRAGMA cache_size = -32768")
                 raw = conn.connection.driver_connection
@@ -241,6 +240,7 @@ class GameWriter:
                 quoted = ", ".join(f'"{c}"' for c in names)
                 self._game_sql = f"INSERT OR IGNORE INTO games ({quoted}) VALUES ({marks})"
             else:  # postgresql: a batch is copied into _STAGE, then moved into games
+                cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
                 conn.exec_driver_sql(f"CREATE TEMPORARY TABLE {_STAGE} ON COMMIT DROP AS "
                                      f"SELECT {cols} FROM games WITH NO DATA")
                 self._game_sql = (f"INSERT INTO games ({cols}) SELECT {cols} FROM {_STAGE} "
