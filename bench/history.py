@@ -47,8 +47,8 @@ from sqlalchemy import insert
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tracker.identity.names import normalize_name  # noqa: E402
 from tracker.model import RatingList  # noqa: E402
-from tracker.names import normalize_name  # noqa: E402
 from tracker.store import open_store  # noqa: E402
 from tracker.store.schema import (  # noqa: E402
     games,
@@ -157,9 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from tracker.cli.reports import history as history_command
-    from tracker.replays import load_history, load_replay
     from tracker.reports import history_rows
     from tracker.store.players import resolve_player
+    from tracker.usecases.histories import load_history, load_replay
 
     with tempfile.TemporaryDirectory() as tmp:
         work = args.workdir or Path(tmp)

@@ -5,7 +5,7 @@ Generates FIDE's combined list in both published formats with `tests.listgen` (z
 FIDE ships them: players_list.zip / players_list_xml.zip; kept in --workdir, reused when
 present), then times, --runs times each, in a fresh process per run:
 
-  parse   reading every row with tracker.fidelists, no database (the floor)
+  parse   reading every row with tracker.lists, no database (the floor)
   known   `tracker official import FILE --period 2025-11` into a database that holds
           --known players of the list (the usual case: only your players and opponents
           are kept)
@@ -53,7 +53,7 @@ FORMATS = {"TXT": ("combined-txt", "players_list.zip"),
            "XML": ("combined-xml", "players_list_xml.zip")}
 PARSE_ONLY = (
     "import sys\n"
-    "from tracker.fidelists import open_list\n"
+    "from tracker.lists import open_list\n"
     "from tracker.model import Period\n"
     "with open_list(sys.argv[1], period=Period.parse(sys.argv[2])) as lst:\n"
     "    n = sum(1 for _ in lst)\n"

@@ -27,8 +27,8 @@ import pytest
 from sqlalchemy import insert
 
 from tests.conftest import SAMPLES
+from tracker.identity.names import normalize_name
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.names import normalize_name
 from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
 from tracker.periods import Replay as ReplayResult
 from tracker.store import Store

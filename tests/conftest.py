@@ -45,7 +45,7 @@ def corpus_files() -> list[Path]:
 
 
 def decompressed(path: Path) -> bytes:
-    """A corpus file's bytes (.xz, .gz and .bz2 decompressed, as tracker.sources does)."""
+    """A corpus file's bytes (.xz, .gz and .bz2 decompressed, as tracker.files.sources does)."""
     data = path.read_bytes()
     for suffix, unpack in ((".xz", lzma.decompress), (".gz", gzip.decompress),
                            (".bz2", bz2.decompress)):

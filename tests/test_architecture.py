@@ -2,7 +2,7 @@
 
 - pure modules import only the standard library and each other;
 - each outside library has exactly one owner (chess -> tracker.pgn, sqlalchemy/alembic ->
-  tracker.store and the migrations, typer/rich -> tracker.cli, matplotlib -> tracker.plot).
+  tracker.store and the migrations, typer/rich -> tracker.cli, matplotlib -> tracker.reports.plot).
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ OWNERS = {
     "typer": ("tracker.cli",),
     "click": ("tracker.cli",),
     "rich": ("tracker.cli",),
-    "matplotlib": ("tracker.plot",),
+    "matplotlib": ("tracker.reports.plot",),
     "psycopg": ("tracker.store",),  # (reached through SQLAlchemy: no module imports it)
 }
-PURE = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.names", "tracker.errors",
-        "tracker.calc", "tracker.tournaments")
-USE_CASES = ("tracker.calc", "tracker.official", "tracker.target", "tracker.replays")
+PURE = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.identity", "tracker.errors",
+        "tracker.usecases.calc")
+USE_CASES = ("tracker.usecases.calc", "tracker.usecases.official", "tracker.usecases.target",
+             "tracker.usecases.histories")
 """The library verbs the CLI calls (issue 16): none of them prints or imports the CLI."""
 
 

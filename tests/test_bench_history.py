@@ -29,7 +29,7 @@ def test_cli_starts_without_the_heavy_modules() -> None:
     """`tracker --help` and every command's start: no SQLAlchemy, rich or use case is
     imported until a command runs (bench/history.py measures the start-up)."""
     heavy = ("sqlalchemy", "rich", "chess", "tracker.store", "tracker.check",
-             "tracker.importer", "tracker.reports", "tracker.fidelists", "tracker.target",
+             "tracker.importer", "tracker.reports", "tracker.lists", "tracker.usecases.target",
              "tracker.fide", "tracker.periods")
     code = "import json, sys, tracker.cli; print(json.dumps(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

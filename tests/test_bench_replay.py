@@ -19,7 +19,9 @@ from tracker.check import check_all, check_player
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import GameFact, game_facts
 from tracker.store import Store
-from tracker.store.history import (
+from tracker.store.official import add_entry, entries_for
+from tracker.store.players import get_player
+from tracker.store.reading import (
     facts_of_players,
     games_of,
     official_of_players,
@@ -27,8 +29,6 @@ from tracker.store.history import (
     record_override,
     tournaments_of,
 )
-from tracker.store.official import add_entry, entries_for
-from tracker.store.players import get_player
 
 SAMPLES = REPO / "sample_pgns"
 
@@ -108,8 +108,8 @@ def test_check_all_equals_check_player_one_by_one(season: Store,
 def test_replay_shortcut_over_quiet_lists_changes_nothing(season: Store,
                                                          monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
-    from tracker.replays import load_history
     from tracker.reports import event_rows, game_rows, history_rows
+    from tracker.usecases.histories import load_history
 
     def shown(pid: int) -> list[object]:
         hist = load_history(season, get_player(season, pid))

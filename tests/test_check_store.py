@@ -1,5 +1,5 @@
 """`check` replays exactly what `tracker history` shows: the inputs it reads from the store
-give the same replay as tracker.replays.load_history, on every list."""
+give the same replay as tracker.usecases.histories.load_history, on every list."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from tests.builders import Season
 from tracker.model import RatingList
 from tracker.periods import replay
-from tracker.replays import inputs_for, load_history
 from tracker.store import Store
 from tracker.store.players import get_player
+from tracker.usecases.histories import inputs_for, load_history
 
 pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
 

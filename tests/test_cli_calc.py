@@ -253,10 +253,13 @@ def test_calc_k_accepted(k: str, capsys: pytest.CaptureFixture[str],
 
 
 def test_one_rating_limit() -> None:
-    from tracker import fidelists, model, target
+    from tracker import lists as fidelists
+    from tracker import model
     from tracker.cli import calc
     from tracker.importer import prepare
-    from tracker.store import history, official
+    from tracker.store import official
+    from tracker.store import reading as history
+    from tracker.usecases import target
     assert model.MAX_RATING == 3999
     for module in (calc, official, history, target, fidelists, prepare):
         assert module.MAX_RATING is model.MAX_RATING, module.__name__

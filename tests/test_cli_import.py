@@ -334,7 +334,7 @@ def test_standard_input_past_max_size_is_refused(tmp_path: Path,
     import io
     import sys
 
-    import tracker.sources as sources
+    import tracker.files.sources as sources
 
     class FakeStdin:
         buffer = io.BytesIO(bytes(3 << 20))
@@ -788,7 +788,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ("", "novak tomas", None),
 ])
 def test_match_rank(typed: str, name: str, rank: int | None) -> None:
-    from tracker.names import match_rank
+    from tracker.identity.names import match_rank
 
     assert match_rank(typed, name) == rank
 

@@ -1,4 +1,4 @@
-"""tracker.fidelists: FIDE's TXT and XML lists, plain and zipped, and every way they go wrong.
+"""tracker.lists: FIDE's TXT and XML lists, plain and zipped, and every way they go wrong.
 
 The hand-written lines below follow the column table of shared/spec/fide-list-formats.md
 (0-based, end exclusive): ID 0-15, name 15-76, Fed 76-80, Sex 80-84, Tit 84-89, WTit 89-94,
@@ -17,7 +17,7 @@ import pytest
 from tests import listgen
 from tests.conftest import SPEC, need_shared
 from tracker.errors import BadInput, NotFound
-from tracker.fidelists import (
+from tracker.lists import (
     MAX_LINE,
     MAX_MARKUP,
     ListRow,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tests import listgen
 from tests.conftest import run_captured
 from tests.listgen import Figures, Player
-from tracker.fidelists import MIN_AGE, open_list
+from tracker.lists import MIN_AGE, open_list
 from tracker.model import Period, RatingList
 
 name_part = st.text(

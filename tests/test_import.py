@@ -391,9 +391,9 @@ def test_two_workers_in_parts_give_the_same_database(
     # those of one stream read in this process. Small parts here: many cuts; one batch a
     # part or many.
     from tests.conftest import dump_db
+    from tracker.files.sources import iter_sources
     from tracker.importer import batches as importer
     from tracker.pgn import read_games
-    from tracker.sources import iter_sources
     from tracker.store import open_store
 
     f = _many_games_file(tmp_path / "many.pgn")
@@ -428,9 +428,9 @@ def test_two_workers_in_parts_give_the_same_database(
 
 def test_two_workers_only_for_a_plain_file(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from tracker.files.sources import iter_sources
     from tracker.importer import batches as importer
     from tracker.pgn import read_games, read_games_slow
-    from tracker.sources import iter_sources
 
     monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
     monkeypatch.setattr(importer, "SPLIT_PART", 1500)
@@ -574,7 +574,7 @@ def test_standard_input(store: Store, tmp_path: Path, monkeypatch: pytest.Monkey
     import io
     import sys
 
-    from tracker import sources
+    from tracker.files import sources
 
     data = pgn(Round="1").encode()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))

@@ -1,4 +1,4 @@
-"""tracker.names.normalize_name takes a short way for ASCII names: the same key as the
+"""tracker.identity.names.normalize_name takes a short way for ASCII names: the same key as the
 general way (NFKD, combining marks dropped, casefold, punctuation and underscores as spaces,
 whitespace runs as one space, stripped) for every ASCII character and for names made of
 them, and for the names of the sample season and the corpus."""
@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 from tests.conftest import SAMPLES
-from tracker.names import normalize_name
+from tracker.identity.names import normalize_name
 
 _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _SPACE = re.compile(r"\s+")

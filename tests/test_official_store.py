@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import insert, select
 
 from tracker.errors import BadInput, NotFound
-from tracker.fidelists import ListRating, ListRow
+from tracker.lists import ListRating, ListRow
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.store import Store
 from tracker.store.official import add_entry, entries_for, import_entries, remove_entry

@@ -1,4 +1,4 @@
-"""tracker.store.history: the replay's queries and the tournament overrides."""
+"""tracker.store.reading: the replay's queries and the tournament overrides."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from tests.builders import Season
 from tracker.errors import BadInput, NotFound
 from tracker.model import Period, RatingList
 from tracker.store import Store
-from tracker.store.history import games_of, get_tournament, record_override, tournaments_of
+from tracker.store.reading import games_of, get_tournament, record_override, tournaments_of
 
 pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
 

@@ -49,10 +49,10 @@ from hypothesis import strategies as st
 from tests.conftest import REPO, dump_db
 from tests.test_import import pgn
 from tracker.errors import TrackerError
+from tracker.files.sources import Source
 from tracker.importer import ImportOptions, SourceReport, import_sources
 from tracker.model import RawGame
 from tracker.pgn import LineCount, read_games, read_games_slow
-from tracker.sources import Source
 from tracker.store import open_store
 from tracker.store.maintenance import check_database
 

@@ -123,7 +123,7 @@ def test_values_no_player_can_have_are_refused_in_one_sentence(season: Store) ->
     GLOB pattern too complex"); `player set --fide-id 99999999999999999999` was an internal
     error (OverflowError)."""
     from tracker.errors import NotFound
-    from tracker.store.history import get_tournament
+    from tracker.store.reading import get_tournament
 
     with pytest.raises(BadInput, match=r"^a player argument of 50,000 characters is no name"):
         resolve_player(season, "x" * 50_000)

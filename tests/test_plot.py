@@ -1,4 +1,4 @@
-"""tracker.plot: PNG and SVG, deterministic output, clear errors."""
+"""tracker.reports.plot: PNG and SVG, deterministic output, clear errors."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from tracker.errors import BadInput, TrackerError
 from tracker.model import Period
-from tracker.plot import Series, plot_history
+from tracker.reports.plot import Series, plot_history
 
 SERIES = [
     Series("standard", [(dt.date(2025, 9, 1), 1850), (dt.date(2025, 10, 1), 1855)],
@@ -48,10 +48,10 @@ def test_errors(tmp_path: Path) -> None:
 def test_tags_and_what_is_assumed_are_on_the_chart(tmp_path: Path) -> None:
     """Issue 13: a number built on a guess says so where it is shown, the chart included."""
     from tests.test_history_evidence import _one_win, _season_with_missing_games
-    from tracker.chart import Chart, chart_footnote, chart_list
     from tracker.model import PlayerRef
     from tracker.periods import PlayerInfo
-    from tracker.plot import draw_chart
+    from tracker.reports.chart import Chart, chart_footnote, chart_list
+    from tracker.reports.plot import draw_chart
 
     tagged = _season_with_missing_games().run()
     who = PlayerRef(1, "Novák, Tomáš")
@@ -78,7 +78,7 @@ def test_tags_and_what_is_assumed_are_on_the_chart(tmp_path: Path) -> None:
 
 def test_small_changes_stay_small() -> None:
     """A 12-point drop on a 100-point axis at least, centred on the data."""
-    from tracker.plot import MIN_SPAN, y_limits
+    from tracker.reports.plot import MIN_SPAN, y_limits
     low, high = y_limits([1850, 1838])
     assert high - low == MIN_SPAN and (low + high) / 2 == 1844
     low, high = y_limits([2430, 2800])
@@ -86,7 +86,7 @@ def test_small_changes_stay_small() -> None:
 
 
 def test_legend_outside_the_data_and_values_written(tmp_path: Path) -> None:
-    from tracker.plot import draw_history
+    from tracker.reports.plot import draw_history
     fig = draw_history(SERIES, title="t")
     try:
         fig.canvas.draw()
@@ -114,7 +114,7 @@ def test_svg_hover_titles_and_gaps(tmp_path: Path) -> None:
     assert '<g id="standard-official-2025-10" data-official="1855" data-list="standard">' \
         "<title>standard 2025-10: official 1855; replayed 1859 (+4)</title>" in text
     assert "$5 &amp; &lt;b&gt;" in text  # the title as it is (no mathtext), escaped
-    from tracker.plot import chart_of, draw_chart
+    from tracker.reports.plot import chart_of, draw_chart
     fig, _ = draw_chart(chart_of(series, "t"))
     try:
         written = [t.get_text() for t in fig.axes[0].texts]  # drawn with a halo: paths in SVG
@@ -129,7 +129,7 @@ def test_svg_hover_titles_and_gaps(tmp_path: Path) -> None:
 
 def _labels(replayed: Sequence[tuple[dt.date, int]],
             official: Sequence[tuple[dt.date, int]] = ()) -> list[str]:
-    from tracker.plot import Series, draw_history
+    from tracker.reports.plot import Series, draw_history
     fig = draw_history([Series("standard", replayed, official)], title="t")
     try:
         fig.canvas.draw()

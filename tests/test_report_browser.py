@@ -13,9 +13,9 @@ from tests.browser import Browser, file_url, find_chromium
 from tests.builders import demo_folder
 from tests.conftest import REPO
 from tracker.model import RatingList
-from tracker.replays import load_history
 from tracker.store import open_store
 from tracker.store.players import resolve_player
+from tracker.usecases.histories import load_history
 
 SCREENSHOT = REPO / "docs" / "season-report.png"
 

@@ -1,4 +1,4 @@
-"""The chart model (tracker.chart) and the season report (tracker.season_report, `tracker
+"""The chart model (tracker.reports.chart) and the season report (tracker.reports.season, `tracker
 report`) on the sample season as `tracker demo` records it: the numbers are those of
 docs/walkthrough.md and sample_pgns/README.md's hand derivation."""
 
@@ -14,11 +14,11 @@ import pytest
 
 from tests.builders import demo_folder
 from tests.conftest import run_cli
-from tracker.chart import Chart, chart_model, visible
 from tracker.model import Period, RatingList
-from tracker.replays import PlayerHistory, load_history
+from tracker.reports.chart import Chart, chart_model, visible
 from tracker.store import open_store
 from tracker.store.players import resolve_player
+from tracker.usecases.histories import PlayerHistory, load_history
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +92,7 @@ def test_start_from_an_elo_tag_is_drawn_at_the_list_before(history: PlayerHistor
     rapid event (docs/walkthrough.md): drawn at the list before the first period."""
     from dataclasses import replace
 
-    from tracker.chart import chart_start
+    from tracker.reports.chart import chart_start
     rapid = history.replays[RatingList.RAPID]
     rows = tuple(r for r in rapid.rows if r.period != Period(2025, 9))
     # the same replay, without the recorded 2025-09 entry's start row: the first period

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-import tracker.sources as sources
+import tracker.files.sources as sources
 from tests.conftest import SAMPLES, subprocess_env, tracker_command
 from tracker.errors import BadInput, NotFound
+from tracker.files.sources import MAX_NESTING, iter_sources, spool_source
 from tracker.importer import ImportOptions, import_paths
-from tracker.sources import MAX_NESTING, iter_sources, spool_source
 from tracker.store import Store, open_store
 
 PGN = b'[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 1-0\n'
@@ -351,7 +351,7 @@ def test_a_double_star_glob_through_link_loops_ends(tmp_path: Path) -> None:
 def test_a_decompression_bomb_is_refused_by_its_ratio(tmp_path: Path) -> None:
     """Item 5: 100 GiB of zeros in a 76 KB .bz2 ran for 47 minutes printing nothing; the
     ratio limit stops it past RATIO_FLOOR (here 24 MiB of zeros: a fraction of a second)."""
-    from tracker.sources import RATIO_FLOOR, LimitExceeded
+    from tracker.files.sources import RATIO_FLOOR, LimitExceeded
 
     for suffix, pack in ((".bz2", bz2.compress), (".gz", gzip.compress),
                          (".xz", lzma.compress)):
@@ -366,7 +366,7 @@ def test_a_decompression_bomb_is_refused_by_its_ratio(tmp_path: Path) -> None:
 
 
 def test_the_size_limit_and_raising_it(tmp_path: Path) -> None:
-    from tracker.sources import LimitExceeded, Limits
+    from tracker.files.sources import LimitExceeded, Limits
 
     big = tmp_path / "big.pgn.gz"
     data = PGN * 30_000  # 1.7 MB
@@ -389,7 +389,7 @@ def test_the_size_limit_and_raising_it(tmp_path: Path) -> None:
 
 
 def test_a_zip_member_past_the_limits_is_refused_from_its_sizes(tmp_path: Path) -> None:
-    from tracker.sources import LimitExceeded, Limits
+    from tracker.files.sources import LimitExceeded, Limits
 
     z = tmp_path / "z.zip"
     with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -407,7 +407,7 @@ def test_a_zip_member_past_the_limits_is_refused_from_its_sizes(tmp_path: Path) 
 
 def test_standard_input_is_bounded_and_shows_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 5: `cat /dev/zero | tracker import -` spooled until the disk was full."""
-    from tracker.sources import LimitExceeded, Limits
+    from tracker.files.sources import LimitExceeded, Limits
 
     class Endless(io.RawIOBase):
         def readable(self) -> bool:

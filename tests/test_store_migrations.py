@@ -209,7 +209,7 @@ def test_0007_upgrades_a_database_of_0006_exactly(
 
     from tests.conftest import CORPUS, SAMPLES, STAMPS, dump_target, need_shared, run_cli
     from tracker.pgn import read_games
-    from tracker.store.history import games_of
+    from tracker.store.reading import games_of
 
     need_shared()
     files = [tmp_path / "fics.pgn", tmp_path / "twic.pgn"]

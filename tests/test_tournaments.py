@@ -1,8 +1,8 @@
-"""tracker.tournaments: the grouping rule, without a database."""
+"""tracker.identity.tournaments: the grouping rule, without a database."""
 
 from __future__ import annotations
 
-from tracker.tournaments import JOIN_DAYS, Grouping, fits, merges
+from tracker.identity.tournaments import JOIN_DAYS, Grouping, fits, merges
 
 
 def _place(g: Grouping, date: str | None, *, event: str = "Open", site: str = "Town",

@@ -277,7 +277,7 @@ class ListRating(NamedTuple):
 
 class ListRow(NamedTuple):
     """One player's line (TXT) or element (XML) of a published list (a NamedTuple: millions
-    of them are made, cheaply), as tracker.fidelists reads it and tracker.store.official
+    of them are made, cheaply), as tracker.lists reads it and tracker.store.official
     stores it.
 
     `ratings` holds one ListRating per list the file covers (one for a single list, three

@@ -29,8 +29,8 @@ The analyses replay and re-compute over plain values (tracker.periods, tracker.f
 (`likely_causes`: every analysis, ranked), `games` (games missing or extra, verified by
 re-running the replay), `rules` (another K, cap, rounding or base, through the engine),
 `context` (what the analyses share), `inputs` (`check_player`, over the facts
-tracker.replays reads), `workers` (`check --all` over processes). `check_all` is here, next to
-`CHUNK`, the size of its pieces.
+tracker.usecases.histories reads), `workers` (`check --all` over processes). `check_all`
+is here, next to `CHUNK`, the size of its pieces.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ from tracker.check.rules import CAP_MODES
 from tracker.check.workers import check_in_processes, cut_in_pieces
 from tracker.model import RatingList
 from tracker.store import Store
-from tracker.store.history import players_by_name, players_with_ratings
+from tracker.store.reading import players_by_name, players_with_ratings
 
 CHUNK = 200  # players checked per read of their facts (and per task in several processes)
 

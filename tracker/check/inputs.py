@@ -1,5 +1,6 @@
 """The store side: `check_player`, and the check of many players with their facts read in one
-pass (`check_ids`); the replay's inputs come from tracker.replays (as for `tracker history`)."""
+pass (`check_ids`); the replay's inputs come from tracker.usecases.histories (as for
+`tracker history`)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from tracker.check.reconcile import reconcile
 from tracker.check.report import CheckReport
 from tracker.model import OfficialEntry, PlayerRef, RatingList
 from tracker.periods import Replay, ReplayInputs
-from tracker.replays import list_inputs
 from tracker.store import Store
-from tracker.store.history import facts_of_players, games_of, official_of_players, tournaments_of
 from tracker.store.official import entries_for
 from tracker.store.players import get_player
+from tracker.store.reading import facts_of_players, games_of, official_of_players, tournaments_of
+from tracker.usecases.histories import list_inputs
 
 
 def _lists_in(entries: Iterable[OfficialEntry]) -> list[RatingList]:

@@ -20,11 +20,13 @@ from tracker.cli.common import (
     print_table,
 )
 from tracker.errors import BadInput
-from tracker.model import MAX_RATING as MAX_RATING  # calc's limit (the rules: tracker.calc)
+from tracker.model import (
+    MAX_RATING as MAX_RATING,  # calc's limit (the rules: tracker.usecases.calc)
+)
 from tracker.model import Period, RatingList
 
 if TYPE_CHECKING:
-    from tracker.calc import CalcOut
+    from tracker.usecases.calc import CalcOut
 
 HELP = (
     "Compute a rating change (or a first rating) game by game, exactly as FIDE does.\n\n"
@@ -138,7 +140,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         fmt: FormatOption = Format.table,
     ) -> None:
-        from tracker.calc import calculate
+        from tracker.usecases.calc import calculate
 
         if date is None and period_text is not None:
             on, period = None, Period.parse(period_text)

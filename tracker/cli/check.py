@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from tracker.check import CheckReport
-    from tracker.target import TargetOut
+    from tracker.usecases.target import TargetOut
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
@@ -281,8 +281,8 @@ def target(
     Example: tracker target 1900 --opponents 1850 --games 9
     """
     from tracker.store.players import resolve_player
-    from tracker.target import TargetQuestion, opponents_from
-    from tracker.target import target as answer
+    from tracker.usecases.target import TargetQuestion, opponents_from
+    from tracker.usecases.target import target as answer
     rl = RatingList.parse(rating_list)
     opps = opponents_from(games, average, opponent or [])
     day = _date(start) if start else None
@@ -313,7 +313,7 @@ def _date(text: str) -> dt.date:
 
 
 def _pts(x: Fraction | None) -> str | None:
-    from tracker.target import points_text
+    from tracker.usecases.target import points_text
     return None if x is None else points_text(x)
 
 

@@ -511,7 +511,7 @@ def with_examples(help_: str, docs: list[str | None]) -> str:
 def output_file(output: str, db: str, *, force: bool) -> Path:
     """The file an --output names, refused when it is the database (or its -wal, -shm),
     a folder, in a missing folder, or an existing file without --force."""
-    from tracker.outputs import check_output
+    from tracker.files.outputs import check_output
     from tracker.store.db import database_file
 
     path = Path(output)

@@ -87,12 +87,9 @@ def demo(
     Example: tracker demo --output-dir demo-out
     """
     from tracker import __version__
-    from tracker.chart import chart_model
     from tracker.cli.common import output_file
+    from tracker.files.outputs import write_atomic
     from tracker.importer import import_paths
-    from tracker.outputs import write_atomic
-    from tracker.plot import plot_history
-    from tracker.replays import load_history
     from tracker.reports import (
         HISTORY_COLUMNS,
         history_rows,
@@ -103,10 +100,13 @@ def demo(
         render_table,
         to_csv,
     )
-    from tracker.season_report import season_report
+    from tracker.reports.chart import chart_model
+    from tracker.reports.plot import plot_history
+    from tracker.reports.season import season_report
     from tracker.store import open_store
     from tracker.store.official import add_entry
     from tracker.store.players import resolve_player, set_facts, set_me
+    from tracker.usecases.histories import load_history
 
     folder = find_samples(samples)
     if db is not None and "://" not in db and Path(db).is_file():

@@ -174,8 +174,8 @@ def import_command(
 
       cat club.pgn | tracker import - --list rapid
     """
+    from tracker.files.sources import Limits, parse_size
     from tracker.importer import ImportOptions, Interrupted, import_paths
-    from tracker.sources import Limits, parse_size
     from tracker.store.players import resolve_player, set_me
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)

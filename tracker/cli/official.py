@@ -27,9 +27,9 @@ from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
-    from tracker.official import ListTarget
     from tracker.store import Store
     from tracker.store.official import ImportSummary
+    from tracker.usecases.official import ListTarget
 
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
 COLUMNS = ("list", "period", "rating", "games", "k", "flag", "title", "birth_year", "source")
@@ -94,7 +94,7 @@ def import_lists(
 
       tracker official import standard_nov25frl.zip --all
     """
-    from tracker.official import list_targets
+    from tracker.usecases.official import list_targets
     given_period = period_option(period)
     given_list = _list(rating_list)
     targets, several = list_targets(files)
@@ -118,7 +118,7 @@ def _import_all(store: Store, targets: list[ListTarget], several: bool,
     )
 
     from tracker.cli.common import out, shown
-    from tracker.official import NAMES_SHOWN, import_lists
+    from tracker.usecases.official import NAMES_SHOWN, import_lists
     total = sum(t.size for t in targets)
     show = err.is_terminal and out.is_terminal and total >= PROGRESS_FROM_BYTES
     progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
@@ -246,9 +246,9 @@ def add(
 
       tracker official add 1503014 --period 2025-11 --rating 2839 --k 10 --games 9
     """
-    from tracker.official import check_published
     from tracker.store.official import add_entry
     from tracker.store.players import resolve_player
+    from tracker.usecases.official import check_published
     when = period_option(period)
     assert when is not None
     check_published(when)
@@ -261,8 +261,8 @@ def add(
 
 
 def check_published(period: Period, today: dt.date | None = None) -> None:
-    """Moved to tracker.official (issue 16): imported there when a command runs."""
-    from tracker.official import check_published as check
+    """Moved to tracker.usecases.official (issue 16): imported there when a command runs."""
+    from tracker.usecases.official import check_published as check
     check(period, today)
 
 

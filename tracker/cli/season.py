@@ -17,7 +17,7 @@ from tracker.cli.common import (
 )
 from tracker.model import RatingList
 
-# tracker.season_report (matplotlib and the replay through it) is imported when the command
+# tracker.reports.season (matplotlib and the replay through it) is imported when the command
 # runs, so that the other commands start fast.
 
 
@@ -55,10 +55,10 @@ def report(
       tracker report 99012345 --list standard -o novak-standard.html
     """
     from tracker import __version__
-    from tracker.outputs import write_atomic
-    from tracker.replays import load_history
-    from tracker.season_report import season_report
+    from tracker.files.outputs import write_atomic
+    from tracker.reports.season import season_report
     from tracker.store.players import resolve_player
+    from tracker.usecases.histories import load_history
 
     chosen = tuple(dict.fromkeys(RatingList.parse(x) for x in lists)) if lists else None
     path = output_file(output, db, force=force)

@@ -8,10 +8,10 @@ lives in `tracker.fide.policies`; one rounding function (`round_half_away`/`roun
 from __future__ import annotations
 
 from tracker.fide.adjust import one_off_adjustment
+from tracker.fide.calendar import ListCalendar, list_calendar
 from tracker.fide.editions import EDITIONS, Edition, edition_for
 from tracker.fide.first import FirstRatingOut, first_rating, seeds_from_standard, standard_seed
 from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k, seeded_facts
-from tracker.fide.lists import ListCalendar, list_calendar
 from tracker.fide.performance import performance_rating
 from tracker.fide.period import (
     GameIn,

@@ -182,7 +182,7 @@ def _default_reader() -> Reader:
 
 
 def _default_sources(paths: Sequence[str], limits: Any = None) -> Iterable[Any]:
-    sources = importlib.import_module("tracker.sources")
+    sources = importlib.import_module("tracker.files.sources")
     found: list[Any] = list(sources.iter_sources(paths, limits))  # (resolved eagerly)
     return found
 
@@ -196,7 +196,7 @@ def import_paths(
     limits: Any = None,
 ) -> ImportReport:
     """Import files, folders, archives or `-` (standard input) into the store.
-    `limits` (a `tracker.sources.Limits`; None: its defaults) bounds what a source may
+    `limits` (a `tracker.files.sources.Limits`; None: its defaults) bounds what a source may
     cost: past one, the import stops with a BadInput naming the source."""
     options = options or ImportOptions()
     return import_sources(

@@ -26,6 +26,7 @@ from typing import Any, Protocol, cast
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NOTHING, NameSignals, name_kind, name_signals
 from tracker.fide.timecontrol import classify_time_control
+from tracker.identity.names import normalize_name
 from tracker.model import (
     MAX_RATING,
     RESULTS,
@@ -35,7 +36,6 @@ from tracker.model import (
     RawGame,
     Skipped,
 )
-from tracker.names import normalize_name
 from tracker.pgn.native import extension
 
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)

@@ -14,7 +14,7 @@ from tracker.store.imports import ImportRecord
 
 
 class Source(Protocol):
-    """What tracker.sources hands out: a name for messages and a way to read the bytes."""
+    """What tracker.files.sources hands out: a name for messages and a way to read the bytes."""
 
     @property
     def name(self) -> str: ...

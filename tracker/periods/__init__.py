@@ -2,7 +2,7 @@
 tracker.model and tracker.fide only).
 
 The facts come in as plain values (`GameFact`, `TournamentFact`, official entries, the
-player's recorded facts); the store gathers them (tracker.store.history). The rules come
+player's recorded facts); the store gathers them (tracker.store.reading). The rules come
 from tracker.fide. Nothing here reads a file or a database.
 
 Public API

@@ -67,7 +67,7 @@ player; a name that belongs to a player with another FIDE ID never merges (a new
 made). Nothing else merges two players: that is `tracker player merge` (see players.py).
 
 Tournaments: the rule that groups games into tournaments (key `event|site|start`, the
-join window, undated games) is tracker.tournaments'; the writer gives its `Grouping` the
+join window, undated games) is tracker.identity.tournaments'; the writer gives its `Grouping` the
 tournaments of each event and site a batch brings (one SELECT per batch), writes the
 tournaments it makes and the spans it widens, and, when the source is complete, merges each
 undated tournament that now has one fitting dated tournament into it (`merges`: the
@@ -91,6 +91,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tracker.errors import DatabaseError
+from tracker.identity.tournaments import Grouping, merges
 from tracker.model import GAME_ROW_FIELDS, GAME_ROW_FROM, PreparedGame
 from tracker.store import native
 from tracker.store.db import (
@@ -103,7 +104,6 @@ from tracker.store.db import (
     utc_now,
 )
 from tracker.store.schema import games, imports, player_names, players, ro_overrides, tournaments
-from tracker.tournaments import Grouping, merges
 
 __all__ = [
     "DEFERRABLE_INDEXES",
@@ -198,7 +198,7 @@ class GameWriter:
         self._fide_of: dict[int, int | None] = {}
         self._next_player = 0
         # The tournaments of the event and site pairs this source touched, and the rule that
-        # places each game (tracker.tournaments); new ids after the max when it began.
+        # places each game (tracker.identity.tournaments); new ids after the max when it began.
         self._grouping = Grouping(0)
         self._players_before = self._tourneys_before = 0  # the max ids when it began
         self._game_sql = ""
@@ -633,7 +633,7 @@ class GameWriter:
     def _date_the_undated(self) -> None:
         """Merge each undated tournament of an event and site this source touched into the
         one dated tournament of that event and site that fits its date tag (the rule:
-        tracker.tournaments.merges): its games move there and it is deleted. A few
+        tracker.identity.tournaments.merges): its games move there and it is deleted. A few
         statements whatever the number of tournaments: the tournaments of those events (an
         IN list per chunk of events), then the moves (one executemany on SQLite, after the
         indexes of games are back; a join per chunk of merges on PostgreSQL)."""

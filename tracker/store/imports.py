@@ -14,6 +14,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
 from tracker.errors import DatabaseError, NotFound
+from tracker.identity.tournaments import TAG_YEAR_MONTH
 from tracker.store.db import Store, chunks, is_busy, lock_for_writing, one_line
 from tracker.store.schema import (
     games,
@@ -24,7 +25,6 @@ from tracker.store.schema import (
     ro_overrides,
     tournaments,
 )
-from tracker.tournaments import TAG_YEAR_MONTH
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,8 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
 from tracker.errors import BadInput, DatabaseError, NotFound
+from tracker.files.outputs import write_atomic
 from tracker.model import RatingList, Result
-from tracker.outputs import write_atomic
 from tracker.store.db import (
     DamagedDatabase,
     Store,

@@ -1,7 +1,7 @@
 """Official list entries: what FIDE published for a player on a list in a period.
 
 `add_entry` / `entries_for` / `remove_entry` serve `tracker official add|list|remove` and the
-check; `import_entries` writes a whole published list (rows from `tracker.fidelists`), in
+check; `import_entries` writes a whole published list (rows from `tracker.lists`), in
 batches, inside one transaction per file: a file that fails half way leaves nothing behind.
 
 Replace semantics: FIDE re-issues lists, so the newest file wins. Importing a list for a
@@ -35,6 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from tracker.errors import BadInput, NotFound
+from tracker.identity.names import normalize_name
 from tracker.model import (
     MAX_K,
     MAX_RATING,
@@ -44,7 +45,6 @@ from tracker.model import (
     Period,
     RatingList,
 )
-from tracker.names import normalize_name
 from tracker.store.db import Store, copy_rows, utc_now, writing
 from tracker.store.schema import official_ratings, player_names, players
 

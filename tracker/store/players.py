@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import Connection, Row, delete, func, insert, select, union, union_all, update
 
 from tracker.errors import BadInput, NotFound
+from tracker.identity.names import PART, match_rank, normalize_name
 from tracker.model import PlayerRef
-from tracker.names import PART, match_rank, normalize_name
 from tracker.store.db import Store, chunks, writing
 from tracker.store.schema import games, official_ratings, player_names, players, ro_overrides
 
@@ -61,9 +61,9 @@ def set_me(store: Store, player_id: int) -> None:
 
 def resolve_player(store: Store, text: str | None) -> PlayerRef:
     """The player the user means by `text`: a FIDE ID, or a name matched through its
-    normalized spellings (tracker.names.match_rank: the same name, the same words in another
-    order, the start of the name, the starts of its words, a part of it; the best rank
-    found decides), or None for the tracked player.
+    normalized spellings (tracker.identity.names.match_rank: the same name, the same
+    words in another order, the start of the name, the starts of its words, a part of it;
+    the best rank found decides), or None for the tracked player.
 
     Raises NotFound (nothing matches, or no tracked player) or BadInput (several players
     match as well, with the first of them listed). A name that matches nothing is matched

@@ -1,5 +1,5 @@
 """What the rating chart draws, as plain values: one model for `tracker plot`, `tracker demo`
-and the season report (no matplotlib here: tracker.plot draws it, the report inlines that).
+and the season report (no matplotlib here: tracker.reports.plot draws it, the report inlines that).
 
 A `ChartList` per list holds one `ChartPeriod` per period of the replay (the rating before and
 after, the change, the games and their tournaments, the official rating and the player's own
@@ -20,7 +20,6 @@ from fractions import Fraction
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import PeriodRow, Replay, previous_list
 from tracker.periods.rows import Source
-from tracker.replays import PlayerHistory
 from tracker.reports import (
     fmt_points,
     fmt_signed,
@@ -28,6 +27,7 @@ from tracker.reports import (
     plural,
     tournament_figures,
 )
+from tracker.usecases.histories import PlayerHistory
 
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 

@@ -1,8 +1,8 @@
 """The season report: one self-contained HTML page a parent or coach opens in any browser and
 sends on (`tracker report`).
 
-Per list (standard first), a section with the chart (tracker.plot's SVG of the one chart
-model, tracker.chart, inlined: hovering a point shows its period, rating, change and
+Per list (standard first), a section with the chart (tracker.reports.plot's SVG of the one chart
+model, tracker.reports.chart, inlined: hovering a point shows its period, rating, change and
 tournaments), the next list `tracker next` expects, the history table (the columns of
 `tracker history`), every assumption the replay made with the command that records the fact,
 and each period as FIDE's calculation page shows it (`tracker explain`: a table per
@@ -19,12 +19,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from tracker.chart import Chart, chart_footnote, chart_list, visible
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Replay
 from tracker.periods.rows import Source
-from tracker.plot import chart_svg
-from tracker.replays import PlayerHistory
 from tracker.reports import (
     assumption_command,
     explain_games,
@@ -39,6 +36,9 @@ from tracker.reports import (
     season_line,
     season_summary,
 )
+from tracker.reports.chart import Chart, chart_footnote, chart_list, visible
+from tracker.reports.plot import chart_svg
+from tracker.usecases.histories import PlayerHistory
 
 CSS = """
 :root { color-scheme: light; --ink: #1d2733; --muted: #5b6776; --rule: #d8dee6;

@@ -1,6 +1,6 @@
 """The rating chart (the only module that imports matplotlib; Agg backend).
 
-`draw_chart(chart)` draws a `tracker.chart.Chart`: per list, the replayed rating as a step
+`draw_chart(chart)` draws a `tracker.reports.chart.Chart`: per list, the replayed rating as a step
 line (a step at every list), its starting point, the official ratings as diamonds with their
 values, the player's own Elo tags the replay re-anchored on, the tournaments as small
 triangles (up for a gain, down for a loss) at the rating they were played under, the gap
@@ -36,10 +36,10 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator  # noqa: E402
 
-from tracker.chart import Chart, ChartList, ChartPeriod  # noqa: E402
 from tracker.errors import BadInput, TrackerError  # noqa: E402
+from tracker.files.outputs import write_atomic  # noqa: E402
 from tracker.model import Period, RatingList  # noqa: E402
-from tracker.outputs import write_atomic  # noqa: E402
+from tracker.reports.chart import Chart, ChartList, ChartPeriod  # noqa: E402
 
 FORMATS = {".png": "png", ".svg": "svg"}
 COLORS: dict[str, str] = {RatingList.STANDARD: "#1f5fa8", RatingList.RAPID: "#d0741c",

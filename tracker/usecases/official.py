@@ -5,7 +5,7 @@ have been published yet (`check_published`, for `tracker official add`).
 its subfolders too, in name order); `import_lists(store, targets, ...)` imports them one file
 per transaction and yields what each file gave (`FileOutcome`: its `ImportSummary`, or why it
 was not imported when several files came, so the others still go in; a single file's error
-is raised). The reading is tracker.fidelists', the writing tracker.store.official's; this
+is raised). The reading is tracker.lists', the writing tracker.store.official's; this
 module is the use case between them. Nothing here prints.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tracker.errors import BadInput, NotFound
-from tracker.fidelists import open_list
+from tracker.lists import open_list
 from tracker.model import Period, RatingList
 from tracker.store import Store
 from tracker.store.official import ImportSummary, import_entries, known_fide_ids

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import GameFact, PlayerInfo, Replay, ReplayInputs, TournamentFact, replay
 from tracker.store import Store
-from tracker.store.history import games_of, tournaments_of
 from tracker.store.official import entries_for
 from tracker.store.players import get_player
+from tracker.store.reading import games_of, tournaments_of
 
 
 @dataclass(frozen=True)
