@@ -15,7 +15,5 @@ setup(
     ext_modules=[
         Extension("tracker.pgn._speedups", ["tracker/pgn/_speedups.c"], optional=True),
         Extension("tracker.importer._prepare", ["tracker/importer/_prepare.c"], optional=True),
-        Extension("tracker.store._batch", ["tracker/store/_batch.c"], libraries=["sqlite3"],
-                  optional=True),
     ],
 )

@@ -29,10 +29,7 @@ Variants (the rows as the importer stores them since migration 0007 unless they 
 - `... foreign keys off`: the same without the foreign key checks;
 - `... through the writer's adapters`: executemany with sqlite3's adapters for None, bool
   and bytes registered, as tracker.store.games registers them (`_BINDINGS`) for its
-  statement where the C extension is not used;
-- `C binding (tracker.store._batch), ...`: the same rows bound and stepped through SQLite's
-  C API by the writer's C extension (tracker.store.native), every index and the secondary
-  indexes deferred (left out where the extension is not built or not usable);
+  statement;
 - `INSERT ... SELECT, secondary indexes deferred`: SQLite copying the rows from the source
   database attached: no Python per row (the floor of SQLite itself on this schema).
 
@@ -220,7 +217,6 @@ def variants(source: Path, rows: list[tuple[object, ...]], cols: list[str]
             conn.execute(sql)
 
     sys.path.insert(0, str(REPO))
-    from tracker.store import native
     from tracker.store.games import _BINDINGS
 
     def adapted_deferred(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
@@ -232,30 +228,8 @@ def variants(source: Path, rows: list[tuple[object, ...]], cols: list[str]
             for kind in _BINDINGS:
                 del sqlite3.adapters[(kind, sqlite3.PrepareProtocol)]
 
-    batch = native.NATIVE
-
-    def bound(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
-        assert batch is not None
-        for i in range(0, len(rows), BATCH):
-            batch.insert(conn, insert, rows[i:i + BATCH])
-
-    def bound_deferred(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
-        rebuild = defer(conn)
-        bound(conn, rows)
-        for sql in rebuild:
-            conn.execute(sql)
-
     old = as_0006(rows, cols)
     head = narrow(old, cols, identity=True, elo_tags=True)
-    c_binding: dict[str, tuple[list[tuple[object, ...]],
-                               Callable[[sqlite3.Connection, list[tuple[object, ...]]], None]]]
-    c_binding = {} if batch is None else {
-        "C binding (tracker.store._batch), every index": (head, bound),
-        "C binding (tracker.store._batch), secondary indexes deferred": (head, bound_deferred),
-    }
-    if batch is None:
-        print("tracker.store._batch is not built or not usable here: no C binding variants",
-              file=sys.stderr)
     return {
         "executemany, every index": (head, many),
         "executemany, secondary indexes deferred": (head, many_deferred),
@@ -271,7 +245,6 @@ def variants(source: Path, rows: list[tuple[object, ...]], cols: list[str]
         "executemany, indexes deferred, foreign keys off": (head, many_deferred),
         "executemany, secondary indexes deferred, through the writer's adapters": (
             head, adapted_deferred),
-        **c_binding,
         "INSERT ... SELECT, secondary indexes deferred": (rows, select_deferred),
     }
 

@@ -132,7 +132,7 @@ def test_a_failed_source_keeps_the_indexes(
     before = _games_indexes(db)  # a new database, at the head of the migrations
     prepare = Preparer().prepare
     with f.open("rb") as stream:
-        rows = [tuple(p) for g in read_games(stream, f.name)
+        rows = [p for g in read_games(stream, f.name)
                 for p in [prepare(g)] if not isinstance(p, str)]
     with open_store(str(db)) as s:
         with pytest.raises(RuntimeError), store_games.GameWriter(s, "s.pgn", "") as w:
@@ -154,14 +154,9 @@ def test_the_writer_binds_through_its_adapters_and_takes_them_away(
     """While a writer stores a batch of games, sqlite3 finds an adapter for None, bool and
     bytes (the values it would otherwise look up in vain for every game); the values stored
     are those it stored without them (NULL, the integers 0 and 1, the identity's 16 bytes),
-    and the adapters are gone right after the statement, also when it fails. (The path
-    of Python's executemany: where the C extension binds the rows, tracker.store.native,
-    it is turned off here.)"""
+    and the adapters are gone right after the statement, also when it fails."""
     import sqlite3
 
-    import tracker.store.native as store_native
-
-    monkeypatch.setattr(store_native, "NATIVE", None)
     before = dict(sqlite3.adapters)
     seen: list[set[type]] = []
     real = Connection.exec_driver_sql
@@ -205,12 +200,8 @@ def test_an_adapter_registered_before_the_writer_stays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The writer adds only the adapters nobody registered, and takes away only its own
-    (executemany's path, as above)."""
+    (as above)."""
     import sqlite3
-
-    import tracker.store.native as store_native
-
-    monkeypatch.setattr(store_native, "NATIVE", None)
 
     def mine(value: bool) -> int:
         return int(value)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tracker.errors import BadInput
 
@@ -209,9 +209,7 @@ class PreparedGame(NamedTuple):
     are the Elo tags as written, None when missing or when exactly the parsed rating
     (`str(white_elo)`, most games: the store keeps the text only where it says more than
     the number, migration 0007). The fields from `date` on are the
-    games row's own columns, in this order (`GAME_ROW_FIELDS`). A worker process sends them
-    as plain tuples in this field order (tracker.importer.batches, the one place that makes
-    them and back).
+    games row's own columns, in this order (`GAME_ROW_FIELDS`, `row_values()`).
     """
 
     line: int
@@ -245,6 +243,10 @@ class PreparedGame(NamedTuple):
     list_assumed: bool
     rated: bool
     not_rated_reason: str | None
+
+    def row_values(self) -> tuple[Any, ...]:
+        """The values of the games row's own columns (`GAME_ROW_FIELDS`), in that order."""
+        return self[GAME_ROW_FROM:]
 
 
 GAME_ROW_FROM = PreparedGame._fields.index("date")

@@ -57,7 +57,6 @@ COMMAND_MODULES = ("calc", "importing", "reports", "season", "official", "check"
 EXTENSIONS = (
     ("the PGN reader", "tracker.pgn._speedups", "tracker.pgn.native", "SPEEDUPS"),
     ("the import preparer", "tracker.importer._prepare", "tracker.importer.prepare", "NATIVE"),
-    ("the games writer (SQLite)", "tracker.store._batch", "tracker.store.native", "NATIVE"),
 )
 
 
@@ -71,19 +70,13 @@ def extension_lines() -> list[str]:
     lines = []
     for what, name, chooser, attribute in EXTENSIONS:
         choice = importlib.import_module(chooser)
-        layouts = getattr(choice, "LAYOUTS", None)  # the Python versions it was checked on
-        why = str(getattr(sys.modules.get(name), "WHY", "") or "")  # what it found wrong
         if getattr(choice, attribute) is not None:
             state = "compiled (C)"
         elif pure_python():
             state = "pure Python (TRACKER_PURE_PYTHON=1)"
-        elif layouts is not None and sys.version_info[:2] not in layouts:
-            state = "pure Python (not checked with Python {}.{})".format(*sys.version_info)
         elif find_spec(name) is None:
             state = ("pure Python (not built: no C compiler when tracker was installed; the "
                      "same results, slower)")
-        elif why:
-            state = f"pure Python ({why})"
         else:
             state = ("pure Python (the build is older than its C source, or of another "
                      "revision: run `pip install -e .` again)")

@@ -37,9 +37,7 @@ _RATED, _REASON, _ASSUMED = map(PreparedGame._fields.index,
 
 
 class Batch(NamedTuple):
-    # PreparedGames made in this process; from a worker, plain tuples in their field order
-    # (the writer, tracker.store.games.GameWriter, takes both)
-    games: Sequence[tuple[Any, ...]]
+    games: Sequence[PreparedGame]
     read: int  # games read from the source in this batch (stored or not)
     skipped: int
     problems: list[str]  # "line: text"
@@ -70,7 +68,7 @@ def _batches(
         preparer = Preparer(options.default_list)
     row = preparer.row
     warnings = preparer.warnings
-    games: list[tuple[Any, ...]] = []  # PreparedGames (plain tuples in a worker)
+    games: list[Any] = []  # PreparedGames (plain tuples in a worker)
     problems: list[str] = []
     not_rated: dict[str, int] = {}
     read = skipped = assumed = 0
@@ -202,9 +200,10 @@ def _message(batch: Batch) -> bytes:
 
 
 def _batch_of(item: tuple[Any, ...]) -> Batch:
-    """The batch `_message` sent (unmarshalled). Its games stay plain tuples: the writer
-    indexes them by field position (no PreparedGame is made again on the main side)."""
-    return Batch(*item)
+    """The batch `_message` sent (unmarshalled), its games PreparedGames again."""
+    games, *rest = item
+    make = PreparedGame._make
+    return Batch([make(g) for g in games], *rest)
 
 
 def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], None]) -> None:

@@ -2,44 +2,27 @@
 transaction (the lists behind `tracker imports` and `tracker players` are in
 tracker.store.imports and tracker.store.players).
 
-Built for speed (issues 6, 18): the importer hands over batches of games as `PreparedGame`s
-or, from a worker process, plain tuples in their field order (indexed by position, never
-made into PreparedGames again); `GameWriter` resolves players and tournaments through
-in-memory caches filled by one SELECT per batch (never one per game; none at all while the
-database had no player or tournament when the source began), allocates new ids itself (it
-holds the write lock: the transaction starts with BEGIN IMMEDIATE on SQLite, so a second
-importer waits instead of failing half way), and inserts games with one executemany per
-batch, `INSERT OR IGNORE` on the unique identity (a duplicate costs one index probe). The
-statements of the hot path are SQL strings made once (no SQLAlchemy construct compiled per
-batch). Measured on SQLite and not taken (issue 18; the 187,333 games of a 200,000-game
-file into a new database): the unique identity index built after the load (which would also
-need a schema change: the index of a UNIQUE constraint cannot be dropped) and a staging
-table with one `INSERT ... SELECT` per batch, both timed with sqlite3 alone on the same rows
-(about 2 s of CPU each way); foreign keys off and a 128 MB page cache for the load, timed in
-the writer: within the noise. Foreign keys off timed again once the binding was cheaper
-(`_BINDINGS`): perhaps 1 us of a row's 9-13 on a loaded machine, and not taken: the merge of
-undated tournaments deletes tournaments and counts on the check, and proving the references
-of the games this source added afterwards costs the same four probes a row.
+Built for speed: the importer hands over batches of `PreparedGame`s; `GameWriter` resolves
+players and tournaments through in-memory caches filled by one SELECT per batch (never one
+per game; none at all while the database had no player or tournament when the source began),
+allocates new ids itself (it holds the write lock: the transaction starts with BEGIN
+IMMEDIATE on SQLite, so a second importer waits instead of failing half way), and inserts
+games with one executemany per batch, `INSERT OR IGNORE` on the unique identity (a duplicate
+costs one index probe). The statements of the hot path are SQL strings made once (no
+SQLAlchemy construct compiled per batch). Measured on SQLite and not taken (issue 18; the
+187,333 games of a 200,000-game file into a new database): the unique identity index built
+after the load (which would also need a schema change: the index of a UNIQUE constraint
+cannot be dropped) and a staging table with one `INSERT ... SELECT` per batch, both timed
+with sqlite3 alone on the same rows (about 2 s of CPU each way); foreign keys off and a 128
+MB page cache for the load, timed in the writer: within the noise. Foreign keys off timed
+again once the binding was cheaper (`_BINDINGS`): perhaps 1 us of a row's 9-13 on a loaded
+machine, and not taken: the merge of undated tournaments deletes tournaments and counts on
+the check, and proving the references of the games this source added afterwards costs the
+same four probes a row.
 
-On SQLite the games of a batch are bound through SQLite's C API where the C extension
-`tracker.store._batch` can be used (tracker.store.native decides: built, this Python's
-`sqlite3.Connection` layout checked, the very SQLite library Python's sqlite3 calls, not
-TRACKER_PURE_PYTHON=1): one prepared statement per batch, each row bound, stepped and reset
-in C, the count of rows inserted as executemany's rowcount. The loop then builds no row
-tuple: it gives the extension the ids it resolved for each game (tournament, white, black),
-the import's id once, and the positions of the game's own items (`_PICKS`), which the
-extension binds from the game's tuple itself (the SQL names the columns in that order,
-`_NATIVE_COLUMNS`). The rules (players, `Grouping.place`) stay here, the same for every
-path. Errors are those sqlite3 raises (its classes, messages and codes), turned into the
-same one line; a value SQLite cannot take (an int past 64 bits, a lone surrogate) is one
-line on either path. Elsewhere (no extension, PostgreSQL) the row is the concatenated tuple
-and, on SQLite, executemany binds it through `_BINDINGS`. Measured on the 187,333 games of a
-200,000-game file (2026-12-02, a busy 2-core machine, CPU, medians): `bench/store_floor.py`
-stores a row in 8.2 us through the extension against 12.5 through executemany and the
-adapters (SQLite alone, `INSERT ... SELECT`: 6.3); the import's main process spends 23.2
-us a game instead of 28.9 (5 alternating runs); of that, the row tuple the loop no longer
-builds is about 2.5 us (the writer alone with the extension given the concatenated rows
-instead: 4 alternating runs).
+On SQLite the games of a batch go in by one executemany, with the adapters of `_BINDINGS`
+registered for that statement only (sqlite3 then binds None, a bool and bytes without a
+failed lookup each).
 
 A big source into a small database (more games added than the table held: a first import of
 a large archive) defers the secondary indexes of games: once `DEFER_INDEXES_AFTER` games are
@@ -84,7 +67,7 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import Connection, exists, func, insert, or_, select, update
 from sqlalchemy.exc import DatabaseError as SADatabaseError
@@ -92,8 +75,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tracker.errors import DatabaseError
 from tracker.identity.tournaments import Grouping, merges
-from tracker.model import GAME_ROW_FIELDS, GAME_ROW_FROM, PreparedGame
-from tracker.store import native
+from tracker.model import GAME_ROW_FIELDS, PreparedGame
 from tracker.store.db import (
     Store,
     chunks,
@@ -117,14 +99,6 @@ DEFERRABLE_INDEXES = ("ix_games_white_id", "ix_games_black_id", "ix_games_tourna
 MAX_CACHED = 100_000  # player keys kept in memory during an import (a quarter: tournaments)
 
 
-# Positions in a PreparedGame (the hot loop indexes them: a plain tuple in its field order
-# is taken too).
-_LINE, _WHITE, _WNORM, _WFIDE, _BLACK, _BNORM, _BFIDE = map(PreparedGame._fields.index, (
-    "line", "white", "white_norm", "white_fide", "black", "black_norm", "black_fide"))
-_EVENT, _SITE, _EVENT_DATE, _ONLINE, _IDENTITY, _DATE, _DATE_TAG = map(
-    PreparedGame._fields.index,
-    ("event", "site", "event_date", "online", "identity", "date", "date_tag"))
-_RESULT = PreparedGame._fields.index("result")
 _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLite's old 999)
 
 
@@ -133,13 +107,6 @@ _GAME_COLUMNS = (
     "identity", "tournament_id", "import_id", "source_line", "white_id", "black_id",
     *GAME_ROW_FIELDS,
 )
-# ... and as the C extension binds it (tracker.store.native): the ids the writer resolved
-# for each game (a 3-tuple), the import's id, then the game's own items at `_PICKS`.
-_NATIVE_COLUMNS = (
-    "tournament_id", "white_id", "black_id", "import_id", "identity", "source_line",
-    *GAME_ROW_FIELDS,
-)
-_PICKS = (_IDENTITY, _LINE, *range(GAME_ROW_FROM, len(PreparedGame._fields)))
 _STAGE = "tracker_batch"  # PostgreSQL: the temporary table a batch of games is copied into
 
 # What the writer looks up per batch (GameWriter._select_in adds `WHERE column IN (...)`).
@@ -216,10 +183,6 @@ class GameWriter:
         self.clashes: list[str] = []
         self._import_sources: dict[int, str] = {}
         self._bindings: list[tuple[Any, Any]] = []  # the adapters this writer registered
-        # SQLite: the C extension that binds the games rows (tracker.store.native), and the
-        # driver's connection it binds through; None: executemany
-        self._native: native.Batch | None = None
-        self._raw: Any = None
 
     # -- transaction ---------------------------------------------------------------------
 
@@ -232,10 +195,7 @@ class GameWriter:
             lock_for_writing(conn)
             if self._sqlite:
                 conn.exec_driver_sql("PRAGMA cache_size = -32768")
-                raw = conn.connection.driver_connection
                 names = _GAME_COLUMNS
-                if native.usable(raw):
-                    self._native, self._raw, names = native.NATIVE, raw, _NATIVE_COLUMNS
                 marks = ", ".join("?" for _ in names)
                 quoted = ", ".join(f'"{c}"' for c in names)
                 self._game_sql = f"INSERT OR IGNORE INTO games ({quoted}) VALUES ({marks})"
@@ -291,7 +251,6 @@ class GameWriter:
 
     def _close(self) -> None:
         self._unbind()
-        self._raw = None
         if self._conn is not None:
             conn, self._conn = self._conn, None
             try:
@@ -358,7 +317,7 @@ class GameWriter:
         copy_rows(conn, table.name, names, rows)  # postgresql
         return len(rows)
 
-    def add(self, batch: Sequence[tuple[Any, ...]]) -> int:
+    def add(self, batch: Sequence[PreparedGame]) -> int:
         """Store a batch of games (PreparedGames, or plain tuples in their field order);
         returns how many were new (the rest were duplicates)."""
         try:
@@ -368,15 +327,8 @@ class GameWriter:
                 raise DatabaseError(f"the database refused a game: {one_line(exc.orig)}"
                                     ) from None
             raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
-        except sqlite3.Error as exc:  # the C extension's (sqlite3's own classes)
-            conn = self._conn
-            if conn is not None and conn.dialect.is_disconnect(cast(Any, exc), self._raw, None):
-                conn.invalidate()  # (what SQLAlchemy does for its own statements)
-            if isinstance(exc, sqlite3.IntegrityError):
-                raise DatabaseError(f"the database refused a game: {one_line(exc)}") from None
-            raise DatabaseError(f"cannot write to the database: {one_line(exc)}") from None
 
-    def _add(self, batch: Sequence[tuple[Any, ...]]) -> int:
+    def _add(self, batch: Sequence[PreparedGame]) -> int:
         self.given += len(batch)
         self._bound_caches()
         self._load_players(batch)
@@ -389,29 +341,26 @@ class GameWriter:
         by_name = self._by_name.get
         by_fide = self._by_fide.get
         import_id = self.import_id
-        bound = self._native is not None  # (the C extension takes the game's own items)
         rows: list[tuple[Any, ...]] = []
         append = rows.append
         for g in batch:
             # Fast paths: a player already known by FIDE ID, or (no FIDE ID) by name.
-            fide = g[_WFIDE]
-            wid = by_name(g[_WNORM]) if fide is None else by_fide(fide)
-            if wid is None or (fide is not None and g[_WNORM] not in self._by_name):
-                wid = player(g[_WHITE], g[_WNORM], fide, new_players, new_names, new_fides)
-            fide = g[_BFIDE]
-            bid = by_name(g[_BNORM]) if fide is None else by_fide(fide)
-            if bid is None or (fide is not None and g[_BNORM] not in self._by_name):
-                bid = player(g[_BLACK], g[_BNORM], fide, new_players, new_names, new_fides)
-            tid = place(g[_EVENT], g[_SITE], g[_EVENT_DATE], g[_DATE], g[_DATE_TAG],
-                        g[_ONLINE])
-            append((tid, wid, bid) if bound else
-                   (g[_IDENTITY], tid, import_id, g[_LINE], wid, bid) + g[GAME_ROW_FROM:])
+            fide = g.white_fide
+            wid = by_name(g.white_norm) if fide is None else by_fide(fide)
+            if wid is None or (fide is not None and g.white_norm not in self._by_name):
+                wid = player(g.white, g.white_norm, fide, new_players, new_names, new_fides)
+            fide = g.black_fide
+            bid = by_name(g.black_norm) if fide is None else by_fide(fide)
+            if bid is None or (fide is not None and g.black_norm not in self._by_name):
+                bid = player(g.black, g.black_norm, fide, new_players, new_names, new_fides)
+            tid = place(g.event, g.site, g.event_date, g.date, g.date_tag, g.online)
+            append((g.identity, tid, import_id, g.line, wid, bid) + g.row_values())
         try:
             return self._store(batch, rows, new_players, new_names, new_fides)
         except (OverflowError, UnicodeEncodeError) as exc:  # a value SQLite cannot take
             raise DatabaseError(f"the database refused a game: {one_line(exc)}") from None
 
-    def _store(self, batch: Sequence[tuple[Any, ...]], rows: list[tuple[Any, ...]],
+    def _store(self, batch: Sequence[PreparedGame], rows: list[tuple[Any, ...]],
                new_players: list[tuple[Any, ...]], new_names: list[tuple[Any, ...]],
                new_fides: list[tuple[Any, ...]]) -> int:
         """The inserts of one batch: its new players, names and tournaments, then its
@@ -431,17 +380,11 @@ class GameWriter:
         elif self._sqlite:
             if not self._deferring and self.added >= max(DEFER_INDEXES_AFTER, self._rows_before):
                 self._defer_indexes()
-            if self._native is not None:
-                added = self._native.insert(
-                    self._raw, self._game_sql, rows,
-                    batch if isinstance(batch, list) else list(batch), (self.import_id,),
-                    _PICKS)
-            else:
-                self._bind_fast()  # for this statement only: nothing else sees them
-                try:
-                    added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
-                finally:
-                    self._unbind()
+            self._bind_fast()  # for this statement only: nothing else sees them
+            try:
+                added = int(self.conn.exec_driver_sql(self._game_sql, rows).rowcount)
+            finally:
+                self._unbind()
         else:
             added = self._insert_games_postgresql(rows)
         if added < len(rows) and self._rows_before:
@@ -450,7 +393,7 @@ class GameWriter:
         self.added += added
         return added
 
-    def _find_clashes(self, batch: Sequence[tuple[Any, ...]]) -> None:
+    def _find_clashes(self, batch: Sequence[PreparedGame]) -> None:
         """The duplicates of a batch whose result differs from the game an earlier import
         stored, as problems (only batches that had duplicates get here: one indexed join
         per batch). A game inserted by this batch is equal to itself; a duplicate of a game
@@ -463,7 +406,7 @@ class GameWriter:
                 f"FROM {_STAGE} AS s JOIN games AS g ON g.identity = s.identity "
                 "WHERE g.result <> s.result").all()
         for chunk in chunks(batch, _CLASH_CHUNK) if self._sqlite else ():
-            wanted = [(g[_IDENTITY], g[_LINE], g[_RESULT]) for g in chunk]
+            wanted = [(g.identity, g.line, g.result) for g in chunk]
             marks = ", ".join("(?, ?, ?)" for _ in wanted)
             found += conn.exec_driver_sql(
                 "SELECT v.column2, v.column3, g.result, g.import_id, g.source_line "
@@ -537,13 +480,13 @@ class GameWriter:
 
     # -- players -------------------------------------------------------------------------
 
-    def _load_players(self, batch: Sequence[tuple[Any, ...]]) -> None:
+    def _load_players(self, batch: Sequence[PreparedGame]) -> None:
         if self._all_players_cached:
             return
-        fides = {g[_WFIDE] for g in batch} | {g[_BFIDE] for g in batch}
+        fides = {g.white_fide for g in batch} | {g.black_fide for g in batch}
         fides.discard(None)
         fides -= self._by_fide.keys()
-        names = {g[_WNORM] for g in batch} | {g[_BNORM] for g in batch}
+        names = {g.white_norm for g in batch} | {g.black_norm for g in batch}
         names -= self._by_name.keys()
         for chunk in chunks(sorted(fides)):
             for pid, fide in self._select_in(_PLAYERS_BY_FIDE, players.c.fide_id, chunk):
@@ -611,11 +554,11 @@ class GameWriter:
 
     # -- tournaments ---------------------------------------------------------------------
 
-    def _load_tournaments(self, batch: Sequence[tuple[Any, ...]]) -> None:
+    def _load_tournaments(self, batch: Sequence[PreparedGame]) -> None:
         """Give the grouping every tournament of the event and site pairs of this batch it
         does not hold yet (none to look up when the database had none: all are held)."""
         grouping = self._grouping
-        pairs = grouping.unheld({(g[_EVENT], g[_SITE]) for g in batch})
+        pairs = grouping.unheld({(g.event, g.site) for g in batch})
         if not pairs:
             return
         found: dict[tuple[str, str], list[tuple[int, str | None, str | None, str]]] = {
