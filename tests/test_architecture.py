@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -145,3 +146,54 @@ CLI module calls one (issue 16: calc, official import and target moved out)."""
 def test_the_cli_holds_no_rule(module: str, path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert not [w for w in CLI_RULE_WORDS if w in text], module
+
+
+def _from_imports(path: Path) -> list[tuple[str, list[str]]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [(node.module, [a.name for a in node.names]) for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0]
+
+
+CLI = [(m, p) for m, p in MODULES if _owned_by(m, ("tracker.cli",))]
+STORE = [(m, p) for m, p in MODULES if _owned_by(m, ("tracker.store",))]
+
+
+@pytest.mark.parametrize("module,path", CLI, ids=[m for m, _ in CLI])
+def test_the_cli_reaches_the_store_through_the_use_cases(module: str, path: Path) -> None:
+    # one door: the command line calls tracker.usecases (and the importer and check use
+    # cases), never a store module, not even for a type
+    reached = [name for name in _imports(path) if _owned_by(name, ("tracker.store",))]
+    assert not reached, f"{module} imports {reached}"
+    named = [node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and re.fullmatch(r"tracker\.store(\.\w+)*", node.value)]
+    assert not named, f"{module} names {named} (imported by name)"
+
+
+@pytest.mark.parametrize("module,path", STORE, ids=[m for m, _ in STORE])
+def test_the_store_does_not_import_the_pgn_reader(module: str, path: Path) -> None:
+    reached = [name for name in _imports(path) if _owned_by(name, ("tracker.pgn",))]
+    assert not reached, f"{module} imports {reached}"
+
+
+@pytest.mark.parametrize("module,path", STORE, ids=[m for m, _ in STORE])
+def test_the_store_calls_no_rule_of_the_engine(module: str, path: Path) -> None:
+    # the rules live in the core (tracker.fide, tracker.periods): the store imports none of
+    # the engine's verbs, only the values the replay reads (classes)
+    import importlib
+
+    for source, names in _from_imports(path):
+        if _owned_by(source, ("tracker.fide",)):
+            raise AssertionError(f"{module} imports {names} from {source}")
+        if _owned_by(source, ("tracker.periods",)):
+            core = importlib.import_module(source)
+            verbs = [n for n in names if not isinstance(getattr(core, n), type)]
+            assert not verbs, f"{module} imports {verbs} from {source}"
+
+
+def test_the_pin_rule_lives_in_the_core() -> None:
+    from tracker import periods
+    from tracker.store import reading
+
+    assert periods.check_pin.__module__ == "tracker.periods.pins"
+    assert not hasattr(reading, "check_pin")

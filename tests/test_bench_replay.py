@@ -8,7 +8,7 @@ import datetime as dt
 import importlib
 import subprocess
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from fractions import Fraction
 from pathlib import Path
 
@@ -137,9 +137,10 @@ def test_game_facts_equal_the_dataclass() -> None:
     values = (7, 3, dt.date(2025, 9, 13), "2", False, 11, "Novák, Tomáš", 1850, 1910,
               "1/2-1/2", Fraction(1, 2), RatingList.RAPID, True, None, 99012345, "1850",
               "1910", True)
-    built = game_facts([values])[0]
+    names = [f.name for f in fields(GameFact)]
+    built = game_facts([dict(zip(names, values, strict=True))])[0]
     plain = GameFact(*values)
     assert built == plain and hash(built) == hash(plain) and asdict(built) == asdict(plain)
     assert repr(built) == repr(plain)
     with pytest.raises(ValueError):
-        game_facts([values[:-1]])
+        game_facts([dict(zip(names[:-1], values[:-1], strict=True))])

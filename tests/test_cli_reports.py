@@ -472,7 +472,7 @@ def test_event_set_accepts_a_list_after_the_last_round(
 
 
 def test_pin_rules() -> None:
-    from tracker.store.reading import check_pin
+    from tracker.periods import check_pin
     one_day = TournamentFact(id=3, name="Cup", start=dt.date(2025, 11, 30),
                              end=dt.date(2025, 11, 30))
     check_pin(one_day, Period(2025, 12), RatingList.STANDARD)  # the day before the list

@@ -100,7 +100,7 @@ def check(
     Example: tracker check --list standard
     """
     from tracker.check import check_all, check_player
-    from tracker.store.players import resolve_player
+    from tracker.usecases.players import resolve_player
     lists = [RatingList.parse(rating_list)] if rating_list else []
     if all_players and player:
         raise BadInput("give a PLAYER or --all, not both")
@@ -280,7 +280,7 @@ def target(
 
     Example: tracker target 1900 --opponents 1850 --games 9
     """
-    from tracker.store.players import resolve_player
+    from tracker.usecases.players import resolve_player
     from tracker.usecases.target import TargetQuestion, opponents_from
     from tracker.usecases.target import target as answer
     rl = RatingList.parse(rating_list)

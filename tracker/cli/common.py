@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from tracker.model import Period
-    from tracker.store import Store
+    from tracker.usecases.database import Store
 
 DEFAULT_DB = "tracker.db"
 """tracker.store.DEFAULT_DB, written out so that the command line starts without importing
@@ -512,7 +512,7 @@ def output_file(output: str, db: str, *, force: bool) -> Path:
     """The file an --output names, refused when it is the database (or its -wal, -shm),
     a folder, in a missing folder, or an existing file without --force."""
     from tracker.files.outputs import check_output
-    from tracker.store.db import database_file
+    from tracker.usecases.database import database_file
 
     path = Path(output)
     check_output(path, database_file(db), force=force)
@@ -530,7 +530,7 @@ def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:
     import`); any other refuses it with a sentence saying how to make one (a mistyped --db
     is not an empty database). `tracker db upgrade` and `tracker demo` create theirs
     through open_store."""
-    from tracker.store import open_store
+    from tracker.usecases.database import open_store
 
     return open_store(db, on_upgrade=lambda old, new: _upgrading(db, old, new), create=create)
 

@@ -41,7 +41,7 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
 
       tracker db upgrade --db club.db
     """
-    from tracker.store.db import current_revision, head_revision, open_store
+    from tracker.usecases.database import current_revision, head_revision, open_store
     with open_store(db, upgrade=False) as store:
         before = current_revision(store)
     with open_store(db) as store:
@@ -69,8 +69,8 @@ def backup(
 
       tracker db backup ~/backups/tracker-2025-11.db
     """
-    from tracker.store.maintenance import backup as backup_store
-    from tracker.store.maintenance import open_existing
+    from tracker.usecases.database import backup as backup_store
+    from tracker.usecases.database import open_existing
     with open_existing(db) as store:
         size = backup_store(store, file, overwrite=force)
     out.print(f"backed up {db} to {file} ({size:,} bytes)", markup=False)
@@ -92,7 +92,7 @@ def restore(
 
       tracker db restore ~/backups/tracker-2025-11.db --db tracker.db
     """
-    from tracker.store.maintenance import restore as restore_store
+    from tracker.usecases.database import restore as restore_store
     done = restore_store(file, db)
     out.print(f"restored {done.database} from {file} ({done.size:,} bytes)", markup=False)
     if done.kept:
@@ -114,7 +114,7 @@ def check(
 
       tracker db check --db club.db
     """
-    from tracker.store.maintenance import check_database, open_existing, what_holds
+    from tracker.usecases.database import check_database, open_existing, what_holds
     with open_existing(db) as store:
         problems = check_database(store)
         holds = what_holds(store)

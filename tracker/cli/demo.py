@@ -12,7 +12,7 @@ from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
-    from tracker.store import Store
+    from tracker.usecases.database import Store
 
 # What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
 # season, and the facts that decide K. tests/test_demo.py keeps these equal to the README.
@@ -48,7 +48,7 @@ def _say(text: str = "") -> None:
 def _refuse_a_real_database(store: Store, folder: Path, db_target: str) -> None:
     """The demo adds a fictitious season and marks its player as the tracked one: never in
     a database that holds imports of anything else (a real season)."""
-    from tracker.store.imports import list_imports
+    from tracker.usecases.imports import list_imports
 
     names = {p.name for p in folder.rglob("*")}
     foreign = [r for r in list_imports(store)
@@ -103,10 +103,10 @@ def demo(
     from tracker.reports.chart import chart_model
     from tracker.reports.plot import plot_history
     from tracker.reports.season import season_report
-    from tracker.store import open_store
-    from tracker.store.official import add_entry
-    from tracker.store.players import resolve_player, set_facts, set_me
+    from tracker.usecases.database import open_store
     from tracker.usecases.histories import load_history
+    from tracker.usecases.official import add_entry
+    from tracker.usecases.players import resolve_player, set_facts, set_me
 
     folder = find_samples(samples)
     if db is not None and "://" not in db and Path(db).is_file():

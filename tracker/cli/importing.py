@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from tracker.importer import ImportReport, Interrupted, SourceReport
-    from tracker.store import Store
+    from tracker.usecases.database import Store
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 
@@ -176,7 +176,7 @@ def import_command(
     """
     from tracker.files.sources import Limits, parse_size
     from tracker.importer import ImportOptions, Interrupted, import_paths
-    from tracker.store.players import resolve_player, set_me
+    from tracker.usecases.players import resolve_player, set_me
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
     limits = Limits(max_size=parse_size(max_size), max_ratio=max_ratio,
@@ -186,7 +186,7 @@ def import_command(
     ClosedOutput.go_on, ClosedOutput.closed, ClosedOutput.full = True, False, False
     store = store_for(db, create=True)
     try:
-        from tracker.store.imports import last_game_id
+        from tracker.usecases.imports import last_game_id
         # --player is checked before anything is stored: a bad value (or several players
         # matching) stops here; a name nobody has yet may come with these files
         known = None if player is None else _known_player(store, player)
@@ -237,7 +237,7 @@ def _known_player(store: Store, player: str) -> PlayerRef | None:
     in the files being imported). A bad value, or several players matching, is an error
     before anything is stored."""
     from tracker.errors import NotFound
-    from tracker.store.players import resolve_player
+    from tracker.usecases.players import resolve_player
     try:
         return resolve_player(store, player)
     except NotFound:
@@ -388,7 +388,7 @@ def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | N
     (tracker.fide.eventnames): a list, or never rated and why. Nothing when they said
     nothing (the line above says standard, or --list)."""
     from tracker.fide.eventnames import NAME_REASONS
-    from tracker.store.imports import assumed_since
+    from tracker.usecases.imports import assumed_since
 
     by_list: dict[str, int] = {}
     never: dict[str, int] = {}
@@ -419,7 +419,7 @@ def _print_undated(store: Store, before: int) -> None:
     """The tournaments the games added left in no period (no usable date, no dated
     tournament of the same event and site to join), each with the command that dates it."""
     from tracker.fide.editions import FIRST_DATE
-    from tracker.store.imports import undated_tournaments
+    from tracker.usecases.imports import undated_tournaments
 
     # (a date tag of a year before 2008 needs no period: that era is not replayed)
     undated = [u for u in undated_tournaments(store, after_game_id=before)
@@ -460,7 +460,7 @@ def imports_command(
 ) -> None:
     if ctx.invoked_subcommand is not None:  # (`imports --db X remove 3`: remove takes X)
         return
-    from tracker.store.imports import list_imports
+    from tracker.usecases.imports import list_imports
     store = store_for(db)
     try:
         rows = list_imports(store)
@@ -516,7 +516,7 @@ def remove_command(
 
       tracker imports remove 3 && tracker import corrected.pgn
     """
-    from tracker.store.imports import remove_import
+    from tracker.usecases.imports import remove_import
     store = store_for(db)
     try:
         gone = remove_import(store, import_id, dry_run=dry_run)
@@ -570,7 +570,7 @@ def players_command(
 
       tracker players --format json
     """
-    from tracker.store.players import list_players
+    from tracker.usecases.players import list_players
     store = store_for(db)
     try:
         rows = list_players(store, search)
@@ -630,7 +630,7 @@ def merge_command(
 
       tracker player merge 1503014 "Carlsen,M"
     """
-    from tracker.store.players import merge, resolve_player
+    from tracker.usecases.players import merge, resolve_player
     store = store_for(db)
     try:
         kept = resolve_player(store, keep)
@@ -668,7 +668,7 @@ def set_command(
 
       tracker player set 1503014 --ever-2400
     """
-    from tracker.store.players import resolve_player, set_facts, set_me
+    from tracker.usecases.players import resolve_player, set_facts, set_me
     facts: dict[str, Any] = {}
     if birth_year is not None:
         facts["birth_year"] = birth_year

@@ -27,9 +27,8 @@ from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
-    from tracker.store import Store
-    from tracker.store.official import ImportSummary
-    from tracker.usecases.official import ListTarget
+    from tracker.usecases.database import Store
+    from tracker.usecases.official import ImportSummary, ListTarget
 
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
 COLUMNS = ("list", "period", "rating", "games", "k", "flag", "title", "birth_year", "source")
@@ -246,9 +245,8 @@ def add(
 
       tracker official add 1503014 --period 2025-11 --rating 2839 --k 10 --games 9
     """
-    from tracker.store.official import add_entry
-    from tracker.store.players import resolve_player
-    from tracker.usecases.official import check_published
+    from tracker.usecases.official import add_entry, check_published
+    from tracker.usecases.players import resolve_player
     when = period_option(period)
     assert when is not None
     check_published(when)
@@ -282,8 +280,8 @@ def list_entries(
 
       tracker official list 1503014 --list blitz --format csv
     """
-    from tracker.store.official import entries_for
-    from tracker.store.players import resolve_player
+    from tracker.usecases.official import entries_for
+    from tracker.usecases.players import resolve_player
     which = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -327,8 +325,8 @@ def remove(
 
       tracker official remove 1503014 --period 2025-11 --list rapid
     """
-    from tracker.store.official import remove_entry
-    from tracker.store.players import resolve_player
+    from tracker.usecases.official import remove_entry
+    from tracker.usecases.players import resolve_player
     when = period_option(period)
     assert when is not None
     which = RatingList.parse(rating_list)

@@ -90,8 +90,8 @@ def history(
         season_summary,
         unplaced_lines,
     )
-    from tracker.store.players import resolve_player
     from tracker.usecases.histories import load_history
+    from tracker.usecases.players import resolve_player
     rl = _list(rating_list)
     first, last = period_option(since, "--from"), period_option(until, "--to")
     check_range(first, last)
@@ -139,8 +139,8 @@ def explain(
       tracker explain "Novák" 2025-11 --list rapid
     """
     from tracker.reports import EXPLAIN_COLUMNS, explain_games, explain_lines, history_row
-    from tracker.store.players import resolve_player
     from tracker.usecases.histories import load_history
+    from tracker.usecases.players import resolve_player
     if not args or len(args) > 2:
         raise BadInput("give the period (YYYY-MM), optionally after the player: "
                        "tracker explain [PLAYER] 2025-11")
@@ -179,8 +179,8 @@ def next_list(
     Example: tracker next --list standard
     """
     from tracker.reports import HISTORY_COLUMNS, history_rows, next_lines, next_report
-    from tracker.store.players import resolve_player
     from tracker.usecases.histories import load_history
+    from tracker.usecases.players import resolve_player
     rl = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -224,8 +224,8 @@ def export(
     """
     from tracker.files.outputs import write_atomic
     from tracker.reports import GAME_COLUMNS, HISTORY_COLUMNS, game_rows, history_rows, to_csv
-    from tracker.store.players import resolve_player
     from tracker.usecases.histories import load_history
+    from tracker.usecases.players import resolve_player
     path = None if output == "-" else output_file(output, db, force=force)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -265,8 +265,8 @@ def plot(
     """
     from tracker.reports.chart import chart_model
     from tracker.reports.plot import plot_history
-    from tracker.store.players import resolve_player
     from tracker.usecases.histories import load_history
+    from tracker.usecases.players import resolve_player
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
     path = output_file(output, db, force=force)
@@ -295,8 +295,8 @@ def event_list(
     from decimal import Decimal
 
     from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed
-    from tracker.store.players import resolve_player
     from tracker.usecases.histories import load_history
+    from tracker.usecases.players import resolve_player
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -368,8 +368,8 @@ def event_set(
 
       tracker event set 7 --ro 1849
     """
-    from tracker.store.players import resolve_player
-    from tracker.store.reading import record_override
+    from tracker.usecases.events import record_override
+    from tracker.usecases.players import resolve_player
     if period is None and rating_list is None and exclude is None and ro is None:
         raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")
     kwargs: dict[str, Any] = {}

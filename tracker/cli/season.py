@@ -57,8 +57,8 @@ def report(
     from tracker import __version__
     from tracker.files.outputs import write_atomic
     from tracker.reports.season import season_report
-    from tracker.store.players import resolve_player
     from tracker.usecases.histories import load_history
+    from tracker.usecases.players import resolve_player
 
     chosen = tuple(dict.fromkeys(RatingList.parse(x) for x in lists)) if lists else None
     path = output_file(output, db, force=force)

@@ -102,6 +102,7 @@ from tracker.periods.facts import (
     replay_from,
     too_early_reason,
 )
+from tracker.periods.pins import check_pin
 from tracker.periods.replay import replay
 from tracker.periods.rows import (
     Assumption,
@@ -113,6 +114,7 @@ from tracker.periods.rows import (
 )
 
 __all__ = [
+    "check_pin",
     "ASSUMED_GAMES_WHEN_ESTABLISHED",
     "GameFact",
     "Assumption",

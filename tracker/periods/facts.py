@@ -98,28 +98,29 @@ class GameFact:
     opponent_elo_tag: str | None = None
     list_assumed: bool = False  # no readable TimeControl: the list was inferred
 
+    @classmethod
+    def many(cls, rows: Iterable[Mapping[str, object]]) -> list[GameFact]:
+        """GameFacts from mappings of field name to value (`game_facts`)."""
+        return game_facts(rows)
 
-_GAME_FIELDS = tuple(f.name for f in fields(GameFact))
+
+_GAME_NAMES = frozenset(f.name for f in fields(GameFact))
 
 
-def game_facts(rows: Iterable[Sequence[object]]) -> list[GameFact]:
-    """GameFacts from tuples of values in field order, every field given (what the store
-    reads by the thousand): the one constructor that builds a dataclass without its
-    __init__ (object.__new__ and __dict__), so keep it equal to `GameFact(*values)`
-    (tests/test_bench_replay.py checks it; GameFact has no __post_init__ to skip). The
-    frozen dataclass's __init__ sets each of its 18 fields through object.__setattr__:
-    5,000 facts take 11-12 ms here against 19-25 ms through __init__, and bench/history.py's
-    standard replay of 5,000 games 0.150 s CPU against 0.182 s (medians of 3 runs of 5,
-    alternated; issue 16). The values are taken as they are, as __init__ takes them."""
+def game_facts(rows: Iterable[Mapping[str, object]]) -> list[GameFact]:
+    """GameFacts from mappings of field name to value, every field given (what the store
+    reads by the thousand): built without the dataclass's __init__ (object.__new__ and
+    __dict__), which sets each field through object.__setattr__ and costs about twice as
+    much, so keep it equal to `GameFact(**values)` (tests/test_bench_replay.py checks it;
+    GameFact has no __post_init__ to skip). The values are taken as they are."""
     new = object.__new__
-    names = _GAME_FIELDS
-    n = len(names)
+    names = _GAME_NAMES
     out: list[GameFact] = []
     for values in rows:
-        if len(values) != n:
-            raise ValueError(f"a GameFact has {n} fields, not {len(values)}")
+        if values.keys() != names:
+            raise ValueError(f"a GameFact has the fields {sorted(names)}, not {sorted(values)}")
         fact = new(GameFact)
-        fact.__dict__.update(zip(names, values, strict=True))
+        fact.__dict__.update(values)
         out.append(fact)
     return out
 

@@ -41,7 +41,7 @@ from tracker.model import (
     PlayerRef,
     RatingList,
 )
-from tracker.periods import GameFact, TournamentFact, game_facts, is_list_month
+from tracker.periods import GameFact, TournamentFact
 from tracker.store.db import Store, writing
 from tracker.store.official import entry_order, official_entry
 from tracker.store.players import player_ref
@@ -49,8 +49,9 @@ from tracker.store.schema import games, official_ratings, players, ro_overrides,
 
 __all__ = [
     "UNSET",
+    "OverrideChange",
+    "Unset",
     "StoredFacts",
-    "check_pin",
     "facts_of_players",
     "games_of",
     "get_tournament",
@@ -74,9 +75,9 @@ def _elo_tag(side: str) -> ColumnElement[object]:
 
 @functools.cache
 def _side_select(white: bool) -> Select[tuple[object, ...]]:
-    """The games of the player on one side, without the WHERE clause: the columns in
-    GameFact's field order (white, score and the list are added in Python), the player's own
-    id last. Built once (building a statement costs more than running it)."""
+    """The games of the player on one side, without the WHERE clause: the columns
+    `_facts_of_rows` names (white, score and the list are added in Python), the player's
+    own id last. Built once (building a statement costs more than running it)."""
     g = games.c
     own, other = ("white", "black") if white else ("black", "white")
     opp = players.alias("opp")
@@ -101,10 +102,13 @@ def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]
     """GameFacts from the rows of `_side_select` (the player's id, last, is dropped)."""
     scores = WHITE_SCORES if white else BLACK_SCORES
     lists = _LISTS
-    return game_facts(
-        (gid, int(tid), date, round_, white, int(opp_id), str(opp_name), own_elo, opp_elo,
-         str(result), scores.get(result), lists[str(rating_list)], bool(rated), reason,
-         opp_fide, own_tag, opp_tag, bool(assumed))
+    return GameFact.many(
+        {"id": gid, "tournament_id": int(tid), "date": date, "round": round_, "white": white,
+         "opponent_id": int(opp_id), "opponent": str(opp_name), "own_elo": own_elo,
+         "opponent_elo": opp_elo, "result": str(result), "score": scores.get(result),
+         "rating_list": lists[str(rating_list)], "rated": bool(rated),
+         "not_rated_reason": reason, "opponent_fide_id": opp_fide, "own_elo_tag": own_tag,
+         "opponent_elo_tag": opp_tag, "list_assumed": bool(assumed)}
         for (gid, tid, date, round_, opp_id, opp_name, own_elo, opp_elo, result, rating_list,
              rated, reason, opp_fide, own_tag, opp_tag, assumed, _own) in rows
     )
@@ -280,37 +284,12 @@ def get_tournament(store: Store, tournament_id: int, player_id: int | None = Non
     return _tournament_fact(row)
 
 
-def check_pin(t: TournamentFact, period: Period, rating_list: RatingList, *,
-              force: bool = False) -> None:
-    """Refuse to pin a tournament to a list that cannot rate it: a month without a list of
-    `rating_list`, or a list published before the tournament's last round (the rule the
-    check's what-ifs follow: a list cannot rate a tournament that was not over) unless
-    `force` (the PGN's dates are wrong and FIDE's page says where it landed)."""
-    where = f"tournament {t.id} ({t.name}"
-    if not is_list_month(period, rating_list):
-        raise BadInput(f"--period {period}: FIDE published no {rating_list} list that month "
-                       f"(lists were not monthly then): give a list month for {where})")
-    end = t.end or t.start
-    if end is None or period.list_date > end or force:
-        return
-    first = Period.of(end).next()
-    while not is_list_month(first, rating_list):
-        first = first.next()
-    start = t.start or end
-    dates = (start.isoformat() if start == end
-             else f"{start.isoformat()} to {end.isoformat()}")
-    raise BadInput(f"{where}, played {dates}) cannot be rated on the {period} list "
-                   f"(dated {period.list_date.isoformat()}, before its last round): the "
-                   f"first {rating_list} list it can land on is {first} (if its dates in the "
-                   "PGN are wrong and FIDE's page says otherwise, add --force)")
-
-
-class _Unset:
+class Unset:
     def __repr__(self) -> str:
         return "UNSET"
 
 
-UNSET = _Unset()
+UNSET = Unset()
 """Marks an override left as it is (None clears it)."""
 
 
@@ -326,32 +305,30 @@ def record_override(
     store: Store,
     tournament_id: int,
     *,
-    period: Period | None | _Unset = UNSET,
-    rating_list: RatingList | None | _Unset = UNSET,
-    excluded: bool | _Unset = UNSET,
-    ro: tuple[int, int | None] | _Unset = UNSET,
-    force: bool = False,
+    period: Period | None | Unset = UNSET,
+    rating_list: RatingList | None | Unset = UNSET,
+    excluded: bool | Unset = UNSET,
+    ro: tuple[int, int | None] | Unset = UNSET,
 ) -> OverrideChange:
     """Record the user's overrides of one tournament in one transaction.
 
     `period` pins the tournament to a list month (None: back to the default), `rating_list`
     pins it to a list (None: back to each game's own list), `excluded` marks a tournament
     that was never rated, `ro=(player_id, rating)` records the Ro FIDE used for that player
-    (rating None removes it). Arguments left UNSET are unchanged.
+    (rating None removes it). Arguments left UNSET are unchanged. Whether the list can
+    rate the tournament is the rules' question (tracker.periods.check_pin), asked by the use
+    case (tracker.usecases.events) before this records it.
     """
-    before = get_tournament(store, tournament_id)  # NotFound with a clear sentence
-    if isinstance(period, Period):
-        on = before.pinned_list if isinstance(rating_list, _Unset) else rating_list
-        check_pin(before, period, on or RatingList.STANDARD, force=force)
+    get_tournament(store, tournament_id)  # NotFound with a clear sentence
     values: dict[str, object] = {}
     changes: list[str] = []
-    if not isinstance(period, _Unset):
+    if not isinstance(period, Unset):
         values["pinned_period"] = None if period is None else str(period)
         changes.append(f"period {'default' if period is None else period}")
-    if not isinstance(rating_list, _Unset):
+    if not isinstance(rating_list, Unset):
         values["pinned_list"] = None if rating_list is None else str(rating_list)
         changes.append(f"list {'from each game' if rating_list is None else rating_list}")
-    if not isinstance(excluded, _Unset):
+    if not isinstance(excluded, Unset):
         values["excluded"] = excluded
         changes.append("excluded" if excluded else "included")
     with writing(store) as conn:
@@ -359,7 +336,7 @@ def record_override(
             conn.execute(
                 update(tournaments).where(tournaments.c.id == tournament_id).values(**values)
             )
-        if not isinstance(ro, _Unset):
+        if not isinstance(ro, Unset):
             player_id, rating = ro
             if rating is not None and not 1 <= rating <= MAX_RATING:
                 raise BadInput(f"--ro {rating} is not a rating: give a number from 1 to "
@@ -374,5 +351,5 @@ def record_override(
                 conn.execute(insert(ro_overrides).values(
                     tournament_id=tournament_id, player_id=player_id, rating=rating))
             changes.append(f"Ro {rating}" if rating is not None else "Ro from the lists")
-    player = ro[0] if not isinstance(ro, _Unset) else None
+    player = ro[0] if not isinstance(ro, Unset) else None
     return OverrideChange(get_tournament(store, tournament_id, player), tuple(changes))

@@ -21,7 +21,17 @@ from tracker.errors import BadInput, NotFound
 from tracker.lists import open_list
 from tracker.model import Period, RatingList
 from tracker.store import Store
-from tracker.store.official import ImportSummary, import_entries, known_fide_ids
+from tracker.store.official import (
+    ImportSummary,
+    add_entry,
+    entries_for,
+    import_entries,
+    known_fide_ids,
+    remove_entry,
+)
+
+__all__ = ["FileOutcome", "ImportSummary", "ListTarget", "add_entry", "check_published",
+           "entries_for", "import_lists", "latest_published", "list_targets", "remove_entry"]
 
 LIST_SUFFIXES = (".txt", ".xml", ".zip")
 """What a folder search picks up (case-insensitive)."""
