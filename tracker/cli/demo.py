@@ -26,9 +26,11 @@ SAMPLE_RATED_GAMES = 212
 
 def find_samples(given: Path | None) -> Path:
     """The sample season: --samples, else sample_pgns/ of the source tree this tracker runs
-    from, else ./sample_pgns."""
+    from, else the copy an installed package ships (tracker/samples), else ./sample_pgns."""
+    here = Path(__file__).resolve()
     candidates = [given] if given is not None else [
-        Path(__file__).resolve().parents[2] / "sample_pgns",
+        here.parents[2] / "sample_pgns",
+        here.parents[1] / "samples",
         Path.cwd() / "sample_pgns",
     ]
     for c in candidates:
