@@ -35,6 +35,9 @@ SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
 SPEC = SHARED / "spec"
 SAMPLES = REPO / "sample_pgns"
+SHARED_MISSING = ("../shared is not beside the clone: the tests that read the FIDE spec and "
+                  "the PGN corpus skip (CI lays it there)")
+
 
 
 def corpus_files() -> list[Path]:
@@ -63,6 +66,9 @@ BACKENDS = ("sqlite", "postgresql")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # A run without ../shared tests much less; under CI that is a failure, not a green run.
+    if not SHARED.is_dir() and os.environ.get("CI") == "true":
+        raise pytest.UsageError(f"{SHARED_MISSING}; with CI=true that fails the run")
     config.addinivalue_line("markers", "databases: run once on SQLite and once on PostgreSQL "
                                        "(tests/conftest.py)")
 
@@ -270,9 +276,15 @@ def dump_target(target: str, without: tuple[str, ...] = ()) -> list[str]:
 
 
 def need_shared() -> None:
-    """Skip loudly when ../shared is missing (CI always has it beside the clone)."""
+    """Skip, in one line, a test that reads ../shared where it is missing (CI always has it
+    beside the clone: there, `pytest_configure` has already stopped the run)."""
     if not SHARED.is_dir():
-        pytest.skip(f"{SHARED} not found (CI lays shared/ beside the clone)")
+        pytest.skip(SHARED_MISSING)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    return None if SHARED.is_dir() else SHARED_MISSING
+
 
 
 @pytest.fixture(scope="session")
