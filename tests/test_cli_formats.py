@@ -268,7 +268,8 @@ def test_a_closed_pipe_ends_a_reading_command_quietly(args: tuple[str, ...],
 def test_docs_export_lists_every_csv_column() -> None:
     from tests.conftest import REPO
     from tracker.cli.check import ALL_COLUMNS, CHECK_COLUMNS
-    from tracker.cli.importing import IMPORT_COLUMNS, PLAYER_COLUMNS
+    from tracker.cli.importing import IMPORT_COLUMNS
+    from tracker.cli.players import PLAYER_COLUMNS
     from tracker.reports import EXPLAIN_COLUMNS
     doc = (REPO / "docs" / "export.md").read_text(encoding="utf-8")
     for columns in (EXPLAIN_COLUMNS, CHECK_COLUMNS, ALL_COLUMNS, IMPORT_COLUMNS,

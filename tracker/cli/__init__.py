@@ -49,7 +49,8 @@ HELP = (
 
 
 # Command modules, in the order their commands appear in --help. Each has register(app).
-COMMAND_MODULES = ("calc", "importing", "reports", "season", "official", "check", "db", "demo")
+COMMAND_MODULES = ("calc", "importing", "players", "reports", "season", "official", "check", "db",
+                   "demo")
 
 
 # The C extensions (issue 18): what each speeds up, its module, and where the choice of it
@@ -132,8 +133,8 @@ def _reflow_help(typer_app: typer.Typer) -> None:
 
 
 COMMANDS = {
-    "calc": "calc", "import": "importing", "imports": "importing", "players": "importing",
-    "player": "importing", "history": "reports", "explain": "reports", "next": "reports",
+    "calc": "calc", "import": "importing", "imports": "importing", "players": "players",
+    "player": "players", "history": "reports", "explain": "reports", "next": "reports",
     "export": "reports", "plot": "reports", "event": "reports", "report": "season",
     "official": "official", "check": "check", "target": "check", "db": "db", "demo": "demo",
 }

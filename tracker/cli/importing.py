@@ -1,4 +1,4 @@
-"""`tracker import`, `tracker imports`, `tracker players`, `tracker player merge|set`."""
+"""`tracker import`, `tracker imports`, `tracker imports remove`."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ from tracker.cli.common import (
     store_for,
     unless_closed,
 )
-from tracker.errors import BadInput, TrackerError
+from tracker.cli.players import who
+from tracker.errors import TrackerError
 from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
@@ -45,12 +46,6 @@ def register(app: typer.Typer) -> None:
     imports.callback()(imports_command)
     imports.command("remove")(remove_command)
     app.add_typer(imports, name="imports")
-    app.command("players")(players_command)
-    player = typer.Typer(help="Tell the tracker about a player: merge spellings, set facts.",
-                         no_args_is_help=True)
-    player.command("merge")(merge_command)
-    player.command("set")(set_command)
-    app.add_typer(player, name="player")
 
 
 # --- import -----------------------------------------------------------------------------
@@ -219,7 +214,7 @@ def import_command(
             else:
                 set_me(store, ref.id)
                 with unless_closed():
-                    out.print(f"tracked player: {_who(ref)}", markup=False)
+                    out.print(f"tracked player: {who(ref)}", markup=False)
                     sys.stdout.flush()
     finally:
         store.close()
@@ -301,10 +296,6 @@ class _Said:
             with unless_closed():
                 out.print(line, markup=False)
                 sys.stdout.flush()
-
-
-def _who(ref: PlayerRef) -> str:
-    return f"{ref.name} (FIDE ID {ref.fide_id})" if ref.fide_id else ref.name
 
 
 def failed_files(failed: int, of: int) -> str:
@@ -438,7 +429,7 @@ def _print_undated(store: Store, before: int) -> None:
                   markup=False)
 
 
-# --- imports / players ------------------------------------------------------------------
+# --- imports ----------------------------------------------------------------------------
 
 
 _IMPORTS_HELP = """List what was imported from where: file, when, games read and added.
@@ -488,9 +479,6 @@ def imports_command(
 IMPORT_COLUMNS = ("id", "source", "content_hash", "imported_at", "games_read", "games_added",
                   "duplicates", "problems")
 """`tracker imports --format csv` (the fields of its JSON)."""
-PLAYER_COLUMNS = ("id", "name", "fide_id", "me", *RatingList, "first", "last", "aliases")
-"""`tracker players --format csv`: the fields of its JSON, the games per list in a column
-each, the aliases joined by "; "."""
 
 
 def remove_command(
@@ -553,159 +541,3 @@ def _some(names: tuple[str, ...], sep: str, shown: int = 5) -> str:
         return ""
     more = f" and {len(names) - shown:,} more" if len(names) > shown else ""
     return ": " + sep.join(names[:shown]) + more
-
-
-def players_command(
-    search: Annotated[str | None, typer.Option(
-        "--search", "-s", help="Only players whose name (or an alias) contains this, or with "
-                               "this FIDE ID.", show_default=False)] = None,
-    fmt: FormatOption = Format.table,
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """List players with their FIDE ID, games per list and the dates of their games.
-
-    Examples:
-
-      tracker players --search carlsen
-
-      tracker players --format json
-    """
-    from tracker.usecases.players import list_players
-    store = store_for(db)
-    try:
-        rows = list_players(store, search)
-    finally:
-        store.close()
-    lists = [str(x) for x in RatingList]
-    if fmt is Format.json:
-        emit_json([
-            {"id": p.id, "name": p.name, "fide_id": p.fide_id, "me": p.is_me,
-             "games": {lst: p.games.get(lst, 0) for lst in lists},
-             "first": _iso(p.first), "last": _iso(p.last), "aliases": list(p.aliases)}
-            for p in rows
-        ])
-        return
-    if fmt is Format.csv:
-        emit_csv(PLAYER_COLUMNS, [
-            {"id": p.id, "name": p.name, "fide_id": p.fide_id, "me": "yes" if p.is_me else "no",
-             **{lst: p.games.get(lst, 0) for lst in lists}, "first": _iso(p.first),
-             "last": _iso(p.last), "aliases": "; ".join(p.aliases)} for p in rows])
-        return
-    if not rows:
-        hint = f" matches {search!r}" if search else " yet: run `tracker import FOLDER`"
-        out.print(f"no player{hint}", markup=False)
-        return
-    headers = ["id", "name", "FIDE ID", *lists, "first", "last"]
-    cells = [
-        [str(p.id), p.name + (" (me)" if p.is_me else ""), str(p.fide_id or "-"),
-         *(f"{p.games.get(lst, 0):,}" for lst in lists), _iso(p.first) or "-",
-         _iso(p.last) or "-"]
-        for p in rows
-    ]
-    right = [0, 2, *range(3, 3 + len(lists))]
-    print_table(headers, cells, right)
-
-
-def _iso(value: Any) -> str | None:
-    return None if value is None else str(value.isoformat())
-
-
-# --- player merge / set -----------------------------------------------------------------
-
-
-def merge_command(
-    keep: Annotated[str, typer.Argument(help="The player to keep (FIDE ID or name).",
-                                        show_default=False)],
-    other: Annotated[str, typer.Argument(help="The same person under another spelling: "
-                                               "merged into KEEP, then removed.",
-                                         show_default=False)],
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """Two spellings, one person: move OTHER's games and spellings to KEEP.
-
-    The tracker never merges players by guesswork; this is how you say they are one.
-    Refused when they have different FIDE IDs or played each other.
-
-    Example:
-
-      tracker player merge 1503014 "Carlsen,M"
-    """
-    from tracker.usecases.players import merge, resolve_player
-    store = store_for(db)
-    try:
-        kept = resolve_player(store, keep)
-        gone = resolve_player(store, other)
-        result = merge(store, kept.id, gone.id)
-    finally:
-        store.close()
-    out.print(f"merged {_who(gone)} into {_who(result)}", markup=False)
-
-
-MAX_RATED_GAMES = 100_000
-"""The most rated games `player set --rated-games` takes (a long career has a few thousand)."""
-
-
-def set_command(
-    player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
-    me: Annotated[bool, typer.Option("--me", help="Mark as the player you track.")] = False,
-    birth_year: Annotated[int | None, typer.Option(
-        "--birth-year", help="Year of birth (K 40 for juniors).", show_default=False)] = None,
-    rated_games: Annotated[int | None, typer.Option(
-        "--rated-games", help="Rated games completed before the first game in the database "
-                              "(K 40 until 30).", show_default=False)] = None,
-    ever_2400: Annotated[bool | None, typer.Option(
-        "--ever-2400/--no-ever-2400", help="Whether the player has ever been rated 2400 "
-                                            "(K 10 for life).", show_default=False)] = None,
-    fide_id: Annotated[int | None, typer.Option(
-        "--fide-id", help="The player's FIDE ID.", show_default=False)] = None,
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """Record facts about a player that decide K, or mark the player you track.
-
-    Examples:
-
-      tracker player set "Novak, Jan" --me --birth-year 2009
-
-      tracker player set 1503014 --ever-2400
-    """
-    from tracker.usecases.players import resolve_player, set_facts, set_me
-    facts: dict[str, Any] = {}
-    if birth_year is not None:
-        facts["birth_year"] = birth_year
-    if rated_games is not None:
-        if rated_games > MAX_RATED_GAMES:  # (past 64 bits, SQLite cannot even store it)
-            raise BadInput(f"--rated-games {rated_games:,} is not plausible: give the rated "
-                           "games completed before the first game in the database, like 45")
-        facts["rated_games"] = rated_games
-    if ever_2400 is not None:
-        facts["ever_2400"] = ever_2400
-    if fide_id is not None:
-        facts["fide_id"] = fide_id
-    if not facts and not me:
-        raise BadInput("nothing to set: give --me, --birth-year, --rated-games, "
-                       "--ever-2400/--no-ever-2400 or --fide-id")
-    store = store_for(db)
-    try:
-        ref = resolve_player(store, player)
-        if facts:
-            ref = set_facts(store, ref.id, **facts)
-        if me:
-            set_me(store, ref.id)
-    finally:
-        store.close()
-    said = [_fact_said(k, v) for k, v in facts.items()]
-    if me:
-        said.insert(0, "tracked player")
-    out.print(f"{_who(ref)}: {', '.join(said)}", markup=False)
-
-
-def _fact_said(fact: str, value: Any) -> str:
-    """A fact just recorded, in words: "born 2009", "45 rated games completed", "has been
-    rated 2400 or more" (never a Python value: "ever 2400 True")."""
-    if fact == "birth_year":
-        return f"born {value}"
-    if fact == "rated_games":
-        return f"{value:,} rated game{'s' if value != 1 else ''} completed"
-    if fact == "ever_2400":
-        return "has been rated 2400 or more" if value else "never rated 2400 or more"
-    return f"FIDE ID {value}" if fact == "fide_id" else f"{fact.replace('_', ' ')} {value}"

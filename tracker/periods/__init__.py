@@ -40,13 +40,14 @@ How the replay runs
    Jul 2009 - Jun 2017), a tournament whose start list L is older than the list before P
    gets the K of L (`TournamentIn.k_start`): the official K recorded on L, else `derive_k`
    for the period after L from the rating on L and the K facts known once L was published
-   (`_State.facts_at`); the period's K when the replay has no rating or facts for L.
+   (`ReplayState.facts_at`, tracker.periods.state); the period's K when the replay has no rating or facts for L.
 4. Re-anchor: when P has an official entry with a rating, the next period starts from it
    (so one wrong month does not poison the rest); the row keeps both numbers.
 
 Modules: `facts` (what comes in, the list calendar, grouping into units), `rows` (what comes
-out), `replay` (the loop). Policies of this package (the rules' own UNSETTLED policies live
-in tracker.fide):
+out), `replay` (the loop), `state` (what the loop knows between periods, the K facts read
+from it), `pins` (which list a tournament may be pinned to). Policies of this package (the
+rules' own UNSETTLED policies live in tracker.fide):
 - rated games unknown, replay starting from an official entry whose K is below the
   newcomer K of its edition (K 20/15/10): the player is taken to have completed 30 games
   (`ASSUMED_GAMES_WHEN_ESTABLISHED`); the flat K 20 of rapid and blitz before Oct 2022 is

@@ -1,5 +1,6 @@
 """The replay itself: list period after list period through tracker.fide (pure). See the
-package docstring (tracker.periods) for how it runs."""
+package docstring (tracker.periods) for how it runs; what it knows between periods and the K
+facts read from that are tracker.periods.state."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from tracker.fide import (
     PeriodOut,
     PlayerFacts,
     TournamentIn,
-    derive_k,
     edition_for,
     first_rating,
     one_off_adjustment,
@@ -26,13 +26,10 @@ from tracker.fide import (
 )
 from tracker.fide.editions import FIRST_DATE, FirstFormula
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
-from tracker.model import MAX_K, NotRated, OfficialEntry, Period, RatingList
+from tracker.model import NotRated, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
     GAMES_A_DAY_NOT_STANDARD,
-    GAMES_COMPLETED_WHEN_UNKNOWN,
-    PEAK_FOR_2400_QUESTION,
-    PLAYER_FACTS_LISTS,
     TAG_IS_EVIDENCE_OF_THE_LIST,
     GameFact,
     ReplayInputs,
@@ -41,19 +38,18 @@ from tracker.periods.facts import (
     is_list_month,
     list_in_force,
     next_list,
-    previous_list,
     replay_from,
     stored_twice,
     too_early_reason,
 )
 from tracker.periods.rows import (
-    Assumption,
     NotCounted,
     PeriodRow,
     Replay,
     Source,
     TournamentPlan,
 )
+from tracker.periods.state import ReplayState, k_assumptions, k_at_start, period_facts
 
 
 def _most_common(values: Iterable[int | None]) -> int | None:
@@ -107,102 +103,6 @@ a tournament the user put on a list (`tracker event set ID --list LIST`) counts 
 the same; the user has FIDE's page. A variant is never rated."""
 
 
-def _newcomer_k(rating_list: RatingList, period: Period) -> int:
-    """K of a new player on that list date (only used to read an official K as the K of an
-    established player when the games completed are unknown): under the flat K of rapid and
-    blitz before Oct 2022 everyone's K, which says nothing about the games completed."""
-    return edition_for(rating_list, period.list_date).newcomer_k
-
-
-class _State:
-    """What the replay knows between periods."""
-
-    def __init__(self, inputs: ReplayInputs) -> None:
-        self.inputs = inputs
-        self.rating: int | None = None
-        self.source = "unrated"
-        self.published: dict[Period, int | None] = {}  # list -> rating on it (None: unrated)
-        # The recorded facts apply to the lists of PLAYER_FACTS_LISTS only (policy); the
-        # other lists learn them from their own official entries and replayed ratings.
-        self.recorded_games = (inputs.player.rated_games
-                               if inputs.rating_list in PLAYER_FACTS_LISTS else None)
-        self.rated_games = self.recorded_games or 0
-        # Whether `rated_games` is a count (recorded, shown by an official K, or counted by
-        # the replay from a first rating) rather than the policy's assumption.
-        self.games_known = self.recorded_games is not None
-        self.ever_2400 = (bool(inputs.player.ever_2400)
-                          if inputs.rating_list in PLAYER_FACTS_LISTS else False)
-        self.ever_2400_known = (inputs.player.ever_2400 is not None
-                                and inputs.rating_list in PLAYER_FACTS_LISTS)
-        self.started_rated = False  # the replay's first rating came from outside it
-        self.list_games = 0  # the games columns of the official entries learnt, added up
-        self.peak = 0  # the highest rating the replay knows on this list
-        self.reached_2300 = False
-        self.pool: list[tuple[Unit, TournamentIn, list[GameFact]]] = []
-        self._order: list[Period] = []
-        # The K facts (games completed, 2400 ever, 2300 reached) once each list was published:
-        # the K a player had at a tournament's start is derived from those of its start list.
-        self.facts_at: dict[Period, tuple[int, bool, bool]] = {}
-        # The published standard ratings' lists, in order (rapid/blitz look them up by date).
-        self.standard_lists = sorted(inputs.standard_ratings)
-
-    def publish(self, period: Period, rating: int | None) -> None:
-        """Record the rating on the list of `period` (None: unrated on that list)."""
-        if period not in self.published:
-            self._order.append(period)  # periods arrive in increasing order
-        self.published[period] = rating
-        if rating is None:
-            return
-        self.peak = max(self.peak, rating)
-        if rating >= 2400:
-            self.ever_2400 = True
-        if rating >= 2300:
-            self.reached_2300 = True
-
-    def remember(self, period: Period) -> None:
-        """Record the K facts known once the list of `period` is published (and learnt)."""
-        self.facts_at[period] = (self.rated_games, self.ever_2400, self.reached_2300)
-
-    def learn(self, entry: OfficialEntry) -> None:
-        """What an official entry's K says beyond its own period: a K only a published 2400
-        on this list gives (K 10 under a ladder) keeps K 10 for good (spec 3 rule 1)."""
-        rl = self.inputs.rating_list
-        on = entry.period.list_date
-        if (entry.k is not None and on >= replay_from(rl)
-                and edition_for(rl, on).k_shows_2400(entry.k)):
-            self.ever_2400 = True
-        if entry.k is not None and not self.games_known and entry.k < _newcomer_k(rl, entry.period):
-            # An official K below a new player's: 30 games completed, at least (a count now).
-            self.rated_games = max(self.rated_games, ASSUMED_GAMES_WHEN_ESTABLISHED)
-            self.games_known = True
-        if entry.games:
-            # The games column of the lists (FIDE's own count of the period's rated games):
-            # once they add up to 30, the player has completed 30 at least.
-            self.list_games += entry.games
-            if not self.games_known and self.list_games >= ASSUMED_GAMES_WHEN_ESTABLISHED:
-                self.rated_games = max(self.rated_games, self.list_games)
-                self.games_known = True
-
-    def start_rated(self, rating: int) -> None:
-        """The replay starts at a rating from outside it (an official entry or the player's
-        own Elo tag): the games completed before it are unknown unless recorded; policy
-        GAMES_COMPLETED_WHEN_UNKNOWN."""
-        self.started_rated = True
-        self.peak = max(self.peak, rating)
-        if not self.games_known:
-            self.rated_games = GAMES_COMPLETED_WHEN_UNKNOWN
-
-    def in_force(self, on: dt.date) -> tuple[Period, int] | None:
-        """The replayed list in force on `on` and the rating on it (None: the replay has no
-        list before `on`, or the player was unrated on it)."""
-        i = bisect.bisect_right(self._order, Period.of(on))
-        if i == 0:
-            return None
-        p = self._order[i - 1]
-        rating = self.published[p]
-        return None if rating is None else (p, rating)
-
-
 def replay(inputs: ReplayInputs) -> Replay:
     """Replay one list for one player (see the module docstring)."""
     rl = inputs.rating_list
@@ -224,7 +124,7 @@ def replay(inputs: ReplayInputs) -> Replay:
         else:
             by_period[u.period].append(u)
 
-    state = _State(inputs)
+    state = ReplayState(inputs)
     evidence = _tag_evidence(units, rl)
     first_games = min(by_period) if by_period else None
     first_tag = None if first_games is None else _start_tag(by_period[first_games])
@@ -354,67 +254,7 @@ def _tag_for(tags: Sequence[tuple[int, str, int]], replayed: int | None) -> int 
     return min(t for t, n in weights.items() if n == best)
 
 
-def _official_k(rl: RatingList, before: Period | None, period: Period,
-                official: Mapping[Period, OfficialEntry]) -> int | None:
-    """The official K printed on the list `before` as the K of the period of `period` (the
-    list after it); None when none is recorded or it was published under other K rules."""
-    prev = official.get(before) if before is not None else None
-    official_k = prev.k if prev is not None else None
-    if official_k is not None and not 1 <= official_k <= MAX_K:
-        official_k = None  # stored before such a K was refused: no K FIDE prints
-    if official_k is not None and before is not None and (
-        edition_for(rl, before.list_date).k_rules != edition_for(rl, period.list_date).k_rules
-    ):
-        # Published under the K rules of the previous list (e.g. the flat K 20 of rapid and
-        # blitz before Oct 2022): the K of this period is derived under its own rules.
-        official_k = None
-    return official_k
-
-
-def _facts(state: _State, period: Period, birth_year: int | None,
-           official: Mapping[Period, OfficialEntry]) -> PlayerFacts:
-    rl = state.inputs.rating_list
-    return PlayerFacts(
-        birth_year=birth_year,
-        rated_games=state.rated_games,
-        ever_2400=state.ever_2400,
-        reached_2300=state.reached_2300,
-        official_k=_official_k(rl, previous_list(period, rl), period, official),
-    )
-
-
-def _k_at_start(unit: Unit, period: Period, state: _State, birth_year: int | None,
-                official: Mapping[Period, OfficialEntry]) -> tuple[int, str] | None:
-    """The K the player had at the start of `unit`, rated in `period`, when its start list is
-    older than the list before `period` (else it is the period's K: None); also None when the
-    replay does not know the player as rated on that list (the period's K then).
-
-    The K of the list L in force on the start date is the K the player carried while L was
-    in force, i.e. the K of the period after L, from what was known once L was published:
-    the official K recorded on L (as `_facts` reads it), else `derive_k` from the rating on L,
-    the games completed, 2400 ever and 2300 reached by then, and the birth year."""
-    rl = state.inputs.rating_list
-    start_list = list_in_force(_unit_start(unit), rl)
-    before = previous_list(period, rl)
-    if start_list is None or before is None or start_list >= before:
-        return None
-    rating = state.published.get(start_list)
-    known = state.facts_at.get(start_list)
-    if rating is None or known is None:
-        return None
-    after = next_list(start_list, rl)
-    official_k = _official_k(rl, start_list, after, official)
-    where = f"the K of the {start_list} list, in force at its start"
-    if official_k is not None:
-        return official_k, f"{where}: official K"
-    games, ever_2400, reached_2300 = known
-    facts = PlayerFacts(birth_year=birth_year, rated_games=games, ever_2400=ever_2400,
-                        reached_2300=reached_2300)
-    k, why = derive_k(rl, after.list_date, facts, rating)
-    return k, f"{where} ({rating}): {why}"
-
-
-def _anchor_row(entry: OfficialEntry, rl: RatingList, state: _State,
+def _anchor_row(entry: OfficialEntry, rl: RatingList, state: ReplayState,
                 before: Sequence[Unit] = ()) -> PeriodRow:
     notes = [f"start: official rating on the {entry.period} list"]
     if before:
@@ -429,7 +269,7 @@ def _anchor_row(entry: OfficialEntry, rl: RatingList, state: _State,
     )
 
 
-def _plan(unit: Unit, state: _State, official: Mapping[Period, OfficialEntry],
+def _plan(unit: Unit, state: ReplayState, official: Mapping[Period, OfficialEntry],
           rating_before: int | None, seeded: bool
           ) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
     ins, used, skipped = _game_inputs(unit)
@@ -466,7 +306,7 @@ def _plan(unit: Unit, state: _State, official: Mapping[Period, OfficialEntry],
     return plan, t_in, skipped
 
 
-def _latest_standard(state: _State, period: Period) -> tuple[Period, int] | None:
+def _latest_standard(state: ReplayState, period: Period) -> tuple[Period, int] | None:
     """The latest published standard list on or before `period`, and its rating."""
     lists = state.standard_lists
     i = bisect.bisect_right(lists, period)
@@ -476,21 +316,21 @@ def _latest_standard(state: _State, period: Period) -> tuple[Period, int] | None
     return p, state.inputs.standard_ratings[p]
 
 
-def _standard_on_list(state: _State, period: Period) -> int | None:
+def _standard_on_list(state: ReplayState, period: Period) -> int | None:
     """The standard rating published on the list of `period` (the Oct 2022 raise compares
     the rapid/blitz rating of a list with the standard rating of the same list)."""
     best = _latest_standard(state, period)
     return None if best is None else best[1]
 
 
-def _standard_in_force(state: _State, on: dt.date) -> tuple[Period, int] | None:
+def _standard_in_force(state: ReplayState, on: dt.date) -> tuple[Period, int] | None:
     """The standard list in force on `on` and its rating: the rating a player unrated in
     rapid/blitz starts a tournament that started on `on` from (spec 1.2: the ratings of the
     list in force at the tournament's start, even when it is rated on a later list)."""
     return _latest_standard(state, Period.of(on))
 
 
-def _quiet(state: _State, period: Period) -> bool:
+def _quiet(state: ReplayState, period: Period) -> bool:
     """Whether the list of `period` applies no one-off adjustment to the current rating."""
     rl = state.inputs.rating_list
     assert state.rating is not None
@@ -504,7 +344,7 @@ def _unit_start(unit: Unit) -> dt.date:
 
 
 def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, OfficialEntry],
-                   state: _State, birth_year: int | None,
+                   state: ReplayState, birth_year: int | None,
                    tags: Sequence[tuple[int, str, int]] = (),
                    before_official: bool = False) -> PeriodRow | None:
     inputs = state.inputs
@@ -534,7 +374,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
             rating_before, before_source = seed[1], "standard rating"
             notes.append(f"unrated in {rl}: starts from the standard rating {seed[1]} "
                          f"(the {seed[0]} list, in force at the tournament start)")
-    facts = _facts(state, period, birth_year, official)
+    facts = period_facts(state, period, birth_year, official)
     if seeded:
         # The seed counts as a rating published on this list, for good (policy
         # SEED_COUNTS_AS_PUBLISHED_FOR_K): "2400 ever" and "reached 2300" as `publish` sets.
@@ -549,7 +389,8 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
                 and edition_for(rl, list_date).k_by_tournament_start)
     for u in units:
         plan, t_in, skip = _plan(u, state, official, rating_before, seeded)
-        at_start = _k_at_start(u, period, state, birth_year, official) if by_start else None
+        at_start = (k_at_start(_unit_start(u), period, state, birth_year, official)
+                    if by_start else None)
         if at_start is not None:
             t_in = replace(t_in, k_start=at_start[0], k_start_reason=at_start[1])
         plans.append(plan)
@@ -649,7 +490,7 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
 
     if not units and entry is None and adjustment is None and first is None and not tag_anchored:
         return None
-    assumed = _assumptions(state, period, facts, rating_before, birth_year, out)
+    assumed = k_assumptions(state, period, facts, rating_before, birth_year, out)
     return PeriodRow(
         period=period, rating_list=rl, rating_before=rating_before,
         rating_before_source=before_source, out=out, first=first, tournaments=tuple(plans),
@@ -659,41 +500,3 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         elo_tag=tag if entry is None or entry.rating is None else None, source=source,
         assumptions=assumed, before_official=before_official,
     )
-
-
-def _assumptions(state: _State, period: Period, facts: PlayerFacts, rating_before: int | None,
-                 birth_year: int | None, out: PeriodOut | None) -> tuple[Assumption, ...]:
-    """The facts nobody recorded that the period's K rested on: each one whose other value
-    would have given another K (none when an official K decided, or no K was used)."""
-    if out is None or not out.games or facts.official_k is not None or rating_before is None:
-        return ()
-    ask_2400 = (not state.ever_2400_known and not facts.ever_2400 and state.started_rated
-                and state.peak >= PEAK_FOR_2400_QUESTION)
-    if state.games_known and birth_year is not None and not ask_2400:
-        return ()  # nothing unknown (most periods of a player whose facts are recorded)
-    rl = state.inputs.rating_list
-    on = period.list_date
-    k = derive_k(rl, on, facts, rating_before)[0]
-    if k == edition_for(rl, on).k_top:
-        return ()  # K 10 for a 2400: no unknown fact could change it
-    found: list[Assumption] = []
-    # The recorded facts describe PLAYER_FACTS_LISTS; elsewhere the official K of a list
-    # is what records them.
-    k_option = f"--list {rl} --period YYYY-MM --rating R --k K"
-    facts_here = rl in PLAYER_FACTS_LISTS
-    if not state.games_known and derive_k(
-            rl, on, replace(facts, rated_games=0), rating_before)[0] != k:
-        found.append(Assumption(
-            "rated-games", f"{GAMES_COMPLETED_WHEN_UNKNOWN}+ rated games completed",
-            "tracker player set {player} --rated-games N" if facts_here else
-            "tracker official add {player} " + k_option))
-    if birth_year is None and derive_k(
-            rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k:
-        found.append(Assumption("birth-year", "not a junior (birth year unknown)",
-                                "tracker player set {player} --birth-year YYYY"))
-    if ask_2400 and derive_k(rl, on, replace(facts, ever_2400=True), rating_before)[0] != k:
-        found.append(Assumption(
-            "ever-2400", "never rated 2400+ on this list",
-            "tracker player set {player} --ever-2400" if facts_here else
-            "tracker official add {player} " + k_option))
-    return tuple(found)

@@ -1,0 +1,224 @@
+"""What the replay knows between periods: the ratings it published and the K facts (games
+completed, 2400 ever, 2300 reached), with what K reads from them: a period's facts, the K of
+a tournament's start list, and the facts nobody recorded that K rested on. The loop that
+updates it is tracker.periods.replay."""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import replace
+
+from tracker.fide import PeriodOut, PlayerFacts, TournamentIn, derive_k, edition_for
+from tracker.model import MAX_K, OfficialEntry, Period, RatingList
+from tracker.periods.facts import (
+    ASSUMED_GAMES_WHEN_ESTABLISHED,
+    GAMES_COMPLETED_WHEN_UNKNOWN,
+    PEAK_FOR_2400_QUESTION,
+    PLAYER_FACTS_LISTS,
+    GameFact,
+    ReplayInputs,
+    Unit,
+    list_in_force,
+    next_list,
+    previous_list,
+    replay_from,
+)
+from tracker.periods.rows import Assumption
+
+
+def _newcomer_k(rating_list: RatingList, period: Period) -> int:
+    """K of a new player on that list date (only used to read an official K as the K of an
+    established player when the games completed are unknown): under the flat K of rapid and
+    blitz before Oct 2022 everyone's K, which says nothing about the games completed."""
+    return edition_for(rating_list, period.list_date).newcomer_k
+
+
+class ReplayState:
+    """What the replay knows between periods."""
+
+    def __init__(self, inputs: ReplayInputs) -> None:
+        self.inputs = inputs
+        self.rating: int | None = None
+        self.source = "unrated"
+        self.published: dict[Period, int | None] = {}  # list -> rating on it (None: unrated)
+        # The recorded facts apply to the lists of PLAYER_FACTS_LISTS only (policy); the
+        # other lists learn them from their own official entries and replayed ratings.
+        self.recorded_games = (inputs.player.rated_games
+                               if inputs.rating_list in PLAYER_FACTS_LISTS else None)
+        self.rated_games = self.recorded_games or 0
+        # Whether `rated_games` is a count (recorded, shown by an official K, or counted by
+        # the replay from a first rating) rather than the policy's assumption.
+        self.games_known = self.recorded_games is not None
+        self.ever_2400 = (bool(inputs.player.ever_2400)
+                          if inputs.rating_list in PLAYER_FACTS_LISTS else False)
+        self.ever_2400_known = (inputs.player.ever_2400 is not None
+                                and inputs.rating_list in PLAYER_FACTS_LISTS)
+        self.started_rated = False  # the replay's first rating came from outside it
+        self.list_games = 0  # the games columns of the official entries learnt, added up
+        self.peak = 0  # the highest rating the replay knows on this list
+        self.reached_2300 = False
+        self.pool: list[tuple[Unit, TournamentIn, list[GameFact]]] = []
+        self._order: list[Period] = []
+        # The K facts (games completed, 2400 ever, 2300 reached) once each list was published:
+        # the K a player had at a tournament's start is derived from those of its start list.
+        self.facts_at: dict[Period, tuple[int, bool, bool]] = {}
+        # The published standard ratings' lists, in order (rapid/blitz look them up by date).
+        self.standard_lists = sorted(inputs.standard_ratings)
+
+    def publish(self, period: Period, rating: int | None) -> None:
+        """Record the rating on the list of `period` (None: unrated on that list)."""
+        if period not in self.published:
+            self._order.append(period)  # periods arrive in increasing order
+        self.published[period] = rating
+        if rating is None:
+            return
+        self.peak = max(self.peak, rating)
+        if rating >= 2400:
+            self.ever_2400 = True
+        if rating >= 2300:
+            self.reached_2300 = True
+
+    def remember(self, period: Period) -> None:
+        """Record the K facts known once the list of `period` is published (and learnt)."""
+        self.facts_at[period] = (self.rated_games, self.ever_2400, self.reached_2300)
+
+    def learn(self, entry: OfficialEntry) -> None:
+        """What an official entry's K says beyond its own period: a K only a published 2400
+        on this list gives (K 10 under a ladder) keeps K 10 for good (spec 3 rule 1)."""
+        rl = self.inputs.rating_list
+        on = entry.period.list_date
+        if (entry.k is not None and on >= replay_from(rl)
+                and edition_for(rl, on).k_shows_2400(entry.k)):
+            self.ever_2400 = True
+        if entry.k is not None and not self.games_known and entry.k < _newcomer_k(rl, entry.period):
+            # An official K below a new player's: 30 games completed, at least (a count now).
+            self.rated_games = max(self.rated_games, ASSUMED_GAMES_WHEN_ESTABLISHED)
+            self.games_known = True
+        if entry.games:
+            # The games column of the lists (FIDE's own count of the period's rated games):
+            # once they add up to 30, the player has completed 30 at least.
+            self.list_games += entry.games
+            if not self.games_known and self.list_games >= ASSUMED_GAMES_WHEN_ESTABLISHED:
+                self.rated_games = max(self.rated_games, self.list_games)
+                self.games_known = True
+
+    def start_rated(self, rating: int) -> None:
+        """The replay starts at a rating from outside it (an official entry or the player's
+        own Elo tag): the games completed before it are unknown unless recorded; policy
+        GAMES_COMPLETED_WHEN_UNKNOWN."""
+        self.started_rated = True
+        self.peak = max(self.peak, rating)
+        if not self.games_known:
+            self.rated_games = GAMES_COMPLETED_WHEN_UNKNOWN
+
+    def in_force(self, on: dt.date) -> tuple[Period, int] | None:
+        """The replayed list in force on `on` and the rating on it (None: the replay has no
+        list before `on`, or the player was unrated on it)."""
+        i = bisect.bisect_right(self._order, Period.of(on))
+        if i == 0:
+            return None
+        p = self._order[i - 1]
+        rating = self.published[p]
+        return None if rating is None else (p, rating)
+
+
+def _official_k(rl: RatingList, before: Period | None, period: Period,
+                official: Mapping[Period, OfficialEntry]) -> int | None:
+    """The official K printed on the list `before` as the K of the period of `period` (the
+    list after it); None when none is recorded or it was published under other K rules."""
+    prev = official.get(before) if before is not None else None
+    official_k = prev.k if prev is not None else None
+    if official_k is not None and not 1 <= official_k <= MAX_K:
+        official_k = None  # stored before such a K was refused: no K FIDE prints
+    if official_k is not None and before is not None and (
+        edition_for(rl, before.list_date).k_rules != edition_for(rl, period.list_date).k_rules
+    ):
+        # Published under the K rules of the previous list (e.g. the flat K 20 of rapid and
+        # blitz before Oct 2022): the K of this period is derived under its own rules.
+        official_k = None
+    return official_k
+
+
+def period_facts(state: ReplayState, period: Period, birth_year: int | None,
+           official: Mapping[Period, OfficialEntry]) -> PlayerFacts:
+    rl = state.inputs.rating_list
+    return PlayerFacts(
+        birth_year=birth_year,
+        rated_games=state.rated_games,
+        ever_2400=state.ever_2400,
+        reached_2300=state.reached_2300,
+        official_k=_official_k(rl, previous_list(period, rl), period, official),
+    )
+
+
+def k_at_start(start: dt.date, period: Period, state: ReplayState, birth_year: int | None,
+               official: Mapping[Period, OfficialEntry]) -> tuple[int, str] | None:
+    """The K the player had on `start`, the first day of a tournament rated in `period`, when
+    its start list is older than the list before `period` (else it is the period's K: None);
+    also None when the replay does not know the player as rated on that list (the period's
+    K then).
+
+    The K of the list L in force on the start date is the K the player carried while L was
+    in force, i.e. the K of the period after L, from what was known once L was published:
+    the official K recorded on L (as `period_facts` reads it), else `derive_k` from the rating
+    on L, the games completed, 2400 ever and 2300 reached by then, and the birth year."""
+    rl = state.inputs.rating_list
+    start_list = list_in_force(start, rl)
+    before = previous_list(period, rl)
+    if start_list is None or before is None or start_list >= before:
+        return None
+    rating = state.published.get(start_list)
+    known = state.facts_at.get(start_list)
+    if rating is None or known is None:
+        return None
+    after = next_list(start_list, rl)
+    official_k = _official_k(rl, start_list, after, official)
+    where = f"the K of the {start_list} list, in force at its start"
+    if official_k is not None:
+        return official_k, f"{where}: official K"
+    games, ever_2400, reached_2300 = known
+    facts = PlayerFacts(birth_year=birth_year, rated_games=games, ever_2400=ever_2400,
+                        reached_2300=reached_2300)
+    k, why = derive_k(rl, after.list_date, facts, rating)
+    return k, f"{where} ({rating}): {why}"
+
+
+def k_assumptions(state: ReplayState, period: Period, facts: PlayerFacts,
+                  rating_before: int | None, birth_year: int | None, out: PeriodOut | None
+                  ) -> tuple[Assumption, ...]:
+    """The facts nobody recorded that the period's K rested on: each one whose other value
+    would have given another K (none when an official K decided, or no K was used)."""
+    if out is None or not out.games or facts.official_k is not None or rating_before is None:
+        return ()
+    ask_2400 = (not state.ever_2400_known and not facts.ever_2400 and state.started_rated
+                and state.peak >= PEAK_FOR_2400_QUESTION)
+    if state.games_known and birth_year is not None and not ask_2400:
+        return ()  # nothing unknown (most periods of a player whose facts are recorded)
+    rl = state.inputs.rating_list
+    on = period.list_date
+    k = derive_k(rl, on, facts, rating_before)[0]
+    if k == edition_for(rl, on).k_top:
+        return ()  # K 10 for a 2400: no unknown fact could change it
+    found: list[Assumption] = []
+    # The recorded facts describe PLAYER_FACTS_LISTS; elsewhere the official K of a list
+    # is what records them.
+    k_option = f"--list {rl} --period YYYY-MM --rating R --k K"
+    facts_here = rl in PLAYER_FACTS_LISTS
+    if not state.games_known and derive_k(
+            rl, on, replace(facts, rated_games=0), rating_before)[0] != k:
+        found.append(Assumption(
+            "rated-games", f"{GAMES_COMPLETED_WHEN_UNKNOWN}+ rated games completed",
+            "tracker player set {player} --rated-games N" if facts_here else
+            "tracker official add {player} " + k_option))
+    if birth_year is None and derive_k(
+            rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k:
+        found.append(Assumption("birth-year", "not a junior (birth year unknown)",
+                                "tracker player set {player} --birth-year YYYY"))
+    if ask_2400 and derive_k(rl, on, replace(facts, ever_2400=True), rating_before)[0] != k:
+        found.append(Assumption(
+            "ever-2400", "never rated 2400+ on this list",
+            "tracker player set {player} --ever-2400" if facts_here else
+            "tracker official add {player} " + k_option))
+    return tuple(found)

@@ -1,0 +1,266 @@
+"""One period explained the way FIDE's individual calculation page shows it: as lines of
+text (`tracker explain`) and as one row per game (its JSON and CSV, EXPLAIN_COLUMNS)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+from tracker.errors import NotFound
+from tracker.fide import FirstRatingOut
+from tracker.model import Period, PlayerRef
+from tracker.periods import NotCounted, PeriodRow, Replay, TournamentPlan
+from tracker.periods.facts import is_list_month
+from tracker.reports.figures import tournament_figures, tournament_out
+from tracker.reports.history import assumption_text, k_by_tournament
+from tracker.reports.text import (
+    fmt_int,
+    fmt_points,
+    fmt_signed,
+    json_points,
+    plural,
+    plural_points,
+    render_table,
+    unit_dates,
+)
+
+
+def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
+    tout = tournament_out(plan, row)
+    if tout is None:
+        return None
+    rs = [g.opponent_rating for g in tout.games if g.counted and g.opponent_rating is not None]
+    if not rs:
+        return None
+    return int((Decimal(sum(rs)) / len(rs)).to_integral_value(rounding=ROUND_HALF_UP))
+
+
+def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
+    """The period the way FIDE's calculation page shows it, as lines of text."""
+    row = replay_.row(period)
+    rl = replay_.rating_list
+    before = [r for r in replay_.rows if r.period < period]
+    if (row is None and before and period <= replay_.rows[-1].period
+            and is_list_month(period, rl)):
+        last = before[-1]
+        carried = "unrated" if last.published is None else str(last.published)
+        return [f"{player.name}: {rl} list {period} (list of {period.list_date:%d %b %Y})",
+                f"No game, official entry or adjustment on this list: the rating carries over "
+                f"from the {last.period} list: {carried}."]
+    if row is None:
+        periods = ", ".join(str(r.period) for r in replay_.rows[-12:]) or "none"
+        raise NotFound(
+            f"no {rl} rating period {period} for {player.name}: periods with games or "
+            f"official entries are {periods}"
+        )
+    lines = [f"{player.name}: {rl} list {row.period} (list of {row.period.list_date:%d %b %Y})"]
+    if row.rating_before is None and row.out is None and row.first is None and row.anchored:
+        lines.append(f"Start of the replay: official rating {row.official_rating} on this list.")
+        lines += [f"  (included in it: {u.label}, {unit_dates(u)}: no Elo tag of the player's "
+                  "to replay it from)" for u in replay_.before_start]
+        return lines
+    if row.before_official:
+        first = next((r.period for r in replay_.rows if r.official_rating is not None), None)
+        lines.append(f"Before the first official rating ({first}): from the games and the "
+                     "player's own Elo tags.")
+    was = "unrated" if row.rating_before is None else str(row.rating_before)
+    lines.append(f"Rating before: {was} ({row.rating_before_source})")
+    if row.out is not None:
+        lines.append(f"K {row.out.k}: {row.out.k_reason}" + _k_from_list(replay_, row, player))
+        if row.out.k_by_tournament:
+            lines.append("  each tournament is rated with the K of the list in force at its "
+                         f"start: {k_by_tournament(row.out)} (below)")
+    for plan in row.tournaments:
+        if not plan.counted:
+            continue  # nothing of it counted (online, excluded...): under "Games not counted"
+        lines.append("")
+        lines += _explain_tournament(plan, row)
+    if row.not_counted:
+        lines.append("")
+        lines.append("Games not counted:")
+        lines += _not_counted_lines(row.not_counted)
+    lines.append("")
+    if row.out is not None:
+        o = row.out
+        product = "sum of each tournament's K x chg" if o.k_by_tournament else "K x sum"
+        lines.append(
+            f"Period: {plural(o.games, 'game')}, {plural_points(Fraction(o.points))}, expected "
+            f"{o.expected}; {product} = {fmt_signed(o.change_exact)}, rounded once "
+            f"(.5 away from zero) to {fmt_signed(o.change)}"
+        )
+        after = "unrated" if o.rating_after is None else str(o.rating_after)
+        lines.append(f"Rating after: {row.rating_before} {o.change:+d} = "
+                     f"{after}" + (f" ({o.reason})" if o.reason else ""))
+    if row.first is not None:
+        f = row.first
+        if f.rating is not None:
+            lines.append(f"First rating: {f.rating} from {plural(f.games, 'game')}, "
+                         f"{plural_points(Fraction(f.points))}, average {f.average}")
+        else:
+            lines.append(f"No rating yet: {f.reason}")
+        lines += ignored_lines(f, "  ")
+    if row.adjustment:
+        lines.append(f"One-off adjustment: {row.adjustment}")
+    if row.replayed is not None and row.out is not None and row.replayed != row.out.rating_after:
+        lines.append(f"Replayed rating on the list: {row.replayed}")
+    if row.official is not None:
+        if row.official_rating is None:
+            lines.append(f"Official {row.period}: listed without a rating")
+        else:
+            diff = row.difference
+            lines.append(f"Official {row.period}: {row.official_rating}"
+                         + ("" if diff is None else f" (difference {fmt_signed(diff) or '0'})")
+                         + ("; the next period starts from it" if row.anchored else ""))
+    if row.elo_tag is not None:
+        diff = row.tag_difference
+        if diff == 0:
+            lines.append(f"Elo tag for the {row.period} list: {row.elo_tag}, as replayed")
+        else:
+            lines.append(f"Elo tag for the {row.period} list: {row.elo_tag}"
+                         + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
+                         + "; no official entry for this list: the next period starts from it")
+    for note in row.notes:
+        if "differs from the official" in note or note.startswith("the Elo tags of"):
+            lines.append(f"Note: {note}")
+    lines += [f"Note: {note}" for note in row.twice]
+    lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
+    return lines
+
+
+def _k_from_list(replay_: Replay, row: PeriodRow, player: PlayerRef) -> str:
+    """Where a list fact behind K came from: the official K's list (and its file), the birth
+    year read from a list when none was recorded."""
+    earlier = [r.official for r in replay_.rows if r.period < row.period and r.official]
+    said = ""
+    if row.facts.official_k is not None:
+        entry = next((e for e in reversed(earlier) if e.k == row.facts.official_k), None)
+        if entry is not None:
+            said += f" (printed on the {entry.period} list, {entry.source})"
+    if player.birth_year is None and row.facts.birth_year is not None:
+        entry = next((e for e in earlier if e.birth_year == row.facts.birth_year), None)
+        if entry is not None:
+            said += f" (birth year {entry.birth_year} from the {entry.period} list, {entry.source})"
+    return said
+
+
+def ignored_lines(first: FirstRatingOut, indent: str, what: str = "ignored") -> list[str]:
+    """One line per tournament left out of a first rating, with its own reason (outside the
+    26-month window, after the list date, a zero score in the first event)."""
+    reasons: tuple[str | None, ...] = first.ignored_reasons
+    if len(reasons) != len(first.ignored):
+        reasons = (None,) * len(first.ignored)
+    return [f"{indent}{what}: {label}" + (f" ({why})" if why else "")
+            for label, why in zip(first.ignored, reasons, strict=True)]
+
+
+def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
+    u = plan.unit
+    tout = tournament_out(plan, row)
+    ro = "unrated" if plan.ro is None else str(plan.ro)
+    pinned = f", pinned to {u.period}" if u.pinned else ""
+    head = f"{u.label} ({unit_dates(u)}{pinned}): Ro {ro} ({plan.ro_source})"
+    rc = _rc(plan, row)
+    if rc is not None:
+        head += f", Rc {rc}"
+    lines = [head]
+    if plan.note:
+        lines.append(f"  note: {plan.note}")
+    if tout is None:
+        if plan.counted:
+            lines.append(f"  {len(plan.counted)} games pooled toward a first rating")
+            rows = [[g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)]
+                    for g in plan.counted]
+            lines += render_table(["Opponent", "Rating", "Score"], rows, (1, 2),
+                                  indent="    ")
+        return lines
+    rows = []
+    for g, fact in zip(tout.games, plan.counted, strict=False):
+        used = "" if g.difference_used is None else str(g.difference_used)
+        rating = fmt_int(g.opponent_rating) + ("*" if g.capped else "")
+        rows.append([
+            g.label or fact.opponent, rating, used,
+            "" if g.expected is None else str(g.expected), fmt_points(Fraction(g.score)),
+            "" if g.change is None else fmt_signed(g.change),
+            "" if g.k_change is None else fmt_signed(g.k_change),
+            "" if g.counted else (g.reason or "not counted"),
+        ])
+    lines += render_table(["Opponent", "Rating", "D", "PD", "Score", "Chg", "K x chg", ""],
+                          rows, range(1, 7), indent="    ")
+    if any(g.capped for g in tout.games):
+        lines.append("    * the difference is capped (the rating difference used is shown in D)")
+    fig = tournament_figures(plan, row)
+    rp = "" if fig.performance is None else f", performance {fig.performance}"
+    lines.append(
+        f"  {plural(tout.games_counted, 'game')}, {plural_points(Fraction(tout.points))}, expected "
+        f"{tout.expected}, chg {fmt_signed(tout.change) or '0'}, "
+        f"K x chg {fmt_signed(tout.k_change) or '0'} (rounded {fmt_signed(fig.change) or '0'})"
+        f"{rp}"
+    )
+    assert row.out is not None
+    if tout.k != row.out.k:
+        lines.append(f"  K {tout.k} for this tournament: {tout.k_reason}")
+    return lines
+
+
+EXPLAIN_COLUMNS = ("period", "list", "tournament", "start", "end", "ro", "ro_source",
+                   "opponent", "opponent_rating", "capped", "difference_used", "expected",
+                   "score", "change", "k", "k_change", "counted", "reason")
+"""The columns of `tracker explain --format csv` (one row per game of the period, the
+games that did not count included, with the reason), in docs/export.md."""
+
+
+def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
+    """The games of one period as FIDE's calculation page lists them: per game the
+    tournament (with the Ro used and where it came from), the opponent, the rating used,
+    the difference used, PD, score, change and K x change (exact values as text); then the
+    games that did not count, with the reason. [] for a period without a row."""
+    row = replay_.row(period)
+    if row is None:
+        return []
+    rl = str(replay_.rating_list)
+    out: list[dict[str, Any]] = []
+    for plan in row.tournaments:
+        if not plan.counted:
+            continue
+        u = plan.unit
+        tout = tournament_out(plan, row)
+        base = {"period": str(period), "list": rl, "tournament": u.label,
+                "start": u.start.isoformat() if u.start else None,
+                "end": u.end.isoformat() if u.end else None,
+                "ro": plan.ro, "ro_source": plan.ro_source}
+        if tout is None:  # pooled toward a first rating
+            out += [{**base, "opponent": g.opponent, "opponent_rating": g.opponent_elo,
+                     "capped": False, "difference_used": None, "expected": None,
+                     "score": None if g.score is None else json_points(g.score),
+                     "change": None, "k": None,
+                     "k_change": None, "counted": True, "reason": "toward a first rating"}
+                    for g in plan.counted]
+            continue
+        for g, fact in zip(tout.games, plan.counted, strict=False):
+            out.append({**base, "opponent": g.label or fact.opponent,
+                        "opponent_rating": g.opponent_rating, "capped": g.capped,
+                        "difference_used": g.difference_used,
+                        "expected": None if g.expected is None else str(g.expected),
+                        "score": json_points(g.score),
+                        "change": None if g.change is None else str(g.change),
+                        "k": tout.k if g.counted else None,
+                        "k_change": None if g.k_change is None else str(g.k_change),
+                        "counted": g.counted, "reason": None if g.counted else g.reason})
+    for n in row.not_counted:
+        out.append({"period": str(period), "list": rl, "tournament": n.tournament,
+                    "start": n.game.date.isoformat() if n.game.date else None, "end": None,
+                    "ro": None, "ro_source": None, "opponent": n.game.opponent,
+                    "opponent_rating": n.game.opponent_elo, "capped": False,
+                    "difference_used": None, "expected": None,
+                    "score": None, "change": None, "k": None, "k_change": None,
+                    "counted": False, "reason": n.reason})
+    return out
+
+
+def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
+    rows = [[n.tournament, n.game.date.isoformat() if n.game.date else "?", n.game.opponent,
+             n.game.result, n.reason] for n in items]
+    return render_table(["Tournament", "Date", "Opponent", "Result", "Why"], rows,
+                        indent="  ")

@@ -1,0 +1,142 @@
+"""The rows of the tournaments list (`tracker event list`) and of the games export, and the
+CSV text every `--format csv` writes (columns in docs/export.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from tracker.periods import Replay
+from tracker.reports.figures import tournament_out, unit_figures
+from tracker.reports.text import fmt_points, json_points
+
+
+def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
+    """CSV text with a header row, lines ending CRLF (None becomes an empty cell, a flag
+    yes or no, as the games' `counted`: docs/export.md)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(columns)
+    for r in rows:
+        writer.writerow([_csv_cell(r.get(c)) for c in columns])
+    return buf.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is read as a formula by spreadsheets (CSV
+injection: a player named `=HYPERLINK(...)`); such a cell gets a leading `'`."""
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+
+
+def _csv_text(text: str) -> str:
+    if text.startswith(FORMULA_STARTS) and text != "-" and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):  # the assumptions: their facts
+        return ";".join(str(v["fact"]) if isinstance(v, dict) else str(v) for v in value)
+    if isinstance(value, str):
+        return _csv_text(value)
+    return value
+
+
+EVENT_COLUMNS = ("id", "name", "site", "start", "end", "list", "period", "pinned",
+                 "excluded", "ro", "games", "points", "not_counted", "performance",
+                 "change_exact", "change")
+
+
+def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
+    """One row per tournament and list, in date order."""
+    rows = []
+    for rp in replays:
+        figures = unit_figures([rp])
+        for u in rp.units:
+            t = u.tournament
+            fig = figures.get((t.id, str(u.rating_list)))
+            rows.append({
+                "id": t.id,
+                "name": t.name,
+                "site": t.site,
+                "start": u.start.isoformat() if u.start else None,
+                "end": u.end.isoformat() if u.end else None,
+                "list": str(u.rating_list),
+                "period": None if u.period is None else str(u.period),
+                "pinned": u.pinned,
+                "excluded": t.excluded,
+                "ro": t.ro,
+                # the games that counted (rated), as explain and history count them; the
+                # others beside them
+                "games": 0 if fig is None else fig.games,
+                "points": json_points(Fraction(0) if fig is None else fig.points),
+                "not_counted": len(u.games) if fig is None else fig.not_counted,
+                "performance": None if fig is None else fig.performance,
+                "change_exact": None if fig is None or fig.change_exact is None
+                else str(fig.change_exact),
+                "change": None if fig is None else fig.change,
+            })
+    rows.sort(key=lambda r: (r["start"] or "9999", r["id"], r["list"]))
+    return rows
+
+
+# --- export --------------------------------------------------------------------------------
+
+GAME_COLUMNS = ("date", "list", "period", "tournament_id", "tournament", "round", "color",
+                "opponent", "opponent_fide_id", "own_elo", "opponent_elo", "result", "score",
+                "counted", "reason")
+
+
+def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
+    """Every game of the player with the period that rates it and whether it counted."""
+    rows: list[dict[str, Any]] = []
+    for rp in replays:
+        why: dict[int, str] = {}
+        counted: set[int] = set()
+        for r in rp.rows:
+            for n in r.not_counted:
+                why[n.game.id] = n.reason
+            for plan in r.tournaments:
+                tout = tournament_out(plan, r)
+                if tout is None:
+                    counted.update(g.id for g in plan.counted)
+                    continue
+                for g, out in zip(plan.counted, tout.games, strict=False):
+                    if out.counted:
+                        counted.add(g.id)
+                    else:
+                        why[g.id] = out.reason or "not counted"
+        for n in rp.unplaced:
+            why[n.game.id] = n.reason
+        for u in rp.before_start:
+            for g in u.games:
+                why.setdefault(g.id, f"inside the starting official rating ({rp.start})")
+        for u in rp.units:
+            for g in u.games:
+                rows.append({
+                    "date": g.date.isoformat() if g.date else None,
+                    "list": str(u.rating_list),
+                    "period": None if u.period is None else str(u.period),
+                    "tournament_id": u.tournament.id,
+                    "tournament": u.tournament.name,
+                    "round": g.round,
+                    "color": "white" if g.white else "black",
+                    "opponent": g.opponent,
+                    "opponent_fide_id": g.opponent_fide_id,
+                    "own_elo": g.own_elo,
+                    "opponent_elo": g.opponent_elo,
+                    "result": g.result,
+                    "score": None if g.score is None else fmt_points(g.score),
+                    "counted": "yes" if g.id in counted else "no",
+                    "reason": None if g.id in counted else why.get(g.id),
+                })
+    rows.sort(key=lambda r: (r["date"] or "9999", r["tournament_id"], r["round"] or ""))
+    return rows

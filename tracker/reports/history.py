@@ -1,0 +1,210 @@
+"""The history: one row per rating period as plain values (the columns of HISTORY_COLUMNS)
+and as table cells, the note that explains a row, and a list's season summed up in a line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from tracker.fide import PeriodOut
+from tracker.fide.performance import performance_rating
+from tracker.model import Period, PlayerRef, RatingList
+from tracker.periods import Assumption, PeriodRow, Replay
+from tracker.reports.figures import counted_results
+from tracker.reports.text import (
+    fmt_int,
+    fmt_points,
+    fmt_signed,
+    json_points,
+    plural,
+    plural_points,
+)
+
+HISTORY_COLUMNS = (
+    "period", "list", "rating_before", "games", "points", "expected", "k", "change_exact",
+    "change", "rating_after", "official_rating", "difference", "note", "elo_tag",
+    "tag_difference", "published", "source", "before_official", "assumptions",
+    "list_assumed_games",
+)
+
+
+def assumption_command(a: Assumption, player: PlayerRef | None) -> str:
+    return a.command_for("ID" if player is None else player.command_name)
+
+
+def assumption_text(a: Assumption, player: PlayerRef | None = None) -> str:
+    """"K assumes X (COMMAND)": the fact assumed and the command that records it."""
+    return a.text_for("ID" if player is None else player.command_name)
+
+
+def k_by_tournament(out: PeriodOut) -> str:
+    """The tournaments rated with another K than the period's (the K of the list in force at
+    their start, Jul 2009 - Jun 2017), as "NAME K" items; "" when every one had the period's."""
+    return ", ".join(f"{t.label} {t.k}" for t in out.tournaments if t.k != out.k)
+
+
+def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
+    parts: list[str] = []
+    if row.before_official:
+        parts.append("before the first official rating")
+    if row.official is not None and row.official.flag and "i" in row.official.flag:
+        parts.append("inactive on this list (flag i)")
+    if row.out is not None and row.out.k_by_tournament:
+        parts.append(f"K by tournament start: {k_by_tournament(row.out)}")
+    if row.first is not None and row.first.rating is not None:
+        parts.append(f"first rating {row.first.rating}")
+    elif row.first is not None and row.first.reason:
+        parts.append(f"unrated: {row.first.reason}")
+    if row.first is not None and row.first.rating is None:
+        reasons: tuple[str | None, ...] = row.first.ignored_reasons
+        parts += [f"ignored: {label} ({why})" for label, why
+                  in zip(row.first.ignored, reasons, strict=False) if why]
+    if row.out is not None and row.out.reason:
+        parts.append(row.out.reason)
+    if row.adjustment:
+        parts.append(row.adjustment)
+    if row.twice:
+        parts.append(f"{plural(len(row.twice), 'game')} maybe stored twice (explain says which)")
+    if row.rating_before_source == "standard rating":
+        parts.append("starts from the standard rating")
+    if row.rating_before is None and row.official is not None and row.out is None \
+            and row.first is None:
+        parts.append("start: official rating")
+    elif row.anchored and row.difference not in (None, 0):
+        parts.append("re-anchored on the official rating")
+    elif row.source == "Elo tag" and row.tag_difference not in (None, 0):
+        parts.append(f"re-anchored on the Elo tag {row.elo_tag}")
+    parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
+    assumed = list_assumed_games(row)
+    if assumed:
+        parts.append(f"{plural(assumed, 'game')} on this list by assumption (no time control: "
+                     "tracker event set ID --list)")
+    parts += [assumption_text(a, player) for a in row.assumptions]
+    return "; ".join(parts)
+
+
+def list_assumed_games(row: PeriodRow) -> int:
+    """The period's counted games whose list was assumed (no readable TimeControl)."""
+    return sum(1 for p in row.tournaments for g in p.counted if g.list_assumed)
+
+
+def history_row(row: PeriodRow, player: PlayerRef | None = None) -> dict[str, Any]:
+    """One period as plain JSON-able values (the columns of HISTORY_COLUMNS)."""
+    start_row = row.rating_before is None and row.out is None and row.first is None
+    after = row.published if start_row else row.replayed
+    return {
+        "period": str(row.period),
+        "list": str(row.rating_list),
+        "rating_before": row.rating_before,
+        "games": row.games,
+        "points": json_points(row.points),
+        "expected": None if row.expected is None else str(row.expected),
+        "k": row.k,
+        "change_exact": None if row.change_exact is None else str(row.change_exact),
+        "change": row.change,
+        "rating_after": after,
+        "official_rating": row.official_rating,
+        # rating_after - official_rating when both are known (docs/export.md): on the start
+        # row too, where the rating after is the official one (0)
+        "difference": (None if after is None or row.official_rating is None
+                       else after - row.official_rating),
+        "note": row_note(row, player),
+        "elo_tag": row.elo_tag,
+        "tag_difference": row.tag_difference,
+        "published": row.published,
+        "source": row.source,
+        "before_official": row.before_official,
+        "assumptions": [{"fact": a.fact, "assumed": a.assumed,
+                         "command": assumption_command(a, player)} for a in row.assumptions],
+        "list_assumed_games": list_assumed_games(row),
+    }
+
+
+def history_rows(replay_: Replay, since: Period | None = None, until: Period | None = None,
+                 player: PlayerRef | None = None) -> list[dict[str, Any]]:
+    return [history_row(r, player) for r in replay_.rows
+            if (since is None or r.period >= since) and (until is None or r.period <= until)]
+
+
+def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Headers and text cells of the history table."""
+    headers = ["Period", "Before", "Games", "Points", "Expected", "K", "Change (exact)",
+               "Change", "After", "Official", "Diff", "Tag", "Note"]
+    cells = []
+    for r in rows:
+        # The start row's official rating is compared with itself (CSV and JSON say 0): the
+        # table leaves it blank, its note says "start: official rating".
+        start = r["rating_before"] is None and r["change"] is None and not r["games"]
+        cells.append([
+            r["period"], fmt_int(r["rating_before"]), str(r["games"] or ""),
+            fmt_points(Fraction(r["points"])) if r["games"] else "",
+            r["expected"] or "", fmt_int(r["k"]),
+            fmt_signed(Decimal(r["change_exact"])) if r["change_exact"] is not None else "",
+            fmt_signed(r["change"]), fmt_int(r["rating_after"]), fmt_int(r["official_rating"]),
+            "" if start else fmt_signed(r["difference"]), fmt_int(r["elo_tag"]), r["note"],
+        ])
+    return headers, cells
+
+
+@dataclass(frozen=True)
+class Season:
+    """A list's replay summed up: the rated games, points, Rp over all of them, the net
+    change (the sum of the periods' rounded changes) and the first and last periods."""
+
+    rating_list: RatingList
+    first: Period
+    last: Period
+    games: int
+    points: Fraction
+    performance: int | None
+    change: int
+
+
+def season_summary(replay_: Replay, since: Period | None = None,
+                   until: Period | None = None) -> Season | None:
+    rows = [r for r in replay_.rows if (since is None or r.period >= since)
+            and (until is None or r.period <= until) and r.games]
+    if not rows:
+        return None
+    opponents: list[int] = []
+    points = Fraction(0)
+    for r in rows:
+        for plan in r.tournaments:
+            ratings, scored = counted_results(plan, r)
+            opponents += ratings
+            points += scored
+    rp = performance_rating(opponents, points) if opponents else None
+    change = sum(r.change or 0 for r in rows)
+    return Season(replay_.rating_list, rows[0].period, rows[-1].period, len(opponents), points,
+                  rp, change)
+
+
+def unplaced_lines(replay_: Replay) -> list[str]:
+    """The tournaments whose games are in no period (no usable date), each with the command
+    that places it; the games before the replayed era summed up in one line."""
+    undated: dict[int, tuple[str, int]] = {}
+    early = 0
+    for n in replay_.unplaced:
+        if n.reason.startswith("no date"):
+            label, count = undated.get(n.game.tournament_id, (n.tournament, 0))
+            undated[n.game.tournament_id] = (label, count + 1)
+        else:
+            early += 1
+    lines = [f"In no period: {label} ({plural(count, 'game')}, no date): "
+             f"tracker event set {tid} --period YYYY-MM" for tid, (label, count)
+             in sorted(undated.items())]
+    if early:
+        lines.append(f"Not replayed: {plural(early, 'game')} before the first "
+                     f"{replay_.rating_list} list the tracker replays")
+    return lines
+
+
+def season_line(season: Season) -> str:
+    span = (str(season.first) if season.first == season.last
+            else f"{season.first} to {season.last}")
+    rp = "" if season.performance is None else f", performance {season.performance}"
+    return (f"Season {span} ({season.rating_list}): {plural(season.games, 'rated game')}, "
+            f"{plural_points(season.points)}{rp}, net change {fmt_signed(season.change) or '0'}")
