@@ -40,7 +40,8 @@ How the replay runs
    Jul 2009 - Jun 2017), a tournament whose start list L is older than the list before P
    gets the K of L (`TournamentIn.k_start`): the official K recorded on L, else `derive_k`
    for the period after L from the rating on L and the K facts known once L was published
-   (`ReplayState.facts_at`, tracker.periods.state); the period's K when the replay has no rating or facts for L.
+   (`ReplayState.facts_at`, tracker.periods.state); the period's K when the replay has no
+   rating or facts for L.
 4. Re-anchor: when P has an official entry with a rating, the next period starts from it
    (so one wrong month does not poison the rest); the row keeps both numbers.
 
