@@ -261,7 +261,8 @@ def test_a_closed_pipe_ends_a_reading_command_quietly(args: tuple[str, ...],
                             env=subprocess_env())
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()  # closed before the first line: its first write fails (EPIPE)
-    err = proc.stderr.read().decode()
+    with proc.stderr:
+        err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0 and err == ""
 
 
