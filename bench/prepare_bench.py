@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The preparer against another revision of it (issue 18): the same output, and its cost.
+"""The preparer against another revision of it: the same output, and its cost.
 
 `Preparer.row` (tracker/importer/prepare.py) turns a game's tags into the PreparedGame the
 store takes. This script runs it over every game of some PGN files with two trees of the
@@ -16,14 +16,12 @@ and the warnings each game gave), then prints the CPU time a game of each, alter
    hexadecimal characters, the Elo tags as written) so that both trees compare.
 3. Compared game by game; the medians of --runs alternated runs of each printed.
 
-`--pure base` (or `--pure this`) runs that side with TRACKER_PURE_PYTHON=1 (the pure
-Python `Preparer.row_pure` instead of the C extension tracker.importer._prepare): with
-`--base .` the same tree, compiled against pure.
+`--pure base` (or `--pure this`) runs that side with TRACKER_PURE_PYTHON=1: an older
+revision's C preparer (tracker/importer/_prepare.c, removed since) turned off.
 
 Usage (from the repository root):
   git worktree add /tmp/base <rev>
   python bench/prepare_bench.py --base /tmp/base /tmp/perf/200k.pgn ../shared/corpus/*.xz
-  python bench/prepare_bench.py --base . --pure base /tmp/perf/200k.pgn
 """
 
 from __future__ import annotations

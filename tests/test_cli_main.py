@@ -103,16 +103,14 @@ def test_unknown_command_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> No
 def test_version(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import sqlite3
 
-    import tracker.importer.prepare
     import tracker.pgn.native
     assert run(monkeypatch, "--version") == 0
     first, *lines = capsys.readouterr().out.splitlines()
     assert first.startswith("tracker ") and f"SQLite {sqlite3.sqlite_version}" in first
     # which code runs, the compiled or the pure Python, is said for each extension
     assert [line.split(": ")[0] for line in lines] == [
-        "the PGN reader", "the import preparer"]
-    for line, chosen in zip(lines, (tracker.pgn.native.SPEEDUPS, tracker.importer.prepare.NATIVE),
-                            strict=True):
+        "the PGN reader"]
+    for line, chosen in zip(lines, (tracker.pgn.native.SPEEDUPS,), strict=True):
         assert line.endswith(": compiled (C)") == (chosen is not None), line
 
 
@@ -121,8 +119,7 @@ def test_version_says_why_the_pure_python_code_runs(monkeypatch: pytest.MonkeyPa
     out = subprocess.run([sys.executable, "-m", "tracker", "--version"], env=env,
                          capture_output=True, text=True, check=True).stdout
     assert out.splitlines()[1:] == [
-        "the PGN reader: pure Python (TRACKER_PURE_PYTHON=1)",
-        "the import preparer: pure Python (TRACKER_PURE_PYTHON=1)"]
+        "the PGN reader: pure Python (TRACKER_PURE_PYTHON=1)"]
     # not built (no compiler), or built and not used (a build older than its source)
     import importlib.util
 

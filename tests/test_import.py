@@ -25,7 +25,7 @@ from tracker.importer import (
     SourceReport,
     import_paths,
 )
-from tracker.model import RatingList, RawGame
+from tracker.model import PreparedGame, RatingList, RawGame
 from tracker.store import Store
 from tracker.store.imports import list_imports
 from tracker.store.schema import games, imports, players, tournaments
@@ -504,12 +504,9 @@ def test_preparer_is_pure() -> None:
     assert not isinstance(first, str) and first.not_rated_reason == "no-moves"
 
 
-def test_preparer_row_is_prepare_as_a_plain_tuple() -> None:
-    # The import's hot loop uses Preparer.row (a plain tuple, memo dicts on the tags) and
-    # reads three fields by position: both must agree with PreparedGame, game after game
-    # (the memo dicts are warm from the second game on).
-    from tracker.importer import prepare as importer
-
+def test_preparer_row_is_prepare_with_warm_memo_dicts() -> None:
+    # The import's hot loop uses Preparer.row (memo dicts on the tags): it must agree with
+    # a fresh Preparer, game after game (the memo dicts are warm from the second game on).
     games = [
         RawGame({"White": " A ", "Black": "B", "Result": "1-0", "Event": "Rapid Open",
                  "Date": "2024.01.05", "WhiteElo": "2100", "BlackElo": "-"}, "d1", True, 3),
@@ -532,7 +529,8 @@ def test_preparer_row_is_prepare_as_a_plain_tuple() -> None:
                 continue
             assert got == tuple(expected)
             assert [type(v) for v in got] == [type(v) for v in expected]
-            assert (got[importer._ASSUMED], got[importer._RATED], got[importer._REASON]) == (
+            assert isinstance(got, PreparedGame)
+            assert (got.list_assumed, got.rated, got.not_rated_reason) == (
                 expected.list_assumed, expected.rated, expected.not_rated_reason)
 
 

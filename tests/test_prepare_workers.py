@@ -1,7 +1,6 @@
 """What the import's workers change in the preparer (tracker.importer.prepare and batches):
-games as plain tuples (`plain_rows`), one Preparer for all the parts of a worker, and the
-shortcuts of the rules' first-seen work (the online words, today's date). Each gives the
-values the definition gives."""
+one Preparer for all the parts of a worker, and the shortcuts of the rules' first-seen work
+(the online words, today's date). Each gives the values the definition gives."""
 
 from __future__ import annotations
 
@@ -43,59 +42,6 @@ def _pgn_files() -> list[str]:
     return _samples() + [str(p) for p in corpus_files()[:3]]
 
 
-def test_plain_rows_are_the_games_as_plain_tuples() -> None:
-    # Every game of the sample season and of three corpus files, prepared before and after
-    # plain_rows(): the same values, the same Skipped reasons and warnings; a plain tuple.
-    out = _run(r"""
-        import sys
-        from tests.conftest import decompressed
-        from pathlib import Path
-        import io
-        from tracker.importer import prepare
-        from tracker.model import PreparedGame, Skipped
-        from tracker.pgn import read_games
-
-        def rows(games):
-            p = prepare.Preparer()
-            out = []
-            for raw in games:
-                row = p.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
-                out.append((row, list(p.warnings)))
-                p.warnings.clear()
-            return out
-
-        odd = b"".join(
-            b'[Event "E%d"]\n[Site "S"]\n[Date "%s"]\n[White "%s"]\n[Black "B, B"]\n'
-            b'[Result "%s"]\n[WhiteElo "%s"]\n\n1. e4 e5 *\n\n' % (i, d, w, r, e)
-            for i, (d, w, r, e) in enumerate([
-                (b"2024.02.30", b"A, A", b"1-0", b"2100"), (b"2999.01.01", b"A, A", b"1-0", b"x"),
-                (b"2024.01.01", b"?", b"1-0", b"2100"), (b"2024.01.01", b"A, A", b"2-0", b""),
-                (b"2024.01.01", b"B, B", b"0-1", b"2100"), (b"2024.01.01", b"...", b"*", b"0"),
-            ]))
-        games = [g for f in sys.argv[1:]
-                 for g in read_games(io.BytesIO(decompressed(Path(f))), f) if g.tags]
-        games += list(read_games(io.BytesIO(odd), "odd"))
-        before = rows(games)
-        prepare.plain_rows()
-        after = rows(games)
-        assert len(before) == len(after) > 50
-        kinds = set()
-        for (a, wa), (b, wb) in zip(before, after):
-            assert wa == wb
-            if wa:
-                kinds.add("warned")
-            if isinstance(a, Skipped):
-                assert type(b) is Skipped and a == b
-                kinds.add("skipped")
-            else:
-                assert type(a) is PreparedGame and type(b) is tuple
-                assert tuple(a) == b and [type(v) for v in a] == [type(v) for v in b]
-                kinds.add("game")
-        print(sorted(kinds), prepare.NATIVE is not None)
-    """, *_pgn_files())
-    assert out.split()[:3] == ["['game',", "'skipped',", "'warned']"]
-
-
 def test_a_part_worker_keeps_its_preparer_and_makes_the_same_batches(tmp_path: Path) -> None:
     # Both workers of a file cut in many parts, run here with a list for their pipe: one
     # Preparer each (a new one after a part that left more than MEMO_ENTRIES in its memo
@@ -122,7 +68,7 @@ def test_a_part_worker_keeps_its_preparer_and_makes_the_same_batches(tmp_path: P
         def whole():
             return [(list(map(tuple, b.games)), *b[1:5])
                     for b in batches._batches(Source(), read_games, ImportOptions())]
-        expected = whole()  # before plain_rows (which the workers' code calls)
+        expected = whole()
         made = []
         real = batches.Preparer
         def counted(*args):

@@ -57,7 +57,6 @@ COMMAND_MODULES = ("calc", "importing", "players", "reports", "season", "officia
 # is made (the module and the name that holds it, or None when the pure Python code runs).
 EXTENSIONS = (
     ("the PGN reader", "tracker.pgn._speedups", "tracker.pgn.native", "SPEEDUPS"),
-    ("the import preparer", "tracker.importer._prepare", "tracker.importer.prepare", "NATIVE"),
 )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple
 
 from tracker.errors import TrackerError
-from tracker.importer.prepare import Preparer, plain_rows
+from tracker.importer.prepare import Preparer
 from tracker.importer.values import ImportOptions, Reader
 from tracker.model import PreparedGame, RawGame, Skipped
 from tracker.pgn.stream import LineCount
@@ -31,9 +31,6 @@ SPLIT_PART = 8 << 20  # bytes per part (a worker holds one part's batches, pickl
 MEMO_ENTRIES = 40_000  # a part worker's Preparer, kept from part to part, is made anew
 # once its memo dicts hold more entries than this after a part (about 8 MB a worker)
 
-# Positions of the fields a batch counts (a game is a PreparedGame or its plain tuple)
-_RATED, _REASON, _ASSUMED = map(PreparedGame._fields.index,
-                                ("rated", "not_rated_reason", "list_assumed"))
 
 
 class Batch(NamedTuple):
@@ -68,7 +65,7 @@ def _batches(
         preparer = Preparer(options.default_list)
     row = preparer.row
     warnings = preparer.warnings
-    games: list[Any] = []  # PreparedGames (plain tuples in a worker)
+    games: list[PreparedGame] = []
     problems: list[str] = []
     not_rated: dict[str, int] = {}
     read = skipped = assumed = 0
@@ -95,17 +92,17 @@ def _batches(
                 if options.strict:
                     break
             else:
-                game: tuple[Any, ...] = prepared  # indexed: a PreparedGame or its tuple
+                game = prepared
                 games.append(game)
                 if warnings:
                     problems.extend(warnings)
                     warnings.clear()
                     if options.strict:
                         break
-                if game[_RATED] is False:
-                    reason = game[_REASON] or ""
+                if game.rated is False:
+                    reason = game.not_rated_reason or ""
                     not_rated[reason] = not_rated.get(reason, 0) + 1
-                if game[_ASSUMED]:
+                if game.list_assumed:
                     assumed += 1
             if read >= BATCH:
                 yield Batch(games, read, skipped, problems, not_rated, assumed, at())
@@ -190,13 +187,9 @@ _END = b""
 
 
 def _message(batch: Batch) -> bytes:
-    """A batch as the bytes a worker sends: its games as plain tuples in PreparedGame's
-    field order (marshal takes no NamedTuple; a worker's preparer makes plain tuples:
-    `plain_rows`). `_batch_of` makes the batch again."""
-    games: Any = batch.games
-    if games and type(games[0]) is not tuple:
-        games = list(map(tuple, games))
-    return marshal.dumps((games, *batch[1:]))
+    """A batch as the bytes a worker sends: its games as plain tuples (marshal takes no
+    NamedTuple), which `_batch_of` makes PreparedGames again."""
+    return marshal.dumps(([tuple(g) for g in batch.games], *batch[1:]))
 
 
 def _batch_of(item: tuple[Any, ...]) -> Batch:
@@ -219,7 +212,6 @@ def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], N
     # found in the 200,000-game file nor the corpus): the collector runs 140 times less
     # often than by default, which took about 4% of a worker's CPU.
     gc.set_threshold(100_000, 20, 100)
-    plain_rows()  # the games as the tuples `_message` sends
     try:
         send_all()
     except TrackerError as exc:

@@ -3,25 +3,15 @@ stored): names, dates, event and site, the list (by time control), whether the g
 for rating and why not, its identity.
 
 Pure (no database); run in the main process or in a worker (tracker.importer.batches).
-
-`Preparer.row` is the C extension's `row` (`tracker.importer._prepare`, built from
-`tracker/importer/_prepare.c` by `pip install` where a C compiler exists) when it imports,
-matches this source (`VERSION`) and is not older than the C source beside it; else it is
-`Preparer.row_pure`, the definition. Both give the same values
-(tests/test_prepare_native.py): the C code does the per-game work (the tag lookups, the
-memo dicts' hits, the cheap checks, the identity, the tuple) and calls this module's
-methods and functions on a miss or a rare case, so the rules are only here.
-`TRACKER_PURE_PYTHON=1` turns it off, as it does the reader's (tracker.pgn.native).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from collections.abc import Callable
 from hashlib import sha256
-from typing import Any, Protocol, cast
+from typing import Any
 
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NOTHING, NameSignals, name_kind, name_signals
@@ -36,7 +26,6 @@ from tracker.model import (
     RawGame,
     Skipped,
 )
-from tracker.pgn.native import extension
 
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
 
@@ -76,37 +65,6 @@ def _found(pattern: re.Pattern[str], lower: re.Pattern[str], text: str) -> bool:
     if text.isascii():
         return lower.search(text.lower()) is not None
     return pattern.search(text) is not None
-
-
-VERSION = 1
-"""The extension's interface this source expects (`VERSION` in `_prepare.c`): a module
-built from another revision is not used."""
-
-
-class Native(Protocol):
-    """The extension's functions (see `tracker/importer/_prepare.c`)."""
-
-    VERSION: int
-    row: Callable[..., PreparedGame | Skipped]  # binds as a method: Preparer.row
-
-    def configure(
-        self, prepared_game: type, results: frozenset[str], fide: Any, not_rated_reason: Any,
-        title: Any, elo_warning: Any, same_player: Any, nothing: Any,
-        lists: tuple[RatingList, ...], values: tuple[str, ...], time_control: str,
-        rare: frozenset[str], identity_bytes: int, /,
-    ) -> None: ...
-
-    def sha256(self, data: bytes, portable: bool, /) -> bytes: ...
-
-
-def _extension() -> Native | None:
-    """The extension, not yet configured (`load`), or None."""
-    module = extension("tracker.importer._prepare", VERSION,
-                       os.path.join(os.path.dirname(__file__), "_prepare.c"))
-    return None if module is None else cast(Native, module)
-
-
-_EXTENSION = _extension()
 
 
 def classify_list(
@@ -160,10 +118,6 @@ class Preparer:
         # caller takes them after each game (tracker.importer.batches)
         self.warnings: list[str] = []
         self._today = dt.date.min  # the last dt.date.today() asked (`_after_today`)
-        # What the C extension's `row` uses (the memo dicts and the warnings above are
-        # emptied, never replaced)
-        self._memos = (self._players, self._contexts, self._elos, self._no_tc,
-                       self._round_signals, self._tc, self.warnings)
 
     def memo_entries(self) -> int:
         """The entries of the memo dicts (the memory they hold grows with them)."""
@@ -364,12 +318,11 @@ class Preparer:
             return Skipped("a player name made only of punctuation: game skipped"), ""
         return None, result
 
-    def row_pure(
+    def row(
         self, tags: dict[str, str], moves_digest: str, has_moves: bool, line: int
     ) -> PreparedGame | Skipped:
         """`prepare` from a RawGame's parts, as the import's hot loop
-        (tracker.importer.batches) calls it (as `row`: this, or the C extension's, which
-        gives the same)."""
+        (tracker.importer.batches) calls it."""
         get = tags.get
         players = self._players
         wtag = get("White")
@@ -448,18 +401,18 @@ class Preparer:
             f"{wnorm}\x1f{bnorm}\x1f{date_tag or ''}\x1f{round_ or ''}\x1f{event_norm}\x1f"
             f"{moves_digest}".encode("utf-8", "surrogatepass")
         ).digest()[:IDENTITY_BYTES]
-        return _game(_ROW, (
-            line, white, wnorm, wid, black, bnorm, bid,
-            event, site_key, event_date, online, identity,
-            iso, date_tag, round_, result, welo, belo, wstored, bstored,
-            _title(wtitle) if wtitle else None, _title(btitle) if btitle else None,
-            tc, termination, variant or None, has_moves, lst, assumed,
-            reason is None, reason,
-        ))
-
-    row = row_pure
-    """`row_pure`, or the C extension's `row` where it is built (`load`, below), which
-    gives the same."""
+        return PreparedGame(
+            line=line, white=white, white_norm=wnorm, white_fide=wid,
+            black=black, black_norm=bnorm, black_fide=bid,
+            event=event, site=site_key, event_date=event_date, online=online,
+            identity=identity, date=iso, date_tag=date_tag, round=round_, result=result,
+            white_elo=welo, black_elo=belo, white_elo_tag=wstored, black_elo_tag=bstored,
+            white_title=_title(wtitle) if wtitle else None,
+            black_title=_title(btitle) if btitle else None,
+            time_control=tc, termination=termination, variant=variant or None,
+            has_moves=has_moves, list=lst, list_assumed=assumed,
+            rated=reason is None, not_rated_reason=reason,
+        )
 
     def _no_tc_list(self, event: str) -> tuple[str, bool, str | None]:
         cache = self._no_tc
@@ -606,49 +559,3 @@ def _not_rated_reason(
         # Both Elo tags say "unrated": the game counts for neither side.
         return _UNRATED
     return None
-
-
-# The values in field order as one PreparedGame (tuple.__new__(PreparedGame, values): what
-# PreparedGame._make does, without its call and its count of the fields), or as the plain
-# tuple itself where `plain_rows` was called.
-_game = tuple.__new__
-_ROW: type[PreparedGame] = PreparedGame
-
-# Positions of three fields of a PreparedGame (tests/test_import.py reads a row by them).
-_ASSUMED, _RATED, _REASON = (PreparedGame._fields.index(name)
-                             for name in ("list_assumed", "rated", "not_rated_reason"))
-
-
-def load() -> Native | None:
-    """The extension, configured; None when it is not built, from another revision, or
-    pure Python is asked for (`TRACKER_PURE_PYTHON=1`)."""
-    if _EXTENSION is None:
-        return None
-    _configure(_EXTENSION)
-    Preparer.row = _EXTENSION.row
-    return _EXTENSION
-
-
-def _configure(extension: Native) -> None:
-    extension.configure(
-        _ROW, RESULTS, _fide, _not_rated_reason, _title, _elo_warning, _same_player,
-        NOTHING, tuple(RatingList), tuple(r.value for r in RatingList), _TIME_CONTROL, _RARE,
-        IDENTITY_BYTES,
-    )
-
-
-NATIVE = load()
-"""The C extension `tracker.importer._prepare` (the per-game work of `Preparer.row`),
-configured, or None: `row_pure` runs."""
-
-
-def plain_rows() -> None:
-    """From now on, in this process, `Preparer.row` (the extension's and `row_pure`) gives
-    a game as the plain tuple of its values in PreparedGame's field order, not as a
-    PreparedGame (a Skipped stays one). For the import's forked workers
-    (tracker.importer.batches), which send games with marshal (it takes no NamedTuple):
-    it saves copying each game into a plain tuple."""
-    global _ROW
-    _ROW = cast(type[PreparedGame], tuple)  # the same values, in the same order
-    if NATIVE is not None:
-        _configure(NATIVE)
