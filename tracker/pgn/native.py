@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import fields
-from types import ModuleType
 from typing import Any, Protocol, cast
 
 from tracker.model import RawGame
@@ -65,27 +64,18 @@ def pure_python() -> bool:
     return os.environ.get("TRACKER_PURE_PYTHON", "") == "1"
 
 
-def extension(name: str, version: int, source: str) -> ModuleType | None:
-    """The C extension module `name` (each of the three asks here: the reader's, the
-    preparer's, the writer's), or None: pure Python asked for, not built, of another
-    `VERSION` than `version`, or built before its C source `source` last changed."""
-    if pure_python():
-        return None
-    try:
-        module = importlib.import_module(name)
-    except ImportError:
-        return None
-    if getattr(module, "VERSION", None) != version or stale(
-            getattr(module, "__file__", None), source):
-        return None
-    return module
-
-
 def load() -> Speedups | None:
     """The extension, or None (not built, another revision, built before its source last
     changed, or pure Python asked for)."""
-    module = extension("tracker.pgn._speedups", VERSION, SOURCE)
-    if module is None or not _plain(RawGame):
+    if pure_python():
+        return None
+    try:
+        module = importlib.import_module("tracker.pgn._speedups")
+    except ImportError:
+        return None
+    if getattr(module, "VERSION", None) != VERSION or stale(getattr(module, "__file__", None)):
+        return None
+    if not _plain(RawGame):
         return None
     return cast(Speedups, module)
 
@@ -95,10 +85,9 @@ SOURCE = os.path.join(os.path.dirname(__file__), "_speedups.c")
 
 
 def stale(built: str | None, source: str = SOURCE) -> bool:
-    """Whether the extension file `built` is older than its C source `source` (the reader's
-    by default; the preparer's asks about its own): the source was edited (or checked out)
-    after the build, which may do other things with the same `VERSION`. False where there is
-    no source (an installed package)."""
+    """Whether the extension file `built` is older than its C source `source`: the source
+    was edited (or checked out) after the build, which may do other things with the same
+    `VERSION`. False where there is no source (an installed package)."""
     if built is None:
         return False
     try:
