@@ -334,13 +334,13 @@ def test_standard_input_past_max_size_is_refused(tmp_path: Path,
     import io
     import sys
 
-    import tracker.files.sources as sources
+    import tracker.files.spool as spool
 
     class FakeStdin:
         buffer = io.BytesIO(bytes(3 << 20))
 
     monkeypatch.setattr(sys, "stdin", FakeStdin())
-    monkeypatch.setattr(sources, "_STDIN", None)
+    monkeypatch.setattr(spool, "_STDIN", None)
     code, out, err = run(capsys, monkeypatch, "import", "-", "--max-size", "2M")
     assert (code, out, err) == (2, "", (
         "error: standard input holds more than 2M: refused (nothing of it was imported); if "

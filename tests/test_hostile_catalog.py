@@ -535,13 +535,13 @@ def test_catalog(case: Case, folder: Path, target: str, capsys: pytest.CaptureFi
         if case.stdin is not None:
             import sys
 
-            import tracker.files.sources
+            import tracker.files.spool
 
             class Stdin:
                 buffer = io.BytesIO(case.stdin)
 
             patched.setattr(sys, "stdin", Stdin())
-            patched.setattr(tracker.files.sources, "_STDIN", None)
+            patched.setattr(tracker.files.spool, "_STDIN", None)
         if case.patch is not None:
             case.patch(folder, patched)
         code, out, err = run(capsys, monkeypatch, *case.args)

@@ -572,11 +572,11 @@ def test_standard_input(store: Store, tmp_path: Path, monkeypatch: pytest.Monkey
     import io
     import sys
 
-    from tracker.files import sources
+    from tracker.files import spool
 
     data = pgn(Round="1").encode()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-    monkeypatch.setattr(sources, "_STDIN", None)
+    monkeypatch.setattr(spool, "_STDIN", None)
     (s,) = run(store, "-").sources
     assert (s.name, s.added) == ("-", 1)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import tracker.files.sources as sources
+import tracker.files.spool as spool
 from tests.conftest import SAMPLES, subprocess_env, tracker_command
 from tracker.errors import BadInput, NotFound
 from tracker.files.sources import MAX_NESTING, iter_sources, spool_source
@@ -163,7 +164,7 @@ def test_standard_input_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
         buffer = io.BytesIO(PGN)
 
     monkeypatch.setattr(sys, "stdin", FakeStdin())
-    monkeypatch.setattr(sources, "_STDIN", None)
+    monkeypatch.setattr(spool, "_STDIN", None)
     (first,) = iter_sources(["-"])
     (again,) = iter_sources(["-"])  # stdin is exhausted; the spool is kept
     assert first.name == "-"
@@ -422,7 +423,7 @@ def test_standard_input_is_bounded_and_shows_progress(monkeypatch: pytest.Monkey
 
     said: list[tuple[str, int]] = []
     monkeypatch.setattr(sys, "stdin", FakeStdin())
-    monkeypatch.setattr(sources, "_STDIN", None)
+    monkeypatch.setattr(spool, "_STDIN", None)
     limits = Limits(max_size=40 * sources.MiB, on_spool=lambda n, b: said.append((n, b)))
     with pytest.raises(LimitExceeded, match=r"standard input holds more than 40M: refused "
                                             r"\(nothing of it was imported\)"):
@@ -603,7 +604,7 @@ def fake_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
         buffer = io.BytesIO(data)
 
     monkeypatch.setattr(sys, "stdin", FakeStdin())
-    monkeypatch.setattr(sources, "_STDIN", None)
+    monkeypatch.setattr(spool, "_STDIN", None)
 
 
 def test_a_zip_on_standard_input_yields_every_member(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -625,7 +626,7 @@ def test_a_zip_on_standard_input_imports_every_game(store: Store,
 
 def test_a_big_spool_is_read_by_two_readers_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past 32 MB the spool is a temporary file: reads never share its position."""
-    monkeypatch.setattr(sources, "_SPOOL_MEMORY", 1000)
+    monkeypatch.setattr(spool, "_SPOOL_MEMORY", 1000)
     data = B * 200
     fake_stdin(monkeypatch, data)
     (source,) = iter_sources(["-"])
