@@ -135,7 +135,7 @@ class Season:
         norm = normalize_name(name)
         with self.store.engine.begin() as conn:
             pid = int(conn.execute(insert(players).values(
-                name=name, norm_name=norm, fide_id=fide_id, **facts)).inserted_primary_key[0])
+                name=name, norm_name=norm, fide_id=fide_id, **facts)).inserted_primary_key[0])  # type: ignore[index]
             conn.execute(insert(player_names).values(norm_name=norm, player_id=pid))
         return pid
 
@@ -145,7 +145,7 @@ class Season:
         with self.store.engine.begin() as conn:
             return int(conn.execute(insert(tournaments).values(
                 event=event, site=site, start_date=_d(start), end_date=_d(end), key=key,
-                online=online)).inserted_primary_key[0])
+                online=online)).inserted_primary_key[0])  # type: ignore[index]
 
     def opponent(self, name: str) -> int:
         if name not in self._opponents:
@@ -188,7 +188,7 @@ class Season:
                 white_elo_tag=None if we is None else str(we),
                 black_elo_tag=None if be is None else str(be),
                 has_moves=True, list=str(rating_list), rated=rated,
-                not_rated_reason=reason)).inserted_primary_key[0])
+                not_rated_reason=reason)).inserted_primary_key[0])  # type: ignore[index]
 
     def official(self, period: str, rating: int | None, *, k: int | None = None,
                  games_count: int | None = None, rating_list: str = "standard",

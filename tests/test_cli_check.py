@@ -40,7 +40,8 @@ def _season(db_path: Path, dec: int | None) -> str:
     return str(db_path)
 
 
-def test_check_all_match_exits_0(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_check_all_match_exits_0(db_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     db = _season(db_path, 1860)
     code, out, err = run(["check", "--db", db], capsys, monkeypatch)
     assert code == 0, err
@@ -48,8 +49,9 @@ def test_check_all_match_exits_0(db_path: Path, capsys, monkeypatch) -> None:  #
     assert "1860" in out and "start" in out
 
 
-def test_check_a_difference_exits_1_with_its_cause(db_path: Path, capsys, monkeypatch
-                                                   ) -> None:  # type: ignore[no-untyped-def]
+def test_check_a_difference_exits_1_with_its_cause(
+        db_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # FIDE prints 1859 for Dec: from a base of 1849 (Ro 1849 vs 1850: D = -1, row 0-3, still
     # 0.50) the change is the same +10: 1859. A one-point base correction.
     db = _season(db_path, 1859)
@@ -60,7 +62,8 @@ def test_check_a_difference_exits_1_with_its_cause(db_path: Path, capsys, monkey
     assert "1 of the 2 periods checked differs." in out
 
 
-def test_check_json(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_check_json(db_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     db = _season(db_path, 1859)
     code, out, _ = run(["check", "--db", db, "--format", "json", "--list", "standard"],
                        capsys, monkeypatch)
@@ -73,7 +76,8 @@ def test_check_json(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore
     assert dec["causes"][0]["reproduces"] is True
 
 
-def test_check_all_players(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_check_all_players(db_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     db = _season(db_path, 1859)
     code, out, _ = run(["check", "--all", "--db", db], capsys, monkeypatch)
     assert code == 1
@@ -81,7 +85,8 @@ def test_check_all_players(db_path: Path, capsys, monkeypatch) -> None:  # type:
     assert "1 player-list checked, 1 with differences" in out
 
 
-def test_check_errors_are_one_line(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_check_errors_are_one_line(db_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     db = _season(db_path, None)
     code, _, err = run(["check", "Novák", "--all", "--db", db], capsys, monkeypatch)
     assert code == 2 and err.startswith("error: give a PLAYER or --all")
@@ -92,7 +97,8 @@ def test_check_errors_are_one_line(db_path: Path, capsys, monkeypatch) -> None: 
     assert code == 2 and "unknown list" in err
 
 
-def test_target(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_target(db_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # The Dec 2025 period already holds the Club League win (+0.50). A new 2-game tournament
     # from 20 Nov against 1860: Ro 1850 (Nov list), D = -10, row 4-10 -> p_low 0.49 each.
     # K 20. 20 x (0.50 + x - 0.98) >= 1870 - 1850 - 0.5 = 19.5 -> x >= 1.455 -> 1.5:
@@ -112,7 +118,8 @@ def test_target(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-
     assert [s["rating_after"] for s in data["steps"]][2] == 1860
 
 
-def test_target_out_of_reach(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_target_out_of_reach(db_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     db = _season(db_path, None)
     code, out, _ = run(["target", "1890", "--opponent", "1860", "--opponent", "1860",
                         "--period", "2025-12", "--start", "2025-11-20", "--db", db],
@@ -121,7 +128,8 @@ def test_target_out_of_reach(db_path: Path, capsys, monkeypatch) -> None:  # typ
     assert "1890 is out of reach" in out and "gives 1880" in out
 
 
-def test_target_errors(db_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_target_errors(db_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     db = _season(db_path, None)
     for args, word in (
         (["target", "1870", "--opponents", "1860"], "--games"),
@@ -147,14 +155,15 @@ def test_target_errors(db_path: Path, capsys, monkeypatch) -> None:  # type: ign
         assert len(err.strip().splitlines()) == 1
 
 
-def test_help_has_examples(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_help_has_examples(capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     for cmd in ("check", "target"):
         code, out, _ = run([cmd, "--help"], capsys, monkeypatch)
         assert code == 0 and "Example: tracker " + cmd in out and "--db" in out
 
 
-def test_the_suggested_pin_makes_the_check_pass(db_path: Path, capsys, monkeypatch
-                                                ) -> None:  # type: ignore[no-untyped-def]
+def test_the_suggested_pin_makes_the_check_pass(db_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     # Official Jan 2025 1800 (K 20). "Spring Open" 10-12 Jan (-> Feb): three games vs 1700
     # (D = +100, row 99-106 p_high 0.64) scoring 1, 1/2, 1: 2.5 - 1.92 = 0.58. "Club League"
     # 25-30 Jan: last round under 3 days before 1 Feb -> the replay puts it on Mar; two draws
@@ -184,7 +193,8 @@ def test_the_suggested_pin_makes_the_check_pass(db_path: Path, capsys, monkeypat
 
 
 def test_check_against_list_files_of_several_eras_names_each_file(
-        tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 14: a player whose official history comes only from imported list files of
     several eras (2009-2012 TXT, 2012-2015 TXT, today's, one of them zipped) is checked where
     the replay has the games, and each official number names its file.

@@ -159,7 +159,8 @@ def test_shown_streams_keep_json_valid_and_rich_codes_working() -> None:
     assert json.loads(buf.getvalue()) == {"name": name}  # \\u202e, \\u0085: still JSON
     assert shown("a\nb\tc\x7f") == "a\\nb\\tc\\u007f" and shown("O\\Neill") == "O\\Neill"
     term = io.StringIO()
-    console = shown_console(Console)(file=ShownStream(term), force_terminal=True,
+    console = shown_console(Console)(file=ShownStream(term),  # type: ignore[arg-type]
+                                     force_terminal=True,
                                      color_system="standard", width=80)
     console.print(Text(name, style="bold"))
     assert term.getvalue() == "\x1b[1mX\\x1b[2J\\u202eY\\u0085\x1b[0m\n"  # rich's own codes

@@ -24,7 +24,7 @@ from tests.conftest import dump_db, run_cli
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 from tracker.periods import TournamentFact
-from tracker.store import open_store
+from tracker.store import Store, open_store
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str],
@@ -57,7 +57,8 @@ def season_db(season_template: Path, tmp_path: Path) -> str:
     return str(target)
 
 
-def test_history_json(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_history_json(season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["history", "--db", season_db, "--format", "json"], capsys, monkeypatch)
     assert code == 0
     rows = json.loads(out)
@@ -72,7 +73,8 @@ def test_history_json(season_db: str, capsys, monkeypatch) -> None:  # type: ign
     assert (dec["change_exact"], dec["change"], dec["rating_after"]) == ("10.00", 10, 1860)
 
 
-def test_history_table_csv_and_range(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_history_table_csv_and_range(season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["history", "--db", season_db], capsys, monkeypatch)
     assert code == 0 and "1860" in out and "Change (exact)" in out
     code, out, _ = run(["history", "--db", season_db, "-f", "csv", "--from", "2025-12"],
@@ -81,7 +83,8 @@ def test_history_table_csv_and_range(season_db: str, capsys, monkeypatch) -> Non
     assert [r["period"] for r in rows] == ["2025-12"] and rows[0]["rating_after"] == "1860"
 
 
-def test_history_rapid(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_history_rapid(season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # Rapid: no official entry, Elo tag 1700 starts it. The 100 recorded games are standard
     # games (PLAYER_FACTS_LISTS): the rapid games completed are unknown, and a player rated
     # when the replay starts is taken to have completed 30 or more (policy
@@ -102,7 +105,8 @@ def test_history_rapid(season_db: str, capsys, monkeypatch) -> None:  # type: ig
     assert all(r["assumptions"] == [] for r in std)  # 100 games and a birth year recorded
 
 
-def test_explain(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_explain(season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["explain", "2025-11", "--db", season_db], capsys, monkeypatch)
     assert code == 0
     assert "Ro 1850 (official 2025-10 list)" in out
@@ -112,7 +116,8 @@ def test_explain(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[n
     assert code == 0 and "Dvořák, Jan" in out and "1860" in out
 
 
-def test_next(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_next(season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["next", "--db", season_db], capsys, monkeypatch)
     assert code == 0
     assert "Last official standard rating: 1850 (2025-10 list)" in out
@@ -123,7 +128,8 @@ def test_next(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-u
     assert data["tournaments"] == ["Autumn Open", "Club League"]
 
 
-def test_export_files(season_db: str, tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_export_files(season_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "h.csv"
     code, _, _ = run(["export", "--db", season_db, "-o", str(target)], capsys, monkeypatch)
     assert code == 0
@@ -140,7 +146,8 @@ def test_export_files(season_db: str, tmp_path: Path, capsys, monkeypatch) -> No
     assert unrated[0]["counted"] == "no" and unrated[0]["reason"] == "unrated-opponent"
 
 
-def test_plot_png_and_svg(season_db: str, tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_plot_png_and_svg(season_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("h.png", "h.svg"):
         code, out, err = run(["plot", "--db", season_db, "-o", str(tmp_path / name)],
                              capsys, monkeypatch)
@@ -222,7 +229,8 @@ def test_force_replaces_a_symlink_not_what_it_points_to(season_db: str, tmp_path
     assert not link.is_symlink() and link.read_bytes().startswith(b"\xef\xbb\xbf")
 
 
-def test_event_list_and_set(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_event_list_and_set(season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["event", "list", "--db", season_db, "-f", "json"], capsys, monkeypatch)
     rows = json.loads(out)
     for key in ("id", "name", "start", "end", "list", "period"):
@@ -260,19 +268,22 @@ def test_bad_input_one_line(season_db: str, capsys, monkeypatch, args, code, wor
     assert words in err
 
 
-def test_no_tracked_player(db_path: Path, store, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_no_tracked_player(db_path: Path, store: Store, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, _, err = run(["history", "--db", str(db_path)], capsys, monkeypatch)
     assert code == 1 and "--me" in err
 
 
 @pytest.mark.parametrize("cmd", [["history"], ["explain"], ["next"], ["export"], ["plot"],
                                  ["event", "list"], ["event", "set"]])
-def test_help_has_an_example(cmd: list[str], capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_help_has_an_example(cmd: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run([*cmd, "--help"], capsys, monkeypatch)
     assert code == 0 and "Example" in out and "--db" in out
 
 
-def test_event_set_ro_and_list(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_event_set_ro_and_list(season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["event", "list", "--db", season_db, "-f", "json"], capsys, monkeypatch)
     club = next(r for r in json.loads(out) if r["name"] == "Club League")
     # --ro 1849: Club League win vs 1850, D = -1 -> row 0..3 -> 0.50 -> +0.50 x 20 = +10.
@@ -292,7 +303,8 @@ def test_event_set_ro_and_list(season_db: str, capsys, monkeypatch) -> None:  # 
     assert code == 0 and "Ro from the lists" in out
 
 
-def test_explain_json(season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_explain_json(season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["explain", "2025-12", "-f", "json", "--db", season_db], capsys,
                        monkeypatch)
     data = json.loads(out)
@@ -301,7 +313,8 @@ def test_explain_json(season_db: str, capsys, monkeypatch) -> None:  # type: ign
 
 
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised(
-        tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 19, item 8: a player named `=HYPERLINK(...)` or an event `+cmd|' /C calc'!A0`
     was written as is into a CSV that spreadsheets open directly. Text cells starting with
     =, +, -, @, TAB or CR get a leading ' (numbers such as -3.80 stay numbers)."""
@@ -332,7 +345,8 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised(
 
 
 def test_event_set_force_pins_before_the_last_round_the_pgn_gives(
-        season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 19: a stale pin was a dead end when the PGN's dates are wrong and FIDE's page
     says the tournament landed on an earlier list: --force pins it there."""
     code, out, _ = run(["event", "list", "--db", season_db, "-f", "json"], capsys, monkeypatch)
@@ -354,7 +368,8 @@ def test_event_set_force_pins_before_the_last_round_the_pgn_gives(
 
 
 def test_explain_a_quiet_list_says_the_rating_carried_over(
-        season_db: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        season_db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # The season has rows for 2025-10, 2025-11, 2025-12; a list between them without games
     # does not exist here, so record one later and ask about the quiet Jan 2026 list.
     code, _, err = run(["official", "add", "99012345", "--period", "2026-02", "--rating",
@@ -392,7 +407,8 @@ def evil_db(tmp_path: Path) -> str:
     ["explain", "2025-11"], ["next"], ["event", "list"],
     ["event", "list", "--format", "csv"], ["export", "--what", "games"]])
 def test_names_with_control_characters_are_shown_escaped(
-        evil_db: str, args: list[str], capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        evil_db: str, args: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     import re
     code, out, err = run([*args, "--db", evil_db], capsys, monkeypatch)
     assert code == 0, err
@@ -401,7 +417,8 @@ def test_names_with_control_characters_are_shown_escaped(
 
 
 def test_json_and_a_csv_file_keep_the_real_names(
-        evil_db: str, tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        evil_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(["event", "list", "--format", "json", "--db", evil_db], capsys,
                        monkeypatch)
     assert "\u202e" not in out and "\\u202e" in out  # JSON's own escapes: valid JSON

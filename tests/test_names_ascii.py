@@ -43,7 +43,7 @@ def test_random_ascii_names() -> None:
 def test_the_names_of_the_sample_season() -> None:
     from tracker.pgn import read_games
 
-    names = set()
+    names: set[str] = set()
     for path in SAMPLES.glob("*.pgn"):
         with path.open("rb") as stream:
             for raw in read_games(stream, path.name):

@@ -67,6 +67,7 @@ def test_tags_and_what_is_assumed_are_on_the_chart(tmp_path: Path) -> None:
     try:
         assert [t.get_text() for t in fig.texts] == [note]
         legend = fig.axes[0].get_legend()
+        assert legend is not None
         assert "own Elo tag (re-anchored)" in [t.get_text() for t in legend.get_texts()]
     finally:
         import matplotlib.pyplot as plt
@@ -92,7 +93,9 @@ def test_legend_outside_the_data_and_values_written(tmp_path: Path) -> None:
         fig.canvas.draw()
         ax = fig.axes[0]
         box = ax.get_window_extent()
-        legend = ax.get_legend().get_window_extent()
+        shown = ax.get_legend()
+        assert shown is not None
+        legend = shown.get_window_extent()
         assert legend.x0 >= box.x1  # right of the axes
         written = [t.get_text() for t in ax.texts]
         assert "1850" in written and "1855" in written

@@ -347,7 +347,7 @@ def test_importers_of_the_parts_of_one_file_into_a_new_database(
     procs = [subprocess.Popen(tracker_command("import", str(p), "--db", db_target, "--quiet"),
                               env=subprocess_env(), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for p in parts]
-    reads = []
+    reads: list[tuple[int, str]] = []
     while any(p.poll() is None for p in procs) or not reads:
         r = subprocess.run(tracker_command("players", "--format", "json", "--db", db_target),
                            env=subprocess_env(), capture_output=True, text=True, timeout=120)

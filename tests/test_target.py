@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -101,10 +102,11 @@ def test_opponents_from_the_command_line() -> None:
     assert opponents_from(3, 1800, []) == (1800, 1800, 1800)
     assert opponents_from(None, None, [1700, 1900]) == (1700, 1900)
     assert opponents_from(2, None, [1700, 1900]) == (1700, 1900)
+    args: tuple[Any, ...]
     for args in ((3, 1800, [1700]), (None, 1800, []), (None, None, []), (3, None, [1700]),
                  (0, 1800, []), (2, 99999, [])):
         with pytest.raises(BadInput):
-            opponents_from(*args)  # type: ignore[arg-type]
+            opponents_from(*args)
 
 
 def test_target_must_be_a_rating() -> None:
