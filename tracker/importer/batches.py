@@ -45,8 +45,9 @@ class Batch(NamedTuple):
 
 def _position(stream: Any) -> Callable[[], int | None]:
     """How far into its file on disk a source's stream has read: a plain file's position, a
-    compressed file's position in its compressed bytes (`position()` of tracker.files.compressed.Limited),
-    a part's in the whole file; otherwise (a zip member, standard input) not known."""
+    compressed file's position in its compressed bytes (`position()` of
+    tracker.files.compressed.Limited), a part's in the whole file; otherwise (a zip member,
+    standard input) not known."""
     position = getattr(stream, "position", None)
     if callable(position):
         return position  # type: ignore[no-any-return]
