@@ -2,64 +2,24 @@
 transaction (the lists behind `tracker imports` and `tracker players` are in
 tracker.store.imports and tracker.store.players).
 
-Built for speed: the importer hands over batches of `PreparedGame`s; `GameWriter` resolves
-players and tournaments through in-memory caches filled by one SELECT per batch (never one
-per game; none at all while the database had no player or tournament when the source began),
-allocates new ids itself (it holds the write lock: the transaction starts with BEGIN
-IMMEDIATE on SQLite, so a second importer waits instead of failing half way), and inserts
-games with one executemany per batch, `INSERT OR IGNORE` on the unique identity (a duplicate
-costs one index probe). The statements of the hot path are SQL strings made once (no
-SQLAlchemy construct compiled per batch). Measured on SQLite and not taken (issue 18; the
-187,333 games of a 200,000-game file into a new database): the unique identity index built
-after the load (which would also need a schema change: the index of a UNIQUE constraint
-cannot be dropped) and a staging table with one `INSERT ... SELECT` per batch, both timed
-with sqlite3 alone on the same rows (about 2 s of CPU each way); foreign keys off and a 128
-MB page cache for the load, timed in the writer: within the noise. Foreign keys off timed
-again once the binding was cheaper (`_BINDINGS`): perhaps 1 us of a row's 9-13 on a loaded
-machine, and not taken: the merge of undated tournaments deletes tournaments and counts on
-the check, and proving the references of the games this source added afterwards costs the
-same four probes a row.
-
-On SQLite the games of a batch go in by one executemany, with the adapters of `_BINDINGS`
-registered for that statement only (sqlite3 then binds None, a bool and bytes without a
-failed lookup each).
-
-A big source into a small database (more games added than the table held: a first import of
-a large archive) defers the secondary indexes of games: once `DEFER_INDEXES_AFTER` games are
-added and they outnumber the rows that were there, the writer drops those indexes inside its
-transaction and builds them again (from the SQL they were made with) just before it commits.
-SQLite builds an index from sorted keys far faster than it inserts one random key a game.
-DDL is transactional in SQLite: a failure or a kill rolls the drop back with everything else,
-and other connections never see the table without its indexes.
-
-On PostgreSQL (one branch per dialect where they differ; tests/test_postgres*.py run them):
-the writer takes the advisory write lock first (tracker.store.db.lock_for_writing: writers
-take turns, readers never wait), new players, spellings and tournaments go in by COPY, and
-each batch of games is copied into a temporary table and moved into games by one `INSERT ...
-SELECT ... ON CONFLICT (identity) DO NOTHING`: the duplicate check is the database's, and the
-results of duplicates are compared by one join in the database. Lookups take an array (`=
-ANY(...)`), one statement whatever the number of values. The indexes are never deferred
-there: dropping one would lock games against every reader until the commit. The ids the
-writer allocated are given to the sequences before the commit (`_sync_sequences`), so that
-an insert that takes its id from a sequence (an official list's new players) does not meet
-them.
+`GameWriter` takes batches of `PreparedGame`s. It resolves players and tournaments through
+in-memory caches filled by one SELECT per batch, allocates new ids itself (it holds the
+write lock: BEGIN IMMEDIATE on SQLite, an advisory lock on PostgreSQL, so a second importer
+waits instead of failing half way) and inserts each batch's games in one statement, with
+the unique identity deciding what is a duplicate. The hot path's SQL strings are made once.
+On SQLite a big source into a small database drops the secondary indexes of games inside
+its transaction and builds them again just before the commit (SQLite builds an index from
+sorted keys far faster than it inserts one key a game; a failure rolls the drop back). On
+PostgreSQL new rows go in by COPY and each batch of games through a temporary table and one
+`INSERT ... SELECT ... ON CONFLICT DO NOTHING`; the indexes are never dropped there (it would
+lock readers out). What was measured and not kept is in docs/performance.md.
 
 Players: by FIDE ID when the game gives one, else by normalized name through `player_names`.
-A FIDE ID seen with a name that already belongs to a player without FIDE ID completes that
-player; a name that belongs to a player with another FIDE ID never merges (a new player is
-made). Nothing else merges two players: that is `tracker player merge` (see players.py).
-
-Tournaments: the rule that groups games into tournaments (key `event|site|start`, the
-join window, undated games) is tracker.identity.tournaments'; the writer gives its `Grouping` the
-tournaments of each event and site a batch brings (one SELECT per batch), writes the
-tournaments it makes and the spans it widens, and, when the source is complete, merges each
-undated tournament that now has one fitting dated tournament into it (`merges`: the
-tournaments of those events read in a few statements, the moves made by one executemany on
-SQLite, once the deferred indexes are back, or one join per chunk on PostgreSQL), unless the
-user recorded an override for it. What stays undated is listed by
-tracker.store.imports.undated_tournaments, with the ids `tracker event set ID --period
-YYYY-MM` takes. For online games, a Site that is a URL is keyed by its host (lichess writes
-one URL per game).
+A FIDE ID seen with a name that belongs to a player without FIDE ID completes that player;
+a name that belongs to a player with another FIDE ID never merges (a new player is made).
+Tournaments: the grouping rule is tracker.identity.tournaments'; when the source is
+complete the writer merges each undated tournament into the one dated tournament that fits,
+unless the user recorded an override for it.
 """
 
 from __future__ import annotations
