@@ -79,7 +79,8 @@ def demo(
         Path("demo-out")),
     samples: Annotated[Path | None, typer.Option(
         "--samples", help="The sample season folder (default: the repository's "
-        "sample_pgns/).", show_default=False)] = None,
+        "sample_pgns/, or the copy an installed package ships).",
+        show_default=False)] = None,
 ) -> None:
     """Try tracker on the bundled sample season: import it, record the official anchor,
     replay the history, show the next list, write a CSV, a chart and the season report.
