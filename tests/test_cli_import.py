@@ -189,22 +189,23 @@ def test_killed_import_leaves_the_database_as_before_that_file(tmp_path: Path) -
     small = write(tmp_path / "small.pgn", pgn(Round="1"), pgn(Round="2"))
     big = _big(tmp_path / "big.pgn", 60_000, "K")  # ~13 MB: seconds even on a fast machine
     db = tmp_path / "k.db"
-    proc = subprocess.Popen(tracker_command("import", str(small), str(big), "--db", str(db),
-                                     "--quiet"),
-                            env=subprocess_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if db.exists():
-            try:
-                if _count(db, "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL"):
-                    break
-            except sqlite3.OperationalError:  # not created yet, or locked a moment
-                pass
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        time.sleep(0.05)
-    time.sleep(0.2)  # into the big file
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    with subprocess.Popen(tracker_command("import", str(small), str(big), "--db", str(db),
+                                          "--quiet"),
+                          env=subprocess_env(), stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE) as proc:  # the exit closes its stderr
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if db.exists():
+                try:
+                    if _count(db, "SELECT count(*) FROM imports WHERE finished_at IS NOT NULL"):
+                        break
+                except sqlite3.OperationalError:  # not created yet, or locked a moment
+                    pass
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.05)
+        time.sleep(0.2)  # into the big file
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
     assert proc.returncode == -signal.SIGKILL, "the import finished before the kill"
     # The database opens (the command line works on it) and holds exactly the small file.
     out = subprocess.run(tracker_command("imports", "--format", "json", "--db", str(db)),

@@ -404,7 +404,8 @@ def test_the_json_of_a_reader_is_whole_while_importers_write(
         assert r.returncode == 0, r.stderr
         found = json.loads(r.stdout)  # [] before the first file lands
         seen.add(sum(found[0]["games"].values()) if found else 0)
-    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    errors = [p.communicate(timeout=120)[1] for p in procs]  # reads and closes the pipes
+    assert [p.returncode for p in procs] == [0, 0], errors
     assert seen <= {0, 400, 800}, seen
 
 

@@ -636,11 +636,19 @@ def test_a_big_spool_is_read_by_two_readers_at_once(monkeypatch: pytest.MonkeyPa
         with source.open() as f:
             got.append(b"".join(iter(lambda: f.read(7), b"")))
 
-    threads = [threading.Thread(target=read) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    try:
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        # The package keeps the spool (a temporary file here) for the process; the end of
+        # the monkeypatch drops it unclosed, so the test that made it closes it.
+        kept = spool._STDIN
+        if kept is not None:
+            kept.close()
+    assert kept is not None and not isinstance(kept, io.BytesIO)  # on disk, as meant
     assert got == [data] * 4
 
 
@@ -708,13 +716,13 @@ def test_a_pipe_given_as_dev_fd(tmp_path: Path) -> None:
     f.write_bytes(B)
     db = tmp_path / "t.db"
     open_store(str(db)).close()  # the import under test, not the creation of a database
-    with open(f, "rb") as data:
-        cat = subprocess.Popen(["cat"], stdin=data, stdout=subprocess.PIPE)
+    # the exit of `with Popen` closes our end of cat's pipe and waits for cat
+    with open(f, "rb") as data, subprocess.Popen(["cat"], stdin=data,
+                                                 stdout=subprocess.PIPE) as cat:
         assert cat.stdout is not None
         done = subprocess.run(tracker_command("import", "/dev/stdin", "--db", str(db)),
                               stdin=cat.stdout, capture_output=True, env=subprocess_env(),
                               timeout=120, check=False)
-        cat.wait()
     assert done.returncode == 0, done.stderr
     assert b"/dev/stdin: 2 games read, 2 added" in done.stdout
 

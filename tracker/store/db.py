@@ -453,7 +453,7 @@ def open_store(
         if sqlite:
             raise DatabaseError(f"cannot open database {target}: {exc.orig}") from None
         raise DatabaseError(_server_error(shown, url, exc)) from None
-    except DatabaseError:
+    except BaseException:  # NotFound, DatabaseError, an interrupt: no pooled connection left
         engine.dispose()
         raise
     return Store(engine=engine, url=url)
