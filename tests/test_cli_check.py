@@ -62,6 +62,22 @@ def test_check_a_difference_exits_1_with_its_cause(
     assert "1 of the 2 periods checked differs." in out
 
 
+@pytest.mark.parametrize("dec,code", [(1859, 1), (1860, 0)], ids=["differs", "matches"])
+def test_a_closed_pipe_keeps_the_finding(db_path: Path, dec: int, code: int) -> None:
+    # `tracker check | head`: the reader stops early, but a difference found is still exit 1
+    import subprocess
+
+    from tests.conftest import subprocess_env, tracker_command
+    db = _season(db_path, dec)
+    proc = subprocess.Popen(tracker_command("check", "--db", db), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=subprocess_env())
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # closed before the first line: its first write fails (EPIPE)
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == code and err == ""
+
+
 def test_check_json(db_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     db = _season(db_path, 1859)

@@ -19,6 +19,7 @@ from typer.main import get_command_name
 
 from tracker import __version__
 from tracker.cli.common import (
+    ClosedOutput,
     Command,
     Group,
     Interruption,
@@ -222,6 +223,7 @@ def main() -> None:
 
 
 def _main() -> None:
+    ClosedOutput.exit_code = 0
     try:
         code = _run()
     except TrackerError as exc:  # the one way out other than done (_run made every error one)
@@ -285,7 +287,7 @@ def as_tracker_error(exc: BaseException) -> TrackerError:
             # click's own answer to a closed pipe (`| head`): exit 1 without a word; the
             # reader has what it wanted, as in the OSError case below
             _drop_output()
-            return Ending(0)
+            return Ending(ClosedOutput.exit_code)
         raise exc
     if isinstance(exc, typer.Abort):
         return Ending(130, "aborted")
@@ -297,8 +299,9 @@ def as_tracker_error(exc: BaseException) -> TrackerError:
         if exc is not WriteError.error:  # not a write to standard output
             return _internal(exc)
         _drop_output()
-        if isinstance(exc, BrokenPipeError):  # a closed pipe (`| head`): the reader has
-            return Ending(0)  # what it wanted; nothing is lost (an import goes on: ClosedOutput)
+        if isinstance(exc, BrokenPipeError):  # a closed pipe (`| head`): the reader has what
+            # it wanted; nothing is lost (an import goes on: ClosedOutput); a finding stays one
+            return Ending(ClosedOutput.exit_code)
         return TrackerError(
             f"cannot write to standard output: {exc.strerror or exc} (is the disk full, or "
             "the output a file that cannot grow?)")

@@ -13,6 +13,7 @@ import typer
 from tracker.cli.common import (
     DEFAULT_DB,
     LIST_CHOICES,
+    ClosedOutput,
     DbOption,
     Format,
     FormatOption,
@@ -129,6 +130,8 @@ def check(
                     "`tracker official add PLAYER --period YYYY-MM --rating R` or import a "
                     "list with `tracker official import FILE`")
     differ = any(not r.all_match for r in reports)
+    if differ:
+        ClosedOutput.exit_code = 1  # `tracker check | head`: still a finding
     if fmt is Format.json:
         emit_json([r.to_json() for r in reports])  # always a list: one report per player-list
     elif fmt is Format.csv:

@@ -273,6 +273,9 @@ class ClosedOutput:
     go_on = False
     """Set by a command that goes on when its output closes; any other stops (exit 1), as
     rich makes it."""
+    exit_code = 0
+    """The exit code a command has earned before it writes (`check` found differences: 1):
+    a closed pipe (`tracker check | head`) ends it with this, not with success."""
 
 
 @contextlib.contextmanager
