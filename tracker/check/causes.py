@@ -46,7 +46,9 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
 
 def _pre_2008(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> Cause:
     unplaced = [nc for nc in ctx.base.unplaced if "2008" in nc.reason]
-    extra = f" ({len(unplaced)} games before 2008 are not replayed)" if unplaced else ""
+    n = len(unplaced)
+    extra = (f" ({n} game{'' if n == 1 else 's'} before 2008 {'is' if n == 1 else 'are'} not "
+             "replayed)" if unplaced else "")
     return Cause(
         PRE_2008,
         f"the {row.period} list is before 2008, when FIDE rated by tournament averages: the "

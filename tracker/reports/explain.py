@@ -169,7 +169,7 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
         lines.append(f"  note: {plan.note}")
     if tout is None:
         if plan.counted:
-            lines.append(f"  {len(plan.counted)} games pooled toward a first rating")
+            lines.append(f"  {plural(len(plan.counted), 'game')} pooled toward a first rating")
             rows = [[g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)]
                     for g in plan.counted]
             lines += render_table(["Opponent", "Rating", "Score"], rows, (1, 2),
