@@ -183,7 +183,7 @@ def _check_csv(reports: list[CheckReport], all_players: bool) -> None:
 
 
 CHECK_HEADERS = ["period", "replayed", "official", "diff", "games", "FIDE games", "K",
-                 "FIDE K", "status", "from"]
+                 "FIDE K (prev)", "status", "from"]
 
 
 def _print_report(report: CheckReport) -> None:
@@ -365,7 +365,7 @@ def _print_target(t: TargetOut, name: str) -> None:
               "unrated" if s.rating_after is None else str(s.rating_after),
               "<- needed" if s.points == t.points_needed else ""]
              for s in t.steps]
-    headers = ["score", *([] if first else ["period change (exact)"]), "rating", ""]
+    headers = ["score", *([] if first else ["period change (exact)"]), "rating", "target"]
     print_table(headers, cells, set(range(len(headers) - 1)))
     if t.points_needed is None:
         err.print("The target is out of reach in this tournament.", markup=False)
