@@ -178,3 +178,33 @@ def test_a_k_fide_never_prints_is_refused_and_an_old_one_ignored(store: Store, k
                                PlayerInfo(birth_year=1980, rated_games=100))).rows
     assert [(str(r.period), r.k, r.published) for r in rows] == [
         ("2025-10", None, 1800), ("2025-11", 20, 1810)]
+
+
+def test_import_records_the_list_and_who_was_looked_up(store: Store) -> None:
+    """Every import records the file's lists and periods (official_lists) and every player
+    with a FIDE ID as looked up on them (official_checked), rated, unrated or not listed; a
+    player without one is matched by name (`names`); the same rows again add nothing."""
+    from tracker.model import ListStatus
+    from tracker.store.lists import list_ratings, lists_imported, unmatched_players
+    from tracker.store.schema import official_checked, official_lists
+
+    ann = _player(store, "Smith, Ann", 1001)
+    bob = _player(store, "Other, Bob", 1002)  # not on the list
+    cy = _player(store, "Young,C")  # no FIDE ID: "Young, Cy" of the list
+    rows = [_row(1001, "Smith, Ann", 1800), _row(1003, "Young, Cy", None, rapid=1500)]
+    for _ in range(2):
+        s = import_entries(store, rows, keep_all=False, source="standard_nov25frl.zip",
+                           names=unmatched_players(store), list_source="/lists/x.zip")
+    assert (s.rows, s.kept, s.matched, s.entries, s.unchanged) == (2, 2, 0, 0, 2)
+    statuses = list_ratings(store, [ann, bob, cy], RatingList.STANDARD)
+    assert statuses == {ann: {P: ListStatus(1800, "standard_nov25frl.zip")},
+                        bob: {P: ListStatus(None, "x.zip")},
+                        cy: {P: ListStatus(None, "x.zip")}}
+    assert list_ratings(store, [cy], RatingList.RAPID) == {
+        cy: {P: ListStatus(1500, "standard_nov25frl.zip")}}
+    assert lists_imported(store, RatingList.RAPID) == [(P, "/lists/x.zip")]
+    with store.engine.connect() as conn:
+        assert len(conn.execute(select(official_lists.c.id)).all()) == 2
+        assert len(conn.execute(select(official_checked.c.player_id)).all()) == 6
+        assert conn.execute(select(players.c.fide_id).where(players.c.id == cy)).scalar() \
+            == 1003

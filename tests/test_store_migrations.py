@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, inspect
 
 from tracker.errors import DatabaseError
 from tracker.store import open_store
-from tracker.store.db import current_revision, head_revision
+from tracker.store.db import current_revision, head_revision, to_url
 from tracker.store.schema import metadata
 
 
@@ -335,3 +335,27 @@ def test_an_upgrade_that_copies_games_gives_the_free_pages_back(
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
     assert free == 0
     assert pages < before  # the narrower row of 0007, and no old table left in the file
+
+
+@pytest.mark.databases
+def test_0008_adds_the_coverage_tables_and_takes_them_away(db_target: str) -> None:
+    """0008 on a database of 0007: the two tables of the lists imported and the players
+    looked up, empty; its downgrade drops them and leaves the rest as it was."""
+    from tests.conftest import dump_target
+
+    coverage = {"official_lists", "official_checked"}
+    with open_store(db_target) as s:
+        assert coverage <= set(inspect(s.engine).get_table_names())
+    before = dump_target(db_target)
+    _migrate_down(db_target, "0007")
+    engine = create_engine(to_url(db_target))
+    try:
+        assert not coverage & set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    with open_store(db_target) as s:
+        assert current_revision(s) == head_revision()
+        assert coverage <= set(inspect(s.engine).get_table_names())
+        assert inspect(s.engine).get_pk_constraint("official_checked")[
+            "constrained_columns"] == ["player_id", "list", "period"]
+    assert dump_target(db_target) == before

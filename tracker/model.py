@@ -199,6 +199,16 @@ class OfficialEntry:
     source: str = "manual"
 
 
+@dataclass(frozen=True)
+class ListStatus:
+    """What one published list said of a player who was looked up on it: the rating (None:
+    unrated for FIDE on that list, either not listed or listed without a rating) and the
+    list file's name (or `manual`), for a message that names it."""
+
+    rating: int | None
+    source: str
+
+
 class PreparedGame(NamedTuple):
     """One game as the importer hands it to the store: plain, checked values
     (tracker.importer.prepare makes them, tracker.store.games writes them).

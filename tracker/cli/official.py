@@ -28,7 +28,7 @@ from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
     from tracker.usecases.database import Store
-    from tracker.usecases.official import ImportSummary, ListTarget
+    from tracker.usecases.official import Candidate, ImportSummary, ListTarget
 
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
 COLUMNS = ("list", "period", "rating", "games", "k", "flag", "title", "birth_year", "source")
@@ -81,7 +81,21 @@ def import_lists(
     leaves nothing behind, and the other files are still imported. A folder is searched
     for .txt, .xml and .zip files (its subfolders too), imported in name order.
 
+    Players without a FIDE ID (a PGN without FideId tags) are matched by name: "Andreikin,D"
+    or "Andreikin, D." is the list's "Andreikin, Dmitry" (case, accents and punctuation
+    aside; the birth year and the PGN's title break a tie). A unique match gets the list's
+    FIDE ID and its entries: the file's line says "1 in the database (1 matched by name)",
+    and a line below it "Andreikin,D: Andreikin, Dmitry, FIDE ID 4158814 (matched by
+    name)". When another player already has that FIDE ID the two are one player, merged
+    under the list's name ("1 merged into the player who had their FIDE ID"), unless they
+    played each other or their surnames differ (a warning). A name that several players of
+    the list fit is not used: it is shown with them and the command that settles it,
+    tracker player set "NAME" --fide-id N. The import also records who was looked up on
+    each list, so that the replay can tell "unrated" from "unknown".
+
     Examples:
+
+      tracker official import standard_mar11frl.txt
 
       tracker official import standard_nov25frl.zip rapid_nov25frl.zip
 
@@ -151,6 +165,8 @@ def _import_all(store: Store, targets: list[ListTarget], several: bool,
             assert outcome.summary is not None
             _warn(outcome.summary, outcome.problems)
             say(_report(outcome.summary, keep_all))
+            for line in _match_lines(outcome.summary):
+                say(line)
     if several:
         read = len(targets) - len(failed)
         say(f"{len(targets):,} {'file' if len(targets) == 1 else 'files'}: {read:,} read, "
@@ -166,7 +182,12 @@ def _import_all(store: Store, targets: list[ListTarget], several: bool,
 
 
 def _warn(s: ImportSummary, shown_problems: list[str]) -> None:
-    """A file's malformed rows on stderr: the first ones, then how many in all."""
+    """A file's malformed rows on stderr: the first ones, then how many in all; and each
+    FIDE ID a name matched that another player holds who is not that person."""
+    from tracker.cli.common import shown
+
+    for warning in s.warnings:  # names from files: a newline in one cannot forge a line
+        err.print(f"warning: {shown(warning)}", markup=False, soft_wrap=True)
     for problem in shown_problems:
         err.print(f"warning: {problem}", markup=False, soft_wrap=True)
     if s.problems:
@@ -195,15 +216,21 @@ def _report(s: ImportSummary, keep_all: bool) -> str:
     periods = ", ".join(str(p) for p in sorted(s.periods)) or "-"
     lists = ", ".join(str(x) for x in RatingList if x in s.lists) or "-"
     parts = [f"{s.source}: {periods} ({lists}): {_n(s.rows)} players read"]
+    by_name = f"{_n(s.matched)} matched by name" if s.matched else ""
     if keep_all:
-        parts.append(f"{_n(s.kept)} kept ({_n(s.created)} new)")
+        parts.append(f"{_n(s.kept)} kept ({_n(s.created)} new{by_name and ', ' + by_name})")
         if s.unnamed:
             parts.append(f"{_n(s.unnamed)} without a name not created")
     else:
-        parts.append(f"{_n(s.kept)} in the database")
+        parts.append(f"{_n(s.kept)} in the database{by_name and f' ({by_name})'}")
         if s.skipped:
             parts.append(f"{_n(s.skipped)} {'other' if s.skipped == 1 else 'others'} skipped "
                          "(--all keeps them)")
+    if s.merged:
+        parts.append(f"{_n(len(s.merged))} merged into the player who had their FIDE ID")
+    if s.ambiguous:
+        parts.append(f"{_n(len(s.ambiguous))} {'name' if len(s.ambiguous) == 1 else 'names'} "
+                     "not matched (several players of the list fit: below)")
     parts.append(f"{_n(s.entries)} {'entry' if s.entries == 1 else 'entries'} written")
     if s.unchanged:
         parts.append(f"{_n(s.unchanged)} already as imported before (unchanged)")
@@ -214,8 +241,55 @@ def _report(s: ImportSummary, keep_all: bool) -> str:
     if s.duplicates:
         parts.append(f"{_n(s.duplicates)} repeated FIDE IDs (the last row won)")
     if s.birth_years:
-        parts.append(f"{_n(s.birth_years)} birth years filled in")
+        parts.append(f"{_n(s.birth_years)} birth {'year' if s.birth_years == 1 else 'years'} "
+                     "filled in")
     return "; ".join(parts)
+
+
+MATCHES_SHOWN = 10
+"""The players matched by name (or not) a file's report names one by one."""
+CANDIDATES_SHOWN = 5
+"""The list's players shown for a name several of them fit."""
+
+
+def _candidate(c: Candidate) -> str:
+    """A list's player a name fits: "Smith, J (FIDE ID 1001, ENG, born 1990)"."""
+    facts = [f"FIDE ID {c.fide_id}"]
+    if c.federation:
+        facts.append(c.federation)
+    if c.birth_year:
+        facts.append(f"born {c.birth_year}")
+    return f"{c.name} ({', '.join(facts)})"
+
+
+def _match_lines(s: ImportSummary) -> list[str]:
+    """Below a file's line: who was matched by name (merged or not), and the names several
+    players of the list fit, with them and the command that settles each."""
+    import shlex
+
+    lines: list[str] = []
+    matches = [*s.named, *s.merged]
+    for m in matches[:MATCHES_SHOWN]:
+        if m.into is None:
+            lines.append(f"  {m.player}: {m.listed}, FIDE ID {m.fide_id} (matched by name)")
+        else:
+            lines.append(f"  {m.player}: {m.listed}, FIDE ID {m.fide_id}, which {m.into} "
+                         f"had: merged into one player, {m.listed}")
+    if len(matches) > MATCHES_SHOWN:
+        lines.append(f"  and {_n(len(matches) - MATCHES_SHOWN)} more matched by name "
+                     "(`tracker players` lists them)")
+    for a in s.ambiguous[:MATCHES_SHOWN]:
+        shown = [_candidate(c) for c in a.candidates[:CANDIDATES_SHOWN]]
+        more = len(a.candidates) - CANDIDATES_SHOWN
+        if more > 0:
+            shown.append(f"and {_n(more)} more")
+        lines.append(f"  {a.player}: not matched, {_n(len(a.candidates))} players of the "
+                     f"list fit the name: {'; '.join(shown)}; settle it with `tracker player "
+                     f"set {shlex.quote(a.player)} --fide-id N`")
+    if len(s.ambiguous) > MATCHES_SHOWN:
+        lines.append(f"  and {_n(len(s.ambiguous) - MATCHES_SHOWN)} more names that several "
+                     "players of the list fit (not matched)")
+    return lines
 
 
 # --- add / list / remove ----------------------------------------------------------------

@@ -10,6 +10,12 @@ period already recorded replaces those players' entries for that period (counted
 entry for that list and period (counted in `ImportSummary.cleared`). An entry already as the
 file has it (the same file imported again) is left untouched (`ImportSummary.unchanged`):
 a re-import writes nothing.
+
+Players without a FIDE ID are matched by name (tracker.store.lists): a unique match gets
+the row's FIDE ID and its entries; one FIDE ID is one person, so a player already holding
+it absorbs the name's player (tracker.store.players.merge_rows) unless they played each
+other or their surnames differ (a warning). Every import also records the file and who was
+looked up on it (`record_coverage`).
 """
 
 from __future__ import annotations
@@ -46,7 +52,9 @@ from tracker.model import (
     RatingList,
 )
 from tracker.store.db import Store, copy_rows, utc_now, writing
-from tracker.store.schema import official_ratings, player_names, players
+from tracker.store.lists import Ambiguous, Found, NameIndex, NameMatch, record_coverage, settle
+from tracker.store.players import add_spelling, merge_rows, not_one_person
+from tracker.store.schema import official_checked, official_ratings, player_names, players
 
 BATCH = 2_000
 CACHE_KIB = 65_536
@@ -168,8 +176,14 @@ class ImportSummary:
     duplicates: int = 0  # rows whose FIDE ID appeared earlier in this file (the last wins)
     birth_years: int = 0  # players whose birth year was filled from the list
     problems: int = 0  # malformed rows the reader skipped (set by the caller)
+    matched: int = 0  # players without a FIDE ID matched by name (merged ones included)
+    checked: int = 0  # (player, list, period) looked-up records added
     periods: set[Period] = field(default_factory=set)
     lists: set[RatingList] = field(default_factory=set)
+    named: list[NameMatch] = field(default_factory=list)  # given the row's FIDE ID
+    merged: list[NameMatch] = field(default_factory=list)  # into the player holding the ID
+    ambiguous: list[Ambiguous] = field(default_factory=list)  # several rows fit: not matched
+    warnings: list[str] = field(default_factory=list)  # one FIDE ID, two people: not merged
 
 
 def known_fide_ids(store: Store, limit: int = 500_000) -> set[int] | None:
@@ -229,6 +243,7 @@ def _insert_many(conn: Connection, table: Table, columns: tuple[str, ...],
 
 
 PLAYER_COLUMNS = ("name", "norm_name", "fide_id", "title", "federation", "birth_year")
+CHECKED_COLUMNS = ("player_id", "list", "period")
 ENTRY_COLUMNS = ("player_id", "list", "period", "rating", "games", "k", "flag", "title",
                  "birth_year", "source", "recorded_at")
 
@@ -240,6 +255,10 @@ def import_entries(
     keep_all: bool,
     source: str,
     progress: Callable[[int], None] | None = None,
+    names: NameIndex | None = None,
+    held: Callable[[], Iterable[tuple[RatingList, Period]]] | None = None,
+    list_source: str | None = None,
+    earlier: Iterable[tuple[RatingList, Period]] = (),
 ) -> ImportSummary:
     """Write the entries of one list file (all in one transaction).
 
@@ -250,9 +269,20 @@ def import_entries(
     empty rating clears an earlier entry. The player's birth year is filled from the list
     when the database has none. `progress` is called with the number of rows read so far
     after each batch. The rows are read lazily, batch by batch: memory stays flat.
+
+    `names`: the players without a FIDE ID, matched by name once every row is read (see
+    the module docstring). `held`: the lists and periods the file held, asked once its rows
+    are read (default: those of the rows); `list_source` the file's path for
+    official_lists (default `source`). `earlier`: the lists and periods of the files
+    imported before this one with `keep_all` in the same run: a player this file creates
+    was on none of them, so is recorded as looked up there too (the folder imported again
+    then writes nothing).
     """
     summary = ImportSummary(source=source)
     stamp = utc_now()
+    found: Found = {}
+    fresh: set[int] = set()  # FIDE IDs of rows that fit a name, created by this file
+    before = sorted({(str(lst), str(period)) for lst, period in earlier})
     with writing(store) as conn:
         # Every batch's SQL is new (its ids are written inline): caching it would only hold
         # hundreds of big statements in memory.
@@ -260,10 +290,18 @@ def import_entries(
         if conn.dialect.name == "sqlite":
             # A bigger page cache for the index updates of a big list (bounded: 64 MB).
             conn.exec_driver_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
+        stamp_value = _db_value(conn, official_ratings.c.recorded_at, stamp)
         for chunk in _batches(rows, BATCH):
-            _import_batch(conn, chunk, summary, keep_all=keep_all, source=source, stamp=stamp)
+            _import_batch(conn, chunk, summary, keep_all=keep_all, source=source,
+                          stamp_value=stamp_value, names=names or None, found=found,
+                          fresh=fresh, before=before)
             if progress is not None:
                 progress(summary.rows)
+        if names and found:
+            _settle_names(conn, summary, names, found, fresh, source, stamp_value)
+        pairs = list(held()) if held is not None else [
+            (lst, period) for lst in summary.lists for period in summary.periods]
+        summary.checked += record_coverage(conn, pairs, list_source or source, stamp)
     return summary
 
 
@@ -274,7 +312,11 @@ def _import_batch(
     *,
     keep_all: bool,
     source: str,
-    stamp: dt.datetime,
+    stamp_value: Any,
+    names: NameIndex | None,
+    found: Found,
+    fresh: set[int],
+    before: list[tuple[str, str]],
 ) -> None:
     summary.rows += len(chunk)
     # The last row of a FIDE ID in the batch wins; earlier batches are handled by `stamp`.
@@ -286,6 +328,14 @@ def _import_batch(
         summary.periods.add(row.period)
     for row in chunk[:1]:
         summary.lists.update(f.list for f in row.ratings)
+
+    fitting: set[int] = set()
+    if names is not None:  # rows a name of the database fits, weighed once all are read
+        for fid, row in latest.items():
+            if row.name:
+                for pid, rank in names.fits(row.name):
+                    found.setdefault(pid, {})[fid] = (rank, row)
+                    fitting.add(fid)
 
     known = _known(conn, list(latest))
     if keep_all:
@@ -307,7 +357,28 @@ def _import_batch(
             ], ignore_conflicts=True)
             # Their birth year came with the row: nothing to fill in.
             known.update({fid: (pid, False) for fid, (pid, _) in created.items()})
+            fresh.update(fitting.intersection(created))
+            if before:  # on none of the files imported before in this run
+                looked = [(pid, lst, period) for pid, _ in created.values()
+                          for lst, period in before]
+                _insert_many(conn, official_checked, CHECKED_COLUMNS, looked)
+                summary.checked += len(looked)
 
+    hits: list[tuple[int, bool, ListRow]] = []
+    for fid, row in latest.items():
+        hit = known.get(fid)
+        if hit is None:
+            summary.skipped += 1
+            continue
+        summary.kept += 1
+        hits.append((hit[0], hit[1], row))
+    _write_rows(conn, summary, hits, source, stamp_value)
+
+
+def _write_rows(conn: Connection, summary: ImportSummary,
+                hits: list[tuple[int, bool, ListRow]], source: str, stamp_value: Any) -> None:
+    """The entries of these rows for their players ((player id, birth year missing, row)),
+    and the birth years the database lacks."""
     births: list[dict[str, Any]] = []
     # period -> id(list) -> (list, items). Keyed by identity: the lists are enum singletons
     # and a file's rows share one Period, and hashing those per row costs at 5 million.
@@ -315,13 +386,7 @@ def _import_batch(
     groups = {}
     last: Period | None = None
     buckets: dict[int, tuple[RatingList, list[tuple[int, ListRow, ListRating]]]] = {}
-    for fid, row in latest.items():
-        hit = known.get(fid)
-        if hit is None:
-            summary.skipped += 1
-            continue
-        pid, birth_missing = hit
-        summary.kept += 1
+    for pid, birth_missing, row in hits:
         if birth_missing and row.birth_year is not None:
             births.append({"pid": pid, "birth": row.birth_year})
         if row.period is not last:
@@ -342,10 +407,63 @@ def _import_batch(
         )
         summary.birth_years += len(births)
 
-    stamp_value = _db_value(conn, official_ratings.c.recorded_at, stamp)
     for period, by_list in groups.items():
         for rating_list, items in by_list.values():
             _write_group(conn, summary, rating_list, period, items, source, stamp_value)
+
+
+def _settle_names(conn: Connection, summary: ImportSummary, names: NameIndex, found: Found,
+                  fresh: set[int], source: str, stamp_value: Any) -> None:
+    """The players rows fit by name, once the whole file is read: a unique fit takes the
+    row's FIDE ID and entries (its spelling recorded), or, when another player holds that
+    ID, is merged into them (under the list's name) unless they played each other or their
+    surnames differ (a warning); several rows fitting as well are reported, not used. A
+    holder this very file created (`fresh`, keep_all) was no other player: the name's
+    player is reported as matched, not as merged, and as not new."""
+    unique, summary.ambiguous = settle(conn, names, found)
+    holders: dict[int, tuple[int, str]] = {}
+    wanted = sorted({row.fide_id for _, row in unique})
+    if wanted:
+        for pid, fid, name in conn.execute(text(
+                f"SELECT id, fide_id, name FROM players WHERE fide_id IN ({_ids(wanted)})")):
+            holders[int(fid)] = (int(pid), str(name))
+    assigned: list[tuple[int, bool, ListRow]] = []
+    for pid, row in unique:
+        player = names.players[pid]
+        fid = row.fide_id
+        holder = holders.get(fid)
+        if holder is None:
+            conn.execute(update(players).where(players.c.id == pid,
+                                               players.c.fide_id.is_(None))
+                         .values(fide_id=fid))
+            add_spelling(conn, pid, normalize_name(row.name))
+            holders[fid] = (pid, player.name)
+            assigned.append((pid, player.birth_year is None, row))
+            summary.named.append(NameMatch(player.name, row.name, fid))
+            summary.matched += 1
+            summary.kept += 1
+            summary.skipped -= 1
+            continue
+        hid, hname = holder
+        why = not_one_person(conn, hid, hname, pid, player.name, fid)
+        if why is None:
+            try:
+                merge_rows(conn, hid, pid, name=row.name)
+            except BadInput as exc:
+                why = f"and they cannot be merged: {exc}"
+        if why is not None:
+            summary.warnings.append(
+                f"{source}: {player.name} fits {row.name} (FIDE ID {fid}) on the list, but "
+                f"FIDE ID {fid} belongs to {hname}, {why}")
+            continue
+        holders[fid] = (hid, row.name)
+        summary.matched += 1
+        if fid in fresh:
+            summary.named.append(NameMatch(player.name, row.name, fid))
+            summary.created -= 1
+        else:
+            summary.merged.append(NameMatch(player.name, row.name, fid, hname))
+    _write_rows(conn, summary, assigned, source, stamp_value)
 
 
 def _write_group(conn: Connection, summary: ImportSummary, rating_list: RatingList,

@@ -1,5 +1,6 @@
-"""The database schema: facts only (games, players, tournaments, official entries, the
-user's overrides). Ratings are derived and never stored.
+"""The database schema: facts only (games, players, tournaments, official entries, the lists
+imported and who was looked up on them, the user's overrides). Ratings are derived and never
+stored.
 
 SQLAlchemy Core tables. The schema changes only through an Alembic migration in
 `migrations/versions/`; `tests/test_store_migrations.py` checks that these tables and the
@@ -25,6 +26,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    PrimaryKeyConstraint,
     String,
     Table,
     Text,
@@ -186,5 +188,33 @@ official_ratings = Table(
     Column("source", Text, nullable=False),  # 'manual' or the file name
     Column("recorded_at", DateTime, nullable=False),
     UniqueConstraint("player_id", "list", "period"),
+    CheckConstraint(LIST_COLUMN_CHECK, name="list"),
+)
+
+# One row per list file imported and (list, period) it held (migration 0008): `source` is the
+# file's absolute path, so a later message can name it; the same file again adds nothing.
+official_lists = Table(
+    "official_lists",
+    metadata,
+    Column("id", Int, primary_key=True),
+    Column("list", String(8), nullable=False),
+    Column("period", String(7), nullable=False),
+    Column("source", Text, nullable=False),
+    Column("imported_at", DateTime, nullable=False),
+    UniqueConstraint("list", "period", "source"),
+    CheckConstraint(LIST_COLUMN_CHECK, name="list"),
+)
+
+# "This player was looked up on that list" (migration 0008): written by every list import for
+# every player it identified (by FIDE ID, listed or not, or by a unique name match). Checked
+# with a rated official_ratings entry: that rating; checked without one: unrated for FIDE on
+# that list; not checked: unknown (the replay falls back to the PGN's Elo tag).
+official_checked = Table(
+    "official_checked",
+    metadata,
+    Column("player_id", Int, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("list", String(8), nullable=False),
+    Column("period", String(7), nullable=False),
+    PrimaryKeyConstraint("player_id", "list", "period"),
     CheckConstraint(LIST_COLUMN_CHECK, name="list"),
 )

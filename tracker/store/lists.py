@@ -1,0 +1,338 @@
+"""FIDE's lists and the database's players: who was looked up on which list, and players
+known only by name matched to a list's rows.
+
+Coverage. Every list import records the file and each (list, period) it held
+(`official_lists`) and every player it identified (`official_checked`): by FIDE ID, listed
+or not, or by a unique name match. So for a player and a list month there are three answers
+(`list_ratings`): a rating, unrated for FIDE (looked up, no rating), or unknown (never
+looked up: the player came after the import, or has no FIDE ID and no name match).
+
+Names. A list writes "Surname, Firstname"; a PGN "Andreikin,D", "Andreikin, D." or "Ding
+Liren". `name_forms` reads a name as (surname, given names) pairs, folded by
+tracker.identity.names.normalize_name (a name without a comma: every split of its words);
+two names fit when a surname is the same and the given names agree word by word, a single
+letter standing for a word it starts (`name_fit`). `NameIndex` holds the database's players
+without a FIDE ID by surname, so a list row costs one dictionary lookup; `settle` picks, for
+each player, the one row that fits best, the birth year and the title breaking ties, or
+reports the rows that fit as well (`Ambiguous`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import Connection, select, text, union_all
+
+from tracker.identity.names import normalize_name
+from tracker.model import ListRow, ListStatus, Period, RatingList
+from tracker.store.db import Store, chunks
+from tracker.store.schema import games, official_lists, players
+
+Form = tuple[tuple[str, ...], tuple[str, ...]]
+"""A reading of a name: (surname words, given-name words), normalized."""
+
+EXACT, INITIALS = 0, 1
+"""How well two names fit (`name_fit`), best first: the same words; initials for words."""
+
+
+def name_forms(name: str) -> tuple[Form, ...]:
+    """The readings of a name: "Andreikin, Dmitry" -> ((andreikin), (dmitry)); a name
+    without a comma (or with nothing before it) every split of its words, either way round
+    ("Ding Liren": (ding), (liren) and (liren), (ding)), and all of it as the surname."""
+    surname, comma, given = name.partition(",")
+    if comma:
+        sur = tuple(normalize_name(surname).split())
+        if sur:
+            return ((sur, tuple(normalize_name(given).split())),)
+        name = given
+    words = tuple(normalize_name(name).split())
+    if not words:
+        return ()
+    forms: set[Form] = {(words, ())}
+    for k in range(1, len(words)):
+        forms.add((words[:k], words[k:]))
+        forms.add((words[k:], words[:k]))
+    return tuple(sorted(forms))
+
+
+def given_fit(a: tuple[str, ...], b: tuple[str, ...]) -> int | None:
+    """How given names fit: EXACT (the same words), INITIALS (word by word the same, or a
+    single letter that starts the other's word: "d" for "dmitry"; the shorter list of words
+    against the start of the longer), None (they differ, or one side has none)."""
+    if a == b:
+        return EXACT
+    if not a or not b:
+        return None
+    for x, y in zip(a, b, strict=False):
+        if x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y)):
+            continue
+        return None
+    return INITIALS
+
+
+def name_fit(a: Sequence[Form], b: Sequence[Form]) -> int | None:
+    """How two names (their `name_forms`) fit: the best of their readings with one surname,
+    or None."""
+    best: int | None = None
+    for sur_a, given_a in a:
+        for sur_b, given_b in b:
+            if sur_a == sur_b:
+                rank = given_fit(given_a, given_b)
+                if rank is not None and (best is None or rank < best):
+                    best = rank
+    return best
+
+
+def surnames_agree(a: str, b: str) -> bool:
+    """Whether two names can be one person's: a surname reading in common (or a name
+    without words, which says nothing)."""
+    forms_a, forms_b = name_forms(a), name_forms(b)
+    if not forms_a or not forms_b:
+        return True
+    return bool({s for s, _ in forms_a} & {s for s, _ in forms_b})
+
+
+@dataclass(frozen=True)
+class Unmatched:
+    """A player without a FIDE ID, as name matching sees them."""
+
+    id: int
+    name: str
+    forms: tuple[Form, ...]
+    title: str | None
+    birth_year: int | None
+
+
+@dataclass
+class NameIndex:
+    """The database's players without a FIDE ID, by surname (see the module docstring).
+    `words`: the first word of every surname reading (normalized), for a reader's cheap
+    filter."""
+
+    players: dict[int, Unmatched] = field(default_factory=dict)
+    by_surname: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
+    words: set[str] = field(default_factory=set)
+
+    def add(self, player: Unmatched) -> None:
+        self.players[player.id] = player
+        for sur, _ in player.forms:
+            ids = self.by_surname.setdefault(sur, [])
+            if player.id not in ids:
+                ids.append(player.id)
+            self.words.add(sur[0])
+
+    def __bool__(self) -> bool:
+        return bool(self.players)
+
+    def fits(self, name: str) -> list[tuple[int, int]]:
+        """(player id, EXACT or INITIALS) of the players a list row's name fits."""
+        forms = name_forms(name)
+        found: dict[int, int] = {}
+        for sur, _ in forms:
+            for pid in self.by_surname.get(sur, ()):
+                if pid in found:
+                    continue
+                rank = name_fit(self.players[pid].forms, forms)
+                if rank is not None:
+                    found[pid] = rank
+        return list(found.items())
+
+
+def unmatched_players(store: Store) -> NameIndex:
+    """The players without a FIDE ID (the ones a list import matches by name)."""
+    index = NameIndex()
+    with store.engine.connect() as conn:
+        for pid, name, title, birth in conn.execute(
+                select(players.c.id, players.c.name, players.c.title, players.c.birth_year)
+                .where(players.c.fide_id.is_(None)).order_by(players.c.id)):
+            forms = name_forms(str(name))
+            if forms:
+                index.add(Unmatched(int(pid), str(name), forms, title, birth))
+    return index
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A list row that fits a player's name, as a message shows it."""
+
+    name: str
+    fide_id: int
+    federation: str | None
+    birth_year: int | None
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """A player whose name several rows of a list fit as well: not matched."""
+
+    player: str
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """A player matched by name to a list row: their name in the database, the list's, the
+    FIDE ID they got; `into`: the name of the player who already held that FIDE ID, whom
+    they were merged into (shown under the list's name since)."""
+
+    player: str
+    listed: str
+    fide_id: int
+    into: str | None = None
+
+
+Found = dict[int, dict[int, tuple[int, ListRow]]]
+"""player id -> FIDE ID of a row that fits -> (how well, the row): what a file offered."""
+
+
+def settle(conn: Connection, index: NameIndex, found: Found
+           ) -> tuple[list[tuple[int, ListRow]], list[Ambiguous]]:
+    """For each player rows fit: the one row that fits best (the birth year, then the title
+    of the database or of the player's games, breaking a tie), or the rows that fit as well
+    (`Ambiguous`, by name and FIDE ID). In player id order."""
+    unique: list[tuple[int, ListRow]] = []
+    ambiguous: list[Ambiguous] = []
+    for pid in sorted(found):
+        rows = found[pid]
+        best = min(rank for rank, _ in rows.values())
+        fitting = [row for rank, row in rows.values() if rank == best]
+        if len(fitting) > 1:
+            fitting = _tie_break(conn, index.players[pid], fitting)
+        if len(fitting) == 1:
+            unique.append((pid, fitting[0]))
+            continue
+        fitting.sort(key=lambda r: (normalize_name(r.name), r.fide_id))
+        ambiguous.append(Ambiguous(index.players[pid].name, tuple(
+            Candidate(r.name, r.fide_id, r.federation, r.birth_year) for r in fitting)))
+    return unique, ambiguous
+
+
+def _tie_break(conn: Connection, player: Unmatched, rows: list[ListRow]) -> list[ListRow]:
+    """The rows of the player's birth year (when the database has it), then of a title the
+    player is known by (players.title, the title tags of their games), when some are."""
+    if player.birth_year is not None:
+        born = [r for r in rows if r.birth_year == player.birth_year]
+        if born:
+            rows = born
+    if len(rows) > 1:
+        titles = _titles(conn, player)
+        if titles:
+            titled = [r for r in rows if (r.title and r.title.upper() in titles)
+                      or (r.women_title and r.women_title.upper() in titles)]
+            if titled:
+                rows = titled
+    return rows
+
+
+def _titles(conn: Connection, player: Unmatched) -> set[str]:
+    found = {player.title.strip().upper()} if player.title and player.title.strip() else set()
+    tags = union_all(
+        select(games.c.white_title.label("t")).where(games.c.white_id == player.id),
+        select(games.c.black_title.label("t")).where(games.c.black_id == player.id),
+    ).subquery()
+    for (title,) in conn.execute(select(tags.c.t).distinct()):
+        if title and str(title).strip():
+            found.add(str(title).strip().upper())
+    return found
+
+
+# --- coverage: the lists imported, the players looked up ----------------------------------
+
+
+def record_coverage(conn: Connection, held: Iterable[tuple[RatingList, Period]],
+                    source: str, stamp: dt.datetime) -> int:
+    """Record, in the import's transaction, that the file `source` held these lists and
+    periods and that every player with a FIDE ID was looked up on them (the file gave each
+    their rating, no rating, or left them out: unrated). Rows already there stay as they
+    are (the same file again writes nothing). Returns the rows added to official_checked."""
+    added = 0
+    for rating_list, period in sorted(set(held), key=lambda lp: (str(lp[0]), lp[1])):
+        key = {"list": str(rating_list), "period": str(period)}
+        there = conn.execute(
+            select(official_lists.c.id).where(
+                official_lists.c.list == key["list"], official_lists.c.period == key["period"],
+                official_lists.c.source == source)).first()
+        if there is None:
+            conn.execute(official_lists.insert().values(**key, source=source,
+                                                        imported_at=stamp))
+        added += conn.execute(text(
+            "INSERT INTO official_checked (player_id, list, period) "
+            "SELECT p.id, CAST(:list AS VARCHAR(8)), CAST(:period AS VARCHAR(7)) "
+            "FROM players AS p WHERE p.fide_id IS NOT NULL AND NOT EXISTS (SELECT 1 "
+            "FROM official_checked AS c WHERE c.player_id = p.id AND c.list = :list "
+            "AND c.period = :period)"), key).rowcount or 0
+    return added
+
+
+def lists_imported(store: Store, rating_list: RatingList) -> list[tuple[Period, str]]:
+    """(period, file path as imported) of every file of `rating_list` imported, by period
+    and path."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(official_lists.c.period, official_lists.c.source)
+                            .where(official_lists.c.list == str(rating_list))).all()
+    return sorted((Period.parse(str(p)), str(s)) for p, s in rows)
+
+
+def _ids(values: Iterable[int]) -> str:
+    return ", ".join(str(int(v)) for v in values) or "NULL"
+
+
+def list_ratings(store: Store, player_ids: Iterable[int], rating_list: RatingList
+                 ) -> dict[int, dict[Period, ListStatus]]:
+    """What `rating_list` said of each of these players, month by month: for every period
+    they were looked up on (official_checked) and every official entry (a list's or one
+    recorded by hand), the rating (None: unrated for FIDE on that list) and the file it
+    came from (its name; `manual`). A player or period missing: not known."""
+    ids = sorted({int(p) for p in player_ids})
+    out: dict[int, dict[Period, ListStatus]] = {}
+    if not ids:
+        return out
+    key = {"list": str(rating_list)}
+    with store.engine.connect() as conn:
+        newest: dict[str, str] = {}
+        for period, source in conn.execute(text(
+                "SELECT period, source FROM official_lists WHERE list = :list ORDER BY id"),
+                key):
+            newest[str(period)] = Path(str(source)).name
+        periods: dict[str, Period] = {}
+
+        def period_of(text_: str) -> Period:
+            found = periods.get(text_)
+            if found is None:
+                found = periods[text_] = Period.parse(text_)
+            return found
+
+        for chunk in chunks(ids):
+            for pid, period in conn.execute(text(
+                    "SELECT player_id, period FROM official_checked WHERE list = :list AND "
+                    f"player_id IN ({_ids(chunk)})"), key):
+                p = str(period)
+                out.setdefault(int(pid), {})[period_of(p)] = ListStatus(
+                    None, newest.get(p, "an imported list"))
+            for pid, period, rating, source in conn.execute(text(
+                    "SELECT player_id, period, rating, source FROM official_ratings WHERE "
+                    f"list = :list AND player_id IN ({_ids(chunk)})"), key):
+                out.setdefault(int(pid), {})[period_of(str(period))] = ListStatus(
+                    None if rating is None else int(rating), str(source))
+    return out
+
+
+def unchecked(store: Store, player_ids: Iterable[int], rating_list: RatingList
+              ) -> dict[int, tuple[Period, ...]]:
+    """The players of these that were not looked up on some list of `rating_list` already
+    imported (they came after it, or have no FIDE ID and no name match), with those
+    periods; `len()` of it counts them, for "run `tracker official import FILES` again"."""
+    imported = sorted({p for p, _ in lists_imported(store, rating_list)})
+    if not imported:
+        return {}
+    looked = list_ratings(store, player_ids, rating_list)
+    out: dict[int, tuple[Period, ...]] = {}
+    for pid in sorted({int(p) for p in player_ids}):
+        seen = looked.get(pid, {})
+        missing = tuple(p for p in imported if p not in seen)
+        if missing:
+            out[pid] = missing
+    return out
