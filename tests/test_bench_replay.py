@@ -136,7 +136,7 @@ def test_game_facts_equal_the_dataclass() -> None:
     assert not hasattr(GameFact, "__post_init__")
     values = (7, 3, dt.date(2025, 9, 13), "2", False, 11, "Novák, Tomáš", 1850, 1910,
               "1/2-1/2", Fraction(1, 2), RatingList.RAPID, True, None, 99012345, "1850",
-              "1910", True)
+              "1910", True, "tag")
     names = [f.name for f in fields(GameFact)]
     built = game_facts([dict(zip(names, values, strict=True))])[0]
     plain = GameFact(*values)

@@ -134,10 +134,14 @@ def _games_ok(rep: Replay, period: Period, entry: OfficialEntry) -> bool:
 
 def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int
                              ) -> list[Cause]:
+    listed = {g.opponent for p in row.tournaments for g in p.counted
+              if g.opponent_rating_source != "tag"}  # unrated on FIDE's own list: not a cause
     unrated = [(t.label, g.label) for t in (row.out.tournaments if row.out else ())
-               for g in t.games if not g.counted and g.reason == NotRated.UNRATED_OPPONENT]
+               for g in t.games if not g.counted and g.reason == NotRated.UNRATED_OPPONENT
+               and g.label not in listed]
     unrated += [(nc.tournament, nc.game.opponent) for nc in row.not_counted
-                if nc.reason == NotRated.UNRATED_OPPONENT]
+                if nc.reason == NotRated.UNRATED_OPPONENT
+                and nc.game.opponent_rating_source == "tag"]
     if not unrated or len(unrated) != missing:
         return []
     names = ", ".join(sorted({opp for _, opp in unrated}))
@@ -228,11 +232,12 @@ def _why_there(target: Period, here: Period) -> str:
 
 def _unrated_for_fide(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra: int
                       ) -> list[Cause]:
-    """Games against one opponent the replay counted but FIDE did not (unrated for FIDE)."""
+    """Games against one opponent the replay counted but FIDE did not (unrated for FIDE):
+    only where the rating is the PGN's tag (a list that rated the opponent is FIDE's word)."""
     by_opp: dict[int, list[GameFact]] = {}
     for plan in row.tournaments:
         for g in plan.counted:
-            if g.opponent_elo is not None:
+            if g.opponent_elo is not None and g.opponent_rating_source == "tag":
                 by_opp.setdefault(g.opponent_id, []).append(g)
     causes: list[Cause] = []
     for gs in by_opp.values():

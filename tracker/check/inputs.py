@@ -14,7 +14,7 @@ from tracker.store import Store
 from tracker.store.official import entries_for
 from tracker.store.players import get_player
 from tracker.store.reading import facts_of_players, games_of, official_of_players, tournaments_of
-from tracker.usecases.histories import list_inputs
+from tracker.usecases.histories import list_inputs, opponent_lists
 
 
 def _lists_in(entries: Iterable[OfficialEntry]) -> list[RatingList]:
@@ -31,7 +31,9 @@ def check_player(store: Store, player: PlayerRef | int, rating_lists: Sequence[R
     if not lists or not _lists_in(official):
         return []
     p = get_player(store, player) if isinstance(player, int) else player
-    inputs = list_inputs(p, games_of(store, p.id), tournaments_of(store, p.id), official, lists)
+    games = games_of(store, p.id)
+    inputs = list_inputs(p, games, tournaments_of(store, p.id), official, lists,
+                         opponent_lists(store, games, lists))
     return _reconcile_lists(p, inputs, lists, analyse)
 
 
@@ -51,11 +53,13 @@ def check_ids(store: Store, ids: Sequence[int], rating_lists: Sequence[RatingLis
     official = {pid: entries for pid, entries in official_of_players(store, ids).items()
                 if _lists_in(entries)}
     facts = facts_of_players(store, official)
+    seen = {rl for f in facts.values() for rl in (rating_lists or _lists_in(f.official))}
+    rated_by = opponent_lists(store, (g for f in facts.values() for g in f.games), seen)
     for pid in ids:
         f = facts.get(pid)
         if f is None:
             yield []
             continue
         lists = list(rating_lists) or _lists_in(f.official)
-        inputs = list_inputs(f.player, f.games, f.tournaments, f.official, lists)
+        inputs = list_inputs(f.player, f.games, f.tournaments, f.official, lists, rated_by)
         yield _reconcile_lists(f.player, inputs, lists, analyse)

@@ -86,6 +86,7 @@ def history(
         HISTORY_COLUMNS,
         history_rows,
         history_table,
+        ratings_line,
         season_line,
         season_summary,
         unplaced_lines,
@@ -112,7 +113,8 @@ def history(
         headers, cells = history_table(rows)
         print_table(headers, cells, range(1, 12), title=f"{who.name}: {rl} rating history")
         season = season_summary(replay_, first, last)
-        extra = ([season_line(season)] if season is not None else []) + unplaced_lines(replay_)
+        extra = ([season_line(season), ratings_line(season)] if season is not None else []
+                 ) + unplaced_lines(replay_)
         if extra:
             echo_lines(["", *extra])
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from tracker.fide import list_calendar
 from tracker.fide.editions import EDITIONS, FIRST_DATE, NEW_PLAYER_GAMES
-from tracker.model import OfficialEntry, Period, RatingList
+from tracker.model import ListStatus, OfficialEntry, Period, RatingList
 
 
 @functools.lru_cache(maxsize=8)
@@ -97,6 +97,9 @@ class GameFact:
     own_elo_tag: str | None = None
     opponent_elo_tag: str | None = None
     list_assumed: bool = False  # no readable TimeControl: the list was inferred
+    opponent_rating_source: str = "tag"
+    """Where `opponent_elo` comes from: "tag" (the PGN's Elo tag, the organiser's), or the
+    FIDE list in force at the tournament's start ("standard 2025-09 list (file)")."""
 
     @classmethod
     def many(cls, rows: Iterable[Mapping[str, object]]) -> list[GameFact]:
@@ -161,6 +164,10 @@ class ReplayInputs:
     """Published standard ratings by list (rapid/blitz replays: Oct 2022 raise, seeds)."""
     until: Period | None = None
     """Replay through this period even without games (default: the last with facts)."""
+    opponent_lists: Mapping[int, Mapping[Period, ListStatus]] = field(default_factory=dict)
+    """What the imported FIDE lists of this list said of each opponent (by player id), list
+    by list: a game's opponent is rated as the list in force at the tournament's start says
+    (None: unrated for FIDE), whatever the Elo tag says; without one, by the tag."""
 
 
 # --- grouping ------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from tracker.fide import (
 )
 from tracker.fide.editions import FIRST_DATE, FirstFormula
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
-from tracker.model import NotRated, OfficialEntry, Period, RatingList
+from tracker.model import ListStatus, NotRated, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
     GAMES_A_DAY_NOT_STANDARD,
@@ -97,6 +97,36 @@ def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCoun
     return ins, used, skipped
 
 
+def _rated_by_the_lists(unit: Unit, lists: Mapping[int, Mapping[Period, ListStatus]]) -> Unit:
+    """The unit with each opponent rated as FIDE's list in force at the tournament's start
+    says (spec section 1: the ratings of the list in force), where an imported list looked
+    that opponent up: its rating, or None (unrated for FIDE) whatever the Elo tag says. A
+    game whose two tags said "unrated" counts when the list gives the opponent a rating.
+    Opponents no imported list looked up keep their tag."""
+    force = list_in_force(_unit_start(unit), unit.rating_list) if unit.period else None
+    if force is None:
+        return unit
+    games: list[GameFact] = []
+    changed = False
+    for g in unit.games:
+        status = lists.get(g.opponent_id, {}).get(force)
+        if status is None:
+            games.append(g)
+            continue
+        changed = True
+        rated, reason = g.rated, g.not_rated_reason
+        if reason == UNRATED_BY_TAGS and status.rating is not None:
+            rated, reason = True, None
+        games.append(replace(
+            g, opponent_elo=status.rating, rated=rated, not_rated_reason=reason,
+            opponent_rating_source=f"{unit.rating_list} {force} list ({status.source})"))
+    return replace(unit, games=tuple(games)) if changed else unit
+
+
+UNRATED_BY_TAGS = NotRated.UNRATED_OPPONENT.value
+"""The reason a game is stored not rated when both Elo tags say "unrated"."""
+
+
 OVERRIDABLE_REASONS = NAME_REASONS - {VARIANT}
 """The not-rated reasons read from event and round names (a tie-break, an armageddon...):
 a tournament the user put on a list (`tracker event set ID --list LIST`) counts there all
@@ -107,6 +137,8 @@ def replay(inputs: ReplayInputs) -> Replay:
     """Replay one list for one player (see the module docstring)."""
     rl = inputs.rating_list
     units = assign_units(inputs.games, inputs.tournaments, rl)
+    if inputs.opponent_lists:
+        units = [_rated_by_the_lists(u, inputs.opponent_lists) for u in units]
     official = {e.period: e for e in inputs.official if e.list == rl}
     anchors = sorted(p for p, e in official.items() if e.rating is not None)
     birth_year = inputs.player.birth_year

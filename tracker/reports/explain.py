@@ -11,7 +11,7 @@ from typing import Any
 from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut
 from tracker.model import Period, PlayerRef
-from tracker.periods import NotCounted, PeriodRow, Replay, TournamentPlan
+from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
 from tracker.periods.facts import is_list_month
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import assumption_text, k_by_tournament
@@ -155,6 +155,17 @@ def ignored_lines(first: FirstRatingOut, indent: str, what: str = "ignored") -> 
             for label, why in zip(first.ignored, reasons, strict=True)]
 
 
+def rating_from(fact: GameFact) -> str:
+    """Where a game's opponent rating came from, short: "list" (FIDE's list in force), with
+    the Elo tag when it says otherwise, or "tag" (the organiser's Elo tag)."""
+    if fact.opponent_rating_source == "tag":
+        return "tag"
+    tag = fact.opponent_elo_tag
+    if tag is None and fact.opponent_elo is not None:
+        return "list"
+    return "list" if tag is None or tag.strip() == str(fact.opponent_elo) else f"list (tag {tag})"
+
+
 def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
     u = plan.unit
     tout = tournament_out(plan, row)
@@ -176,18 +187,24 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
                                   indent="    ")
         return lines
     rows = []
+    files: set[str] = set()
     for g, fact in zip(tout.games, plan.counted, strict=False):
         used = "" if g.difference_used is None else str(g.difference_used)
         rating = fmt_int(g.opponent_rating) + ("*" if g.capped else "")
+        listed = fact.opponent_rating_source != "tag"
+        if listed:
+            files.add(fact.opponent_rating_source)
         rows.append([
-            g.label or fact.opponent, rating, used,
+            g.label or fact.opponent, rating, rating_from(fact), used,
             "" if g.expected is None else str(g.expected), fmt_points(Fraction(g.score)),
             "" if g.change is None else fmt_signed(g.change),
             "" if g.k_change is None else fmt_signed(g.k_change),
-            "" if g.counted else (g.reason or "not counted"),
+            "" if g.counted else ("unrated on the list" if listed and g.opponent_rating is None
+                                  else g.reason or "not counted"),
         ])
-    lines += render_table(["Opponent", "Rating", "D", "PD", "Score", "Chg", "K x chg", ""],
-                          rows, range(1, 7), indent="    ")
+    lines += render_table(["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg",
+                           ""], rows, (1, 3, 4, 5, 6, 7), indent="    ")
+    lines += [f"    opponents' ratings from the {f}" for f in sorted(files)]
     if any(g.capped for g in tout.games):
         lines.append("    * the difference is capped (the rating difference used is shown in D)")
     fig = tournament_figures(plan, row)
@@ -205,7 +222,8 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
 
 
 EXPLAIN_COLUMNS = ("period", "list", "tournament", "start", "end", "ro", "ro_source",
-                   "opponent", "opponent_rating", "capped", "difference_used", "expected",
+                   "opponent", "opponent_rating", "opponent_rating_source", "opponent_elo_tag",
+                   "capped", "difference_used", "expected",
                    "score", "change", "k", "k_change", "counted", "reason")
 """The columns of `tracker explain --format csv` (one row per game of the period, the
 games that did not count included, with the reason), in docs/export.md."""
@@ -232,7 +250,9 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                 "ro": plan.ro, "ro_source": plan.ro_source}
         if tout is None:  # pooled toward a first rating
             out += [{**base, "opponent": g.opponent, "opponent_rating": g.opponent_elo,
-                     "capped": False, "difference_used": None, "expected": None,
+                     "opponent_rating_source": g.opponent_rating_source,
+                     "opponent_elo_tag": g.opponent_elo_tag, "capped": False,
+                     "difference_used": None, "expected": None,
                      "score": None if g.score is None else json_points(g.score),
                      "change": None, "k": None,
                      "k_change": None, "counted": True, "reason": "toward a first rating"}
@@ -240,7 +260,9 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
             continue
         for g, fact in zip(tout.games, plan.counted, strict=False):
             out.append({**base, "opponent": g.label or fact.opponent,
-                        "opponent_rating": g.opponent_rating, "capped": g.capped,
+                        "opponent_rating": g.opponent_rating,
+                        "opponent_rating_source": fact.opponent_rating_source,
+                        "opponent_elo_tag": fact.opponent_elo_tag, "capped": g.capped,
                         "difference_used": g.difference_used,
                         "expected": None if g.expected is None else str(g.expected),
                         "score": json_points(g.score),
@@ -252,7 +274,9 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
         out.append({"period": str(period), "list": rl, "tournament": n.tournament,
                     "start": n.game.date.isoformat() if n.game.date else None, "end": None,
                     "ro": None, "ro_source": None, "opponent": n.game.opponent,
-                    "opponent_rating": n.game.opponent_elo, "capped": False,
+                    "opponent_rating": n.game.opponent_elo,
+                    "opponent_rating_source": n.game.opponent_rating_source,
+                    "opponent_elo_tag": n.game.opponent_elo_tag, "capped": False,
                     "difference_used": None, "expected": None,
                     "score": None, "change": None, "k": None, "k_change": None,
                     "counted": False, "reason": n.reason})

@@ -91,7 +91,8 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
 # --- export --------------------------------------------------------------------------------
 
 GAME_COLUMNS = ("date", "list", "period", "tournament_id", "tournament", "round", "color",
-                "opponent", "opponent_fide_id", "own_elo", "opponent_elo", "result", "score",
+                "opponent", "opponent_fide_id", "own_elo", "opponent_elo",
+                "opponent_rating_source", "opponent_elo_tag", "result", "score",
                 "counted", "reason")
 
 
@@ -133,6 +134,8 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                     "opponent_fide_id": g.opponent_fide_id,
                     "own_elo": g.own_elo,
                     "opponent_elo": g.opponent_elo,
+                    "opponent_rating_source": g.opponent_rating_source,
+                    "opponent_elo_tag": g.opponent_elo_tag,
                     "result": g.result,
                     "score": None if g.score is None else fmt_points(g.score),
                     "counted": "yes" if g.id in counted else "no",

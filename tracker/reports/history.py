@@ -13,7 +13,7 @@ from tracker.fide import PeriodOut
 from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, Replay
-from tracker.reports.figures import counted_results
+from tracker.reports.figures import counted_games, counted_results
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -27,7 +27,7 @@ HISTORY_COLUMNS = (
     "period", "list", "rating_before", "games", "points", "expected", "k", "change_exact",
     "change", "rating_after", "official_rating", "difference", "note", "elo_tag",
     "tag_difference", "published", "source", "before_official", "assumptions",
-    "list_assumed_games",
+    "list_assumed_games", "opponents_from_lists",
 )
 
 
@@ -120,6 +120,8 @@ def history_row(row: PeriodRow, player: PlayerRef | None = None) -> dict[str, An
         "assumptions": [{"fact": a.fact, "assumed": a.assumed,
                          "command": assumption_command(a, player)} for a in row.assumptions],
         "list_assumed_games": list_assumed_games(row),
+        "opponents_from_lists": sum(1 for p in row.tournaments for g in counted_games(p, row)
+                                    if g.opponent_rating_source != "tag"),
     }
 
 
@@ -151,8 +153,11 @@ def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[
 
 @dataclass(frozen=True)
 class Season:
-    """A list's replay summed up: the rated games, points, Rp over all of them, the net
-    change (the sum of the periods' rounded changes) and the first and last periods."""
+    """A list's replay summed up: the rated games, points, Rp over all of them, the rating
+    at the start and at the end, the change the periods' games made (the sum of their
+    rounded changes) and what the re-anchors on official ratings and Elo tags added in
+    between (start + games + re-anchors = end), and where the opponents' ratings came
+    from (FIDE's lists or the organisers' Elo tags)."""
 
     rating_list: RatingList
     first: Period
@@ -161,6 +166,17 @@ class Season:
     points: Fraction
     performance: int | None
     change: int
+    start: int | None = None  # the rating before the first period (None: unrated)
+    end: int | None = None  # the rating after the last period
+    from_lists: int = 0  # counted games whose opponent's rating is the list's
+    from_tags: int = 0  # ... the Elo tag's
+
+    @property
+    def reanchored(self) -> int:
+        """What the re-anchors between the first and the last period added."""
+        if self.start is None or self.end is None:
+            return 0
+        return self.end - self.start - self.change
 
 
 def season_summary(replay_: Replay, since: Period | None = None,
@@ -171,15 +187,21 @@ def season_summary(replay_: Replay, since: Period | None = None,
         return None
     opponents: list[int] = []
     points = Fraction(0)
+    listed = tagged = 0
     for r in rows:
         for plan in r.tournaments:
             ratings, scored = counted_results(plan, r)
             opponents += ratings
             points += scored
+            for g in counted_games(plan, r):
+                if g.opponent_rating_source == "tag":
+                    tagged += 1
+                else:
+                    listed += 1
     rp = performance_rating(opponents, points) if opponents else None
     change = sum(r.change or 0 for r in rows)
     return Season(replay_.rating_list, rows[0].period, rows[-1].period, len(opponents), points,
-                  rp, change)
+                  rp, change, rows[0].rating_before, rows[-1].replayed, listed, tagged)
 
 
 def unplaced_lines(replay_: Replay) -> list[str]:
@@ -203,8 +225,30 @@ def unplaced_lines(replay_: Replay) -> list[str]:
 
 
 def season_line(season: Season) -> str:
+    """The season in one line that adds up: start, end and the change between them, split
+    into what the games made and what the re-anchors added."""
     span = (str(season.first) if season.first == season.last
             else f"{season.first} to {season.last}")
     rp = "" if season.performance is None else f", performance {season.performance}"
+    games = fmt_signed(season.change) or "0"
+    if season.start is not None and season.end is not None:
+        total = fmt_signed(season.end - season.start) or "0"
+        moved = f"{season.start} -> {season.end} ({total}"
+        moved += (f": {games} from games, {fmt_signed(season.reanchored)} from re-anchors)"
+                  if season.reanchored else ")")
+    elif season.end is not None:
+        moved = f"unrated -> {season.end}"
+    else:
+        moved = f"games {games}"
     return (f"Season {span} ({season.rating_list}): {plural(season.games, 'rated game')}, "
-            f"{plural_points(season.points)}{rp}, net change {fmt_signed(season.change) or '0'}")
+            f"{plural_points(season.points)}{rp}; {moved}")
+
+
+def ratings_line(season: Season) -> str:
+    """Where the opponents' ratings came from: FIDE's lists, the organisers' Elo tags."""
+    if not season.from_lists:
+        return "Opponents' ratings: Elo tags (no FIDE list imported: tracker official import)"
+    if not season.from_tags:
+        return f"Opponents' ratings: FIDE's lists, all {plural(season.from_lists, 'game')}"
+    return (f"Opponents' ratings: FIDE's lists {season.from_lists}, Elo tags "
+            f"{season.from_tags} (not on an imported list)")

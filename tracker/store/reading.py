@@ -108,7 +108,8 @@ def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]
          "opponent_elo": opp_elo, "result": str(result), "score": scores.get(result),
          "rating_list": lists[str(rating_list)], "rated": bool(rated),
          "not_rated_reason": reason, "opponent_fide_id": opp_fide, "own_elo_tag": own_tag,
-         "opponent_elo_tag": opp_tag, "list_assumed": bool(assumed)}
+         "opponent_elo_tag": opp_tag, "list_assumed": bool(assumed),
+         "opponent_rating_source": "tag"}
         for (gid, tid, date, round_, opp_id, opp_name, own_elo, opp_elo, result, rating_list,
              rated, reason, opp_fide, own_tag, opp_tag, assumed, _own) in rows
     )

@@ -10,12 +10,14 @@ replay it made on the way); `inputs_for` and `load_history` read the facts from 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
+from tracker.model import ListStatus, OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import GameFact, PlayerInfo, Replay, ReplayInputs, TournamentFact, replay
 from tracker.store import Store
+from tracker.store.lists import list_ratings
 from tracker.store.official import entries_for
 from tracker.store.players import get_player
 from tracker.store.reading import games_of, tournaments_of
@@ -29,22 +31,44 @@ class PlayerHistory:
     replays: dict[RatingList, Replay]
 
 
+OpponentLists = Mapping[RatingList, Mapping[int, Mapping[Period, ListStatus]]]
+"""What the imported FIDE lists said of opponents: list -> player id -> period -> status."""
+
+
+def opponent_lists(store: Store, games: Iterable[GameFact],
+                   rating_lists: Iterable[RatingList]) -> dict[RatingList, Any]:
+    """What the imported lists of each of `rating_lists` said of the opponents of `games`
+    (tracker.store.lists.list_ratings); a list with nothing imported is left out."""
+    ids = {g.opponent_id for g in games}
+    out: dict[RatingList, Any] = {}
+    for rl in set(rating_lists) | {RatingList.STANDARD}:
+        found = list_ratings(store, ids, rl)
+        if found:
+            out[rl] = found
+    return out
+
+
 def list_inputs(p: PlayerRef, games: Sequence[GameFact], tournaments: Sequence[TournamentFact],
-                official: Sequence[OfficialEntry], rating_lists: Sequence[RatingList]
+                official: Sequence[OfficialEntry], rating_lists: Sequence[RatingList],
+                lists: OpponentLists | None = None,
                 ) -> tuple[dict[RatingList, ReplayInputs], Replay | None]:
     """The replay's inputs of each of `rating_lists` from facts read already, and the
     standard replay when it was made (it is the replay of the standard inputs: a caller
-    need not make it again). Rapid and blitz take the standard replay's published ratings."""
+    need not make it again). Rapid and blitz take the standard replay's published ratings.
+    `lists`: what FIDE's imported lists said of the opponents (`opponent_lists`)."""
     info = PlayerInfo(p.birth_year, p.rated_games, p.ever_2400)
+    lists = lists or {}
     out: dict[RatingList, ReplayInputs] = {}
     standard: dict[Period, int] = {}
     std: Replay | None = None
     if any(rl != RatingList.STANDARD for rl in rating_lists):
-        std = replay(ReplayInputs(RatingList.STANDARD, games, tournaments, official, info))
+        std = replay(ReplayInputs(RatingList.STANDARD, games, tournaments, official, info,
+                                  opponent_lists=lists.get(RatingList.STANDARD, {})))
         standard = {r.period: r.published for r in std.rows if r.published is not None}
     for rl in rating_lists:
         out[rl] = ReplayInputs(rl, games, tournaments, official, info,
-                               standard_ratings=standard if rl != RatingList.STANDARD else {})
+                               standard_ratings=standard if rl != RatingList.STANDARD else {},
+                               opponent_lists=lists.get(rl, {}))
     return out, std
 
 
@@ -60,15 +84,17 @@ def inputs_for(store: Store, player: PlayerRef | int, rating_lists: Sequence[Rat
     tournaments = tournaments_of(store, p.id)
     if official is None:
         official = entries_for(store, p.id)
-    return list_inputs(p, games, tournaments, official, rating_lists)[0]
+    lists = opponent_lists(store, games, rating_lists)
+    return list_inputs(p, games, tournaments, official, rating_lists, lists)[0]
 
 
 def load_history(store: Store, player: PlayerRef,
                  lists: Sequence[RatingList] = tuple(RatingList)) -> PlayerHistory:
     """Read the player's facts once and replay each list asked for (standard first)."""
-    inputs, std = list_inputs(player, games_of(store, player.id),
-                              tournaments_of(store, player.id), entries_for(store, player.id),
-                              lists)
+    games = games_of(store, player.id)
+    inputs, std = list_inputs(player, games, tournaments_of(store, player.id),
+                              entries_for(store, player.id), lists,
+                              opponent_lists(store, games, lists))
     order = sorted(lists, key=lambda rl: rl != RatingList.STANDARD)  # standard first
     out = {rl: std if rl == RatingList.STANDARD and std is not None else replay(inputs[rl])
            for rl in order}
