@@ -20,6 +20,7 @@ import io
 import os
 import re
 import shutil
+import socket
 import sqlite3
 import tarfile
 import warnings
@@ -310,6 +311,12 @@ def make_inputs(made: Path) -> None:
     (made / "pipes").mkdir()
     (made / "pipes" / "a.pgn").write_bytes(_game(10))
     os.mkfifo(made / "pipes" / "pipe.pgn")  # opened, it would wait for a writer
+    # issue 30: outputs that are not regular files
+    (made / "null.csv").symlink_to(os.devnull)  # a symlink to a character device
+    (made / "gone.png").symlink_to("nothing.png")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(made / "socket.db"))
+    sock.close()
 
 
 def _unreadable_inner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -452,6 +459,16 @@ CASES += [
          "", "error: tracker.db holds 1 import that is not the sample season (first: "
          "base.pgn): the demo would add a fictitious season to it and mark its player as "
          "yours; run it on a database of its own (leave out --db, or give a new file)\n"),
+    # --- issue 30: outputs, dates, backups, lists -----------------------------------------
+    Case("export-into-a-link-to-a-device", ("export", "Novak", "-o", M + "null.csv",
+                                            "--force"), 0,
+         f"wrote {M}null.csv (1 row)\n", ""),
+    Case("plot-through-a-dangling-link", ("plot", "Novak", "-o", M + "gone.png", "--force"), 2,
+         "", f"error: {M}gone.png is a symlink to nothing.png, which does not exist: give the "
+         "file itself\n"),
+    Case("backup-onto-a-socket", ("db", "backup", M + "socket.db", "--force"), 2, "",
+         f"error: {M}socket.db is a socket: give a regular file, a character device or a "
+         "FIFO\n"),
     Case("official-k-zero", ("official", "add", "Novak", "--period", "2025-10", "--rating",
                              "1800", "--k", "0"), 2, "",
          "error: K 0 is not a K FIDE prints: give one from 1 to 40 (10, 15, 20, 25, 30 or "

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from tracker.model import Period
+    from tracker.outputs import Output
     from tracker.store import Store
 
 DEFAULT_DB = "tracker.db"
@@ -508,19 +509,25 @@ def with_examples(help_: str, docs: list[str | None]) -> str:
     return f"{help_.rstrip()}\n\nExamples:\n\n{shown}"
 
 
-def output_file(output: str, db: str, *, force: bool) -> Path:
+def output_file(output: str, db: str, *, force: bool) -> Output:
     """The file an --output names, refused when it is the database (or its -wal, -shm),
-    a folder, in a missing folder, or an existing file without --force."""
+    a folder, in a missing folder, an existing file without --force, or neither a file, a
+    character device nor a FIFO."""
     from tracker.outputs import check_output
     from tracker.store.db import database_file
 
-    path = Path(output)
-    check_output(path, database_file(db), force=force)
-    return path
+    return check_output(Path(output), database_file(db), force=force)
+
+
+def wrote(output: Output, line: str) -> None:
+    """A command's summary line after writing `output`: on stdout, or on stderr when the
+    output is the standard output itself (`-o /dev/stdout`: the line is not data)."""
+    (err if output.stdout else out).print(line, markup=False, soft_wrap=True)
 
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Replace the output file if it "
-                                           "exists.")]
+                                           "exists (a device or a FIFO is written into, "
+                                           "never replaced).")]
 
 
 def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:

@@ -15,6 +15,7 @@ from tracker.cli.common import (
     FormatOption,
     emit_csv,
     emit_json,
+    err,
     out,
 )
 from tracker.errors import TrackerError
@@ -54,7 +55,8 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
 
 def backup(
     file: Annotated[Path, typer.Argument(help="The backup file to write.", show_default=False)],
-    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists (a device "
+                                        "or a FIFO is written into, never replaced).")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Copy the database into FILE, safely, even while another tracker is importing.
@@ -63,17 +65,21 @@ def backup(
     written beside FILE first and renamed into place when complete, so an interrupted
     backup never leaves half a file. Restore it with `tracker db restore FILE` (never by
     copying it over the database: after a crash SQLite would replay the -wal left beside
-    the old file onto the copy), or use FILE itself as --db.
+    the old file onto the copy), or use FILE itself as --db. A device or a FIFO
+    (/dev/stdout) is written into, never replaced.
 
     Example:
 
       tracker db backup ~/backups/tracker-2025-11.db
     """
+    from tracker.outputs import is_stdout
     from tracker.store.maintenance import backup as backup_store
     from tracker.store.maintenance import open_existing
+    to_stdout = is_stdout(file)
     with open_existing(db) as store:
-        size = backup_store(store, file, overwrite=force)
-    out.print(f"backed up {db} to {file} ({size:,} bytes)", markup=False)
+        done = backup_store(store, file, overwrite=force)
+    (err if to_stdout else out).print(f"backed up {db} to {file} ({done.size:,} bytes)",
+                                      markup=False, soft_wrap=True)
 
 
 def restore(

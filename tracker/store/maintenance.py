@@ -39,7 +39,7 @@ from sqlalchemy.exc import OperationalError
 
 from tracker.errors import BadInput, DatabaseError, NotFound
 from tracker.model import RatingList, Result
-from tracker.outputs import write_atomic
+from tracker.outputs import check_output, write_atomic
 from tracker.store.db import (
     DamagedDatabase,
     Store,
@@ -217,12 +217,22 @@ def open_existing(target: str) -> Store:
         raise DamagedDatabase(exc.name, exc.reason, hint=False) from None
 
 
-def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = False) -> int:
-    """Copy the live database into `target` (SQLite's online backup); returns its bytes.
+@dataclass(frozen=True)
+class BackedUp:
+    """What `backup` wrote: its bytes."""
+
+    size: int
+
+
+def backup(store: Store, target: str | os.PathLike[str], *,
+           overwrite: bool = False) -> BackedUp:
+    """Copy the live database into `target` (SQLite's online backup).
 
     The copy is written to a temporary file in the target's folder and renamed into place
     when complete and checked (`PRAGMA quick_check`), so `target` is either the whole backup
-    or untouched. An existing `target` is refused unless `overwrite`.
+    or untouched. An existing `target` is refused unless `overwrite`; a character device or
+    a FIFO (or a symlink to one: `/dev/stdout`) is written into, never replaced
+    (tracker.outputs).
     """
     source = sqlite_file(store)
     if store.engine.dialect.name == "postgresql":
@@ -234,16 +244,13 @@ def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = Fa
     if dest.is_dir():
         raise BadInput(f"{dest} is a folder: give the backup a file name, e.g. "
                        f"{dest / 'tracker-backup.db'}")
-    if not dest.parent.is_dir():
-        raise BadInput(f"the folder {dest.parent} does not exist: create it first")
-    if dest.exists() and not overwrite:
-        raise BadInput(f"{dest} already exists: give another name, or --force to replace it")
     with contextlib.suppress(OSError):
         if dest.exists() and dest.resolve() == source.resolve():
             raise BadInput(f"{dest} is the database itself: give the backup another name")
+    check_output(dest, None, force=overwrite)
     # owner-only, as the temporary file it is written to always was
-    write_atomic(dest, lambda tmp: _copy(store, tmp), mode=0o600)
-    return dest.stat().st_size
+    size = write_atomic(dest, lambda tmp: _copy(store, tmp), mode=0o600)
+    return BackedUp(size)
 
 
 @dataclass(frozen=True)
