@@ -317,6 +317,7 @@ def make_inputs(made: Path) -> None:
     sock = socket.socket(socket.AF_UNIX)
     sock.bind(str(made / "socket.db"))
     sock.close()
+    (made / ".h.csv.k1ll3d_x.part").write_bytes(b"half a CSV")  # what a killed export left
 
 
 def _unreadable_inner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -469,6 +470,9 @@ CASES += [
     Case("backup-onto-a-socket", ("db", "backup", M + "socket.db", "--force"), 2, "",
          f"error: {M}socket.db is a socket: give a regular file, a character device or a "
          "FIFO\n"),
+    Case("export-after-a-killed-export", ("export", "Novak", "-o", M + "h.csv"), 0,
+         f"wrote {M}h.csv (1 row)\n",
+         f"note: removed {M}.h.csv.k1ll3d_x.part, left by a write that did not finish\n"),
     Case("official-k-zero", ("official", "add", "Novak", "--period", "2025-10", "--rating",
                              "1800", "--k", "0"), 2, "",
          "error: K 0 is not a K FIDE prints: give one from 1 to 40 (10, 15, 20, 25, 30 or "

@@ -2,7 +2,8 @@
 30): a regular file is replaced (with --force) through a temporary file and a rename; a
 character device or a FIFO, or a symlink to one (`/dev/stdout`), is written into, never
 replaced, with or without --force; a symlink to a regular file replaces the file it points
-to; anything else is refused in one line.
+to; anything else is refused in one line. A killed backup's temporary file is removed by the
+next backup, which names it.
 
 The devices are real: nodes made with mknod in the test's folder (root only: skipped
 otherwise), a pseudo-terminal's /dev/pts/N (a character device whose bytes the test reads
@@ -12,11 +13,14 @@ back), FIFOs with a reader thread, and the standard output of a real `tracker` p
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
+import signal
 import socket
 import stat
 import subprocess
+import sys
 import threading
 import tty
 from collections.abc import Iterator
@@ -329,3 +333,86 @@ def test_anything_else_is_refused_in_one_line(
     after = os.lstat(made)
     assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
     assert sorted(p.name for p in folder.iterdir()) == [name, "tracker.db"]
+
+
+# --- a killed write's temporary file -------------------------------------------------
+
+
+_KILLED_AT = 64 * 1024
+_KILL_ME = (
+    "import resource, signal, sys\n"
+    "from tracker.cli import main\n"
+    # the kernel kills the process (SIGXFSZ, which Python ignores) once a file it writes
+    # passes 64 KiB: the backup's temporary file, mid-copy
+    "signal.signal(signal.SIGXFSZ, signal.SIG_DFL)\n"
+    "resource.setrlimit(resource.RLIMIT_CORE, (0, 0))\n"
+    f"resource.setrlimit(resource.RLIMIT_FSIZE, ({_KILLED_AT}, {_KILLED_AT}))\n"
+    "sys.argv = ['tracker', *sys.argv[1:]]\n"
+    "main()\n"
+)
+
+
+def _big_database(folder: Path) -> Path:
+    """tracker.db with 600 more games (about 400 KB)."""
+    games = write(folder / "big.pgn", *(
+        pgn(Round=str(i), White=f"W{i}, A", Black=f"B{i}, A", Event=f"Open {i // 50}")
+        for i in range(600)))
+    with open_store("tracker.db") as store:
+        import_paths(store, [str(games)], ImportOptions())
+    games.unlink()
+    db = folder / "tracker.db"
+    assert db.stat().st_size > 4 * _KILLED_AT
+    return db
+
+
+def test_a_killed_backups_part_file_is_removed_by_the_next_backup(
+        folder: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A killed `db backup` left `.NAME.XXXXXXXX.part`, up to the database's size, for ever.
+    Here a real backup is killed mid-copy; the next backup removes what it left and names
+    it; a part file a live write holds (locked) is left alone."""
+    db = _big_database(folder)
+    backups = folder / "backups"
+    backups.mkdir()
+    env = subprocess_env() | {"PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", _KILL_ME, "db", "backup", "backups/b.db"],
+                          env=env, capture_output=True, timeout=120, check=False)
+    assert done.returncode == -signal.SIGXFSZ, done.stderr
+    left = sorted(p.name for p in backups.iterdir())
+    parts = [n for n in left if n.endswith(".part")]
+    assert len(parts) == 1 and parts[0].startswith(".b.db.") and len(parts[0]) == 19, left
+    assert (backups / parts[0]).stat().st_size == _KILLED_AT
+    live = backups / ".b.db.live_123.part"  # another backup of b.db, still running
+    live.write_bytes(b"x" * 100)
+    holder = os.open(live, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        code, out, err = run(capsys, monkeypatch, "backup", "backups/b.db")
+    finally:
+        os.close(holder)
+    assert (code, err) == (0, ""), err
+    assert out == (f"backed up tracker.db to backups/b.db ({db.stat().st_size:,} bytes); "
+                   f"removed backups/{parts[0]}, left by a backup that did not finish\n")
+    assert sorted(p.name for p in backups.iterdir()) == [".b.db.live_123.part", "b.db"]
+    assert dump_db(backups / "b.db") == dump_db(db)
+    code, out, err = run(capsys, monkeypatch, "backup", "backups/b.db", "--force")
+    assert code == 0 and out.endswith("removed backups/.b.db.live_123.part, left by a "
+                                      "backup that did not finish\n"), out
+    assert sorted(p.name for p in backups.iterdir()) == ["b.db"]
+
+
+@pytest.mark.parametrize("command", ["export", "report", "plot"])
+def test_the_next_write_removes_a_killed_writes_part_file(
+        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        command: str) -> None:
+    name = "h.png" if command == "plot" else "h.out"
+    part = folder / f".{name}.ab_3cd9z.part"  # what a write killed before its rename leaves
+    part.write_bytes(b"half")
+    other = folder / f".{name}.toolong99.part"  # not a name the writes make: kept
+    other.write_bytes(b"mine")
+    code, out, err = run(capsys, monkeypatch, command, name)
+    assert code == 0 and out == f"wrote {name}" + (" (1 row)\n" if command == "export"
+                                                    else "\n"), err
+    assert err == f"note: removed {part.name}, left by a write that did not finish\n"
+    assert sorted(p.name for p in folder.iterdir()) == sorted([name, other.name, "tracker.db"])
+

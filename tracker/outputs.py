@@ -13,6 +13,9 @@ is written (`resolve_output`, asked again by `write_atomic`):
   bytes made in a temporary file first), never replaced, with or without `force`;
 - anything else (a block device, a socket, a dangling link) is refused.
 
+A killed write leaves its temporary file (`.NAME.XXXXXXXX.part`); `remove_leftovers`
+removes those no live write holds (each writer locks its own), before the next write.
+
 Standard library only.
 """
 
@@ -21,13 +24,18 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from tracker.errors import BadInput, TrackerError
+
+if sys.platform != "win32":
+    import fcntl
 
 DATABASE_COMPANIONS = ("", "-wal", "-shm", "-journal")
 """SQLite's files for a database `X`: `X` itself and the ones it keeps beside it."""
@@ -134,19 +142,78 @@ def _umask() -> int:
     return mask
 
 
+def _lock(fd: int) -> bool:
+    """Lock the open file `fd` for this process's life (False: another holds it)."""
+    if sys.platform == "win32":  # an open file cannot be removed there anyway
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
 def _part_file(folder: Path | None, prefix: str) -> tuple[int, Path]:
-    """A new temporary file (`PREFIXXXXXXXXX.part`, in `folder` or the system's), open:
-    (its descriptor, its path)."""
+    """A new temporary file (`PREFIXXXXXXXXX.part`, in `folder` or the system's), open and
+    locked as this write's own: (its descriptor, its path)."""
     where = tempfile.gettempdir() if folder is None else folder
     try:
         fd, name = tempfile.mkstemp(prefix=prefix, suffix=".part", dir=folder)
     except OSError as exc:
         raise BadInput(f"cannot write in {where}: {exc.strerror or exc}") from None
+    _lock(fd)
     return fd, Path(name)
 
 
+SQLITE_COMPANIONS = ("-journal", "-wal", "-shm")
+"""What SQLite may leave beside a temporary file it was writing (a backup's)."""
+
 INTO_PREFIX = ".tracker-output."
 """The temporary files of the writes into a device or a FIFO (in the system's folder)."""
+
+
+def clean_before(output: Output) -> list[Path]:
+    """`remove_leftovers` of the files a write of `output` makes: beside the file it
+    replaces, or (written into) in the system's temporary folder."""
+    if output.into:
+        return remove_leftovers(Path(tempfile.gettempdir()) / INTO_PREFIX[1:-1])
+    return remove_leftovers(output.file)
+
+
+def remove_leftovers(file: Path) -> list[Path]:
+    """Remove what writes of `file` that were killed before their end left beside it: their
+    temporary files (`.NAME.XXXXXXXX.part`, with SQLite's -journal, -wal or -shm) that no
+    live write holds locked. Returns the paths removed (the temporary files)."""
+    part = re.compile(rf"\.{re.escape(file.name)}\.[a-z0-9_]{{8}}\.part")
+    removed: list[Path] = []
+    try:
+        with os.scandir(file.parent) as entries:
+            found = [e.name for e in entries if e.name.startswith(f".{file.name}.")
+                     and e.name.endswith(".part") and part.fullmatch(e.name)
+                     and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return removed
+    for name in sorted(found):
+        path = file.parent / name
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            if not _lock(fd):  # a write still running
+                continue
+            for companion in SQLITE_COMPANIONS:
+                with contextlib.suppress(OSError):
+                    os.unlink(f"{path}{companion}")
+            os.unlink(path)
+            removed.append(path)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
 
 
 def write_atomic(path: Path, write: Callable[[Path], object], *,

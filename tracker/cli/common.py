@@ -512,11 +512,16 @@ def with_examples(help_: str, docs: list[str | None]) -> str:
 def output_file(output: str, db: str, *, force: bool) -> Output:
     """The file an --output names, refused when it is the database (or its -wal, -shm),
     a folder, in a missing folder, an existing file without --force, or neither a file, a
-    character device nor a FIFO."""
-    from tracker.outputs import check_output
+    character device nor a FIFO. What killed writes of it left is removed (said on
+    stderr)."""
+    from tracker.outputs import check_output, clean_before
     from tracker.store.db import database_file
 
-    return check_output(Path(output), database_file(db), force=force)
+    found = check_output(Path(output), database_file(db), force=force)
+    for part in clean_before(found):
+        err.print(f"note: removed {part}, left by a write that did not finish", markup=False,
+                  soft_wrap=True)
+    return found
 
 
 def wrote(output: Output, line: str) -> None:

@@ -66,7 +66,8 @@ def backup(
     backup never leaves half a file. Restore it with `tracker db restore FILE` (never by
     copying it over the database: after a crash SQLite would replay the -wal left beside
     the old file onto the copy), or use FILE itself as --db. A device or a FIFO
-    (/dev/stdout) is written into, never replaced.
+    (/dev/stdout) is written into, never replaced. What a killed backup of FILE left beside
+    it (.FILE.XXXXXXXX.part) is removed first, and named.
 
     Example:
 
@@ -78,8 +79,10 @@ def backup(
     to_stdout = is_stdout(file)
     with open_existing(db) as store:
         done = backup_store(store, file, overwrite=force)
-    (err if to_stdout else out).print(f"backed up {db} to {file} ({done.size:,} bytes)",
-                                      markup=False, soft_wrap=True)
+    removed = "".join(f"; removed {p}, left by a backup that did not finish"
+                      for p in done.removed)
+    (err if to_stdout else out).print(f"backed up {db} to {file} ({done.size:,} bytes)"
+                                      f"{removed}", markup=False, soft_wrap=True)
 
 
 def restore(

@@ -39,7 +39,7 @@ from sqlalchemy.exc import OperationalError
 
 from tracker.errors import BadInput, DatabaseError, NotFound
 from tracker.model import RatingList, Result
-from tracker.outputs import check_output, write_atomic
+from tracker.outputs import check_output, clean_before, write_atomic
 from tracker.store.db import (
     DamagedDatabase,
     Store,
@@ -219,9 +219,11 @@ def open_existing(target: str) -> Store:
 
 @dataclass(frozen=True)
 class BackedUp:
-    """What `backup` wrote: its bytes."""
+    """What `backup` wrote: its bytes, and the temporary files of killed backups of the
+    same file it removed first."""
 
     size: int
+    removed: tuple[Path, ...] = ()
 
 
 def backup(store: Store, target: str | os.PathLike[str], *,
@@ -230,9 +232,9 @@ def backup(store: Store, target: str | os.PathLike[str], *,
 
     The copy is written to a temporary file in the target's folder and renamed into place
     when complete and checked (`PRAGMA quick_check`), so `target` is either the whole backup
-    or untouched. An existing `target` is refused unless `overwrite`; a character device or
-    a FIFO (or a symlink to one: `/dev/stdout`) is written into, never replaced
-    (tracker.outputs).
+    or untouched; what killed backups of `target` left beside it is removed first. An
+    existing `target` is refused unless `overwrite`; a character device or a FIFO (or a
+    symlink to one: `/dev/stdout`) is written into, never replaced (tracker.outputs).
     """
     source = sqlite_file(store)
     if store.engine.dialect.name == "postgresql":
@@ -247,10 +249,10 @@ def backup(store: Store, target: str | os.PathLike[str], *,
     with contextlib.suppress(OSError):
         if dest.exists() and dest.resolve() == source.resolve():
             raise BadInput(f"{dest} is the database itself: give the backup another name")
-    check_output(dest, None, force=overwrite)
+    removed = clean_before(check_output(dest, None, force=overwrite))
     # owner-only, as the temporary file it is written to always was
     size = write_atomic(dest, lambda tmp: _copy(store, tmp), mode=0o600)
-    return BackedUp(size)
+    return BackedUp(size, tuple(removed))
 
 
 @dataclass(frozen=True)
