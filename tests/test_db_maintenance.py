@@ -93,6 +93,8 @@ DAMAGE = [
      "VALUES (1, 'standard', '2025-13', 'manual', '2025-01-01')", "official-period", 1),
     ("UPDATE tournaments SET pinned_period = 'March' WHERE id = 1", "tournament-period", 1),
     ("UPDATE tournaments SET end_date = '2000-01-01' WHERE id = 1", "tournament-dates", 1),
+    ("UPDATE games SET date = '9999-12-31' WHERE id IN (1, 2)", "game-date", 2),
+    ("UPDATE tournaments SET end_date = '9999-11-30' WHERE id = 1", "tournament-date", 1),
     ("INSERT INTO imports (source, content_hash, started_at) VALUES ('x.pgn', 'h', "
      "'2025-01-01')", "import-unfinished", 1),
 ]

@@ -318,6 +318,8 @@ def make_inputs(made: Path) -> None:
     sock.bind(str(made / "socket.db"))
     sock.close()
     (made / ".h.csv.k1ll3d_x.part").write_bytes(b"half a CSV")  # what a killed export left
+    (made / "far.pgn").write_text(  # its list would be of the year 10000
+        pgn(Event="Far Open", Date="9999.12.31", Round="far"), encoding="utf-8")
 
 
 def _unreadable_inner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -473,6 +475,15 @@ CASES += [
     Case("export-after-a-killed-export", ("export", "Novak", "-o", M + "h.csv"), 0,
          f"wrote {M}h.csv (1 row)\n",
          f"note: removed {M}.h.csv.k1ll3d_x.part, left by a write that did not finish\n"),
+    Case("import-a-date-past-2999", ("import", M + "far.pgn"), 0,
+         _report("far.pgn", "1 game read, 1 added, 1 problem",
+                 "1 game read, 1 added, 0 duplicates skipped, 1 problem").replace(H, M)
+         + "no date: 1 game in 1 tournament in no period (no dated tournament of the same "
+         "event and site); say which list rated each:\n"
+         "  tracker event set 2 --period YYYY-MM  (Far Open, Brno CZE: 1 game)\n",
+         f"warning: {M}far.pgn:1: Date '9999.12.31' is after 2999-12-31, the last date the "
+         "tracker rates: the game is stored without it (in no period); check the file\n",
+         changes_db=True),
     Case("official-k-zero", ("official", "add", "Novak", "--period", "2025-10", "--rating",
                              "1800", "--k", "0"), 2, "",
          "error: K 0 is not a K FIDE prints: give one from 1 to 40 (10, 15, 20, 25, 30 or "

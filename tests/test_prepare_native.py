@@ -103,6 +103,21 @@ def test_odd_tag_keys() -> None:
     assert both(games * 3) == 12
 
 
+def test_dates_past_the_last_one() -> None:
+    """Issue 30: a Date or EventDate after 2999-12-31 is stored without it, on both paths
+    (with the same warning), whatever the tags beside it."""
+    base = {"White": "A", "Black": "B", "Result": "1-0", "Event": "E", "WhiteElo": "2000",
+            "BlackElo": "1900", "TimeControl": "5400+30"}
+    dates = ["9999.12.31", "9999.11.30", "3000.01.01", "2999.12.31", "9999-12-31",
+             "9999/12/31", " 9999.12.31 ", "99999.12.31", "9999.13.01", "2025.10.04"]
+    games: list[Game] = [({**base, "Date": d, "Round": str(i)}, "d", True, i)
+                         for i, d in enumerate(dates)]
+    games += [({**base, "Date": "2025.10.04", "EventDate": d, "Round": str(i)}, "d", True, i)
+              for i, d in enumerate(dates)]
+    assert both(games) == 2 * len(dates)
+    assert both(games * 2) == 4 * len(dates)
+
+
 # --- SHA-256 --------------------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from tracker.model import RatingList
+from tracker.model import FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR, RatingList
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -421,7 +421,7 @@ class Group(TyperGroup):
         return super().invoke(ctx)
 
 
-FIRST_YEAR, LAST_YEAR = 1970, 2999
+FIRST_YEAR, LAST_YEAR = FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR
 """The years of a date on the command line: those of a period (model.Period.parse)."""
 
 

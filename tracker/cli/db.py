@@ -116,7 +116,8 @@ def check(
     """Check the database: SQLite's integrity check plus the tracker's own rules.
 
     No game without its players or tournament, no game stored twice, no player spelling
-    pointing nowhere, official entries with a valid list and period, the current schema.
+    pointing nowhere, official entries with a valid list and period, no game or tournament
+    dated after 2999-12-31 (the last date the tracker rates), the current schema.
     Changes nothing. Exit code 1 when something is wrong.
 
     Example:

@@ -15,6 +15,7 @@ plain SQL count that both databases run:
 - every spelling in player_names points at a player;
 - official entries name a player, a list (standard, rapid, blitz) and a period `YYYY-MM`;
 - games name a list and a result the importer writes; tournaments start before they end;
+- no game or tournament is dated after the last date the tracker rates (`LAST_DATE`);
 - every import row is finished (an import commits its row only with its games);
 - the schema is the one this version of tracker writes.
 
@@ -32,13 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Date, bindparam, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
 from tracker.errors import BadInput, DatabaseError, NotFound
-from tracker.model import RatingList, Result
+from tracker.model import LAST_DATE, RatingList, Result
 from tracker.outputs import check_output, clean_before, write_atomic
 from tracker.store.db import (
     DamagedDatabase,
@@ -131,6 +132,26 @@ def _bad_periods(conn: Connection) -> tuple[int, int]:
     return official, pinned
 
 
+def _late_dates(conn: Connection) -> list[Problem]:
+    """Games and tournaments dated after LAST_DATE (stored by a tracker before the importer
+    kept to it): the replay puts them in no period."""
+    last = bindparam("last", LAST_DATE, type_=Date)
+    found: list[Problem] = []
+    for check, sql, what in (
+        ("game-date", "SELECT count(*) FROM games WHERE date > :last", "games are"),
+        ("tournament-date", "SELECT count(*) FROM tournaments WHERE start_date > :last "
+         "OR end_date > :last", "tournaments are"),
+    ):
+        n = int(conn.execute(text(sql).bindparams(last)).scalar_one() or 0)
+        if n:
+            found.append(Problem(check, n, f"{n} {what} dated after {LAST_DATE.isoformat()}, "
+                                 "the last date the tracker rates (stored by an older "
+                                 "tracker): they are in no period; take their import out "
+                                 "(tracker imports remove ID) and import the file again, "
+                                 "which stores them without those dates"))
+    return found
+
+
 def _sqlite_checks(conn: Connection) -> list[Problem]:
     found: list[Problem] = []
     lines = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check").all()]
@@ -169,6 +190,7 @@ def check_database(store: Store) -> list[Problem]:
                 n = int(conn.execute(text(sql)).scalar_one() or 0)
                 if n:
                     found.append(Problem(check, n, sentence.format(n=n)))
+            found.extend(_late_dates(conn))
             official, pinned = _bad_periods(conn)
             if official:
                 found.append(Problem("official-period", official,
