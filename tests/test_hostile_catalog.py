@@ -15,6 +15,7 @@ or a file cannot be used), 2 a bad value was given (usage).
 from __future__ import annotations
 
 import bz2
+import datetime as dt
 import gzip
 import io
 import os
@@ -31,10 +32,13 @@ from pathlib import Path
 
 import pytest
 
+from tests import listgen
 from tests.conftest import REPO, PgCluster, dump_db, dump_target, run_cli
 from tests.test_import import pgn, write
+from tracker.model import Period
 
 HOSTILE = REPO / "tests" / "data" / "hostile"
+TODAY = dt.date.today()  # (a future list is one after next month's)
 NO_TC = ("no time control: 1 game put on a list by assumption (standard, or blitz/rapid when "
          "the event name says so); --list states it\n")
 H = "hostile/"
@@ -318,6 +322,7 @@ def make_inputs(made: Path) -> None:
     sock.bind(str(made / "socket.db"))
     sock.close()
     (made / ".h.csv.k1ll3d_x.part").write_bytes(b"half a CSV")  # what a killed export left
+    listgen.generate(made / "players_list.xml", 3, "xml")  # a list that says no month
     (made / "far.pgn").write_text(  # its list would be of the year 10000
         pgn(Event="Far Open", Date="9999.12.31", Round="far"), encoding="utf-8")
 
@@ -484,6 +489,11 @@ CASES += [
          f"warning: {M}far.pgn:1: Date '9999.12.31' is after 2999-12-31, the last date the "
          "tracker rates: the game is stored without it (in no period); check the file\n",
          changes_db=True),
+    Case("official-import-a-future-list", ("official", "import", M + "players_list.xml",
+                                           "--period", "2999-12", "--list", "standard"), 2, "",
+         f"error: {M}players_list.xml is the list of 2999-12, a future list: today is "
+         f"{TODAY.isoformat()}, and the latest list FIDE can have published is "
+         f"{Period.of(TODAY).next()}\n"),
     Case("official-k-zero", ("official", "add", "Novak", "--period", "2025-10", "--rating",
                              "1800", "--k", "0"), 2, "",
          "error: K 0 is not a K FIDE prints: give one from 1 to 40 (10, 15, 20, 25, 30 or "
