@@ -23,6 +23,7 @@ from tracker.cli.common import (
     period_option,
     print_table,
     store_for,
+    wrote,
 )
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
@@ -218,7 +219,7 @@ def export(
     The columns are stable and documented in docs/export.md. A file is written as UTF-8
     with a byte-order mark (spreadsheets then read names with diacritics correctly);
     stdout gets plain UTF-8. An existing file is replaced only with --force, and never
-    the database itself.
+    the database itself; a device or a FIFO (/dev/stdout) is written into, never replaced.
 
     Example: tracker export --what history --output history.csv
     """
@@ -238,9 +239,10 @@ def export(
         emit_csv(columns, rows)
         return
     text = to_csv(columns, rows)  # data: the names as they are
-    write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
+    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig",
+                                                       newline=""))
     lines = text.count("\r\n") - 1
-    out.print(f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})", markup=False)
+    wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
 
 
 def plot(
@@ -259,7 +261,8 @@ def plot(
     ratings with their values and the gap to the replayed one, the tournaments (up for a
     gain, down for a loss), and the next list `tracker next` expects as a dashed step. In
     SVG, hovering a point shows its period, rating, change and tournaments. An existing
-    file is replaced only with --force, and never the database itself.
+    file is replaced only with --force, and never the database itself; a device or a FIFO
+    (/dev/stdout) is written into (PNG unless its name ends in .svg), never replaced.
 
     Example: tracker plot --output history.png
     """
@@ -273,8 +276,8 @@ def plot(
     with store_for(db) as store:
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen)
-    plot_history(chart_model(hist, chosen), path)
-    out.print(f"wrote {path}", markup=False)
+    plot_history(chart_model(hist, chosen), path.path)
+    wrote(path, f"wrote {path}")
 
 
 def event_list(

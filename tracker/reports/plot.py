@@ -37,7 +37,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator  # noqa: E402
 
 from tracker.errors import BadInput, TrackerError  # noqa: E402
-from tracker.files.outputs import write_atomic  # noqa: E402
+from tracker.files.outputs import resolve_output, write_atomic  # noqa: E402
 from tracker.model import Period, RatingList  # noqa: E402
 from tracker.reports.chart import Chart, ChartList, ChartPeriod  # noqa: E402
 
@@ -466,8 +466,11 @@ def chart_svg(chart: Chart) -> str:
 
 def plot_history(chart: Chart | Sequence[Series], output: Path, *, title: str = "",
                  footnote: str = "") -> Path:
-    """Write the chart to `output` (.png or .svg) and return the path."""
+    """Write the chart to `output` (.png or .svg; a device or a FIFO of another name, such
+    as /dev/stdout, gets PNG) and return the path."""
     fmt = FORMATS.get(output.suffix.lower())
+    if fmt is None and resolve_output(output)[1]:
+        fmt = "png"
     if fmt is None:
         raise BadInput(f"{output}: the chart is written as .png or .svg; give such a file name")
     if not output.parent.exists():
@@ -479,8 +482,8 @@ def plot_history(chart: Chart | Sequence[Series], output: Path, *, title: str = 
         return output
     fig, _ = draw_chart(model)
     try:
-        # Written beside `output` and renamed into place: never half a chart, and a symlink
-        # is replaced, not written through.
+        # Written beside `output` and renamed into place: never half a chart (a device or a
+        # FIFO is written into once the chart is whole).
         write_atomic(output, lambda tmp: fig.savefig(tmp, format="png",
                                                      metadata={"Software": None}))
     finally:
