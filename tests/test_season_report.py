@@ -42,7 +42,8 @@ def chart(history: PlayerHistory) -> Chart:
 
 def test_the_chart_has_every_list_standard_first(chart: Chart) -> None:
     assert [c.rating_list for c in chart.lists] == list(RatingList)
-    assert chart.title == "Novák, Tomáš: FIDE rating history"
+    assert chart.title == ("Novák, Tomáš: replayed FIDE rating history (tracker), not FIDE's "
+                           "published list")
     assert chart.footnote == ""  # every fact K needs is recorded by the demo
 
 

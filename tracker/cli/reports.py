@@ -256,13 +256,14 @@ def plot(
     force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Draw the rating history: the replayed line and the official points, one line per
-    list, periods on the x axis. Also drawn: where each list's replay starts, the official
-    ratings with their values and the gap to the replayed one, the tournaments (up for a
-    gain, down for a loss), and the next list `tracker next` expects as a dashed step. In
-    SVG, hovering a point shows its period, rating, change and tournaments. An existing
-    file is replaced only with --force, and never the database itself; a device or a FIFO
-    (/dev/stdout) is written into (PNG unless its name ends in .svg), never replaced.
+    """Draw the replayed rating history: a panel per list, each on its own rating scale,
+    stacked over one time axis (the periods). Also drawn: where each list's replay starts,
+    the official ratings with their values and the gap to the replayed one, the tournaments
+    (up for a gain, down for a loss), and the next list `tracker next` expects as a dashed
+    step; the legend names every mark. In SVG, hovering a point shows its period, rating,
+    change and tournaments. An existing file is replaced only with --force, and never the
+    database itself; a device or a FIFO (/dev/stdout) is written into (PNG unless its name
+    ends in .svg), never replaced.
 
     Example: tracker plot --output history.png
     """

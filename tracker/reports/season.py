@@ -36,7 +36,13 @@ from tracker.reports import (
     season_line,
     season_summary,
 )
-from tracker.reports.chart import Chart, chart_footnote, chart_list, visible
+from tracker.reports.chart import (
+    Chart,
+    chart_footnote,
+    chart_list,
+    replayed_title,
+    visible,
+)
 from tracker.reports.plot import chart_svg
 from tracker.usecases.histories import PlayerHistory
 
@@ -283,7 +289,7 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
     if not rows:
         parts.append(f"<p>No {esc(name)} rating periods yet.</p></section>")
         return "".join(parts)
-    chart = Chart(f"{visible(who.name)}: {name} rating", (chart_list(rp, who),),
+    chart = Chart(replayed_title(who, f"{name} rating"), (chart_list(rp, who),),
                   chart_footnote([rp]))
     if chart.drawn:
         svg = inline_svg(chart_svg(chart), f"{name}-", f"{who.name}: {name} rating chart")
