@@ -12,6 +12,7 @@ from pathlib import Path
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 import pytest
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Annotation
@@ -302,7 +303,8 @@ def test_values_never_overprint(n: int) -> None:
     if n != 12:
         ratings = [2800 + (i * 7) % 23 for i in range(n)]
         lists = tuple(_list(rl, Period(2012, 7), [r - k * 5 for r in ratings],
-                            official={i: ratings[i] - k * 5 for i in range(3, n, 9)})
+                            official={i: ratings[i] - k * 5 for i in range(3, n, 9)},
+                            expected=ratings[-1] - k * 5 + 2)
                       for k, rl in enumerate(RatingList))
         chart = Chart("t", lists)
     fig, _ = draw_chart(chart)
@@ -313,12 +315,19 @@ def test_values_never_overprint(n: int) -> None:
         for i, (a, box) in enumerate(boxes):
             for b, other in boxes[i + 1:]:
                 assert not box.overlaps(other), (a, b)
-        for ax in fig.axes:
+        for ax, cl in zip(fig.axes, chart.drawn, strict=True):
             panel = ax.get_window_extent()
+            marks = _marker_boxes(ax)
             for t in ax.texts:
                 box = t.get_window_extent()
                 assert panel.x0 <= box.x0 and box.x1 <= panel.x1
                 assert panel.y0 <= box.y0 and box.y1 <= panel.y1
+                assert isinstance(t, Annotation)
+                covered = [at for at, m in marks if box.overlaps(m) and at != tuple(t.xy)]
+                assert not covered, (t.get_text(), covered)  # no marker but its own point's
+            # the next list's value is written on every list, however long
+            assert any(t.get_text().endswith(" expected") for t in ax.texts) == bool(
+                cl.projection)
         if n == 12:
             october = float(mdates.date2num(dt.date(2014, 10, 1)))  # type: ignore[no-untyped-call]
             written = [t.get_text() for t in fig.axes[0].texts
@@ -326,6 +335,19 @@ def test_values_never_overprint(n: int) -> None:
             assert written == ["2844"]  # official 2844 = replayed 2844
     finally:
         plt.close(fig)
+
+
+def _marker_boxes(ax: Axes) -> list[tuple[tuple[float, float], Bbox]]:
+    """Each marker drawn in a panel: its point (data) and its box on the canvas (pixels)."""
+    out = []
+    for line in ax.get_lines():
+        if str(line.get_marker()) in ("None", "none", "", " "):
+            continue
+        r = line.get_markersize() * ax.figure.dpi / 72 / 2
+        for x, y in zip(line.get_xdata(), line.get_ydata(), strict=True):  # type: ignore[call-overload]
+            px, py = ax.transData.transform((x, y))
+            out.append(((x, y), Bbox.from_extents(px - r, py - r, px + r, py + r)))
+    return out
 
 
 def _markers(fig: Figure) -> set[tuple[str, bool]]:

@@ -104,6 +104,7 @@ BOTTOM = 0.82  # below the last panel: the x labels
 FOOTNOTE_ROOM = 0.42  # below that, the footnote (when there is one)
 FONT = 7.0  # points, the values written beside the points
 LABEL_PAD = 1.0  # pixels kept free around a value written
+EXPECTED_ROOM = 84  # pixels right of the next list's point: its value "1880 expected"
 HALO = [effects.withStroke(linewidth=2.2, foreground="white")]  # values readable over lines
 
 
@@ -308,8 +309,8 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float) -> None:
             d.group(line, f"{cl.name}-period-{p.period}",
                     pr.describe(rl) + "\n" + p.describe(rl), period=str(p.period),
                     list=cl.name, rating=str(p.rating), expected="yes")
-            d.label(0, x + stub, y, f"{int(y)} expected", color=color, ha="right",
-                    va="bottom", offset=(0, 3))
+            d.label(0, x, y, f"{int(y)} expected", color=color, ha="left", va="bottom",
+                    offset=(4, 3))
             d.kinds.add("projection")
             continue
         line, = ax.plot([x], [p.rating], linestyle="none", marker="o", markersize=dot,
@@ -400,15 +401,32 @@ def _legend(fig: Figure, d: _Drawing, anchor: tuple[float, float]) -> None:
                bbox_to_anchor=anchor, fontsize="small", frameon=False, borderaxespad=0.0)
 
 
+def _marks(ax: Axes, dpi: float) -> list[tuple[tuple[float, float], Bbox]]:
+    """The markers drawn in a panel: each one's point (data) and its box (pixels)."""
+    out = []
+    for line in ax.get_lines():
+        if str(line.get_marker()) in ("None", "none", "", " "):
+            continue
+        r = line.get_markersize() * dpi / 72 / 2
+        xs: Sequence[float] = line.get_xdata()  # type: ignore[assignment]
+        ys: Sequence[float] = line.get_ydata()  # type: ignore[assignment]
+        for x, y in zip(xs, ys, strict=True):
+            px, py = ax.transData.transform((x, y))
+            out.append(((x, y), Bbox.from_extents(px - r, py - r, px + r, py + r)))
+    return out
+
+
 def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[_Value]]]) -> None:
     """Each panel's values, most important first, each where it is asked (else on the other
     side of its point) only if its drawn box stays inside the panel and covers no value
-    written before; a value equal to one already written at the same list is not repeated."""
+    written before and no marker but its own point's; a value equal to one already written
+    at the same list is not repeated."""
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
     for ax, values in panels:
         box = ax.get_window_extent(renderer)
+        marks = _marks(ax, fig.dpi)
         taken: list[Bbox] = []
         written: set[tuple[float, str]] = set()
         for v in sorted(values, key=lambda v: v.priority):
@@ -424,7 +442,8 @@ def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[_Value]]]) 
                 drawn = text.get_window_extent(renderer).padded(LABEL_PAD)
                 inside = (box.x0 <= drawn.x0 and drawn.x1 <= box.x1 and box.y0 <= drawn.y0
                           and drawn.y1 <= box.y1)
-                if inside and not any(drawn.overlaps(b) for b in taken):
+                if inside and not any(drawn.overlaps(b) for b in taken) and not any(
+                        at != (v.x, v.y) and drawn.overlaps(b) for at, b in marks):
                     taken.append(drawn)
                     written.add((v.x, v.text))
                     break
@@ -459,7 +478,10 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
         days = [x for cl in drawn for x in _days(cl)]
         first, last = min(days), max(days)
         margin = max(dt.timedelta(days=MARGIN_DAYS), (last - first) / 40)
-        stub = max(margin.days * 1.5, 25.0)
+        # the dashed step to the next list is long enough for its value written above it
+        room = EXPECTED_ROOM / (PANEL_WIDTH * DPI)
+        span = (last - first).days + 2 * margin.days
+        stub = max(margin.days * 1.5, 25.0, (room * span - margin.days) / (1 - room))
         projected = any(cl.projection is not None for cl in drawn)
         ticks = [_num(t) for t in month_ticks(first, last)]
         panels: list[tuple[Axes, list[_Value]]] = []
