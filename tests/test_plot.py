@@ -338,10 +338,12 @@ def test_values_never_overprint(n: int) -> None:
 
 
 def _marker_boxes(ax: Axes) -> list[tuple[tuple[float, float], Bbox]]:
-    """Each marker drawn in a panel: its point (data) and its box on the canvas (pixels)."""
+    """Each marker drawn in a panel but the tournaments' (a value may cover those): its
+    point (data) and its box on the canvas (pixels)."""
     out = []
     for line in ax.get_lines():
-        if str(line.get_marker()) in ("None", "none", "", " "):
+        if (str(line.get_marker()) in ("None", "none", "", " ")
+                or "-tournament-" in str(line.get_gid())):
             continue
         r = line.get_markersize() * ax.figure.dpi / 72 / 2
         for x, y in zip(line.get_xdata(), line.get_ydata(), strict=True):  # type: ignore[call-overload]

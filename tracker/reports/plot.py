@@ -360,16 +360,18 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float) -> None:
                 markersize=dot + 1.5, color=color, markeredgewidth=1.0, zorder=4)
         d.kinds.add("tag")
     # the tournaments, at the rating they were played under
-    small = 3.2 if dense else 5.6
+    # (a white edge: they sit on the line of their own colour and would melt into it)
+    small = 4.6 if dense else 6.2
     for p, j, t, ro in _tournaments(cl):
         change = t.change or 0
         mark, kind = ("^", "gain") if change > 0 else ("v", "loss") if change < 0 else (
             "o", "even")
+        even = kind == "even"
         line, = ax.plot([_num(t.day)], [ro], linestyle="none", marker=mark,
-                        markersize=small - (1.0 if kind == "even" else 0.0),
-                        markerfacecolor="white" if kind == "even" else color,
-                        markeredgecolor=color, markeredgewidth=0.9 if kind == "even" else 0,
-                        alpha=0.55 if dense else 0.8, zorder=3)
+                        markersize=small - (1.5 if even else 0.0),
+                        markerfacecolor="white" if even else color,
+                        markeredgecolor=color if even else "white",
+                        markeredgewidth=0.9 if even else 0.6, alpha=0.85, zorder=3)
         d.group(line, f"{cl.name}-tournament-{p.period}-{j}", t.describe(p.period),
                 tournament=str(p.period), list=cl.name)
         d.kinds.add(f"tournament-{kind}")
@@ -402,10 +404,13 @@ def _legend(fig: Figure, d: _Drawing, anchor: tuple[float, float]) -> None:
 
 
 def _marks(ax: Axes, dpi: float) -> list[tuple[tuple[float, float], Bbox]]:
-    """The markers drawn in a panel: each one's point (data) and its box (pixels)."""
+    """The markers drawn in a panel that a value must not cover, each one's point (data)
+    and its box (pixels): all but the tournaments' (small, many, on the line: a long list's
+    start or lowest value would find no room among them)."""
     out = []
     for line in ax.get_lines():
-        if str(line.get_marker()) in ("None", "none", "", " "):
+        if (str(line.get_marker()) in ("None", "none", "", " ")
+                or "-tournament-" in str(line.get_gid())):
             continue
         r = line.get_markersize() * dpi / 72 / 2
         xs: Sequence[float] = line.get_xdata()  # type: ignore[assignment]
@@ -418,9 +423,9 @@ def _marks(ax: Axes, dpi: float) -> list[tuple[tuple[float, float], Bbox]]:
 
 def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[_Value]]]) -> None:
     """Each panel's values, most important first, each where it is asked (else on the other
-    side of its point) only if its drawn box stays inside the panel and covers no value
-    written before and no marker but its own point's; a value equal to one already written
-    at the same list is not repeated."""
+    side of its point, else below or above it instead) only if its drawn box stays inside
+    the panel and covers no value written before and no marker (but its own point's and the
+    tournaments'); a value equal to one already written at the same list is not repeated."""
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
@@ -432,12 +437,14 @@ def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[_Value]]]) 
         for v in sorted(values, key=lambda v: v.priority):
             if (v.x, v.text) in written:
                 continue
-            dx0, dy = v.offset
-            flipped = {"left": "right", "right": "left", "center": "center"}[v.ha]
-            for ha, dx in ((v.ha, dx0), (flipped, -dx0)):
+            dx0, dy0 = v.offset
+            side = {"left": "right", "right": "left", "center": "center"}[v.ha]
+            other = {"bottom": "top", "top": "bottom", "center": "center"}[v.va]
+            for ha, dx, va, dy in ((v.ha, dx0, v.va, dy0), (side, -dx0, v.va, dy0),
+                                   (v.ha, dx0, other, -dy0), (side, -dx0, other, -dy0)):
                 text: Annotation = ax.annotate(
                     _plain(v.text), (v.x, v.y), xytext=(dx, dy), textcoords="offset points",
-                    ha=ha, va=v.va, fontsize=FONT, color=v.color, weight=v.weight,
+                    ha=ha, va=va, fontsize=FONT, color=v.color, weight=v.weight,
                     annotation_clip=False, zorder=6, path_effects=HALO)
                 drawn = text.get_window_extent(renderer).padded(LABEL_PAD)
                 inside = (box.x0 <= drawn.x0 and drawn.x1 <= box.x1 and box.y0 <= drawn.y0
