@@ -12,6 +12,7 @@ values (issue 16 item 7).
 - `sample_season_db(db)`: the sample season (`sample_pgns/`) imported into a database;
   `demo_folder(...)`: the sample season as `tracker demo` records it.
 - `two_opens_season(db)`: a small hand-made season of two opens (the QA run's).
+- `long_career(db)`: years of monthly standard tournaments (a career's report to fold).
 """
 
 from __future__ import annotations
@@ -236,6 +237,29 @@ def two_opens_season(db: Path) -> Path:
         s.game(w, 1800, "1/2", own_elo=1850, date="2025-11-21")
         s.game(w, 1900, 1, own_elo=1850, date="2025-11-23")
         s.official("2025-10", 1850, k=20)
+    return db
+
+
+def long_career(db: Path, years: int = 12, games: int = 8) -> Path:
+    """Hand-made: official Jan 2013 2000 (an adult, 100 rated games, never 2400), then a
+    tournament of `games` standard games (two a day from the 3rd) every month for `years`
+    years, against a pool of 40 opponents rated 1900 to 2099, the scores in a fixed
+    pattern: a period on every monthly list, the rating wandering."""
+    from tracker.store import open_store
+
+    with open_store(str(db)) as store:
+        s = Season(store, birth_year=1980, rated_games=100, ever_2400=False)
+        s.official("2013-01", 2000, k=20)
+        month = Period(2013, 1)
+        for m in range(years * 12):
+            start = dt.date(month.year, month.month, 3)
+            t = s.tournament(f"Club Open {month}", start, start + dt.timedelta(days=games // 2))
+            for i in range(games):
+                k = (m * games + i) % 40
+                score = (Fraction(0), Fraction(1, 2), Fraction(1))[(m * 7 + i * 3) % 5 % 3]
+                s.game(t, 1900 + (k * 37) % 200, score, own_elo=None,
+                       date=start + dt.timedelta(days=i // 2), opponent=f"Opponent {k:02d}")
+            month = month.next()
     return db
 
 

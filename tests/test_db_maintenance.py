@@ -93,6 +93,8 @@ DAMAGE = [
      "VALUES (1, 'standard', '2025-13', 'manual', '2025-01-01')", "official-period", 1),
     ("UPDATE tournaments SET pinned_period = 'March' WHERE id = 1", "tournament-period", 1),
     ("UPDATE tournaments SET end_date = '2000-01-01' WHERE id = 1", "tournament-dates", 1),
+    ("UPDATE games SET date = '9999-12-31' WHERE id IN (1, 2)", "game-date", 2),
+    ("UPDATE tournaments SET end_date = '9999-11-30' WHERE id = 1", "tournament-date", 1),
     ("INSERT INTO imports (source, content_hash, started_at) VALUES ('x.pgn', 'h', "
      "'2025-01-01')", "import-unfinished", 1),
 ]
@@ -188,8 +190,8 @@ def test_backup_is_a_whole_copy(tmp_path: Path) -> None:
     db = _filled(tmp_path)
     copy = tmp_path / "copy.db"
     with open_existing(str(db)) as store:
-        size = backup(store, copy)
-    assert size == copy.stat().st_size > 0
+        done = backup(store, copy)
+    assert done.size == copy.stat().st_size > 0 and done.removed == ()
     assert dump_db(copy) == dump_db(db)
     assert not list(tmp_path.glob("*.part")) and not (tmp_path / "copy.db-wal").exists()
     with open_existing(str(copy)) as store:

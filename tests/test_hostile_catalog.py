@@ -15,11 +15,13 @@ or a file cannot be used), 2 a bad value was given (usage).
 from __future__ import annotations
 
 import bz2
+import datetime as dt
 import gzip
 import io
 import os
 import re
 import shutil
+import socket
 import sqlite3
 import tarfile
 import warnings
@@ -30,10 +32,13 @@ from pathlib import Path
 
 import pytest
 
+from tests import listgen
 from tests.conftest import REPO, PgCluster, dump_db, dump_target, run_cli
 from tests.test_import import pgn, write
+from tracker.model import Period
 
 HOSTILE = REPO / "tests" / "data" / "hostile"
+TODAY = dt.date.today()  # (a future list is one after next month's)
 NO_TC = ("no time control: 1 game put on a list by assumption (standard, or blitz/rapid when "
          "the event name says so); --list states it\n")
 H = "hostile/"
@@ -310,6 +315,16 @@ def make_inputs(made: Path) -> None:
     (made / "pipes").mkdir()
     (made / "pipes" / "a.pgn").write_bytes(_game(10))
     os.mkfifo(made / "pipes" / "pipe.pgn")  # opened, it would wait for a writer
+    # issue 30: outputs that are not regular files
+    (made / "null.csv").symlink_to(os.devnull)  # a symlink to a character device
+    (made / "gone.png").symlink_to("nothing.png")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(made / "socket.db"))
+    sock.close()
+    (made / ".h.csv.k1ll3d_x.part").write_bytes(b"half a CSV")  # what a killed export left
+    listgen.generate(made / "players_list.xml", 3, "xml")  # a list that says no month
+    (made / "far.pgn").write_text(  # its list would be of the year 10000
+        pgn(Event="Far Open", Date="9999.12.31", Round="far"), encoding="utf-8")
 
 
 def _unreadable_inner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -452,6 +467,33 @@ CASES += [
          "", "error: tracker.db holds 1 import that is not the sample season (first: "
          "base.pgn): the demo would add a fictitious season to it and mark its player as "
          "yours; run it on a database of its own (leave out --db, or give a new file)\n"),
+    # --- issue 30: outputs, dates, backups, lists -----------------------------------------
+    Case("export-into-a-link-to-a-device", ("export", "Novak", "-o", M + "null.csv",
+                                            "--force"), 0,
+         f"wrote {M}null.csv (1 row)\n", ""),
+    Case("plot-through-a-dangling-link", ("plot", "Novak", "-o", M + "gone.png", "--force"), 2,
+         "", f"error: {M}gone.png is a symlink to nothing.png, which does not exist: give the "
+         "file itself\n"),
+    Case("backup-onto-a-socket", ("db", "backup", M + "socket.db", "--force"), 2, "",
+         f"error: {M}socket.db is a socket: give a regular file, a character device or a "
+         "FIFO\n"),
+    Case("export-after-a-killed-export", ("export", "Novak", "-o", M + "h.csv"), 0,
+         f"wrote {M}h.csv (1 row)\n",
+         f"note: removed {M}.h.csv.k1ll3d_x.part, left by a write that did not finish\n"),
+    Case("import-a-date-past-2999", ("import", M + "far.pgn"), 0,
+         _report("far.pgn", "1 game read, 1 added, 1 problem",
+                 "1 game read, 1 added, 0 duplicates skipped, 1 problem").replace(H, M)
+         + "no date: 1 game in 1 tournament in no period (no dated tournament of the same "
+         "event and site); say which list rated each:\n"
+         "  tracker event set 2 --period YYYY-MM  (Far Open, Brno CZE: 1 game)\n",
+         f"warning: {M}far.pgn:1: Date '9999.12.31' is after 2999-12-31, the last date the "
+         "tracker rates: the game is stored without it (in no period); check the file\n",
+         changes_db=True),
+    Case("official-import-a-future-list", ("official", "import", M + "players_list.xml",
+                                           "--period", "2999-12", "--list", "standard"), 2, "",
+         f"error: {M}players_list.xml is the list of 2999-12, a future list: today is "
+         f"{TODAY.isoformat()}, and the latest list FIDE can have published is "
+         f"{Period.of(TODAY).next()}\n"),
     Case("official-k-zero", ("official", "add", "Novak", "--period", "2025-10", "--rating",
                              "1800", "--k", "0"), 2, "",
          "error: K 0 is not a K FIDE prints: give one from 1 to 40 (10, 15, 20, 25, 30 or "

@@ -435,6 +435,48 @@ def test_official_add_refuses_a_future_list(two_opens_db: str, capsys: pytest.Ca
     assert out == f"recorded Novák, Tomáš: standard {nxt} 1850\n"
 
 
+def test_official_import_takes_the_periods_official_add_takes(
+        tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: `official import --period 2999-12` wrote entries while `official add`
+    refused a list after next month. Now a list file's period (given with --period, or read
+    from its name or header) after next month's list is refused the same way, in one line,
+    nothing written; in a folder of lists that file alone."""
+    today = dt.date.today()
+    nxt = Period.of(today).next()
+    people = list(listgen.players(40, seed=1))
+    xml = listgen.generate(tmp_path / "players_list.xml", 40, "xml")  # says no month
+    before = dump_db(Path(db))
+    for period in ("2999-12", str(nxt.next())):
+        for command in (("import", xml.name, "--list", "standard"),
+                        ("add", str(people[0].fide_id), "--rating", "1850")):
+            code, out, err = run(capsys, monkeypatch, "official", *command, "--period",
+                                 period, "--db", db)
+            said = ("--period " + period if command[0] == "add"
+                    else f"{xml.name} is the list of {period},")
+            assert (code, out) == (2, "")
+            assert err == (f"error: {said} {'is ' if command[0] == 'add' else ''}a future "
+                           f"list: today is {today.isoformat()}, and the latest list FIDE "
+                           f"can have published is {nxt}\n")
+    assert dump_db(Path(db)) == before
+    far = tmp_path / "lists"
+    far.mkdir()
+    listgen.generate(far / "standard_dec69frl.txt", 40, "txt", period=Period(2069, 12))
+    listgen.generate(far / "standard_nov25frl.txt", 40, "txt")
+    code, out, err = run(capsys, monkeypatch, "official", "import", "lists", "--db", db)
+    assert code == 2 and out.startswith(
+        "lists/standard_dec69frl.txt: not imported: lists/standard_dec69frl.txt is the list "
+        f"of 2069-12, a future list: today is {today.isoformat()}"), (out, err)
+    assert "\nlists/standard_nov25frl.txt: 2025-11 (standard)" in out
+    assert err == ("error: 1 of 2 files could not be imported (nothing of it was stored; "
+                   "why: above): lists/standard_dec69frl.txt\n")
+    for command in (("import", xml.name, "--list", "standard"),
+                    ("add", str(people[0].fide_id), "--rating", "1850")):
+        code, _, err = run(capsys, monkeypatch, "official", *command, "--period", str(nxt),
+                           "--db", db)
+        assert code == 0, err
+
+
 def test_future_list_boundary() -> None:
     from tracker.cli.official import check_published
     check_published(Period(2026, 1), today=dt.date(2025, 12, 30))

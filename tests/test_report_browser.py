@@ -1,11 +1,13 @@
 """The season report of the sample season in a real headless chromium (tests/browser.py):
 it loads with no console error or exception, each list's chart has one point per period,
 the hover text is there, and a screenshot is taken (TRACKER_WRITE_SCREENSHOT=1 writes it to
-docs/season-report.png, the README's picture)."""
+docs/season-report.png, the README's picture). A long career's report is about a screen and
+a half high at 1280 px, its detail folded."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +55,39 @@ def test_report_in_headless_chromium(tmp_path_factory: pytest.TempPathFactory) -
     assert shot[:8] == b"\x89PNG\r\n\x1a\n" and len(shot) > 20_000
     if os.environ.get("TRACKER_WRITE_SCREENSHOT"):
         SCREENSHOT.write_bytes(shot)
+
+
+LONG_PAGE_MAX = 1600  # pixels at 1280 px wide: a screen and a half, not 145 periods' scroll
+
+
+def test_a_long_career_is_a_page_not_a_scroll(tmp_path: Path) -> None:
+    """12 years of monthly periods (1152 games) at 1280 px: the headline, the chart and the
+    next list in the first screen, the detail folded, the page about a screen and a half
+    high (unfolded, its history table alone is 145 rows)."""
+    if find_chromium() is None:
+        pytest.skip("chromium not installed: apt-get install chromium")
+    from tests.builders import long_career
+    from tracker.reports.season import season_report
+    db = long_career(tmp_path / "long.db")
+    with open_store(str(db)) as store:
+        history = load_history(store, resolve_player(store, None))
+    page = tmp_path / "long.html"
+    page.write_text(season_report(history), encoding="utf-8")
+    with Browser(width=1280, height=1000) as browser:
+        browser.open(file_url(page))
+        height = browser.evaluate("document.documentElement.scrollHeight")
+        assert height < LONG_PAGE_MAX, height
+        assert browser.evaluate("document.querySelectorAll('details.part').length") == 3
+        assert browser.evaluate("document.querySelectorAll('details[open]').length") == 0
+        chart = browser.evaluate("document.querySelector('#standard svg')"
+                                 ".getBoundingClientRect().height")
+        assert chart > 400
+        expected = browser.evaluate("document.querySelector('b[data-expected]')"
+                                    ".getBoundingClientRect().bottom")
+        assert expected < 1000  # the next list, in the first screen
+        # opened, the history is all there
+        rows = browser.evaluate(
+            "document.querySelector('details.history').open = true,"
+            "document.querySelector('table.history').getBoundingClientRect().height")
+        assert rows > 2000
+        assert browser.problems == []

@@ -42,7 +42,8 @@ def chart(history: PlayerHistory) -> Chart:
 
 def test_the_chart_has_every_list_standard_first(chart: Chart) -> None:
     assert [c.rating_list for c in chart.lists] == list(RatingList)
-    assert chart.title == "Novák, Tomáš: FIDE rating history"
+    assert chart.title == ("Novák, Tomáš: replayed FIDE rating history (tracker), not FIDE's "
+                           "published list")
     assert chart.footnote == ""  # every fact K needs is recorded by the demo
 
 
@@ -140,7 +141,8 @@ def test_report_content(demo: Path) -> None:
             "<td class=n>+7.80</td>" in dec)
     assert "Rating after: 1865 +10 = 1875" in dec
     # the assumption of 2026-02 (a game without a time control) with its command
-    assumptions = std.split("<h3>Assumptions</h3>", 1)[1].split("<h3>", 1)[0]
+    assumptions = std.split('<details class="part assumptions" open>', 1)[1].split(
+        "</details>", 1)[0]
     assert "games without a time control put on this list by assumption (2026-02)" in (
         assumptions)
     assert "<code>tracker event list, then tracker event set ID --list LIST</code>" in (
@@ -261,3 +263,51 @@ def test_cli_default_output_and_lists(demo: Path, tmp_path: Path,
     code, _, err = run_cli(capsys, monkeypatch, "report", "Nobody At All", "-o", "y.html",
                            "--db", db)
     assert code == 1 and err.startswith("error:") and not (tmp_path / "y.html").exists()
+
+
+# --- a long career reads at a glance (issue 28) ----------------------------------------------
+
+
+def _part(page: str, cls: str) -> tuple[bool, str]:
+    """The <details class="part CLS"> of a page: whether it is open, and its body."""
+    found = re.search(rf'<details class="part {cls}"( open)?><summary>(.*?)</summary>', page)
+    assert found is not None, cls
+    return found.group(1) is not None, found.group(2)
+
+
+def test_a_short_season_shows_its_detail_open(demo: Path) -> None:
+    std = _sections((demo / "season.html").read_text(encoding="utf-8"))["standard"]
+    for part in ("history", "assumptions", "periods"):
+        assert _part(std, part)[0], part
+    assert _part(std, "history")[1] == 'History <span class="muted">(7 periods, 2025-09 to ' \
+        "2026-04)</span>"
+    # the games since the last official list: six periods, listed
+    assert "<p>Games since the last official standard list" in std
+
+
+@pytest.fixture(scope="module")
+def long_page(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from tests.builders import long_career
+    from tracker.reports.season import season_report
+    db = long_career(tmp_path_factory.mktemp("long") / "long.db")
+    with open_store(str(db)) as store:
+        history = load_history(store, resolve_player(store, None))
+    return season_report(history)
+
+
+def test_a_long_career_folds_its_detail(long_page: str) -> None:
+    """144 periods, 1152 games: the headline, the chart and the next list in view, the rest
+    in closed <details> with a summary line."""
+    std = _sections(long_page)["standard"]
+    assert "1152 rated games" in std.split("<figure", 1)[0]  # the headline, first
+    parts = {cls: _part(std, cls) for cls in ("since", "history", "periods")}
+    assert not any(is_open for is_open, _ in parts.values())
+    assert parts["history"][1] == 'History <span class="muted">(145 periods, 2013-01 to ' \
+        "2025-01)</span>"
+    assert "144 periods, 2013-02 to 2025-01, 1152 games" in parts["since"][1]
+    assert len(re.findall(r'<details id="standard-[\d-]+" class="period">', std)) == 145
+    # nothing but the detail is folded: the chart and the next list are outside any details
+    outside = re.sub(r"<details.*</details>", "", std, flags=re.S)
+    assert '<figure class="chart">' in outside and 'data-expected="1943"' in outside
+    text = re.sub(r"<figure.*</figure>", "", outside, flags=re.S)  # the chart's hovers
+    assert "<table" not in text and "<li>" not in text and "Club Open" not in text

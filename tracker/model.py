@@ -46,6 +46,15 @@ class RatingList(StrEnum):
 
 _PERIOD_RE = re.compile(r"^\s*(\d{4})-(\d{1,2})\s*$")
 
+FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR = 1970, 2999
+"""The years of a period the tracker names (`Period.parse`, a date on the command line)."""
+
+LAST_DATE = dt.date(LAST_PERIOD_YEAR, 12, 31)
+"""The last date the importer stores as a date. A game after it keeps its date tag but is
+stored without a date, so that no reading command meets a date it cannot compute with
+(9999-12-31's list would be of the year 10000); a tournament whose list would come after
+LAST_PERIOD gets no period."""
+
 
 @dataclass(frozen=True, order=True)
 class Period:
@@ -66,7 +75,7 @@ class Period:
         year, month = int(m.group(1)), int(m.group(2))
         if not 1 <= month <= 12:
             raise BadInput(f"period {text!r}: month must be 01 to 12")
-        if not 1970 <= year <= 2999:
+        if not FIRST_PERIOD_YEAR <= year <= LAST_PERIOD_YEAR:
             raise BadInput(f"period {text!r}: year out of range")
         return cls(year, month)
 
@@ -92,6 +101,11 @@ class Period:
 
     def __str__(self) -> str:
         return f"{self.year:04d}-{self.month:02d}"
+
+
+LAST_PERIOD = Period(LAST_PERIOD_YEAR, 12)
+"""The last list a period can name: a tournament whose list would come after it (one that
+ends in December 2999) gets no period."""
 
 
 class Result(StrEnum):

@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from tracker.model import RatingList
+from tracker.model import FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR, RatingList
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from tracker.files.outputs import Output
     from tracker.model import Period
     from tracker.usecases.database import Store
 
@@ -423,7 +424,7 @@ class Group(TyperGroup):
         return super().invoke(ctx)
 
 
-FIRST_YEAR, LAST_YEAR = 1970, 2999
+FIRST_YEAR, LAST_YEAR = FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR
 """The years of a date on the command line: those of a period (model.Period.parse)."""
 
 
@@ -511,19 +512,30 @@ def with_examples(help_: str, docs: list[str | None]) -> str:
     return f"{help_.rstrip()}\n\nExamples:\n\n{shown}"
 
 
-def output_file(output: str, db: str, *, force: bool) -> Path:
+def output_file(output: str, db: str, *, force: bool) -> Output:
     """The file an --output names, refused when it is the database (or its -wal, -shm),
-    a folder, in a missing folder, or an existing file without --force."""
-    from tracker.files.outputs import check_output
+    a folder, in a missing folder, an existing file without --force, or neither a file, a
+    character device nor a FIFO. What killed writes of it left is removed (said on
+    stderr)."""
+    from tracker.files.outputs import check_output, clean_before
     from tracker.usecases.database import database_file
 
-    path = Path(output)
-    check_output(path, database_file(db), force=force)
-    return path
+    found = check_output(Path(output), database_file(db), force=force)
+    for part in clean_before(found):
+        err.print(f"note: removed {part}, left by a write that did not finish", markup=False,
+                  soft_wrap=True)
+    return found
+
+
+def wrote(output: Output, line: str) -> None:
+    """A command's summary line after writing `output`: on stdout, or on stderr when the
+    output is the standard output itself (`-o /dev/stdout`: the line is not data)."""
+    (err if output.stdout else out).print(line, markup=False, soft_wrap=True)
 
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Replace the output file if it "
-                                           "exists.")]
+                                           "exists (a device or a FIFO is written into, "
+                                           "never replaced).")]
 
 
 def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:

@@ -15,6 +15,7 @@ from tracker.cli.common import (
     FormatOption,
     emit_csv,
     emit_json,
+    err,
     out,
 )
 from tracker.errors import TrackerError
@@ -54,7 +55,8 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
 
 def backup(
     file: Annotated[Path, typer.Argument(help="The backup file to write.", show_default=False)],
-    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists (a device "
+                                        "or a FIFO is written into, never replaced).")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Copy the database into FILE, safely, even while another tracker is importing.
@@ -63,17 +65,24 @@ def backup(
     written beside FILE first and renamed into place when complete, so an interrupted
     backup never leaves half a file. Restore it with `tracker db restore FILE` (never by
     copying it over the database: after a crash SQLite would replay the -wal left beside
-    the old file onto the copy), or use FILE itself as --db.
+    the old file onto the copy), or use FILE itself as --db. A device or a FIFO
+    (/dev/stdout) is written into, never replaced. What a killed backup of FILE left beside
+    it (.FILE.XXXXXXXX.part) is removed first, and named.
 
     Example:
 
       tracker db backup ~/backups/tracker-2025-11.db
     """
+    from tracker.files.outputs import is_stdout
     from tracker.usecases.database import backup as backup_store
     from tracker.usecases.database import open_existing
+    to_stdout = is_stdout(file)
     with open_existing(db) as store:
-        size = backup_store(store, file, overwrite=force)
-    out.print(f"backed up {db} to {file} ({size:,} bytes)", markup=False)
+        done = backup_store(store, file, overwrite=force)
+    removed = "".join(f"; removed {p}, left by a backup that did not finish"
+                      for p in done.removed)
+    (err if to_stdout else out).print(f"backed up {db} to {file} ({done.size:,} bytes)"
+                                      f"{removed}", markup=False, soft_wrap=True)
 
 
 def restore(
@@ -107,7 +116,8 @@ def check(
     """Check the database: SQLite's integrity check plus the tracker's own rules.
 
     No game without its players or tournament, no game stored twice, no player spelling
-    pointing nowhere, official entries with a valid list and period, the current schema.
+    pointing nowhere, official entries with a valid list and period, no game or tournament
+    dated after 2999-12-31 (the last date the tracker rates), the current schema.
     Changes nothing. Exit code 1 when something is wrong.
 
     Example:

@@ -167,10 +167,10 @@ def demo(
 
     rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]
     text = to_csv(HISTORY_COLUMNS, rows)
-    write_atomic(csv_path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
-    plot_history(chart_model(hist), chart)
+    write_atomic(csv_path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
+    plot_history(chart_model(hist), chart.path)
     html = season_report(hist, version=__version__)
-    write_atomic(page, lambda tmp: tmp.write_text(html, encoding="utf-8"))
+    write_atomic(page.path, lambda tmp: tmp.write_text(html, encoding="utf-8"))
     _say()
     _say(f"5. Wrote {csv_path} (every list, {len(rows)} rows), the chart {chart} and the "
          f"season report {page} (open it in a browser)")

@@ -74,7 +74,8 @@ def import_lists(
     since 2001.
 
     The list month comes from the file name (standard_nov25frl.zip, APR04FRL.TXT), the TXT
-    header (NOV25, Mar11) or --period. Players are matched by FIDE ID; by default only
+    header (NOV25, Mar11) or --period; lists up to next month's are accepted, as by
+    `official add`, a later one is refused. Players are matched by FIDE ID; by default only
     players already in the database are kept (--all keeps everyone). A list for a month
     already imported replaces those players' entries for that month: the newest file wins;
     the same file again changes nothing. Each file is one transaction: a file that fails

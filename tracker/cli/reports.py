@@ -23,6 +23,7 @@ from tracker.cli.common import (
     period_option,
     print_table,
     store_for,
+    wrote,
 )
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
@@ -220,7 +221,7 @@ def export(
     The columns are stable and documented in docs/export.md. A file is written as UTF-8
     with a byte-order mark (spreadsheets then read names with diacritics correctly);
     stdout gets plain UTF-8. An existing file is replaced only with --force, and never
-    the database itself.
+    the database itself; a device or a FIFO (/dev/stdout) is written into, never replaced.
 
     Example: tracker export --what history --output history.csv
     """
@@ -240,9 +241,10 @@ def export(
         emit_csv(columns, rows)
         return
     text = to_csv(columns, rows)  # data: the names as they are
-    write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
+    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig",
+                                                       newline=""))
     lines = text.count("\r\n") - 1
-    out.print(f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})", markup=False)
+    wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
 
 
 def plot(
@@ -256,12 +258,14 @@ def plot(
     force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Draw the rating history: the replayed line and the official points, one line per
-    list, periods on the x axis. Also drawn: where each list's replay starts, the official
-    ratings with their values and the gap to the replayed one, the tournaments (up for a
-    gain, down for a loss), and the next list `tracker next` expects as a dashed step. In
-    SVG, hovering a point shows its period, rating, change and tournaments. An existing
-    file is replaced only with --force, and never the database itself.
+    """Draw the replayed rating history: a panel per list, each on its own rating scale,
+    stacked over one time axis (the periods). Also drawn: where each list's replay starts,
+    the official ratings with their values and the gap to the replayed one, the tournaments
+    (up for a gain, down for a loss), and the next list `tracker next` expects as a dashed
+    step; the legend names every mark. In SVG, hovering a point shows its period, rating,
+    change and tournaments. An existing file is replaced only with --force, and never the
+    database itself; a device or a FIFO (/dev/stdout) is written into (PNG unless its name
+    ends in .svg), never replaced.
 
     Example: tracker plot --output history.png
     """
@@ -275,8 +279,8 @@ def plot(
     with store_for(db) as store:
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen)
-    plot_history(chart_model(hist, chosen), path)
-    out.print(f"wrote {path}", markup=False)
+    plot_history(chart_model(hist, chosen), path.path)
+    wrote(path, f"wrote {path}")
 
 
 def event_list(

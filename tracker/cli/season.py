@@ -11,9 +11,9 @@ from tracker.cli.common import (
     LIST_CHOICES,
     DbOption,
     ForceOption,
-    out,
     output_file,
     store_for,
+    wrote,
 )
 from tracker.model import RatingList
 
@@ -46,7 +46,7 @@ def report(
     tournaments), the next list expected, the history table, every assumption the replay
     made with the command that records the fact, and each period the way FIDE's
     calculation page shows it. An existing file is replaced only with --force, and never
-    the database itself.
+    the database itself; a device or a FIFO (/dev/stdout) is written into, never replaced.
 
     Examples:
 
@@ -66,5 +66,5 @@ def report(
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen or tuple(RatingList))
     text = season_report(hist, chosen, version=__version__)
-    write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
-    out.print(f"wrote {path}", markup=False)
+    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    wrote(path, f"wrote {path}")

@@ -18,6 +18,7 @@ from tracker.fide.eventnames import NOTHING, NameSignals, name_kind, name_signal
 from tracker.fide.timecontrol import classify_time_control
 from tracker.identity.names import normalize_name
 from tracker.model import (
+    LAST_DATE,
     MAX_RATING,
     RESULTS,
     NotRated,
@@ -456,18 +457,27 @@ def _same_player(white: str) -> Skipped:
     return Skipped(f"White and Black are the same player ({white}): game skipped")
 
 
-def _parse_date(tag: str) -> tuple[str | None, dt.date | None]:
-    """`2024.03.15` -> ("2024-03-15", date); partial or invalid dates -> (None, None)."""
+def _calendar_date(tag: str) -> dt.date | None:
+    """`2024.03.15` (or 2024-03-15, 2024/03/15) as a date; None for a partial or invalid
+    one."""
     t = tag.strip()
     if len(t) == 10 and t[4] in ".-/" and t[7] == t[4]:
         y, m, d = t[:4], t[5:7], t[8:]
         if y.isdigit() and m.isdigit() and d.isdigit() and y.isascii():
             try:
-                day = dt.date(int(y), int(m), int(d))
+                return dt.date(int(y), int(m), int(d))
             except ValueError:
-                return None, None
-            return day.isoformat(), day
-    return None, None
+                return None
+    return None
+
+
+def _parse_date(tag: str) -> tuple[str | None, dt.date | None]:
+    """`2024.03.15` -> ("2024-03-15", date); partial or invalid dates, and dates after
+    LAST_DATE (the game keeps its date tag, not the date) -> (None, None)."""
+    day = _calendar_date(tag)
+    if day is None or day > LAST_DATE:
+        return None, None
+    return day.isoformat(), day
 
 
 _FULL_DATE_RE = re.compile(r"\d{4}([.\-/])\d{2}\1\d{2}")
@@ -477,12 +487,16 @@ def _date_warning(
     name: str, tag: str | None, day: dt.date | None, after_today: Callable[[dt.date], bool]
 ) -> str | None:
     """What is wrong with a Date/EventDate tag that gives `day`: a whole date that is not in
-    the calendar, or one after today (`after_today`); None for a good date or a partial one
-    (`2024.??.??`)."""
+    the calendar or is after LAST_DATE, or one after today (`after_today`); None for a good
+    date or a partial one (`2024.??.??`)."""
     if not tag:
         return None
     if day is None:
         if _FULL_DATE_RE.fullmatch(tag.strip()):
+            if _calendar_date(tag) is not None:  # past LAST_DATE
+                return (f"{name} {tag.strip()!r} is after {LAST_DATE.isoformat()}, the last "
+                        "date the tracker rates: the game is stored without it (in no "
+                        "period); check the file")
             return (f"{name} {tag.strip()!r} is not a calendar date: "
                     "the game is stored without it")
         return None

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from tracker.fide import list_calendar
 from tracker.fide.editions import EDITIONS, FIRST_DATE, NEW_PLAYER_GAMES
-from tracker.model import ListStatus, OfficialEntry, Period, RatingList
+from tracker.model import LAST_DATE, LAST_PERIOD, ListStatus, OfficialEntry, Period, RatingList
 
 
 @functools.lru_cache(maxsize=8)
@@ -26,6 +26,29 @@ def too_early_reason(rating_list: RatingList) -> str:
         return "before 2008: FIDE rated by tournament averages, not replayed"
     first = replay_from(rating_list)
     return f"before {first.isoformat()}: no {rating_list} ratings yet"
+
+
+TOO_LATE = "played until"
+"""How `too_late_reason` begins."""
+
+
+def too_late_reason(end: dt.date, tournament_id: int) -> str:
+    """Why a tournament that ended on `end` is in no period: its list would come after
+    LAST_PERIOD (or `end` is past LAST_DATE: a database stored before the importer kept to
+    it)."""
+    return (f"{TOO_LATE} {end.isoformat()}: no list after {LAST_PERIOD} is replayed (a "
+            f"wrong date in the PGN?): pin it with `tracker event set {tournament_id} "
+            "--period YYYY-MM`")
+
+
+def period_of_end(end: dt.date, rating_list: RatingList) -> Period | None:
+    """The list that rates a tournament that ended on `end` (`default_period`); None before
+    the replay's first date (`replay_from`) or when that list would come after LAST_PERIOD
+    (a date past LAST_DATE is never computed with: its list could be of the year 10000)."""
+    if end < replay_from(rating_list) or end > LAST_DATE:
+        return None
+    period = default_period(end, rating_list)
+    return period if period <= LAST_PERIOD else None
 
 ASSUMED_GAMES_WHEN_ESTABLISHED = NEW_PLAYER_GAMES
 """An official K below a new player's K shows 30 games completed, at least."""
@@ -267,8 +290,7 @@ def assign_units(
             if start is None:
                 start = end = t.pinned_period.prev().list_date
         elif end is not None:
-            period = (default_period(end, rating_list) if end >= replay_from(rating_list)
-                      else None)
+            period = period_of_end(end, rating_list)
         else:
             period = None
         units.append(Unit(t, rating_list, start, end, period, t.pinned_period is not None,

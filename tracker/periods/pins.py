@@ -4,7 +4,7 @@ list cannot rate a tournament that was not over (pure)."""
 from __future__ import annotations
 
 from tracker.errors import BadInput
-from tracker.model import Period, RatingList
+from tracker.model import LAST_DATE, LAST_PERIOD, Period, RatingList
 from tracker.periods.facts import TournamentFact, is_list_month
 
 
@@ -21,13 +21,16 @@ def check_pin(t: TournamentFact, period: Period, rating_list: RatingList, *,
     end = t.end or t.start
     if end is None or period.list_date > end or force:
         return
-    first = Period.of(end).next()
+    first = Period.of(min(end, LAST_DATE)).next()  # (a date past LAST_DATE: no list)
     while not is_list_month(first, rating_list):
         first = first.next()
     start = t.start or end
     dates = (start.isoformat() if start == end
              else f"{start.isoformat()} to {end.isoformat()}")
+    lands = (f"the first {rating_list} list it can land on is {first}" if first <= LAST_PERIOD
+             and end <= LAST_DATE else f"no list it can land on is replayed (the last is "
+             f"{LAST_PERIOD})")
     raise BadInput(f"{where}, played {dates}) cannot be rated on the {period} list "
-                   f"(dated {period.list_date.isoformat()}, before its last round): the "
-                   f"first {rating_list} list it can land on is {first} (if its dates in the "
-                   "PGN are wrong and FIDE's page says otherwise, add --force)")
+                   f"(dated {period.list_date.isoformat()}, before its last round): {lands} "
+                   "(if its dates in the PGN are wrong and FIDE's page says otherwise, add "
+                   "--force)")

@@ -41,6 +41,7 @@ from tracker.periods.facts import (
     replay_from,
     stored_twice,
     too_early_reason,
+    too_late_reason,
 )
 from tracker.periods.rows import (
     NotCounted,
@@ -149,9 +150,9 @@ def replay(inputs: ReplayInputs) -> Replay:
     by_period: dict[Period, list[Unit]] = defaultdict(list)
     for u in units:
         if u.period is None:
-            why = (too_early_reason(rl) if u.end is not None else
-                   f"no date: pin it with `tracker event set {u.tournament.id} --period "
-                   "YYYY-MM`")
+            why = (f"no date: pin it with `tracker event set {u.tournament.id} --period "
+                   "YYYY-MM`" if u.end is None else too_early_reason(rl)
+                   if u.end < replay_from(rl) else too_late_reason(u.end, u.tournament.id))
             unplaced.extend(NotCounted(g, u.label, why) for g in u.games)
         else:
             by_period[u.period].append(u)
@@ -203,7 +204,8 @@ def replay(inputs: ReplayInputs) -> Replay:
         # The games stored from before the replay's start (before 2008, or inside the
         # starting official rating) against rated opponents are games completed too: 30 of
         # them make the count a fact, not the policy's assumption.
-        early = sum(1 for u in (*(u for u in units if u.period is None and u.end is not None),
+        early = sum(1 for u in (*(u for u in units if u.period is None and u.end is not None
+                                  and u.end < replay_from(rl)),
                                 *before)
                     if not u.tournament.excluded for g in u.games
                     if g.rated and g.score is not None and g.opponent_elo is not None)

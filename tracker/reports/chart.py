@@ -252,11 +252,17 @@ def chart_footnote(replays: Iterable[Replay]) -> str:
     return ("Assumed: " + "; ".join(parts) + " (tracker history says where)") if parts else ""
 
 
+def replayed_title(player: PlayerRef, what: str) -> str:
+    """A chart's title: the player's name and `what` is drawn, said to be the tracker's
+    replay and not the list FIDE published."""
+    return f"{visible(player.name)}: replayed {what} (tracker), not FIDE's published list"
+
+
 def chart_model(history: PlayerHistory, lists: Iterable[RatingList] | None = None) -> Chart:
     """The chart of a player's history: every list replayed (or those of `lists`), in the
     order of RatingList (standard first)."""
     wanted = set(history.replays) if lists is None else set(lists)
     replays = [history.replays[rl] for rl in RatingList if rl in wanted and rl in history.replays]
-    return Chart(f"{visible(history.player.name)}: FIDE rating history",
+    return Chart(replayed_title(history.player, "FIDE rating history"),
                  tuple(chart_list(rp, history.player) for rp in replays),
                  chart_footnote(replays))

@@ -13,6 +13,7 @@ from tracker.fide import PeriodOut
 from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, Replay
+from tracker.periods.facts import TOO_LATE
 from tracker.reports.figures import counted_games, counted_results
 from tracker.reports.text import (
     fmt_int,
@@ -205,19 +206,27 @@ def season_summary(replay_: Replay, since: Period | None = None,
 
 
 def unplaced_lines(replay_: Replay) -> list[str]:
-    """The tournaments whose games are in no period (no usable date), each with the command
-    that places it; the games before the replayed era summed up in one line."""
+    """The tournaments whose games are in no period (no usable date, or one after the last
+    list replayed), each with the command that places it; the games before the replayed era
+    summed up in one line."""
     undated: dict[int, tuple[str, int]] = {}
+    late: dict[int, tuple[str, int, str]] = {}
     early = 0
     for n in replay_.unplaced:
+        tid = n.game.tournament_id
         if n.reason.startswith("no date"):
-            label, count = undated.get(n.game.tournament_id, (n.tournament, 0))
-            undated[n.game.tournament_id] = (label, count + 1)
+            label, count = undated.get(tid, (n.tournament, 0))
+            undated[tid] = (label, count + 1)
+        elif n.reason.startswith(TOO_LATE):
+            label, count, why = late.get(tid, (n.tournament, 0, n.reason))
+            late[tid] = (label, count + 1, why)
         else:
             early += 1
     lines = [f"In no period: {label} ({plural(count, 'game')}, no date): "
              f"tracker event set {tid} --period YYYY-MM" for tid, (label, count)
              in sorted(undated.items())]
+    lines += [f"In no period: {label} ({plural(count, 'game')}): {why}"
+              for _, (label, count, why) in sorted(late.items())]
     if early:
         lines.append(f"Not replayed: {plural(early, 'game')} before the first "
                      f"{replay_.rating_list} list the tracker replays")

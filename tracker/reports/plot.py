@@ -1,14 +1,16 @@
 """The rating chart (the only module that imports matplotlib; Agg backend).
 
-`draw_chart(chart)` draws a `tracker.reports.chart.Chart`: per list, the replayed rating as a step
-line (a step at every list), its starting point, the official ratings as diamonds with their
-values, the player's own Elo tags the replay re-anchored on, the tournaments as small
-triangles (up for a gain, down for a loss) at the rating they were played under, the gap
-between a replayed and an official rating as a red segment with the difference, and the
-next list `tracker next` expects as a dashed step. The y axis spans at least MIN_SPAN points
-(a 12-point drop stays small); the legend sits outside the data; values are written where
-they do not cover one another. `plot_history(chart, output)` writes PNG or SVG by the file
-suffix; in SVG each period's point, tournament and official rating is a group with a
+`draw_chart(chart)` draws a `tracker.reports.chart.Chart` as small multiples: one panel per
+list, stacked, each with its own y scale (a rapid line far from the standard one does not
+squash it), one shared time axis. In each panel: the replayed rating as a step line (a step
+at every list), its starting point, the official ratings as diamonds with their values, the
+player's own Elo tags the replay re-anchored on, the tournaments (up for a gain, down for a
+loss) at the rating they were played under, the gap between a replayed and an official
+rating as a red segment with the difference, and the next list `tracker next` expects as a
+dashed step. A y axis spans at least MIN_SPAN points (a 12-point drop stays small); the
+legend, outside the panels, names every marker drawn; values are written only where their
+drawn boxes cover no other value. `plot_history(chart, output)` writes PNG or SVG by the
+file suffix; in SVG each period's point, tournament and official rating is a group with a
 `<title>` (shown on hover) and `data-` attributes. The output is deterministic for the same
 input (no timestamps in the file).
 """
@@ -32,14 +34,23 @@ import matplotlib.dates as mdates  # noqa: E402
 import matplotlib.patheffects as effects  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.text import Annotation  # noqa: E402
 from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
+from matplotlib.typing import LineStyleType  # noqa: E402
 
 from tracker.errors import BadInput, TrackerError  # noqa: E402
-from tracker.files.outputs import write_atomic  # noqa: E402
+from tracker.files.outputs import resolve_output, write_atomic  # noqa: E402
 from tracker.model import Period, RatingList  # noqa: E402
-from tracker.reports.chart import Chart, ChartList, ChartPeriod  # noqa: E402
+from tracker.reports.chart import (  # noqa: E402
+    Chart,
+    ChartList,
+    ChartPeriod,
+    ChartTournament,
+)
 
 FORMATS = {".png": "png", ".svg": "svg"}
 COLORS: dict[str, str] = {RatingList.STANDARD: "#1f5fa8", RatingList.RAPID: "#d0741c",
@@ -80,12 +91,20 @@ TICK_STEPS = (1, 2, 3, 4, 6, 12, 24, 36, 60, 120)  # months between two x labels
 MARGIN_DAYS = 20  # room left and right of the first and last list
 MIN_SPAN = 100  # the y axis spans at least this many rating points
 DENSE = 30  # a list with more points than this: smaller markers
-BUSY = 40  # a chart with more points than this: a list's last, highest and lowest values only
-SIZE = (10.0, 5.4)  # inches
+BUSY = 16  # a list with more points than this: its last, highest and lowest values only
 DPI = 100
-AXES = (0.07, 0.16, 0.72, 0.76)  # left, bottom, width, height (legend on the right)
-FOOTNOTE_ROOM = 0.07  # the axes rise by this much for a footnote
+# The layout, in inches: the panels at the left, the legend at the right of them.
+WIDTH = 10.0
+LEFT, PANEL_WIDTH = 0.72, 6.95
+SINGLE = 3.9  # the height of the panel of a chart of one list
+PANEL = 2.05  # the height of each panel of a chart of several lists
+TITLE_ROOM = 0.62  # above the first panel: the chart's title and the panel's name
+GAP = 0.34  # between two panels: the x axis they share, the next panel's name
+BOTTOM = 0.82  # below the last panel: the x labels
+FOOTNOTE_ROOM = 0.42  # below that, the footnote (when there is one)
 FONT = 7.0  # points, the values written beside the points
+LABEL_PAD = 1.0  # pixels kept free around a value written
+EXPECTED_ROOM = 84  # pixels right of the next list's point: its value "1880 expected"
 HALO = [effects.withStroke(linewidth=2.2, foreground="white")]  # values readable over lines
 
 
@@ -146,7 +165,8 @@ class _Value:
 @dataclass
 class _Drawing:
     """What draw_chart collects while drawing: the hover texts and data attributes of the
-    SVG groups, the values to write, the legend's entries."""
+    SVG groups, the values to write in the panel being drawn, the kinds of marks drawn (the
+    legend's entries)."""
 
     titles: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
     labels: list[_Value] = field(default_factory=list)
@@ -202,16 +222,52 @@ def _steps(cl: ChartList) -> tuple[list[float], list[float], list[tuple[ChartPer
     return xs, ys, jumps
 
 
-def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float, busy: bool) -> None:
-    """One list; `busy`: the chart has many points (only a list's last value, its highest
-    and its lowest are written)."""
+def _tournaments(cl: ChartList) -> list[tuple[ChartPeriod, int, ChartTournament, int]]:
+    """The tournaments drawn: each with its period, its index there and the rating it was
+    played under. Those played toward a first rating (under no rating) and any before the
+    line starts are left out: no line is there to put them on (the hover of the period that
+    rated them names them)."""
+    origin = min((_num(d) for d in (
+        *((cl.start.day,) if cl.start is not None else ()),
+        *(p.day for p in cl.points))), default=None)
+    out = []
+    for p in cl.periods:
+        for j, t in enumerate(p.tournaments):
+            ro = t.ro if t.ro is not None else p.rating_before
+            if ro is not None and origin is not None and _num(t.day) >= origin:
+                out.append((p, j, t, ro))
+    return out
+
+
+def _values(cl: ChartList) -> list[int]:
+    """Every rating a list's panel shows (its y axis spans them)."""
+    values = [v for p in cl.periods for v in (p.rating, p.official, p.tag, p.published)
+              if v is not None]
+    values += [ro for _, _, _, ro in _tournaments(cl)]
+    if cl.start is not None:
+        values.append(cl.start.rating)
+    if cl.projection is not None and cl.projection.expected is not None:
+        values.append(cl.projection.expected)
+    return values
+
+
+def _days(cl: ChartList) -> list[dt.date]:
+    """Every date a list's panel shows (the shared x axis spans those of every list)."""
+    return [*(p.day for p in cl.periods), *((cl.start.day,) if cl.start else ()),
+            *(t.day for _, _, t, _ in _tournaments(cl))]
+
+
+def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float) -> None:
+    """One list in its panel; on a busy list (many points) only its last value, its
+    highest and its lowest are written."""
     color = COLORS.get(cl.name, "#333333")
     dense = len(cl.points) > DENSE
+    busy = len(cl.points) > BUSY
     dot = 2.6 if dense else 4.2
     rl = cl.rating_list
     xs, ys, jumps = _steps(cl)
     ax.plot(xs, ys, color=color, linewidth=1.3 if dense else 1.7, solid_joinstyle="miter",
-            zorder=2, label=cl.name)
+            zorder=2)
     # the start of the replay
     if cl.start is not None:
         s = cl.start
@@ -236,6 +292,8 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float, busy: bool) ->
     rated = [p for p in points if p.period != projected]
     high = max(rated, key=lambda p: p.rating or 0) if rated else None
     low = min(rated, key=lambda p: p.rating or 0) if rated else None
+    if len(xs) > 1:
+        d.kinds.add("line")
     for p in points:
         assert p.rating is not None
         x = _num(p.day)
@@ -251,14 +309,15 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float, busy: bool) ->
             d.group(line, f"{cl.name}-period-{p.period}",
                     pr.describe(rl) + "\n" + p.describe(rl), period=str(p.period),
                     list=cl.name, rating=str(p.rating), expected="yes")
-            d.label(0, x + stub, y, f"{int(y)} expected", color=color, ha="right",
-                    va="bottom", offset=(0, 3))
+            d.label(0, x, y, f"{int(y)} expected", color=color, ha="left", va="bottom",
+                    offset=(4, 3))
             d.kinds.add("projection")
             continue
         line, = ax.plot([x], [p.rating], linestyle="none", marker="o", markersize=dot,
                         color=color, zorder=4)
         d.group(line, f"{cl.name}-period-{p.period}", p.describe(rl), period=str(p.period),
                 list=cl.name, rating=str(p.rating))
+        d.kinds.add("point")
         up = p.rating_before is None or p.rating >= p.rating_before
         priority = 3 if p is last else 4 if p is high or p is low else 9 if busy else 5
         if priority < 9:
@@ -270,10 +329,11 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float, busy: bool) ->
             continue
         x = _num(p.day)
         diff = p.difference
-        dot_ = ax.scatter([x], [p.official], marker="D", s=(dot + 2.2) ** 2,
-                          facecolors="white", edgecolors=color, linewidths=1.4, zorder=5)
+        line, = ax.plot([x], [p.official], linestyle="none", marker="D",
+                        markersize=dot + 2.2, markerfacecolor="white", markeredgecolor=color,
+                        markeredgewidth=1.4, zorder=5)
         said = "" if not diff else f"; replayed {p.rating} ({'+' if diff > 0 else ''}{diff})"
-        d.group(dot_, f"{cl.name}-official-{p.period}",
+        d.group(line, f"{cl.name}-official-{p.period}",
                 f"{rl} {p.period}: official {p.official}{said}", official=str(p.official),
                 list=cl.name)
         d.label(1, x, p.official, str(p.official), color=color, ha="left", va="bottom",
@@ -296,78 +356,118 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float, busy: bool) ->
                 zorder=2)
     tagged = [(_num(p.day), p.tag) for p in cl.periods if p.tag is not None]
     if tagged:
-        ax.scatter([x for x, _ in tagged], [y for _, y in tagged], marker="x",
-                   s=(dot + 1.5) ** 2, color=color, linewidths=1.0, zorder=4)
+        ax.plot([x for x, _ in tagged], [y for _, y in tagged], linestyle="none", marker="x",
+                markersize=dot + 1.5, color=color, markeredgewidth=1.0, zorder=4)
         d.kinds.add("tag")
     # the tournaments, at the rating they were played under
-    small = 3.2 if dense else 5.6
-    for p in cl.periods:
-        for j, t in enumerate(p.tournaments):
-            ro = t.ro if t.ro is not None else p.rating_before or p.rating
-            if ro is None:
-                continue
-            mark = "^" if (t.change or 0) > 0 else "v" if (t.change or 0) < 0 else "o"
-            line, = ax.plot([_num(t.day)], [ro], linestyle="none", marker=mark,
-                            markersize=small, color=color, markeredgewidth=0,
-                            alpha=0.55 if dense else 0.8,
-                            zorder=3)
-            d.group(line, f"{cl.name}-tournament-{p.period}-{j}", t.describe(p.period),
-                    tournament=str(p.period), list=cl.name)
-            d.kinds.add("tournament")
+    # (a white edge: they sit on the line of their own colour and would melt into it)
+    small = 4.6 if dense else 6.2
+    for p, j, t, ro in _tournaments(cl):
+        change = t.change or 0
+        mark, kind = ("^", "gain") if change > 0 else ("v", "loss") if change < 0 else (
+            "o", "even")
+        even = kind == "even"
+        line, = ax.plot([_num(t.day)], [ro], linestyle="none", marker=mark,
+                        markersize=small - (1.5 if even else 0.0),
+                        markerfacecolor="white" if even else color,
+                        markeredgecolor=color if even else "white",
+                        markeredgewidth=0.9 if even else 0.6, alpha=0.85, zorder=3)
+        d.group(line, f"{cl.name}-tournament-{p.period}-{j}", t.describe(p.period),
+                tournament=str(p.period), list=cl.name)
+        d.kinds.add(f"tournament-{kind}")
 
 
-def _legend(ax: Axes, d: _Drawing) -> None:
-    handles, labels = ax.get_legend_handles_labels()
+def _legend(fig: Figure, d: _Drawing, anchor: tuple[float, float]) -> None:
+    """One legend for every panel, at `anchor` (figure coordinates, its upper left corner):
+    an entry for each kind of mark drawn, in grey (the panels' colours are the lists')."""
+    def mark(marker: str, face: str = MARK_COLOR, color: str = MARK_COLOR,
+             linestyle: LineStyleType = "none", size: float = 7) -> Line2D:
+        return Line2D([], [], color=color, linestyle=linestyle, marker=marker,
+                      markerfacecolor=face, markeredgecolor=color, markersize=size)
 
-    def mark(marker: str, face: str = MARK_COLOR, color: str = MARK_COLOR) -> Line2D:
-        return Line2D([], [], color=color, linestyle="none", marker=marker,
-                      markerfacecolor=face, markeredgecolor=color, markersize=7)
-
-    extra = [
+    entries = [
+        ("line", Line2D([], [], color=MARK_COLOR, linewidth=1.7), "replayed rating"),
+        ("point", mark("o", size=5), "a period's rating"),
         ("start", mark("s", "white"), "start of the replay"),
         ("official", mark("D", "white"), "official rating"),
         ("gap", mark("|", GAP_COLOR, GAP_COLOR), "replayed minus official"),
-        ("tag", mark("x"), "own Elo tag (re-anchored)"),
-        ("tournament", mark("^"), "tournament: gain"),
-        ("tournament", mark("v"), "tournament: loss"),
+        ("tag", mark("x", linestyle=":"), "own Elo tag (re-anchored)"),
+        ("tournament-gain", mark("^"), "tournament: gain"),
+        ("tournament-loss", mark("v"), "tournament: loss"),
+        ("tournament-even", mark("o", "white", size=5), "tournament: no change"),
         ("projection", Line2D([], [], color=MARK_COLOR, linestyle=(0, (4, 2.5)), marker="o",
                               markerfacecolor="white"), "expected on the next list"),
     ]
-    for kind, handle, text in extra:
-        if kind in d.kinds:
-            handles.append(handle)
-            labels.append(text)
-    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.015, 1.0), fontsize="small",
-              frameon=False, borderaxespad=0.0)
+    shown = [(handle, text) for kind, handle, text in entries if kind in d.kinds]
+    fig.legend([h for h, _ in shown], [t for _, t in shown], loc="upper left",
+               bbox_to_anchor=anchor, fontsize="small", frameon=False, borderaxespad=0.0)
 
 
-def _write_values(ax: Axes, d: _Drawing) -> None:
-    """The values, most important first, each only where it covers none written before."""
-    size = FONT * DPI / 72
-    taken: list[tuple[float, float, float, float]] = []
-    box = ax.get_window_extent()
-    for v in sorted(d.labels, key=lambda v: v.priority):
-        x_, y_ = ax.transData.transform((v.x, v.y))
-        dx0, dy = v.offset
-        flipped = {"left": "right", "right": "left", "center": "center"}[v.ha]
-        # where it is asked, else on the other side of the point
-        for ha, dx in ((v.ha, dx0), (flipped, -dx0)):
-            px, py = x_ + dx * DPI / 72, y_ + dy * DPI / 72
-            w, h = 0.58 * size * len(v.text) + 2, 1.25 * size
-            x0 = px - w if ha == "right" else px - w / 2 if ha == "center" else px
-            y0 = py - h if v.va == "top" else py - h / 2 if v.va == "center" else py
-            rect = (x0, y0, x0 + w, y0 + h)
-            inside = (box.x0 <= rect[0] and rect[2] <= box.x1 and box.y0 <= rect[1]
-                      and rect[3] <= box.y1)
-            if inside and not any(rect[0] < b[2] and b[0] < rect[2] and rect[1] < b[3]
-                                  and b[1] < rect[3] for b in taken):
-                break
-        else:
+def _marks(ax: Axes, dpi: float) -> list[tuple[tuple[float, float], Bbox]]:
+    """The markers drawn in a panel that a value must not cover, each one's point (data)
+    and its box (pixels): all but the tournaments' (small, many, on the line: a long list's
+    start or lowest value would find no room among them)."""
+    out = []
+    for line in ax.get_lines():
+        if (str(line.get_marker()) in ("None", "none", "", " ")
+                or "-tournament-" in str(line.get_gid())):
             continue
-        taken.append(rect)
-        ax.annotate(_plain(v.text), (v.x, v.y), xytext=(dx, dy), textcoords="offset points",
-                    ha=ha, va=v.va, fontsize=FONT, color=v.color, weight=v.weight,
+        r = line.get_markersize() * dpi / 72 / 2
+        xs: Sequence[float] = line.get_xdata()  # type: ignore[assignment]
+        ys: Sequence[float] = line.get_ydata()  # type: ignore[assignment]
+        for x, y in zip(xs, ys, strict=True):
+            px, py = ax.transData.transform((x, y))
+            out.append(((x, y), Bbox.from_extents(px - r, py - r, px + r, py + r)))
+    return out
+
+
+def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[_Value]]]) -> None:
+    """Each panel's values, most important first, each where it is asked (else on the other
+    side of its point, else below or above it instead) only if its drawn box stays inside
+    the panel and covers no value written before and no marker (but its own point's and the
+    tournaments'); a value equal to one already written at the same list is not repeated."""
+    canvas = fig.canvas
+    assert isinstance(canvas, FigureCanvasAgg)
+    renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
+    for ax, values in panels:
+        box = ax.get_window_extent(renderer)
+        marks = _marks(ax, fig.dpi)
+        taken: list[Bbox] = []
+        written: set[tuple[float, str]] = set()
+        for v in sorted(values, key=lambda v: v.priority):
+            if (v.x, v.text) in written:
+                continue
+            dx0, dy0 = v.offset
+            side = {"left": "right", "right": "left", "center": "center"}[v.ha]
+            other = {"bottom": "top", "top": "bottom", "center": "center"}[v.va]
+            for ha, dx, va, dy in ((v.ha, dx0, v.va, dy0), (side, -dx0, v.va, dy0),
+                                   (v.ha, dx0, other, -dy0), (side, -dx0, other, -dy0)):
+                text: Annotation = ax.annotate(
+                    _plain(v.text), (v.x, v.y), xytext=(dx, dy), textcoords="offset points",
+                    ha=ha, va=va, fontsize=FONT, color=v.color, weight=v.weight,
                     annotation_clip=False, zorder=6, path_effects=HALO)
+                drawn = text.get_window_extent(renderer).padded(LABEL_PAD)
+                inside = (box.x0 <= drawn.x0 and drawn.x1 <= box.x1 and box.y0 <= drawn.y0
+                          and drawn.y1 <= box.y1)
+                if inside and not any(drawn.overlaps(b) for b in taken) and not any(
+                        at != (v.x, v.y) and drawn.overlaps(b) for at, b in marks):
+                    taken.append(drawn)
+                    written.add((v.x, v.text))
+                    break
+                text.remove()
+
+
+def _layout(panels: int, footnote: bool) -> tuple[float, list[tuple[float, float, float, float]]]:
+    """The figure's height (inches) and each panel's rectangle (figure fractions: left,
+    bottom, width, height), top to bottom."""
+    tall = SINGLE if panels == 1 else PANEL
+    height = (TITLE_ROOM + panels * tall + (panels - 1) * GAP + BOTTOM
+              + (FOOTNOTE_ROOM if footnote else 0.0))
+    rects = []
+    for i in range(panels):
+        top = height - TITLE_ROOM - i * (tall + GAP)
+        rects.append((LEFT / WIDTH, (top - tall) / height, PANEL_WIDTH / WIDTH, tall / height))
+    return height, rects
 
 
 def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str]]]]:
@@ -378,53 +478,55 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
         raise TrackerError("nothing to draw: no rated period on any list (import games first)")
     plt.rcParams["svg.hashsalt"] = "tracker"
     plt.rcParams["svg.fonttype"] = "none"
-    fig = plt.figure(figsize=SIZE, dpi=DPI)
+    height, rects = _layout(len(drawn), bool(chart.footnote))
+    fig = plt.figure(figsize=(WIDTH, height), dpi=DPI)
     try:
-        left, bottom, width, height = AXES
-        room = FOOTNOTE_ROOM if chart.footnote else 0.0
-        ax = fig.add_axes((left, bottom + room, width, height - room))
         d = _Drawing()
-        days = [x for cl in drawn for x in (
-            *(p.day for p in cl.periods),
-            *((cl.start.day,) if cl.start else ()),
-            *(t.day for p in cl.periods for t in p.tournaments))]
+        days = [x for cl in drawn for x in _days(cl)]
         first, last = min(days), max(days)
         margin = max(dt.timedelta(days=MARGIN_DAYS), (last - first) / 40)
-        stub = max(margin.days * 1.5, 25.0)
-        values: list[int] = []
-        for cl in drawn:
-            values += [v for p in cl.periods for v in (p.rating, p.official, p.tag, p.published)
-                       if v is not None]
-            values += [t.ro for p in cl.periods for t in p.tournaments if t.ro is not None]
-            if cl.start is not None:
-                values.append(cl.start.rating)
-            if cl.projection is not None and cl.projection.expected is not None:
-                values.append(cl.projection.expected)
-        busy = sum(len(cl.points) for cl in drawn) > BUSY
-        for cl in drawn:
-            _draw_list(ax, cl, d, stub, busy)
-        ax.set_title(_plain(chart.title))
-        ax.set_xlabel("rating period (list month)")
-        ax.set_ylabel("rating")
-        ax.grid(True, alpha=0.3)
-        ticks = month_ticks(first, last)
+        # the dashed step to the next list is long enough for its value written above it
+        room = EXPECTED_ROOM / (PANEL_WIDTH * DPI)
+        span = (last - first).days + 2 * margin.days
+        stub = max(margin.days * 1.5, 25.0, (room * span - margin.days) / (1 - room))
+        projected = any(cl.projection is not None for cl in drawn)
+        ticks = [_num(t) for t in month_ticks(first, last)]
+        panels: list[tuple[Axes, list[_Value]]] = []
+        top: Axes | None = None
+        for cl, rect in zip(drawn, rects, strict=True):
+            ax = fig.add_axes(rect, sharex=top)
+            top = top or ax
+            d.labels = []
+            _draw_list(ax, cl, d, stub)
+            panels.append((ax, d.labels))
+            ax.set_title(_plain(cl.name), loc="left", fontsize="medium", fontweight="bold",
+                         color=COLORS.get(cl.name, "#333333"), pad=4)
+            ax.set_ylabel("rating", fontsize="small")
+            ax.grid(True, alpha=0.3)
+            ax.set_ylim(*y_limits(_values(cl)))
+            ax.yaxis.set_major_locator(MaxNLocator(nbins=8 if len(drawn) == 1 else 5,
+                                                   steps=[1, 2, 5, 10], integer=True))
+            ax.tick_params(labelbottom=False)
+        bottom = panels[-1][0]
         # One label per chosen list month: matplotlib's own date locator puts several ticks
         # inside one month on a short span, and every one of them reads the same "2025-10".
-        ax.xaxis.set_major_locator(FixedLocator([_num(t) for t in ticks]))
-        ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))  # type: ignore[no-untyped-call]
-        ax.xaxis.set_minor_locator(NullLocator())
-        projected = any(cl.projection is not None for cl in drawn)
-        ax.set_xlim(_num(first - margin), _num(last + margin) + (stub if projected else 0))
-        for label in ax.get_xticklabels():
+        bottom.xaxis.set_major_locator(FixedLocator(ticks))
+        bottom.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))  # type: ignore[no-untyped-call]
+        bottom.xaxis.set_minor_locator(NullLocator())
+        bottom.set_xlim(_num(first - margin), _num(last + margin) + (stub if projected else 0))
+        bottom.tick_params(labelbottom=True)
+        for label in bottom.get_xticklabels():
             label.set_rotation(30)
             label.set_horizontalalignment("right")
-        ax.set_ylim(*y_limits(values))
-        ax.yaxis.set_major_locator(MaxNLocator(nbins=8, steps=[1, 2, 5, 10], integer=True))
-        _legend(ax, d)
-        _write_values(ax, d)
+        bottom.set_xlabel("rating period (list month)")
+        fig.text(0.5, 1 - 0.24 / height, _plain(chart.title), ha="center", va="center",
+                 fontsize="large")
+        left, low, width, tall = rects[0]
+        _legend(fig, d, (left + width + 0.14 / WIDTH, low + tall))
+        _write_values(fig, panels)
         if chart.footnote:
-            fig.text(0.01, 0.015, _plain(chart.footnote), fontsize="x-small", color="#555555",
-                     ha="left", va="bottom", wrap=True)
+            fig.text(0.01, 0.1 / height, _plain(chart.footnote), fontsize="x-small",
+                     color="#555555", ha="left", va="bottom", wrap=True)
     except BaseException:
         plt.close(fig)
         raise
@@ -466,8 +568,11 @@ def chart_svg(chart: Chart) -> str:
 
 def plot_history(chart: Chart | Sequence[Series], output: Path, *, title: str = "",
                  footnote: str = "") -> Path:
-    """Write the chart to `output` (.png or .svg) and return the path."""
+    """Write the chart to `output` (.png or .svg; a device or a FIFO of another name, such
+    as /dev/stdout, gets PNG) and return the path."""
     fmt = FORMATS.get(output.suffix.lower())
+    if fmt is None and resolve_output(output)[1]:
+        fmt = "png"
     if fmt is None:
         raise BadInput(f"{output}: the chart is written as .png or .svg; give such a file name")
     if not output.parent.exists():
@@ -479,8 +584,8 @@ def plot_history(chart: Chart | Sequence[Series], output: Path, *, title: str = 
         return output
     fig, _ = draw_chart(model)
     try:
-        # Written beside `output` and renamed into place: never half a chart, and a symlink
-        # is replaced, not written through.
+        # Written beside `output` and renamed into place: never half a chart (a device or a
+        # FIFO is written into once the chart is whole).
         write_atomic(output, lambda tmp: fig.savefig(tmp, format="png",
                                                      metadata={"Software": None}))
     finally:

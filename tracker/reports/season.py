@@ -6,8 +6,12 @@ model, tracker.reports.chart, inlined: hovering a point shows its period, rating
 tournaments), the next list `tracker next` expects, the history table (the columns of
 `tracker history`), every assumption the replay made with the command that records the fact,
 and each period as FIDE's calculation page shows it (`tracker explain`: a table per
-tournament). No network, no script, no font to fetch: inline CSS and inline SVG only. Every
-text from the database (names from PGN files are hostile input) is escaped.
+tournament). The headline, the chart and the next list stay in view; the detail (a long list
+of games since the last official list, the history table, the assumptions, the calculation
+pages) sits in `<details>` with a summary line, open only when it is short, so that a career
+of years of periods is a page, not an endless scroll. No network, no script, no font to
+fetch: inline CSS and inline SVG only. Every text from the database (names from PGN files
+are hostile input) is escaped.
 """
 
 from __future__ import annotations
@@ -36,7 +40,13 @@ from tracker.reports import (
     season_line,
     season_summary,
 )
-from tracker.reports.chart import Chart, chart_footnote, chart_list, visible
+from tracker.reports.chart import (
+    Chart,
+    chart_footnote,
+    chart_list,
+    replayed_title,
+    visible,
+)
 from tracker.reports.plot import chart_svg
 from tracker.usecases.histories import PlayerHistory
 
@@ -74,6 +84,10 @@ th, td:first-child { white-space: nowrap; }  /* a period, a date: one line */
 details { border: 1px solid var(--rule); border-radius: 6px; margin: 8px 0;
   padding: 4px 12px; }
 summary { cursor: pointer; font-weight: 600; padding: 4px 0; }
+details.part { border: 0; padding: 0; margin: 18px 0 6px; }
+details.part > summary { font-size: 16px; }
+details.part > summary .muted { font-size: 14px; font-weight: 400; }
+details.part[open] > summary { margin-bottom: 4px; }
 code { font-size: 12.5px; background: #f3f5f8; padding: 1px 4px; border-radius: 3px; }
 ul { margin: 4px 0; padding-left: 22px; }
 footer { margin-top: 40px; font-size: 12.5px; color: var(--muted); }
@@ -159,6 +173,25 @@ def _periods_text(periods: Sequence[Period]) -> str:
     return f"{periods[0]} to {periods[-1]} ({len(periods)} periods)"
 
 
+SHORT = 12  # a part of at most this many periods (a season of monthly lists) is shown open
+SHORT_SINCE = 6  # the games since the last official list: listed open up to this many periods
+
+
+def _fold(summary: str, body: str, *, open_: bool, cls: str = "part") -> str:
+    """`body` in a <details> with the summary line `summary` (HTML), open when `open_`."""
+    state = " open" if open_ else ""
+    return f'<details class="{cls}"{state}><summary>{summary}</summary>{body}</details>'
+
+
+def _span(periods: Sequence[object]) -> str:
+    """"7 periods, 2025-09 to 2026-04" (the periods' names, as HTML)."""
+    if not periods:
+        return "no period"
+    first, last = periods[0], periods[-1]
+    where = esc(first) if first == last else f"{esc(first)} to {esc(last)}"
+    return f"{esc(plural(len(periods), 'period'))}, {where}"
+
+
 def _next_block(replay_: Replay, player: PlayerRef) -> str:
     rep = next_report(replay_, player)
     rl = rep.rating_list
@@ -186,11 +219,24 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
             items.append(f"<li>{esc(r.period)}: {esc(before)} → {esc(after)} "
                          f"({esc(plural(r.games, 'game'))}, change {esc(change or '0')})"
                          f'<span class="muted"> · {esc(names)}</span></li>')
-        parts.append(f"<p>Games since the last official {esc(rl)} list, by the list expected "
-                     f"to rate them:</p><ul>{''.join(items)}</ul>")
+        head = f"Games since the last official {esc(rl)} list, by the list expected to rate them"
+        if len(rep.rows) <= SHORT_SINCE:
+            parts.append(f"<p>{head}:</p><ul>{''.join(items)}</ul>")
+        else:
+            games = sum(r.games for r in rep.rows)
+            parts.append(_fold(
+                f'{head} <span class="muted">({_span([r.period for r in rep.rows])}, '
+                f"{esc(plural(games, 'game'))})</span>", f"<ul>{''.join(items)}</ul>",
+                open_=False, cls="part since"))
     if rep.open:
-        parts.append("<p>Still open:</p><ul>" + "".join(
-            f"<li>{esc(name)}: {esc(why)}</li>" for name, why in rep.open) + "</ul>")
+        still = "<ul>" + "".join(
+            f"<li>{esc(name)}: {esc(why)}</li>" for name, why in rep.open) + "</ul>"
+        if len(rep.open) <= SHORT_SINCE:
+            parts.append(f"<p>Still open:</p>{still}")
+        else:
+            parts.append(_fold(f'Still open <span class="muted">('
+                              f"{esc(plural(len(rep.open), 'tournament'))})</span>", still,
+                              open_=False, cls="part still"))
     return "".join(parts)
 
 
@@ -283,34 +329,41 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
     if not rows:
         parts.append(f"<p>No {esc(name)} rating periods yet.</p></section>")
         return "".join(parts)
-    chart = Chart(f"{visible(who.name)}: {name} rating", (chart_list(rp, who),),
+    chart = Chart(replayed_title(who, f"{name} rating"), (chart_list(rp, who),),
                   chart_footnote([rp]))
     if chart.drawn:
         svg = inline_svg(chart_svg(chart), f"{name}-", f"{who.name}: {name} rating chart")
         parts.append(f'<figure class="chart">{svg}<figcaption>Hover a point for its '
-                     "period, rating, change and tournaments; squares: where the replay "
-                     "starts, diamonds: official ratings, dashed: the next list expected."
-                     "</figcaption></figure>")
+                     "period, rating, change and tournaments.</figcaption></figure>")
     parts.append(_next_block(rp, who))
-    parts.append("<h3>History</h3>")
+    names = [r["period"] for r in rows]
+    short = len(rows) <= SHORT
     headers, cells = history_table(rows)
-    parts.append(_table(headers, cells, numeric=range(1, 12),
-                        row_attrs=[f' data-period="{esc(r["period"])}"' for r in rows],
-                        cls="history"))
+    parts.append(_fold(
+        f'History <span class="muted">({_span(names)})</span>',
+        _table(headers, cells, numeric=range(1, 12),
+               row_attrs=[f' data-period="{esc(r["period"])}"' for r in rows],
+               cls="history"), open_=short, cls="part history"))
     facts = assumed_facts(rp, who)
-    parts.append("<h3>Assumptions</h3>")
     if facts:
-        parts.append('<ul class="assumptions">' + "".join(
-            f"<li>{esc(f.text)} ({esc(_periods_text(f.periods))}); to record the fact: "
-            f"<code>{esc(f.command)}</code></li>" for f in facts) + "</ul>")
+        parts.append(_fold(
+            f'Assumptions <span class="muted">({esc(plural(len(facts), "fact"))} the replay '
+            "took without a record)</span>",
+            '<ul class="assumptions">' + "".join(
+                f"<li>{esc(f.text)} ({esc(_periods_text(f.periods))}); to record the fact: "
+                f"<code>{esc(f.command)}</code></li>" for f in facts) + "</ul>",
+            open_=short and len(facts) <= 3, cls="part assumptions"))
     else:
-        parts.append("<p>None: every fact the replay used is recorded.</p>")
-    parts.append("<h3>Each period, as FIDE's calculation page shows it</h3>")
-    for row_ in rows:
-        period = Period.parse(row_["period"])
-        parts.append(f'<details id="{name}-{row_["period"]}" class="period">'
-                     f"<summary>{esc(_period_summary(row_))}</summary>"
-                     f"{_explain_block(rp, period, who)}</details>")
+        parts.append('<p class="assumptions"><b>Assumptions:</b> none, every fact the replay '
+                     "used is recorded.</p>")
+    pages = "".join(
+        f'<details id="{name}-{row_["period"]}" class="period">'
+        f"<summary>{esc(_period_summary(row_))}</summary>"
+        f"{_explain_block(rp, Period.parse(row_['period']), who)}</details>" for row_ in rows)
+    parts.append(_fold(
+        "Each period, as FIDE's calculation page shows it "
+        f'<span class="muted">({_span(names)})</span>', pages, open_=short,
+        cls="part periods"))
     parts.append("</section>")
     return "".join(parts)
 

@@ -15,6 +15,7 @@ plain SQL count that both databases run:
 - every spelling in player_names points at a player;
 - official entries name a player, a list (standard, rapid, blitz) and a period `YYYY-MM`;
 - games name a list and a result the importer writes; tournaments start before they end;
+- no game or tournament is dated after the last date the tracker rates (`LAST_DATE`);
 - every import row is finished (an import commits its row only with its games);
 - the schema is the one this version of tracker writes.
 
@@ -32,14 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Date, bindparam, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
 from tracker.errors import BadInput, DatabaseError, NotFound
-from tracker.files.outputs import write_atomic
-from tracker.model import RatingList, Result
+from tracker.files.outputs import check_output, clean_before, write_atomic
+from tracker.model import LAST_DATE, RatingList, Result
 from tracker.store.db import (
     DamagedDatabase,
     Store,
@@ -131,6 +132,26 @@ def _bad_periods(conn: Connection) -> tuple[int, int]:
     return official, pinned
 
 
+def _late_dates(conn: Connection) -> list[Problem]:
+    """Games and tournaments dated after LAST_DATE (stored by a tracker before the importer
+    kept to it): the replay puts them in no period."""
+    last = bindparam("last", LAST_DATE, type_=Date)
+    found: list[Problem] = []
+    for check, sql, what in (
+        ("game-date", "SELECT count(*) FROM games WHERE date > :last", "games are"),
+        ("tournament-date", "SELECT count(*) FROM tournaments WHERE start_date > :last "
+         "OR end_date > :last", "tournaments are"),
+    ):
+        n = int(conn.execute(text(sql).bindparams(last)).scalar_one() or 0)
+        if n:
+            found.append(Problem(check, n, f"{n} {what} dated after {LAST_DATE.isoformat()}, "
+                                 "the last date the tracker rates (stored by an older "
+                                 "tracker): they are in no period; take their import out "
+                                 "(tracker imports remove ID) and import the file again, "
+                                 "which stores them without those dates"))
+    return found
+
+
 def _sqlite_checks(conn: Connection) -> list[Problem]:
     found: list[Problem] = []
     lines = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check").all()]
@@ -169,6 +190,7 @@ def check_database(store: Store) -> list[Problem]:
                 n = int(conn.execute(text(sql)).scalar_one() or 0)
                 if n:
                     found.append(Problem(check, n, sentence.format(n=n)))
+            found.extend(_late_dates(conn))
             official, pinned = _bad_periods(conn)
             if official:
                 found.append(Problem("official-period", official,
@@ -217,12 +239,24 @@ def open_existing(target: str) -> Store:
         raise DamagedDatabase(exc.name, exc.reason, hint=False) from None
 
 
-def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = False) -> int:
-    """Copy the live database into `target` (SQLite's online backup); returns its bytes.
+@dataclass(frozen=True)
+class BackedUp:
+    """What `backup` wrote: its bytes, and the temporary files of killed backups of the
+    same file it removed first."""
+
+    size: int
+    removed: tuple[Path, ...] = ()
+
+
+def backup(store: Store, target: str | os.PathLike[str], *,
+           overwrite: bool = False) -> BackedUp:
+    """Copy the live database into `target` (SQLite's online backup).
 
     The copy is written to a temporary file in the target's folder and renamed into place
     when complete and checked (`PRAGMA quick_check`), so `target` is either the whole backup
-    or untouched. An existing `target` is refused unless `overwrite`.
+    or untouched; what killed backups of `target` left beside it is removed first. An
+    existing `target` is refused unless `overwrite`; a character device or a FIFO (or a
+    symlink to one: `/dev/stdout`) is written into, never replaced (tracker.files.outputs).
     """
     source = sqlite_file(store)
     if store.engine.dialect.name == "postgresql":
@@ -234,16 +268,13 @@ def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = Fa
     if dest.is_dir():
         raise BadInput(f"{dest} is a folder: give the backup a file name, e.g. "
                        f"{dest / 'tracker-backup.db'}")
-    if not dest.parent.is_dir():
-        raise BadInput(f"the folder {dest.parent} does not exist: create it first")
-    if dest.exists() and not overwrite:
-        raise BadInput(f"{dest} already exists: give another name, or --force to replace it")
     with contextlib.suppress(OSError):
         if dest.exists() and dest.resolve() == source.resolve():
             raise BadInput(f"{dest} is the database itself: give the backup another name")
+    removed = clean_before(check_output(dest, None, force=overwrite))
     # owner-only, as the temporary file it is written to always was
-    write_atomic(dest, lambda tmp: _copy(store, tmp), mode=0o600)
-    return dest.stat().st_size
+    size = write_atomic(dest, lambda tmp: _copy(store, tmp), mode=0o600)
+    return BackedUp(size, tuple(removed))
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """FIDE's published lists into the store (`tracker official import`), and which lists can
-have been published yet (`check_published`, for `tracker official add`).
+have been published yet (`check_published`: `official add` and `official import` take the
+same periods).
 
 `list_targets(paths)` finds the list files named (a folder: its .txt, .xml and .zip files,
 its subfolders too, in name order); `import_lists(store, targets, ...)` imports them one file
@@ -32,8 +33,8 @@ from pathlib import Path
 
 from tracker.errors import BadInput, NotFound
 from tracker.identity.names import normalize_name
-from tracker.lists import MAX_LINE, open_list, read_header
-from tracker.model import Period, RatingList
+from tracker.lists import MAX_LINE, ListFile, open_list, read_header
+from tracker.model import ListRow, Period, RatingList
 from tracker.store import Store
 from tracker.store.lists import Candidate, NameIndex, unmatched_players
 from tracker.store.official import (
@@ -63,13 +64,31 @@ def latest_published(today: dt.date) -> Period:
     return Period.of(today).next()
 
 
-def check_published(period: Period, today: dt.date | None = None) -> None:
-    """Refuse a list FIDE cannot have published yet (after next month's): `official add`."""
+def check_published(period: Period, today: dt.date | None = None, *,
+                    what: str | None = None) -> None:
+    """Refuse a list FIDE cannot have published yet (after next month's): `official add`,
+    and each file of `official import` (`what` names it)."""
     today = today or dt.date.today()
     latest = latest_published(today)
     if period > latest:
-        raise BadInput(f"--period {period} is a future list: today is {today.isoformat()}, "
-                       f"and the latest list FIDE can have published is {latest}")
+        said = f"--period {period} is a future list" if what is None else (
+            f"{what} is the list of {period}, a future list")
+        raise BadInput(f"{said}: today is {today.isoformat()}, and the latest list FIDE can "
+                       f"have published is {latest}")
+
+
+def _published(lst: ListFile, label: str) -> Iterator[ListRow]:
+    """The rows of `lst`, refused (`check_published`) before the first is written when the
+    list's period (given, or read from the file's name or header; known once the first row
+    is read) is a future list."""
+    rows = iter(lst)
+    first = next(rows, None)
+    if first is None:
+        return
+    if lst.period is not None:
+        check_published(lst.period, what=label)
+    yield first
+    yield from rows
 
 
 class ListTarget:
@@ -201,13 +220,19 @@ def _import_one(store: Store, target: ListTarget, period: Period | None,
         lst.on_read = lambda: advance(lst.position * scale)
 
         def held() -> list[tuple[RatingList, Period]]:
+            # (inside the file's transaction: a future list is refused before it commits)
+            if lst.period is not None:
+                check_published(lst.period, what=target.label)
             if lst.period is None or not (lst.rows or lst.filtered):
                 return []
             return [(one, lst.period) for one in lst.lists]
 
-        summary = import_entries(store, lst, keep_all=keep_all, source=path.name,
+        summary = import_entries(store, _published(lst, target.label), keep_all=keep_all,
+                                 source=path.name,
                                  names=names, held=held, list_source=_absolute(path),
                                  earlier=earlier if keep_all else ())
+        if lst.period is not None:  # (every row skipped: the period is checked all the same)
+            check_published(lst.period, what=target.label)
         # Players skipped by the reader (not in the database) count as read and skipped.
         summary.rows += lst.filtered
         summary.skipped += lst.filtered
