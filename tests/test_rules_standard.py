@@ -457,8 +457,8 @@ def test_cli_2650_rule_from_import_to_history_explain_next_and_calc(
     assert (nov["rating_before"], nov["k"], nov["change_exact"], nov["change"],
             nov["rating_after"]) == (2660, 10, "-8.80", -9, 2651)
     text = cli("explain", "99000001", "2025-11")
-    assert "    Low, Leo     2100  560  0.98      1  +0.02    +0.20" in text
-    assert "    Mid, Max     2160  500  0.96      0  -0.96    -9.60" in text
+    assert "    Low, Leo     2100  tag   560  0.98      1  +0.02    +0.20" in text
+    assert "    Mid, Max     2160  tag   500  0.96      0  -0.96    -9.60" in text
     assert "Rating after: 2660 -9 = 2651" in text
     assert "Expected standard rating on the 2025-11 list: 2651" in cli("next", "99000001")
     calc = json.loads(cli("calc", "--rating", "2660", "--k", "10", "--date", "2025-10-10",
