@@ -143,8 +143,8 @@ class TxtRows(OpenedList):
             i0, i1 = layout.span("fide_id")
             ids = [raw[i0:i1].strip() for raw in lines]
             if b"".join(ids).isdigit() and b" 0" not in b" " + b" ".join(ids):
-                empty = list(_indexes(ids, b""))
-                found = sorted({k for v in wanted.intersection(ids) for k in _indexes(ids, v)}
+                empty = list(indexes(ids, b""))
+                found = sorted({k for v in wanted.intersection(ids) for k in indexes(ids, v)}
                                | {k for k in empty if lines[k].strip()})  # no ID: a problem
                 self.filtered += len(ids) - len(empty) - len(found) + sum(
                     1 for k in empty if lines[k].strip())
@@ -286,7 +286,7 @@ class TxtRows(OpenedList):
             return None
 
 
-def _indexes(items: list[bytes], value: bytes) -> Iterator[int]:
+def indexes(items: list[bytes], value: bytes) -> Iterator[int]:
     """Every index of `value` in `items` (list.index: C speed)."""
     at = -1
     while True:

@@ -34,6 +34,7 @@ from pathlib import Path
 from tracker.errors import BadInput, NotFound
 from tracker.identity.names import normalize_name
 from tracker.lists import MAX_LINE, ListFile, open_list, read_header
+from tracker.lists.txtrows import indexes
 from tracker.model import ListRow, Period, RatingList
 from tracker.store import Store
 from tracker.store.lists import Candidate, NameIndex, unmatched_players
@@ -345,7 +346,7 @@ class _Prefixes:
         if not good:
             return []
         if len(good) <= FEW:  # each one's places found at C speed
-            hits = sorted(i for p in good for i in _places(prefixes, p))
+            hits = sorted(i for p in good for i in indexes(prefixes, p))
         else:
             hits = [i for i, p in enumerate(prefixes) if p in good]
         if LOOK not in good.values():
@@ -495,14 +496,3 @@ def _scan_xml(blocks: Iterator[bytes], data: bytes, prefixes: _Prefixes) -> set[
 
             found.update(int(pairs[i][0]) for i in prefixes.wanted(heads, name))
     return found
-
-
-def _places(items: list[bytes], value: bytes) -> Iterator[int]:
-    """Every index of `value` in `items` (list.index: C speed)."""
-    at = -1
-    while True:
-        try:
-            at = items.index(value, at + 1)
-        except ValueError:
-            return
-        yield at
