@@ -134,18 +134,30 @@ def make_tree(checkout: Path, variant: Variant, trees: Path) -> None:
 
 def check(variant: Variant, env: dict[str, str], sample: Path, workdir: Path) -> None:
     """Fail unless the copy runs what the variant claims, every tracker module from itself."""
-    out = subprocess.run([sys.executable, "-m", "tracker", "--version"], env=env, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "tracker", "--version"],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     states = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
     for module, subject in EXTENSIONS.items():
         state = states.get(subject, "(missing)")
         if not state.startswith(variant.expected(module)):
-            raise SystemExit(f"{variant.name}: {subject}: {state!r}, expected "
-                             f"{variant.expected(module)!r}...\n{out}")
+            raise SystemExit(
+                f"{variant.name}: {subject}: {state!r}, expected "
+                f"{variant.expected(module)!r}...\n{out}"
+            )
     warm = workdir / f"warm-{variant.root.name}.db"
     fresh(warm)
-    proc = subprocess.run([sys.executable, "-c", PROBE, str(sample), str(warm)], env=env,
-                          check=True, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(sample), str(warm)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     fresh(warm)
     files: dict[str, str | None] = json.loads(proc.stdout.strip().splitlines()[-1])
     strays = {n: f for n, f in files.items() if f and not Path(f).is_relative_to(variant.root)}
@@ -154,8 +166,11 @@ def check(variant: Variant, env: dict[str, str], sample: Path, workdir: Path) ->
     for module in EXTENSIONS:
         if (module in files) != (variant.expected(module) == COMPILED):
             raise SystemExit(f"{variant.name}: {module} loaded: {module in files}")
-    print(f"  {variant.name}: {'; '.join(states[s] for s in EXTENSIONS.values())}; "
-          f"{len(files)} tracker modules, all from {variant.root}", file=sys.stderr)
+    print(
+        f"  {variant.name}: {'; '.join(states[s] for s in EXTENSIONS.values())}; "
+        f"{len(files)} tracker modules, all from {variant.root}",
+        file=sys.stderr,
+    )
 
 
 def fingerprint(db: Path) -> dict[str, str]:
@@ -165,11 +180,18 @@ def fingerprint(db: Path) -> dict[str, str]:
     with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
         schema = sorted(r[0] for r in conn.execute("SELECT sql FROM sqlite_master") if r[0])
         out["(schema)"] = hashlib.sha256("\n".join(schema).encode()).hexdigest()[:16]
-        tables = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
         for table in tables:
-            cols = [f'"{r[1]}"' for r in conn.execute(f'PRAGMA table_info("{table}")')
-                    if r[2].upper() != "DATETIME"]
+            cols = [
+                f'"{r[1]}"'
+                for r in conn.execute(f'PRAGMA table_info("{table}")')
+                if r[2].upper() != "DATETIME"
+            ]
             digest, n = hashlib.sha256(), 0
             query = f'SELECT {", ".join(cols)} FROM "{table}" ORDER BY {", ".join(cols)}'
             for row in conn.execute(query):
@@ -180,8 +202,11 @@ def fingerprint(db: Path) -> dict[str, str]:
 
 
 def git_revision(checkout: Path) -> str:
-    proc = subprocess.run(["git", "-C", str(checkout), "describe", "--always", "--dirty"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        ["git", "-C", str(checkout), "describe", "--always", "--dirty"],
+        capture_output=True,
+        text=True,
+    )
     return proc.stdout.strip() or "(not a git checkout)"
 
 
@@ -189,37 +214,65 @@ def gain(without: float, with_: float) -> str:
     return f"{(without - with_) / without:+.1%}" if without > 0 else "-"
 
 
-def report(checkout: Path, variants: list[Variant], games: int, runs: int,
-           prints: dict[str, dict[str, str]], started: str) -> str:
+def report(
+    checkout: Path,
+    variants: list[Variant],
+    games: int,
+    runs: int,
+    prints: dict[str, dict[str, str]],
+    started: str,
+) -> str:
     base, *singles, pure = variants
     lines = [
         f"Checkout {checkout} at {git_revision(checkout)}; `tracker import` of {games:,} games "
         f"into a new database; machine: {os.cpu_count()} cores; Python "
         f"{sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}; medians of {runs} runs, "
-        f"variants alternated; started {started}.", "",
+        f"variants alternated; started {started}.",
+        "",
         "| extension | lines of C | all compiled: wall s | all compiled: CPU s "
         "| without it: wall s | without it: CPU s | gain, wall | gain, CPU |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for v in [*singles, pure]:
-        name = (f"`{v.off}`: {EXTENSIONS[v.off]}" if v.off
-                else "all three (all pure: TRACKER_PURE_PYTHON=1)")
+        name = (
+            f"`{v.off}`: {EXTENSIONS[v.off]}"
+            if v.off
+            else "all three (all pure: TRACKER_PURE_PYTHON=1)"
+        )
         loc = c_lines(checkout, v.off) if v.off else sum(c_lines(checkout, m) for m in EXTENSIONS)
-        lines.append(f"| {name} | {loc:,} | {base.wall:.2f} | {base.cpu:.2f} | {v.wall:.2f} | "
-                     f"{v.cpu:.2f} | {gain(v.wall, base.wall)} | {gain(v.cpu, base.cpu)} |")
-    lines += ["", "Raw runs (wall s / CPU s / peak RSS MB of the process tree), in the order run:",
-              "", "| variant | " + " | ".join(f"run {i + 1}" for i in range(runs)) + " |",
-              "| --- |" + " ---: |" * runs]
+        lines.append(
+            f"| {name} | {loc:,} | {base.wall:.2f} | {base.cpu:.2f} | {v.wall:.2f} | "
+            f"{v.cpu:.2f} | {gain(v.wall, base.wall)} | {gain(v.cpu, base.cpu)} |"
+        )
+    lines += [
+        "",
+        "Raw runs (wall s / CPU s / peak RSS MB of the process tree), in the order run:",
+        "",
+        "| variant | " + " | ".join(f"run {i + 1}" for i in range(runs)) + " |",
+        "| --- |" + " ---: |" * runs,
+    ]
     for v in variants:
         cells = [f"{r.seconds:.2f} / {r.cpu:.2f} / {r.peak.rss / 1024:.0f}" for r in v.runs]
         lines.append(f"| {v.name} | " + " | ".join(cells) + " |")
     reference = prints[base.name]
-    differ = sorted({t for p in prints.values() for t in set(p) | set(reference)
-                     if p.get(t) != reference.get(t)})
-    lines += ["", "Databases of the last run (each table's rows sorted, DATETIME columns left "
-              "out): " + ("identical in every variant: " + "; ".join(
-                  f"{t} {d}" for t, d in reference.items()) if not differ else
-                  "DIFFERENT in " + ", ".join(differ))]
+    differ = sorted(
+        {
+            t
+            for p in prints.values()
+            for t in set(p) | set(reference)
+            if p.get(t) != reference.get(t)
+        }
+    )
+    lines += [
+        "",
+        "Databases of the last run (each table's rows sorted, DATETIME columns left "
+        "out): "
+        + (
+            "identical in every variant: " + "; ".join(f"{t} {d}" for t, d in reference.items())
+            if not differ
+            else "DIFFERENT in " + ", ".join(differ)
+        ),
+    ]
     for table in differ:
         lines += [f"  {table}: " + "; ".join(f"{n}: {p.get(table)}" for n, p in prints.items())]
     return "\n".join(lines) + "\n"
@@ -227,35 +280,52 @@ def report(checkout: Path, variants: list[Variant], games: int, runs: int,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("checkout", type=Path, nargs="?", default=REPO,
-                    help="the checkout to measure, its extensions built in place "
-                         "(default: this repository)")
+    ap.add_argument(
+        "checkout",
+        type=Path,
+        nargs="?",
+        default=REPO,
+        help="the checkout to measure, its extensions built in place (default: this repository)",
+    )
     ap.add_argument("--games", type=int, default=1_000_000, help="games in the big file")
     ap.add_argument("--runs", type=int, default=3, help="runs of each variant")
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench",
-                    help="where the big file, the copies and the databases go")
-    ap.add_argument("--shared", type=Path, default=None,
-                    help="the shared folder (tools/make_big_pgn.py, corpus/; default: ../shared "
-                         "beside this repository, else beside the checkout)")
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "tracker-bench",
+        help="where the big file, the copies and the databases go",
+    )
+    ap.add_argument(
+        "--shared",
+        type=Path,
+        default=None,
+        help="the shared folder (tools/make_big_pgn.py, corpus/; default: ../shared "
+        "beside this repository, else beside the checkout)",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the last run's databases")
     a = ap.parse_args(argv)
     checkout, workdir = a.checkout.resolve(), a.workdir.resolve()
-    shared = a.shared or next((d for d in (REPO.parent / "shared", checkout.parent / "shared")
-                               if d.is_dir()), REPO.parent / "shared")
+    shared = a.shared or next(
+        (d for d in (REPO.parent / "shared", checkout.parent / "shared") if d.is_dir()),
+        REPO.parent / "shared",
+    )
     import_bench.MAKE_BIG = shared.resolve() / "tools" / "make_big_pgn.py"
     for module in EXTENSIONS:
         if not built(checkout, module):
-            raise SystemExit(f"{module} is not built in {checkout}: run "
-                             "`python setup.py build_ext --inplace` there first")
+            raise SystemExit(
+                f"{module} is not built in {checkout}: run "
+                "`python setup.py build_ext --inplace` there first"
+            )
     workdir.mkdir(parents=True, exist_ok=True)
     os.chdir(workdir)  # never a folder with a tracker/ of its own
     started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     big = workdir / f"big-{a.games}.pgn"
     make_big(a.games, big)
-    variants = [Variant("all compiled"),
-                *(Variant(f"without {m.rsplit('.', 1)[1]}", off=m) for m in EXTENSIONS),
-                Variant("all pure", pure=True)]
+    variants = [
+        Variant("all compiled"),
+        *(Variant(f"without {m.rsplit('.', 1)[1]}", off=m) for m in EXTENSIONS),
+        Variant("all pure", pure=True),
+    ]
     base_env = bytecode_env(workdir)
     print("checking the variants ...", file=sys.stderr)
     for v in variants:
@@ -266,12 +336,14 @@ def main(argv: list[str] | None = None) -> int:
         for v in variants:
             db = workdir / f"c-ext-{v.root.name}.db"
             fresh(db)
-            cmd = [sys.executable, "-m", "tracker", "import", str(big), "--db", str(db),
-                   "--quiet"]
+            cmd = [sys.executable, "-m", "tracker", "import", str(big), "--db", str(db), "--quiet"]
             run = run_measured(cmd, env=v.env(base_env))
             v.runs.append(run)
-            print(f"  run {i + 1} {v.name}: {run.seconds:.2f} s, CPU {run.cpu:.2f} s, "
-                  f"RSS {run.peak.rss / 1024:.0f} MB", file=sys.stderr)
+            print(
+                f"  run {i + 1} {v.name}: {run.seconds:.2f} s, CPU {run.cpu:.2f} s, "
+                f"RSS {run.peak.rss / 1024:.0f} MB",
+                file=sys.stderr,
+            )
             if i == a.runs - 1:
                 prints[v.name] = fingerprint(db)
                 if not a.keep:

@@ -45,11 +45,12 @@ BATCH = 5000
 
 def _insert(conn: object, table: object, rows: list[dict[str, object]]) -> None:
     for i in range(0, len(rows), BATCH):
-        conn.execute(insert(table), rows[i:i + BATCH])  # type: ignore[attr-defined]
+        conn.execute(insert(table), rows[i : i + BATCH])  # type: ignore[attr-defined]
 
 
-def build(db: Path, n_players: int, n_tournaments: int, n_games: int, differ: int,
-          seed: int = 1) -> dict[str, float]:
+def build(
+    db: Path, n_players: int, n_tournaments: int, n_games: int, differ: int, seed: int = 1
+) -> dict[str, float]:
     rng = random.Random(seed)
     t0 = time.perf_counter()
     store = open_store(str(db))
@@ -59,13 +60,26 @@ def build(db: Path, n_players: int, n_tournaments: int, n_games: int, differ: in
         name_rows = []
         for i in range(OPPONENTS):
             name = f"Opponent, {i:04d}"
-            player_rows.append({"id": i + 1, "name": name, "norm_name": normalize_name(name),
-                                "fide_id": 80000000 + i})
+            player_rows.append(
+                {
+                    "id": i + 1,
+                    "name": name,
+                    "norm_name": normalize_name(name),
+                    "fide_id": 80000000 + i,
+                }
+            )
         for i in range(n_players):
             name = f"Tracked, Player {i:05d}"
-            player_rows.append({"id": OPPONENTS + i + 1, "name": name,
-                                "norm_name": normalize_name(name), "fide_id": 90000000 + i,
-                                "birth_year": 1970 + i % 30, "rated_games": 100})
+            player_rows.append(
+                {
+                    "id": OPPONENTS + i + 1,
+                    "name": name,
+                    "norm_name": normalize_name(name),
+                    "fide_id": 90000000 + i,
+                    "birth_year": 1970 + i % 30,
+                    "rated_games": 100,
+                }
+            )
         for r in player_rows:
             name_rows.append({"norm_name": r["norm_name"], "player_id": r["id"]})
         _insert(conn, players, player_rows)
@@ -79,30 +93,55 @@ def build(db: Path, n_players: int, n_tournaments: int, n_games: int, differ: in
         for i in range(n_players):
             pid = OPPONENTS + i + 1
             rating = rng.randint(1500, 2200)
-            e_rows.append({"player_id": pid, "list": "standard", "period": "2025-01",
-                           "rating": rating, "games": 0, "k": 20, "source": "bench",
-                           "recorded_at": now})
+            e_rows.append(
+                {
+                    "player_id": pid,
+                    "list": "standard",
+                    "period": "2025-01",
+                    "rating": rating,
+                    "games": 0,
+                    "k": 20,
+                    "source": "bench",
+                    "recorded_at": now,
+                }
+            )
             for j in range(n_tournaments):
                 tid += 1
                 month = 1 + (j * 11) // max(1, n_tournaments)
                 start = dt.date(2025, month, 5)
                 end = start + dt.timedelta(days=n_games // 2)
-                t_rows.append({"id": tid, "event": f"Open {i}-{j}", "site": "Bench",
-                               "start_date": start, "end_date": end, "key": f"b|{i}|{j}"})
+                t_rows.append(
+                    {
+                        "id": tid,
+                        "event": f"Open {i}-{j}",
+                        "site": "Bench",
+                        "start_date": start,
+                        "end_date": end,
+                        "key": f"b|{i}|{j}",
+                    }
+                )
                 for k in range(n_games):
                     gid += 1
                     opp = rng.randint(1, OPPONENTS)
                     result = rng.choice(("1-0", "0-1", "1/2-1/2"))
                     white = k % 2 == 0
-                    g_rows.append({
-                        "id": gid, "identity": gid.to_bytes(16, "big"), "tournament_id": tid,
-                        "white_id": pid if white else opp, "black_id": opp if white else pid,
-                        "date": start + dt.timedelta(days=k // 2), "round": str(k + 1),
-                        "result": result,
-                        "white_elo": rating if white else opp_rating[opp],
-                        "black_elo": opp_rating[opp] if white else rating,
-                        "has_moves": True, "list": "standard", "rated": True,
-                    })
+                    g_rows.append(
+                        {
+                            "id": gid,
+                            "identity": gid.to_bytes(16, "big"),
+                            "tournament_id": tid,
+                            "white_id": pid if white else opp,
+                            "black_id": opp if white else pid,
+                            "date": start + dt.timedelta(days=k // 2),
+                            "round": str(k + 1),
+                            "result": result,
+                            "white_elo": rating if white else opp_rating[opp],
+                            "black_elo": opp_rating[opp] if white else rating,
+                            "has_moves": True,
+                            "list": "standard",
+                            "rated": True,
+                        }
+                    )
         _insert(conn, tournaments, t_rows)
         _insert(conn, games, g_rows)
         _insert(conn, official_ratings, e_rows)
@@ -118,14 +157,26 @@ def build(db: Path, n_players: int, n_tournaments: int, n_games: int, differ: in
             if r.replayed is None:
                 continue
             moved = 1 if differ and i % differ == 0 and n == len(rows) // 2 else 0
-            later.append({"player_id": pid, "list": "standard", "period": str(r.period),
-                          "rating": r.replayed + moved, "games": r.games, "source": "bench",
-                          "recorded_at": now})
+            later.append(
+                {
+                    "player_id": pid,
+                    "list": "standard",
+                    "period": str(r.period),
+                    "rating": r.replayed + moved,
+                    "games": r.games,
+                    "source": "bench",
+                    "recorded_at": now,
+                }
+            )
     with store.engine.begin() as conn:
         _insert(conn, official_ratings, later)
     store.close()
-    return {"build_s": t1 - t0, "entries_s": time.perf_counter() - t1,
-            "games": float(gid), "entries": float(len(later) + n_players)}
+    return {
+        "build_s": t1 - t0,
+        "entries_s": time.perf_counter() - t1,
+        "games": float(gid),
+        "entries": float(len(later) + n_players),
+    }
 
 
 def run_check(db: Path, jobs: int) -> tuple[float, float, int, int]:
@@ -137,9 +188,23 @@ def run_check(db: Path, jobs: int) -> tuple[float, float, int, int]:
     cpu0 = usage.ru_utime + usage.ru_stime
     t0 = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "tracker", "check", "--all", "--format", "json", "--jobs",
-         str(jobs), "--db", str(db)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "tracker",
+            "check",
+            "--all",
+            "--format",
+            "json",
+            "--jobs",
+            str(jobs),
+            "--db",
+            str(db),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
     )
     seconds = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
@@ -154,20 +219,31 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=10_000)
     ap.add_argument("--tournaments", type=int, default=4, help="per player")
     ap.add_argument("--games", type=int, default=5, help="per tournament")
-    ap.add_argument("--differ", type=int, default=20,
-                    help="one entry off by a point in every N-th player (0: none)")
+    ap.add_argument(
+        "--differ",
+        type=int,
+        default=20,
+        help="one entry off by a point in every N-th player (0: none)",
+    )
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", default="1,2", help="--jobs values to time, comma-separated")
     ap.add_argument("--workdir", type=Path, default=None)
-    ap.add_argument("--reuse", action="store_true",
-                    help="reuse the database of an earlier run in --workdir (same options)")
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="reuse the database of an earlier run in --workdir (same options)",
+    )
     args = ap.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="check-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     db = work / "check-bench.db"
     if args.reuse and db.exists():
-        built = {"build_s": float("nan"), "entries_s": float("nan"), "games": float(
-            args.players * args.tournaments * args.games), "entries": float("nan")}
+        built = {
+            "build_s": float("nan"),
+            "entries_s": float("nan"),
+            "games": float(args.players * args.tournaments * args.games),
+            "entries": float("nan"),
+        }
     else:
         if db.exists():
             db.unlink()
@@ -187,8 +263,9 @@ def main() -> None:
             peaks.append(peak)
         timed[j] = (statistics.median(times), statistics.median(cpus), max(peaks), code)
     load = max(load, os.getloadavg()[0])
-    differing = args.players // args.differ + (1 if args.players % args.differ else 0) \
-        if args.differ else 0
+    differing = (
+        args.players // args.differ + (1 if args.players % args.differ else 0) if args.differ else 0
+    )
     size_mb = os.path.getsize(db) / 1e6
     entries = "?" if built["entries"] != built["entries"] else f"{int(built['entries']):,}"
     lines = [

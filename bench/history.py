@@ -67,29 +67,58 @@ def build(db: Path, n_games: int, seed: int = 2026) -> None:
     span = (last - first).days
     n_tournaments = max(1, n_games // 9)
     with store.engine.begin() as conn:
-        conn.execute(insert(players).values(
-            id=1, name="Benchmark, Bára", norm_name=normalize_name("Benchmark, Bára"),
-            fide_id=99000001, birth_year=1985, rated_games=60, is_me=True))
-        conn.execute(insert(players), [
-            {"id": i, "name": f"Opponent {i:05d}", "norm_name": f"opponent {i:05d}",
-             "fide_id": 99100000 + i}
-            for i in range(2, 2002)
-        ])
-        conn.execute(insert(player_names), [
-            {"norm_name": normalize_name("Benchmark, Bára"), "player_id": 1}
-        ] + [{"norm_name": f"opponent {i:05d}", "player_id": i} for i in range(2, 2002)])
+        conn.execute(
+            insert(players).values(
+                id=1,
+                name="Benchmark, Bára",
+                norm_name=normalize_name("Benchmark, Bára"),
+                fide_id=99000001,
+                birth_year=1985,
+                rated_games=60,
+                is_me=True,
+            )
+        )
+        conn.execute(
+            insert(players),
+            [
+                {
+                    "id": i,
+                    "name": f"Opponent {i:05d}",
+                    "norm_name": f"opponent {i:05d}",
+                    "fide_id": 99100000 + i,
+                }
+                for i in range(2, 2002)
+            ],
+        )
+        conn.execute(
+            insert(player_names),
+            [{"norm_name": normalize_name("Benchmark, Bára"), "player_id": 1}]
+            + [{"norm_name": f"opponent {i:05d}", "player_id": i} for i in range(2, 2002)],
+        )
         t_rows, g_rows = [], []
         game_no = 0
         for t in range(1, n_tournaments + 1):
             start = first + dt.timedelta(days=span * (t - 1) // n_tournaments)
             kind = rnd.random()
-            rl = (RatingList.STANDARD if kind < 0.7 else
-                  RatingList.RAPID if kind < 0.9 else RatingList.BLITZ)
+            rl = (
+                RatingList.STANDARD
+                if kind < 0.7
+                else RatingList.RAPID
+                if kind < 0.9
+                else RatingList.BLITZ
+            )
             rounds = min(9, n_games - game_no)
             length = 4 if rl == RatingList.STANDARD else 0
-            t_rows.append({"id": t, "event": f"Open {t}", "site": "Bench", "key": f"b{t}",
-                           "start_date": start,
-                           "end_date": start + dt.timedelta(days=length)})
+            t_rows.append(
+                {
+                    "id": t,
+                    "event": f"Open {t}",
+                    "site": "Bench",
+                    "key": f"b{t}",
+                    "start_date": start,
+                    "end_date": start + dt.timedelta(days=length),
+                }
+            )
             year = start.year - 2006
             own = 1700 + 20 * year + rnd.randint(-30, 30)
             for r in range(rounds):
@@ -98,27 +127,42 @@ def build(db: Path, n_games: int, seed: int = 2026) -> None:
                 opp_elo = own + rnd.randint(-300, 300)
                 white = r % 2 == 0
                 result = rnd.choice(["1-0", "0-1", "1/2-1/2"])
-                g_rows.append({
-                    "id": game_no,
-                    "identity": hashlib.sha256(f"{game_no}".encode()).digest()[:16],
-                    "tournament_id": t, "white_id": 1 if white else opp,
-                    "black_id": opp if white else 1,
-                    "date": start + dt.timedelta(days=min(r // 2, length)),
-                    "round": str(r + 1), "result": result,
-                    "white_elo": own if white else opp_elo,
-                    "black_elo": opp_elo if white else own,
-                    "has_moves": True, "list": str(rl), "rated": True,
-                })
+                g_rows.append(
+                    {
+                        "id": game_no,
+                        "identity": hashlib.sha256(f"{game_no}".encode()).digest()[:16],
+                        "tournament_id": t,
+                        "white_id": 1 if white else opp,
+                        "black_id": opp if white else 1,
+                        "date": start + dt.timedelta(days=min(r // 2, length)),
+                        "round": str(r + 1),
+                        "result": result,
+                        "white_elo": own if white else opp_elo,
+                        "black_elo": opp_elo if white else own,
+                        "has_moves": True,
+                        "list": str(rl),
+                        "rated": True,
+                    }
+                )
             if game_no >= n_games:
                 break
         conn.execute(insert(tournaments), t_rows)
         conn.execute(insert(games), g_rows)
-        conn.execute(insert(official_ratings), [
-            {"player_id": 1, "list": "standard", "period": f"{y}-01",
-             "rating": 1700 + 20 * (y - 2006), "k": 20, "source": "bench",
-             "recorded_at": dt.datetime(2026, 1, 1)}
-            for y in range(2008, 2026)
-        ])
+        conn.execute(
+            insert(official_ratings),
+            [
+                {
+                    "player_id": 1,
+                    "list": "standard",
+                    "period": f"{y}-01",
+                    "rating": 1700 + 20 * (y - 2006),
+                    "k": 20,
+                    "source": "bench",
+                    "recorded_at": dt.datetime(2026, 1, 1),
+                }
+                for y in range(2008, 2026)
+            ],
+        )
     store.close()
 
 
@@ -152,8 +196,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--games", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--workdir", type=Path, default=None,
-                    help="where to build the database (default: a temporary folder)")
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=None,
+        help="where to build the database (default: a temporary folder)",
+    )
     args = ap.parse_args(argv)
 
     from tracker.cli.reports import history as history_command
@@ -192,22 +240,30 @@ def main(argv: list[str] | None = None) -> int:
         env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
         child_runs = max(1, min(args.runs, 5))
         cmd = [sys.executable, "-m", "tracker", "history", "--db", str(db)]
-        results.append(("`python -m tracker history` (subprocess)",
-                        _child_median(cmd, child_runs, env)))
-        results.append(("`python -m tracker --help` (subprocess, start-up)",
-                        _child_median([sys.executable, "-m", "tracker", "--help"], child_runs,
-                                      env)))
+        results.append(
+            ("`python -m tracker history` (subprocess)", _child_median(cmd, child_runs, env))
+        )
+        results.append(
+            (
+                "`python -m tracker --help` (subprocess, start-up)",
+                _child_median([sys.executable, "-m", "tracker", "--help"], child_runs, env),
+            )
+        )
         store.close()
 
-    print(f"History benchmark: {args.games} games over 2006-2025, {len(rows)} standard "
-          f"periods, {args.runs} runs (database built in {built:.1f} s)\n")
+    print(
+        f"History benchmark: {args.games} games over 2006-2025, {len(rows)} standard "
+        f"periods, {args.runs} runs (database built in {built:.1f} s)\n"
+    )
     print("| scenario | median wall (s) | median CPU (s) |")
     print("| --- | ---: | ---: |")
     for name, (wall, cpu) in results:
         print(f"| {name} | {wall:.3f} | {cpu:.3f} |")
-    print(f"\nPython {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
-          f"{os.getloadavg()[0]:.1f}; {time.strftime('%Y-%m-%d')}; "
-          f"command: python bench/history.py --games {args.games} --runs {args.runs}")
+    print(
+        f"\nPython {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.1f}; {time.strftime('%Y-%m-%d')}; "
+        f"command: python bench/history.py --games {args.games} --runs {args.runs}"
+    )
     return 0
 
 

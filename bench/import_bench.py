@@ -133,14 +133,24 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
-                 shell: bool = False, env: dict[str, str] | None = None) -> Run:
+def run_measured(
+    cmd: Sequence[str],
+    *,
+    stdout: int | None = subprocess.DEVNULL,
+    shell: bool = False,
+    env: dict[str, str] | None = None,
+) -> Run:
     """Run a command; return its wall seconds, peak summed RSS and PSS in kB, and CPU
     seconds. Fails loudly."""
     cpu_before = _children_cpu()
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd if not shell else " ".join(cmd), shell=shell, stdout=stdout,
-                            stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(
+        cmd if not shell else " ".join(cmd),
+        shell=shell,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     peak = Peak(0, 0)
     done = threading.Event()
 
@@ -160,8 +170,10 @@ def run_measured(cmd: Sequence[str], *, stdout: int | None = subprocess.DEVNULL,
     done.set()
     sampler.join()
     if proc.returncode != 0:
-        raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
-                         f"{err.decode(errors='replace')[-2000:]}")
+        raise SystemExit(
+            f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
+            f"{err.decode(errors='replace')[-2000:]}"
+        )
     return Run(elapsed, peak, _children_cpu() - cpu_before)
 
 
@@ -175,8 +187,9 @@ def make_big(games: int, path: Path) -> None:
         raise SystemExit(f"{MAKE_BIG} not found: the benchmark needs ../shared beside the repo")
     print(f"building {path.name} ({games:,} games) ...", file=sys.stderr)
     tmp = path.with_suffix(".part")
-    subprocess.run([sys.executable, str(MAKE_BIG), *SOURCES, "--games", str(games), "-o",
-                    str(tmp)], check=True)
+    subprocess.run(
+        [sys.executable, str(MAKE_BIG), *SOURCES, "--games", str(games), "-o", str(tmp)], check=True
+    )
     tmp.rename(path)
 
 
@@ -261,8 +274,7 @@ def bytecode_env(workdir: Path) -> dict[str, str]:
 
 
 def tracker_import(db: Path, *files: Path, pure: bool = False) -> Run:
-    cmd = [sys.executable, "-m", "tracker", "import", *map(str, files), "--db", str(db),
-           "--quiet"]
+    cmd = [sys.executable, "-m", "tracker", "import", *map(str, files), "--db", str(db), "--quiet"]
     env = dict(BYTECODE or os.environ)
     if pure:
         env["TRACKER_PURE_PYTHON"] = "1"
@@ -274,16 +286,24 @@ def fresh(db: Path) -> None:
         Path(str(db) + suffix).unlink(missing_ok=True)
 
 
-def scenario(name: str, games: int, runs: int, setup: Callable[[], None],
-             action: Callable[[], Run], note: str = "") -> Measure:
+def scenario(
+    name: str,
+    games: int,
+    runs: int,
+    setup: Callable[[], None],
+    action: Callable[[], Run],
+    note: str = "",
+) -> Measure:
     m = Measure(name, games, note=note)
     for i in range(runs):
         setup()
         run = action()
         m.add(run)
-        print(f"  {name} run {i + 1}: {run.seconds:.2f} s, CPU {run.cpu:.2f} s, "
-              f"RSS {run.peak.rss / 1024:.0f} MB, PSS {run.peak.pss / 1024:.0f} MB",
-              file=sys.stderr)
+        print(
+            f"  {name} run {i + 1}: {run.seconds:.2f} s, CPU {run.cpu:.2f} s, "
+            f"RSS {run.peak.rss / 1024:.0f} MB, PSS {run.peak.pss / 1024:.0f} MB",
+            file=sys.stderr,
+        )
     return m
 
 
@@ -308,17 +328,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=1_000_000, help="games in the big file")
     ap.add_argument("--extra", type=int, default=50_000, help="new games for `extra`")
-    ap.add_argument("--anchor-games", type=int, default=200_000,
-                    help="games the parsing anchors read (a prefix of the big file)")
+    ap.add_argument(
+        "--anchor-games",
+        type=int,
+        default=200_000,
+        help="games the parsing anchors read (a prefix of the big file)",
+    )
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench",
-                    help="where the big files and databases go (never the repository)")
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "tracker-bench",
+        help="where the big files and databases go (never the repository)",
+    )
     ap.add_argument("--skip-anchors", action="store_true")
-    ap.add_argument("--no-pure", action="store_true",
-                    help="skip the import with the compiled reader disabled")
-    ap.add_argument("--source", action="append", default=[],
-                    help="corpus file or folder to build from (default: all of ../shared/corpus)")
+    ap.add_argument(
+        "--no-pure", action="store_true", help="skip the import with the compiled reader disabled"
+    )
+    ap.add_argument(
+        "--source",
+        action="append",
+        default=[],
+        help="corpus file or folder to build from (default: all of ../shared/corpus)",
+    )
     a = ap.parse_args(argv)
     SOURCES[:] = [str(Path(s).resolve()) for s in a.source]
 
@@ -351,14 +383,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     fresh(warm)
     tracker_import(warm, REPO / "sample_pgns")
     fresh(warm)
-    rows.append(scenario("tracker import, new database", a.games, a.runs,
-                         lambda: fresh(db), lambda: tracker_import(db, big)))
-    rows.append(scenario("tracker import, same file again", a.games, a.runs,
-                         lambda: None, lambda: tracker_import(db, big)))
+    rows.append(
+        scenario(
+            "tracker import, new database",
+            a.games,
+            a.runs,
+            lambda: fresh(db),
+            lambda: tracker_import(db, big),
+        )
+    )
+    rows.append(
+        scenario(
+            "tracker import, same file again",
+            a.games,
+            a.runs,
+            lambda: None,
+            lambda: tracker_import(db, big),
+        )
+    )
     if not a.no_pure:
-        rows.append(scenario("tracker import, new database, pure Python (TRACKER_PURE_PYTHON=1)",
-                             a.games, a.runs, lambda: fresh(db),
-                             lambda: tracker_import(db, big, pure=True)))
+        rows.append(
+            scenario(
+                "tracker import, new database, pure Python (TRACKER_PURE_PYTHON=1)",
+                a.games,
+                a.runs,
+                lambda: fresh(db),
+                lambda: tracker_import(db, big, pure=True),
+            )
+        )
 
     def restore_base() -> None:
         fresh(db)
@@ -372,22 +424,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         fresh(db)
         shutil.copyfile(base_copy, db)
 
-    rows.append(scenario("tracker import, byte-different copy (all duplicates)", a.games,
-                         a.runs, from_base, lambda: tracker_import(db, dupes)))
-    empty_extra = scenario(f"tracker import of {a.extra:,} new games, empty database",
-                           a.extra, a.runs, lambda: fresh(db),
-                           lambda: tracker_import(db, extra))
-    full_extra = scenario(f"tracker import of {a.extra:,} new games, database of "
-                          f"{a.games:,}", a.extra, a.runs, from_base,
-                          lambda: tracker_import(db, extra))
+    rows.append(
+        scenario(
+            "tracker import, byte-different copy (all duplicates)",
+            a.games,
+            a.runs,
+            from_base,
+            lambda: tracker_import(db, dupes),
+        )
+    )
+    empty_extra = scenario(
+        f"tracker import of {a.extra:,} new games, empty database",
+        a.extra,
+        a.runs,
+        lambda: fresh(db),
+        lambda: tracker_import(db, extra),
+    )
+    full_extra = scenario(
+        f"tracker import of {a.extra:,} new games, database of {a.games:,}",
+        a.extra,
+        a.runs,
+        from_base,
+        lambda: tracker_import(db, extra),
+    )
     rows.extend([empty_extra, full_extra])
 
     report = table(rows, reference)
     slowdown = full_extra.median / empty_extra.median - 1
-    report += (f"\n\nSlowdown of the extra import into the full database: {slowdown:+.0%} "
-               f"(target: at most +30%).\n")
-    text = (f"Machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
-            f"medians of {a.runs} runs; {time.strftime('%Y-%m-%d')}.\n\n{report}")
+    report += (
+        f"\n\nSlowdown of the extra import into the full database: {slowdown:+.0%} "
+        f"(target: at most +30%).\n"
+    )
+    text = (
+        f"Machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
+        f"medians of {a.runs} runs; {time.strftime('%Y-%m-%d')}.\n\n{report}"
+    )
     print(text)
     (a.workdir / "import-bench.md").write_text(text, encoding="utf-8")
     for path in (db, base_copy):

@@ -49,8 +49,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PERIOD = "2025-11"
-FORMATS = {"TXT": ("combined-txt", "players_list.zip"),
-           "XML": ("combined-xml", "players_list_xml.zip")}
+FORMATS = {
+    "TXT": ("combined-txt", "players_list.zip"),
+    "XML": ("combined-xml", "players_list_xml.zip"),
+}
 PARSE_ONLY = (
     "import sys\n"
     "from tracker.lists import open_list\n"
@@ -85,16 +87,16 @@ class Case:
     output: str = ""
 
 
-def run_measured(args: list[str], cwd: Path,
-                 tree: Path = REPO) -> tuple[float, float, int, str]:
+def run_measured(args: list[str], cwd: Path, tree: Path = REPO) -> tuple[float, float, int, str]:
     """Run a child (`tree`'s tracker); (wall s, its CPU s, its own peak RSS in KiB, its
     stdout), from wait4."""
     out_path = cwd / ".child.out"
     err_path = cwd / ".child.err"
     with out_path.open("wb") as out, err_path.open("wb") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(args, cwd=cwd, stdout=out, stderr=err,
-                                env={**os.environ, "PYTHONPATH": str(tree)})
+        proc = subprocess.Popen(
+            args, cwd=cwd, stdout=out, stderr=err, env={**os.environ, "PYTHONPATH": str(tree)}
+        )
         _pid, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -115,19 +117,22 @@ ERAS = (  # (first month, format, months between lists, last month)
 ARCHIVE_FIRST, ARCHIVE_LAST = 40_000, 360_000  # players in the first and the 150th list
 
 
-def archive_schedule(count: int, first: int = ARCHIVE_FIRST, last: int = ARCHIVE_LAST
-                     ) -> list[tuple[str, str, tuple[int, int], int]]:
+def archive_schedule(
+    count: int, first: int = ARCHIVE_FIRST, last: int = ARCHIVE_LAST
+) -> list[tuple[str, str, tuple[int, int], int]]:
     """(file name, format, (year, month), players) of the first `count` lists of FIDE's
     standard archive as the eras published them (`first` players growing to `last` in the
     150th)."""
-    months = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-              "dec")
+    months = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
     out: list[tuple[str, str, tuple[int, int], int]] = []
     for (y, m), fmt, step, until in ERAS:
         while (y, m) <= until and len(out) < count:
             mon = f"{months[m - 1]}{y % 100:02d}"
-            name = f"{mon.upper()}FRL.zip" if fmt in ("txt-2001", "txt-2003") else (
-                f"standard_{mon}frl.zip")
+            name = (
+                f"{mon.upper()}FRL.zip"
+                if fmt in ("txt-2001", "txt-2003")
+                else (f"standard_{mon}frl.zip")
+            )
             n = first + (last - first) * len(out) // 149
             out.append((name, fmt, (y, m), n))
             m += step
@@ -136,8 +141,9 @@ def archive_schedule(count: int, first: int = ARCHIVE_FIRST, last: int = ARCHIVE
     return out
 
 
-def make_archive(folder: Path, count: int, first: int = ARCHIVE_FIRST,
-                 last: int = ARCHIVE_LAST) -> int:
+def make_archive(
+    folder: Path, count: int, first: int = ARCHIVE_FIRST, last: int = ARCHIVE_LAST
+) -> int:
     """Write the archive (one body per era, cut to each list's size: the same players, by
     FIDE ID, in every list); returns the number of rows."""
     import io
@@ -167,9 +173,8 @@ def make_archive(folder: Path, count: int, first: int = ARCHIVE_FIRST,
         header = io.StringIO()
         listgen.write_list(header, [], fmt, period=Period(y, m))
         encoding = "latin-1" if fmt in ("txt-2001", "txt-2003", "txt-2009") else "utf-8"
-        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED,
-                             compresslevel=1) as zf:
-            body = header.getvalue() + "\n".join(lines[head:head + n]) + "\n"
+        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+            body = header.getvalue() + "\n".join(lines[head : head + n]) + "\n"
             zf.writestr(path.stem + ".txt", body.encode(encoding, "replace"))
     return rows
 
@@ -178,18 +183,32 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=1_800_000)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--known", type=int, default=1_000,
-                    help="players of the list already in the database for the 'known' case")
+    ap.add_argument(
+        "--known",
+        type=int,
+        default=1_000,
+        help="players of the list already in the database for the 'known' case",
+    )
     ap.add_argument("--formats", default="TXT,XML")
     ap.add_argument("--modes", default="parse,known,all")
-    ap.add_argument("--against", type=Path, default=None,
-                    help="another checkout to time alternately (the commit before a change)")
-    ap.add_argument("--archive", type=int, default=0,
-                    help="import a generated archive folder of this many monthly lists")
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench")
-    ap.add_argument("--archive-size", default=f"{ARCHIVE_FIRST}:{ARCHIVE_LAST}",
-                    help="players in the archive's first and 150th list (FIRST:LAST)")
+    ap.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="another checkout to time alternately (the commit before a change)",
+    )
+    ap.add_argument(
+        "--archive",
+        type=int,
+        default=0,
+        help="import a generated archive folder of this many monthly lists",
+    )
+    ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "tracker-bench")
+    ap.add_argument(
+        "--archive-size",
+        default=f"{ARCHIVE_FIRST}:{ARCHIVE_LAST}",
+        help="players in the archive's first and 150th list (FIRST:LAST)",
+    )
     ap.add_argument("--make-archive", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     work: Path = args.workdir
@@ -197,11 +216,20 @@ def main(argv: list[str] | None = None) -> int:
     py = sys.executable
     args.first, args.last = (int(x) for x in args.archive_size.split(":"))
     if args.make_archive:
-        print(make_archive(work / f"archive-{args.make_archive}-{args.archive_size}",
-                           args.make_archive, args.first, args.last))
+        print(
+            make_archive(
+                work / f"archive-{args.make_archive}-{args.archive_size}",
+                args.make_archive,
+                args.first,
+                args.last,
+            )
+        )
         return 0
-    trees = [("", REPO)] if args.against is None else [
-        ("before", args.against.resolve()), ("after", REPO)]
+    trees = (
+        [("", REPO)]
+        if args.against is None
+        else [("before", args.against.resolve()), ("after", REPO)]
+    )
     if args.archive:
         return archive_main(args, work, trees)
     formats = [f.strip().upper() for f in args.formats.split(",") if f.strip()]
@@ -214,9 +242,23 @@ def main(argv: list[str] | None = None) -> int:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             t0 = time.perf_counter()
-            subprocess.run([py, "-m", "tests.listgen", "--players", str(args.players),
-                            "--format", kind, "--zip", "-o", str(path)], check=True,
-                           cwd=REPO, capture_output=True)
+            subprocess.run(
+                [
+                    py,
+                    "-m",
+                    "tests.listgen",
+                    "--players",
+                    str(args.players),
+                    "--format",
+                    kind,
+                    "--zip",
+                    "-o",
+                    str(path),
+                ],
+                check=True,
+                cwd=REPO,
+                capture_output=True,
+            )
             print(f"generated {path} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         lists[fmt] = path
 
@@ -226,11 +268,24 @@ def main(argv: list[str] | None = None) -> int:
     for db in (empty_db, known_db):
         if db.exists():
             db.unlink()
-    subprocess.run([py, "-c", "import sys\nfrom tracker.store import open_store\n"
-                    "open_store(sys.argv[1]).close()", str(empty_db)], check=True, cwd=REPO)
+    subprocess.run(
+        [
+            py,
+            "-c",
+            "import sys\nfrom tracker.store import open_store\nopen_store(sys.argv[1]).close()",
+            str(empty_db),
+        ],
+        check=True,
+        cwd=REPO,
+    )
     every = max(1, args.players // max(1, args.known))
-    seeded = subprocess.run([py, "-c", SEED_KNOWN, str(known_db), str(args.players),
-                             str(every)], check=True, cwd=REPO, capture_output=True, text=True)
+    seeded = subprocess.run(
+        [py, "-c", SEED_KNOWN, str(known_db), str(args.players), str(every)],
+        check=True,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     known_count = int(seeded.stdout.strip())
 
     cases: list[Case] = []
@@ -248,8 +303,18 @@ def main(argv: list[str] | None = None) -> int:
                         cmd = [py, "-c", PARSE_ONLY, str(lists[fmt]), PERIOD]
                     else:
                         shutil.copyfile(known_db if mode == "known" else empty_db, db)
-                        cmd = [py, "-m", "tracker", "official", "import", str(lists[fmt]),
-                               "--period", PERIOD, "--db", str(db)]
+                        cmd = [
+                            py,
+                            "-m",
+                            "tracker",
+                            "official",
+                            "import",
+                            str(lists[fmt]),
+                            "--period",
+                            PERIOD,
+                            "--db",
+                            str(db),
+                        ]
                         if mode == "all":
                             cmd.append("--all")
                     seconds, cpu, rss, out = run_measured(cmd, work, tree)
@@ -257,8 +322,12 @@ def main(argv: list[str] | None = None) -> int:
                     case.cpu.append(cpu)
                     case.rss_kib.append(rss)
                     case.output = out.strip()
-                    print(f"{fmt} {mode}{' ' + label if label else ''}: {seconds:.1f} s, CPU "
-                          f"{cpu:.1f} s, {rss / 1024:.0f} MiB", file=sys.stderr, flush=True)
+                    print(
+                        f"{fmt} {mode}{' ' + label if label else ''}: {seconds:.1f} s, CPU "
+                        f"{cpu:.1f} s, {rss / 1024:.0f} MiB",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             cases.extend(group.values())
 
     size = {fmt: path.stat().st_size for fmt, path in lists.items()}
@@ -267,31 +336,39 @@ def main(argv: list[str] | None = None) -> int:
         f"median of {args.runs} run{'s' if args.runs != 1 else ''}, {os.cpu_count()} CPUs, "
         f"load average {os.getloadavg()[0]:.1f} at the end (wall time suffers on a busy "
         "machine; CPU s is the child's user+system time)"
-        + ("" if args.against is None else
-           f"; before: {args.against}, after: {REPO}, run alternately"),
+        + (
+            ""
+            if args.against is None
+            else f"; before: {args.against}, after: {REPO}, run alternately"
+        ),
         "",
         "| file | case | median s | min-max s | CPU s | players/s | peak RSS MiB | result |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for c in cases:
         med = statistics.median(c.seconds)
-        what = {"parse": "parse only (no database)",
-                "known": f"import, {known_count:,} players known",
-                "all": "import --all (empty database)"}[c.mode]
+        what = {
+            "parse": "parse only (no database)",
+            "known": f"import, {known_count:,} players known",
+            "all": "import --all (empty database)",
+        }[c.mode]
         if c.tree:
             what += f" ({c.tree})"
         result = c.output.splitlines()[-1] if c.output else ""
         if c.mode == "parse":
             result = f"{int(result):,} rows" if result.isdigit() else result
         else:
-            result = "; ".join(p.rsplit(": ", 1)[-1] for p in result.split("; ")
-                               if "read" in p or "kept" in p or "in the database" in p
-                               or "entries written" in p)
+            result = "; ".join(
+                p.rsplit(": ", 1)[-1]
+                for p in result.split("; ")
+                if "read" in p or "kept" in p or "in the database" in p or "entries written" in p
+            )
         lines.append(
             f"| {FORMATS[c.fmt][1]} ({size[c.fmt] / 2**20:.0f} MiB) | {what} | {med:.1f} | "
             f"{min(c.seconds):.1f}-{max(c.seconds):.1f} | {statistics.median(c.cpu):.1f} | "
             f"{args.players / med:,.0f} | "
-            f"{max(c.rss_kib) / 1024:.0f} | {result.replace('|', '/')} |")
+            f"{max(c.rss_kib) / 1024:.0f} | {result.replace('|', '/')} |"
+        )
     table = "\n".join(lines) + "\n"
     (work / "official-bench.md").write_text(table, encoding="utf-8")
     sys.stdout.write(table)
@@ -305,19 +382,40 @@ def archive_main(args: argparse.Namespace, work: Path, trees: list[tuple[str, Pa
     t0 = time.perf_counter()
     # made in a child: this process stays small (a child's peak RSS counts its parent's pages
     # up to its exec)
-    made = subprocess.run([py, __file__, "--make-archive", str(args.archive), "--workdir",
-                           str(work), "--archive-size", args.archive_size], check=True,
-                          cwd=REPO, capture_output=True, text=True)
+    made = subprocess.run(
+        [
+            py,
+            __file__,
+            "--make-archive",
+            str(args.archive),
+            "--workdir",
+            str(work),
+            "--archive-size",
+            args.archive_size,
+        ],
+        check=True,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     rows = int(made.stdout.strip())
-    files = sorted(folder.glob("*.zip"))[:args.archive]
-    print(f"archive {folder}: {len(files)} files, {rows:,} rows ({time.perf_counter() - t0:.0f}"
-          " s to make or check)", file=sys.stderr, flush=True)
+    files = sorted(folder.glob("*.zip"))[: args.archive]
+    print(
+        f"archive {folder}: {len(files)} files, {rows:,} rows ({time.perf_counter() - t0:.0f}"
+        " s to make or check)",
+        file=sys.stderr,
+        flush=True,
+    )
     first = args.first
     known_db = work / f"known-archive-{args.known}.db"
     known_db.unlink(missing_ok=True)
-    seeded = subprocess.run([py, "-c", SEED_KNOWN, str(known_db), str(first),
-                             str(max(1, first // max(1, args.known)))], check=True, cwd=REPO,
-                            capture_output=True, text=True)
+    seeded = subprocess.run(
+        [py, "-c", SEED_KNOWN, str(known_db), str(first), str(max(1, first // max(1, args.known)))],
+        check=True,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     known_count = int(seeded.stdout.strip())
     size = sum(f.stat().st_size for f in folder.glob("*.zip"))
     lines = [
@@ -338,22 +436,33 @@ def archive_main(args: argparse.Namespace, work: Path, trees: list[tuple[str, Pa
             shutil.copyfile(known_db, db)
             seconds, cpu, rss, out = run_measured(
                 [py, "-m", "tracker", "official", "import", str(folder), "--db", str(db)],
-                work, tree)
+                work,
+                tree,
+            )
             case.seconds.append(seconds)
             case.cpu.append(cpu)
             case.rss_kib.append(rss)
             case.output = out.strip()
-            print(f"archive{' ' + label if label else ''}: {seconds:.1f} s, CPU {cpu:.1f} s, "
-                  f"{rss / 1024:.0f} MiB", file=sys.stderr, flush=True)
+            print(
+                f"archive{' ' + label if label else ''}: {seconds:.1f} s, CPU {cpu:.1f} s, "
+                f"{rss / 1024:.0f} MiB",
+                file=sys.stderr,
+                flush=True,
+            )
         med = statistics.median(case.seconds)
-        entries = sum(int(p.split()[0].replace(",", "")) for line in case.output.splitlines()
-                      for p in line.split("; ") if p.endswith(("entries written",
-                                                               "entry written")))
-        lines.append(f"| {label or 'this'} | {med:.1f} | {min(case.seconds):.1f}-"
-                     f"{max(case.seconds):.1f} | {statistics.median(case.cpu):.1f} | "
-                     f"{rows / med:,.0f} | {max(case.rss_kib) / 1024:.0f} | "
-                     f"{case.output.splitlines()[-1] if case.output else ''}; {entries:,} "
-                     "entries written |")
+        entries = sum(
+            int(p.split()[0].replace(",", ""))
+            for line in case.output.splitlines()
+            for p in line.split("; ")
+            if p.endswith(("entries written", "entry written"))
+        )
+        lines.append(
+            f"| {label or 'this'} | {med:.1f} | {min(case.seconds):.1f}-"
+            f"{max(case.seconds):.1f} | {statistics.median(case.cpu):.1f} | "
+            f"{rows / med:,.0f} | {max(case.rss_kib) / 1024:.0f} | "
+            f"{case.output.splitlines()[-1] if case.output else ''}; {entries:,} "
+            "entries written |"
+        )
     table = "\n".join(lines) + "\n"
     (work / "official-archive-bench.md").write_text(table, encoding="utf-8")
     sys.stdout.write(table)

@@ -65,8 +65,11 @@ def _one(method: str, path: str) -> None:
         elif method in ("read_games", "read_games_pure", "line_machine"):
             from tracker.pgn import read_games, read_games_pure, read_games_slow
 
-            reader = {"read_games": read_games, "read_games_pure": read_games_pure,
-                      "line_machine": read_games_slow}[method]
+            reader = {
+                "read_games": read_games,
+                "read_games_pure": read_games_pure,
+                "line_machine": read_games_slow,
+            }[method]
             games = sum(1 for g in reader(raw, path) if g.tags)  # type: ignore[arg-type]
         else:
             import chess.pgn
@@ -106,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         for m in methods:
             proc = subprocess.run(
                 [sys.executable, __file__, a.file, "--one", m],
-                capture_output=True, text=True, check=True,
+                capture_output=True,
+                text=True,
+                check=True,
             )
             got = json.loads(proc.stdout)
             games[m] = got["games"]
@@ -117,10 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     # cat counts no games: its rate is the file's games over its time
     rates = {m: [(games[m] or n) / s for s in seconds[m]] for m in methods}
     base = statistics.median(rates["read_headers"]) if "read_headers" in rates else None
-    print(f"{Path(a.file).name}: {n:,} games, {a.runs} runs each, medians "
-          f"({time.strftime('%Y-%m-%d %H:%M')}, python {sys.version.split()[0]})\n")
-    print("| method | games | games/s (median) | runs | vs read_headers | CPU us/game (median)"
-          " | peak RSS |")
+    print(
+        f"{Path(a.file).name}: {n:,} games, {a.runs} runs each, medians "
+        f"({time.strftime('%Y-%m-%d %H:%M')}, python {sys.version.split()[0]})\n"
+    )
+    print(
+        "| method | games | games/s (median) | runs | vs read_headers | CPU us/game (median)"
+        " | peak RSS |"
+    )
     print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
     for m in methods:
         med = statistics.median(rates[m])
@@ -128,13 +137,17 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{med / base:.2f}x" if base and m != "cat" else ""
         shown = f"{games[m]:,}" if m != "cat" else "(bytes only)"
         per_game = statistics.median(cpus[m]) / n * 1e6
-        print(f"| {m} | {shown} | {med:,.0f} | {runs} | {ratio} | {per_game:.1f} |"
-              f" {rss[m] / 1024:.0f} MB |")
+        print(
+            f"| {m} | {shown} | {med:,.0f} | {runs} | {ratio} | {per_game:.1f} |"
+            f" {rss[m] / 1024:.0f} MB |"
+        )
     if "read_games" in methods:
         from tracker.pgn.native import SPEEDUPS
 
-        print(f"\nread_games: {'the C extension' if SPEEDUPS is not None else 'pure Python'}"
-              " (tracker/pgn/native.py; TRACKER_PURE_PYTHON=1 turns the extension off)")
+        print(
+            f"\nread_games: {'the C extension' if SPEEDUPS is not None else 'pure Python'}"
+            " (tracker/pgn/native.py; TRACKER_PURE_PYTHON=1 turns the extension off)"
+        )
     return 0
 
 

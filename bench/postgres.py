@@ -74,21 +74,51 @@ def throwaway_server(work: Path) -> Iterator[str]:
 
         os.chown(folder, pwd.getpwnam("nobody").pw_uid, -1)
     data = folder / "data"
-    subprocess.run(_as_server_user([_program("initdb"), "-D", str(data), "-U", USER,
-                                    "--auth=trust", "-E", "UTF8", "--locale=C"]),
-                   check=True, capture_output=True)
+    subprocess.run(
+        _as_server_user(
+            [
+                _program("initdb"),
+                "-D",
+                str(data),
+                "-U",
+                USER,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
     log = work / "postgres-server.log"
     log.touch()
     if os.geteuid() == 0:
         shutil.chown(log, "nobody")
-    subprocess.run(_as_server_user([_program("pg_ctl"), "-D", str(data), "-l", str(log), "-w",
-                                    "-o", f"-k {folder} -c listen_addresses=''", "start"]),
-                   check=True, capture_output=True)
+    subprocess.run(
+        _as_server_user(
+            [
+                _program("pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(log),
+                "-w",
+                "-o",
+                f"-k {folder} -c listen_addresses=''",
+                "start",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql+psycopg://{USER}@/postgres?host={folder}"
     finally:
-        subprocess.run(_as_server_user([_program("pg_ctl"), "-D", str(data), "-m", "fast",
-                                        "stop"]), capture_output=True)
+        subprocess.run(
+            _as_server_user([_program("pg_ctl"), "-D", str(data), "-m", "fast", "stop"]),
+            capture_output=True,
+        )
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -127,8 +157,12 @@ class Databases:
 
     def drop_all(self) -> None:
         with self._admin() as conn:  # type: ignore[attr-defined]
-            names = [r[0] for r in conn.execute(
-                "SELECT datname FROM pg_database WHERE datname LIKE 'trackerbench_%'")]
+            names = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT datname FROM pg_database WHERE datname LIKE 'trackerbench_%'"
+                )
+            ]
             for name in names:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
@@ -138,8 +172,10 @@ def timed(commands: Sequence[Sequence[str]]) -> tuple[float, float]:
     seconds (user + system). A failure stops the benchmark with its stderr."""
     cpu0 = _children_cpu()
     t0 = time.perf_counter()
-    procs = [subprocess.Popen(list(c), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True) for c in commands]
+    procs = [
+        subprocess.Popen(list(c), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for c in commands
+    ]
     errors = [(p.wait(), p.stderr.read() if p.stderr else "") for p in procs]
     wall = time.perf_counter() - t0
     for code, err in errors:
@@ -174,7 +210,7 @@ def parts(path: Path, n: int) -> list[Path]:
     out = []
     for i in range(n):
         part = path.with_name(f"{path.stem}.part{i}.pgn")
-        part.write_bytes(data[cuts[i]:cuts[i + 1]])
+        part.write_bytes(data[cuts[i] : cuts[i + 1]])
         out.append(part)
     return out
 
@@ -193,11 +229,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100_000, help="games in the big file")
     ap.add_argument("--players", type=int, default=2_000, help="tracked players for check")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench")
+    ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "tracker-bench")
     ap.add_argument("--server", help="a PostgreSQL URL to use instead of a server of its own")
-    ap.add_argument("--source", action="append", default=[],
-                    help="corpus file for the big file (import_bench.py's --source)")
+    ap.add_argument(
+        "--source",
+        action="append",
+        default=[],
+        help="corpus file for the big file (import_bench.py's --source)",
+    )
     args = ap.parse_args(argv)
     # a kill (SIGTERM) unwinds like Ctrl-C: the server of its own is stopped, not left running
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -234,22 +273,36 @@ def main(argv: Sequence[str] | None = None) -> int:
                 n = next(copies)
                 copy = work / f"big-{args.games}-copy.pgn"
                 copy.write_bytes(big.read_bytes() + b"\n" * n)
-                db = (str(work / "import.db") if backend == "sqlite"
-                      else dbs.server.set(database="trackerbench_import").render_as_string(
-                          hide_password=False))
+                db = (
+                    str(work / "import.db")
+                    if backend == "sqlite"
+                    else dbs.server.set(database="trackerbench_import").render_as_string(
+                        hide_password=False
+                    )
+                )
                 return timed([tracker("import", str(copy), "--db", db, "--quiet")])
 
             def three_at_once(backend: str) -> tuple[float, float]:
                 db = dbs.new(backend, "three")
-                got = timed([tracker("import", str(p), "--db", db, "--quiet")
-                             for p in thirds])
+                got = timed([tracker("import", str(p), "--db", db, "--quiet") for p in thirds])
                 stored[backend].add(count_games(db))
                 return got
 
             def check(jobs: int) -> Callable[[str], tuple[float, float]]:
-                return lambda backend: timed([tracker(
-                    "check", "--all", "--format", "json", "--jobs", str(jobs), "--db",
-                    check_db[backend])])
+                return lambda backend: timed(
+                    [
+                        tracker(
+                            "check",
+                            "--all",
+                            "--format",
+                            "json",
+                            "--jobs",
+                            str(jobs),
+                            "--db",
+                            check_db[backend],
+                        )
+                    ]
+                )
 
             scenarios = [
                 (f"import, new database ({args.games:,} games)", import_new),

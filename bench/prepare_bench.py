@@ -93,8 +93,10 @@ def prepare(raw: Path, out: Path) -> None:
             warnings.clear()
     cpu = time.process_time() - cpu
     fields = PreparedGame._fields
-    plain = [v if isinstance(v, tuple) and not hasattr(v, "_fields") else _as_before(v, fields)
-             for v in values]
+    plain = [
+        v if isinstance(v, tuple) and not hasattr(v, "_fields") else _as_before(v, fields)
+        for v in values
+    ]
     out.write_bytes(pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL))
     print(f"{cpu:.6f} {len(games)}")
 
@@ -105,7 +107,12 @@ def _run(tree: Path, raw: Path, out: Path, pure: bool) -> tuple[float, int]:
         env["TRACKER_PURE_PYTHON"] = "1"
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--prepare", str(raw), str(out)],
-        env=env, cwd=tree, check=True, capture_output=True, text=True)
+        env=env,
+        cwd=tree,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     cpu, n = done.stdout.split()
     return float(cpu), int(n)
 
@@ -115,10 +122,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--base", type=Path, help="the other tree (a git worktree)")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--pure", choices=["base", "this"],
-                    help="run this side with TRACKER_PURE_PYTHON=1 (no C extensions)")
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench")
+    ap.add_argument(
+        "--pure",
+        choices=["base", "this"],
+        help="run this side with TRACKER_PURE_PYTHON=1 (no C extensions)",
+    )
+    ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "tracker-bench")
     ap.add_argument("--prepare", nargs=2, type=Path, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.prepare:
@@ -139,8 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             cpu, count = _run(tree, raw, outs[name], pure[name])
             assert count == n
             times[name].append(cpu)
-            print(f"run {run + 1}/{a.runs}: {name}: {cpu / n * 1e6:.2f} us/game",
-                  file=sys.stderr)
+            print(f"run {run + 1}/{a.runs}: {name}: {cpu / n * 1e6:.2f} us/game", file=sys.stderr)
         if run == 0:
             base, this = (pickle.loads(outs[name].read_bytes()) for name in trees)
             if len(base) != len(this):
@@ -148,8 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for i, (x, y) in enumerate(zip(base, this, strict=True)):
                 if x != y:
                     raise SystemExit(f"value {i} differs:\n  base: {x}\n  this: {y}")
-            print(f"the same {len(base):,} values (games, skipped and warnings) from both",
-                  file=sys.stderr)
+            print(
+                f"the same {len(base):,} values (games, skipped and warnings) from both",
+                file=sys.stderr,
+            )
             del base, this
     medians = {name: statistics.median(ts) / n * 1e6 for name, ts in times.items()}
     for name, us in medians.items():

@@ -53,8 +53,9 @@ def build(pgn: Path, db: Path) -> float:
     part = db.with_name(db.name + ".part")
     for suffix in ("", "-wal", "-shm"):
         Path(str(part) + suffix).unlink(missing_ok=True)
-    seconds, *_ = run_measured([sys.executable, "-m", "tracker", "import", str(pgn), "--db",
-                                str(part), "--quiet"])
+    seconds, *_ = run_measured(
+        [sys.executable, "-m", "tracker", "import", str(pgn), "--db", str(part), "--quiet"]
+    )
     import sqlite3
 
     with sqlite3.connect(part) as conn:  # fold the WAL in, so the file moves alone
@@ -78,11 +79,18 @@ def add_anchors(db: Path, who: str) -> int:
     with store.engine.connect() as conn:
         scope = None
         if who == "fide":
-            scope = {int(pid) for pid, in conn.execute(
-                select(players.c.id).where(players.c.fide_id.is_not(None)))}
+            scope = {
+                int(pid)
+                for (pid,) in conn.execute(
+                    select(players.c.id).where(players.c.fide_id.is_not(None))
+                )
+            }
         g = games.c
-        rows = conn.execute(select(g.white_id, g.black_id, g.list, g.date, g.white_elo,
-                                   g.black_elo).where(g.date.is_not(None)))
+        rows = conn.execute(
+            select(g.white_id, g.black_id, g.list, g.date, g.white_elo, g.black_elo).where(
+                g.date.is_not(None)
+            )
+        )
         for white, black, lst, date, white_elo, black_elo in rows:
             for pid, elo in ((white, white_elo), (black, black_elo)):
                 if scope is not None and pid not in scope:
@@ -97,13 +105,20 @@ def add_anchors(db: Path, who: str) -> int:
         rl = RatingList(lst)
         era = replay_from(rl)
         period = list_in_force(max(date, era) - dt.timedelta(days=1), rl) or Period.of(era)
-        entries.append({"player_id": pid, "list": lst, "period": str(period),
-                        "rating": elo or DEFAULT_RATING, "source": ANCHOR_SOURCE.format(who=who),
-                        "recorded_at": now})
+        entries.append(
+            {
+                "player_id": pid,
+                "list": lst,
+                "period": str(period),
+                "rating": elo or DEFAULT_RATING,
+                "source": ANCHOR_SOURCE.format(who=who),
+                "recorded_at": now,
+            }
+        )
     with store.engine.begin() as conn:
         conn.execute(delete(official_ratings))
         for i in range(0, len(entries), 5000):
-            conn.execute(insert(official_ratings), entries[i:i + 5000])
+            conn.execute(insert(official_ratings), entries[i : i + 5000])
     store.close()
     return len(entries)
 
@@ -118,15 +133,23 @@ def counts(db: Path) -> dict[str, int]:
         q = conn.execute
         players = q("SELECT COUNT(DISTINCT player_id) FROM official_ratings").fetchone()[0]
         pairs = q("SELECT COUNT(*) FROM official_ratings").fetchone()[0]
-        side = ("SELECT COUNT(*) FROM games g JOIN official_ratings o "
-                "ON o.player_id = g.{0}_id AND o.list = g.list")
+        side = (
+            "SELECT COUNT(*) FROM games g JOIN official_ratings o "
+            "ON o.player_id = g.{0}_id AND o.list = g.list"
+        )
         player_games = q(side.format("white")).fetchone()[0] + q(side.format("black")).fetchone()[0]
-        games = q("SELECT COUNT(*) FROM games g WHERE EXISTS (SELECT 1 FROM official_ratings o "
-                  "WHERE o.list = g.list AND o.player_id IN (g.white_id, g.black_id))"
-                  ).fetchone()[0]
+        games = q(
+            "SELECT COUNT(*) FROM games g WHERE EXISTS (SELECT 1 FROM official_ratings o "
+            "WHERE o.list = g.list AND o.player_id IN (g.white_id, g.black_id))"
+        ).fetchone()[0]
         total = q("SELECT COUNT(*) FROM games").fetchone()[0]
-    return {"players": players, "pairs": pairs, "player_games": player_games, "games": games,
-            "total_games": total}
+    return {
+        "players": players,
+        "pairs": pairs,
+        "player_games": player_games,
+        "games": games,
+        "total_games": total,
+    }
 
 
 def child(db: Path, jobs: int) -> None:
@@ -139,8 +162,16 @@ def child(db: Path, jobs: int) -> None:
     reports = check_all(store, jobs=jobs)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     store.close()
-    print(json.dumps({"wall": wall, "cpu_main": cpu, "reports": len(reports),
-                      "players": len({r.player for r in reports})}))
+    print(
+        json.dumps(
+            {
+                "wall": wall,
+                "cpu_main": cpu,
+                "reports": len(reports),
+                "players": len({r.player for r in reports}),
+            }
+        )
+    )
 
 
 def timed(db: Path, jobs: int) -> dict[str, float]:
@@ -148,30 +179,54 @@ def timed(db: Path, jobs: int) -> dict[str, float]:
     out = Path(tempfile.mkstemp(prefix="replay-all-", suffix=".json")[1])
     try:
         with out.open("w") as fh:
-            seconds, peak, _ = run_measured([sys.executable, str(Path(__file__).resolve()),
-                                             "--child", str(db), "--jobs", str(jobs)],
-                                            stdout=fh.fileno())
+            seconds, peak, _ = run_measured(
+                [
+                    sys.executable,
+                    str(Path(__file__).resolve()),
+                    "--child",
+                    str(db),
+                    "--jobs",
+                    str(jobs),
+                ],
+                stdout=fh.fileno(),
+            )
         got = json.loads(out.read_text())
     finally:
         out.unlink(missing_ok=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    return {"wall": seconds, "cpu": cpu, "inner": got["wall"], "peak_mb": peak.rss / 1024,
-            "reports": got["reports"]}
+    return {
+        "wall": seconds,
+        "cpu": cpu,
+        "inner": got["wall"],
+        "peak_mb": peak.rss / 1024,
+        "reports": got["reports"],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--games", type=int, default=1_000_000,
-                    help="games in the big file built when --pgn is not given")
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=1_000_000,
+        help="games in the big file built when --pgn is not given",
+    )
     ap.add_argument("--pgn", type=Path, default=None, help="the PGN to import (default: build)")
-    ap.add_argument("--who", choices=("fide", "all"), default="fide",
-                    help="players given an anchor: with a FIDE ID (default), or all with games")
+    ap.add_argument(
+        "--who",
+        choices=("fide", "all"),
+        default="fide",
+        help="players given an anchor: with a FIDE ID (default), or all with games",
+    )
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", default="1,2", help="worker processes to time, comma-separated")
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench",
-                    help="where the big file and the database go (never the repository)")
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "tracker-bench",
+        help="where the big file and the database go (never the repository)",
+    )
     ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child is not None:
@@ -200,8 +255,10 @@ def main(argv: list[str] | None = None) -> int:
         for j in jobs:  # alternate the variants: the machine's load drifts
             r = timed(db, j)
             results[j].append(r)
-            print(f"  run {run + 1}, jobs {j}: {r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU",
-                  file=sys.stderr)
+            print(
+                f"  run {run + 1}, jobs {j}: {r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU",
+                file=sys.stderr,
+            )
         load = max(load, os.getloadavg()[0])
 
     def med(j: int, key: str) -> float:
@@ -224,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
             f"| {j} | {wall:.1f} | {med(j, 'cpu'):.1f} | {med(j, 'inner'):.1f} | "
             f"{c['player_games'] / wall if wall else 0:,.0f} | "
             f"{max(r['peak_mb'] for r in results[j]):.0f} MB | "
-            f"{int(results[j][0]['reports']):,} |")
+            f"{int(results[j][0]['reports']):,} |"
+        )
     lines += [
         "",
         f"Medians of {a.runs} runs, variants alternated; Python {sys.version.split()[0]}, "

@@ -27,15 +27,19 @@ HEAVY = ("sqlalchemy", "typer", "click", "rich", "alembic", "matplotlib", "pydan
 
 def _cpu(args: list[str], env: dict[str, str]) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True)
+    subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _imported(args: list[str], env: dict[str, str]) -> list[str]:
-    done = subprocess.run([args[0], "-X", "importtime", *args[1:]], env=env,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [args[0], "-X", "importtime", *args[1:]],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     tops = set(re.findall(r"\|\s+([a-z_]+)$", done.stderr, re.M))
     return [name for name in HEAVY if name in tops]
 
@@ -47,13 +51,25 @@ def main() -> None:
     py = sys.executable
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "", "TRACKER_DB": ""}
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([py, "-m", "tracker", "demo", "--output-dir", tmp], env=env,
-                       stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(
+            [py, "-m", "tracker", "demo", "--output-dir", tmp],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            check=True,
+        )
         db = str(Path(tmp) / "tracker-demo.db")
         commands = {
             "libraries: sqlalchemy, typer": [py, "-c", "import sqlalchemy, typer"],
-            "tracker history --format json": [py, "-m", "tracker", "history", "--db", db,
-                                              "--format", "json"],
+            "tracker history --format json": [
+                py,
+                "-m",
+                "tracker",
+                "history",
+                "--db",
+                db,
+                "--format",
+                "json",
+            ],
             "tracker history (table)": [py, "-m", "tracker", "history", "--db", db],
             "library: typer": [py, "-c", "import typer"],
             "tracker --help": [py, "-m", "tracker", "--help"],
@@ -65,12 +81,17 @@ def main() -> None:
         for _ in range(args.runs):
             for name, cmd in commands.items():
                 times[name].append(_cpu(cmd, env))
-        heavy = {name: _imported(cmd, env) for name, cmd in commands.items()
-                 if name.startswith("tracker")}
+        heavy = {
+            name: _imported(cmd, env)
+            for name, cmd in commands.items()
+            if name.startswith("tracker")
+        }
     median = {name: statistics.median(t) for name, t in times.items()}
-    base = {"tracker history --format json": "libraries: sqlalchemy, typer",
-            "tracker history (table)": "libraries: sqlalchemy, typer",
-            "tracker --help": "library: typer"}
+    base = {
+        "tracker history --format json": "libraries: sqlalchemy, typer",
+        "tracker history (table)": "libraries: sqlalchemy, typer",
+        "tracker --help": "library: typer",
+    }
     print(f"CPU seconds (user + system), medians of {args.runs}, alternated\n")
     print("| command | CPU s | over its libraries | heavy libraries imported |")
     print("| --- | ---: | ---: | --- |")

@@ -71,8 +71,12 @@ def build(pgn: Path, db: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(str(part) + suffix).unlink(missing_ok=True)
     print(f"importing {pgn.name} ...", file=sys.stderr)
-    subprocess.run([sys.executable, "-m", "tracker", "import", str(pgn), "--db", str(part),
-                    "--quiet"], check=True, cwd=REPO, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "tracker", "import", str(pgn), "--db", str(part), "--quiet"],
+        check=True,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+    )
     with sqlite3.connect(part) as conn:  # fold the WAL in, so the file moves alone
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     part.rename(db)
@@ -129,8 +133,9 @@ def open_copy(tpl: Path, work: Path, *, foreign_keys: bool) -> sqlite3.Connectio
     return conn
 
 
-def timed(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], None]
-          ) -> tuple[float, float]:
+def timed(
+    conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], None]
+) -> tuple[float, float]:
     """(wall, CPU) seconds of `work` inside one transaction, commit included."""
     wall, cpu = time.perf_counter(), time.process_time()
     conn.execute("BEGIN IMMEDIATE")
@@ -142,8 +147,9 @@ def timed(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], None]
 
 def defer(conn: sqlite3.Connection) -> list[str]:
     marks = ", ".join("?" for _ in SECONDARY)
-    found = conn.execute(f"SELECT name, sql FROM sqlite_master WHERE name IN ({marks})",
-                         SECONDARY).fetchall()
+    found = conn.execute(
+        f"SELECT name, sql FROM sqlite_master WHERE name IN ({marks})", SECONDARY
+    ).fetchall()
     for name, _ in found:
         conn.execute(f'DROP INDEX "{name}"')
     return [str(sql) for _, sql in found]
@@ -167,8 +173,14 @@ def as_0006(rows: list[tuple[object, ...]], cols: list[str]) -> list[tuple[objec
     return out
 
 
-def narrow(rows: list[tuple[object, ...]], cols: list[str], *, identity: bool = False,
-           elo_tags: bool = False, date_tags: bool = False) -> list[tuple[object, ...]]:
+def narrow(
+    rows: list[tuple[object, ...]],
+    cols: list[str],
+    *,
+    identity: bool = False,
+    elo_tags: bool = False,
+    date_tags: bool = False,
+) -> list[tuple[object, ...]]:
     """Rows of 0006 (`as_0006`) made narrower: the identity as its 16 bytes, an Elo tag
     that is exactly the parsed rating as NULL, a date tag that is exactly the date with dots
     as NULL (the last only measured, not kept)."""
@@ -185,23 +197,29 @@ def narrow(rows: list[tuple[object, ...]], cols: list[str], *, identity: bool = 
             for tag, elo in tags:
                 if row[elo] is not None and row[tag] == str(row[elo]):
                     row[tag] = None
-        if date_tags and row[date] is not None and row[date_tag] == str(row[date]).replace(
-                "-", "."):
+        if (
+            date_tags
+            and row[date] is not None
+            and row[date_tag] == str(row[date]).replace("-", ".")
+        ):
             row[date_tag] = None
         out.append(tuple(row))
     return out
 
 
-def variants(source: Path, rows: list[tuple[object, ...]], cols: list[str]
-             ) -> dict[str, tuple[list[tuple[object, ...]],
-                                  Callable[[sqlite3.Connection, list[tuple[object, ...]]], None]]]:
+def variants(
+    source: Path, rows: list[tuple[object, ...]], cols: list[str]
+) -> dict[
+    str,
+    tuple[list[tuple[object, ...]], Callable[[sqlite3.Connection, list[tuple[object, ...]]], None]],
+]:
     """name -> (the rows, how they are stored)."""
     names = ", ".join(f'"{c}"' for c in cols)
     insert = f"INSERT OR IGNORE INTO games ({names}) VALUES ({', '.join('?' for _ in cols)})"
 
     def many(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
         for i in range(0, len(rows), BATCH):
-            conn.executemany(insert, rows[i:i + BATCH])
+            conn.executemany(insert, rows[i : i + BATCH])
 
     def many_deferred(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
         rebuild = defer(conn)
@@ -211,8 +229,9 @@ def variants(source: Path, rows: list[tuple[object, ...]], cols: list[str]
 
     def select_deferred(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
         rebuild = defer(conn)
-        conn.execute(f"INSERT OR IGNORE INTO games ({names}) SELECT {names} FROM src.games "
-                     "ORDER BY id")
+        conn.execute(
+            f"INSERT OR IGNORE INTO games ({names}) SELECT {names} FROM src.games ORDER BY id"
+        )
         for sql in rebuild:
             conn.execute(sql)
 
@@ -234,32 +253,53 @@ def variants(source: Path, rows: list[tuple[object, ...]], cols: list[str]
         "executemany, every index": (head, many),
         "executemany, secondary indexes deferred": (head, many_deferred),
         "... the row and schema of 0006 (identity as 32 hex characters, every Elo tag's text)": (
-            old, many_deferred),
+            old,
+            many_deferred,
+        ),
         "... the row of 0006 in the table of 0007": (old, many_deferred),
         "... the row of 0006 but the identity as 16 bytes": (
-            narrow(old, cols, identity=True), many_deferred),
+            narrow(old, cols, identity=True),
+            many_deferred,
+        ),
         "... the row of 0006 but an Elo tag that is the rating NULL": (
-            narrow(old, cols, elo_tags=True), many_deferred),
+            narrow(old, cols, elo_tags=True),
+            many_deferred,
+        ),
         "... the row of 0007 and a date tag that is the date NULL (not kept)": (
-            narrow(old, cols, identity=True, elo_tags=True, date_tags=True), many_deferred),
+            narrow(old, cols, identity=True, elo_tags=True, date_tags=True),
+            many_deferred,
+        ),
         "executemany, indexes deferred, foreign keys off": (head, many_deferred),
         "executemany, secondary indexes deferred, through the writer's adapters": (
-            head, adapted_deferred),
+            head,
+            adapted_deferred,
+        ),
         "INSERT ... SELECT, secondary indexes deferred": (rows, select_deferred),
     }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=200_000,
-                    help="games of the big file to store (default 200,000)")
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=200_000,
+        help="games of the big file to store (default 200,000)",
+    )
     ap.add_argument("--pgn", type=Path, help="an existing PGN file instead of the big file")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--only", nargs="+", metavar="TEXT",
-                    help="only the variants whose name holds one of these texts")
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench",
-                    help="where the files and databases go (never the repository)")
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        metavar="TEXT",
+        help="only the variants whose name holds one of these texts",
+    )
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "tracker-bench",
+        help="where the files and databases go (never the repository)",
+    )
     a = ap.parse_args(argv)
     a.workdir.mkdir(parents=True, exist_ok=True)
     pgn = a.pgn.resolve() if a.pgn else a.workdir / f"big-{a.games}.pgn"
@@ -285,16 +325,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in found}
     for run in range(a.runs):
         for name, variant in found.items():
-            conn = open_copy(tpl_0006 if "schema of 0006" in name else tpl, work,
-                             foreign_keys="foreign keys off" not in name)
+            conn = open_copy(
+                tpl_0006 if "schema of 0006" in name else tpl,
+                work,
+                foreign_keys="foreign keys off" not in name,
+            )
             conn.execute("ATTACH DATABASE ? AS src", (f"file:{source}?mode=ro",))
             times[name].append(timed(conn, partial(variant[1], rows=variant[0])))
             (stored,) = conn.execute("SELECT count(*) FROM games").fetchone()
             conn.close()
             if stored != len(rows):  # a variant that stored less measured nothing
                 raise SystemExit(f"{name}: {stored:,} rows stored of {len(rows):,}")
-            print(f"run {run + 1}/{a.runs}: {name}: {times[name][-1][0]:.2f} s",
-                  file=sys.stderr)
+            print(f"run {run + 1}/{a.runs}: {name}: {times[name][-1][0]:.2f} s", file=sys.stderr)
     for suffix in ("", "-wal", "-shm"):
         Path(str(work) + suffix).unlink(missing_ok=True)
 
@@ -311,11 +353,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         wall = statistics.median(t[0] for t in ts)
         cpu = statistics.median(t[1] for t in ts)
         per = cpu / n * 1e6
-        lines.append(f"| {name} | {wall:.2f} | {cpu:.2f} | {n / wall:,.0f} | {per:.1f} | "
-                     f"{per / (1e6 / TARGET):.0%} |")
-    lines += ["", f"The writer's budget: SQLite has one writer, so at {TARGET:,} games/s the "
-              f"process that stores has {1e6 / TARGET:.0f} us a game for everything it does "
-              "(here: storing alone, with no lookups)."]
+        lines.append(
+            f"| {name} | {wall:.2f} | {cpu:.2f} | {n / wall:,.0f} | {per:.1f} | "
+            f"{per / (1e6 / TARGET):.0%} |"
+        )
+    lines += [
+        "",
+        f"The writer's budget: SQLite has one writer, so at {TARGET:,} games/s the "
+        f"process that stores has {1e6 / TARGET:.0f} us a game for everything it does "
+        "(here: storing alone, with no lookups).",
+    ]
     text = "\n".join(lines)
     print(text)
     (a.workdir / "store-floor.md").write_text(text + "\n", encoding="utf-8")

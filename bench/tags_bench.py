@@ -96,7 +96,7 @@ _TAG = re.compile(r'^\[(White|Black|Date) "(.*)"\]\s*$')
 
 
 def _open_text(path: Path) -> Iterator[str]:
-    with (lzma.open(path, "rb") if path.suffix == ".xz" else path.open("rb")) as fh:
+    with lzma.open(path, "rb") if path.suffix == ".xz" else path.open("rb") as fh:
         for line in fh:
             yield line.decode("utf-8", errors="replace")
 
@@ -142,8 +142,10 @@ def scan(path: Path, since: int) -> FileScan:
             year = h.get("Date", "")[:4]
             if year.isdigit() and int(year) >= since:
                 out.others_since.update(
-                    n for n in (h.get("White"), h.get("Black"))
-                    if n and re.split(r"[,\s]", n, maxsplit=1)[0].lower() == surname)
+                    n
+                    for n in (h.get("White"), h.get("Black"))
+                    if n and re.split(r"[,\s]", n, maxsplit=1)[0].lower() == surname
+                )
             continue
         out.player_games += 1
         year = h.get("Date", "")[:4]
@@ -169,12 +171,14 @@ def tracker(*args: str, timeout: float = 900.0) -> tuple[str, float]:
     """`tracker ARGS` as a subprocess of this checkout: (stdout, seconds); exit 0 or raise."""
     cmd = [sys.executable, "-m", "tracker", *args]
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                          env=tracker_env(), cwd=REPO)
+    done = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=timeout, env=tracker_env(), cwd=REPO
+    )
     took = time.perf_counter() - t0
     if done.returncode != 0:
-        raise SystemExit(f"`tracker {shlex.join(args)}` exited {done.returncode}:\n"
-                         f"{done.stderr[-3000:]}")
+        raise SystemExit(
+            f"`tracker {shlex.join(args)}` exited {done.returncode}:\n{done.stderr[-3000:]}"
+        )
     return done.stdout, took
 
 
@@ -283,13 +287,16 @@ def nearest_rank(values: list[int], q: float) -> int:
     return s[max(0, math.ceil(q * len(s)) - 1)]
 
 
-def compare(history: list[dict[str, object]], ev: Evidence) -> tuple[
-        list[Compared], int, int, list[str]]:
+def compare(
+    history: list[dict[str, object]], ev: Evidence
+) -> tuple[list[Compared], int, int, list[str]]:
     rows = sorted((parse_month(str(r["period"])), r) for r in history)
     for p, _ in rows:
         if not is_standard_list_month(*p):
-            raise SystemExit(f"history row {fmt_month(p)} is not a standard list month here: "
-                             "the calendar in bench/tags_bench.py is out of date")
+            raise SystemExit(
+                f"history row {fmt_month(p)} is not a standard list month here: "
+                "the calendar in bench/tags_bench.py is out of date"
+            )
     by_period = dict(rows)
     periods = [p for p, _ in rows]
     out: list[Compared] = []
@@ -330,9 +337,19 @@ def run_file(path: Path, sc: FileScan, workdir: Path) -> FileResult:
     ev = tag_evidence(db)
     compared, before, no_rating, disagree = compare(history, ev)
     mixed = sum(1 for ts in ev.tournaments.values() if len({t for t, _ in ts}) > 1)
-    return FileResult(path.name, sc.player, sc.games, ev.standard_games, len(history),
-                      compared, before, no_rating, disagree, mixed,
-                      t_import + t_set + t_hist)
+    return FileResult(
+        path.name,
+        sc.player,
+        sc.games,
+        ev.standard_games,
+        len(history),
+        compared,
+        before,
+        no_rating,
+        disagree,
+        mixed,
+        t_import + t_set + t_hist,
+    )
 
 
 # --- output --------------------------------------------------------------------------------
@@ -362,13 +379,16 @@ def table(results: list[FileResult]) -> list[str]:
     everything: list[Compared] = []
     for r in results:
         equal, pct, med, p90 = _stats(r.compared)
-        lines.append(f"| {r.file} | {r.player} | {len(r.compared)} | {equal} | {pct} | {med} "
-                     f"| {p90} | {_worst(r.compared)} |")
+        lines.append(
+            f"| {r.file} | {r.player} | {len(r.compared)} | {equal} | {pct} | {med} "
+            f"| {p90} | {_worst(r.compared)} |"
+        )
         everything += r.compared
     equal, pct, med, p90 = _stats(everything)
     files = f"{len(results)} file" + ("s" if len(results) != 1 else "")
-    lines.append(f"| **total** ({files}) | | {len(everything)} | {equal} | {pct} "
-                 f"| {med} | {p90} | |")
+    lines.append(
+        f"| **total** ({files}) | | {len(everything)} | {equal} | {pct} | {med} | {p90} | |"
+    )
     return lines
 
 
@@ -384,17 +404,28 @@ def details(results: list[FileResult]) -> list[str]:
         lines.append(
             f"| {r.file} | {r.games:,} | {r.standard_games:,} | {r.rows} "
             f"| {with_row} / {len(r.compared) - with_row} | {r.before_first} | {r.mixed} "
-            f"| {len(r.tag_disagreements)} | {r.seconds:.1f} |")
+            f"| {len(r.tag_disagreements)} | {r.seconds:.1f} |"
+        )
     return lines
 
 
 def git_commit() -> str:
     """The commit, and whether the engine's files differ from it in the working tree."""
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, cwd=REPO, timeout=30).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "tracker", "migrations"],
-                               capture_output=True, text=True, cwd=REPO, timeout=30).stdout
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=30,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "tracker", "migrations"],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=30,
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     if not head:
@@ -404,23 +435,39 @@ def git_commit() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", type=Path, default=CORPUS,
-                    help="folder of pgnmentor-*.pgn[.xz] files (default ../shared/corpus)")
-    ap.add_argument("--files", type=Path, nargs="+", default=None,
-                    help="these files instead of the corpus's pgnmentor files")
-    ap.add_argument("--since", type=int, default=2012,
-                    help="keep files whose player has games dated this year or later")
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench" / "tags")
+    ap.add_argument(
+        "--corpus",
+        type=Path,
+        default=CORPUS,
+        help="folder of pgnmentor-*.pgn[.xz] files (default ../shared/corpus)",
+    )
+    ap.add_argument(
+        "--files",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="these files instead of the corpus's pgnmentor files",
+    )
+    ap.add_argument(
+        "--since",
+        type=int,
+        default=2012,
+        help="keep files whose player has games dated this year or later",
+    )
+    ap.add_argument(
+        "--workdir", type=Path, default=Path(tempfile.gettempdir()) / "tracker-bench" / "tags"
+    )
     ap.add_argument("--json", type=Path, default=None, help="write every compared list here")
     args = ap.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     files = args.files or sorted(
-        p for p in args.corpus.glob("pgnmentor-*.pgn*") if p.suffix in (".pgn", ".xz"))
+        p for p in args.corpus.glob("pgnmentor-*.pgn*") if p.suffix in (".pgn", ".xz")
+    )
     if not files:
         raise SystemExit(f"no pgnmentor-*.pgn[.xz] files in {args.corpus}")
     command = "python bench/tags_bench.py" + (
-        " " + shlex.join(sys.argv[1:]) if argv is None and sys.argv[1:] else "")
+        " " + shlex.join(sys.argv[1:]) if argv is None and sys.argv[1:] else ""
+    )
     started = dt.datetime.now(dt.UTC)
     results: list[FileResult] = []
     skipped: list[str] = []
@@ -428,13 +475,19 @@ def main(argv: list[str] | None = None) -> int:
         sc = scan(path, args.since)
         if sc.player_since == 0:
             other = ", ".join(f"{n} {k}" for n, k in sc.others_since.most_common(2))
-            skipped.append(f"{path.name} ({sc.player or 'no names'}: last game "
-                           f"{sc.last_year or '?'}"
-                           + (f"; dated {args.since} or later only as {other}" if other else "")
-                           + ")")
+            skipped.append(
+                f"{path.name} ({sc.player or 'no names'}: last game "
+                f"{sc.last_year or '?'}"
+                + (f"; dated {args.since} or later only as {other}" if other else "")
+                + ")"
+            )
             continue
-        print(f"{path.name}: {sc.player}, {sc.player_games:,} of {sc.games:,} games, "
-              f"{sc.player_since:,} dated {args.since} or later", file=sys.stderr, flush=True)
+        print(
+            f"{path.name}: {sc.player}, {sc.player_games:,} of {sc.games:,} games, "
+            f"{sc.player_since:,} dated {args.since} or later",
+            file=sys.stderr,
+            flush=True,
+        )
         results.append(run_file(path, sc, args.workdir))
     took = (dt.datetime.now(dt.UTC) - started).total_seconds()
     lines = [
@@ -451,24 +504,51 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     if skipped:
-        lines += [f"Not measured (no game of the player dated {args.since} or later): "
-                  + ", ".join(skipped) + ".", ""]
+        lines += [
+            f"Not measured (no game of the player dated {args.since} or later): "
+            + ", ".join(skipped)
+            + ".",
+            "",
+        ]
     lines += [*details(results), ""]
     for r in results:
         if r.tag_disagreements:
-            lines.append(f"- {r.file}: the history row's elo_tag differs from the tag "
-                         "evidence read here: " + ", ".join(r.tag_disagreements[:5])
-                         + (" ..." if len(r.tag_disagreements) > 5 else ""))
+            lines.append(
+                f"- {r.file}: the history row's elo_tag differs from the tag "
+                "evidence read here: "
+                + ", ".join(r.tag_disagreements[:5])
+                + (" ..." if len(r.tag_disagreements) > 5 else "")
+            )
     text = "\n".join(lines).rstrip() + "\n"
     print(text, end="")
     (args.workdir / "tags-bench.md").write_text(text, encoding="utf-8")
     if args.json is not None:
-        args.json.write_text(json.dumps([
-            {"file": r.file, "player": r.player, "before_first": r.before_first,
-             "lists": [{"period": fmt_month(c.period), "tag": c.tag, "replayed": c.replayed,
-                        "difference": c.diff, "row": c.row, "row_tag": c.row_tag}
-                       for c in r.compared]}
-            for r in results], indent=1) + "\n", encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "file": r.file,
+                        "player": r.player,
+                        "before_first": r.before_first,
+                        "lists": [
+                            {
+                                "period": fmt_month(c.period),
+                                "tag": c.tag,
+                                "replayed": c.replayed,
+                                "difference": c.diff,
+                                "row": c.row,
+                                "row_tag": c.row_tag,
+                            }
+                            for c in r.compared
+                        ],
+                    }
+                    for r in results
+                ],
+                indent=1,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
     return 0
 
 

@@ -54,9 +54,13 @@ def run_once(zip_path: Path, workdir: Path, tree: Path | None, timeout: float) -
     start = time.perf_counter()
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "tracker", "import", str(zip_path), "--db", str(db),
-             "--quiet"], capture_output=True, text=True, env=env, timeout=timeout,
-            cwd=tree or Path.cwd())
+            [sys.executable, "-m", "tracker", "import", str(zip_path), "--db", str(db), "--quiet"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=timeout,
+            cwd=tree or Path.cwd(),
+        )
     except subprocess.TimeoutExpired:
         return None
     took = time.perf_counter() - start
@@ -69,16 +73,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--members", type=int, nargs="+", default=[2000, 10000])
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--tree", type=Path, default=None,
-                    help="another checkout to run (PYTHONPATH); default: this one")
+    ap.add_argument(
+        "--tree",
+        type=Path,
+        default=None,
+        help="another checkout to run (PYTHONPATH); default: this one",
+    )
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per run")
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "tracker-bench")
+    ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "tracker-bench")
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     label = str(args.tree) if args.tree else "this checkout"
-    print(f"`tracker import` of a zip of one-game members ({label}; {args.runs} runs, "
-          f"median)\n")
+    print(f"`tracker import` of a zip of one-game members ({label}; {args.runs} runs, median)\n")
     print("| members | median | per member | runs (s) |")
     print("| ---: | ---: | ---: | --- |")
     for n in args.members:

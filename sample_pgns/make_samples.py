@@ -68,39 +68,62 @@ P: dict[str, Player] = {
     # Brno Autumn Open (September lists)
     "horak": Player("Horák, Jakub", "", "CZE", 1979),  # unrated, no FIDE ID
     "kovarova": Player(
-        "Kovářová, Eliška", "99034567", "CZE", 2013,  # junior (12 in September 2025)
-        std={"2025-09": 1432, "2025-10": 1478, "2025-11": 1503, "2025-12": 1521,
-             "2026-02": 1547},
+        "Kovářová, Eliška",
+        "99034567",
+        "CZE",
+        2013,  # junior (12 in September 2025)
+        std={"2025-09": 1432, "2025-10": 1478, "2025-11": 1503, "2025-12": 1521, "2026-02": 1547},
         blitz={"2025-09": 1466},
     ),
     "dvorak": Player(
-        "Dvořák, Petr", "99021450", "CZE", 1979,
+        "Dvořák, Petr",
+        "99021450",
+        "CZE",
+        1979,
         std={"2025-09": 1968, "2025-10": 1961, "2025-12": 1958},
-        rapid={"2025-09": 1931}, blitz={"2025-09": 1932},
+        rapid={"2025-09": 1931},
+        blitz={"2025-09": 1932},
     ),
-    "prochazka": Player("Procházka, Martin", "99027731", "CZE", 1995,
-                        std={"2025-09": 1903}, blitz={"2025-09": 1872}),
-    "simek": Player("Šimek, Ondřej", "99041208", "CZE", 2001,
-                    std={"2025-09": 1795}, blitz={"2025-09": 1811}),
-    "ruzicka": Player("Růžička, Karel", "99019876", "CZE", 1966,
-                      std={"2025-09": 1881, "2025-10": 1879}, blitz={"2025-09": 1795}),
+    "prochazka": Player(
+        "Procházka, Martin", "99027731", "CZE", 1995, std={"2025-09": 1903}, blitz={"2025-09": 1872}
+    ),
+    "simek": Player(
+        "Šimek, Ondřej", "99041208", "CZE", 2001, std={"2025-09": 1795}, blitz={"2025-09": 1811}
+    ),
+    "ruzicka": Player(
+        "Růžička, Karel",
+        "99019876",
+        "CZE",
+        1966,
+        std={"2025-09": 1881, "2025-10": 1879},
+        blitz={"2025-09": 1795},
+    ),
     "tichy": Player("Tichý, Stanislav", "99040317", "CZE", 1961, blitz={"2025-09": 1688}),
     # Olomouc Open (October lists)
-    "marek": Player("Marek, Lukáš", "99052213", "CZE", 2004,
-                    std={"2025-10": 1601}, blitz={"2025-09": 1702}),
+    "marek": Player(
+        "Marek, Lukáš", "99052213", "CZE", 2004, std={"2025-10": 1601}, blitz={"2025-09": 1702}
+    ),
     "wojcik": Player("Wójcik, Bartosz", "99061127", "POL", 1990, std={"2025-10": 2012}),
     "bauer": Player("Bauer, Stefan", "99070345", "GER", 1984, std={"2025-10": 1927}),
     "horvath": Player("Horváth, Zoltán", "99080012", "HUN", 1972, std={"2025-10": 1840}),
     "kaczmarek": Player("Kaczmarek, Tomasz", "99061840", "POL", 1998, std={"2025-10": 1899}),
     "kucera": Player("Kučera, Roman", "99024477", "CZE", 1986, std={"2025-10": 1876}),
     # the club (ŠK Lípa Brno)
-    "benes": Player("Beneš, Radek", "99023390", "CZE", 1983,
-                    std={"2025-10": 1876, "2025-12": 1869},
-                    rapid={"2025-09": 1842}, blitz={"2025-09": 1850}),
-    "sedlacek": Player("Sedláček, Jiří", "99025561", "CZE", 1958,
-                       std={"2025-10": 1712}, blitz={"2025-09": 1640}),
-    "pokorna": Player("Pokorná, Jana", "99030078", "CZE", 1992,
-                      std={"2025-10": 1650}, blitz={"2025-09": 1611}),
+    "benes": Player(
+        "Beneš, Radek",
+        "99023390",
+        "CZE",
+        1983,
+        std={"2025-10": 1876, "2025-12": 1869},
+        rapid={"2025-09": 1842},
+        blitz={"2025-09": 1850},
+    ),
+    "sedlacek": Player(
+        "Sedláček, Jiří", "99025561", "CZE", 1958, std={"2025-10": 1712}, blitz={"2025-09": 1640}
+    ),
+    "pokorna": Player(
+        "Pokorná, Jana", "99030078", "CZE", 1992, std={"2025-10": 1650}, blitz={"2025-09": 1611}
+    ),
     # Weinviertel Open (November lists; names written in Windows-1252)
     "polzl": Player("Pölzl, Günther", "99090213", "AUT", 1970, std={"2025-11": 1788}),
     "strauss": Player("Strauß, Matthias", "99091077", "AUT", 1999, std={"2025-11": 2047}),
@@ -109,18 +132,37 @@ P: dict[str, Player] = {
     "suster": Player("Šuster, Žiga", "99095530", "SLO", 2006, std={"2025-11": 1902}),
     # Znojmo Rapid (November rapid list)
     "hruby": Player("Hrubý, Matěj", "", "CZE", 2010),  # unrated, no FIDE ID
-    "kratochvil": Player("Kratochvíl, Jan", "99032201", "CZE", 1975,
-                         rapid={"2025-09": 1688}, blitz={"2025-09": 1660}),
+    "kratochvil": Player(
+        "Kratochvíl, Jan", "99032201", "CZE", 1975, rapid={"2025-09": 1688}, blitz={"2025-09": 1660}
+    ),
     "schwarz": Player("Schwarz, Lukas", "99091880", "AUT", 1993, rapid={"2025-09": 1902}),
     "cerna": Player("Černá, Tereza", "99033456", "CZE", 2000, rapid={"2025-09": 1744}),
-    "mraz": Player("Mráz, Adam", "99035521", "CZE", 2012,  # junior
-                   rapid={"2025-09": 1612}, blitz={"2025-09": 1651, "2025-12": 1705}),
+    "mraz": Player(
+        "Mráz, Adam",
+        "99035521",
+        "CZE",
+        2012,  # junior
+        rapid={"2025-09": 1612},
+        blitz={"2025-09": 1651, "2025-12": 1705},
+    ),
     "navratil": Player("Navrátil, Roman", "99024410", "CZE", 1981, rapid={"2025-09": 1866}),
     # league opponents and later events
-    "maly": Player("Malý, Vojtěch", "99026604", "CZE", 1990,
-                   std={"2025-09": 1830, "2026-01": 1822}, blitz={"2025-09": 1799}),
-    "urban": Player("Urban, Josef", "99029945", "CZE", 1977,
-                    std={"2025-09": 1921, "2026-03": 1917}, blitz={"2025-09": 1881}),
+    "maly": Player(
+        "Malý, Vojtěch",
+        "99026604",
+        "CZE",
+        1990,
+        std={"2025-09": 1830, "2026-01": 1822},
+        blitz={"2025-09": 1799},
+    ),
+    "urban": Player(
+        "Urban, Josef",
+        "99029945",
+        "CZE",
+        1977,
+        std={"2025-09": 1921, "2026-03": 1917},
+        blitz={"2025-09": 1881},
+    ),
     "krejci": Player("Krejčí, Aleš", "99038812", "CZE", 1969, std={"2026-02": 1702}),
     "havlicek": Player("Havlíček, Filip", "99036690", "CZE", 1997, std={"2026-02": 2044}),
     "fiala": Player("Fiala, Michal", "99031123", "CZE", 1985, std={"2026-02": 1986}),
@@ -131,8 +173,7 @@ P: dict[str, Player] = {
     "stepanek": Player("Štěpánek, Vít", "99027054", "CZE", 1991, rapid={"2026-03": 1911}),
     "nguyen": Player("Nguyen, Van Minh", "99037770", "CZE", 2005, rapid={"2026-03": 1768}),
     "pesek": Player("Pešek, Jaroslav", "99020561", "CZE", 1973, rapid={"2026-03": 1893}),
-    "horvathova": Player("Horváthová, Lucia", "99140022", "SVK", 1996,
-                         rapid={"2026-03": 1655}),
+    "horvathova": Player("Horváthová, Lucia", "99140022", "SVK", 1996, rapid={"2026-03": 1655}),
 }
 P["benes"].rapid["2026-03"] = 1842  # unchanged (no rapid games in between)
 
@@ -193,51 +234,88 @@ def swiss(dates: list[str], rows: list[tuple[str, str, str]]) -> list[G]:
 
 EVENTS: list[Event] = [
     Event(
-        "brno", "2025-09-12_brno-autumn-open.pgn", "Brno Autumn Open 2025", "Brno CZE",
-        "standard", "5400+30",
+        "brno",
+        "2025-09-12_brno-autumn-open.pgn",
+        "Brno Autumn Open 2025",
+        "Brno CZE",
+        "standard",
+        "5400+30",
         swiss(
             ["2025-09-12", "2025-09-13", "2025-09-13", "2025-09-14", "2025-09-14"],
-            [("novak", "horak", "1-0"), ("kovarova", "novak", "0-1"),
-             ("novak", "dvorak", "1/2-1/2"), ("prochazka", "novak", "1-0"),
-             ("novak", "simek", "1-0")],
+            [
+                ("novak", "horak", "1-0"),
+                ("kovarova", "novak", "0-1"),
+                ("novak", "dvorak", "1/2-1/2"),
+                ("prochazka", "novak", "1-0"),
+                ("novak", "simek", "1-0"),
+            ],
         ),
     ),
     Event(
-        "brno_blitz", "2025-09-14_brno-autumn-blitz.pgn", "Brno Autumn Blitz 2025", "Brno CZE",
-        "blitz", "180+2",
+        "brno_blitz",
+        "2025-09-14_brno-autumn-blitz.pgn",
+        "Brno Autumn Blitz 2025",
+        "Brno CZE",
+        "blitz",
+        "180+2",
         swiss(
             ["2025-09-14"] * 7,
-            [("novak", "kovarova", "1-0"), ("simek", "novak", "1-0"),
-             ("novak", "tichy", "1-0"), ("marek", "novak", "0-1"),
-             ("novak", "prochazka", "1/2-1/2"), ("dvorak", "novak", "1-0"),
-             ("novak", "ruzicka", "1-0")],
+            [
+                ("novak", "kovarova", "1-0"),
+                ("simek", "novak", "1-0"),
+                ("novak", "tichy", "1-0"),
+                ("marek", "novak", "0-1"),
+                ("novak", "prochazka", "1/2-1/2"),
+                ("dvorak", "novak", "1-0"),
+                ("novak", "ruzicka", "1-0"),
+            ],
         ),
     ),
     Event(
-        "league1", "league/2025-09-21_2-liga-b-round-1.pgn", "2. liga B 2025/26, round 1",
-        "Zlín CZE", "standard", "5400+30",
+        "league1",
+        "league/2025-09-21_2-liga-b-round-1.pgn",
+        "2. liga B 2025/26, round 1",
+        "Zlín CZE",
+        "standard",
+        "5400+30",
         [G("1.3", "2025-09-21", "ruzicka", "novak", "1/2-1/2")],
         extra={"WhiteTeam": "TJ Sokol Zlín", "BlackTeam": "ŠK Lípa Brno"},
     ),
     Event(
-        "olomouc", "2025-10-03_olomouc-open.pgn", "Olomouc Open 2025", "Olomouc CZE",
-        "standard", "40/5400:1800+30",
+        "olomouc",
+        "2025-10-03_olomouc-open.pgn",
+        "Olomouc Open 2025",
+        "Olomouc CZE",
+        "standard",
+        "40/5400:1800+30",
         swiss(
             ["2025-10-03", "2025-10-04", "2025-10-04", "2025-10-05", "2025-10-05"],
-            [("novak", "marek", "1-0"), ("wojcik", "novak", "1/2-1/2"),
-             ("novak", "bauer", "0-1"), ("horvath", "novak", "0-1"),
-             ("novak", "kaczmarek", "1-0")],
+            [
+                ("novak", "marek", "1-0"),
+                ("wojcik", "novak", "1/2-1/2"),
+                ("novak", "bauer", "0-1"),
+                ("horvath", "novak", "0-1"),
+                ("novak", "kaczmarek", "1-0"),
+            ],
         ),
     ),
     Event(
-        "league2", "league/2025-10-12_2-liga-b-round-2.pgn", "2. liga B 2025/26, round 2",
-        "Brno CZE", "standard", "5400+30",
+        "league2",
+        "league/2025-10-12_2-liga-b-round-2.pgn",
+        "2. liga B 2025/26, round 2",
+        "Brno CZE",
+        "standard",
+        "5400+30",
         [G("2.3", "2025-10-12", "novak", "kucera", "1/2-1/2")],
         extra={"WhiteTeam": "ŠK Lípa Brno", "BlackTeam": "ŠK Vysočina Jihlava"},
     ),
     Event(
-        "club", "2025-10-22_lipa-brno-championship.zip", "ŠK Lípa Brno Championship 2025",
-        "Brno CZE", "standard", "40/5400:1800+30",
+        "club",
+        "2025-10-22_lipa-brno-championship.zip",
+        "ŠK Lípa Brno Championship 2025",
+        "Brno CZE",
+        "standard",
+        "40/5400:1800+30",
         # a six-player round robin (Berger tables), Wednesdays, all 15 games
         [
             G("1", "2025-10-22", "dvorak", "pokorna", "1-0"),
@@ -258,68 +336,119 @@ EVENTS: list[Event] = [
         ],
     ),
     Event(
-        "znojmo", "2025-11-08_znojmo-rapid.pgn", "Znojmo Rapid 2025", "Znojmo CZE",
-        "rapid", "900+10",
+        "znojmo",
+        "2025-11-08_znojmo-rapid.pgn",
+        "Znojmo Rapid 2025",
+        "Znojmo CZE",
+        "rapid",
+        "900+10",
         swiss(
             ["2025-11-08"] * 7,
-            [("novak", "hruby", "1-0"), ("kratochvil", "novak", "0-1"),
-             ("novak", "schwarz", "1/2-1/2"), ("dvorak", "novak", "1-0"),
-             ("novak", "cerna", "1-0"), ("mraz", "novak", "1/2-1/2"),
-             ("novak", "navratil", "*")],
+            [
+                ("novak", "hruby", "1-0"),
+                ("kratochvil", "novak", "0-1"),
+                ("novak", "schwarz", "1/2-1/2"),
+                ("dvorak", "novak", "1-0"),
+                ("novak", "cerna", "1-0"),
+                ("mraz", "novak", "1/2-1/2"),
+                ("novak", "navratil", "*"),
+            ],
         ),
     ),
     Event(
-        "weinviertel", "2025-11-21_weinviertel-open.pgn", "Weinviertel Open 2025",
-        "Mistelbach AUT", "standard", "5400+30",
+        "weinviertel",
+        "2025-11-21_weinviertel-open.pgn",
+        "Weinviertel Open 2025",
+        "Mistelbach AUT",
+        "standard",
+        "5400+30",
         swiss(
             ["2025-11-21", "2025-11-22", "2025-11-22", "2025-11-23", "2025-11-23"],
-            [("novak", "polzl", "1-0"), ("strauss", "novak", "1-0"),
-             ("novak", "levai", "1-0"), ("hubner", "novak", "1/2-1/2"),
-             ("novak", "suster", "1/2-1/2")],
+            [
+                ("novak", "polzl", "1-0"),
+                ("strauss", "novak", "1-0"),
+                ("novak", "levai", "1-0"),
+                ("hubner", "novak", "1/2-1/2"),
+                ("novak", "suster", "1/2-1/2"),
+            ],
         ),
     ),
     Event(
-        "xmas", "2025-12-20_brno-christmas-blitz.pgn", "Brno Christmas Blitz 2025", "Brno CZE",
-        "blitz", "300+3",
+        "xmas",
+        "2025-12-20_brno-christmas-blitz.pgn",
+        "Brno Christmas Blitz 2025",
+        "Brno CZE",
+        "blitz",
+        "300+3",
         swiss(
             ["2025-12-20"] * 7,
-            [("novak", "kratochvil", "1-0"), ("urban", "novak", "1-0"),
-             ("novak", "pokorna", "1-0"), ("mraz", "novak", "1-0"),
-             ("novak", "sedlacek", "1/2-1/2"), ("maly", "novak", "0-1"),
-             ("novak", "benes", "1/2-1/2")],
+            [
+                ("novak", "kratochvil", "1-0"),
+                ("urban", "novak", "1-0"),
+                ("novak", "pokorna", "1-0"),
+                ("mraz", "novak", "1-0"),
+                ("novak", "sedlacek", "1/2-1/2"),
+                ("maly", "novak", "0-1"),
+                ("novak", "benes", "1/2-1/2"),
+            ],
         ),
     ),
     Event(
-        "league5", "league/2026-01-18_2-liga-b-round-5.pgn", "2. liga B 2025/26, round 5",
-        "Brno CZE", "standard", None,  # the club's website writes no TimeControl tag
+        "league5",
+        "league/2026-01-18_2-liga-b-round-5.pgn",
+        "2. liga B 2025/26, round 5",
+        "Brno CZE",
+        "standard",
+        None,  # the club's website writes no TimeControl tag
         [G("5.4", "2026-01-18", "maly", "novak", "0-1")],
         extra={"WhiteTeam": "ŠK Sokol Brno-Židenice", "BlackTeam": "ŠK Lípa Brno"},
     ),
     Event(
-        "pardubice", "2026-02-13_pardubice-winter-open.pgn.gz", "Pardubice Winter Open 2026",
-        "Pardubice CZE", "standard", "5400+30",
+        "pardubice",
+        "2026-02-13_pardubice-winter-open.pgn.gz",
+        "Pardubice Winter Open 2026",
+        "Pardubice CZE",
+        "standard",
+        "5400+30",
         swiss(
             ["2026-02-13", "2026-02-14", "2026-02-14", "2026-02-15", "2026-02-15"],
-            [("novak", "krejci", "1-0"), ("havlicek", "novak", "1/2-1/2"),
-             ("novak", "fiala", "0-1"), ("kovarova", "novak", "1-0"),
-             ("novak", "zelenka", "1-0")],
+            [
+                ("novak", "krejci", "1-0"),
+                ("havlicek", "novak", "1/2-1/2"),
+                ("novak", "fiala", "0-1"),
+                ("kovarova", "novak", "1-0"),
+                ("novak", "zelenka", "1-0"),
+            ],
         ),
     ),
     Event(
-        "league8", "league/2026-03-08_2-liga-b-round-8.pgn", "2. liga B 2025/26, round 8",
-        "Brno CZE", "standard", "5400+30",
+        "league8",
+        "league/2026-03-08_2-liga-b-round-8.pgn",
+        "2. liga B 2025/26, round 8",
+        "Brno CZE",
+        "standard",
+        "5400+30",
         [G("8.3", "2026-03-08", "novak", "urban", "1/2-1/2")],
         extra={"WhiteTeam": "ŠK Lípa Brno", "BlackTeam": "TJ Slavia Třebíč"},
     ),
     Event(
-        "jihlava", "2026-03-21_jihlava-rapid.pgn", "Jihlava Rapid 2026", "Jihlava CZE",
-        "rapid", "1500+10",
+        "jihlava",
+        "2026-03-21_jihlava-rapid.pgn",
+        "Jihlava Rapid 2026",
+        "Jihlava CZE",
+        "rapid",
+        "1500+10",
         swiss(
             ["2026-03-21"] * 7,
-            [("novak", "svoboda", "1-0"), ("kolar", "novak", "1/2-1/2"),
-             ("novak", "benes", "0-1"), ("stepanek", "novak", "0-1"),
-             ("novak", "nguyen", "1-0"), ("pesek", "novak", "1/2-1/2"),
-             ("novak", "horvathova", "1-0")],
+            [
+                ("novak", "svoboda", "1-0"),
+                ("kolar", "novak", "1/2-1/2"),
+                ("novak", "benes", "0-1"),
+                ("stepanek", "novak", "0-1"),
+                ("novak", "nguyen", "1-0"),
+                ("pesek", "novak", "1/2-1/2"),
+                ("novak", "horvathova", "1-0"),
+            ],
         ),
     ),
 ]
@@ -334,12 +463,45 @@ next(e for e in EVENTS if e.key == "club").start = "2025-10-22"
 # the online games (lichess usernames and lichess ratings; never FIDE data)
 LICHESS = [
     # (game id, date, time, white, black, white elo, black elo, diffs, result, tc, event)
-    ("Xq7mB2kP", "2026.01.09", "19:42:10", "TomasNovak88", "vltava_knight", 2041, 2012,
-     ("+6", "-6"), "1-0", "180+2", "Rated Blitz game"),
-    ("h3Lw9ZcD", "2026.01.09", "19:51:37", "MatVeDvou", "TomasNovak88", 2098, 2047,
-     ("+5", "-5"), "1-0", "180+2", "Rated Blitz game"),
-    ("Pn4sT8vR", "2026.01.11", "10:05:02", "TomasNovak88", "Bohemian_Rhapsody64", 2042, 1987,
-     ("+0", "+0"), "1/2-1/2", "600+0", "Rated Rapid game"),
+    (
+        "Xq7mB2kP",
+        "2026.01.09",
+        "19:42:10",
+        "TomasNovak88",
+        "vltava_knight",
+        2041,
+        2012,
+        ("+6", "-6"),
+        "1-0",
+        "180+2",
+        "Rated Blitz game",
+    ),
+    (
+        "h3Lw9ZcD",
+        "2026.01.09",
+        "19:51:37",
+        "MatVeDvou",
+        "TomasNovak88",
+        2098,
+        2047,
+        ("+5", "-5"),
+        "1-0",
+        "180+2",
+        "Rated Blitz game",
+    ),
+    (
+        "Pn4sT8vR",
+        "2026.01.11",
+        "10:05:02",
+        "TomasNovak88",
+        "Bohemian_Rhapsody64",
+        2042,
+        1987,
+        ("+0", "+0"),
+        "1/2-1/2",
+        "600+0",
+        "Rated Rapid game",
+    ),
 ]
 LICHESS_FILE = "2026-01_lichess-tomasnovak88.pgn"
 
@@ -387,8 +549,19 @@ def counts(ev: Event, g: G) -> bool:
     )
 
 
-MONTHS = [f"{y}-{m:02d}" for y, m in [(2025, 9), (2025, 10), (2025, 11), (2025, 12),
-                                      (2026, 1), (2026, 2), (2026, 3), (2026, 4)]]
+MONTHS = [
+    f"{y}-{m:02d}"
+    for y, m in [
+        (2025, 9),
+        (2025, 10),
+        (2025, 11),
+        (2025, 12),
+        (2026, 1),
+        (2026, 2),
+        (2026, 3),
+        (2026, 4),
+    ]
+]
 
 
 def own_ratings() -> dict[str, dict[str, int]]:
@@ -462,8 +635,9 @@ def cp(info: chess.engine.InfoDict) -> int:
     return info["score"].white().score(mate_score=10000)
 
 
-def play(engine: chess.engine.SimpleEngine, key: str, result: str,
-         stop_at: int = 0) -> tuple[str, list[chess.Move]]:
+def play(
+    engine: chess.engine.SimpleEngine, key: str, result: str, stop_at: int = 0
+) -> tuple[str, list[chess.Move]]:
     """A legal game from a real opening line that ends the way `result` says."""
     winner = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(result)
     for attempt in range(60):
@@ -488,8 +662,7 @@ def play(engine: chess.engine.SimpleEngine, key: str, result: str,
                 else:
                     ok = outcome.winner == winner
                 break
-            infos = engine.analyse(board, chess.engine.Limit(nodes=NODES), multipv=3,
-                                   game=game_id)
+            infos = engine.analyse(board, chess.engine.Limit(nodes=NODES), multipv=3, game=game_id)
             ev = cp(infos[0])
             if not stop_at:
                 if winner is not None:
@@ -532,8 +705,9 @@ def play(engine: chess.engine.SimpleEngine, key: str, result: str,
 # --------------------------------------------------------------------------------------------
 
 
-def movetext(moves: list[chess.Move], result: str, clocks: list[str] | None = None,
-             comment: str = "") -> str:
+def movetext(
+    moves: list[chess.Move], result: str, clocks: list[str] | None = None, comment: str = ""
+) -> str:
     game = chess.pgn.Game()
     node: chess.pgn.GameNode = game
     for i, move in enumerate(moves):
@@ -559,11 +733,13 @@ def pgn_date(iso: str) -> str:
     return iso.replace("-", ".")
 
 
-def event_text(ev: Event, engine: chess.engine.SimpleEngine,
-               ratings: dict[str, dict[str, int]]) -> str:
+def event_text(
+    ev: Event, engine: chess.engine.SimpleEngine, ratings: dict[str, dict[str, int]]
+) -> str:
     chunks = []
     chessbase = ev.key == "weinviertel"
     for n, g in enumerate(ev.games):
+
         def elo(who: str) -> str:
             if who == ME:
                 return str(ratings[ev.lst][ev.list_period])
@@ -573,21 +749,32 @@ def event_text(ev: Event, engine: chess.engine.SimpleEngine,
         w, b = P[g.white], P[g.black]
         rnd = f"{g.rnd}.{(9, 4, 7, 3, 5)[n]}" if chessbase else g.rnd
         tags = [
-            ("Event", ev.name), ("Site", ev.site), ("Date", pgn_date(g.date)), ("Round", rnd),
-            ("White", w.name), ("Black", b.name),
+            ("Event", ev.name),
+            ("Site", ev.site),
+            ("Date", pgn_date(g.date)),
+            ("Round", rnd),
+            ("White", w.name),
+            ("Black", b.name),
             ("Result", "*" if g.unfinished_at else g.result),
         ]
         if g.forfeit:
             moves: list[chess.Move] = []
             eco = ""
         else:
-            eco, moves = play(engine, f"{ev.key}/{g.rnd}/{g.white}/{g.black}", g.result,
-                              g.unfinished_at)
+            eco, moves = play(
+                engine, f"{ev.key}/{g.rnd}/{g.white}/{g.black}", g.result, g.unfinished_at
+            )
         if chessbase:
-            tags += [("ECO", eco), ("WhiteElo", elo(g.white)), ("BlackElo", elo(g.black)),
-                     ("PlyCount", str(len(moves))), ("EventDate", pgn_date(ev.start)),
-                     ("TimeControl", ev.tc or "?"),
-                     ("WhiteFideId", w.fide_id), ("BlackFideId", b.fide_id)]
+            tags += [
+                ("ECO", eco),
+                ("WhiteElo", elo(g.white)),
+                ("BlackElo", elo(g.black)),
+                ("PlyCount", str(len(moves))),
+                ("EventDate", pgn_date(ev.start)),
+                ("TimeControl", ev.tc or "?"),
+                ("WhiteFideId", w.fide_id),
+                ("BlackFideId", b.fide_id),
+            ]
         else:
             tags += [("WhiteElo", elo(g.white)), ("BlackElo", elo(g.black))]
             if w.fide_id:
@@ -622,12 +809,23 @@ def lichess_text(engine: chess.engine.SimpleEngine) -> str:
             s = left[side]
             clocks.append(f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}")
         tags = [
-            ("Event", event), ("Site", f"https://lichess.org/{gid}"), ("Date", date),
-            ("Round", "-"), ("White", white), ("Black", black), ("Result", result),
-            ("UTCDate", date), ("UTCTime", time), ("WhiteElo", str(we)),
-            ("BlackElo", str(be)), ("WhiteRatingDiff", diffs[0]),
-            ("BlackRatingDiff", diffs[1]), ("Variant", "Standard"), ("TimeControl", tc),
-            ("ECO", eco), ("Termination", "Normal"),
+            ("Event", event),
+            ("Site", f"https://lichess.org/{gid}"),
+            ("Date", date),
+            ("Round", "-"),
+            ("White", white),
+            ("Black", black),
+            ("Result", result),
+            ("UTCDate", date),
+            ("UTCTime", time),
+            ("WhiteElo", str(we)),
+            ("BlackElo", str(be)),
+            ("WhiteRatingDiff", diffs[0]),
+            ("BlackRatingDiff", diffs[1]),
+            ("Variant", "Standard"),
+            ("TimeControl", tc),
+            ("ECO", eco),
+            ("Termination", "Normal"),
         ]
         chunks.append(header(tags) + "\n" + movetext(moves, result, clocks) + "\n")
     return "\n".join(chunks)
@@ -659,8 +857,13 @@ def write(ev: Event, text: str) -> None:
     elif ev.file.endswith(".gz"):
         buf = io.BytesIO()
         mtime = int(dt.datetime(2026, 2, 16, 9, 0, tzinfo=dt.UTC).timestamp())
-        with gzip.GzipFile(filename="pardubice-winter-open-2026.pgn", mode="wb",
-                           fileobj=buf, compresslevel=9, mtime=mtime) as gz:
+        with gzip.GzipFile(
+            filename="pardubice-winter-open-2026.pgn",
+            mode="wb",
+            fileobj=buf,
+            compresslevel=9,
+            mtime=mtime,
+        ) as gz:
             gz.write(text.encode("utf-8"))
         path.write_bytes(buf.getvalue())
     else:

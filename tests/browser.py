@@ -26,10 +26,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--disable-default-apps", "--mute-audio",
-         "--hide-scrollbars", "--remote-debugging-pipe")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--remote-debugging-pipe",
+)
 
 
 def find_chromium() -> str | None:
@@ -62,19 +73,34 @@ class Browser:
             os.dup2(high[1], 4)
 
         self._proc = subprocess.Popen(
-            [exe, *FLAGS, f"--user-data-dir={self._profile}",
-             f"--window-size={self.width},{self.height}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            pass_fds=(3, 4), preexec_fn=pipes_on_3_and_4)
+            [
+                exe,
+                *FLAGS,
+                f"--user-data-dir={self._profile}",
+                f"--window-size={self.width},{self.height}",
+                "about:blank",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(3, 4),
+            preexec_fn=pipes_on_3_and_4,
+        )
         os.close(to_browser_r)
         os.close(from_browser_w)
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self._session = self.call("Target.attachToTarget", targetId=target,
-                                  flatten=True)["sessionId"]
+        self._session = self.call("Target.attachToTarget", targetId=target, flatten=True)[
+            "sessionId"
+        ]
         for domain in ("Page", "Runtime", "Log"):
             self.call(f"{domain}.enable")
-        self.call("Emulation.setDeviceMetricsOverride", width=self.width, height=self.height,
-                  deviceScaleFactor=1, mobile=False)
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=self.width,
+            height=self.height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -94,7 +120,7 @@ class Browser:
     def _send(self, message: dict[str, Any]) -> None:
         data = json.dumps(message).encode() + b"\0"
         while data:
-            data = data[os.write(self._to_browser, data):]
+            data = data[os.write(self._to_browser, data) :]
 
     def _receive(self, deadline: float) -> dict[str, Any]:
         while b"\0" not in self._buffer:
@@ -156,8 +182,7 @@ class Browser:
         params: dict[str, Any] = {"format": "png"}
         if full_page:
             height = int(self.evaluate("document.documentElement.scrollHeight"))
-            params["clip"] = {"x": 0, "y": 0, "width": self.width, "height": height,
-                              "scale": 1}
+            params["clip"] = {"x": 0, "y": 0, "width": self.width, "height": height, "scale": 1}
             params["captureBeyondViewport"] = True
         data = self.call("Page.captureScreenshot", **params)["data"]
         return base64.b64decode(data)

@@ -59,24 +59,54 @@ class Replay:
 
     def t(self, name: str, start: str, end: str, **kw: Any) -> int:
         tid = len(self.tournaments) + 1
-        self.tournaments.append(TournamentFact(
-            tid, name, start=dt.date.fromisoformat(start), end=dt.date.fromisoformat(end),
-            **kw))
+        self.tournaments.append(
+            TournamentFact(
+                tid, name, start=dt.date.fromisoformat(start), end=dt.date.fromisoformat(end), **kw
+            )
+        )
         return tid
 
-    def g(self, tid: int, opp: int | None, score: Fraction | int, *, own: int | None = None,
-          day: str | None = None, rl: RatingList | None = None, rated: bool = True,
-          reason: str | None = None, name: str | None = None) -> None:
+    def g(
+        self,
+        tid: int,
+        opp: int | None,
+        score: Fraction | int,
+        *,
+        own: int | None = None,
+        day: str | None = None,
+        rl: RatingList | None = None,
+        rated: bool = True,
+        reason: str | None = None,
+        name: str | None = None,
+    ) -> None:
         t = self.tournaments[tid - 1]
         n = len(self.games) + 1
-        self.games.append(GameFact(
-            id=n, tournament_id=tid, date=dt.date.fromisoformat(day) if day else t.start,
-            round=str(n), white=True, opponent_id=1000 + n, opponent=name or f"Opp {n}",
-            own_elo=own, opponent_elo=opp, result="*", score=Fraction(score),
-            rating_list=rl or self.rl, rated=rated, not_rated_reason=reason))
+        self.games.append(
+            GameFact(
+                id=n,
+                tournament_id=tid,
+                date=dt.date.fromisoformat(day) if day else t.start,
+                round=str(n),
+                white=True,
+                opponent_id=1000 + n,
+                opponent=name or f"Opp {n}",
+                own_elo=own,
+                opponent_elo=opp,
+                result="*",
+                score=Fraction(score),
+                rating_list=rl or self.rl,
+                rated=rated,
+                not_rated_reason=reason,
+            )
+        )
 
-    def event(self, start: str, *games: tuple[int, Fraction | int], end: str | None = None,
-              name: str | None = None) -> int:
+    def event(
+        self,
+        start: str,
+        *games: tuple[int, Fraction | int],
+        end: str | None = None,
+        name: str | None = None,
+    ) -> int:
         """A tournament (named "T<id>" unless `name` is given) of `games` (opponent rating,
         score), all played on its start."""
         tid = self.t(name or f"T{len(self.tournaments) + 1}", start, end or start)
@@ -84,24 +114,53 @@ class Replay:
             self.g(tid, opp, score)
         return tid
 
-    def off(self, period: str, rating: int | None, *, k: int | None = None,
-            rl: RatingList | None = None, games: int | None = None,
-            birth_year: int | None = None) -> None:
-        self.official.append(OfficialEntry(1, rl or self.rl, Period.parse(period), rating,
-                                           games=games, k=k, birth_year=birth_year))
+    def off(
+        self,
+        period: str,
+        rating: int | None,
+        *,
+        k: int | None = None,
+        rl: RatingList | None = None,
+        games: int | None = None,
+        birth_year: int | None = None,
+    ) -> None:
+        self.official.append(
+            OfficialEntry(
+                1,
+                rl or self.rl,
+                Period.parse(period),
+                rating,
+                games=games,
+                k=k,
+                birth_year=birth_year,
+            )
+        )
 
-    def inputs(self, rl: RatingList | None = None, player: PlayerInfo | None = None,
-               until: str | None = None,
-               standard: dict[Period, int] | None = None) -> ReplayInputs:
+    def inputs(
+        self,
+        rl: RatingList | None = None,
+        player: PlayerInfo | None = None,
+        until: str | None = None,
+        standard: dict[Period, int] | None = None,
+    ) -> ReplayInputs:
         """What the replay of list `rl` (the season's by default) is given."""
-        return ReplayInputs(rl or self.rl, self.games, self.tournaments, self.official,
-                            player or self.player or PlayerInfo(),
-                            standard_ratings=standard or {},
-                            until=Period.parse(until) if until else None)
+        return ReplayInputs(
+            rl or self.rl,
+            self.games,
+            self.tournaments,
+            self.official,
+            player or self.player or PlayerInfo(),
+            standard_ratings=standard or {},
+            until=Period.parse(until) if until else None,
+        )
 
-    def run(self, rl: RatingList | PlayerInfo | None = None, player: PlayerInfo | None = None,
-            until: str | None = None,
-            standard: dict[Period, int] | None = None) -> ReplayResult:
+    def run(
+        self,
+        rl: RatingList | PlayerInfo | None = None,
+        player: PlayerInfo | None = None,
+        until: str | None = None,
+        standard: dict[Period, int] | None = None,
+    ) -> ReplayResult:
         """The replay of list `rl`; `run(player)` alone is the season list's for `player`."""
         if isinstance(rl, PlayerInfo):
             rl, player = None, rl
@@ -128,25 +187,49 @@ class Season:
     _counter: int = 0
 
     def __post_init__(self) -> None:
-        self.player_id = self.player(self.name, self.fide_id, birth_year=self.birth_year,
-                                     rated_games=self.rated_games, ever_2400=self.ever_2400,
-                                     is_me=self.me)
+        self.player_id = self.player(
+            self.name,
+            self.fide_id,
+            birth_year=self.birth_year,
+            rated_games=self.rated_games,
+            ever_2400=self.ever_2400,
+            is_me=self.me,
+        )
 
     def player(self, name: str, fide_id: int | None = None, **facts: object) -> int:
         norm = normalize_name(name)
         with self.store.engine.begin() as conn:
-            pid = int(conn.execute(insert(players).values(
-                name=name, norm_name=norm, fide_id=fide_id, **facts)).inserted_primary_key[0])  # type: ignore[index]
+            pid = int(
+                conn.execute(
+                    insert(players).values(name=name, norm_name=norm, fide_id=fide_id, **facts)
+                ).inserted_primary_key[0]
+            )  # type: ignore[index]
             conn.execute(insert(player_names).values(norm_name=norm, player_id=pid))
         return pid
 
-    def tournament(self, event: str, start: str | dt.date | None, end: str | dt.date | None,
-                   *, site: str = "Somewhere", online: bool = False) -> int:
+    def tournament(
+        self,
+        event: str,
+        start: str | dt.date | None,
+        end: str | dt.date | None,
+        *,
+        site: str = "Somewhere",
+        online: bool = False,
+    ) -> int:
         key = f"{event}|{site}|{start}"
         with self.store.engine.begin() as conn:
-            return int(conn.execute(insert(tournaments).values(
-                event=event, site=site, start_date=_d(start), end_date=_d(end), key=key,
-                online=online)).inserted_primary_key[0])  # type: ignore[index]
+            return int(
+                conn.execute(
+                    insert(tournaments).values(
+                        event=event,
+                        site=site,
+                        start_date=_d(start),
+                        end_date=_d(end),
+                        key=key,
+                        online=online,
+                    )
+                ).inserted_primary_key[0]
+            )  # type: ignore[index]
 
     def opponent(self, name: str) -> int:
         if name not in self._opponents:
@@ -182,23 +265,52 @@ class Season:
         we, be = (own_elo, opponent_rating) if white else (opponent_rating, own_elo)
         ident = hashlib.sha256(f"{self._counter}|{tournament_id}|{opp_name}".encode()).digest()[:16]
         with self.store.engine.begin() as conn:
-            return int(conn.execute(insert(games).values(
-                identity=ident, tournament_id=tournament_id, white_id=w, black_id=b,
-                date=_d(date), round=round or str(self._counter), result=result,
-                white_elo=we, black_elo=be,
-                white_elo_tag=None if we is None else str(we),
-                black_elo_tag=None if be is None else str(be),
-                has_moves=True, list=str(rating_list), rated=rated,
-                not_rated_reason=reason)).inserted_primary_key[0])  # type: ignore[index]
+            return int(
+                conn.execute(
+                    insert(games).values(
+                        identity=ident,
+                        tournament_id=tournament_id,
+                        white_id=w,
+                        black_id=b,
+                        date=_d(date),
+                        round=round or str(self._counter),
+                        result=result,
+                        white_elo=we,
+                        black_elo=be,
+                        white_elo_tag=None if we is None else str(we),
+                        black_elo_tag=None if be is None else str(be),
+                        has_moves=True,
+                        list=str(rating_list),
+                        rated=rated,
+                        not_rated_reason=reason,
+                    )
+                ).inserted_primary_key[0]
+            )  # type: ignore[index]
 
-    def official(self, period: str, rating: int | None, *, k: int | None = None,
-                 games_count: int | None = None, rating_list: str = "standard",
-                 birth_year: int | None = None) -> None:
+    def official(
+        self,
+        period: str,
+        rating: int | None,
+        *,
+        k: int | None = None,
+        games_count: int | None = None,
+        rating_list: str = "standard",
+        birth_year: int | None = None,
+    ) -> None:
         with self.store.engine.begin() as conn:
-            conn.execute(insert(official_ratings).values(
-                player_id=self.player_id, list=rating_list, period=period, rating=rating,
-                games=games_count, k=k, birth_year=birth_year, source="test",
-                recorded_at=dt.datetime(2026, 1, 1)))
+            conn.execute(
+                insert(official_ratings).values(
+                    player_id=self.player_id,
+                    list=rating_list,
+                    period=period,
+                    rating=rating,
+                    games=games_count,
+                    k=k,
+                    birth_year=birth_year,
+                    source="test",
+                    recorded_at=dt.datetime(2026, 1, 1),
+                )
+            )
 
 
 def sample_season_db(db: Path) -> Path:
@@ -257,8 +369,14 @@ def long_career(db: Path, years: int = 12, games: int = 8) -> Path:
             for i in range(games):
                 k = (m * games + i) % 40
                 score = (Fraction(0), Fraction(1, 2), Fraction(1))[(m * 7 + i * 3) % 5 % 3]
-                s.game(t, 1900 + (k * 37) % 200, score, own_elo=None,
-                       date=start + dt.timedelta(days=i // 2), opponent=f"Opponent {k:02d}")
+                s.game(
+                    t,
+                    1900 + (k * 37) % 200,
+                    score,
+                    own_elo=None,
+                    date=start + dt.timedelta(days=i // 2),
+                    opponent=f"Opponent {k:02d}",
+                )
             month = month.next()
     return db
 
@@ -270,13 +388,18 @@ def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
         import io
         import sys
+
         out, err = io.StringIO(), io.StringIO()
         mp.setattr(sys, "stdout", out)
         mp.setattr(sys, "stderr", err)
         from tracker.cli import main
+
         try:
-            mp.setattr(sys, "argv", ["tracker", "demo", "--samples", str(SAMPLES),
-                                     "--output-dir", str(folder)])
+            mp.setattr(
+                sys,
+                "argv",
+                ["tracker", "demo", "--samples", str(SAMPLES), "--output-dir", str(folder)],
+            )
             main()
         except SystemExit as exc:
             assert exc.code in (0, None), err.getvalue()

@@ -35,9 +35,10 @@ SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
 SPEC = SHARED / "spec"
 SAMPLES = REPO / "sample_pgns"
-SHARED_MISSING = ("../shared is not beside the clone: the tests that read the FIDE spec and "
-                  "the PGN corpus skip (CI lays it there)")
-
+SHARED_MISSING = (
+    "../shared is not beside the clone: the tests that read the FIDE spec and "
+    "the PGN corpus skip (CI lays it there)"
+)
 
 
 def corpus_files() -> list[Path]:
@@ -50,8 +51,11 @@ def corpus_files() -> list[Path]:
 def decompressed(path: Path) -> bytes:
     """A corpus file's bytes (.xz, .gz and .bz2 decompressed, as tracker.files.sources does)."""
     data = path.read_bytes()
-    for suffix, unpack in ((".xz", lzma.decompress), (".gz", gzip.decompress),
-                           (".bz2", bz2.decompress)):
+    for suffix, unpack in (
+        (".xz", lzma.decompress),
+        (".gz", gzip.decompress),
+        (".bz2", bz2.decompress),
+    ):
         if path.name.endswith(suffix):
             return unpack(data)
     return data
@@ -69,17 +73,19 @@ def pytest_configure(config: pytest.Config) -> None:
     # A run without ../shared tests much less; under CI that is a failure, not a green run.
     if not SHARED.is_dir() and os.environ.get("CI") == "true":
         raise pytest.UsageError(f"{SHARED_MISSING}; with CI=true that fails the run")
-    config.addinivalue_line("markers", "databases: run once on SQLite and once on PostgreSQL "
-                                       "(tests/conftest.py)")
+    config.addinivalue_line(
+        "markers", "databases: run once on SQLite and once on PostgreSQL (tests/conftest.py)"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A test marked `databases` runs on each of BACKENDS (through the `backend` fixture),
     unless it parametrizes `backend` itself."""
-    if (metafunc.definition.get_closest_marker("databases") is not None
-            and "backend" in metafunc.fixturenames
-            and not any("backend" in m.args[0] for m in metafunc.definition.iter_markers(
-                "parametrize"))):
+    if (
+        metafunc.definition.get_closest_marker("databases") is not None
+        and "backend" in metafunc.fixturenames
+        and not any("backend" in m.args[0] for m in metafunc.definition.iter_markers("parametrize"))
+    ):
         metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 
@@ -120,10 +126,13 @@ def pg_program(name: str) -> str | None:
     if found:
         return found
     candidates = glob.glob(f"/usr/lib/postgresql/*/bin/{name}") + glob.glob(
-        f"/usr/local/pgsql/bin/{name}")
+        f"/usr/local/pgsql/bin/{name}"
+    )
+
     def version(path: str) -> tuple[int, ...]:
         part = Path(path).parent.parent.name
         return tuple(int(x) for x in part.split(".") if x.isdigit()) or (0,)
+
     candidates.sort(key=version, reverse=True)
     return candidates[0] if candidates else None
 
@@ -136,8 +145,10 @@ def _pg_missing() -> str | None:
         return "psycopg is not installed (pip install -e '.[dev]' brings it)"
     for name in ("initdb", "pg_ctl"):
         if pg_program(name) is None:
-            return (f"{name} not found on the PATH nor under /usr/lib/postgresql/*/bin "
-                    "(apt-get install postgresql)")
+            return (
+                f"{name} not found on the PATH nor under /usr/lib/postgresql/*/bin "
+                "(apt-get install postgresql)"
+            )
     if os.geteuid() == 0 and (shutil.which("runuser") is None or _uid("nobody") is None):
         return "running as root, and no user nobody or no runuser to start the server as"
     return None
@@ -166,19 +177,23 @@ class PgCluster:
     def admin(self) -> Any:
         import psycopg
 
-        return psycopg.connect(host=str(self.folder), user=PG_USER, dbname="postgres",
-                               autocommit=True)
+        return psycopg.connect(
+            host=str(self.folder), user=PG_USER, dbname="postgres", autocommit=True
+        )
 
     def create(self, name: str, template: str | None = None) -> str:
         with self.admin() as conn:
-            conn.execute(f'CREATE DATABASE "{name}"'
-                         + (f' TEMPLATE "{template}"' if template else ""))
+            conn.execute(
+                f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")
+            )
         return self.url(name)
 
     def has(self, name: str) -> bool:
         with self.admin() as conn:
-            return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                                (name,)).fetchone() is not None
+            return (
+                conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+                is not None
+            )
 
     def drop(self, name: str) -> None:
         with self.admin() as conn:
@@ -226,17 +241,38 @@ def pg_cluster() -> Iterator[PgCluster]:
     started = False
     try:
         made = subprocess.run(
-            _as_server_user([initdb, "-D", str(data), "-U", PG_USER, "--auth=trust",
-                             "-E", "UTF8", "--locale=C", "--no-sync"]),
-            capture_output=True, text=True, timeout=120)
+            _as_server_user(
+                [
+                    initdb,
+                    "-D",
+                    str(data),
+                    "-U",
+                    PG_USER,
+                    "--auth=trust",
+                    "-E",
+                    "UTF8",
+                    "--locale=C",
+                    "--no-sync",
+                ]
+            ),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if made.returncode != 0:
             pytest.fail(f"initdb failed: {made.stderr.strip() or made.stdout.strip()}")
-        options = (f"-k {folder} -c listen_addresses='' -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=60")
+        options = (
+            f"-k {folder} -c listen_addresses='' -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
+        )
         start = subprocess.run(
-            _as_server_user([pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60",
-                             "-o", options, "start"]),
-            capture_output=True, text=True, timeout=120)
+            _as_server_user(
+                [pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options, "start"]
+            ),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         started = start.returncode == 0
         if not started:
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
@@ -244,8 +280,11 @@ def pg_cluster() -> Iterator[PgCluster]:
         yield PgCluster(folder, itertools.count(1))
     finally:
         if started:
-            subprocess.run(_as_server_user([pg_ctl, "-D", str(data), "-m", "immediate",
-                                            "stop"]), capture_output=True, timeout=60)
+            subprocess.run(
+                _as_server_user([pg_ctl, "-D", str(data), "-m", "immediate", "stop"]),
+                capture_output=True,
+                timeout=60,
+            )
         with contextlib.suppress(OSError):
             shutil.rmtree(folder)
 
@@ -266,11 +305,16 @@ def dump_target(target: str, without: tuple[str, ...] = ()) -> list[str]:
     try:
         with engine.connect() as conn:
             tables = set(inspect(conn).get_table_names())
-            return [f"{t.name}: {tuple(row)}" for t in metadata.sorted_tables
-                    if t.name in tables
-                    for row in conn.execute(
-                        select(*(c for c in t.columns if c.name not in without))
-                        .order_by(*t.primary_key.columns))]
+            return [
+                f"{t.name}: {tuple(row)}"
+                for t in metadata.sorted_tables
+                if t.name in tables
+                for row in conn.execute(
+                    select(*(c for c in t.columns if c.name not in without)).order_by(
+                        *t.primary_key.columns
+                    )
+                )
+            ]
     finally:
         engine.dispose()
 
@@ -286,11 +330,11 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return None if SHARED.is_dir() else SHARED_MISSING
 
 
-
 @pytest.fixture(scope="session")
 def two_opens_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The two-opens season (tests/builders.py two_opens_season), built once a run."""
     from tests.builders import two_opens_season
+
     return two_opens_season(tmp_path_factory.mktemp("two-opens") / "season.db")
 
 
@@ -298,6 +342,7 @@ def two_opens_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def two_opens_db(two_opens_template: Path, tmp_path: Path) -> str:
     """A copy of the two-opens season's database for one test."""
     from tests.builders import copy_db
+
     return copy_db(two_opens_template, tmp_path)
 
 

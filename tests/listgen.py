@@ -36,32 +36,155 @@ from tracker.model import Period, RatingList
 
 DEFAULT_PERIOD = Period(2025, 11)
 CURRENT_FORMATS = ("txt", "xml", "combined-txt", "combined-xml")
-OLD_FORMATS = ("txt-2001", "txt-2003", "txt-2009", "txt-2012", "combined-txt-2015", "xml-2012",
-               "combined-xml-2015")
+OLD_FORMATS = (
+    "txt-2001",
+    "txt-2003",
+    "txt-2009",
+    "txt-2012",
+    "combined-txt-2015",
+    "xml-2012",
+    "combined-xml-2015",
+)
 FORMATS = CURRENT_FORMATS + OLD_FORMATS
-OLD_TITLE_CODES = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": "wm",
-                   "WFM": "wf", "WCM": "wc"}
+OLD_TITLE_CODES = {
+    "GM": "g",
+    "IM": "m",
+    "FM": "f",
+    "CM": "c",
+    "WGM": "wg",
+    "WIM": "wm",
+    "WFM": "wf",
+    "WCM": "wc",
+}
 QUARTERLY_NAME = 33  # characters of a name in the layouts before 2012
 MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
 SURNAMES = (
-    "Müller", "Žukauskas", "Ólafsson", "Nguyễn", "Dvořák", "Petrović", "Đorđević", "Çelik",
-    "Øvergaard", "Grünfeld", "Şahin", "Kowalczyk", "Wójcik", "García", "Fernández", "Núñez",
-    "Sørensen", "Jäger", "Lévêque", "François", "Smith", "Ivanov", "Kuznetsova", "Wang",
-    "Kumar", "O'Brien", "van der Berg", "Al-Khalifa", "Papadopoulos", "Horváth", "Kovács",
-    "Mäkinen", "Björnsson", "Aðalsteinsson", "Þórsson", "Ramírez", "Gonçalves", "Yılmaz",
-    "Novák", "Schröder", "Dubois", "Rossi", "Bianchi", "Andersson", "Hansen", "Singh",
-    "Tran", "Kim", "Abdullaev", "Mamedov", "Grigoryan", "Łukasiewicz", "Šimunić", "Ćosić",
+    "Müller",
+    "Žukauskas",
+    "Ólafsson",
+    "Nguyễn",
+    "Dvořák",
+    "Petrović",
+    "Đorđević",
+    "Çelik",
+    "Øvergaard",
+    "Grünfeld",
+    "Şahin",
+    "Kowalczyk",
+    "Wójcik",
+    "García",
+    "Fernández",
+    "Núñez",
+    "Sørensen",
+    "Jäger",
+    "Lévêque",
+    "François",
+    "Smith",
+    "Ivanov",
+    "Kuznetsova",
+    "Wang",
+    "Kumar",
+    "O'Brien",
+    "van der Berg",
+    "Al-Khalifa",
+    "Papadopoulos",
+    "Horváth",
+    "Kovács",
+    "Mäkinen",
+    "Björnsson",
+    "Aðalsteinsson",
+    "Þórsson",
+    "Ramírez",
+    "Gonçalves",
+    "Yılmaz",
+    "Novák",
+    "Schröder",
+    "Dubois",
+    "Rossi",
+    "Bianchi",
+    "Andersson",
+    "Hansen",
+    "Singh",
+    "Tran",
+    "Kim",
+    "Abdullaev",
+    "Mamedov",
+    "Grigoryan",
+    "Łukasiewicz",
+    "Šimunić",
+    "Ćosić",
 )
 GIVEN = (
-    "Magnus", "Łukasz", "Søren", "José", "François", "Zoë", "Ágnes", "Jiří", "Mikuláš",
-    "Anna", "Maria", "Ivan", "Olga", "Wei", "Arjun", "Nodirbek", "Hou", "Ju", "Élodie",
-    "Håkon", "Björn", "Þóra", "Ines", "Jürgen", "Renée", "Özge", "Ştefan", "Dragoș",
-    "Ana-Maria", "J.", "M.", "Alexander Sebastian", "Ngọc Trường Sơn", "Chloé", "Noël",
+    "Magnus",
+    "Łukasz",
+    "Søren",
+    "José",
+    "François",
+    "Zoë",
+    "Ágnes",
+    "Jiří",
+    "Mikuláš",
+    "Anna",
+    "Maria",
+    "Ivan",
+    "Olga",
+    "Wei",
+    "Arjun",
+    "Nodirbek",
+    "Hou",
+    "Ju",
+    "Élodie",
+    "Håkon",
+    "Björn",
+    "Þóra",
+    "Ines",
+    "Jürgen",
+    "Renée",
+    "Özge",
+    "Ştefan",
+    "Dragoș",
+    "Ana-Maria",
+    "J.",
+    "M.",
+    "Alexander Sebastian",
+    "Ngọc Trường Sơn",
+    "Chloé",
+    "Noël",
 )
-FEDERATIONS = ("GER", "LTU", "ISL", "VIE", "CZE", "SRB", "TUR", "NOR", "POL", "ESP", "FRA",
-               "ENG", "RUS", "CHN", "IND", "USA", "NED", "UAE", "GRE", "HUN", "FIN", "POR",
-               "ITA", "SWE", "DEN", "KOR", "UZB", "AZE", "ARM", "CRO", "FID")
+FEDERATIONS = (
+    "GER",
+    "LTU",
+    "ISL",
+    "VIE",
+    "CZE",
+    "SRB",
+    "TUR",
+    "NOR",
+    "POL",
+    "ESP",
+    "FRA",
+    "ENG",
+    "RUS",
+    "CHN",
+    "IND",
+    "USA",
+    "NED",
+    "UAE",
+    "GRE",
+    "HUN",
+    "FIN",
+    "POR",
+    "ITA",
+    "SWE",
+    "DEN",
+    "KOR",
+    "UZB",
+    "AZE",
+    "ARM",
+    "CRO",
+    "FID",
+)
 TITLES_OPEN = (("GM", 2), ("IM", 4), ("FM", 8), ("CM", 6))
 TITLES_WOMEN = (("WGM", 3), ("WIM", 4), ("WFM", 6), ("WCM", 5))
 OTHER_TITLES = ("IA", "FA", "NA", "IO", "FT", "FI", "IA,FT", "FA,NA", "DI,FST")
@@ -96,8 +219,11 @@ class Player:
     flag: str
 
     def figures(self, rating_list: RatingList) -> Figures:
-        return {RatingList.STANDARD: self.standard, RatingList.RAPID: self.rapid,
-                RatingList.BLITZ: self.blitz}[rating_list]
+        return {
+            RatingList.STANDARD: self.standard,
+            RatingList.RAPID: self.rapid,
+            RatingList.BLITZ: self.blitz,
+        }[rating_list]
 
 
 def _pick(rng: random.Random, weighted: tuple[tuple[str, int], ...]) -> str:
@@ -110,8 +236,9 @@ def _pick(rng: random.Random, weighted: tuple[tuple[str, int], ...]) -> str:
     return weighted[-1][0]  # pragma: no cover
 
 
-def _figures(rng: random.Random, present: float, base: int, birth: int | None,
-             year: int, inactive: bool) -> Figures:
+def _figures(
+    rng: random.Random, present: float, base: int, birth: int | None, year: int, inactive: bool
+) -> Figures:
     if rng.random() >= present:
         return Figures(None, None, None)
     rating = max(1001, min(2850, int(rng.gauss(base, 220))))
@@ -123,8 +250,9 @@ def _figures(rng: random.Random, present: float, base: int, birth: int | None,
     return Figures(rating, games, k)
 
 
-def players(count: int, *, seed: int = 1, period: Period = DEFAULT_PERIOD,
-            latin1: bool = False) -> Iterator[Player]:
+def players(
+    count: int, *, seed: int = 1, period: Period = DEFAULT_PERIOD, latin1: bool = False
+) -> Iterator[Player]:
     """`count` players, the same ones for the same seed (FIDE IDs ascending, unique)."""
     rng = random.Random(seed)
     surnames = [s for s in SURNAMES if not latin1 or _latin1(s)]
@@ -158,8 +286,21 @@ def players(count: int, *, seed: int = 1, period: Period = DEFAULT_PERIOD,
         other = rng.choice(OTHER_TITLES) if rng.random() < 0.02 else ""
         foa = rng.choice(FOA_TITLES) if rng.random() < 0.01 else ""
         flag = ("w" if woman else "") + ("i" if inactive else "")
-        yield Player(fide_id, name, rng.choice(FEDERATIONS), "F" if woman else "M", title,
-                     women_title, other, foa, standard, rapid, blitz, birth, flag)
+        yield Player(
+            fide_id,
+            name,
+            rng.choice(FEDERATIONS),
+            "F" if woman else "M",
+            title,
+            women_title,
+            other,
+            foa,
+            standard,
+            rapid,
+            blitz,
+            birth,
+            flag,
+        )
 
 
 def _latin1(text: str) -> bool:
@@ -198,8 +339,9 @@ def _is_xml(fmt: str) -> bool:
 def txt_header(period: Period, *, combined: bool, foa: bool = True) -> str:
     """Today's TXT header (2016 on); `foa=False`: the 2012-2015 one (rating month in lower
     case, as `rapid_sep12frl.txt` has it)."""
-    head = (f"{'ID Number':<15}{'Name':<61}{'Fed':<4}{'Sex':<4}{'Tit':<5}{'WTit':<5}"
-            f"{'OTit':<15}" + (f"{'FOA':<4}" if foa else ""))
+    head = f"{'ID Number':<15}{'Name':<61}{'Fed':<4}{'Sex':<4}{'Tit':<5}{'WTit':<5}{'OTit':<15}" + (
+        f"{'FOA':<4}" if foa else ""
+    )
     if combined:
         return head + "SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag"
     month = _month(period) if foa else _month(period, "lower")
@@ -207,16 +349,22 @@ def txt_header(period: Period, *, combined: bool, foa: bool = True) -> str:
 
 
 def txt_line(p: Player, lists: tuple[RatingList, ...], *, foa: bool = True) -> str:
-    parts = [f"{p.fide_id:<15}", p.name[:60].ljust(61), f"{p.federation:<4}", f"{p.sex:<4}",
-             f"{p.title:<5}", f"{p.women_title:<5}", f"{p.other_titles[:14]:<15}"]
+    parts = [
+        f"{p.fide_id:<15}",
+        p.name[:60].ljust(61),
+        f"{p.federation:<4}",
+        f"{p.sex:<4}",
+        f"{p.title:<5}",
+        f"{p.women_title:<5}",
+        f"{p.other_titles[:14]:<15}",
+    ]
     if foa:
         parts.append(f"{p.foa_title:<4}")
     for lst in lists:
         f = p.figures(lst)
         parts += [_num(f.rating, 6), _num(f.games, 4), _num(f.k, 3)]
     no_birth = "0000  " if not foa and lists[1:] else ""  # the 2015 combined file's "none"
-    parts += [_num(p.birth_year, 6) if p.birth_year is not None else no_birth.ljust(6),
-              p.flag]
+    parts += [_num(p.birth_year, 6) if p.birth_year is not None else no_birth.ljust(6), p.flag]
     line = "".join(parts)
     # the 2015 file pads every row to its full width; today's end at their last value
     return line.rstrip() if foa else line.ljust(158 if lists[1:] else 132)
@@ -246,9 +394,11 @@ def old_line(p: Player, fmt: str, rating_list: RatingList = RatingList.STANDARD)
     the games right-aligned to 62, then (2003-2008) the birth date at 64 and the flag at 76,
     (2009-2012) the birth year at 64 and the flag at 70, (2001-2002) the flag at 65."""
     f = p.figures(rating_list)
-    head = (f"{p.fide_id:>8}  {p.name[:QUARTERLY_NAME]:<34}"
-            f"{OLD_TITLE_CODES.get(p.title, p.title.lower()):<4}{p.federation:<5}"
-            f"{_num(f.rating, 5)}{_right(f.games, 4)}  ")
+    head = (
+        f"{p.fide_id:>8}  {p.name[:QUARTERLY_NAME]:<34}"
+        f"{OLD_TITLE_CODES.get(p.title, p.title.lower()):<4}{p.federation:<5}"
+        f"{_num(f.rating, 5)}{_right(f.games, 4)}  "
+    )
     if fmt == "txt-2001":
         return head + " " + p.flag
     if fmt == "txt-2003":
@@ -263,20 +413,30 @@ def published(p: Player, fmt: str, rating_list: RatingList = RatingList.STANDARD
     from dataclasses import replace
 
     if fmt in ("txt-2001", "txt-2003", "txt-2009"):
+
         def no_k(g: Figures) -> Figures:
             return Figures(g.rating, g.games, None)
 
-        return replace(p, name=" ".join(p.name[:QUARTERLY_NAME].split()), sex="",
-                       women_title="", other_titles="", foa_title="",
-                       standard=no_k(p.standard), rapid=no_k(p.rapid), blitz=no_k(p.blitz),
-                       birth_year=None if fmt == "txt-2001" else p.birth_year)
+        return replace(
+            p,
+            name=" ".join(p.name[:QUARTERLY_NAME].split()),
+            sex="",
+            women_title="",
+            other_titles="",
+            foa_title="",
+            standard=no_k(p.standard),
+            rapid=no_k(p.rapid),
+            blitz=no_k(p.blitz),
+            birth_year=None if fmt == "txt-2001" else p.birth_year,
+        )
     if fmt in OLD_FORMATS:
         return replace(p, foa_title="")
     return p
 
 
-def xml_player(p: Player, *, combined: bool, rating_list: RatingList,
-               zero_for_empty: bool, foa: bool = True) -> str:
+def xml_player(
+    p: Player, *, combined: bool, rating_list: RatingList, zero_for_empty: bool, foa: bool = True
+) -> str:
     def v(value: int | None) -> str:
         if value is None:
             return "0" if zero_for_empty else ""
@@ -286,24 +446,37 @@ def xml_player(p: Player, *, combined: bool, rating_list: RatingList,
         return f"<{tag}>{escape(text)}</{tag}>"
 
     f = p.figures(RatingList.STANDARD if combined else rating_list)
-    parts = [el("fideid", str(p.fide_id)), el("name", p.name), el("country", p.federation),
-             el("sex", p.sex), el("title", p.title), el("w_title", p.women_title),
-             el("o_title", p.other_titles)]
+    parts = [
+        el("fideid", str(p.fide_id)),
+        el("name", p.name),
+        el("country", p.federation),
+        el("sex", p.sex),
+        el("title", p.title),
+        el("w_title", p.women_title),
+        el("o_title", p.other_titles),
+    ]
     if foa:
         parts.append(el("foa_title", p.foa_title))
     parts += [el("rating", v(f.rating)), el("games", v(f.games)), el("k", v(f.k))]
     if combined:
         for prefix, g in (("rapid", p.rapid), ("blitz", p.blitz)):
-            parts += [el(f"{prefix}_rating", v(g.rating)), el(f"{prefix}_games", v(g.games)),
-                      el(f"{prefix}_k", v(g.k))]
-    parts += [el("birthday", "" if p.birth_year is None else str(p.birth_year)),
-              el("flag", p.flag)]
+            parts += [
+                el(f"{prefix}_rating", v(g.rating)),
+                el(f"{prefix}_games", v(g.games)),
+                el(f"{prefix}_k", v(g.k)),
+            ]
+    parts += [el("birthday", "" if p.birth_year is None else str(p.birth_year)), el("flag", p.flag)]
     return "<player>" + "".join(parts) + "</player>\n"
 
 
-def write_list(out: IO[str], people: Iterator[Player] | list[Player], fmt: str, *,
-               rating_list: RatingList = RatingList.STANDARD,
-               period: Period = DEFAULT_PERIOD) -> int:
+def write_list(
+    out: IO[str],
+    people: Iterator[Player] | list[Player],
+    fmt: str,
+    *,
+    rating_list: RatingList = RatingList.STANDARD,
+    period: Period = DEFAULT_PERIOD,
+) -> int:
     """Write the players in `fmt` (one of FORMATS) to a text stream; returns the count."""
     if fmt not in FORMATS:
         raise TrackerError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
@@ -313,8 +486,14 @@ def write_list(out: IO[str], people: Iterator[Player] | list[Player], fmt: str, 
     if fmt in ("txt-2001", "txt-2003", "txt-2009"):
         if fmt == "txt-2003":
             out.write("\n")  # the 2003 files begin with an empty line
-        out.write((header_2009(period) if fmt == "txt-2009" else
-                   quarterly_header(period, births=fmt == "txt-2003")) + "\n")
+        out.write(
+            (
+                header_2009(period)
+                if fmt == "txt-2009"
+                else quarterly_header(period, births=fmt == "txt-2003")
+            )
+            + "\n"
+        )
         for p in people:
             out.write(old_line(p, fmt, rating_list) + "\n")
             n += 1
@@ -327,16 +506,32 @@ def write_list(out: IO[str], people: Iterator[Player] | list[Player], fmt: str, 
     else:
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n<playerslist>\n')
         for p in people:
-            out.write(xml_player(p, combined=combined, rating_list=rating_list,
-                                 zero_for_empty=p.fide_id % 2 == 0, foa=foa))
+            out.write(
+                xml_player(
+                    p,
+                    combined=combined,
+                    rating_list=rating_list,
+                    zero_for_empty=p.fide_id % 2 == 0,
+                    foa=foa,
+                )
+            )
             n += 1
         out.write("</playerslist>\n")
     return n
 
 
-def generate(path: str | Path, count: int, fmt: str, *, zipped: bool = False, seed: int = 1,
-             rating_list: RatingList = RatingList.STANDARD, period: Period = DEFAULT_PERIOD,
-             encoding: str = "utf-8", member: str | None = None) -> Path:
+def generate(
+    path: str | Path,
+    count: int,
+    fmt: str,
+    *,
+    zipped: bool = False,
+    seed: int = 1,
+    rating_list: RatingList = RatingList.STANDARD,
+    period: Period = DEFAULT_PERIOD,
+    encoding: str = "utf-8",
+    member: str | None = None,
+) -> Path:
     """Write a list of `count` players to `path` (a zip holding one member when `zipped`)."""
     path = Path(path)
     if fmt not in FORMATS:
@@ -347,10 +542,11 @@ def generate(path: str | Path, count: int, fmt: str, *, zipped: bool = False, se
     kw = {"rating_list": rating_list, "period": period}
     if zipped:
         inner = member or (path.stem + (".xml" if _is_xml(fmt) else ".txt"))
-        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED,
-                             compresslevel=1) as zf, \
-                zf.open(inner, "w", force_zip64=True) as raw, \
-                io.TextIOWrapper(raw, encoding=encoding, newline="\n") as out:
+        with (
+            zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf,
+            zf.open(inner, "w", force_zip64=True) as raw,
+            io.TextIOWrapper(raw, encoding=encoding, newline="\n") as out,
+        ):
             write_list(out, people, fmt, **kw)  # type: ignore[arg-type]
     else:
         with path.open("w", encoding=encoding, newline="\n") as out:
@@ -370,15 +566,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--list", default="standard", help="the list of a single list")
     parser.add_argument("--period", default="2025-11", help="the list month, YYYY-MM")
-    parser.add_argument("--encoding", default="utf-8", choices=("utf-8", "latin-1"),
-                        help="TXT encoding (XML is always UTF-8)")
+    parser.add_argument(
+        "--encoding",
+        default="utf-8",
+        choices=("utf-8", "latin-1"),
+        help="TXT encoding (XML is always UTF-8)",
+    )
     args = parser.parse_args(argv)
     try:
         if args.players < 0:
             raise TrackerError("--players must be 0 or more")
-        path = generate(args.output, args.players, args.format, zipped=args.zip,
-                        seed=args.seed, rating_list=RatingList.parse(args.list),
-                        period=Period.parse(args.period), encoding=args.encoding)
+        path = generate(
+            args.output,
+            args.players,
+            args.format,
+            zipped=args.zip,
+            seed=args.seed,
+            rating_list=RatingList.parse(args.list),
+            period=Period.parse(args.period),
+            encoding=args.encoding,
+        )
     except TrackerError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

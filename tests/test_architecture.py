@@ -29,10 +29,20 @@ OWNERS = {
     "matplotlib": ("tracker.reports.plot",),
     "psycopg": ("tracker.store",),  # (reached through SQLAlchemy: no module imports it)
 }
-PURE = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.identity", "tracker.errors",
-        "tracker.usecases.calc")
-USE_CASES = ("tracker.usecases.calc", "tracker.usecases.official", "tracker.usecases.target",
-             "tracker.usecases.histories")
+PURE = (
+    "tracker.model",
+    "tracker.fide",
+    "tracker.periods",
+    "tracker.identity",
+    "tracker.errors",
+    "tracker.usecases.calc",
+)
+USE_CASES = (
+    "tracker.usecases.calc",
+    "tracker.usecases.official",
+    "tracker.usecases.target",
+    "tracker.usecases.histories",
+)
 """The library verbs the CLI calls (issue 16): none of them prints or imports the CLI."""
 
 
@@ -73,8 +83,9 @@ def test_outside_libraries_have_one_owner(module: str, path: Path) -> None:
 
 
 PURE_MODULES = [(m, p) for m, p in MODULES if _owned_by(m, PURE)]
-LIBRARY = [(m, p) for m, p in MODULES
-           if not _owned_by(m, ("tracker.cli",)) and m != "tracker.__main__"]
+LIBRARY = [
+    (m, p) for m, p in MODULES if not _owned_by(m, ("tracker.cli",)) and m != "tracker.__main__"
+]
 
 
 def test_the_groups_are_not_empty() -> None:
@@ -132,23 +143,37 @@ def test_no_private_name_is_imported_across_modules(module: str, path: Path) -> 
     # issue 16: what a module shares it names publicly; a `_name` is its own
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(
-                "tracker"):
-            private = [a.name for a in node.names
-                       if a.name.startswith("_") and not a.name.startswith("__")]
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tracker"):
+            private = [
+                a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")
+            ]
             assert not private, f"{module} imports {private} from {node.module}"
 
 
-CLI_RULE_WORDS = ("expected_score", "dp_for", "difference_table", "dp_table", "derive_k",
-                  "apply_700_rule", "rate_period", "first_rating(", "one_off_adjustment",
-                  "round_change", "round_half_away", "performance_rating", "seeds_from_standard")
+CLI_RULE_WORDS = (
+    "expected_score",
+    "dp_for",
+    "difference_table",
+    "dp_table",
+    "derive_k",
+    "apply_700_rule",
+    "rate_period",
+    "first_rating(",
+    "one_off_adjustment",
+    "round_change",
+    "round_half_away",
+    "performance_rating",
+    "seeds_from_standard",
+)
 """The engine's verbs (tracker.fide): the CLI parses and prints, the library computes, so no
 CLI module calls one (issue 16: calc, official import and target moved out)."""
 
 
-@pytest.mark.parametrize("module,path", [(m, p) for m, p in MODULES
-                                         if m.startswith("tracker.cli")],
-                         ids=[m for m, _ in MODULES if m.startswith("tracker.cli")])
+@pytest.mark.parametrize(
+    "module,path",
+    [(m, p) for m, p in MODULES if m.startswith("tracker.cli")],
+    ids=[m for m, _ in MODULES if m.startswith("tracker.cli")],
+)
 def test_the_cli_holds_no_rule(module: str, path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert not [w for w in CLI_RULE_WORDS if w in text], module
@@ -156,8 +181,11 @@ def test_the_cli_holds_no_rule(module: str, path: Path) -> None:
 
 def _from_imports(path: Path) -> list[tuple[str, list[str]]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [(node.module, [a.name for a in node.names]) for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0]
+    return [
+        (node.module, [a.name for a in node.names])
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+    ]
 
 
 CLI = [(m, p) for m, p in MODULES if _owned_by(m, ("tracker.cli",))]
@@ -170,9 +198,13 @@ def test_the_cli_reaches_the_store_through_the_use_cases(module: str, path: Path
     # cases), never a store module, not even for a type
     reached = [name for name in _imports(path) if _owned_by(name, ("tracker.store",))]
     assert not reached, f"{module} imports {reached}"
-    named = [node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-             if isinstance(node, ast.Constant) and isinstance(node.value, str)
-             and re.fullmatch(r"tracker\.store(\.\w+)*", node.value)]
+    named = [
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and re.fullmatch(r"tracker\.store(\.\w+)*", node.value)
+    ]
     assert not named, f"{module} names {named} (imported by name)"
 
 

@@ -12,7 +12,10 @@ from tests.conftest import REPO
 def test_history_bench_smoke() -> None:
     done = subprocess.run(
         [sys.executable, str(REPO / "bench" / "history.py"), "--games", "300", "--runs", "1"],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     assert done.returncode == 0, done.stderr
     assert "| history command (in process) |" in done.stdout
@@ -28,12 +31,23 @@ def test_cli_default_db_is_the_stores() -> None:
 def test_cli_starts_without_the_heavy_modules() -> None:
     """`tracker --help` and every command's start: no SQLAlchemy, rich or use case is
     imported until a command runs (bench/history.py measures the start-up)."""
-    heavy = ("sqlalchemy", "rich", "chess", "tracker.store", "tracker.check",
-             "tracker.importer", "tracker.reports", "tracker.lists", "tracker.usecases.target",
-             "tracker.fide", "tracker.periods")
+    heavy = (
+        "sqlalchemy",
+        "rich",
+        "chess",
+        "tracker.store",
+        "tracker.check",
+        "tracker.importer",
+        "tracker.reports",
+        "tracker.lists",
+        "tracker.usecases.target",
+        "tracker.fide",
+        "tracker.periods",
+    )
     code = "import json, sys, tracker.cli; print(json.dumps(sorted(sys.modules)))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO
+    )
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout)
     found = [m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy)]

@@ -12,9 +12,21 @@ from tests.conftest import REPO, SAMPLES
 
 def test_prepare_bench_smoke(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "prepare_bench.py"), "--base", str(REPO),
-         "--runs", "1", "--workdir", str(tmp_path), *map(str, sorted(SAMPLES.glob("*.pgn")))],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
+        [
+            sys.executable,
+            str(REPO / "bench" / "prepare_bench.py"),
+            "--base",
+            str(REPO),
+            "--runs",
+            "1",
+            "--workdir",
+            str(tmp_path),
+            *map(str, sorted(SAMPLES.glob("*.pgn"))),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "values (games, skipped and warnings) from both" in proc.stderr

@@ -35,10 +35,24 @@ SAMPLES = REPO / "sample_pgns"
 
 def test_replay_all_bench_smoke(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "replay_all.py"), "--pgn",
-         str(SAMPLES / "2025-09-12_brno-autumn-open.pgn"), "--runs", "1", "--jobs", "1",
-         "--who", "all", "--workdir", str(tmp_path)],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
+        [
+            sys.executable,
+            str(REPO / "bench" / "replay_all.py"),
+            "--pgn",
+            str(SAMPLES / "2025-09-12_brno-autumn-open.pgn"),
+            "--runs",
+            "1",
+            "--jobs",
+            "1",
+            "--who",
+            "all",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     assert done.returncode == 0, done.stderr
     assert "players with an anchor" in done.stdout
@@ -58,17 +72,35 @@ def season(store: Store) -> Store:
     for n, pid in enumerate(ids):
         if n % 4 == 3:
             continue  # some players without any entry
-        for rl, rating in ((RatingList.STANDARD, 1700), (RatingList.RAPID, 1650),
-                           (RatingList.BLITZ, 1600)):
+        for rl, rating in (
+            (RatingList.STANDARD, 1700),
+            (RatingList.RAPID, 1650),
+            (RatingList.BLITZ, 1600),
+        ):
             if n % 3 and rl is not RatingList.STANDARD:
                 continue
-            add_entry(store, OfficialEntry(player_id=pid, list=rl, period=Period(2025, 8),
-                                           rating=rating + n, k=20 if n % 2 else None,
-                                           source="test"))
+            add_entry(
+                store,
+                OfficialEntry(
+                    player_id=pid,
+                    list=rl,
+                    period=Period(2025, 8),
+                    rating=rating + n,
+                    k=20 if n % 2 else None,
+                    source="test",
+                ),
+            )
         if n % 5 == 0:
-            add_entry(store, OfficialEntry(player_id=pid, list=RatingList.STANDARD,
-                                           period=Period(2025, 12), rating=1710 + n,
-                                           source="test"))
+            add_entry(
+                store,
+                OfficialEntry(
+                    player_id=pid,
+                    list=RatingList.STANDARD,
+                    period=Period(2025, 12),
+                    rating=1710 + n,
+                    source="test",
+                ),
+            )
     some = tournaments_of(store, ids[0])
     assert some
     record_override(store, some[0].id, ro=(ids[0], 1811))
@@ -90,8 +122,9 @@ def test_one_pass_facts_equal_the_per_player_reads(season: Store) -> None:
     assert any(t.ro == 1811 for f in facts.values() for t in f.tournaments)
 
 
-def test_check_all_equals_check_player_one_by_one(season: Store,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_all_equals_check_player_one_by_one(
+    season: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import tracker.check
 
     one_by_one = [r for pid in players_by_name(season) for r in check_player(season, pid)]
@@ -105,16 +138,17 @@ def test_check_all_equals_check_player_one_by_one(season: Store,
     assert seen[-1] == (len(players_by_name(season)),) * 2
 
 
-def test_replay_shortcut_over_quiet_lists_changes_nothing(season: Store,
-                                                         monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_replay_shortcut_over_quiet_lists_changes_nothing(
+    season: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tracker.reports import event_rows, game_rows, history_rows
     from tracker.usecases.histories import load_history
 
     def shown(pid: int) -> list[object]:
         hist = load_history(season, get_player(season, pid))
-        return [(history_rows(rp), event_rows([rp]), game_rows([rp]))
-                for rp in hist.replays.values()]
+        return [
+            (history_rows(rp), event_rows([rp]), game_rows([rp])) for rp in hist.replays.values()
+        ]
 
     ids = players_by_name(season)
     fast = [shown(pid) for pid in ids]
@@ -134,9 +168,27 @@ def test_game_facts_equal_the_dataclass() -> None:
     # game_facts skips __init__: a GameFact that checks or converts in __post_init__ would
     # need game_facts to do the same.
     assert not hasattr(GameFact, "__post_init__")
-    values = (7, 3, dt.date(2025, 9, 13), "2", False, 11, "Novák, Tomáš", 1850, 1910,
-              "1/2-1/2", Fraction(1, 2), RatingList.RAPID, True, None, 99012345, "1850",
-              "1910", True, "tag")
+    values = (
+        7,
+        3,
+        dt.date(2025, 9, 13),
+        "2",
+        False,
+        11,
+        "Novák, Tomáš",
+        1850,
+        1910,
+        "1/2-1/2",
+        Fraction(1, 2),
+        RatingList.RAPID,
+        True,
+        None,
+        99012345,
+        "1850",
+        "1910",
+        True,
+        "tag",
+    )
     names = [f.name for f in fields(GameFact)]
     built = game_facts([dict(zip(names, values, strict=True))])[0]
     plain = GameFact(*values)

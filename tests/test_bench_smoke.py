@@ -18,15 +18,32 @@ from tests.conftest import CORPUS, REPO, need_shared
 def test_import_bench_smoke(tmp_path: Path) -> None:
     need_shared()
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "import_bench.py"), "--games", "1500",
-         "--extra", "300", "--anchor-games", "1500", "--runs", "1", "--workdir",
-         str(tmp_path), "--source", str(CORPUS / "event-Gibraltar2019.pgn.xz")],
-        capture_output=True, text=True, timeout=600, cwd=REPO,
+        [
+            sys.executable,
+            str(REPO / "bench" / "import_bench.py"),
+            "--games",
+            "1500",
+            "--extra",
+            "300",
+            "--anchor-games",
+            "1500",
+            "--runs",
+            "1",
+            "--workdir",
+            str(tmp_path),
+            "--source",
+            str(CORPUS / "event-Gibraltar2019.pgn.xz"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| tracker import, new database | 1,500 |" in proc.stdout
     assert "| tracker import, new database, pure Python (TRACKER_PURE_PYTHON=1) | 1,500 |" in (
-        proc.stdout)
+        proc.stdout
+    )
     assert "| CPU us/game |" in proc.stdout
     assert "python-chess read_headers" in proc.stdout
     assert "Slowdown of the extra import" in proc.stdout
@@ -37,9 +54,20 @@ def test_store_floor_smoke(tmp_path: Path) -> None:
     # The storage floor on a sample file: every variant stores the file's games again.
     pgn = REPO / "sample_pgns" / "2025-09-12_brno-autumn-open.pgn"
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "store_floor.py"), "--pgn", str(pgn), "--runs",
-         "1", "--workdir", str(tmp_path)],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
+        [
+            sys.executable,
+            str(REPO / "bench" / "store_floor.py"),
+            "--pgn",
+            str(pgn),
+            "--runs",
+            "1",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     import sqlite3
@@ -56,15 +84,29 @@ def test_store_floor_smoke(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_startup_bench_smoke() -> None:
     # bench/startup.py: a reading command's CPU against its libraries' import (issue 18)
-    proc = subprocess.run([sys.executable, str(REPO / "bench" / "startup.py"), "--runs", "1"],
-                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "startup.py"), "--runs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    rows = {line.split("|")[1].strip(): line for line in proc.stdout.splitlines()
-            if line.startswith("| `")}
-    assert set(rows) == {"`libraries: sqlalchemy, typer`", "`tracker history --format json`",
-                         "`tracker history (table)`", "`library: typer`", "`tracker --help`"}
+    rows = {
+        line.split("|")[1].strip(): line
+        for line in proc.stdout.splitlines()
+        if line.startswith("| `")
+    }
+    assert set(rows) == {
+        "`libraries: sqlalchemy, typer`",
+        "`tracker history --format json`",
+        "`tracker history (table)`",
+        "`library: typer`",
+        "`tracker --help`",
+    }
     # a reading command never imports what only other commands need
     for name in ("`tracker history --format json`", "`tracker history (table)`"):
         assert "x |" in rows[name]
-        assert not {"alembic", "matplotlib", "rich"} & set(rows[name].split("|")[4]
-                                                           .replace(",", " ").split())
+        assert not {"alembic", "matplotlib", "rich"} & set(
+            rows[name].split("|")[4].replace(",", " ").split()
+        )

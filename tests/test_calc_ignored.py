@@ -47,21 +47,22 @@ def test_outside_the_26_month_window_is_not_called_a_zero_score() -> None:
     # before May 2024, 1 Mar 2022, so the tournament is out, whatever its score (here 5
     # draws: 2.5 points, not zero).
     why = "started 2022-01-10, outside the 26-month window (from 2022-03-01)"
-    data, table = _calc("--unrated", "--date", "2022-01-10", "--period", "2024-05",
-                        *["2000:0.5"] * 5)
+    data, table = _calc(
+        "--unrated", "--date", "2022-01-10", "--period", "2024-05", *["2000:0.5"] * 5
+    )
     assert data["ignored_reasons"] == [why]
     assert data["rating"] is None
     assert f"ignored: the games given ({why})" in table
     assert "zero score" not in table
     # a zero score outside the window: the window is the reason (it is checked first)
-    data, _ = _calc("--unrated", "--date", "2022-01-10", "--period", "2024-05",
-                    *["2000:0"] * 5)
+    data, _ = _calc("--unrated", "--date", "2022-01-10", "--period", "2024-05", *["2000:0"] * 5)
     assert data["ignored_reasons"] == [why]
 
 
 def test_nothing_ignored_prints_no_ignored_line() -> None:
-    data, table = _calc("--unrated", "--date", "2025-11-01",
-                        "1850:1", "1700:0", "2010:0.5", "1600:1", "1750:0")
+    data, table = _calc(
+        "--unrated", "--date", "2025-11-01", "1850:1", "1700:0", "2010:0.5", "1600:1", "1750:0"
+    )
     assert data["ignored"] == [] and data["ignored_reasons"] == []
     assert "ignored" not in table
 
@@ -78,8 +79,7 @@ def test_engine_gives_one_reason_per_ignored_tournament() -> None:
     spring = _t(dt.date(2025, 3, 1), ZERO, "spring")
     autumn = _t(dt.date(2025, 9, 1), HALF, "autumn")
     late = _t(dt.date(2025, 11, 2), HALF, "late")
-    out = first_rating([late, autumn, spring, old], rating_list=STD,
-                       list_date=dt.date(2025, 11, 1))
+    out = first_rating([late, autumn, spring, old], rating_list=STD, list_date=dt.date(2025, 11, 1))
     assert out.rating == 1800 and out.used_tournaments == ("autumn",)
     assert dict(zip(out.ignored, out.ignored_reasons, strict=True)) == {
         "old": "started 2023-08-31, outside the 26-month window (from 2023-09-01)",

@@ -44,8 +44,9 @@ def _calc(*args: str) -> dict[str, Any]:
     return data
 
 
-def _replay_row(rl: RatingList, start: str, seed: int, opponents: list[str],
-                birth_year: int | None = None) -> PeriodRow:
+def _replay_row(
+    rl: RatingList, start: str, seed: int, opponents: list[str], birth_year: int | None = None
+) -> PeriodRow:
     """The replay of one tournament of `opponents` (RATING:SCORE) on `rl`, started on
     `start`, by a player with no `rl` rating and the standard rating `seed` on the list in
     force then; the row of the list that rates it."""
@@ -54,12 +55,32 @@ def _replay_row(rl: RatingList, start: str, seed: int, opponents: list[str],
     games = []
     for n, text in enumerate(opponents, 1):
         rating, _, score = text.partition(":")
-        games.append(GameFact(
-            id=n, tournament_id=1, date=on, round=str(n), white=n % 2 == 1,
-            opponent_id=100 + n, opponent=f"Opp {n}", own_elo=None,
-            opponent_elo=int(rating), result="*", score=_SCORES[score], rating_list=rl))
-    rp = replay(ReplayInputs(rl, games, [t], [], PlayerInfo(birth_year=birth_year),
-                             standard_ratings={Period.of(on): seed}))
+        games.append(
+            GameFact(
+                id=n,
+                tournament_id=1,
+                date=on,
+                round=str(n),
+                white=n % 2 == 1,
+                opponent_id=100 + n,
+                opponent=f"Opp {n}",
+                own_elo=None,
+                opponent_elo=int(rating),
+                result="*",
+                score=_SCORES[score],
+                rating_list=rl,
+            )
+        )
+    rp = replay(
+        ReplayInputs(
+            rl,
+            games,
+            [t],
+            [],
+            PlayerInfo(birth_year=birth_year),
+            standard_ratings={Period.of(on): seed},
+        )
+    )
     rows = [r for r in rp.rows if r.tournaments]
     assert len(rows) == 1
     return rows[0]
@@ -72,8 +93,17 @@ def test_audit_example_by_hand() -> None:
     #   vs 1500: D = 1720 - 1500 = +220 -> row 216,225 -> PD 0.78; win: 1 - 0.78 = +0.22
     #   vs 1700: D = 1720 - 1700 = +20  -> row 18,25   -> PD 0.53; win: 1 - 0.53 = +0.47
     #   sum +0.69; x K 40 = +27.60 -> rounded +28 -> 1748.
-    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "1720",
-                 "--date", "2025-10-10", "1500:1", "1700:1")
+    data = _calc(
+        "--unrated",
+        "--list",
+        "rapid",
+        "--standard-rating",
+        "1720",
+        "--date",
+        "2025-10-10",
+        "1500:1",
+        "1700:1",
+    )
     assert data["period"] == "2025-11"
     assert data["rating_before"] == 1720
     assert data["rating_before_source"] == "standard rating"
@@ -85,8 +115,21 @@ def test_audit_example_by_hand() -> None:
 
 
 def test_audit_example_table_says_the_standard_rating_was_used() -> None:
-    result = runner.invoke(app, ["calc", "--unrated", "--list", "rapid", "--standard-rating",
-                                 "1720", "--date", "2025-10-10", "1500:1", "1700:1"])
+    result = runner.invoke(
+        app,
+        [
+            "calc",
+            "--unrated",
+            "--list",
+            "rapid",
+            "--standard-rating",
+            "1720",
+            "--date",
+            "2025-10-10",
+            "1500:1",
+            "1700:1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     out = " ".join(result.stdout.split())
     assert "rated at the standard rating 1720" in out
@@ -99,14 +142,22 @@ def test_audit_example_table_says_the_standard_rating_was_used() -> None:
 # (list, start, seed, birth year, opponents, K, K reason starts with, exact change, result)
 CASES = [
     # the audit's example (above)
-    (RAPID, "2025-10-10", 1720, None, ["1500:1", "1700:1"], 40, "fewer than 30 games",
-     "27.60", 1748),
+    (
+        RAPID,
+        "2025-10-10",
+        1720,
+        None,
+        ["1500:1", "1700:1"],
+        40,
+        "fewer than 30 games",
+        "27.60",
+        1748,
+    ),
     # seed 2450 >= 2400: K 10 (rule 1, the seed counts as published: policy).
     #   vs 2300: D +150 -> row 146,153 -> 0.70; win +0.30
     #   vs 2500: D -50  -> row 47,53 p_low -> 0.43; draw 0.5 - 0.43 = +0.07
     #   +0.37 x 10 = +3.70 -> +4 -> 2454
-    (BLITZ, "2025-10-10", 2450, None, ["2300:1", "2500:0.5"], 10, "2400 reached",
-     "3.70", 2454),
+    (BLITZ, "2025-10-10", 2450, None, ["2300:1", "2500:0.5"], 10, "2400 reached", "3.70", 2454),
     # seed 2400 exactly: K 10. vs 2400: D 0 -> row 0,3 -> 0.50; loss -0.50 x 10 = -5 -> 2395
     (RAPID, "2025-10-10", 2400, None, ["2400:0"], 10, "2400 reached", "-5.00", 2395),
     # seed 2399: K 40 (new player). vs 2399: D 0 -> 0.50; loss -0.50 x 40 = -20 -> 2379
@@ -118,15 +169,32 @@ CASES = [
     # junior, seed 2350 >= 2300: no junior K (the seed counts); rule 3, no rapid game -> 40.
     #   vs 2300: D +50 -> 0.57; win +0.43. vs 2400: D -50 -> 0.43; draw +0.07.
     #   +0.50 x 40 = +20 -> 2370
-    (RAPID, "2025-10-10", 2350, 2012, ["2300:1", "2400:0.5"], 40, "fewer than 30 games",
-     "20.00", 2370),
+    (
+        RAPID,
+        "2025-10-10",
+        2350,
+        2012,
+        ["2300:1", "2400:0.5"],
+        40,
+        "fewer than 30 games",
+        "20.00",
+        2370,
+    ),
 ]
 
 
 @pytest.mark.parametrize("rl,start,seed,born,opponents,k,why,exact,after", CASES)
-def test_calc_equals_the_replay(rl: RatingList, start: str, seed: int, born: int | None,
-                                opponents: list[str], k: int, why: str, exact: str,
-                                after: int) -> None:
+def test_calc_equals_the_replay(
+    rl: RatingList,
+    start: str,
+    seed: int,
+    born: int | None,
+    opponents: list[str],
+    k: int,
+    why: str,
+    exact: str,
+    after: int,
+) -> None:
     args = ["--unrated", "--list", str(rl), "--standard-rating", str(seed), "--date", start]
     if born is not None:
         args += ["--birth-year", str(born)]
@@ -151,8 +219,16 @@ def test_seeded_on_the_march_2024_list_is_compressed_like_the_replay() -> None:
     # Feb list, in force at the start). vs 1720: D 0 -> 0.50; draw: change 0 -> 1720. Then
     # the Mar 2024 compression (spec 5, policy: all three lists): 1720 + 0.4 x (2000 - 1720)
     # = 1720 + 112 = 1832.
-    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "1720",
-                 "--date", "2024-02-10", "1720:0.5")
+    data = _calc(
+        "--unrated",
+        "--list",
+        "rapid",
+        "--standard-rating",
+        "1720",
+        "--date",
+        "2024-02-10",
+        "1720:0.5",
+    )
     assert data["period"] == "2024-03"
     assert data["rating_after"] == 1720 and data["adjusted_rating"] == 1832
     row = _replay_row(RAPID, "2024-02-10", 1720, ["1720:0.5"])
@@ -161,34 +237,72 @@ def test_seeded_on_the_march_2024_list_is_compressed_like_the_replay() -> None:
 
 def test_seeded_player_700_rule_and_given_facts() -> None:
     # 20 games: 20 x 40 = 800 > 700 -> K 35 (spec 1.5). 20 draws vs 1720 (D 0, 0.50): 0 -> 1720.
-    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "1720",
-                 "--date", "2025-10-10", *["1720:0.5"] * 20)
+    data = _calc(
+        "--unrated",
+        "--list",
+        "rapid",
+        "--standard-rating",
+        "1720",
+        "--date",
+        "2025-10-10",
+        *["1720:0.5"] * 20,
+    )
     assert data["k_base"] == 40 and data["k"] == 35
     # --rated-games 40 on the rapid list (e.g. before a drop below the floor): K 20 (rule 4).
-    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "1720",
-                 "--rated-games", "40", "--date", "2025-10-10", "1720:0")
+    data = _calc(
+        "--unrated",
+        "--list",
+        "rapid",
+        "--standard-rating",
+        "1720",
+        "--rated-games",
+        "40",
+        "--date",
+        "2025-10-10",
+        "1720:0",
+    )
     assert data["k"] == 20 and data["rating_after"] == 1710
     # --k applies: the player is rated at the seed.
-    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "1720", "--k", "20",
-                 "--date", "2025-10-10", "1720:0")
+    data = _calc(
+        "--unrated",
+        "--list",
+        "rapid",
+        "--standard-rating",
+        "1720",
+        "--k",
+        "20",
+        "--date",
+        "2025-10-10",
+        "1720:0",
+    )
     assert data["k"] == 20 and data["k_reason"] == "K given"
 
 
 def test_before_march_2024_the_games_give_a_first_rating() -> None:
     # Started 10 Jan 2024 -> Feb 2024 list, 2014 formula: 5 draws vs 2000, 50% -> Ru = Ra =
     # 2000; the standard rating is not used, and calc says so.
-    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "1720",
-                 "--date", "2024-01-10", *["2000:0.5"] * 5)
+    data = _calc(
+        "--unrated",
+        "--list",
+        "rapid",
+        "--standard-rating",
+        "1720",
+        "--date",
+        "2024-01-10",
+        *["2000:0.5"] * 5,
+    )
     assert data["period"] == "2024-02" and data["rating"] == 2000
     assert data["note"].startswith("--standard-rating not used")
     # on the standard list it seeds nothing either
-    data = _calc("--unrated", "--standard-rating", "1720", "--date", "2025-10-10",
-                 *["2000:0.5"] * 5)
+    data = _calc(
+        "--unrated", "--standard-rating", "1720", "--date", "2025-10-10", *["2000:0.5"] * 5
+    )
     assert data["note"] == "--standard-rating not used: it seeds only rapid and blitz ratings"
 
 
 def test_the_rule_is_one_engine_function_and_the_replay_asks_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Spec section 4, under "From 1 Mar 2024": rapid and blitz only, from the Mar 2024 list.
     # Checked the day before and the day of every edition boundary of every list.
     checked = 0
@@ -222,8 +336,9 @@ def test_the_rule_is_one_engine_function_and_the_replay_asks_it(
     assert row.rating_before is None and row.out is None and row.first is not None
 
 
-def _two_periods(seed: int, born: int | None, first: list[int], first_scores: list[Fraction],
-                 second: int) -> tuple[PeriodRow, PeriodRow]:
+def _two_periods(
+    seed: int, born: int | None, first: list[int], first_scores: list[Fraction], second: int
+) -> tuple[PeriodRow, PeriodRow]:
     """Rapid replay: standard `seed` on the Oct 2025 list, no rapid rating; a tournament on
     10 Oct 2025 (opponents `first`, scores `first_scores`: the Nov 2025 list, seeded) and one
     on 10 Nov 2025 (a loss against `second`: the Dec 2025 list)."""
@@ -231,12 +346,33 @@ def _two_periods(seed: int, born: int | None, first: list[int], first_scores: li
     ts = [TournamentFact(i, f"T{i}", start=d, end=d) for i, d in enumerate(dates, 1)]
     games = [(1, dates[0], opp, sc) for opp, sc in zip(first, first_scores, strict=True)]
     games.append((2, dates[1], second, Fraction(0)))
-    gs = [GameFact(id=n, tournament_id=tid, date=d, round=str(n), white=True,
-                   opponent_id=50 + n, opponent=f"Opp {n}", own_elo=None, opponent_elo=opp,
-                   result="*", score=sc, rating_list=RAPID)
-          for n, (tid, d, opp, sc) in enumerate(games, 1)]
-    rp = replay(ReplayInputs(RAPID, gs, ts, [], PlayerInfo(birth_year=born),
-                             standard_ratings={Period(2025, 10): seed}))
+    gs = [
+        GameFact(
+            id=n,
+            tournament_id=tid,
+            date=d,
+            round=str(n),
+            white=True,
+            opponent_id=50 + n,
+            opponent=f"Opp {n}",
+            own_elo=None,
+            opponent_elo=opp,
+            result="*",
+            score=sc,
+            rating_list=RAPID,
+        )
+        for n, (tid, d, opp, sc) in enumerate(games, 1)
+    ]
+    rp = replay(
+        ReplayInputs(
+            RAPID,
+            gs,
+            ts,
+            [],
+            PlayerInfo(birth_year=born),
+            standard_ratings={Period(2025, 10): seed},
+        )
+    )
     nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
     assert nov is not None and nov.out is not None and dec is not None and dec.out is not None
     assert nov.rating_before == seed and nov.rating_before_source == "standard rating"
@@ -256,7 +392,8 @@ def test_a_seed_of_2400_is_a_published_2400_for_good(monkeypatch: pytest.MonkeyP
     from tests.conftest import REPO
 
     assert "`SEED_COUNTS_AS_PUBLISHED_FOR_K`" in (REPO / "docs" / "rules.md").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     monkeypatch.setattr(policies, "SEED_COUNTS_AS_PUBLISHED_FOR_K", True)
     nov, dec = _two_periods(2405, None, [2300], [Fraction(0)], 2395)
     assert nov.out is not None and dec.out is not None
@@ -265,8 +402,16 @@ def test_a_seed_of_2400_is_a_published_2400_for_good(monkeypatch: pytest.MonkeyP
     assert dec.rating_before == 2399 and dec.out.k == 10 and dec.out.k_reason == "2400 reached"
     assert str(dec.out.change_exact) == "-5.10" and dec.published == 2394
     # calc on the seeded period gives the same
-    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "2405",
-                 "--date", "2025-10-10", "2300:0")
+    data = _calc(
+        "--unrated",
+        "--list",
+        "rapid",
+        "--standard-rating",
+        "2405",
+        "--date",
+        "2025-10-10",
+        "2300:0",
+    )
     assert data["k"] == 10 and data["rating_after"] == 2399
 
 
@@ -284,8 +429,16 @@ def test_a_seed_of_2400_without_the_policy(monkeypatch: pytest.MonkeyPatch) -> N
     assert str(nov.out.change_exact) == "-25.60" and nov.published == 2379
     assert not dec.facts.ever_2400
     assert dec.out.k == 40 and str(dec.out.change_exact) == "-19.20" and dec.published == 2360
-    data = _calc("--unrated", "--list", "rapid", "--standard-rating", "2405",
-                 "--date", "2025-10-10", "2300:0")
+    data = _calc(
+        "--unrated",
+        "--list",
+        "rapid",
+        "--standard-rating",
+        "2405",
+        "--date",
+        "2025-10-10",
+        "2300:0",
+    )
     assert data["k"] == 40 and data["change_exact"] == "-25.60" and data["rating_after"] == 2379
 
 

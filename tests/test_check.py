@@ -53,8 +53,16 @@ class Season(Replay):
     def tournament(self, name: str, start: str, end: str) -> int:
         return self.t(name, start, end)
 
-    def game(self, tid: int, day: str, opponent_elo: int | None, score: Fraction | int,
-             *, own_elo: int | None = None, opponent: str | None = None) -> None:
+    def game(
+        self,
+        tid: int,
+        day: str,
+        opponent_elo: int | None,
+        score: Fraction | int,
+        *,
+        own_elo: int | None = None,
+        opponent: str | None = None,
+    ) -> None:
         self.g(tid, opponent_elo, score, own=own_elo, day=day, name=opponent)
 
     def check(self) -> CheckReport:
@@ -131,8 +139,7 @@ def test_k_differs_a_junior_whose_birth_year_is_unknown() -> None:
     assert "K 40" in top.text and "junior" in top.text
     assert top.command == "tracker player set PLAYER --birth-year YYYY"
     assert _row(report, "2025-03").status == MATCH
-    assert any("re-anchoring at the official 1823 makes the rest match" in n
-               for n in feb.notes)
+    assert any("re-anchoring at the official 1823 makes the rest match" in n for n in feb.notes)
 
 
 def test_rounding_per_tournament() -> None:

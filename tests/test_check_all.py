@@ -29,18 +29,26 @@ def _player(store: Store, name: str, fide_id: int, dec: int) -> None:
     s.official("2025-12", dec, games_count=1)
 
 
-def test_check_all_in_one_process_and_in_several(store: Store,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_all_in_one_process_and_in_several(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _player(store, "Adam, Ann", 99000001, 1860)
     _player(store, "Bauer, Ben", 99000002, 1859)  # one point off: a base correction
     _player(store, "Cruz, Cid", 99000003, 1860)
     one = check.check_all(store)
     assert [(r.player, r.all_match) for r in one] == [
-        ("Adam, Ann", True), ("Bauer, Ben", False), ("Cruz, Cid", True)]
+        ("Adam, Ann", True),
+        ("Bauer, Ben", False),
+        ("Cruz, Cid", True),
+    ]
     assert one[1].differences[0].causes[0].kind == check.BASE_CORRECTION
     monkeypatch.setattr(check, "CHUNK", 1)
     seen: list[tuple[int, int]] = []
-    several = check.check_all(store, (RatingList.STANDARD,), jobs=2,
-                              progress=lambda done, total: seen.append((done, total)))
+    several = check.check_all(
+        store,
+        (RatingList.STANDARD,),
+        jobs=2,
+        progress=lambda done, total: seen.append((done, total)),
+    )
     assert several == one
     assert seen[-1][0] == seen[-1][1]

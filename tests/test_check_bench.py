@@ -15,9 +15,24 @@ from tests.conftest import REPO
 @pytest.mark.slow
 def test_check_bench_smoke(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "check_all.py"), "--players", "20", "--runs",
-         "1", "--jobs", "1", "--differ", "10", "--workdir", str(tmp_path)],
-        capture_output=True, text=True, timeout=600, cwd=REPO,
+        [
+            sys.executable,
+            str(REPO / "bench" / "check_all.py"),
+            "--players",
+            "20",
+            "--runs",
+            "1",
+            "--jobs",
+            "1",
+            "--differ",
+            "10",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "over 20 tracked players" in proc.stdout

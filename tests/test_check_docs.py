@@ -39,8 +39,14 @@ def _run(command: str, db: Path) -> str:
     assert args[0] == "tracker"
     env = {**os.environ, "TRACKER_DB": str(db), "COLUMNS": "200"}
     env.pop("TRACKER_DEBUG", None)
-    proc = subprocess.run([sys.executable, "-m", "tracker", *args[1:]], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tracker", *args[1:]],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return (proc.stdout + proc.stderr).strip("\n")
 
 
@@ -58,7 +64,8 @@ def test_check_doc_shows_real_output(tmp_path: Path) -> None:
     for command, want, got in results:
         assert got == want, (
             f"docs/check.md is out of date at `{command}`: regenerate with "
-            f"`python -m tests.test_check_docs --write`\n--- doc\n{want}\n--- now\n{got}")
+            f"`python -m tests.test_check_docs --write`\n--- doc\n{want}\n--- now\n{got}"
+        )
 
 
 def _write() -> None:

@@ -31,8 +31,9 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return sample_season_db(tmp_path_factory.mktemp("season") / "tracker.db")
 
 
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        *args: str) -> tuple[int, str, str]:
+def run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
     return run_cli(capsys, monkeypatch, *args)
 
 
@@ -61,21 +62,30 @@ def _is_read_somewhere(db: Path) -> bool:
     return True
 
 
-DAMAGED = ("c.db is damaged (database disk image is malformed): `tracker db check --db c.db` "
-           "tells more; restore a backup (`tracker db backup`)")
+DAMAGED = (
+    "c.db is damaged (database disk image is malformed): `tracker db check --db c.db` "
+    "tells more; restore a backup (`tracker db backup`)"
+)
 
 
-@pytest.mark.parametrize("args", [
-    ("imports",),
-    ("players",),
-    ("history", "99012345"),
-    ("event", "list", "99012345"),
-    ("export", "99012345"),
-    ("import", str(SAMPLE)),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("imports",),
+        ("players",),
+        ("history", "99012345"),
+        ("event", "list", "99012345"),
+        ("export", "99012345"),
+        ("import", str(SAMPLE)),
+    ],
+)
 def test_a_damaged_database_is_one_line_with_its_own_exit_code(
-        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]) -> None:
+    season: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+) -> None:
     db = _damage(season, tmp_path / "c.db")
     assert not _is_read_somewhere(db)  # the damage is real
     code, out, err = run(capsys, monkeypatch, *args, "--db", "c.db")
@@ -90,8 +100,11 @@ def test_a_damaged_database_is_one_line_with_its_own_exit_code(
 
 
 def test_the_imports_of_a_damaged_database_name_it(
-        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    season: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # The QA's reproduction: the fourth page holds the imports (reported as an internal
     # error with the SQL, exit 3, before).
     db = _damage(season, tmp_path / "c.db")
@@ -102,24 +115,30 @@ def test_the_imports_of_a_damaged_database_name_it(
 
 
 def test_db_check_and_backup_of_a_damaged_database(
-        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    season: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     _damage(season, tmp_path / "c.db")
     code, out, err = run(capsys, monkeypatch, "db", "check", "--db", "c.db")
     assert code == 1
-    assert "c.db: unreadable: the database cannot be read: database disk image is malformed" \
-        in out
+    assert "c.db: unreadable: the database cannot be read: database disk image is malformed" in out
     code, out, err = run(capsys, monkeypatch, "db", "backup", "b.db", "--db", "c.db")
     assert code == DAMAGED_EXIT_CODE
-    assert err.startswith("error: c.db is damaged (database disk image is malformed; no backup "
-                          "was written)")
+    assert err.startswith(
+        "error: c.db is damaged (database disk image is malformed; no backup was written)"
+    )
     assert not (tmp_path / "b.db").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".b.db")] == []
 
 
 def test_a_database_damaged_at_its_start_is_said_at_open(
-        season: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    season: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Page 1 (the schema) damaged: the open itself fails; db check has no db-check hint.
     db = tmp_path / "c.db"
     shutil.copy(season, db)
@@ -129,12 +148,16 @@ def test_a_database_damaged_at_its_start_is_said_at_open(
     code, _, err = run(capsys, monkeypatch, "history", "--db", "c.db")
     assert (code, err) == (DAMAGED_EXIT_CODE, f"error: {DAMAGED}\n")
     code, _, err = run(capsys, monkeypatch, "db", "check", "--db", "c.db")
-    assert (code, err) == (DAMAGED_EXIT_CODE, "error: c.db is damaged (database disk image is "
-                           "malformed): restore a backup (`tracker db backup`)\n")
+    assert (code, err) == (
+        DAMAGED_EXIT_CODE,
+        "error: c.db is damaged (database disk image is "
+        "malformed): restore a backup (`tracker db backup`)\n",
+    )
 
 
-def test_the_exit_codes_are_documented(capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_exit_codes_are_documented(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, _ = run(capsys, monkeypatch, "--help")
     assert code == 0
     text = " ".join(out.split())
@@ -147,10 +170,20 @@ def test_the_exit_codes_are_documented(capsys: pytest.CaptureFixture[str],
 # --- bug 8: a mistyped --db --------------------------------------------------------------
 
 READING = [
-    ("history",), ("explain", "2025-11"), ("next",), ("export",), ("plot",), ("check",),
-    ("target", "2000", "--opponents", "1900", "--games", "5"), ("players",), ("imports",),
-    ("event", "list"), ("official", "list"), ("player", "set", "Novák", "--me"),
-    ("player", "merge", "a", "b"), ("event", "set", "1", "--ro", "1900"),
+    ("history",),
+    ("explain", "2025-11"),
+    ("next",),
+    ("export",),
+    ("plot",),
+    ("check",),
+    ("target", "2000", "--opponents", "1900", "--games", "5"),
+    ("players",),
+    ("imports",),
+    ("event", "list"),
+    ("official", "list"),
+    ("player", "set", "Novák", "--me"),
+    ("player", "merge", "a", "b"),
+    ("event", "set", "1", "--ro", "1900"),
     ("official", "add", "Novák", "--period", "2025-11", "--rating", "1900"),
     ("official", "remove", "Novák", "--period", "2025-11"),
 ]
@@ -158,29 +191,41 @@ READING = [
 
 @pytest.mark.parametrize("args", READING, ids=lambda a: " ".join(a[:2]))
 def test_a_missing_database_is_refused_not_created(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        args: tuple[str, ...]) -> None:
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+) -> None:
     code, out, err = run(capsys, monkeypatch, *args, "--db", "trakcer.db")
-    assert (code, out, err) == (1, "", "error: trakcer.db does not exist (import games first: "
-                                       "tracker import FILE --db trakcer.db)\n")
+    assert (code, out, err) == (
+        1,
+        "",
+        "error: trakcer.db does not exist (import games first: "
+        "tracker import FILE --db trakcer.db)\n",
+    )
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_default_database_missing_in_a_fresh_folder(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, err = run(capsys, monkeypatch, "history")
-    assert (code, out, err) == (1, "", "error: tracker.db does not exist (import games first: "
-                                       "tracker import FILE)\n")
+    assert (code, out, err) == (
+        1,
+        "",
+        "error: tracker.db does not exist (import games first: tracker import FILE)\n",
+    )
     code, _, err = run(capsys, monkeypatch, "history", "--db", "my club.db")
-    assert err == ("error: my club.db does not exist (import games first: tracker import FILE "
-                   "--db 'my club.db')\n")
+    assert err == (
+        "error: my club.db does not exist (import games first: tracker import FILE "
+        "--db 'my club.db')\n"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_commands_that_bring_facts_in_create_it(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, _, err = run(capsys, monkeypatch, "import", str(SAMPLE), "--db", "new.db")
     assert code == 0, err
     assert (tmp_path / "new.db").is_file()
@@ -202,17 +247,25 @@ RO_MOUNT = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"
 def _on_read_only_mount(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`tracker ARGS` with `folder` mounted read-only (a private mount namespace: nothing
     outside this one command sees it). As root a chmod stops nothing; a mount does."""
-    return subprocess.run(["unshare", "-rm", "sh", "-c", RO_MOUNT, str(folder),
-                           *tracker_command(*args)],
-                          capture_output=True, text=True, timeout=120, env=subprocess_env())
+    return subprocess.run(
+        ["unshare", "-rm", "sh", "-c", RO_MOUNT, str(folder), *tracker_command(*args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=subprocess_env(),
+    )
 
 
 @pytest.fixture(scope="module")
 def mounts() -> None:
     if shutil.which("unshare") is None:
         pytest.skip("no unshare here: a read-only mount cannot be made")
-    probe = subprocess.run(["unshare", "-rm", "sh", "-c", RO_MOUNT, "/tmp", "true"],
-                           capture_output=True, text=True, timeout=60)
+    probe = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", RO_MOUNT, "/tmp", "true"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     if probe.returncode != 0:
         pytest.skip(f"no read-only mount here (unshare: {probe.stderr.strip()})")
 
@@ -224,36 +277,56 @@ def _ro_folder(tmp_path: Path, season: Path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("args", [
-    ("history", "99012345"), ("players",), ("export", "99012345"), ("db", "check"),
-    ("event", "list", "99012345"), ("explain", "99012345", "2025-11"),
-], ids=lambda a: " ".join(a[:2]))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("history", "99012345"),
+        ("players",),
+        ("export", "99012345"),
+        ("db", "check"),
+        ("event", "list", "99012345"),
+        ("explain", "99012345", "2025-11"),
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
 def test_reading_commands_work_on_a_read_only_mount(
-        mounts: None, season: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
+    mounts: None, season: Path, tmp_path: Path, args: tuple[str, ...]
+) -> None:
     folder = _ro_folder(tmp_path, season)
     db = folder / "ro.db"
     before = db.read_bytes()
     done = _on_read_only_mount(folder, *args, "--db", str(db))
     assert (done.returncode, done.stderr) == (0, "")
-    writable = subprocess.run(tracker_command(*args, "--db", str(season)), capture_output=True,
-                              text=True, timeout=120, env=subprocess_env())
+    writable = subprocess.run(
+        tracker_command(*args, "--db", str(season)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=subprocess_env(),
+    )
     assert done.stdout.replace(str(db), "DB") == writable.stdout.replace(str(season), "DB")
     assert sorted(p.name for p in folder.iterdir()) == ["ro.db"] and db.read_bytes() == before
 
 
-def test_writing_on_a_read_only_mount_is_one_line(mounts: None, season: Path,
-                                                  tmp_path: Path) -> None:
+def test_writing_on_a_read_only_mount_is_one_line(
+    mounts: None, season: Path, tmp_path: Path
+) -> None:
     folder = _ro_folder(tmp_path, season)
     db = folder / "ro.db"
     done = _on_read_only_mount(folder, "player", "set", "99012345", "--me", "--db", str(db))
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == (f"error: {db} is read-only (attempt to write a readonly database): "
-                           "this command changes it; run it where the file and its folder "
-                           "can be written, or on a copy\n")
+    assert done.stderr == (
+        f"error: {db} is read-only (attempt to write a readonly database): "
+        "this command changes it; run it where the file and its folder "
+        "can be written, or on a copy\n"
+    )
     done = _on_read_only_mount(folder, "import", str(SAMPLE), "--db", str(folder / "new.db"))
-    assert (done.returncode, done.stderr) == (1, f"error: cannot create {folder}/new.db: the "
-                                                 f"folder {folder} is read-only; pick --db in "
-                                                 "a folder you can write\n")
+    assert (done.returncode, done.stderr) == (
+        1,
+        f"error: cannot create {folder}/new.db: the "
+        f"folder {folder} is read-only; pick --db in "
+        "a folder you can write\n",
+    )
     assert sorted(p.name for p in folder.iterdir()) == ["ro.db"]
 
 
@@ -263,10 +336,13 @@ def test_an_old_schema_on_a_read_only_mount(mounts: None, tmp_path: Path) -> Non
     shutil.copy(Path(__file__).parent / "data" / "schema-0001.db", folder / "old.db")
     done = _on_read_only_mount(folder, "players", "--db", str(folder / "old.db"))
     assert done.returncode == 1
-    assert done.stderr.startswith(f"error: {folder}/old.db is read-only and its schema (0001) "
-                                  "is older than this tracker's (")
-    assert done.stderr.endswith(f"upgrade it where it can be written (tracker db upgrade --db "
-                                f"{folder}/old.db), or work on a copy\n")
+    assert done.stderr.startswith(
+        f"error: {folder}/old.db is read-only and its schema (0001) is older than this tracker's ("
+    )
+    assert done.stderr.endswith(
+        f"upgrade it where it can be written (tracker db upgrade --db "
+        f"{folder}/old.db), or work on a copy\n"
+    )
 
 
 def _with_pending_wal(season: Path, folder: Path) -> Path:
@@ -286,8 +362,9 @@ def _with_pending_wal(season: Path, folder: Path) -> Path:
     return folder / "w.db"
 
 
-def test_a_read_only_mount_with_changes_in_the_wal(mounts: None, season: Path,
-                                                   tmp_path: Path) -> None:
+def test_a_read_only_mount_with_changes_in_the_wal(
+    mounts: None, season: Path, tmp_path: Path
+) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
     db = _with_pending_wal(season, folder)
@@ -298,15 +375,18 @@ def test_a_read_only_mount_with_changes_in_the_wal(mounts: None, season: Path,
     (folder / "w.db-shm").unlink()
     done = _on_read_only_mount(folder, "players", "--db", str(db))
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == (f"error: cannot open database {db}: unable to open database file; "
-                           f"it is read-only and its changes in {db}-wal were never moved into "
-                           "it (SQLite needs to write beside it to read them): open it once "
-                           "where it can be written, or copy it with its -wal and -shm files "
-                           "to a writable folder\n")
+    assert done.stderr == (
+        f"error: cannot open database {db}: unable to open database file; "
+        f"it is read-only and its changes in {db}-wal were never moved into "
+        "it (SQLite needs to write beside it to read them): open it once "
+        "where it can be written, or copy it with its -wal and -shm files "
+        "to a writable folder\n"
+    )
 
 
-def test_read_only_mode_by_what_can_be_written(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_read_only_mode_by_what_can_be_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Without a mount: what read_only_mode decides when the file or folder is not writable.
     from tracker.store.db import read_only_mode
 
@@ -316,8 +396,7 @@ def test_read_only_mode_by_what_can_be_written(tmp_path: Path,
     db.write_bytes(b"")
     assert read_only_mode(url) is None  # writable
     writable: set[Path] = set()
-    monkeypatch.setattr("tracker.store.db.os.access",
-                        lambda p, mode: Path(p) in writable)
+    monkeypatch.setattr("tracker.store.db.os.access", lambda p, mode: Path(p) in writable)
     assert read_only_mode(url) == "mode=ro&immutable=1"  # a read-only mount
     writable.add(tmp_path)
     assert read_only_mode(url) == "mode=ro"  # only the file is read-only: -shm beside it
@@ -333,6 +412,7 @@ def test_only_the_commands_that_bring_facts_in_create_a_database() -> None:
     import re
 
     from tests.conftest import REPO
+
     creating = set()
     for path in sorted((REPO / "tracker" / "cli").glob("*.py")):
         if re.search(r"store_for\([^)]*create=True", path.read_text(encoding="utf-8")):

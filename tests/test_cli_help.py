@@ -45,8 +45,14 @@ def _render_all(width: int) -> dict[str, str]:
     for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
         env.pop(name, None)
     env["COLUMNS"] = str(width)
-    done = subprocess.run([sys.executable, "-c", _RENDER_ALL], capture_output=True,
-                          text=True, timeout=120, cwd=REPO, env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", _RENDER_ALL],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     shown: dict[str, str] = json.loads(done.stdout)
     return shown
@@ -61,7 +67,7 @@ def _description_breaks(lines: list[str], width: int) -> list[str]:
     word would have fitted, inside a paragraph of prose (examples and list items excepted)."""
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Usage:"))
     end = next((i for i, line in enumerate(lines) if line.startswith("╭")), len(lines))
-    text = [line.rstrip() for line in lines[start + 1:end]]
+    text = [line.rstrip() for line in lines[start + 1 : end]]
     bad = []
     for line, after in zip(text, text[1:], strict=False):
         if not line or not after:
@@ -96,8 +102,12 @@ def _panel_breaks(lines: list[str]) -> list[str]:
         column = starts[-1]
         room = len(rows[0]) - column - 1  # the help column's width (one column of padding)
         for row, after in zip(rows, rows[1:], strict=False):
-            if (len(after) - len(after.lstrip()) != column or len(row) <= column
-                    or row[column] == " " or row[column - 1] != " "):
+            if (
+                len(after) - len(after.lstrip()) != column
+                or len(row) <= column
+                or row[column] == " "
+                or row[column - 1] != " "
+            ):
                 continue  # `after` does not carry on the help text of `row`
             text, more = row[column:].rstrip(), after.strip()
             if text.startswith("[") or more.startswith("["):
@@ -143,11 +153,11 @@ def test_examples_fit_on_one_line(rendered: tuple[int, dict[str, str]]) -> None:
     assert not wrapped
 
 
-def test_examples_keep_their_lines_and_indentation(
-        rendered: tuple[int, dict[str, str]]) -> None:
+def test_examples_keep_their_lines_and_indentation(rendered: tuple[int, dict[str, str]]) -> None:
     _, rendered_help = rendered
-    shown = {name: [line.rstrip() for line in text.splitlines()]
-             for name, text in rendered_help.items()}
+    shown = {
+        name: [line.rstrip() for line in text.splitlines()] for name, text in rendered_help.items()
+    }
     assert "   tracker imports --format json" in shown["imports"]
     assert "   tracker import twic1427g.zip tournament.pgn.gz" in shown["import"]
     assert "   tracker explain 2025-11" in shown["explain"]
@@ -167,7 +177,8 @@ def test_the_checks_catch_the_breaks_they_are_for() -> None:
         "╭─ Arguments ─╮",
     ]
     assert _description_breaks(description, 80) == [
-        "'stored' / '(from an overlapping file) are skipped as duplicates.'"]
+        "'stored' / '(from an overlapping file) are skipped as duplicates.'"
+    ]
     panel = [
         "╭─ Commands ─────────────────────────────────────────────────────────────────╮",
         "│ plot      Draw the rating history: the replayed line and the official      │",
@@ -220,8 +231,9 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TRACKER_DB", raising=False)
 
 
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        *args: str) -> tuple[int, str, str]:
+def run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
     return run_cli(capsys, monkeypatch, *args)
 
 
@@ -229,19 +241,23 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.usefixtures("_in_tmp")
-@pytest.mark.parametrize("group", [(), ("official",), ("player",), ("event",), ("db",)],
-                         ids=lambda g: " ".join(("tracker", *g)))
-def test_a_bare_group_prints_its_help_alone(capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch,
-                                            group: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    "group",
+    [(), ("official",), ("player",), ("event",), ("db",)],
+    ids=lambda g: " ".join(("tracker", *g)),
+)
+def test_a_bare_group_prints_its_help_alone(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, group: tuple[str, ...]
+) -> None:
     code, out, err = run(capsys, monkeypatch, *group)
     assert (code, err) == (0, "")
     assert "Usage:" in out and "Commands" in out
 
 
 @pytest.mark.usefixtures("_in_tmp")
-def test_a_mistyped_command_is_still_a_usage_error(capsys: pytest.CaptureFixture[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_mistyped_command_is_still_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, err = run(capsys, monkeypatch, "official", "nope")
     assert (code, out) == (2, "")
     assert err.startswith("error: no such command 'nope' (see '")
@@ -249,15 +265,23 @@ def test_a_mistyped_command_is_still_a_usage_error(capsys: pytest.CaptureFixture
 
 
 @pytest.mark.usefixtures("_in_tmp")
-@pytest.mark.parametrize("args,said", [
-    (("event", "lst"), "no such command 'lst': did you mean 'list', 'set'? (see '"),
-    (("histori",), "no such command 'histori': did you mean 'history'? (see '"),
-    (("history", "--fro", "2025-09"),
-     "no such option: --fro (did you mean --format, --from, --to?) (see '"),
-])
-def test_a_near_miss_is_suggested_once(capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch,
-                                       args: tuple[str, ...], said: str) -> None:
+@pytest.mark.parametrize(
+    "args,said",
+    [
+        (("event", "lst"), "no such command 'lst': did you mean 'list', 'set'? (see '"),
+        (("histori",), "no such command 'histori': did you mean 'history'? (see '"),
+        (
+            ("history", "--fro", "2025-09"),
+            "no such option: --fro (did you mean --format, --from, --to?) (see '",
+        ),
+    ],
+)
+def test_a_near_miss_is_suggested_once(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    said: str,
+) -> None:
     # typer suggests a command itself and click then lists the same names again: said once
     code, out, err = run(capsys, monkeypatch, *args)
     assert (code, out) == (2, "")
@@ -284,8 +308,8 @@ def _command_paths() -> list[tuple[str, ...]]:
 @pytest.mark.usefixtures("_in_tmp")
 @pytest.mark.parametrize("path", _command_paths(), ids=lambda p: " ".join(("tracker", *p)))
 def test_every_help_has_an_example_and_flags_show_no_value(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        path: tuple[str, ...]) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, path: tuple[str, ...]
+) -> None:
     code, out, err = run(capsys, monkeypatch, *path, "--help")
     assert (code, err) == (0, "")
     assert "Example" in out
@@ -301,14 +325,17 @@ def test_a_group_shows_the_first_example_of_each_command() -> None:
     assert first_example("Do it.\n\nExamples:\n\n  tracker b\n\n  tracker c\n") == "tracker b"
     assert first_example("Do it, as tracker does.") is None
     assert with_examples("The group.", ["Example: tracker g a", None, "No example."]) == (
-        "The group.\n\nExamples:\n\n  tracker g a")
+        "The group.\n\nExamples:\n\n  tracker g a"
+    )
     assert with_examples("Own.\n\nExample:\n\n  tracker g", ["Example: tracker g a"]) == (
-        "Own.\n\nExample:\n\n  tracker g")
+        "Own.\n\nExample:\n\n  tracker g"
+    )
 
 
 @pytest.mark.usefixtures("_in_tmp")
 def test_a_flag_given_a_value_is_not_taken_for_its_value(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # `--strict` takes no value: `true` after it is the file to import (and none exists).
     code, _, err = run(capsys, monkeypatch, "import", "--strict", "true", "--db", "n.db")
     assert (code, err) == (1, "error: no such file or folder: true\n")

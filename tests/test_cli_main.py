@@ -46,6 +46,7 @@ def extra_command() -> Iterator[None]:
     @app.command("zz-bind")
     def _bind() -> None:  # a number past 64 bits reaching SQLite (official add --k 10**20)
         import sqlite3
+
         sqlite3.connect(":memory:").execute("SELECT ?", (10**20,))
 
     @app.command("zz-ctrl-c")
@@ -104,27 +105,32 @@ def test_version(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[
     import sqlite3
 
     import tracker.pgn.native
+
     assert run(monkeypatch, "--version") == 0
     first, *lines = capsys.readouterr().out.splitlines()
     assert first.startswith("tracker ") and f"SQLite {sqlite3.sqlite_version}" in first
     # which code runs, the compiled or the pure Python, is said for each extension
-    assert [line.split(": ")[0] for line in lines] == [
-        "the PGN reader"]
+    assert [line.split(": ")[0] for line in lines] == ["the PGN reader"]
     for line, chosen in zip(lines, (tracker.pgn.native.SPEEDUPS,), strict=True):
         assert line.endswith(": compiled (C)") == (chosen is not None), line
 
 
 def test_version_says_why_the_pure_python_code_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     env = {**os.environ, "TRACKER_PURE_PYTHON": "1"}
-    out = subprocess.run([sys.executable, "-m", "tracker", "--version"], env=env,
-                         capture_output=True, text=True, check=True).stdout
-    assert out.splitlines()[1:] == [
-        "the PGN reader: pure Python (TRACKER_PURE_PYTHON=1)"]
+    out = subprocess.run(
+        [sys.executable, "-m", "tracker", "--version"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.splitlines()[1:] == ["the PGN reader: pure Python (TRACKER_PURE_PYTHON=1)"]
     # not built (no compiler), or built and not used (a build older than its source)
     import importlib.util
 
     import tracker.cli
     import tracker.pgn.native
+
     monkeypatch.delenv("TRACKER_PURE_PYTHON", raising=False)
     monkeypatch.setattr(tracker.pgn.native, "SPEEDUPS", None)
     found = importlib.util.find_spec("tracker.pgn._speedups")
@@ -159,9 +165,12 @@ def test_shown_streams_keep_json_valid_and_rich_codes_working() -> None:
     assert json.loads(buf.getvalue()) == {"name": name}  # \\u202e, \\u0085: still JSON
     assert shown("a\nb\tc\x7f") == "a\\nb\\tc\\u007f" and shown("O\\Neill") == "O\\Neill"
     term = io.StringIO()
-    console = shown_console(Console)(file=ShownStream(term),  # type: ignore[arg-type]
-                                     force_terminal=True,
-                                     color_system="standard", width=80)
+    console = shown_console(Console)(
+        file=ShownStream(term),  # type: ignore[arg-type]
+        force_terminal=True,
+        color_system="standard",
+        width=80,
+    )
     console.print(Text(name, style="bold"))
     assert term.getvalue() == "\x1b[1mX\\x1b[2J\\u202eY\\u0085\x1b[0m\n"  # rich's own codes
 
@@ -182,7 +191,8 @@ def test_a_stdout_that_cannot_be_written_is_one_line_exit_1(
     assert run(monkeypatch, "zz-print") == 1
     assert capsys.readouterr().err == (
         "error: cannot write to standard output: No space left on device (is the disk full, "
-        "or the output a file that cannot grow?)\n")
+        "or the output a file that cannot grow?)\n"
+    )
     assert run(monkeypatch, "zz-bug") == 3  # any other error is still what it is
 
 
@@ -191,15 +201,29 @@ def test_players_to_dev_full(tmp_path: Path) -> None:
     from tests.conftest import subprocess_env, tracker_command
 
     db = tmp_path / "t.db"
-    subprocess.run(tracker_command("db", "upgrade", "--db", str(db)), env=subprocess_env(),
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        tracker_command("db", "upgrade", "--db", str(db)),
+        env=subprocess_env(),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     with open("/dev/full", "w") as full:
-        proc = subprocess.run(tracker_command("players", "--db", str(db)), stdout=full,
-                              stderr=subprocess.PIPE, text=True, env=subprocess_env(),
-                              timeout=120)
-    assert (proc.returncode, proc.stderr) == (1, (
-        "error: cannot write to standard output: No space left on device (is the disk full, "
-        "or the output a file that cannot grow?)\n"))
+        proc = subprocess.run(
+            tracker_command("players", "--db", str(db)),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=subprocess_env(),
+            timeout=120,
+        )
+    assert (proc.returncode, proc.stderr) == (
+        1,
+        (
+            "error: cannot write to standard output: No space left on device (is the disk full, "
+            "or the output a file that cannot grow?)\n"
+        ),
+    )
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
@@ -212,14 +236,20 @@ def test_an_import_to_a_full_stdout_goes_on_and_says_so(tmp_path: Path) -> None:
 
     db = tmp_path / "t.db"
     with open("/dev/full", "w") as full:
-        proc = subprocess.run(tracker_command("import", str(SAMPLES), "--db", str(db)),
-                              stdout=full, stderr=subprocess.PIPE, text=True,
-                              env=subprocess_env(), timeout=300)
+        proc = subprocess.run(
+            tracker_command("import", str(SAMPLES), "--db", str(db)),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=subprocess_env(),
+            timeout=300,
+        )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.endswith(
         "note: standard output could not be written before the end (a full disk?); the "
         "import went on: 14 files of 14 stored or already imported, 70 games added "
-        "(`tracker imports` lists them)\n")
+        "(`tracker imports` lists them)\n"
+    )
     con = sqlite3.connect(db)
     try:
         assert con.execute("SELECT count(*) FROM games").fetchone() == (70,)
@@ -235,7 +265,8 @@ def test_a_number_too_large_for_the_database_is_a_bad_value(
     assert run(monkeypatch, "zz-bind") == 2
     assert capsys.readouterr().err == (
         "error: a number given is too large (the most is 9,223,372,036,854,775,807); give a "
-        "plausible value\n")
+        "plausible value\n"
+    )
 
 
 def test_each_command_is_made_from_the_module_that_registers_it() -> None:
@@ -244,6 +275,7 @@ def test_each_command_is_made_from_the_module_that_registers_it() -> None:
     import typer.main
 
     from tracker.cli import COMMAND_MODULES, COMMANDS, build_app
+
     whole = set(typer.main.get_command(build_app()).commands)  # type: ignore[attr-defined]
     assert set(COMMANDS) == whole
     for module in COMMAND_MODULES:
@@ -251,13 +283,22 @@ def test_each_command_is_made_from_the_module_that_registers_it() -> None:
         assert made == {c for c, m in COMMANDS.items() if m == module}, module
 
 
-@pytest.mark.parametrize("argv,word", [
-    (["history"], "history"), (["--db", "x.db", "check", "--all"], "check"),
-    (["--db=x.db", "imports", "remove", "3"], "imports"), (["--help"], None), ([], None),
-    (["histori"], None), (["--version"], None), (["report", "-o", "s.html"], "report"),
-])
+@pytest.mark.parametrize(
+    "argv,word",
+    [
+        (["history"], "history"),
+        (["--db", "x.db", "check", "--all"], "check"),
+        (["--db=x.db", "imports", "remove", "3"], "imports"),
+        (["--help"], None),
+        ([], None),
+        (["histori"], None),
+        (["--version"], None),
+        (["report", "-o", "s.html"], "report"),
+    ],
+)
 def test_the_command_line_names_its_command(argv: list[str], word: str | None) -> None:
     from tracker.cli import _command_word
+
     assert _command_word(argv) == word
 
 
@@ -267,6 +308,7 @@ def test_a_command_line_makes_only_its_command() -> None:
     import typer.main
 
     from tracker.cli import COMMANDS, build_app
+
     for word, module in COMMANDS.items():
         made = typer.main.get_command(build_app((module,), only=word))
         assert set(made.commands) == {word}, word  # type: ignore[attr-defined]
@@ -275,7 +317,8 @@ def test_a_command_line_makes_only_its_command() -> None:
 
 
 def test_the_program_freezes_its_objects_for_the_exit_and_main_does_not(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # console() (the tracker script, python -m tracker) skips the interpreter's garbage
     # collection over every object at exit (issue 18: about 0.13 s of a reading command);
     # main() leaves the collector alone for whoever called it (a test, a library)
@@ -284,13 +327,20 @@ def test_the_program_freezes_its_objects_for_the_exit_and_main_does_not(
     frozen = gc.get_freeze_count()
     assert run(monkeypatch, "--version") == 0
     assert gc.get_freeze_count() == frozen
-    probe = ("import atexit, gc, sys\n"
-             "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
-             "sys.argv = ['tracker', 'history', '--db', sys.argv[1], '--format', 'json']\n"
-             "from tracker.cli import console\n"
-             "console()\n")
+    probe = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+        "sys.argv = ['tracker', 'history', '--db', sys.argv[1], '--format', 'json']\n"
+        "from tracker.cli import console\n"
+        "console()\n"
+    )
     db = tmp_path / "t.db"
-    done = subprocess.run([sys.executable, "-c", probe, str(db)], capture_output=True,
-                          text=True, cwd=tmp_path, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(db)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
     assert done.returncode == 1 and done.stderr.startswith("error: "), done.stderr
     assert done.stdout.splitlines()[-1] == "frozen True"

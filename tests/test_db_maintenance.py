@@ -28,8 +28,9 @@ from tracker.store.maintenance import INVARIANTS, backup, check_database, open_e
 FIXTURE_0001 = REPO / "tests" / "data" / "schema-0001.db"
 
 
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        *args: str) -> tuple[int, str, str]:
+def run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
     return run_cli(capsys, monkeypatch, *args)
 
 
@@ -41,8 +42,12 @@ def _filled(tmp_path: Path, name: str = "f.db") -> Path:
     db = tmp_path / name
     write(tmp_path / "games.pgn", "x")
     if not _TEMPLATE:
-        f = write(tmp_path / "games.pgn", pgn(Round="1"), pgn(Round="2", White="Dvorak, Ivo"),
-                  pgn(Round="3", Black="Dvorak, Ivo", WhiteFideId="99012345"))
+        f = write(
+            tmp_path / "games.pgn",
+            pgn(Round="1"),
+            pgn(Round="2", White="Dvorak, Ivo"),
+            pgn(Round="3", Black="Dvorak, Ivo", WhiteFideId="99012345"),
+        )
         with open_store(str(db)) as store:
             (s,) = import_paths(store, [str(f)], ImportOptions()).sources
             assert s.added == 3
@@ -85,24 +90,41 @@ DAMAGE = [
     ("UPDATE games SET list = 'bullet' WHERE id = 1", "game-list", 1),
     ("UPDATE games SET result = '2-0' WHERE id = 1", "game-result", 1),
     ("INSERT INTO player_names VALUES ('nobody', 999)", "player-name", 1),
-    ("INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
-     "VALUES (999, 'standard', '2025-01', 'manual', '2025-01-01')", "official-player", 1),
-    ("INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
-     "VALUES (1, 'bullet', '2025-01', 'manual', '2025-01-01')", "official-list", 1),
-    ("INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
-     "VALUES (1, 'standard', '2025-13', 'manual', '2025-01-01')", "official-period", 1),
+    (
+        "INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
+        "VALUES (999, 'standard', '2025-01', 'manual', '2025-01-01')",
+        "official-player",
+        1,
+    ),
+    (
+        "INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
+        "VALUES (1, 'bullet', '2025-01', 'manual', '2025-01-01')",
+        "official-list",
+        1,
+    ),
+    (
+        "INSERT INTO official_ratings (player_id, list, period, source, recorded_at) "
+        "VALUES (1, 'standard', '2025-13', 'manual', '2025-01-01')",
+        "official-period",
+        1,
+    ),
     ("UPDATE tournaments SET pinned_period = 'March' WHERE id = 1", "tournament-period", 1),
     ("UPDATE tournaments SET end_date = '2000-01-01' WHERE id = 1", "tournament-dates", 1),
     ("UPDATE games SET date = '9999-12-31' WHERE id IN (1, 2)", "game-date", 2),
     ("UPDATE tournaments SET end_date = '9999-11-30' WHERE id = 1", "tournament-date", 1),
-    ("INSERT INTO imports (source, content_hash, started_at) VALUES ('x.pgn', 'h', "
-     "'2025-01-01')", "import-unfinished", 1),
+    (
+        "INSERT INTO imports (source, content_hash, started_at) VALUES ('x.pgn', 'h', "
+        "'2025-01-01')",
+        "import-unfinished",
+        1,
+    ),
 ]
 
 
 @pytest.mark.parametrize("sql,check,count", DAMAGE, ids=[d[1] for d in DAMAGE])
-def test_each_invariant_reports_its_damage(tmp_path: Path, sql: str, check: str,
-                                           count: int) -> None:
+def test_each_invariant_reports_its_damage(
+    tmp_path: Path, sql: str, check: str, count: int
+) -> None:
     db = _filled(tmp_path)
     _raw(db, sql)
     found = _checks(db)
@@ -137,11 +159,14 @@ def test_duplicate_identity_and_fide_id_are_found(tmp_path: Path) -> None:
     db = _filled(tmp_path)
     _without_unique(db, "games", "uq_games_identity")
     _without_unique(db, "players", "uq_players_fide_id")
-    _raw(db, "INSERT INTO games (identity, tournament_id, white_id, black_id, result, "
-             "has_moves, list, rated) SELECT identity, tournament_id, white_id, black_id, "
-             "result, has_moves, list, rated FROM games WHERE id = 1",
-         "UPDATE players SET fide_id = 99012345 WHERE fide_id IS NULL AND id = "
-         "(SELECT min(id) FROM players WHERE fide_id IS NULL)")
+    _raw(
+        db,
+        "INSERT INTO games (identity, tournament_id, white_id, black_id, result, "
+        "has_moves, list, rated) SELECT identity, tournament_id, white_id, black_id, "
+        "result, has_moves, list, rated FROM games WHERE id = 1",
+        "UPDATE players SET fide_id = 99012345 WHERE fide_id IS NULL AND id = "
+        "(SELECT min(id) FROM players WHERE fide_id IS NULL)",
+    )
     found = _checks(db)
     assert found["game-identity"] == 1 and found["player-fide-id"] == 1, found
 
@@ -154,8 +179,10 @@ def test_every_invariant_has_a_damage_test() -> None:
 def test_duplicate_official_entry_is_found(tmp_path: Path) -> None:
     db = _filled(tmp_path)
     _without_unique(db, "official_ratings", "uq_official_ratings_player_id_list_period")
-    entry = ("INSERT INTO official_ratings (player_id, list, period, rating, source, "
-             "recorded_at) VALUES (1, 'standard', '2025-01', 1800, 'manual', '2025-01-01')")
+    entry = (
+        "INSERT INTO official_ratings (player_id, list, period, rating, source, "
+        "recorded_at) VALUES (1, 'standard', '2025-01', 1800, 'manual', '2025-01-01')"
+    )
     _raw(db, entry, entry)
     assert _checks(db) == {"official-duplicate": 1}
 
@@ -166,7 +193,8 @@ def test_a_damaged_file_is_reported_not_raised(tmp_path: Path) -> None:
     con.execute("PRAGMA journal_mode = DELETE")
     page = con.execute("PRAGMA page_size").fetchone()[0]
     (root,) = con.execute(
-        "SELECT rootpage FROM sqlite_master WHERE name = 'ix_games_white_id'").fetchone()
+        "SELECT rootpage FROM sqlite_master WHERE name = 'ix_games_white_id'"
+    ).fetchone()
     con.close()
     with db.open("r+b") as fh:  # scribble over one index page (not the header, not page 1)
         fh.seek((root - 1) * page + 8)
@@ -179,8 +207,9 @@ def test_an_older_schema_is_a_problem(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     shutil.copy(FIXTURE_0001, db)
     found = {p.check: p.message for p in check_database(open_existing(str(db)))}
-    assert found == {"schema": f"schema 0001 is not the current {head_revision()}: run "
-                               "`tracker db upgrade`"}
+    assert found == {
+        "schema": f"schema 0001 is not the current {head_revision()}: run `tracker db upgrade`"
+    }
 
 
 # --- backup -----------------------------------------------------------------------------
@@ -215,8 +244,9 @@ def test_backup_during_an_open_write_copies_the_committed_state(tmp_path: Path) 
 
 def test_backup_while_importing_in_a_thread(tmp_path: Path) -> None:
     db = _filled(tmp_path)
-    big = write(tmp_path / "big.pgn", *(pgn(Round=str(i), Event="Thread Open")
-                                        for i in range(3000)))
+    big = write(
+        tmp_path / "big.pgn", *(pgn(Round=str(i), Event="Thread Open") for i in range(3000))
+    )
     errors: list[BaseException] = []
 
     def work() -> None:
@@ -239,8 +269,12 @@ def test_backup_while_importing_in_a_thread(tmp_path: Path) -> None:
 @pytest.mark.parametrize("case", ["exists", "folder", "no-folder", "itself"])
 def test_backup_refusals(tmp_path: Path, case: str) -> None:
     db = _filled(tmp_path)
-    target = {"exists": tmp_path / "games.pgn", "folder": tmp_path,
-              "no-folder": tmp_path / "nope" / "b.db", "itself": db}[case]
+    target = {
+        "exists": tmp_path / "games.pgn",
+        "folder": tmp_path,
+        "no-folder": tmp_path / "nope" / "b.db",
+        "itself": db,
+    }[case]
     before = target.read_bytes() if target.is_file() else None
     with open_existing(str(db)) as store, pytest.raises(BadInput):
         backup(store, target, overwrite=case == "itself")  # --force never overwrites the db
@@ -271,8 +305,9 @@ def test_open_existing_refuses_a_missing_file(tmp_path: Path) -> None:
 # --- the commands -----------------------------------------------------------------------
 
 
-def test_cli_check_and_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_check_and_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRACKER_DB", raising=False)
     db = _filled(tmp_path)
@@ -288,11 +323,20 @@ def test_cli_check_and_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     _raw(db, "UPDATE games SET black_id = white_id WHERE id = 1")
     code, out, err = run(capsys, monkeypatch, "db", "check", "--db", str(db), "-f", "json")
     assert code == 1
-    assert json.loads(out) == {"ok": False, "problems": [
-        {"check": "game-self", "count": 1,
-         "message": "1 games have the same player on both sides"}]}
-    assert err == (f"error: {db}: 1 problem found; restore a backup (tracker db restore BACKUP) "
-                   "or report them\n")
+    assert json.loads(out) == {
+        "ok": False,
+        "problems": [
+            {
+                "check": "game-self",
+                "count": 1,
+                "message": "1 games have the same player on both sides",
+            }
+        ],
+    }
+    assert err == (
+        f"error: {db}: 1 problem found; restore a backup (tracker db restore BACKUP) "
+        "or report them\n"
+    )
     code, out, err = run(capsys, monkeypatch, "db", "check", "--db", "missing.db")
     assert (code, out) == (1, "")
     assert err == "error: no database at missing.db: give the file with --db (or TRACKER_DB)\n"
@@ -339,8 +383,9 @@ def test_copying_a_backup_back_after_a_crash_is_what_restore_prevents(tmp_path: 
     assert set(_names(db)) == {"Crashed"}  # SQLite replayed the stale -wal onto the copy
 
 
-def test_restore_after_a_crash_gives_the_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_restore_after_a_crash_gives_the_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 19, item 2: `tracker db restore BACKUP` moves the database and its stale -wal and
     -shm aside together, so the restored file is the backup, whole."""
     db = _filled(tmp_path)
@@ -348,8 +393,9 @@ def test_restore_after_a_crash_gives_the_backup(tmp_path: Path, capsys: pytest.C
     with open_existing(str(db)) as store:
         backup(store, tmp_path / "b.db")
     _crash_after_a_commit(db, "UPDATE players SET name = 'Crashed'")
-    code, out, err = run(capsys, monkeypatch, "db", "restore", str(tmp_path / "b.db"), "--db",
-                         str(db))
+    code, out, err = run(
+        capsys, monkeypatch, "db", "restore", str(tmp_path / "b.db"), "--db", str(db)
+    )
     assert code == 0, err
     assert out.startswith(f"restored {db} from {tmp_path / 'b.db'} (")
     assert "the replaced files are kept as" in out and ".replaced-" in out
@@ -366,17 +412,16 @@ def test_restore_after_a_crash_gives_the_backup(tmp_path: Path, capsys: pytest.C
     assert code == 0, err
 
 
-@pytest.mark.parametrize("case", ["missing", "not-sqlite", "foreign-sqlite", "itself",
-                                  "postgres"])
-def test_restore_refusals_change_nothing(tmp_path: Path, case: str,
-                                         capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("case", ["missing", "not-sqlite", "foreign-sqlite", "itself", "postgres"])
+def test_restore_refusals_change_nothing(
+    tmp_path: Path, case: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = _filled(tmp_path)
     before = db.read_bytes()
     source = tmp_path / "b.db"
     target = str(db)
     if case == "not-sqlite":
-        source.write_text("[Event \"x\"]\n")
+        source.write_text('[Event "x"]\n')
     elif case == "foreign-sqlite":
         sqlite3.connect(source).execute("CREATE TABLE t (x)").connection.close()
     elif case == "itself":
@@ -387,12 +432,17 @@ def test_restore_refusals_change_nothing(tmp_path: Path, case: str,
     code, out, err = run(capsys, monkeypatch, "db", "restore", str(source), "--db", target)
     assert code in (1, 2) and out == "" and err.startswith("error: "), (code, out, err)
     assert err.count("\n") == 1
-    assert {"missing": "no backup file", "not-sqlite": "not an SQLite file",
-            "foreign-sqlite": "no tracker schema", "itself": "the database itself",
-            "postgres": "pg_restore"}[case] in err
+    assert {
+        "missing": "no backup file",
+        "not-sqlite": "not an SQLite file",
+        "foreign-sqlite": "no tracker schema",
+        "itself": "the database itself",
+        "postgres": "pg_restore",
+    }[case] in err
     assert db.read_bytes() == before
-    assert not [p for p in tmp_path.iterdir() if ".replaced-" in p.name or
-                p.name.endswith(".restore")]
+    assert not [
+        p for p in tmp_path.iterdir() if ".replaced-" in p.name or p.name.endswith(".restore")
+    ]
 
 
 def test_restore_refuses_a_database_being_written(tmp_path: Path) -> None:
@@ -426,8 +476,13 @@ def test_restore_into_a_new_path(tmp_path: Path) -> None:
 
 
 FIXTURE_ROWS = {
-    "games": 2, "players": 2, "player_names": 3, "tournaments": 1, "imports": 1,
-    "official_ratings": 1, "ro_overrides": 1,
+    "games": 2,
+    "players": 2,
+    "player_names": 3,
+    "tournaments": 1,
+    "imports": 1,
+    "official_ratings": 1,
+    "ro_overrides": 1,
 }
 
 
@@ -441,24 +496,38 @@ def test_fixture_is_the_first_schema() -> None:
         con.close()
 
 
-def test_upgrade_from_0001_keeps_every_row(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_upgrade_from_0001_keeps_every_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "old.db"
     shutil.copy(FIXTURE_0001, db)
-    before = [line for line in dump_db(db) if line.startswith("INSERT INTO \"")
-              and "alembic_version" not in line]
+    before = [
+        line
+        for line in dump_db(db)
+        if line.startswith('INSERT INTO "') and "alembic_version" not in line
+    ]
     code, out, _ = run(capsys, monkeypatch, "db", "upgrade", "--db", str(db))
     assert code == 0
     assert out == f"{db}: schema upgraded from 0001 to {head_revision()}\n"
-    after = [line for line in dump_db(db) if line.startswith("INSERT INTO \"")
-             and "alembic_version" not in line]
+    after = [
+        line
+        for line in dump_db(db)
+        if line.startswith('INSERT INTO "') and "alembic_version" not in line
+    ]
     # Every row is kept; migration 0005 cuts each game's identity to its first 32 characters,
     # 0007 stores them as their 16 bytes and an Elo tag that is exactly the rating as NULL.
-    cut = [re.sub(r"^(INSERT INTO \"games\" VALUES\(\d+,)'([0-9a-f]{32})[0-9a-f]{32}'",
-                  lambda m: f"{m.group(1)}X'{m.group(2).upper()}'", line)
-           for line in before]
-    cut = [re.sub(r"(,'1-0',|,'0-1',|,'1/2-1/2',)(\d+),(\d+),'\2','\3',",
-                  r"\1\2,\3,NULL,NULL,", line) for line in cut]
+    cut = [
+        re.sub(
+            r"^(INSERT INTO \"games\" VALUES\(\d+,)'([0-9a-f]{32})[0-9a-f]{32}'",
+            lambda m: f"{m.group(1)}X'{m.group(2).upper()}'",
+            line,
+        )
+        for line in before
+    ]
+    cut = [
+        re.sub(r"(,'1-0',|,'0-1',|,'1/2-1/2',)(\d+),(\d+),'\2','\3',", r"\1\2,\3,NULL,NULL,", line)
+        for line in cut
+    ]
     assert cut != before
     assert after == cut and len(before) == sum(FIXTURE_ROWS.values())
     with open_existing(str(db)) as store:
@@ -483,8 +552,11 @@ def _schema_insensitive(dump: list[str]) -> list[str]:
 
 def test_downgrade_to_0001_and_back_keeps_data(tmp_path: Path) -> None:
     db = _filled(tmp_path)
-    before = [line for line in dump_db(db) if "alembic_version" not in line
-              and "ix_tournaments_event_site" not in line]
+    before = [
+        line
+        for line in dump_db(db)
+        if "alembic_version" not in line and "ix_tournaments_event_site" not in line
+    ]
     with open_existing(str(db)) as store:
         cfg = _alembic_config()
         with store.engine.begin() as conn:
@@ -494,8 +566,11 @@ def test_downgrade_to_0001_and_back_keeps_data(tmp_path: Path) -> None:
     with open_store(str(db)) as store:  # opening upgrades again
         assert current_revision(store) == head_revision()
         assert check_database(store) == []
-    after = [line for line in dump_db(db) if "alembic_version" not in line
-             and "ix_tournaments_event_site" not in line]
+    after = [
+        line
+        for line in dump_db(db)
+        if "alembic_version" not in line and "ix_tournaments_event_site" not in line
+    ]
     assert _schema_insensitive(after) == _schema_insensitive(before)
 
 
@@ -512,16 +587,19 @@ def test_a_newer_schema_is_refused_and_untouched(tmp_path: Path) -> None:
     assert db.read_bytes() == raw
 
 
-def test_an_upgrade_on_open_is_announced_once(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_upgrade_on_open_is_announced_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Any command opens (and upgrades) the database; an upgrade of an existing database is
     # said on stderr first (a big one takes a while), once; a new database is made quietly.
     db = tmp_path / "old.db"
     shutil.copy(FIXTURE_0001, db)
     code, _, err = run(capsys, monkeypatch, "players", "--db", str(db))
     assert code == 0
-    assert err == (f"{db}: upgrading the database schema from 0001 to {head_revision()} "
-                   "(once; a database of a million games takes about half a minute)\n")
+    assert err == (
+        f"{db}: upgrading the database schema from 0001 to {head_revision()} "
+        "(once; a database of a million games takes about half a minute)\n"
+    )
     code, _, err = run(capsys, monkeypatch, "players", "--db", str(db))
     assert (code, err) == (0, "")
     code, _, err = run(capsys, monkeypatch, "db", "upgrade", "--db", str(tmp_path / "new.db"))

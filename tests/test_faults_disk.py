@@ -33,8 +33,15 @@ from tracker.store.maintenance import check_database
 def _big(path: Path, games: int) -> Path:
     with path.open("w", encoding="utf-8") as fh:
         for i in range(games):
-            fh.write(pgn(Event=f"Big {i // 300}", Round=str(i), White=f"W{i % 397}",
-                         Black=f"B{i % 391}", WhiteElo=str(1500 + i % 900)))
+            fh.write(
+                pgn(
+                    Event=f"Big {i // 300}",
+                    Round=str(i),
+                    White=f"W{i % 397}",
+                    Black=f"B{i % 391}",
+                    WhiteElo=str(1500 + i % 900),
+                )
+            )
     return path
 
 
@@ -92,8 +99,9 @@ def test_read_only_in_process(tmp_path: Path) -> None:
         conn.execute("PRAGMA query_only = ON")
 
     with _store_with(db, read_only) as store:
-        (rep,) = import_paths(store, [str(write(tmp_path / "n.pgn", pgn(Round="9")))],
-                              ImportOptions()).sources
+        (rep,) = import_paths(
+            store, [str(write(tmp_path / "n.pgn", pgn(Round="9")))], ImportOptions()
+        ).sources
     assert rep.error == "cannot write to the database: attempt to write a readonly database"
     _after_failure(db, before)
 
@@ -101,6 +109,7 @@ def test_read_only_in_process(tmp_path: Path) -> None:
 def _limited(size: int) -> Callable[[], None]:
     def apply() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
     return apply
 
 
@@ -113,7 +122,10 @@ def test_disk_full_during_a_real_import(tmp_path: Path) -> None:
     big = _big(tmp_path / "big.pgn", 4_000)
     done = subprocess.run(
         [sys.executable, "-m", "tracker", "import", str(big), "--db", str(db), "--quiet"],
-        env=subprocess_env(), capture_output=True, text=True, timeout=300,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
         preexec_fn=_limited(db.stat().st_size + 64 * 1024),
     )
     assert done.returncode == 1
@@ -133,7 +145,10 @@ def test_backup_onto_a_full_disk_leaves_no_file(tmp_path: Path) -> None:
     target = tmp_path / "backup.db"
     done = subprocess.run(
         [sys.executable, "-m", "tracker", "db", "backup", str(target), "--db", str(db)],
-        env=subprocess_env(), capture_output=True, text=True, timeout=120,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
         preexec_fn=_limited(64 * 1024),
     )
     assert (done.returncode, done.stdout) == (1, "")
@@ -149,9 +164,20 @@ def test_read_only_file(tmp_path: Path) -> None:  # pragma: no cover - not as ro
     tmp_path.chmod(0o555)  # nor may a -wal file be created beside it
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "tracker", "import",
-             str(REPO / "tests" / "data" / "hostile" / "odd-tags.pgn"), "--db", str(db)],
-            env=subprocess_env(), capture_output=True, text=True, timeout=120)
+            [
+                sys.executable,
+                "-m",
+                "tracker",
+                "import",
+                str(REPO / "tests" / "data" / "hostile" / "odd-tags.pgn"),
+                "--db",
+                str(db),
+            ],
+            env=subprocess_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         tmp_path.chmod(0o755)
         db.chmod(0o644)

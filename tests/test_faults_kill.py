@@ -37,8 +37,15 @@ def _write(path: Path, games: int) -> Path:
     tag = path.stem.upper()
     with path.open("w", encoding="utf-8") as fh:
         for i in range(games):
-            fh.write(pgn(Event=f"{tag} {i // 400}", Round=str(i), White=f"{tag}W{i % 397}",
-                         Black=f"{tag}B{i % 391}", WhiteElo=str(1500 + i % 900)))
+            fh.write(
+                pgn(
+                    Event=f"{tag} {i // 400}",
+                    Round=str(i),
+                    White=f"{tag}W{i % 397}",
+                    Black=f"{tag}B{i % 391}",
+                    WhiteElo=str(1500 + i % 900),
+                )
+            )
     return path
 
 
@@ -100,9 +107,12 @@ def test_sigkill_at_random_points_of_a_large_import(tmp_path: Path) -> None:
             break
         db = tmp_path / f"k{run}.db"
         stage, delay = rng.choice((0, 0, 1, 1, 2)), rng.uniform(0.0, 1.5)
-        proc = subprocess.Popen(tracker_command("import", *args, "--db", str(db), "--quiet"),
-                                env=subprocess_env(), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            tracker_command("import", *args, "--db", str(db), "--quiet"),
+            env=subprocess_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait_for(db, stage, proc)
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
@@ -119,9 +129,16 @@ def test_sigkill_at_random_points_of_a_large_import(tmp_path: Path) -> None:
     assert len(killed) >= min(3, RUNS), (killed, finished)
     # Import the last killed database again: it completes, every game exactly once.
     if db.exists():
-        again = subprocess.run(tracker_command("import", *args, "--db", str(db), "--quiet"),
-                               env=subprocess_env(), capture_output=True, text=True, timeout=300)
+        again = subprocess.run(
+            tracker_command("import", *args, "--db", str(db), "--quiet"),
+            env=subprocess_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert again.returncode == 0, again.stderr
         assert _verify(db, names, sizes) == names
-    print(f"kills survived: {len(killed)} (finished before the kill: {finished}); points: "
-          + ", ".join(f"{d:.2f}s->{'+'.join(s) or '-'}" for d, s in killed))
+    print(
+        f"kills survived: {len(killed)} (finished before the kill: {finished}); points: "
+        + ", ".join(f"{d:.2f}s->{'+'.join(s) or '-'}" for d, s in killed)
+    )

@@ -31,12 +31,23 @@ ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
 DAY = dt.timedelta(days=1)
 
 
-def _games(ro: int, opponents: list[int], start: dt.date, rl: RatingList = STD,
-           list_date: dt.date | None = None) -> list[tuple[int | None, Decimal | None]]:
+def _games(
+    ro: int,
+    opponents: list[int],
+    start: dt.date,
+    rl: RatingList = STD,
+    list_date: dt.date | None = None,
+) -> list[tuple[int | None, Decimal | None]]:
     """(difference used, expected) per game, K 20, all draws."""
     t = TournamentIn(start, ro, tuple(GameIn(r, HALF) for r in opponents))
-    out = rate_period(ro, [t], rating_list=rl, list_date=list_date or start,
-                      facts=PlayerFacts(rated_games=100), k=20)
+    out = rate_period(
+        ro,
+        [t],
+        rating_list=rl,
+        list_date=list_date or start,
+        facts=PlayerFacts(rated_games=100),
+        k=20,
+    )
     return [(g.difference_used, g.expected) for g in out.tournaments[0].games]
 
 
@@ -50,9 +61,7 @@ def test_before_2008_is_not_replayed() -> None:
 def test_2009_07_cap_350_to_400() -> None:
     # Ro 2000 vs 1500, D = 500: capped at 350 (345-357 -> 0.89), then at 400 (392-411 -> 0.92)
     before = dt.date(2009, 7, 1) - DAY
-    assert _games(2000, [1500], before, list_date=dt.date(2009, 7, 1)) == [
-        (350, Decimal("0.89"))
-    ]
+    assert _games(2000, [1500], before, list_date=dt.date(2009, 7, 1)) == [(350, Decimal("0.89"))]
     assert _games(2000, [1500], dt.date(2009, 7, 1)) == [(400, Decimal("0.92"))]
 
 
@@ -92,13 +101,16 @@ def test_2012_01_rapid_blitz_begin(rl: RatingList) -> None:
     with pytest.raises(BadInput, match="2012"):
         edition_for(rl, dt.date(2011, 12, 31))
     assert derive_k(rl, dt.date(2012, 1, 1), PlayerFacts(rated_games=0), 1500) == (
-        20, f"K 20 for everyone on the {rl} list"
+        20,
+        f"K 20 for everyone on the {rl} list",
     )
     # 25 minutes for 60 moves is not rated before 2012, rapid from 2012
-    assert classify_time_control("1500", on=dt.date(2011, 12, 31), max_rating=1500).rating_list \
-        is None
-    assert classify_time_control("1500", on=dt.date(2012, 1, 1), max_rating=1500).rating_list \
-        is RAPID
+    assert (
+        classify_time_control("1500", on=dt.date(2011, 12, 31), max_rating=1500).rating_list is None
+    )
+    assert (
+        classify_time_control("1500", on=dt.date(2012, 1, 1), max_rating=1500).rating_list is RAPID
+    )
 
 
 # 1 Jul 2012: monthly lists closing 3 days before; floor 1000; first rapid and blitz lists
@@ -184,7 +196,8 @@ def test_2022_01_cap_once_lower_side_policy() -> None:
     # UNSETTLED, policy: the lower-rated side gets the same single-game cap.
     # Ro 1500 vs 2000 (D -500) and 1950 (D -450): -500 capped -> -400 (0.08); -450 -> 0.06.
     assert _games(1500, [2000, 1950], dt.date(2022, 6, 1)) == [
-        (-400, Decimal("0.08")), (-450, Decimal("0.06"))
+        (-400, Decimal("0.08")),
+        (-450, Decimal("0.06")),
     ]
 
 
@@ -197,10 +210,10 @@ def test_2022_01_time_control_bands() -> None:
     assert before.reason == "too slow for rapid, too fast for standard at 1600+"
     assert after.rating_list is STD
     # 100 minutes with a 2300 player: the 2200 band needs 120 before, 1800 band 90 after
-    assert classify_time_control("6000", on=dt.date(2021, 12, 31), max_rating=2300).rating_list \
-        is None
-    assert classify_time_control("6000", on=dt.date(2022, 1, 1), max_rating=2300).rating_list \
-        is STD
+    assert (
+        classify_time_control("6000", on=dt.date(2021, 12, 31), max_rating=2300).rating_list is None
+    )
+    assert classify_time_control("6000", on=dt.date(2022, 1, 1), max_rating=2300).rating_list is STD
 
 
 # 1 Oct 2022: rapid & blitz K as standard; one-off raise to standard - 100
@@ -257,7 +270,8 @@ def test_2024_03_compression(rl: RatingList) -> None:
     assert one_off_adjustment(rl, dt.date(2024, 2, 1), 1600) is None
     mar = dt.date(2024, 3, 1)
     assert one_off_adjustment(rl, mar, 1000) == (
-        1400, "Mar 2024 compression: 1000 + 0.4 x (2000 - 1000) = 1400"
+        1400,
+        "Mar 2024 compression: 1000 + 0.4 x (2000 - 1000) = 1400",
     )
     assert one_off_adjustment(rl, mar, 1600) is not None
     assert one_off_adjustment(rl, mar, 1600)[0] == 1760  # type: ignore[index]
@@ -271,8 +285,14 @@ def test_2024_03_compression(rl: RatingList) -> None:
 def test_2024_03_floor_checked_after_compression() -> None:
     # Feb 1100 loses 10 points in March: 1090 -> 1090 + 0.4 x 910 = 1454 >= 1400: stays rated
     t = TournamentIn(dt.date(2024, 2, 5), 1100, (GameIn(1100, ZERO),))
-    out = rate_period(1100, [t], rating_list=STD, list_date=dt.date(2024, 3, 1),
-                      facts=PlayerFacts(rated_games=100), k=20)
+    out = rate_period(
+        1100,
+        [t],
+        rating_list=STD,
+        list_date=dt.date(2024, 3, 1),
+        facts=PlayerFacts(rated_games=100),
+        k=20,
+    )
     assert out.rating_after == 1090 and out.reason is None
     assert one_off_adjustment(STD, dt.date(2024, 3, 1), 1090)[0] == 1454  # type: ignore[index]
 
@@ -282,8 +302,14 @@ def test_2024_03_floor_checked_after_compression() -> None:
 def test_2024_12_600_rule(rl: RatingList) -> None:
     def one(start: dt.date, ro: int, opp: int) -> tuple[bool, str | None]:
         t = TournamentIn(start, ro, (GameIn(opp, ONE),))
-        out = rate_period(ro, [t], rating_list=rl, list_date=dt.date(2025, 1, 1),
-                          facts=PlayerFacts(rated_games=100), k=20)
+        out = rate_period(
+            ro,
+            [t],
+            rating_list=rl,
+            list_date=dt.date(2025, 1, 1),
+            facts=PlayerFacts(rated_games=100),
+            k=20,
+        )
         g = out.tournaments[0].games[0]
         return g.counted, g.reason
 

@@ -33,8 +33,9 @@ def test_table_sums_to_one(d: int) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(RATINGS, RATINGS, st.lists(SCORES, min_size=1, max_size=1), DATES, LISTS)
-def test_both_sides_of_a_game_sum_to_one(a: int, b: int, scores: list[Fraction], on: dt.date,
-                                         rl: RatingList) -> None:
+def test_both_sides_of_a_game_sum_to_one(
+    a: int, b: int, scores: list[Fraction], on: dt.date, rl: RatingList
+) -> None:
     # equal treatment: both below 2650 (from Oct 2025 a 2650+ player uses the true D while
     # the other side is capped, by design) and nobody excluded by the 600 rule
     a, b = min(a, 2649), min(b, 2649)
@@ -56,11 +57,13 @@ def _tournaments(draw: st.DrawFn) -> list[TournamentIn]:
     n = draw(st.integers(1, 3))
     out = []
     for i in range(n):
-        games = draw(st.lists(st.tuples(st.one_of(st.none(), RATINGS), SCORES), min_size=1,
-                              max_size=8))
+        games = draw(
+            st.lists(st.tuples(st.one_of(st.none(), RATINGS), SCORES), min_size=1, max_size=8)
+        )
         start = draw(DATES)
-        out.append(TournamentIn(start, draw(RATINGS), tuple(GameIn(r, s) for r, s in games),
-                                f"t{i}"))
+        out.append(
+            TournamentIn(start, draw(RATINGS), tuple(GameIn(r, s) for r, s in games), f"t{i}")
+        )
     return out
 
 
@@ -69,8 +72,7 @@ tournaments = st.composite(_tournaments)
 
 @settings(max_examples=100, deadline=None)
 @given(tournaments(), st.randoms(use_true_random=False), RATINGS)
-def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object,
-                                         rating: int) -> None:
+def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object, rating: int) -> None:
     import random
 
     assert isinstance(rnd, random.Random)
@@ -80,19 +82,28 @@ def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object,
         rnd.shuffle(games)
         shuffled.append(TournamentIn(t.start, t.own_rating, tuple(games), t.label))
     rnd.shuffle(shuffled)
-    kw = dict(rating_list=RatingList.STANDARD, list_date=dt.date(2025, 12, 1),
-              facts=PlayerFacts(rated_games=10))
+    kw = dict(
+        rating_list=RatingList.STANDARD,
+        list_date=dt.date(2025, 12, 1),
+        facts=PlayerFacts(rated_games=10),
+    )
     a = rate_period(rating, ts, **kw)  # type: ignore[arg-type]
     b = rate_period(rating, shuffled, **kw)  # type: ignore[arg-type]
     assert (a.k, a.change_exact, a.change, a.rating_after, a.points, a.expected) == (
-        b.k, b.change_exact, b.change, b.rating_after, b.points, b.expected
+        b.k,
+        b.change_exact,
+        b.change,
+        b.rating_after,
+        b.points,
+        b.expected,
     )
 
 
 @settings(max_examples=100, deadline=None)
 @given(tournaments(), RATINGS, st.data())
-def test_change_is_monotone_in_points(ts: list[TournamentIn], rating: int,
-                                      data: st.DataObject) -> None:
+def test_change_is_monotone_in_points(
+    ts: list[TournamentIn], rating: int, data: st.DataObject
+) -> None:
     # raising one game's score (same games, same K) never lowers the change
     ti = data.draw(st.integers(0, len(ts) - 1))
     gi = data.draw(st.integers(0, len(ts[ti].games) - 1))
@@ -102,8 +113,11 @@ def test_change_is_monotone_in_points(ts: list[TournamentIn], rating: int,
     games = list(ts[ti].games)
     games[gi] = GameIn(g.opponent_rating, g.score + Fraction(1, 2))
     better[ti] = TournamentIn(ts[ti].start, ts[ti].own_rating, tuple(games), ts[ti].label)
-    kw = dict(rating_list=RatingList.STANDARD, list_date=dt.date(2025, 12, 1),
-              facts=PlayerFacts(rated_games=10))
+    kw = dict(
+        rating_list=RatingList.STANDARD,
+        list_date=dt.date(2025, 12, 1),
+        facts=PlayerFacts(rated_games=10),
+    )
     a = rate_period(rating, ts, **kw)  # type: ignore[arg-type]
     b = rate_period(rating, better, **kw)  # type: ignore[arg-type]
     assert b.change_exact >= a.change_exact and b.change >= a.change

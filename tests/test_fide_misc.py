@@ -121,8 +121,9 @@ def test_default_period_before_2008() -> None:
 def test_rapid_default_period_before_2012() -> None:
     with pytest.raises(BadInput, match="2012"):
         list_calendar(dt.date(2011, 12, 31), RAPID).default_period(dt.date(2011, 12, 31))
-    assert list_calendar(dt.date(2012, 1, 1), BLITZ).default_period(dt.date(2012, 1, 1)) == \
-        Period(2012, 7)
+    assert list_calendar(dt.date(2012, 1, 1), BLITZ).default_period(dt.date(2012, 1, 1)) == Period(
+        2012, 7
+    )
 
 
 def test_performance_rating() -> None:

@@ -33,8 +33,14 @@ NOW = dt.date(2025, 11, 1)  # current rules
 ESTABLISHED = PlayerFacts(rated_games=100)
 
 
-def _period(rating: int, games: list[tuple[int, Fraction]], *, k: int | None, on: dt.date = NOW,
-            facts: PlayerFacts = ESTABLISHED) -> PeriodOut:
+def _period(
+    rating: int,
+    games: list[tuple[int, Fraction]],
+    *,
+    k: int | None,
+    on: dt.date = NOW,
+    facts: PlayerFacts = ESTABLISHED,
+) -> PeriodOut:
     t = TournamentIn(on, rating, tuple(GameIn(r, s) for r, s in games))
     return rate_period(rating, [t], rating_list=STD, list_date=on, facts=facts, k=k)
 
@@ -175,7 +181,9 @@ def test_no_telioserien_2006_07_k15() -> None:
     out = _period(2333, [(2432, ZERO), (2405, ZERO), (2284, ONE)], k=None, on=OLD)
     assert out.k == 15
     assert [g.k_change for g in out.tournaments[0].games] == [
-        Decimal("-5.40"), Decimal("-6.00"), Decimal("6.45")
+        Decimal("-5.40"),
+        Decimal("-6.00"),
+        Decimal("6.45"),
     ]
     assert out.change_exact == Decimal("-4.95")
     assert out.change == -5
@@ -234,13 +242,28 @@ def test_sv_below_1400_shown_unrated_then_rated_as_a_newcomer() -> None:
     from tracker.model import OfficialEntry, Period
     from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
 
-    ts = [TournamentFact(1, "A", start=dt.date(2025, 9, 10), end=dt.date(2025, 9, 10)),
-          TournamentFact(2, "B", start=dt.date(2025, 10, 10), end=dt.date(2025, 10, 10))]
+    ts = [
+        TournamentFact(1, "A", start=dt.date(2025, 9, 10), end=dt.date(2025, 9, 10)),
+        TournamentFact(2, "B", start=dt.date(2025, 10, 10), end=dt.date(2025, 10, 10)),
+    ]
     games = [(1, 1405, ZERO)] + [(2, 1600, HALF)] * 5
-    gs = [GameFact(id=i, tournament_id=t, date=ts[t - 1].start, round=str(i), white=True,
-                   opponent_id=100 + i, opponent=f"O{i}", own_elo=None, opponent_elo=r,
-                   result="*", score=s, rating_list=STD)
-          for i, (t, r, s) in enumerate(games, 1)]
+    gs = [
+        GameFact(
+            id=i,
+            tournament_id=t,
+            date=ts[t - 1].start,
+            round=str(i),
+            white=True,
+            opponent_id=100 + i,
+            opponent=f"O{i}",
+            own_elo=None,
+            opponent_elo=r,
+            result="*",
+            score=s,
+            rating_list=STD,
+        )
+        for i, (t, r, s) in enumerate(games, 1)
+    ]
     official = [OfficialEntry(1, STD, Period(2025, 9), 1405, k=20)]
     rep = replay(ReplayInputs(STD, gs, ts, official, PlayerInfo(birth_year=1980)))
     oct_, nov = rep.row(Period(2025, 10)), rep.row(Period(2025, 11))

@@ -50,14 +50,36 @@ def fixed(*fields: tuple[int, str]) -> str:
     return line
 
 
-SINGLE_LINE = fixed((0, "1503014"), (15, "Carlsen, Magnus"), (76, "NOR"), (80, "M"),
-                    (84, "GM"), (109, ""), (113, "2831"), (119, "9"), (123, "10"),
-                    (126, "1990"))
-SINGLE_LINE_WOMAN = fixed((0, "8602980"), (15, "Hou, Yifan"), (76, "CHN"), (80, "F"),
-                          (84, "GM"), (89, "WGM"), (94, "IA,FT"), (109, "AGM"),
-                          (113, "2633"), (119, "0"), (123, "10"), (126, "1994"), (132, "wi"))
-SINGLE_LINE_UNRATED = fixed((0, "45000001"), (15, "Núñez, José"), (76, "ESP"), (80, "M"),
-                            (126, "2011"))
+SINGLE_LINE = fixed(
+    (0, "1503014"),
+    (15, "Carlsen, Magnus"),
+    (76, "NOR"),
+    (80, "M"),
+    (84, "GM"),
+    (109, ""),
+    (113, "2831"),
+    (119, "9"),
+    (123, "10"),
+    (126, "1990"),
+)
+SINGLE_LINE_WOMAN = fixed(
+    (0, "8602980"),
+    (15, "Hou, Yifan"),
+    (76, "CHN"),
+    (80, "F"),
+    (84, "GM"),
+    (89, "WGM"),
+    (94, "IA,FT"),
+    (109, "AGM"),
+    (113, "2633"),
+    (119, "0"),
+    (123, "10"),
+    (126, "1994"),
+    (132, "wi"),
+)
+SINGLE_LINE_UNRATED = fixed(
+    (0, "45000001"), (15, "Núñez, José"), (76, "ESP"), (80, "M"), (126, "2011")
+)
 
 
 def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
@@ -80,31 +102,55 @@ def test_names_and_header_months() -> None:
 
 
 def test_single_txt_by_hand(tmp_path: Path) -> None:
-    path = write(tmp_path / "standard_jan23frl.txt",
-                 "\n".join([SINGLE_HEADER, SINGLE_LINE, SINGLE_LINE_WOMAN, "",
-                            SINGLE_LINE_UNRATED]) + "\n")
+    path = write(
+        tmp_path / "standard_jan23frl.txt",
+        "\n".join([SINGLE_HEADER, SINGLE_LINE, SINGLE_LINE_WOMAN, "", SINGLE_LINE_UNRATED]) + "\n",
+    )
     rows = rows_of(path)
     carlsen, hou, nunez = rows
     assert carlsen.fide_id == 1503014 and carlsen.name == "Carlsen, Magnus"
     assert carlsen.period == Period(2023, 1)
     assert (carlsen.federation, carlsen.sex, carlsen.title, carlsen.birth_year) == (
-        "NOR", "M", "GM", 1990)
+        "NOR",
+        "M",
+        "GM",
+        1990,
+    )
     (fig,) = carlsen.ratings
     assert (fig.list, fig.rating, fig.games, fig.k) == (RatingList.STANDARD, 2831, 9, 10)
     assert carlsen.flag is None and carlsen.position == 2
     assert (hou.women_title, hou.other_titles, hou.foa_title, hou.flag) == (
-        "WGM", "IA,FT", "AGM", "wi")
+        "WGM",
+        "IA,FT",
+        "AGM",
+        "wi",
+    )
     assert hou.ratings[0].games == 0
     assert nunez.name == "Núñez, José" and nunez.ratings[0].rating is None
     assert nunez.position == 5  # the blank line 4 is skipped, lines keep their numbers
 
 
 def test_combined_txt_by_hand_latin1(tmp_path: Path) -> None:
-    line = fixed((0, "4100018"), (15, "Müller, Jürgen"), (76, "GER"), (80, "M"), (84, "FM"),
-                 (113, "2301"), (119, "4"), (123, "20"), (126, "2250"), (132, "0"),
-                 (136, "20"), (152, "1970"), (158, "i"))
-    path = write(tmp_path / "players_list_foa.txt", COMBINED_HEADER + "\r\n" + line + "\r\n",
-                 encoding="latin-1")
+    line = fixed(
+        (0, "4100018"),
+        (15, "Müller, Jürgen"),
+        (76, "GER"),
+        (80, "M"),
+        (84, "FM"),
+        (113, "2301"),
+        (119, "4"),
+        (123, "20"),
+        (126, "2250"),
+        (132, "0"),
+        (136, "20"),
+        (152, "1970"),
+        (158, "i"),
+    )
+    path = write(
+        tmp_path / "players_list_foa.txt",
+        COMBINED_HEADER + "\r\n" + line + "\r\n",
+        encoding="latin-1",
+    )
     (row,) = rows_of(path, period=Period(2025, 11))
     assert row.name == "Müller, Jürgen" and row.flag == "i" and row.birth_year == 1970
     assert [(f.list, f.rating, f.games, f.k) for f in row.ratings] == [
@@ -138,7 +184,8 @@ def test_single_xml_by_hand(tmp_path: Path) -> None:
     carlsen, nunez = rows_of(path)
     assert carlsen.period == Period(2023, 1) and carlsen.position == 4  # its <fideid>
     assert [(f.list, f.rating, f.games, f.k) for f in carlsen.ratings] == [
-        (RatingList.RAPID, 2831, 9, 10)]
+        (RatingList.RAPID, 2831, 9, 10)
+    ]
     assert carlsen.title == "GM" and carlsen.women_title is None
     assert nunez.name == "Núñez, José & Co" and nunez.ratings[0].rating is None
     assert nunez.ratings[0].k is None and nunez.flag == "i" and nunez.birth_year is None
@@ -154,11 +201,20 @@ def test_generated_round_trip(tmp_path: Path, fmt: str, zipped: bool) -> None:
     xml = "xml" in fmt
     suffix = ".zip" if zipped else (".xml" if xml else ".txt")
     encoding = "latin-1" if fmt.startswith("txt-") else "utf-8"
-    path = listgen.generate(tmp_path / f"blitz_mar24frl{suffix}", 300, fmt, zipped=zipped,
-                            seed=7, rating_list=RatingList.BLITZ, period=period,
-                            encoding=encoding)
-    expected = [listgen.published(p, fmt) for p in listgen.players(300, seed=7, period=period,
-                                                                   latin1=encoding != "utf-8")]
+    path = listgen.generate(
+        tmp_path / f"blitz_mar24frl{suffix}",
+        300,
+        fmt,
+        zipped=zipped,
+        seed=7,
+        rating_list=RatingList.BLITZ,
+        period=period,
+        encoding=encoding,
+    )
+    expected = [
+        listgen.published(p, fmt)
+        for p in listgen.players(300, seed=7, period=period, latin1=encoding != "utf-8")
+    ]
     with open_list(path) as lst:
         assert lst.format == ("xml" if xml else "txt")
         rows = list(lst)
@@ -174,7 +230,8 @@ def test_generated_round_trip(tmp_path: Path, fmt: str, zipped: bool) -> None:
         assert (row.other_titles or "", row.foa_title or "") == (p.other_titles, p.foa_title)
         assert row.birth_year == p.birth_year and (row.flag or "") == p.flag
         assert [(f.list, f.rating, f.k) for f in row.ratings] == [
-            (lst_, p.figures(lst_).rating, p.figures(lst_).k) for lst_ in lists]
+            (lst_, p.figures(lst_).rating, p.figures(lst_).k) for lst_ in lists
+        ]
         # games: blank when there is no rating; "0" in XML may stand for empty
         for f in row.ratings:
             want = p.figures(f.list).games
@@ -182,8 +239,7 @@ def test_generated_round_trip(tmp_path: Path, fmt: str, zipped: bool) -> None:
 
 
 def test_streams_without_reading_everything(tmp_path: Path) -> None:
-    path = listgen.generate(tmp_path / "standard_nov25frl.zip", 5_000, "combined-xml",
-                            zipped=True)
+    path = listgen.generate(tmp_path / "standard_nov25frl.zip", 5_000, "combined-xml", zipped=True)
     with open_list(path) as lst:
         first = next(iter(lst))
         assert first.fide_id > 0
@@ -201,14 +257,17 @@ def test_period_sources_must_agree(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="--period says 2023-02 but the header says 2023-01"):
         rows_of(header_only, period=Period(2023, 2))
     wrong_name = write(tmp_path / "standard_feb23frl.txt", body)
-    with pytest.raises(BadInput, match="file name standard_feb23frl.txt says 2023-02 but the "
-                                       "header says 2023-01"):
+    with pytest.raises(
+        BadInput, match="file name standard_feb23frl.txt says 2023-02 but the header says 2023-01"
+    ):
         rows_of(wrong_name)
 
 
 def test_period_missing(tmp_path: Path) -> None:
-    path = write(tmp_path / "players_list_xml_foa.xml", XML_SINGLE.replace(
-        "<k>10</k>", "<k>10</k><rapid_rating>2800</rapid_rating>"))
+    path = write(
+        tmp_path / "players_list_xml_foa.xml",
+        XML_SINGLE.replace("<k>10</k>", "<k>10</k><rapid_rating>2800</rapid_rating>"),
+    )
     with pytest.raises(BadInput, match="give --period YYYY-MM"):
         rows_of(path)
     rows = rows_of(path, period=Period(2025, 1))
@@ -232,8 +291,10 @@ def test_malformed_lines_are_skipped_and_reported(tmp_path: Path) -> None:
     bad_rating = SINGLE_LINE[:113] + "28x1  " + SINGLE_LINE[119:]
     bad_flag = SINGLE_LINE + "      zz"
     no_id = " " * 15 + SINGLE_LINE[15:]
-    path = write(tmp_path / "standard_jan23frl.txt", "\n".join(
-        [SINGLE_HEADER, bad_rating, SINGLE_LINE_WOMAN, bad_flag, no_id]) + "\n")
+    path = write(
+        tmp_path / "standard_jan23frl.txt",
+        "\n".join([SINGLE_HEADER, bad_rating, SINGLE_LINE_WOMAN, bad_flag, no_id]) + "\n",
+    )
     with open_list(path) as lst:
         rows = list(lst)
         assert [r.fide_id for r in rows] == [8602980]
@@ -247,35 +308,45 @@ def test_malformed_lines_are_skipped_and_reported(tmp_path: Path) -> None:
 
 def test_too_many_malformed_lines_refuse_the_file(tmp_path: Path) -> None:
     bad = SINGLE_LINE[:113] + "abc" + SINGLE_LINE[116:]
-    path = write(tmp_path / "standard_jan23frl.txt",
-                 SINGLE_HEADER + "\n" + "\n".join([bad] * 1_100) + "\n")
+    path = write(
+        tmp_path / "standard_jan23frl.txt", SINGLE_HEADER + "\n" + "\n".join([bad] * 1_100) + "\n"
+    )
     with pytest.raises(BadInput, match="more than 1000 malformed rows"):
         rows_of(path)
 
 
 def test_malformed_xml_element(tmp_path: Path) -> None:
-    path = write(tmp_path / "standard_jan23frl_xml.xml",
-                 XML_SINGLE.replace("<rating>2831</rating>", "<rating>twenty</rating>"))
+    path = write(
+        tmp_path / "standard_jan23frl_xml.xml",
+        XML_SINGLE.replace("<rating>2831</rating>", "<rating>twenty</rating>"),
+    )
     with open_list(path) as lst:
         assert [r.fide_id for r in lst] == [45000001]
         assert lst.problems == [f"{path}:4: rating 'twenty' is not a number; <player> skipped"]
 
 
-@pytest.mark.parametrize("header, message", [
-    (SINGLE_HEADER.replace("Name", "Nome"), "no 'Name' column in 'ID Number Nome Fed Sex"),
-    (COMBINED_HEADER.replace("RRtng", "XXXXX"), "no RRtng column beside the other lists'"),
-    ("fideid;name;rating", "no 'ID Number' column in 'fideid;name;rating'"),
-    ("ID Number      Name                                                         Fed Sex",
-     "no rating column in 'ID Number Name Fed Sex'"),
-])
+@pytest.mark.parametrize(
+    "header, message",
+    [
+        (SINGLE_HEADER.replace("Name", "Nome"), "no 'Name' column in 'ID Number Nome Fed Sex"),
+        (COMBINED_HEADER.replace("RRtng", "XXXXX"), "no RRtng column beside the other lists'"),
+        ("fideid;name;rating", "no 'ID Number' column in 'fideid;name;rating'"),
+        (
+            "ID Number      Name                                                         Fed Sex",
+            "no rating column in 'ID Number Name Fed Sex'",
+        ),
+    ],
+)
 def test_wrong_columns(tmp_path: Path, header: str, message: str) -> None:
     path = write(tmp_path / "standard_jan23frl.txt", header + "\n" + SINGLE_LINE + "\n")
     with pytest.raises(BadInput) as caught:
         rows_of(path)
     text = str(caught.value)
     assert text.startswith(f"{path}:1: the header is not one of FIDE's TXT layouts ({message}")
-    assert text.endswith("): expected 'ID Number', 'Name' and a rating column named after the "
-                         "month (JAN23, Mar11) or SRtng, RRtng, BRtng (docs/lists.md)")
+    assert text.endswith(
+        "): expected 'ID Number', 'Name' and a rating column named after the "
+        "month (JAN23, Mar11) or SRtng, RRtng, BRtng (docs/lists.md)"
+    )
     assert "\n" not in text
 
 
@@ -283,11 +354,17 @@ def test_header_shifted_or_with_unknown_words(tmp_path: Path) -> None:
     """Columns come from the header's words: trailing blanks, CRLF and a word of no known
     column change nothing (the unknown column is read by none)."""
     header = SINGLE_HEADER.replace("OTit ", "Xyzw ")
-    path = write(tmp_path / "standard_jan23frl.txt",
-                 header + "   \r\n" + SINGLE_LINE_WOMAN + "\r\n")
+    path = write(
+        tmp_path / "standard_jan23frl.txt", header + "   \r\n" + SINGLE_LINE_WOMAN + "\r\n"
+    )
     (row,) = rows_of(path)
     assert (row.fide_id, row.name, row.other_titles, row.foa_title, row.flag) == (
-        8602980, "Hou, Yifan", None, "AGM", "wi")
+        8602980,
+        "Hou, Yifan",
+        None,
+        "AGM",
+        "wi",
+    )
     assert row.ratings[0].rating == 2633
 
 
@@ -318,8 +395,11 @@ EXTERNAL_DTD = """<?xml version="1.0"?>
 """
 
 
-@pytest.mark.parametrize("text", [BILLION_LAUGHS, EXTERNAL_ENTITY, EXTERNAL_DTD],
-                         ids=["billion-laughs", "external-entity", "external-dtd"])
+@pytest.mark.parametrize(
+    "text",
+    [BILLION_LAUGHS, EXTERNAL_ENTITY, EXTERNAL_DTD],
+    ids=["billion-laughs", "external-entity", "external-dtd"],
+)
 @pytest.mark.parametrize("zipped", [False, True])
 def test_hostile_xml_is_refused_quickly(tmp_path: Path, text: str, zipped: bool) -> None:
     path = write(tmp_path / "standard_jan23frl_xml.xml", text)
@@ -335,8 +415,9 @@ def test_hostile_xml_is_refused_quickly(tmp_path: Path, text: str, zipped: bool)
 
 
 def test_undeclared_entity_is_an_error(tmp_path: Path) -> None:
-    path = write(tmp_path / "standard_jan23frl_xml.xml",
-                 XML_SINGLE.replace("Carlsen", "&lol9;Carlsen"))
+    path = write(
+        tmp_path / "standard_jan23frl_xml.xml", XML_SINGLE.replace("Carlsen", "&lol9;Carlsen")
+    )
     with pytest.raises(BadInput, match=r":4: the XML is broken \(undefined entity\)"):
         rows_of(path)
 
@@ -367,12 +448,13 @@ def test_corrupted_zip_member(tmp_path: Path) -> None:
     full = listgen.generate(tmp_path / "standard_nov25frl.zip", 3_000, "txt", zipped=True)
     data = bytearray(full.read_bytes())
     middle = len(data) // 2
-    data[middle:middle + 64] = bytes(64)
+    data[middle : middle + 64] = bytes(64)
     full.write_bytes(bytes(data))
     # garbage decompressed before the CRC check fails may first trip the malformed-row limit
     # or the line cap
-    with pytest.raises(BadInput, match="zip archive is damaged or truncated|malformed rows|"
-                                       "a line longer than"):
+    with pytest.raises(
+        BadInput, match="zip archive is damaged or truncated|malformed rows|a line longer than"
+    ):
         rows_of(full)
 
 
@@ -381,8 +463,9 @@ def test_zip_with_other_members(tmp_path: Path) -> None:
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("a.txt", SINGLE_HEADER)
         zf.writestr("b.txt", SINGLE_HEADER)
-    with pytest.raises(BadInput, match="expected one .txt or .xml list inside the zip, found "
-                                       "a.txt, b.txt"):
+    with pytest.raises(
+        BadInput, match="expected one .txt or .xml list inside the zip, found a.txt, b.txt"
+    ):
         rows_of(path)
 
 
@@ -415,7 +498,8 @@ def _players_xml(ids: list[int], extra: dict[int, str] | None = None) -> str:
     body = "".join(
         f"  <player>\n    <fideid>{i}</fideid><name>P, {i}</name>\n"
         f"    <rating>{1500 + i % 100}</rating>{extra.get(i, '')}\n  </player>\n"
-        for i in ids)
+        for i in ids
+    )
     return f'<?xml version="1.0"?>\n<playerslist>\n{body}</playerslist>\n'
 
 
@@ -429,14 +513,17 @@ def test_only_keeps_xml_line_numbers_and_counts(tmp_path: Path) -> None:
         assert lst.filtered == 2997
         line = text.splitlines().index("    <fideid>2500</fideid><name>P, 2500</name>") + 1
         assert lst.problems == [f"{path}:{line}: K 'abc' is not a number; <player> skipped"]
-    assert rows[1].position == text.splitlines().index(
-        "    <fideid>2999</fideid><name>P, 2999</name>") + 1
+    assert (
+        rows[1].position
+        == text.splitlines().index("    <fideid>2999</fideid><name>P, 2999</name>") + 1
+    )
 
 
 def test_only_still_refuses_late_markup(tmp_path: Path) -> None:
     text = _players_xml(list(range(1, 2001))).replace(
         "  <player>\n    <fideid>1500</fideid>",
-        '<!DOCTYPE x [<!ENTITY a "b">]>\n  <player>\n    <fideid>1500</fideid>')
+        '<!DOCTYPE x [<!ENTITY a "b">]>\n  <player>\n    <fideid>1500</fideid>',
+    )
     path = write(tmp_path / "standard_jan23frl_xml.xml", text)
     with pytest.raises(BadInput, match="the XML is broken|refused for safety"):
         rows_of(path, only={7})
@@ -449,59 +536,135 @@ def test_only_still_refuses_late_markup(tmp_path: Path) -> None:
 # federation, title, [(list, rating, games, K)], birth year, flag.
 
 S, R, B = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
-Expected = tuple[int, str, str | None, str | None, list[tuple[RatingList, int | None,
-                                                              int | None, int | None]],
-                 int | None, str | None]
+Expected = tuple[
+    int,
+    str,
+    str | None,
+    str | None,
+    list[tuple[RatingList, int | None, int | None, int | None]],
+    int | None,
+    str | None,
+]
 SAMPLE_ROWS: dict[str, tuple[Period, list[Expected]]] = {
     # ID_NUMBER NAME TITLE COUNTRY APR04 GAMES BIRTHDAY FLAG; 'm' is IM; dd.mm.yy dates
-    "APR04FRL.TXT": (Period(2004, 4), [
-        (1701991, "Aaberg, Anton", "SWE", None, [(S, 2383, 0, None)], 1972, None),
-        (1407589, "Aabling-Thomsen, Jakob", "DEN", None, [(S, 2129, 0, None)], 1985, None),
-        (1401815, "Aagaard, Jacob", "DEN", "IM", [(S, 2400, 0, None)], 1973, None),
-    ]),
+    "APR04FRL.TXT": (
+        Period(2004, 4),
+        [
+            (1701991, "Aaberg, Anton", "SWE", None, [(S, 2383, 0, None)], 1972, None),
+            (1407589, "Aabling-Thomsen, Jakob", "DEN", None, [(S, 2129, 0, None)], 1985, None),
+            (1401815, "Aagaard, Jacob", "DEN", "IM", [(S, 2400, 0, None)], 1973, None),
+        ],
+    ),
     # ID number Name TitlFed Mar11 GamesBorn Flag; 'g' is GM; short rows, flag appended
-    "standard_mar11frl.txt": (Period(2011, 3), [
-        (4158814, "Andreikin, Dmitry", "RUS", "GM", [(S, 2686, 9, None)], 1990, None),
-        (25087835, ", Vardharajan", "IND", None, [(S, None, None, None)], None, None),
-        (5700230, "A B, Muhammad Yusop", "MAS", None, [(S, None, None, None)], None, None),
-        (10207538, "A E M, Doshtagir", "BAN", None, [(S, 1864, 0, None)], None, None),
-        (10207546, "A K M Aminul, Islam", "BAN", None, [(S, None, None, None)], None, None),
-        (10207716, "A K M Manjurul, Alam", "BAN", None, [(S, None, None, None)], 1964, None),
-        (10206612, "A K M, Sourab", "BAN", None, [(S, 1714, 0, None)], None, None),
-        (5045886, "A K, Kalshyan", "IND", None, [(S, 2030, 0, None)], 1964, None),
-        (8605360, "A La, Teng Hua", "CHN", None, [(S, 1915, 0, None)], 1993, "wi"),
-        (5031605, "A, Akshaya", "IND", None, [(S, 2019, 32, None)], 1994, "w"),
-        (5080444, "A, Sohita", "IND", None, [(S, 1447, 0, None)], 1995, "wi"),
-    ]),
+    "standard_mar11frl.txt": (
+        Period(2011, 3),
+        [
+            (4158814, "Andreikin, Dmitry", "RUS", "GM", [(S, 2686, 9, None)], 1990, None),
+            (25087835, ", Vardharajan", "IND", None, [(S, None, None, None)], None, None),
+            (5700230, "A B, Muhammad Yusop", "MAS", None, [(S, None, None, None)], None, None),
+            (10207538, "A E M, Doshtagir", "BAN", None, [(S, 1864, 0, None)], None, None),
+            (10207546, "A K M Aminul, Islam", "BAN", None, [(S, None, None, None)], None, None),
+            (10207716, "A K M Manjurul, Alam", "BAN", None, [(S, None, None, None)], 1964, None),
+            (10206612, "A K M, Sourab", "BAN", None, [(S, 1714, 0, None)], None, None),
+            (5045886, "A K, Kalshyan", "IND", None, [(S, 2030, 0, None)], 1964, None),
+            (8605360, "A La, Teng Hua", "CHN", None, [(S, 1915, 0, None)], 1993, "wi"),
+            (5031605, "A, Akshaya", "IND", None, [(S, 2019, 32, None)], 1994, "w"),
+            (5080444, "A, Sohita", "IND", None, [(S, 1447, 0, None)], 1995, "wi"),
+        ],
+    ),
     # ID Number Name Fed Sex Tit WTit OTit sep12 Gms K B-day Flag (no FOA)
-    "rapid_sep12frl.txt": (Period(2012, 9), [
-        (25021044, "Aagney L., Narasimhan", "IND", None, [(R, 1283, 3, 20)], 2000, None),
-        (25014510, "Aakanksha Hagawane", "IND", None, [(R, 1629, 0, 20)], 2000, "w"),
-        (1500660, "Aarnes, Carl Christian", "NOR", None, [(R, 1838, 6, 20)], 1975, None),
-    ]),
+    "rapid_sep12frl.txt": (
+        Period(2012, 9),
+        [
+            (25021044, "Aagney L., Narasimhan", "IND", None, [(R, 1283, 3, 20)], 2000, None),
+            (25014510, "Aakanksha Hagawane", "IND", None, [(R, 1629, 0, 20)], 2000, "w"),
+            (1500660, "Aarnes, Carl Christian", "NOR", None, [(R, 1838, 6, 20)], 1975, None),
+        ],
+    ),
     # combined without FOA; 0000 is no birth year; two IDs without a name. The file names
     # no month: the test gives one (--period).
-    "players_list_2015.txt": (Period(2015, 1), [
-        (2625032, "", "CAN", None, [(S, None, None, None), (R, None, None, None),
-                                    (B, None, None, None)], None, None),
-        (7704658, "", "TTO", None, [(S, None, None, None), (R, None, None, None),
-                                    (B, None, None, None)], None, None),
-        (5700230, "A B, Muhammad Yusop", "MAS", None, [
-            (S, None, None, None), (R, None, None, None), (B, None, None, None)], None, None),
-        (35077023, "A Chakravarthy", "IND", None, [
-            (S, 1151, 0, 40), (R, None, None, None), (B, None, None, None)], 1986, "i"),
-        (10207538, "A E M, Doshtagir", "BAN", None, [
-            (S, 1840, 0, 40), (R, 1836, 0, 20), (B, 1860, 0, 20)], 1974, None),
-        (5716365, "A Hamid, Harman", "MAS", None, [
-            (S, None, None, None), (R, 1593, 0, 20), (B, None, None, None)], None, None),
-        (8605360, "A La, Teng Hua", "CHN", None, [
-            (S, 1915, 0, 40), (R, None, None, None), (B, None, None, None)], 1993, "wi"),
-        (5080444, "A, Sohita", "IND", None, [
-            (S, 1447, 0, 40), (R, None, None, None), (B, None, None, None)], 1995, "wi"),
-    ]),
+    "players_list_2015.txt": (
+        Period(2015, 1),
+        [
+            (
+                2625032,
+                "",
+                "CAN",
+                None,
+                [(S, None, None, None), (R, None, None, None), (B, None, None, None)],
+                None,
+                None,
+            ),
+            (
+                7704658,
+                "",
+                "TTO",
+                None,
+                [(S, None, None, None), (R, None, None, None), (B, None, None, None)],
+                None,
+                None,
+            ),
+            (
+                5700230,
+                "A B, Muhammad Yusop",
+                "MAS",
+                None,
+                [(S, None, None, None), (R, None, None, None), (B, None, None, None)],
+                None,
+                None,
+            ),
+            (
+                35077023,
+                "A Chakravarthy",
+                "IND",
+                None,
+                [(S, 1151, 0, 40), (R, None, None, None), (B, None, None, None)],
+                1986,
+                "i",
+            ),
+            (
+                10207538,
+                "A E M, Doshtagir",
+                "BAN",
+                None,
+                [(S, 1840, 0, 40), (R, 1836, 0, 20), (B, 1860, 0, 20)],
+                1974,
+                None,
+            ),
+            (
+                5716365,
+                "A Hamid, Harman",
+                "MAS",
+                None,
+                [(S, None, None, None), (R, 1593, 0, 20), (B, None, None, None)],
+                None,
+                None,
+            ),
+            (
+                8605360,
+                "A La, Teng Hua",
+                "CHN",
+                None,
+                [(S, 1915, 0, 40), (R, None, None, None), (B, None, None, None)],
+                1993,
+                "wi",
+            ),
+            (
+                5080444,
+                "A, Sohita",
+                "IND",
+                None,
+                [(S, 1447, 0, 40), (R, None, None, None), (B, None, None, None)],
+                1995,
+                "wi",
+            ),
+        ],
+    ),
 }
-SAMPLE_SEX = {"rapid_sep12frl.txt": ["M", "F", "M"],
-              "players_list_2015.txt": ["M", "M", "M", "M", "M", "M", "F", "F"]}
+SAMPLE_SEX = {
+    "rapid_sep12frl.txt": ["M", "F", "M"],
+    "players_list_2015.txt": ["M", "M", "M", "M", "M", "M", "F", "F"],
+}
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLE_ROWS))
@@ -513,9 +676,18 @@ def test_verbatim_samples(name: str) -> None:
     with open_list(path, period=given) as lst:
         rows = list(lst)
         assert lst.problems == [] and lst.period == period
-    got = [(r.fide_id, r.name, r.federation, r.title,
-            [(f.list, f.rating, f.games, f.k) for f in r.ratings], r.birth_year, r.flag)
-           for r in rows]
+    got = [
+        (
+            r.fide_id,
+            r.name,
+            r.federation,
+            r.title,
+            [(f.list, f.rating, f.games, f.k) for f in r.ratings],
+            r.birth_year,
+            r.flag,
+        )
+        for r in rows
+    ]
     assert got == expected
     assert [r.position for r in rows] == list(range(2, len(expected) + 2))
     assert [r.sex for r in rows] == SAMPLE_SEX.get(name, [None] * len(expected))
@@ -533,7 +705,8 @@ def test_verbatim_samples_crlf_latin1_zipped(tmp_path: Path) -> None:
         given = period if name.startswith("players_list") else None
         rows = rows_of(zpath, period=given)
         assert [(r.fide_id, r.ratings[0].rating, r.birth_year, r.flag) for r in rows] == [
-            (e[0], e[4][0][1], e[5], e[6]) for e in expected]
+            (e[0], e[4][0][1], e[5], e[6]) for e in expected
+        ]
         if name == "APR04FRL.TXT":
             assert rows[0].name == "Åberg, Anton"
 
@@ -545,37 +718,86 @@ def test_verbatim_samples_crlf_latin1_zipped(tmp_path: Path) -> None:
 # then the flag under its title (65; 76 once BIRTHDAY came, whose dates start at 64).
 HEADER_2001 = "ID_NUMBER NAME                         TITLE COUNTRY JAN01 GAMES FLAG"
 LINES_2001 = [
-    fixed((1, "4100018"), (10, "Mueller, Juergen"), (44, "f"), (48, "GER"), (53, "2301"),
-          (60, "14")),
+    fixed(
+        (1, "4100018"), (10, "Mueller, Juergen"), (44, "f"), (48, "GER"), (53, "2301"), (60, "14")
+    ),
     fixed((1, "1503014"), (10, "Carlsen, Magnus"), (48, "NOR"), (53, "2064"), (60, "12")),
-    fixed((1, "4700004"), (10, "Zatonskih, Anna"), (43, "wg"), (48, "UKR"), (53, "2345"),
-          (61, "0"), (65, "wi")),
+    fixed(
+        (1, "4700004"),
+        (10, "Zatonskih, Anna"),
+        (43, "wg"),
+        (48, "UKR"),
+        (53, "2345"),
+        (61, "0"),
+        (65, "wi"),
+    ),
     fixed((0, "12345678"), (10, "Ortiz, Inés"), (43, "wf"), (48, "ESP"), (65, "i")),
 ]
 HEADER_2003 = "ID_NUMBER NAME                         TITLE COUNTRY JUL03 GAMES BIRTHDAY   FLAG"
 LINES_2003 = [
-    fixed((1, "1701991"), (10, "Aaberg, Anton"), (48, "SWE"), (53, "2383"), (61, "0"),
-          (64, "17.01.72")),
-    fixed((1, "2016192"), (10, "Nakamura, Hikaru"), (44, "g"), (48, "USA"), (53, "2620"),
-          (60, "22"), (64, "09.12.87")),
-    fixed((1, "1000001"), (10, "Old, Timer"), (48, "HUN"), (53, "2100"), (61, "0"),
-          (64, "01.05.01"), (76, "i")),
-    fixed((1, "5000017"), (10, "Young, Kid"), (48, "ARG"), (53, "1500"), (61, "3"),
-          (64, "30.06.98")),
-    fixed((1, "5000025"), (10, "Unknown, Date"), (48, "ARG"), (53, "1600"), (61, "1"),
-          (64, "00.00.00")),
+    fixed(
+        (1, "1701991"),
+        (10, "Aaberg, Anton"),
+        (48, "SWE"),
+        (53, "2383"),
+        (61, "0"),
+        (64, "17.01.72"),
+    ),
+    fixed(
+        (1, "2016192"),
+        (10, "Nakamura, Hikaru"),
+        (44, "g"),
+        (48, "USA"),
+        (53, "2620"),
+        (60, "22"),
+        (64, "09.12.87"),
+    ),
+    fixed(
+        (1, "1000001"),
+        (10, "Old, Timer"),
+        (48, "HUN"),
+        (53, "2100"),
+        (61, "0"),
+        (64, "01.05.01"),
+        (76, "i"),
+    ),
+    fixed(
+        (1, "5000017"), (10, "Young, Kid"), (48, "ARG"), (53, "1500"), (61, "3"), (64, "30.06.98")
+    ),
+    fixed(
+        (1, "5000025"),
+        (10, "Unknown, Date"),
+        (48, "ARG"),
+        (53, "1600"),
+        (61, "1"),
+        (64, "00.00.00"),
+    ),
 ]
 
 
 def test_2001_layout(tmp_path: Path) -> None:
-    path = write(tmp_path / "JAN01FRL.TXT",
-                 "\r\n".join([HEADER_2001, *LINES_2001]) + "\r\n", encoding="latin-1")
+    path = write(
+        tmp_path / "JAN01FRL.TXT",
+        "\r\n".join([HEADER_2001, *LINES_2001]) + "\r\n",
+        encoding="latin-1",
+    )
     with open_list(path) as lst:
         rows = list(lst)
         assert lst.problems == [] and lst.layout is not None and lst.layout.era == "2001-2002"
     assert lst.period == Period(2001, 1) and lst.lists == (RatingList.STANDARD,)
-    assert [(r.fide_id, r.name, r.title, r.federation, r.ratings[0].rating,
-             r.ratings[0].games, r.birth_year, r.flag) for r in rows] == [
+    assert [
+        (
+            r.fide_id,
+            r.name,
+            r.title,
+            r.federation,
+            r.ratings[0].rating,
+            r.ratings[0].games,
+            r.birth_year,
+            r.flag,
+        )
+        for r in rows
+    ] == [
         (4100018, "Mueller, Juergen", "FM", "GER", 2301, 14, None, None),
         (1503014, "Carlsen, Magnus", None, "NOR", 2064, 12, None, None),
         (4700004, "Zatonskih, Anna", "WGM", "UKR", 2345, 0, None, "wi"),
@@ -588,8 +810,18 @@ def test_2003_layout_leading_blank_line_and_dates(tmp_path: Path) -> None:
     with open_list(path) as lst:
         rows = list(lst)
         assert lst.problems == [] and lst.layout is not None and lst.layout.era == "2003-2008"
-    assert [(r.fide_id, r.title, r.ratings[0].rating, r.ratings[0].games, r.birth_year,
-             r.flag, r.position) for r in rows] == [
+    assert [
+        (
+            r.fide_id,
+            r.title,
+            r.ratings[0].rating,
+            r.ratings[0].games,
+            r.birth_year,
+            r.flag,
+            r.position,
+        )
+        for r in rows
+    ] == [
         (1701991, None, 2383, 0, 1972, None, 3),
         (2016192, "GM", 2620, 22, 1987, None, 4),
         (1000001, None, 2100, 0, 1901, "i", 5),  # 2001 would make him 2 in 2003
@@ -611,12 +843,20 @@ def test_birth_year_century() -> None:
 
 
 def test_glued_header_words() -> None:
-    layout = read_header("ID number Name                              TitlFed  Mar11 "
-                         "GamesBorn  Flag")
+    layout = read_header(
+        "ID number Name                              TitlFed  Mar11 GamesBorn  Flag"
+    )
     assert isinstance(layout, TxtLayout)
     assert [(f, a) for f, a, _ in layout.columns] == [
-        ("fide_id", 0), ("name", 10), ("title", 44), ("federation", 48), ("rating", 53),
-        ("games", 59), ("birth", 64), ("flag", 70)]
+        ("fide_id", 0),
+        ("name", 10),
+        ("title", 44),
+        ("federation", 48),
+        ("rating", 53),
+        ("games", 59),
+        ("birth", 64),
+        ("flag", 70),
+    ]
     assert layout.month == "Mar11" and not layout.aligned and not layout.combined
 
 
@@ -630,15 +870,23 @@ def test_old_names_and_months() -> None:
     assert list_from_name("JAN01FRL.TXT") is RatingList.STANDARD
     assert list_from_name("rapid_sep12frl.txt") is RatingList.RAPID
     assert list_from_name("players_list_foa.txt") is None
-    for title, month in (("JAN01", (2001, 1)), ("Mar11", (2011, 3)), ("sep12", (2012, 9)),
-                         ("APR04", (2004, 4)), ("OCT26", (2026, 10))):
+    for title, month in (
+        ("JAN01", (2001, 1)),
+        ("Mar11", (2011, 3)),
+        ("sep12", (2012, 9)),
+        ("APR04", (2004, 4)),
+        ("OCT26", (2026, 10)),
+    ):
         assert period_from_header(title) == Period(*month)
 
 
 def test_old_name_and_header_disagree(tmp_path: Path) -> None:
     path = write(tmp_path / "OCT01FRL.TXT", HEADER_2001 + "\n" + LINES_2001[0] + "\n")
-    with pytest.raises(BadInput, match="the file name OCT01FRL.TXT says 2001-10 but the "
-                                       "header says 2001-01: check which month"):
+    with pytest.raises(
+        BadInput,
+        match="the file name OCT01FRL.TXT says 2001-10 but the "
+        "header says 2001-01: check which month",
+    ):
         rows_of(path)
 
 
@@ -658,10 +906,15 @@ def test_row_values_off_their_column_are_still_read(tmp_path: Path) -> None:
 
 def test_txt_line_cap(tmp_path: Path) -> None:
     long = SINGLE_LINE + " " * (MAX_LINE - len(SINGLE_LINE) + 1)
-    path = write(tmp_path / "standard_jan23frl.txt",
-                 "\n".join([SINGLE_HEADER, SINGLE_LINE_WOMAN, long]) + "\n")
-    with pytest.raises(BadInput, match=r"standard_jan23frl.txt:3: a line longer than 1,024 "
-                                       r"bytes .*refused$"):
+    path = write(
+        tmp_path / "standard_jan23frl.txt",
+        "\n".join([SINGLE_HEADER, SINGLE_LINE_WOMAN, long]) + "\n",
+    )
+    with pytest.raises(
+        BadInput,
+        match=r"standard_jan23frl.txt:3: a line longer than 1,024 "
+        r"bytes .*refused$",
+    ):
         rows_of(path)
     # a last line without its line end, too long
     write(path, SINGLE_HEADER + "\n" + "9" * (2 * 1024 * 1024))
@@ -669,28 +922,41 @@ def test_txt_line_cap(tmp_path: Path) -> None:
         rows_of(path, only={1})
 
 
-@pytest.mark.parametrize("inside", [
-    "<name>" + "x" * 5000 + "</name>",
-    "<name>" + "&#233;" * 4097 + "</name>",
-    '<name a="' + "y" * (2 * MAX_MARKUP) + '"/>',
-    "<!-- " + "z" * (2 * MAX_MARKUP) + " -->",
-    "<unknown>" + "u" * 5000 + "</unknown>",
-], ids=["name", "char-refs", "attribute", "comment", "unknown-element"])
+@pytest.mark.parametrize(
+    "inside",
+    [
+        "<name>" + "x" * 5000 + "</name>",
+        "<name>" + "&#233;" * 4097 + "</name>",
+        '<name a="' + "y" * (2 * MAX_MARKUP) + '"/>',
+        "<!-- " + "z" * (2 * MAX_MARKUP) + " -->",
+        "<unknown>" + "u" * 5000 + "</unknown>",
+    ],
+    ids=["name", "char-refs", "attribute", "comment", "unknown-element"],
+)
 @pytest.mark.parametrize("only", [None, {1}])
 def test_xml_text_caps(tmp_path: Path, inside: str, only: set[int] | None) -> None:
-    body = (f'<?xml version="1.0"?>\n<playerslist>\n<player><fideid>1</fideid>{inside}'
-            "<rating>1500</rating></player>\n</playerslist>\n")
+    body = (
+        f'<?xml version="1.0"?>\n<playerslist>\n<player><fideid>1</fideid>{inside}'
+        "<rating>1500</rating></player>\n</playerslist>\n"
+    )
     path = write(tmp_path / "standard_jan23frl_xml.xml", body)
-    with pytest.raises(BadInput, match=r"standard_jan23frl_xml.xml:\d+: the XML holds .*"
-                                       r"refused$"):
+    with pytest.raises(
+        BadInput,
+        match=r"standard_jan23frl_xml.xml:\d+: the XML holds .*"
+        r"refused$",
+    ):
         rows_of(path, only=only)
 
 
 def test_blank_padding_is_not_text(tmp_path: Path) -> None:
     """Blanks between elements (and the newlines a thinned block leaves) are no field."""
-    body = ('<?xml version="1.0"?>\n<playerslist>' + " \n" * 20_000 +
-            "<player><fideid>1</fideid><name>A, B</name><rating>1500</rating></player>"
-            + "\n" * 20_000 + "</playerslist>\n")
+    body = (
+        '<?xml version="1.0"?>\n<playerslist>'
+        + " \n" * 20_000
+        + "<player><fideid>1</fideid><name>A, B</name><rating>1500</rating></player>"
+        + "\n" * 20_000
+        + "</playerslist>\n"
+    )
     path = write(tmp_path / "standard_jan23frl_xml.xml", body)
     (row,) = rows_of(path)
     assert (row.fide_id, row.name, row.position) == (1, "A, B", 20_002)
@@ -707,13 +973,16 @@ def test_a_pipe_is_refused_without_waiting(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fmt", ["xml", "txt"])
 @pytest.mark.parametrize("only", [None, {1}])
-def test_a_huge_field_in_a_small_zip_is_refused_early(tmp_path: Path, fmt: str,
-                                                      only: set[int] | None) -> None:
+def test_a_huge_field_in_a_small_zip_is_refused_early(
+    tmp_path: Path, fmt: str, only: set[int] | None
+) -> None:
     """Issue 19 item 4: 64 MiB of one field in a zip under 1 MiB is refused after reading a
     few MiB at most (a 1 GiB one the same way: docs/lists.md)."""
     path = tmp_path / f"standard_jan23frl_{fmt}.zip"
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf, \
-            zf.open(f"standard_jan23frl.{fmt}", "w", force_zip64=True) as out:
+    with (
+        zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf,
+        zf.open(f"standard_jan23frl.{fmt}", "w", force_zip64=True) as out,
+    ):
         if fmt == "xml":
             out.write(b'<?xml version="1.0"?>\n<playerslist><player><fideid>1</fideid><name>')
         else:
@@ -734,27 +1003,34 @@ def test_only_whole_blocks_keep_what_is_asked(tmp_path: Path) -> None:
     written with leading zeros, a player in odd company, nor the lines' numbering."""
     ids = list(range(1, 4001))
     text = _players_xml(ids).replace("<fideid>3000</fideid>", "<fideid>0003000</fideid>")
-    text = text.replace("  <player>\n    <fideid>3500</fideid>",
-                        "  <extra/><player>\n    <fideid>3500</fideid>")
+    text = text.replace(
+        "  <player>\n    <fideid>3500</fideid>", "  <extra/><player>\n    <fideid>3500</fideid>"
+    )
     path = write(tmp_path / "standard_jan23frl_xml.xml", text)
     with open_list(path, only={3000, 3500, 3999}) as lst:
         rows = list(lst)
         assert lst.filtered == 3997 and lst.problems == []
     assert [r.fide_id for r in rows] == [3000, 3500, 3999]
-    assert rows[2].position == text.splitlines().index(
-        "    <fideid>3999</fideid><name>P, 3999</name>") + 1
+    assert (
+        rows[2].position
+        == text.splitlines().index("    <fideid>3999</fideid><name>P, 3999</name>") + 1
+    )
 
 
 def test_an_xml_declaring_an_unknown_encoding_is_one_line(tmp_path: Path) -> None:
     # found by tests/test_fidelists_props.py: encoding="TF-8" (a damaged "UTF-8") reached
     # the user as an internal error (LookupError from expat's encoding lookup)
     path = tmp_path / "blitz_jan24frl.xml"
-    path.write_bytes(b'<?xml version="1.0" encoding="TF-8"?>\n<playerslist>\n<player>'
-                     b'<fideid>100139</fideid><name>Makinen, Ana</name><country>FRA</country>'
-                     b'<sex>M</sex><title></title><w_title></w_title><o_title></o_title>'
-                     b'<foa_title></foa_title><rating>1800</rating><games>0</games><k>20</k>'
-                     b'<birthday>1983</birthday><flag></flag></player>\n</playerslist>\n')
-    said = (r"blitz_jan24frl\.xml:1: the XML declares an encoding Python does not know "
-            r"\(unknown encoding: TF-8\)")
+    path.write_bytes(
+        b'<?xml version="1.0" encoding="TF-8"?>\n<playerslist>\n<player>'
+        b"<fideid>100139</fideid><name>Makinen, Ana</name><country>FRA</country>"
+        b"<sex>M</sex><title></title><w_title></w_title><o_title></o_title>"
+        b"<foa_title></foa_title><rating>1800</rating><games>0</games><k>20</k>"
+        b"<birthday>1983</birthday><flag></flag></player>\n</playerslist>\n"
+    )
+    said = (
+        r"blitz_jan24frl\.xml:1: the XML declares an encoding Python does not know "
+        r"\(unknown encoding: TF-8\)"
+    )
     with pytest.raises(BadInput, match=said), open_list(path) as lst:
         list(lst)

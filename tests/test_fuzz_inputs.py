@@ -32,9 +32,11 @@ from tests.listgen import FORMATS, players, write_list
 from tests.test_import import pgn
 from tracker.model import Period
 
-FUZZ = settings(max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "25")),
-                deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                      HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "25")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 _SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 _BASE: dict[str, bytes] = {}
 
@@ -47,8 +49,11 @@ def _folder() -> Iterator[Path]:
         db = folder / "t.db"
         if not _BASE:
             f = folder / "base.pgn"
-            f.write_text(pgn(Round="1", WhiteFideId="99012345", WhiteElo="1800",
-                             BlackElo="1750") + pgn(Round="2", Result="0-1"), "utf-8")
+            f.write_text(
+                pgn(Round="1", WhiteFideId="99012345", WhiteElo="1800", BlackElo="1750")
+                + pgn(Round="2", Result="0-1"),
+                "utf-8",
+            )
             code, _, err = run_captured("import", str(f), "--db", str(db), "--quiet")
             assert code == 0, err
             _BASE["db"] = db.read_bytes()
@@ -82,21 +87,39 @@ def list_files(draw: st.DrawFn) -> tuple[str, bytes]:
     text = io.StringIO()
     people = list(players(draw(st.integers(1, 12)), seed=draw(st.integers(1, 50))))
     write_list(text, people, fmt, period=Period(2025, 3))
-    data = bytearray(text.getvalue().encode(draw(st.sampled_from(["utf-8", "latin-1"])),
-                                            "replace"))
+    data = bytearray(text.getvalue().encode(draw(st.sampled_from(["utf-8", "latin-1"])), "replace"))
     for _ in range(draw(st.integers(0, 4))):
         pos = draw(st.integers(0, len(data)))
         kind = draw(st.sampled_from(["truncate", "insert", "delete", "repeat", "binary"]))
         if kind == "truncate":
             del data[pos:]
         elif kind == "insert":
-            data[pos:pos] = draw(st.sampled_from([
-                b"\x00", b"\n", b"<", b">", b"&", b"&lol;", b"<!DOCTYPE x>", b"\xff", b"'",
-                b"9" * 30, b"-", b" " * 40, b"<player>", b"</player>", b"\r\n", b";--"]))
+            data[pos:pos] = draw(
+                st.sampled_from(
+                    [
+                        b"\x00",
+                        b"\n",
+                        b"<",
+                        b">",
+                        b"&",
+                        b"&lol;",
+                        b"<!DOCTYPE x>",
+                        b"\xff",
+                        b"'",
+                        b"9" * 30,
+                        b"-",
+                        b" " * 40,
+                        b"<player>",
+                        b"</player>",
+                        b"\r\n",
+                        b";--",
+                    ]
+                )
+            )
         elif kind == "delete":
-            del data[pos:pos + draw(st.integers(1, 80))]
+            del data[pos : pos + draw(st.integers(1, 80))]
         elif kind == "repeat":
-            data[pos:pos] = data[pos:pos + draw(st.integers(1, 200))]
+            data[pos:pos] = data[pos : pos + draw(st.integers(1, 200))]
         else:
             data[pos:pos] = draw(st.binary(min_size=1, max_size=20))
     suffix = ".xml" if fmt.endswith("xml") else ".txt"
@@ -116,23 +139,60 @@ def test_official_list_files(case: tuple[str, bytes]) -> None:
 # --- command-line values ------------------------------------------------------------------
 
 nasty = st.one_of(
-    st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"),
-            max_size=30),
-    st.sampled_from([
-        "Novak, Jan", "99012345", "'", '"', "\\", "%", "_", "%%", "' OR '1'='1",
-        "Robert'); DROP TABLE players;--", "🐴", "Nov🐴k", "  ", "-", "--help", "0", "-1",
-        "2025-13", "2025-00", "0000-01", "9999-12", "2025-3", "2025/03", "1e3", "NaN",
-        "inf", "1650:0.5", "1650:½", ":", "1650:", ":1", "3501:1", "0:0", "1650:1/2",
-        "2025-02-29", "2024-02-29", "2025-02-30", "1-0", "*", "standard", "bullet", "\t",
-    ]),
+    st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=30),
+    st.sampled_from(
+        [
+            "Novak, Jan",
+            "99012345",
+            "'",
+            '"',
+            "\\",
+            "%",
+            "_",
+            "%%",
+            "' OR '1'='1",
+            "Robert'); DROP TABLE players;--",
+            "🐴",
+            "Nov🐴k",
+            "  ",
+            "-",
+            "--help",
+            "0",
+            "-1",
+            "2025-13",
+            "2025-00",
+            "0000-01",
+            "9999-12",
+            "2025-3",
+            "2025/03",
+            "1e3",
+            "NaN",
+            "inf",
+            "1650:0.5",
+            "1650:½",
+            ":",
+            "1650:",
+            ":1",
+            "3501:1",
+            "0:0",
+            "1650:1/2",
+            "2025-02-29",
+            "2024-02-29",
+            "2025-02-30",
+            "1-0",
+            "*",
+            "standard",
+            "bullet",
+            "\t",
+        ]
+    ),
 )
 # Strings of digits longer than 18 are a known bug (OverflowError in resolve_player, see
 # tests/test_hostile_catalog.py::test_huge_fide_id_is_a_clean_error): left to that test.
 # A newline in a name splits the error line in two: known, see
 # tests/test_hostile_catalog.py::test_newline_in_a_name_is_one_error_line.
-names = nasty.filter(lambda s: not (s.strip().isdigit() and len(s.strip()) > 18)
-                     and "\n" not in s)
-numbers = st.one_of(st.integers(-10**6, 10**6).map(str), nasty)
+names = nasty.filter(lambda s: not (s.strip().isdigit() and len(s.strip()) > 18) and "\n" not in s)
+numbers = st.one_of(st.integers(-(10**6), 10**6).map(str), nasty)
 
 
 @FUZZ
@@ -143,8 +203,7 @@ def test_history_values(player: str, since: str, list_: str) -> None:
 
 
 @FUZZ
-@given(opponents=st.lists(nasty, min_size=1, max_size=3), rating=numbers, date=nasty,
-       k=numbers)
+@given(opponents=st.lists(nasty, min_size=1, max_size=3), rating=numbers, date=nasty, k=numbers)
 def test_calc_values(opponents: list[str], rating: str, date: str, k: str) -> None:
     args = ["calc", *opponents, "--rating", rating, "--date", date, "--k", k]
     code, _, err = run_captured(*args)
@@ -156,8 +215,18 @@ def test_calc_values(opponents: list[str], rating: str, date: str, k: str) -> No
 @given(player=names, period=nasty, rating=numbers, games=numbers)
 def test_official_add_values(player: str, period: str, rating: str, games: str) -> None:
     with _folder() as folder:
-        checkrun_captured(folder, "official", "add", player, "--period", period, "--rating", rating,
-                  "--games", games)
+        checkrun_captured(
+            folder,
+            "official",
+            "add",
+            player,
+            "--period",
+            period,
+            "--rating",
+            rating,
+            "--games",
+            games,
+        )
 
 
 @FUZZ
@@ -171,5 +240,17 @@ def test_player_set_values(player: str, year: str, fide: str) -> None:
 @given(event=numbers, period=nasty, list_=nasty, ro=numbers)
 def test_event_set_values(event: str, period: str, list_: str, ro: str) -> None:
     with _folder() as folder:
-        checkrun_captured(folder, "event", "set", event, "--period", period, "--list", list_,
-                  "--ro", ro, "--player", "Novak, Jan")
+        checkrun_captured(
+            folder,
+            "event",
+            "set",
+            event,
+            "--period",
+            period,
+            "--list",
+            list_,
+            "--ro",
+            ro,
+            "--player",
+            "Novak, Jan",
+        )

@@ -47,9 +47,12 @@ def test_the_players_own_tag_re_anchors_a_list_without_an_official_entry() -> No
     assert nov is not None and dec is not None
     assert (nov.rating_before, nov.change, nov.replayed) == (1800, 10, 1810)
     assert (nov.elo_tag, nov.tag_difference, nov.published, nov.source) == (
-        1830, -20, 1830, "Elo tag")
-    assert any("re-anchored on the Elo tag 1830 (Nov Open; replayed 1810)" in n
-               for n in nov.notes)
+        1830,
+        -20,
+        1830,
+        "Elo tag",
+    )
+    assert any("re-anchored on the Elo tag 1830 (Nov Open; replayed 1810)" in n for n in nov.notes)
     # Dec starts from the tag: the draw vs 1830 is D 0, PD 0.50, no change -> 1830.
     assert (dec.rating_before, dec.rating_before_source) == (1830, "Elo tag for the 2025-11 list")
     assert (dec.change, dec.replayed) == (0, 1830)
@@ -164,8 +167,9 @@ def test_an_official_k_is_no_assumption() -> None:
     assert (row.k, row.assumptions) == (20, ())
 
 
-def test_every_command_shows_the_assumption(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_command_shows_the_assumption(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "a.db"
     with open_store(str(db)) as store:
         s = Season(store, birth_year=1980, rated_games=None)
@@ -180,8 +184,12 @@ def test_every_command_shows_the_assumption(tmp_path: Path, capsys: pytest.Captu
         code, out, err = run_cli(capsys, monkeypatch, *args, "--db", str(db))
         assert code == 0, (args, err)
         assert want in out, (args, out)
-    for args in (["history", "-f", "json"], ["explain", "2025-11", "-f", "json"],
-                 ["next", "-f", "json"], ["check", "-f", "json"]):
+    for args in (
+        ["history", "-f", "json"],
+        ["explain", "2025-11", "-f", "json"],
+        ["next", "-f", "json"],
+        ["check", "-f", "json"],
+    ):
         code, out, err = run_cli(capsys, monkeypatch, *args, "--db", str(db))
         assert code == 0, (args, err)
         assert '"fact": "rated-games"' in out and "--rated-games N" in out, (args, out)
@@ -193,8 +201,8 @@ def test_every_command_shows_the_assumption(tmp_path: Path, capsys: pytest.Captu
 
 @pytest.mark.slow
 def test_recording_todays_rating_keeps_the_earlier_history(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 13: after importing a player's games, `tracker official add 1503014 --period
     2025-11 --rating 2839 --k 10 --games 9` made `history` shrink to one row."""
     need_shared()
@@ -203,15 +211,42 @@ def test_recording_todays_rating_keeps_the_earlier_history(
     db = str(tmp_path / "c.db")
     code, _, err = run_cli(capsys, monkeypatch, "import", str(pgn), "--db", db)
     assert code == 0, err
-    assert run_cli(capsys, monkeypatch, "player", "set", "Carlsen,M", "--me", "--fide-id",
-                   "1503014", "--db", db)[0] == 0
+    assert (
+        run_cli(
+            capsys,
+            monkeypatch,
+            "player",
+            "set",
+            "Carlsen,M",
+            "--me",
+            "--fide-id",
+            "1503014",
+            "--db",
+            db,
+        )[0]
+        == 0
+    )
     code, before, _ = run_cli(capsys, monkeypatch, "history", "-f", "json", "--db", db)
     assert code == 0
     rows_before = json.loads(before)
     assert len(rows_before) > 50
-    code, _, err = run_cli(capsys, monkeypatch, "official", "add", "1503014", "--period",
-                           "2025-11", "--rating", "2839", "--k", "10", "--games", "9",
-                           "--db", db)
+    code, _, err = run_cli(
+        capsys,
+        monkeypatch,
+        "official",
+        "add",
+        "1503014",
+        "--period",
+        "2025-11",
+        "--rating",
+        "2839",
+        "--k",
+        "10",
+        "--games",
+        "9",
+        "--db",
+        db,
+    )
     assert code == 0, err
     code, after, _ = run_cli(capsys, monkeypatch, "history", "-f", "json", "--db", db)
     rows_after = json.loads(after)
@@ -231,18 +266,21 @@ def test_the_lists_games_columns_count_toward_the_30() -> None:
     # Sep 2025 (20 games in the period) and Oct 2025 (12) as FIDE's lists print them: 32
     # rated games at least, so the count is no assumption (K 20, adult, born 1980).
     b = _one_win(1800)
-    b.official = [OfficialEntry(1, STD, Period(2025, 9), 1790, games=20, source="a.txt"),
-                  OfficialEntry(1, STD, Period(2025, 10), 1800, games=12, source="b.txt")]
+    b.official = [
+        OfficialEntry(1, STD, Period(2025, 9), 1790, games=20, source="a.txt"),
+        OfficialEntry(1, STD, Period(2025, 10), 1800, games=12, source="b.txt"),
+    ]
     row = _nov(b, PlayerInfo(birth_year=1980, ever_2400=False))
     assert (row.k, row.replayed, row.assumptions) == (20, 1810, ())
     b.official = [OfficialEntry(1, STD, Period(2025, 10), 1800, games=12, source="b.txt")]
-    assert [a.fact for a in _nov(b, PlayerInfo(birth_year=1980, ever_2400=False)).assumptions
-            ] == ["rated-games"]
+    assert [a.fact for a in _nov(b, PlayerInfo(birth_year=1980, ever_2400=False)).assumptions] == [
+        "rated-games"
+    ]
 
 
 def test_explain_and_history_name_the_list_behind_k_and_the_inactive_flag(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "l.db"
     with open_store(str(db)) as store:
         s = Season(store, birth_year=None, rated_games=100)
@@ -251,10 +289,24 @@ def test_explain_and_history_name_the_list_behind_k_and_the_inactive_flag(
     from tracker.store.official import add_entry
 
     with open_store(str(db)) as store:
-        add_entry(store, OfficialEntry(s.player_id, STD, Period(2025, 10), 1800, k=40,
-                                       birth_year=2010, source="standard_oct25frl.zip"))
-        add_entry(store, OfficialEntry(s.player_id, STD, Period(2025, 12), 1820, flag="i",
-                                       source="standard_dec25frl.zip"))
+        add_entry(
+            store,
+            OfficialEntry(
+                s.player_id,
+                STD,
+                Period(2025, 10),
+                1800,
+                k=40,
+                birth_year=2010,
+                source="standard_oct25frl.zip",
+            ),
+        )
+        add_entry(
+            store,
+            OfficialEntry(
+                s.player_id, STD, Period(2025, 12), 1820, flag="i", source="standard_dec25frl.zip"
+            ),
+        )
     code, out, err = run_cli(capsys, monkeypatch, "explain", "2025-11", "--db", str(db))
     assert code == 0, err
     # K 40 printed on the Oct list wins; +0.50 x 40 = +20 -> 1820
@@ -312,33 +364,47 @@ def test_games_stored_from_before_the_replay_are_completed_games() -> None:
     t0 = b.t("Old Open", "2007-05-01", "2007-05-09")
     for _ in range(29):
         b.g(t0, 1700, H, own=1750)
-    assert [a.fact for a in _nov(b, PlayerInfo(birth_year=1980, ever_2400=False)).assumptions
-            ] == ["rated-games"]
+    assert [a.fact for a in _nov(b, PlayerInfo(birth_year=1980, ever_2400=False)).assumptions] == [
+        "rated-games"
+    ]
 
 
 # --- dates, name-based reasons, first-rating notes -----------------------------------------
 
 
 def test_history_lists_an_undated_tournament_with_its_real_id(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 13 item 5: a game without a usable date, no dated tournament of its event and
     site to join: `history` (not only `next`) names it with the id that fixes it."""
     games = "".join(
         f'[Event "{ev}"]\n[Site "Brno"]\n[Date "{d}"]\n[Round "{r}"]\n[White "Me, Myself"]\n'
         f'[Black "Opp, {r}"]\n[Result "1-0"]\n[WhiteElo "1800"]\n[BlackElo "1800"]\n'
         '[TimeControl "5400+30"]\n\n1. e4 e5 1-0\n\n'
-        for ev, d, r in (("Autumn Open", "2025.10.04", "1"), ("Club Ch", "????.??.??", "2")))
+        for ev, d, r in (("Autumn Open", "2025.10.04", "1"), ("Club Ch", "????.??.??", "2"))
+    )
     (tmp_path / "g.pgn").write_text(games, encoding="utf-8")
     db = str(tmp_path / "u.db")
-    assert run_cli(capsys, monkeypatch, "import", str(tmp_path / "g.pgn"), "--player",
-                   "Me, Myself", "--db", db)[0] == 0
+    assert (
+        run_cli(
+            capsys,
+            monkeypatch,
+            "import",
+            str(tmp_path / "g.pgn"),
+            "--player",
+            "Me, Myself",
+            "--db",
+            db,
+        )[0]
+        == 0
+    )
     code, out, _ = run_cli(capsys, monkeypatch, "event", "list", "-f", "json", "--db", db)
     club = next(r for r in json.loads(out) if r["name"] == "Club Ch")
     code, out, _ = run_cli(capsys, monkeypatch, "history", "--db", db)
     assert code == 0
-    assert (f"In no period: Club Ch (1 game, no date): tracker event set {club['id']} "
-            "--period YYYY-MM") in out
+    assert (
+        f"In no period: Club Ch (1 game, no date): tracker event set {club['id']} --period YYYY-MM"
+    ) in out
 
 
 def test_a_name_based_not_rated_counts_once_the_user_puts_it_on_a_list() -> None:
@@ -350,8 +416,9 @@ def test_a_name_based_not_rated_counts_once_the_user_puts_it_on_a_list() -> None
     g = rp_games.games[0]
     import dataclasses
 
-    rp_games.games[0] = dataclasses.replace(g, rated=False, not_rated_reason="tie-break",
-                                            rating_list=RatingList.RAPID)
+    rp_games.games[0] = dataclasses.replace(
+        g, rated=False, not_rated_reason="tie-break", rating_list=RatingList.RAPID
+    )
     inputs = ReplayInputs(RatingList.RAPID, rp_games.games, rp_games.tournaments, (), ADULT)
     (row,) = replay(inputs).rows  # the period is shown, the game not counted
     assert row.games == 0 and row.not_counted[0].reason == "tie-break"
@@ -360,8 +427,9 @@ def test_a_name_based_not_rated_counts_once_the_user_puts_it_on_a_list() -> None
     nov = next(r for r in rows if str(r.period) == "2025-11")
     assert (nov.games, nov.replayed) == (1, 1810)
     # a variant (Chess960) stays never rated, pinned or not
-    rp_games.games[0] = dataclasses.replace(g, rated=False, not_rated_reason="variant",
-                                            rating_list=RatingList.RAPID)
+    rp_games.games[0] = dataclasses.replace(
+        g, rated=False, not_rated_reason="variant", rating_list=RatingList.RAPID
+    )
     rows = replay(ReplayInputs(RatingList.RAPID, rp_games.games, pinned, (), ADULT)).rows
     assert all(r.games == 0 for r in rows)
 
@@ -393,8 +461,10 @@ def test_four_games_a_day_without_a_time_control_are_no_standard_games() -> None
     for _ in range(4):
         b.g(t, 1800, 0, own=1800)
     day2 = dt.date(2025, 10, 5)
-    b.games = [dataclasses.replace(g, list_assumed=True, date=day2 if i else g.date)
-               for i, g in enumerate(b.games)]
+    b.games = [
+        dataclasses.replace(g, list_assumed=True, date=day2 if i else g.date)
+        for i, g in enumerate(b.games)
+    ]
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and (nov.games, nov.replayed) == (1, 1810)
     assert len(nov.not_counted) == 4
@@ -406,24 +476,40 @@ def test_four_games_a_day_without_a_time_control_are_no_standard_games() -> None
     assert nov is not None and nov.games == 4
     # with a TimeControl read (not assumed) the games are what it says
     b.games = [dataclasses.replace(g, list_assumed=False) for g in b.games] + [
-        dataclasses.replace(b.games[1], id=99, list_assumed=False)]
+        dataclasses.replace(b.games[1], id=99, list_assumed=False)
+    ]
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and nov.games == 5
 
 
 def test_a_game_put_on_a_list_by_assumption_is_said_in_history(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 13 item 4: what was assumed is reported in the history notes too."""
-    game = ('[Event "League"]\n[Site "Brno"]\n[Date "2025.10.04"]\n[Round "1"]\n'
-            '[White "Me, Myself"]\n[Black "Opp, One"]\n[Result "1-0"]\n[WhiteElo "1800"]\n'
-            '[BlackElo "1800"]\n\n1. e4 e5 1-0\n')
+    game = (
+        '[Event "League"]\n[Site "Brno"]\n[Date "2025.10.04"]\n[Round "1"]\n'
+        '[White "Me, Myself"]\n[Black "Opp, One"]\n[Result "1-0"]\n[WhiteElo "1800"]\n'
+        '[BlackElo "1800"]\n\n1. e4 e5 1-0\n'
+    )
     (tmp_path / "g.pgn").write_text(game, encoding="utf-8")
     db = str(tmp_path / "a.db")
-    assert run_cli(capsys, monkeypatch, "import", str(tmp_path / "g.pgn"), "--player",
-                   "Me, Myself", "--db", db)[0] == 0
+    assert (
+        run_cli(
+            capsys,
+            monkeypatch,
+            "import",
+            str(tmp_path / "g.pgn"),
+            "--player",
+            "Me, Myself",
+            "--db",
+            db,
+        )[0]
+        == 0
+    )
     code, out, _ = run_cli(capsys, monkeypatch, "history", "-f", "json", "--db", db)
     (row,) = json.loads(out)
     assert row["list_assumed_games"] == 1
-    assert "1 game on this list by assumption (no time control: tracker event set ID --list)" \
+    assert (
+        "1 game on this list by assumption (no time control: tracker event set ID --list)"
         in row["note"]
+    )

@@ -21,6 +21,12 @@ def test_ruff_clean() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff not installed")
+def test_ruff_format_clean() -> None:
+    proc = _run(["ruff", "format", "--check", "."])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_mypy_strict_clean() -> None:
     proc = _run([sys.executable, "-m", "mypy"])
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -32,14 +32,11 @@ EXPLAINED = {
     # four Dortmund games were written with one player twice).
     "pgnmentor-Karpov.pgn.xz:40897: White and Black are the same player (Karpov, Anatoly): "
     "game skipped",
-    "pychess-dortmund.pgn.xz:4623: White and Black are the same player (Leko, Peter): "
-    "game skipped",
+    "pychess-dortmund.pgn.xz:4623: White and Black are the same player (Leko, Peter): game skipped",
     "pychess-dortmund.pgn.xz:4886: White and Black are the same player (Kramnik, Vladimir): "
     "game skipped",
-    "pychess-dortmund.pgn.xz:4936: White and Black are the same player (Leko, Peter): "
-    "game skipped",
-    "pychess-dortmund.pgn.xz:5420: White and Black are the same player (Leko, Peter): "
-    "game skipped",
+    "pychess-dortmund.pgn.xz:4936: White and Black are the same player (Leko, Peter): game skipped",
+    "pychess-dortmund.pgn.xz:5420: White and Black are the same player (Leko, Peter): game skipped",
     # A consultation game (two players a side) with two ratings in each Elo tag: stored,
     # without the ratings, and said (the Elo tags hold no rating the tracker can use).
     "pgnmentor-Kasparov.pgn.xz:35512: WhiteElo '2690:2222' is not a rating (a whole number "
@@ -58,8 +55,7 @@ def test_whole_corpus(tmp_path: Path) -> None:
         problems = {p.rpartition("/")[2] for s in report.sources for p in s.problems}
         assert problems == EXPLAINED
         totals = {k: report.total(k) for k in ("games_read", "added", "duplicates", "skipped")}
-        assert totals == {"games_read": 69_799, "added": 65_192, "duplicates": 4_598,
-                          "skipped": 9}
+        assert totals == {"games_read": 69_799, "added": 65_192, "duplicates": 4_598, "skipped": 9}
         by_name = {s.name.rpartition("/")[2]: s for s in report.sources}
         gib = by_name["event-Gibraltar2019.pgn.xz"]
         assert (gib.games_read, gib.added, gib.duplicates) == (1_199, 0, 1_199)
@@ -68,11 +64,22 @@ def test_whole_corpus(tmp_path: Path) -> None:
         # bullet; a Site ending " INT" or an "Online" event is online (+231, 12 of them
         # unfinished before). A simul or blindfold game with an empty Elo tag carries the
         # name's reason, which is checked first (unrated-opponent 8,019 -> 6,911).
-        assert report.not_rated == Counter({
-            "online": 12_236, "unrated-opponent": 6_911, "variant": 74, "no-moves": 31,
-            "unfinished": 11, "setup": 18, "simul": 1_772, "blindfold": 831,
-            "tie-break": 219, "exhibition": 63, "armageddon": 36, "bullet": 6,
-        })
+        assert report.not_rated == Counter(
+            {
+                "online": 12_236,
+                "unrated-opponent": 6_911,
+                "variant": 74,
+                "no-moves": 31,
+                "unfinished": 11,
+                "setup": 18,
+                "simul": 1_772,
+                "blindfold": 831,
+                "tie-break": 219,
+                "exhibition": 63,
+                "armageddon": 36,
+                "bullet": 6,
+            }
+        )
         again = import_paths(store, [str(CORPUS)], ImportOptions())
         assert all(s.already is not None for s in again.sources)
         assert again.total("added") == 0

@@ -13,18 +13,30 @@ SAMPLES = REPO / "sample_pgns"
 
 
 def test_an_import_into_a_damaged_database_stops_with_exit_4(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "c.db"
-    code, _, err = run_cli(capsys, monkeypatch, "import", "--db", str(db),
-                           str(SAMPLES / "2025-09-12_brno-autumn-open.pgn"))
+    code, _, err = run_cli(
+        capsys,
+        monkeypatch,
+        "import",
+        "--db",
+        str(db),
+        str(SAMPLES / "2025-09-12_brno-autumn-open.pgn"),
+    )
     assert code == 0, err
     with db.open("r+b") as f:  # page 3 (a table's b-tree) overwritten
         f.seek(3 * 4096)
         f.write(b"\xff" * 4096)
-    code, out, err = run_cli(capsys, monkeypatch, "import", "--db", str(db),
-                             str(SAMPLES / "2025-10-03_olomouc-open.pgn"),
-                             str(SAMPLES / "2025-11-21_weinviertel-open.pgn"))
+    code, out, err = run_cli(
+        capsys,
+        monkeypatch,
+        "import",
+        "--db",
+        str(db),
+        str(SAMPLES / "2025-10-03_olomouc-open.pgn"),
+        str(SAMPLES / "2025-11-21_weinviertel-open.pgn"),
+    )
     assert code == 4, (out, err)
     assert "not imported" not in out + err
     assert err.count("\n") == 1 and err.startswith(f"error: {db} is damaged"), err
@@ -38,8 +50,9 @@ def _long_games(n: int, tag: str = "") -> bytes:
     so a file cut during the import is read cut."""
     from tests.test_import import pgn
 
-    return b"".join(pgn(f"1. e4 {{{'x' * 100_000}}} e5", Round=f"{tag}{i}").encode()
-                    for i in range(n))
+    return b"".join(
+        pgn(f"1. e4 {{{'x' * 100_000}}} e5", Round=f"{tag}{i}").encode() for i in range(n)
+    )
 
 
 def _games(db: Path) -> int:
@@ -55,7 +68,8 @@ def _games(db: Path) -> int:
 @pytest.mark.parametrize("workers", [False, True])
 @pytest.mark.parametrize("change", ["cut", "appended", "replaced"])
 def test_a_file_that_changes_during_its_import_fails_whole(
-        tmp_path: Path, workers: bool, change: str) -> None:
+    tmp_path: Path, workers: bool, change: str
+) -> None:
     """Cut mid-import, 33,160 of 55,393 games were stored under the hash of the whole file
     (taken by a second read): the complete file was then "already imported" and its other
     games could never be imported. The file's size, times and inode are now compared before
@@ -87,12 +101,15 @@ def test_a_file_that_changes_during_its_import_fails_whole(
 
     db = tmp_path / "t.db"
     with open_store(str(db)) as store:
-        report = import_sources(store, iter_sources([str(f)]),
-                                ImportOptions(workers=workers), reader=reader)  # type: ignore[arg-type]
+        report = import_sources(
+            store, iter_sources([str(f)]), ImportOptions(workers=workers), reader=reader
+        )  # type: ignore[arg-type]
         (rep,) = report.sources
-        assert rep.error == (f"{f}: the file changed while it was being imported (written to, "
-                             "cut or replaced): nothing of it was stored; import it again once "
-                             "it is complete"), rep
+        assert rep.error == (
+            f"{f}: the file changed while it was being imported (written to, "
+            "cut or replaced): nothing of it was stored; import it again once "
+            "it is complete"
+        ), rep
         assert rep.added == 0 and _games(db) == 0
         f.write_bytes(whole)
         again = import_paths(store, [str(f)], ImportOptions(workers=workers))
@@ -100,7 +117,8 @@ def test_a_file_that_changes_during_its_import_fails_whole(
 
 
 def test_a_limit_reached_in_a_worker_stops_the_import(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Item 5, in a forked worker: the refusal crosses the pipe and still stops the run."""
     import gzip
 
@@ -115,9 +133,18 @@ def test_a_limit_reached_in_a_worker_stops_the_import(
     (tmp_path / "c.pgn").write_bytes(_long_games(2, "c"))
     done: list[str] = []
     db = tmp_path / "t.db"
-    with open_store(str(db)) as store, pytest.raises(TrackerError, match=(
-            r"b.pgn.gz: more than 1M once decompressed: refused")) as caught:
-        import_paths(store, [str(tmp_path)], ImportOptions(workers=True),
-                     on_source=lambda s: done.append(s.name), limits=Limits(max_size=1 << 20))
+    with (
+        open_store(str(db)) as store,
+        pytest.raises(
+            TrackerError, match=(r"b.pgn.gz: more than 1M once decompressed: refused")
+        ) as caught,
+    ):
+        import_paths(
+            store,
+            [str(tmp_path)],
+            ImportOptions(workers=True),
+            on_source=lambda s: done.append(s.name),
+            limits=Limits(max_size=1 << 20),
+        )
     assert caught.value.exit_code == 2
     assert done == [str(tmp_path / "a.pgn")] and _games(db) == 2

@@ -36,12 +36,17 @@ def by_event(store: Store) -> dict[str, Counter[tuple[str, bool, bool, str | Non
     found: dict[str, Counter[tuple[str, bool, bool, str | None]]] = {}
     with store.engine.connect() as conn:
         for event, lst, assumed, rated, reason in conn.execute(
-            select(tournaments.c.event, games.c.list, games.c.list_assumed, games.c.rated,
-                   games.c.not_rated_reason).join(tournaments,
-                                                  tournaments.c.id == games.c.tournament_id)
+            select(
+                tournaments.c.event,
+                games.c.list,
+                games.c.list_assumed,
+                games.c.rated,
+                games.c.not_rated_reason,
+            ).join(tournaments, tournaments.c.id == games.c.tournament_id)
         ):
             found.setdefault(str(event), Counter())[
-                (str(lst), bool(assumed), bool(rated), reason)] += 1
+                (str(lst), bool(assumed), bool(rated), reason)
+            ] += 1
     return found
 
 
@@ -78,40 +83,50 @@ def test_twic_playoff_and_rapid(store: Store) -> None:
 
 def _one(store: Store) -> Any:
     with store.engine.connect() as conn:
-        (g,) = conn.execute(select(games.c.list, games.c.list_assumed, games.c.rated,
-                                   games.c.not_rated_reason)).all()
+        (g,) = conn.execute(
+            select(games.c.list, games.c.list_assumed, games.c.rated, games.c.not_rated_reason)
+        ).all()
     return tuple(g)
 
 
-@pytest.mark.parametrize("tags,expected", [
-    # the round name says it
-    ({"Event": "Sinquefield Cup", "Round": "TB1"}, ("rapid", True, False, "tie-break")),
-    ({"Event": "Norway Chess", "Round": "Armageddon"}, ("blitz", True, False, "armageddon")),
-    ({"Event": "Norway Chess", "Round": "3.1"}, ("standard", True, True, None)),
-    # a time control decides, whatever the names say
-    ({"Event": "World Blitz", "TimeControl": "5400+30"}, ("standard", False, True, None)),
-    ({"Event": "Sinquefield Cup TB", "TimeControl": "300+2"}, ("blitz", False, True, None)),
-    # an unreadable one does not: the names do
-    ({"Event": "World Blitz", "TimeControl": "G/5"}, ("blitz", True, True, None)),
-    # facts about the game itself come first
-    ({"Event": "Norway Armageddon", "Result": "*"}, ("blitz", True, False, "unfinished")),
-])
-def test_names_in_a_file(store: Store, tmp_path: Path, tags: dict[str, str],
-                         expected: tuple[Any, ...]) -> None:
+@pytest.mark.parametrize(
+    "tags,expected",
+    [
+        # the round name says it
+        ({"Event": "Sinquefield Cup", "Round": "TB1"}, ("rapid", True, False, "tie-break")),
+        ({"Event": "Norway Chess", "Round": "Armageddon"}, ("blitz", True, False, "armageddon")),
+        ({"Event": "Norway Chess", "Round": "3.1"}, ("standard", True, True, None)),
+        # a time control decides, whatever the names say
+        ({"Event": "World Blitz", "TimeControl": "5400+30"}, ("standard", False, True, None)),
+        ({"Event": "Sinquefield Cup TB", "TimeControl": "300+2"}, ("blitz", False, True, None)),
+        # an unreadable one does not: the names do
+        ({"Event": "World Blitz", "TimeControl": "G/5"}, ("blitz", True, True, None)),
+        # facts about the game itself come first
+        ({"Event": "Norway Armageddon", "Result": "*"}, ("blitz", True, False, "unfinished")),
+    ],
+)
+def test_names_in_a_file(
+    store: Store, tmp_path: Path, tags: dict[str, str], expected: tuple[Any, ...]
+) -> None:
     run(store, write(tmp_path / "a.pgn", pgn(WhiteElo="2700", BlackElo="2650", **tags)))
     assert _one(store) == expected
 
 
-@pytest.mark.parametrize("given,expected", [
-    (RatingList.STANDARD, ("standard", True, False, "tie-break")),
-    (RatingList.RAPID, ("rapid", True, True, None)),
-])
-def test_list_given_with_a_tie_break(store: Store, tmp_path: Path, given: RatingList,
-                                     expected: tuple[Any, ...]) -> None:
+@pytest.mark.parametrize(
+    "given,expected",
+    [
+        (RatingList.STANDARD, ("standard", True, False, "tie-break")),
+        (RatingList.RAPID, ("rapid", True, True, None)),
+    ],
+)
+def test_list_given_with_a_tie_break(
+    store: Store, tmp_path: Path, given: RatingList, expected: tuple[Any, ...]
+) -> None:
     # --list names the list of the games without a time control: the tie-break of an event
     # put on the standard list is never rated, that of a rapid one is rated there.
-    f = write(tmp_path / "a.pgn", pgn(Event="7th Sinquefield Cup TB", WhiteElo="2700",
-                                      BlackElo="2650"))
+    f = write(
+        tmp_path / "a.pgn", pgn(Event="7th Sinquefield Cup TB", WhiteElo="2700", BlackElo="2650")
+    )
     run(store, f, default_list=given)
     assert _one(store) == expected
 
@@ -119,14 +134,17 @@ def test_list_given_with_a_tie_break(store: Store, tmp_path: Path, given: Rating
 def test_online_by_site_suffix_and_event(store: Store, tmp_path: Path) -> None:
     # twic1427: "Millennium Hybrid Masters" at "Tornelo INT"; a Site ending in INT is the
     # internet in TWIC's and ChessBase's notation; "Online" in the Event always counts.
-    f = write(tmp_path / "a.pgn",
-              pgn(Event="Millennium Hybrid Masters", Site="Tornelo INT", Round="1"),
-              pgn(Event="Capechecs Online Trophy A", Site="Paris FRA", Round="2"),
-              pgn(Event="Club Open", Site="Brno CZE", Round="3"))
+    f = write(
+        tmp_path / "a.pgn",
+        pgn(Event="Millennium Hybrid Masters", Site="Tornelo INT", Round="1"),
+        pgn(Event="Capechecs Online Trophy A", Site="Paris FRA", Round="2"),
+        pgn(Event="Club Open", Site="Brno CZE", Round="3"),
+    )
     run(store, f)
     with store.engine.connect() as conn:
-        reasons = [r for (r,) in conn.execute(
-            select(games.c.not_rated_reason).order_by(games.c.id))]
+        reasons = [
+            r for (r,) in conn.execute(select(games.c.not_rated_reason).order_by(games.c.id))
+        ]
     assert reasons == ["online", "online", None]
 
 
@@ -144,16 +162,21 @@ def test_summary_says_what_the_names_said(tmp_path: Path) -> None:
     assert "armageddon 10" in line and "simul 2" in line and "tie-break" in line
     assert "blitz " in line and "rapid " in line and "(the name says nothing)" in line
     # the line before still says how many were assumed in all
-    assert any(x.startswith("no time control: 3,430 games put on a list by assumption")
-               for x in lines)
+    assert any(
+        x.startswith("no time control: 3,430 games put on a list by assumption") for x in lines
+    )
 
 
 def test_summary_with_list_given_names_only_the_never_rated(tmp_path: Path) -> None:
-    f = write(tmp_path / "a.pgn", pgn(Event="World Blitz", Round="1"),
-              pgn(Event="Norway Armageddon", Round="2"))
+    f = write(
+        tmp_path / "a.pgn",
+        pgn(Event="World Blitz", Round="1"),
+        pgn(Event="Norway Armageddon", Round="2"),
+    )
     db = str(tmp_path / "c.db")
     result = runner.invoke(app, ["import", str(f), "--db", db, "--quiet", "--list", "rapid"])
     assert result.exit_code == 0, result.output
-    assert ("no time control: 2 games put on the rapid list (--list)" in result.stdout)
-    assert ("by the event or round name, of the games added: not rated: armageddon 1 "
-            in result.stdout)
+    assert "no time control: 2 games put on the rapid list (--list)" in result.stdout
+    assert (
+        "by the event or round name, of the games added: not rated: armageddon 1 " in result.stdout
+    )

@@ -23,10 +23,10 @@ def test_the_bar_says_file_bytes_games_and_rate() -> None:
     from rich.console import Console
 
     from tracker.cli.importing import _Bar, _progress_bar
+
     progress = _progress_bar()
     screen = io.StringIO()
-    progress.live.console = Console(file=screen, force_terminal=True, width=160,
-                                    color_system=None)
+    progress.live.console = Console(file=screen, force_terminal=True, width=160, color_system=None)
     bar = _Bar(progress)
     bar.plan(2, 4_000_000)
     bar.start("games/a.pgn", 3_000_000)
@@ -46,6 +46,7 @@ def test_the_bar_says_file_bytes_games_and_rate() -> None:
 
 def test_a_long_name_keeps_its_end() -> None:
     from tracker.cli.importing import _Bar, _progress_bar
+
     bar = _Bar(_progress_bar())
     name = "season/" + "x" * 60 + "/last-round.pgn"
     shown = bar._name(name)
@@ -54,6 +55,7 @@ def test_a_long_name_keeps_its_end() -> None:
 
 def _rendered(progress: object) -> str:
     from rich.console import Console
+
     console = Console(file=io.StringIO(), width=160, color_system=None)
     with console.capture() as got:
         console.print(progress.make_tasks_table(progress.tasks))  # type: ignore[attr-defined]
@@ -64,8 +66,9 @@ def _on_a_terminal(args: list[str], cwd: Path) -> str:
     """Run `args` with stdin, stdout and stderr on a pseudo-terminal: everything it drew."""
     leader, follower = pty.openpty()
     env = {**subprocess_env(), "COLUMNS": "160", "LINES": "40", "TERM": "xterm"}
-    proc = subprocess.Popen(args, stdin=follower, stdout=follower, stderr=follower,
-                            cwd=cwd, env=env, close_fds=True)
+    proc = subprocess.Popen(
+        args, stdin=follower, stdout=follower, stderr=follower, cwd=cwd, env=env, close_fds=True
+    )
     os.close(follower)
     seen = b""
     deadline = time.monotonic() + 120
@@ -87,8 +90,10 @@ def _on_a_terminal(args: list[str], cwd: Path) -> str:
     return seen.decode("utf-8", errors="replace")
 
 
-@pytest.mark.skipif(not (CORPUS / "pgnmentor-Carlsen.pgn.xz").exists(),
-                    reason="../shared/corpus is not beside the clone")
+@pytest.mark.skipif(
+    not (CORPUS / "pgnmentor-Carlsen.pgn.xz").exists(),
+    reason="../shared/corpus is not beside the clone",
+)
 def test_on_a_terminal_the_bar_is_drawn_and_then_gone(tmp_path: Path) -> None:
     files = [str(CORPUS / n) for n in ("pgnmentor-Carlsen.pgn.xz", "pgnmentor-Giri.pgn.xz")]
     drawn = _on_a_terminal(tracker_command("import", *files, "--db", "t.db"), tmp_path)
@@ -98,16 +103,24 @@ def test_on_a_terminal_the_bar_is_drawn_and_then_gone(tmp_path: Path) -> None:
     assert drawn.rstrip().splitlines()[-1].count("━") == 0
 
 
-@pytest.mark.skipif(not (CORPUS / "pgnmentor-Giri.pgn.xz").exists(),
-                    reason="../shared/corpus is not beside the clone")
+@pytest.mark.skipif(
+    not (CORPUS / "pgnmentor-Giri.pgn.xz").exists(),
+    reason="../shared/corpus is not beside the clone",
+)
 def test_in_a_pipe_or_a_log_there_is_no_bar(tmp_path: Path) -> None:
     # stderr on a terminal but stdout in a file (a log): no bar either
     leader, follower = pty.openpty()
     with open(tmp_path / "log.txt", "wb") as log:
         proc = subprocess.run(
             tracker_command("import", str(CORPUS / "pgnmentor-Giri.pgn.xz"), "--db", "t.db"),
-            stdin=subprocess.DEVNULL, stdout=log, stderr=follower, cwd=tmp_path,
-            env=subprocess_env(), timeout=120, check=False)
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=follower,
+            cwd=tmp_path,
+            env=subprocess_env(),
+            timeout=120,
+            check=False,
+        )
     os.close(follower)
     os.set_blocking(leader, False)
     try:

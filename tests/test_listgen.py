@@ -77,8 +77,22 @@ def test_latin1_names_only_when_asked(tmp_path: Path) -> None:
 def test_command_line(tmp_path: Path, fmt: str) -> None:
     out = tmp_path / "players_list.zip"
     done = subprocess.run(
-        [sys.executable, "-m", "tests.listgen", "--players", "25", "--format", fmt, "--zip",
-         "-o", str(out)], capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "tests.listgen",
+            "--players",
+            "25",
+            "--format",
+            fmt,
+            "--zip",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     with zipfile.ZipFile(out) as zf:
         (member,) = zf.namelist()
@@ -89,9 +103,23 @@ def test_command_line(tmp_path: Path, fmt: str) -> None:
 
 def test_command_line_errors(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tests.listgen", "--players", "5", "--format", "txt",
-         "--period", "2025-13", "-o", str(tmp_path / "x.txt")],
-        capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "tests.listgen",
+            "--players",
+            "5",
+            "--format",
+            "txt",
+            "--period",
+            "2025-13",
+            "-o",
+            str(tmp_path / "x.txt"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2
     assert done.stderr.strip() == "error: period '2025-13': month must be 01 to 12"
 
@@ -106,48 +134,123 @@ def _sample(name: str) -> list[str]:
     return (SPEC / "fide-list-samples" / name).read_text(encoding="latin-1").split("\n")
 
 
-def _player(fide_id: int, name: str, fed: str, std: Figures = NONE, rapid: Figures = NONE,
-            blitz: Figures = NONE, *, title: str = "", sex: str = "", birth: int | None = None,
-            flag: str = "") -> Player:
+def _player(
+    fide_id: int,
+    name: str,
+    fed: str,
+    std: Figures = NONE,
+    rapid: Figures = NONE,
+    blitz: Figures = NONE,
+    *,
+    title: str = "",
+    sex: str = "",
+    birth: int | None = None,
+    flag: str = "",
+) -> Player:
     return Player(fide_id, name, fed, sex, title, "", "", "", std, rapid, blitz, birth, flag)
 
 
 def test_old_headers_are_the_published_ones() -> None:
-    assert listgen.quarterly_header(Period(2004, 4), births=True) == _sample(
-        "APR04FRL.TXT")[0]
+    assert listgen.quarterly_header(Period(2004, 4), births=True) == _sample("APR04FRL.TXT")[0]
     assert listgen.header_2009(Period(2011, 3)) == _sample("standard_mar11frl.txt")[0]
-    assert listgen.txt_header(Period(2012, 9), combined=False, foa=False) == _sample(
-        "rapid_sep12frl.txt")[0]
-    assert listgen.txt_header(Period(2015, 1), combined=True, foa=False) == _sample(
-        "players_list_2015.txt")[0]
+    assert (
+        listgen.txt_header(Period(2012, 9), combined=False, foa=False)
+        == _sample("rapid_sep12frl.txt")[0]
+    )
+    assert (
+        listgen.txt_header(Period(2015, 1), combined=True, foa=False)
+        == _sample("players_list_2015.txt")[0]
+    )
 
 
 def test_old_rows_are_the_published_ones() -> None:
     """Rows of the samples, written again from their values, byte for byte."""
     mar11 = _sample("standard_mar11frl.txt")
-    assert listgen.old_line(_player(4158814, "Andreikin, Dmitry", "RUS", Figures(2686, 9, None),
-                                    title="GM", birth=1990), "txt-2009") == mar11[1]
-    assert listgen.old_line(_player(5031605, "A, Akshaya", "IND", Figures(2019, 32, None),
-                                    birth=1994, flag="w"), "txt-2009") == mar11[10]
-    assert listgen.old_line(_player(10207538, "A E M, Doshtagir", "BAN",
-                                    Figures(1864, 0, None)), "txt-2009") == mar11[4]
+    assert (
+        listgen.old_line(
+            _player(
+                4158814, "Andreikin, Dmitry", "RUS", Figures(2686, 9, None), title="GM", birth=1990
+            ),
+            "txt-2009",
+        )
+        == mar11[1]
+    )
+    assert (
+        listgen.old_line(
+            _player(5031605, "A, Akshaya", "IND", Figures(2019, 32, None), birth=1994, flag="w"),
+            "txt-2009",
+        )
+        == mar11[10]
+    )
+    assert (
+        listgen.old_line(
+            _player(10207538, "A E M, Doshtagir", "BAN", Figures(1864, 0, None)), "txt-2009"
+        )
+        == mar11[4]
+    )
     apr04 = _sample("APR04FRL.TXT")
-    aagaard = _player(1401815, "Aagaard, Jacob", "DEN", Figures(2400, 0, None), title="IM",
-                      birth=1973)
+    aagaard = _player(
+        1401815, "Aagaard, Jacob", "DEN", Figures(2400, 0, None), title="IM", birth=1973
+    )
     line = listgen.old_line(aagaard, "txt-2003")
     assert len(line) == len(apr04[3])
     assert line[:64] == apr04[3][:64] and line[72:] == apr04[3][72:]  # the made-up day/month
     sep12 = _sample("rapid_sep12frl.txt")
-    assert listgen.txt_line(_player(25014510, "Aakanksha Hagawane", "IND",
-                                    rapid=Figures(1629, 0, 20), sex="F", birth=2000,
-                                    flag="w"), (RatingList.RAPID,), foa=False) == sep12[2]
+    assert (
+        listgen.txt_line(
+            _player(
+                25014510,
+                "Aakanksha Hagawane",
+                "IND",
+                rapid=Figures(1629, 0, 20),
+                sex="F",
+                birth=2000,
+                flag="w",
+            ),
+            (RatingList.RAPID,),
+            foa=False,
+        )
+        == sep12[2]
+    )
     p2015 = _sample("players_list_2015.txt")
-    assert listgen.txt_line(_player(10207538, "A E M, Doshtagir", "BAN", Figures(1840, 0, 40),
-                                    Figures(1836, 0, 20), Figures(1860, 0, 20), sex="M",
-                                    birth=1974), tuple(RatingList), foa=False) == p2015[5]
-    assert listgen.txt_line(_player(8605360, "A La, Teng Hua", "CHN", Figures(1915, 0, 40),
-                                    sex="F", birth=1993, flag="wi"), tuple(RatingList),
-                            foa=False) == p2015[7]
-    assert listgen.txt_line(_player(5716365, "A Hamid, Harman", "MAS",
-                                    rapid=Figures(1593, 0, 20), sex="M"), tuple(RatingList),
-                            foa=False) == p2015[6]
+    assert (
+        listgen.txt_line(
+            _player(
+                10207538,
+                "A E M, Doshtagir",
+                "BAN",
+                Figures(1840, 0, 40),
+                Figures(1836, 0, 20),
+                Figures(1860, 0, 20),
+                sex="M",
+                birth=1974,
+            ),
+            tuple(RatingList),
+            foa=False,
+        )
+        == p2015[5]
+    )
+    assert (
+        listgen.txt_line(
+            _player(
+                8605360,
+                "A La, Teng Hua",
+                "CHN",
+                Figures(1915, 0, 40),
+                sex="F",
+                birth=1993,
+                flag="wi",
+            ),
+            tuple(RatingList),
+            foa=False,
+        )
+        == p2015[7]
+    )
+    assert (
+        listgen.txt_line(
+            _player(5716365, "A Hamid, Harman", "MAS", rapid=Figures(1593, 0, 20), sex="M"),
+            tuple(RatingList),
+            foa=False,
+        )
+        == p2015[6]
+    )

@@ -11,15 +11,33 @@ from tests.conftest import REPO
 
 def test_official_bench_smoke(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "official_import.py"), "--players", "1000",
-         "--known", "100", "--runs", "1", "--formats", "TXT", "--modes", "parse,known,all",
-         "--workdir", str(tmp_path)],
-        capture_output=True, text=True, timeout=300, cwd=REPO, check=False,
+        [
+            sys.executable,
+            str(REPO / "bench" / "official_import.py"),
+            "--players",
+            "1000",
+            "--known",
+            "100",
+            "--runs",
+            "1",
+            "--formats",
+            "TXT",
+            "--modes",
+            "parse,known,all",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout
-    assert ("| file | case | median s | min-max s | CPU s | players/s | peak RSS MiB | result |"
-            in out)
+    assert (
+        "| file | case | median s | min-max s | CPU s | players/s | peak RSS MiB | result |" in out
+    )
     assert "| parse only (no database) |" in out and "1,000 rows |" in out
     assert "1,000 players read; 100 in the database; " in out
     assert "1,000 players read; 1,000 kept (1,000 new); " in out
@@ -30,19 +48,36 @@ def test_official_bench_archive_and_against_smoke(tmp_path: Path) -> None:
     """--archive (a folder of monthly lists of every layout) and --against (another tree,
     alternately: here this one against itself)."""
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "official_import.py"), "--archive", "5",
-         "--archive-size", "100:400", "--known", "10", "--runs", "1", "--against", str(REPO),
-         "--workdir", str(tmp_path)],
-        capture_output=True, text=True, timeout=300, cwd=REPO, check=False,
+        [
+            sys.executable,
+            str(REPO / "bench" / "official_import.py"),
+            "--archive",
+            "5",
+            "--archive-size",
+            "100:400",
+            "--known",
+            "10",
+            "--runs",
+            "1",
+            "--against",
+            str(REPO),
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout
-    assert out.startswith("Official import of an archive folder: 5 monthly lists of every "
-                          "layout since 2001 (")
+    assert out.startswith(
+        "Official import of an archive folder: 5 monthly lists of every layout since 2001 ("
+    )
     assert "| tree | median s | min-max s | CPU s | rows/s | peak RSS MiB | result |" in out
     rows = [line for line in out.splitlines() if line.startswith(("| before |", "| after |"))]
     assert len(rows) == 2
     assert all("| 5 files: 5 read, 0 not imported; " in line for line in rows)
     names = sorted(p.name for p in (tmp_path / "archive-5-100:400").iterdir())
-    assert names == ["APR01FRL.zip", "JAN01FRL.zip", "JAN02FRL.zip", "JUL01FRL.zip",
-                     "OCT01FRL.zip"]
+    assert names == ["APR01FRL.zip", "JAN01FRL.zip", "JAN02FRL.zip", "JUL01FRL.zip", "OCT01FRL.zip"]

@@ -19,8 +19,9 @@ from tracker.store.official import entries_for
 from tracker.store.schema import player_names, players
 
 
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        *args: str) -> tuple[int, str, str]:
+def run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
     return run_cli(capsys, monkeypatch, *args)
 
 
@@ -34,31 +35,37 @@ def db(db_path: Path) -> str:
     """A database holding two players of the generated list (seed 1) and one without ID."""
     people = list(listgen.players(40, seed=1))
     with open_store(str(db_path)) as store, store.engine.begin() as conn:
-        for name, fid in ((people[0].name, people[0].fide_id),
-                          (people[5].name, people[5].fide_id), ("Nobody, Known", None)):
-            pid = conn.execute(insert(players).values(
-                name=name, norm_name=name.lower(), fide_id=fid)).inserted_primary_key[0]
-            conn.execute(insert(player_names).values(norm_name=f"{name.lower()} {pid}",
-                                                     player_id=pid))
+        for name, fid in (
+            (people[0].name, people[0].fide_id),
+            (people[5].name, people[5].fide_id),
+            ("Nobody, Known", None),
+        ):
+            pid = conn.execute(
+                insert(players).values(name=name, norm_name=name.lower(), fide_id=fid)
+            ).inserted_primary_key[0]
+            conn.execute(
+                insert(player_names).values(norm_name=f"{name.lower()} {pid}", player_id=pid)
+            )
     return str(db_path)
 
 
-def test_import_known_players_then_replace(tmp_path: Path, db: str,
-                                           capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_known_players_then_replace(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     people = list(listgen.players(40, seed=1))
     path = listgen.generate(tmp_path / "standard_nov25frl.zip", 40, "txt", zipped=True)
     code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
     assert code == 0, err
-    assert out.startswith("standard_nov25frl.zip: 2025-11 (standard): 40 players read; "
-                          "2 in the database; 38 others skipped (--all keeps them); ")
+    assert out.startswith(
+        "standard_nov25frl.zip: 2025-11 (standard): 40 players read; "
+        "2 in the database; 38 others skipped (--all keeps them); "
+    )
     before = dump_db(Path(db))
     code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
     assert code == 0, err
     rated = sum(1 for i in (0, 5) if people[i].standard.rating is not None)
     # the same file again: nothing written, nothing changed
-    assert out.endswith(f"; 0 entries written; {rated} already as imported before "
-                        "(unchanged)\n")
+    assert out.endswith(f"; 0 entries written; {rated} already as imported before (unchanged)\n")
     assert dump_db(Path(db)) == before
     # a re-issued list for the month (another rating): replaces
     lines = path.with_suffix(".txt")
@@ -71,22 +78,41 @@ def test_import_known_players_then_replace(tmp_path: Path, db: str,
     code, out, err = run(capsys, monkeypatch, "official", "import", lines.name, "--db", db)
     assert code == 0, err
     assert f"{rated} replaced an earlier import for the same month" in out
-    code, out, err = run(capsys, monkeypatch, "official", "list", str(people[0].fide_id),
-                         "--format", "json", "--db", db)
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        "official",
+        "list",
+        str(people[0].fide_id),
+        "--format",
+        "json",
+        "--db",
+        db,
+    )
     assert code == 0, err
     data = json.loads(out)
     assert data["fide_id"] == people[0].fide_id
     assert [(e["list"], e["period"], e["rating"]) for e in data["entries"]] == (
-        [("standard", "2025-11", people[0].standard.rating)]
-        if people[0].standard.rating else [])
+        [("standard", "2025-11", people[0].standard.rating)] if people[0].standard.rating else []
+    )
 
 
 @pytest.mark.parametrize("fmt", ["txt", "xml", "combined-txt", "combined-xml"])
-def test_import_all_every_format(tmp_path: Path, db: str, fmt: str,
-                                 capsys: pytest.CaptureFixture[str],
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    path = listgen.generate(tmp_path / "players_list.zip", 200, fmt, zipped=True,
-                            period=Period(2025, 11), rating_list=RatingList.RAPID)
+def test_import_all_every_format(
+    tmp_path: Path,
+    db: str,
+    fmt: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = listgen.generate(
+        tmp_path / "players_list.zip",
+        200,
+        fmt,
+        zipped=True,
+        period=Period(2025, 11),
+        rating_list=RatingList.RAPID,
+    )
     args = ["official", "import", path.name, "--period", "2025-11", "--all", "--db", db]
     if not fmt.startswith("combined"):
         args += ["--list", "rapid"]
@@ -102,22 +128,64 @@ def test_import_all_every_format(tmp_path: Path, db: str, fmt: str,
         got = entries_for(store, last.id)
     lists = tuple(RatingList) if fmt.startswith("combined") else (RatingList.RAPID,)
     assert [(e.list, e.rating) for e in got] == [
-        (lst, people[-1].figures(lst).rating) for lst in lists
-        if people[-1].figures(lst).rating is not None]
+        (lst, people[-1].figures(lst).rating)
+        for lst in lists
+        if people[-1].figures(lst).rating is not None
+    ]
 
 
-def test_add_list_remove(db: str, capsys: pytest.CaptureFixture[str],
-                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_add_list_remove(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     p = next(iter(listgen.players(1, seed=1)))
     fid = str(p.fide_id)
-    code, out, _ = run(capsys, monkeypatch, "official", "add", fid, "--period", "2025-10",
-                       "--rating", "1805", "--k", "20", "--games", "5", "--db", db)
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "official",
+        "add",
+        fid,
+        "--period",
+        "2025-10",
+        "--rating",
+        "1805",
+        "--k",
+        "20",
+        "--games",
+        "5",
+        "--db",
+        db,
+    )
     assert (code, out) == (0, f"recorded {p.name}: standard 2025-10 1805\n")
-    code, out, _ = run(capsys, monkeypatch, "official", "add", fid, "--period", "2025-10",
-                       "--rating", "1806", "--db", db)
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "official",
+        "add",
+        fid,
+        "--period",
+        "2025-10",
+        "--rating",
+        "1806",
+        "--db",
+        db,
+    )
     assert out == f"recorded {p.name}: standard 2025-10 1806 (replaced the earlier entry)\n"
-    run(capsys, monkeypatch, "official", "add", fid, "--period", "2025-09", "--rating", "1500",
-        "--list", "blitz", "--db", db)
+    run(
+        capsys,
+        monkeypatch,
+        "official",
+        "add",
+        fid,
+        "--period",
+        "2025-09",
+        "--rating",
+        "1500",
+        "--list",
+        "blitz",
+        "--db",
+        db,
+    )
     code, out, _ = run(capsys, monkeypatch, "official", "list", fid, "-f", "csv", "--db", db)
     assert out.splitlines() == [
         "list,period,rating,games,k,flag,title,birth_year,source",
@@ -126,55 +194,106 @@ def test_add_list_remove(db: str, capsys: pytest.CaptureFixture[str],
     ]
     code, out, _ = run(capsys, monkeypatch, "official", "list", fid, "--db", db)
     assert code == 0 and "1806" in out and "1500" in out
-    code, out, _ = run(capsys, monkeypatch, "official", "remove", fid, "--period", "2025-09",
-                       "--list", "blitz", "--db", db)
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "official",
+        "remove",
+        fid,
+        "--period",
+        "2025-09",
+        "--list",
+        "blitz",
+        "--db",
+        db,
+    )
     assert (code, out) == (0, f"removed {p.name}: blitz 2025-09\n")
-    code, out, err = run(capsys, monkeypatch, "official", "remove", fid, "--period",
-                         "2025-09", "--list", "blitz", "--db", db)
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        "official",
+        "remove",
+        fid,
+        "--period",
+        "2025-09",
+        "--list",
+        "blitz",
+        "--db",
+        db,
+    )
     assert code == 1 and out == ""
-    assert err == (f"error: {p.name} has no blitz entry for 2025-09: see "
-                   f"`tracker official list {fid}`\n")
+    assert err == (
+        f"error: {p.name} has no blitz entry for 2025-09: see `tracker official list {fid}`\n"
+    )
 
 
-@pytest.mark.parametrize("args, code, message", [
-    (["add", "999", "--period", "2025-10", "--rating", "1800"], 1,
-     "error: no player matches '999': `tracker players` lists all 3 players, `tracker "
-     "players --search PART` those whose name contains PART"),
-    (["add", "Nobody", "--period", "2025-13", "--rating", "1800"], 2,
-     "error: --period: period '2025-13': month must be 01 to 12"),
-    (["add", "Nobody", "--period", "2025-10", "--rating", "0"], 2,
-     "error: rating 0 is out of range: give a rating from 1 to 3999"),
-    (["add", "Nobody", "--period", "2025-10", "--rating", "1800", "--list", "bullet"], 2,
-     "error: unknown list 'bullet': use standard, rapid or blitz"),
-    (["import", "missing.zip"], 1, "error: missing.zip: no such file: check the path"),
-])
-def test_errors_are_one_line(db: str, args: list[str], code: int, message: str,
-                             capsys: pytest.CaptureFixture[str],
-                             monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (
+            ["add", "999", "--period", "2025-10", "--rating", "1800"],
+            1,
+            "error: no player matches '999': `tracker players` lists all 3 players, `tracker "
+            "players --search PART` those whose name contains PART",
+        ),
+        (
+            ["add", "Nobody", "--period", "2025-13", "--rating", "1800"],
+            2,
+            "error: --period: period '2025-13': month must be 01 to 12",
+        ),
+        (
+            ["add", "Nobody", "--period", "2025-10", "--rating", "0"],
+            2,
+            "error: rating 0 is out of range: give a rating from 1 to 3999",
+        ),
+        (
+            ["add", "Nobody", "--period", "2025-10", "--rating", "1800", "--list", "bullet"],
+            2,
+            "error: unknown list 'bullet': use standard, rapid or blitz",
+        ),
+        (["import", "missing.zip"], 1, "error: missing.zip: no such file: check the path"),
+    ],
+)
+def test_errors_are_one_line(
+    db: str,
+    args: list[str],
+    code: int,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     got, out, err = run(capsys, monkeypatch, "official", *args, "--db", db)
     assert (got, out, err) == (code, "", message + "\n")
 
 
-def test_bad_files_leave_nothing(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str],
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_files_leave_nothing(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     good = listgen.generate(tmp_path / "standard_nov25frl.txt", 40, "txt")
     laughs = tmp_path / "standard_nov25frl_xml.xml"
-    laughs.write_text('<?xml version="1.0"?>\n<!DOCTYPE l [<!ENTITY a "aaaa">]>\n'
-                      "<playerslist>&a;</playerslist>\n")
-    code, out, err = run(capsys, monkeypatch, "official", "import", laughs.name, good.name,
-                         "--db", db)
+    laughs.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE l [<!ENTITY a "aaaa">]>\n<playerslist>&a;</playerslist>\n'
+    )
+    code, out, err = run(
+        capsys, monkeypatch, "official", "import", laughs.name, good.name, "--db", db
+    )
     assert code == 2
     lines = out.splitlines()
-    assert lines[0] == ("standard_nov25frl_xml.xml: not imported: line 2: the XML declares a "
-                        "DTD (<!DOCTYPE ...>), which a FIDE list never does; refused for "
-                        "safety")
+    assert lines[0] == (
+        "standard_nov25frl_xml.xml: not imported: line 2: the XML declares a "
+        "DTD (<!DOCTYPE ...>), which a FIDE list never does; refused for "
+        "safety"
+    )
     assert lines[1].startswith("standard_nov25frl.txt: 2025-11 (standard): 40 players read")
     assert lines[2:] == ["2 files: 1 read, 1 not imported"]
-    assert err == ("error: 1 of 2 files could not be imported (nothing of it was stored; "
-                   "why: above): standard_nov25frl_xml.xml\n")
+    assert err == (
+        "error: 1 of 2 files could not be imported (nothing of it was stored; "
+        "why: above): standard_nov25frl_xml.xml\n"
+    )
     # a truncated zip alone: its error, one line, and no entry of it written
-    data = listgen.generate(tmp_path / "rapid_nov25frl.zip", 2_000, "txt", zipped=True,
-                            rating_list=RatingList.RAPID).read_bytes()
+    data = listgen.generate(
+        tmp_path / "rapid_nov25frl.zip", 2_000, "txt", zipped=True, rating_list=RatingList.RAPID
+    ).read_bytes()
     cut = tmp_path / "rapid_nov25frl.zip"
     cut.write_bytes(data[: len(data) - 200])
     before = dump_db(Path(db))
@@ -190,21 +309,22 @@ def test_bad_files_leave_nothing(tmp_path: Path, db: str, capsys: pytest.Capture
         assert all(e.list is RatingList.STANDARD for e in entries_for(store, pid))
 
 
-def test_missing_paths_refused_before_anything(tmp_path: Path, db: str,
-                                               capsys: pytest.CaptureFixture[str],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_paths_refused_before_anything(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     good = listgen.generate(tmp_path / "standard_nov25frl.txt", 40, "txt")
     before = dump_db(Path(db))
-    code, out, err = run(capsys, monkeypatch, "official", "import", good.name, "nope.zip",
-                         "gone.txt", "--db", db)
+    code, out, err = run(
+        capsys, monkeypatch, "official", "import", good.name, "nope.zip", "gone.txt", "--db", db
+    )
     assert (code, out) == (1, "")
     assert err == "error: no such files: nope.zip, gone.txt: check the paths\n"
     assert dump_db(Path(db)) == before
 
 
-def test_malformed_lines_are_warned(tmp_path: Path, db: str,
-                                    capsys: pytest.CaptureFixture[str],
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_malformed_lines_are_warned(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = listgen.generate(tmp_path / "standard_nov25frl.txt", 10, "txt")
     lines = path.read_text(encoding="utf-8").splitlines()
     lines[3] = lines[3][:113] + "12ab  " + lines[3][119:]
@@ -213,36 +333,39 @@ def test_malformed_lines_are_warned(tmp_path: Path, db: str,
     code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
     assert (code, err) == (0, "")
     assert "10 players read; 2 in the database; 8 others skipped" in out
-    code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--all",
-                         "--db", db)
+    code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--all", "--db", db)
     assert code == 0
     assert "9 players read" in out
     assert err.splitlines() == [
-        "warning: standard_nov25frl.txt:4: standard rating '12ab' is not a number; line "
-        "skipped",
+        "warning: standard_nov25frl.txt:4: standard rating '12ab' is not a number; line skipped",
         "warning: standard_nov25frl.txt: 1 malformed row skipped",
     ]
 
 
-def test_zip_holding_two_lists(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str],
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_zip_holding_two_lists(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "two.zip"
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("a.txt", "x")
         zf.writestr("b.xml", "y")
     code, out, err = run(capsys, monkeypatch, "official", "import", path.name, "--db", db)
     assert code == 2 and out == ""
-    assert err == ("error: two.zip: expected one .txt or .xml list inside the zip, found a.txt,"
-                   " b.xml: unzip it and import the list file\n")
+    assert err == (
+        "error: two.zip: expected one .txt or .xml list inside the zip, found a.txt,"
+        " b.xml: unzip it and import the list file\n"
+    )
 
 
 # --- every era: the verbatim samples, and a generated archive folder ----------------------
 
 
-@pytest.mark.parametrize("name", ["APR04FRL.TXT", "standard_mar11frl.txt", "rapid_sep12frl.txt",
-                                  "players_list_2015.txt"])
-def test_verbatim_samples_import_all(db: str, name: str, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "name", ["APR04FRL.TXT", "standard_mar11frl.txt", "rapid_sep12frl.txt", "players_list_2015.txt"]
+)
+def test_verbatim_samples_import_all(
+    db: str, name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each sample of FIDE's archive imports with --all; what is stored is what the file says
     (the expected rows of tests/test_fidelists.py, written by reading the files by eye)."""
     from sqlalchemy import select
@@ -263,9 +386,17 @@ def test_verbatim_samples_import_all(db: str, name: str, capsys: pytest.CaptureF
         assert f"; {unnamed} without a name not created;" in out
     with open_store(db) as store:
         with store.engine.connect() as conn:
-            stored = {fid: (pname, fed, birth) for fid, pname, fed, birth in conn.execute(
-                select(players.c.fide_id, players.c.name, players.c.federation,
-                       players.c.birth_year))}
+            stored = {
+                fid: (pname, fed, birth)
+                for fid, pname, fed, birth in conn.execute(
+                    select(
+                        players.c.fide_id,
+                        players.c.name,
+                        players.c.federation,
+                        players.c.birth_year,
+                    )
+                )
+            }
         from tracker.store.players import resolve_player
 
         for fid, pname, fed, title, figures, birth, flag in expected:
@@ -274,10 +405,14 @@ def test_verbatim_samples_import_all(db: str, name: str, capsys: pytest.CaptureF
                 continue
             assert stored[fid] == (pname, fed, birth)
             entries = entries_for(store, resolve_player(store, str(fid)).id)
-            assert [(e.list, e.period, e.rating, e.games, e.k, e.flag, e.title, e.birth_year,
-                     e.source) for e in entries] == [
+            assert [
+                (e.list, e.period, e.rating, e.games, e.k, e.flag, e.title, e.birth_year, e.source)
+                for e in entries
+            ] == [
                 (lst, period, rating, games, k, flag, title, birth, name)
-                for lst, rating, games, k in figures if rating is not None]
+                for lst, rating, games, k in figures
+                if rating is not None
+            ]
     before = dump_db(Path(db))
     code, out, err = run(capsys, monkeypatch, *args)
     assert code == 0 and "0 entries written" in out and dump_db(Path(db)) == before
@@ -292,8 +427,13 @@ ARCHIVE = [
     ("rapid_sep12frl.txt", "txt-2012", RatingList.RAPID, Period(2012, 9), False),
     ("blitz_oct13frl_xml.zip", "xml-2012", RatingList.BLITZ, Period(2013, 10), True),
     ("standard_jan15frl_xml.xml", "xml-2012", RatingList.STANDARD, Period(2015, 1), False),
-    ("combined/players_list_2015.txt", "combined-txt-2015", RatingList.STANDARD,
-     Period(2015, 6), False),
+    (
+        "combined/players_list_2015.txt",
+        "combined-txt-2015",
+        RatingList.STANDARD,
+        Period(2015, 6),
+        False,
+    ),
     ("standard_nov25frl.zip", "txt", RatingList.STANDARD, Period(2025, 11), True),
     ("rapid_nov25frl_xml.zip", "xml", RatingList.RAPID, Period(2025, 11), True),
 ]
@@ -304,12 +444,14 @@ def _archive(folder: Path, count: int) -> None:
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         enc = "latin-1" if fmt in ("txt-2001", "txt-2003", "txt-2009") else "utf-8"
-        listgen.generate(path, count, fmt, zipped=zipped, seed=3, rating_list=lst,
-                         period=period, encoding=enc)
+        listgen.generate(
+            path, count, fmt, zipped=zipped, seed=3, rating_list=lst, period=period, encoding=enc
+        )
 
 
-def test_archive_folder_round_trip(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str],
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_archive_folder_round_trip(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A generated archive of every layout, plain and zipped, in a folder with subfolders:
     `official import FOLDER --all` stores what each file carries; the same folder again
     changes nothing."""
@@ -318,24 +460,37 @@ def test_archive_folder_round_trip(tmp_path: Path, db: str, capsys: pytest.Captu
     _archive(folder, 60)
     # the combined file names no month: the one file of its folder, imported with --period
     combined = folder / "combined"
-    code, out, err = run(capsys, monkeypatch, "official", "import", str(combined), "--all",
-                         "--period", "2015-06", "--db", db)
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        "official",
+        "import",
+        str(combined),
+        "--all",
+        "--period",
+        "2015-06",
+        "--db",
+        db,
+    )
     assert code == 0, err
     (combined / "players_list_2015.txt").rename(tmp_path / "players_list_2015.txt")
-    code, out, err = run(capsys, monkeypatch, "official", "import", str(folder), "--all",
-                         "--db", db)
+    code, out, err = run(
+        capsys, monkeypatch, "official", "import", str(folder), "--all", "--db", db
+    )
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert len(lines) == len(ARCHIVE)  # one per file (nine), then the run's line
     assert lines[-1] == "9 files: 9 read, 0 not imported"
-    assert lines[0].startswith(f"{folder}/2003/JUL03FRL.zip: 2003-07 (standard): 60 players "
-                               "read; 60 kept (")
+    assert lines[0].startswith(
+        f"{folder}/2003/JUL03FRL.zip: 2003-07 (standard): 60 players read; 60 kept ("
+    )
     with open_store(db) as store:
         from tracker.store.players import resolve_player
 
         for name, fmt, lst, period, _ in ARCHIVE:
-            for p in listgen.players(60, seed=3, period=period,
-                                     latin1=fmt in ("txt-2001", "txt-2003", "txt-2009")):
+            for p in listgen.players(
+                60, seed=3, period=period, latin1=fmt in ("txt-2001", "txt-2003", "txt-2009")
+            ):
                 q = listgen.published(p, fmt)
                 pid = resolve_player(store, str(p.fide_id)).id
                 got = {(e.list, e.period): e for e in entries_for(store, pid)}
@@ -348,20 +503,25 @@ def test_archive_folder_round_trip(tmp_path: Path, db: str, capsys: pytest.Captu
                         continue
                     assert e is not None, (name, p.fide_id)
                     assert (e.rating, e.k, e.flag or "", e.birth_year) == (
-                        f.rating, f.k, q.flag, q.birth_year), name
+                        f.rating,
+                        f.k,
+                        q.flag,
+                        q.birth_year,
+                    ), name
                     assert e.games == f.games or (f.games is None and e.games == 0)
                     assert e.title == ((q.title or q.women_title) or None)
                     assert e.source == Path(name).name
     before = dump_db(Path(db))
-    code, out, err = run(capsys, monkeypatch, "official", "import", str(folder), "--all",
-                         "--db", db)
+    code, out, err = run(
+        capsys, monkeypatch, "official", "import", str(folder), "--all", "--db", db
+    )
     assert code == 0 and dump_db(Path(db)) == before
     assert all("; 0 entries written; " in line for line in out.splitlines()[:-1])
 
 
-def test_archive_folder_with_bad_files(tmp_path: Path, db: str,
-                                       capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_archive_folder_with_bad_files(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "fide"
     folder.mkdir()
     listgen.generate(folder / "APR04FRL.TXT", 40, "txt-2003", period=Period(2004, 4))
@@ -373,29 +533,38 @@ def test_archive_folder_with_bad_files(tmp_path: Path, db: str,
     assert code == 2
     lines = out.splitlines()
     assert lines[0].startswith(f"{folder}/APR04FRL.TXT: 2004-04 (standard): 40 players read")
-    assert lines[1] == (f"{folder}/notes.txt: not imported: line 1: the header is not one of "
-                        "FIDE's TXT layouts (no 'ID Number' column in 'my downloads'): "
-                        "expected 'ID Number', 'Name' and a rating column named after the "
-                        "month (JAN23, Mar11) or SRtng, RRtng, BRtng (docs/lists.md)")
+    assert lines[1] == (
+        f"{folder}/notes.txt: not imported: line 1: the header is not one of "
+        "FIDE's TXT layouts (no 'ID Number' column in 'my downloads'): "
+        "expected 'ID Number', 'Name' and a rating column named after the "
+        "month (JAN23, Mar11) or SRtng, RRtng, BRtng (docs/lists.md)"
+    )
     assert lines[2].startswith(f"{folder}/standard_mar11frl.txt: 2011-03 (standard)")
-    assert lines[3].startswith(f"{folder}/standard_nov25frl.zip: not imported: the zip "
-                               "archive is damaged")
+    assert lines[3].startswith(
+        f"{folder}/standard_nov25frl.zip: not imported: the zip archive is damaged"
+    )
     assert lines[4:] == ["4 files: 2 read, 2 not imported"]
-    assert err == (f"error: 2 of 4 files could not be imported (nothing of them was stored; "
-                   f"why: above): {folder}/notes.txt, {folder}/standard_nov25frl.zip\n")
-    code, out, err = run(capsys, monkeypatch, "official", "import", str(tmp_path / "empty"),
-                         "--db", db)
+    assert err == (
+        f"error: 2 of 4 files could not be imported (nothing of them was stored; "
+        f"why: above): {folder}/notes.txt, {folder}/standard_nov25frl.zip\n"
+    )
+    code, out, err = run(
+        capsys, monkeypatch, "official", "import", str(tmp_path / "empty"), "--db", db
+    )
     assert (code, err) == (1, f"error: {tmp_path / 'empty'}: no such file: check the path\n")
     (tmp_path / "empty").mkdir()
-    code, out, err = run(capsys, monkeypatch, "official", "import", str(tmp_path / "empty"),
-                         "--db", db)
-    assert (code, err) == (1, f"error: {tmp_path / 'empty'}: no .txt, .xml or .zip list files "
-                              "in this folder\n")
+    code, out, err = run(
+        capsys, monkeypatch, "official", "import", str(tmp_path / "empty"), "--db", db
+    )
+    assert (code, err) == (
+        1,
+        f"error: {tmp_path / 'empty'}: no .txt, .xml or .zip list files in this folder\n",
+    )
 
 
 def test_a_newline_in_a_list_file_name_forges_no_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 19, item 7: a list file (or member) name reaches the terminal escaped."""
     from tests.conftest import SPEC, need_shared
 
@@ -403,10 +572,12 @@ def test_a_newline_in_a_list_file_name_forges_no_line(
     folder = tmp_path / "lists"
     folder.mkdir()
     (folder / "rapid_sep12frl\nforged line.txt").write_bytes(
-        (SPEC / "fide-list-samples" / "rapid_sep12frl.txt").read_bytes())
+        (SPEC / "fide-list-samples" / "rapid_sep12frl.txt").read_bytes()
+    )
     db = str(tmp_path / "o.db")
-    code, out, err = run_cli(capsys, monkeypatch, "official", "import", str(folder), "--all",
-                             "--db", db)
+    code, out, err = run_cli(
+        capsys, monkeypatch, "official", "import", str(folder), "--all", "--db", db
+    )
     assert code == 0, err
     assert "rapid_sep12frl\\nforged line.txt: 2012-09 (rapid)" in out
     assert not any(line.startswith("forged line") for line in out.splitlines())
@@ -415,29 +586,53 @@ def test_a_newline_in_a_list_file_name_forges_no_line(
 # --- what the QA run found: a future list, CSV line ends, players not in the database --------
 
 
-
-def test_official_add_refuses_a_future_list(two_opens_db: str, capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_official_add_refuses_a_future_list(
+    two_opens_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = two_opens_db  # the two opens (tests/builders.py)
     today = dt.date.today()
     nxt = Period.of(today).next()
     before = dump_db(Path(db))
-    code, out, err = run(capsys, monkeypatch, "official", "add", "99012345", "--period",
-                         str(nxt.next()), "--rating", "1850", "--db", db)
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        "official",
+        "add",
+        "99012345",
+        "--period",
+        str(nxt.next()),
+        "--rating",
+        "1850",
+        "--db",
+        db,
+    )
     assert (code, out) == (2, "")
-    assert err == (f"error: --period {nxt.next()} is a future list: today is "
-                   f"{today.isoformat()}, and the latest list FIDE can have published is "
-                   f"{nxt}\n")
+    assert err == (
+        f"error: --period {nxt.next()} is a future list: today is "
+        f"{today.isoformat()}, and the latest list FIDE can have published is "
+        f"{nxt}\n"
+    )
     assert dump_db(Path(db)) == before
-    code, out, err = run(capsys, monkeypatch, "official", "add", "99012345", "--period",
-                         str(nxt), "--rating", "1850", "--db", db)
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        "official",
+        "add",
+        "99012345",
+        "--period",
+        str(nxt),
+        "--rating",
+        "1850",
+        "--db",
+        db,
+    )
     assert code == 0, err
     assert out == f"recorded Novák, Tomáš: standard {nxt} 1850\n"
 
 
 def test_official_import_takes_the_periods_official_add_takes(
-        tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 30: `official import --period 2999-12` wrote entries while `official add`
     refused a list after next month. Now a list file's period (given with --period, or read
     from its name or header) after next month's list is refused the same way, in one line,
@@ -448,16 +643,24 @@ def test_official_import_takes_the_periods_official_add_takes(
     xml = listgen.generate(tmp_path / "players_list.xml", 40, "xml")  # says no month
     before = dump_db(Path(db))
     for period in ("2999-12", str(nxt.next())):
-        for command in (("import", xml.name, "--list", "standard"),
-                        ("add", str(people[0].fide_id), "--rating", "1850")):
-            code, out, err = run(capsys, monkeypatch, "official", *command, "--period",
-                                 period, "--db", db)
-            said = ("--period " + period if command[0] == "add"
-                    else f"{xml.name} is the list of {period},")
+        for command in (
+            ("import", xml.name, "--list", "standard"),
+            ("add", str(people[0].fide_id), "--rating", "1850"),
+        ):
+            code, out, err = run(
+                capsys, monkeypatch, "official", *command, "--period", period, "--db", db
+            )
+            said = (
+                "--period " + period
+                if command[0] == "add"
+                else f"{xml.name} is the list of {period},"
+            )
             assert (code, out) == (2, "")
-            assert err == (f"error: {said} {'is ' if command[0] == 'add' else ''}a future "
-                           f"list: today is {today.isoformat()}, and the latest list FIDE "
-                           f"can have published is {nxt}\n")
+            assert err == (
+                f"error: {said} {'is ' if command[0] == 'add' else ''}a future "
+                f"list: today is {today.isoformat()}, and the latest list FIDE "
+                f"can have published is {nxt}\n"
+            )
     assert dump_db(Path(db)) == before
     far = tmp_path / "lists"
     far.mkdir()
@@ -466,19 +669,26 @@ def test_official_import_takes_the_periods_official_add_takes(
     code, out, err = run(capsys, monkeypatch, "official", "import", "lists", "--db", db)
     assert code == 2 and out.startswith(
         "lists/standard_dec69frl.txt: not imported: lists/standard_dec69frl.txt is the list "
-        f"of 2069-12, a future list: today is {today.isoformat()}"), (out, err)
+        f"of 2069-12, a future list: today is {today.isoformat()}"
+    ), (out, err)
     assert "\nlists/standard_nov25frl.txt: 2025-11 (standard)" in out
-    assert err == ("error: 1 of 2 files could not be imported (nothing of it was stored; "
-                   "why: above): lists/standard_dec69frl.txt\n")
-    for command in (("import", xml.name, "--list", "standard"),
-                    ("add", str(people[0].fide_id), "--rating", "1850")):
-        code, _, err = run(capsys, monkeypatch, "official", *command, "--period", str(nxt),
-                           "--db", db)
+    assert err == (
+        "error: 1 of 2 files could not be imported (nothing of it was stored; "
+        "why: above): lists/standard_dec69frl.txt\n"
+    )
+    for command in (
+        ("import", xml.name, "--list", "standard"),
+        ("add", str(people[0].fide_id), "--rating", "1850"),
+    ):
+        code, _, err = run(
+            capsys, monkeypatch, "official", *command, "--period", str(nxt), "--db", db
+        )
         assert code == 0, err
 
 
 def test_future_list_boundary() -> None:
     from tracker.cli.official import check_published
+
     check_published(Period(2026, 1), today=dt.date(2025, 12, 30))
     check_published(Period(2026, 1), today=dt.date(2025, 12, 1))
     with pytest.raises(BadInput, match="today is 2025-12-31.* published is 2026-01"):
@@ -486,27 +696,33 @@ def test_future_list_boundary() -> None:
 
 
 def test_official_list_csv_ends_lines_with_crlf(
-        two_opens_db: str, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    two_opens_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = two_opens_db  # the two opens (tests/builders.py)
-    code, out, err = run(capsys, monkeypatch, "official", "list", "99012345", "--format", "csv",
-                         "--db", db)
+    code, out, err = run(
+        capsys, monkeypatch, "official", "list", "99012345", "--format", "csv", "--db", db
+    )
     assert code == 0, err
-    assert out == ("list,period,rating,games,k,flag,title,birth_year,source\r\n"
-                   "standard,2025-10,1850,,20,,,,test\r\n")
+    assert out == (
+        "list,period,rating,games,k,flag,title,birth_year,source\r\n"
+        "standard,2025-10,1850,,20,,,,test\r\n"
+    )
 
 
-def test_official_import_one_other_skipped(tmp_path: Path, db_path: Path,
-                                           capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_official_import_one_other_skipped(
+    tmp_path: Path,
+    db_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     people = list(listgen.players(2, seed=1))
     with open_store(str(db_path)) as store, store.engine.begin() as conn:
         name, fid = people[0].name, people[0].fide_id
-        pid = conn.execute(insert(players).values(
-            name=name, norm_name=name.lower(), fide_id=fid)).inserted_primary_key[0]
+        pid = conn.execute(
+            insert(players).values(name=name, norm_name=name.lower(), fide_id=fid)
+        ).inserted_primary_key[0]
         conn.execute(insert(player_names).values(norm_name=name.lower(), player_id=pid))
     path = listgen.generate(tmp_path / "standard_nov25frl.zip", 2, "txt", zipped=True)
-    code, out, err = run(capsys, monkeypatch, "official", "import", str(path), "--db",
-                         str(db_path))
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(path), "--db", str(db_path))
     assert code == 0, err
     assert "; 1 in the database; 1 other skipped (--all keeps them); " in out

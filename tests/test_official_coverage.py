@@ -59,13 +59,15 @@ def games_with(corpus: str, name: str) -> bytes:
     return b"".join(p for p in parts if f'"{name}"'.encode() in p)
 
 
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        *args: str) -> tuple[int, str, str]:
+def cli(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
     return run_cli(capsys, monkeypatch, *args)
 
 
-def import_games(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                 db: str, path: Path) -> None:
+def import_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db: str, path: Path
+) -> None:
     code, _, err = cli(capsys, monkeypatch, "import", str(path), "--db", db, "--quiet")
     assert code == 0, err
 
@@ -89,17 +91,20 @@ def player_row(db: str, name: str) -> tuple[int, str, int | None]:
 # --- names ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("pgn_name, listed, rank", [
-    ("Andreikin,D", "Andreikin, Dmitry", 1),
-    ("Andreikin, D.", "Andreikin, Dmitry", 1),
-    ("andreikin dmitry", "Andreikin, Dmitry", 0),  # no comma: every split of the words
-    ("Dmitry Andreikin", "Andreikin, Dmitry", 0),
-    ("Müller, H", "Muller, Hans", 1),  # accents folded
-    ("A K M, S", "A K M, Sourab", 1),
-    ("Andreikin,M", "Andreikin, Dmitry", None),
-    ("Andreikin", "Andreikin, Dmitry", None),  # no given name: too little to tell
-    ("Andreikina, D", "Andreikin, Dmitry", None),
-])
+@pytest.mark.parametrize(
+    "pgn_name, listed, rank",
+    [
+        ("Andreikin,D", "Andreikin, Dmitry", 1),
+        ("Andreikin, D.", "Andreikin, Dmitry", 1),
+        ("andreikin dmitry", "Andreikin, Dmitry", 0),  # no comma: every split of the words
+        ("Dmitry Andreikin", "Andreikin, Dmitry", 0),
+        ("Müller, H", "Muller, Hans", 1),  # accents folded
+        ("A K M, S", "A K M, Sourab", 1),
+        ("Andreikin,M", "Andreikin, Dmitry", None),
+        ("Andreikin", "Andreikin, Dmitry", None),  # no given name: too little to tell
+        ("Andreikina, D", "Andreikin, Dmitry", None),
+    ],
+)
 def test_name_fit(pgn_name: str, listed: str, rank: int | None) -> None:
     assert name_fit(name_forms(pgn_name), name_forms(listed)) == rank
 
@@ -117,30 +122,41 @@ def test_given_names_word_by_word() -> None:
 
 
 def test_a_pgn_name_without_fide_id_is_matched_on_the_list(
-        db_target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    db_target: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pgnmentor = tmp_path / "andreikin-pgnmentor.pgn"
     pgnmentor.write_bytes(games_with("pgnmentor-Carlsen.pgn.xz", "Andreikin,D"))
     import_games(capsys, monkeypatch, db_target, pgnmentor)
     assert player_row(db_target, "Andreikin,D")[2] is None
     mar11 = samples() / "standard_mar11frl.txt"
-    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--db",
-                         db_target)
+    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--db", db_target)
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0] == (f"{mar11}: 2011-03 (standard): 11 players read; 1 in the database (1 "
-                        "matched by name); 10 others skipped (--all keeps them); 1 entry "
-                        "written; 1 birth year filled in")
+    assert lines[0] == (
+        f"{mar11}: 2011-03 (standard): 11 players read; 1 in the database (1 "
+        "matched by name); 10 others skipped (--all keeps them); 1 entry "
+        "written; 1 birth year filled in"
+    )
     assert lines[1:] == ["  Andreikin,D: Andreikin, Dmitry, FIDE ID 4158814 (matched by name)"]
     pid, name, fide_id = player_row(db_target, "Andreikin,D")
     assert (name, fide_id) == ("Andreikin,D", 4158814)
     with open_store(db_target) as store:
         (entry,) = entries_for(store, pid)
-        assert (entry.list, entry.period, entry.rating, entry.games, entry.title,
-                entry.birth_year, entry.source) == (STANDARD, MAR11, 2686, 9, "GM", 1990,
-                                                    "standard_mar11frl.txt")
+        assert (
+            entry.list,
+            entry.period,
+            entry.rating,
+            entry.games,
+            entry.title,
+            entry.birth_year,
+            entry.source,
+        ) == (STANDARD, MAR11, 2686, 9, "GM", 1990, "standard_mar11frl.txt")
         assert list_ratings(store, [pid], STANDARD) == {
-            pid: {MAR11: ListStatus(2686, "standard_mar11frl.txt")}}
+            pid: {MAR11: ListStatus(2686, "standard_mar11frl.txt")}
+        }
         assert lists_imported(store, STANDARD) == [(MAR11, str(mar11.resolve()))]
         assert lists_imported(store, RatingList.RAPID) == []
         assert unchecked(store, [pid], STANDARD) == {}
@@ -148,23 +164,35 @@ def test_a_pgn_name_without_fide_id_is_matched_on_the_list(
         assert resolve_player(store, "Andreikin, Dmitry").id == pid
     # the same file again: nothing changes
     before = dump_target(db_target)
-    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--db",
-                         db_target)
+    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--db", db_target)
     assert code == 0, err
     assert out.splitlines() == [
         f"{mar11}: 2011-03 (standard): 11 players read; 1 in the database; 10 others "
         "skipped (--all keeps them); 0 entries written; 1 already as imported before "
-        "(unchanged)"]
+        "(unchanged)"
+    ]
     assert dump_target(db_target) == before
     # TWIC 920's games of Andreikin,D carry FIDE ID 4158814: they join the same player
     twic = tmp_path / "andreikin-twic0920.pgn"
     twic.write_bytes(games_with("twic0920.pgn.xz", "Andreikin,D"))
     import_games(capsys, monkeypatch, db_target, twic)
     with open_store(db_target) as store, store.engine.connect() as conn:
-        assert conn.execute(select(func.count()).select_from(players).where(
-            players.c.norm_name == "andreikin d")).scalar_one() == 1
-        assert conn.execute(select(func.count()).select_from(games).where(
-            (games.c.white_id == pid) | (games.c.black_id == pid))).scalar_one() == 13 + 9
+        assert (
+            conn.execute(
+                select(func.count())
+                .select_from(players)
+                .where(players.c.norm_name == "andreikin d")
+            ).scalar_one()
+            == 1
+        )
+        assert (
+            conn.execute(
+                select(func.count())
+                .select_from(games)
+                .where((games.c.white_id == pid) | (games.c.black_id == pid))
+            ).scalar_one()
+            == 13 + 9
+        )
 
 
 def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) -> None:
@@ -173,17 +201,30 @@ def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) ->
     ID whom no row fits, and a player who came after the import."""
     from tracker.usecases.official import import_lists, list_targets
 
-    f = write(tmp_path / "g.pgn",
-              pgn(White="Andreikin, Dmitry", WhiteFideId="4158814", Black="A B, Muhammad Yusop",
-                  BlackFideId="5700230"),
-              pgn(White="Carlsen, Magnus", WhiteFideId="1503014", Black="A E M, D", Round="2"),
-              pgn(White="Nobody, Here", Black="Andreikin, Dmitry", BlackFideId="4158814",
-                  Round="3"))
+    f = write(
+        tmp_path / "g.pgn",
+        pgn(
+            White="Andreikin, Dmitry",
+            WhiteFideId="4158814",
+            Black="A B, Muhammad Yusop",
+            BlackFideId="5700230",
+        ),
+        pgn(White="Carlsen, Magnus", WhiteFideId="1503014", Black="A E M, D", Round="2"),
+        pgn(White="Nobody, Here", Black="Andreikin, Dmitry", BlackFideId="4158814", Round="3"),
+    )
     from tests.test_import import run
+
     run(store, f)
-    ids = {name: resolve_player(store, name).id for name in (
-        "Andreikin, Dmitry", "A B, Muhammad Yusop", "Carlsen, Magnus", "A E M, D",
-        "Nobody, Here")}
+    ids = {
+        name: resolve_player(store, name).id
+        for name in (
+            "Andreikin, Dmitry",
+            "A B, Muhammad Yusop",
+            "Carlsen, Magnus",
+            "A E M, D",
+            "Nobody, Here",
+        )
+    }
     targets, several = list_targets([samples() / "standard_mar11frl.txt"])
     (outcome,) = import_lists(store, targets, several=several)
     assert outcome.summary is not None
@@ -199,11 +240,18 @@ def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) ->
     assert list_ratings(store, ids.values(), RatingList.BLITZ) == {}
     assert unchecked(store, ids.values(), STANDARD) == {ids["Nobody, Here"]: (MAR11,)}
     # a player who came after the list was imported: unknown, until it is imported again
-    run(store, write(tmp_path / "h.pgn", pgn(White="Giri, Anish", WhiteFideId="24116068",
-                                             Black="Nobody, Here", Round="4")))
+    run(
+        store,
+        write(
+            tmp_path / "h.pgn",
+            pgn(White="Giri, Anish", WhiteFideId="24116068", Black="Nobody, Here", Round="4"),
+        ),
+    )
     giri = resolve_player(store, "Giri, Anish").id
     assert unchecked(store, [*ids.values(), giri], STANDARD) == {
-        ids["Nobody, Here"]: (MAR11,), giri: (MAR11,)}
+        ids["Nobody, Here"]: (MAR11,),
+        giri: (MAR11,),
+    }
     targets, several = list_targets([samples() / "standard_mar11frl.txt"])
     (outcome,) = import_lists(store, targets, several=several)
     assert list_ratings(store, [giri], STANDARD) == {giri: {MAR11: ListStatus(None, src)}}
@@ -216,22 +264,29 @@ def test_a_rapid_list_and_a_combined_list(store: Store, tmp_path: Path) -> None:
     from tests.test_import import run
     from tracker.usecases.official import import_lists, list_targets
 
-    run(store, write(tmp_path / "g.pgn", pgn(White="Aarnes, Carl Christian",
-                                             WhiteFideId="1500660", Black="A, Sohita")))
+    run(
+        store,
+        write(
+            tmp_path / "g.pgn",
+            pgn(White="Aarnes, Carl Christian", WhiteFideId="1500660", Black="A, Sohita"),
+        ),
+    )
     aarnes = resolve_player(store, "Aarnes").id
     sohita = resolve_player(store, "A, Sohita").id
-    for name, when in (("rapid_sep12frl.txt", None), ("players_list_2015.txt",
-                                                       Period(2015, 1))):
+    for name, when in (("rapid_sep12frl.txt", None), ("players_list_2015.txt", Period(2015, 1))):
         targets, several = list_targets([samples() / name])
         list(import_lists(store, targets, several=several, period=when))
     sep12, jan15 = Period(2012, 9), Period(2015, 1)
     assert list_ratings(store, [aarnes, sohita], RatingList.RAPID) == {
-        aarnes: {sep12: ListStatus(1838, "rapid_sep12frl.txt"),
-                 jan15: ListStatus(None, "players_list_2015.txt")},
+        aarnes: {
+            sep12: ListStatus(1838, "rapid_sep12frl.txt"),
+            jan15: ListStatus(None, "players_list_2015.txt"),
+        },
         sohita: {jan15: ListStatus(None, "players_list_2015.txt")},  # matched by name
     }
     assert list_ratings(store, [sohita], STANDARD) == {
-        sohita: {jan15: ListStatus(1447, "players_list_2015.txt")}}
+        sohita: {jan15: ListStatus(1447, "players_list_2015.txt")}
+    }
     assert [p for p, _ in lists_imported(store, RatingList.BLITZ)] == [jan15]
 
 
@@ -239,74 +294,113 @@ def test_a_rapid_list_and_a_combined_list(store: Store, tmp_path: Path) -> None:
 
 
 def test_a_name_several_rows_fit_is_not_used(
-        db_target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    import_games(capsys, monkeypatch, db_target, write(
-        tmp_path / "g.pgn", pgn(White="Smith,J", Black="Jones,P")))
-    lst = mar11_with(tmp_path, [(1000001, "Smith, J", "    ENG  2105    4  1980  "),
-                                (1000002, "Smith, J", "    USA  1950    0  1985  ")])
+    db_target: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import_games(
+        capsys,
+        monkeypatch,
+        db_target,
+        write(tmp_path / "g.pgn", pgn(White="Smith,J", Black="Jones,P")),
+    )
+    lst = mar11_with(
+        tmp_path,
+        [
+            (1000001, "Smith, J", "    ENG  2105    4  1980  "),
+            (1000002, "Smith, J", "    USA  1950    0  1985  "),
+        ],
+    )
     before = dump_target(db_target)
-    code, out, err = cli(capsys, monkeypatch, "official", "import", lst.name, "--db",
-                         db_target)
+    code, out, err = cli(capsys, monkeypatch, "official", "import", lst.name, "--db", db_target)
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0].startswith("standard_mar11frl.txt: 2011-03 (standard): 13 players read; 0 "
-                               "in the database; 13 others skipped (--all keeps them); 1 "
-                               "name not matched (several players of the list fit: below); "
-                               "0 entries written")
+    assert lines[0].startswith(
+        "standard_mar11frl.txt: 2011-03 (standard): 13 players read; 0 "
+        "in the database; 13 others skipped (--all keeps them); 1 "
+        "name not matched (several players of the list fit: below); "
+        "0 entries written"
+    )
     assert lines[1:] == [
         "  Smith,J: not matched, 2 players of the list fit the name: Smith, J (FIDE ID "
         "1000001, ENG, born 1980); Smith, J (FIDE ID 1000002, USA, born 1985); settle it "
-        "with `tracker player set Smith,J --fide-id N`"]
+        "with `tracker player set Smith,J --fide-id N`"
+    ]
     assert player_row(db_target, "Smith,J")[2] is None
     after = dump_target(db_target)
     assert [r for r in after if r not in before] == [
         f"official_lists: (1, 'standard', '2011-03', '{lst.resolve()}', "
-        + next(r for r in after if r.startswith("official_lists:")).split(", ", 4)[4]]
+        + next(r for r in after if r.startswith("official_lists:")).split(", ", 4)[4]
+    ]
     # the command it says settles it
-    code, out, err = cli(capsys, monkeypatch, "player", "set", "Smith,J", "--fide-id",
-                         "1000002", "--db", db_target)
+    code, out, err = cli(
+        capsys, monkeypatch, "player", "set", "Smith,J", "--fide-id", "1000002", "--db", db_target
+    )
     assert code == 0, err
-    code, out, err = cli(capsys, monkeypatch, "official", "import", lst.name, "--db",
-                         db_target)
+    code, out, err = cli(capsys, monkeypatch, "official", "import", lst.name, "--db", db_target)
     assert code == 0, err
     assert "; 1 in the database; 12 others skipped" in out and "1 entry written" in out
     with open_store(db_target) as store:
         pid = resolve_player(store, "Smith,J").id
         assert list_ratings(store, [pid], STANDARD) == {
-            pid: {MAR11: ListStatus(1950, "standard_mar11frl.txt")}}
+            pid: {MAR11: ListStatus(1950, "standard_mar11frl.txt")}
+        }
 
 
-def test_many_rows_fit_five_are_shown(db_target: str, tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    import_games(capsys, monkeypatch, db_target, write(
-        tmp_path / "g.pgn", pgn(White="Smith,J", Black="Jones,P")))
-    lst = mar11_with(tmp_path, [(1000000 + i, f"Smith, J{'ohn' if i == 7 else ''}",
-                                 "    ENG  2105    4        ") for i in range(1, 8)])
-    code, out, err = cli(capsys, monkeypatch, "official", "import", lst.name, "--db",
-                         db_target)
+def test_many_rows_fit_five_are_shown(
+    db_target: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import_games(
+        capsys,
+        monkeypatch,
+        db_target,
+        write(tmp_path / "g.pgn", pgn(White="Smith,J", Black="Jones,P")),
+    )
+    lst = mar11_with(
+        tmp_path,
+        [
+            (1000000 + i, f"Smith, J{'ohn' if i == 7 else ''}", "    ENG  2105    4        ")
+            for i in range(1, 8)
+        ],
+    )
+    code, out, err = cli(capsys, monkeypatch, "official", "import", lst.name, "--db", db_target)
     assert code == 0, err
     # "Smith, J" fits Smith,J better than "Smith, John" does: the six of them are shown
     assert out.splitlines()[1] == (
         "  Smith,J: not matched, 6 players of the list fit the name: "
         + "; ".join(f"Smith, J (FIDE ID {1000000 + i}, ENG)" for i in range(1, 6))
-        + "; and 1 more; settle it with `tracker player set Smith,J --fide-id N`")
+        + "; and 1 more; settle it with `tracker player set Smith,J --fide-id N`"
+    )
 
 
 def test_the_birth_year_then_the_title_break_a_tie(
-        db_target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    import_games(capsys, monkeypatch, db_target, write(
-        tmp_path / "g.pgn", pgn(White="Smith,J", Black="Jones,P", BlackTitle="IM")))
+    db_target: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import_games(
+        capsys,
+        monkeypatch,
+        db_target,
+        write(tmp_path / "g.pgn", pgn(White="Smith,J", Black="Jones,P", BlackTitle="IM")),
+    )
     with open_store(db_target) as store:
         set_facts(store, resolve_player(store, "Smith,J").id, birth_year=1985)
-    lst = mar11_with(tmp_path, [(1000001, "Smith, J", "    ENG  2105    4  1980  "),
-                                (1000002, "Smith, J", "    USA  1950    0  1985  "),
-                                (1000003, "Jones, P", "g   WLS  2305    0  1970  "),
-                                (1000004, "Jones, P", "m   SCO  2404    0  1970  ")])
-    code, out, err = cli(capsys, monkeypatch, "official", "import", lst.name, "--db",
-                         db_target)
+    lst = mar11_with(
+        tmp_path,
+        [
+            (1000001, "Smith, J", "    ENG  2105    4  1980  "),
+            (1000002, "Smith, J", "    USA  1950    0  1985  "),
+            (1000003, "Jones, P", "g   WLS  2305    0  1970  "),
+            (1000004, "Jones, P", "m   SCO  2404    0  1970  "),
+        ],
+    )
+    code, out, err = cli(capsys, monkeypatch, "official", "import", lst.name, "--db", db_target)
     assert code == 0, err
     assert "2 in the database (2 matched by name)" in out
     assert player_row(db_target, "Smith,J")[2] == 1000002  # born 1985
@@ -323,57 +417,97 @@ def _twic_andreikin(tmp_path: Path) -> Path:
 
 
 def test_a_name_matched_to_a_fide_id_another_player_has_is_that_player(
-        db_target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    db_target: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import_games(capsys, monkeypatch, db_target, _twic_andreikin(tmp_path))  # 4158814
-    import_games(capsys, monkeypatch, db_target, write(
-        tmp_path / "club.pgn", pgn(White="Andreikin, Dmitry", Black="Jones,P")))
+    import_games(
+        capsys,
+        monkeypatch,
+        db_target,
+        write(tmp_path / "club.pgn", pgn(White="Andreikin, Dmitry", Black="Jones,P")),
+    )
     holder = player_row(db_target, "4158814")
     other = player_row(db_target, "Andreikin, Dmitry")
     assert holder[:2] == (holder[0], "Andreikin,D") and other[2] is None
     mar11 = samples() / "standard_mar11frl.txt"
-    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--db",
-                         db_target)
+    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--db", db_target)
     assert (code, err) == (0, "")
-    assert ("; 1 in the database (1 matched by name); 10 others skipped (--all keeps them); 1 "
-            "merged into the player who had their FIDE ID; 1 entry written") in out
+    assert (
+        "; 1 in the database (1 matched by name); 10 others skipped (--all keeps them); 1 "
+        "merged into the player who had their FIDE ID; 1 entry written"
+    ) in out
     assert out.splitlines()[1:] == [
         "  Andreikin, Dmitry: Andreikin, Dmitry, FIDE ID 4158814, which Andreikin,D had: "
-        "merged into one player, Andreikin, Dmitry"]
+        "merged into one player, Andreikin, Dmitry"
+    ]
     with open_store(db_target) as store, store.engine.connect() as conn:
         ref = resolve_player(store, "4158814")
         assert (ref.id, ref.name, ref.fide_id) == (holder[0], "Andreikin, Dmitry", 4158814)
         assert resolve_player(store, "Andreikin,D").id == ref.id
-        assert conn.execute(select(func.count()).select_from(players).where(
-            players.c.id == other[0])).scalar_one() == 0
-        assert conn.execute(select(func.count()).select_from(games).where(
-            (games.c.white_id == ref.id) | (games.c.black_id == ref.id))).scalar_one() == 10
+        assert (
+            conn.execute(
+                select(func.count()).select_from(players).where(players.c.id == other[0])
+            ).scalar_one()
+            == 0
+        )
+        assert (
+            conn.execute(
+                select(func.count())
+                .select_from(games)
+                .where((games.c.white_id == ref.id) | (games.c.black_id == ref.id))
+            ).scalar_one()
+            == 10
+        )
         assert list_ratings(store, [ref.id], STANDARD) == {
-            ref.id: {MAR11: ListStatus(2686, "standard_mar11frl.txt")}}
+            ref.id: {MAR11: ListStatus(2686, "standard_mar11frl.txt")}
+        }
 
 
-@pytest.mark.parametrize("holder, opponent, warning", [
-    ("Smirnov, Pavel", "Jones,P",
-     "whose surname is not Andreikin,D's: if they are one person, say so with `tracker "
-     "player merge 4158814 Andreikin,D`"),
-    ("Andreikin, Dmitry", "Andreikin,D",
-     "who played Andreikin,D (1 game): they cannot be one person"),
-])
+@pytest.mark.parametrize(
+    "holder, opponent, warning",
+    [
+        (
+            "Smirnov, Pavel",
+            "Jones,P",
+            "whose surname is not Andreikin,D's: if they are one person, say so with `tracker "
+            "player merge 4158814 Andreikin,D`",
+        ),
+        (
+            "Andreikin, Dmitry",
+            "Andreikin,D",
+            "who played Andreikin,D (1 game): they cannot be one person",
+        ),
+    ],
+)
 def test_one_fide_id_two_people_warns_and_merges_nothing(
-        db_target: str, holder: str, opponent: str, warning: str, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    db_target: str,
+    holder: str,
+    opponent: str,
+    warning: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pgnmentor = tmp_path / "andreikin-pgnmentor.pgn"
     pgnmentor.write_bytes(games_with("pgnmentor-Carlsen.pgn.xz", "Andreikin,D"))
     import_games(capsys, monkeypatch, db_target, pgnmentor)
-    import_games(capsys, monkeypatch, db_target, write(
-        tmp_path / "club.pgn", pgn(White=holder, WhiteFideId="4158814", Black=opponent)))
+    import_games(
+        capsys,
+        monkeypatch,
+        db_target,
+        write(tmp_path / "club.pgn", pgn(White=holder, WhiteFideId="4158814", Black=opponent)),
+    )
     mar11 = samples() / "standard_mar11frl.txt"
-    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--db",
-                         db_target)
+    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--db", db_target)
     assert code == 0
-    assert err == ("warning: standard_mar11frl.txt: Andreikin,D fits Andreikin, Dmitry (FIDE "
-                   f"ID 4158814) on the list, but FIDE ID 4158814 belongs to {holder}, "
-                   f"{warning}\n")
+    assert err == (
+        "warning: standard_mar11frl.txt: Andreikin,D fits Andreikin, Dmitry (FIDE "
+        f"ID 4158814) on the list, but FIDE ID 4158814 belongs to {holder}, "
+        f"{warning}\n"
+    )
     assert "; 1 in the database; 10 others skipped" in out and "matched by name" not in out
     with open_store(db_target) as store:
         alone = resolve_player(store, "Andreikin,D")
@@ -383,28 +517,40 @@ def test_one_fide_id_two_people_warns_and_merges_nothing(
 
 
 def test_with_all_a_name_matched_player_becomes_the_list_player(
-        db_target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    db_target: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pgnmentor = tmp_path / "andreikin-pgnmentor.pgn"
     pgnmentor.write_bytes(games_with("pgnmentor-Carlsen.pgn.xz", "Andreikin,D"))
     import_games(capsys, monkeypatch, db_target, pgnmentor)
     mar11 = samples() / "standard_mar11frl.txt"
-    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--all",
-                         "--db", db_target)
+    code, out, err = cli(
+        capsys, monkeypatch, "official", "import", str(mar11), "--all", "--db", db_target
+    )
     assert (code, err) == (0, "")
     # the 7 rated rows of the file: Andreikin 2686, A E M 1864, A K M 1714, A K 2030, A La
     # 1915, A Akshaya 2019, A Sohita 1447
     assert ": 11 players read; 11 kept (10 new, 1 matched by name); 7 entries written\n" in out
     assert out.splitlines()[1:] == [
-        "  Andreikin,D: Andreikin, Dmitry, FIDE ID 4158814 (matched by name)"]
+        "  Andreikin,D: Andreikin, Dmitry, FIDE ID 4158814 (matched by name)"
+    ]
     with open_store(db_target) as store, store.engine.connect() as conn:
         ref = resolve_player(store, "4158814")
         assert ref.name == "Andreikin, Dmitry"  # the list's name
-        assert conn.execute(select(func.count()).select_from(games).where(
-            (games.c.white_id == ref.id) | (games.c.black_id == ref.id))).scalar_one() == 13
+        assert (
+            conn.execute(
+                select(func.count())
+                .select_from(games)
+                .where((games.c.white_id == ref.id) | (games.c.black_id == ref.id))
+            ).scalar_one()
+            == 13
+        )
     before = dump_target(db_target)
-    code, out, err = cli(capsys, monkeypatch, "official", "import", str(mar11), "--all",
-                         "--db", db_target)
+    code, out, err = cli(
+        capsys, monkeypatch, "official", "import", str(mar11), "--all", "--db", db_target
+    )
     assert code == 0 and dump_target(db_target) == before
 
 
@@ -413,22 +559,37 @@ def test_player_set_fide_id_of_another_player_merges_them(season_db: Store) -> N
     holder = resolve_player(store, "Andreikin, Dmitry")
     other = resolve_player(store, "Andreikin,D")
     with store.engine.begin() as conn:
-        conn.execute(official_checked.insert(), [
-            {"player_id": holder.id, "list": "standard", "period": "2011-03"},
-            {"player_id": other.id, "list": "standard", "period": "2011-03"},
-            {"player_id": other.id, "list": "rapid", "period": "2012-09"}])
+        conn.execute(
+            official_checked.insert(),
+            [
+                {"player_id": holder.id, "list": "standard", "period": "2011-03"},
+                {"player_id": other.id, "list": "standard", "period": "2011-03"},
+                {"player_id": other.id, "list": "rapid", "period": "2012-09"},
+            ],
+        )
     ref = set_facts(store, other.id, fide_id=4158814, birth_year=1990)
     assert (ref.id, ref.name, ref.fide_id, ref.birth_year) == (
-        holder.id, "Andreikin, Dmitry", 4158814, 1990)
+        holder.id,
+        "Andreikin, Dmitry",
+        4158814,
+        1990,
+    )
     with store.engine.connect() as conn:
-        assert sorted(conn.execute(select(official_checked.c.player_id, official_checked.c.list,
-                                          official_checked.c.period))) == [
-            (holder.id, "rapid", "2012-09"), (holder.id, "standard", "2011-03")]
+        assert sorted(
+            conn.execute(
+                select(
+                    official_checked.c.player_id, official_checked.c.list, official_checked.c.period
+                )
+            )
+        ) == [(holder.id, "rapid", "2012-09"), (holder.id, "standard", "2011-03")]
     smirnov = resolve_player(store, "Smirnov")
-    with pytest.raises(BadInput, match=r"^FIDE ID 4158814 already belongs to Andreikin, "
-                                       r"Dmitry, whose surname is not Smirnov, Pavel's: if "
-                                       r"they are one person, say so with `tracker player "
-                                       r"merge 4158814 'Smirnov, Pavel'`; check the FIDE ID$"):
+    with pytest.raises(
+        BadInput,
+        match=r"^FIDE ID 4158814 already belongs to Andreikin, "
+        r"Dmitry, whose surname is not Smirnov, Pavel's: if "
+        r"they are one person, say so with `tracker player "
+        r"merge 4158814 'Smirnov, Pavel'`; check the FIDE ID$",
+    ):
         set_facts(store, smirnov.id, fide_id=4158814)
     for bad in (-5, 0):
         with pytest.raises(BadInput, match=f"^FIDE ID {bad} is not valid"):
@@ -439,10 +600,15 @@ def test_player_set_fide_id_of_another_player_merges_them(season_db: Store) -> N
 def season_db(store: Store, tmp_path: Path) -> Store:
     from tests.test_import import run
 
-    run(store, write(tmp_path / "s.pgn",
-                     pgn(White="Andreikin, Dmitry", WhiteFideId="4158814", Black="Jones,P"),
-                     pgn(White="Andreikin,D", Black="Smith,J", Round="2"),
-                     pgn(White="Smirnov, Pavel", Black="Smith,J", Round="3")))
+    run(
+        store,
+        write(
+            tmp_path / "s.pgn",
+            pgn(White="Andreikin, Dmitry", WhiteFideId="4158814", Black="Jones,P"),
+            pgn(White="Andreikin,D", Black="Smith,J", Round="2"),
+            pgn(White="Smirnov, Pavel", Black="Smith,J", Round="3"),
+        ),
+    )
     return store
 
 
@@ -451,49 +617,75 @@ def test_merge_moves_the_lists_a_player_was_looked_up_on(season_db: Store) -> No
     keep = resolve_player(store, "Andreikin, Dmitry")
     other = resolve_player(store, "Andreikin,D")
     with store.engine.begin() as conn:
-        conn.execute(official_checked.insert(), [
-            {"player_id": keep.id, "list": "blitz", "period": "2015-01"},
-            {"player_id": other.id, "list": "blitz", "period": "2015-01"},
-            {"player_id": other.id, "list": "standard", "period": "2011-03"}])
+        conn.execute(
+            official_checked.insert(),
+            [
+                {"player_id": keep.id, "list": "blitz", "period": "2015-01"},
+                {"player_id": other.id, "list": "blitz", "period": "2015-01"},
+                {"player_id": other.id, "list": "standard", "period": "2011-03"},
+            ],
+        )
     merge(store, keep.id, other.id)
     with store.engine.connect() as conn:
         assert sorted(conn.execute(select(official_checked))) == [
-            (keep.id, "blitz", "2015-01"), (keep.id, "standard", "2011-03")]
+            (keep.id, "blitz", "2015-01"),
+            (keep.id, "standard", "2011-03"),
+        ]
 
 
 # --- bad input: one line each --------------------------------------------------------------
 
 
-def test_bad_input_is_one_line(db_target: str, tmp_path: Path,
-                               capsys: pytest.CaptureFixture[str],
-                               monkeypatch: pytest.MonkeyPatch) -> None:
-    import_games(capsys, monkeypatch, db_target, write(
-        tmp_path / "g.pgn", pgn(White="Smith,J", Black="Jones,P")))
+def test_bad_input_is_one_line(
+    db_target: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import_games(
+        capsys,
+        monkeypatch,
+        db_target,
+        write(tmp_path / "g.pgn", pgn(White="Smith,J", Black="Jones,P")),
+    )
     before = dump_target(db_target)
     combined = samples() / "players_list_2015.txt"
-    code, out, err = cli(capsys, monkeypatch, "official", "import", str(combined), "--db",
-                         db_target)
+    code, out, err = cli(
+        capsys, monkeypatch, "official", "import", str(combined), "--db", db_target
+    )
     assert (code, out) == (2, "")
-    assert err == (f"error: {combined}: the file does not say which month it lists: give "
-                   "--period YYYY-MM\n")
-    for bad, said in (("abc", "'abc' is not a valid integer"),
-                      ("-5", "FIDE ID -5 is not valid: FIDE IDs are positive numbers")):
-        code, out, err = cli(capsys, monkeypatch, "player", "set", "Smith,J", "--fide-id", bad,
-                             "--db", db_target)
+    assert err == (
+        f"error: {combined}: the file does not say which month it lists: give --period YYYY-MM\n"
+    )
+    for bad, said in (
+        ("abc", "'abc' is not a valid integer"),
+        ("-5", "FIDE ID -5 is not valid: FIDE IDs are positive numbers"),
+    ):
+        code, out, err = cli(
+            capsys, monkeypatch, "player", "set", "Smith,J", "--fide-id", bad, "--db", db_target
+        )
         assert (code, out) == (2, "")
         assert err.startswith("error: ") and said in err and err.count("\n") == 1, err
     assert dump_target(db_target) == before
 
 
 def test_imports_remove_and_db_check_keep_working(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = str(tmp_path / "t.db")
     pgnmentor = tmp_path / "andreikin-pgnmentor.pgn"
     pgnmentor.write_bytes(games_with("pgnmentor-Carlsen.pgn.xz", "Andreikin,D"))
     import_games(capsys, monkeypatch, db, pgnmentor)
-    code, _, err = cli(capsys, monkeypatch, "official", "import",
-                       str(samples() / "standard_mar11frl.txt"), "--all", "--db", db)
+    code, _, err = cli(
+        capsys,
+        monkeypatch,
+        "official",
+        "import",
+        str(samples() / "standard_mar11frl.txt"),
+        "--all",
+        "--db",
+        db,
+    )
     assert code == 0, err
     code, out, err = cli(capsys, monkeypatch, "db", "check", "--db", db)
     assert code == 0, (out, err)
@@ -504,7 +696,8 @@ def test_imports_remove_and_db_check_keep_working(
     with open_store(db) as store:
         ref = resolve_player(store, "4158814")  # kept: the list's entries
         assert list_ratings(store, [ref.id], STANDARD) == {
-            ref.id: {MAR11: ListStatus(2686, "standard_mar11frl.txt")}}
+            ref.id: {MAR11: ListStatus(2686, "standard_mar11frl.txt")}
+        }
 
 
 # --- the cheap pass over a list's bytes ---------------------------------------------------
@@ -517,16 +710,25 @@ def _index(*names: str) -> NameIndex:
     return index
 
 
-@pytest.mark.parametrize("fmt, encoding", [("txt", "utf-8"), ("txt-2009", "latin-1"),
-                                           ("txt-2003", "latin-1"), ("xml", "utf-8"),
-                                           ("combined-txt-2015", "utf-8")])
-def test_the_cheap_pass_finds_every_row_a_name_can_fit(tmp_path: Path, fmt: str,
-                                                       encoding: str) -> None:
+@pytest.mark.parametrize(
+    "fmt, encoding",
+    [
+        ("txt", "utf-8"),
+        ("txt-2009", "latin-1"),
+        ("txt-2003", "latin-1"),
+        ("xml", "utf-8"),
+        ("combined-txt-2015", "utf-8"),
+    ],
+)
+def test_the_cheap_pass_finds_every_row_a_name_can_fit(
+    tmp_path: Path, fmt: str, encoding: str
+) -> None:
     from tests import listgen
     from tracker.usecases.official import name_candidates
 
-    path = listgen.generate(tmp_path / "standard_nov25frl.zip", 3_000, fmt, zipped=True,
-                            encoding=encoding)
+    path = listgen.generate(
+        tmp_path / "standard_nov25frl.zip", 3_000, fmt, zipped=True, encoding=encoding
+    )
     people = list(listgen.players(3_000, seed=1, latin1=encoding != "utf-8"))
     # written with or without the accents, the case folded, initials
     index = _index("Muller, M", "GARCIA, Jose", "O'Brien, A", "Kim, X", "Dvorak, J")

@@ -20,12 +20,14 @@ pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftes
 P = Period(2025, 11)
 
 
-def _player(store: Store, name: str, fide_id: int | None = None,
-            birth_year: int | None = None) -> int:
+def _player(
+    store: Store, name: str, fide_id: int | None = None, birth_year: int | None = None
+) -> int:
     with store.engine.begin() as conn:
         pid = conn.execute(
-            insert(players).values(name=name, norm_name=name.lower(), fide_id=fide_id,
-                                   birth_year=birth_year)
+            insert(players).values(
+                name=name, norm_name=name.lower(), fide_id=fide_id, birth_year=birth_year
+            )
         ).inserted_primary_key[0]
         conn.execute(insert(player_names).values(norm_name=name.lower(), player_id=pid))
     return int(pid)
@@ -60,20 +62,33 @@ def test_add_entry_checks(store: Store) -> None:
         add_entry(store, OfficialEntry(pid, RatingList.STANDARD, P, 1800, k=-1))
 
 
-def _row(fid: int, name: str, std: int | None, period: Period = P,
-         birth: int | None = None, rapid: int | None = None) -> ListRow:
-    ratings = (ListRating(RatingList.STANDARD, std, 3 if std else None, 20 if std else None),
-               ListRating(RatingList.RAPID, rapid, None, 20 if rapid else None))
-    return ListRow(fide_id=fid, name=name, period=period, ratings=ratings, title="FM",
-                   birth_year=birth, flag="i")
+def _row(
+    fid: int,
+    name: str,
+    std: int | None,
+    period: Period = P,
+    birth: int | None = None,
+    rapid: int | None = None,
+) -> ListRow:
+    ratings = (
+        ListRating(RatingList.STANDARD, std, 3 if std else None, 20 if std else None),
+        ListRating(RatingList.RAPID, rapid, None, 20 if rapid else None),
+    )
+    return ListRow(
+        fide_id=fid,
+        name=name,
+        period=period,
+        ratings=ratings,
+        title="FM",
+        birth_year=birth,
+        flag="i",
+    )
 
 
 def test_import_keeps_known_players_only(store: Store) -> None:
     ann = _player(store, "Smith, Ann", 1001)
-    rows = [_row(1001, "Smith, Ann", 1800, birth=1990, rapid=1700),
-            _row(1002, "Other, Bob", 1900)]
-    s = import_entries(store, rows, keep_all=False, source="standard_nov25frl.zip",
-                       progress=None)
+    rows = [_row(1001, "Smith, Ann", 1800, birth=1990, rapid=1700), _row(1002, "Other, Bob", 1900)]
+    s = import_entries(store, rows, keep_all=False, source="standard_nov25frl.zip", progress=None)
     assert (s.rows, s.kept, s.skipped, s.created, s.entries, s.replaced) == (2, 1, 1, 0, 2, 0)
     assert s.birth_years == 1
     got = entries_for(store, ann)
@@ -82,24 +97,39 @@ def test_import_keeps_known_players_only(store: Store) -> None:
         (RatingList.RAPID, 1700, 20, "i", "FM", 1990),
     ]
     with store.engine.connect() as conn:
-        assert conn.execute(select(players.c.birth_year).where(players.c.id == ann)).scalar() \
-            == 1990
-        assert conn.execute(select(players.c.id).where(players.c.fide_id == 1002)).first() \
-            is None
+        assert (
+            conn.execute(select(players.c.birth_year).where(players.c.id == ann)).scalar() == 1990
+        )
+        assert conn.execute(select(players.c.id).where(players.c.fide_id == 1002)).first() is None
 
 
 def test_import_again_replaces_and_clears(store: Store) -> None:
     ann = _player(store, "Smith, Ann", 1001, birth_year=1991)
-    import_entries(store, [_row(1001, "Smith, Ann", 1800, birth=1990, rapid=1700)],
-                   keep_all=False, source="a", progress=None)
-    s = import_entries(store, [_row(1001, "Smith, Ann", 1805, birth=1990)],
-                       keep_all=False, source="b", progress=None)
+    import_entries(
+        store,
+        [_row(1001, "Smith, Ann", 1800, birth=1990, rapid=1700)],
+        keep_all=False,
+        source="a",
+        progress=None,
+    )
+    s = import_entries(
+        store,
+        [_row(1001, "Smith, Ann", 1805, birth=1990)],
+        keep_all=False,
+        source="b",
+        progress=None,
+    )
     assert (s.entries, s.replaced, s.cleared, s.birth_years) == (1, 1, 1, 0)
     got = entries_for(store, ann)
     assert [(e.list, e.rating, e.source) for e in got] == [(RatingList.STANDARD, 1805, "b")]
     # another period does not replace anything
-    s = import_entries(store, [_row(1001, "Smith, Ann", 1810, period=P.next())],
-                       keep_all=False, source="c", progress=None)
+    s = import_entries(
+        store,
+        [_row(1001, "Smith, Ann", 1810, period=P.next())],
+        keep_all=False,
+        source="c",
+        progress=None,
+    )
     assert (s.entries, s.replaced, s.cleared) == (1, 0, 0)
     assert len(entries_for(store, ann)) == 2
 
@@ -163,21 +193,39 @@ def test_a_k_fide_never_prints_is_refused_and_an_old_one_ignored(store: Store, k
     from tracker.periods.facts import GameFact, TournamentFact
 
     with store.engine.begin() as conn:
-        pid = conn.execute(insert(players).values(name="A, B", norm_name="a b")
-                           ).inserted_primary_key[0]
+        pid = conn.execute(
+            insert(players).values(name="A, B", norm_name="a b")
+        ).inserted_primary_key[0]
     with pytest.raises(BadInput, match=f"K {k} is not a K FIDE prints"):
         add_entry(store, OfficialEntry(pid, RatingList.STANDARD, Period(2025, 10), 1800, k=k))
     assert entries_for(store, pid) == []
     # one stored before the refusal existed is ignored by the replay: an adult with 100
     # games, a win vs 1800 (D 0, PD 0.50) -> K 20, +10 -> 1810
     t = TournamentFact(1, "Open", start=dt.date(2025, 10, 4), end=dt.date(2025, 10, 5))
-    g = GameFact(1, 1, dt.date(2025, 10, 4), "1", True, 2, "C, D", 1800, 1800, "1-0",
-                 Fraction(1), RatingList.STANDARD)
+    g = GameFact(
+        1,
+        1,
+        dt.date(2025, 10, 4),
+        "1",
+        True,
+        2,
+        "C, D",
+        1800,
+        1800,
+        "1-0",
+        Fraction(1),
+        RatingList.STANDARD,
+    )
     entry = OfficialEntry(pid, RatingList.STANDARD, Period(2025, 10), 1800, k=k)
-    rows = replay(ReplayInputs(RatingList.STANDARD, [g], [t], [entry],
-                               PlayerInfo(birth_year=1980, rated_games=100))).rows
+    rows = replay(
+        ReplayInputs(
+            RatingList.STANDARD, [g], [t], [entry], PlayerInfo(birth_year=1980, rated_games=100)
+        )
+    ).rows
     assert [(str(r.period), r.k, r.published) for r in rows] == [
-        ("2025-10", None, 1800), ("2025-11", 20, 1810)]
+        ("2025-10", None, 1800),
+        ("2025-11", 20, 1810),
+    ]
 
 
 def test_import_records_the_list_and_who_was_looked_up(store: Store) -> None:
@@ -193,18 +241,26 @@ def test_import_records_the_list_and_who_was_looked_up(store: Store) -> None:
     cy = _player(store, "Young,C")  # no FIDE ID: "Young, Cy" of the list
     rows = [_row(1001, "Smith, Ann", 1800), _row(1003, "Young, Cy", None, rapid=1500)]
     for _ in range(2):
-        s = import_entries(store, rows, keep_all=False, source="standard_nov25frl.zip",
-                           names=unmatched_players(store), list_source="/lists/x.zip")
+        s = import_entries(
+            store,
+            rows,
+            keep_all=False,
+            source="standard_nov25frl.zip",
+            names=unmatched_players(store),
+            list_source="/lists/x.zip",
+        )
     assert (s.rows, s.kept, s.matched, s.entries, s.unchanged) == (2, 2, 0, 0, 2)
     statuses = list_ratings(store, [ann, bob, cy], RatingList.STANDARD)
-    assert statuses == {ann: {P: ListStatus(1800, "standard_nov25frl.zip")},
-                        bob: {P: ListStatus(None, "x.zip")},
-                        cy: {P: ListStatus(None, "x.zip")}}
+    assert statuses == {
+        ann: {P: ListStatus(1800, "standard_nov25frl.zip")},
+        bob: {P: ListStatus(None, "x.zip")},
+        cy: {P: ListStatus(None, "x.zip")},
+    }
     assert list_ratings(store, [cy], RatingList.RAPID) == {
-        cy: {P: ListStatus(1500, "standard_nov25frl.zip")}}
+        cy: {P: ListStatus(1500, "standard_nov25frl.zip")}
+    }
     assert lists_imported(store, RatingList.RAPID) == [(P, "/lists/x.zip")]
     with store.engine.connect() as conn:
         assert len(conn.execute(select(official_lists.c.id)).all()) == 2
         assert len(conn.execute(select(official_checked.c.player_id)).all()) == 6
-        assert conn.execute(select(players.c.fide_id).where(players.c.id == cy)).scalar() \
-            == 1003
+        assert conn.execute(select(players.c.fide_id).where(players.c.id == cy)).scalar() == 1003

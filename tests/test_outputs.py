@@ -40,8 +40,12 @@ COMMANDS = {  # the arguments before the output, and the output's option
     "plot": ("plot", "-o"),
     "backup": ("db", "backup"),
 }
-MAGIC = {"export": b"\xef\xbb\xbfperiod,", "report": b"<!DOCTYPE html>",
-         "plot": b"\x89PNG\r\n", "backup": b"SQLite format 3\x00"}
+MAGIC = {
+    "export": b"\xef\xbb\xbfperiod,",
+    "report": b"<!DOCTYPE html>",
+    "plot": b"\x89PNG\r\n",
+    "backup": b"SQLite format 3\x00",
+}
 FORCE = [pytest.param([], id="plain"), pytest.param(["--force"], id="force")]
 
 _TEMPLATE: dict[str, bytes] = {}
@@ -55,9 +59,19 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("TRACKER_DB", raising=False)
     db = tmp_path / "tracker.db"
     if not _TEMPLATE:
-        source = write(tmp_path / "season.pgn", *(
-            pgn(Round=str(i), Date=f"2025.10.0{i}", WhiteElo="1850", BlackElo="1800",
-                TimeControl="5400+30") for i in (1, 2, 3)))
+        source = write(
+            tmp_path / "season.pgn",
+            *(
+                pgn(
+                    Round=str(i),
+                    Date=f"2025.10.0{i}",
+                    WhiteElo="1850",
+                    BlackElo="1800",
+                    TimeControl="5400+30",
+                )
+                for i in (1, 2, 3)
+            ),
+        )
         with open_store(str(db)) as store:
             import_paths(store, [str(source)], ImportOptions())
             set_me(store, resolve_player(store, "Novak, Jan").id)
@@ -71,17 +85,24 @@ def args(command: str, output: str | Path, *more: str) -> list[str]:
     return [*COMMANDS[command], str(output), *more]
 
 
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        command: str, output: str | Path, *more: str) -> tuple[int, str, str]:
+def run(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    output: str | Path,
+    *more: str,
+) -> tuple[int, str, str]:
     return run_cli(capsys, monkeypatch, *args(command, output, *more))
 
 
-def _regular(folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-             command: str) -> bytes:
+def _regular(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> bytes:
     """What `command` writes into a new regular file."""
     target = folder / f"regular-{command}"
-    code, _, err = run(capsys, monkeypatch, command, target.with_suffix(".png")
-                       if command == "plot" else target)
+    code, _, err = run(
+        capsys, monkeypatch, command, target.with_suffix(".png") if command == "plot" else target
+    )
     assert code == 0, err
     path = target.with_suffix(".png") if command == "plot" else target
     data = path.read_bytes()
@@ -108,8 +129,12 @@ def _node(path: Path) -> tuple[bool, int]:
 @pytest.mark.parametrize("force", FORCE)
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_device_node_is_written_into_never_replaced(
-        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        command: str, force: list[str]) -> None:
+    folder: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    force: list[str],
+) -> None:
     """`mknod fakenull c 1 3`, then `tracker export -o fakenull --force` made the device a
     465-byte file (exit 0). Now it stays the device and is written into, with or without
     --force; /dev/full's node shows the bytes really go to the device."""
@@ -168,8 +193,12 @@ def _drained(got: bytearray, size: int) -> bytes:
 
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_terminal_gets_the_bytes_a_file_gets(
-        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        command: str, terminal: tuple[Path, bytearray]) -> None:
+    folder: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    terminal: tuple[Path, bytearray],
+) -> None:
     device, got = terminal
     expected = _regular(folder, capsys, monkeypatch, command)
     code, out, err = run(capsys, monkeypatch, command, device)
@@ -216,8 +245,12 @@ class FifoReader:
 @pytest.mark.parametrize("force", FORCE)
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_fifo_is_written_into_never_replaced(
-        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        command: str, force: list[str]) -> None:
+    folder: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    force: list[str],
+) -> None:
     expected = _regular(folder, capsys, monkeypatch, command)
     fifo = folder / "pipe"
     os.mkfifo(fifo)
@@ -249,7 +282,8 @@ def test_a_fifo_is_written_into_never_replaced(
 @pytest.mark.parametrize("force", FORCE)
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_dev_stdout_gets_the_bytes_and_the_line_goes_to_stderr(
-        folder: Path, command: str, force: list[str], stdout: str) -> None:
+    folder: Path, command: str, force: list[str], stdout: str
+) -> None:
     """/dev/stdout (a symlink to /proc/self/fd/1, here a pipe) was "already exists" without
     --force and was replaced with it (as root: the system's /dev/stdout became a file). Now
     a real `tracker` process writes its output into its standard output, and its summary
@@ -259,20 +293,25 @@ def test_dev_stdout_gets_the_bytes_and_the_line_goes_to_stderr(
         (folder / stdout).symlink_to("/proc/self/fd/1")
     elif os.readlink("/dev/stdout") != "/proc/self/fd/1":
         pytest.skip("/dev/stdout is not the usual symlink to /proc/self/fd/1")
-    done = subprocess.run(tracker_command(*args(command, stdout, *force)),
-                          env=subprocess_env(), capture_output=True, timeout=120, check=False)
+    done = subprocess.run(
+        tracker_command(*args(command, stdout, *force)),
+        env=subprocess_env(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert os.readlink(stdout) == "/proc/self/fd/1"  # still the link
     assert done.stdout.startswith(MAGIC[command])
-    assert done.stderr.decode().startswith((f"wrote {stdout}",
-                                            f"backed up tracker.db to {stdout}"))
+    assert done.stderr.decode().startswith((f"wrote {stdout}", f"backed up tracker.db to {stdout}"))
     assert done.stderr.count(b"\n") == 1
     if command == "backup":
         copy = folder / "copy.db"
         copy.write_bytes(done.stdout)
         assert dump_db(copy) == dump_db(folder / "tracker.db")
-        assert done.stderr.decode() == (f"backed up tracker.db to {stdout} "
-                                        f"({len(done.stdout):,} bytes)\n")
+        assert done.stderr.decode() == (
+            f"backed up tracker.db to {stdout} ({len(done.stdout):,} bytes)\n"
+        )
 
 
 # --- links and what is refused ------------------------------------------------------
@@ -280,8 +319,8 @@ def test_dev_stdout_gets_the_bytes_and_the_line_goes_to_stderr(
 
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_symlink_to_a_file_replaces_the_file_never_the_link(
-        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        command: str) -> None:
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
     (folder / "sub").mkdir()
     real = folder / "sub" / ("real.png" if command == "plot" else "real")
     real.write_bytes(b"before")
@@ -289,8 +328,10 @@ def test_a_symlink_to_a_file_replaces_the_file_never_the_link(
     link.symlink_to(real)
     code, out, err = run(capsys, monkeypatch, command, link.name)
     assert (code, out) == (2, "")
-    assert err == (f"error: {link.name} already exists (a symlink to {real}): give another "
-                   f"name, or --force to replace {real}\n")
+    assert err == (
+        f"error: {link.name} already exists (a symlink to {real}): give another "
+        f"name, or --force to replace {real}\n"
+    )
     assert real.read_bytes() == b"before"
     code, out, err = run(capsys, monkeypatch, command, link.name, "--force")
     assert (code, err) == (0, ""), err
@@ -307,14 +348,16 @@ def _socket(path: Path) -> Path:
 
 
 REFUSED = {  # the output made in the folder, and the message
-    "block-device": (lambda p: _mknod(p, stat.S_IFBLK, 7, 0),
-                     "{0} is a block device: give a regular file, a character device or a "
-                     "FIFO"),
+    "block-device": (
+        lambda p: _mknod(p, stat.S_IFBLK, 7, 0),
+        "{0} is a block device: give a regular file, a character device or a FIFO",
+    ),
     "socket": (_socket, "{0} is a socket: give a regular file, a character device or a FIFO"),
-    "dangling-link": (lambda p: p.symlink_to("gone") or p,
-                      "{0} is a symlink to gone, which does not exist: give the file itself"),
-    "link-loop": (lambda p: p.symlink_to(p.name) or p,
-                  "{0} is a symlink loop: give a file name"),
+    "dangling-link": (
+        lambda p: p.symlink_to("gone") or p,
+        "{0} is a symlink to gone, which does not exist: give the file itself",
+    ),
+    "link-loop": (lambda p: p.symlink_to(p.name) or p, "{0} is a symlink loop: give a file name"),
 }
 
 
@@ -322,8 +365,13 @@ REFUSED = {  # the output made in the folder, and the message
 @pytest.mark.parametrize("kind", list(REFUSED))
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_anything_else_is_refused_in_one_line(
-        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        command: str, kind: str, force: list[str]) -> None:
+    folder: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    kind: str,
+    force: list[str],
+) -> None:
     make, message = REFUSED[kind]
     name = "out.png" if command == "plot" else "out"
     made = make(folder / name)
@@ -354,9 +402,13 @@ _KILL_ME = (
 
 def _big_database(folder: Path) -> Path:
     """tracker.db with 600 more games (about 400 KB)."""
-    games = write(folder / "big.pgn", *(
-        pgn(Round=str(i), White=f"W{i}, A", Black=f"B{i}, A", Event=f"Open {i // 50}")
-        for i in range(600)))
+    games = write(
+        folder / "big.pgn",
+        *(
+            pgn(Round=str(i), White=f"W{i}, A", Black=f"B{i}, A", Event=f"Open {i // 50}")
+            for i in range(600)
+        ),
+    )
     with open_store("tracker.db") as store:
         import_paths(store, [str(games)], ImportOptions())
     games.unlink()
@@ -366,8 +418,8 @@ def _big_database(folder: Path) -> Path:
 
 
 def test_a_killed_backups_part_file_is_removed_by_the_next_backup(
-        folder: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A killed `db backup` left `.NAME.XXXXXXXX.part`, up to the database's size, for ever.
     Here a real backup is killed mid-copy; the next backup removes what it left and names
     it; a part file a live write holds (locked) is left alone."""
@@ -375,8 +427,13 @@ def test_a_killed_backups_part_file_is_removed_by_the_next_backup(
     backups = folder / "backups"
     backups.mkdir()
     env = subprocess_env() | {"PYTHONDONTWRITEBYTECODE": "1"}
-    done = subprocess.run([sys.executable, "-c", _KILL_ME, "db", "backup", "backups/b.db"],
-                          env=env, capture_output=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", _KILL_ME, "db", "backup", "backups/b.db"],
+        env=env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == -signal.SIGXFSZ, done.stderr
     left = sorted(p.name for p in backups.iterdir())
     parts = [n for n in left if n.endswith(".part")]
@@ -391,28 +448,31 @@ def test_a_killed_backups_part_file_is_removed_by_the_next_backup(
     finally:
         os.close(holder)
     assert (code, err) == (0, ""), err
-    assert out == (f"backed up tracker.db to backups/b.db ({db.stat().st_size:,} bytes); "
-                   f"removed backups/{parts[0]}, left by a backup that did not finish\n")
+    assert out == (
+        f"backed up tracker.db to backups/b.db ({db.stat().st_size:,} bytes); "
+        f"removed backups/{parts[0]}, left by a backup that did not finish\n"
+    )
     assert sorted(p.name for p in backups.iterdir()) == [".b.db.live_123.part", "b.db"]
     assert dump_db(backups / "b.db") == dump_db(db)
     code, out, err = run(capsys, monkeypatch, "backup", "backups/b.db", "--force")
-    assert code == 0 and out.endswith("removed backups/.b.db.live_123.part, left by a "
-                                      "backup that did not finish\n"), out
+    assert code == 0 and out.endswith(
+        "removed backups/.b.db.live_123.part, left by a backup that did not finish\n"
+    ), out
     assert sorted(p.name for p in backups.iterdir()) == ["b.db"]
 
 
 @pytest.mark.parametrize("command", ["export", "report", "plot"])
 def test_the_next_write_removes_a_killed_writes_part_file(
-        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        command: str) -> None:
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
     name = "h.png" if command == "plot" else "h.out"
     part = folder / f".{name}.ab_3cd9z.part"  # what a write killed before its rename leaves
     part.write_bytes(b"half")
     other = folder / f".{name}.toolong99.part"  # not a name the writes make: kept
     other.write_bytes(b"mine")
     code, out, err = run(capsys, monkeypatch, command, name)
-    assert code == 0 and out == f"wrote {name}" + (" (1 row)\n" if command == "export"
-                                                    else "\n"), err
+    assert code == 0 and out == f"wrote {name}" + (" (1 row)\n" if command == "export" else "\n"), (
+        err
+    )
     assert err == f"note: removed {part.name}, left by a write that did not finish\n"
     assert sorted(p.name for p in folder.iterdir()) == sorted([name, other.name, "tracker.db"])
-

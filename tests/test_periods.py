@@ -105,8 +105,7 @@ def test_junior_turning_19() -> None:
     t3 = b.t("Jan open", "2026-01-10", "2026-01-11")
     b.g(t3, 1940, 1)
     rp = b.run(player=PlayerInfo(birth_year=2007, rated_games=100))
-    dec, jan, feb = (rp.row(Period(2025, 12)), rp.row(Period(2026, 1)),
-                     rp.row(Period(2026, 2)))
+    dec, jan, feb = (rp.row(Period(2025, 12)), rp.row(Period(2026, 1)), rp.row(Period(2026, 2)))
     assert dec is not None and jan is not None and feb is not None
     assert dec.k == 40 and dec.replayed == 1920
     assert jan.tournaments[0].ro == 1920
@@ -293,8 +292,10 @@ def test_rapid_and_blitz_beside_standard() -> None:
     info = PlayerInfo(rated_games=100, birth_year=1980)
     got = {rl: b.run(rl, info).row(Period(2025, 11)) for rl in RatingList}
     assert {rl: (row.games, row.replayed) for rl, row in got.items() if row} == {
-        RatingList.STANDARD: (1, 1860), RatingList.RAPID: (1, 1710),
-        RatingList.BLITZ: (1, 1640)}
+        RatingList.STANDARD: (1, 1860),
+        RatingList.RAPID: (1, 1710),
+        RatingList.BLITZ: (1, 1640),
+    }
 
 
 def test_pinned_list_moves_games() -> None:
@@ -430,8 +431,11 @@ def test_unrated_in_rapid_starts_from_the_standard_rating() -> None:
     b = Replay()
     t = b.t("Rapid", "2025-10-11", "2025-10-11")
     b.g(t, 1800, 1, rl=RatingList.RAPID)
-    rp = b.run(RatingList.RAPID, PlayerInfo(rated_games=100, birth_year=1980),
-               standard={Period(2025, 10): 1800})
+    rp = b.run(
+        RatingList.RAPID,
+        PlayerInfo(rated_games=100, birth_year=1980),
+        standard={Period(2025, 10): 1800},
+    )
     row = rp.row(Period(2025, 11))
     assert row is not None and row.rating_before == 1800
     assert row.rating_before_source == "standard rating"
@@ -603,7 +607,11 @@ def test_games_completed_kept_after_a_floor_drop() -> None:
     b.g(t3, 1600, 1)
     rows = b.run(player=PlayerInfo(rated_games=100)).rows
     assert [(str(r.period), r.published) for r in rows] == [
-        ("2025-09", 1405), ("2025-10", None), ("2025-12", 1636), ("2026-01", 1645)]
+        ("2025-09", 1405),
+        ("2025-10", None),
+        ("2025-12", 1636),
+        ("2026-01", 1645),
+    ]
     assert rows[-1].facts.rated_games == 106 and rows[-1].k == 20
 
 

@@ -20,38 +20,62 @@ SCORES = st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)])
 tournament = st.tuples(
     st.integers(min_value=0, max_value=100),  # start: days after 1 Sep 2025
     st.integers(min_value=0, max_value=9),  # length in days
-    st.lists(st.tuples(st.one_of(st.none(), st.integers(1400, 2700)), SCORES,
-                       st.booleans()), min_size=1, max_size=8),
+    st.lists(
+        st.tuples(st.one_of(st.none(), st.integers(1400, 2700)), SCORES, st.booleans()),
+        min_size=1,
+        max_size=8,
+    ),
 )
 
 
-def _season(specs: list[tuple[int, int, list[tuple[int | None, Fraction, bool]]]]
-            ) -> tuple[list[GameFact], list[TournamentFact]]:
+def _season(
+    specs: list[tuple[int, int, list[tuple[int | None, Fraction, bool]]]],
+) -> tuple[list[GameFact], list[TournamentFact]]:
     games: list[GameFact] = []
     ts: list[TournamentFact] = []
     base = dt.date(2025, 9, 1)
     for tid, (offset, length, gs) in enumerate(specs, start=1):
         start = base + dt.timedelta(days=offset)
-        ts.append(TournamentFact(tid, f"T{tid}", start=start,
-                                 end=start + dt.timedelta(days=length)))
+        ts.append(
+            TournamentFact(tid, f"T{tid}", start=start, end=start + dt.timedelta(days=length))
+        )
         for opp, score, rated in gs:
             n = len(games) + 1
-            games.append(GameFact(n, tid, start, str(n), True, 1000 + n, f"O{n}", None, opp,
-                                  "*", score, STD, rated, None if rated else "forfeit"))
+            games.append(
+                GameFact(
+                    n,
+                    tid,
+                    start,
+                    str(n),
+                    True,
+                    1000 + n,
+                    f"O{n}",
+                    None,
+                    opp,
+                    "*",
+                    score,
+                    STD,
+                    rated,
+                    None if rated else "forfeit",
+                )
+            )
     return games, ts
 
 
-def _run(games: list[GameFact], ts: list[TournamentFact], rating: int | None
-         ) -> list[dict[str, object]]:
+def _run(
+    games: list[GameFact], ts: list[TournamentFact], rating: int | None
+) -> list[dict[str, object]]:
     official = [] if rating is None else [OfficialEntry(1, STD, Period(2025, 8), rating, k=20)]
-    rp = replay(ReplayInputs(STD, games, ts, official, PlayerInfo(birth_year=1990,
-                                                                  rated_games=50)))
+    rp = replay(ReplayInputs(STD, games, ts, official, PlayerInfo(birth_year=1990, rated_games=50)))
     return history_rows(rp)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(tournament, min_size=1, max_size=5),
-       st.one_of(st.none(), st.integers(1400, 2800)), st.randoms(use_true_random=False))
+@given(
+    st.lists(tournament, min_size=1, max_size=5),
+    st.one_of(st.none(), st.integers(1400, 2800)),
+    st.randoms(use_true_random=False),
+)
 def test_order_within_a_period_does_not_matter(specs, rating, rnd) -> None:  # type: ignore[no-untyped-def]
     games, ts = _season(specs)
     expected = _run(games, ts, rating)
@@ -64,8 +88,7 @@ def test_order_within_a_period_does_not_matter(specs, rating, rnd) -> None:  # t
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(tournament, min_size=1, max_size=5), st.integers(1500, 2600),
-       st.integers(0, 2))
+@given(st.lists(tournament, min_size=1, max_size=5), st.integers(1500, 2600), st.integers(0, 2))
 def test_an_official_entry_equal_to_the_replay_changes_nothing(specs, rating, pick) -> None:  # type: ignore[no-untyped-def]
     # Re-anchoring on a published rating that equals the replayed one is a no-op for every
     # later period.

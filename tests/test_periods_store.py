@@ -43,19 +43,28 @@ def test_overrides_round_trip(store: Store) -> None:
     s = Season(store)
     t = s.tournament("Open A", "2025-10-04", "2025-10-05")
     s.game(t, 1700, 1)
-    change = record_override(store, t, period=Period(2025, 12), rating_list=RatingList.RAPID,
-                             excluded=True, ro=(s.player_id, 1849))
+    change = record_override(
+        store,
+        t,
+        period=Period(2025, 12),
+        rating_list=RatingList.RAPID,
+        excluded=True,
+        ro=(s.player_id, 1849),
+    )
     assert change.tournament.pinned_period == Period(2025, 12)
     assert change.tournament.pinned_list is RatingList.RAPID
     assert change.tournament.excluded and change.tournament.ro == 1849
     (fact,) = tournaments_of(store, s.player_id)
     assert fact == change.tournament
     assert fact.start == dt.date(2025, 10, 4)
-    record_override(store, t, period=None, rating_list=None, excluded=False,
-                    ro=(s.player_id, None))
+    record_override(store, t, period=None, rating_list=None, excluded=False, ro=(s.player_id, None))
     back = get_tournament(store, t, s.player_id)
     assert (back.pinned_period, back.pinned_list, back.excluded, back.ro) == (
-        None, None, False, None)
+        None,
+        None,
+        False,
+        None,
+    )
 
 
 def test_override_errors_are_clear(store: Store) -> None:

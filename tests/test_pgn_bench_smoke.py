@@ -11,10 +11,19 @@ from tests.conftest import CORPUS, REPO, need_shared
 def test_pgn_scan_smoke() -> None:
     need_shared()
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "pgn_scan.py"),
-         str(CORPUS / "python-chess-kasparov-deep-blue-1997.pgn"), "--runs", "1",
-         "--methods", "read_games,read_games_pure,line_machine,read_headers,skip_game,cat"],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
+        [
+            sys.executable,
+            str(REPO / "bench" / "pgn_scan.py"),
+            str(CORPUS / "python-chess-kasparov-deep-blue-1997.pgn"),
+            "--runs",
+            "1",
+            "--methods",
+            "read_games,read_games_pure,line_machine,read_headers,skip_game,cat",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| read_games | 6 |" in proc.stdout
@@ -27,7 +36,10 @@ def test_header_scan_counts_like_the_corpus_readme() -> None:
     files = ["pgnmentor-Korchnoi.pgn.xz", "event-Gibraltar2019.pgn.xz", "pychess-chess960rwch.pgn"]
     proc = subprocess.run(
         [sys.executable, str(REPO / "bench" / "header_scan.py"), *(str(CORPUS / f) for f in files)],
-        capture_output=True, text=True, timeout=300, cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     # shared/corpus/README.md: 4,569 + 1,199 + 20 header blocks

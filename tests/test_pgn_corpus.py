@@ -108,8 +108,11 @@ def _compare(path: Path) -> dict[str, object]:
         o, r = ours[i], ref[j]
         nxt = ref[j + 1] if j + 1 < len(ref) else None
         if (
-            (o.tags, o.line) == (r.tags, r.line) and nxt is not None and not nxt.tags
-            and i + 1 < len(ours) and ours[i + 1].tags
+            (o.tags, o.line) == (r.tags, r.line)
+            and nxt is not None
+            and not nxt.tags
+            and i + 1 < len(ours)
+            and ours[i + 1].tags
             and ours[i + 1].moves_digest == nxt.moves_digest
         ):
             out["absorbed"] = int(str(out["absorbed"])) + 1
@@ -117,7 +120,11 @@ def _compare(path: Path) -> dict[str, object]:
         elif _key(o) == _key(r):
             i, j = i + 1, j + 1
         elif (
-            r.tags and not r.has_moves and nxt is not None and not nxt.tags and nxt.has_moves
+            r.tags
+            and not r.has_moves
+            and nxt is not None
+            and not nxt.tags
+            and nxt.has_moves
             and (o.tags, o.line, o.moves_digest) == (r.tags, r.line, nxt.moves_digest)
         ):
             out["merged"] = int(str(out["merged"])) + 1

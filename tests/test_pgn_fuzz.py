@@ -61,12 +61,36 @@ from tracker.store.maintenance import check_database
 SEED = (
     b'[Event "Club ch"]\r\n[White "A\\"x"]\n\n[Black "B"]\n[Result "1-0"]\n\n\n'
     b"1. e4 {c [%clk 0:01:00]\n\n} e5 (1... c5 (1... d5)) 2. Nf3 $1 ; x {\n"
-    b"% escape\n2... Nc6 1-0\n[Event \"E\"]\n\n1.d4 d5 *\n\n\xef\xbb\xbf[Site \"\xc9l\"]\n"
+    b'% escape\n2... Nc6 1-0\n[Event "E"]\n\n1.d4 d5 *\n\n\xef\xbb\xbf[Site "\xc9l"]\n'
 )
 PIECES = [
-    b"\n", b"\r\n", b"\n\n", b" ", b"[", b"]", b'"', b"{", b"}", b"(", b")", b";", b"%",
-    b"$1", b"1.", b"...", b"e4", b"Nf3+", b"1-0", b"*", b"\x00", b"\xef\xbb\xbf", b"\xff",
-    b'[Event "x"]', b'[White "y"]\n', b"\\", b" \t\n",
+    b"\n",
+    b"\r\n",
+    b"\n\n",
+    b" ",
+    b"[",
+    b"]",
+    b'"',
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b";",
+    b"%",
+    b"$1",
+    b"1.",
+    b"...",
+    b"e4",
+    b"Nf3+",
+    b"1-0",
+    b"*",
+    b"\x00",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b'[Event "x"]',
+    b'[White "y"]\n',
+    b"\\",
+    b" \t\n",
 ]
 
 
@@ -109,9 +133,11 @@ def test_mutated_pgn_fast_path_equals_line_machine(edits: list[tuple[int, int, b
 
 # --- the importer ----------------------------------------------------------------------
 
-FUZZ = settings(max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "40")),
-                deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                      HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 NAME = "fuzz.pgn"
 _PROBLEM = re.compile(rf"^{re.escape(NAME)}:(\d+): \S")
 
@@ -207,7 +233,9 @@ def import_and_check(data: bytes, *, strict: bool = False) -> Outcome:
         try:
             located = con.execute(
                 "SELECT min(source_line), max(source_line) FROM games g JOIN imports i "
-                "ON i.id = g.import_id WHERE i.source = ?", (NAME,)).fetchone()
+                "ON i.id = g.import_id WHERE i.source = ?",
+                (NAME,),
+            ).fetchone()
         finally:
             con.close()
         if rep.added:
@@ -222,21 +250,57 @@ def import_and_check(data: bytes, *, strict: bool = False) -> Outcome:
 # Tag text: any printable character, quotes and backslashes included (escaped when the
 # game is meant to be well formed), emoji, letters of every script.
 tag_text = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=24)
-names = st.one_of(tag_text, st.sampled_from(["Carlsen, Magnus", "Novák, Jan", "O'Brien, T",
-                                              'Smith "Jr", A', "Robert'); DROP TABLE games;--",
-                                              "🐴 Horse", "?", "", "-", "\\"]))
-elos = st.one_of(st.integers(-5, 4100).map(str), st.sampled_from(["", "-", "0", "?", "abc",
-                                                                   "2690:2222", " 2100 "]))
-dates = st.one_of(st.sampled_from(["2025.03.01", "2024.??.??", "????.??.??", "2025.02.30",
-                                   "2025-03-01", "0000.00.00", "9999.12.31", "", "today"]),
-                  st.dates().map(lambda d: d.strftime("%Y.%m.%d")))
+names = st.one_of(
+    tag_text,
+    st.sampled_from(
+        [
+            "Carlsen, Magnus",
+            "Novák, Jan",
+            "O'Brien, T",
+            'Smith "Jr", A',
+            "Robert'); DROP TABLE games;--",
+            "🐴 Horse",
+            "?",
+            "",
+            "-",
+            "\\",
+        ]
+    ),
+)
+elos = st.one_of(
+    st.integers(-5, 4100).map(str),
+    st.sampled_from(["", "-", "0", "?", "abc", "2690:2222", " 2100 "]),
+)
+dates = st.one_of(
+    st.sampled_from(
+        [
+            "2025.03.01",
+            "2024.??.??",
+            "????.??.??",
+            "2025.02.30",
+            "2025-03-01",
+            "0000.00.00",
+            "9999.12.31",
+            "",
+            "today",
+        ]
+    ),
+    st.dates().map(lambda d: d.strftime("%Y.%m.%d")),
+)
 results = st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "1-1", "", "½-½", "0.5-0.5"])
-moves = st.sampled_from([
-    "1. e4 e5 2. Nf3 Nc6", "1. d4 {a comment} d5 (1... Nf6 2. c4) 2. c4 $1", "",
-    "1. e4 (1. d4 (1. c4))", "1. e4 e5 2. Qh5?? Nc6 3. Bc4 Nf6 4. Qxf7#",
-    "1. e4 {[%clk 0:05:00]} e5 {[%clk 0:04:59]}", "1. e4 ; rest of line comment\n1... e5",
-    "1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8", "1. Nf3 " * 40,
-])
+moves = st.sampled_from(
+    [
+        "1. e4 e5 2. Nf3 Nc6",
+        "1. d4 {a comment} d5 (1... Nf6 2. c4) 2. c4 $1",
+        "",
+        "1. e4 (1. d4 (1. c4))",
+        "1. e4 e5 2. Qh5?? Nc6 3. Bc4 Nf6 4. Qxf7#",
+        "1. e4 {[%clk 0:05:00]} e5 {[%clk 0:04:59]}",
+        "1. e4 ; rest of line comment\n1... e5",
+        "1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8",
+        "1. Nf3 " * 40,
+    ]
+)
 
 
 def _escape(v: str) -> str:
@@ -245,13 +309,37 @@ def _escape(v: str) -> str:
 
 @st.composite
 def games(draw: st.DrawFn) -> str:
-    tags = {"Event": draw(tag_text), "Site": draw(tag_text), "Date": draw(dates),
-            "Round": draw(tag_text), "White": draw(names), "Black": draw(names),
-            "Result": draw(results)}
-    extra = draw(st.dictionaries(st.sampled_from([
-        "WhiteElo", "BlackElo", "TimeControl", "Termination", "EventDate", "WhiteFideId",
-        "BlackFideId", "WhiteTitle", "Variant", "FEN", "SetUp", "WhiteRatingDiff"]),
-        st.one_of(elos, tag_text, dates), max_size=5))
+    tags = {
+        "Event": draw(tag_text),
+        "Site": draw(tag_text),
+        "Date": draw(dates),
+        "Round": draw(tag_text),
+        "White": draw(names),
+        "Black": draw(names),
+        "Result": draw(results),
+    }
+    extra = draw(
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "WhiteElo",
+                    "BlackElo",
+                    "TimeControl",
+                    "Termination",
+                    "EventDate",
+                    "WhiteFideId",
+                    "BlackFideId",
+                    "WhiteTitle",
+                    "Variant",
+                    "FEN",
+                    "SetUp",
+                    "WhiteRatingDiff",
+                ]
+            ),
+            st.one_of(elos, tag_text, dates),
+            max_size=5,
+        )
+    )
     tags.update(extra)
     head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags.items())
     return f"{head}\n{draw(moves)} {tags['Result']}\n\n"
@@ -259,10 +347,37 @@ def games(draw: st.DrawFn) -> str:
 
 pgn_files = st.lists(games(), min_size=1, max_size=6).map(lambda gs: "".join(gs).encode())
 
-JUNK = [b"{", b"}", b"(", b")", b'"', b"\\", b"\x00", b"\xff\xfe", b"\xc3", b"\xe2\x82",
-        b"[", b"]", b"\r", b"\n", b"\n\n", b"%", b";", b"\xef\xbb\xbf", b'[White "x\\"]\n',
-        b"1-0", b"*", b'[Event "', b'"]', b"\t", b"\x1a", b"\\\\\"", b"\n[\n",
-        b"1. e4 {unclosed", b"(1. d4 ((("]
+JUNK = [
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b'"',
+    b"\\",
+    b"\x00",
+    b"\xff\xfe",
+    b"\xc3",
+    b"\xe2\x82",
+    b"[",
+    b"]",
+    b"\r",
+    b"\n",
+    b"\n\n",
+    b"%",
+    b";",
+    b"\xef\xbb\xbf",
+    b'[White "x\\"]\n',
+    b"1-0",
+    b"*",
+    b'[Event "',
+    b'"]',
+    b"\t",
+    b"\x1a",
+    b'\\\\"',
+    b"\n[\n",
+    b"1. e4 {unclosed",
+    b"(1. d4 (((",
+]
 
 
 @st.composite
@@ -270,16 +385,17 @@ def mutated(draw: st.DrawFn) -> bytes:
     data = bytearray(draw(pgn_files))
     for _ in range(draw(st.integers(1, 5))):
         pos = draw(st.integers(0, len(data)))
-        kind = draw(st.sampled_from(["truncate", "insert", "insert", "delete", "repeat",
-                                     "binary", "crlf"]))
+        kind = draw(
+            st.sampled_from(["truncate", "insert", "insert", "delete", "repeat", "binary", "crlf"])
+        )
         if kind == "truncate":
             del data[pos:]
         elif kind == "insert":
             data[pos:pos] = draw(st.sampled_from(JUNK)) * draw(st.integers(1, 3))
         elif kind == "delete":
-            del data[pos:pos + draw(st.integers(1, 40))]
+            del data[pos : pos + draw(st.integers(1, 40))]
         elif kind == "repeat":
-            data[pos:pos] = data[pos:pos + draw(st.integers(1, 200))]
+            data[pos:pos] = data[pos : pos + draw(st.integers(1, 200))]
         elif kind == "binary":
             data[pos:pos] = draw(st.binary(min_size=1, max_size=16))
         else:
@@ -291,7 +407,8 @@ def mutated(draw: st.DrawFn) -> bytes:
 
 _TAG_WARNING = re.compile(  # (the value shown as Python quotes it: '...', or "..." for a ')
     r"Elo (['\"]).*\1 is not a rating|(Event)?Date (['\"]).*\3 is (not a calendar date|after "
-    r"today|after 2999-12-31)")
+    r"today|after 2999-12-31)"
+)
 
 
 @FUZZ
@@ -350,11 +467,31 @@ def test_empty_event_date() -> None:
 HEAD = pgn(moves="").split("\n\n")[0] + "\n\n"
 
 
-@pytest.mark.parametrize("data", [
-    b"", b"\n\n\n", b" \t \n", b"\x00" * 1000, b"\xef\xbb\xbf", b"\xff" * 100,
-    bytes(range(256)) * 20, b"PK\x03\x04" + b"\x00" * 100, b"\x1f\x8b\x08\x00junk",
-], ids=["empty", "blank-lines", "whitespace", "nuls", "bom-only", "ff", "all-bytes",
-        "zip-header", "gzip-header"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\n\n\n",
+        b" \t \n",
+        b"\x00" * 1000,
+        b"\xef\xbb\xbf",
+        b"\xff" * 100,
+        bytes(range(256)) * 20,
+        b"PK\x03\x04" + b"\x00" * 100,
+        b"\x1f\x8b\x08\x00junk",
+    ],
+    ids=[
+        "empty",
+        "blank-lines",
+        "whitespace",
+        "nuls",
+        "bom-only",
+        "ff",
+        "all-bytes",
+        "zip-header",
+        "gzip-header",
+    ],
+)
 def test_files_without_games_fail_cleanly(data: bytes) -> None:
     out = import_and_check(data)
     assert out.rep.error is not None
@@ -450,8 +587,9 @@ def _rss_of_import(path: Path, db: Path) -> tuple[int, str]:
         "main()\n"
     )
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     peak = int(done.stderr.rsplit("PEAK ", 1)[1].split()[0])
     return peak, done.stdout
@@ -476,7 +614,7 @@ def test_memory_stays_bounded_on_a_100_megabyte_line(tmp_path: Path) -> None:
     # The 100 MB line costs less than 32 MiB over a one-game import: it is never held whole
     # (measured: 69 MiB against 66 MiB).
     assert peak_big - peak_small < 32 * 1024, (peak_big, peak_small)
-    print(f"100 MB line: peak RSS {peak_big // 1024} MiB (one-game file: "
-          f"{peak_small // 1024} MiB), {elapsed:.1f} s")
-
-
+    print(
+        f"100 MB line: peak RSS {peak_big // 1024} MiB (one-game file: "
+        f"{peak_small // 1024} MiB), {elapsed:.1f} s"
+    )

@@ -53,10 +53,12 @@ from tracker.pgn.native import SPEEDUPS
 from tracker.pgn.stream import MAX_LINE, chunks, drop_boms
 
 if SPEEDUPS is None:
-    pytest.skip("the C extension tracker.pgn._speedups is not built, is older than "
-                "tracker/pgn/_speedups.c (rebuild: python setup.py build_ext --inplace) or "
-                "TRACKER_PURE_PYTHON=1: only the pure Python reader runs",
-                allow_module_level=True)
+    pytest.skip(
+        "the C extension tracker.pgn._speedups is not built, is older than "
+        "tracker/pgn/_speedups.c (rebuild: python setup.py build_ext --inplace) or "
+        "TRACKER_PURE_PYTHON=1: only the pure Python reader runs",
+        allow_module_level=True,
+    )
 C = SPEEDUPS
 
 
@@ -71,7 +73,8 @@ def both(data: bytes, source: str = "t.pgn") -> list[RawGame]:
     assert native == pure
     assert [vars(g) for g in native] == [vars(g) for g in pure]  # the fields, in order
     assert list(chunks(io.BytesIO(data), source, 1, C)) == list(
-        chunks(io.BytesIO(data), source, 1, None))
+        chunks(io.BytesIO(data), source, 1, None)
+    )
     for size in (1, 7, 4099, 1 << 20):
         if size < 64 and len(data) > 4000:
             continue
@@ -97,10 +100,14 @@ def test_both_paths_read_the_corpus_alike(path: Path) -> None:
     assert sum(1 for g in games if g.tags) > 0
     # the same bytes with other line ends: CRLF, CR alone, CR CR LF
     lf = data.replace(b"\r\n", b"\n")
-    for other in (lf.replace(b"\n", b"\r\n"), lf.replace(b"\n", b"\r"),
-                  lf.replace(b"\n", b"\r\r\n")):
+    for other in (
+        lf.replace(b"\n", b"\r\n"),
+        lf.replace(b"\n", b"\r"),
+        lf.replace(b"\n", b"\r\r\n"),
+    ):
         assert [(g.tags, g.moves_digest, g.line) for g in both(other, path.name)] == [
-            (g.tags, g.moves_digest, g.line) for g in games]
+            (g.tags, g.moves_digest, g.line) for g in games
+        ]
 
 
 def test_the_corpus_is_there_to_compare() -> None:
@@ -110,8 +117,11 @@ def test_the_corpus_is_there_to_compare() -> None:
 
 # --- the fuzz inputs of tests/test_pgn_fuzz.py -----------------------------------------
 
-FUZZ = settings(max_examples=300, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @FUZZ
@@ -127,8 +137,12 @@ def test_pgn_like_pieces(pieces: list[bytes]) -> None:
 
 
 @FUZZ
-@given(st.lists(st.tuples(st.integers(0, len(SEED)), st.integers(0, 8),
-                          st.sampled_from(PIECES)), max_size=12))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, len(SEED)), st.integers(0, 8), st.sampled_from(PIECES)),
+        max_size=12,
+    )
+)
 def test_mutated_seed(edits: list[tuple[int, int, bytes]]) -> None:
     data = SEED * 3
     for at, cut, piece in edits:
@@ -151,11 +165,54 @@ def test_mutated_games(data: bytes) -> None:
 # --- each piece against the Python it replaces -------------------------------------------
 
 MOVE_PIECES = [
-    b"1.", b"12.", b"12...", b"..", b"...", b".", b"e4", b"Nf3+", b"exd8=Q#", b"O-O", b"$1",
-    b"$", b"$$12", b"$12.", b" ", b"  ", b"\n", b"\t", b"\x0b", b"\x0c", b"\r", b"{", b"}",
-    b"{c}", b"{[%clk 0:01:00]}", b"(", b")", b"(1... c5)", b";", b"%", b"\n%", b"[", b"]",
-    b"1-0", b"0-1", b"1/2-1/2", b"*", b"!", b"?", b"!?", b"#", b"0", b"1", b"2", b"9",
-    "é".encode(), b"\xff", b"\x00",
+    b"1.",
+    b"12.",
+    b"12...",
+    b"..",
+    b"...",
+    b".",
+    b"e4",
+    b"Nf3+",
+    b"exd8=Q#",
+    b"O-O",
+    b"$1",
+    b"$",
+    b"$$12",
+    b"$12.",
+    b" ",
+    b"  ",
+    b"\n",
+    b"\t",
+    b"\x0b",
+    b"\x0c",
+    b"\r",
+    b"{",
+    b"}",
+    b"{c}",
+    b"{[%clk 0:01:00]}",
+    b"(",
+    b")",
+    b"(1... c5)",
+    b";",
+    b"%",
+    b"\n%",
+    b"[",
+    b"]",
+    b"1-0",
+    b"0-1",
+    b"1/2-1/2",
+    b"*",
+    b"!",
+    b"?",
+    b"!?",
+    b"#",
+    b"0",
+    b"1",
+    b"2",
+    b"9",
+    "é".encode(),
+    b"\xff",
+    b"\x00",
 ]
 moves_text = st.lists(st.sampled_from(MOVE_PIECES), max_size=60).map(b"".join)
 
@@ -170,17 +227,41 @@ def test_movetext(m: bytes) -> None:
 
 
 NAMES = ["Event", "Site", "White", "WhiteElo", "X_1", "9a", "a", "_x", "a-b", "Event"]
-VALUE_PIECES = ["x", "Carlsen, Magnus", "é", "Žižka", "\\", '\\"', '"', "\\\\", "]", '"]',
-                "\r", "\t", " ", "\x00", "€", "😀"]
+VALUE_PIECES = [
+    "x",
+    "Carlsen, Magnus",
+    "é",
+    "Žižka",
+    "\\",
+    '\\"',
+    '"',
+    "\\\\",
+    "]",
+    '"]',
+    "\r",
+    "\t",
+    " ",
+    "\x00",
+    "€",
+    "😀",
+]
 
 
 @st.composite
 def tag_line(draw: st.DrawFn) -> bytes:
     name = draw(st.sampled_from(NAMES)).encode()
     value = "".join(draw(st.lists(st.sampled_from(VALUE_PIECES), max_size=8)))
-    raw = draw(st.sampled_from([value.encode(), value.encode("cp1252", "replace"),
-                                value.encode() + b"\xff", b"\xc3" + value.encode()]))
-    before = draw(st.sampled_from([b' "', b' "', b' "', b'  "', b'"', b"\t\""]))
+    raw = draw(
+        st.sampled_from(
+            [
+                value.encode(),
+                value.encode("cp1252", "replace"),
+                value.encode() + b"\xff",
+                b"\xc3" + value.encode(),
+            ]
+        )
+    )
+    before = draw(st.sampled_from([b' "', b' "', b' "', b'  "', b'"', b'\t"']))
     after = draw(st.sampled_from([b'"]', b'"]', b'"]', b'"] ', b"]", b'"]\r']))
     return b"[" + name + before + raw + after
 
@@ -194,17 +275,27 @@ def test_header_paragraphs(h: bytes) -> None:
     assert C.fast_tags(h) == scan._fast_tags(h)
 
 
-@pytest.mark.parametrize("h", [
-    b'[White "' + b"x" * MAX_VALUE + b'"]',
-    b'[White "' + b"x" * (MAX_VALUE + 1) + b'"]',
-    b'[White "' + "é".encode() * MAX_VALUE + b'"]',  # 2 * MAX_VALUE bytes, MAX_VALUE characters
-    b'[White "' + "é".encode() * (MAX_VALUE + 1) + b'"]',
-    b'[White "' + b"\\\\" * MAX_VALUE + b'"]',  # unescaped: MAX_VALUE characters
-    b'[White "' + b"\xe9" * (MAX_VALUE + 1) + b'"]',  # not UTF-8: read by the Python code
-    b"\n".join(b'[T%d "v"]' % i for i in range(MAX_TAGS)),
-    b"\n".join(b'[T%d "v"]' % i for i in range(MAX_TAGS + 1)),
-    b'[A ""]', b'[A "]', b'[A "x"]"]', b"[", b"", b'[A "x"]\n', b'[A "x"]\n[A "y"]',
-], ids=lambda h: repr(h[:24]))
+@pytest.mark.parametrize(
+    "h",
+    [
+        b'[White "' + b"x" * MAX_VALUE + b'"]',
+        b'[White "' + b"x" * (MAX_VALUE + 1) + b'"]',
+        b'[White "' + "é".encode() * MAX_VALUE + b'"]',  # 2 * MAX_VALUE bytes, MAX_VALUE characters
+        b'[White "' + "é".encode() * (MAX_VALUE + 1) + b'"]',
+        b'[White "' + b"\\\\" * MAX_VALUE + b'"]',  # unescaped: MAX_VALUE characters
+        b'[White "' + b"\xe9" * (MAX_VALUE + 1) + b'"]',  # not UTF-8: read by the Python code
+        b"\n".join(b'[T%d "v"]' % i for i in range(MAX_TAGS)),
+        b"\n".join(b'[T%d "v"]' % i for i in range(MAX_TAGS + 1)),
+        b'[A ""]',
+        b'[A "]',
+        b'[A "x"]"]',
+        b"[",
+        b"",
+        b'[A "x"]\n',
+        b'[A "x"]\n[A "y"]',
+    ],
+    ids=lambda h: repr(h[:24]),
+)
 def test_header_edges(h: bytes) -> None:
     assert C.fast_tags(h) == scan._fast_tags(h)
 
@@ -221,10 +312,29 @@ def test_blake2b_of_any_bytes(data: bytes) -> None:
     assert C.blake2b_hex(data) == hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-line_pieces = st.lists(st.sampled_from([
-    b"\n", b"\r", b"\r\n", b"\r\r\n", b"\r\r", b"a", b" ", b"\t", b"\x0b", b"\x0c",
-    b"\xef\xbb\xbf", b"\xef", b'[E "x"]', b"\n\n", b" \n", b"\n \t\n",
-]), max_size=80).map(b"".join)
+line_pieces = st.lists(
+    st.sampled_from(
+        [
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"\r\r\n",
+            b"\r\r",
+            b"a",
+            b" ",
+            b"\t",
+            b"\x0b",
+            b"\x0c",
+            b"\xef\xbb\xbf",
+            b"\xef",
+            b'[E "x"]',
+            b"\n\n",
+            b" \n",
+            b"\n \t\n",
+        ]
+    ),
+    max_size=80,
+).map(b"".join)
 
 
 @settings(max_examples=1000, deadline=None)
@@ -242,7 +352,8 @@ def test_line_ends(data: bytes, at: list[int], held: int) -> None:
         count = LineCount(speedups)
         count.feed(b"\r" * held)
         for start, end in itertools.pairwise(
-                sorted({min(a, len(data)) for a in at} | {0, len(data)})):
+            sorted({min(a, len(data)) for a in at} | {0, len(data)})
+        ):
             count.feed(data[start:end])
         counts.append(count.lines)
     assert counts[0] == counts[1]
@@ -251,9 +362,37 @@ def test_line_ends(data: bytes, at: list[int], held: int) -> None:
 # --- every special byte at every place of short inputs ----------------------------------
 
 BOUNDARY_BYTES = [
-    b"\n", b"\r", b"\r\n", b"\n\n", b"\x00", b"\xff", b"\xef\xbb\xbf", b"\xef", b"\x80",
-    b"\xc3", "é".encode(), b"\xed\xa0\x80", b"[", b"]", b'"', b"\\", b"{", b"}", b"(", b")",
-    b";", b"%", b"$", b"$1", b".", b"..", b" ", b"\t", b"\x0b", b"1-0", b"*",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\n\n",
+    b"\x00",
+    b"\xff",
+    b"\xef\xbb\xbf",
+    b"\xef",
+    b"\x80",
+    b"\xc3",
+    "é".encode(),
+    b"\xed\xa0\x80",
+    b"[",
+    b"]",
+    b'"',
+    b"\\",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b";",
+    b"%",
+    b"$",
+    b"$1",
+    b".",
+    b"..",
+    b" ",
+    b"\t",
+    b"\x0b",
+    b"1-0",
+    b"*",
 ]
 
 
@@ -292,8 +431,13 @@ def test_a_special_byte_at_every_place(special: bytes) -> None:
                 _pieces_alike(data)
                 if at % 3 == 0 or length < 18:
                     both(data)
-                    both(b'[Event "' + data + b'"]\n[White "A"]\n\n1. e4 *\n\n[Event "F"]\n\n'
-                         + data + b" 1-0\n")
+                    both(
+                        b'[Event "'
+                        + data
+                        + b'"]\n[White "A"]\n\n1. e4 *\n\n[Event "F"]\n\n'
+                        + data
+                        + b" 1-0\n"
+                    )
 
 
 # --- what the extension makes, and the switch -------------------------------------------
@@ -320,10 +464,12 @@ def test_big_inputs() -> None:
     comment = b"1. e4 {" + b"x " * (scan.CARRY_CAP // 2 + 10) + b"} e5 1-0"
     tags = b"\n".join(b'[T%d "v"]' % i for i in range(MAX_TAGS + 5))
     game = b'[Event "E"]\n\n1. d4 d5 *\n\n'
-    for data in (game + b'[White "A"]\n\n' + long_line + b"\n\n" + game,
-                 game + b'[White "A"]\n\n' + comment + b"\n\n" + game,
-                 game + tags + b"\n\n1. c4 *\n\n" + game,
-                 b"%" + b"x" * (MAX_LINE + 5) + b"\n" + game):
+    for data in (
+        game + b'[White "A"]\n\n' + long_line + b"\n\n" + game,
+        game + b'[White "A"]\n\n' + comment + b"\n\n" + game,
+        game + tags + b"\n\n1. c4 *\n\n" + game,
+        b"%" + b"x" * (MAX_LINE + 5) + b"\n" + game,
+    ):
         assert both(data) == list(read_games_slow(io.BytesIO(data), "t.pgn"))
 
 
@@ -362,12 +508,18 @@ def test_configure_takes_only_a_class_made_by_object_new(cls: type) -> None:
         _configure()
 
 
-LEAK_GAME = ('[Event "E"]\n[White "Aé"]\n[B "x\\\\y"]\n\n'
-             "1. e4 e5 2. Nf3 {c} Nc6 (2... d6) $1 3... a6 1-0\n\n").encode()
+LEAK_GAME = (
+    '[Event "E"]\n[White "Aé"]\n[B "x\\\\y"]\n\n'
+    "1. e4 e5 2. Nf3 {c} Nc6 (2... d6) $1 3... a6 1-0\n\n"
+).encode()
 LEAK_INPUTS = [
-    LEAK_GAME * 20, LEAK_GAME.replace(b"\n", b"\r\n") * 5, b'[Event "\xff"]\n\n1. e4 *\n\n' * 5,
-    b"junk\n\n" + LEAK_GAME * 2 + b"%x\n;c\n" + LEAK_GAME, b"\x00" + LEAK_GAME,
-    b'[A "x"]\n[A "y"]\n\n1. e4 *\n\n' * 3, b'[A "' + b"v" * (MAX_VALUE + 1) + b'"]\n\n1. e4 *\n\n',
+    LEAK_GAME * 20,
+    LEAK_GAME.replace(b"\n", b"\r\n") * 5,
+    b'[Event "\xff"]\n\n1. e4 *\n\n' * 5,
+    b"junk\n\n" + LEAK_GAME * 2 + b"%x\n;c\n" + LEAK_GAME,
+    b"\x00" + LEAK_GAME,
+    b'[A "x"]\n[A "y"]\n\n1. e4 *\n\n' * 3,
+    b'[A "' + b"v" * (MAX_VALUE + 1) + b'"]\n\n1. e4 *\n\n',
     LEAK_GAME * 3 + b'[Event "open',
 ]
 
@@ -390,8 +542,9 @@ def _every_call() -> None:
     raw: Any = C
     not_utf8 = LEAK_GAME * 5 + b'[Event "\xff"]\n\n1. e4 *\n\n' + LEAK_GAME
     for fallback, error in ((lambda h: {}[h], KeyError), (lambda h: 1, TypeError)):
-        raw.configure(RawGame, fallback, MAX_TAGS, MAX_VALUE, moves.RESULT_ENDS, moves.DROP,
-                      moves.NUMBERING)
+        raw.configure(
+            RawGame, fallback, MAX_TAGS, MAX_VALUE, moves.RESULT_ENDS, moves.DROP, moves.NUMBERING
+        )
         with pytest.raises(error):
             C.groups(not_utf8, 1, True)
     _configure()
@@ -399,8 +552,16 @@ def _every_call() -> None:
         _configure(ends=(b"x",) * 5 + (1,))
     with pytest.raises(TypeError):
         _configure(int)
-    for function in (raw.normalize, raw.to_lf, raw.count_lf, raw.fast_tags,
-                     raw.fast_canonical, raw.canonical, raw.digest, raw.blake2b_hex):
+    for function in (
+        raw.normalize,
+        raw.to_lf,
+        raw.count_lf,
+        raw.fast_tags,
+        raw.fast_canonical,
+        raw.canonical,
+        raw.digest,
+        raw.blake2b_hex,
+    ):
         with pytest.raises(TypeError):
             function("str")
     with pytest.raises(ValueError):
@@ -458,10 +619,13 @@ def test_a_build_older_than_its_source_is_not_used(tmp_path: Path) -> None:
 
 
 def _paths(env: dict[str, str]) -> str:
-    code = ("from tracker.pgn import native, scan, stream; "
-            "print(native.SPEEDUPS is None, scan.NATIVE is None)")
-    return subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
-                          text=True, check=True).stdout.strip()
+    code = (
+        "from tracker.pgn import native, scan, stream; "
+        "print(native.SPEEDUPS is None, scan.NATIVE is None)"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def test_tracker_pure_python_turns_the_extension_off() -> None:

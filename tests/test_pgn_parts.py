@@ -22,8 +22,16 @@ from tracker.model import RawGame
 from tracker.pgn.scan import game_cuts, read_games
 
 MORE_PIECES = [
-    b"\n\n[", b"\r\n\r\n[", b"1. e4 e5 1-0\n\n", b'[Event "E"]\n[Site "S"]\n\n', b"a\n\n[B",
-    b"%x\n\n[A", b";c\n\n[A", b"{ open\n\n[Event \"z\"]\n", b"\xef\xbb\xbf\n\n[A", b" \n\n[A",
+    b"\n\n[",
+    b"\r\n\r\n[",
+    b"1. e4 e5 1-0\n\n",
+    b'[Event "E"]\n[Site "S"]\n\n',
+    b"a\n\n[B",
+    b"%x\n\n[A",
+    b";c\n\n[A",
+    b'{ open\n\n[Event "z"]\n',
+    b"\xef\xbb\xbf\n\n[A",
+    b" \n\n[A",
 ]
 
 
@@ -56,8 +64,10 @@ def test_cuts_at_game_starts_only() -> None:
 
 def test_no_cut_inside_a_header_block_or_after_a_comment_line() -> None:
     # ChessBase writes a blank line inside the header: not a cut; nor after `%` or `;` lines.
-    data = (b'[Event "E"]\n\n[White "A"]\n[Black "B"]\n\n1. e4 1-0\n\n'
-            b"% escape\n\n[Site \"x\"]\n\n1. d4 *\n\n;c\n\n[Site \"y\"]\n\n1. c4 *\n") * 20
+    data = (
+        b'[Event "E"]\n\n[White "A"]\n[Black "B"]\n\n1. e4 1-0\n\n'
+        b'% escape\n\n[Site "x"]\n\n1. d4 *\n\n;c\n\n[Site "y"]\n\n1. c4 *\n'
+    ) * 20
     cuts, games = in_parts(data, 7)
     for c in cuts[1:-1]:
         assert data[:c].endswith((b"1-0\n\n", b"*\n\n"))
@@ -70,8 +80,10 @@ def test_a_file_without_cuts_is_one_part() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(PIECES + MORE_PIECES), max_size=120),
-       st.integers(min_value=1, max_value=200))
+@given(
+    st.lists(st.sampled_from(PIECES + MORE_PIECES), max_size=120),
+    st.integers(min_value=1, max_value=200),
+)
 def test_pgn_like_pieces_in_parts(pieces: list[bytes], step: int) -> None:
     data = SEED + b"".join(pieces) + SEED
     assert in_parts(data, step)[1] == whole(data)

@@ -84,7 +84,11 @@ def test_two_games_tags_lines_digests() -> None:
     got = games(BASIC)
     assert [g.tags["White"] for g in got] == ["A", "C"]
     assert got[0].tags == {
-        "Event": "Club ch", "Site": "Here", "White": "A", "Black": "B", "Result": "1-0"
+        "Event": "Club ch",
+        "Site": "Here",
+        "White": "A",
+        "Black": "B",
+        "Result": "1-0",
     }
     assert [g.line for g in got] == [1, 9]
     assert got[0].moves_digest == digest(b"1.e4e52.Nf3Nc63.Bb5a6")
@@ -193,8 +197,10 @@ def test_bom_at_start_and_in_mid_stream() -> None:
 def test_a_bom_split_by_a_bom_is_removed_whole() -> None:
     # Found by Hypothesis: b"\xef" + BOM + b"\xbb\xbf" is a BOM again once the inner one is
     # removed; the fast path removed twice (scanner, then line machine), the slow path once.
-    data = (b'[Event "E"]\n\n1. e4 1-0\n\n\xef\xef\xbb\xbf\xbb\xbf[Event "F"]\n[Site "S"]\n\n'
-            b"1. d4 1-0\n")
+    data = (
+        b'[Event "E"]\n\n1. e4 1-0\n\n\xef\xef\xbb\xbf\xbb\xbf[Event "F"]\n[Site "S"]\n\n'
+        b"1. d4 1-0\n"
+    )
     first, second = games(data)
     assert second.tags == {"Event": "F", "Site": "S"} and second.line == 5
 
@@ -256,7 +262,8 @@ def test_truncated_file() -> None:
     assert second.tags == {"Event": "Club ch", "White": "Gamma, Gus"}
     assert second.problems == ('line 10: not a tag pair, ignored: [Black "Delta, D',)
     assert problem_location(second, second.problems[0]) == (
-        10, 'not a tag pair, ignored: [Black "Delta, D'
+        10,
+        'not a tag pair, ignored: [Black "Delta, D',
     )
 
 
@@ -293,8 +300,12 @@ def test_deep_nesting_is_read_in_linear_time() -> None:
     import time
 
     depth = 100_000
-    data = (b'[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 '
-            + b"(1. d4 " * depth + b")" * depth + b" e5 1-0\n")
+    data = (
+        b'[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 '
+        + b"(1. d4 " * depth
+        + b")" * depth
+        + b" e5 1-0\n"
+    )
     started = time.process_time()
     (g,) = list(read_games(io.BytesIO(data), "t.pgn"))
     assert time.process_time() - started < 5
@@ -308,13 +319,14 @@ def test_nul_bytes() -> None:
 
 
 def test_nul_bytes_in_a_tag_value_are_removed_and_reported() -> None:
-    data = (b'[Event "Club"]\n[White "Svo\x00boda, Petr"]\n[Black "B"]\n[Result "1-0"]\n\n'
-            b"1. e4 e5 1-0\n\n"
-            b'[Event "Club"]\n[White\x00 "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. d4 1-0\n')
+    data = (
+        b'[Event "Club"]\n[White "Svo\x00boda, Petr"]\n[Black "B"]\n[Result "1-0"]\n\n'
+        b"1. e4 e5 1-0\n\n"
+        b'[Event "Club"]\n[White\x00 "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. d4 1-0\n'
+    )
     first, second = games(data)
     assert first.tags["White"] == "Svoboda, Petr"
-    assert first.problems == (
-        "line 2: NUL bytes in tag White: removed; is this a binary file?",)
+    assert first.problems == ("line 2: NUL bytes in tag White: removed; is this a binary file?",)
     assert [problem_location(first, p)[0] for p in first.problems] == [2]
     # Not a tag pair at all: ignored, and the NUL is shown escaped (one printable line).
     assert "White" not in second.tags
@@ -354,12 +366,17 @@ def test_the_tags_the_tool_stores_are_kept_past_the_cap() -> None:
     they stand, only the others dropped."""
     junk = b"".join(b'[T%d "v"]\n' % i for i in range(5000))
     head = b'[Event "Open"]\n[Date "2025.10.04"]\n'
-    tail = (b'[White "Late, White"]\n[Black "Late, Black"]\n[Result "1-0"]\n'
-            b'[WhiteElo "1850"]\n[TimeControl "5400+30"]\n')
+    tail = (
+        b'[White "Late, White"]\n[Black "Late, Black"]\n[Result "1-0"]\n'
+        b'[WhiteElo "1850"]\n[TimeControl "5400+30"]\n'
+    )
     (g,) = games(head + junk + tail + b"\n1. e4 e5 1-0\n")
     assert g.tags["White"] == "Late, White" and g.tags["Black"] == "Late, Black"
     assert (g.tags["WhiteElo"], g.tags["TimeControl"], g.tags["Result"]) == (
-        "1850", "5400+30", "1-0")
+        "1850",
+        "5400+30",
+        "1-0",
+    )
     assert len(g.tags) == MAX_TAGS + 5
     assert g.problems == (f"{5002 - MAX_TAGS} tags beyond the first {MAX_TAGS} ignored",)
 
@@ -369,8 +386,11 @@ def test_a_game_with_its_names_past_the_cap_is_imported(tmp_path: Path) -> None:
     from tracker.store import open_store
 
     junk = "".join(f'[T{i} "v"]\n' for i in range(5000))
-    text = ('[Event "Open"]\n[Site "X"]\n[Date "2025.10.04"]\n[Round "1"]\n' + junk
-            + '[White "Late, White"]\n[Black "Late, Black"]\n[Result "1-0"]\n\n1. e4 1-0\n')
+    text = (
+        '[Event "Open"]\n[Site "X"]\n[Date "2025.10.04"]\n[Round "1"]\n'
+        + junk
+        + '[White "Late, White"]\n[Black "Late, Black"]\n[Result "1-0"]\n\n1. e4 1-0\n'
+    )
     (tmp_path / "t.pgn").write_text(text, encoding="utf-8")
     with open_store(str(tmp_path / "t.db")) as store:
         (src,) = import_paths(store, [str(tmp_path / "t.pgn")], ImportOptions()).sources
@@ -400,8 +420,11 @@ def test_ten_megabyte_single_line_in_bounded_memory() -> None:
     assert got[0].has_moves and got[1].line == 6
 
 
-@pytest.mark.parametrize("line", [b"%" + b"x" * MAX_LINE, b";" + b"x" * MAX_LINE,
-                                  b" " * (MAX_LINE + 1)], ids=["escape", "semicolon", "blank"])
+@pytest.mark.parametrize(
+    "line",
+    [b"%" + b"x" * MAX_LINE, b";" + b"x" * MAX_LINE, b" " * (MAX_LINE + 1)],
+    ids=["escape", "semicolon", "blank"],
+)
 def test_a_cut_line_outside_any_game_is_reported_with_the_next_game(line: bytes) -> None:
     # A `%` line (or `;`, or blank) over MAX_LINE bytes before a game or between two: the
     # line machine reports the cut with the next game, and so does the fast reader (it
@@ -415,16 +438,34 @@ def test_a_cut_line_outside_any_game_is_reported_with_the_next_game(line: bytes)
     assert list(read_games_pure(io.BytesIO(cut + BASIC), "t.pgn")) == games(cut + BASIC)
 
 
-CUT_LINES = [b"%" + b"x" * MAX_LINE, b";" + b"x" * MAX_LINE, b" " * (MAX_LINE + 1),
-             b"1. e4 " * (MAX_LINE // 6 + 1), b'[Event "' + b"x" * MAX_LINE,
-             b"{" + b"x" * MAX_LINE, b"x" * (MAX_LINE + 1)]
-SMALL_LINES = [b'[Event "E"]', b'[White "A"]', b"", b"", b"1. e4 e5 1-0", b"{c", b"}", b"%x",
-               b";x", b"1. d4 {", b"(1. c4", b")", b"*"]
+CUT_LINES = [
+    b"%" + b"x" * MAX_LINE,
+    b";" + b"x" * MAX_LINE,
+    b" " * (MAX_LINE + 1),
+    b"1. e4 " * (MAX_LINE // 6 + 1),
+    b'[Event "' + b"x" * MAX_LINE,
+    b"{" + b"x" * MAX_LINE,
+    b"x" * (MAX_LINE + 1),
+]
+SMALL_LINES = [
+    b'[Event "E"]',
+    b'[White "A"]',
+    b"",
+    b"",
+    b"1. e4 e5 1-0",
+    b"{c",
+    b"}",
+    b"%x",
+    b";x",
+    b"1. d4 {",
+    b"(1. c4",
+    b")",
+    b"*",
+]
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.one_of(st.sampled_from(SMALL_LINES), st.sampled_from(CUT_LINES)),
-                max_size=14))
+@given(st.lists(st.one_of(st.sampled_from(SMALL_LINES), st.sampled_from(CUT_LINES)), max_size=14))
 def test_cut_lines_anywhere_are_reported_as_the_line_machine_does(lines: list[bytes]) -> None:
     # Each cut's problem goes to the game the line machine gives it (the one it is in, the
     # one it ends, or the next), whatever the fast reader skips or reads in groups.
@@ -438,17 +479,23 @@ BLANK_CUT = b" " * (MAX_LINE + 1)
 
 
 def _blank_cut_after_a_blank(lines: list[bytes]) -> bool:
-    return any(a == b"" and b == BLANK_CUT and c.startswith(b"[")
-               for a, b, c in zip(lines, lines[1:], lines[2:], strict=False))
+    return any(
+        a == b"" and b == BLANK_CUT and c.startswith(b"[")
+        for a, b, c in zip(lines, lines[1:], lines[2:], strict=False)
+    )
 
 
-@pytest.mark.xfail(strict=True, reason="known defect (found by Hypothesis): a cut line of "
-                   "blanks after a blank line, before a tag, gets its problem on the next game "
-                   "in the fast reader, on the one before in the line machine")
+@pytest.mark.xfail(
+    strict=True,
+    reason="known defect (found by Hypothesis): a cut line of "
+    "blanks after a blank line, before a tag, gets its problem on the next game "
+    "in the fast reader, on the one before in the line machine",
+)
 def test_a_cut_line_of_blanks_before_a_game_is_reported_as_the_line_machine_does() -> None:
     data = b"\n".join([b"1. e4 e5 1-0", b"", BLANK_CUT, b'[Event "E"]']) + b"\n"
-    assert list(read_games(io.BytesIO(data), "t.pgn")) == \
-        list(read_games_slow(io.BytesIO(data), "t.pgn"))
+    assert list(read_games(io.BytesIO(data), "t.pgn")) == list(
+        read_games_slow(io.BytesIO(data), "t.pgn")
+    )
 
 
 def test_long_movetext_is_hashed_as_it_streams() -> None:
@@ -517,8 +564,10 @@ def test_dos_code_page_437_still_read_as_dos(raw: bytes, text: str) -> None:
 
 
 def test_reported_file_keeps_windows_1252_names_and_event() -> None:
-    data = (b'[Event "Memori\xe1l \x96 Brno"]\n[White "O\x92Brien, Se\xe1n"]\n'
-            b'[Black "M\xfcller, J"]\n[Date "2025.10.04"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n')
+    data = (
+        b'[Event "Memori\xe1l \x96 Brno"]\n[White "O\x92Brien, Se\xe1n"]\n'
+        b'[Black "M\xfcller, J"]\n[Date "2025.10.04"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+    )
     (g,) = games(data)
     assert g.tags["Event"] == "Memoriál – Brno"
     assert (g.tags["White"], g.tags["Black"]) == ("O’Brien, Seán", "Müller, J")
@@ -529,9 +578,11 @@ def test_reported_file_keeps_windows_1252_names_and_event() -> None:
 
 # ---- bug 10: UTF-16 (and UTF-32) files, CR-only line ends
 
-TWO = ('[Event "Memoriál Tomáš"]\n[Site "Brno"]\n[White "Müller, Jürgen"]\n[Black "Ng, A"]\n'
-       '[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event "Open"]\n[White "Ng, A"]\n'
-       '[Black "Müller, Jürgen"]\n[Result "0-1"]\n\n1. d4 {Ž} d5 0-1\n')
+TWO = (
+    '[Event "Memoriál Tomáš"]\n[Site "Brno"]\n[White "Müller, Jürgen"]\n[Black "Ng, A"]\n'
+    '[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event "Open"]\n[White "Ng, A"]\n'
+    '[Black "Müller, Jürgen"]\n[Result "0-1"]\n\n1. d4 {Ž} d5 0-1\n'
+)
 
 
 @pytest.mark.parametrize(
@@ -551,7 +602,8 @@ def test_utf16_and_utf32_files_read_as_utf8(encoded: bytes) -> None:
     assert len(want) == 2 and want[0].tags["Event"] == "Memoriál Tomáš"
     assert games(encoded) == want
     assert list(read_games_reference(io.BytesIO(encoded), "t.pgn")) == list(
-        read_games_reference(io.BytesIO(TWO.encode()), "t.pgn"))
+        read_games_reference(io.BytesIO(TWO.encode()), "t.pgn")
+    )
     assert game_cuts(io.BytesIO(encoded), len(encoded), 16) == [0, len(encoded)]
 
 
@@ -569,7 +621,8 @@ def test_cr_only_line_ends_are_lines() -> None:
     assert got == games(lf)
     assert [g.line for g in got] == [1, 9]
     assert list(read_games_reference(io.BytesIO(lf.replace(b"\n", b"\r")), "t.pgn")) == list(
-        read_games_reference(io.BytesIO(lf), "t.pgn"))
+        read_games_reference(io.BytesIO(lf), "t.pgn")
+    )
 
 
 def test_a_crlf_split_between_blocks_is_one_line_end() -> None:
@@ -624,8 +677,10 @@ def test_cuts_see_a_cr_alone_as_a_line_end() -> None:
 
 # ---- bug 17: --validate: no python-chess log lines; the line of the bad move
 
-BAD = ('[Event "Club2"]\n[White "A, B"]\n[Black "C, D"]\n[Result "0-1"]\n\n1. d4 d5\n'
-       '{a comment\nover two lines} 2. c4\nBb7 0-1\n')
+BAD = (
+    '[Event "Club2"]\n[White "A, B"]\n[Black "C, D"]\n[Result "0-1"]\n\n1. d4 d5\n'
+    "{a comment\nover two lines} 2. c4\nBb7 0-1\n"
+)
 
 
 def test_validate_moves_gives_the_line_of_the_bad_move(caplog: pytest.LogCaptureFixture) -> None:
@@ -638,19 +693,32 @@ def test_validate_moves_gives_the_line_of_the_bad_move(caplog: pytest.LogCapture
 
 def test_validate_logs_nothing_to_stderr() -> None:
     # As a user saw it: without logging set up, python-chess's errors went to stderr.
-    code = ("import sys; from tracker.pgn import validate_moves; "
-            "print(validate_moves(sys.stdin.read()))")
-    done = subprocess.run([sys.executable, "-c", code], input=BAD, capture_output=True,
-                          text=True, cwd=REPO, env=subprocess_env(), check=True)
+    code = (
+        "import sys; from tracker.pgn import validate_moves; "
+        "print(validate_moves(sys.stdin.read()))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input=BAD,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=subprocess_env(),
+        check=True,
+    )
     assert "illegal san: 'Bb7'" in done.stdout
     assert done.stderr == ""
 
 
-@pytest.mark.parametrize("encode", [
-    lambda t: t.encode(),
-    lambda t: t.replace("\n", "\r").encode(),  # old Mac
-    lambda t: t.replace("\n", "\r\n").encode("utf-16"),  # Windows PowerShell
-], ids=["lf", "cr", "utf16"])
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda t: t.encode(),
+        lambda t: t.replace("\n", "\r").encode(),  # old Mac
+        lambda t: t.replace("\n", "\r\n").encode("utf-16"),  # Windows PowerShell
+    ],
+    ids=["lf", "cr", "utf16"],
+)
 def test_text_lines_are_the_lines_read_games_numbers(encode: Callable[[str], bytes]) -> None:
     text = TWO + "\n" + BAD
     data = encode(text)
@@ -665,9 +733,12 @@ def test_text_lines_are_the_lines_read_games_numbers(encode: Callable[[str], byt
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"\r\r\n", b"a", b'[E "x"]', b"\n\n"]),
-                max_size=60),
-       st.lists(st.integers(0, 200), max_size=6))
+@given(
+    st.lists(
+        st.sampled_from([b"\n", b"\r", b"\r\n", b"\r\r\n", b"a", b'[E "x"]', b"\n\n"]), max_size=60
+    ),
+    st.lists(st.integers(0, 200), max_size=6),
+)
 def test_line_count_counts_lines_as_read_games_does(pieces: list[bytes], at: list[int]) -> None:
     # For the lines of a part read in pieces (the import's workers number their games so).
     data = b"".join(pieces)

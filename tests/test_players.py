@@ -27,14 +27,27 @@ pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftes
 
 @pytest.fixture
 def season(store: Store, tmp_path: Path) -> Store:
-    run(store, write(
-        tmp_path / "s.pgn",
-        pgn(White="Carlsen, Magnus", WhiteFideId="1503014", Black="Giri, Anish", Round="1",
-            Date="2024.05.01"),
-        pgn(White="Giri, Anish", Black="Carlsen,M", Round="2", Date="2024.05.02",
-            TimeControl="900+10"),
-        pgn(White="Caruana, Fabiano", Black="Giri, Anish", Round="3", Date="2024.05.03"),
-    ))
+    run(
+        store,
+        write(
+            tmp_path / "s.pgn",
+            pgn(
+                White="Carlsen, Magnus",
+                WhiteFideId="1503014",
+                Black="Giri, Anish",
+                Round="1",
+                Date="2024.05.01",
+            ),
+            pgn(
+                White="Giri, Anish",
+                Black="Carlsen,M",
+                Round="2",
+                Date="2024.05.02",
+                TimeControl="900+10",
+            ),
+            pgn(White="Caruana, Fabiano", Black="Giri, Anish", Round="3", Date="2024.05.03"),
+        ),
+    )
     return store
 
 
@@ -47,8 +60,10 @@ def test_players_list_counts_games_per_list_and_dates(season: Store) -> None:
 
 
 def test_search_by_name_part_alias_and_fide_id(season: Store) -> None:
-    assert sorted(p.name for p in list_players(season, "carlsen")) == ["Carlsen, Magnus",
-                                                                      "Carlsen,M"]
+    assert sorted(p.name for p in list_players(season, "carlsen")) == [
+        "Carlsen, Magnus",
+        "Carlsen,M",
+    ]
     assert [p.name for p in list_players(season, "1503014")] == ["Carlsen, Magnus"]
     assert list_players(season, "nobody") == []
 
@@ -86,26 +101,46 @@ def test_merge_keeps_official_entries_and_fills_facts(season: Store) -> None:
     set_facts(season, other.id, birth_year=1990, ever_2400=True)
     set_me(season, other.id)
     with season.engine.begin() as conn:
-        conn.execute(insert(official_ratings).values(
-            player_id=other.id, list="standard", period="2024-05", rating=2830,
-            source="manual", recorded_at=dt.datetime(2024, 5, 1)))
+        conn.execute(
+            insert(official_ratings).values(
+                player_id=other.id,
+                list="standard",
+                period="2024-05",
+                rating=2830,
+                source="manual",
+                recorded_at=dt.datetime(2024, 5, 1),
+            )
+        )
     merged = merge(season, keep.id, other.id)
     assert (merged.birth_year, merged.ever_2400, merged.is_me) == (1990, True, True)
     with season.engine.connect() as conn:
         owners = conn.execute(select(official_ratings.c.player_id)).scalars().all()
-        names = conn.execute(select(player_names.c.player_id)
-                             .where(player_names.c.norm_name == "carlsen m")).scalars().all()
-        left = conn.execute(select(games.c.id).where(
-            (games.c.white_id == other.id) | (games.c.black_id == other.id))).all()
+        names = (
+            conn.execute(
+                select(player_names.c.player_id).where(player_names.c.norm_name == "carlsen m")
+            )
+            .scalars()
+            .all()
+        )
+        left = conn.execute(
+            select(games.c.id).where(
+                (games.c.white_id == other.id) | (games.c.black_id == other.id)
+            )
+        ).all()
     assert owners == [keep.id] and names == [keep.id] and left == []
 
 
 def test_set_facts_and_me(season: Store) -> None:
     giri = resolve_player(season, "Giri, Anish")
-    ref = set_facts(season, giri.id, birth_year=1994, rated_games=40, ever_2400=True,
-                    fide_id=24116068)
+    ref = set_facts(
+        season, giri.id, birth_year=1994, rated_games=40, ever_2400=True, fide_id=24116068
+    )
     assert (ref.birth_year, ref.rated_games, ref.ever_2400, ref.fide_id) == (
-        1994, 40, True, 24116068)
+        1994,
+        40,
+        True,
+        24116068,
+    )
     ref = set_facts(season, giri.id, ever_2400=False)
     assert ref.ever_2400 is False and ref.birth_year == 1994  # others untouched
     set_me(season, giri.id)

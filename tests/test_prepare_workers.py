@@ -26,8 +26,12 @@ def _run(script: str, *args: str) -> str:
     """`script` in a new interpreter (what it changes stays there), with this process's
     TRACKER_PURE_PYTHON: its standard output."""
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(script), *args], cwd=REPO,
-        capture_output=True, text=True, timeout=600, env=os.environ.copy(),
+        [sys.executable, "-c", textwrap.dedent(script), *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=os.environ.copy(),
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -117,21 +121,42 @@ def test_the_online_words_in_lower_case_are_the_ignorecase_pattern() -> None:
     # case, glued to letters, digits and punctuation, for every pair of ASCII characters
     # and for the events and sites of the sample season and the corpus.
     rng = random.Random(7)
-    words = ["lichess", "chess.com", "freechess", "fics", "chessclub.com", "internet",
-             "internet chess club", "icc", "playchess", "chess24", "chesstempo", "tornelo",
-             "online", "chess", "club", "int", "line"]
+    words = [
+        "lichess",
+        "chess.com",
+        "freechess",
+        "fics",
+        "chessclub.com",
+        "internet",
+        "internet chess club",
+        "icc",
+        "playchess",
+        "chess24",
+        "chesstempo",
+        "tornelo",
+        "online",
+        "chess",
+        "club",
+        "int",
+        "line",
+    ]
     around = ["", " ", ".", "-", "_", "x", "1", "/", "www.", "(", "'", "\t"]
     texts = [chr(a) + chr(b) for a in range(128) for b in range(128)]
     for _ in range(20_000):
-        texts.append(rng.choice(around) + _with_random_case(rng, rng.choice(words))
-                     + rng.choice(around) + rng.choice(["", _with_random_case(
-                         rng, rng.choice(words))]))
+        texts.append(
+            rng.choice(around)
+            + _with_random_case(rng, rng.choice(words))
+            + rng.choice(around)
+            + rng.choice(["", _with_random_case(rng, rng.choice(words))])
+        )
     for f in _pgn_files():
         for g in read_games(io.BytesIO(decompressed(Path(f))), f):
             texts += [g.tags.get("Event", ""), g.tags.get("Site", "")]
     texts += ["Lİchess", "ONLİNE", "Chesſ.com", "internet\u212a"]  # not ASCII: IGNORECASE
-    for pattern, lower in ((prepare._ONLINE_RE, prepare._ONLINE_LOWER),
-                           (prepare._ONLINE_EVENT_RE, prepare._ONLINE_EVENT_LOWER)):
+    for pattern, lower in (
+        (prepare._ONLINE_RE, prepare._ONLINE_LOWER),
+        (prepare._ONLINE_EVENT_RE, prepare._ONLINE_EVENT_LOWER),
+    ):
         found = 0
         for text in texts:
             expected = pattern.search(text) is not None

@@ -66,31 +66,51 @@ def _pgn(start: dt.date, fide_tags: bool) -> str:
     games = []
     for i, (o, result) in enumerate(zip(OPPONENTS, SCORES, strict=True)):
         day = start + dt.timedelta(days=i)
-        tag = (None if not o.listed else None if o.rating is None else str(o.rating)) \
-            if fide_tags else o.tag
-        headers = {"Event": "Lists Open", "Site": "Berlin", "Date": day.strftime("%Y.%m.%d"),
-                   "EventDate": start.strftime("%Y.%m.%d"), "Round": str(i + 1),
-                   "White": ME[0], "Black": o.name, "Result": result,
-                   "WhiteFideId": str(ME[1]), "WhiteElo": str(ME[2]), "TimeControl": "5400+30"}
+        tag = (
+            (None if not o.listed else None if o.rating is None else str(o.rating))
+            if fide_tags
+            else o.tag
+        )
+        headers = {
+            "Event": "Lists Open",
+            "Site": "Berlin",
+            "Date": day.strftime("%Y.%m.%d"),
+            "EventDate": start.strftime("%Y.%m.%d"),
+            "Round": str(i + 1),
+            "White": ME[0],
+            "Black": o.name,
+            "Result": result,
+            "WhiteFideId": str(ME[1]),
+            "WhiteElo": str(ME[2]),
+            "TimeControl": "5400+30",
+        }
         if o.fide_id is not None:
             headers["BlackFideId"] = str(o.fide_id)
         if tag is not None:
             headers["BlackElo"] = tag
-        games.append("".join(f'[{k} "{v}"]\n' for k, v in headers.items())
-                     + f"\n1. e4 e5 2. Nf3 Nc6 {result}\n")
+        games.append(
+            "".join(f'[{k} "{v}"]\n' for k, v in headers.items())
+            + f"\n1. e4 e5 2. Nf3 Nc6 {result}\n"
+        )
     return "\n".join(games)
 
 
-def _cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-         *args: str) -> str:
+def _cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
     code, out, err = run_cli(capsys, monkeypatch, *args)
     assert code == 0, err
     return out
 
 
-def _replay(tmp: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-            fmt: str, period: Period, start: dt.date, *, with_list: bool
-            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _replay(
+    tmp: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fmt: str,
+    period: Period,
+    start: dt.date,
+    *,
+    with_list: bool,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(history rows, explain games of the period that rates the tournament) as JSON."""
     tmp.mkdir()
     db = str(tmp / "t.db")
@@ -99,21 +119,42 @@ def _replay(tmp: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.M
     _cli(capsys, monkeypatch, "import", str(pgn), "--db", db, "--player", ME[0])
     if with_list:
         people = [_player(ME[0], ME[1], ME[2])] + [
-            _player(o.name, o.fide_id or o.list_id, o.rating) for o in OPPONENTS if o.listed]
+            _player(o.name, o.fide_id or o.list_id, o.rating) for o in OPPONENTS if o.listed
+        ]
         name = f"standard_{period.month:02d}{period.year % 100:02d}frl"  # month from header
         listed = tmp / (name + (".xml" if fmt == "xml" else ".txt"))
         with listed.open("w", encoding="utf-8", newline="\n") as out:
             write_list(out, people, fmt, rating_list=RatingList.STANDARD, period=period)
-        _cli(capsys, monkeypatch, "official", "import", str(listed), "--period", str(period),
-             "--db", db)
+        _cli(
+            capsys,
+            monkeypatch,
+            "official",
+            "import",
+            str(listed),
+            "--period",
+            str(period),
+            "--db",
+            db,
+        )
     else:
         k = [] if fmt == "txt-2009" else ["--k", "20"]  # (that layout prints no K)
-        _cli(capsys, monkeypatch, "official", "add", ME[0], "--period", str(period),
-             "--rating", str(ME[2]), *k, "--db", db)
+        _cli(
+            capsys,
+            monkeypatch,
+            "official",
+            "add",
+            ME[0],
+            "--period",
+            str(period),
+            "--rating",
+            str(ME[2]),
+            *k,
+            "--db",
+            db,
+        )
     history = json.loads(_cli(capsys, monkeypatch, "history", "--db", db, "--format", "json"))
     rated = next(r["period"] for r in history if r["games"])
-    games = json.loads(_cli(capsys, monkeypatch, "explain", rated, "--db", db,
-                            "--format", "json"))
+    games = json.loads(_cli(capsys, monkeypatch, "explain", rated, "--db", db, "--format", "json"))
     return history, games["games"] if isinstance(games, dict) else games
 
 
@@ -122,16 +163,25 @@ KEYS = ("opponent", "opponent_rating", "counted", "expected", "change", "k_chang
 
 @pytest.mark.parametrize("fmt,period,start", ERAS)
 def test_the_list_in_force_gives_the_replay_of_fides_inputs(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        fmt: str, period: Period, start: dt.date) -> None:
-    fide, fide_games = _replay(tmp_path / "fide", capsys, monkeypatch, fmt, period, start,
-                               with_list=False)
-    ours, our_games = _replay(tmp_path / "lists", capsys, monkeypatch, fmt, period, start,
-                              with_list=True)
-    assert [{k: g[k] for k in KEYS} for g in our_games] == \
-        [{k: g[k] for k in KEYS} for g in fide_games]
-    assert [(r["period"], r["games"], r["change"], r["rating_after"]) for r in ours] == \
-        [(r["period"], r["games"], r["change"], r["rating_after"]) for r in fide]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fmt: str,
+    period: Period,
+    start: dt.date,
+) -> None:
+    fide, fide_games = _replay(
+        tmp_path / "fide", capsys, monkeypatch, fmt, period, start, with_list=False
+    )
+    ours, our_games = _replay(
+        tmp_path / "lists", capsys, monkeypatch, fmt, period, start, with_list=True
+    )
+    assert [{k: g[k] for k in KEYS} for g in our_games] == [
+        {k: g[k] for k in KEYS} for g in fide_games
+    ]
+    assert [(r["period"], r["games"], r["change"], r["rating_after"]) for r in ours] == [
+        (r["period"], r["games"], r["change"], r["rating_after"]) for r in fide
+    ]
     by_name = {g["opponent"]: g for g in our_games}
     # the list's ratings, whatever the tags said; the tags kept as evidence
     assert by_name["Berg, Bruno"]["opponent_rating"] == 2000
@@ -139,8 +189,9 @@ def test_the_list_in_force_gives_the_replay_of_fides_inputs(
     assert by_name["Cerny, Cyril"]["opponent_rating"] == 1800
     assert by_name["Adler, Anna"]["opponent_rating"] == 1900
     assert by_name["Fuchs, Franz"]["opponent_rating"] == 1850
-    assert all(g["opponent_rating_source"].startswith(f"standard {period} list (")
-               for g in our_games)
+    assert all(
+        g["opponent_rating_source"].startswith(f"standard {period} list (") for g in our_games
+    )
     # unrated for FIDE, though the tag had a number: not counted, the list named
     for name in ("Dorn, Dora", "Egger, Emil"):
         assert by_name[name]["opponent_rating"] is None and by_name[name]["counted"] is False
@@ -151,8 +202,8 @@ def test_the_list_in_force_gives_the_replay_of_fides_inputs(
 
 
 def test_explain_and_history_say_where_the_ratings_came_from(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     period, start = Period(2025, 11), dt.date(2025, 11, 7)
     _replay(tmp_path / "lists", capsys, monkeypatch, "txt", period, start, with_list=True)
     db = str(tmp_path / "lists" / "t.db")

@@ -35,8 +35,11 @@ DOCS = REPO / "docs"
 README_LINES = 250
 README_CHARS = 20_000  # a third of what the README held when it embedded the docs
 
-EXCERPT = re.compile(r"(<!-- BEGIN (docs/[\w.-]+\.md): \$ ([^\n]+?) -->\n)(.*?)"
-                     r"(<!-- END \2: \$ \3 -->)", re.S)
+EXCERPT = re.compile(
+    r"(<!-- BEGIN (docs/[\w.-]+\.md): \$ ([^\n]+?) -->\n)(.*?)"
+    r"(<!-- END \2: \$ \3 -->)",
+    re.S,
+)
 FENCE = re.compile(r"^```.*?^```[ \t]*$", re.S | re.M)
 CODE_SPAN = re.compile(r"`[^`\n]*`")
 LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -44,9 +47,17 @@ SH_BLOCK = re.compile(r"^```sh\n(.*?)^```", re.S | re.M)
 
 # The documents the front door must lead to (issue 15), beyond "every file of docs/".
 REQUIRED_LINKS = [
-    "docs/walkthrough.md", "docs/import.md", "docs/rules.md", "docs/check.md",
-    "docs/export.md", "docs/lists.md", "docs/reliability.md", "docs/performance.md",
-    "docs/report.md", "docs/postgresql.md", "docs/season-report.png",
+    "docs/walkthrough.md",
+    "docs/import.md",
+    "docs/rules.md",
+    "docs/check.md",
+    "docs/export.md",
+    "docs/lists.md",
+    "docs/reliability.md",
+    "docs/performance.md",
+    "docs/report.md",
+    "docs/postgresql.md",
+    "docs/season-report.png",
 ]
 
 
@@ -69,13 +80,15 @@ def test_excerpts_are_current() -> None:
     assert excerpts, "README shows no excerpt of real output"
     if os.environ.get("TRACKER_WRITE_README"):
         text = EXCERPT.sub(
-            lambda m: m.group(1) + _console_block(m.group(2), m.group(3)) + m.group(5), text)
+            lambda m: m.group(1) + _console_block(m.group(2), m.group(3)) + m.group(5), text
+        )
         README.write_text(text, encoding="utf-8")
         return
     for _begin, doc, command, body, _end in excerpts:
         assert body == _console_block(doc, command), (
             f"README's excerpt of `{command}` from {doc} is stale: "
-            "TRACKER_WRITE_README=1 python -m pytest tests/test_readme.py")
+            "TRACKER_WRITE_README=1 python -m pytest tests/test_readme.py"
+        )
 
 
 def test_quick_start_is_what_ci_runs() -> None:
@@ -185,8 +198,11 @@ def _commands_shown(text: str) -> list[str]:
     found = [span[1:-1] for span in CODE_SPAN.findall(text) if span.startswith("`tracker ")]
     for block in SH_BLOCK.findall(text):
         for line in block.splitlines():
-            found += [part.strip() for part in line.split("&&")
-                      if part.split() and part.split()[0] == "tracker"]
+            found += [
+                part.strip()
+                for part in line.split("&&")
+                if part.split() and part.split()[0] == "tracker"
+            ]
     found += re.findall(r"^\$ (tracker [^\n]*)", text, re.M)
     return found
 
@@ -233,14 +249,21 @@ def test_every_policy_is_listed_in_the_linked_rules() -> None:
         if isinstance(t, ast.Name) and t.id.isupper()
     ]
     # the replay's own: each constant of tracker/periods/facts.py documented as "Policy: ..."
-    body = ast.parse((REPO / "tracker" / "periods" / "facts.py").read_text(
-        encoding="utf-8")).body
+    body = ast.parse((REPO / "tracker" / "periods" / "facts.py").read_text(encoding="utf-8")).body
     for node, doc in zip(body, body[1:], strict=False):
-        target = (node.targets[0] if isinstance(node, ast.Assign) else
-                  node.target if isinstance(node, ast.AnnAssign) else None)
-        if (isinstance(target, ast.Name) and isinstance(doc, ast.Expr)
-                and isinstance(doc.value, ast.Constant)
-                and str(doc.value.value).startswith("Policy")):
+        target = (
+            node.targets[0]
+            if isinstance(node, ast.Assign)
+            else node.target
+            if isinstance(node, ast.AnnAssign)
+            else None
+        )
+        if (
+            isinstance(target, ast.Name)
+            and isinstance(doc, ast.Expr)
+            and isinstance(doc.value, ast.Constant)
+            and str(doc.value.value).startswith("Policy")
+        ):
             names.append(target.id)
     assert "PLAYER_FACTS_LISTS" in names and "GAMES_A_DAY_NOT_STANDARD" in names
     assert len(names) >= 30

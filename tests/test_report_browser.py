@@ -36,19 +36,22 @@ def test_report_in_headless_chromium(tmp_path_factory: pytest.TempPathFactory) -
             section = f"document.getElementById('{rl}')"
             points = browser.evaluate(
                 f"Array.from({section}.querySelectorAll('svg [data-period]'))"
-                ".map(e => e.dataset.period)")
+                ".map(e => e.dataset.period)"
+            )
             assert points == periods, rl
             rows = browser.evaluate(
-                f"{section}.querySelectorAll('table.history tr[data-period]').length")
+                f"{section}.querySelectorAll('table.history tr[data-period]').length"
+            )
             assert rows == len(periods)
         hover = browser.evaluate(
-            "document.querySelector('#standard svg [data-period=\"2025-12\"] > title')"
-            ".textContent")
+            "document.querySelector('#standard svg [data-period=\"2025-12\"] > title').textContent"
+        )
         assert hover.startswith("standard 2025-12: 1875 (1865 +10, 10 games, 6 points)")
         assert "Weinviertel Open 2025" in hover
         # the chart is drawn: the SVG has a size on the page
-        width = browser.evaluate("document.querySelector('#standard svg')"
-                                 ".getBoundingClientRect().width")
+        width = browser.evaluate(
+            "document.querySelector('#standard svg').getBoundingClientRect().width"
+        )
         assert width > 500
         shot = browser.screenshot()
         assert browser.problems == []
@@ -68,6 +71,7 @@ def test_a_long_career_is_a_page_not_a_scroll(tmp_path: Path) -> None:
         pytest.skip("chromium not installed: apt-get install chromium")
     from tests.builders import long_career
     from tracker.reports.season import season_report
+
     db = long_career(tmp_path / "long.db")
     with open_store(str(db)) as store:
         history = load_history(store, resolve_player(store, None))
@@ -79,15 +83,18 @@ def test_a_long_career_is_a_page_not_a_scroll(tmp_path: Path) -> None:
         assert height < LONG_PAGE_MAX, height
         assert browser.evaluate("document.querySelectorAll('details.part').length") == 3
         assert browser.evaluate("document.querySelectorAll('details[open]').length") == 0
-        chart = browser.evaluate("document.querySelector('#standard svg')"
-                                 ".getBoundingClientRect().height")
+        chart = browser.evaluate(
+            "document.querySelector('#standard svg').getBoundingClientRect().height"
+        )
         assert chart > 400
-        expected = browser.evaluate("document.querySelector('b[data-expected]')"
-                                    ".getBoundingClientRect().bottom")
+        expected = browser.evaluate(
+            "document.querySelector('b[data-expected]').getBoundingClientRect().bottom"
+        )
         assert expected < 1000  # the next list, in the first screen
         # opened, the history is all there
         rows = browser.evaluate(
             "document.querySelector('details.history').open = true,"
-            "document.querySelector('table.history').getBoundingClientRect().height")
+            "document.querySelector('table.history').getBoundingClientRect().height"
+        )
         assert rows > 2000
         assert browser.problems == []

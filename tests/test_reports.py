@@ -97,7 +97,11 @@ def test_game_rows_and_events() -> None:
     # against the unrated opponent beside it. Rp of 1 point in 1 game vs 1800: 1800 + dp(1.00)
     # = 1800 + 800 = 2600 (table 8.1.1); K 20 x (1 - 0.50) = +10.00.
     assert (event["period"], event["games"], event["points"], event["not_counted"]) == (
-        "2025-11", 1, 1, 1)
+        "2025-11",
+        1,
+        1,
+        1,
+    )
     assert (event["performance"], event["change_exact"], event["change"]) == (2600, "10.00", 10)
     assert history_rows(rp, since=Period(2025, 11))[0]["rating_after"] == 1810
 

@@ -40,12 +40,14 @@ runner = CliRunner()
 
 
 def _t(day: str, label: str, *games: tuple[int | None, Fraction]) -> TournamentIn:
-    return TournamentIn(dt.date.fromisoformat(day), None,
-                        tuple(GameIn(r, s) for r, s in games), label)
+    return TournamentIn(
+        dt.date.fromisoformat(day), None, tuple(GameIn(r, s) for r, s in games), label
+    )
 
 
-def _first(rl: RatingList, list_date: str, *ts: TournamentIn) -> tuple[int | None, int,
-                                                                       dict[str, str]]:
+def _first(
+    rl: RatingList, list_date: str, *ts: TournamentIn
+) -> tuple[int | None, int, dict[str, str]]:
     out = first_rating(ts, rating_list=rl, list_date=dt.date.fromisoformat(list_date))
     return out.rating, out.games, dict(zip(out.ignored, out.ignored_reasons, strict=True))
 
@@ -70,8 +72,9 @@ def test_calc_never_publishes_a_rating_from_a_zero_score() -> None:
     assert "ignored: the games given (zero score in the first event)" in text
 
 
-@pytest.mark.parametrize("list_date", ["2014-07-01", "2020-01-01", "2024-02-01", "2024-03-01",
-                                       "2025-11-01"])
+@pytest.mark.parametrize(
+    "list_date", ["2014-07-01", "2020-01-01", "2024-02-01", "2024-03-01", "2025-11-01"]
+)
 def test_zero_first_event_disregarded_from_jul_2014(list_date: str) -> None:
     # 0/5 vs 2000 alone: disregarded in every edition from Jul 2014 (Mar 2024 and before).
     zero = _t(list_date, "zero", *[(2000, ZERO)] * 5)
@@ -92,12 +95,10 @@ def test_a_run_of_zero_events_is_disregarded() -> None:
     # disregarded too; E3 5 draws vs 1800: Ra 1800, exactly 50% -> Ru = Ra = 1800.
     rating, games, ignored = _first(STD, "2023-06-01", E3, E2, E1)
     assert (rating, games) == (1800, 5)
-    assert ignored == {"E1": "zero score in the first event",
-                       "E2": "zero score in the first event"}
+    assert ignored == {"E1": "zero score in the first event", "E2": "zero score in the first event"}
 
 
-def test_only_the_earliest_zero_event_without_the_policy(monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_only_the_earliest_zero_event_without_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     # FIRST_EVENT_RULE_REPEATS False: E2 counts. 8 games, 2.5 points: Ra = (3 x 1600 +
     # 5 x 1800) / 8 = 1725; p = 2.5 / 8 = 0.3125 -> 0.31 -> dp -141 -> 1584.
     monkeypatch.setattr(policies, "FIRST_EVENT_RULE_REPEATS", False)
@@ -135,8 +136,9 @@ def test_before_2014_a_half_point_event_is_disregarded_wherever_it_is() -> None:
     half = _t("2013-03-01", "half", (2000, HALF), (2000, ZERO), (2000, ZERO))
     rating, games, ignored = _first(STD, "2013-06-01", MAIN, half)
     assert (rating, games) == (2000, 9)
-    assert ignored == {"half": "1/2 point against rated opponents (at least 1 point needed "
-                               "in each event)"}
+    assert ignored == {
+        "half": "1/2 point against rated opponents (at least 1 point needed in each event)"
+    }
 
 
 def test_before_2014_an_event_needs_three_rated_opponents() -> None:
@@ -203,4 +205,7 @@ def test_rapid_blitz_from_2022_only_a_zero_first_event(rl: RatingList) -> None:
     assert _first(rl, "2023-01-01", first, second) == (1750, 7, {})
     zero = _t("2022-10-01", "zero", (1800, ZERO), (1800, ZERO))
     assert _first(rl, "2023-01-01", zero, second) == (
-        1800, 5, {"zero": "zero score in the first event"})
+        1800,
+        5,
+        {"zero": "zero score in the first event"},
+    )

@@ -1,4 +1,4 @@
-""""K fixed by the rating at the tournament start" (spec section 2, row "1 Jul 2009").
+""" "K fixed by the rating at the tournament start" (spec section 2, row "1 Jul 2009").
 
 From the Jul 2009 list each tournament of a period is rated with the K the player had at its
 start: the K of the list in force on its start date (section 1.2: the list whose ratings it
@@ -48,10 +48,17 @@ def _d(day: str) -> dt.date:
     return dt.date.fromisoformat(day)
 
 
-def _t(start: str, ro: int, *games: tuple[int, Fraction], label: str,
-       k_start: int | None = None) -> TournamentIn:
-    return TournamentIn(_d(start), ro, tuple(GameIn(r, s) for r, s in games), label,
-                        k_start=k_start, k_start_reason="" if k_start is None else "at start")
+def _t(
+    start: str, ro: int, *games: tuple[int, Fraction], label: str, k_start: int | None = None
+) -> TournamentIn:
+    return TournamentIn(
+        _d(start),
+        ro,
+        tuple(GameIn(r, s) for r, s in games),
+        label,
+        k_start=k_start,
+        k_start_reason="" if k_start is None else "at start",
+    )
 
 
 class Season(Replay):
@@ -61,8 +68,9 @@ class Season(Replay):
     def __init__(self, info: PlayerInfo = ESTABLISHED) -> None:
         super().__init__(info)
 
-    def tournament(self, name: str, start: str, end: str,
-                   *games: tuple[str, int, Fraction]) -> None:
+    def tournament(
+        self, name: str, start: str, end: str, *games: tuple[str, int, Fraction]
+    ) -> None:
         """A tournament of `games` (day, opponent rating, score)."""
         tid = self.t(name, start, end)
         for day, r, s in games:
@@ -80,8 +88,13 @@ def _crossing_2400(s: Season) -> None:
     # May list too. Beats 2300: D 105 -> 99-106 -> 0.64: +0.36.
     s.off("2010-01", 2390)
     s.off("2010-03", 2405)
-    s.tournament("Winter League", "2010-02-20", "2010-04-20",
-            ("2010-02-20", 2300, ONE), ("2010-04-20", 2390, HALF))
+    s.tournament(
+        "Winter League",
+        "2010-02-20",
+        "2010-04-20",
+        ("2010-02-20", 2300, ONE),
+        ("2010-04-20", 2390, HALF),
+    )
     s.tournament("Spring Open", "2010-03-10", "2010-03-12", ("2010-03-10", 2300, ONE))
 
 
@@ -93,12 +106,27 @@ def test_the_editions_flag_from_jul_2009_to_the_policy_end() -> None:
     # the policy (Jul 2017, with the 700 rule); a standard-list row: never rapid or blitz.
     until = policies.K_BY_TOURNAMENT_START_UNTIL
     assert until == dt.date(2017, 7, 1)
-    flags = [(d, edition_for(STD, _d(d)).k_by_tournament_start) for d in (
-        "2009-06-30", "2009-07-01", "2011-07-01", "2014-07-01", "2017-06-30", "2017-07-01",
-        "2025-10-01")]
-    assert flags == [("2009-06-30", False), ("2009-07-01", True), ("2011-07-01", True),
-                     ("2014-07-01", True), ("2017-06-30", True), ("2017-07-01", False),
-                     ("2025-10-01", False)]
+    flags = [
+        (d, edition_for(STD, _d(d)).k_by_tournament_start)
+        for d in (
+            "2009-06-30",
+            "2009-07-01",
+            "2011-07-01",
+            "2014-07-01",
+            "2017-06-30",
+            "2017-07-01",
+            "2025-10-01",
+        )
+    ]
+    assert flags == [
+        ("2009-06-30", False),
+        ("2009-07-01", True),
+        ("2011-07-01", True),
+        ("2014-07-01", True),
+        ("2017-06-30", True),
+        ("2017-07-01", False),
+        ("2025-10-01", False),
+    ]
     for e in EDITIONS[STD]:
         assert not (e.k_by_tournament_start and e.rule_700)
     for rl in (RatingList.RAPID, RatingList.BLITZ):
@@ -114,12 +142,19 @@ def test_each_tournament_with_its_start_k_rounded_once() -> None:
     # Rounded per tournament it would be 6 + 4 = 10; with one K 10: 7.40 -> 7.
     out = rate_period(
         2405,
-        [_t("2010-02-20", 2390, (2300, ONE), (2390, HALF), label="Winter League", k_start=15),
-         _t("2010-03-10", 2405, (2300, ONE), label="Spring Open", k_start=10)],
-        rating_list=STD, list_date=_d("2010-05-01"), facts=PlayerFacts(rated_games=100))
+        [
+            _t("2010-02-20", 2390, (2300, ONE), (2390, HALF), label="Winter League", k_start=15),
+            _t("2010-03-10", 2405, (2300, ONE), label="Spring Open", k_start=10),
+        ],
+        rating_list=STD,
+        list_date=_d("2010-05-01"),
+        facts=PlayerFacts(rated_games=100),
+    )
     assert (out.k, out.k_by_tournament) == (10, True)
     assert [(t.k, t.k_change) for t in out.tournaments] == [
-        (15, Decimal("5.70")), (10, Decimal("3.60"))]
+        (15, Decimal("5.70")),
+        (10, Decimal("3.60")),
+    ]
     assert (out.change_exact, out.change, out.rating_after) == (Decimal("9.30"), 9, 2414)
     assert out.tournaments[0].k_reason == "at start"
     assert out.tournaments[1].k_reason == ""
@@ -129,36 +164,60 @@ def test_a_given_k_replaces_every_tournament_k() -> None:
     # `k` given (a user's --k, a what-if): K 20 for both: 20 x (0.38 + 0.36) = 14.80 -> 15.
     out = rate_period(
         2405,
-        [_t("2010-02-20", 2390, (2300, ONE), label="A", k_start=15),
-         _t("2010-03-10", 2405, (2300, ONE), label="B")],
-        rating_list=STD, list_date=_d("2010-05-01"), facts=PlayerFacts(rated_games=100), k=20)
+        [
+            _t("2010-02-20", 2390, (2300, ONE), label="A", k_start=15),
+            _t("2010-03-10", 2405, (2300, ONE), label="B"),
+        ],
+        rating_list=STD,
+        list_date=_d("2010-05-01"),
+        facts=PlayerFacts(rated_games=100),
+        k=20,
+    )
     assert [t.k for t in out.tournaments] == [20, 20]
     assert (out.k_by_tournament, out.change_exact, out.rating_after) == (
-        False, Decimal("14.80"), 2420)
+        False,
+        Decimal("14.80"),
+        2420,
+    )
 
 
-@pytest.mark.parametrize("list_date,start_a,start_b", [
-    ("2009-04-01", "2008-12-20", "2009-01-10"),  # quarterly era, before the row
-    ("2017-09-01", "2017-05-20", "2017-07-10"),  # after the policy end: one K (section 1.5)
-])
+@pytest.mark.parametrize(
+    "list_date,start_a,start_b",
+    [
+        ("2009-04-01", "2008-12-20", "2009-01-10"),  # quarterly era, before the row
+        ("2017-09-01", "2017-05-20", "2017-07-10"),  # after the policy end: one K (section 1.5)
+    ],
+)
 def test_one_k_outside_the_rule(list_date: str, start_a: str, start_b: str) -> None:
     # Same games, K 15 given as A's start K, period K 10: 10 x (0.38 + 0.36) = 7.40 -> 7.
     out = rate_period(
         2405,
-        [_t(start_a, 2390, (2300, ONE), label="A", k_start=15),
-         _t(start_b, 2405, (2300, ONE), label="B")],
-        rating_list=STD, list_date=_d(list_date), facts=PlayerFacts(rated_games=100))
+        [
+            _t(start_a, 2390, (2300, ONE), label="A", k_start=15),
+            _t(start_b, 2405, (2300, ONE), label="B"),
+        ],
+        rating_list=STD,
+        list_date=_d(list_date),
+        facts=PlayerFacts(rated_games=100),
+    )
     assert [t.k for t in out.tournaments] == [10, 10]
     assert (out.k_by_tournament, out.change_exact, out.rating_after) == (
-        False, Decimal("7.40"), 2412)
+        False,
+        Decimal("7.40"),
+        2412,
+    )
 
 
 def test_rapid_never_has_it() -> None:
     # Rapid 2013: K 20 for everyone (section 2, 1 Jan 2012); a start K is ignored:
     # 20 x 0.38 = 7.60 -> 8.
-    out = rate_period(2390, [_t("2013-01-10", 2390, (2300, ONE), label="A", k_start=15)],
-                      rating_list=RatingList.RAPID, list_date=_d("2013-03-01"),
-                      facts=PlayerFacts(rated_games=100))
+    out = rate_period(
+        2390,
+        [_t("2013-01-10", 2390, (2300, ONE), label="A", k_start=15)],
+        rating_list=RatingList.RAPID,
+        list_date=_d("2013-03-01"),
+        facts=PlayerFacts(rated_games=100),
+    )
     assert ([t.k for t in out.tournaments], out.rating_after) == ([20], 2398)
 
 
@@ -173,7 +232,9 @@ def test_crossing_2400_between_start_and_period() -> None:
     row = replay(s.inputs()).row(Period(2010, 5))
     assert row is not None and row.out is not None
     assert [(t.label, t.k) for t in row.out.tournaments] == [
-        ("Winter League", 15), ("Spring Open", 10)]
+        ("Winter League", 15),
+        ("Spring Open", 10),
+    ]
     assert "the K of the 2010-01 list" in row.out.tournaments[0].k_reason
     assert (row.k, row.out.change_exact, row.published) == (10, Decimal("9.30"), 2414)
 
@@ -188,8 +249,13 @@ def test_the_same_season_after_the_policy_end_has_one_k() -> None:
     s = Season()
     s.off("2018-01", 2390)
     s.off("2018-02", 2405)
-    s.tournament("Winter League", "2018-01-20", "2018-03-20",
-            ("2018-01-20", 2300, ONE), ("2018-03-20", 2390, HALF))
+    s.tournament(
+        "Winter League",
+        "2018-01-20",
+        "2018-03-20",
+        ("2018-01-20", 2300, ONE),
+        ("2018-03-20", 2390, HALF),
+    )
     s.tournament("Spring Open", "2018-03-10", "2018-03-12", ("2018-03-10", 2300, ONE))
     row = replay(s.inputs()).row(Period(2018, 4))
     assert row is not None and row.out is not None
@@ -216,7 +282,9 @@ def test_reaching_30_games_between_start_and_period() -> None:
     may = rows["2010-05"]
     assert may.out is not None
     assert [(t.label, t.k) for t in may.out.tournaments] == [
-        ("Long League", 25), ("Easter Open", 15)]
+        ("Long League", 25),
+        ("Easter Open", 15),
+    ]
     assert (may.k, may.out.change_exact, may.published) == (15, Decimal("15.45"), 1815)
 
 
@@ -287,8 +355,9 @@ def test_check_base_correction_keeps_each_tournament_k() -> None:
 
 
 @pytest.fixture
-def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-        ) -> Callable[..., str]:
+def cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., str]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRACKER_DB", raising=False)
 
@@ -306,25 +375,44 @@ ANNA = "Audit, Anna:99000001"
 def test_cli_each_tournament_with_its_start_k(tmp_path: Path, cli: Callable[..., str]) -> None:
     # _crossing_2400 through the command line: the same numbers (K 15 and K 10, 9.30 -> 2414).
     (tmp_path / "k.pgn").write_text(
-        _pgn("Winter League", "2010.02.20", [
-            ("2010.02.20", ANNA, "A:99000011", 2390, 2300, "1-0"),
-            ("2010.04.20", "B:99000012", ANNA, 2390, 2390, "1/2-1/2"),
-        ]) + "\n" + _pgn("Spring Open", "2010.03.10", [
-            ("2010.03.10", ANNA, "C:99000013", 2405, 2300, "1-0"),
-        ]), encoding="utf-8")
+        _pgn(
+            "Winter League",
+            "2010.02.20",
+            [
+                ("2010.02.20", ANNA, "A:99000011", 2390, 2300, "1-0"),
+                ("2010.04.20", "B:99000012", ANNA, 2390, 2390, "1/2-1/2"),
+            ],
+        )
+        + "\n"
+        + _pgn(
+            "Spring Open",
+            "2010.03.10",
+            [
+                ("2010.03.10", ANNA, "C:99000013", 2405, 2300, "1-0"),
+            ],
+        ),
+        encoding="utf-8",
+    )
     cli("import", "k.pgn")
     cli("official", "add", "99000001", "--period", "2010-01", "--rating", "2390")
     cli("official", "add", "99000001", "--period", "2010-03", "--rating", "2405")
     cli("player", "set", "99000001", "--rated-games", "100")
     rows = {r["period"]: r for r in json.loads(cli("history", "99000001", "-f", "json"))}
     may = rows["2010-05"]
-    assert (may["rating_before"], may["k"], may["change_exact"], may["change"],
-            may["rating_after"]) == (2405, 10, "9.30", 9, 2414)
+    assert (
+        may["rating_before"],
+        may["k"],
+        may["change_exact"],
+        may["change"],
+        may["rating_after"],
+    ) == (2405, 10, "9.30", 9, 2414)
     assert "K by tournament start: Winter League 15" in may["note"]
     text = cli("explain", "99000001", "2010-05")
     assert "K 10: 2400 reached" in text
-    assert ("  K 15 for this tournament: the K of the 2010-01 list, in force at its start "
-            "(2390): 100 games completed, under 2400") in text
+    assert (
+        "  K 15 for this tournament: the K of the 2010-01 list, in force at its start "
+        "(2390): 100 games completed, under 2400"
+    ) in text
     assert "sum of each tournament's K x chg = +9.30, rounded once" in text
     assert "Rating after: 2405 +9 = 2414" in text
     assert "K 10 (Winter League 15)" in cli("next", "99000001")

@@ -52,8 +52,9 @@ class Season(Replay):
 
     def assumed(self, player: PlayerInfo | None = None) -> dict[str, set[str]]:
         """The facts each period's K was assumed on, by period."""
-        return {str(r.period): {a.fact for a in r.assumptions}
-                for r in self.run(player=player).rows}
+        return {
+            str(r.period): {a.fact for a in r.assumptions} for r in self.run(player=player).rows
+        }
 
 
 # --- the official K of a list published under other K rules -----------------------------------
@@ -164,8 +165,7 @@ def test_recorded_rated_games_do_not_reach_rapid_and_blitz(rl: RatingList) -> No
     s.off("2025-09", 1800)
     s.game("2025-10-10", 1800, ONE)
     assert s.rows(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == (20, 1810)
-    assert s.assumed(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == {
-        "rated-games"}
+    assert s.assumed(PlayerInfo(birth_year=1980, rated_games=500))["2025-11"] == {"rated-games"}
     std = Season(STD)
     std.off("2025-09", 1800)
     std.game("2025-10-10", 1800, ONE)
@@ -208,8 +208,10 @@ def test_flat_k_20_for_juniors_and_new_players_before_oct_2022(rl: RatingList) -
     # from Oct 2022 the ladder: junior 40, 2400 ever 10, established adult 20
     assert derive_k(rl, dt.date(2022, 10, 1), young, 1500)[0] == 40
     assert derive_k(rl, dt.date(2022, 10, 1), PlayerFacts(ever_2400=True), 2300)[0] == 10
-    assert derive_k(rl, dt.date(2022, 10, 1), PlayerFacts(birth_year=1980, rated_games=30),
-                    1500)[0] == 20
+    assert (
+        derive_k(rl, dt.date(2022, 10, 1), PlayerFacts(birth_year=1980, rated_games=30), 1500)[0]
+        == 20
+    )
 
 
 @pytest.mark.parametrize("rl", RB)
@@ -224,11 +226,13 @@ def test_flat_era_700_rule_from_the_first_day(rl: RatingList) -> None:
 # --- the 400-point rule on rapid and blitz, edition by edition --------------------------------
 
 
-def _used(rl: RatingList, ro: int, opponents: list[int], start: dt.date,
-          list_date: dt.date) -> list[tuple[int | None, Decimal | None]]:
+def _used(
+    rl: RatingList, ro: int, opponents: list[int], start: dt.date, list_date: dt.date
+) -> list[tuple[int | None, Decimal | None]]:
     t = TournamentIn(start, ro, tuple(GameIn(r, HALF) for r in opponents))
-    out = rate_period(ro, [t], rating_list=rl, list_date=list_date,
-                      facts=PlayerFacts(rated_games=100), k=20)
+    out = rate_period(
+        ro, [t], rating_list=rl, list_date=list_date, facts=PlayerFacts(rated_games=100), k=20
+    )
     return [(g.difference_used, g.expected) for g in out.tournaments[0].games]
 
 
@@ -237,7 +241,9 @@ def test_cap_400_in_every_game_from_2012(rl: RatingList) -> None:
     # Section 2, 1 Jan 2012 (UNSETTLED, policy 400, not 735 and not the standard 350 of
     # 2008): Ro 2000 vs 1500 (D 500) and 1550 (D 450): both count as 400 -> 0.92.
     assert _used(rl, 2000, [1500, 1550], dt.date(2012, 2, 1), dt.date(2012, 7, 1)) == [
-        (400, Decimal("0.92")), (400, Decimal("0.92"))]
+        (400, Decimal("0.92")),
+        (400, Decimal("0.92")),
+    ]
 
 
 @pytest.mark.parametrize("rl", RB)
@@ -258,8 +264,9 @@ def test_600_rule_game_is_not_in_the_700_count(rl: RatingList) -> None:
     # excluded game it would be 700 // 19 = 36.
     games = (GameIn(2100, ONE),) + tuple(GameIn(2700, HALF) for _ in range(18))
     t = TournamentIn(dt.date(2025, 1, 5), 2700, games)
-    out = rate_period(2700, [t], rating_list=rl, list_date=dt.date(2025, 2, 1),
-                      facts=PlayerFacts(), k=40)
+    out = rate_period(
+        2700, [t], rating_list=rl, list_date=dt.date(2025, 2, 1), facts=PlayerFacts(), k=40
+    )
     assert (out.k_base, out.games, out.k) == (40, 18, 38)
 
 
@@ -274,10 +281,17 @@ def test_floor_by_edition(rl: RatingList) -> None:
     assert edition_for(rl, dt.date(2024, 3, 1)).floor == 1400
     # Apr 2024: 1405, K 20, loss vs 1405 (D 0): -0.50 x 20 = -10 -> 1395 < 1400: unrated.
     t = TournamentIn(dt.date(2024, 3, 10), 1405, (GameIn(1405, ZERO),))
-    out = rate_period(1405, [t], rating_list=rl, list_date=dt.date(2024, 4, 1),
-                      facts=PlayerFacts(rated_games=100), k=20)
+    out = rate_period(
+        1405,
+        [t],
+        rating_list=rl,
+        list_date=dt.date(2024, 4, 1),
+        facts=PlayerFacts(rated_games=100),
+        k=20,
+    )
     assert out.rating_after is None and out.reason == (
-        "below the floor of 1400: published as unrated")
+        "below the floor of 1400: published as unrated"
+    )
 
 
 @pytest.mark.parametrize("rl", RB)
@@ -323,8 +337,9 @@ def test_standard_rating_seeds_only_from_mar_2024(rl: RatingList) -> None:
     # (2000 - 1788) = 1788 + 84.8 = 1872.8 -> 1873.
     seed = standard_seed(rl, mar_list, 1720)
     assert seed == 1720
-    out = rate_period(seed, [t], rating_list=rl, list_date=mar_list, facts=PlayerFacts(),
-                      seeded=True)
+    out = rate_period(
+        seed, [t], rating_list=rl, list_date=mar_list, facts=PlayerFacts(), seeded=True
+    )
     assert (out.k, out.change_exact, out.rating_after) == (40, Decimal("68.00"), 1788)
     adjusted = one_off_adjustment(rl, mar_list, 1788)
     assert adjusted is not None and adjusted[0] == 1873
@@ -351,21 +366,40 @@ def test_standard_rating_seeds_only_from_mar_2024(rl: RatingList) -> None:
         ("181", dt.date(2014, 1, 1), BLITZ),  # over 3
     ],
 )
-def test_rapid_blitz_bands_at_their_edges(tag: str, on: dt.date,
-                                          expected: RatingList | None) -> None:
+def test_rapid_blitz_bands_at_their_edges(
+    tag: str, on: dt.date, expected: RatingList | None
+) -> None:
     assert classify_time_control(tag, on=on, max_rating=1500).rating_list is expected
 
 
-FIRST_FIELDS = ("first_formula", "first_min_games", "first_window_months", "first_bonus",
-                "first_cap", "first_fictitious_rating", "first_fictitious_games",
-                "event_min_points", "event_min_rated_opponents", "floor")
+FIRST_FIELDS = (
+    "first_formula",
+    "first_min_games",
+    "first_window_months",
+    "first_bonus",
+    "first_cap",
+    "first_fictitious_rating",
+    "first_fictitious_games",
+    "event_min_points",
+    "event_min_rated_opponents",
+    "floor",
+)
 
 
 @pytest.mark.parametrize("rl", RB)
-@pytest.mark.parametrize("on", [dt.date(2014, 7, 1), dt.date(2020, 1, 1), dt.date(2024, 2, 29),
-                                dt.date(2024, 3, 1), dt.date(2026, 1, 1)])
+@pytest.mark.parametrize(
+    "on",
+    [
+        dt.date(2014, 7, 1),
+        dt.date(2020, 1, 1),
+        dt.date(2024, 2, 29),
+        dt.date(2024, 3, 1),
+        dt.date(2026, 1, 1),
+    ],
+)
 def test_first_ratings_and_floor_as_on_the_standard_list_from_jul_2014(
-        rl: RatingList, on: dt.date) -> None:
+    rl: RatingList, on: dt.date
+) -> None:
     # Section 4: from Mar 2024 "standard, rapid and blitz alike"; Jul 2014 - Feb 2024 the
     # same rules with no list named (5 games, 26 months, +20, floor 1000) but for the first
     # event: "Rapid and blitz before 2022: at least 1 point in the first event" (standard
@@ -373,5 +407,6 @@ def test_first_ratings_and_floor_as_on_the_standard_list_from_jul_2014(
     fast, std = edition_for(rl, on), edition_for(STD, on)
     assert [getattr(fast, f) for f in FIRST_FIELDS] == [getattr(std, f) for f in FIRST_FIELDS]
     assert std.first_event_min_points == Fraction(1, 2)
-    assert fast.first_event_min_points == (Fraction(1) if on < dt.date(2022, 1, 1)
-                                           else Fraction(1, 2))
+    assert fast.first_event_min_points == (
+        Fraction(1) if on < dt.date(2022, 1, 1) else Fraction(1, 2)
+    )

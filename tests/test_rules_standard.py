@@ -41,8 +41,9 @@ ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
 ADULT = PlayerFacts(birth_year=1980, rated_games=100)
 
 
-def _t(start: dt.date, ro: int | None, *games: tuple[int | None, Fraction],
-       label: str = "") -> TournamentIn:
+def _t(
+    start: dt.date, ro: int | None, *games: tuple[int | None, Fraction], label: str = ""
+) -> TournamentIn:
     return TournamentIn(start, ro, tuple(GameIn(r, s) for r, s in games), label)
 
 
@@ -68,10 +69,16 @@ def test_two_sides_of_one_game_from_oct_2025() -> None:
     # The 2200 side (Ro < 2650) caps D = -500 at -400 -> 392-411 -> PD 0.08,
     # -0.08 x K 20 = -1.6 -> -2. "The opponent's rating never decides this" (1.4).
     on, nov = _d("2025-10-10"), _d("2025-11-01")
-    high = rate_period(2700, [_t(on, 2700, (2200, ONE))], rating_list=STD, list_date=nov,
-                       facts=PlayerFacts(ever_2400=True, rated_games=500))
-    low = rate_period(2200, [_t(on, 2200, (2700, ZERO))], rating_list=STD, list_date=nov,
-                      facts=ADULT)
+    high = rate_period(
+        2700,
+        [_t(on, 2700, (2200, ONE))],
+        rating_list=STD,
+        list_date=nov,
+        facts=PlayerFacts(ever_2400=True, rated_games=500),
+    )
+    low = rate_period(
+        2200, [_t(on, 2200, (2700, ZERO))], rating_list=STD, list_date=nov, facts=ADULT
+    )
     assert (high.k, high.change_exact, high.rating_after) == (10, Decimal("0.40"), 2700)
     assert (low.k, low.change_exact, low.rating_after) == (20, Decimal("-1.60"), 2198)
     g_high, g_low = high.tournaments[0].games[0], low.tournaments[0].games[0]
@@ -82,8 +89,9 @@ def test_two_sides_of_one_game_from_oct_2025() -> None:
 # --- section 1.5: the 700 rule at its edges, over several tournaments ---------------------------
 
 
-@pytest.mark.parametrize("k,n,cut", [(40, 17, 40), (40, 18, 38), (20, 35, 20), (20, 36, 19),
-                                     (10, 70, 10), (10, 71, 9)])
+@pytest.mark.parametrize(
+    "k,n,cut", [(40, 17, 40), (40, 18, 38), (20, 35, 20), (20, 36, 19), (10, 70, 10), (10, 71, 9)]
+)
 def test_700_rule_edges_over_two_tournaments(k: int, n: int, cut: int) -> None:
     # 1.5: "K 40 is cut from 18 games, K 20 from 36, K 10 from 71": 17 x 40 = 680 keeps 40,
     # 18 x 40 = 720 -> 700 // 18 = 38; 35 x 20 = 700 keeps 20, 36 -> 19; 70 x 10 = 700
@@ -92,8 +100,9 @@ def test_700_rule_edges_over_two_tournaments(k: int, n: int, cut: int) -> None:
     # Change = cut x 5.00 for the period and for the first tournament.
     first = _t(_d("2025-09-05"), 1800, *[(1800, ONE)] * 10, label="A")
     second = _t(_d("2025-10-01"), 1800, *[(1800, HALF)] * (n - 10), label="B")
-    out = rate_period(1800, [first, second], rating_list=STD, list_date=_d("2025-11-01"),
-                      facts=ADULT, k=k)
+    out = rate_period(
+        1800, [first, second], rating_list=STD, list_date=_d("2025-11-01"), facts=ADULT, k=k
+    )
     assert (out.k_base, out.k, out.games) == (k, cut, n)
     assert out.tournaments[0].k_change == Decimal(cut) * Decimal("5.00")
     assert out.rating_after == 1800 + 5 * cut
@@ -105,10 +114,20 @@ def test_no_700_rule_before_jul_2017() -> None:
     # (+0.50 x 40 = +20); the Jul 2017 list cuts it to 700 // 19 = 36 (+18).
     games = [(1800, HALF)] * 18 + [(1800, ONE)]
     facts = PlayerFacts(birth_year=1980, rated_games=0)
-    jun = rate_period(1800, [_t(_d("2017-05-01"), 1800, *games)], rating_list=STD,
-                      list_date=_d("2017-06-01"), facts=facts)
-    jul = rate_period(1800, [_t(_d("2017-06-01"), 1800, *games)], rating_list=STD,
-                      list_date=_d("2017-07-01"), facts=facts)
+    jun = rate_period(
+        1800,
+        [_t(_d("2017-05-01"), 1800, *games)],
+        rating_list=STD,
+        list_date=_d("2017-06-01"),
+        facts=facts,
+    )
+    jul = rate_period(
+        1800,
+        [_t(_d("2017-06-01"), 1800, *games)],
+        rating_list=STD,
+        list_date=_d("2017-07-01"),
+        facts=facts,
+    )
     assert (jun.k, jun.rating_after) == (40, 1820)
     assert (jul.k_base, jul.k, jul.rating_after) == (40, 36, 1818)
 
@@ -121,8 +140,13 @@ def test_half_away_from_zero_with_k_15(opponent: int, score: Fraction, change: i
     # Jul 2013 list (K 30/15/10): an established adult has K 15. Ro 1800 beats 1650
     # (D 150 -> 146-153 -> 0.70): +0.30 x 15 = +4.50 -> +5; loses to 1950 (D -150 -> 0.30):
     # -0.30 x 15 = -4.50 -> -5 (away from zero, not to even: +4 / -4).
-    out = rate_period(1800, [_t(_d("2013-06-10"), 1800, (opponent, score))], rating_list=STD,
-                      list_date=_d("2013-07-01"), facts=ADULT)
+    out = rate_period(
+        1800,
+        [_t(_d("2013-06-10"), 1800, (opponent, score))],
+        rating_list=STD,
+        list_date=_d("2013-07-01"),
+        facts=ADULT,
+    )
     assert out.k == 15 and abs(out.change_exact) == Decimal("4.50")
     assert (out.change, out.rating_after) == (change, 1800 + change)
 
@@ -139,13 +163,16 @@ def test_two_halves_in_one_period_make_a_whole() -> None:
 # --- section 1.7 and 2: the floor of each edition, at its edge ----------------------------------
 
 
-@pytest.mark.parametrize("list_date,floor", [
-    ("2009-04-01", 1400),  # before Jul 2009: policy FLOOR_BEFORE_JUL_2009
-    ("2010-01-01", 1200),  # 1 Jul 2009
-    ("2013-01-01", 1000),  # 1 Jul 2012
-    ("2024-02-01", 1000),
-    ("2024-04-01", 1400),  # 1 Mar 2024 (Apr: no compression on that list)
-])
+@pytest.mark.parametrize(
+    "list_date,floor",
+    [
+        ("2009-04-01", 1400),  # before Jul 2009: policy FLOOR_BEFORE_JUL_2009
+        ("2010-01-01", 1200),  # 1 Jul 2009
+        ("2013-01-01", 1000),  # 1 Jul 2012
+        ("2024-02-01", 1000),
+        ("2024-04-01", 1400),  # 1 Mar 2024 (Apr: no compression on that list)
+    ],
+)
 def test_floor_edge_by_edition(list_date: str, floor: int) -> None:
     # A loss at D = 0 with K 20: -0.50 x 20 = -10. From floor + 10 the result is the floor
     # itself: published. From floor + 9 it is floor - 1: "published as unrated" (1.7).
@@ -153,8 +180,9 @@ def test_floor_edge_by_edition(list_date: str, floor: int) -> None:
     start = Period.of(on).prev().list_date
 
     def after(ro: int) -> int | None:
-        return rate_period(ro, [_t(start, ro, (ro, ZERO))], rating_list=STD, list_date=on,
-                           facts=ADULT, k=20).rating_after
+        return rate_period(
+            ro, [_t(start, ro, (ro, ZERO))], rating_list=STD, list_date=on, facts=ADULT, k=20
+        ).rating_after
 
     assert edition_for(STD, on).floor == floor
     assert after(floor + 10) == floor
@@ -193,26 +221,34 @@ def test_once_per_tournament_for_the_lower_side_too() -> None:
 # --- section 3: K, precedence and the edges of each rule ----------------------------------------
 
 
-@pytest.mark.parametrize("facts,rating,k", [
-    # rule 1 beats rule 2: a junior who once had a published 2400 -> 10
-    (PlayerFacts(birth_year=2010, rated_games=5, ever_2400=True), 2350, 10),
-    # rule 1 from the rating before the period alone (published 2400 on the previous list)
-    (PlayerFacts(birth_year=1980, rated_games=5), 2400, 10),
-    # rule 2 needs "never reached 2300": a junior who did falls to rule 3 (under 30 games) ...
-    (PlayerFacts(birth_year=2010, rated_games=29, reached_2300=True), 2250, 40),
-    # ... or rule 4
-    (PlayerFacts(birth_year=2010, rated_games=30, reached_2300=True), 2250, 20),
-    # the rating before the period at 2300 is "reached" too
-    (PlayerFacts(birth_year=2010, rated_games=30), 2300, 20),
-    (PlayerFacts(birth_year=2010, rated_games=30), 2299, 40),
-])
+@pytest.mark.parametrize(
+    "facts,rating,k",
+    [
+        # rule 1 beats rule 2: a junior who once had a published 2400 -> 10
+        (PlayerFacts(birth_year=2010, rated_games=5, ever_2400=True), 2350, 10),
+        # rule 1 from the rating before the period alone (published 2400 on the previous list)
+        (PlayerFacts(birth_year=1980, rated_games=5), 2400, 10),
+        # rule 2 needs "never reached 2300": a junior who did falls to rule 3 (under 30 games) ...
+        (PlayerFacts(birth_year=2010, rated_games=29, reached_2300=True), 2250, 40),
+        # ... or rule 4
+        (PlayerFacts(birth_year=2010, rated_games=30, reached_2300=True), 2250, 20),
+        # the rating before the period at 2300 is "reached" too
+        (PlayerFacts(birth_year=2010, rated_games=30), 2300, 20),
+        (PlayerFacts(birth_year=2010, rated_games=30), 2299, 40),
+    ],
+)
 def test_k_precedence_edges(facts: PlayerFacts, rating: int, k: int) -> None:
     assert derive_k(STD, _d("2025-11-01"), facts, rating)[0] == k
 
 
-@pytest.mark.parametrize("list_date,k", [
-    ("2025-12-01", 40), ("2026-01-01", 40), ("2026-02-01", 20),
-])
+@pytest.mark.parametrize(
+    "list_date,k",
+    [
+        ("2025-12-01", 40),
+        ("2026-01-01", 40),
+        ("2026-02-01", 20),
+    ],
+)
 def test_junior_to_the_end_of_the_year_of_the_18th_birthday(list_date: str, k: int) -> None:
     # Spec section 3 rule 2 (Handbook B02: K 40 "until the end of the year of their 18th
     # birthday"): "the list" is the one that publishes the K, the previous list of the
@@ -225,31 +261,46 @@ def test_junior_to_the_end_of_the_year_of_the_18th_birthday(list_date: str, k: i
     assert derive_k(STD, _d(list_date), facts, 2000)[0] == k
 
 
-@pytest.mark.parametrize("list_date,games,k", [
-    # before Jul 2011: K 25 (new) / 15 / 10; no junior rule (a 13-year-old is a new player)
-    ("2010-01-01", 29, 25), ("2010-01-01", 30, 15),
-    # Jul 2011: K 30 (new) / 15 / 10 (policy K30_FROM)
-    ("2011-05-01", 29, 25), ("2011-07-01", 29, 30), ("2014-06-01", 30, 15),
-    # Jul 2014: 40 / 20 / 10
-    ("2014-07-01", 29, 40), ("2014-07-01", 30, 20),
-])
-def test_k_of_a_new_and_an_established_adult_by_edition(list_date: str, games: int,
-                                                        k: int) -> None:
+@pytest.mark.parametrize(
+    "list_date,games,k",
+    [
+        # before Jul 2011: K 25 (new) / 15 / 10; no junior rule (a 13-year-old is a new player)
+        ("2010-01-01", 29, 25),
+        ("2010-01-01", 30, 15),
+        # Jul 2011: K 30 (new) / 15 / 10 (policy K30_FROM)
+        ("2011-05-01", 29, 25),
+        ("2011-07-01", 29, 30),
+        ("2014-06-01", 30, 15),
+        # Jul 2014: 40 / 20 / 10
+        ("2014-07-01", 29, 40),
+        ("2014-07-01", 30, 20),
+    ],
+)
+def test_k_of_a_new_and_an_established_adult_by_edition(list_date: str, games: int, k: int) -> None:
     facts = PlayerFacts(birth_year=1980, rated_games=games)
     assert derive_k(STD, _d(list_date), facts, 1800)[0] == k
-    assert derive_k(STD, _d(list_date), PlayerFacts(birth_year=1980, rated_games=games,
-                                                    ever_2400=True), 2300)[0] == 10
+    assert (
+        derive_k(
+            STD,
+            _d(list_date),
+            PlayerFacts(birth_year=1980, rated_games=games, ever_2400=True),
+            2300,
+        )[0]
+        == 10
+    )
 
 
-@pytest.mark.parametrize("list_date,born,k", [
-    ("2014-06-01", 2000, 15),  # no junior rule before Jul 2014 (established, 100 games)
-    ("2014-07-01", 1997, 40),  # 2014 - 1997 = 17: before the 18th birthday (policy <= 17)
-    ("2014-07-01", 1996, 20),  # 18: the birthday may be past (policy: not a junior)
-    ("2017-07-01", 1999, 40),  # from Jul 2017: to the end of the year of the 18th birthday
-])
+@pytest.mark.parametrize(
+    "list_date,born,k",
+    [
+        ("2014-06-01", 2000, 15),  # no junior rule before Jul 2014 (established, 100 games)
+        ("2014-07-01", 1997, 40),  # 2014 - 1997 = 17: before the 18th birthday (policy <= 17)
+        ("2014-07-01", 1996, 20),  # 18: the birthday may be past (policy: not a junior)
+        ("2017-07-01", 1999, 40),  # from Jul 2017: to the end of the year of the 18th birthday
+    ],
+)
 def test_junior_rule_by_edition(list_date: str, born: int, k: int) -> None:
-    assert derive_k(STD, _d(list_date), PlayerFacts(birth_year=born, rated_games=100),
-                    1800)[0] == k
+    assert derive_k(STD, _d(list_date), PlayerFacts(birth_year=born, rated_games=100), 1800)[0] == k
 
 
 def test_first_rating_games_count_toward_the_30() -> None:
@@ -282,7 +333,11 @@ def test_k_10_stays_after_the_rating_drops_below_2400() -> None:
     s.event("2025-12-10", (2395, ONE))
     rows = s.rows(PlayerInfo(birth_year=1980, rated_games=100))
     assert [rows[p] for p in ("2025-10", "2025-11", "2025-12", "2026-01")] == [
-        (20, 2405), (10, 2400), (10, 2395), (10, 2400)]
+        (20, 2405),
+        (10, 2400),
+        (10, 2395),
+        (10, 2400),
+    ]
 
 
 # --- section 4: first ratings at the edges ------------------------------------------------------
@@ -291,44 +346,57 @@ def test_k_10_stays_after_the_rating_drops_below_2400() -> None:
 NOV_2025 = _d("2025-11-01")
 
 
-@pytest.mark.parametrize("ratings,published", [
-    # 6 opponents summing 7596, 3/6: Ra = (7596 + 3600) / 8 = 1399.5, p = 4/8 = 0.50 ->
-    # dp 0; Ru = 1399.5 -> 1400 (nearest, half up) -> at the floor: published.
-    ([1266] * 6, 1400),
-    # summing 7594: Ra = 11194 / 8 = 1399.25 -> 1399 < 1400: not published.
-    ([1266] * 5 + [1264], None),
-])
-def test_first_rating_2024_floor_after_rounding(ratings: list[int],
-                                               published: int | None) -> None:
+@pytest.mark.parametrize(
+    "ratings,published",
+    [
+        # 6 opponents summing 7596, 3/6: Ra = (7596 + 3600) / 8 = 1399.5, p = 4/8 = 0.50 ->
+        # dp 0; Ru = 1399.5 -> 1400 (nearest, half up) -> at the floor: published.
+        ([1266] * 6, 1400),
+        # summing 7594: Ra = 11194 / 8 = 1399.25 -> 1399 < 1400: not published.
+        ([1266] * 5 + [1264], None),
+    ],
+)
+def test_first_rating_2024_floor_after_rounding(ratings: list[int], published: int | None) -> None:
     games = [(r, ONE if i < 3 else ZERO) for i, r in enumerate(ratings)]
-    out = first_rating([_t(_d("2025-10-01"), None, *games)], rating_list=STD,
-                       list_date=NOV_2025)
+    out = first_rating([_t(_d("2025-10-01"), None, *games)], rating_list=STD, list_date=NOV_2025)
     assert out.rating == published
 
 
-@pytest.mark.parametrize("ratings,rating,reason", [
-    # 5 wins; p = (5 + 1) / 7 = 0.857 -> 0.86 -> dp 309.
-    # opponents sum 9644: Ra = 13244 / 7 = 1892, Ru = 2201 -> capped at 2200.
-    ([1929] * 4 + [1928], 2200, "2201 is capped at 2200"),
-    # sum 9637: Ra = 13237 / 7 = 1891, Ru = 2200: at the cap, nothing to say.
-    ([1929] * 2 + [1927] + [1926] * 2, 2200, None),
-])
+@pytest.mark.parametrize(
+    "ratings,rating,reason",
+    [
+        # 5 wins; p = (5 + 1) / 7 = 0.857 -> 0.86 -> dp 309.
+        # opponents sum 9644: Ra = 13244 / 7 = 1892, Ru = 2201 -> capped at 2200.
+        ([1929] * 4 + [1928], 2200, "2201 is capped at 2200"),
+        # sum 9637: Ra = 13237 / 7 = 1891, Ru = 2200: at the cap, nothing to say.
+        ([1929] * 2 + [1927] + [1926] * 2, 2200, None),
+    ],
+)
 def test_first_rating_2024_cap_edge(ratings: list[int], rating: int, reason: str | None) -> None:
-    out = first_rating([_t(_d("2025-10-01"), None, *[(r, ONE) for r in ratings])],
-                       rating_list=STD, list_date=NOV_2025)
+    out = first_rating(
+        [_t(_d("2025-10-01"), None, *[(r, ONE) for r in ratings])],
+        rating_list=STD,
+        list_date=NOV_2025,
+    )
     assert (out.rating, out.reason) == (rating, reason)
 
 
-@pytest.mark.parametrize("scores,rating", [
-    ([ONE, ONE, ZERO, ZERO, ZERO], 1528),  # 2/5 = 0.40 -> dp -72: 1600 - 72
-    ([ONE, ONE, ONE, HALF, ZERO], 1640),  # 3.5: 1 point = 2 half points above 2.5: +40
-    ([ONE, ONE, ONE, ZERO, ZERO, ZERO], 1600),  # exactly 50%: Ru = Ra
-])
+@pytest.mark.parametrize(
+    "scores,rating",
+    [
+        ([ONE, ONE, ZERO, ZERO, ZERO], 1528),  # 2/5 = 0.40 -> dp -72: 1600 - 72
+        ([ONE, ONE, ONE, HALF, ZERO], 1640),  # 3.5: 1 point = 2 half points above 2.5: +40
+        ([ONE, ONE, ONE, ZERO, ZERO, ZERO], 1600),  # exactly 50%: Ru = Ra
+    ],
+)
 def test_first_rating_2014_to_2024(scores: list[Fraction], rating: int) -> None:
     # Jul 2014 - Feb 2024: Ra of the rated opponents only (all 1600 here), no fictitious
     # games, no 2200 cap, 5 games.
-    out = first_rating([_t(_d("2023-05-01"), None, *[(1600, s) for s in scores])],
-                       rating_list=STD, list_date=_d("2023-06-01"))
+    out = first_rating(
+        [_t(_d("2023-05-01"), None, *[(1600, s) for s in scores])],
+        rating_list=STD,
+        list_date=_d("2023-06-01"),
+    )
     assert out.rating == rating
 
 
@@ -338,8 +406,11 @@ def test_first_rating_before_2014_bonus_and_half_up(list_date: str, rating: int)
     # K 25 era: +12.5 each = +37.5 -> 1837.5 -> 1838 (half up); K 30 era (from Jul 2011,
     # policy FIRST_BONUS_K30): +15 each = +45 -> 1845.
     scores = [ONE] * 6 + [ZERO] * 3
-    out = first_rating([_t(_d("2011-03-01"), None, *[(1800, s) for s in scores])],
-                       rating_list=STD, list_date=_d(list_date))
+    out = first_rating(
+        [_t(_d("2011-03-01"), None, *[(1800, s) for s in scores])],
+        rating_list=STD,
+        list_date=_d(list_date),
+    )
     assert out.rating == rating
 
 
@@ -348,8 +419,11 @@ def test_first_rating_floor_1200_then_1000(list_date: str, rating: int | None) -
     # 2/9 vs 1300: p = 0.222 -> 0.22 -> dp -220 -> 1080: below the 1200 floor of Jul 2009,
     # above the 1000 floor of Jul 2012.
     scores = [ONE] * 2 + [ZERO] * 7
-    out = first_rating([_t(_d("2010-12-01"), None, *[(1300, s) for s in scores])],
-                       rating_list=STD, list_date=_d(list_date))
+    out = first_rating(
+        [_t(_d("2010-12-01"), None, *[(1300, s) for s in scores])],
+        rating_list=STD,
+        list_date=_d(list_date),
+    )
     assert out.rating == rating
 
 
@@ -370,12 +444,16 @@ def test_zero_first_event_disregarded_before_mar_2024_too() -> None:
 # --- section 5: the Mar 2024 compression --------------------------------------------------------
 
 
-@pytest.mark.parametrize("rating,after", [
-    (1000, 1400), (1600, 1760),  # FIDE's own examples
-    (1001, 1401),  # 1001 + 399.6 = 1400.6 -> 1401
-    (1999, 1999),  # 1999 + 0.4 = 1999.4 -> 1999
-    (2000, None),  # "2000 unchanged": nothing applied
-])
+@pytest.mark.parametrize(
+    "rating,after",
+    [
+        (1000, 1400),
+        (1600, 1760),  # FIDE's own examples
+        (1001, 1401),  # 1001 + 399.6 = 1400.6 -> 1401
+        (1999, 1999),  # 1999 + 0.4 = 1999.4 -> 1999
+        (2000, None),  # "2000 unchanged": nothing applied
+    ],
+)
 def test_compression_edges(rating: int, after: int | None) -> None:
     got = one_off_adjustment(STD, _d("2024-03-01"), rating)
     assert (got[0] if got else None) == after
@@ -410,17 +488,23 @@ def _pgn(event: str, start: str, rows: list[tuple[str, str, str, int, int, str]]
             f'[Event "{event}"]\n[Site "Here"]\n[Date "{day}"]\n[Round "{i}"]\n'
             f'[White "{wn}"]\n[Black "{bn}"]\n[Result "{result}"]\n[WhiteElo "{w_elo}"]\n'
             f'[BlackElo "{b_elo}"]\n[WhiteFideId "{wid}"]\n[BlackFideId "{bid}"]\n'
-            f'[EventDate "{start}"]\n[TimeControl "5400+30"]\n\n1. e4 e5 2. Nf3 Nc6 {result}\n')
+            f'[EventDate "{start}"]\n[TimeControl "5400+30"]\n\n1. e4 e5 2. Nf3 Nc6 {result}\n'
+        )
     return "\n".join(out)
 
 
-ANNA, LEO, TINA, MAX = ("Audit, Anna:99000001", "Low, Leo:99000002", "Top, Tina:99000003",
-                        "Mid, Max:99000004")
+ANNA, LEO, TINA, MAX = (
+    "Audit, Anna:99000001",
+    "Low, Leo:99000002",
+    "Top, Tina:99000003",
+    "Mid, Max:99000004",
+)
 
 
 @pytest.fixture
-def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-        ) -> Callable[..., str]:
+def cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., str]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRACKER_DB", raising=False)
 
@@ -434,7 +518,8 @@ def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
 
 
 def test_cli_2650_rule_from_import_to_history_explain_next_and_calc(
-        tmp_path: Path, cli: Callable[..., str]) -> None:
+    tmp_path: Path, cli: Callable[..., str]
+) -> None:
     # Anna, official Oct 2025 2660 with K 10, plays Cap Open (10-12 Oct 2025 -> the Nov 2025
     # list, 3 closing days). Ro 2660 >= 2650: true differences (section 1.4, from 1 Oct 2025).
     #   beats Leo 2100: D 560 -> 560-619 -> 0.98: +0.02
@@ -445,34 +530,65 @@ def test_cli_2650_rule_from_import_to_history_explain_next_and_calc(
     # Leo's side of his game: Ro 2100 < 2650, D -560 capped at -400 -> 0.08; no facts: rated
     # from his own Elo tag, so 30 or more games completed by policy
     # (GAMES_COMPLETED_WHEN_UNKNOWN, said as an assumption) -> K 20: -1.60 -> -2 -> 2098.
-    (tmp_path / "cap.pgn").write_text(_pgn("Cap Open", "2025.10.10", [
-        ("2025.10.10", ANNA, LEO, 2660, 2100, "1-0"),
-        ("2025.10.11", TINA, ANNA, 2700, 2660, "1/2-1/2"),
-        ("2025.10.12", ANNA, MAX, 2660, 2160, "0-1"),
-    ]), encoding="utf-8")
+    (tmp_path / "cap.pgn").write_text(
+        _pgn(
+            "Cap Open",
+            "2025.10.10",
+            [
+                ("2025.10.10", ANNA, LEO, 2660, 2100, "1-0"),
+                ("2025.10.11", TINA, ANNA, 2700, 2660, "1/2-1/2"),
+                ("2025.10.12", ANNA, MAX, 2660, 2160, "0-1"),
+            ],
+        ),
+        encoding="utf-8",
+    )
     cli("import", "cap.pgn")
     cli("official", "add", "99000001", "--period", "2025-10", "--rating", "2660", "--k", "10")
     rows = {r["period"]: r for r in json.loads(cli("history", "99000001", "-f", "json"))}
     nov = rows["2025-11"]
-    assert (nov["rating_before"], nov["k"], nov["change_exact"], nov["change"],
-            nov["rating_after"]) == (2660, 10, "-8.80", -9, 2651)
+    assert (
+        nov["rating_before"],
+        nov["k"],
+        nov["change_exact"],
+        nov["change"],
+        nov["rating_after"],
+    ) == (2660, 10, "-8.80", -9, 2651)
     text = cli("explain", "99000001", "2025-11")
     assert "    Low, Leo     2100  tag   560  0.98      1  +0.02    +0.20" in text
     assert "    Mid, Max     2160  tag   500  0.96      0  -0.96    -9.60" in text
     assert "Rating after: 2660 -9 = 2651" in text
     assert "Expected standard rating on the 2025-11 list: 2651" in cli("next", "99000001")
-    calc = json.loads(cli("calc", "--rating", "2660", "--k", "10", "--date", "2025-10-10",
-                          "--format", "json", "2100:1", "2700:0.5", "2160:0"))
+    calc = json.loads(
+        cli(
+            "calc",
+            "--rating",
+            "2660",
+            "--k",
+            "10",
+            "--date",
+            "2025-10-10",
+            "--format",
+            "json",
+            "2100:1",
+            "2700:0.5",
+            "2160:0",
+        )
+    )
     assert (calc["period"], calc["change_exact"], calc["rating_after"]) == (
-        "2025-11", "-8.80", 2651)
+        "2025-11",
+        "-8.80",
+        2651,
+    )
     leo = json.loads(cli("history", "99000002", "-f", "json"))
     assert [(r["period"], r["k"], r["change_exact"], r["rating_after"]) for r in leo] == [
-        ("2025-11", 20, "-1.60", 2098)]
+        ("2025-11", 20, "-1.60", 2098)
+    ]
     assert [a["fact"] for a in leo[0]["assumptions"]] == ["rated-games", "birth-year"]
 
 
 def test_cli_two_monthly_era_closing_days_cap_400_and_k_15(
-        tmp_path: Path, cli: Callable[..., str]) -> None:
+    tmp_path: Path, cli: Callable[..., str]
+) -> None:
     # Jul 2009 - May 2012: lists every two months, a tournament must finish 7 days before the
     # list date (section 2). Anna, official Jul 2010 1800 with K 15 (below the newcomer K 25:
     # 30 games taken as completed). "Late Summer" ends 26 Aug 2010, 6 days before 1 Sep:
@@ -480,13 +596,22 @@ def test_cli_two_monthly_era_closing_days_cap_400_and_k_15(
     #   beats 1650: D 150 -> 0.70: +0.30;  loses to 1950: D -150 -> 0.30: -0.30;
     #   beats 1300: D 500 capped at 400 (cap 400 from Jul 2009) -> 0.92: +0.08.
     # Sum +0.08 x K 15 (K 25/15/10 until Jul 2011) = +1.20 -> +1 -> 1801.
-    (tmp_path / "old.pgn").write_text(_pgn("Late Summer", "2010.08.20", [
-        ("2010.08.20", ANNA, "A:99000011", 1800, 1650, "1-0"),
-        ("2010.08.22", "B:99000012", ANNA, 1950, 1800, "1-0"),
-        ("2010.08.26", ANNA, "C:99000013", 1800, 1300, "1-0"),
-    ]), encoding="utf-8")
+    (tmp_path / "old.pgn").write_text(
+        _pgn(
+            "Late Summer",
+            "2010.08.20",
+            [
+                ("2010.08.20", ANNA, "A:99000011", 1800, 1650, "1-0"),
+                ("2010.08.22", "B:99000012", ANNA, 1950, 1800, "1-0"),
+                ("2010.08.26", ANNA, "C:99000013", 1800, 1300, "1-0"),
+            ],
+        ),
+        encoding="utf-8",
+    )
     cli("import", "old.pgn")
     cli("official", "add", "99000001", "--period", "2010-07", "--rating", "1800", "--k", "15")
     rows = json.loads(cli("history", "99000001", "-f", "json"))
     assert [(r["period"], r["k"], r["change_exact"], r["rating_after"]) for r in rows] == [
-        ("2010-07", None, None, 1800), ("2010-11", 15, "1.20", 1801)]
+        ("2010-07", None, None, 1800),
+        ("2010-11", 15, "1.20", 1801),
+    ]

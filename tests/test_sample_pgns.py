@@ -102,12 +102,12 @@ def iso(pgn_date: str) -> str:
 def markdown_table(section_start: str, first_header: str) -> list[dict[str, str]]:
     """The first pipe table after `section_start` whose header begins with `first_header`."""
     body = README.read_text(encoding="utf-8")
-    body = body[body.index(section_start):]
+    body = body[body.index(section_start) :]
     lines = body.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(f"| {first_header} |"))
     head = [c.strip() for c in lines[start].strip("|").split("|")]
     rows = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         cells = [c.strip() for c in line.strip("|").split("|")]
@@ -123,8 +123,9 @@ def tournament_rows() -> list[dict[str, str]]:
 
 
 def test_folder_is_small_and_every_file_is_documented() -> None:
-    total = sum(p.stat().st_size for p in SAMPLES.rglob("*") if p.is_file()
-                and "__pycache__" not in p.parts)
+    total = sum(
+        p.stat().st_size for p in SAMPLES.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    )
     assert total < 200_000
     listed = [row["file"] for row in tournament_rows()]
     assert sorted(listed) == data_files()
@@ -180,8 +181,13 @@ def test_the_chessbase_file_is_windows_1252_with_a_blank_line_in_a_header() -> N
     assert b"\x9a" in raw  # š: in cp1252, a control code in Latin-1
     assert "Tomáš" not in raw.decode("latin-1")
     decoded = raw.decode("cp1252")
-    for name in ("Pölzl, Günther", "Strauß, Matthias", "Lévai, Zoé", "Hübner, René",
-                 "Šuster, Žiga"):
+    for name in (
+        "Pölzl, Günther",
+        "Strauß, Matthias",
+        "Lévai, Zoé",
+        "Hübner, René",
+        "Šuster, Žiga",
+    ):
         assert name in decoded
     assert re.search(r'^\[Event "[^"]*"\]\n\n\[Site ', decoded, re.MULTILINE)
     for game in games(CP1252_FILE):  # python-chess reads past the blank line
@@ -365,13 +371,17 @@ SUMMARY = re.compile(
 
 def summary_lines(heading: str) -> dict[str, tuple[Decimal, Decimal, Decimal, Decimal]]:
     body = README.read_text(encoding="utf-8")
-    body = body[body.index(heading) + len(heading):]
+    body = body[body.index(heading) + len(heading) :]
     body = body[: body.index("###")] if "###" in body else body
     out = {}
     for line in body.splitlines():
         if m := SUMMARY.match(line):
-            out[m["name"]] = (Decimal(m["n"]), Decimal(m["points"]), Decimal(m["expected"]),
-                              Decimal(m["sum"]))
+            out[m["name"]] = (
+                Decimal(m["n"]),
+                Decimal(m["points"]),
+                Decimal(m["expected"]),
+                Decimal(m["sum"]),
+            )
     return out
 
 
@@ -392,9 +402,7 @@ def test_hand_derivation_reads_the_files_and_the_table(period: str) -> None:
     heading, before, total, change, after = DERIVATIONS[period]
     table = table_8_1_2()
     by_event_round = {
-        (g.headers["Event"], g.headers["Round"]): g
-        for _rel, g in over_the_board()
-        if my_color(g)
+        (g.headers["Event"], g.headers["Round"]): g for _rel, g in over_the_board() if my_color(g)
     }
     rows = markdown_table(heading, "tournament")
     assert rows

@@ -190,8 +190,9 @@ def game(i: int) -> bytes:
     return PGN.replace(b'"E"', f'"E{i}"'.encode())
 
 
-def test_a_zip_of_many_members_is_opened_once(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_zip_of_many_members_is_opened_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Item 6: the central directory was read again for every member (twice: the hash,
     then the games): 2,000 members took 37 s. Now the members share one open archive: the
     number of ZipFile opens does not grow with the members (linear, not quadratic)."""
@@ -272,12 +273,16 @@ def test_a_bad_entry_in_a_folder_fails_alone(tmp_path: Path) -> None:
     stopped the whole folder (or was an internal error: ELOOP); each now fails alone."""
     d = bad_folder(tmp_path)
     got = {s.name: s for s in iter_sources([str(d)])}
-    assert sorted(got) == sorted(str(d / n) for n in (
-        "a.pgn", "damaged.zip", "dangling.pgn", "loop.pgn", "photos.zip", "sub/b.pgn"))
-    for name, why in (("damaged.zip", "is not a readable zip archive"),
-                      ("dangling.pgn", "is a symbolic link to .*gone.pgn, which does not exist"),
-                      ("loop.pgn", "is a symbolic link that leads back to itself"),
-                      ("photos.zip", "holds no .pgn file")):
+    assert sorted(got) == sorted(
+        str(d / n)
+        for n in ("a.pgn", "damaged.zip", "dangling.pgn", "loop.pgn", "photos.zip", "sub/b.pgn")
+    )
+    for name, why in (
+        ("damaged.zip", "is not a readable zip archive"),
+        ("dangling.pgn", "is a symbolic link to .*gone.pgn, which does not exist"),
+        ("loop.pgn", "is a symbolic link that leads back to itself"),
+        ("photos.zip", "holds no .pgn file"),
+    ):
         with pytest.raises((BadInput, NotFound), match=why):
             got[str(d / name)].open()
     for name, data in (("a.pgn", game(1)), ("sub/b.pgn", game(2))):
@@ -294,8 +299,9 @@ def test_a_link_loop_named_itself_is_one_clear_error(tmp_path: Path) -> None:
         iter_sources([str(tmp_path / "gone.pgn")])
 
 
-def test_a_subfolder_that_cannot_be_read_is_said(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_subfolder_that_cannot_be_read_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Item 9: os.walk skipped an unreadable subfolder without a word. (Simulated: the tests
     may run as root, whom permissions do not stop.)"""
     import os
@@ -314,8 +320,11 @@ def test_a_subfolder_that_cannot_be_read_is_said(tmp_path: Path,
     monkeypatch.setattr(os, "scandir", scandir)
     got = list(iter_sources([str(d)]))
     assert [s.name for s in got] == [str(d / "a.pgn"), str(d / "locked")]
-    with pytest.raises(BadInput, match=r"folder .*locked cannot be read \(Permission denied\); "
-                                       "nothing in it was imported"):
+    with pytest.raises(
+        BadInput,
+        match=r"folder .*locked cannot be read \(Permission denied\); "
+        "nothing in it was imported",
+    ):
         got[1].open()
 
 
@@ -354,14 +363,20 @@ def test_a_decompression_bomb_is_refused_by_its_ratio(tmp_path: Path) -> None:
     ratio limit stops it past RATIO_FLOOR (here 24 MiB of zeros: a fraction of a second)."""
     from tracker.files.sources import RATIO_FLOOR, LimitExceeded
 
-    for suffix, pack in ((".bz2", bz2.compress), (".gz", gzip.compress),
-                         (".xz", lzma.compress)):
+    for suffix, pack in ((".bz2", bz2.compress), (".gz", gzip.compress), (".xz", lzma.compress)):
         bomb = tmp_path / f"zeros.pgn{suffix}"
         bomb.write_bytes(pack(b"\0" * (RATIO_FLOOR + 8 * sources.MiB)))
         (source,) = iter_sources([str(bomb)])
-        with source.open() as f, pytest.raises(LimitExceeded, match=(
-                "zeros.pgn.*: decompresses to over 1,000 times its size: refused as a "
-                "decompression bomb; if the file is genuine, raise --max-ratio")):
+        with (
+            source.open() as f,
+            pytest.raises(
+                LimitExceeded,
+                match=(
+                    "zeros.pgn.*: decompresses to over 1,000 times its size: refused as a "
+                    "decompression bomb; if the file is genuine, raise --max-ratio"
+                ),
+            ),
+        ):
             while f.read(1 << 16):
                 pass
 
@@ -374,9 +389,16 @@ def test_the_size_limit_and_raising_it(tmp_path: Path) -> None:
     big.write_bytes(gzip.compress(data))
     (source,) = iter_sources([str(big)], Limits(max_size=sources.MiB))
     for how in ("read", "readline", "seek"):
-        with source.open() as f, pytest.raises(LimitExceeded, match=(
-                r"big.pgn.gz: more than 1M once decompressed: refused \(a decompression "
-                r"bomb\?\); if the file is genuine, raise --max-size")):
+        with (
+            source.open() as f,
+            pytest.raises(
+                LimitExceeded,
+                match=(
+                    r"big.pgn.gz: more than 1M once decompressed: refused \(a decompression "
+                    r"bomb\?\); if the file is genuine, raise --max-size"
+                ),
+            ),
+        ):
             if how == "read":
                 f.read()
             elif how == "readline":
@@ -425,14 +447,19 @@ def test_standard_input_is_bounded_and_shows_progress(monkeypatch: pytest.Monkey
     monkeypatch.setattr(sys, "stdin", FakeStdin())
     monkeypatch.setattr(spool, "_STDIN", None)
     limits = Limits(max_size=40 * sources.MiB, on_spool=lambda n, b: said.append((n, b)))
-    with pytest.raises(LimitExceeded, match=r"standard input holds more than 40M: refused "
-                                            r"\(nothing of it was imported\)"):
+    with pytest.raises(
+        LimitExceeded,
+        match=r"standard input holds more than 40M: refused "
+        r"\(nothing of it was imported\)",
+    ):
         iter_sources(["-"], limits)
     assert said == [("-", 16 * sources.MiB), ("-", 32 * sources.MiB), ("-", -1)]
 
 
-@pytest.mark.parametrize("text, size", [("100", 100), ("1K", 1024), ("16G", 16 << 30),
-                                        ("1.5M", 3 << 19), ("2gib", 2 << 30)])
+@pytest.mark.parametrize(
+    "text, size",
+    [("100", 100), ("1K", 1024), ("16G", 16 << 30), ("1.5M", 3 << 19), ("2gib", 2 << 30)],
+)
 def test_sizes_as_the_option_takes_them(text: str, size: int) -> None:
     assert sources.parse_size(text) == size
 
@@ -445,7 +472,8 @@ def test_a_size_that_is_not_one(text: str) -> None:
 
 @pytest.mark.parametrize("workers", [False, True])
 def test_zip_members_read_through_one_archive_in_workers_too(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: bool) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: bool
+) -> None:
     """The shared archive is opened again in a forked worker (never the parent's file
     position); the games are the same either way, hash thread and all."""
     from tracker.importer import ImportOptions, batches, import_paths
@@ -470,8 +498,21 @@ def test_the_zip_members_bench_runs(tmp_path: Path) -> None:
     from tests.conftest import REPO
 
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "zip_members.py"), "--members", "30", "--runs",
-         "1", "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=REPO)
+        [
+            sys.executable,
+            str(REPO / "bench" / "zip_members.py"),
+            "--members",
+            "30",
+            "--runs",
+            "1",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| 30 | " in proc.stdout
 
@@ -486,8 +527,11 @@ def test_a_named_pipe_in_a_folder_fails_alone_without_waiting(tmp_path: Path) ->
     os.mkfifo(d / "pipe.pgn")
     a, pipe = iter_sources([str(d)])
     assert pipe.name == str(d / "pipe.pgn")
-    with pytest.raises(BadInput, match=r"pipe.pgn is a named pipe, not a file: not read from a "
-                                       r"folder \(it could wait for ever\); name it itself"):
+    with pytest.raises(
+        BadInput,
+        match=r"pipe.pgn is a named pipe, not a file: not read from a "
+        r"folder \(it could wait for ever\); name it itself",
+    ):
         pipe.open()
     with a.open() as f:
         assert f.read() == game(1)
@@ -498,9 +542,10 @@ def test_a_named_pipe_in_a_folder_fails_alone_without_waiting(tmp_path: Path) ->
 
 
 def dated_game(n: int) -> bytes:
-    return (f'[Event "E"]\n[Site "S"]\n[Date "2025.10.0{n % 9 + 1}"]\n[Round "{n}"]\n'
-            f'[White "A, B"]\n[Black "C, D"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n'
-            ).encode()
+    return (
+        f'[Event "E"]\n[Site "S"]\n[Date "2025.10.0{n % 9 + 1}"]\n[Round "{n}"]\n'
+        f'[White "A, B"]\n[Black "C, D"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n'
+    ).encode()
 
 
 A, B, C = dated_game(1), dated_game(2) + dated_game(3), dated_game(4)
@@ -534,14 +579,17 @@ def zip_bytes(members: list[tuple[str, bytes]]) -> bytes:
 
 # -- bug 1: tar archives ----------------------------------------------------------------------
 
-TAR_MODES = {".tar": "w", ".tar.gz": "w:gz", ".tgz": "w:gz", ".tar.bz2": "w:bz2",
-             ".tar.xz": "w:xz"}
+TAR_MODES = {".tar": "w", ".tar.gz": "w:gz", ".tgz": "w:gz", ".tar.bz2": "w:bz2", ".tar.xz": "w:xz"}
 
 
 @pytest.mark.parametrize("suffix", list(TAR_MODES))
 def test_tar_members_are_read_in_order(tmp_path: Path, suffix: str) -> None:
-    members = [("./b.pgn", B), ("readme.txt", b"not games"), ("./sub/a.PGN", A),
-               ("./" + "long" * 40 + ".pgn", C)]  # a name over 100 bytes (a GNU/pax header)
+    members = [
+        ("./b.pgn", B),
+        ("readme.txt", b"not games"),
+        ("./sub/a.PGN", A),
+        ("./" + "long" * 40 + ".pgn", C),
+    ]  # a name over 100 bytes (a GNU/pax header)
     t = tmp_path / f"s{suffix}"
     t.write_bytes(tar_bytes(members, TAR_MODES[suffix]))
     want = [(f"{t}:{n.removeprefix('./')}", d) for n, d in members if n != "readme.txt"]
@@ -578,8 +626,11 @@ def test_a_member_cut_short_is_an_error_not_fewer_games(tmp_path: Path) -> None:
 
 def test_tar_then_its_files_are_recognised(store: Store, db_path: Path, tmp_path: Path) -> None:
     """The reproduction: a tar.gz of three sample files, then the files themselves."""
-    names = ["2025-09-12_brno-autumn-open.pgn", "2025-10-03_olomouc-open.pgn",
-             "2025-11-21_weinviertel-open.pgn"]
+    names = [
+        "2025-09-12_brno-autumn-open.pgn",
+        "2025-10-03_olomouc-open.pgn",
+        "2025-11-21_weinviertel-open.pgn",
+    ]
     t = tmp_path / "s.tar.gz"
     t.write_bytes(tar_bytes([(f"./{n}", (SAMPLES / n).read_bytes()) for n in names], "w:gz"))
     first = import_paths(store, [str(t)], ImportOptions())
@@ -617,8 +668,9 @@ def test_a_tar_on_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
     assert contents(["-"]) == [("-:a.pgn", A), ("-:b.pgn", B)]
 
 
-def test_a_zip_on_standard_input_imports_every_game(store: Store,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_zip_on_standard_input_imports_every_game(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake_stdin(monkeypatch, zip_bytes([("a.pgn", A), ("b.pgn", B + C)]))
     report = import_paths(store, ["-"], ImportOptions())
     assert [(s.name, s.added) for s in report.sources] == [("-:a.pgn", 1), ("-:b.pgn", 3)]
@@ -678,8 +730,13 @@ def test_a_name_that_is_not_utf8_is_imported(tmp_path: Path) -> None:
     (tmp_path / "b.pgn").write_bytes(B)
     db = tmp_path / "t.db"
     open_store(str(db)).close()  # the import under test, not the creation of a database
-    done = subprocess.run(tracker_command("import", str(tmp_path), "--db", str(db)),
-                          capture_output=True, env=subprocess_env(), timeout=120, check=False)
+    done = subprocess.run(
+        tracker_command("import", str(tmp_path), "--db", str(db)),
+        capture_output=True,
+        env=subprocess_env(),
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     con = sqlite3.connect(db)
     try:
@@ -717,12 +774,19 @@ def test_a_pipe_given_as_dev_fd(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     open_store(str(db)).close()  # the import under test, not the creation of a database
     # the exit of `with Popen` closes our end of cat's pipe and waits for cat
-    with open(f, "rb") as data, subprocess.Popen(["cat"], stdin=data,
-                                                 stdout=subprocess.PIPE) as cat:
+    with (
+        open(f, "rb") as data,
+        subprocess.Popen(["cat"], stdin=data, stdout=subprocess.PIPE) as cat,
+    ):
         assert cat.stdout is not None
-        done = subprocess.run(tracker_command("import", "/dev/stdin", "--db", str(db)),
-                              stdin=cat.stdout, capture_output=True, env=subprocess_env(),
-                              timeout=120, check=False)
+        done = subprocess.run(
+            tracker_command("import", "/dev/stdin", "--db", str(db)),
+            stdin=cat.stdout,
+            capture_output=True,
+            env=subprocess_env(),
+            timeout=120,
+            check=False,
+        )
     assert done.returncode == 0, done.stderr
     assert b"/dev/stdin: 2 games read, 2 added" in done.stdout
 
@@ -739,23 +803,37 @@ def test_a_zip_inside_a_zip_is_read(tmp_path: Path) -> None:
     inner = zip_bytes([("a.pgn", A), ("b.pgn", B)])
     z = tmp_path / "outer.zip"
     z.write_bytes(zip_bytes([("inner.zip", inner), ("c.pgn.gz", gzip.compress(C))]))
-    assert contents([str(z)]) == [(f"{z}:inner.zip:a.pgn", A), (f"{z}:inner.zip:b.pgn", B),
-                                  (f"{z}:c.pgn.gz", C)]
+    assert contents([str(z)]) == [
+        (f"{z}:inner.zip:a.pgn", A),
+        (f"{z}:inner.zip:b.pgn", B),
+        (f"{z}:c.pgn.gz", C),
+    ]
 
 
 def test_archives_inside_a_tar_gz(tmp_path: Path) -> None:
     t = tmp_path / "all.tar.gz"
-    t.write_bytes(tar_bytes([("one.zip", zip_bytes([("a.pgn", A)])),
-                             ("two.tar.xz", tar_bytes([("b.pgn", B)], "w:xz")),
-                             ("three.pgn.bz2", bz2.compress(C))], "w:gz"))
-    assert contents([str(t)]) == [(f"{t}:one.zip:a.pgn", A), (f"{t}:two.tar.xz:b.pgn", B),
-                                  (f"{t}:three.pgn.bz2", C)]
+    t.write_bytes(
+        tar_bytes(
+            [
+                ("one.zip", zip_bytes([("a.pgn", A)])),
+                ("two.tar.xz", tar_bytes([("b.pgn", B)], "w:xz")),
+                ("three.pgn.bz2", bz2.compress(C)),
+            ],
+            "w:gz",
+        )
+    )
+    assert contents([str(t)]) == [
+        (f"{t}:one.zip:a.pgn", A),
+        (f"{t}:two.tar.xz:b.pgn", B),
+        (f"{t}:three.pgn.bz2", C),
+    ]
 
 
 def test_members_of_the_same_name_in_two_inner_archives_are_both_kept(tmp_path: Path) -> None:
     z = tmp_path / "outer.zip"
-    z.write_bytes(zip_bytes([("x.zip", zip_bytes([("a.pgn", A)])),
-                             ("y.zip", zip_bytes([("a.pgn", B)]))]))
+    z.write_bytes(
+        zip_bytes([("x.zip", zip_bytes([("a.pgn", A)])), ("y.zip", zip_bytes([("a.pgn", B)]))])
+    )
     assert [d for _, d in contents([str(z)])] == [A, B]
 
 
@@ -764,12 +842,15 @@ def test_too_deep_or_empty_inner_archives_fail_alone(tmp_path: Path) -> None:
     for level in range(MAX_NESTING):
         deep = zip_bytes([(f"level{level}.zip", deep)])
     z = tmp_path / "outer.zip"
-    z.write_bytes(zip_bytes([("deep.zip", deep), ("docs.zip", zip_bytes([("r.txt", b"x")])),
-                             ("b.pgn", B)]))
+    z.write_bytes(
+        zip_bytes([("deep.zip", deep), ("docs.zip", zip_bytes([("r.txt", b"x")])), ("b.pgn", B)])
+    )
     got = list(iter_sources([str(z)]))
     assert [s.name for s in got] == [
         f"{z}:deep.zip:level{MAX_NESTING - 1}.zip:level{MAX_NESTING - 2}.zip",
-        f"{z}:docs.zip", f"{z}:b.pgn"]
+        f"{z}:docs.zip",
+        f"{z}:b.pgn",
+    ]
     with pytest.raises(BadInput, match=f"an archive inside {MAX_NESTING} archives"):
         got[0].open()
     with pytest.raises(BadInput, match=r"outer.zip:docs.zip holds no .pgn file"):
@@ -784,8 +865,9 @@ def test_a_nested_archive_imports_every_game(store: Store, tmp_path: Path) -> No
     assert import_paths(store, [str(z)], ImportOptions()).total("added") == 3
 
 
-@pytest.mark.parametrize("pack", [gzip.compress, bz2.compress, lzma.compress, None],
-                         ids=["gzip", "bzip2", "xz", "zip"])
+@pytest.mark.parametrize(
+    "pack", [gzip.compress, bz2.compress, lzma.compress, None], ids=["gzip", "bzip2", "xz", "zip"]
+)
 def test_compression_is_told_by_its_magic_bytes(tmp_path: Path, pack: object) -> None:
     f = tmp_path / "games"
     if pack is None:
@@ -823,8 +905,9 @@ def test_an_encrypted_member_fails_alone_with_a_clear_line(tmp_path: Path) -> No
         assert f.read() == B
 
 
-def test_a_tar_gz_of_many_members_is_read_in_one_pass(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tar_gz_of_many_members_is_read_in_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Member after member (twice each: the content hash, then the games), the decompressed
     stream goes on where the previous member ended instead of starting again each time."""
     members = [(f"m{i:03}.pgn", dated_game(i) * 50) for i in range(60)]
@@ -854,8 +937,9 @@ def test_importing_a_tar_gz_in_a_worker_gives_the_same_result(
     from tracker.importer import batches
 
     monkeypatch.setattr(batches, "WORKER_MIN_BYTES", 0)  # the path of big sources
-    members = [(f"m{i:03}.pgn", b"".join(dated_game(i * 10 + j) for j in range(10)))
-               for i in range(12)]
+    members = [
+        (f"m{i:03}.pgn", b"".join(dated_game(i * 10 + j) for j in range(10))) for i in range(12)
+    ]
     t = tmp_path / "s.tar.gz"
     t.write_bytes(tar_bytes(members, "w:gz"))
     plain = tmp_path / "plain"
@@ -867,7 +951,7 @@ def test_importing_a_tar_gz_in_a_worker_gives_the_same_result(
         with open_store(str(db)) as store:
             report = import_paths(store, [str(what)], ImportOptions(workers=workers))
         assert report.total("added") == 120 and not report.failed
-        dumps.append([line for line in dump_db(db) if "INSERT INTO \"imports\"" not in line])
+        dumps.append([line for line in dump_db(db) if 'INSERT INTO "imports"' not in line])
     assert dumps[0] == dumps[1]
 
 

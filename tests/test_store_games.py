@@ -15,10 +15,12 @@ from tracker.store.schema import games, player_names, players, tournaments
 
 def _dump(db: Path) -> list[list[tuple[object, ...]]]:
     with open_store(str(db)) as s, s.engine.connect() as conn:
-        return [[tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key))]
-                for t in (players, player_names, tournaments)] + [
-            [tuple(r)[:2] + tuple(r)[3:] for r in conn.execute(select(games).order_by(
-                games.c.id))]]
+        return [
+            [tuple(r) for r in conn.execute(select(t).order_by(*t.primary_key))]
+            for t in (players, player_names, tournaments)
+        ] + [
+            [tuple(r)[:2] + tuple(r)[3:] for r in conn.execute(select(games).order_by(games.c.id))]
+        ]
 
 
 def test_bounded_caches_store_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,10 +28,18 @@ def test_bounded_caches_store_the_same(tmp_path: Path, monkeypatch: pytest.Monke
     import tracker.store.games as store_games
 
     monkeypatch.setattr(importer, "BATCH", 7)  # many batches, so caches are emptied often
-    texts = [pgn(Round=str(r), White=f"P{r % 13}", Black=f"Q{r % 11}",
-                 WhiteFideId=str(500 + r % 13) if r % 3 else "",
-                 Event=f"Open {r % 4}", Site=f"Town {r % 2}",
-                 Date=f"2025.{1 + r % 12:02d}.{1 + r % 27:02d}") for r in range(160)]
+    texts = [
+        pgn(
+            Round=str(r),
+            White=f"P{r % 13}",
+            Black=f"Q{r % 11}",
+            WhiteFideId=str(500 + r % 13) if r % 3 else "",
+            Event=f"Open {r % 4}",
+            Site=f"Town {r % 2}",
+            Date=f"2025.{1 + r % 12:02d}.{1 + r % 27:02d}",
+        )
+        for r in range(160)
+    ]
     f = write(tmp_path / "c.pgn", *texts)
     dumps = []
     for limit in (10**9, 8):
@@ -51,9 +61,16 @@ def _games_indexes(db: Path) -> list[tuple[str, str]]:
 
 
 def _season(tmp_path: Path, name: str, games_: int, offset: int = 0) -> Path:
-    texts = [pgn(Round=str(r), White=f"P{r % 17}", Black=f"Q{r % 13}",
-                 Event=f"Open {r % 5}", Date=f"2025.{1 + r % 12:02d}.{1 + r % 27:02d}")
-             for r in range(offset, offset + games_)]
+    texts = [
+        pgn(
+            Round=str(r),
+            White=f"P{r % 17}",
+            Black=f"Q{r % 13}",
+            Event=f"Open {r % 5}",
+            Date=f"2025.{1 + r % 12:02d}.{1 + r % 27:02d}",
+        )
+        for r in range(offset, offset + games_)
+    ]
     return write(tmp_path / name, *texts)
 
 
@@ -117,9 +134,7 @@ def test_indexes_kept_when_the_database_holds_more(
     assert calls == []  # 30 games into a table of 60: never
 
 
-def test_a_failed_source_keeps_the_indexes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_failed_source_keeps_the_indexes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The drop is part of the source's transaction: when the source fails after it, the
     rollback brings the indexes back with the database as it was."""
     import tracker.store.games as store_games
@@ -132,8 +147,9 @@ def test_a_failed_source_keeps_the_indexes(
     before = _games_indexes(db)  # a new database, at the head of the migrations
     prepare = Preparer().prepare
     with f.open("rb") as stream:
-        rows = [p for g in read_games(stream, f.name)
-                for p in [prepare(g)] if not isinstance(p, str)]
+        rows = [
+            p for g in read_games(stream, f.name) for p in [prepare(g)] if not isinstance(p, str)
+        ]
     with open_store(str(db)) as s:
         with pytest.raises(RuntimeError), store_games.GameWriter(s, "s.pgn", "") as w:
             for i in range(0, len(rows), 10):
@@ -177,7 +193,8 @@ def test_the_writer_binds_through_its_adapters_and_takes_them_away(
             stored = conn.exec_driver_sql(
                 "SELECT typeof(identity), length(identity), has_moves, typeof(has_moves), "
                 "rated, typeof(rated), list_assumed, typeof(list_assumed), typeof(variant), "
-                "white_elo_tag FROM games ORDER BY id").all()
+                "white_elo_tag FROM games ORDER BY id"
+            ).all()
         assert [tuple(r) for r in stored] == [
             ("blob", 16, 1, "integer", 1, "integer", 1, "integer", "null", None),
             ("blob", 16, 1, "integer", 0, "integer", 1, "integer", "null", "2100 "),

@@ -38,10 +38,12 @@ def test_check_constraints_do_not_drift(db_path: Path, tmp_path: Path) -> None:
     made = {t: inspect(direct).get_check_constraints(t) for t in metadata.tables}
     direct.dispose()
     assert migrated == made
-    assert migrated["games"] == [{
-        "name": "ck_games_list",
-        "sqltext": "\"list\" = 'standard' OR \"list\" = 'rapid' OR \"list\" = 'blitz'",
-    }]
+    assert migrated["games"] == [
+        {
+            "name": "ck_games_list",
+            "sqltext": "\"list\" = 'standard' OR \"list\" = 'rapid' OR \"list\" = 'blitz'",
+        }
+    ]
 
 
 def test_every_new_database_gets_the_same_schema_text(tmp_path: Path) -> None:
@@ -49,11 +51,15 @@ def test_every_new_database_gets_the_same_schema_text(tmp_path: Path) -> None:
     schemas = []
     for name in ("a.db", "b.db"):
         with open_store(str(tmp_path / name)) as s, s.engine.connect() as conn:
-            schemas.append(conn.exec_driver_sql(
-                "SELECT type, name, sql FROM sqlite_master ORDER BY type, name").all())
+            schemas.append(
+                conn.exec_driver_sql(
+                    "SELECT type, name, sql FROM sqlite_master ORDER BY type, name"
+                ).all()
+            )
     assert schemas[0] == schemas[1]
-    assert any("\"list\" = 'standard' OR" in str(sql) for _, name, sql in schemas[0]
-               if name == "games")
+    assert any(
+        "\"list\" = 'standard' OR" in str(sql) for _, name, sql in schemas[0] if name == "games"
+    )
 
 
 def test_wal_mode(db_path: Path) -> None:
@@ -135,8 +141,8 @@ def _migrate_down(target: str, revision: str) -> None:
 
 
 def test_0005_cuts_identities_and_games_stored_before_stay_duplicates(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A database of revision 0004 held the 64 hex characters of each identity's sha256; the
     # importer now writes the first 16 bytes (32 hex characters). Simulated: a season
     # imported now, taken down to 0004 by the downgrades (0007 gives back the 32 hex
@@ -187,18 +193,27 @@ def _games_rows(target: str) -> list[tuple[object, ...]]:
     engine = create_engine(to_url(target))
     try:
         with engine.connect() as conn:
-            return [tuple(r) for r in conn.execute(text(
-                "SELECT g.id, g.identity, i.source, g.source_line, g.white_elo, "
-                "g.white_elo_tag, g.black_elo, g.black_elo_tag FROM games AS g "
-                "JOIN imports AS i ON i.id = g.import_id ORDER BY g.id"))]
+            return [
+                tuple(r)
+                for r in conn.execute(
+                    text(
+                        "SELECT g.id, g.identity, i.source, g.source_line, g.white_elo, "
+                        "g.white_elo_tag, g.black_elo, g.black_elo_tag FROM games AS g "
+                        "JOIN imports AS i ON i.id = g.import_id ORDER BY g.id"
+                    )
+                )
+            ]
     finally:
         engine.dispose()
 
 
 @pytest.mark.databases
 def test_0007_upgrades_a_database_of_0006_exactly(
-        db_target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    db_target: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Real games (the sample season; a FICS file, online: its Elo tags are kept as written;
     a TWIC issue, with empty and odd Elo tags) in a database of revision 0006, upgraded:
     every row and what the readers give is what a fresh import at head stores and gives.
@@ -213,15 +228,19 @@ def test_0007_upgrades_a_database_of_0006_exactly(
 
     need_shared()
     files = [tmp_path / "fics.pgn", tmp_path / "twic.pgn"]
-    for out, name in zip(files, ("fics-standard-2000-2199-part01.pgn.xz", "twic0920.pgn.xz"),
-                         strict=True):
+    for out, name in zip(
+        files, ("fics-standard-2000-2199-part01.pgn.xz", "twic0920.pgn.xz"), strict=True
+    ):
         out.write_bytes(lzma.decompress((CORPUS / name).read_bytes()))
-    code, _, err = run_cli(capsys, monkeypatch, "import", str(SAMPLES), *map(str, files),
-                           "--db", db_target, "--quiet")
+    code, _, err = run_cli(
+        capsys, monkeypatch, "import", str(SAMPLES), *map(str, files), "--db", db_target, "--quiet"
+    )
     assert code == 0, err
     with open_store(db_target) as s:
-        players = [int(p) for (p,) in s.engine.connect().exec_driver_sql(
-            "SELECT id FROM players ORDER BY id")]
+        players = [
+            int(p)
+            for (p,) in s.engine.connect().exec_driver_sql("SELECT id FROM players ORDER BY id")
+        ]
         fresh_facts = [games_of(s, p) for p in players]
     fresh = dump_target(db_target, STAMPS)
     rows = _games_rows(db_target)
@@ -232,8 +251,10 @@ def test_0007_upgrades_a_database_of_0006_exactly(
     for path in files:
         with path.open("rb") as stream:
             for raw in read_games(stream, path.name):
-                written[(path.name, raw.line)] = (raw.tags.get("WhiteElo"),
-                                                  raw.tags.get("BlackElo"))
+                written[(path.name, raw.line)] = (
+                    raw.tags.get("WhiteElo"),
+                    raw.tags.get("BlackElo"),
+                )
 
     _migrate_down(db_target, "0006")
     old = _games_rows(db_target)
@@ -260,8 +281,8 @@ def test_0007_upgrades_a_database_of_0006_exactly(
 
 @pytest.mark.parametrize("kind", ["empty", "schema-less"])
 def test_a_reading_command_never_turns_a_file_into_a_database(
-        tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 19: `tracker history --db some/empty.pgn` (0 bytes) turned the file into a
     110 KB database. A 0-byte file and an SQLite file without the tracker's schema (a kill
     during the very first open) are refused by every reading command and left byte for
@@ -277,8 +298,11 @@ def test_a_reading_command_never_turns_a_file_into_a_database(
     else:
         sqlite3.connect(target).execute("PRAGMA user_version = 7").connection.close()
     before = target.read_bytes()
-    wanted = "is an empty file, not a tracker database" if kind == "empty" else (
-        "holds no tracker data yet")
+    wanted = (
+        "is an empty file, not a tracker database"
+        if kind == "empty"
+        else ("holds no tracker data yet")
+    )
     for args in [*READING, ("db", "check"), ("db", "backup", str(tmp_path / "b.db"))]:
         code, out, err = run_cli(capsys, monkeypatch, *args, "--db", str(target))
         assert code == 1 and out == "", (args, out, err)
@@ -302,8 +326,8 @@ def test_a_fifo_as_database_is_refused_not_waited_on(tmp_path: Path) -> None:
 
 
 def test_an_upgrade_that_copies_games_gives_the_free_pages_back(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """0007 copies the games table: without a VACUUM after it, the old table's pages stay
     free in the file (a database half as big again as it needs to be)."""
     import sqlite3
@@ -311,19 +335,20 @@ def test_an_upgrade_that_copies_games_gives_the_free_pages_back(
     from tests.conftest import SAMPLES, run_cli
 
     db = tmp_path / "t.db"
-    code, _, err = run_cli(capsys, monkeypatch, "import", str(SAMPLES), "--db", str(db),
-                           "--quiet")
+    code, _, err = run_cli(capsys, monkeypatch, "import", str(SAMPLES), "--db", str(db), "--quiet")
     assert code == 0, err
     _migrate_down(str(db), "0006")
     conn = sqlite3.connect(db, isolation_level=None)
     try:  # games bigger than the rest of the file: the copy shows
         for _ in range(6):
-            conn.execute("INSERT INTO games SELECT id + (SELECT max(id) FROM games), "
-                         "hex(randomblob(16)), tournament_id, import_id, source_line, "
-                         "white_id, black_id, date, date_tag, round, result, white_elo, "
-                         "black_elo, white_elo_tag, black_elo_tag, white_title, black_title, "
-                         "time_control, termination, variant, has_moves, list, "
-                         "list_assumed, rated, not_rated_reason FROM games")
+            conn.execute(
+                "INSERT INTO games SELECT id + (SELECT max(id) FROM games), "
+                "hex(randomblob(16)), tournament_id, import_id, source_line, "
+                "white_id, black_id, date, date_tag, round, result, white_elo, "
+                "black_elo, white_elo_tag, black_elo_tag, white_title, black_title, "
+                "time_control, termination, variant, has_moves, list, "
+                "list_assumed, rated, not_rated_reason FROM games"
+            )
         conn.execute("VACUUM")
         before = conn.execute("PRAGMA page_count").fetchone()[0]
     finally:
@@ -356,6 +381,9 @@ def test_0008_adds_the_coverage_tables_and_takes_them_away(db_target: str) -> No
     with open_store(db_target) as s:
         assert current_revision(s) == head_revision()
         assert coverage <= set(inspect(s.engine).get_table_names())
-        assert inspect(s.engine).get_pk_constraint("official_checked")[
-            "constrained_columns"] == ["player_id", "list", "period"]
+        assert inspect(s.engine).get_pk_constraint("official_checked")["constrained_columns"] == [
+            "player_id",
+            "list",
+            "period",
+        ]
     assert dump_target(db_target) == before

@@ -28,8 +28,16 @@ def test_five_games_against_equal_opponents() -> None:
     # 1500 vs 1500: D = 0, table row 0-3 -> PD 0.50; five games: sum PD = 2.50; K 20.
     # Need 1500 + round(20 (x - 2.50)) >= 1510, i.e. 20 (x - 2.50) >= 9.5, x >= 2.975:
     # the next half point is 3 (20 x 0.50 = 10 -> 1510). 5/5: 20 x 2.50 = 50 -> 1550.
-    out = needed_score(1510, rating_before=1500, played=(), opponents=[1500] * 5,
-                       rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+    out = needed_score(
+        1510,
+        rating_before=1500,
+        played=(),
+        opponents=[1500] * 5,
+        rating_list=RatingList.STANDARD,
+        period=JAN26,
+        facts=ADULT,
+        start=START,
+    )
     assert out.points_needed == 3
     assert out.rating_needed == 1510
     assert out.max_rating == 1550
@@ -42,8 +50,16 @@ def test_five_games_against_equal_opponents() -> None:
 
 def test_out_of_reach_says_the_maximum() -> None:
     # Same tournament: 5/5 gives 1550 (above), so 1560 cannot be reached.
-    out = needed_score(1560, rating_before=1500, played=(), opponents=[1500] * 5,
-                       rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+    out = needed_score(
+        1560,
+        rating_before=1500,
+        played=(),
+        opponents=[1500] * 5,
+        rating_list=RatingList.STANDARD,
+        period=JAN26,
+        facts=ADULT,
+        start=START,
+    )
     assert out.points_needed is None and not out.reachable
     assert out.max_rating == 1550
     assert "out of reach" in out.summary() and "1550" in out.summary()
@@ -51,8 +67,16 @@ def test_out_of_reach_says_the_maximum() -> None:
 
 def test_already_reached_whatever_the_score() -> None:
     # 0/5 gives 1450 (see above): a target of 1450 needs nothing.
-    out = needed_score(1450, rating_before=1500, played=(), opponents=[1500] * 5,
-                       rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+    out = needed_score(
+        1450,
+        rating_before=1500,
+        played=(),
+        opponents=[1500] * 5,
+        rating_list=RatingList.STANDARD,
+        period=JAN26,
+        facts=ADULT,
+        start=START,
+    )
     assert out.points_needed == 0 and out.already_reached
     assert "whatever the score" in out.summary()
 
@@ -69,12 +93,21 @@ def test_games_already_played_count_for_change_and_the_700_rule() -> None:
     # 6.5 would give 36 x 1.26 = 45.36 -> 45 -> 1645 (short).
     # 9/9: 36 x 3.76 = 135.36 -> 135 -> 1735.
     played = TournamentIn(
-        start=dt.date(2025, 12, 1), own_rating=1600, label="club",
+        start=dt.date(2025, 12, 1),
+        own_rating=1600,
+        label="club",
         games=tuple(GameIn(1600, Fraction(1) if i < 3 else Fraction(0)) for i in range(10)),
     )
-    out = needed_score(1650, rating_before=1600, played=(played,), opponents=[1700] * 9,
-                       rating_list=RatingList.STANDARD, period=JAN26, facts=NEW_PLAYER,
-                       start=START)
+    out = needed_score(
+        1650,
+        rating_before=1600,
+        played=(played,),
+        opponents=[1700] * 9,
+        rating_list=RatingList.STANDARD,
+        period=JAN26,
+        facts=NEW_PLAYER,
+        start=START,
+    )
     assert out.k == 36
     assert out.games_already == 10
     assert out.points_needed == 7
@@ -91,8 +124,16 @@ def test_individual_opponents_and_the_cap() -> None:
     #   p_low 0.08. Sum PD = 1.08.
     # 20 (x - 1.08) >= 1820 - 1800 - 0.5 = 19.5 -> x >= 2.055 -> 2.5:
     #   20 x 1.42 = 28.4 -> 28 -> 1828; 2.0 gives 20 x 0.92 = 18.4 -> 18 -> 1818.
-    out = needed_score(1820, rating_before=1800, played=(), opponents=[1700, 1900, 2300],
-                       rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+    out = needed_score(
+        1820,
+        rating_before=1800,
+        played=(),
+        opponents=[1700, 1900, 2300],
+        rating_list=RatingList.STANDARD,
+        period=JAN26,
+        facts=ADULT,
+        start=START,
+    )
     assert out.expected == Fraction(108, 100)
     assert out.points_needed == Fraction(5, 2)
     assert out.rating_needed == 1828
@@ -103,16 +144,30 @@ def test_opponents_from_the_command_line() -> None:
     assert opponents_from(None, None, [1700, 1900]) == (1700, 1900)
     assert opponents_from(2, None, [1700, 1900]) == (1700, 1900)
     args: tuple[Any, ...]
-    for args in ((3, 1800, [1700]), (None, 1800, []), (None, None, []), (3, None, [1700]),
-                 (0, 1800, []), (2, 99999, [])):
+    for args in (
+        (3, 1800, [1700]),
+        (None, 1800, []),
+        (None, None, []),
+        (3, None, [1700]),
+        (0, 1800, []),
+        (2, 99999, []),
+    ):
         with pytest.raises(BadInput):
             opponents_from(*args)
 
 
 def test_target_must_be_a_rating() -> None:
     with pytest.raises(BadInput):
-        needed_score(0, rating_before=1500, played=(), opponents=[1500],
-                     rating_list=RatingList.STANDARD, period=JAN26, facts=ADULT, start=START)
+        needed_score(
+            0,
+            rating_before=1500,
+            played=(),
+            opponents=[1500],
+            rating_list=RatingList.STANDARD,
+            period=JAN26,
+            facts=ADULT,
+            start=START,
+        )
 
 
 def test_through_the_replay_counts_the_open_period() -> None:
@@ -125,22 +180,34 @@ def test_through_the_replay_counts_the_open_period() -> None:
     from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact
     from tracker.usecases.target import needed_score_replayed
 
-    club = TournamentFact(id=1, name="club", start=dt.date(2025, 12, 1),
-                          end=dt.date(2025, 12, 20))
+    club = TournamentFact(id=1, name="club", start=dt.date(2025, 12, 1), end=dt.date(2025, 12, 20))
     games = [
-        GameFact(id=i + 1, tournament_id=1, date=dt.date(2025, 12, 1 + i), round=str(i + 1),
-                 white=True, opponent_id=100 + i, opponent=f"o{i}", own_elo=1600,
-                 opponent_elo=1600, result="1-0" if i < 3 else "0-1",
-                 score=Fraction(1) if i < 3 else Fraction(0), rating_list=RatingList.STANDARD)
+        GameFact(
+            id=i + 1,
+            tournament_id=1,
+            date=dt.date(2025, 12, 1 + i),
+            round=str(i + 1),
+            white=True,
+            opponent_id=100 + i,
+            opponent=f"o{i}",
+            own_elo=1600,
+            opponent_elo=1600,
+            result="1-0" if i < 3 else "0-1",
+            score=Fraction(1) if i < 3 else Fraction(0),
+            rating_list=RatingList.STANDARD,
+        )
         for i in range(10)
     ]
     inputs = ReplayInputs(
-        RatingList.STANDARD, games, [club],
+        RatingList.STANDARD,
+        games,
+        [club],
         [OfficialEntry(1, RatingList.STANDARD, Period(2025, 12), 1600, k=40)],
         PlayerInfo(birth_year=1980),
     )
-    out = needed_score_replayed(1650, inputs, opponents=[1700] * 9, period=JAN26,
-                                start=dt.date(2025, 12, 22))
+    out = needed_score_replayed(
+        1650, inputs, opponents=[1700] * 9, period=JAN26, start=dt.date(2025, 12, 22)
+    )
     assert out.rating_before == 1600
     assert out.games_already == 10
     assert out.k == 36
@@ -160,24 +227,41 @@ def test_a_first_rating_through_the_replay() -> None:
     from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact
     from tracker.usecases.target import needed_score_replayed
 
-    first = TournamentFact(id=1, name="First Open", start=dt.date(2025, 10, 4),
-                           end=dt.date(2025, 10, 6))
+    first = TournamentFact(
+        id=1, name="First Open", start=dt.date(2025, 10, 4), end=dt.date(2025, 10, 6)
+    )
     games = [
-        GameFact(id=i + 1, tournament_id=1, date=dt.date(2025, 10, 4 + i), round=str(i + 1),
-                 white=True, opponent_id=100 + i, opponent=f"o{i}", own_elo=None,
-                 opponent_elo=opp, result=res, score=score, rating_list=RatingList.STANDARD)
-        for i, (opp, score, res) in enumerate(((1600, Fraction(1), "1-0"),
-                                               (1650, Fraction(0), "0-1"),
-                                               (1700, Fraction(1, 2), "1/2-1/2")))
+        GameFact(
+            id=i + 1,
+            tournament_id=1,
+            date=dt.date(2025, 10, 4 + i),
+            round=str(i + 1),
+            white=True,
+            opponent_id=100 + i,
+            opponent=f"o{i}",
+            own_elo=None,
+            opponent_elo=opp,
+            result=res,
+            score=score,
+            rating_list=RatingList.STANDARD,
+        )
+        for i, (opp, score, res) in enumerate(
+            (
+                (1600, Fraction(1), "1-0"),
+                (1650, Fraction(0), "0-1"),
+                (1700, Fraction(1, 2), "1/2-1/2"),
+            )
+        )
     ]
-    inputs = ReplayInputs(RatingList.STANDARD, games, [first], [],
-                          PlayerInfo(birth_year=2010))
+    inputs = ReplayInputs(RatingList.STANDARD, games, [first], [], PlayerInfo(birth_year=2010))
     nov = Period(2025, 11)
-    out = needed_score_replayed(1500, inputs, opponents=[1600] * 3, period=nov,
-                                start=dt.date(2025, 10, 20))
+    out = needed_score_replayed(
+        1500, inputs, opponents=[1600] * 3, period=nov, start=dt.date(2025, 10, 20)
+    )
     assert out.rating_before is None and out.k is None
     assert out.already_reached and out.min_rating == 1528
     assert out.steps[0].change_exact is None
-    out = needed_score_replayed(1669, inputs, opponents=[1600] * 3, period=nov,
-                                start=dt.date(2025, 10, 20))
+    out = needed_score_replayed(
+        1669, inputs, opponents=[1600] * 3, period=nov, start=dt.date(2025, 10, 20)
+    )
     assert out.points_needed == Fraction(3, 2) and out.rating_needed == 1669

@@ -5,8 +5,15 @@ from __future__ import annotations
 from tracker.identity.tournaments import JOIN_DAYS, Grouping, fits, merges
 
 
-def _place(g: Grouping, date: str | None, *, event: str = "Open", site: str = "Town",
-           event_date: str | None = None, tag: str | None = None) -> int:
+def _place(
+    g: Grouping,
+    date: str | None,
+    *,
+    event: str = "Open",
+    site: str = "Town",
+    event_date: str | None = None,
+    tag: str | None = None,
+) -> int:
     if tag is None and date is not None:
         tag = date.replace("-", ".")
     if g.unheld([(event, site)]):
@@ -22,7 +29,9 @@ def test_games_within_the_join_window_share_a_tournament() -> None:
     assert _place(g, "2025-04-08") == first  # 30 days after its end (03-09)
     assert _place(g, "2025-06-01") != first  # 54 days after its end (04-08): another one
     assert [(r[0], r[3], r[5]) for r in g.made] == [
-        (1, "2025-03-01", "Open|Town|2025-03-01"), (2, "2025-06-01", "Open|Town|2025-06-01")]
+        (1, "2025-03-01", "Open|Town|2025-03-01"),
+        (2, "2025-06-01", "Open|Town|2025-06-01"),
+    ]
 
 
 def test_the_yearly_event_is_one_tournament_a_year_and_new_year_does_not_split() -> None:
@@ -36,12 +45,16 @@ def test_the_yearly_event_is_one_tournament_a_year_and_new_year_does_not_split()
 
 def test_the_nearest_by_start_of_several_that_hold_a_date() -> None:
     g = Grouping(0)
-    g.hold(("Open", "Town"), [(1, "2025-03-01", "2025-03-01", "a"),
-                              (2, "2025-03-20", "2025-03-20", "b")])
+    g.hold(
+        ("Open", "Town"),
+        [(1, "2025-03-01", "2025-03-01", "a"), (2, "2025-03-20", "2025-03-20", "b")],
+    )
     assert _place(g, "2025-03-08") == 1
     g2 = Grouping(0)
-    g2.hold(("Open", "Town"), [(1, "2025-03-01", "2025-03-01", "a"),
-                               (2, "2025-03-20", "2025-03-20", "b")])
+    g2.hold(
+        ("Open", "Town"),
+        [(1, "2025-03-01", "2025-03-01", "a"), (2, "2025-03-20", "2025-03-20", "b")],
+    )
     assert _place(g2, "2025-03-16") == 2
 
 
@@ -76,15 +89,28 @@ def test_an_undated_game_joins_the_only_fitting_dated_tournament() -> None:
 
 
 def test_merges_into_the_one_fitting_dated_tournament() -> None:
-    assert merges([(1, None, None, "Open|Town|2024.??.??", False),
-                   (2, "2024-03-01", "2024-03-09", "Open|Town|2024-03-01", False),
-                   (3, "2025-03-01", "2025-03-09", "Open|Town|2025-03-01", False)]) == [(1, 2)]
-    several = [(1, None, None, "Open|Town|?", False),
-               (2, "2024-03-01", "2024-03-09", "k2", False),
-               (3, "2025-03-01", "2025-03-09", "k3", False)]
+    assert merges(
+        [
+            (1, None, None, "Open|Town|2024.??.??", False),
+            (2, "2024-03-01", "2024-03-09", "Open|Town|2024-03-01", False),
+            (3, "2025-03-01", "2025-03-09", "Open|Town|2025-03-01", False),
+        ]
+    ) == [(1, 2)]
+    several = [
+        (1, None, None, "Open|Town|?", False),
+        (2, "2024-03-01", "2024-03-09", "k2", False),
+        (3, "2025-03-01", "2025-03-09", "k3", False),
+    ]
     assert merges(several) == []
-    assert merges([(1, None, None, "Open|Town|?", True),  # the user's override keeps it
-                   (2, "2024-03-01", None, "k2", False)]) == []
+    assert (
+        merges(
+            [
+                (1, None, None, "Open|Town|?", True),  # the user's override keeps it
+                (2, "2024-03-01", None, "k2", False),
+            ]
+        )
+        == []
+    )
     assert merges([(1, None, None, "Open|Town|?", False)]) == []  # nothing dated
 
 

@@ -39,9 +39,7 @@ class RatingList(StrEnum):
         try:
             return cls(text.strip().lower())
         except ValueError:
-            raise BadInput(
-                f"unknown list {text!r}: use standard, rapid or blitz"
-            ) from None
+            raise BadInput(f"unknown list {text!r}: use standard, rapid or blitz") from None
 
 
 _PERIOD_RE = re.compile(r"^\s*(\d{4})-(\d{1,2})\s*$")
@@ -122,7 +120,8 @@ RESULTS = frozenset(r.value for r in Result)
 """The results a game may have (plain strings: a tag's value is looked up in it)."""
 
 WHITE_SCORES: dict[str, Fraction] = {
-    Result.WHITE_WINS.value: Fraction(1), Result.BLACK_WINS.value: Fraction(0),
+    Result.WHITE_WINS.value: Fraction(1),
+    Result.BLACK_WINS.value: Fraction(0),
     Result.DRAW.value: Fraction(1, 2),
 }
 """White's score by result (an unfinished game has none)."""

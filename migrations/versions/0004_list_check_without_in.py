@@ -40,13 +40,19 @@ def _recheck_sqlite(table: str, old: str, new: str) -> None:
     clause = f"CONSTRAINT ck_{table}_list CHECK ({old})"
     if clause not in create:
         raise RuntimeError(f"migration 0004: unexpected schema of {table}: {create}")
-    indexes = [sql for (sql,) in conn.exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
-        "AND sql IS NOT NULL ORDER BY name", (table,)
-    )]
+    indexes = [
+        sql
+        for (sql,) in conn.exec_driver_sql(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+            "AND sql IS NOT NULL ORDER BY name",
+            (table,),
+        )
+    ]
     head, sep, rest = create.partition("(")
-    conn.exec_driver_sql(f'CREATE TABLE "_new_{table}" {sep}'
-                         + rest.replace(clause, f"CONSTRAINT ck_{table}_list CHECK ({new})"))
+    conn.exec_driver_sql(
+        f'CREATE TABLE "_new_{table}" {sep}'
+        + rest.replace(clause, f"CONSTRAINT ck_{table}_list CHECK ({new})")
+    )
     conn.exec_driver_sql(f'INSERT INTO "_new_{table}" SELECT * FROM "{table}"')
     conn.exec_driver_sql(f'DROP TABLE "{table}"')
     conn.exec_driver_sql(f'ALTER TABLE "_new_{table}" RENAME TO "{table}"')

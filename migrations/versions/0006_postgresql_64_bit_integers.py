@@ -24,8 +24,16 @@ COLUMNS = {
     "imports": ("id", "games_read", "games_added", "duplicates", "problems"),
     "tournaments": ("id",),
     "ro_overrides": ("tournament_id", "player_id", "rating"),
-    "games": ("id", "tournament_id", "import_id", "source_line", "white_id", "black_id",
-              "white_elo", "black_elo"),
+    "games": (
+        "id",
+        "tournament_id",
+        "import_id",
+        "source_line",
+        "white_id",
+        "black_id",
+        "white_elo",
+        "black_elo",
+    ),
     "official_ratings": ("id", "player_id", "rating", "games", "k", "birth_year"),
 }
 

@@ -52,24 +52,31 @@ def _copy_sqlite(old: str, new: str, identity: str, tags: dict[str, str]) -> Non
     identity through the SQL function `identity` and each column of `tags` as its SQL."""
     conn = op.get_bind()
     create = conn.exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'games'").scalar_one()
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+    ).scalar_one()
     if old not in create:
         raise RuntimeError(f"migration 0007: unexpected schema of games: {create}")
-    indexes = [sql for (sql,) in conn.exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
-        "AND sql IS NOT NULL ORDER BY name")]
+    indexes = [
+        sql
+        for (sql,) in conn.exec_driver_sql(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
+            "AND sql IS NOT NULL ORDER BY name"
+        )
+    ]
     columns = [str(row[1]) for row in conn.exec_driver_sql("PRAGMA table_info(games)")]
     raw = conn.connection.driver_connection
     assert raw is not None
     raw.create_function("tracker_unhex", 1, _unhex, deterministic=True)
     raw.create_function("tracker_hex", 1, _hex, deterministic=True)
     values = ", ".join(
-        f"{identity}(identity)" if c == "identity" else tags.get(c, f'"{c}"') for c in columns)
+        f"{identity}(identity)" if c == "identity" else tags.get(c, f'"{c}"') for c in columns
+    )
     names = ", ".join(f'"{c}"' for c in columns)
     head, sep, rest = create.partition("(")
     conn.exec_driver_sql(f'CREATE TABLE "_new_games" {sep}' + rest.replace(old, new))
     conn.exec_driver_sql(
-        f'INSERT INTO "_new_games" ({names}) SELECT {values} FROM games ORDER BY id')
+        f'INSERT INTO "_new_games" ({names}) SELECT {values} FROM games ORDER BY id'
+    )
     conn.exec_driver_sql('DROP TABLE "games"')
     conn.exec_driver_sql('ALTER TABLE "_new_games" RENAME TO "games"')
     for sql in indexes:
@@ -82,24 +89,36 @@ _SIDES = ("white", "black")
 def upgrade() -> None:
     if op.get_bind().dialect.name == "sqlite":
         # the tag as NULL where it is exactly the rating (a NULL rating: the tag as it is)
-        _copy_sqlite(_TEXT, _BLOB, "tracker_unhex", {
-            f"{s}_elo_tag": f"CASE WHEN {s}_elo_tag = CAST({s}_elo AS TEXT) THEN NULL "
-                            f"ELSE {s}_elo_tag END" for s in _SIDES})
+        _copy_sqlite(
+            _TEXT,
+            _BLOB,
+            "tracker_unhex",
+            {
+                f"{s}_elo_tag": f"CASE WHEN {s}_elo_tag = CAST({s}_elo AS TEXT) THEN NULL "
+                f"ELSE {s}_elo_tag END"
+                for s in _SIDES
+            },
+        )
         return
-    op.execute("ALTER TABLE games ALTER COLUMN identity TYPE bytea "
-               "USING decode(identity, 'hex')")
+    op.execute("ALTER TABLE games ALTER COLUMN identity TYPE bytea USING decode(identity, 'hex')")
     for s in _SIDES:
-        op.execute(f"UPDATE games SET {s}_elo_tag = NULL "
-                   f"WHERE {s}_elo_tag = CAST({s}_elo AS TEXT)")
+        op.execute(f"UPDATE games SET {s}_elo_tag = NULL WHERE {s}_elo_tag = CAST({s}_elo AS TEXT)")
 
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == "sqlite":
-        _copy_sqlite(_BLOB, _TEXT, "tracker_hex", {
-            f"{s}_elo_tag": f"coalesce({s}_elo_tag, CAST({s}_elo AS TEXT))" for s in _SIDES})
+        _copy_sqlite(
+            _BLOB,
+            _TEXT,
+            "tracker_hex",
+            {f"{s}_elo_tag": f"coalesce({s}_elo_tag, CAST({s}_elo AS TEXT))" for s in _SIDES},
+        )
         return
-    op.execute("ALTER TABLE games ALTER COLUMN identity TYPE varchar(64) "
-               "USING encode(identity, 'hex')")
+    op.execute(
+        "ALTER TABLE games ALTER COLUMN identity TYPE varchar(64) USING encode(identity, 'hex')"
+    )
     for s in _SIDES:
-        op.execute(f"UPDATE games SET {s}_elo_tag = CAST({s}_elo AS TEXT) "
-                   f"WHERE {s}_elo_tag IS NULL AND {s}_elo IS NOT NULL")
+        op.execute(
+            f"UPDATE games SET {s}_elo_tag = CAST({s}_elo AS TEXT) "
+            f"WHERE {s}_elo_tag IS NULL AND {s}_elo IS NOT NULL"
+        )

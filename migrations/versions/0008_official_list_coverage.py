@@ -36,8 +36,9 @@ def upgrade() -> None:
         sa.Column("imported_at", sa.DateTime(), nullable=False),
         sa.CheckConstraint(_LIST, name=op.f("ck_official_lists_list")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_official_lists")),
-        sa.UniqueConstraint("list", "period", "source",
-                            name=op.f("uq_official_lists_list_period_source")),
+        sa.UniqueConstraint(
+            "list", "period", "source", name=op.f("uq_official_lists_list_period_source")
+        ),
     )
     op.create_table(
         "official_checked",
@@ -45,11 +46,13 @@ def upgrade() -> None:
         sa.Column("list", sa.String(length=8), nullable=False),
         sa.Column("period", sa.String(length=7), nullable=False),
         sa.CheckConstraint(_LIST, name=op.f("ck_official_checked_list")),
-        sa.ForeignKeyConstraint(["player_id"], ["players.id"],
-                                name=op.f("fk_official_checked_player_id_players"),
-                                ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("player_id", "list", "period",
-                                name=op.f("pk_official_checked")),
+        sa.ForeignKeyConstraint(
+            ["player_id"],
+            ["players.id"],
+            name=op.f("fk_official_checked_player_id_players"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("player_id", "list", "period", name=op.f("pk_official_checked")),
     )
 
 

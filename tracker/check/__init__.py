@@ -72,9 +72,14 @@ from tracker.store.reading import players_by_name, players_with_ratings
 CHUNK = 200  # players checked per read of their facts (and per task in several processes)
 
 
-def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse: bool = True,
-              progress: Callable[[int, int], None] | None = None, jobs: int = 1
-              ) -> list[CheckReport]:
+def check_all(
+    store: Store,
+    rating_lists: Sequence[RatingList] = (),
+    *,
+    analyse: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+) -> list[CheckReport]:
     """Check every player with an official rating (`tracker check --all`), by name.
 
     `progress(done, total)` is called as players are looked at; `jobs` > 1 spreads the
@@ -85,8 +90,9 @@ def check_all(store: Store, rating_lists: Sequence[RatingList] = (), *, analyse:
     everyone = players_by_name(store)
     pieces = cut_in_pieces(everyone, players_with_ratings(store), CHUNK)
     if jobs > 1 and len(everyone) >= 2 * CHUNK:
-        return check_in_processes(store.url, pieces, len(everyone), rating_lists, analyse,
-                                  jobs, progress)
+        return check_in_processes(
+            store.url, pieces, len(everyone), rating_lists, analyse, jobs, progress
+        )
     reports: list[CheckReport] = []
     done = 0
     for size, ids in pieces:

@@ -34,21 +34,27 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
     causes += _elo_tag(ctx, row, entry)
     causes += base_correction_causes(row, entry)
     if not any(c.reproduces for c in causes):
-        causes.append(Cause(
-            UNEXPLAINED,
-            f"no single cause reproduces the official {rating_text(entry.rating)}: compare with "
-            f"FIDE's calculation page for {row.period} (`tracker explain {row.period}` shows "
-            "the replay's); `tracker event set ID --ro R` records the Ro FIDE used",
-            reproduces=False,
-        ))
+        causes.append(
+            Cause(
+                UNEXPLAINED,
+                f"no single cause reproduces the official {rating_text(entry.rating)}: compare "
+                f"with FIDE's calculation page for {row.period} (`tracker explain {row.period}` "
+                "shows "
+                "the replay's); `tracker event set ID --ro R` records the Ro FIDE used",
+                reproduces=False,
+            )
+        )
     return sorted(causes, key=Cause.rank_key)
 
 
 def _pre_2008(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> Cause:
     unplaced = [nc for nc in ctx.base.unplaced if "2008" in nc.reason]
     n = len(unplaced)
-    extra = (f" ({n} game{'' if n == 1 else 's'} before 2008 {'is' if n == 1 else 'are'} not "
-             "replayed)" if unplaced else "")
+    extra = (
+        f" ({n} game{'' if n == 1 else 's'} before 2008 {'is' if n == 1 else 'are'} not replayed)"
+        if unplaced
+        else ""
+    )
     return Cause(
         PRE_2008,
         f"the {row.period} list is before 2008, when FIDE rated by tournament averages: the "
@@ -68,12 +74,15 @@ def _elo_tag(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         rep = ctx.rerun(tournaments=[replace(t, ro=tag)])
         ok = reproduced(rep, row.period, entry)
         got = rep.row(row.period)
-        causes.append(Cause(
-            ELO_TAG,
-            f"the Ro FIDE used: {plan.unit.label} used Ro {plan.ro} ({plan.ro_source}) but "
-            f"your Elo tag there says {tag}; with Ro {tag} the period gives "
-            f"{rating_text(got.replayed if got else None)}",
-            reproduces=ok, games_match=ok and entry.games is not None,
-            command=f"tracker event set {t.id} --ro {tag}" if ok else None,
-        ))
+        causes.append(
+            Cause(
+                ELO_TAG,
+                f"the Ro FIDE used: {plan.unit.label} used Ro {plan.ro} ({plan.ro_source}) but "
+                f"your Elo tag there says {tag}; with Ro {tag} the period gives "
+                f"{rating_text(got.replayed if got else None)}",
+                reproduces=ok,
+                games_match=ok and entry.games is not None,
+                command=f"tracker event set {t.id} --ro {tag}" if ok else None,
+            )
+        )
     return causes

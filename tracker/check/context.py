@@ -30,15 +30,17 @@ class Context:
     official: dict[Period, OfficialEntry] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.official = {e.period: e for e in self.inputs.official
-                         if e.list == self.inputs.rating_list}
+        self.official = {
+            e.period: e for e in self.inputs.official if e.list == self.inputs.rating_list
+        }
 
     @property
     def rating_list(self) -> RatingList:
         return self.inputs.rating_list
 
-    def rerun(self, tournaments: Iterable[TournamentFact] = (),
-              games: Iterable[GameFact] = ()) -> Replay:
+    def rerun(
+        self, tournaments: Iterable[TournamentFact] = (), games: Iterable[GameFact] = ()
+    ) -> Replay:
         """The replay again, with some tournaments' facts (overrides) or games replaced."""
         t_new = {t.id: t for t in tournaments}
         g_new = {g.id: g for g in games}

@@ -37,8 +37,9 @@ def _plans_with_counts(row: PeriodRow) -> list[tuple[int, str, int]]:
     return counts
 
 
-def _subsets(items: Sequence[tuple[int, str, int]], total: int
-             ) -> Iterator[tuple[tuple[int, str, int], ...]]:
+def _subsets(
+    items: Sequence[tuple[int, str, int]], total: int
+) -> Iterator[tuple[tuple[int, str, int], ...]]:
     tried = 0
     for size in range(1, PIN_SUBSETS + 1):
         for combo in itertools.combinations(items, size):
@@ -59,8 +60,12 @@ def _commands(combo: Sequence[tuple[int, str, int]], period: Period) -> str:
     return "; ".join(f"tracker event set {tid} --period {period}" for tid, _, _ in combo)
 
 
-def _pin(ctx: Context, combo: Sequence[tuple[int, str, int]], period: Period | None,
-         exclude: bool = False) -> Replay:
+def _pin(
+    ctx: Context,
+    combo: Sequence[tuple[int, str, int]],
+    period: Period | None,
+    exclude: bool = False,
+) -> Replay:
     changed = []
     for tid, _, _ in combo:
         t = ctx.tournament(tid)
@@ -68,8 +73,9 @@ def _pin(ctx: Context, combo: Sequence[tuple[int, str, int]], period: Period | N
     return ctx.rerun(tournaments=changed)
 
 
-def games_missing_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, missing: int
-                   ) -> list[Cause]:
+def games_missing_causes(
+    ctx: Context, row: PeriodRow, entry: OfficialEntry, missing: int
+) -> list[Cause]:
     causes: list[Cause] = []
     here = row.period
     candidates: list[tuple[int, str, int]] = []
@@ -91,23 +97,34 @@ def games_missing_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, mis
         verified = [p for p in where if p in ctx.official and reproduced(rep, p, ctx.official[p])]
         broken = [p for p in where if p in ctx.official and not reproduced(rep, p, ctx.official[p])]
         got = rep.row(here)
-        text = (f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
-                f"{row.games}: {_names(combo)}, which the replay rated on the "
-                f"{', '.join(str(p) for p in where)} list, probably landed here; ")
+        text = (
+            f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
+            f"{row.games}: {_names(combo)}, which the replay rated on the "
+            f"{', '.join(str(p) for p in where)} list, probably landed here; "
+        )
         if ok_here:
-            text += (f"re-running the replay with that pin gives {rating_text(entry.rating)} "
-                     f"for {here}")
+            text += (
+                f"re-running the replay with that pin gives {rating_text(entry.rating)} for {here}"
+            )
             if verified:
                 text += f" and matches {', '.join(str(p) for p in verified)} too"
             if broken:
                 text += f" (but {', '.join(str(p) for p in broken)} would then differ)"
         else:
-            text += (f"re-running the replay with that pin gives "
-                     f"{rating_text(got.replayed if got else None)} for {here}, not "
-                     f"{rating_text(entry.rating)}")
-        causes.append(Cause(GAMES_MISSING, text, reproduces=ok_here and not broken,
-                            games_match=_games_ok(rep, here, entry),
-                            command=_commands(combo, here)))
+            text += (
+                f"re-running the replay with that pin gives "
+                f"{rating_text(got.replayed if got else None)} for {here}, not "
+                f"{rating_text(entry.rating)}"
+            )
+        causes.append(
+            Cause(
+                GAMES_MISSING,
+                text,
+                reproduces=ok_here and not broken,
+                games_match=_games_ok(rep, here, entry),
+                command=_commands(combo, here),
+            )
+        )
     causes = _drop_disproved(causes)
     causes += _unrated_counted_by_fide(row, entry, missing)
     if not any(c.reproduces for c in causes):
@@ -115,15 +132,20 @@ def games_missing_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, mis
         hint = ""
         if not_counted and len(not_counted) >= missing:
             reasons = sorted({nc.reason for nc in not_counted})
-            hint = (f"; the replay did not count {len(not_counted)} game(s) of this period "
-                    f"({', '.join(reasons)}): FIDE may have")
-        causes.append(Cause(
-            NOT_IN_DATABASE,
-            f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
-            f"{row.games}: {missing} game(s) are probably not in the database; import the "
-            f"missing tournament's PGN (`tracker import FILE`){hint}",
-            reproduces=False, games_match=False,
-        ))
+            hint = (
+                f"; the replay did not count {len(not_counted)} game(s) of this period "
+                f"({', '.join(reasons)}): FIDE may have"
+            )
+        causes.append(
+            Cause(
+                NOT_IN_DATABASE,
+                f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
+                f"{row.games}: {missing} game(s) are probably not in the database; import the "
+                f"missing tournament's PGN (`tracker import FILE`){hint}",
+                reproduces=False,
+                games_match=False,
+            )
+        )
     return causes
 
 
@@ -132,30 +154,39 @@ def _games_ok(rep: Replay, period: Period, entry: OfficialEntry) -> bool:
     return row is not None and entry.games is not None and row.games == entry.games
 
 
-def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int
-                             ) -> list[Cause]:
-    listed = {g.opponent for p in row.tournaments for g in p.counted
-              if g.opponent_rating_source != "tag"}  # unrated on FIDE's own list: not a cause
-    unrated = [(t.label, g.label) for t in (row.out.tournaments if row.out else ())
-               for g in t.games if not g.counted and g.reason == NotRated.UNRATED_OPPONENT
-               and g.label not in listed]
-    unrated += [(nc.tournament, nc.game.opponent) for nc in row.not_counted
-                if nc.reason == NotRated.UNRATED_OPPONENT
-                and nc.game.opponent_rating_source == "tag"]
+def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int) -> list[Cause]:
+    listed = {
+        g.opponent for p in row.tournaments for g in p.counted if g.opponent_rating_source != "tag"
+    }  # unrated on FIDE's own list: not a cause
+    unrated = [
+        (t.label, g.label)
+        for t in (row.out.tournaments if row.out else ())
+        for g in t.games
+        if not g.counted and g.reason == NotRated.UNRATED_OPPONENT and g.label not in listed
+    ]
+    unrated += [
+        (nc.tournament, nc.game.opponent)
+        for nc in row.not_counted
+        if nc.reason == NotRated.UNRATED_OPPONENT and nc.game.opponent_rating_source == "tag"
+    ]
     if not unrated or len(unrated) != missing:
         return []
     names = ", ".join(sorted({opp for _, opp in unrated}))
-    return [Cause(
-        UNRATED_OPPONENT,
-        f"an unrated opponent counted: FIDE rated {entry.games} games, the replay {row.games} "
-        f"because it did not count {len(unrated)} game(s) against {names} (no rating in the "
-        "PGN); FIDE probably had a rating for them: put it in the game's Elo tag and re-import",
-        reproduces=False, games_match=True,
-    )]
+    return [
+        Cause(
+            UNRATED_OPPONENT,
+            f"an unrated opponent counted: FIDE rated {entry.games} games, the replay {row.games} "
+            f"because it did not count {len(unrated)} game(s) against {names} (no rating in the "
+            "PGN); FIDE probably had a rating for them: put it in the game's Elo tag and re-import",
+            reproduces=False,
+            games_match=True,
+        )
+    ]
 
 
-def games_extra_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra: int
-                       ) -> list[Cause]:
+def games_extra_causes(
+    ctx: Context, row: PeriodRow, entry: OfficialEntry, extra: int
+) -> list[Cause]:
     causes: list[Cause] = []
     here = row.period
     items = [i for i in _plans_with_counts(row) if i[2] > 0]
@@ -184,7 +215,9 @@ def games_extra_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra
                 f"{row.games}: {_names(combo)} was probably rated on the {target} list "
                 f"({_why_there(target, here)}); re-running the replay with that pin gives "
                 f"{rating_text(entry.rating)} for {here}{check}",
-                reproduces=True, games_match=True, command=_commands(combo, target),
+                reproduces=True,
+                games_match=True,
+                command=_commands(combo, target),
             )
             if there is not None:
                 best = cause
@@ -198,9 +231,9 @@ def games_extra_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra
                     f"games extra: FIDE rated {entry.games} games on the {here} list, the "
                     f"replay {row.games}: {_names(combo)} was probably not rated at all (no "
                     f"neighbouring list takes it); excluding it gives {rating_text(entry.rating)}",
-                    reproduces=True, games_match=True,
-                    command="; ".join(f"tracker event set {tid} --exclude"
-                                      for tid, _, _ in combo),
+                    reproduces=True,
+                    games_match=True,
+                    command="; ".join(f"tracker event set {tid} --exclude" for tid, _, _ in combo),
                 )
         if best is None:
             best = Cause(
@@ -208,7 +241,8 @@ def games_extra_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra
                 f"games extra: FIDE rated {entry.games} games on the {here} list, the replay "
                 f"{row.games}: {_names(combo)} may have been rated on another list, but "
                 "re-running the replay with it moved does not reproduce the official rating",
-                reproduces=False, games_match=True,
+                reproduces=False,
+                games_match=True,
                 command=_commands(combo, next_list(here, ctx.rating_list)),
             )
         causes.append(best)
@@ -230,8 +264,9 @@ def _why_there(target: Period, here: Period) -> str:
     return "it reached FIDE before that list closed"
 
 
-def _unrated_for_fide(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra: int
-                      ) -> list[Cause]:
+def _unrated_for_fide(
+    ctx: Context, row: PeriodRow, entry: OfficialEntry, extra: int
+) -> list[Cause]:
     """Games against one opponent the replay counted but FIDE did not (unrated for FIDE):
     only where the rating is the PGN's tag (a list that rated the opponent is FIDE's word)."""
     by_opp: dict[int, list[GameFact]] = {}
@@ -247,13 +282,16 @@ def _unrated_for_fide(ctx: Context, row: PeriodRow, entry: OfficialEntry, extra:
         if not reproduced(rep, row.period, entry):
             continue
         opp = gs[0]
-        causes.append(Cause(
-            UNRATED_OPPONENT,
-            f"an unrated opponent counted: the replay counted {len(gs)} game(s) against "
-            f"{opp.opponent} (Elo {opp.opponent_elo} in the PGN), FIDE did not: "
-            f"{opp.opponent} was probably unrated on FIDE's {ctx.rating_list} list (the tag "
-            f"may be a national rating); without those games the replay gives "
-            f"{rating_text(entry.rating)}",
-            reproduces=True, games_match=True,
-        ))
+        causes.append(
+            Cause(
+                UNRATED_OPPONENT,
+                f"an unrated opponent counted: the replay counted {len(gs)} game(s) against "
+                f"{opp.opponent} (Elo {opp.opponent_elo} in the PGN), FIDE did not: "
+                f"{opp.opponent} was probably unrated on FIDE's {ctx.rating_list} list (the tag "
+                f"may be a national rating); without those games the replay gives "
+                f"{rating_text(entry.rating)}",
+                reproduces=True,
+                games_match=True,
+            )
+        )
     return causes

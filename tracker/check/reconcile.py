@@ -13,8 +13,14 @@ from tracker.model import OfficialEntry
 from tracker.periods import PeriodRow, Replay, ReplayInputs, replay
 
 
-def reconcile(inputs: ReplayInputs, *, player: str = "", analyse: bool = True,
-              replayed: Replay | None = None, who: str = "ID") -> CheckReport:
+def reconcile(
+    inputs: ReplayInputs,
+    *,
+    player: str = "",
+    analyse: bool = True,
+    replayed: Replay | None = None,
+    who: str = "ID",
+) -> CheckReport:
     """Replay `inputs` and compare every period that has an official entry (`replayed`: the
     replay of `inputs` when the caller has it already; `who`: how a command names the
     player, in the commands that record an assumed fact)."""
@@ -32,35 +38,54 @@ def reconcile(inputs: ReplayInputs, *, player: str = "", analyse: bool = True,
             rows.append(_row(row, entry, MATCH, (), _elo_notes(row) + _assumed(row, who), who))
             continue
         causes = likely_causes(ctx, row) if analyse else ()
-        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row) + _assumed(row, who),
-                         who))
+        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row) + _assumed(row, who), who))
     rows = _reanchor_notes(rows)
     notes: list[str] = []
     pre = [nc for nc in base.unplaced if "2008" in nc.reason]
     if pre:
-        notes.append(f"{len(pre)} games before 2008 are not replayed (FIDE rated by tournament "
-                     "averages then)")
+        notes.append(
+            f"{len(pre)} games before 2008 are not replayed (FIDE rated by tournament "
+            "averages then)"
+        )
     return CheckReport(player, inputs.rating_list, tuple(rows), base.start_source, tuple(notes))
 
 
 def _is_start(base: Replay, row: PeriodRow) -> bool:
-    return row.period == base.start and row.out is None and row.rating_before is None and (
-        row.first is None)
+    return (
+        row.period == base.start
+        and row.out is None
+        and row.rating_before is None
+        and (row.first is None)
+    )
 
 
 def _rating_matches(row: PeriodRow, entry: OfficialEntry) -> bool:
     return row.replayed == entry.rating
 
 
-def _row(row: PeriodRow, entry: OfficialEntry, status: str, causes: Sequence[Cause],
-         notes: Sequence[str], who: str = "ID") -> CheckRow:
+def _row(
+    row: PeriodRow,
+    entry: OfficialEntry,
+    status: str,
+    causes: Sequence[Cause],
+    notes: Sequence[str],
+    who: str = "ID",
+) -> CheckRow:
     return CheckRow(
-        period=row.period, rating_list=row.rating_list, replayed=row.replayed,
-        official=entry.rating, games=row.games, official_games=entry.games, k=row.k,
-        official_k=row.facts.official_k, status=status,
-        causes=tuple(sorted(causes, key=Cause.rank_key)), notes=tuple(notes),
+        period=row.period,
+        rating_list=row.rating_list,
+        replayed=row.replayed,
+        official=entry.rating,
+        games=row.games,
+        official_games=entry.games,
+        k=row.k,
+        official_k=row.facts.official_k,
+        status=status,
+        causes=tuple(sorted(causes, key=Cause.rank_key)),
+        notes=tuple(notes),
         assumptions=tuple((a.fact, a.assumed, a.command_for(who)) for a in row.assumptions),
-        official_source=entry.source, official_flag=entry.flag,
+        official_source=entry.source,
+        official_flag=entry.flag,
     )
 
 
@@ -76,16 +101,21 @@ def _elo_notes(row: PeriodRow) -> tuple[str, ...]:
 def _reanchor_notes(rows: list[CheckRow]) -> list[CheckRow]:
     out: list[CheckRow] = []
     for i, r in enumerate(rows):
-        later = [x for x in rows[i + 1:] if x.status != START]
+        later = [x for x in rows[i + 1 :] if x.status != START]
         if r.status == DIFFERS and r.official is not None and later:
             if all(x.status == MATCH for x in later):
                 n = len(later)
-                rest = (f"the {n} later periods checked match" if n > 1 else
-                        "the later period checked matches")
+                rest = (
+                    f"the {n} later periods checked match"
+                    if n > 1
+                    else "the later period checked matches"
+                )
                 note = f"re-anchoring at the official {r.official} makes the rest match: {rest}"
             elif later[0].status == MATCH:
-                note = (f"re-anchoring at the official {r.official} makes the next period "
-                        f"({later[0].period}) match")
+                note = (
+                    f"re-anchoring at the official {r.official} makes the next period "
+                    f"({later[0].period}) match"
+                )
             else:
                 note = ""
             if note:

@@ -20,8 +20,19 @@ BASE_CORRECTION = "base-correction"
 ROUNDING = "rounding"
 NOT_IN_DATABASE = "not-in-database"
 UNEXPLAINED = "unexplained"
-CAUSE_ORDER = (PRE_2008, GAMES_EXTRA, GAMES_MISSING, K_DIFFERS, UNRATED_OPPONENT, CAP, ELO_TAG,
-               BASE_CORRECTION, ROUNDING, NOT_IN_DATABASE, UNEXPLAINED)
+CAUSE_ORDER = (
+    PRE_2008,
+    GAMES_EXTRA,
+    GAMES_MISSING,
+    K_DIFFERS,
+    UNRATED_OPPONENT,
+    CAP,
+    ELO_TAG,
+    BASE_CORRECTION,
+    ROUNDING,
+    NOT_IN_DATABASE,
+    UNEXPLAINED,
+)
 
 # Row statuses.
 MATCH = "match"
@@ -84,13 +95,19 @@ class CheckRow:
             "official_k": self.official_k,
             "status": self.status,
             "causes": [
-                {"kind": c.kind, "text": c.text, "reproduces": c.reproduces,
-                 "games_match": c.games_match, "command": c.command}
+                {
+                    "kind": c.kind,
+                    "text": c.text,
+                    "reproduces": c.reproduces,
+                    "games_match": c.games_match,
+                    "command": c.command,
+                }
                 for c in self.causes
             ],
             "notes": list(self.notes),
-            "assumptions": [{"fact": f, "assumed": a, "command": c}
-                            for f, a, c in self.assumptions],
+            "assumptions": [
+                {"fact": f, "assumed": a, "command": c} for f, a, c in self.assumptions
+            ],
             "official_source": self.official_source,
             "official_flag": self.official_flag,
         }

@@ -30,22 +30,37 @@ CAP_MODES = ("every game", "once per tournament", "no cap", "cap 350")
 
 def _tournaments_in(out: PeriodOut) -> list[TournamentIn]:
     return [
-        TournamentIn(start=t.start, own_rating=t.own_rating, label=t.label,
-                     games=tuple(GameIn(g.opponent_rating, g.score, g.label) for g in t.games),
-                     k_start=t.k_start, k_start_reason=t.k_start_reason)
+        TournamentIn(
+            start=t.start,
+            own_rating=t.own_rating,
+            label=t.label,
+            games=tuple(GameIn(g.opponent_rating, g.score, g.label) for g in t.games),
+            k_start=t.k_start,
+            k_start_reason=t.k_start_reason,
+        )
         for t in out.tournaments
     ]
 
 
-def _rate(row: PeriodRow, rating_before: int, tournaments: Sequence[TournamentIn],
-          k_base: int | None = None) -> PeriodOut:
+def _rate(
+    row: PeriodRow,
+    rating_before: int,
+    tournaments: Sequence[TournamentIn],
+    k_base: int | None = None,
+) -> PeriodOut:
     """`rate_period` as the replay called it for `row` (seeded or not, the same standard
     rating), from another base; `k_base`: the period's K before the 700 rule (as an official
     K: a tournament rated with the K of its start keeps it, as in the replay)."""
     facts = row.facts if k_base is None else replace(row.facts, official_k=k_base)
-    return rate_period(rating_before, tournaments, rating_list=row.rating_list,
-                       list_date=row.period.list_date, facts=facts,
-                       standard_rating=row.standard_rating, seeded=row.seeded)
+    return rate_period(
+        rating_before,
+        tournaments,
+        rating_list=row.rating_list,
+        list_date=row.period.list_date,
+        facts=facts,
+        standard_rating=row.standard_rating,
+        seeded=row.seeded,
+    )
 
 
 def _replay_k(out: PeriodOut) -> str:
@@ -62,8 +77,9 @@ def _after(row: PeriodRow, out: PeriodOut) -> int | None:
     the replay applies it to every rated period (`rate_period` checked the floor after it)."""
     if out.rating_after is None:
         return None
-    adj = one_off_adjustment(row.rating_list, row.period.list_date, out.rating_after,
-                             standard_rating=row.standard_rating)
+    adj = one_off_adjustment(
+        row.rating_list, row.period.list_date, out.rating_after, standard_rating=row.standard_rating
+    )
     return adj[0] if adj else out.rating_after
 
 
@@ -71,8 +87,9 @@ def _published(row: PeriodRow, rating: int) -> int | None:
     """The rating the list publishes when the period's change gives `rating`: the list's
     one-off adjustment (the Mar 2024 compression, the Oct 2022 raise), then the floor of the
     list's edition (None: published as unrated), in `rate_period`'s order."""
-    adj = one_off_adjustment(row.rating_list, row.period.list_date, rating,
-                             standard_rating=row.standard_rating)
+    adj = one_off_adjustment(
+        row.rating_list, row.period.list_date, rating, standard_rating=row.standard_rating
+    )
     if adj is not None:
         rating = adj[0]
     return None if rating < edition_for(row.rating_list, row.period.list_date).floor else rating
@@ -96,28 +113,35 @@ def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
             continue
         every = " for every tournament" if out.k_by_tournament else ""
         if k == out.k:
-            why = ("Why: FIDE rated every tournament of the period with the period's K, not "
-                   "each with the K of the list in force at its start (policy "
-                   "K_BY_TOURNAMENT_START_UNTIL: the rule ended in Jul 2017)")
-        causes.append(Cause(
-            K_DIFFERS,
-            f"K differs: FIDE's rating follows from K {k}{every} ({k} x {total} = "
-            f"{Decimal(k) * total} -> {rating}); the replay used {_replay_k(out)}. {why}",
-            reproduces=True, games_match=entry.games is None or entry.games == row.games,
-            command=_k_command(k, out.k, row),
-        ))
+            why = (
+                "Why: FIDE rated every tournament of the period with the period's K, not "
+                "each with the K of the list in force at its start (policy "
+                "K_BY_TOURNAMENT_START_UNTIL: the rule ended in Jul 2017)"
+            )
+        causes.append(
+            Cause(
+                K_DIFFERS,
+                f"K differs: FIDE's rating follows from K {k}{every} ({k} x {total} = "
+                f"{Decimal(k) * total} -> {rating}); the replay used {_replay_k(out)}. {why}",
+                reproduces=True,
+                games_match=entry.games is None or entry.games == row.games,
+                command=_k_command(k, out.k, row),
+            )
+        )
     official_k = entry.k
     if official_k is not None and row.facts.official_k is None and official_k != out.k_base:
         # The K printed on this list is what the player carries into the next period: say
         # when it disagrees with what the replay derived for this one (a hint, not proof).
-        causes.append(Cause(
-            K_DIFFERS,
-            f"K differs: the {row.period} list prints K {official_k}, the replay derived "
-            f"K {out.k_base} ({out.k_reason}) for this period. "
-            + _k_why(official_k, out.k_base, row),
-            reproduces=False,
-            command=_k_command(official_k, out.k_base, row),
-        ))
+        causes.append(
+            Cause(
+                K_DIFFERS,
+                f"K differs: the {row.period} list prints K {official_k}, the replay derived "
+                f"K {out.k_base} ({out.k_reason}) for this period. "
+                + _k_why(official_k, out.k_base, row),
+                reproduces=False,
+                command=_k_command(official_k, out.k_base, row),
+            )
+        )
     return causes
 
 
@@ -131,17 +155,24 @@ def _k_candidates(row: PeriodRow) -> list[tuple[int, str]]:
     for k in _k_values(row):
         cut = 700 // n if n else k
         if e.rule_700 and k * n > 700:
-            found.setdefault(cut, f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 -> "
-                                  f"K {cut}; " + _k_why(k, out.k_base, row))
-            found.setdefault(k, f"Why: FIDE did not apply the 700 rule to K {k} here ({n} "
-                                f"games); the replay did")
+            found.setdefault(
+                cut,
+                f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 -> "
+                f"K {cut}; " + _k_why(k, out.k_base, row),
+            )
+            found.setdefault(
+                k, f"Why: FIDE did not apply the 700 rule to K {k} here ({n} games); the replay did"
+            )
         else:
             found.setdefault(k, _k_why(k, out.k_base, row))
             if n and k * n > 700:
-                found.setdefault(cut, f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 "
-                                      f"-> K {cut}; the replay's policy is that the rule "
-                                      "came in Jul 2017 (UNSETTLED: 2014 or 2017), FIDE "
-                                      "applied it here")
+                found.setdefault(
+                    cut,
+                    f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 "
+                    f"-> K {cut}; the replay's policy is that the rule "
+                    "came in Jul 2017 (UNSETTLED: 2014 or 2017), FIDE "
+                    "applied it here",
+                )
     return sorted(found.items(), key=lambda kv: -kv[0])
 
 
@@ -156,23 +187,33 @@ def _k_values(row: PeriodRow) -> list[int]:
 def _k_why(theirs: int, ours: int, row: PeriodRow) -> str:
     facts = row.facts
     if theirs == 10 and ours != 10:
-        return ("Why: a published rating of 2400 or more on this list at some time gives K 10 "
-                "for good; the replay does not know of one")
+        return (
+            "Why: a published rating of 2400 or more on this list at some time gives K 10 "
+            "for good; the replay does not know of one"
+        )
     if ours == 10 and theirs != 10:
-        return ("Why: the replay believes 2400 was reached on this list (K 10 for good); FIDE "
-                "does not: check the official entries and `--ever-2400`")
+        return (
+            "Why: the replay believes 2400 was reached on this list (K 10 for good); FIDE "
+            "does not: check the official entries and `--ever-2400`"
+        )
     if theirs == 40 and ours < 40:
         if facts.birth_year is None:
-            return ("Why: a junior (K 40 while under 2300 to the end of the year of the 18th "
-                    "birthday) or a player with fewer than 30 rated games; the birth year is "
-                    "not recorded")
-        return (f"Why: fewer than 30 rated games (the replay counts {facts.rated_games}) or a "
-                f"junior (born {facts.birth_year}): check the birth year and the rated games")
+            return (
+                "Why: a junior (K 40 while under 2300 to the end of the year of the 18th "
+                "birthday) or a player with fewer than 30 rated games; the birth year is "
+                "not recorded"
+            )
+        return (
+            f"Why: fewer than 30 rated games (the replay counts {facts.rated_games}) or a "
+            f"junior (born {facts.birth_year}): check the birth year and the rated games"
+        )
     if ours == 40 and theirs < 40:
         born = f"born {facts.birth_year}" if facts.birth_year else "no birth year"
-        return (f"Why: the replay took K 40 ({born}, {facts.rated_games} rated games "
-                "counted); FIDE no longer did: the junior years are over or 30 games were "
-                "reached earlier")
+        return (
+            f"Why: the replay took K 40 ({born}, {facts.rated_games} rated games "
+            "counted); FIDE no longer did: the junior years are over or 30 games were "
+            "reached earlier"
+        )
     if theirs in (25, 30, 15) or ours in (25, 30, 15):
         return "Why: an older edition's K scheme (25/15/10 or 30/15/10)"
     return "Why: the 700 rule or a K recorded on FIDE's side"
@@ -221,17 +262,20 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         text = {
             "every game": "FIDE capped |D| at 400 in every game",
             "once per tournament": "FIDE capped |D| at 400 once per tournament (the 2022 "
-                                   "rule: only the game with the largest difference)",
+            "rule: only the game with the largest difference)",
             "no cap": "FIDE used the true rating differences, without the 400 cap"
-                      + (" (the 2650 rule: Ro 2650 or more)" if ros and max(ros) >= 2650
-                         else ""),
+            + (" (the 2650 rule: Ro 2650 or more)" if ros and max(ros) >= 2650 else ""),
             "cap 350": "FIDE capped |D| at 350 (the rule before Jul 2009)",
         }[mode]
-        causes.append(Cause(
-            CAP, f"the cap or the 2650 rule: {text}; that gives {rating}, the replay applied "
-                 "the cap of the edition in force at each tournament's start",
-            reproduces=True, games_match=entry.games is None or entry.games == row.games,
-        ))
+        causes.append(
+            Cause(
+                CAP,
+                f"the cap or the 2650 rule: {text}; that gives {rating}, the replay applied "
+                "the cap of the edition in force at each tournament's start",
+                reproduces=True,
+                games_match=entry.games is None or entry.games == row.games,
+            )
+        )
     return causes
 
 
@@ -252,13 +296,16 @@ def rounding_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     if per == out.change or rating is None or rating != entry.rating:
         return []
     parts = " + ".join(f"{round_change(t.k_change)}" for t in out.tournaments)
-    return [Cause(
-        ROUNDING,
-        f"rounding: rounding each tournament's change ({parts} = {per:+d}) instead of the "
-        f"period's once ({out.change_exact} -> {out.change:+d}) gives {rating}; FIDE does "
-        "this in rare periods",
-        reproduces=True, games_match=entry.games is None or entry.games == row.games,
-    )]
+    return [
+        Cause(
+            ROUNDING,
+            f"rounding: rounding each tournament's change ({parts} = {per:+d}) instead of the "
+            f"period's once ({out.change_exact} -> {out.change:+d}) gives {rating}; FIDE does "
+            "this in rare periods",
+            reproduces=True,
+            games_match=entry.games is None or entry.games == row.games,
+        )
+    ]
 
 
 def base_correction_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
@@ -272,17 +319,22 @@ def base_correction_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
             # no game: only the list's one-off adjustment (and its floor) acts on the base
             rating: int | None = _published(row, base)
         else:
-            tins = [replace(t, own_rating=base if t.own_rating == rb else t.own_rating)
-                    for t in _tournaments_in(row.out)]
+            tins = [
+                replace(t, own_rating=base if t.own_rating == rb else t.own_rating)
+                for t in _tournaments_in(row.out)
+            ]
             rating = _after(row, _rate(row, base, tins, k_base=row.out.k_base))
         if rating != entry.rating:
             continue
-        causes.append(Cause(
-            BASE_CORRECTION,
-            f"a one-point base correction: FIDE started the {row.period} period from {base}, "
-            f"not the published {rb} (a silent correction FIDE sometimes makes); from {base} "
-            f"the period gives {rating}. Nothing to fix: the replay re-anchors at the official "
-            "rating",
-            reproduces=True, games_match=entry.games is None or entry.games == row.games,
-        ))
+        causes.append(
+            Cause(
+                BASE_CORRECTION,
+                f"a one-point base correction: FIDE started the {row.period} period from {base}, "
+                f"not the published {rb} (a silent correction FIDE sometimes makes); from {base} "
+                f"the period gives {rating}. Nothing to fix: the replay re-anchors at the official "
+                "rating",
+                reproduces=True,
+                games_match=entry.games is None or entry.games == row.games,
+            )
+        )
     return causes

@@ -39,7 +39,7 @@ HELP = (
     "Rebuild your FIDE rating history from your PGN files.\n\n"
     "Start with `tracker demo`, or `tracker import FOLDER` then `tracker history`.\n\n"
     "Examples:\n\n"
-    "  tracker import games/ --player \"Novák, Tomáš\"\n\n"
+    '  tracker import games/ --player "Novák, Tomáš"\n\n'
     "  tracker history --list rapid\n\n"
     "  tracker COMMAND --help\n\n"
     "Exit codes: 0 done; 1 an error (the line says what to do); 2 a bad value on the "
@@ -50,15 +50,22 @@ HELP = (
 
 
 # Command modules, in the order their commands appear in --help. Each has register(app).
-COMMAND_MODULES = ("calc", "importing", "players", "reports", "season", "official", "check", "db",
-                   "demo")
+COMMAND_MODULES = (
+    "calc",
+    "importing",
+    "players",
+    "reports",
+    "season",
+    "official",
+    "check",
+    "db",
+    "demo",
+)
 
 
 # The C extensions (issue 18): what each speeds up, its module, and where the choice of it
 # is made (the module and the name that holds it, or None when the pure Python code runs).
-EXTENSIONS = (
-    ("the PGN reader", "tracker.pgn._speedups", "tracker.pgn.native", "SPEEDUPS"),
-)
+EXTENSIONS = (("the PGN reader", "tracker.pgn._speedups", "tracker.pgn.native", "SPEEDUPS"),)
 
 
 def extension_lines() -> list[str]:
@@ -76,11 +83,15 @@ def extension_lines() -> list[str]:
         elif pure_python():
             state = "pure Python (TRACKER_PURE_PYTHON=1)"
         elif find_spec(name) is None:
-            state = ("pure Python (not built: no C compiler when tracker was installed; the "
-                     "same results, slower)")
+            state = (
+                "pure Python (not built: no C compiler when tracker was installed; the "
+                "same results, slower)"
+            )
         else:
-            state = ("pure Python (the build is older than its C source, or of another "
-                     "revision: run `pip install -e .` again)")
+            state = (
+                "pure Python (the build is older than its C source, or of another "
+                "revision: run `pip install -e .` again)"
+            )
         lines.append(f"{what}: {state}")
     return lines
 
@@ -90,8 +101,10 @@ def _version(value: bool) -> None:
         import platform
         import sqlite3
 
-        typer.echo(f"tracker {__version__} (Python {platform.python_version()}, SQLite "
-                   f"{sqlite3.sqlite_version})")
+        typer.echo(
+            f"tracker {__version__} (Python {platform.python_version()}, SQLite "
+            f"{sqlite3.sqlite_version})"
+        )
         for line in extension_lines():
             typer.echo(line)
         raise typer.Exit()
@@ -102,8 +115,12 @@ def _root(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
     ),
     db: str | None = typer.Option(
-        None, "--db", help="Database file or SQLAlchemy URL for the command (env TRACKER_DB); "
-        "the same as --db after the command.", show_default=False),
+        None,
+        "--db",
+        help="Database file or SQLAlchemy URL for the command (env TRACKER_DB); "
+        "the same as --db after the command.",
+        show_default=False,
+    ),
 ) -> None:
     """Rebuild your FIDE rating history from your PGN files."""
 
@@ -120,9 +137,14 @@ def _reflow_help(typer_app: typer.Typer) -> None:
     for group in typer_app.registered_groups:
         sub = group.typer_instance
         # A group's help ends with the first example of each of its commands.
-        docs = [] if sub is None else [
-            c.help if c.help is not None else inspect.getdoc(c.callback)
-            for c in sub.registered_commands]
+        docs = (
+            []
+            if sub is None
+            else [
+                c.help if c.help is not None else inspect.getdoc(c.callback)
+                for c in sub.registered_commands
+            ]
+        )
         if isinstance(group.help, str):
             group.help = help_text(with_examples(group.help, docs))
         if sub is not None:
@@ -133,22 +155,38 @@ def _reflow_help(typer_app: typer.Typer) -> None:
 
 
 COMMANDS = {
-    "calc": "calc", "import": "importing", "imports": "importing", "players": "players",
-    "player": "players", "history": "reports", "explain": "reports", "next": "reports",
-    "export": "reports", "plot": "reports", "event": "reports", "report": "season",
-    "official": "official", "check": "check", "target": "check", "db": "db", "demo": "demo",
+    "calc": "calc",
+    "import": "importing",
+    "imports": "importing",
+    "players": "players",
+    "player": "players",
+    "history": "reports",
+    "explain": "reports",
+    "next": "reports",
+    "export": "reports",
+    "plot": "reports",
+    "event": "reports",
+    "report": "season",
+    "official": "official",
+    "check": "check",
+    "target": "check",
+    "db": "db",
+    "demo": "demo",
 }
 """Which module registers each command (tests/test_cli_main.py keeps it true)."""
 
 
-def build_app(modules: tuple[str, ...] = COMMAND_MODULES, only: str | None = None
-              ) -> typer.Typer:
+def build_app(modules: tuple[str, ...] = COMMAND_MODULES, only: str | None = None) -> typer.Typer:
     """The program with the commands of `modules` (by default all of them); with `only`,
     just the command or group of that name among them (what a command line runs: typer
     builds the click objects of every command registered, reading each one's signature,
     about 1 ms a command)."""
     built = typer.Typer(
-        name="tracker", help=HELP, no_args_is_help=True, cls=Group, add_completion=False,
+        name="tracker",
+        help=HELP,
+        no_args_is_help=True,
+        cls=Group,
+        add_completion=False,
         pretty_exceptions_enable=False,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
@@ -157,8 +195,10 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES, only: str | None = Non
         importlib.import_module(f"tracker.cli.{name}").register(built)
     if only is not None:
         built.registered_commands = [
-            c for c in built.registered_commands
-            if (c.name or get_command_name(getattr(c.callback, "__name__", ""))) == only]
+            c
+            for c in built.registered_commands
+            if (c.name or get_command_name(getattr(c.callback, "__name__", ""))) == only
+        ]
         built.registered_groups = [g for g in built.registered_groups if g.name == only]
     _reflow_help(built)
     return built
@@ -240,7 +280,8 @@ def _run() -> int:
         # (tracker.cli.app, once made, is the program: a library or a test may extend it)
         word = _command_word(sys.argv[1:])
         program = globals().get("app") or (
-            build_app((COMMANDS[word],), only=word) if word else build_app())
+            build_app((COMMANDS[word],), only=word) if word else build_app()
+        )
         # Without standalone mode, click returns the code of a typer.Exit instead of exiting.
         code = program(standalone_mode=False)
         if code == 130 and not Interruption.told:  # typer made a Ctrl-C a silent Exit(130)
@@ -304,13 +345,15 @@ def as_tracker_error(exc: BaseException) -> TrackerError:
             return Ending(ClosedOutput.exit_code)
         return TrackerError(
             f"cannot write to standard output: {exc.strerror or exc} (is the disk full, or "
-            "the output a file that cannot grow?)")
+            "the output a file that cannot grow?)"
+        )
     if isinstance(exc, OverflowError):
         if "too large to convert to SQLite INTEGER" not in str(exc):
             return _internal(exc)
         # (a number from the command line: the database never holds one this large)
-        return BadInput(f"a number given is too large (the most is {(1 << 63) - 1:,}); give "
-                        "a plausible value")
+        return BadInput(
+            f"a number given is too large (the most is {(1 << 63) - 1:,}); give a plausible value"
+        )
     message = getattr(exc, "format_message", None)
     code = getattr(exc, "exit_code", None)
     if type(exc).__name__ == "NoArgsIsHelpError":  # `tracker` or a group, bare: the help
@@ -329,12 +372,18 @@ def as_tracker_error(exc: BaseException) -> TrackerError:
 _FRAMEWORK_WORDING: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     # typer validates values through pydantic, whose wording reaches the user as it is
     (re.compile(r"Value error, "), ""),
-    (re.compile(r"Input should be a valid integer(, unable to parse string as an integer)?"),
-     "give a whole number"),
-    (re.compile(r"Input should be a valid number(, unable to parse string as a number)?"),
-     "give a number"),
-    (re.compile(r"Input should be a valid boolean(, unable to interpret input)?"),
-     "give yes or no"),
+    (
+        re.compile(r"Input should be a valid integer(, unable to parse string as an integer)?"),
+        "give a whole number",
+    ),
+    (
+        re.compile(r"Input should be a valid number(, unable to parse string as a number)?"),
+        "give a number",
+    ),
+    (
+        re.compile(r"Input should be a valid boolean(, unable to interpret input)?"),
+        "give yes or no",
+    ),
     (re.compile(r"Input should be a valid date[^.;]*"), "give a date, YYYY-MM-DD"),
     (re.compile(r"Input should be a valid string"), "give a text"),
     (re.compile(r"Invalid value for "), "invalid value for "),
@@ -342,13 +391,19 @@ _FRAMEWORK_WORDING: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]],
     (re.compile(r"Missing option "), "missing option "),
     (re.compile(r"No such option:? '?([^' ]+)'?\.?"), r"no such option: \1"),
     (re.compile(r"No such command "), "no such command "),
-    (re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)$"),
-     r"unexpected extra argument: \1"),
+    (
+        re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)$"),
+        r"unexpected extra argument: \1",
+    ),
     # (typer's own suggestion for a command, then click's list of the same names: once)
-    (re.compile(r"( Did you mean [^?]*\?) \((?:Possible options|Did you mean one of): [^)]*\)"),
-     r"\1"),
-    (re.compile(r"\((?:Possible options|Did you mean one of): (.*?)\??\)"),
-     lambda m: f"(did you mean {m.group(1).replace(chr(39), '')}?)"),
+    (
+        re.compile(r"( Did you mean [^?]*\?) \((?:Possible options|Did you mean one of): [^)]*\)"),
+        r"\1",
+    ),
+    (
+        re.compile(r"\((?:Possible options|Did you mean one of): (.*?)\??\)"),
+        lambda m: f"(did you mean {m.group(1).replace(chr(39), '')}?)",
+    ),
     (re.compile(r"( Did you mean [^?]*\?)\1+"), r"\1"),  # (typer adds click's own again)
     (re.compile(r"\. Did you mean "), ": did you mean "),
     (re.compile(r"\.(?=\s*$)"), ""),  # the sentence goes on: " (see 'tracker X --help')"
@@ -369,8 +424,10 @@ def _internal(exc: Exception) -> TrackerError:
     for its traceback)."""
     if os.environ.get("TRACKER_DEBUG"):
         raise exc
-    internal = TrackerError(f"internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
-                            "rerun with TRACKER_DEBUG=1 for details and please report it")
+    internal = TrackerError(
+        f"internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
+        "rerun with TRACKER_DEBUG=1 for details and please report it"
+    )
     internal.exit_code = 3
     return internal
 

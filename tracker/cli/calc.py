@@ -75,6 +75,7 @@ def _score(s: Fraction) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add `tracker calc`."""
+
     @app.command("calc", help=HELP)
     def calc(
         opponents: Annotated[
@@ -102,8 +103,8 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         rating_list: Annotated[
-            str, typer.Option("--list", "-l", metavar=LIST_CHOICES,
-                              help="standard, rapid or blitz.")
+            str,
+            typer.Option("--list", "-l", metavar=LIST_CHOICES, help="standard, rapid or blitz."),
         ] = "standard",
         k: Annotated[
             int | None, typer.Option("--k", help="K to use, 1 to 40 (else derived from the facts).")
@@ -149,10 +150,21 @@ def register(app: typer.Typer) -> None:
         rl = RatingList.parse(rating_list)
         if period is None and period_text is not None:
             period = Period.parse(period_text)
-        done = calculate(opponents, rating=rating, unrated=unrated, on=on, period=period,
-                         rating_list=rl, k=k, birth_year=birth_year, rated_games=rated_games,
-                         ever_2400=ever_2400, reached_2300=reached_2300,
-                         period_games=period_games, standard_rating=standard_rating)
+        done = calculate(
+            opponents,
+            rating=rating,
+            unrated=unrated,
+            on=on,
+            period=period,
+            rating_list=rl,
+            k=k,
+            birth_year=birth_year,
+            rated_games=rated_games,
+            ever_2400=ever_2400,
+            reached_2300=reached_2300,
+            period_games=period_games,
+            standard_rating=standard_rating,
+        )
         if done.first is not None:
             _show_first(done, fmt)
         else:
@@ -160,12 +172,24 @@ def register(app: typer.Typer) -> None:
 
 
 def _header(done: CalcOut) -> str:
-    return (f"{done.rating_list} list: tournament start {done.on.isoformat()}, rated on the "
-            f"{done.period} list ({done.editions} regulations)")
+    return (
+        f"{done.rating_list} list: tournament start {done.on.isoformat()}, rated on the "
+        f"{done.period} list ({done.editions} regulations)"
+    )
 
 
-GAME_FIELDS = ("opponent_rating", "difference", "difference_used", "capped", "expected",
-               "score", "change", "k_change", "counted", "reason")
+GAME_FIELDS = (
+    "opponent_rating",
+    "difference",
+    "difference_used",
+    "capped",
+    "expected",
+    "score",
+    "change",
+    "k_change",
+    "counted",
+    "reason",
+)
 """The fields of a game in `tracker calc --format json` (and the columns of its CSV)."""
 
 
@@ -227,15 +251,38 @@ def _show_period(done: CalcOut, fmt: Format) -> None:
     games = [g for t in result.tournaments for g in t.games]
     for i, g in enumerate(games, 1):
         if not g.counted:
-            cells.append([str(i), str(g.opponent_rating or "unrated"), _signed(g.difference),
-                          "", "", _score(g.score), f"not rated: {g.reason}", ""])
+            cells.append(
+                [
+                    str(i),
+                    str(g.opponent_rating or "unrated"),
+                    _signed(g.difference),
+                    "",
+                    "",
+                    _score(g.score),
+                    f"not rated: {g.reason}",
+                    "",
+                ]
+            )
             continue
         used = _signed(g.difference_used) + (" (capped)" if g.capped else "")
-        cells.append([str(i), str(g.opponent_rating), _signed(g.difference), used,
-                      _dec(g.expected) or "", _score(g.score), _signed(g.change),
-                      _signed(g.k_change)])
-    print_table(["#", "Opponent", "D", "D used", "Expected", "Score", "Change", "K x change"],
-                cells, range(8), title=_header(done))
+        cells.append(
+            [
+                str(i),
+                str(g.opponent_rating),
+                _signed(g.difference),
+                used,
+                _dec(g.expected) or "",
+                _score(g.score),
+                _signed(g.change),
+                _signed(g.k_change),
+            ]
+        )
+    print_table(
+        ["#", "Opponent", "D", "D used", "Expected", "Score", "Change", "K x change"],
+        cells,
+        range(8),
+        title=_header(done),
+    )
     out.print(f"K {result.k} ({result.k_reason})")
     out.print(
         f"games {result.games}, points {_dec(result.points)}, expected {_dec(result.expected)}"
@@ -278,8 +325,9 @@ def _show_first(done: CalcOut, fmt: Format) -> None:
         return
     if fmt is Format.csv:  # one row: the first rating and what it came from
         data = first_json(done)
-        emit_csv(list(data), [{k: "; ".join(v) if isinstance(v, list) else v
-                               for k, v in data.items()}])
+        emit_csv(
+            list(data), [{k: "; ".join(v) if isinstance(v, list) else v for k, v in data.items()}]
+        )
         return
     out.print(f"first rating: {_header(done)}")
     if done.note:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from tracker.check import CheckReport
     from tracker.usecases.target import TargetOut
 
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
     app.command("check")(check)
@@ -64,9 +65,17 @@ def _progress() -> Progress:
         TextColumn,
         TimeRemainingColumn,
     )
-    return Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                    MofNCompleteColumn(), TimeRemainingColumn(), console=err.console,
-                    transient=True, disable=not (err.is_terminal and out.is_terminal))
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err.console,
+        transient=True,
+        disable=not (err.is_terminal and out.is_terminal),
+    )
 
 
 # --- check ---------------------------------------------------------------------------------
@@ -74,15 +83,23 @@ def _progress() -> Progress:
 
 def check(
     player: PlayerArg = None,
-    all_players: Annotated[bool, typer.Option(
-        "--all", help="Check every player with an official rating.")] = False,
-    rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES,
-            help="standard, rapid or blitz (default: every list with an "
-        "official rating).", show_default=False)] = None,
+    all_players: Annotated[
+        bool, typer.Option("--all", help="Check every player with an official rating.")
+    ] = False,
+    rating_list: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
+            help="standard, rapid or blitz (default: every list with an official rating).",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = Format.table,
-    jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", help="With --all: worker processes (0: one per CPU).")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="With --all: worker processes (0: one per CPU).")
+    ] = 1,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Compare the replay with FIDE's official ratings, period by period, and say why a
@@ -102,6 +119,7 @@ def check(
     """
     from tracker.check import check_all, check_player
     from tracker.usecases.players import resolve_player
+
     lists = [RatingList.parse(rating_list)] if rating_list else []
     if all_players and player:
         raise BadInput("give a PLAYER or --all, not both")
@@ -117,9 +135,11 @@ def check(
 
                 reports = check_all(store, lists, progress=advance, jobs=jobs)
             if not reports:
-                raise NotFound("no player has an official rating: record one with "
-                               "`tracker official add` or import a list with "
-                               "`tracker official import`")
+                raise NotFound(
+                    "no player has an official rating: record one with "
+                    "`tracker official add` or import a list with "
+                    "`tracker official import`"
+                )
         else:
             who = resolve_player(store, player)
             reports = check_player(store, who.id, lists)
@@ -128,7 +148,8 @@ def check(
                 raise NotFound(
                     f"no official rating recorded for {who.name}{where}: record one with "
                     "`tracker official add PLAYER --period YYYY-MM --rating R` or import a "
-                    "list with `tracker official import FILE`")
+                    "list with `tracker official import FILE`"
+                )
     differ = any(not r.all_match for r in reports)
     if differ:
         ClosedOutput.exit_code = 1  # `tracker check | head`: still a finding
@@ -150,12 +171,31 @@ def check(
         sys.exit(1)
 
 
-CHECK_COLUMNS = ("player", "list", "period", "replayed", "official", "difference", "games",
-                 "official_games", "k", "official_k", "status", "official_source",
-                 "likely_cause")
+CHECK_COLUMNS = (
+    "player",
+    "list",
+    "period",
+    "replayed",
+    "official",
+    "difference",
+    "games",
+    "official_games",
+    "k",
+    "official_k",
+    "status",
+    "official_source",
+    "likely_cause",
+)
 """`tracker check --format csv`: one row per period checked, of every player-list."""
-ALL_COLUMNS = ("player", "list", "checked", "differ", "first_difference", "difference",
-               "likely_cause")
+ALL_COLUMNS = (
+    "player",
+    "list",
+    "checked",
+    "differ",
+    "first_difference",
+    "difference",
+    "likely_cause",
+)
 """`tracker check --all --format csv`: one row per player-list (the table's rows)."""
 
 
@@ -164,43 +204,90 @@ def _check_csv(reports: list[CheckReport], all_players: bool) -> None:
         rows = []
         for r in reports:
             first = r.differences[0] if r.differences else None
-            rows.append({"player": r.player, "list": str(r.rating_list),
-                         "checked": len(r.compared), "differ": len(r.differences),
-                         "first_difference": str(first.period) if first else None,
-                         "difference": first.difference if first else None,
-                         "likely_cause": first.causes[0].kind if first and first.causes
-                         else None})
+            rows.append(
+                {
+                    "player": r.player,
+                    "list": str(r.rating_list),
+                    "checked": len(r.compared),
+                    "differ": len(r.differences),
+                    "first_difference": str(first.period) if first else None,
+                    "difference": first.difference if first else None,
+                    "likely_cause": first.causes[0].kind if first and first.causes else None,
+                }
+            )
         emit_csv(ALL_COLUMNS, rows)
         return
-    emit_csv(CHECK_COLUMNS, [
-        {"player": r.player, "list": str(r.rating_list), "period": str(row.period),
-         "replayed": row.replayed, "official": row.official, "difference": row.difference,
-         "games": row.games, "official_games": row.official_games, "k": row.k,
-         "official_k": row.official_k, "status": row.status,
-         "official_source": row.official_source,
-         "likely_cause": row.causes[0].kind if row.causes else None}
-        for r in reports for row in r.rows])
+    emit_csv(
+        CHECK_COLUMNS,
+        [
+            {
+                "player": r.player,
+                "list": str(r.rating_list),
+                "period": str(row.period),
+                "replayed": row.replayed,
+                "official": row.official,
+                "difference": row.difference,
+                "games": row.games,
+                "official_games": row.official_games,
+                "k": row.k,
+                "official_k": row.official_k,
+                "status": row.status,
+                "official_source": row.official_source,
+                "likely_cause": row.causes[0].kind if row.causes else None,
+            }
+            for r in reports
+            for row in r.rows
+        ],
+    )
 
 
-CHECK_HEADERS = ["period", "replayed", "official", "diff", "games", "FIDE games", "K",
-                 "FIDE K (prev)", "status", "from"]
+CHECK_HEADERS = [
+    "period",
+    "replayed",
+    "official",
+    "diff",
+    "games",
+    "FIDE games",
+    "K",
+    "FIDE K (prev)",
+    "status",
+    "from",
+]
 
 
 def _print_report(report: CheckReport) -> None:
     from tracker.check import DIFFERS
+
     cells = [
-        [str(r.period), _n(r.replayed), _n(r.official), _signed(r.difference), str(r.games),
-         _n(r.official_games), _n(r.k), _n(r.official_k), r.status,
-         r.official_source + (" (inactive)" if r.official_flag and "i" in r.official_flag
-                              else "")]
+        [
+            str(r.period),
+            _n(r.replayed),
+            _n(r.official),
+            _signed(r.difference),
+            str(r.games),
+            _n(r.official_games),
+            _n(r.k),
+            _n(r.official_k),
+            r.status,
+            r.official_source
+            + (" (inactive)" if r.official_flag and "i" in r.official_flag else ""),
+        ]
         for r in report.rows
     ]
-    print_table(CHECK_HEADERS, cells, {1, 2, 3, 4, 5, 6, 7},
-                title=f"{report.player}, {report.rating_list} list (the replay starts from "
-                f"{report.start})")
+    print_table(
+        CHECK_HEADERS,
+        cells,
+        {1, 2, 3, 4, 5, 6, 7},
+        title=f"{report.player}, {report.rating_list} list (the replay starts from {report.start})",
+    )
     for r in report.differences:
-        echo_lines(["", f"{r.period}: replayed {_n(r.replayed)}, official {_n(r.official)} "
-                    f"({_signed(r.difference)}). Likely causes, most likely first:"])
+        echo_lines(
+            [
+                "",
+                f"{r.period}: replayed {_n(r.replayed)}, official {_n(r.official)} "
+                f"({_signed(r.difference)}). Likely causes, most likely first:",
+            ]
+        )
         for i, c in enumerate(r.causes, 1):
             mark = "reproduces the official rating" if c.reproduces else "possible"
             echo_lines([f"  {i}. [{mark}] {c.text}"])
@@ -216,9 +303,14 @@ def _print_report(report: CheckReport) -> None:
         echo_lines([f"Note: {note}"])
     n, d = len(report.compared), len(report.differences)
     if not n:
-        echo_lines(["", "Nothing to compare yet: the replay starts from the only official rating. "
-                    "Record later ones with `tracker official add` or `tracker official "
-                    "import`."])
+        echo_lines(
+            [
+                "",
+                "Nothing to compare yet: the replay starts from the only official rating. "
+                "Record later ones with `tracker official add` or `tracker official "
+                "import`.",
+            ]
+        )
         return
     echo_lines(["", _checked(n, d)])
 
@@ -226,11 +318,14 @@ def _print_report(report: CheckReport) -> None:
 def _checked(n: int, d: int) -> str:
     """The last line of a check: how many periods were compared and how many differ."""
     if not d:
-        return ("The one period checked matches." if n == 1 else
-                f"All {n} periods checked match.")
-    return ("The one period checked differs." if n == 1 else
-            f"{d} of the {n} periods checked differ." if d > 1 else
-            f"1 of the {n} periods checked differs.")
+        return "The one period checked matches." if n == 1 else f"All {n} periods checked match."
+    return (
+        "The one period checked differs."
+        if n == 1
+        else f"{d} of the {n} periods checked differ."
+        if d > 1
+        else f"1 of the {n} periods checked differs."
+    )
 
 
 def _print_all(reports: list[CheckReport]) -> None:
@@ -238,15 +333,31 @@ def _print_all(reports: list[CheckReport]) -> None:
     for r in reports:
         first = r.differences[0] if r.differences else None
         cause = first.causes[0].kind if first and first.causes else ""
-        cells.append([r.player, str(r.rating_list), str(len(r.compared)),
-                      str(len(r.differences)), str(first.period) if first else "",
-                      _signed(first.difference) if first else "", cause])
-    print_table(["player", "list", "checked", "differ", "first difference", "diff",
-                  "likely cause"], cells, {2, 3, 5})
+        cells.append(
+            [
+                r.player,
+                str(r.rating_list),
+                str(len(r.compared)),
+                str(len(r.differences)),
+                str(first.period) if first else "",
+                _signed(first.difference) if first else "",
+                cause,
+            ]
+        )
+    print_table(
+        ["player", "list", "checked", "differ", "first difference", "diff", "likely cause"],
+        cells,
+        {2, 3, 5},
+    )
     bad = sum(1 for r in reports if not r.all_match)
     n = len(reports)
-    echo_lines(["", f"{n} player-list{'s' if n != 1 else ''} checked, {bad} with differences"
-            + (": see `tracker check PLAYER` for the causes." if bad else ".")])
+    echo_lines(
+        [
+            "",
+            f"{n} player-list{'s' if n != 1 else ''} checked, {bad} with differences"
+            + (": see `tracker check PLAYER` for the causes." if bad else "."),
+        ]
+    )
 
 
 # --- target --------------------------------------------------------------------------------
@@ -255,22 +366,43 @@ def _print_all(reports: list[CheckReport]) -> None:
 def target(
     rating: Annotated[int, typer.Argument(help="The rating to reach.", show_default=False)],
     player: PlayerArg = None,
-    average: Annotated[int | None, typer.Option(
-        "--opponents", help="Average rating of the opponents (with --games).",
-        show_default=False)] = None,
-    games: Annotated[int | None, typer.Option(
-        "--games", "-n", help="Games in the tournament.", show_default=False)] = None,
-    opponent: Annotated[list[int] | None, typer.Option(
-        "--opponent", help="One opponent's rating; repeat once per game.",
-        show_default=False)] = None,
-    rating_list: Annotated[str, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES, help="standard, rapid or blitz.")] = "standard",
-    period: Annotated[str | None, typer.Option(
-        "--period", help="The list to reach it on, YYYY-MM (default: the next list after "
-        "--start).", show_default=False)] = None,
-    start: Annotated[str | None, typer.Option(
-        "--start", help="The tournament's start date, YYYY-MM-DD (default: today).",
-        show_default=False)] = None,
+    average: Annotated[
+        int | None,
+        typer.Option(
+            "--opponents",
+            help="Average rating of the opponents (with --games).",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", "-n", help="Games in the tournament.", show_default=False),
+    ] = None,
+    opponent: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--opponent", help="One opponent's rating; repeat once per game.", show_default=False
+        ),
+    ] = None,
+    rating_list: Annotated[
+        str, typer.Option("--list", "-l", metavar=LIST_CHOICES, help="standard, rapid or blitz.")
+    ] = "standard",
+    period: Annotated[
+        str | None,
+        typer.Option(
+            "--period",
+            help="The list to reach it on, YYYY-MM (default: the next list after --start).",
+            show_default=False,
+        ),
+    ] = None,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--start",
+            help="The tournament's start date, YYYY-MM-DD (default: today).",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -286,6 +418,7 @@ def target(
     from tracker.usecases.players import resolve_player
     from tracker.usecases.target import TargetQuestion, opponents_from
     from tracker.usecases.target import target as answer
+
     rl = RatingList.parse(rating_list)
     opps = opponents_from(games, average, opponent or [])
     day = _date(start) if start else None
@@ -297,12 +430,19 @@ def target(
     if fmt is Format.json:
         emit_json(_target_json(result, who.name))
     elif fmt is Format.csv:  # a row per score: the table's rows
-        emit_csv(("points", "games", "change_exact", "rating_after", "needed"),
-                 [{"points": _pts(s.points), "games": result.games,
-                   "change_exact": None if s.change_exact is None else str(s.change_exact),
-                   "rating_after": s.rating_after,
-                   "needed": "yes" if s.points == result.points_needed else "no"}
-                  for s in result.steps])
+        emit_csv(
+            ("points", "games", "change_exact", "rating_after", "needed"),
+            [
+                {
+                    "points": _pts(s.points),
+                    "games": result.games,
+                    "change_exact": None if s.change_exact is None else str(s.change_exact),
+                    "rating_after": s.rating_after,
+                    "needed": "yes" if s.points == result.points_needed else "no",
+                }
+                for s in result.steps
+            ],
+        )
     else:
         _print_target(result, who.name)
 
@@ -317,6 +457,7 @@ def _date(text: str) -> dt.date:
 
 def _pts(x: Fraction | None) -> str | None:
     from tracker.usecases.target import points_text
+
     return None if x is None else points_text(x)
 
 
@@ -339,32 +480,51 @@ def _target_json(t: TargetOut, name: str) -> dict[str, object]:
         "min_rating": t.min_rating,
         "max_rating": t.max_rating,
         "summary": t.summary(),
-        "steps": [{"points": _pts(s.points),
-                   "change_exact": None if s.change_exact is None else str(s.change_exact),
-                   "rating_after": s.rating_after} for s in t.steps],
+        "steps": [
+            {
+                "points": _pts(s.points),
+                "change_exact": None if s.change_exact is None else str(s.change_exact),
+                "rating_after": s.rating_after,
+            }
+            for s in t.steps
+        ],
     }
 
 
 def _print_target(t: TargetOut, name: str) -> None:
     before = "unrated" if t.rating_before is None else str(t.rating_before)
-    lines = [f"{name}, {t.rating_list} list {t.period}: rating before the period {before}; "
-             f"{t.games_already} game{'s' if t.games_already != 1 else ''} already in the "
-             f"period; K {_n(t.k)} ({t.k_reason})."]
+    lines = [
+        f"{name}, {t.rating_list} list {t.period}: rating before the period {before}; "
+        f"{t.games_already} game{'s' if t.games_already != 1 else ''} already in the "
+        f"period; K {_n(t.k)} ({t.k_reason})."
+    ]
     opps = set(t.opponents)
     games = f"{t.games} game{'' if t.games == 1 else 's'}"
-    against = (f"{games} against {t.opponents[0]}" if len(opps) == 1 else
-               f"{games} against {', '.join(str(r) for r in t.opponents)}")
+    against = (
+        f"{games} against {t.opponents[0]}"
+        if len(opps) == 1
+        else f"{games} against {', '.join(str(r) for r in t.opponents)}"
+    )
     first = t.rating_before is None
-    lines.append(f"New tournament: {against} "
-                 + ("(a first rating: the games are pooled with those already played)."
-                    if first else f"(expected score {t.expected})."))
+    lines.append(
+        f"New tournament: {against} "
+        + (
+            "(a first rating: the games are pooled with those already played)."
+            if first
+            else f"(expected score {t.expected})."
+        )
+    )
     lines.append(t.summary())
     echo_lines(lines)
-    cells = [[f"{_pts(s.points)}/{t.games}",
-              *([] if first else [str(s.change_exact) if s.change_exact is not None else ""]),
-              "unrated" if s.rating_after is None else str(s.rating_after),
-              "<- needed" if s.points == t.points_needed else ""]
-             for s in t.steps]
+    cells = [
+        [
+            f"{_pts(s.points)}/{t.games}",
+            *([] if first else [str(s.change_exact) if s.change_exact is not None else ""]),
+            "unrated" if s.rating_after is None else str(s.rating_after),
+            "<- needed" if s.points == t.points_needed else "",
+        ]
+        for s in t.steps
+    ]
     headers = ["score", *([] if first else ["period change (exact)"]), "rating", "target"]
     print_table(headers, cells, set(range(len(headers) - 1)))
     if t.points_needed is None:

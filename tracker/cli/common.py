@@ -82,7 +82,8 @@ class _LazyConsole:
 _CONTROLS = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 _ANY_CONTROL = re.compile(f"[{_CONTROLS}]")
 _CONTROL_BUT_LINE_ENDS = re.compile(
-    "\r(?!\n)|[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+    "\r(?!\n)|[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -202,8 +203,7 @@ def shown_console(base: type[Console]) -> type[Console]:
             self._file = new_file
 
         def print(self, *objects: Any, **options: Any) -> None:
-            super().print(*(shown(o) if isinstance(o, str) else o for o in objects),
-                          **options)
+            super().print(*(shown(o) if isinstance(o, str) else o for o in objects), **options)
 
         def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:
             for segment in super().render(renderable, options):
@@ -233,12 +233,19 @@ def echo_lines(lines: Any) -> None:
     sys.stdout.write("".join(f"{shown(line)}\n" for line in lines))
 
 
-def print_table(headers: list[str], cells: list[list[str]], right: Iterable[int] = (), *,
-                title: str | None = None, indent: str = "") -> None:
+def print_table(
+    headers: list[str],
+    cells: list[list[str]],
+    right: Iterable[int] = (),
+    *,
+    title: str | None = None,
+    indent: str = "",
+) -> None:
     """Every table of the command line, in one style (tracker.reports.render_table): the
     title (then a blank line), the header with a rule under each column, the rows; each
     cell shown (control characters escaped) before the columns are measured."""
     from tracker.reports import render_table
+
     lines = render_table(headers, shown_cells(cells), right, indent)
     echo_lines(([title, ""] if title else []) + lines)
 
@@ -248,12 +255,18 @@ def emit_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:
     shown like every other: a cell's control characters (newline included) escaped, so one
     row is one line (docs/export.md). A file (--output) keeps the raw text."""
     from tracker.reports import to_csv
-    sys.stdout.write(to_csv(columns, [{k: shown(v) if isinstance(v, str) else v
-                                       for k, v in r.items()} for r in rows]))
+
+    sys.stdout.write(
+        to_csv(
+            columns,
+            [{k: shown(v) if isinstance(v, str) else v for k, v in r.items()} for r in rows],
+        )
+    )
 
 
 out = _LazyConsole(highlight=False, soft_wrap=True)  # results: stdout
 err = _LazyConsole(stderr=True, highlight=False)  # diagnostics and progress: stderr
+
 
 class Interruption:
     """Whether a command has said what a Ctrl-C left (then `main` adds nothing to it)."""
@@ -340,8 +353,9 @@ def db_given_before(ctx: Any) -> None:
 
 PlayerArg = Annotated[
     str | None,
-    typer.Argument(help="FIDE ID or name (default: the player marked with --me).",
-                   show_default=False),
+    typer.Argument(
+        help="FIDE ID or name (default: the player marked with --me).", show_default=False
+    ),
 ]
 """The optional PLAYER of every command about one player."""
 
@@ -432,6 +446,7 @@ def in_years(day: dt.date, what: str) -> dt.date:
     """`day` (a date), refused (exit 2) outside FIRST_YEAR..LAST_YEAR: its rating list would
     be of a year Python's dates cannot hold (9999-12-31: the list of 10000-01)."""
     from tracker.errors import BadInput
+
     if not FIRST_YEAR <= day.year <= LAST_YEAR:
         raise BadInput(f"{what}: the year must be from {FIRST_YEAR} to {LAST_YEAR}")
     return day
@@ -522,8 +537,11 @@ def output_file(output: str, db: str, *, force: bool) -> Output:
 
     found = check_output(Path(output), database_file(db), force=force)
     for part in clean_before(found):
-        err.print(f"note: removed {part}, left by a write that did not finish", markup=False,
-                  soft_wrap=True)
+        err.print(
+            f"note: removed {part}, left by a write that did not finish",
+            markup=False,
+            soft_wrap=True,
+        )
     return found
 
 
@@ -533,9 +551,15 @@ def wrote(output: Output, line: str) -> None:
     (err if output.stdout else out).print(line, markup=False, soft_wrap=True)
 
 
-ForceOption = Annotated[bool, typer.Option("--force", help="Replace the output file if it "
-                                           "exists (a device or a FIFO is written into, "
-                                           "never replaced).")]
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace the output file if it "
+        "exists (a device or a FIFO is written into, "
+        "never replaced).",
+    ),
+]
 
 
 def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:
@@ -553,5 +577,9 @@ def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:
 def _upgrading(db: str, old: str, new: str) -> None:
     import sys
 
-    print(f"{db}: upgrading the database schema from {old} to {new} (once; a database of a "
-          "million games takes about half a minute)", file=sys.stderr, flush=True)
+    print(
+        f"{db}: upgrading the database schema from {old} to {new} (once; a database of a "
+        "million games takes about half a minute)",
+        file=sys.stderr,
+        flush=True,
+    )

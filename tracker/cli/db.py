@@ -23,8 +23,9 @@ from tracker.errors import TrackerError
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
-    group = typer.Typer(help="The database itself: upgrade its schema, back it up, check it.",
-                        no_args_is_help=True)
+    group = typer.Typer(
+        help="The database itself: upgrade its schema, back it up, check it.", no_args_is_help=True
+    )
     group.command("upgrade")(upgrade)
     group.command("backup")(backup)
     group.command("check")(check)
@@ -43,6 +44,7 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
       tracker db upgrade --db club.db
     """
     from tracker.usecases.database import current_revision, head_revision, open_store
+
     with open_store(db, upgrade=False) as store:
         before = current_revision(store)
     with open_store(db) as store:
@@ -55,8 +57,13 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
 
 def backup(
     file: Annotated[Path, typer.Argument(help="The backup file to write.", show_default=False)],
-    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists (a device "
-                                        "or a FIFO is written into, never replaced).")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace FILE if it exists (a device or a FIFO is written into, never replaced).",
+        ),
+    ] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Copy the database into FILE, safely, even while another tracker is importing.
@@ -76,18 +83,18 @@ def backup(
     from tracker.files.outputs import is_stdout
     from tracker.usecases.database import backup as backup_store
     from tracker.usecases.database import open_existing
+
     to_stdout = is_stdout(file)
     with open_existing(db) as store:
         done = backup_store(store, file, overwrite=force)
-    removed = "".join(f"; removed {p}, left by a backup that did not finish"
-                      for p in done.removed)
-    (err if to_stdout else out).print(f"backed up {db} to {file} ({done.size:,} bytes)"
-                                      f"{removed}", markup=False, soft_wrap=True)
+    removed = "".join(f"; removed {p}, left by a backup that did not finish" for p in done.removed)
+    (err if to_stdout else out).print(
+        f"backed up {db} to {file} ({done.size:,} bytes){removed}", markup=False, soft_wrap=True
+    )
 
 
 def restore(
-    file: Annotated[Path, typer.Argument(help="The backup file to restore.",
-                                         show_default=False)],
+    file: Annotated[Path, typer.Argument(help="The backup file to restore.", show_default=False)],
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Put a backup (from `tracker db backup`) back in place as the database.
@@ -102,11 +109,13 @@ def restore(
       tracker db restore ~/backups/tracker-2025-11.db --db tracker.db
     """
     from tracker.usecases.database import restore as restore_store
+
     done = restore_store(file, db)
     out.print(f"restored {done.database} from {file} ({done.size:,} bytes)", markup=False)
     if done.kept:
-        out.print("the replaced files are kept as " + ", ".join(str(p) for p in done.kept),
-                  markup=False)
+        out.print(
+            "the replaced files are kept as " + ", ".join(str(p) for p in done.kept), markup=False
+        )
 
 
 def check(
@@ -125,6 +134,7 @@ def check(
       tracker db check --db club.db
     """
     from tracker.usecases.database import check_database, open_existing, what_holds
+
     with open_existing(db) as store:
         problems = check_database(store)
         holds = what_holds(store)
@@ -140,5 +150,7 @@ def check(
             out.print(f"{db}: {p.check}: {p.message}", markup=False)
     if problems:
         n = len(problems)
-        raise TrackerError(f"{db}: {n} problem{'' if n == 1 else 's'} found; restore a backup "
-                           "(tracker db restore BACKUP) or report them")
+        raise TrackerError(
+            f"{db}: {n} problem{'' if n == 1 else 's'} found; restore a backup "
+            "(tracker db restore BACKUP) or report them"
+        )

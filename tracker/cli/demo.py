@@ -28,11 +28,15 @@ def find_samples(given: Path | None) -> Path:
     """The sample season: --samples, else sample_pgns/ of the source tree this tracker runs
     from, else the copy an installed package ships (tracker/samples), else ./sample_pgns."""
     here = Path(__file__).resolve()
-    candidates = [given] if given is not None else [
-        here.parents[2] / "sample_pgns",
-        here.parents[1] / "samples",
-        Path.cwd() / "sample_pgns",
-    ]
+    candidates = (
+        [given]
+        if given is not None
+        else [
+            here.parents[2] / "sample_pgns",
+            here.parents[1] / "samples",
+            Path.cwd() / "sample_pgns",
+        ]
+    )
     for c in candidates:
         if c is not None and c.is_dir():
             return c
@@ -53,15 +57,15 @@ def _refuse_a_real_database(store: Store, folder: Path, db_target: str) -> None:
     from tracker.usecases.imports import list_imports
 
     names = {p.name for p in folder.rglob("*")}
-    foreign = [r for r in list_imports(store)
-               if Path(r.source.split(":", 1)[0]).name not in names]
+    foreign = [r for r in list_imports(store) if Path(r.source.split(":", 1)[0]).name not in names]
     if foreign:
         n = len(foreign)
         raise BadInput(
             f"{db_target} holds {n} import{' that is' if n == 1 else 's that are'} not the "
             f"sample season (first: {foreign[0].source}): the demo would add a fictitious "
             "season to it and mark its player as yours; run it on a database of its own "
-            "(leave out --db, or give a new file)")
+            "(leave out --db, or give a new file)"
+        )
 
 
 def register(app: typer.Typer) -> None:
@@ -70,17 +74,31 @@ def register(app: typer.Typer) -> None:
 
 
 def demo(
-    db: Annotated[str | None, typer.Option(
-        "--db", help="Database for the demo (default: tracker-demo.db in the output folder).",
-        show_default=False)] = None,
-    output_dir: Annotated[Path, typer.Option(
-        "--output-dir", "-o", help="Where the CSV, the chart and the season report go "
-        "(created if needed).")] = (
-        Path("demo-out")),
-    samples: Annotated[Path | None, typer.Option(
-        "--samples", help="The sample season folder (default: the repository's "
-        "sample_pgns/, or the copy an installed package ships).",
-        show_default=False)] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database for the demo (default: tracker-demo.db in the output folder).",
+            show_default=False,
+        ),
+    ] = None,
+    output_dir: Annotated[
+        Path,
+        typer.Option(
+            "--output-dir",
+            "-o",
+            help="Where the CSV, the chart and the season report go (created if needed).",
+        ),
+    ] = (Path("demo-out")),
+    samples: Annotated[
+        Path | None,
+        typer.Option(
+            "--samples",
+            help="The sample season folder (default: the repository's "
+            "sample_pgns/, or the copy an installed package ships).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Try tracker on the bundled sample season: import it, record the official anchor,
     replay the history, show the next list, write a CSV, a chart and the season report.
@@ -131,25 +149,34 @@ def demo(
         _say(f"1. Importing {folder} into {db_target}")
         report = import_paths(store, [str(folder)])
         before = sum(1 for s in report.sources if s.already)
-        _say(f"   {plural(report.total('games_read'), 'game')} read, "
-             f"{report.total('added')} added, {report.total('duplicates')} already there; "
-             f"{plural(before, 'file')} imported before")
+        _say(
+            f"   {plural(report.total('games_read'), 'game')} read, "
+            f"{report.total('added')} added, {report.total('duplicates')} already there; "
+            f"{plural(before, 'file')} imported before"
+        )
         not_rated = ", ".join(f"{n} {why}" for why, n in sorted(report.not_rated.items()))
         if not_rated:
             _say(f"   not counted for rating: {not_rated}")
         me = resolve_player(store, str(SAMPLE_PLAYER_FIDE_ID))
         set_me(store, me.id)
-        me = set_facts(store, me.id, birth_year=SAMPLE_BIRTH_YEAR,
-                       rated_games=SAMPLE_RATED_GAMES)
+        me = set_facts(store, me.id, birth_year=SAMPLE_BIRTH_YEAR, rated_games=SAMPLE_RATED_GAMES)
         _say()
-        _say(f"2. {me.name} (FIDE ID {me.fide_id}) is the tracked player (--me): born "
-             f"{SAMPLE_BIRTH_YEAR}, {SAMPLE_RATED_GAMES} rated games before the season")
+        _say(
+            f"2. {me.name} (FIDE ID {me.fide_id}) is the tracked player (--me): born "
+            f"{SAMPLE_BIRTH_YEAR}, {SAMPLE_RATED_GAMES} rated games before the season"
+        )
         for rl, rating in SAMPLE_ANCHORS.items():
-            add_entry(store, OfficialEntry(me.id, rl, SAMPLE_ANCHOR_PERIOD, rating,
-                                           k=SAMPLE_ANCHOR_K, source="manual"))
+            add_entry(
+                store,
+                OfficialEntry(
+                    me.id, rl, SAMPLE_ANCHOR_PERIOD, rating, k=SAMPLE_ANCHOR_K, source="manual"
+                ),
+            )
         anchors = ", ".join(f"{rl} {r}" for rl, r in SAMPLE_ANCHORS.items())
-        _say(f"   official ratings on the {SAMPLE_ANCHOR_PERIOD} lists recorded: {anchors} "
-             f"(K {SAMPLE_ANCHOR_K})")
+        _say(
+            f"   official ratings on the {SAMPLE_ANCHOR_PERIOD} lists recorded: {anchors} "
+            f"(K {SAMPLE_ANCHOR_K})"
+        )
         hist = load_history(store, me)
 
     std = hist.replays[RatingList.STANDARD]
@@ -172,8 +199,10 @@ def demo(
     html = season_report(hist, version=__version__)
     write_atomic(page.path, lambda tmp: tmp.write_text(html, encoding="utf-8"))
     _say()
-    _say(f"5. Wrote {csv_path} (every list, {len(rows)} rows), the chart {chart} and the "
-         f"season report {page} (open it in a browser)")
+    _say(
+        f"5. Wrote {csv_path} (every list, {len(rows)} rows), the chart {chart} and the "
+        f"season report {page} (open it in a browser)"
+    )
     _say()
     _say("Next, try:")
     _say(f"   tracker explain 2025-12 --db {db_target}")

@@ -41,8 +41,7 @@ PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
     app.command("import")(import_command)
-    imports = typer.Typer(
-        help=_IMPORTS_HELP, invoke_without_command=True, no_args_is_help=False)
+    imports = typer.Typer(help=_IMPORTS_HELP, invoke_without_command=True, no_args_is_help=False)
     imports.callback()(imports_command)
     imports.command("remove")(remove_command)
     app.add_typer(imports, name="imports")
@@ -78,14 +77,13 @@ class _Bar:
     def _name(self, name: str) -> str:
         name = shown(name)
         width = self.NAME_WIDTH
-        return name if len(name) <= width else "…" + name[-(width - 1):]
+        return name if len(name) <= width else "…" + name[-(width - 1) :]
 
     def start(self, name: str, total_bytes: int | None) -> None:
         self.n += 1
         self.size = total_bytes
         of = f" of {self.files:,}" if self.files else ""
-        self.progress.update(self.task, description=self._name(name),
-                             file=f"file {self.n:,}{of}")
+        self.progress.update(self.task, description=self._name(name), file=f"file {self.n:,}{of}")
 
     def advance(self, games: int, at: int | None = None) -> None:
         self.games += games
@@ -110,48 +108,91 @@ def _progress_bar() -> Progress:
         TextColumn,
         TimeRemainingColumn,
     )
-    return Progress(TextColumn("{task.fields[file]}", markup=False),
-                    TextColumn("{task.description}", markup=False), BarColumn(),
-                    TaskProgressColumn(), DownloadColumn(),
-                    TextColumn("{task.fields[games]}", markup=False),
-                    TextColumn("{task.fields[rate]}", markup=False),
-                    TimeRemainingColumn(), console=err.console, transient=True,
-                    redirect_stdout=False)
+
+    return Progress(
+        TextColumn("{task.fields[file]}", markup=False),
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        TaskProgressColumn(),
+        DownloadColumn(),
+        TextColumn("{task.fields[games]}", markup=False),
+        TextColumn("{task.fields[rate]}", markup=False),
+        TimeRemainingColumn(),
+        console=err.console,
+        transient=True,
+        redirect_stdout=False,
+    )
 
 
 def import_command(
-    paths: Annotated[list[str], typer.Argument(
-        help="PGN files, folders (searched recursively), glob patterns, .gz/.bz2/.xz/.zip "
-             "archives, or - for standard input.", show_default=False)],
-    player: Annotated[str | None, typer.Option(
-        "--player", help="Mark this player (name or FIDE ID) as yours: later commands default "
-                         "to them. Checked before anything is stored: a bad value or a name "
-                         "several players match stops the import (exit 2); a player found in "
-                         "no file is a warning (the games stay stored, exit 0).",
-        show_default=False)] = None,
-    rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES,
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help="PGN files, folders (searched recursively), glob patterns, .gz/.bz2/.xz/.zip "
+            "archives, or - for standard input.",
+            show_default=False,
+        ),
+    ],
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            help="Mark this player (name or FIDE ID) as yours: later commands default "
+            "to them. Checked before anything is stored: a bad value or a name "
+            "several players match stops the import (exit 2); a player found in "
+            "no file is a warning (the games stay stored, exit 0).",
+            show_default=False,
+        ),
+    ] = None,
+    rating_list: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
             help="standard, rapid or blitz: the list of games whose time control "
-                             "is unknown (default: standard, said in the report).",
-        show_default=False)] = None,
-    strict: Annotated[bool, typer.Option(
-        "--strict", help="Stop at the first problem; nothing of that file is stored. A file "
-        "imported before with problems (without --strict) is read and checked again; one "
-        "imported before without a problem is skipped as usual.")] = False,
-    validate: Annotated[bool, typer.Option(
-        "--validate", help="Also replay every move with python-chess (slow).")] = False,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="No progress bar and no per-file lines: only the summary.")
+            "is unknown (default: standard, said in the report).",
+            show_default=False,
+        ),
+    ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="Stop at the first problem; nothing of that file is stored. A file "
+            "imported before with problems (without --strict) is read and checked again; one "
+            "imported before without a problem is skipped as usual.",
+        ),
     ] = False,
-    max_size: Annotated[str, typer.Option(
-        "--max-size", metavar="SIZE",
-        help="The most one compressed file (or archive member) may hold once decompressed, "
-             "and standard input: bytes, or with K, M, G, T. Past it the import stops (a "
-             "decompression bomb?).")] = "16G",
-    max_ratio: Annotated[int, typer.Option(
-        "--max-ratio", min=1, metavar="N",
-        help="The most a compressed file may grow per byte (PGN grows 5 to 15 times), looked "
-             "at past 16 MiB.")] = 1000,
+    validate: Annotated[
+        bool, typer.Option("--validate", help="Also replay every move with python-chess (slow).")
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="No progress bar and no per-file lines: only the summary."
+        ),
+    ] = False,
+    max_size: Annotated[
+        str,
+        typer.Option(
+            "--max-size",
+            metavar="SIZE",
+            help="The most one compressed file (or archive member) may hold once decompressed, "
+            "and standard input: bytes, or with K, M, G, T. Past it the import stops (a "
+            "decompression bomb?).",
+        ),
+    ] = "16G",
+    max_ratio: Annotated[
+        int,
+        typer.Option(
+            "--max-ratio",
+            min=1,
+            metavar="N",
+            help="The most a compressed file may grow per byte (PGN grows 5 to 15 times), looked "
+            "at past 16 MiB.",
+        ),
+    ] = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import PGN games into the database: each file lands whole or not at all.
@@ -172,16 +213,21 @@ def import_command(
     from tracker.files.sources import Limits, parse_size
     from tracker.importer import ImportOptions, Interrupted, import_paths
     from tracker.usecases.players import resolve_player, set_me
+
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
-    limits = Limits(max_size=parse_size(max_size), max_ratio=max_ratio,
-                    on_spool=_spooling if err.is_terminal and not quiet else None)
+    limits = Limits(
+        max_size=parse_size(max_size),
+        max_ratio=max_ratio,
+        on_spool=_spooling if err.is_terminal and not quiet else None,
+    )
     # stdout closing (`| head`) or full (`> /dev/full`) does not stop an import: what was
     # asked is stored, and said on stderr at the end
     ClosedOutput.go_on, ClosedOutput.closed, ClosedOutput.full = True, False, False
     store = store_for(db, create=True)
     try:
         from tracker.usecases.imports import last_game_id
+
         # --player is checked before anything is stored: a bad value (or several players
         # matching) stops here; a name nobody has yet may come with these files
         known = None if player is None else _known_player(store, player)
@@ -202,15 +248,17 @@ def import_command(
             Interruption.told = True
             raise typer.Exit(130) from None
         with unless_closed():
-            _print_report(report, said, default_list=default_list, store=store,
-                          before=before)
+            _print_report(report, said, default_list=default_list, store=store, before=before)
         if player is not None:
             try:
                 ref = known or resolve_player(store, player)
             except TrackerError as exc:  # the games are stored: a warning, not a failure
-                err.print(f"warning: --player {player!r} not marked: {exc}; the games are "
-                          "stored: mark your player with `tracker player set PLAYER --me`",
-                          markup=False, soft_wrap=True)
+                err.print(
+                    f"warning: --player {player!r} not marked: {exc}; the games are "
+                    "stored: mark your player with `tracker player set PLAYER --me`",
+                    markup=False,
+                    soft_wrap=True,
+                )
             else:
                 set_me(store, ref.id)
                 with unless_closed():
@@ -223,8 +271,10 @@ def import_command(
     failed = report.failed
     if failed:
         names = ", ".join(s.name for s in failed)
-        raise TrackerError(f"{failed_files(len(failed), len(report.sources))} (nothing of "
-                           f"{'it' if len(failed) == 1 else 'them'} was stored): {names}")
+        raise TrackerError(
+            f"{failed_files(len(failed), len(report.sources))} (nothing of "
+            f"{'it' if len(failed) == 1 else 'them'} was stored): {names}"
+        )
 
 
 def _known_player(store: Store, player: str) -> PlayerRef | None:
@@ -233,6 +283,7 @@ def _known_player(store: Store, player: str) -> PlayerRef | None:
     before anything is stored."""
     from tracker.errors import NotFound
     from tracker.usecases.players import resolve_player
+
     try:
         return resolve_player(store, player)
     except NotFound:
@@ -251,21 +302,31 @@ def _spooling(name: str, done: int) -> None:
 def _closed_line(report: ImportReport) -> str:
     """What an import whose standard output closed (`| head`) did all the same."""
     stored = sum(1 for s in report.sources if s.error is None)
-    what = ("could not be written before the end (a full disk?)" if ClosedOutput.full
-            else "was closed before the end (a `| head`?)")
-    return (f"note: standard output {what}; the import went "
-            f"on: {_n(stored, 'file')} of {len(report.sources)} stored or already imported, "
-            f"{_n(report.total('added'), 'game')} added (`tracker imports` lists them)")
+    what = (
+        "could not be written before the end (a full disk?)"
+        if ClosedOutput.full
+        else "was closed before the end (a `| head`?)"
+    )
+    return (
+        f"note: standard output {what}; the import went "
+        f"on: {_n(stored, 'file')} of {len(report.sources)} stored or already imported, "
+        f"{_n(report.total('added'), 'game')} added (`tracker imports` lists them)"
+    )
 
 
 def _interrupted_line(stop: Interrupted) -> str:
     """What Ctrl-C left: the source it stopped (rolled back) and the ones done before it."""
     done = [s for s in stop.report.sources if s.error is None]
     if stop.source is None:
-        return (f"interrupted: {_n(len(done), 'file')} stored (or already imported); "
-                "the rest was not imported")
-    before = ("" if not done else
-              f"; {_n(len(done), 'file')} before it {'is' if len(done) == 1 else 'are'} stored")
+        return (
+            f"interrupted: {_n(len(done), 'file')} stored (or already imported); "
+            "the rest was not imported"
+        )
+    before = (
+        ""
+        if not done
+        else f"; {_n(len(done), 'file')} before it {'is' if len(done) == 1 else 'are'} stored"
+    )
     return f"interrupted: {stop.source} was not imported (nothing of it stored){before}"
 
 
@@ -299,7 +360,7 @@ class _Said:
 
 
 def failed_files(failed: int, of: int) -> str:
-    """"the file could not be imported", "1 of 3 files could not be imported"."""
+    """ "the file could not be imported", "1 of 3 files could not be imported"."""
     if of == 1:
         return "the file could not be imported"
     return f"{failed:,} of {of:,} files could not be imported"
@@ -314,8 +375,10 @@ def _source_line(s: SourceReport, *, strict: bool = False) -> str:
         when = s.already.started_at.strftime("%Y-%m-%d %H:%M")
         same = "" if s.already.source == s.name else f" as {s.already.source}"
         if s.checked:
-            return (f"{s.name}: already imported on {when} UTC{same} with problems; checked "
-                    "again with --strict: no problem now, nothing added")
+            return (
+                f"{s.name}: already imported on {when} UTC{same} with problems; checked "
+                "again with --strict: no problem now, nothing added"
+            )
         clean = " (imported then without a problem)" if strict else ""
         return f"{s.name}: already imported on {when} UTC{same}, nothing added{clean}"
     if s.error is not None:
@@ -331,22 +394,31 @@ def _source_line(s: SourceReport, *, strict: bool = False) -> str:
     return ", ".join(parts)
 
 
-def _print_report(report: ImportReport, said: _Said, *,
-                  default_list: RatingList | None, store: Store | None = None,
-                  before: int = 0) -> None:
+def _print_report(
+    report: ImportReport,
+    said: _Said,
+    *,
+    default_list: RatingList | None,
+    store: Store | None = None,
+    before: int = 0,
+) -> None:
     """The summary of the run (each source's problems and line were said as it finished).
     With the store, what the names said of the games added (games with an id above
     `before`) and the tournaments they left without a date."""
     total_problems = report.total("problem_count")
     hidden = total_problems - said.problems_shown
     if hidden > 0:
-        err.print(f"warning: {hidden:,} more {'problem' if hidden == 1 else 'problems'} not "
-                  f"shown (only the first {PROBLEMS_SHOWN} of a run are printed)",
-                  markup=False, soft_wrap=True)
+        err.print(
+            f"warning: {hidden:,} more {'problem' if hidden == 1 else 'problems'} not "
+            f"shown (only the first {PROBLEMS_SHOWN} of a run are printed)",
+            markup=False,
+            soft_wrap=True,
+        )
     files = len(report.sources)
     already = sum(1 for s in report.sources if s.already is not None)
     summary = [
-        f"{_n(files, 'file')}", f"{_n(report.total('games_read'), 'game')} read",
+        f"{_n(files, 'file')}",
+        f"{_n(report.total('games_read'), 'game')} read",
         f"{report.total('added'):,} added",
         f"{report.total('duplicates'):,} duplicates skipped",
     ]
@@ -363,12 +435,17 @@ def _print_report(report: ImportReport, said: _Said, *,
     assumed = report.total("list_assumed")
     if assumed:
         if default_list is not None:
-            out.print(f"no time control: {_n(assumed, 'game')} put on the {default_list} list "
-                      "(--list)", markup=False)
+            out.print(
+                f"no time control: {_n(assumed, 'game')} put on the {default_list} list (--list)",
+                markup=False,
+            )
         else:
-            out.print(f"no time control: {_n(assumed, 'game')} put on a list by assumption "
-                      "(standard, or blitz/rapid when the event name says so); --list "
-                      "states it", markup=False)
+            out.print(
+                f"no time control: {_n(assumed, 'game')} put on a list by assumption "
+                "(standard, or blitz/rapid when the event name says so); --list "
+                "states it",
+                markup=False,
+            )
     if store is not None and report.total("added"):
         _print_assumed_kinds(store, before, default_list)
         _print_undated(store, before)
@@ -388,8 +465,11 @@ def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | N
             by_list[a.rating_list] = by_list.get(a.rating_list, 0) + a.games
         elif a.reason in NAME_REASONS:
             never[a.reason] = never.get(a.reason, 0) + a.games
-    named = {} if default_list is not None else {
-        lst: n for lst, n in by_list.items() if lst != RatingList.STANDARD.value}
+    named = (
+        {}
+        if default_list is not None
+        else {lst: n for lst, n in by_list.items() if lst != RatingList.STANDARD.value}
+    )
     if not named and not never:
         return
     parts = [", ".join(f"{lst} {n:,}" for lst, n in sorted(named.items()))] if named else []
@@ -398,9 +478,12 @@ def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | N
     rest = by_list.get(RatingList.STANDARD.value, 0) if default_list is None else 0
     if rest:
         parts.append(f"standard {rest:,} (the name says nothing)")
-    out.print(f"by the event or round name, of the games added: {'; '.join(parts)} "
-              "(`tracker event set ID --list LIST` or `--exclude` corrects a tournament)",
-              markup=False, soft_wrap=True)
+    out.print(
+        f"by the event or round name, of the games added: {'; '.join(parts)} "
+        "(`tracker event set ID --list LIST` or `--exclude` corrects a tournament)",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 UNDATED_SHOWN = 5  # undated tournaments named in the import summary (the rest are counted)
@@ -413,20 +496,31 @@ def _print_undated(store: Store, before: int) -> None:
     from tracker.usecases.imports import undated_tournaments
 
     # (a date tag of a year before 2008 needs no period: that era is not replayed)
-    undated = [u for u in undated_tournaments(store, after_game_id=before)
-               if u.year is None or u.year >= FIRST_DATE.year]
+    undated = [
+        u
+        for u in undated_tournaments(store, after_game_id=before)
+        if u.year is None or u.year >= FIRST_DATE.year
+    ]
     if not undated:
         return
     games = sum(u.games for u in undated)
-    out.print(f"no date: {_n(games, 'game')} in {_n(len(undated), 'tournament')} in no "
-              "period (no dated tournament of the same event and site); say which list "
-              "rated each:", markup=False, soft_wrap=True)
+    out.print(
+        f"no date: {_n(games, 'game')} in {_n(len(undated), 'tournament')} in no "
+        "period (no dated tournament of the same event and site); say which list "
+        "rated each:",
+        markup=False,
+        soft_wrap=True,
+    )
     for u in undated[:UNDATED_SHOWN]:
-        out.print(f"  {u.command}  ({u.event}, {u.site}: {_n(u.games, 'game')})",
-                  markup=False, soft_wrap=True)
+        out.print(
+            f"  {u.command}  ({u.event}, {u.site}: {_n(u.games, 'game')})",
+            markup=False,
+            soft_wrap=True,
+        )
     if len(undated) > UNDATED_SHOWN:
-        out.print(f"  and {len(undated) - UNDATED_SHOWN:,} more (`tracker event list`)",
-                  markup=False)
+        out.print(
+            f"  and {len(undated) - UNDATED_SHOWN:,} more (`tracker event list`)", markup=False
+        )
 
 
 # --- imports ----------------------------------------------------------------------------
@@ -452,15 +546,25 @@ def imports_command(
     if ctx.invoked_subcommand is not None:  # (`imports --db X remove 3`: remove takes X)
         return
     from tracker.usecases.imports import list_imports
+
     store = store_for(db)
     try:
         rows = list_imports(store)
     finally:
         store.close()
-    data = [{"id": r.id, "source": r.source, "content_hash": r.content_hash,
-             "imported_at": r.started_at.isoformat(timespec="seconds"),
-             "games_read": r.games_read, "games_added": r.games_added,
-             "duplicates": r.duplicates, "problems": r.problems} for r in rows]
+    data = [
+        {
+            "id": r.id,
+            "source": r.source,
+            "content_hash": r.content_hash,
+            "imported_at": r.started_at.isoformat(timespec="seconds"),
+            "games_read": r.games_read,
+            "games_added": r.games_added,
+            "duplicates": r.duplicates,
+            "problems": r.problems,
+        }
+        for r in rows
+    ]
     if fmt is Format.json:
         emit_json(data)
         return
@@ -470,24 +574,50 @@ def imports_command(
     if not rows:
         out.print("no imports yet: run `tracker import FOLDER`", markup=False)
         return
-    print_table(["id", "source", "imported (UTC)", "read", "added", "duplicates", "problems"],
-                [[str(r.id), r.source, r.started_at.strftime("%Y-%m-%d %H:%M"),
-                  f"{r.games_read:,}", f"{r.games_added:,}", f"{r.duplicates:,}",
-                  f"{r.problems:,}"] for r in rows], (0, 3, 4, 5, 6))
+    print_table(
+        ["id", "source", "imported (UTC)", "read", "added", "duplicates", "problems"],
+        [
+            [
+                str(r.id),
+                r.source,
+                r.started_at.strftime("%Y-%m-%d %H:%M"),
+                f"{r.games_read:,}",
+                f"{r.games_added:,}",
+                f"{r.duplicates:,}",
+                f"{r.problems:,}",
+            ]
+            for r in rows
+        ],
+        (0, 3, 4, 5, 6),
+    )
 
 
-IMPORT_COLUMNS = ("id", "source", "content_hash", "imported_at", "games_read", "games_added",
-                  "duplicates", "problems")
+IMPORT_COLUMNS = (
+    "id",
+    "source",
+    "content_hash",
+    "imported_at",
+    "games_read",
+    "games_added",
+    "duplicates",
+    "problems",
+)
 """`tracker imports --format csv` (the fields of its JSON)."""
 
 
 def remove_command(
     ctx: typer.Context,
-    import_id: Annotated[int, typer.Argument(
-        metavar="ID", help="The import's id (the first column of `tracker imports`).",
-        show_default=False)],
-    dry_run: Annotated[bool, typer.Option(
-        "--dry-run", help="Say what would be removed; change nothing.")] = False,
+    import_id: Annotated[
+        int,
+        typer.Argument(
+            metavar="ID",
+            help="The import's id (the first column of `tracker imports`).",
+            show_default=False,
+        ),
+    ],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Say what would be removed; change nothing.")
+    ] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Remove an import: the games it added, and the tournaments and players that only
@@ -505,6 +635,7 @@ def remove_command(
       tracker imports remove 3 && tracker import corrected.pgn
     """
     from tracker.usecases.imports import remove_import
+
     store = store_for(db)
     try:
         gone = remove_import(store, import_id, dry_run=dry_run)
@@ -513,25 +644,35 @@ def remove_command(
     r = gone.record
     when = r.started_at.strftime("%Y-%m-%d %H:%M")
     verb = "would remove" if dry_run else "removed"
-    lines = [f"{verb} import {r.id}: {r.source} (imported {when} UTC)",
-             f"  {_n(gone.games, 'game')}",
-             f"  {_n(len(gone.tournaments), 'tournament')}{_some(gone.tournaments, ', ')}",
-             f"  {_n(len(gone.players), 'player')}{_some(gone.players, '; ')}"]
+    lines = [
+        f"{verb} import {r.id}: {r.source} (imported {when} UTC)",
+        f"  {_n(gone.games, 'game')}",
+        f"  {_n(len(gone.tournaments), 'tournament')}{_some(gone.tournaments, ', ')}",
+        f"  {_n(len(gone.players), 'player')}{_some(gone.players, '; ')}",
+    ]
     kept = []
     if gone.kept_tournaments:
-        kept.append(f"{_n(gone.kept_tournaments, 'tournament')} with games of other imports "
-                    "or your overrides")
+        kept.append(
+            f"{_n(gone.kept_tournaments, 'tournament')} with games of other imports "
+            "or your overrides"
+        )
     if gone.kept_players:
-        kept.append(f"{_n(gone.kept_players, 'player')} with other games, official entries or "
-                    "facts")
+        kept.append(
+            f"{_n(gone.kept_players, 'player')} with other games, official entries or facts"
+        )
     if kept:
         lines.append(f"  kept: {'; '.join(kept)}")
     if gone.forgotten:
-        lines.append(f"  {_n(len(gone.forgotten), 'later import')} skipped duplicates, perhaps "
-                     f"of these games{_some(gone.forgotten, ', ')}: importing "
-                     f"{'it' if len(gone.forgotten) == 1 else 'one'} again stores them")
-    lines.append("--dry-run: nothing was changed" if dry_run else
-                 f"import the corrected file again with `tracker import {r.source}`")
+        lines.append(
+            f"  {_n(len(gone.forgotten), 'later import')} skipped duplicates, perhaps "
+            f"of these games{_some(gone.forgotten, ', ')}: importing "
+            f"{'it' if len(gone.forgotten) == 1 else 'one'} again stores them"
+        )
+    lines.append(
+        "--dry-run: nothing was changed"
+        if dry_run
+        else f"import the corrected file again with `tracker import {r.source}`"
+    )
     echo_lines(lines)
 
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
 COLUMNS = ("list", "period", "rating", "games", "k", "flag", "title", "birth_year", "source")
 
+
 def _list(text: str | None) -> RatingList | None:
     return None if text is None else RatingList.parse(text)
 
@@ -54,20 +55,40 @@ def register(app: typer.Typer) -> None:
 
 
 def import_lists(
-    files: Annotated[list[Path], typer.Argument(
-        help="FIDE list files (.txt, .xml or .zip) or folders of them (a downloaded archive).",
-        show_default=False)],
-    period: Annotated[str | None, typer.Option(
-        "--period", help="The list month, YYYY-MM, when the file name and header lack it.",
-        show_default=False)] = None,
-    keep_all: Annotated[bool, typer.Option(
-        "--all", help="Keep every player of the list (creating them), not only those already "
-                      "in the database.")] = False,
-    rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES,
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="FIDE list files (.txt, .xml or .zip) or folders of them (a downloaded archive).",
+            show_default=False,
+        ),
+    ],
+    period: Annotated[
+        str | None,
+        typer.Option(
+            "--period",
+            help="The list month, YYYY-MM, when the file name and header lack it.",
+            show_default=False,
+        ),
+    ] = None,
+    keep_all: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Keep every player of the list (creating them), not only those already "
+            "in the database.",
+        ),
+    ] = False,
+    rating_list: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
             help="standard, rapid or blitz: names the list of a single-list file "
-                             "whose name does not; keeps only that list of a combined file.",
-        show_default=False)] = None,
+            "whose name does not; keeps only that list of a combined file.",
+            show_default=False,
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import FIDE's downloadable rating lists (TXT or XML, plain or zipped), of any year
@@ -109,6 +130,7 @@ def import_lists(
       tracker official import standard_nov25frl.zip --all
     """
     from tracker.usecases.official import list_targets
+
     given_period = period_option(period)
     given_list = _list(rating_list)
     targets, several = list_targets(files)
@@ -119,9 +141,14 @@ def import_lists(
         store.close()
 
 
-def _import_all(store: Store, targets: list[ListTarget], several: bool,
-                period: Period | None, rating_list: RatingList | None,
-                keep_all: bool) -> None:
+def _import_all(
+    store: Store,
+    targets: list[ListTarget],
+    several: bool,
+    period: Period | None,
+    rating_list: RatingList | None,
+    keep_all: bool,
+) -> None:
     from rich.progress import (
         BarColumn,
         DownloadColumn,
@@ -133,12 +160,20 @@ def _import_all(store: Store, targets: list[ListTarget], several: bool,
 
     from tracker.cli.common import out, shown
     from tracker.usecases.official import NAMES_SHOWN, import_lists
+
     total = sum(t.size for t in targets)
     show = err.is_terminal and out.is_terminal and total >= PROGRESS_FROM_BYTES
-    progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                        TaskProgressColumn(), DownloadColumn(), TimeRemainingColumn(),
-                        console=err.console,
-                        transient=True, disable=not show, redirect_stdout=False)
+    progress = Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        TaskProgressColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=err.console,
+        transient=True,
+        disable=not show,
+        redirect_stdout=False,
+    )
 
     def say(line: str) -> None:
         line = shown(line)  # a newline in a file or member name cannot forge a line
@@ -155,9 +190,15 @@ def _import_all(store: Store, targets: list[ListTarget], several: bool,
         def advance(target: ListTarget, at: float) -> None:
             progress.update(task, description=target.path.name, completed=at)
 
-        for outcome in import_lists(store, targets, several=several, period=period,
-                                    rating_list=rating_list, keep_all=keep_all,
-                                    progress=advance):
+        for outcome in import_lists(
+            store,
+            targets,
+            several=several,
+            period=period,
+            rating_list=rating_list,
+            keep_all=keep_all,
+            progress=advance,
+        ):
             target = outcome.target
             if outcome.error is not None:
                 failed.append((target, outcome.error))
@@ -170,16 +211,21 @@ def _import_all(store: Store, targets: list[ListTarget], several: bool,
                 say(line)
     if several:
         read = len(targets) - len(failed)
-        say(f"{len(targets):,} {'file' if len(targets) == 1 else 'files'}: {read:,} read, "
-            f"{len(failed):,} not imported")
+        say(
+            f"{len(targets):,} {'file' if len(targets) == 1 else 'files'}: {read:,} read, "
+            f"{len(failed):,} not imported"
+        )
     if failed:
         names = ", ".join(t.label for t, _ in failed[:NAMES_SHOWN])
         more = f" and {len(failed) - NAMES_SHOWN:,} more" if len(failed) > NAMES_SHOWN else ""
         kind = NotFound if all(isinstance(e, NotFound) for _, e in failed) else BadInput
         from tracker.cli.importing import failed_files
+
         them = "it" if len(failed) == 1 else "them"
-        raise kind(f"{failed_files(len(failed), len(targets))} (nothing of {them} was "
-                   f"stored; why: above): {names}{more}")
+        raise kind(
+            f"{failed_files(len(failed), len(targets))} (nothing of {them} was "
+            f"stored; why: above): {names}{more}"
+        )
 
 
 def _warn(s: ImportSummary, shown_problems: list[str]) -> None:
@@ -195,15 +241,18 @@ def _warn(s: ImportSummary, shown_problems: list[str]) -> None:
         more = s.problems - len(shown_problems)
         tail = f" ({more} more not shown)" if more > 0 else ""
         rows = "row" if s.problems == 1 else "rows"
-        err.print(f"warning: {s.source}: {s.problems} malformed {rows} "
-                  f"skipped{tail}", markup=False, soft_wrap=True)
+        err.print(
+            f"warning: {s.source}: {s.problems} malformed {rows} skipped{tail}",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def _reason(message: str, label: str) -> str:
     """A file's error without its name in front ('f.txt:3: x' -> 'line 3: x')."""
     if message.startswith(f"{label}: "):
-        return message[len(label) + 2:]
-    head, sep, rest = message[len(label) + 1:].partition(": ")
+        return message[len(label) + 2 :]
+    head, sep, rest = message[len(label) + 1 :].partition(": ")
     if message.startswith(f"{label}:") and sep and head.isdigit():
         return f"line {head}: {rest}"
     return message
@@ -225,13 +274,17 @@ def _report(s: ImportSummary, keep_all: bool) -> str:
     else:
         parts.append(f"{_n(s.kept)} in the database{by_name and f' ({by_name})'}")
         if s.skipped:
-            parts.append(f"{_n(s.skipped)} {'other' if s.skipped == 1 else 'others'} skipped "
-                         "(--all keeps them)")
+            parts.append(
+                f"{_n(s.skipped)} {'other' if s.skipped == 1 else 'others'} skipped "
+                "(--all keeps them)"
+            )
     if s.merged:
         parts.append(f"{_n(len(s.merged))} merged into the player who had their FIDE ID")
     if s.ambiguous:
-        parts.append(f"{_n(len(s.ambiguous))} {'name' if len(s.ambiguous) == 1 else 'names'} "
-                     "not matched (several players of the list fit: below)")
+        parts.append(
+            f"{_n(len(s.ambiguous))} {'name' if len(s.ambiguous) == 1 else 'names'} "
+            "not matched (several players of the list fit: below)"
+        )
     parts.append(f"{_n(s.entries)} {'entry' if s.entries == 1 else 'entries'} written")
     if s.unchanged:
         parts.append(f"{_n(s.unchanged)} already as imported before (unchanged)")
@@ -242,8 +295,9 @@ def _report(s: ImportSummary, keep_all: bool) -> str:
     if s.duplicates:
         parts.append(f"{_n(s.duplicates)} repeated FIDE IDs (the last row won)")
     if s.birth_years:
-        parts.append(f"{_n(s.birth_years)} birth {'year' if s.birth_years == 1 else 'years'} "
-                     "filled in")
+        parts.append(
+            f"{_n(s.birth_years)} birth {'year' if s.birth_years == 1 else 'years'} filled in"
+        )
     return "; ".join(parts)
 
 
@@ -274,22 +328,30 @@ def _match_lines(s: ImportSummary) -> list[str]:
         if m.into is None:
             lines.append(f"  {m.player}: {m.listed}, FIDE ID {m.fide_id} (matched by name)")
         else:
-            lines.append(f"  {m.player}: {m.listed}, FIDE ID {m.fide_id}, which {m.into} "
-                         f"had: merged into one player, {m.listed}")
+            lines.append(
+                f"  {m.player}: {m.listed}, FIDE ID {m.fide_id}, which {m.into} "
+                f"had: merged into one player, {m.listed}"
+            )
     if len(matches) > MATCHES_SHOWN:
-        lines.append(f"  and {_n(len(matches) - MATCHES_SHOWN)} more matched by name "
-                     "(`tracker players` lists them)")
+        lines.append(
+            f"  and {_n(len(matches) - MATCHES_SHOWN)} more matched by name "
+            "(`tracker players` lists them)"
+        )
     for a in s.ambiguous[:MATCHES_SHOWN]:
         shown = [_candidate(c) for c in a.candidates[:CANDIDATES_SHOWN]]
         more = len(a.candidates) - CANDIDATES_SHOWN
         if more > 0:
             shown.append(f"and {_n(more)} more")
-        lines.append(f"  {a.player}: not matched, {_n(len(a.candidates))} players of the "
-                     f"list fit the name: {'; '.join(shown)}; settle it with `tracker player "
-                     f"set {shlex.quote(a.player)} --fide-id N`")
+        lines.append(
+            f"  {a.player}: not matched, {_n(len(a.candidates))} players of the "
+            f"list fit the name: {'; '.join(shown)}; settle it with `tracker player "
+            f"set {shlex.quote(a.player)} --fide-id N`"
+        )
     if len(s.ambiguous) > MATCHES_SHOWN:
-        lines.append(f"  and {_n(len(s.ambiguous) - MATCHES_SHOWN)} more names that several "
-                     "players of the list fit (not matched)")
+        lines.append(
+            f"  and {_n(len(s.ambiguous) - MATCHES_SHOWN)} more names that several "
+            "players of the list fit (not matched)"
+        )
     return lines
 
 
@@ -298,16 +360,21 @@ def _match_lines(s: ImportSummary) -> list[str]:
 
 def add(
     player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
-    period: Annotated[str, typer.Option("--period", help="The list month, YYYY-MM.",
-                                        show_default=False)],
-    rating: Annotated[int, typer.Option("--rating", help="The published rating.",
-                                        show_default=False)],
-    k: Annotated[int | None, typer.Option("--k", help="The published K.",
-                                          show_default=False)] = None,
-    games: Annotated[int | None, typer.Option("--games", help="Games rated in the period.",
-                                              show_default=False)] = None,
-    rating_list: Annotated[str, typer.Option("--list", "-l", metavar=LIST_CHOICES,
-                                             help="The rating list.")] = "standard",
+    period: Annotated[
+        str, typer.Option("--period", help="The list month, YYYY-MM.", show_default=False)
+    ],
+    rating: Annotated[
+        int, typer.Option("--rating", help="The published rating.", show_default=False)
+    ],
+    k: Annotated[
+        int | None, typer.Option("--k", help="The published K.", show_default=False)
+    ] = None,
+    games: Annotated[
+        int | None, typer.Option("--games", help="Games rated in the period.", show_default=False)
+    ] = None,
+    rating_list: Annotated[
+        str, typer.Option("--list", "-l", metavar=LIST_CHOICES, help="The rating list.")
+    ] = "standard",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Record one official rating by hand (as printed on FIDE's profile page).
@@ -322,6 +389,7 @@ def add(
     """
     from tracker.usecases.official import add_entry, check_published
     from tracker.usecases.players import resolve_player
+
     when = period_option(period)
     assert when is not None
     check_published(when)
@@ -336,14 +404,22 @@ def add(
 def check_published(period: Period, today: dt.date | None = None) -> None:
     """Moved to tracker.usecases.official (issue 16): imported there when a command runs."""
     from tracker.usecases.official import check_published as check
+
     check(period, today)
 
 
 def list_entries(
     player: PlayerArg = None,
-    rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES, help="Only this list (default: all three).",
-        show_default=False)] = None,
+    rating_list: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
+            help="Only this list (default: all three).",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -357,6 +433,7 @@ def list_entries(
     """
     from tracker.usecases.official import entries_for
     from tracker.usecases.players import resolve_player
+
     which = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -369,29 +446,43 @@ def list_entries(
         emit_csv(COLUMNS, rows)
         return
     if not rows:
-        err.print(f"no official entries for {who.name}: import a list with `tracker official "
-                  "import FILE` or add one with `tracker official add`",
-                  markup=False, soft_wrap=True)
+        err.print(
+            f"no official entries for {who.name}: import a list with `tracker official "
+            "import FILE` or add one with `tracker official add`",
+            markup=False,
+            soft_wrap=True,
+        )
         return
-    print_table([c.replace("_", " ") for c in COLUMNS],
-                [["" if row[c] is None else str(row[c]) for c in COLUMNS] for row in rows],
-                [i for i, c in enumerate(COLUMNS) if c in ("rating", "games", "k",
-                                                           "birth_year")],
-                title=f"{who.name} (FIDE ID {who.fide_id or '-'})")
+    print_table(
+        [c.replace("_", " ") for c in COLUMNS],
+        [["" if row[c] is None else str(row[c]) for c in COLUMNS] for row in rows],
+        [i for i, c in enumerate(COLUMNS) if c in ("rating", "games", "k", "birth_year")],
+        title=f"{who.name} (FIDE ID {who.fide_id or '-'})",
+    )
 
 
 def _cells(e: OfficialEntry) -> dict[str, Any]:
-    return {"list": str(e.list), "period": str(e.period), "rating": e.rating,
-            "games": e.games, "k": e.k, "flag": e.flag, "title": e.title,
-            "birth_year": e.birth_year, "source": e.source}
+    return {
+        "list": str(e.list),
+        "period": str(e.period),
+        "rating": e.rating,
+        "games": e.games,
+        "k": e.k,
+        "flag": e.flag,
+        "title": e.title,
+        "birth_year": e.birth_year,
+        "source": e.source,
+    }
 
 
 def remove(
     player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
-    period: Annotated[str, typer.Option("--period", help="The list month, YYYY-MM.",
-                                        show_default=False)],
-    rating_list: Annotated[str, typer.Option("--list", "-l", metavar=LIST_CHOICES,
-                                             help="The rating list.")] = "standard",
+    period: Annotated[
+        str, typer.Option("--period", help="The list month, YYYY-MM.", show_default=False)
+    ],
+    rating_list: Annotated[
+        str, typer.Option("--list", "-l", metavar=LIST_CHOICES, help="The rating list.")
+    ] = "standard",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Delete one official entry.
@@ -402,12 +493,15 @@ def remove(
     """
     from tracker.usecases.official import remove_entry
     from tracker.usecases.players import resolve_player
+
     when = period_option(period)
     assert when is not None
     which = RatingList.parse(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
         if not remove_entry(store, who.id, which, when):
-            raise NotFound(f"{who.name} has no {which} entry for {when}: see `tracker official "
-                           f"list {who.fide_id or who.name!r}`")
+            raise NotFound(
+                f"{who.name} has no {which} entry for {when}: see `tracker official "
+                f"list {who.fide_id or who.name!r}`"
+            )
     sys.stdout.write(f"removed {who.name}: {which} {when}\n")

@@ -25,8 +25,9 @@ from tracker.model import PlayerRef, RatingList
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
     app.command("players")(players_command)
-    player = typer.Typer(help="Tell the tracker about a player: merge spellings, set facts.",
-                         no_args_is_help=True)
+    player = typer.Typer(
+        help="Tell the tracker about a player: merge spellings, set facts.", no_args_is_help=True
+    )
     player.command("merge")(merge_command)
     player.command("set")(set_command)
     app.add_typer(player, name="player")
@@ -43,9 +44,15 @@ def who(ref: PlayerRef) -> str:
 
 
 def players_command(
-    search: Annotated[str | None, typer.Option(
-        "--search", "-s", help="Only players whose name (or an alias) contains this, or with "
-                               "this FIDE ID.", show_default=False)] = None,
+    search: Annotated[
+        str | None,
+        typer.Option(
+            "--search",
+            "-s",
+            help="Only players whose name (or an alias) contains this, or with this FIDE ID.",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -58,6 +65,7 @@ def players_command(
       tracker players --format json
     """
     from tracker.usecases.players import list_players
+
     store = store_for(db)
     try:
         rows = list_players(store, search)
@@ -65,18 +73,39 @@ def players_command(
         store.close()
     lists = [str(x) for x in RatingList]
     if fmt is Format.json:
-        emit_json([
-            {"id": p.id, "name": p.name, "fide_id": p.fide_id, "me": p.is_me,
-             "games": {lst: p.games.get(lst, 0) for lst in lists},
-             "first": _iso(p.first), "last": _iso(p.last), "aliases": list(p.aliases)}
-            for p in rows
-        ])
+        emit_json(
+            [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "fide_id": p.fide_id,
+                    "me": p.is_me,
+                    "games": {lst: p.games.get(lst, 0) for lst in lists},
+                    "first": _iso(p.first),
+                    "last": _iso(p.last),
+                    "aliases": list(p.aliases),
+                }
+                for p in rows
+            ]
+        )
         return
     if fmt is Format.csv:
-        emit_csv(PLAYER_COLUMNS, [
-            {"id": p.id, "name": p.name, "fide_id": p.fide_id, "me": "yes" if p.is_me else "no",
-             **{lst: p.games.get(lst, 0) for lst in lists}, "first": _iso(p.first),
-             "last": _iso(p.last), "aliases": "; ".join(p.aliases)} for p in rows])
+        emit_csv(
+            PLAYER_COLUMNS,
+            [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "fide_id": p.fide_id,
+                    "me": "yes" if p.is_me else "no",
+                    **{lst: p.games.get(lst, 0) for lst in lists},
+                    "first": _iso(p.first),
+                    "last": _iso(p.last),
+                    "aliases": "; ".join(p.aliases),
+                }
+                for p in rows
+            ],
+        )
         return
     if not rows:
         hint = f" matches {search!r}" if search else " yet: run `tracker import FOLDER`"
@@ -84,9 +113,14 @@ def players_command(
         return
     headers = ["id", "name", "FIDE ID", *lists, "first", "last"]
     cells = [
-        [str(p.id), p.name + (" (me)" if p.is_me else ""), str(p.fide_id or "-"),
-         *(f"{p.games.get(lst, 0):,}" for lst in lists), _iso(p.first) or "-",
-         _iso(p.last) or "-"]
+        [
+            str(p.id),
+            p.name + (" (me)" if p.is_me else ""),
+            str(p.fide_id or "-"),
+            *(f"{p.games.get(lst, 0):,}" for lst in lists),
+            _iso(p.first) or "-",
+            _iso(p.last) or "-",
+        ]
         for p in rows
     ]
     right = [0, 2, *range(3, 3 + len(lists))]
@@ -101,11 +135,16 @@ def _iso(value: Any) -> str | None:
 
 
 def merge_command(
-    keep: Annotated[str, typer.Argument(help="The player to keep (FIDE ID or name).",
-                                        show_default=False)],
-    other: Annotated[str, typer.Argument(help="The same person under another spelling: "
-                                               "merged into KEEP, then removed.",
-                                         show_default=False)],
+    keep: Annotated[
+        str, typer.Argument(help="The player to keep (FIDE ID or name).", show_default=False)
+    ],
+    other: Annotated[
+        str,
+        typer.Argument(
+            help="The same person under another spelling: merged into KEEP, then removed.",
+            show_default=False,
+        ),
+    ],
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Two spellings, one person: move OTHER's games and spellings to KEEP.
@@ -118,6 +157,7 @@ def merge_command(
       tracker player merge 1503014 "Carlsen,M"
     """
     from tracker.usecases.players import merge, resolve_player
+
     store = store_for(db)
     try:
         kept = resolve_player(store, keep)
@@ -135,16 +175,29 @@ MAX_RATED_GAMES = 100_000
 def set_command(
     player: Annotated[str, typer.Argument(help="FIDE ID or name.", show_default=False)],
     me: Annotated[bool, typer.Option("--me", help="Mark as the player you track.")] = False,
-    birth_year: Annotated[int | None, typer.Option(
-        "--birth-year", help="Year of birth (K 40 for juniors).", show_default=False)] = None,
-    rated_games: Annotated[int | None, typer.Option(
-        "--rated-games", help="Rated games completed before the first game in the database "
-                              "(K 40 until 30).", show_default=False)] = None,
-    ever_2400: Annotated[bool | None, typer.Option(
-        "--ever-2400/--no-ever-2400", help="Whether the player has ever been rated 2400 "
-                                            "(K 10 for life).", show_default=False)] = None,
-    fide_id: Annotated[int | None, typer.Option(
-        "--fide-id", help="The player's FIDE ID.", show_default=False)] = None,
+    birth_year: Annotated[
+        int | None,
+        typer.Option("--birth-year", help="Year of birth (K 40 for juniors).", show_default=False),
+    ] = None,
+    rated_games: Annotated[
+        int | None,
+        typer.Option(
+            "--rated-games",
+            help="Rated games completed before the first game in the database (K 40 until 30).",
+            show_default=False,
+        ),
+    ] = None,
+    ever_2400: Annotated[
+        bool | None,
+        typer.Option(
+            "--ever-2400/--no-ever-2400",
+            help="Whether the player has ever been rated 2400 (K 10 for life).",
+            show_default=False,
+        ),
+    ] = None,
+    fide_id: Annotated[
+        int | None, typer.Option("--fide-id", help="The player's FIDE ID.", show_default=False)
+    ] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Record facts about a player that decide K, or mark the player you track.
@@ -156,21 +209,26 @@ def set_command(
       tracker player set 1503014 --ever-2400
     """
     from tracker.usecases.players import resolve_player, set_facts, set_me
+
     facts: dict[str, Any] = {}
     if birth_year is not None:
         facts["birth_year"] = birth_year
     if rated_games is not None:
         if rated_games > MAX_RATED_GAMES:  # (past 64 bits, SQLite cannot even store it)
-            raise BadInput(f"--rated-games {rated_games:,} is not plausible: give the rated "
-                           "games completed before the first game in the database, like 45")
+            raise BadInput(
+                f"--rated-games {rated_games:,} is not plausible: give the rated "
+                "games completed before the first game in the database, like 45"
+            )
         facts["rated_games"] = rated_games
     if ever_2400 is not None:
         facts["ever_2400"] = ever_2400
     if fide_id is not None:
         facts["fide_id"] = fide_id
     if not facts and not me:
-        raise BadInput("nothing to set: give --me, --birth-year, --rated-games, "
-                       "--ever-2400/--no-ever-2400 or --fide-id")
+        raise BadInput(
+            "nothing to set: give --me, --birth-year, --rated-games, "
+            "--ever-2400/--no-ever-2400 or --fide-id"
+        )
     store = store_for(db)
     try:
         ref = resolve_player(store, player)

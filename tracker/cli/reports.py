@@ -32,8 +32,8 @@ from tracker.model import Period, RatingList
 # each command when it runs, so that the other commands of the CLI start faster.
 
 ListOption = Annotated[
-    str, typer.Option("--list", "-l", metavar=LIST_CHOICES, help="The rating list.",
-                      show_default=True)
+    str,
+    typer.Option("--list", "-l", metavar=LIST_CHOICES, help="The rating list.", show_default=True),
 ]
 
 
@@ -49,8 +49,7 @@ def _list(text: str) -> RatingList:
 def check_range(first: Period | None, last: Period | None) -> None:
     """Refuse a reversed --from/--to (it would select nothing, and say so misleadingly)."""
     if first is not None and last is not None and first > last:
-        raise BadInput(f"--from {first} is after --to {last}: give the earlier period "
-                       "with --from")
+        raise BadInput(f"--from {first} is after --to {last}: give the earlier period with --from")
 
 
 def register(app: typer.Typer) -> None:
@@ -60,8 +59,9 @@ def register(app: typer.Typer) -> None:
     app.command("next")(next_list)
     app.command("export")(export)
     app.command("plot")(plot)
-    event = typer.Typer(help="The tournaments of a player and the overrides of their rating.",
-                        no_args_is_help=True)
+    event = typer.Typer(
+        help="The tournaments of a player and the overrides of their rating.", no_args_is_help=True
+    )
     event.command("list")(event_list)
     event.command("set")(event_set)
     app.add_typer(event, name="event")
@@ -94,6 +94,7 @@ def history(
     )
     from tracker.usecases.histories import load_history
     from tracker.usecases.players import resolve_player
+
     rl = _list(rating_list)
     first, last = period_option(since, "--from"), period_option(until, "--to")
     check_range(first, last)
@@ -107,23 +108,32 @@ def history(
         emit_csv(HISTORY_COLUMNS, rows)
     else:
         if not rows:
-            out.print(f"No {rl} rating periods for {who.name} yet: import games with "
-                      "`tracker import` or record an official rating with "
-                      "`tracker official add`.", markup=False)
+            out.print(
+                f"No {rl} rating periods for {who.name} yet: import games with "
+                "`tracker import` or record an official rating with "
+                "`tracker official add`.",
+                markup=False,
+            )
             return
         headers, cells = history_table(rows)
         print_table(headers, cells, range(1, 12), title=f"{who.name}: {rl} rating history")
         season = season_summary(replay_, first, last)
-        extra = ([season_line(season), ratings_line(season)] if season is not None else []
-                 ) + unplaced_lines(replay_)
+        extra = (
+            [season_line(season), ratings_line(season)] if season is not None else []
+        ) + unplaced_lines(replay_)
         if extra:
             echo_lines(["", *extra])
 
 
 def explain(
-    args: Annotated[list[str] | None, typer.Argument(
-        metavar="[PLAYER] PERIOD", help="Optional player, then the period YYYY-MM.",
-        show_default=False)] = None,
+    args: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[PLAYER] PERIOD",
+            help="Optional player, then the period YYYY-MM.",
+            show_default=False,
+        ),
+    ] = None,
     rating_list: ListOption = "standard",
     fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
@@ -144,9 +154,12 @@ def explain(
     from tracker.reports import EXPLAIN_COLUMNS, explain_games, explain_lines, history_row
     from tracker.usecases.histories import load_history
     from tracker.usecases.players import resolve_player
+
     if not args or len(args) > 2:
-        raise BadInput("give the period (YYYY-MM), optionally after the player: "
-                       "tracker explain [PLAYER] 2025-11")
+        raise BadInput(
+            "give the period (YYYY-MM), optionally after the player: "
+            "tracker explain [PLAYER] 2025-11"
+        )
     player_text = args[0] if len(args) == 2 else None
     period = period_option(args[-1], "PERIOD")
     assert period is not None
@@ -157,8 +170,11 @@ def explain(
     lines = explain_lines(replay_, period, who)  # (refuses a period without a row)
     if fmt is Format.json:
         row = replay_.row(period)
-        data = ({"period": str(period), "list": str(rl), "carried_over": True}
-                if row is None else history_row(row, who))
+        data = (
+            {"period": str(period), "list": str(rl), "carried_over": True}
+            if row is None
+            else history_row(row, who)
+        )
         data["games"] = explain_games(replay_, period)
         data["lines"] = lines
         emit_json(data)
@@ -184,6 +200,7 @@ def next_list(
     from tracker.reports import HISTORY_COLUMNS, history_rows, next_lines, next_report
     from tracker.usecases.histories import load_history
     from tracker.usecases.players import resolve_player
+
     rl = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -191,17 +208,20 @@ def next_list(
     rep = next_report(replay_, who)
     periods = history_rows(replay_, rep.rows[0].period, player=who) if rep.rows else []
     if fmt is Format.json:
-        emit_json({
-            "list": str(rl),
-            "last_official_period": None if rep.last_official is None else str(
-                rep.last_official),
-            "last_official_rating": rep.last_rating,
-            "next_period": None if rep.next_period is None else str(rep.next_period),
-            "expected_rating": rep.expected,
-            "periods": periods,
-            "tournaments": [p.unit.label for r in rep.rows for p in r.tournaments],
-            "open": [{"tournament": n, "why": w} for n, w in rep.open],
-        })
+        emit_json(
+            {
+                "list": str(rl),
+                "last_official_period": None
+                if rep.last_official is None
+                else str(rep.last_official),
+                "last_official_rating": rep.last_rating,
+                "next_period": None if rep.next_period is None else str(rep.next_period),
+                "expected_rating": rep.expected,
+                "periods": periods,
+                "tournaments": [p.unit.label for r in rep.rows for p in r.tournaments],
+                "open": [{"tournament": n, "why": w} for n, w in rep.open],
+            }
+        )
     elif fmt is Format.csv:  # the periods the next list is expected from
         emit_csv(HISTORY_COLUMNS, periods)
     else:
@@ -211,8 +231,9 @@ def next_list(
 def export(
     player: PlayerArg = None,
     what: Annotated[What, typer.Option("--what", help="history or games.")] = What.history,
-    output: Annotated[str, typer.Option("--output", "-o",
-                                        help="CSV file to write, or - for stdout.")] = "-",
+    output: Annotated[
+        str, typer.Option("--output", "-o", help="CSV file to write, or - for stdout.")
+    ] = "-",
     force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -229,32 +250,42 @@ def export(
     from tracker.reports import GAME_COLUMNS, HISTORY_COLUMNS, game_rows, history_rows, to_csv
     from tracker.usecases.histories import load_history
     from tracker.usecases.players import resolve_player
+
     path = None if output == "-" else output_file(output, db, force=force)
     with store_for(db) as store:
         who = resolve_player(store, player)
         hist = load_history(store, who)
     replays = list(hist.replays.values())
     columns: tuple[str, ...] = HISTORY_COLUMNS if what is What.history else GAME_COLUMNS
-    rows = ([r for rp in replays for r in history_rows(rp, player=who)]
-            if what is What.history else game_rows(replays))
+    rows = (
+        [r for rp in replays for r in history_rows(rp, player=who)]
+        if what is What.history
+        else game_rows(replays)
+    )
     if path is None:  # text shown: control characters escaped (docs/export.md)
         emit_csv(columns, rows)
         return
     text = to_csv(columns, rows)  # data: the names as they are
-    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig",
-                                                       newline=""))
+    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
     lines = text.count("\r\n") - 1
     wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
 
 
 def plot(
     player: PlayerArg = None,
-    output: Annotated[str, typer.Option("--output", "-o",
-                                        help="Chart file: .png or .svg.")] = "history.png",
-    lists: Annotated[list[str] | None, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES,
-        help="Lists to draw (repeatable; default: every list with data).",
-        show_default=False)] = None,
+    output: Annotated[
+        str, typer.Option("--output", "-o", help="Chart file: .png or .svg.")
+    ] = "history.png",
+    lists: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
+            help="Lists to draw (repeatable; default: every list with data).",
+            show_default=False,
+        ),
+    ] = None,
     force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -285,9 +316,16 @@ def plot(
 
 def event_list(
     player: PlayerArg = None,
-    rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES,
-            help="Only this list (default: all).", show_default=False)] = None,
+    rating_list: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
+            help="Only this list (default: all).",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -303,6 +341,7 @@ def event_list(
     from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed
     from tracker.usecases.histories import load_history
     from tracker.usecases.players import resolve_player
+
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
         who = resolve_player(store, player)
@@ -314,22 +353,52 @@ def event_list(
         emit_csv(EVENT_COLUMNS, rows)
     else:
         if not rows:
-            out.print(f"No tournaments for {who.name}: import games with `tracker import`.",
-                      markup=False)
+            out.print(
+                f"No tournaments for {who.name}: import games with `tracker import`.", markup=False
+            )
             return
-        headers = ["Id", "Tournament", "Start", "End", "List", "Period", "Rated", "Points",
-                   "Rp", "Change", "Not counted", "Override"]
+        headers = [
+            "Id",
+            "Tournament",
+            "Start",
+            "End",
+            "List",
+            "Period",
+            "Rated",
+            "Points",
+            "Rp",
+            "Change",
+            "Not counted",
+            "Override",
+        ]
         cells = []
         for r in rows:
-            marks = [m for m, on in (("pinned", r["pinned"]), ("excluded", r["excluded"]),
-                                     (f"Ro {r['ro']}", r["ro"] is not None)) if on]
+            marks = [
+                m
+                for m, on in (
+                    ("pinned", r["pinned"]),
+                    ("excluded", r["excluded"]),
+                    (f"Ro {r['ro']}", r["ro"] is not None),
+                )
+                if on
+            ]
             change = r["change_exact"]
-            cells.append([str(r["id"]), r["name"], r["start"] or "?", r["end"] or "?",
-                          r["list"], r["period"] or "none", str(r["games"]),
-                          _points(r["points"]) if r["games"] else "",
-                          "" if r["performance"] is None else str(r["performance"]),
-                          "" if change is None else fmt_signed(Decimal(change)),
-                          str(r["not_counted"] or ""), ", ".join(marks)])
+            cells.append(
+                [
+                    str(r["id"]),
+                    r["name"],
+                    r["start"] or "?",
+                    r["end"] or "?",
+                    r["list"],
+                    r["period"] or "none",
+                    str(r["games"]),
+                    _points(r["points"]) if r["games"] else "",
+                    "" if r["performance"] is None else str(r["performance"]),
+                    "" if change is None else fmt_signed(Decimal(change)),
+                    str(r["not_counted"] or ""),
+                    ", ".join(marks),
+                ]
+            )
         print_table(headers, cells, {0, 6, 7, 8, 9, 10}, title=f"{who.name}: tournaments")
 
 
@@ -338,27 +407,53 @@ def _points(value: int | float) -> str:
 
 
 def event_set(
-    tournament_id: Annotated[int, typer.Argument(metavar="ID",
-                                                 help="Tournament id from `event list`.")],
-    period: Annotated[str | None, typer.Option(
-        "--period", help="Pin to this list month (YYYY-MM), or 'default'.",
-        show_default=False)] = None,
-    rating_list: Annotated[str | None, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES + "|default",
+    tournament_id: Annotated[
+        int, typer.Argument(metavar="ID", help="Tournament id from `event list`.")
+    ],
+    period: Annotated[
+        str | None,
+        typer.Option(
+            "--period", help="Pin to this list month (YYYY-MM), or 'default'.", show_default=False
+        ),
+    ] = None,
+    rating_list: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES + "|default",
             help="Rate all its games on this list, or 'default'.",
-        show_default=False)] = None,
-    exclude: Annotated[bool | None, typer.Option(
-        "--exclude/--include", help="Mark it never rated (or rated again).",
-        show_default=False)] = None,
-    ro: Annotated[str | None, typer.Option(
-        "--ro", help="The starting rating FIDE used for the player, or 'none'.",
-        show_default=False)] = None,
-    player: Annotated[str | None, typer.Option(
-        "--player", help="Whose Ro (--ro); default: the player marked --me.",
-        show_default=False)] = None,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Pin --period even to a list dated before the last round the PGN "
-        "gives (its dates are wrong and FIDE's page says so).")] = False,
+            show_default=False,
+        ),
+    ] = None,
+    exclude: Annotated[
+        bool | None,
+        typer.Option(
+            "--exclude/--include", help="Mark it never rated (or rated again).", show_default=False
+        ),
+    ] = None,
+    ro: Annotated[
+        str | None,
+        typer.Option(
+            "--ro",
+            help="The starting rating FIDE used for the player, or 'none'.",
+            show_default=False,
+        ),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player", help="Whose Ro (--ro); default: the player marked --me.", show_default=False
+        ),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Pin --period even to a list dated before the last round the PGN "
+            "gives (its dates are wrong and FIDE's page says so).",
+        ),
+    ] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Record an override for one tournament: the list month it was rated on, its list,
@@ -376,15 +471,18 @@ def event_set(
     """
     from tracker.usecases.events import record_override
     from tracker.usecases.players import resolve_player
+
     if period is None and rating_list is None and exclude is None and ro is None:
         raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")
     kwargs: dict[str, Any] = {}
     if period is not None:
-        kwargs["period"] = None if period.strip().lower() == "default" else period_option(
-            period, "--period")
+        kwargs["period"] = (
+            None if period.strip().lower() == "default" else period_option(period, "--period")
+        )
     if rating_list is not None:
-        kwargs["rating_list"] = (None if rating_list.strip().lower() == "default"
-                                 else _list(rating_list))
+        kwargs["rating_list"] = (
+            None if rating_list.strip().lower() == "default" else _list(rating_list)
+        )
     if exclude is not None:
         kwargs["excluded"] = exclude
     with store_for(db) as store:

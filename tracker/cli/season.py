@@ -27,15 +27,25 @@ def register(app: typer.Typer) -> None:
 
 
 def report(
-    player: Annotated[str | None, typer.Argument(
-        help="FIDE ID or name (default: the player marked with --me).",
-        show_default=False)] = None,
-    lists: Annotated[list[str] | None, typer.Option(
-        "--list", "-l", metavar=LIST_CHOICES,
-        help="Lists to report (repeatable; default: every list with data).",
-        show_default=False)] = None,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", help="The HTML file to write.")] = "season.html",
+    player: Annotated[
+        str | None,
+        typer.Argument(
+            help="FIDE ID or name (default: the player marked with --me).", show_default=False
+        ),
+    ] = None,
+    lists: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
+            help="Lists to report (repeatable; default: every list with data).",
+            show_default=False,
+        ),
+    ] = None,
+    output: Annotated[
+        str, typer.Option("--output", "-o", help="The HTML file to write.")
+    ] = "season.html",
     force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:

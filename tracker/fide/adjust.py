@@ -32,9 +32,7 @@ def one_off_adjustment(
     rl = RatingList(rating_list)
     if period == COMPRESSION_LIST and rl.value in policies.COMPRESSION_LISTS and rating < 2000:
         new = round_change(rating + Decimal("0.4") * (2000 - rating))
-        return new, (
-            f"Mar 2024 compression: {rating} + 0.4 x (2000 - {rating}) = {new}"
-        )
+        return new, (f"Mar 2024 compression: {rating} + 0.4 x (2000 - {rating}) = {new}")
     if (
         period == RAISE_LIST
         and rl != RatingList.STANDARD

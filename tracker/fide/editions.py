@@ -112,15 +112,26 @@ class Edition:
         a list is the K of the next period under the rules of that list: when the next
         period's edition has other K rules (Jul 2011, Jul 2014, Jul 2017; rapid and blitz
         Oct 2022), it is not that period's K."""
-        return (self.k_scheme, self.k_top, self.k_junior, self.k_new, self.k_mid,
-                self.k_flat, self.junior, self.new_player_games)
+        return (
+            self.k_scheme,
+            self.k_top,
+            self.k_junior,
+            self.k_new,
+            self.k_mid,
+            self.k_flat,
+            self.junior,
+            self.new_player_games,
+        )
 
     def k_shows_2400(self, k: int) -> bool:
         """Whether a K published under this edition can only come from a published 2400
         (spec section 3 rule 1, "permanently"): the top K of a ladder that no other rung
         shares (K 10 since 2008)."""
-        return (self.k_scheme is KScheme.LADDER and k == self.k_top
-                and k not in (self.k_junior, self.k_new, self.k_mid))
+        return (
+            self.k_scheme is KScheme.LADDER
+            and k == self.k_top
+            and k not in (self.k_junior, self.k_new, self.k_mid)
+        )
 
     @property
     def newcomer_k(self) -> int:
@@ -152,7 +163,7 @@ _STD_2008 = Edition(
     rating_list=RatingList.STANDARD,
     effective_from=FIRST_DATE,
     summary="quarterly lists; cap 350; K 25/15/10; a first rating needs 9 games, each event "
-            "at least 1 point against at least 3 rated opponents",
+    "at least 1 point against at least 3 rated opponents",
     cap=350,
     cap_kind=CapKind.EVERY_GAME,
     cap_exempt_from=None,
@@ -201,8 +212,12 @@ STANDARD_EDITIONS: tuple[Edition, ...] = _chain(
         dt.date(2009, 7, 1),
         "two-monthly lists (closing 7 days before); cap 400 in every game; floor 1200; "
         "each tournament rated with the K of the list in force at its start",
-        {"cap": 400, "floor": 1200, "calendar": Calendar.TWO_MONTHLY,
-         "k_by_tournament_start": True},
+        {
+            "cap": 400,
+            "floor": 1200,
+            "calendar": Calendar.TWO_MONTHLY,
+            "k_by_tournament_start": True,
+        },
     ),
     (
         policies.K30_FROM,
@@ -255,7 +270,7 @@ _RB_2012 = replace(
     rating_list=RatingList.RAPID,
     effective_from=RAPID_BLITZ_FIRST_DATE,
     summary="rapid & blitz ratings begin: K 20 for everyone, the 700 rule, cap 400 (policy); "
-            "a first rating needs at least 1 point in the first event",
+    "a first rating needs at least 1 point in the first event",
     cap=policies.RAPID_BLITZ_CAP_BEFORE_2022,
     k_scheme=KScheme.FLAT,
     k_flat=20,
@@ -283,8 +298,7 @@ _RAPID_EDITIONS: tuple[Edition, ...] = _chain(
     ),
     (
         dt.date(2022, 10, 1),
-        "K as on the standard list (40/20/10, juniors, 700 rule); one-off raise to "
-        "standard - 100",
+        "K as on the standard list (40/20/10, juniors, 700 rule); one-off raise to standard - 100",
         {
             "k_scheme": KScheme.LADDER,
             "k_new": 40,

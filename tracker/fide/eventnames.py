@@ -56,25 +56,40 @@ _KIND_WORDS: tuple[tuple[str, str], ...] = (
     (EXHIBITION, r"\bexhib|exhibici[oó]n|exibi[çc][ãa]o|esibizione|schaukampf"),
     (BLINDFOLD, r"blindfold|blindschach|blindsimul|aveugle|a ciegas|\bblind\b"),
     (VARIANT, r"chess\s?960|\b960\b|fischer\s?random|fischerandom|\bfrc\b|freestyle"),
-    (TIE_BREAK, r"\btb\d*\b|tie[\s-]?breaks?|play[\s-]?offs?|stichkampf|d[ée]partage|"
-                r"desempate|spareggio|\bbarrage|\bomkamp|\bomspil|s[äa]rspel"),
-    ("blitz", r"blitz|lightning|\bspeed\b|blixt|\blyn\b|lynsjakk|lynskak|lyn-|bliksem|"
-              r"\blampo\b|rel[aáâ]mpago|[ée]clair|\bvill[aá]m(?:\b|verseny|sakk)|salamashak|"
-              r"b[łl]yskawiczn|bleskov|блиц"),
-    ("rapid", r"r[aá]pid|schnell|snabb|snelschaak|snelschaken|hurtigsjakk|hurtigskak|hurtig-|"
-              r"pikashak|pika-|szybki|рапид|быстр"),
+    (
+        TIE_BREAK,
+        r"\btb\d*\b|tie[\s-]?breaks?|play[\s-]?offs?|stichkampf|d[ée]partage|"
+        r"desempate|spareggio|\bbarrage|\bomkamp|\bomspil|s[äa]rspel",
+    ),
+    (
+        "blitz",
+        r"blitz|lightning|\bspeed\b|blixt|\blyn\b|lynsjakk|lynskak|lyn-|bliksem|"
+        r"\blampo\b|rel[aáâ]mpago|[ée]clair|\bvill[aá]m(?:\b|verseny|sakk)|salamashak|"
+        r"b[łl]yskawiczn|bleskov|блиц",
+    ),
+    (
+        "rapid",
+        r"r[aá]pid|schnell|snabb|snelschaak|snelschaken|hurtigsjakk|hurtigskak|hurtig-|"
+        r"pikashak|pika-|szybki|рапид|быстр",
+    ),
     # minutes written in a name: "g/15", "g/25+10", "5'", "30 min", "1m+1spm" (not a bare
     # "3+2": "Round 1+2")
-    ("minutes", r"\bg/(?P<g>\d{1,3})(?:\s?\+\s?(?P<gi>\d{1,2}))?"
-                r"|(?<![\d+./-])(?P<m>\d{1,3})\s?(?:'|(?:min|mins|minutes)\b)"
-                r"|(?<![\d+./-])(?P<b>\d{1,2})m\s?\+\s?(?P<i>\d{1,2})(?:\s?spm|s\b)?(?![\d.])"),
+    (
+        "minutes",
+        r"\bg/(?P<g>\d{1,3})(?:\s?\+\s?(?P<gi>\d{1,2}))?"
+        r"|(?<![\d+./-])(?P<m>\d{1,3})\s?(?:'|(?:min|mins|minutes)\b)"
+        r"|(?<![\d+./-])(?P<b>\d{1,2})m\s?\+\s?(?P<i>\d{1,2})(?:\s?spm|s\b)?(?![\d.])",
+    ),
 )
 _KINDS = tuple(kind.replace("-", "_") for kind, _ in _KIND_WORDS)
 # Every word starts a word of the name ("\\b" first: the engine tries the alternatives only
 # there), matched against the name in lower case (faster than re.IGNORECASE): a name costs
 # a few microseconds, once per name.
-_WORDS = re.compile(r"\b(?:" + "|".join(f"(?P<{k}>{words})" for k, (_, words) in
-                                         zip(_KINDS, _KIND_WORDS, strict=True)) + ")")
+_WORDS = re.compile(
+    r"\b(?:"
+    + "|".join(f"(?P<{k}>{words})" for k, (_, words) in zip(_KINDS, _KIND_WORDS, strict=True))
+    + ")"
+)
 _NEVER_ORDER = (ARMAGEDDON, BULLET, SIMUL, EXHIBITION, BLINDFOLD, VARIANT)
 
 
@@ -152,8 +167,9 @@ def name_signals(name: str | None) -> NameSignals:
     return NameSignals(speed, tie, never)
 
 
-def name_kind(event: NameSignals, round_: NameSignals = NOTHING,
-              default: RatingList | None = None) -> NameKind:
+def name_kind(
+    event: NameSignals, round_: NameSignals = NOTHING, default: RatingList | None = None
+) -> NameKind:
     """The list and the not-rated reason of games without a time control, from what their
     event and round names say (see the module docstring). `default` is the list the user
     named at import (--list): it stands for the speed of the event (a tie-break of an

@@ -40,9 +40,10 @@ def seeds_from_standard(rating_list: RatingList, list_date: dt.date) -> bool:
     rating on the list of `list_date` (spec section 4: rapid and blitz, from Mar 2024, the
     edition of the two fictitious draws)."""
     rating_list = RatingList(rating_list)
-    return (rating_list != RatingList.STANDARD
-            and edition_for(rating_list, list_date).first_formula
-            is FirstFormula.FICTITIOUS_DRAWS)
+    return (
+        rating_list != RatingList.STANDARD
+        and edition_for(rating_list, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS
+    )
 
 
 def standard_seed(
@@ -118,7 +119,12 @@ def first_rating(
             None,
             f"only {n} game{'s' if n != 1 else ''} against rated opponents "
             f"({ed.first_min_games} needed)",
-            None, n, points, used, tuple(ignored), ignored_reasons=tuple(reasons),
+            None,
+            n,
+            points,
+            used,
+            tuple(ignored),
+            ignored_reasons=tuple(reasons),
         )
     total = sum(r for r, _ in opponents)
     if ed.first_formula is FirstFormula.FICTITIOUS_DRAWS:
@@ -144,7 +150,15 @@ def first_rating(
         reason = f"{rating} is below the floor of {ed.floor}"
         out_rating = None
     return FirstRatingOut(
-        out_rating, reason, _dec(ra), n, points, used, tuple(ignored), _dec(ru), p,
+        out_rating,
+        reason,
+        _dec(ra),
+        n,
+        points,
+        used,
+        tuple(ignored),
+        _dec(ru),
+        p,
         tuple(reasons),
     )
 
@@ -163,8 +177,9 @@ def _points(x: Fraction) -> str:
     return f"{text} point{'' if x == 1 else 's'}"
 
 
-def _events_that_count(pool: list[TournamentIn], ed: Edition, ignored: list[str],
-                       reasons: list[str]) -> list[TournamentIn]:
+def _events_that_count(
+    pool: list[TournamentIn], ed: Edition, ignored: list[str], reasons: list[str]
+) -> list[TournamentIn]:
     """The events of the pool (in start order) that count toward a first rating under `ed`
     (spec section 4), the others added to `ignored` with their reason.
 
@@ -182,20 +197,27 @@ def _events_that_count(pool: list[TournamentIn], ed: Edition, ignored: list[str]
         n, points = _rated_games(t)
         if n and n < ed.event_min_rated_opponents:
             ignored.append(t.label)
-            reasons.append(f"only {n} rated opponent{'s' if n != 1 else ''} "
-                           f"({ed.event_min_rated_opponents} needed in each event)")
+            reasons.append(
+                f"only {n} rated opponent{'s' if n != 1 else ''} "
+                f"({ed.event_min_rated_opponents} needed in each event)"
+            )
             continue
         if n and points < ed.event_min_points:
             ignored.append(t.label)
-            reasons.append(f"{_points(points)} against rated opponents (at least "
-                           f"{_points(ed.event_min_points)} needed in each event)")
+            reasons.append(
+                f"{_points(points)} against rated opponents (at least "
+                f"{_points(ed.event_min_points)} needed in each event)"
+            )
             continue
         if n and not first_done:
             if points < ed.first_event_min_points:
                 ignored.append(t.label)
-                reasons.append("zero score in the first event" if points == 0 else
-                               f"{_points(points)} in the first event (at least "
-                               f"{_points(ed.first_event_min_points)} needed)")
+                reasons.append(
+                    "zero score in the first event"
+                    if points == 0
+                    else f"{_points(points)} in the first event (at least "
+                    f"{_points(ed.first_event_min_points)} needed)"
+                )
                 first_done = not policies.FIRST_EVENT_RULE_REPEATS
                 continue
             first_done = True

@@ -55,8 +55,11 @@ def seeded_facts(facts: PlayerFacts, seed: int) -> PlayerFacts:
     """
     if not policies.SEED_COUNTS_AS_PUBLISHED_FOR_K:
         return facts
-    return replace(facts, ever_2400=facts.ever_2400 or seed >= 2400,
-                   reached_2300=facts.reached_2300 or seed >= 2300)
+    return replace(
+        facts,
+        ever_2400=facts.ever_2400 or seed >= 2400,
+        reached_2300=facts.reached_2300 or seed >= 2300,
+    )
 
 
 def derive_k(
@@ -82,11 +85,17 @@ def derive_k(
         return edition.k_junior, f"junior (born {facts.birth_year}, under 2300)"
     how = facts.games_assumed
     if facts.rated_games < edition.new_player_games:
-        completed = (f"{facts.rated_games} completed" if how is None else
-                     f"{facts.rated_games} completed on the {rating_list} list, assumed: {how}")
+        completed = (
+            f"{facts.rated_games} completed"
+            if how is None
+            else f"{facts.rated_games} completed on the {rating_list} list, assumed: {how}"
+        )
         return edition.k_new, f"fewer than {edition.new_player_games} games ({completed})"
-    completed = (f"{facts.rated_games} games completed" if how is None else
-                 f"assumed at least {facts.rated_games} games completed, {how}")
+    completed = (
+        f"{facts.rated_games} games completed"
+        if how is None
+        else f"assumed at least {facts.rated_games} games completed, {how}"
+    )
     return edition.k_mid, f"{completed}, under 2400"
 
 

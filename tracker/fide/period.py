@@ -202,8 +202,9 @@ def rate_period(
     elif facts.official_k is not None:
         k_base, k_reason = facts.official_k, "official K"
     elif seeded:
-        k_base, k_reason = derive_k(rating_list, list_date,
-                                    seeded_facts(facts, rating_before), None)
+        k_base, k_reason = derive_k(
+            rating_list, list_date, seeded_facts(facts, rating_before), None
+        )
     else:
         k_base, k_reason = derive_k(rating_list, list_date, facts, rating_before)
 
@@ -239,25 +240,54 @@ def rate_period(
                 why = UNRATED_OPPONENT if g.opponent_rating is None else RB_600_RULE
                 d_true = None if g.opponent_rating is None else ro - g.opponent_rating
                 games.append(
-                    GameOut(g.opponent_rating, g.label, d_true, None, False, None,
-                            Fraction(g.score), None, None, False, why)
+                    GameOut(
+                        g.opponent_rating,
+                        g.label,
+                        d_true,
+                        None,
+                        False,
+                        None,
+                        Fraction(g.score),
+                        None,
+                        None,
+                        False,
+                        why,
+                    )
                 )
                 continue
             ch = check_score(g.score) - pd
             games.append(
-                GameOut(g.opponent_rating, g.label, ro - (g.opponent_rating or 0), used, capped,
-                        pd, Fraction(g.score), ch, kd * ch, True, None)
+                GameOut(
+                    g.opponent_rating,
+                    g.label,
+                    ro - (g.opponent_rating or 0),
+                    used,
+                    capped,
+                    pd,
+                    Fraction(g.score),
+                    ch,
+                    kd * ch,
+                    True,
+                    None,
+                )
             )
         counted = [x for x in games if x.counted]
         change = sum((x.change or Decimal(0) for x in counted), Decimal(0))
         outs.append(
             TournamentOut(
-                label=t.label, start=t.start, own_rating=ro, games=tuple(games),
+                label=t.label,
+                start=t.start,
+                own_rating=ro,
+                games=tuple(games),
                 games_counted=len(counted),
                 points=sum((x.score for x in counted), Fraction(0)),
                 expected=sum((x.expected or Decimal(0) for x in counted), Decimal(0)),
-                change=change, k_change=kd * change, k=t_k, k_reason=t_reason,
-                k_start=t.k_start, k_start_reason=t.k_start_reason,
+                change=change,
+                k_change=kd * change,
+                k=t_k,
+                k_reason=t_reason,
+                k_start=t.k_start,
+                k_start_reason=t.k_start_reason,
             )
         )
     # Exact: K x the sum of changes when every tournament has the period's K (the product

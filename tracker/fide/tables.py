@@ -58,9 +58,7 @@ def _by_difference() -> tuple[tuple[Decimal, Decimal], ...]:
     last = rows[-1].d_min
     out: list[tuple[Decimal, Decimal]] = []
     for a in range(last + 1):
-        row = next(
-            r for r in rows if a >= r.d_min and (r.d_max is None or a <= r.d_max)
-        )
+        row = next(r for r in rows if a >= r.d_min and (r.d_max is None or a <= r.d_max))
         out.append((row.p_high, row.p_low))
     return tuple(out)
 

@@ -95,9 +95,7 @@ def classify_time_control(
         return TimeControlClass(RatingList.STANDARD, minutes, None)
     if minutes >= SIXTY:
         at = f" at {top}+" if needed == 120 else f" at {mid}+"
-        return TimeControlClass(
-            None, minutes, f"too slow for rapid, too fast for standard{at}"
-        )
+        return TimeControlClass(None, minutes, f"too slow for rapid, too fast for standard{at}")
     if on < RAPID_BLITZ_FIRST_DATE:
         return TimeControlClass(
             None, minutes, "faster than standard, and rapid & blitz ratings begin in 2012"

@@ -38,8 +38,15 @@ HEAD = 512  # bytes looked at to tell what a stream holds (a tar header is 512)
 _MAGIC_ZIP = (b"PK\x03\x04", b"PK\x05\x06")  # a zip, an empty zip
 
 
-def sources_of(name: str, opener: Opener, size: int | None, head: bytes, depth: int,
-               limits: Limits, stamp: Callable[[], Stamp | None] | None) -> list[Source]:
+def sources_of(
+    name: str,
+    opener: Opener,
+    size: int | None,
+    head: bytes,
+    depth: int,
+    limits: Limits,
+    stamp: Callable[[], Stamp | None] | None,
+) -> list[Source]:
     """What a stream starting with `head` holds: an archive's members, or itself as PGN
     (decompressed). `depth` counts the archives this stream would be (1: a file)."""
     inner = decompressor(head, opener, name, limits)
@@ -52,8 +59,13 @@ def sources_of(name: str, opener: Opener, size: int | None, head: bytes, depth: 
         opener = inner
     if head.startswith(_MAGIC_ZIP) or is_tar(head):
         if depth > MAX_NESTING:
-            return [refused(name, f"an archive inside {MAX_NESTING} archives; unpack the "
-                                  "outer ones and import the inner archive")]
+            return [
+                refused(
+                    name,
+                    f"an archive inside {MAX_NESTING} archives; unpack the "
+                    "outer ones and import the inner archive",
+                )
+            ]
         if is_tar(head):
             return _tar_sources(name, opener, depth, limits, stamp)
         return zip_sources(name, opener, depth, limits, stamp)
@@ -86,8 +98,9 @@ def _copies(names: Sequence[str]) -> list[str]:
 # -- zip ------------------------------------------------------------------------------------
 
 
-def zip_sources(name: str, opener: Opener, depth: int, limits: Limits,
-                stamp: Callable[[], Stamp | None] | None) -> list[Source]:
+def zip_sources(
+    name: str, opener: Opener, depth: int, limits: Limits, stamp: Callable[[], Stamp | None] | None
+) -> list[Source]:
     """A zip's members named like PGN (or archives), in the archive's order. The members
     are read through one open archive (`_OpenZip`)."""
     archive = _OpenZip(opener)
@@ -98,11 +111,13 @@ def zip_sources(name: str, opener: Opener, depth: int, limits: Limits,
     except FileNotFoundError:
         raise NotFound(f"no such file: {name}") from None
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        return _nested_failure(name, depth, BadInput(
-            f"{name} is not a readable zip archive ({exc})"))
+        return _nested_failure(
+            name, depth, BadInput(f"{name} is not a readable zip archive ({exc})")
+        )
     if not members:
-        return _nested_failure(name, depth, BadInput(
-            f"{name} holds no .pgn file; name a zip with PGN inside"))
+        return _nested_failure(
+            name, depth, BadInput(f"{name} holds no .pgn file; name a zip with PGN inside")
+        )
     sources: list[Source] = []
     unique = _copies([i.filename for i in members])
     for info, head, member_name in zip(members, heads, unique, strict=True):
@@ -113,19 +128,31 @@ def zip_sources(name: str, opener: Opener, depth: int, limits: Limits,
         full = f"{name}:{member_name}"
         packed = max(1, info.compress_size)
         if info.file_size > limits.max_size:
-            sources.append(refused(full, f"more than {size_text(limits.max_size)} once "
-                                         "decompressed: refused (a decompression bomb?); if "
-                                         "the file is genuine, raise --max-size",
-                                   LimitExceeded))
+            sources.append(
+                refused(
+                    full,
+                    f"more than {size_text(limits.max_size)} once "
+                    "decompressed: refused (a decompression bomb?); if "
+                    "the file is genuine, raise --max-size",
+                    LimitExceeded,
+                )
+            )
         elif info.file_size > RATIO_FLOOR and info.file_size > packed * limits.max_ratio:
-            sources.append(refused(full, f"decompresses to over {limits.max_ratio:,} times "
-                                         "its size: refused as a decompression bomb; if the "
-                                         "file is genuine, raise --max-ratio", LimitExceeded))
+            sources.append(
+                refused(
+                    full,
+                    f"decompresses to over {limits.max_ratio:,} times "
+                    "its size: refused as a decompression bomb; if the "
+                    "file is genuine, raise --max-ratio",
+                    LimitExceeded,
+                )
+            )
         elif head is None:  # cannot be read (encrypted, damaged): open() will say why
             sources.append(Source(full, member, info.compress_size, stamp))
         else:
-            sources.extend(sources_of(full, member, info.compress_size, head, depth + 1,
-                                      limits, stamp))
+            sources.extend(
+                sources_of(full, member, info.compress_size, head, depth + 1, limits, stamp)
+            )
     return sources
 
 
@@ -305,8 +332,9 @@ class _Member(io.RawIOBase):
 # -- tar ------------------------------------------------------------------------------------
 
 
-def _tar_sources(name: str, opener: Opener, depth: int, limits: Limits,
-                 stamp: Callable[[], Stamp | None] | None) -> list[Source]:
+def _tar_sources(
+    name: str, opener: Opener, depth: int, limits: Limits, stamp: Callable[[], Stamp | None] | None
+) -> list[Source]:
     """A tar's regular members named like PGN (or archives), in the archive's order.
 
     Listed in one streaming pass (tarfile's "r|" mode: no member is held in memory); each
@@ -314,8 +342,7 @@ def _tar_sources(name: str, opener: Opener, depth: int, limits: Limits,
     """
     found: list[tuple[str, int, int, bool, bytes]] = []  # name, offset, size, sparse, head
     try:
-        with opener() as stream, tarfile.open(fileobj=stream, mode="r|",
-                                              encoding="utf-8") as tf:
+        with opener() as stream, tarfile.open(fileobj=stream, mode="r|", encoding="utf-8") as tf:
             while (info := tf.next()) is not None:
                 if info.isreg() and is_pgn_name(info.name):
                     sparse = info.sparse is not None
@@ -330,11 +357,13 @@ def _tar_sources(name: str, opener: Opener, depth: int, limits: Limits,
     except FileNotFoundError:
         raise NotFound(f"no such file: {name}") from None
     except SOURCE_ERRORS as exc:
-        return _nested_failure(name, depth, BadInput(
-            f"{name} is not a readable tar archive ({exc}); is it damaged?"))
+        return _nested_failure(
+            name, depth, BadInput(f"{name} is not a readable tar archive ({exc}); is it damaged?")
+        )
     if not found:
-        return _nested_failure(name, depth, BadInput(
-            f"{name} holds no .pgn file; name a tar with PGN inside"))
+        return _nested_failure(
+            name, depth, BadInput(f"{name} holds no .pgn file; name a tar with PGN inside")
+        )
     sources: list[Source] = []
     streams = _Streams(opener)
     unique = _copies([member_name for member_name, *_ in found])
@@ -421,8 +450,9 @@ class _Slice(Positioned):
     archive stream with it (or hands it back to `streams` for the next member); an archive
     that ends early is an error, not a short member."""
 
-    def __init__(self, stream: BinaryIO, offset: int, size: int,
-                 streams: _Streams | None = None) -> None:
+    def __init__(
+        self, stream: BinaryIO, offset: int, size: int, streams: _Streams | None = None
+    ) -> None:
         super().__init__()
         self._streams = streams
         self._stream = stream

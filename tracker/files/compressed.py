@@ -67,14 +67,16 @@ class Limited(io.BufferedIOBase):
         if out > self._limits.max_size:
             raise LimitExceeded(
                 f"{self._name}: more than {size_text(self._limits.max_size)} once decompressed: "
-                "refused (a decompression bomb?); if the file is genuine, raise --max-size")
+                "refused (a decompression bomb?); if the file is genuine, raise --max-size"
+            )
         if out > RATIO_FLOOR:
             packed = max(1, self._raw.tell())
             if out > packed * self._limits.max_ratio:
                 raise LimitExceeded(
                     f"{self._name}: decompresses to over {self._limits.max_ratio:,} times its "
                     "size: refused as a decompression bomb; if the file is genuine, raise "
-                    "--max-ratio")
+                    "--max-ratio"
+                )
 
     def position(self) -> int | None:
         """How far into the compressed bytes the decompression has read (for progress);

@@ -60,8 +60,11 @@ def protected_files(database: Path) -> list[tuple[str, Path]]:
     """The database file and its companions (suffix, path), as given and as its real path
     names them."""
     real = _real(database)
-    return [(suffix, Path(f"{base}{suffix}")) for suffix in DATABASE_COMPANIONS
-            for base in (str(database), real)]
+    return [
+        (suffix, Path(f"{base}{suffix}"))
+        for suffix in DATABASE_COMPANIONS
+        for base in (str(database), real)
+    ]
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,10 @@ def resolve_output(path: Path) -> tuple[Path, bool]:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
         if os.path.islink(path):
-            raise BadInput(f"{path} is a symlink to {os.readlink(path)}, which does not exist: "
-                           "give the file itself") from None
+            raise BadInput(
+                f"{path} is a symlink to {os.readlink(path)}, which does not exist: "
+                "give the file itself"
+            ) from None
         return path, False
     except OSError as exc:
         if exc.errno == errno.ELOOP:
@@ -101,8 +106,13 @@ def resolve_output(path: Path) -> tuple[Path, bool]:
         return path, True
     if stat.S_ISREG(mode):
         return (Path(_real(path)) if os.path.islink(path) else path), False
-    what = ("a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
-            else "not a regular file")
+    what = (
+        "a block device"
+        if stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
     raise BadInput(f"{path} is {what}: give a regular file, a character device or a FIFO")
 
 
@@ -122,16 +132,20 @@ def check_output(path: Path, database: Path | None, *, force: bool) -> Output:
         for suffix, guarded in protected_files(database):
             if _same_file(path, guarded):
                 what = f"the database's {suffix} file" if suffix else "the database"
-                raise BadInput(f"{path} is {what} ({database}): writing there would destroy "
-                               "it; give another file name")
+                raise BadInput(
+                    f"{path} is {what} ({database}): writing there would destroy "
+                    "it; give another file name"
+                )
     file, into = resolve_output(path)
     if not into:
         if not file.parent.is_dir():
             raise BadInput(f"the folder {file.parent} does not exist: create it first")
         if file.exists() and not force:
             if file != path:
-                raise BadInput(f"{path} already exists (a symlink to {file}): give another "
-                               f"name, or --force to replace {file}")
+                raise BadInput(
+                    f"{path} already exists (a symlink to {file}): give another "
+                    f"name, or --force to replace {file}"
+                )
             raise BadInput(f"{path} already exists: give another name, or --force to replace it")
     return Output(path, file, into, is_stdout(path))
 
@@ -190,9 +204,14 @@ def remove_leftovers(file: Path) -> list[Path]:
     removed: list[Path] = []
     try:
         with os.scandir(file.parent) as entries:
-            found = [e.name for e in entries if e.name.startswith(f".{file.name}.")
-                     and e.name.endswith(".part") and part.fullmatch(e.name)
-                     and e.is_file(follow_symlinks=False)]
+            found = [
+                e.name
+                for e in entries
+                if e.name.startswith(f".{file.name}.")
+                and e.name.endswith(".part")
+                and part.fullmatch(e.name)
+                and e.is_file(follow_symlinks=False)
+            ]
     except OSError:
         return removed
     for name in sorted(found):
@@ -216,8 +235,7 @@ def remove_leftovers(file: Path) -> list[Path]:
     return removed
 
 
-def write_atomic(path: Path, write: Callable[[Path], object], *,
-                 mode: int | None = None) -> int:
+def write_atomic(path: Path, write: Callable[[Path], object], *, mode: int | None = None) -> int:
     """Call `write(tmp)` for a temporary file, then rename it to `path` (or to the regular
     file a symlink at `path` points to), or copy it into `path` when that is a character
     device or a FIFO; the file gets `mode` (default: what the umask gives a new file).

@@ -124,7 +124,7 @@ def iter_sources(paths: Sequence[str], limits: Limits | None = None) -> Iterator
                 raise
             real, entries = path, [refused(top, str(exc))]  # this entry fails, not the run
         for source in entries:
-            key = real + source.name[len(top):]  # the member inside an archive, if any
+            key = real + source.name[len(top) :]  # the member inside an archive, if any
             if key not in seen:
                 seen.add(key)
                 found.append(source)
@@ -182,8 +182,13 @@ def _walk(folder: str) -> list[tuple[str, str | None]]:
     def unreadable(exc: OSError) -> None:
         path = exc.filename if isinstance(exc.filename, str) else folder
         why = exc.strerror or str(exc)
-        files.append((path, f"folder {shown(path)} cannot be read ({why}); nothing in it was "
-                            "imported: check its rights"))
+        files.append(
+            (
+                path,
+                f"folder {shown(path)} cannot be read ({why}); nothing in it was "
+                "imported: check its rights",
+            )
+        )
 
     for root, dirs, names in os.walk(folder, onerror=unreadable):
         dirs.sort()
@@ -211,9 +216,12 @@ def _glob(pattern: str) -> list[str]:
                     names = sorted(os.listdir(base or os.curdir))
                 except OSError:
                     continue
-                found.extend(os.path.join(base, n) for n in names
-                             if fnmatch.fnmatchcase(n, part)
-                             and (part.startswith(".") or not n.startswith(".")))
+                found.extend(
+                    os.path.join(base, n)
+                    for n in names
+                    if fnmatch.fnmatchcase(n, part)
+                    and (part.startswith(".") or not n.startswith("."))
+                )
             elif os.path.lexists(os.path.join(base, part)):
                 found.append(os.path.join(base, part))
         paths = found if last else [p for p in found if os.path.isdir(p or os.curdir)]
@@ -232,8 +240,7 @@ def _every_folder(base: str, seen: set[tuple[int, int]], *, files: bool) -> list
             if (st.st_dev, st.st_ino) in seen:
                 continue
             seen.add((st.st_dev, st.st_ino))
-            entries = sorted(os.scandir(folder or os.curdir), key=lambda e: e.name,
-                             reverse=True)
+            entries = sorted(os.scandir(folder or os.curdir), key=lambda e: e.name, reverse=True)
         except OSError:
             continue
         found.append(folder)
@@ -262,16 +269,19 @@ def _file_sources(path: str, limits: Limits) -> list[Source]:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         if os.path.islink(path):
-            raise NotFound(f"{name} is a symbolic link to {shown(os.readlink(path))}, which "
-                           "does not exist; fix or remove the link") from None
+            raise NotFound(
+                f"{name} is a symbolic link to {shown(os.readlink(path))}, which "
+                "does not exist; fix or remove the link"
+            ) from None
         raise NotFound(f"no such file: {name}") from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise BadInput(f"{name} is a symbolic link that leads back to itself (a loop); "
-                           "fix or remove the link") from None
+            raise BadInput(
+                f"{name} is a symbolic link that leads back to itself (a loop); "
+                "fix or remove the link"
+            ) from None
         if exc.errno == errno.EACCES:
-            raise BadInput(f"{name}: permission denied; check the rights of its folders") \
-                from None
+            raise BadInput(f"{name}: permission denied; check the rights of its folders") from None
         raise BadInput(f"{name} cannot be read ({exc.strerror or exc})") from None
     if stat.S_ISDIR(mode):  # pragma: no cover - callers pass files
         return []
@@ -308,8 +318,10 @@ def _not_a_pipe(path: str) -> None:
     except OSError:
         return  # _file_sources says what is wrong
     if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        raise BadInput(f"{shown(path)} is a named pipe, not a file: not read from a folder "
-                       "(it could wait for ever); name it itself to read it")
+        raise BadInput(
+            f"{shown(path)} is a named pipe, not a file: not read from a folder "
+            "(it could wait for ever); name it itself to read it"
+        )
     if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
         raise BadInput(f"{shown(path)} is a device, not a file; name PGN files")
 

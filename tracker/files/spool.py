@@ -54,7 +54,8 @@ def _spool(stream: IO[bytes], name: str, limits: Limits) -> IO[bytes]:
             raise LimitExceeded(
                 f"{_spool_name(name)} holds more than {size_text(limits.max_size)}: refused "
                 "(nothing of it was imported); if it is genuine, raise --max-size or name "
-                "the file instead")
+                "the file instead"
+            )
         if limits.on_spool is not None and total - said >= 16 * MiB:
             said = total
             limits.on_spool(name, total)
@@ -86,8 +87,10 @@ def _spooled(stream: IO[bytes], name: str, count: Callable[[bytes, int], int]) -
                 disk.close()
                 raise
             except OSError as exc:
-                raise BadInput(f"{name}: cannot be kept in a temporary file ({exc}); "
-                               "free disk space or name a file instead") from None
+                raise BadInput(
+                    f"{name}: cannot be kept in a temporary file ({exc}); "
+                    "free disk space or name a file instead"
+                ) from None
             return disk
     return memory
 
@@ -144,7 +147,7 @@ class _SpoolReader:
             return os.pread(self._fd, n, pos)
         if isinstance(self._spool, io.BytesIO):
             with self._spool.getbuffer() as view:
-                return bytes(view[pos:pos + n])
+                return bytes(view[pos : pos + n])
         with self._lock:
             self._spool.seek(pos)
             return self._spool.read(n)

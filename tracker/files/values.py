@@ -13,8 +13,19 @@ from tracker.errors import BadInput, NotFound
 from tracker.pgn.stream import READ_ERRORS
 
 PGN_SUFFIXES = (
-    ".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.xz", ".zip",
-    ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz",
+    ".pgn",
+    ".pgn.gz",
+    ".pgn.bz2",
+    ".pgn.xz",
+    ".zip",
+    ".tar",
+    ".tar.gz",
+    ".tgz",
+    ".tar.bz2",
+    ".tbz2",
+    ".tbz",
+    ".tar.xz",
+    ".txz",
 )
 """What a folder search picks up, and which archive members are read (case-insensitive)."""
 
@@ -74,8 +85,10 @@ def parse_size(text: str) -> int:
     except ValueError:
         value = -1.0
     if not t or not value >= 1 or value * scale > 1 << 60:
-        raise BadInput(f"--max-size {text!r} is not a size: give bytes, or a number with K, "
-                       "M, G or T (for example 20G)")
+        raise BadInput(
+            f"--max-size {text!r} is not a size: give bytes, or a number with K, "
+            "M, G or T (for example 20G)"
+        )
     return int(value * scale)
 
 
@@ -102,8 +115,10 @@ class Source:
             raise BadInput(f"{self.name}: permission denied; check the file's rights") from None
         except RuntimeError as exc:
             if "encrypted" in str(exc):
-                raise BadInput(f"{self.name}: the archive member is encrypted; unpack it with "
-                               "its password and import the files") from None
+                raise BadInput(
+                    f"{self.name}: the archive member is encrypted; unpack it with "
+                    "its password and import the files"
+                ) from None
             raise BadInput(f"{self.name}: cannot be opened ({exc}); is it damaged?") from None
         except SOURCE_ERRORS as exc:
             raise BadInput(f"{self.name}: cannot be opened ({exc}); is it damaged?") from None

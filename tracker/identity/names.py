@@ -21,8 +21,7 @@ _SPACE = re.compile(r"\s+")
 # character that is neither a word character nor whitespace (underscore included) becomes a
 # space; whitespace is what str.split() splits on, as \s does (tests/test_names_ascii.py
 # checks both ways give the same key).
-_ASCII_PUNCT = {c: " " for c in range(128)
-                if not chr(c).isalnum() and not chr(c).isspace()}
+_ASCII_PUNCT = {c: " " for c in range(128) if not chr(c).isalnum() and not chr(c).isspace()}
 
 
 def normalize_name(name: str) -> str:
@@ -47,7 +46,7 @@ def _starts_distinct_words(typed: list[str], words: list[str]) -> bool:
         return True
     first, rest = typed[0], typed[1:]
     for i, word in enumerate(words):
-        if word.startswith(first) and _starts_distinct_words(rest, words[:i] + words[i + 1:]):
+        if word.startswith(first) and _starts_distinct_words(rest, words[:i] + words[i + 1 :]):
             return True
     return False
 

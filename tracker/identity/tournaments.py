@@ -128,8 +128,7 @@ class Grouping:
         held = self.pairs
         return {p for p in pairs if p not in held}  # (not `- held.keys()`: a copy of it)
 
-    def hold(self, pair: Pair, found: Iterable[tuple[int, str | None, str | None, str]]
-             ) -> None:
+    def hold(self, pair: Pair, found: Iterable[tuple[int, str | None, str | None, str]]) -> None:
         """The tournaments (id, start, end, key) of `pair` there are (none: a new pair)."""
         ts = self.pairs.setdefault(pair, [])
         for tid, start, end, key in found:
@@ -157,8 +156,15 @@ class Grouping:
                     rows.append((t.start, t.end, t.id))
         return rows
 
-    def place(self, event: str, site: str, event_date: str | None, date: str | None,
-              date_tag: str | None, online: bool) -> int:
+    def place(
+        self,
+        event: str,
+        site: str,
+        event_date: str | None,
+        date: str | None,
+        date_tag: str | None,
+        online: bool,
+    ) -> int:
         """The id of the tournament a game goes into (see the module docstring); a new one
         is added to `made`."""
         # The games of a round come one after the other: a game with the same event, site,
@@ -167,12 +173,18 @@ class Grouping:
         if same == self._prev:
             return self._prev_id
         self._prev = same
-        self._prev_id = tid = self._find(event, site, event_date or None, date, date_tag,
-                                         online)
+        self._prev_id = tid = self._find(event, site, event_date or None, date, date_tag, online)
         return tid
 
-    def _find(self, event: str, site: str, event_date: str | None, date: str | None,
-              date_tag: str | None, online: bool) -> int:
+    def _find(
+        self,
+        event: str,
+        site: str,
+        event_date: str | None,
+        date: str | None,
+        date_tag: str | None,
+        online: bool,
+    ) -> int:
         # (event_date is never '': an empty tag is no start)
         anchor = event_date or date
         pair = (event, site)
@@ -191,8 +203,7 @@ class Grouping:
                 if t is None:
                     near = [c for c in self.pairs[pair] if c.lo <= day <= c.hi]
                     # The nearest by start (ties: the older tournament).
-                    t = min(near, key=lambda c: (abs(c.lo + JOIN_DAYS - day), c.id),
-                            default=None)
+                    t = min(near, key=lambda c: (abs(c.lo + JOIN_DAYS - day), c.id), default=None)
         if t is None:
             self.last_id += 1
             t = Tournament(self.last_id, anchor, date or anchor, key)
@@ -233,8 +244,7 @@ class Grouping:
         return found | self.undated_pairs
 
 
-def merges(found: Iterable[tuple[int, str | None, str | None, str, bool]]
-           ) -> list[tuple[int, int]]:
+def merges(found: Iterable[tuple[int, str | None, str | None, str, bool]]) -> list[tuple[int, int]]:
     """(undated id, dated id): each undated tournament among `found` (id, start, end, key,
     kept: the tournaments of one event and site, all of them) that merges into the one
     dated tournament fitting the date tag of its key; none when `kept` (the user recorded

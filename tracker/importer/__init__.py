@@ -149,8 +149,10 @@ class _CtrlC:
         self._installed = False
 
     def __enter__(self) -> _CtrlC:
-        if (threading.current_thread() is threading.main_thread()
-                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
             signal.signal(signal.SIGINT, self._noted)
             self._installed = True
         return self
@@ -200,7 +202,11 @@ def import_paths(
     cost: past one, the import stops with a BadInput naming the source."""
     options = options or ImportOptions()
     return import_sources(
-        store, _default_sources(paths, limits), options, progress, _default_reader(),
+        store,
+        _default_sources(paths, limits),
+        options,
+        progress,
+        _default_reader(),
         on_source,
     )
 
@@ -313,7 +319,8 @@ def import_source(
                 raise TrackerError(
                     f"{name}: the file changed while it was being imported (written to, cut "
                     "or replaced): nothing of it was stored; import it again once it is "
-                    "complete")
+                    "complete"
+                )
             if rep.games_read == 0:
                 why = f" ({rep.problems[0]})" if rep.problems else ""
                 raise BadInput(f"{name}: no game found{why}; is it a PGN file?")
@@ -337,8 +344,9 @@ def _add_problems(rep: SourceReport, name: str, problems: Iterable[str]) -> None
             rep.problems.append(f"{name}:{p}")
 
 
-def _strict_failure(store: Store, rep: SourceReport, hasher: _Hasher,
-                    lenient: list[ImportRecord]) -> BadInput:
+def _strict_failure(
+    store: Store, rep: SourceReport, hasher: _Hasher, lenient: list[ImportRecord]
+) -> BadInput:
     """The error of --strict at the first problem; for a file imported before without
     --strict, what stays stored of it and how to take it out."""
     name = rep.name
@@ -356,7 +364,8 @@ def _strict_failure(store: Store, rep: SourceReport, hasher: _Hasher,
         f"{when} UTC as import {r.id} with {r.problems:,} "
         f"{'problem' if r.problems == 1 else 'problems'}; nothing more of it was imported; "
         f"the {r.games_added:,} {'game' if r.games_added == 1 else 'games'} it added stay "
-        f"stored until `tracker imports remove {r.id}`)")
+        f"stored until `tracker imports remove {r.id}`)"
+    )
 
 
 def _nothing_stored(rep: SourceReport) -> None:
@@ -366,8 +375,13 @@ def _nothing_stored(rep: SourceReport) -> None:
     rep.not_rated.clear()
 
 
-def _already(store: Store, digest: str, rep: SourceReport, options: ImportOptions | None = None,
-             lenient: list[ImportRecord] | None = None) -> bool:
+def _already(
+    store: Store,
+    digest: str,
+    rep: SourceReport,
+    options: ImportOptions | None = None,
+    lenient: list[ImportRecord] | None = None,
+) -> bool:
     """Whether this content was imported before (then the report says so, nothing added).
     With --strict, content imported before with problems is not skipped: it goes into
     `lenient`, to be read and checked again."""

@@ -32,7 +32,6 @@ MEMO_ENTRIES = 40_000  # a part worker's Preparer, kept from part to part, is ma
 # once its memo dicts hold more entries than this after a part (about 8 MB a worker)
 
 
-
 class Batch(NamedTuple):
     games: Sequence[PreparedGame]
     read: int  # games read from the source in this batch (stored or not)
@@ -161,8 +160,10 @@ class _Validator:
             self._text_until(stop)
             return []
         text = self._text_until(stop)
-        found = [f"{line}: illegal or unreadable moves: {p}"
-                 for line, p in self._validate(text, game.line)]
+        found = [
+            f"{line}: illegal or unreadable moves: {p}"
+            for line, p in self._validate(text, game.line)
+        ]
         if found:
             self.failed = True
         return found
@@ -216,14 +217,16 @@ def _work(source: Any, out: Any, others: Sequence[Any], send_all: Callable[[], N
     try:
         send_all()
     except TrackerError as exc:
-        out.send_bytes(marshal.dumps(
-            (str(exc), exc.exit_code, bool(getattr(exc, "stops_run", False)))))
+        out.send_bytes(
+            marshal.dumps((str(exc), exc.exit_code, bool(getattr(exc, "stops_run", False))))
+        )
     except (BrokenPipeError, KeyboardInterrupt):  # the main process is gone
         pass
     except Exception as exc:  # noqa: BLE001 - reported as a clean line by the main process
         with contextlib.suppress(BrokenPipeError):
-            out.send_bytes(marshal.dumps(
-                (f"cannot read {source.name}: {type(exc).__name__}: {exc}", 1)))
+            out.send_bytes(
+                marshal.dumps((f"cannot read {source.name}: {type(exc).__name__}: {exc}", 1))
+            )
     finally:
         out.close()
 
@@ -264,9 +267,7 @@ def _in_worker(source: Any, reader: Reader, options: ImportOptions) -> Iterator[
     """Run `_batches` in a forked worker; yield what it sends."""
     ctx = multiprocessing.get_context("fork")
     inbox, out = ctx.Pipe(duplex=False)
-    proc = ctx.Process(
-        target=_worker, args=(source, reader, options, out, inbox), daemon=True
-    )
+    proc = ctx.Process(target=_worker, args=(source, reader, options, out, inbox), daemon=True)
     proc.start()
     out.close()
     try:
@@ -319,7 +320,11 @@ class _Part:
 
 
 def _part_worker(
-    source: Any, options: ImportOptions, cuts: list[int], which: int, out: Any,
+    source: Any,
+    options: ImportOptions,
+    cuts: list[int],
+    which: int,
+    out: Any,
     others: list[Any],
 ) -> None:
     """Worker `which` (0 or 1) of two: parts which, which + 2, ... of the file; per part,
@@ -345,8 +350,7 @@ def _part_worker(
                 def reader(s: BinaryIO, name: str, first: int = line) -> Iterator[RawGame]:
                     return read_games(s, name, first)
 
-                made = (_message(batch)
-                        for batch in _batches(part, reader, options, preparer))
+                made = (_message(batch) for batch in _batches(part, reader, options, preparer))
                 # The main process reads part 0 first: its batches go as soon as made.
                 for blob in made if i == 0 else list(made):
                     out.send_bytes(blob)
@@ -371,8 +375,14 @@ def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Ite
     procs = [
         ctx.Process(
             target=_part_worker,
-            args=(source, options, cuts, w, out,
-                  [end for pipe in pipes for end in pipe if end is not out]),
+            args=(
+                source,
+                options,
+                cuts,
+                w,
+                out,
+                [end for pipe in pipes for end in pipe if end is not out],
+            ),
             daemon=True,
         )
         for w, (_, out) in enumerate(pipes)
@@ -399,9 +409,14 @@ def _part_cuts(source: Any, reader: Reader, options: ImportOptions) -> list[int]
     --validate (it reads the source as one stream), when workers are allowed."""
     from tracker.pgn.scan import game_cuts, read_games
 
-    if (options.workers is False or options.validate or reader is not read_games
-            or shared_stream(source) or (source_size(source) or 0) < SPLIT_MIN_BYTES
-            or "fork" not in multiprocessing.get_all_start_methods()):
+    if (
+        options.workers is False
+        or options.validate
+        or reader is not read_games
+        or shared_stream(source)
+        or (source_size(source) or 0) < SPLIT_MIN_BYTES
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         return None
     with source.open() as stream:
         if type(stream) is not io.BufferedReader or not isinstance(stream.raw, io.FileIO):

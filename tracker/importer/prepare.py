@@ -33,9 +33,18 @@ _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memo
 # The reasons the tags give that a game does not count for rating (tracker.model.NotRated),
 # as the plain strings a PreparedGame carries (a worker sends them with marshal).
 _ONLINE, _VARIANT, _SETUP, _UNFINISHED, _FORFEIT, _NO_MOVES, _TIME_CONTROL, _UNRATED = (
-    r.value for r in (NotRated.ONLINE, NotRated.VARIANT, NotRated.SETUP, NotRated.UNFINISHED,
-                      NotRated.FORFEIT, NotRated.NO_MOVES, NotRated.TIME_CONTROL,
-                      NotRated.UNRATED_OPPONENT))
+    r.value
+    for r in (
+        NotRated.ONLINE,
+        NotRated.VARIANT,
+        NotRated.SETUP,
+        NotRated.UNFINISHED,
+        NotRated.FORFEIT,
+        NotRated.NO_MOVES,
+        NotRated.TIME_CONTROL,
+        NotRated.UNRATED_OPPONENT,
+    )
+)
 STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "classical", "regular"})
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -86,8 +95,13 @@ def classify_list(
         return tc.rating_list, False
     if not tc.known or tc.minutes is None:
         return None, False
-    nominal = (RatingList.STANDARD if tc.minutes >= 60
-               else RatingList.RAPID if tc.minutes > 10 else RatingList.BLITZ)
+    nominal = (
+        RatingList.STANDARD
+        if tc.minutes >= 60
+        else RatingList.RAPID
+        if tc.minutes > 10
+        else RatingList.BLITZ
+    )
     if on < FIRST_DATE:  # the rules are not replayed before 2008: no band to be outside of
         return nominal, False
     return nominal, True
@@ -169,7 +183,11 @@ class Preparer:
         return found
 
     def _list(
-        self, tc: str | None, day: dt.date | None, max_elo: int | None, event: str,
+        self,
+        tc: str | None,
+        day: dt.date | None,
+        max_elo: int | None,
+        event: str,
         round_: str | None = None,
     ) -> tuple[RatingList, bool, str | None]:
         """(list, assumed, why the game is not rated by its time control or name: None when
@@ -229,8 +247,9 @@ class Preparer:
         (`_dates_of`); each part cached on its own (the rounds of a tournament have other
         dates, its games one event and site)."""
         event_tag, site_tag, date_tag, event_date = key
-        found = ((self._places.get((event_tag, site_tag)) or self._place(event_tag, site_tag))
-                 + (self._days.get((date_tag, event_date)) or self._dates_of(date_tag, event_date)))
+        found = (self._places.get((event_tag, site_tag)) or self._place(event_tag, site_tag)) + (
+            self._days.get((date_tag, event_date)) or self._dates_of(date_tag, event_date)
+        )
         cache = self._contexts
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
@@ -262,8 +281,7 @@ class Preparer:
         if event_date:
             event_tag = event_date
             event_date, start = self._dates.get(event_date) or self._date(event_date)
-            warning = warning or _date_warning("EventDate", event_tag, start,
-                                               self._after_today)
+            warning = warning or _date_warning("EventDate", event_tag, start, self._after_today)
         else:  # missing or empty ([EventDate ""]): no tournament start
             event_date = start = None
         # Per-game rules switch on the tournament start (spec section 2): the time-control
@@ -313,8 +331,9 @@ class Preparer:
         if result not in RESULTS:
             result = (result or "").strip()
             if result not in RESULTS:
-                return Skipped(f"unknown result {result!r}: game skipped "
-                               "(expected 1-0, 0-1, 1/2-1/2 or *)"), ""
+                return Skipped(
+                    f"unknown result {result!r}: game skipped (expected 1-0, 0-1, 1/2-1/2 or *)"
+                ), ""
         if not wnorm or not bnorm:
             return Skipped("a player name made only of punctuation: game skipped"), ""
         return None, result
@@ -342,8 +361,19 @@ class Preparer:
         if wnorm == bnorm or (wid is not None and wid == bid):
             return _same_player(white)
         key = (get("Event"), get("Site"), get("Date"), get("EventDate"))
-        (event, site, event_norm, online, site_key, date_tag, iso, day, event_date, start,
-         date_warning) = self._contexts.get(key) or self._context(key)
+        (
+            event,
+            site,
+            event_norm,
+            online,
+            site_key,
+            date_tag,
+            iso,
+            day,
+            event_date,
+            start,
+            date_warning,
+        ) = self._contexts.get(key) or self._context(key)
         if date_warning is not None:
             self.warnings.append(f"{line}: {date_warning}")
         round_ = get("Round")
@@ -355,8 +385,12 @@ class Preparer:
             variant = fen = ""
             setup = termination = wtitle = btitle = None
         else:
-            if not online and ("WhiteRatingDiff" in tags or "WhiteRD" in tags
-                               or "BlackRatingDiff" in tags or "BlackRD" in tags):
+            if not online and (
+                "WhiteRatingDiff" in tags
+                or "WhiteRD" in tags
+                or "BlackRatingDiff" in tags
+                or "BlackRD" in tags
+            ):
                 online, site_key = True, self._site(event, site, force=True)[1]
             variant = (get("Variant") or "").strip()
             fen = (get("FEN") or "").strip()
@@ -380,21 +414,45 @@ class Preparer:
             tc = tc.strip() or None
         if tc is None:  # the list depends on the event and round names only
             lst, assumed, tc_reason = self._no_tc.get(event) or self._no_tc_list(event)
-            if round_ and (self._round_signals.get(round_)
-                           or self._signals(self._round_signals, round_)) is not NOTHING:
+            if (
+                round_
+                and (self._round_signals.get(round_) or self._signals(self._round_signals, round_))
+                is not NOTHING
+            ):
                 lst, assumed, tc_reason = self._with_round(event, round_)
         else:
             by_tc, assumed, tc_reason = self._list(
-                tc, start,
+                tc,
+                start,
                 (welo if (belo is None or (welo is not None and welo > belo)) else belo),
-                event, round_,
+                event,
+                round_,
             )
             lst = by_tc.value
-        if online or variant or fen or setup or result == "*" or termination or not has_moves \
-                or tc_reason or welo is None:
+        if (
+            online
+            or variant
+            or fen
+            or setup
+            or result == "*"
+            or termination
+            or not has_moves
+            or tc_reason
+            or welo is None
+        ):
             reason = _not_rated_reason(
-                online, variant, fen, (setup or "").strip(), result, termination, has_moves,
-                tc_reason, welo_tag, belo_tag, welo, belo,
+                online,
+                variant,
+                fen,
+                (setup or "").strip(),
+                result,
+                termination,
+                has_moves,
+                tc_reason,
+                welo_tag,
+                belo_tag,
+                welo,
+                belo,
             )
         else:
             reason = None
@@ -403,16 +461,36 @@ class Preparer:
             f"{moves_digest}".encode("utf-8", "surrogatepass")
         ).digest()[:IDENTITY_BYTES]
         return PreparedGame(
-            line=line, white=white, white_norm=wnorm, white_fide=wid,
-            black=black, black_norm=bnorm, black_fide=bid,
-            event=event, site=site_key, event_date=event_date, online=online,
-            identity=identity, date=iso, date_tag=date_tag, round=round_, result=result,
-            white_elo=welo, black_elo=belo, white_elo_tag=wstored, black_elo_tag=bstored,
+            line=line,
+            white=white,
+            white_norm=wnorm,
+            white_fide=wid,
+            black=black,
+            black_norm=bnorm,
+            black_fide=bid,
+            event=event,
+            site=site_key,
+            event_date=event_date,
+            online=online,
+            identity=identity,
+            date=iso,
+            date_tag=date_tag,
+            round=round_,
+            result=result,
+            white_elo=welo,
+            black_elo=belo,
+            white_elo_tag=wstored,
+            black_elo_tag=bstored,
             white_title=_title(wtitle) if wtitle else None,
             black_title=_title(btitle) if btitle else None,
-            time_control=tc, termination=termination, variant=variant or None,
-            has_moves=has_moves, list=lst, list_assumed=assumed,
-            rated=reason is None, not_rated_reason=reason,
+            time_control=tc,
+            termination=termination,
+            variant=variant or None,
+            has_moves=has_moves,
+            list=lst,
+            list_assumed=assumed,
+            rated=reason is None,
+            not_rated_reason=reason,
         )
 
     def _no_tc_list(self, event: str) -> tuple[str, bool, str | None]:
@@ -447,8 +525,20 @@ round, event and moves (migration 0005 cut the stored ones to the same 128 bits,
 hexadecimal characters; migration 0007 stores the bytes)."""
 
 # Tags most games lack, looked up one by one only when a game has one of them.
-_RARE = frozenset({"WhiteRatingDiff", "WhiteRD", "BlackRatingDiff", "BlackRD", "Variant",
-                   "FEN", "SetUp", "Termination", "WhiteTitle", "BlackTitle"})
+_RARE = frozenset(
+    {
+        "WhiteRatingDiff",
+        "WhiteRD",
+        "BlackRatingDiff",
+        "BlackRD",
+        "Variant",
+        "FEN",
+        "SetUp",
+        "Termination",
+        "WhiteTitle",
+        "BlackTitle",
+    }
+)
 
 _NO_NAME = frozenset({"", "?", "-"})
 
@@ -494,11 +584,12 @@ def _date_warning(
     if day is None:
         if _FULL_DATE_RE.fullmatch(tag.strip()):
             if _calendar_date(tag) is not None:  # past LAST_DATE
-                return (f"{name} {tag.strip()!r} is after {LAST_DATE.isoformat()}, the last "
-                        "date the tracker rates: the game is stored without it (in no "
-                        "period); check the file")
-            return (f"{name} {tag.strip()!r} is not a calendar date: "
-                    "the game is stored without it")
+                return (
+                    f"{name} {tag.strip()!r} is after {LAST_DATE.isoformat()}, the last "
+                    "date the tracker rates: the game is stored without it (in no "
+                    "period); check the file"
+                )
+            return f"{name} {tag.strip()!r} is not a calendar date: the game is stored without it"
         return None
     if after_today(day):
         return f"{name} {tag.strip()!r} is after today: check the file"
@@ -512,8 +603,10 @@ def _no_rating(tag: str) -> bool:
 
 
 def _elo_warning(side: str, tag: str) -> str:
-    return (f"{side}Elo {tag.strip()!r} is not a rating (a whole number from 1 to {MAX_RATING}): "
-            f"the game is stored without {side}'s rating")
+    return (
+        f"{side}Elo {tag.strip()!r} is not a rating (a whole number from 1 to {MAX_RATING}): "
+        f"the game is stored without {side}'s rating"
+    )
 
 
 def _elo(tag: str | None) -> int | None:
@@ -550,9 +643,18 @@ _UNRATED_TAGS = frozenset({"", "-", "0", "?"})
 
 
 def _not_rated_reason(
-    online: bool, variant: str, fen: str, setup: str, result: str, termination: str | None,
-    has_moves: bool, tc_reason: str | None, welo_tag: str | None, belo_tag: str | None,
-    welo: int | None, belo: int | None,
+    online: bool,
+    variant: str,
+    fen: str,
+    setup: str,
+    result: str,
+    termination: str | None,
+    has_moves: bool,
+    tc_reason: str | None,
+    welo_tag: str | None,
+    belo_tag: str | None,
+    welo: int | None,
+    belo: int | None,
 ) -> str | None:
     if online:
         return _ONLINE
@@ -568,8 +670,14 @@ def _not_rated_reason(
         return _NO_MOVES
     if tc_reason:  # time-control, or what the event or round name says (not rated by name)
         return tc_reason
-    if (welo is None and belo is None and welo_tag is not None and belo_tag is not None
-            and welo_tag.strip() in _UNRATED_TAGS and belo_tag.strip() in _UNRATED_TAGS):
+    if (
+        welo is None
+        and belo is None
+        and welo_tag is not None
+        and belo_tag is not None
+        and welo_tag.strip() in _UNRATED_TAGS
+        and belo_tag.strip() in _UNRATED_TAGS
+    ):
         # Both Elo tags say "unrated": the game counts for neither side.
         return _UNRATED
     return None

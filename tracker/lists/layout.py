@@ -18,22 +18,66 @@ from tracker.model import Period, RatingList
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
-FIELDS = ("fide_id", "name", "federation", "sex", "title", "women_title", "other_titles",
-          "foa_title", "rating", "games", "k", "s_rating", "s_games", "s_k", "r_rating",
-          "r_games", "r_k", "b_rating", "b_games", "b_k", "birth", "flag")
+FIELDS = (
+    "fide_id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "women_title",
+    "other_titles",
+    "foa_title",
+    "rating",
+    "games",
+    "k",
+    "s_rating",
+    "s_games",
+    "s_k",
+    "r_rating",
+    "r_games",
+    "r_k",
+    "b_rating",
+    "b_games",
+    "b_k",
+    "birth",
+    "flag",
+)
 """What a TXT column can hold (`rating`, `games`, `k`: a single list's; `s_`, `r_`, `b_`: the
 combined list's standard, rapid and blitz)."""
 
 HEADER_WORDS: dict[str, str] = {
-    "name": "name", "fed": "federation", "country": "federation",
-    "federation": "federation", "sex": "sex", "tit": "title", "titl": "title",
-    "title": "title", "wtit": "women_title", "otit": "other_titles", "foa": "foa_title",
-    "gms": "games", "games": "games", "k": "k", "b-day": "birth", "bday": "birth",
-    "birthday": "birth", "born": "birth", "flag": "flag", "rtng": "rating",
-    "srtng": "s_rating", "sgm": "s_games", "sk": "s_k",
-    "rrtng": "r_rating", "rgm": "r_games", "rk": "r_k",
-    "brtng": "b_rating", "bgm": "b_games", "bk": "b_k",
-    "id_number": "fide_id", "id": "fide_id", "fideid": "fide_id",
+    "name": "name",
+    "fed": "federation",
+    "country": "federation",
+    "federation": "federation",
+    "sex": "sex",
+    "tit": "title",
+    "titl": "title",
+    "title": "title",
+    "wtit": "women_title",
+    "otit": "other_titles",
+    "foa": "foa_title",
+    "gms": "games",
+    "games": "games",
+    "k": "k",
+    "b-day": "birth",
+    "bday": "birth",
+    "birthday": "birth",
+    "born": "birth",
+    "flag": "flag",
+    "rtng": "rating",
+    "srtng": "s_rating",
+    "sgm": "s_games",
+    "sk": "s_k",
+    "rrtng": "r_rating",
+    "rgm": "r_games",
+    "rk": "r_k",
+    "brtng": "b_rating",
+    "bgm": "b_games",
+    "bk": "b_k",
+    "id_number": "fide_id",
+    "id": "fide_id",
+    "fideid": "fide_id",
 }
 """Column titles FIDE has used (lowercase), and what they hold. A header word that is none of
 these, nor a month (`JAN01`), is split into known words when it is several glued
@@ -46,13 +90,16 @@ COMBINED_FIGURES: tuple[tuple[RatingList, tuple[str, str, str]], ...] = (
 )
 SINGLE_FIGURES = ("rating", "games", "k")
 
-EXPECTED = ("'ID Number', 'Name' and a rating column named after the month (JAN23, Mar11) "
-            "or SRtng, RRtng, BRtng (docs/lists.md)")
+EXPECTED = (
+    "'ID Number', 'Name' and a rating column named after the month (JAN23, Mar11) "
+    "or SRtng, RRtng, BRtng (docs/lists.md)"
+)
 
 TOKEN = re.compile(r"\S+")
 _MONTH_TITLE = re.compile(r"^([A-Za-z]{3})(\d{2})$")
-_NAME_MONTH = re.compile(r"(?:^|[^a-z])(?:(standard|rapid|blitz)_)?([a-z]{3})(\d{2})frl",
-                         re.IGNORECASE)
+_NAME_MONTH = re.compile(
+    r"(?:^|[^a-z])(?:(standard|rapid|blitz)_)?([a-z]{3})(\d{2})frl", re.IGNORECASE
+)
 NAME_LIST = re.compile(r"(?:^|[^a-z])(standard|rapid|blitz)_", re.IGNORECASE)
 
 
@@ -74,7 +121,8 @@ class TxtLayout:
     era: str
 
     index: dict[str, tuple[int, int]] = dataclasses.field(
-        default_factory=dict, compare=False, hash=False, repr=False)
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         for name, start, end in self.columns:
@@ -113,8 +161,7 @@ def read_header(header: str) -> TxtLayout | str:
     while i < len(words):
         word, at = words[i]
         low = word.lower()
-        if low == "id" and i + 1 < len(words) and words[i + 1][0].lower() in ("number", "no",
-                                                                                "nr"):
+        if low == "id" and i + 1 < len(words) and words[i + 1][0].lower() in ("number", "no", "nr"):
             found.append(("fide_id", at))
             i += 2
             continue
@@ -154,7 +201,8 @@ def read_header(header: str) -> TxtLayout | str:
     aligned = "sex" in names
     if aligned:
         era = ("combined list, " if combined else "single list, ") + (
-            "2016 on (FOA)" if "foa_title" in names else "2012-2015 (no FOA)")
+            "2016 on (FOA)" if "foa_title" in names else "2012-2015 (no FOA)"
+        )
     elif "federation" in names and header.lstrip().lower().startswith("id_number"):
         era = "2003-2008" if "birth" in names else "2001-2002"
     else:

@@ -50,21 +50,31 @@ class ListFile(TxtRows, XmlRows):
             else:
                 yield from self._txt_rows()
         except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-            raise BadInput(f"{self.where}: the zip archive is damaged or truncated ({exc}): "
-                           "download it again") from None
+            raise BadInput(
+                f"{self.where}: the zip archive is damaged or truncated ({exc}): download it again"
+            ) from None
         except OSError as exc:
             raise BadInput(f"{self.where}: cannot read it ({exc})") from None
 
     def __enter__(self) -> ListFile:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.close()
 
 
-def open_list(path: str | Path, *, period: Period | None = None,
-              rating_list: RatingList | None = None,
-              only: Container[int] | None = None, label: str | None = None) -> ListFile:
+def open_list(
+    path: str | Path,
+    *,
+    period: Period | None = None,
+    rating_list: RatingList | None = None,
+    only: Container[int] | None = None,
+    label: str | None = None,
+) -> ListFile:
     """Open a FIDE list file for streaming (see the module docstring)."""
     return ListFile(path, period=period, rating_list=rating_list, only=only, label=label)

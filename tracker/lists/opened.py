@@ -35,9 +35,15 @@ MAX_WANTED = 200_000  # more wanted IDs than this: a TXT list is filtered line b
 class OpenedList:
     """The state of one open list file, shared by its TXT and XML readers (see `ListFile`)."""
 
-    def __init__(self, path: str | Path, *, period: Period | None = None,
-                 rating_list: RatingList | None = None,
-                 only: Container[int] | None = None, label: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        period: Period | None = None,
+        rating_list: RatingList | None = None,
+        only: Container[int] | None = None,
+        label: str | None = None,
+    ) -> None:
         self.path = Path(path)
         self.name = self.path.name
         self.label = label
@@ -75,8 +81,10 @@ class OpenedList:
         if self.path.is_dir():
             raise BadInput(f"{self.where} is a folder: give the list file itself")
         if not self.path.is_file():
-            raise BadInput(f"{self.where}: not a regular file (a pipe or a device?): save the "
-                           "list to a file and import that")
+            raise BadInput(
+                f"{self.where}: not a regular file (a pipe or a device?): save the "
+                "list to a file and import that"
+            )
         try:
             if zipfile.is_zipfile(self.path):
                 self._open_zip()
@@ -85,8 +93,10 @@ class OpenedList:
                 self.size = self.path.stat().st_size
                 self._member = self.name
                 if self._raw.read(4) == b"PK\x03\x04":
-                    raise BadInput(f"{self.where}: the zip archive is damaged (its end is "
-                                   "missing: the download was cut short?): download it again")
+                    raise BadInput(
+                        f"{self.where}: the zip archive is damaged (its end is "
+                        "missing: the download was cut short?): download it again"
+                    )
                 self._raw.seek(0)
         except OSError as exc:
             self.close()
@@ -104,26 +114,32 @@ class OpenedList:
         try:
             zf = zipfile.ZipFile(self.path)
         except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
-            raise BadInput(f"{self.where}: the zip archive is damaged ({exc}): download it "
-                           "again") from None
+            raise BadInput(
+                f"{self.where}: the zip archive is damaged ({exc}): download it again"
+            ) from None
         self._zip = zf
-        members = [i for i in zf.infolist()
-                   if not i.is_dir() and i.filename.lower().endswith((".txt", ".xml"))]
+        members = [
+            i
+            for i in zf.infolist()
+            if not i.is_dir() and i.filename.lower().endswith((".txt", ".xml"))
+        ]
         if len(members) != 1:
             names = ", ".join(i.filename for i in zf.infolist()[:10]) or "nothing"
             self.close()
-            raise BadInput(f"{self.where}: expected one .txt or .xml list inside the zip, "
-                           f"found {names!s}: unzip it and import the list file")
+            raise BadInput(
+                f"{self.where}: expected one .txt or .xml list inside the zip, "
+                f"found {names!s}: unzip it and import the list file"
+            )
         info = members[0]
         self._member = info.filename
         self.size = info.file_size
         try:
             self._raw = zf.open(info)
-        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError,
-                RuntimeError) as exc:
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
             self.close()
-            raise BadInput(f"{self.where}: cannot read {info.filename} in the zip ({exc}): "
-                           "download it again") from None
+            raise BadInput(
+                f"{self.where}: cannot read {info.filename} in the zip ({exc}): download it again"
+            ) from None
 
     @property
     def where(self) -> str:
@@ -156,13 +172,16 @@ class OpenedList:
         if header is not None:
             found.append(("the header", header))
         if not found:
-            raise BadInput(f"{self.where}: the file does not say which month it lists: give "
-                           "--period YYYY-MM")
+            raise BadInput(
+                f"{self.where}: the file does not say which month it lists: give --period YYYY-MM"
+            )
         first_label, first = found[0]
         for label, p in found[1:]:
             if p != first:
-                raise BadInput(f"{self.where}: {first_label} says {first} but {label} says {p}:"
-                               " check which month this list is")
+                raise BadInput(
+                    f"{self.where}: {first_label} says {first} but {label} says {p}:"
+                    " check which month this list is"
+                )
         return first
 
     def _settle_single_list(self) -> RatingList:
@@ -174,14 +193,18 @@ class OpenedList:
                 break
         if self.given_list is not None:
             if named is not None and named != self.given_list:
-                raise BadInput(f"{self.where}: the file name says {named} but --list says "
-                               f"{self.given_list}: check which list this is")
+                raise BadInput(
+                    f"{self.where}: the file name says {named} but --list says "
+                    f"{self.given_list}: check which list this is"
+                )
             return self.given_list
         if named is None:
             named = list_from_name(self.name) or list_from_name(self._member)
         if named is None:
-            raise BadInput(f"{self.where}: the file name does not say which list it is: give "
-                           "--list standard|rapid|blitz")
+            raise BadInput(
+                f"{self.where}: the file name does not say which list it is: give "
+                "--list standard|rapid|blitz"
+            )
         return named
 
     def _settle_combined(self) -> tuple[RatingList, ...]:
@@ -196,8 +219,10 @@ class OpenedList:
         if len(self.problems) < PROBLEMS_KEPT:
             self.problems.append(f"{self.where}:{line}: {message}")
         if self.problem_count > MAX_PROBLEMS:
-            raise BadInput(f"{self.where}: more than {MAX_PROBLEMS} malformed rows (the first: "
-                           f"{self.problems[0]}): is this a FIDE rating list?")
+            raise BadInput(
+                f"{self.where}: more than {MAX_PROBLEMS} malformed rows (the first: "
+                f"{self.problems[0]}): is this a FIDE rating list?"
+            )
 
     # -- closing -------------------------------------------------------------------------
 

@@ -46,8 +46,10 @@ class TxtRows(OpenedList):
     """The TXT reading of a `ListFile`."""
 
     def _too_long(self, line: int) -> BadInput:
-        return BadInput(f"{self.where}:{line}: a line longer than {MAX_LINE:,} bytes (a FIDE "
-                        "list's lines have under 200): not a FIDE rating list, refused")
+        return BadInput(
+            f"{self.where}:{line}: a line longer than {MAX_LINE:,} bytes (a FIDE "
+            "list's lines have under 200): not a FIDE rating list, refused"
+        )
 
     def _txt_lines(self) -> Iterator[tuple[int, list[bytes], bytes | None]]:
         """(number of the first line, the whole lines of a block, the same bytes joined),
@@ -65,7 +67,7 @@ class TxtRows(OpenedList):
             if cut < 0:
                 pending = data
             else:
-                whole, pending = data[:cut], data[cut + 1:]
+                whole, pending = data[:cut], data[cut + 1 :]
                 lines = whole.split(b"\n")
                 yield number, lines, whole
                 number += len(lines)
@@ -87,12 +89,14 @@ class TxtRows(OpenedList):
                 if not raw.strip():
                     blank += 1
                     if blank > MAX_BLANK_LINES:
-                        raise BadInput(f"{self.where}:{first + i}: more than "
-                                       f"{MAX_BLANK_LINES} blank lines and no header: is "
-                                       "this a FIDE rating list?")
+                        raise BadInput(
+                            f"{self.where}:{first + i}: more than "
+                            f"{MAX_BLANK_LINES} blank lines and no header: is "
+                            "this a FIDE rating list?"
+                        )
                     continue
                 layout = self._settle_txt(_decode(raw).rstrip("\r\n"), first + i)
-                rest, number = lines[i + 1:], first + i + 1
+                rest, number = lines[i + 1 :], first + i + 1
                 break
             if layout is not None:
                 break
@@ -108,8 +112,10 @@ class TxtRows(OpenedList):
         layout = read_header(header)
         if isinstance(layout, str):
             shown = " ".join(header.split())[:50]
-            raise BadInput(f"{self.where}:{line}: the header is not one of FIDE's TXT layouts "
-                           f"({layout} in {shown!r}): expected {EXPECTED}")
+            raise BadInput(
+                f"{self.where}:{line}: the header is not one of FIDE's TXT layouts "
+                f"({layout} in {shown!r}): expected {EXPECTED}"
+            )
         self.layout = layout
         self.combined = layout.combined
         if layout.combined:
@@ -118,25 +124,34 @@ class TxtRows(OpenedList):
         else:
             self.lists = (self._settle_single_list(),)
             month = layout.month
-            self.period = self._settle_period(None if month is None
-                                              else period_from_header(month))
+            self.period = self._settle_period(None if month is None else period_from_header(month))
         if layout.combined:
-            self._txt_figures = tuple((list_labels(lst, True), names)
-                                      for lst, names in COMBINED_FIGURES if lst in self.lists)
+            self._txt_figures = tuple(
+                (list_labels(lst, True), names)
+                for lst, names in COMBINED_FIGURES
+                if lst in self.lists
+            )
         else:
             self._txt_figures = ((list_labels(self.lists[0], True), SINGLE_FIGURES),)
         return layout
 
-    def _txt_block(self, layout: TxtLayout, first: int, lines: list[bytes],
-                   whole: bytes | None, wanted: set[bytes] | None) -> Iterator[ListRow]:
+    def _txt_block(
+        self,
+        layout: TxtLayout,
+        first: int,
+        lines: list[bytes],
+        whole: bytes | None,
+        wanted: set[bytes] | None,
+    ) -> Iterator[ListRow]:
         """The rows of some whole lines (the first numbered `first`; `whole`: the same bytes
         joined). With `only`, a block whose every ID is a number without leading zeros is
         filtered in one set intersection of its IDs (as text) and the wanted ones (`wanted`),
         and only the lines that match are cut; any other block is filtered line by line."""
         self.lines += len(lines)
         if lines and max(map(len, lines)) > MAX_LINE:
-            raise self._too_long(first + next(i for i, raw in enumerate(lines)
-                                              if len(raw) > MAX_LINE))
+            raise self._too_long(
+                first + next(i for i, raw in enumerate(lines) if len(raw) > MAX_LINE)
+            )
         numbered: Iterable[tuple[int, bytes]] = enumerate(lines, start=first)
         check = self.only is not None
         if wanted is not None and whole is not None:
@@ -144,16 +159,20 @@ class TxtRows(OpenedList):
             ids = [raw[i0:i1].strip() for raw in lines]
             if b"".join(ids).isdigit() and b" 0" not in b" " + b" ".join(ids):
                 empty = list(indexes(ids, b""))
-                found = sorted({k for v in wanted.intersection(ids) for k in indexes(ids, v)}
-                               | {k for k in empty if lines[k].strip()})  # no ID: a problem
-                self.filtered += len(ids) - len(empty) - len(found) + sum(
-                    1 for k in empty if lines[k].strip())
+                found = sorted(
+                    {k for v in wanted.intersection(ids) for k in indexes(ids, v)}
+                    | {k for k in empty if lines[k].strip()}
+                )  # no ID: a problem
+                self.filtered += (
+                    len(ids) - len(empty) - len(found) + sum(1 for k in empty if lines[k].strip())
+                )
                 numbered = [(first + k, lines[k]) for k in found]
                 check = False
         yield from self._txt_cut(layout, numbered, check)
 
-    def _txt_cut(self, layout: TxtLayout, numbered: Iterable[tuple[int, bytes]],
-                 check: bool) -> Iterator[ListRow]:
+    def _txt_cut(
+        self, layout: TxtLayout, numbered: Iterable[tuple[int, bytes]], check: bool
+    ) -> Iterator[ListRow]:
         """The rows of these numbered lines (`check`: skip those not in `only` first)."""
         period = self.period
         assert period is not None
@@ -184,8 +203,9 @@ class TxtRows(OpenedList):
         a0, a1 = layout.span("foa_title")
         b0, b1 = layout.span("birth")
         g0, g1 = layout.span("flag")
-        figures = tuple((lab, *layout.span(r), *layout.span(g), *layout.span(k))
-                        for lab, (r, g, k) in spans)
+        figures = tuple(
+            (lab, *layout.span(r), *layout.span(g), *layout.span(k)) for lab, (r, g, k) in spans
+        )
         year = period.year
         titles = OLD_TITLES
         for number, raw in numbered:
@@ -206,8 +226,10 @@ class TxtRows(OpenedList):
                     read_fide_id(line[i0:i1]),
                     read_name(line[n0:n1]),
                     period,
-                    tuple(read_figures(lab, line[r0:r1], line[gg0:gg1], line[k0:k1])
-                          for lab, r0, r1, gg0, gg1, k0, k1 in figures),
+                    tuple(
+                        read_figures(lab, line[r0:r1], line[gg0:gg1], line[k0:k1])
+                        for lab, r0, r1, gg0, gg1, k0, k1 in figures
+                    ),
                     line[f0:f1].strip() or None,
                     line[s0:s1].strip() or None,
                     (titles.get(title, title) if title else None),
@@ -226,9 +248,15 @@ class TxtRows(OpenedList):
                 yield row
             self.rows += 1
 
-    def _loose_row(self, layout: TxtLayout, spans: tuple[tuple[Labels, tuple[str, ...]], ...],
-                   line: str, period: Period, number: int,
-                   first_error: str | None = None) -> ListRow | None:
+    def _loose_row(
+        self,
+        layout: TxtLayout,
+        spans: tuple[tuple[Labels, tuple[str, ...]], ...],
+        line: str,
+        period: Period,
+        number: int,
+        first_error: str | None = None,
+    ) -> ListRow | None:
         """A row cut at its blanks: each word goes to the column it overlaps most (ties: the
         earlier), a column's words keep their spacing (names)."""
         columns = layout.columns
@@ -254,7 +282,7 @@ class TxtRows(OpenedList):
             got[field] = (a, b) if old is None else (old[0], b)
 
         title = got.get("title")
-        if title is not None and line[title[0]:title[1]].strip() not in TITLE_CODES:
+        if title is not None and line[title[0] : title[1]].strip() not in TITLE_CODES:
             # the last word of a long name, past the title's column title (TITLE at 39 of
             # the quarterly lists, whose title codes stand at 44)
             del got["title"]
@@ -263,7 +291,7 @@ class TxtRows(OpenedList):
 
         def get(field: str) -> str:
             cut = got.get(field)
-            return "" if cut is None else line[cut[0]:cut[1]]
+            return "" if cut is None else line[cut[0] : cut[1]]
 
         try:
             return ListRow(

@@ -16,11 +16,23 @@ MIN_AGE = 3
 """A dd.mm.yy birth date is read in the century that makes the player at least this old in
 the list's year (`birth_year_of`)."""
 
-OLD_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM",
-              "wf": "WFM", "wc": "WCM", "h": "HGM"}
+OLD_TITLES = {
+    "g": "GM",
+    "m": "IM",
+    "f": "FM",
+    "c": "CM",
+    "wg": "WGM",
+    "wm": "WIM",
+    "wf": "WFM",
+    "wc": "WCM",
+    "h": "HGM",
+}
 """The one- and two-letter title codes of the lists before 2012."""
-TITLE_CODES = frozenset(OLD_TITLES) | frozenset(OLD_TITLES.values()) | {
-    "IM", "FM", "CM", "GM", "WGM", "WIM", "WFM", "WCM", "HGM"}
+TITLE_CODES = (
+    frozenset(OLD_TITLES)
+    | frozenset(OLD_TITLES.values())
+    | {"IM", "FM", "CM", "GM", "WGM", "WIM", "WFM", "WCM", "HGM"}
+)
 FLAGS = frozenset({"i", "w", "wi"})
 _DATE = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})$")
 _ISO_DATE = re.compile(r"^(\d{4})[./-]\d{1,2}[./-]\d{1,2}$")
@@ -57,17 +69,25 @@ class Labels:
 
 def list_labels(rating_list: RatingList, prefix: bool) -> Labels:
     head = f"{rating_list} " if prefix else ""
-    return Labels(rating_list, f"{head}rating", f"{head}games", f"{head}K",
-                  ListRating(rating_list, None, None, None))
+    return Labels(
+        rating_list,
+        f"{head}rating",
+        f"{head}games",
+        f"{head}K",
+        ListRating(rating_list, None, None, None),
+    )
 
 
 def read_figures(lab: Labels, rating: str, games: str, k: str) -> ListRating:
     """A ListRating from the three texts; an all-blank one is the shared empty value."""
     if not (rating.strip() or games.strip() or k.strip()):
         return lab.empty
-    return ListRating(lab.list, _number(rating, lab.rating, 1, MAX_RATING, True),
-                      _number(games, lab.games, 0, 999, False),
-                      _number(k, lab.k, 0, MAX_K, True))
+    return ListRating(
+        lab.list,
+        _number(rating, lab.rating, 1, MAX_RATING, True),
+        _number(games, lab.games, 0, 999, False),
+        _number(k, lab.k, 0, MAX_K, True),
+    )
 
 
 def birth_year_of(text: str, list_year: int) -> int | None:

@@ -45,11 +45,29 @@ XML_COMBINED_FIELDS: tuple[tuple[RatingList, tuple[str, str, str]], ...] = (
     (RatingList.RAPID, ("rapid_rating", "rapid_games", "rapid_k")),
     (RatingList.BLITZ, ("blitz_rating", "blitz_games", "blitz_k")),
 )
-XML_TEXT_FIELDS = frozenset({
-    "fideid", "name", "country", "sex", "title", "w_title", "o_title", "foa_title",
-    "rating", "games", "k", "rapid_rating", "rapid_games", "rapid_k", "blitz_rating",
-    "blitz_games", "blitz_k", "birthday", "flag",
-})
+XML_TEXT_FIELDS = frozenset(
+    {
+        "fideid",
+        "name",
+        "country",
+        "sex",
+        "title",
+        "w_title",
+        "o_title",
+        "foa_title",
+        "rating",
+        "games",
+        "k",
+        "rapid_rating",
+        "rapid_games",
+        "rapid_k",
+        "blitz_rating",
+        "blitz_games",
+        "blitz_k",
+        "birthday",
+        "flag",
+    }
+)
 
 
 class XmlRows(OpenedList):
@@ -78,12 +96,16 @@ class XmlRows(OpenedList):
                 parser.feed(data, final=not raw)
             except expat.ExpatError as exc:
                 reason = expat.errors.messages.get(exc.code, str(exc))
-                raise BadInput(f"{self.where}:{exc.lineno}: the XML is broken ({reason}): "
-                               "is the file complete?") from None
+                raise BadInput(
+                    f"{self.where}:{exc.lineno}: the XML is broken ({reason}): "
+                    "is the file complete?"
+                ) from None
             except LookupError as exc:  # expat asks Python for a declared encoding it lacks
-                raise BadInput(f"{self.where}:1: the XML declares an encoding Python does not "
-                               f"know ({exc}): FIDE's lists are UTF-8 or ISO-8859-1; is the "
-                               "file damaged?") from None
+                raise BadInput(
+                    f"{self.where}:1: the XML declares an encoding Python does not "
+                    f"know ({exc}): FIDE's lists are UTF-8 or ISO-8859-1; is the "
+                    "file damaged?"
+                ) from None
             ready, parser.ready = parser.ready, []
             only = self.only
             for fields, line in ready:
@@ -112,18 +134,27 @@ class XmlRows(OpenedList):
         assert only is not None
         wanted = self._wanted
         count = block.count(b"</player>")
-        if (wanted is not None and count
-                and (b"!" not in block or b"<!" not in block)  # "!" is rare: a fast scan
-                and (b"?" not in block or b"<?" not in block)):
+        if (
+            wanted is not None
+            and count
+            and (b"!" not in block or b"<!" not in block)  # "!" is rare: a fast scan
+            and (b"?" not in block or b"<?" not in block)
+        ):
             # The whole block at once when it is nothing but plain players, none wanted:
             # each segment starts with its one <player> (after blanks), no "<!" or "<?"
             # anywhere, the IDs plain numbers without leading zeros, none of them wanted.
             ids = _FIDEID.findall(block)
-            if (len(ids) == count and block.count(b"<player>") == count
-                    and _FIRST_PLAYER.match(block) is not None
-                    and (block.count(b"</player>\n<player>") == count - 1
-                         or len(_NEXT_PLAYER.findall(block)) == count - 1)
-                    and min(ids) >= b"1" and not wanted.intersection(ids)):
+            if (
+                len(ids) == count
+                and block.count(b"<player>") == count
+                and _FIRST_PLAYER.match(block) is not None
+                and (
+                    block.count(b"</player>\n<player>") == count - 1
+                    or len(_NEXT_PLAYER.findall(block)) == count - 1
+                )
+                and min(ids) >= b"1"
+                and not wanted.intersection(ids)
+            ):
                 self.filtered += count
                 tail = block.rfind(b"</player>") + len(b"</player>")
                 return b"\n" * block.count(b"\n", 0, tail) + block[tail:]
@@ -131,10 +162,14 @@ class XmlRows(OpenedList):
         *segments, rest = block.split(b"</player>")
         for segment in segments:
             m = _FIDEID.search(segment)
-            if (m is not None and int(m.group(1)) not in only
-                    and segment.lstrip().startswith(b"<player>")
-                    and segment.count(b"<player>") == 1
-                    and b"<!" not in segment and b"<?" not in segment):
+            if (
+                m is not None
+                and int(m.group(1)) not in only
+                and segment.lstrip().startswith(b"<player>")
+                and segment.count(b"<player>") == 1
+                and b"<!" not in segment
+                and b"<?" not in segment
+            ):
                 self.filtered += 1
                 out.append(b"\n" * segment.count(b"\n"))
             else:
@@ -148,8 +183,10 @@ class XmlRows(OpenedList):
         if self.combined:
             self.lists = self._settle_combined()
             self._xml_figures = tuple(
-                (list_labels(lst, True), names) for lst, names in XML_COMBINED_FIELDS
-                if lst in self.lists)
+                (list_labels(lst, True), names)
+                for lst, names in XML_COMBINED_FIELDS
+                if lst in self.lists
+            )
         else:
             self.lists = (self._settle_single_list(),)
             self._xml_figures = ((list_labels(self.lists[0], False), XML_SINGLE_FIELDS),)
@@ -163,8 +200,10 @@ class XmlRows(OpenedList):
                 read_fide_id(get("fideid", "")),
                 read_name(get("name", "")),
                 self.period,
-                tuple(read_figures(lab, get(r, ""), get(g, ""), get(k, ""))
-                      for lab, (r, g, k) in self._xml_figures),
+                tuple(
+                    read_figures(lab, get(r, ""), get(g, ""), get(k, ""))
+                    for lab, (r, g, k) in self._xml_figures
+                ),
                 get("country", "").strip() or None,
                 get("sex", "").strip() or None,
                 read_title(get("title", "")),
@@ -232,13 +271,17 @@ class _SafeXml:
             self._refuse_size(f"a tag or comment of more than {MAX_MARKUP:,} bytes")
 
     def _refuse_size(self, what: str) -> None:
-        raise BadInput(f"{self.owner.where}:{self._parser.CurrentLineNumber}: the XML holds "
-                       f"{what} (a FIDE list's longest field, a name, has under 100): not a "
-                       "FIDE rating list, refused")
+        raise BadInput(
+            f"{self.owner.where}:{self._parser.CurrentLineNumber}: the XML holds "
+            f"{what} (a FIDE list's longest field, a name, has under 100): not a "
+            "FIDE rating list, refused"
+        )
 
     def _refuse(self, what: str) -> None:
-        raise BadInput(f"{self.owner.where}:{self._parser.CurrentLineNumber}: the XML "
-                       f"declares {what}, which a FIDE list never does; refused for safety")
+        raise BadInput(
+            f"{self.owner.where}:{self._parser.CurrentLineNumber}: the XML "
+            f"declares {what}, which a FIDE list never does; refused for safety"
+        )
 
     def _refuse_dtd(self, *_: Any) -> None:
         self._refuse("a DTD (<!DOCTYPE ...>)")
@@ -252,9 +295,11 @@ class _SafeXml:
 
     def _root(self, name: str, _attrs: Any) -> None:
         if name.lower() != "playerslist":
-            raise BadInput(f"{self.owner.where}:{self._parser.CurrentLineNumber}: the root "
-                           f"element is <{name[:40]}>, not <playerslist>: is this a FIDE XML "
-                           "list?")
+            raise BadInput(
+                f"{self.owner.where}:{self._parser.CurrentLineNumber}: the root "
+                f"element is <{name[:40]}>, not <playerslist>: is this a FIDE XML "
+                "list?"
+            )
         self.seen_root = True
         self._parser.StartElementHandler = None  # the root is all it checks
 

@@ -36,9 +36,11 @@ def too_late_reason(end: dt.date, tournament_id: int) -> str:
     """Why a tournament that ended on `end` is in no period: its list would come after
     LAST_PERIOD (or `end` is past LAST_DATE: a database stored before the importer kept to
     it)."""
-    return (f"{TOO_LATE} {end.isoformat()}: no list after {LAST_PERIOD} is replayed (a "
-            f"wrong date in the PGN?): pin it with `tracker event set {tournament_id} "
-            "--period YYYY-MM`")
+    return (
+        f"{TOO_LATE} {end.isoformat()}: no list after {LAST_PERIOD} is replayed (a "
+        f"wrong date in the PGN?): pin it with `tracker event set {tournament_id} "
+        "--period YYYY-MM`"
+    )
 
 
 def period_of_end(end: dt.date, rating_list: RatingList) -> Period | None:
@@ -49,6 +51,7 @@ def period_of_end(end: dt.date, rating_list: RatingList) -> Period | None:
         return None
     period = default_period(end, rating_list)
     return period if period <= LAST_PERIOD else None
+
 
 ASSUMED_GAMES_WHEN_ESTABLISHED = NEW_PLAYER_GAMES
 """An official K below a new player's K shows 30 games completed, at least."""
@@ -247,8 +250,7 @@ def list_in_force(on: dt.date, rating_list: RatingList = RatingList.STANDARD) ->
     return None
 
 
-def previous_list(period: Period, rating_list: RatingList = RatingList.STANDARD
-                  ) -> Period | None:
+def previous_list(period: Period, rating_list: RatingList = RatingList.STANDARD) -> Period | None:
     """The list before `period`'s (None before the first list)."""
     return list_in_force(period.prev().list_date, rating_list)
 
@@ -293,13 +295,18 @@ def assign_units(
             period = period_of_end(end, rating_list)
         else:
             period = None
-        units.append(Unit(t, rating_list, start, end, period, t.pinned_period is not None,
-                          tuple(gs)))
-    units.sort(key=lambda u: (u.period is None, u.period or Period(1970, 1),
-                              u.start or dt.date.min, u.tournament.id))
+        units.append(
+            Unit(t, rating_list, start, end, period, t.pinned_period is not None, tuple(gs))
+        )
+    units.sort(
+        key=lambda u: (
+            u.period is None,
+            u.period or Period(1970, 1),
+            u.start or dt.date.min,
+            u.tournament.id,
+        )
+    )
     return units
-
-
 
 
 def _same_round(a: str | None, b: str | None) -> bool:
@@ -331,12 +338,14 @@ def stored_twice(units: Iterable[Unit]) -> list[str]:
             ou, og = other
             if ou.tournament.id == u.tournament.id and not _same_round(og.round, g.round):
                 continue
-            where = (f"'{ou.label}' (event {ou.tournament.id}) and '{u.label}' "
-                     f"(event {u.tournament.id})" if ou.tournament.id != u.tournament.id
-                     else f"'{u.label}' (event {u.tournament.id}), rounds {og.round} and "
-                          f"{g.round}")
+            where = (
+                f"'{ou.label}' (event {ou.tournament.id}) and '{u.label}' (event {u.tournament.id})"
+                if ou.tournament.id != u.tournament.id
+                else f"'{u.label}' (event {u.tournament.id}), rounds {og.round} and {g.round}"
+            )
             found.append(
                 f"maybe one game stored twice: {g.date.isoformat()} against {g.opponent} "
                 f"({'white' if g.white else 'black'}, {g.result}) in {where}: both count "
-                f"(`tracker event set ID --exclude` leaves a tournament out)")
+                f"(`tracker event set ID --exclude` leaves a tournament out)"
+            )
     return found

@@ -8,16 +8,19 @@ from tracker.model import LAST_DATE, LAST_PERIOD, Period, RatingList
 from tracker.periods.facts import TournamentFact, is_list_month
 
 
-def check_pin(t: TournamentFact, period: Period, rating_list: RatingList, *,
-              force: bool = False) -> None:
+def check_pin(
+    t: TournamentFact, period: Period, rating_list: RatingList, *, force: bool = False
+) -> None:
     """Refuse to pin a tournament to a list that cannot rate it: a month without a list of
     `rating_list`, or a list published before the tournament's last round (the rule the
     check's what-ifs follow: a list cannot rate a tournament that was not over) unless
     `force` (the PGN's dates are wrong and FIDE's page says where it landed)."""
     where = f"tournament {t.id} ({t.name}"
     if not is_list_month(period, rating_list):
-        raise BadInput(f"--period {period}: FIDE published no {rating_list} list that month "
-                       f"(lists were not monthly then): give a list month for {where})")
+        raise BadInput(
+            f"--period {period}: FIDE published no {rating_list} list that month "
+            f"(lists were not monthly then): give a list month for {where})"
+        )
     end = t.end or t.start
     if end is None or period.list_date > end or force:
         return
@@ -25,12 +28,15 @@ def check_pin(t: TournamentFact, period: Period, rating_list: RatingList, *,
     while not is_list_month(first, rating_list):
         first = first.next()
     start = t.start or end
-    dates = (start.isoformat() if start == end
-             else f"{start.isoformat()} to {end.isoformat()}")
-    lands = (f"the first {rating_list} list it can land on is {first}" if first <= LAST_PERIOD
-             and end <= LAST_DATE else f"no list it can land on is replayed (the last is "
-             f"{LAST_PERIOD})")
-    raise BadInput(f"{where}, played {dates}) cannot be rated on the {period} list "
-                   f"(dated {period.list_date.isoformat()}, before its last round): {lands} "
-                   "(if its dates in the PGN are wrong and FIDE's page says otherwise, add "
-                   "--force)")
+    dates = start.isoformat() if start == end else f"{start.isoformat()} to {end.isoformat()}"
+    lands = (
+        f"the first {rating_list} list it can land on is {first}"
+        if first <= LAST_PERIOD and end <= LAST_DATE
+        else f"no list it can land on is replayed (the last is {LAST_PERIOD})"
+    )
+    raise BadInput(
+        f"{where}, played {dates}) cannot be rated on the {period} list "
+        f"(dated {period.list_date.isoformat()}, before its last round): {lands} "
+        "(if its dates in the PGN are wrong and FIDE's page says otherwise, add "
+        "--force)"
+    )

@@ -64,8 +64,11 @@ def _most_common(values: Iterable[int | None]) -> int | None:
 def _busy_days(unit: Unit) -> set[dt.date]:
     """The days of a standard-list tournament with GAMES_A_DAY_NOT_STANDARD or more of the
     player's games whose list was assumed (no TimeControl): a rapid or blitz session."""
-    if (len(unit.games) < GAMES_A_DAY_NOT_STANDARD or unit.rating_list != RatingList.STANDARD
-            or unit.tournament.pinned_list is not None):
+    if (
+        len(unit.games) < GAMES_A_DAY_NOT_STANDARD
+        or unit.rating_list != RatingList.STANDARD
+        or unit.tournament.pinned_list is not None
+    ):
         return set()
     per_day = Counter(g.date for g in unit.games if g.list_assumed and g.date is not None)
     return {d for d, n in per_day.items() if n >= GAMES_A_DAY_NOT_STANDARD}
@@ -81,11 +84,14 @@ def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCoun
         if unit.tournament.excluded:
             reason = "excluded (tracker event set --exclude)"
         elif busy and g.list_assumed and g.date in busy:
-            reason = (f"{GAMES_A_DAY_NOT_STANDARD}+ games on one day without a time control: "
-                      f"not standard (rapid or blitz? tracker event set {unit.tournament.id} "
-                      "--list rapid|blitz)")
-        elif not g.rated and not (unit.tournament.pinned_list is not None
-                                  and g.not_rated_reason in OVERRIDABLE_REASONS):
+            reason = (
+                f"{GAMES_A_DAY_NOT_STANDARD}+ games on one day without a time control: "
+                f"not standard (rapid or blitz? tracker event set {unit.tournament.id} "
+                "--list rapid|blitz)"
+            )
+        elif not g.rated and not (
+            unit.tournament.pinned_list is not None and g.not_rated_reason in OVERRIDABLE_REASONS
+        ):
             reason = g.not_rated_reason or "not rated"
         elif g.score is None:
             reason = NotRated.UNFINISHED.value
@@ -118,9 +124,15 @@ def _rated_by_the_lists(unit: Unit, lists: Mapping[int, Mapping[Period, ListStat
         rated, reason = g.rated, g.not_rated_reason
         if reason == UNRATED_BY_TAGS and status.rating is not None:
             rated, reason = True, None
-        games.append(replace(
-            g, opponent_elo=status.rating, rated=rated, not_rated_reason=reason,
-            opponent_rating_source=f"{unit.rating_list} {force} list ({status.source})"))
+        games.append(
+            replace(
+                g,
+                opponent_elo=status.rating,
+                rated=rated,
+                not_rated_reason=reason,
+                opponent_rating_source=f"{unit.rating_list} {force} list ({status.source})",
+            )
+        )
     return replace(unit, games=tuple(games)) if changed else unit
 
 
@@ -150,9 +162,13 @@ def replay(inputs: ReplayInputs) -> Replay:
     by_period: dict[Period, list[Unit]] = defaultdict(list)
     for u in units:
         if u.period is None:
-            why = (f"no date: pin it with `tracker event set {u.tournament.id} --period "
-                   "YYYY-MM`" if u.end is None else too_early_reason(rl)
-                   if u.end < replay_from(rl) else too_late_reason(u.end, u.tournament.id))
+            why = (
+                f"no date: pin it with `tracker event set {u.tournament.id} --period YYYY-MM`"
+                if u.end is None
+                else too_early_reason(rl)
+                if u.end < replay_from(rl)
+                else too_late_reason(u.end, u.tournament.id)
+            )
             unplaced.extend(NotCounted(g, u.label, why) for g in u.games)
         else:
             by_period[u.period].append(u)
@@ -180,8 +196,12 @@ def replay(inputs: ReplayInputs) -> Replay:
             # The recorded count is "before the first game in the database": the games
             # inside the starting official rating are completed too.
             state.rated_games += sum(
-                1 for u in before if not u.tournament.excluded for g in u.games
-                if g.rated and g.score is not None and g.opponent_elo is not None)
+                1
+                for u in before
+                if not u.tournament.excluded
+                for g in u.games
+                if g.rated and g.score is not None and g.opponent_elo is not None
+            )
         state.remember(start)
         first_period = next_list(start, rl)
     elif first_games is not None:
@@ -204,11 +224,20 @@ def replay(inputs: ReplayInputs) -> Replay:
         # The games stored from before the replay's start (before 2008, or inside the
         # starting official rating) against rated opponents are games completed too: 30 of
         # them make the count a fact, not the policy's assumption.
-        early = sum(1 for u in (*(u for u in units if u.period is None and u.end is not None
-                                  and u.end < replay_from(rl)),
-                                *before)
-                    if not u.tournament.excluded for g in u.games
-                    if g.rated and g.score is not None and g.opponent_elo is not None)
+        early = sum(
+            1
+            for u in (
+                *(
+                    u
+                    for u in units
+                    if u.period is None and u.end is not None and u.end < replay_from(rl)
+                ),
+                *before,
+            )
+            if not u.tournament.excluded
+            for g in u.games
+            if g.rated and g.score is not None and g.opponent_elo is not None
+        )
         if early >= ASSUMED_GAMES_WHEN_ESTABLISHED:
             state.rated_games = max(state.rated_games, early)
             state.games_known = True
@@ -226,9 +255,15 @@ def replay(inputs: ReplayInputs) -> Replay:
         period = period.next()
     first_official = anchors[0] if anchors else None
     while period <= last:
-        row = _replay_period(period, by_period.get(period, []), official, state, birth_year,
-                             evidence.get(period, ()),
-                             first_official is not None and period < first_official)
+        row = _replay_period(
+            period,
+            by_period.get(period, []),
+            official,
+            state,
+            birth_year,
+            evidence.get(period, ()),
+            first_official is not None and period < first_official,
+        )
         if row is not None:
             rows.append(row)
         period = next_list(period, rl)
@@ -238,15 +273,17 @@ def replay(inputs: ReplayInputs) -> Replay:
 def _start_tag(first_units: Sequence[Unit]) -> int | None:
     """The player's own Elo tag in the first period's tournaments (rated games of
     tournaments not excluded first): the rating the replay starts from."""
-    tag = _most_common(g.own_elo for u in first_units for g in u.games
-                       if g.rated and not u.tournament.excluded)
+    tag = _most_common(
+        g.own_elo for u in first_units for g in u.games if g.rated and not u.tournament.excluded
+    )
     if tag is None:
         tag = _most_common(g.own_elo for u in first_units for g in u.games)
     return tag
 
 
-def _tag_evidence(units: Iterable[Unit], rl: RatingList
-                  ) -> dict[Period, list[tuple[int, str, int]]]:
+def _tag_evidence(
+    units: Iterable[Unit], rl: RatingList
+) -> dict[Period, list[tuple[int, str, int]]]:
     """The player's own Elo tag in each tournament on this list, by the list in force at its
     start (the rating of that list as the organiser printed it), with the number of games
     that carry it: rated games of tournaments not excluded only (an online event's tags are
@@ -255,8 +292,10 @@ def _tag_evidence(units: Iterable[Unit], rl: RatingList
     season) is no new evidence."""
     found: dict[Period, list[tuple[int, str, int]]] = defaultdict(list)
     first_of: dict[str, tuple[Period, int]] = {}  # event name -> (earliest start list, tag)
-    ordered = sorted((u for u in units if u.period is not None and not u.tournament.excluded),
-                     key=lambda u: (_unit_start(u), u.tournament.id))
+    ordered = sorted(
+        (u for u in units if u.period is not None and not u.tournament.excluded),
+        key=lambda u: (_unit_start(u), u.tournament.id),
+    )
     for u in ordered:
         own = [g.own_elo for g in u.games if g.rated and g.own_elo is not None]
         if not own:
@@ -288,24 +327,43 @@ def _tag_for(tags: Sequence[tuple[int, str, int]], replayed: int | None) -> int 
     return min(t for t, n in weights.items() if n == best)
 
 
-def _anchor_row(entry: OfficialEntry, rl: RatingList, state: ReplayState,
-                before: Sequence[Unit] = ()) -> PeriodRow:
+def _anchor_row(
+    entry: OfficialEntry, rl: RatingList, state: ReplayState, before: Sequence[Unit] = ()
+) -> PeriodRow:
     notes = [f"start: official rating on the {entry.period} list"]
     if before:
-        notes.append(f"includes {len(before)} earlier tournament"
-                     f"{'' if len(before) == 1 else 's'} with no Elo tag of the player's to "
-                     "replay from: " + ", ".join(u.label for u in before))
+        notes.append(
+            f"includes {len(before)} earlier tournament"
+            f"{'' if len(before) == 1 else 's'} with no Elo tag of the player's to "
+            "replay from: " + ", ".join(u.label for u in before)
+        )
     return PeriodRow(
-        period=entry.period, rating_list=rl, rating_before=None, rating_before_source="official",
-        out=None, first=None, tournaments=(), not_counted=(), adjustment=None,
-        replayed=None, official=entry, anchored=True, published=entry.rating,
-        facts=PlayerFacts(), notes=tuple(notes), source=Source.OFFICIAL,
+        period=entry.period,
+        rating_list=rl,
+        rating_before=None,
+        rating_before_source="official",
+        out=None,
+        first=None,
+        tournaments=(),
+        not_counted=(),
+        adjustment=None,
+        replayed=None,
+        official=entry,
+        anchored=True,
+        published=entry.rating,
+        facts=PlayerFacts(),
+        notes=tuple(notes),
+        source=Source.OFFICIAL,
     )
 
 
-def _plan(unit: Unit, state: ReplayState, official: Mapping[Period, OfficialEntry],
-          rating_before: int | None, seeded: bool
-          ) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
+def _plan(
+    unit: Unit,
+    state: ReplayState,
+    official: Mapping[Period, OfficialEntry],
+    rating_before: int | None,
+    seeded: bool,
+) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
     ins, used, skipped = _game_inputs(unit)
     start = _unit_start(unit)
     engine_start = max(start, replay_from(unit.rating_list))
@@ -331,12 +389,22 @@ def _plan(unit: Unit, state: ReplayState, official: Mapping[Period, OfficialEntr
         else:
             ro, source = rating_before, "rating before the period"
     if elo_tag is not None and official_ro is not None and elo_tag != official_ro:
-        note = (f"Elo tag {elo_tag} differs from the official {force} rating {official_ro}")
-    t_in = TournamentIn(start=engine_start, own_rating=ro if rating_before is not None else None,
-                        games=tuple(ins), label=unit.label)
-    plan = TournamentPlan(unit, ro if rating_before is not None else None,
-                          source if rating_before is not None else "unrated",
-                          elo_tag, official_ro, tuple(used), note)
+        note = f"Elo tag {elo_tag} differs from the official {force} rating {official_ro}"
+    t_in = TournamentIn(
+        start=engine_start,
+        own_rating=ro if rating_before is not None else None,
+        games=tuple(ins),
+        label=unit.label,
+    )
+    plan = TournamentPlan(
+        unit,
+        ro if rating_before is not None else None,
+        source if rating_before is not None else "unrated",
+        elo_tag,
+        official_ro,
+        tuple(used),
+        note,
+    )
     return plan, t_in, skipped
 
 
@@ -369,25 +437,33 @@ def _quiet(state: ReplayState, period: Period) -> bool:
     rl = state.inputs.rating_list
     assert state.rating is not None
     standard = _standard_on_list(state, period) if rl != RatingList.STANDARD else None
-    return one_off_adjustment(rl, period.list_date, state.rating,
-                              standard_rating=standard) is None
+    return one_off_adjustment(rl, period.list_date, state.rating, standard_rating=standard) is None
 
 
 def _unit_start(unit: Unit) -> dt.date:
     return unit.start or (unit.period.prev().list_date if unit.period else FIRST_DATE)
 
 
-def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, OfficialEntry],
-                   state: ReplayState, birth_year: int | None,
-                   tags: Sequence[tuple[int, str, int]] = (),
-                   before_official: bool = False) -> PeriodRow | None:
+def _replay_period(
+    period: Period,
+    units: list[Unit],
+    official: Mapping[Period, OfficialEntry],
+    state: ReplayState,
+    birth_year: int | None,
+    tags: Sequence[tuple[int, str, int]] = (),
+    before_official: bool = False,
+) -> PeriodRow | None:
     inputs = state.inputs
     rl = inputs.rating_list
     list_date = period.list_date
     entry = official.get(period)
-    if (not units and entry is None and state.rating is not None
-            and (not tags or _tag_for(tags, state.rating) in (None, state.rating))
-            and _quiet(state, period)):
+    if (
+        not units
+        and entry is None
+        and state.rating is not None
+        and (not tags or _tag_for(tags, state.rating) in (None, state.rating))
+        and _quiet(state, period)
+    ):
         # A rated player's list without games or an official entry, and no one-off
         # adjustment on it: the rating carries over (what the full path below gives then,
         # without its cost: most lists of a long career are such lists).
@@ -401,13 +477,16 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     if rating_before is None and units and seeds_from_standard(rl, list_date):
         # The standard rating of the list in force at the start of the period's first
         # tournament that has one (each tournament then uses the one in force at its start).
-        seed = next((s for u in units
-                     if (s := _standard_in_force(state, _unit_start(u))) is not None), None)
+        seed = next(
+            (s for u in units if (s := _standard_in_force(state, _unit_start(u))) is not None), None
+        )
         if seed is not None:
             seeded = True
             rating_before, before_source = seed[1], "standard rating"
-            notes.append(f"unrated in {rl}: starts from the standard rating {seed[1]} "
-                         f"(the {seed[0]} list, in force at the tournament start)")
+            notes.append(
+                f"unrated in {rl}: starts from the standard rating {seed[1]} "
+                f"(the {seed[0]} list, in force at the tournament start)"
+            )
     facts = period_facts(state, period, birth_year, official)
     if seeded:
         # The seed counts as a rating published on this list, for good (policy
@@ -419,12 +498,17 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     plans: list[TournamentPlan] = []
     t_ins: list[TournamentIn] = []
     skipped: list[NotCounted] = []
-    by_start = (rating_before is not None and not seeded and list_date >= replay_from(rl)
-                and edition_for(rl, list_date).k_by_tournament_start)
+    by_start = (
+        rating_before is not None
+        and not seeded
+        and list_date >= replay_from(rl)
+        and edition_for(rl, list_date).k_by_tournament_start
+    )
     for u in units:
         plan, t_in, skip = _plan(u, state, official, rating_before, seeded)
-        at_start = (k_at_start(_unit_start(u), period, state, birth_year, official)
-                    if by_start else None)
+        at_start = (
+            k_at_start(_unit_start(u), period, state, birth_year, official) if by_start else None
+        )
         if at_start is not None:
             t_in = replace(t_in, k_start=at_start[0], k_start_reason=at_start[1])
         plans.append(plan)
@@ -440,8 +524,15 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     replayed: int | None = rating_before
     if rating_before is not None:
         if any(t.games for t in t_ins):
-            out = rate_period(rating_before, t_ins, rating_list=rl, list_date=list_date,
-                              facts=facts, standard_rating=standard, seeded=seeded)
+            out = rate_period(
+                rating_before,
+                t_ins,
+                rating_list=rl,
+                list_date=list_date,
+                facts=facts,
+                standard_rating=standard,
+                seeded=seeded,
+            )
             replayed = out.rating_after
             if out.reason:
                 notes.append(out.reason)
@@ -464,12 +555,17 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
     adjustment: str | None = None
     if replayed is not None:
         adj = one_off_adjustment(rl, list_date, replayed, standard_rating=standard)
-        if (adj is not None and first is not None and first.rating is not None
-                and not policies.COMPRESS_FIRST_RATING_OF_2024_FORMULA
-                and edition_for(rl, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS):
+        if (
+            adj is not None
+            and first is not None
+            and first.rating is not None
+            and not policies.COMPRESS_FIRST_RATING_OF_2024_FORMULA
+            and edition_for(rl, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS
+        ):
             # A first rating of the Mar 2024 formula is on the compressed scale already.
-            notes.append(f"first rating {replayed} not compressed "
-                         "(COMPRESS_FIRST_RATING_OF_2024_FORMULA)")
+            notes.append(
+                f"first rating {replayed} not compressed (COMPRESS_FIRST_RATING_OF_2024_FORMULA)"
+            )
             adj = None
         if adj is not None:
             replayed, adjustment = adj[0], adj[1]
@@ -481,8 +577,10 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         source = Source.FIRST_RATING
     tag = _tag_for(tags, replayed)
     if len({t for t, _, _ in tags}) > 1:
-        notes.append(f"the Elo tags of the tournaments that started under the {period} list "
-                     "disagree: " + ", ".join(f"{t} ({name})" for t, name, _ in tags))
+        notes.append(
+            f"the Elo tags of the tournaments that started under the {period} list "
+            "disagree: " + ", ".join(f"{t} ({name})" for t, name, _ in tags)
+        )
     if anchored:
         assert entry is not None
         published: int | None = entry.rating
@@ -502,8 +600,10 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
             state.source = f"Elo tag for the {period} list"
             tag_anchored = True
             where = ", ".join(sorted({name for t, name, _ in tags if t == tag}))
-            notes.append(f"re-anchored on the Elo tag {tag} ({where}; replayed "
-                         f"{'unrated' if replayed is None else replayed})")
+            notes.append(
+                f"re-anchored on the Elo tag {tag} ({where}; replayed "
+                f"{'unrated' if replayed is None else replayed})"
+            )
         if tag >= 2400:
             state.ever_2400 = True
     else:
@@ -526,11 +626,26 @@ def _replay_period(period: Period, units: list[Unit], official: Mapping[Period, 
         return None
     assumed = k_assumptions(state, period, facts, rating_before, birth_year, out)
     return PeriodRow(
-        period=period, rating_list=rl, rating_before=rating_before,
-        rating_before_source=before_source, out=out, first=first, tournaments=tuple(plans),
-        not_counted=tuple(skipped), adjustment=adjustment, replayed=replayed,
-        official=entry, anchored=anchored, published=published, facts=facts,
-        notes=tuple(notes), seeded=seeded, standard_rating=standard, twice=twice,
-        elo_tag=tag if entry is None or entry.rating is None else None, source=source,
-        assumptions=assumed, before_official=before_official,
+        period=period,
+        rating_list=rl,
+        rating_before=rating_before,
+        rating_before_source=before_source,
+        out=out,
+        first=first,
+        tournaments=tuple(plans),
+        not_counted=tuple(skipped),
+        adjustment=adjustment,
+        replayed=replayed,
+        official=entry,
+        anchored=anchored,
+        published=published,
+        facts=facts,
+        notes=tuple(notes),
+        seeded=seeded,
+        standard_rating=standard,
+        twice=twice,
+        elo_tag=tag if entry is None or entry.rating is None else None,
+        source=source,
+        assumptions=assumed,
+        before_official=before_official,
     )

@@ -45,7 +45,7 @@ class Assumption:
         return self.command.replace("{player}", who)
 
     def text_for(self, who: str) -> str:
-        """"K assumes X (COMMAND)": the fact assumed and the command that records it."""
+        """ "K assumes X (COMMAND)": the fact assumed and the command that records it."""
         return f"K assumes {self.assumed} ({self.command_for(who)})"
 
 
@@ -163,5 +163,3 @@ class Replay:
     @property
     def last(self) -> PeriodRow | None:
         return self.rows[-1] if self.rows else None
-
-

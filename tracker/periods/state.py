@@ -45,16 +45,19 @@ class ReplayState:
         self.published: dict[Period, int | None] = {}  # list -> rating on it (None: unrated)
         # The recorded facts apply to the lists of PLAYER_FACTS_LISTS only (policy); the
         # other lists learn them from their own official entries and replayed ratings.
-        self.recorded_games = (inputs.player.rated_games
-                               if inputs.rating_list in PLAYER_FACTS_LISTS else None)
+        self.recorded_games = (
+            inputs.player.rated_games if inputs.rating_list in PLAYER_FACTS_LISTS else None
+        )
         self.rated_games = self.recorded_games or 0
         # Whether `rated_games` is a count (recorded, shown by an official K, or counted by
         # the replay from a first rating) rather than the policy's assumption.
         self.games_known = self.recorded_games is not None
-        self.ever_2400 = (bool(inputs.player.ever_2400)
-                          if inputs.rating_list in PLAYER_FACTS_LISTS else False)
-        self.ever_2400_known = (inputs.player.ever_2400 is not None
-                                and inputs.rating_list in PLAYER_FACTS_LISTS)
+        self.ever_2400 = (
+            bool(inputs.player.ever_2400) if inputs.rating_list in PLAYER_FACTS_LISTS else False
+        )
+        self.ever_2400_known = (
+            inputs.player.ever_2400 is not None and inputs.rating_list in PLAYER_FACTS_LISTS
+        )
         self.started_rated = False  # the replay's first rating came from outside it
         self.list_games = 0  # the games columns of the official entries learnt, added up
         self.peak = 0  # the highest rating the replay knows on this list
@@ -89,8 +92,11 @@ class ReplayState:
         on this list gives (K 10 under a ladder) keeps K 10 for good (spec 3 rule 1)."""
         rl = self.inputs.rating_list
         on = entry.period.list_date
-        if (entry.k is not None and on >= replay_from(rl)
-                and edition_for(rl, on).k_shows_2400(entry.k)):
+        if (
+            entry.k is not None
+            and on >= replay_from(rl)
+            and edition_for(rl, on).k_shows_2400(entry.k)
+        ):
             self.ever_2400 = True
         if entry.k is not None and not self.games_known and entry.k < _newcomer_k(rl, entry.period):
             # An official K below a new player's: 30 games completed, at least (a count now).
@@ -124,16 +130,19 @@ class ReplayState:
         return None if rating is None else (p, rating)
 
 
-def _official_k(rl: RatingList, before: Period | None, period: Period,
-                official: Mapping[Period, OfficialEntry]) -> int | None:
+def _official_k(
+    rl: RatingList, before: Period | None, period: Period, official: Mapping[Period, OfficialEntry]
+) -> int | None:
     """The official K printed on the list `before` as the K of the period of `period` (the
     list after it); None when none is recorded or it was published under other K rules."""
     prev = official.get(before) if before is not None else None
     official_k = prev.k if prev is not None else None
     if official_k is not None and not 1 <= official_k <= MAX_K:
         official_k = None  # stored before such a K was refused: no K FIDE prints
-    if official_k is not None and before is not None and (
-        edition_for(rl, before.list_date).k_rules != edition_for(rl, period.list_date).k_rules
+    if (
+        official_k is not None
+        and before is not None
+        and (edition_for(rl, before.list_date).k_rules != edition_for(rl, period.list_date).k_rules)
     ):
         # Published under the K rules of the previous list (e.g. the flat K 20 of rapid and
         # blitz before Oct 2022): the K of this period is derived under its own rules.
@@ -141,8 +150,12 @@ def _official_k(rl: RatingList, before: Period | None, period: Period,
     return official_k
 
 
-def period_facts(state: ReplayState, period: Period, birth_year: int | None,
-           official: Mapping[Period, OfficialEntry]) -> PlayerFacts:
+def period_facts(
+    state: ReplayState,
+    period: Period,
+    birth_year: int | None,
+    official: Mapping[Period, OfficialEntry],
+) -> PlayerFacts:
     rl = state.inputs.rating_list
     return PlayerFacts(
         birth_year=birth_year,
@@ -153,8 +166,13 @@ def period_facts(state: ReplayState, period: Period, birth_year: int | None,
     )
 
 
-def k_at_start(start: dt.date, period: Period, state: ReplayState, birth_year: int | None,
-               official: Mapping[Period, OfficialEntry]) -> tuple[int, str] | None:
+def k_at_start(
+    start: dt.date,
+    period: Period,
+    state: ReplayState,
+    birth_year: int | None,
+    official: Mapping[Period, OfficialEntry],
+) -> tuple[int, str] | None:
     """The K the player had on `start`, the first day of a tournament rated in `period`, when
     its start list is older than the list before `period` (else it is the period's K: None);
     also None when the replay does not know the player as rated on that list (the period's
@@ -179,21 +197,31 @@ def k_at_start(start: dt.date, period: Period, state: ReplayState, birth_year: i
     if official_k is not None:
         return official_k, f"{where}: official K"
     games, ever_2400, reached_2300 = known
-    facts = PlayerFacts(birth_year=birth_year, rated_games=games, ever_2400=ever_2400,
-                        reached_2300=reached_2300)
+    facts = PlayerFacts(
+        birth_year=birth_year, rated_games=games, ever_2400=ever_2400, reached_2300=reached_2300
+    )
     k, why = derive_k(rl, after.list_date, facts, rating)
     return k, f"{where} ({rating}): {why}"
 
 
-def k_assumptions(state: ReplayState, period: Period, facts: PlayerFacts,
-                  rating_before: int | None, birth_year: int | None, out: PeriodOut | None
-                  ) -> tuple[Assumption, ...]:
+def k_assumptions(
+    state: ReplayState,
+    period: Period,
+    facts: PlayerFacts,
+    rating_before: int | None,
+    birth_year: int | None,
+    out: PeriodOut | None,
+) -> tuple[Assumption, ...]:
     """The facts nobody recorded that the period's K rested on: each one whose other value
     would have given another K (none when an official K decided, or no K was used)."""
     if out is None or not out.games or facts.official_k is not None or rating_before is None:
         return ()
-    ask_2400 = (not state.ever_2400_known and not facts.ever_2400 and state.started_rated
-                and state.peak >= PEAK_FOR_2400_QUESTION)
+    ask_2400 = (
+        not state.ever_2400_known
+        and not facts.ever_2400
+        and state.started_rated
+        and state.peak >= PEAK_FOR_2400_QUESTION
+    )
     if state.games_known and birth_year is not None and not ask_2400:
         return ()  # nothing unknown (most periods of a player whose facts are recorded)
     rl = state.inputs.rating_list
@@ -206,19 +234,38 @@ def k_assumptions(state: ReplayState, period: Period, facts: PlayerFacts,
     # is what records them.
     k_option = f"--list {rl} --period YYYY-MM --rating R --k K"
     facts_here = rl in PLAYER_FACTS_LISTS
-    if not state.games_known and derive_k(
-            rl, on, replace(facts, rated_games=0), rating_before)[0] != k:
-        found.append(Assumption(
-            "rated-games", f"{GAMES_COMPLETED_WHEN_UNKNOWN}+ rated games completed",
-            "tracker player set {player} --rated-games N" if facts_here else
-            "tracker official add {player} " + k_option))
-    if birth_year is None and derive_k(
-            rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k:
-        found.append(Assumption("birth-year", "not a junior (birth year unknown)",
-                                "tracker player set {player} --birth-year YYYY"))
+    if (
+        not state.games_known
+        and derive_k(rl, on, replace(facts, rated_games=0), rating_before)[0] != k
+    ):
+        found.append(
+            Assumption(
+                "rated-games",
+                f"{GAMES_COMPLETED_WHEN_UNKNOWN}+ rated games completed",
+                "tracker player set {player} --rated-games N"
+                if facts_here
+                else "tracker official add {player} " + k_option,
+            )
+        )
+    if (
+        birth_year is None
+        and derive_k(rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k
+    ):
+        found.append(
+            Assumption(
+                "birth-year",
+                "not a junior (birth year unknown)",
+                "tracker player set {player} --birth-year YYYY",
+            )
+        )
     if ask_2400 and derive_k(rl, on, replace(facts, ever_2400=True), rating_before)[0] != k:
-        found.append(Assumption(
-            "ever-2400", "never rated 2400+ on this list",
-            "tracker player set {player} --ever-2400" if facts_here else
-            "tracker official add {player} " + k_option))
+        found.append(
+            Assumption(
+                "ever-2400",
+                "never rated 2400+ on this list",
+                "tracker player set {player} --ever-2400"
+                if facts_here
+                else "tracker official add {player} " + k_option,
+            )
+        )
     return tuple(found)

@@ -21,12 +21,33 @@ from tracker.pgn.stream import BOM, chunks, drop_boms
 
 MAX_TAGS = 500
 """Most tags kept per game; further tags are dropped with one problem, except STORED_TAGS."""
-STORED_TAGS = frozenset({
-    "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo",
-    "WhiteFideId", "BlackFideId", "WhiteTitle", "BlackTitle", "TimeControl", "EventDate",
-    "Termination", "Variant", "FEN", "SetUp", "WhiteRatingDiff", "BlackRatingDiff", "WhiteRD",
-    "BlackRD",
-})
+STORED_TAGS = frozenset(
+    {
+        "Event",
+        "Site",
+        "Date",
+        "Round",
+        "White",
+        "Black",
+        "Result",
+        "WhiteElo",
+        "BlackElo",
+        "WhiteFideId",
+        "BlackFideId",
+        "WhiteTitle",
+        "BlackTitle",
+        "TimeControl",
+        "EventDate",
+        "Termination",
+        "Variant",
+        "FEN",
+        "SetUp",
+        "WhiteRatingDiff",
+        "BlackRatingDiff",
+        "WhiteRD",
+        "BlackRD",
+    }
+)
 """The tags the importer reads: kept wherever they stand, even past MAX_TAGS (a game whose
 White tag came after 500 others was skipped for want of a White player)."""
 MAX_VALUE = 4096

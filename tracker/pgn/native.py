@@ -31,14 +31,20 @@ class Speedups(Protocol):
     VERSION: int
 
     def configure(
-        self, raw_game: type, fast_tags: Any, max_tags: int, max_value: int,
-        results: tuple[bytes, ...], drop: bytes, numbering: bytes, /,
+        self,
+        raw_game: type,
+        fast_tags: Any,
+        max_tags: int,
+        max_value: int,
+        results: tuple[bytes, ...],
+        drop: bytes,
+        numbering: bytes,
+        /,
     ) -> None: ...
 
     def groups(
         self, buf: bytes, base_line: int, final: bool, /
-    ) -> tuple[list[RawGame], list[tuple[int, int, int, int]], tuple[int, int] | None] | None:
-        ...
+    ) -> tuple[list[RawGame], list[tuple[int, int, int, int]], tuple[int, int] | None] | None: ...
 
     def normalize(self, data: bytes, /) -> bytes: ...
 

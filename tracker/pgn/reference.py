@@ -164,13 +164,9 @@ def validate_moves(text: str, first_line: int = 1) -> list[tuple[int, str]]:
     handle = _CountingText(text)
     found: list[tuple[int, str]] = []
     try:
-        game = chess.pgn.read_game(
-            handle, Visitor=lambda: _QuietBuilder(handle, found, first_line)
-        )
+        game = chess.pgn.read_game(handle, Visitor=lambda: _QuietBuilder(handle, found, first_line))
     except Exception as exc:  # noqa: BLE001 - lenient reader; anything else is a problem too
         return [(first_line, f"cannot be read: {exc}")]
     if game is None:
         return [(first_line, "no game found")]
     return found
-
-

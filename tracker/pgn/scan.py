@@ -158,7 +158,10 @@ class _Reader:
                 self.pending.clear()
             elif done is not None:
                 done = RawGame(
-                    done.tags, done.moves_digest, done.has_moves, done.line,
+                    done.tags,
+                    done.moves_digest,
+                    done.has_moves,
+                    done.line,
                     (*done.problems, *self.pending),
                 )
                 self.pending.clear()

@@ -100,9 +100,7 @@ def _line_ends_of(data: bytes) -> int:
     return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
 
 
-def blocks(
-    stream: BinaryIO, source: str, speedups: Speedups | None = SPEEDUPS
-) -> Iterator[bytes]:
+def blocks(stream: BinaryIO, source: str, speedups: Speedups | None = SPEEDUPS) -> Iterator[bytes]:
     """The bytes of `stream` as UTF-8 or a single-byte code page with LF line ends; a read
     error is a BadInput naming the source.
 

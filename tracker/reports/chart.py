@@ -36,9 +36,11 @@ def visible(text: str) -> str:
     r"""`text` with every control character (newline included), C1 code and bidi override
     written as an escape (`\x1b`, `\u202e`): a name from a PGN file shown on a chart or in a
     page can neither break the file (XML allows no C0 control) nor reorder what follows."""
+
     def escape(found: re.Match[str]) -> str:
         code = ord(found.group())
         return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+
     return _CONTROLS.sub(escape, text)
 
 
@@ -64,8 +66,10 @@ class ChartTournament:
     def describe(self, period: Period) -> str:
         """One line for a hover: name, dates, games, points, change, the list that rates it."""
         change = "" if self.change is None else f", change {fmt_signed(self.change) or '0'}"
-        return (f"{visible(self.name)} ({self.dates}): {plural(self.games, 'game')}, "
-                f"{fmt_points(self.points)} points{change}; rated on the {period} list")
+        return (
+            f"{visible(self.name)} ({self.dates}): {plural(self.games, 'game')}, "
+            f"{fmt_points(self.points)} points{change}; rated on the {period} list"
+        )
 
 
 @dataclass(frozen=True)
@@ -101,14 +105,19 @@ class ChartPeriod:
         else:
             change = fmt_signed(self.change) or "0" if self.change is not None else ""
             before = "unrated" if self.rating_before is None else str(self.rating_before)
-            head = (f"{rating_list} {self.period}: {rating} ({before} {change}, "
-                    f"{plural(self.games, 'game')}, {fmt_points(self.points)} points)"
-                    if change else f"{rating_list} {self.period}: {rating}")
+            head = (
+                f"{rating_list} {self.period}: {rating} ({before} {change}, "
+                f"{plural(self.games, 'game')}, {fmt_points(self.points)} points)"
+                if change
+                else f"{rating_list} {self.period}: {rating}"
+            )
         lines = [head]
         if self.official is not None and not self.start:
             diff = self.difference
-            lines.append(f"official {self.official}" + (
-                "" if not diff else f" (replayed {fmt_signed(diff)})"))
+            lines.append(
+                f"official {self.official}"
+                + ("" if not diff else f" (replayed {fmt_signed(diff)})")
+            )
         if self.tag is not None:
             lines.append(f"own Elo tag {self.tag}: the next period starts from it")
         if self.assumed:
@@ -138,8 +147,11 @@ class Projection:
 
     def describe(self, rating_list: RatingList) -> str:
         expected = "unrated" if self.expected is None else str(self.expected)
-        since = ("no official rating recorded" if self.since is None
-                 else f"from the games since the {self.since} list")
+        since = (
+            "no official rating recorded"
+            if self.since is None
+            else f"from the games since the {self.since} list"
+        )
         return f"{rating_list}: expected {expected} on the {self.period} list ({since})"
 
 
@@ -169,13 +181,15 @@ class Chart:
     @property
     def drawn(self) -> tuple[ChartList, ...]:
         """The lists with something to draw."""
-        return tuple(c for c in self.lists
-                     if c.points or c.start is not None or any(p.official for p in c.periods))
+        return tuple(
+            c
+            for c in self.lists
+            if c.points or c.start is not None or any(p.official for p in c.periods)
+        )
 
 
 def _is_start(row: PeriodRow) -> bool:
-    return (row.rating_before is None and row.out is None and row.first is None
-            and row.anchored)
+    return row.rating_before is None and row.out is None and row.first is None and row.anchored
 
 
 def _tournaments(row: PeriodRow) -> tuple[ChartTournament, ...]:
@@ -185,9 +199,18 @@ def _tournaments(row: PeriodRow) -> tuple[ChartTournament, ...]:
             continue  # nothing of it counted (online, excluded...)
         u = plan.unit
         fig = tournament_figures(plan, row)
-        out.append(ChartTournament(u.label, u.start, u.end,
-                                   u.start or u.end or row.period.list_date, plan.ro,
-                                   fig.games, fig.points, fig.change))
+        out.append(
+            ChartTournament(
+                u.label,
+                u.start,
+                u.end,
+                u.start or u.end or row.period.list_date,
+                plan.ro,
+                fig.games,
+                fig.points,
+                fig.change,
+            )
+        )
     return tuple(out)
 
 
@@ -196,10 +219,20 @@ def chart_period(row: PeriodRow) -> ChartPeriod:
     rating = row.published if start else row.replayed
     tag = row.elo_tag if row.source == Source.ELO_TAG else None
     return ChartPeriod(
-        period=row.period, day=row.period.list_date, rating_before=row.rating_before,
-        rating=rating, published=row.published, change=row.change, games=row.games,
-        points=row.points, tournaments=_tournaments(row), official=row.official_rating,
-        tag=tag, start=start, assumed=bool(row.assumptions))
+        period=row.period,
+        day=row.period.list_date,
+        rating_before=row.rating_before,
+        rating=rating,
+        published=row.published,
+        change=row.change,
+        games=row.games,
+        points=row.points,
+        tournaments=_tournaments(row),
+        official=row.official_rating,
+        tag=tag,
+        start=start,
+        assumed=bool(row.assumptions),
+    )
 
 
 def chart_start(replay_: Replay) -> ChartStart | None:
@@ -209,8 +242,9 @@ def chart_start(replay_: Replay) -> ChartStart | None:
         return None
     first = replay_.rows[0]
     if _is_start(first) and first.official_rating is not None:
-        return ChartStart(first.period.list_date, first.official_rating,
-                          f"official {first.period} list")
+        return ChartStart(
+            first.period.list_date, first.official_rating, f"official {first.period} list"
+        )
     if first.rating_before is None:
         return None  # unrated: the line starts at the first rating
     before = previous_list(first.period, replay_.rating_list)
@@ -226,13 +260,18 @@ def chart_projection(replay_: Replay, player: PlayerRef) -> Projection | None:
         return None
     row = replay_.row(rep.next_period)
     before = None if row is None else row.rating_before
-    return Projection(rep.next_period, rep.next_period.list_date, before, rep.expected,
-                      rep.last_official)
+    return Projection(
+        rep.next_period, rep.next_period.list_date, before, rep.expected, rep.last_official
+    )
 
 
 def chart_list(replay_: Replay, player: PlayerRef) -> ChartList:
-    return ChartList(replay_.rating_list, tuple(chart_period(r) for r in replay_.rows),
-                     chart_start(replay_), chart_projection(replay_, player))
+    return ChartList(
+        replay_.rating_list,
+        tuple(chart_period(r) for r in replay_.rows),
+        chart_start(replay_),
+        chart_projection(replay_, player),
+    )
 
 
 def chart_footnote(replays: Iterable[Replay]) -> str:
@@ -243,12 +282,16 @@ def chart_footnote(replays: Iterable[Replay]) -> str:
         for r in rp.rows:
             for a in r.assumptions:
                 facts[a.assumed] = facts.get(a.assumed, 0) + 1
-        parts += [f"{rp.rating_list}: K assumes {what} in {plural(n, 'period')}"
-                  for what, n in facts.items()]
+        parts += [
+            f"{rp.rating_list}: K assumes {what} in {plural(n, 'period')}"
+            for what, n in facts.items()
+        ]
         tagged = sum(1 for r in rp.rows if r.source == Source.ELO_TAG)
         if tagged:
-            parts.append(f"{rp.rating_list}: {plural(tagged, 'list')} re-anchored on the "
-                         "player's own Elo tag")
+            parts.append(
+                f"{rp.rating_list}: {plural(tagged, 'list')} re-anchored on the "
+                "player's own Elo tag"
+            )
     return ("Assumed: " + "; ".join(parts) + " (tracker history says where)") if parts else ""
 
 
@@ -263,6 +306,8 @@ def chart_model(history: PlayerHistory, lists: Iterable[RatingList] | None = Non
     order of RatingList (standard first)."""
     wanted = set(history.replays) if lists is None else set(lists)
     replays = [history.replays[rl] for rl in RatingList if rl in wanted and rl in history.replays]
-    return Chart(replayed_title(history.player, "FIDE rating history"),
-                 tuple(chart_list(rp, history.player) for rp in replays),
-                 chart_footnote(replays))
+    return Chart(
+        replayed_title(history.player, "FIDE rating history"),
+        tuple(chart_list(rp, history.player) for rp in replays),
+        chart_footnote(replays),
+    )

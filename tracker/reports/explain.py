@@ -42,13 +42,14 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     row = replay_.row(period)
     rl = replay_.rating_list
     before = [r for r in replay_.rows if r.period < period]
-    if (row is None and before and period <= replay_.rows[-1].period
-            and is_list_month(period, rl)):
+    if row is None and before and period <= replay_.rows[-1].period and is_list_month(period, rl):
         last = before[-1]
         carried = "unrated" if last.published is None else str(last.published)
-        return [f"{player.name}: {rl} list {period} (list of {period.list_date:%d %b %Y})",
-                f"No game, official entry or adjustment on this list: the rating carries over "
-                f"from the {last.period} list: {carried}."]
+        return [
+            f"{player.name}: {rl} list {period} (list of {period.list_date:%d %b %Y})",
+            f"No game, official entry or adjustment on this list: the rating carries over "
+            f"from the {last.period} list: {carried}.",
+        ]
     if row is None:
         periods = ", ".join(str(r.period) for r in replay_.rows[-12:]) or "none"
         raise NotFound(
@@ -58,20 +59,27 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     lines = [f"{player.name}: {rl} list {row.period} (list of {row.period.list_date:%d %b %Y})"]
     if row.rating_before is None and row.out is None and row.first is None and row.anchored:
         lines.append(f"Start of the replay: official rating {row.official_rating} on this list.")
-        lines += [f"  (included in it: {u.label}, {unit_dates(u)}: no Elo tag of the player's "
-                  "to replay it from)" for u in replay_.before_start]
+        lines += [
+            f"  (included in it: {u.label}, {unit_dates(u)}: no Elo tag of the player's "
+            "to replay it from)"
+            for u in replay_.before_start
+        ]
         return lines
     if row.before_official:
         first = next((r.period for r in replay_.rows if r.official_rating is not None), None)
-        lines.append(f"Before the first official rating ({first}): from the games and the "
-                     "player's own Elo tags.")
+        lines.append(
+            f"Before the first official rating ({first}): from the games and the "
+            "player's own Elo tags."
+        )
     was = "unrated" if row.rating_before is None else str(row.rating_before)
     lines.append(f"Rating before: {was} ({row.rating_before_source})")
     if row.out is not None:
         lines.append(f"K {row.out.k}: {row.out.k_reason}" + _k_from_list(replay_, row, player))
         if row.out.k_by_tournament:
-            lines.append("  each tournament is rated with the K of the list in force at its "
-                         f"start: {k_by_tournament(row.out)} (below)")
+            lines.append(
+                "  each tournament is rated with the K of the list in force at its "
+                f"start: {k_by_tournament(row.out)} (below)"
+            )
     for plan in row.tournaments:
         if not plan.counted:
             continue  # nothing of it counted (online, excluded...): under "Games not counted"
@@ -91,13 +99,17 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             f"(.5 away from zero) to {fmt_signed(o.change)}"
         )
         after = "unrated" if o.rating_after is None else str(o.rating_after)
-        lines.append(f"Rating after: {row.rating_before} {o.change:+d} = "
-                     f"{after}" + (f" ({o.reason})" if o.reason else ""))
+        lines.append(
+            f"Rating after: {row.rating_before} {o.change:+d} = "
+            f"{after}" + (f" ({o.reason})" if o.reason else "")
+        )
     if row.first is not None:
         f = row.first
         if f.rating is not None:
-            lines.append(f"First rating: {f.rating} from {plural(f.games, 'game')}, "
-                         f"{plural_points(Fraction(f.points))}, average {f.average}")
+            lines.append(
+                f"First rating: {f.rating} from {plural(f.games, 'game')}, "
+                f"{plural_points(Fraction(f.points))}, average {f.average}"
+            )
         else:
             lines.append(f"No rating yet: {f.reason}")
         lines += ignored_lines(f, "  ")
@@ -110,17 +122,21 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             lines.append(f"Official {row.period}: listed without a rating")
         else:
             diff = row.difference
-            lines.append(f"Official {row.period}: {row.official_rating}"
-                         + ("" if diff is None else f" (difference {fmt_signed(diff) or '0'})")
-                         + ("; the next period starts from it" if row.anchored else ""))
+            lines.append(
+                f"Official {row.period}: {row.official_rating}"
+                + ("" if diff is None else f" (difference {fmt_signed(diff) or '0'})")
+                + ("; the next period starts from it" if row.anchored else "")
+            )
     if row.elo_tag is not None:
         diff = row.tag_difference
         if diff == 0:
             lines.append(f"Elo tag for the {row.period} list: {row.elo_tag}, as replayed")
         else:
-            lines.append(f"Elo tag for the {row.period} list: {row.elo_tag}"
-                         + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
-                         + "; no official entry for this list: the next period starts from it")
+            lines.append(
+                f"Elo tag for the {row.period} list: {row.elo_tag}"
+                + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
+                + "; no official entry for this list: the next period starts from it"
+            )
     for note in row.notes:
         if "differs from the official" in note or note.startswith("the Elo tags of"):
             lines.append(f"Note: {note}")
@@ -151,8 +167,10 @@ def ignored_lines(first: FirstRatingOut, indent: str, what: str = "ignored") -> 
     reasons: tuple[str | None, ...] = first.ignored_reasons
     if len(reasons) != len(first.ignored):
         reasons = (None,) * len(first.ignored)
-    return [f"{indent}{what}: {label}" + (f" ({why})" if why else "")
-            for label, why in zip(first.ignored, reasons, strict=True)]
+    return [
+        f"{indent}{what}: {label}" + (f" ({why})" if why else "")
+        for label, why in zip(first.ignored, reasons, strict=True)
+    ]
 
 
 def rating_from(fact: GameFact) -> str:
@@ -181,10 +199,10 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
     if tout is None:
         if plan.counted:
             lines.append(f"  {plural(len(plan.counted), 'game')} pooled toward a first rating")
-            rows = [[g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)]
-                    for g in plan.counted]
-            lines += render_table(["Opponent", "Rating", "Score"], rows, (1, 2),
-                                  indent="    ")
+            rows = [
+                [g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)] for g in plan.counted
+            ]
+            lines += render_table(["Opponent", "Rating", "Score"], rows, (1, 2), indent="    ")
         return lines
     rows = []
     files: set[str] = set()
@@ -194,16 +212,31 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
         listed = fact.opponent_rating_source != "tag"
         if listed:
             files.add(fact.opponent_rating_source)
-        rows.append([
-            g.label or fact.opponent, rating, rating_from(fact), used,
-            "" if g.expected is None else str(g.expected), fmt_points(Fraction(g.score)),
-            "" if g.change is None else fmt_signed(g.change),
-            "" if g.k_change is None else fmt_signed(g.k_change),
-            "" if g.counted else ("unrated on the list" if listed and g.opponent_rating is None
-                                  else g.reason or "not counted"),
-        ])
-    lines += render_table(["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg",
-                           ""], rows, (1, 3, 4, 5, 6, 7), indent="    ")
+        rows.append(
+            [
+                g.label or fact.opponent,
+                rating,
+                rating_from(fact),
+                used,
+                "" if g.expected is None else str(g.expected),
+                fmt_points(Fraction(g.score)),
+                "" if g.change is None else fmt_signed(g.change),
+                "" if g.k_change is None else fmt_signed(g.k_change),
+                ""
+                if g.counted
+                else (
+                    "unrated on the list"
+                    if listed and g.opponent_rating is None
+                    else g.reason or "not counted"
+                ),
+            ]
+        )
+    lines += render_table(
+        ["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg", ""],
+        rows,
+        (1, 3, 4, 5, 6, 7),
+        indent="    ",
+    )
     lines += [f"    opponents' ratings from the {f}" for f in sorted(files)]
     if any(g.capped for g in tout.games):
         lines.append("    * the difference is capped (the rating difference used is shown in D)")
@@ -221,10 +254,28 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
     return lines
 
 
-EXPLAIN_COLUMNS = ("period", "list", "tournament", "start", "end", "ro", "ro_source",
-                   "opponent", "opponent_rating", "opponent_rating_source", "opponent_elo_tag",
-                   "capped", "difference_used", "expected",
-                   "score", "change", "k", "k_change", "counted", "reason")
+EXPLAIN_COLUMNS = (
+    "period",
+    "list",
+    "tournament",
+    "start",
+    "end",
+    "ro",
+    "ro_source",
+    "opponent",
+    "opponent_rating",
+    "opponent_rating_source",
+    "opponent_elo_tag",
+    "capped",
+    "difference_used",
+    "expected",
+    "score",
+    "change",
+    "k",
+    "k_change",
+    "counted",
+    "reason",
+)
 """The columns of `tracker explain --format csv` (one row per game of the period, the
 games that did not count included, with the reason), in docs/export.md."""
 
@@ -244,47 +295,92 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
             continue
         u = plan.unit
         tout = tournament_out(plan, row)
-        base = {"period": str(period), "list": rl, "tournament": u.label,
-                "start": u.start.isoformat() if u.start else None,
-                "end": u.end.isoformat() if u.end else None,
-                "ro": plan.ro, "ro_source": plan.ro_source}
+        base = {
+            "period": str(period),
+            "list": rl,
+            "tournament": u.label,
+            "start": u.start.isoformat() if u.start else None,
+            "end": u.end.isoformat() if u.end else None,
+            "ro": plan.ro,
+            "ro_source": plan.ro_source,
+        }
         if tout is None:  # pooled toward a first rating
-            out += [{**base, "opponent": g.opponent, "opponent_rating": g.opponent_elo,
-                     "opponent_rating_source": g.opponent_rating_source,
-                     "opponent_elo_tag": g.opponent_elo_tag, "capped": False,
-                     "difference_used": None, "expected": None,
-                     "score": None if g.score is None else json_points(g.score),
-                     "change": None, "k": None,
-                     "k_change": None, "counted": True, "reason": "toward a first rating"}
-                    for g in plan.counted]
+            out += [
+                {
+                    **base,
+                    "opponent": g.opponent,
+                    "opponent_rating": g.opponent_elo,
+                    "opponent_rating_source": g.opponent_rating_source,
+                    "opponent_elo_tag": g.opponent_elo_tag,
+                    "capped": False,
+                    "difference_used": None,
+                    "expected": None,
+                    "score": None if g.score is None else json_points(g.score),
+                    "change": None,
+                    "k": None,
+                    "k_change": None,
+                    "counted": True,
+                    "reason": "toward a first rating",
+                }
+                for g in plan.counted
+            ]
             continue
         for g, fact in zip(tout.games, plan.counted, strict=False):
-            out.append({**base, "opponent": g.label or fact.opponent,
-                        "opponent_rating": g.opponent_rating,
-                        "opponent_rating_source": fact.opponent_rating_source,
-                        "opponent_elo_tag": fact.opponent_elo_tag, "capped": g.capped,
-                        "difference_used": g.difference_used,
-                        "expected": None if g.expected is None else str(g.expected),
-                        "score": json_points(g.score),
-                        "change": None if g.change is None else str(g.change),
-                        "k": tout.k if g.counted else None,
-                        "k_change": None if g.k_change is None else str(g.k_change),
-                        "counted": g.counted, "reason": None if g.counted else g.reason})
+            out.append(
+                {
+                    **base,
+                    "opponent": g.label or fact.opponent,
+                    "opponent_rating": g.opponent_rating,
+                    "opponent_rating_source": fact.opponent_rating_source,
+                    "opponent_elo_tag": fact.opponent_elo_tag,
+                    "capped": g.capped,
+                    "difference_used": g.difference_used,
+                    "expected": None if g.expected is None else str(g.expected),
+                    "score": json_points(g.score),
+                    "change": None if g.change is None else str(g.change),
+                    "k": tout.k if g.counted else None,
+                    "k_change": None if g.k_change is None else str(g.k_change),
+                    "counted": g.counted,
+                    "reason": None if g.counted else g.reason,
+                }
+            )
     for n in row.not_counted:
-        out.append({"period": str(period), "list": rl, "tournament": n.tournament,
-                    "start": n.game.date.isoformat() if n.game.date else None, "end": None,
-                    "ro": None, "ro_source": None, "opponent": n.game.opponent,
-                    "opponent_rating": n.game.opponent_elo,
-                    "opponent_rating_source": n.game.opponent_rating_source,
-                    "opponent_elo_tag": n.game.opponent_elo_tag, "capped": False,
-                    "difference_used": None, "expected": None,
-                    "score": None, "change": None, "k": None, "k_change": None,
-                    "counted": False, "reason": n.reason})
+        out.append(
+            {
+                "period": str(period),
+                "list": rl,
+                "tournament": n.tournament,
+                "start": n.game.date.isoformat() if n.game.date else None,
+                "end": None,
+                "ro": None,
+                "ro_source": None,
+                "opponent": n.game.opponent,
+                "opponent_rating": n.game.opponent_elo,
+                "opponent_rating_source": n.game.opponent_rating_source,
+                "opponent_elo_tag": n.game.opponent_elo_tag,
+                "capped": False,
+                "difference_used": None,
+                "expected": None,
+                "score": None,
+                "change": None,
+                "k": None,
+                "k_change": None,
+                "counted": False,
+                "reason": n.reason,
+            }
+        )
     return out
 
 
 def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
-    rows = [[n.tournament, n.game.date.isoformat() if n.game.date else "?", n.game.opponent,
-             n.game.result, n.reason] for n in items]
-    return render_table(["Tournament", "Date", "Opponent", "Result", "Why"], rows,
-                        indent="  ")
+    rows = [
+        [
+            n.tournament,
+            n.game.date.isoformat() if n.game.date else "?",
+            n.game.opponent,
+            n.game.result,
+            n.reason,
+        ]
+        for n in items
+    ]
+    return render_table(["Tournament", "Date", "Opponent", "Result", "Why"], rows, indent="  ")

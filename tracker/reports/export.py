@@ -50,9 +50,24 @@ def _csv_cell(value: Any) -> Any:
     return value
 
 
-EVENT_COLUMNS = ("id", "name", "site", "start", "end", "list", "period", "pinned",
-                 "excluded", "ro", "games", "points", "not_counted", "performance",
-                 "change_exact", "change")
+EVENT_COLUMNS = (
+    "id",
+    "name",
+    "site",
+    "start",
+    "end",
+    "list",
+    "period",
+    "pinned",
+    "excluded",
+    "ro",
+    "games",
+    "points",
+    "not_counted",
+    "performance",
+    "change_exact",
+    "change",
+)
 
 
 def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
@@ -63,37 +78,55 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
         for u in rp.units:
             t = u.tournament
             fig = figures.get((t.id, str(u.rating_list)))
-            rows.append({
-                "id": t.id,
-                "name": t.name,
-                "site": t.site,
-                "start": u.start.isoformat() if u.start else None,
-                "end": u.end.isoformat() if u.end else None,
-                "list": str(u.rating_list),
-                "period": None if u.period is None else str(u.period),
-                "pinned": u.pinned,
-                "excluded": t.excluded,
-                "ro": t.ro,
-                # the games that counted (rated), as explain and history count them; the
-                # others beside them
-                "games": 0 if fig is None else fig.games,
-                "points": json_points(Fraction(0) if fig is None else fig.points),
-                "not_counted": len(u.games) if fig is None else fig.not_counted,
-                "performance": None if fig is None else fig.performance,
-                "change_exact": None if fig is None or fig.change_exact is None
-                else str(fig.change_exact),
-                "change": None if fig is None else fig.change,
-            })
+            rows.append(
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "site": t.site,
+                    "start": u.start.isoformat() if u.start else None,
+                    "end": u.end.isoformat() if u.end else None,
+                    "list": str(u.rating_list),
+                    "period": None if u.period is None else str(u.period),
+                    "pinned": u.pinned,
+                    "excluded": t.excluded,
+                    "ro": t.ro,
+                    # the games that counted (rated), as explain and history count them; the
+                    # others beside them
+                    "games": 0 if fig is None else fig.games,
+                    "points": json_points(Fraction(0) if fig is None else fig.points),
+                    "not_counted": len(u.games) if fig is None else fig.not_counted,
+                    "performance": None if fig is None else fig.performance,
+                    "change_exact": None
+                    if fig is None or fig.change_exact is None
+                    else str(fig.change_exact),
+                    "change": None if fig is None else fig.change,
+                }
+            )
     rows.sort(key=lambda r: (r["start"] or "9999", r["id"], r["list"]))
     return rows
 
 
 # --- export --------------------------------------------------------------------------------
 
-GAME_COLUMNS = ("date", "list", "period", "tournament_id", "tournament", "round", "color",
-                "opponent", "opponent_fide_id", "own_elo", "opponent_elo",
-                "opponent_rating_source", "opponent_elo_tag", "result", "score",
-                "counted", "reason")
+GAME_COLUMNS = (
+    "date",
+    "list",
+    "period",
+    "tournament_id",
+    "tournament",
+    "round",
+    "color",
+    "opponent",
+    "opponent_fide_id",
+    "own_elo",
+    "opponent_elo",
+    "opponent_rating_source",
+    "opponent_elo_tag",
+    "result",
+    "score",
+    "counted",
+    "reason",
+)
 
 
 def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
@@ -122,24 +155,26 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                 why.setdefault(g.id, f"inside the starting official rating ({rp.start})")
         for u in rp.units:
             for g in u.games:
-                rows.append({
-                    "date": g.date.isoformat() if g.date else None,
-                    "list": str(u.rating_list),
-                    "period": None if u.period is None else str(u.period),
-                    "tournament_id": u.tournament.id,
-                    "tournament": u.tournament.name,
-                    "round": g.round,
-                    "color": "white" if g.white else "black",
-                    "opponent": g.opponent,
-                    "opponent_fide_id": g.opponent_fide_id,
-                    "own_elo": g.own_elo,
-                    "opponent_elo": g.opponent_elo,
-                    "opponent_rating_source": g.opponent_rating_source,
-                    "opponent_elo_tag": g.opponent_elo_tag,
-                    "result": g.result,
-                    "score": None if g.score is None else fmt_points(g.score),
-                    "counted": "yes" if g.id in counted else "no",
-                    "reason": None if g.id in counted else why.get(g.id),
-                })
+                rows.append(
+                    {
+                        "date": g.date.isoformat() if g.date else None,
+                        "list": str(u.rating_list),
+                        "period": None if u.period is None else str(u.period),
+                        "tournament_id": u.tournament.id,
+                        "tournament": u.tournament.name,
+                        "round": g.round,
+                        "color": "white" if g.white else "black",
+                        "opponent": g.opponent,
+                        "opponent_fide_id": g.opponent_fide_id,
+                        "own_elo": g.own_elo,
+                        "opponent_elo": g.opponent_elo,
+                        "opponent_rating_source": g.opponent_rating_source,
+                        "opponent_elo_tag": g.opponent_elo_tag,
+                        "result": g.result,
+                        "score": None if g.score is None else fmt_points(g.score),
+                        "counted": "yes" if g.id in counted else "no",
+                        "reason": None if g.id in counted else why.get(g.id),
+                    }
+                )
     rows.sort(key=lambda r: (r["date"] or "9999", r["tournament_id"], r["round"] or ""))
     return rows

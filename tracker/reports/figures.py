@@ -41,10 +41,14 @@ def counted_results(plan: TournamentPlan, row: PeriodRow) -> tuple[list[int], Fr
     (pooled toward a first rating: every game given to the engine counts)."""
     tout = tournament_out(plan, row)
     if tout is None:
-        return ([g.opponent_elo for g in plan.counted if g.opponent_elo is not None],
-                sum((g.score for g in plan.counted if g.score is not None), Fraction(0)))
-    return ([g.opponent_rating for g in tout.games
-             if g.counted and g.opponent_rating is not None], Fraction(tout.points))
+        return (
+            [g.opponent_elo for g in plan.counted if g.opponent_elo is not None],
+            sum((g.score for g in plan.counted if g.score is not None), Fraction(0)),
+        )
+    return (
+        [g.opponent_rating for g in tout.games if g.counted and g.opponent_rating is not None],
+        Fraction(tout.points),
+    )
 
 
 def counted_games(plan: TournamentPlan, row: PeriodRow) -> list[GameFact]:
@@ -53,8 +57,11 @@ def counted_games(plan: TournamentPlan, row: PeriodRow) -> list[GameFact]:
     tout = tournament_out(plan, row)
     if tout is None:
         return [g for g in plan.counted if g.opponent_elo is not None]
-    return [g for g, out in zip(plan.counted, tout.games, strict=False)
-            if out.counted and out.opponent_rating is not None]
+    return [
+        g
+        for g, out in zip(plan.counted, tout.games, strict=False)
+        if out.counted and out.opponent_rating is not None
+    ]
 
 
 def tournament_figures(plan: TournamentPlan, row: PeriodRow) -> TournamentFigures:
@@ -64,8 +71,7 @@ def tournament_figures(plan: TournamentPlan, row: PeriodRow) -> TournamentFigure
     games = len(opponents)
     rp = performance_rating(opponents, points) if games else None
     change = None if change_exact is None else round_change(change_exact)
-    return TournamentFigures(games, points, len(plan.unit.games) - games, rp, change_exact,
-                             change)
+    return TournamentFigures(games, points, len(plan.unit.games) - games, rp, change_exact, change)
 
 
 def unit_figures(replays: Iterable[Replay]) -> dict[tuple[int, str], TournamentFigures]:
@@ -74,6 +80,7 @@ def unit_figures(replays: Iterable[Replay]) -> dict[tuple[int, str], TournamentF
     for rp in replays:
         for r in rp.rows:
             for plan in r.tournaments:
-                found[(plan.unit.tournament.id, str(plan.unit.rating_list))] = (
-                    tournament_figures(plan, r))
+                found[(plan.unit.tournament.id, str(plan.unit.rating_list))] = tournament_figures(
+                    plan, r
+                )
     return found

@@ -25,10 +25,27 @@ from tracker.reports.text import (
 )
 
 HISTORY_COLUMNS = (
-    "period", "list", "rating_before", "games", "points", "expected", "k", "change_exact",
-    "change", "rating_after", "official_rating", "difference", "note", "elo_tag",
-    "tag_difference", "published", "source", "before_official", "assumptions",
-    "list_assumed_games", "opponents_from_lists",
+    "period",
+    "list",
+    "rating_before",
+    "games",
+    "points",
+    "expected",
+    "k",
+    "change_exact",
+    "change",
+    "rating_after",
+    "official_rating",
+    "difference",
+    "note",
+    "elo_tag",
+    "tag_difference",
+    "published",
+    "source",
+    "before_official",
+    "assumptions",
+    "list_assumed_games",
+    "opponents_from_lists",
 )
 
 
@@ -37,7 +54,7 @@ def assumption_command(a: Assumption, player: PlayerRef | None) -> str:
 
 
 def assumption_text(a: Assumption, player: PlayerRef | None = None) -> str:
-    """"K assumes X (COMMAND)": the fact assumed and the command that records it."""
+    """ "K assumes X (COMMAND)": the fact assumed and the command that records it."""
     return a.text_for("ID" if player is None else player.command_name)
 
 
@@ -61,8 +78,11 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
         parts.append(f"unrated: {row.first.reason}")
     if row.first is not None and row.first.rating is None:
         reasons: tuple[str | None, ...] = row.first.ignored_reasons
-        parts += [f"ignored: {label} ({why})" for label, why
-                  in zip(row.first.ignored, reasons, strict=False) if why]
+        parts += [
+            f"ignored: {label} ({why})"
+            for label, why in zip(row.first.ignored, reasons, strict=False)
+            if why
+        ]
     if row.out is not None and row.out.reason:
         parts.append(row.out.reason)
     if row.adjustment:
@@ -71,8 +91,12 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
         parts.append(f"{plural(len(row.twice), 'game')} maybe stored twice (explain says which)")
     if row.rating_before_source == "standard rating":
         parts.append("starts from the standard rating")
-    if row.rating_before is None and row.official is not None and row.out is None \
-            and row.first is None:
+    if (
+        row.rating_before is None
+        and row.official is not None
+        and row.out is None
+        and row.first is None
+    ):
         parts.append("start: official rating")
     elif row.anchored and row.difference not in (None, 0):
         parts.append("re-anchored on the official rating")
@@ -81,8 +105,10 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
     parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
     assumed = list_assumed_games(row)
     if assumed:
-        parts.append(f"{plural(assumed, 'game')} on this list by assumption (no time control: "
-                     "tracker event set ID --list)")
+        parts.append(
+            f"{plural(assumed, 'game')} on this list by assumption (no time control: "
+            "tracker event set ID --list)"
+        )
     parts += [assumption_text(a, player) for a in row.assumptions]
     return "; ".join(parts)
 
@@ -110,45 +136,81 @@ def history_row(row: PeriodRow, player: PlayerRef | None = None) -> dict[str, An
         "official_rating": row.official_rating,
         # rating_after - official_rating when both are known (docs/export.md): on the start
         # row too, where the rating after is the official one (0)
-        "difference": (None if after is None or row.official_rating is None
-                       else after - row.official_rating),
+        "difference": (
+            None if after is None or row.official_rating is None else after - row.official_rating
+        ),
         "note": row_note(row, player),
         "elo_tag": row.elo_tag,
         "tag_difference": row.tag_difference,
         "published": row.published,
         "source": row.source,
         "before_official": row.before_official,
-        "assumptions": [{"fact": a.fact, "assumed": a.assumed,
-                         "command": assumption_command(a, player)} for a in row.assumptions],
+        "assumptions": [
+            {"fact": a.fact, "assumed": a.assumed, "command": assumption_command(a, player)}
+            for a in row.assumptions
+        ],
         "list_assumed_games": list_assumed_games(row),
-        "opponents_from_lists": sum(1 for p in row.tournaments for g in counted_games(p, row)
-                                    if g.opponent_rating_source != "tag"),
+        "opponents_from_lists": sum(
+            1
+            for p in row.tournaments
+            for g in counted_games(p, row)
+            if g.opponent_rating_source != "tag"
+        ),
     }
 
 
-def history_rows(replay_: Replay, since: Period | None = None, until: Period | None = None,
-                 player: PlayerRef | None = None) -> list[dict[str, Any]]:
-    return [history_row(r, player) for r in replay_.rows
-            if (since is None or r.period >= since) and (until is None or r.period <= until)]
+def history_rows(
+    replay_: Replay,
+    since: Period | None = None,
+    until: Period | None = None,
+    player: PlayerRef | None = None,
+) -> list[dict[str, Any]]:
+    return [
+        history_row(r, player)
+        for r in replay_.rows
+        if (since is None or r.period >= since) and (until is None or r.period <= until)
+    ]
 
 
 def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """Headers and text cells of the history table."""
-    headers = ["Period", "Before", "Games", "Points", "Expected", "K", "Change (exact)",
-               "Change", "After", "Official", "Diff", "Tag", "Note"]
+    headers = [
+        "Period",
+        "Before",
+        "Games",
+        "Points",
+        "Expected",
+        "K",
+        "Change (exact)",
+        "Change",
+        "After",
+        "Official",
+        "Diff",
+        "Tag",
+        "Note",
+    ]
     cells = []
     for r in rows:
         # The start row's official rating is compared with itself (CSV and JSON say 0): the
         # table leaves it blank, its note says "start: official rating".
         start = r["rating_before"] is None and r["change"] is None and not r["games"]
-        cells.append([
-            r["period"], fmt_int(r["rating_before"]), str(r["games"] or ""),
-            fmt_points(Fraction(r["points"])) if r["games"] else "",
-            r["expected"] or "", fmt_int(r["k"]),
-            fmt_signed(Decimal(r["change_exact"])) if r["change_exact"] is not None else "",
-            fmt_signed(r["change"]), fmt_int(r["rating_after"]), fmt_int(r["official_rating"]),
-            "" if start else fmt_signed(r["difference"]), fmt_int(r["elo_tag"]), r["note"],
-        ])
+        cells.append(
+            [
+                r["period"],
+                fmt_int(r["rating_before"]),
+                str(r["games"] or ""),
+                fmt_points(Fraction(r["points"])) if r["games"] else "",
+                r["expected"] or "",
+                fmt_int(r["k"]),
+                fmt_signed(Decimal(r["change_exact"])) if r["change_exact"] is not None else "",
+                fmt_signed(r["change"]),
+                fmt_int(r["rating_after"]),
+                fmt_int(r["official_rating"]),
+                "" if start else fmt_signed(r["difference"]),
+                fmt_int(r["elo_tag"]),
+                r["note"],
+            ]
+        )
     return headers, cells
 
 
@@ -180,10 +242,14 @@ class Season:
         return self.end - self.start - self.change
 
 
-def season_summary(replay_: Replay, since: Period | None = None,
-                   until: Period | None = None) -> Season | None:
-    rows = [r for r in replay_.rows if (since is None or r.period >= since)
-            and (until is None or r.period <= until) and r.games]
+def season_summary(
+    replay_: Replay, since: Period | None = None, until: Period | None = None
+) -> Season | None:
+    rows = [
+        r
+        for r in replay_.rows
+        if (since is None or r.period >= since) and (until is None or r.period <= until) and r.games
+    ]
     if not rows:
         return None
     opponents: list[int] = []
@@ -201,8 +267,19 @@ def season_summary(replay_: Replay, since: Period | None = None,
                     listed += 1
     rp = performance_rating(opponents, points) if opponents else None
     change = sum(r.change or 0 for r in rows)
-    return Season(replay_.rating_list, rows[0].period, rows[-1].period, len(opponents), points,
-                  rp, change, rows[0].rating_before, rows[-1].replayed, listed, tagged)
+    return Season(
+        replay_.rating_list,
+        rows[0].period,
+        rows[-1].period,
+        len(opponents),
+        points,
+        rp,
+        change,
+        rows[0].rating_before,
+        rows[-1].replayed,
+        listed,
+        tagged,
+    )
 
 
 def unplaced_lines(replay_: Replay) -> list[str]:
@@ -222,35 +299,45 @@ def unplaced_lines(replay_: Replay) -> list[str]:
             late[tid] = (label, count + 1, why)
         else:
             early += 1
-    lines = [f"In no period: {label} ({plural(count, 'game')}, no date): "
-             f"tracker event set {tid} --period YYYY-MM" for tid, (label, count)
-             in sorted(undated.items())]
-    lines += [f"In no period: {label} ({plural(count, 'game')}): {why}"
-              for _, (label, count, why) in sorted(late.items())]
+    lines = [
+        f"In no period: {label} ({plural(count, 'game')}, no date): "
+        f"tracker event set {tid} --period YYYY-MM"
+        for tid, (label, count) in sorted(undated.items())
+    ]
+    lines += [
+        f"In no period: {label} ({plural(count, 'game')}): {why}"
+        for _, (label, count, why) in sorted(late.items())
+    ]
     if early:
-        lines.append(f"Not replayed: {plural(early, 'game')} before the first "
-                     f"{replay_.rating_list} list the tracker replays")
+        lines.append(
+            f"Not replayed: {plural(early, 'game')} before the first "
+            f"{replay_.rating_list} list the tracker replays"
+        )
     return lines
 
 
 def season_line(season: Season) -> str:
     """The season in one line that adds up: start, end and the change between them, split
     into what the games made and what the re-anchors added."""
-    span = (str(season.first) if season.first == season.last
-            else f"{season.first} to {season.last}")
+    span = str(season.first) if season.first == season.last else f"{season.first} to {season.last}"
     rp = "" if season.performance is None else f", performance {season.performance}"
     games = fmt_signed(season.change) or "0"
     if season.start is not None and season.end is not None:
         total = fmt_signed(season.end - season.start) or "0"
         moved = f"{season.start} -> {season.end} ({total}"
-        moved += (f": {games} from games, {fmt_signed(season.reanchored)} from re-anchors)"
-                  if season.reanchored else ")")
+        moved += (
+            f": {games} from games, {fmt_signed(season.reanchored)} from re-anchors)"
+            if season.reanchored
+            else ")"
+        )
     elif season.end is not None:
         moved = f"unrated -> {season.end}"
     else:
         moved = f"games {games}"
-    return (f"Season {span} ({season.rating_list}): {plural(season.games, 'rated game')}, "
-            f"{plural_points(season.points)}{rp}; {moved}")
+    return (
+        f"Season {span} ({season.rating_list}): {plural(season.games, 'rated game')}, "
+        f"{plural_points(season.points)}{rp}; {moved}"
+    )
 
 
 def ratings_line(season: Season) -> str:
@@ -259,5 +346,7 @@ def ratings_line(season: Season) -> str:
         return "Opponents' ratings: Elo tags (no FIDE list imported: tracker official import)"
     if not season.from_tags:
         return f"Opponents' ratings: FIDE's lists, all {plural(season.from_lists, 'game')}"
-    return (f"Opponents' ratings: FIDE's lists {season.from_lists}, Elo tags "
-            f"{season.from_tags} (not on an imported list)")
+    return (
+        f"Opponents' ratings: FIDE's lists {season.from_lists}, Elo tags "
+        f"{season.from_tags} (not on an imported list)"
+    )

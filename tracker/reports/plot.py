@@ -53,8 +53,11 @@ from tracker.reports.chart import (  # noqa: E402
 )
 
 FORMATS = {".png": "png", ".svg": "svg"}
-COLORS: dict[str, str] = {RatingList.STANDARD: "#1f5fa8", RatingList.RAPID: "#d0741c",
-                          RatingList.BLITZ: "#3a8f3a"}
+COLORS: dict[str, str] = {
+    RatingList.STANDARD: "#1f5fa8",
+    RatingList.RAPID: "#d0741c",
+    RatingList.BLITZ: "#3a8f3a",
+}
 GAP_COLOR = "#c0392b"
 MARK_COLOR = "#555555"  # the legend's markers that stand for every list
 
@@ -77,11 +80,24 @@ def chart_of(series: Sequence[Series], title: str, footnote: str = "") -> Chart:
     for s in series:
         days = sorted({d for d, _ in (*s.replayed, *s.official, *s.tags)})
         rated, official, tags = dict(s.replayed), dict(s.official), dict(s.tags)
-        periods = tuple(ChartPeriod(
-            period=Period.of(d), day=d, rating_before=None, rating=rated.get(d),
-            published=tags.get(d, official.get(d, rated.get(d))), change=None, games=0,
-            points=Fraction(0), tournaments=(), official=official.get(d), tag=tags.get(d),
-            start=False, assumed=False) for d in days)
+        periods = tuple(
+            ChartPeriod(
+                period=Period.of(d),
+                day=d,
+                rating_before=None,
+                rating=rated.get(d),
+                published=tags.get(d, official.get(d, rated.get(d))),
+                change=None,
+                games=0,
+                points=Fraction(0),
+                tournaments=(),
+                official=official.get(d),
+                tag=tags.get(d),
+                start=False,
+                assumed=False,
+            )
+            for d in days
+        )
         lists.append(ChartList(RatingList.parse(s.name), periods, None, None))
     return Chart(title, tuple(lists), footnote)
 
@@ -176,9 +192,19 @@ class _Drawing:
         artist.set_gid(gid)  # type: ignore[attr-defined]
         self.titles[gid] = (title, data)
 
-    def label(self, priority: int, x: float, y: float, text: str, *, color: str,
-              ha: str = "left", va: str = "center", offset: tuple[float, float] = (0, 0),
-              weight: str = "normal") -> None:
+    def label(
+        self,
+        priority: int,
+        x: float,
+        y: float,
+        text: str,
+        *,
+        color: str,
+        ha: str = "left",
+        va: str = "center",
+        offset: tuple[float, float] = (0, 0),
+        weight: str = "normal",
+    ) -> None:
         self.labels.append(_Value(priority, x, y, text, color, ha, va, offset, weight))
 
 
@@ -227,9 +253,16 @@ def _tournaments(cl: ChartList) -> list[tuple[ChartPeriod, int, ChartTournament,
     played under. Those played toward a first rating (under no rating) and any before the
     line starts are left out: no line is there to put them on (the hover of the period that
     rated them names them)."""
-    origin = min((_num(d) for d in (
-        *((cl.start.day,) if cl.start is not None else ()),
-        *(p.day for p in cl.points))), default=None)
+    origin = min(
+        (
+            _num(d)
+            for d in (
+                *((cl.start.day,) if cl.start is not None else ()),
+                *(p.day for p in cl.points),
+            )
+        ),
+        default=None,
+    )
     out = []
     for p in cl.periods:
         for j, t in enumerate(p.tournaments):
@@ -241,8 +274,9 @@ def _tournaments(cl: ChartList) -> list[tuple[ChartPeriod, int, ChartTournament,
 
 def _values(cl: ChartList) -> list[int]:
     """Every rating a list's panel shows (its y axis spans them)."""
-    values = [v for p in cl.periods for v in (p.rating, p.official, p.tag, p.published)
-              if v is not None]
+    values = [
+        v for p in cl.periods for v in (p.rating, p.official, p.tag, p.published) if v is not None
+    ]
     values += [ro for _, _, _, ro in _tournaments(cl)]
     if cl.start is not None:
         values.append(cl.start.rating)
@@ -253,8 +287,11 @@ def _values(cl: ChartList) -> list[int]:
 
 def _days(cl: ChartList) -> list[dt.date]:
     """Every date a list's panel shows (the shared x axis spans those of every list)."""
-    return [*(p.day for p in cl.periods), *((cl.start.day,) if cl.start else ()),
-            *(t.day for _, _, t, _ in _tournaments(cl))]
+    return [
+        *(p.day for p in cl.periods),
+        *((cl.start.day,) if cl.start else ()),
+        *(t.day for _, _, t, _ in _tournaments(cl)),
+    ]
 
 
 def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float) -> None:
@@ -266,24 +303,49 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float) -> None:
     dot = 2.6 if dense else 4.2
     rl = cl.rating_list
     xs, ys, jumps = _steps(cl)
-    ax.plot(xs, ys, color=color, linewidth=1.3 if dense else 1.7, solid_joinstyle="miter",
-            zorder=2)
+    ax.plot(xs, ys, color=color, linewidth=1.3 if dense else 1.7, solid_joinstyle="miter", zorder=2)
     # the start of the replay
     if cl.start is not None:
         s = cl.start
         start_period = next((p for p in cl.periods if p.start), None)
-        line, = ax.plot([_num(s.day)], [s.rating], linestyle="none", marker="s",
-                        markersize=dot + 2.5, markerfacecolor="white", markeredgecolor=color,
-                        markeredgewidth=1.4, zorder=4)
+        (line,) = ax.plot(
+            [_num(s.day)],
+            [s.rating],
+            linestyle="none",
+            marker="s",
+            markersize=dot + 2.5,
+            markerfacecolor="white",
+            markeredgecolor=color,
+            markeredgewidth=1.4,
+            zorder=4,
+        )
         if start_period is not None:
-            d.group(line, f"{cl.name}-period-{start_period.period}", start_period.describe(rl),
-                    period=str(start_period.period), list=cl.name,
-                    rating=str(start_period.rating))
+            d.group(
+                line,
+                f"{cl.name}-period-{start_period.period}",
+                start_period.describe(rl),
+                period=str(start_period.period),
+                list=cl.name,
+                rating=str(start_period.rating),
+            )
         else:
-            d.group(line, f"{cl.name}-start", f"{rl}: the replay starts from {s.rating} "
-                    f"({s.what})", list=cl.name, start=str(s.rating))
-        d.label(0, _num(s.day), s.rating, f"{s.rating}", color=color, ha="right",
-                va="bottom", offset=(-4, 3))
+            d.group(
+                line,
+                f"{cl.name}-start",
+                f"{rl}: the replay starts from {s.rating} ({s.what})",
+                list=cl.name,
+                start=str(s.rating),
+            )
+        d.label(
+            0,
+            _num(s.day),
+            s.rating,
+            f"{s.rating}",
+            color=color,
+            ha="right",
+            va="bottom",
+            offset=(-4, 3),
+        )
         d.kinds.add("start")
     # the points of the periods (the start's is its square)
     projected = cl.projection.period if cl.projection is not None else None
@@ -301,50 +363,114 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float) -> None:
             pr = cl.projection
             y = float(pr.expected if pr.expected is not None else p.rating)
             before = y if pr.before is None else float(pr.before)
-            ax.plot([x, x, x + stub], [before, y, y], color=color, linestyle=(0, (4, 2.5)),
-                    linewidth=1.5, zorder=2)
-            line, = ax.plot([x], [y], linestyle="none", marker="o", markersize=dot + 1.6,
-                            markerfacecolor="white", markeredgecolor=color,
-                            markeredgewidth=1.4, zorder=4)
-            d.group(line, f"{cl.name}-period-{p.period}",
-                    pr.describe(rl) + "\n" + p.describe(rl), period=str(p.period),
-                    list=cl.name, rating=str(p.rating), expected="yes")
-            d.label(0, x, y, f"{int(y)} expected", color=color, ha="left", va="bottom",
-                    offset=(4, 3))
+            ax.plot(
+                [x, x, x + stub],
+                [before, y, y],
+                color=color,
+                linestyle=(0, (4, 2.5)),
+                linewidth=1.5,
+                zorder=2,
+            )
+            (line,) = ax.plot(
+                [x],
+                [y],
+                linestyle="none",
+                marker="o",
+                markersize=dot + 1.6,
+                markerfacecolor="white",
+                markeredgecolor=color,
+                markeredgewidth=1.4,
+                zorder=4,
+            )
+            d.group(
+                line,
+                f"{cl.name}-period-{p.period}",
+                pr.describe(rl) + "\n" + p.describe(rl),
+                period=str(p.period),
+                list=cl.name,
+                rating=str(p.rating),
+                expected="yes",
+            )
+            d.label(
+                0, x, y, f"{int(y)} expected", color=color, ha="left", va="bottom", offset=(4, 3)
+            )
             d.kinds.add("projection")
             continue
-        line, = ax.plot([x], [p.rating], linestyle="none", marker="o", markersize=dot,
-                        color=color, zorder=4)
-        d.group(line, f"{cl.name}-period-{p.period}", p.describe(rl), period=str(p.period),
-                list=cl.name, rating=str(p.rating))
+        (line,) = ax.plot(
+            [x], [p.rating], linestyle="none", marker="o", markersize=dot, color=color, zorder=4
+        )
+        d.group(
+            line,
+            f"{cl.name}-period-{p.period}",
+            p.describe(rl),
+            period=str(p.period),
+            list=cl.name,
+            rating=str(p.rating),
+        )
         d.kinds.add("point")
         up = p.rating_before is None or p.rating >= p.rating_before
         priority = 3 if p is last else 4 if p is high or p is low else 9 if busy else 5
         if priority < 9:
-            d.label(priority, x, p.rating, str(p.rating), color=color, ha="right",
-                    va="bottom" if up else "top", offset=(-3, 2 if up else -2))
+            d.label(
+                priority,
+                x,
+                p.rating,
+                str(p.rating),
+                color=color,
+                ha="right",
+                va="bottom" if up else "top",
+                offset=(-3, 2 if up else -2),
+            )
     # official ratings, with their values
     for p in cl.periods:
         if p.official is None or p.start:
             continue
         x = _num(p.day)
         diff = p.difference
-        line, = ax.plot([x], [p.official], linestyle="none", marker="D",
-                        markersize=dot + 2.2, markerfacecolor="white", markeredgecolor=color,
-                        markeredgewidth=1.4, zorder=5)
+        (line,) = ax.plot(
+            [x],
+            [p.official],
+            linestyle="none",
+            marker="D",
+            markersize=dot + 2.2,
+            markerfacecolor="white",
+            markeredgecolor=color,
+            markeredgewidth=1.4,
+            zorder=5,
+        )
         said = "" if not diff else f"; replayed {p.rating} ({'+' if diff > 0 else ''}{diff})"
-        d.group(line, f"{cl.name}-official-{p.period}",
-                f"{rl} {p.period}: official {p.official}{said}", official=str(p.official),
-                list=cl.name)
-        d.label(1, x, p.official, str(p.official), color=color, ha="left", va="bottom",
-                offset=(4, 3), weight="bold")
+        d.group(
+            line,
+            f"{cl.name}-official-{p.period}",
+            f"{rl} {p.period}: official {p.official}{said}",
+            official=str(p.official),
+            list=cl.name,
+        )
+        d.label(
+            1,
+            x,
+            p.official,
+            str(p.official),
+            color=color,
+            ha="left",
+            va="bottom",
+            offset=(4, 3),
+            weight="bold",
+        )
         d.kinds.add("official")
         if diff:
             assert p.rating is not None
-            ax.plot([x, x], [p.rating, p.official], color=GAP_COLOR, linewidth=1.1,
-                    zorder=3)
-            d.label(2, x, (p.rating + p.official) / 2, f"{'+' if diff > 0 else ''}{diff}",
-                    color=GAP_COLOR, ha="left", va="center", offset=(4, 0))
+            ax.plot([x, x], [p.rating, p.official], color=GAP_COLOR, linewidth=1.1, zorder=3)
+            d.label(
+                2,
+                x,
+                (p.rating + p.official) / 2,
+                f"{'+' if diff > 0 else ''}{diff}",
+                color=GAP_COLOR,
+                ha="left",
+                va="center",
+                offset=(4, 0),
+            )
             d.kinds.add("gap")
     # the re-anchoring on own Elo tags (and on an official rating: the gap above)
     for p, level in jumps:
@@ -352,38 +478,70 @@ def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float) -> None:
             continue
         x = _num(p.day)
         assert p.rating is not None
-        ax.plot([x, x], [p.rating, level], color=color, linewidth=0.9, linestyle=":",
-                zorder=2)
+        ax.plot([x, x], [p.rating, level], color=color, linewidth=0.9, linestyle=":", zorder=2)
     tagged = [(_num(p.day), p.tag) for p in cl.periods if p.tag is not None]
     if tagged:
-        ax.plot([x for x, _ in tagged], [y for _, y in tagged], linestyle="none", marker="x",
-                markersize=dot + 1.5, color=color, markeredgewidth=1.0, zorder=4)
+        ax.plot(
+            [x for x, _ in tagged],
+            [y for _, y in tagged],
+            linestyle="none",
+            marker="x",
+            markersize=dot + 1.5,
+            color=color,
+            markeredgewidth=1.0,
+            zorder=4,
+        )
         d.kinds.add("tag")
     # the tournaments, at the rating they were played under
     # (a white edge: they sit on the line of their own colour and would melt into it)
     small = 4.6 if dense else 6.2
     for p, j, t, ro in _tournaments(cl):
         change = t.change or 0
-        mark, kind = ("^", "gain") if change > 0 else ("v", "loss") if change < 0 else (
-            "o", "even")
+        mark, kind = ("^", "gain") if change > 0 else ("v", "loss") if change < 0 else ("o", "even")
         even = kind == "even"
-        line, = ax.plot([_num(t.day)], [ro], linestyle="none", marker=mark,
-                        markersize=small - (1.5 if even else 0.0),
-                        markerfacecolor="white" if even else color,
-                        markeredgecolor=color if even else "white",
-                        markeredgewidth=0.9 if even else 0.6, alpha=0.85, zorder=3)
-        d.group(line, f"{cl.name}-tournament-{p.period}-{j}", t.describe(p.period),
-                tournament=str(p.period), list=cl.name)
+        (line,) = ax.plot(
+            [_num(t.day)],
+            [ro],
+            linestyle="none",
+            marker=mark,
+            markersize=small - (1.5 if even else 0.0),
+            markerfacecolor="white" if even else color,
+            markeredgecolor=color if even else "white",
+            markeredgewidth=0.9 if even else 0.6,
+            alpha=0.85,
+            zorder=3,
+        )
+        d.group(
+            line,
+            f"{cl.name}-tournament-{p.period}-{j}",
+            t.describe(p.period),
+            tournament=str(p.period),
+            list=cl.name,
+        )
         d.kinds.add(f"tournament-{kind}")
 
 
 def _legend(fig: Figure, d: _Drawing, anchor: tuple[float, float]) -> None:
     """One legend for every panel, at `anchor` (figure coordinates, its upper left corner):
     an entry for each kind of mark drawn, in grey (the panels' colours are the lists')."""
-    def mark(marker: str, face: str = MARK_COLOR, color: str = MARK_COLOR,
-             linestyle: LineStyleType = "none", size: float = 7) -> Line2D:
-        return Line2D([], [], color=color, linestyle=linestyle, marker=marker,
-                      markerfacecolor=face, markeredgecolor=color, markersize=size)
+
+    def mark(
+        marker: str,
+        face: str = MARK_COLOR,
+        color: str = MARK_COLOR,
+        linestyle: LineStyleType = "none",
+        size: float = 7,
+    ) -> Line2D:
+        return Line2D(
+            [],
+            [],
+            color=color,
+            linestyle=linestyle,
+            marker=marker,
+            markerfacecolor=face,
+            markeredgecolor=color,
+            markersize=size,
+        )
 
     entries = [
         ("line", Line2D([], [], color=MARK_COLOR, linewidth=1.7), "replayed rating"),
@@ -395,12 +553,29 @@ def _legend(fig: Figure, d: _Drawing, anchor: tuple[float, float]) -> None:
         ("tournament-gain", mark("^"), "tournament: gain"),
         ("tournament-loss", mark("v"), "tournament: loss"),
         ("tournament-even", mark("o", "white", size=5), "tournament: no change"),
-        ("projection", Line2D([], [], color=MARK_COLOR, linestyle=(0, (4, 2.5)), marker="o",
-                              markerfacecolor="white"), "expected on the next list"),
+        (
+            "projection",
+            Line2D(
+                [],
+                [],
+                color=MARK_COLOR,
+                linestyle=(0, (4, 2.5)),
+                marker="o",
+                markerfacecolor="white",
+            ),
+            "expected on the next list",
+        ),
     ]
     shown = [(handle, text) for kind, handle, text in entries if kind in d.kinds]
-    fig.legend([h for h, _ in shown], [t for _, t in shown], loc="upper left",
-               bbox_to_anchor=anchor, fontsize="small", frameon=False, borderaxespad=0.0)
+    fig.legend(
+        [h for h, _ in shown],
+        [t for _, t in shown],
+        loc="upper left",
+        bbox_to_anchor=anchor,
+        fontsize="small",
+        frameon=False,
+        borderaxespad=0.0,
+    )
 
 
 def _marks(ax: Axes, dpi: float) -> list[tuple[tuple[float, float], Bbox]]:
@@ -409,8 +584,9 @@ def _marks(ax: Axes, dpi: float) -> list[tuple[tuple[float, float], Bbox]]:
     start or lowest value would find no room among them)."""
     out = []
     for line in ax.get_lines():
-        if (str(line.get_marker()) in ("None", "none", "", " ")
-                or "-tournament-" in str(line.get_gid())):
+        if str(line.get_marker()) in ("None", "none", "", " ") or "-tournament-" in str(
+            line.get_gid()
+        ):
             continue
         r = line.get_markersize() * dpi / 72 / 2
         xs: Sequence[float] = line.get_xdata()  # type: ignore[assignment]
@@ -440,17 +616,38 @@ def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[_Value]]]) 
             dx0, dy0 = v.offset
             side = {"left": "right", "right": "left", "center": "center"}[v.ha]
             other = {"bottom": "top", "top": "bottom", "center": "center"}[v.va]
-            for ha, dx, va, dy in ((v.ha, dx0, v.va, dy0), (side, -dx0, v.va, dy0),
-                                   (v.ha, dx0, other, -dy0), (side, -dx0, other, -dy0)):
+            for ha, dx, va, dy in (
+                (v.ha, dx0, v.va, dy0),
+                (side, -dx0, v.va, dy0),
+                (v.ha, dx0, other, -dy0),
+                (side, -dx0, other, -dy0),
+            ):
                 text: Annotation = ax.annotate(
-                    _plain(v.text), (v.x, v.y), xytext=(dx, dy), textcoords="offset points",
-                    ha=ha, va=va, fontsize=FONT, color=v.color, weight=v.weight,
-                    annotation_clip=False, zorder=6, path_effects=HALO)
+                    _plain(v.text),
+                    (v.x, v.y),
+                    xytext=(dx, dy),
+                    textcoords="offset points",
+                    ha=ha,
+                    va=va,
+                    fontsize=FONT,
+                    color=v.color,
+                    weight=v.weight,
+                    annotation_clip=False,
+                    zorder=6,
+                    path_effects=HALO,
+                )
                 drawn = text.get_window_extent(renderer).padded(LABEL_PAD)
-                inside = (box.x0 <= drawn.x0 and drawn.x1 <= box.x1 and box.y0 <= drawn.y0
-                          and drawn.y1 <= box.y1)
-                if inside and not any(drawn.overlaps(b) for b in taken) and not any(
-                        at != (v.x, v.y) and drawn.overlaps(b) for at, b in marks):
+                inside = (
+                    box.x0 <= drawn.x0
+                    and drawn.x1 <= box.x1
+                    and box.y0 <= drawn.y0
+                    and drawn.y1 <= box.y1
+                )
+                if (
+                    inside
+                    and not any(drawn.overlaps(b) for b in taken)
+                    and not any(at != (v.x, v.y) and drawn.overlaps(b) for at, b in marks)
+                ):
                     taken.append(drawn)
                     written.add((v.x, v.text))
                     break
@@ -461,8 +658,13 @@ def _layout(panels: int, footnote: bool) -> tuple[float, list[tuple[float, float
     """The figure's height (inches) and each panel's rectangle (figure fractions: left,
     bottom, width, height), top to bottom."""
     tall = SINGLE if panels == 1 else PANEL
-    height = (TITLE_ROOM + panels * tall + (panels - 1) * GAP + BOTTOM
-              + (FOOTNOTE_ROOM if footnote else 0.0))
+    height = (
+        TITLE_ROOM
+        + panels * tall
+        + (panels - 1) * GAP
+        + BOTTOM
+        + (FOOTNOTE_ROOM if footnote else 0.0)
+    )
     rects = []
     for i in range(panels):
         top = height - TITLE_ROOM - i * (tall + GAP)
@@ -499,13 +701,20 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
             d.labels = []
             _draw_list(ax, cl, d, stub)
             panels.append((ax, d.labels))
-            ax.set_title(_plain(cl.name), loc="left", fontsize="medium", fontweight="bold",
-                         color=COLORS.get(cl.name, "#333333"), pad=4)
+            ax.set_title(
+                _plain(cl.name),
+                loc="left",
+                fontsize="medium",
+                fontweight="bold",
+                color=COLORS.get(cl.name, "#333333"),
+                pad=4,
+            )
             ax.set_ylabel("rating", fontsize="small")
             ax.grid(True, alpha=0.3)
             ax.set_ylim(*y_limits(_values(cl)))
-            ax.yaxis.set_major_locator(MaxNLocator(nbins=8 if len(drawn) == 1 else 5,
-                                                   steps=[1, 2, 5, 10], integer=True))
+            ax.yaxis.set_major_locator(
+                MaxNLocator(nbins=8 if len(drawn) == 1 else 5, steps=[1, 2, 5, 10], integer=True)
+            )
             ax.tick_params(labelbottom=False)
         bottom = panels[-1][0]
         # One label per chosen list month: matplotlib's own date locator puts several ticks
@@ -519,22 +728,32 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
             label.set_rotation(30)
             label.set_horizontalalignment("right")
         bottom.set_xlabel("rating period (list month)")
-        fig.text(0.5, 1 - 0.24 / height, _plain(chart.title), ha="center", va="center",
-                 fontsize="large")
+        fig.text(
+            0.5, 1 - 0.24 / height, _plain(chart.title), ha="center", va="center", fontsize="large"
+        )
         left, low, width, tall = rects[0]
         _legend(fig, d, (left + width + 0.14 / WIDTH, low + tall))
         _write_values(fig, panels)
         if chart.footnote:
-            fig.text(0.01, 0.1 / height, _plain(chart.footnote), fontsize="x-small",
-                     color="#555555", ha="left", va="bottom", wrap=True)
+            fig.text(
+                0.01,
+                0.1 / height,
+                _plain(chart.footnote),
+                fontsize="x-small",
+                color="#555555",
+                ha="left",
+                va="bottom",
+                wrap=True,
+            )
     except BaseException:
         plt.close(fig)
         raise
     return fig, d.titles
 
 
-def draw_history(series: Chart | Sequence[Series], *, title: str = "",
-                 footnote: str = "") -> Figure:
+def draw_history(
+    series: Chart | Sequence[Series], *, title: str = "", footnote: str = ""
+) -> Figure:
     """The figure alone (a Chart, or plain points with a title and footnote)."""
     chart = series if isinstance(series, Chart) else chart_of(series, title, footnote)
     return draw_chart(chart)[0]
@@ -545,6 +764,7 @@ _GROUP = re.compile(r'<g id="([^"]+)">')
 
 def _with_titles(svg: str, titles: dict[str, tuple[str, dict[str, str]]]) -> str:
     """Each group drawn with an id gets its data- attributes and a <title> (the hover)."""
+
     def group(found: re.Match[str]) -> str:
         gid = found.group(1)
         if gid not in titles:
@@ -552,6 +772,7 @@ def _with_titles(svg: str, titles: dict[str, tuple[str, dict[str, str]]]) -> str
         text, data = titles[gid]
         attrs = "".join(f' data-{k}="{html.escape(v)}"' for k, v in data.items())
         return f'<g id="{gid}"{attrs}><title>{html.escape(text, quote=False)}</title>'
+
     return _GROUP.sub(group, svg)
 
 
@@ -566,8 +787,9 @@ def chart_svg(chart: Chart) -> str:
     return _with_titles(buffer.getvalue(), titles)
 
 
-def plot_history(chart: Chart | Sequence[Series], output: Path, *, title: str = "",
-                 footnote: str = "") -> Path:
+def plot_history(
+    chart: Chart | Sequence[Series], output: Path, *, title: str = "", footnote: str = ""
+) -> Path:
     """Write the chart to `output` (.png or .svg; a device or a FIFO of another name, such
     as /dev/stdout, gets PNG) and return the path."""
     fmt = FORMATS.get(output.suffix.lower())
@@ -586,8 +808,9 @@ def plot_history(chart: Chart | Sequence[Series], output: Path, *, title: str = 
     try:
         # Written beside `output` and renamed into place: never half a chart (a device or a
         # FIFO is written into once the chart is whole).
-        write_atomic(output, lambda tmp: fig.savefig(tmp, format="png",
-                                                     metadata={"Software": None}))
+        write_atomic(
+            output, lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None})
+        )
     finally:
         plt.close(fig)
     return output

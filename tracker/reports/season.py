@@ -100,21 +100,30 @@ def esc(value: object) -> str:
     return html.escape(visible("" if value is None else str(value)))
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]],
-           numeric: Sequence[int] = (), row_attrs: Sequence[str] | None = None,
-           cls: str = "") -> str:
+def _table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    numeric: Sequence[int] = (),
+    row_attrs: Sequence[str] | None = None,
+    cls: str = "",
+) -> str:
     num = set(numeric)
-    head = "".join(f'<th{" class=n" if i in num else ""}>{esc(h)}</th>'
-                   for i, h in enumerate(headers))
+    head = "".join(
+        f"<th{' class=n' if i in num else ''}>{esc(h)}</th>" for i, h in enumerate(headers)
+    )
     body = []
     for k, r in enumerate(rows):
         attrs = row_attrs[k] if row_attrs is not None else ""
-        cells = "".join(f'<td{" class=n" if i in num else ""}>{esc(c)}</td>'
-                        for i, c in enumerate(r))
+        cells = "".join(
+            f"<td{' class=n' if i in num else ''}>{esc(c)}</td>" for i, c in enumerate(r)
+        )
         body.append(f"<tr{attrs}>{cells}</tr>")
     klass = f' class="{cls}"' if cls else ""
-    return (f'<div class="wide"><table{klass}><thead><tr>{head}</tr></thead><tbody>'
-            + "".join(body) + "</tbody></table></div>")
+    return (
+        f'<div class="wide"><table{klass}><thead><tr>{head}</tr></thead><tbody>'
+        + "".join(body)
+        + "</tbody></table></div>"
+    )
 
 
 _ID = re.compile(r'\bid="([^"]+)"')
@@ -130,9 +139,12 @@ def inline_svg(svg: str, prefix: str, label: str) -> str:
     svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg[start:], count=1, flags=re.S)
     svg = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', svg)
     svg = _REF.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", svg)
-    svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
-                 lambda m: f'<svg{m.group(1)} role="img" aria-label="{esc(label)}"',
-                 svg, count=1)
+    svg = re.sub(
+        r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
+        lambda m: f'<svg{m.group(1)} role="img" aria-label="{esc(label)}"',
+        svg,
+        count=1,
+    )
     return svg
 
 
@@ -151,20 +163,30 @@ def assumed_facts(replay_: Replay, player: PlayerRef) -> list[AssumedFact]:
     found: dict[tuple[str, str], list[Period]] = {}
     for r in replay_.rows:
         for a in r.assumptions:
-            found.setdefault((f"K assumes {a.assumed}", assumption_command(a, player)),
-                             []).append(r.period)
+            found.setdefault((f"K assumes {a.assumed}", assumption_command(a, player)), []).append(
+                r.period
+            )
         if r.source == Source.ELO_TAG:
-            found.setdefault((
-                "the list's rating is the player's own Elo tag (no official rating recorded "
-                "for it)", f"tracker official add {player.command_name} --list "
-                f"{replay_.rating_list} --period YYYY-MM --rating R"), []).append(r.period)
+            found.setdefault(
+                (
+                    "the list's rating is the player's own Elo tag (no official rating recorded "
+                    "for it)",
+                    f"tracker official add {player.command_name} --list "
+                    f"{replay_.rating_list} --period YYYY-MM --rating R",
+                ),
+                [],
+            ).append(r.period)
         if list_assumed_games(r):
-            found.setdefault((
-                "games without a time control put on this list by assumption",
-                "tracker event list, then tracker event set ID --list LIST"), []).append(
-                r.period)
-    return [AssumedFact(text, tuple(periods), command)
-            for (text, command), periods in found.items()]
+            found.setdefault(
+                (
+                    "games without a time control put on this list by assumption",
+                    "tracker event list, then tracker event set ID --list LIST",
+                ),
+                [],
+            ).append(r.period)
+    return [
+        AssumedFact(text, tuple(periods), command) for (text, command), periods in found.items()
+    ]
 
 
 def _periods_text(periods: Sequence[Period]) -> str:
@@ -184,7 +206,7 @@ def _fold(summary: str, body: str, *, open_: bool, cls: str = "part") -> str:
 
 
 def _span(periods: Sequence[object]) -> str:
-    """"7 periods, 2025-09 to 2026-04" (the periods' names, as HTML)."""
+    """ "7 periods, 2025-09 to 2026-04" (the periods' names, as HTML)."""
     if not periods:
         return "no period"
     first, last = periods[0], periods[-1]
@@ -197,18 +219,24 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
     rl = rep.rating_list
     parts = ['<div class="key">']
     if rep.last_official is not None:
-        parts.append(f"<div>Last official<b>{esc(rep.last_rating)}</b>"
-                     f'<span class="muted">{esc(rep.last_official)} list</span></div>')
+        parts.append(
+            f"<div>Last official<b>{esc(rep.last_rating)}</b>"
+            f'<span class="muted">{esc(rep.last_official)} list</span></div>'
+        )
     else:
         parts.append('<div>Last official<b>none</b><span class="muted">recorded</span></div>')
     if rep.rows:
         final = "unrated" if rep.expected is None else str(rep.expected)
-        parts.append(f'<div>Expected next list<b data-expected="{esc(final)}">{esc(final)}'
-                     f'</b><span class="muted">{esc(rep.next_period)} list</span></div>')
+        parts.append(
+            f'<div>Expected next list<b data-expected="{esc(final)}">{esc(final)}'
+            f'</b><span class="muted">{esc(rep.next_period)} list</span></div>'
+        )
     parts.append("</div>")
     if not rep.rows:
-        parts.append("<p>No games since the last official list: the next list should show "
-                     "the same rating.</p>")
+        parts.append(
+            "<p>No games since the last official list: the next list should show "
+            "the same rating.</p>"
+        )
     else:
         items = []
         for r in rep.rows:
@@ -216,27 +244,43 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
             after = "unrated" if r.published is None else str(r.published)
             change = fmt_signed(r.change) if r.change is not None else ""
             names = ", ".join(p.unit.label for p in r.tournaments)
-            items.append(f"<li>{esc(r.period)}: {esc(before)} → {esc(after)} "
-                         f"({esc(plural(r.games, 'game'))}, change {esc(change or '0')})"
-                         f'<span class="muted"> · {esc(names)}</span></li>')
+            items.append(
+                f"<li>{esc(r.period)}: {esc(before)} → {esc(after)} "
+                f"({esc(plural(r.games, 'game'))}, change {esc(change or '0')})"
+                f'<span class="muted"> · {esc(names)}</span></li>'
+            )
         head = f"Games since the last official {esc(rl)} list, by the list expected to rate them"
         if len(rep.rows) <= SHORT_SINCE:
             parts.append(f"<p>{head}:</p><ul>{''.join(items)}</ul>")
         else:
             games = sum(r.games for r in rep.rows)
-            parts.append(_fold(
-                f'{head} <span class="muted">({_span([r.period for r in rep.rows])}, '
-                f"{esc(plural(games, 'game'))})</span>", f"<ul>{''.join(items)}</ul>",
-                open_=False, cls="part since"))
+            parts.append(
+                _fold(
+                    f'{head} <span class="muted">({_span([r.period for r in rep.rows])}, '
+                    f"{esc(plural(games, 'game'))})</span>",
+                    f"<ul>{''.join(items)}</ul>",
+                    open_=False,
+                    cls="part since",
+                )
+            )
     if rep.open:
-        still = "<ul>" + "".join(
-            f"<li>{esc(name)}: {esc(why)}</li>" for name, why in rep.open) + "</ul>"
+        still = (
+            "<ul>"
+            + "".join(f"<li>{esc(name)}: {esc(why)}</li>" for name, why in rep.open)
+            + "</ul>"
+        )
         if len(rep.open) <= SHORT_SINCE:
             parts.append(f"<p>Still open:</p>{still}")
         else:
-            parts.append(_fold(f'Still open <span class="muted">('
-                              f"{esc(plural(len(rep.open), 'tournament'))})</span>", still,
-                              open_=False, cls="part still"))
+            parts.append(
+                _fold(
+                    f'Still open <span class="muted">('
+                    f"{esc(plural(len(rep.open), 'tournament'))})</span>",
+                    still,
+                    open_=False,
+                    cls="part still",
+                )
+            )
     return "".join(parts)
 
 
@@ -245,13 +289,16 @@ _GAME_HEADERS = ("Opponent", "Rating", "D", "PD", "Score", "Chg", "K x chg", "")
 
 def _game_cells(g: dict[str, Any]) -> list[object]:
     rating = "" if g["opponent_rating"] is None else str(g["opponent_rating"])
-    return [g["opponent"], rating + ("*" if g["capped"] else ""),
-            "" if g["difference_used"] is None else g["difference_used"],
-            g["expected"] or "",
-            "" if g["score"] is None else fmt_points(Fraction(g["score"])),
-            "" if g["change"] is None else _signed_text(g["change"]),
-            "" if g["k_change"] is None else _signed_text(g["k_change"]),
-            "" if g["counted"] else (g["reason"] or "not counted")]
+    return [
+        g["opponent"],
+        rating + ("*" if g["capped"] else ""),
+        "" if g["difference_used"] is None else g["difference_used"],
+        g["expected"] or "",
+        "" if g["score"] is None else fmt_points(Fraction(g["score"])),
+        "" if g["change"] is None else _signed_text(g["change"]),
+        "" if g["k_change"] is None else _signed_text(g["k_change"]),
+        "" if g["counted"] else (g["reason"] or "not counted"),
+    ]
 
 
 def _signed_text(text: str) -> str:
@@ -274,8 +321,10 @@ def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
         if g["ro_source"] is None:
             continue
         key = (g["tournament"], g["start"], g["end"])
-        if groups and (groups[-1][0]["tournament"], groups[-1][0]["start"],
-                       groups[-1][0]["end"]) == key:
+        if (
+            groups
+            and (groups[-1][0]["tournament"], groups[-1][0]["start"], groups[-1][0]["end"]) == key
+        ):
             groups[-1].append(g)
         else:
             groups.append([g])
@@ -287,19 +336,33 @@ def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
             continue
         if block[0] == "Games not counted:":
             out.append("<h4>Games not counted</h4>")
-            out.append(_table(("Tournament", "Date", "Opponent", "Why"),
-                              [[g["tournament"], g["start"] or "?", g["opponent"],
-                                g["reason"]] for g in not_counted]))
+            out.append(
+                _table(
+                    ("Tournament", "Date", "Opponent", "Why"),
+                    [
+                        [g["tournament"], g["start"] or "?", g["opponent"], g["reason"]]
+                        for g in not_counted
+                    ],
+                )
+            )
             continue
-        if (i > 0 and tournament < len(groups)
-                and block[0].startswith(f"{groups[tournament][0]['tournament']} (")):
+        if (
+            i > 0
+            and tournament < len(groups)
+            and block[0].startswith(f"{groups[tournament][0]['tournament']} (")
+        ):
             group = groups[tournament]
             tournament += 1
             out.append(f"<h4>{esc(block[0])}</h4>")
-            rest = [x for x in block[1:]
-                    if not x.startswith("    ") or x.strip().startswith("*")]
-            out.append(_table(_GAME_HEADERS, [_game_cells(g) for g in group],
-                              numeric=(1, 2, 3, 4, 5, 6), cls="games"))
+            rest = [x for x in block[1:] if not x.startswith("    ") or x.strip().startswith("*")]
+            out.append(
+                _table(
+                    _GAME_HEADERS,
+                    [_game_cells(g) for g in group],
+                    numeric=(1, 2, 3, 4, 5, 6),
+                    cls="games",
+                )
+            )
             out += [f'<p class="note">{esc(x.strip())}</p>' for x in rest]
             continue
         out += [f"<p>{esc(x.strip())}</p>" for x in block]
@@ -310,8 +373,7 @@ def _period_summary(row_: dict[str, Any]) -> str:
     after = "" if row_["rating_after"] is None else str(row_["rating_after"])
     change = "" if row_["change"] is None else f" ({fmt_signed(row_['change']) or '0'})"
     games = f", {plural(row_['games'], 'game')}" if row_["games"] else ""
-    official = ("" if row_["official_rating"] is None
-                else f", official {row_['official_rating']}")
+    official = "" if row_["official_rating"] is None else f", official {row_['official_rating']}"
     return f"{row_['period']}: {after}{change}{games}{official}"
 
 
@@ -321,64 +383,101 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
     who = history.player
     name = str(rl)
     rows = history_rows(rp, player=who)
-    parts = [f'<section id="{name}" class="list {name}" data-list="{name}">',
-             f"<h2>{esc(name.capitalize())}</h2>"]
+    parts = [
+        f'<section id="{name}" class="list {name}" data-list="{name}">',
+        f"<h2>{esc(name.capitalize())}</h2>",
+    ]
     season = season_summary(rp)
     if season is not None:
         parts.append(f"<p>{esc(season_line(season))}</p>")
     if not rows:
         parts.append(f"<p>No {esc(name)} rating periods yet.</p></section>")
         return "".join(parts)
-    chart = Chart(replayed_title(who, f"{name} rating"), (chart_list(rp, who),),
-                  chart_footnote([rp]))
+    chart = Chart(
+        replayed_title(who, f"{name} rating"), (chart_list(rp, who),), chart_footnote([rp])
+    )
     if chart.drawn:
         svg = inline_svg(chart_svg(chart), f"{name}-", f"{who.name}: {name} rating chart")
-        parts.append(f'<figure class="chart">{svg}<figcaption>Hover a point for its '
-                     "period, rating, change and tournaments.</figcaption></figure>")
+        parts.append(
+            f'<figure class="chart">{svg}<figcaption>Hover a point for its '
+            "period, rating, change and tournaments.</figcaption></figure>"
+        )
     parts.append(_next_block(rp, who))
     names = [r["period"] for r in rows]
     short = len(rows) <= SHORT
     headers, cells = history_table(rows)
-    parts.append(_fold(
-        f'History <span class="muted">({_span(names)})</span>',
-        _table(headers, cells, numeric=range(1, 12),
-               row_attrs=[f' data-period="{esc(r["period"])}"' for r in rows],
-               cls="history"), open_=short, cls="part history"))
+    parts.append(
+        _fold(
+            f'History <span class="muted">({_span(names)})</span>',
+            _table(
+                headers,
+                cells,
+                numeric=range(1, 12),
+                row_attrs=[f' data-period="{esc(r["period"])}"' for r in rows],
+                cls="history",
+            ),
+            open_=short,
+            cls="part history",
+        )
+    )
     facts = assumed_facts(rp, who)
     if facts:
-        parts.append(_fold(
-            f'Assumptions <span class="muted">({esc(plural(len(facts), "fact"))} the replay '
-            "took without a record)</span>",
-            '<ul class="assumptions">' + "".join(
-                f"<li>{esc(f.text)} ({esc(_periods_text(f.periods))}); to record the fact: "
-                f"<code>{esc(f.command)}</code></li>" for f in facts) + "</ul>",
-            open_=short and len(facts) <= 3, cls="part assumptions"))
+        parts.append(
+            _fold(
+                f'Assumptions <span class="muted">({esc(plural(len(facts), "fact"))} the replay '
+                "took without a record)</span>",
+                '<ul class="assumptions">'
+                + "".join(
+                    f"<li>{esc(f.text)} ({esc(_periods_text(f.periods))}); to record the fact: "
+                    f"<code>{esc(f.command)}</code></li>"
+                    for f in facts
+                )
+                + "</ul>",
+                open_=short and len(facts) <= 3,
+                cls="part assumptions",
+            )
+        )
     else:
-        parts.append('<p class="assumptions"><b>Assumptions:</b> none, every fact the replay '
-                     "used is recorded.</p>")
+        parts.append(
+            '<p class="assumptions"><b>Assumptions:</b> none, every fact the replay '
+            "used is recorded.</p>"
+        )
     pages = "".join(
         f'<details id="{name}-{row_["period"]}" class="period">'
         f"<summary>{esc(_period_summary(row_))}</summary>"
-        f"{_explain_block(rp, Period.parse(row_['period']), who)}</details>" for row_ in rows)
-    parts.append(_fold(
-        "Each period, as FIDE's calculation page shows it "
-        f'<span class="muted">({_span(names)})</span>', pages, open_=short,
-        cls="part periods"))
+        f"{_explain_block(rp, Period.parse(row_['period']), who)}</details>"
+        for row_ in rows
+    )
+    parts.append(
+        _fold(
+            "Each period, as FIDE's calculation page shows it "
+            f'<span class="muted">({_span(names)})</span>',
+            pages,
+            open_=short,
+            cls="part periods",
+        )
+    )
     parts.append("</section>")
     return "".join(parts)
 
 
-def season_report(history: PlayerHistory, lists: Sequence[RatingList] | None = None,
-                  *, version: str = "") -> str:
+def season_report(
+    history: PlayerHistory, lists: Sequence[RatingList] | None = None, *, version: str = ""
+) -> str:
     """The report's HTML: a section per list of `lists` (default: every list with a
     period), standard first."""
     who = history.player
-    chosen = [rl for rl in RatingList if rl in history.replays
-              and (rl in lists if lists is not None else bool(history.replays[rl].rows))]
+    chosen = [
+        rl
+        for rl in RatingList
+        if rl in history.replays
+        and (rl in lists if lists is not None else bool(history.replays[rl].rows))
+    ]
     ident = "" if who.fide_id is None else f" · FIDE ID {who.fide_id}"
     nav = "".join(f'<a href="#{rl}">{esc(str(rl).capitalize())}</a>' for rl in chosen)
     body = "".join(list_section(history, rl) for rl in chosen) or (
-        "<p>No rating period on any list yet: import games first.</p>")
+        "<p>No rating period on any list yet: import games first.</p>"
+    )
     made = f"tracker {version}" if version else "tracker"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -390,4 +489,5 @@ def season_report(history: PlayerHistory, lists: Sequence[RatingList] | None = N
         f"<footer>Made by {esc(made)} from the games and official ratings in its database. "
         "The ratings are replayed by FIDE's rating regulations: what FIDE publishes is the "
         "rating that counts; every assumption the replay made is listed with the command "
-        "that records the fact.</footer></body></html>\n")
+        "that records the fact.</footer></body></html>\n"
+    )

@@ -58,12 +58,18 @@ def cell_width(text: str) -> int:
     combining mark none."""
     if text.isascii():
         return len(text)
-    return sum(0 if unicodedata.combining(c) else
-               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
 
 
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]],
-                 right_columns: Iterable[int] = (), indent: str = "") -> list[str]:
+def render_table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    right_columns: Iterable[int] = (),
+    indent: str = "",
+) -> list[str]:
     """Every table tracker prints, in one style: the header, a rule under each column, the
     rows; columns two spaces apart, `right_columns` (numbers) right-aligned, trailing
     spaces dropped. Linear in the rows (35,000 players print at once: rich's Table takes

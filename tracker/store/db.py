@@ -60,8 +60,10 @@ SUPPORTED = ("sqlite", "postgresql")  # the databases tracker is tested on (dial
 WRITE_LOCK = int.from_bytes(b"tracker", "big")
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE of a lock wait past lock_timeout
 NUMERIC_OUT_OF_RANGE = "22003"  # PostgreSQL's SQLSTATE of a number past its column's type
-BUSY = ("the database stayed busy: another tracker is writing to it; run the command again "
-        "when that one has finished")
+BUSY = (
+    "the database stayed busy: another tracker is writing to it; run the command again "
+    "when that one has finished"
+)
 
 
 class DamagedDatabase(DatabaseError):
@@ -73,8 +75,9 @@ class DamagedDatabase(DatabaseError):
     def __init__(self, name: str, reason: str, *, hint: bool = True) -> None:
         self.name, self.reason = name, reason
         check = f"`tracker db check --db {shlex.quote(name)}` tells more; " if hint else ""
-        super().__init__(f"{name} is damaged ({reason}): {check}"
-                         "restore a backup (`tracker db backup`)")
+        super().__init__(
+            f"{name} is damaged ({reason}): {check}restore a backup (`tracker db backup`)"
+        )
 
 
 def is_damage(exc: BaseException) -> bool:
@@ -156,8 +159,9 @@ def lock_for_writing(conn: Connection) -> None:
         return
     # postgresql: the lock_timeout is set for this wait only (set_config(..., true) lasts
     # to the end of the transaction at most)
-    conn.execute(text("SELECT set_config('lock_timeout', :ms, true)"),
-                 {"ms": f"{BUSY_TIMEOUT_MS}ms"})
+    conn.execute(
+        text("SELECT set_config('lock_timeout', :ms, true)"), {"ms": f"{BUSY_TIMEOUT_MS}ms"}
+    )
     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK})
     conn.execute(text("SELECT set_config('lock_timeout', '0', true)"))
 
@@ -190,8 +194,7 @@ def writing(store: Store) -> Iterator[Connection]:
             except (OperationalError, SADatabaseError) as exc:
                 if is_busy(exc):
                     raise DatabaseError(BUSY) from None
-                raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}"
-                                    ) from None
+                raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
         yield conn
 
 
@@ -280,15 +283,19 @@ def _check_sqlite_target(url: str, target: str, *, create: bool) -> None:
                 f"{path} is not a tracker database (not SQLite): give another --db path"
             )
         if not head and not create:  # a reading command never turns a 0-byte file into one
-            raise NotFound(f"{path} is an empty file, not a tracker database: "
-                           + missing_database(target).split(" (", 1)[1].rstrip(")"))
+            raise NotFound(
+                f"{path} is an empty file, not a tracker database: "
+                + missing_database(target).split(" (", 1)[1].rstrip(")")
+            )
     elif not path.parent.exists():
         raise DatabaseError(f"the folder {path.parent} does not exist: create it or pick --db")
     elif not create:
         raise NotFound(missing_database(target))
     elif not os.access(path.parent, os.W_OK):
-        raise DatabaseError(f"cannot create {target}: the folder {path.parent} is read-only; "
-                            "pick --db in a folder you can write")
+        raise DatabaseError(
+            f"cannot create {target}: the folder {path.parent} is read-only; "
+            "pick --db in a folder you can write"
+        )
 
 
 def _sqlite_errors(context: ExceptionContext) -> None:
@@ -304,8 +311,9 @@ def _postgresql_errors(context: ExceptionContext) -> None:
     """A number past what a column holds (SQLSTATE 22003, "bigint out of range"), wherever
     a query meets it: the sentence SQLite's OverflowError gets on the command line."""
     if getattr(context.original_exception, "sqlstate", None) == NUMERIC_OUT_OF_RANGE:
-        raise BadInput(f"a number given is too large (the most is {(1 << 63) - 1:,}); give a "
-                       "plausible value") from None
+        raise BadInput(
+            f"a number given is too large (the most is {(1 << 63) - 1:,}); give a plausible value"
+        ) from None
 
 
 def _read_only_errors(context: ExceptionContext) -> None:
@@ -313,8 +321,10 @@ def _read_only_errors(context: ExceptionContext) -> None:
     exc = context.original_exception
     if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
         name = str(context.engine.url.database) if context.engine is not None else "database"
-        raise DatabaseError(f"{name} is read-only ({exc}): this command changes it; run it "
-                            "where the file and its folder can be written, or on a copy") from None
+        raise DatabaseError(
+            f"{name} is read-only ({exc}): this command changes it; run it "
+            "where the file and its folder can be written, or on a copy"
+        ) from None
 
 
 def read_only_mode(url: str) -> str | None:
@@ -366,7 +376,8 @@ def make_engine(url: str, *, read_only: str | None = None, name: str | None = No
     if backend not in SUPPORTED:
         raise DatabaseError(
             f"cannot use database {shown!r}: tracker works on SQLite (a file "
-            "path) and PostgreSQL (postgresql+psycopg://USER@HOST/DATABASE) databases only")
+            "path) and PostgreSQL (postgresql+psycopg://USER@HOST/DATABASE) databases only"
+        )
     try:
         if read_only is not None:
             engine = create_engine(url, creator=_read_only_creator(url, read_only))
@@ -376,8 +387,7 @@ def make_engine(url: str, *, read_only: str | None = None, name: str | None = No
             engine = create_engine(url)
     except ImportError as exc:
         extra = " (pip install 'tracker[postgres]')" if backend == "postgresql" else ""
-        raise DatabaseError(f"cannot use database {shown!r}: {exc}{extra}"
-                            ) from None
+        raise DatabaseError(f"cannot use database {shown!r}: {exc}{extra}") from None
     except (ArgumentError, ValueError) as exc:
         raise DatabaseError(f"cannot use database {shown!r}: {exc}") from None
     if engine.dialect.name == "postgresql":
@@ -391,8 +401,11 @@ def make_engine(url: str, *, read_only: str | None = None, name: str | None = No
 
 
 def open_store(
-    target: str = DEFAULT_DB, *, upgrade: bool = True,
-    on_upgrade: Callable[[str, str], None] | None = None, create: bool = True,
+    target: str = DEFAULT_DB,
+    *,
+    upgrade: bool = True,
+    on_upgrade: Callable[[str, str], None] | None = None,
+    create: bool = True,
 ) -> Store:
     """Open (creating if needed) and upgrade the database at `target` (path or URL).
     `on_upgrade(old, new)` is called before an existing database's schema is upgraded (a
@@ -411,8 +424,10 @@ def open_store(
                 # A database without the tracker's schema (an SQLite file of a kill during
                 # the very first open, a new PostgreSQL database, an empty database of
                 # someone's): a reading command leaves it be.
-                raise NotFound(f"{shown} holds no tracker data yet: "
-                               + missing_database(shown).split(" (", 1)[1].rstrip(")"))
+                raise NotFound(
+                    f"{shown} holds no tracker data yet: "
+                    + missing_database(shown).split(" (", 1)[1].rstrip(")")
+                )
             if sqlite and read_only is None:
                 mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
                 if mode != "wal" and make_url(url).database not in (None, "", ":memory:"):
@@ -429,14 +444,16 @@ def open_store(
                 if "games" not in tables:
                     raise DatabaseError(
                         f"{shown} is an SQLite database of another program: pick another --db"
-                        if sqlite else
-                        f"{shown} holds tables of another program and no tracker data: give "
-                        "tracker a database of its own (createdb NAME, then --db with NAME)")
+                        if sqlite
+                        else f"{shown} holds tables of another program and no tracker data: give "
+                        "tracker a database of its own (createdb NAME, then --db with NAME)"
+                    )
         if upgrade and current != head_revision() and read_only is not None:
             raise DatabaseError(
                 f"{shown} is read-only and its schema ({current or 'empty'}) is older than "
                 f"this tracker's ({head_revision()}): upgrade it where it can be written "
-                f"(tracker db upgrade --db {shlex.quote(shown)}), or work on a copy")
+                f"(tracker db upgrade --db {shlex.quote(shown)}), or work on a copy"
+            )
         if upgrade and current != head_revision():
             if on_upgrade is not None and current is not None:
                 on_upgrade(current, head_revision())
@@ -449,7 +466,8 @@ def open_store(
                 f"cannot open database {target}: {exc.orig}; it is read-only and its changes "
                 f"in {target}-wal were never moved into it (SQLite needs to write beside it to "
                 "read them): open it once where it can be written, or copy it with its -wal "
-                "and -shm files to a writable folder") from None
+                "and -shm files to a writable folder"
+            ) from None
         if sqlite:
             raise DatabaseError(f"cannot open database {target}: {exc.orig}") from None
         raise DatabaseError(_server_error(shown, url, exc)) from None
@@ -467,10 +485,17 @@ def _server_error(shown: str, url: str, exc: OperationalError | SADatabaseError)
     reason = one_line(exc.orig)
     name = make_url(url).database
     if name and f'database "{name}" does not exist' in reason:
-        return (f"cannot open database {shown}: the server has no database {name}: create it "
-                f"(createdb {shlex.quote(name)}), tracker makes its tables on first use")
-    hint = "" if "Is the server running" in reason else (
-        " (is the server running, and the URL right? postgresql+psycopg://USER@HOST/DATABASE)")
+        return (
+            f"cannot open database {shown}: the server has no database {name}: create it "
+            f"(createdb {shlex.quote(name)}), tracker makes its tables on first use"
+        )
+    hint = (
+        ""
+        if "Is the server running" in reason
+        else (
+            " (is the server running, and the URL right? postgresql+psycopg://USER@HOST/DATABASE)"
+        )
+    )
     return f"cannot open database {shown}: {reason}{hint}"
 
 

@@ -64,7 +64,12 @@ _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLit
 
 # A games row as the writer inserts it: what it resolved, then the PreparedGame's own fields.
 _GAME_COLUMNS = (
-    "identity", "tournament_id", "import_id", "source_line", "white_id", "black_id",
+    "identity",
+    "tournament_id",
+    "import_id",
+    "source_line",
+    "white_id",
+    "black_id",
     *GAME_ROW_FIELDS,
 )
 _STAGE = "tracker_batch"  # PostgreSQL: the temporary table a batch of games is copied into
@@ -75,16 +80,27 @@ _PLAYERS_BY_NAME = select(player_names.c.norm_name, players.c.id, players.c.fide
     players, players.c.id == player_names.c.player_id
 )
 _TOURNAMENTS = select(
-    tournaments.c.id, tournaments.c.event, tournaments.c.site, tournaments.c.start_date,
-    tournaments.c.end_date, tournaments.c.key,
+    tournaments.c.id,
+    tournaments.c.event,
+    tournaments.c.site,
+    tournaments.c.start_date,
+    tournaments.c.end_date,
+    tournaments.c.key,
 )
 # ... and whether the user recorded an override for it (`_date_the_undated`)
 _TOURNAMENTS_KEPT = select(
-    tournaments.c.id, tournaments.c.event, tournaments.c.site, tournaments.c.start_date,
-    tournaments.c.end_date, tournaments.c.key,
-    or_(tournaments.c.pinned_period.is_not(None), tournaments.c.pinned_list.is_not(None),
+    tournaments.c.id,
+    tournaments.c.event,
+    tournaments.c.site,
+    tournaments.c.start_date,
+    tournaments.c.end_date,
+    tournaments.c.key,
+    or_(
+        tournaments.c.pinned_period.is_not(None),
+        tournaments.c.pinned_list.is_not(None),
         tournaments.c.excluded.is_(True),
-        exists().where(ro_overrides.c.tournament_id == tournaments.c.id)),
+        exists().where(ro_overrides.c.tournament_id == tournaments.c.id),
+    ),
 )
 _MERGE_CHUNK = 10_000  # PostgreSQL: merges per statement
 
@@ -161,10 +177,14 @@ class GameWriter:
                 self._game_sql = f"INSERT OR IGNORE INTO games ({quoted}) VALUES ({marks})"
             else:  # postgresql: a batch is copied into _STAGE, then moved into games
                 cols = ", ".join(f'"{c}"' for c in _GAME_COLUMNS)
-                conn.exec_driver_sql(f"CREATE TEMPORARY TABLE {_STAGE} ON COMMIT DROP AS "
-                                     f"SELECT {cols} FROM games WITH NO DATA")
-                self._game_sql = (f"INSERT INTO games ({cols}) SELECT {cols} FROM {_STAGE} "
-                                  "ORDER BY source_line ON CONFLICT (identity) DO NOTHING")
+                conn.exec_driver_sql(
+                    f"CREATE TEMPORARY TABLE {_STAGE} ON COMMIT DROP AS "
+                    f"SELECT {cols} FROM games WITH NO DATA"
+                )
+                self._game_sql = (
+                    f"INSERT INTO games ({cols}) SELECT {cols} FROM {_STAGE} "
+                    "ORDER BY source_line ON CONFLICT (identity) DO NOTHING"
+                )
             self._next_player = self._players_before = self._max_id(players.c.id)
             self._tourneys_before = self._max_id(tournaments.c.id)
             self._grouping = Grouping(self._tourneys_before)
@@ -239,9 +259,14 @@ class GameWriter:
             conn.execute(
                 update(imports)
                 .where(imports.c.id == self.import_id)
-                .values(finished_at=utc_now(), content_hash=self.content_hash,
-                        games_read=games_read, games_added=self.added,
-                        duplicates=self.given - self.added, problems=problems)
+                .values(
+                    finished_at=utc_now(),
+                    content_hash=self.content_hash,
+                    games_read=games_read,
+                    games_added=self.added,
+                    duplicates=self.given - self.added,
+                    problems=problems,
+                )
             )
             conn.commit()
         except (OperationalError, SADatabaseError) as exc:
@@ -255,11 +280,13 @@ class GameWriter:
         if self._sqlite:
             return
         for table, allocated, before in (
-                (players, self._next_player, self._players_before),
-                (tournaments, self._grouping.last_id, self._tourneys_before)):
+            (players, self._next_player, self._players_before),
+            (tournaments, self._grouping.last_id, self._tourneys_before),
+        ):
             if allocated > before:
-                self.conn.execute(select(func.setval(
-                    func.pg_get_serial_sequence(table.name, "id"), allocated)))
+                self.conn.execute(
+                    select(func.setval(func.pg_get_serial_sequence(table.name, "id"), allocated))
+                )
 
     # -- rows ----------------------------------------------------------------------------
 
@@ -270,9 +297,7 @@ class GameWriter:
         names = ", ".join(f'"{c}"' for c in cols)
         if self._sqlite:
             marks = ", ".join("?" for _ in cols)
-            res = conn.exec_driver_sql(
-                f"INSERT INTO {table.name} ({names}) VALUES ({marks})", rows
-            )
+            res = conn.exec_driver_sql(f"INSERT INTO {table.name} ({names}) VALUES ({marks})", rows)
             return int(res.rowcount)
         copy_rows(conn, table.name, names, rows)  # postgresql
         return len(rows)
@@ -284,8 +309,7 @@ class GameWriter:
             return self._add(batch)
         except (OperationalError, SADatabaseError) as exc:
             if isinstance(exc, IntegrityError):
-                raise DatabaseError(f"the database refused a game: {one_line(exc.orig)}"
-                                    ) from None
+                raise DatabaseError(f"the database refused a game: {one_line(exc.orig)}") from None
             raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
 
     def _add(self, batch: Sequence[PreparedGame]) -> int:
@@ -320,9 +344,14 @@ class GameWriter:
         except (OverflowError, UnicodeEncodeError) as exc:  # a value SQLite cannot take
             raise DatabaseError(f"the database refused a game: {one_line(exc)}") from None
 
-    def _store(self, batch: Sequence[PreparedGame], rows: list[tuple[Any, ...]],
-               new_players: list[tuple[Any, ...]], new_names: list[tuple[Any, ...]],
-               new_fides: list[tuple[Any, ...]]) -> int:
+    def _store(
+        self,
+        batch: Sequence[PreparedGame],
+        rows: list[tuple[Any, ...]],
+        new_players: list[tuple[Any, ...]],
+        new_names: list[tuple[Any, ...]],
+        new_fides: list[tuple[Any, ...]],
+    ) -> int:
         """The inserts of one batch: its new players, names and tournaments, then its
         games (`rows`: what `_add` resolved for each game of `batch`)."""
         self._insert(players, ("id", "name", "norm_name", "fide_id"), new_players)
@@ -330,10 +359,12 @@ class GameWriter:
         if new_fides:
             mark = "?" if self._sqlite else "%s"
             self.conn.exec_driver_sql(
-                f"UPDATE players SET fide_id = {mark} WHERE id = {mark}", new_fides)
+                f"UPDATE players SET fide_id = {mark} WHERE id = {mark}", new_fides
+            )
         made = self._grouping.made
-        self._insert(tournaments, ("id", "event", "site", "start_date", "end_date", "key",
-                                   "online"), made)
+        self._insert(
+            tournaments, ("id", "event", "site", "start_date", "end_date", "key", "online"), made
+        )
         made.clear()
         if not rows:
             added = 0
@@ -364,7 +395,8 @@ class GameWriter:
             found += conn.exec_driver_sql(
                 "SELECT s.source_line, s.result, g.result, g.import_id, g.source_line "
                 f"FROM {_STAGE} AS s JOIN games AS g ON g.identity = s.identity "
-                "WHERE g.result <> s.result").all()
+                "WHERE g.result <> s.result"
+            ).all()
         for chunk in chunks(batch, _CLASH_CHUNK) if self._sqlite else ():
             wanted = [(g.identity, g.line, g.result) for g in chunk]
             marks = ", ".join("(?, ?, ?)" for _ in wanted)
@@ -376,23 +408,29 @@ class GameWriter:
             ).all()
         for line, result, was, import_id, stored_line in sorted(found, key=lambda f: f[0]):
             if import_id != self.import_id:  # not a game earlier in this same source
-                self.clashes.append(
-                    f"{line}: {self._clash(result, was, import_id, stored_line)}")
+                self.clashes.append(f"{line}: {self._clash(result, was, import_id, stored_line)}")
 
-    def _clash(self, result: str, was: str, import_id: int | None,
-               stored_line: int | None) -> str:
+    def _clash(self, result: str, was: str, import_id: int | None, stored_line: int | None) -> str:
         if import_id is None:
-            return (f"this game is already stored with result {was}; the file says {result}: "
-                    "the stored one is kept")
+            return (
+                f"this game is already stored with result {was}; the file says {result}: "
+                "the stored one is kept"
+            )
         source = self._import_sources.get(import_id)
         if source is None:
-            source = self.conn.execute(
-                select(imports.c.source).where(imports.c.id == import_id)).scalar() or "?"
+            source = (
+                self.conn.execute(
+                    select(imports.c.source).where(imports.c.id == import_id)
+                ).scalar()
+                or "?"
+            )
             self._import_sources[import_id] = source
         at = "" if stored_line is None else f", line {stored_line}"
-        return (f"this game is already stored with result {was} (import {import_id}: "
-                f"{source}{at}); the file says {result}: the stored one is kept (`tracker "
-                f"imports remove {import_id}`, then import again, to replace it)")
+        return (
+            f"this game is already stored with result {was} (import {import_id}: "
+            f"{source}{at}); the file says {result}: the stored one is kept (`tracker "
+            f"imports remove {import_id}`, then import again, to replace it)"
+        )
 
     def _defer_indexes(self) -> None:
         """Drop the secondary indexes of games for the rest of this transaction (see the
@@ -466,8 +504,9 @@ class GameWriter:
         size = len(values) if self._sqlite else 0  # postgresql: one array, any length
         sql = self._in_sql.get((id(query), size))
         if sql is None:
-            base = str(query.compile(dialect=self.conn.dialect,
-                                     compile_kwargs={"literal_binds": True}))
+            base = str(
+                query.compile(dialect=self.conn.dialect, compile_kwargs={"literal_binds": True})
+            )
             where = f"{column.table.name}.{column.name}"
             if self._sqlite:
                 sql = f"{base} WHERE {where} IN ({', '.join('?' for _ in values)})"
@@ -478,8 +517,12 @@ class GameWriter:
         return self.conn.exec_driver_sql(sql, params).all()
 
     def _player(
-        self, name: str, norm: str, fide: int | None,
-        new_players: list[tuple[Any, ...]], new_names: list[tuple[Any, ...]],
+        self,
+        name: str,
+        norm: str,
+        fide: int | None,
+        new_players: list[tuple[Any, ...]],
+        new_names: list[tuple[Any, ...]],
         new_fides: list[tuple[Any, ...]],
     ) -> int:
         if fide is None:
@@ -522,11 +565,13 @@ class GameWriter:
         if not pairs:
             return
         found: dict[tuple[str, str], list[tuple[int, str | None, str | None, str]]] = {
-            pair: [] for pair in pairs}
+            pair: [] for pair in pairs
+        }
         if not self._all_tourneys_cached:
             for chunk in chunks(sorted({e for e, _ in pairs})):
                 for tid, event, site, start, end, key in sorted(
-                        self._select_in(_TOURNAMENTS, tournaments.c.event, chunk)):
+                    self._select_in(_TOURNAMENTS, tournaments.c.event, chunk)
+                ):
                     held = found.get((str(event), str(site)))
                     if held is not None:  # (not another site's, perhaps held already)
                         held.append((int(tid), _iso(start), _iso(end), str(key)))
@@ -544,26 +589,33 @@ class GameWriter:
         if not pairs:
             return
         found: dict[tuple[str, str], list[tuple[int, str | None, str | None, str, bool]]] = {
-            pair: [] for pair in pairs}
+            pair: [] for pair in pairs
+        }
         for chunk in chunks(sorted({e for e, _ in pairs})):
             for tid, event, site, start, end, key, kept in self._select_in(
-                    _TOURNAMENTS_KEPT, tournaments.c.event, chunk):
+                _TOURNAMENTS_KEPT, tournaments.c.event, chunk
+            ):
                 held = found.get((str(event), str(site)))
                 if held is not None:
                     held.append((int(tid), _iso(start), _iso(end), str(key), bool(kept)))
         moves = [m for pair in sorted(found) for m in merges(sorted(found[pair]))]
         conn = self.conn
         if moves and self._sqlite:  # (the indexes of games are back: each is a probe)
-            conn.exec_driver_sql("UPDATE games SET tournament_id = ? WHERE tournament_id = ?",
-                                 [(home, old) for old, home in moves])
-            conn.exec_driver_sql("DELETE FROM tournaments WHERE id = ?",
-                                 [(old,) for old, _ in moves])
+            conn.exec_driver_sql(
+                "UPDATE games SET tournament_id = ? WHERE tournament_id = ?",
+                [(home, old) for old, home in moves],
+            )
+            conn.exec_driver_sql(
+                "DELETE FROM tournaments WHERE id = ?", [(old,) for old, _ in moves]
+            )
             return
         for chunk in chunks(moves, _MERGE_CHUNK):  # postgresql: arrays
             olds, homes = [old for old, _ in chunk], [home for _, home in chunk]
             conn.exec_driver_sql(
                 "UPDATE games AS g SET tournament_id = m.home FROM unnest(%s::integer[], "
-                "%s::integer[]) AS m(old, home) WHERE g.tournament_id = m.old", (olds, homes))
+                "%s::integer[]) AS m(old, home) WHERE g.tournament_id = m.old",
+                (olds, homes),
+            )
             conn.exec_driver_sql("DELETE FROM tournaments WHERE id = ANY(%s)", (olds,))
 
     def _flush_tournaments(self) -> None:
@@ -579,7 +631,8 @@ class GameWriter:
             self.conn.exec_driver_sql(
                 "UPDATE tournaments AS t SET start_date = v.s, end_date = v.e FROM "
                 "unnest(%s::date[], %s::date[], %s::integer[]) AS v(s, e, id) WHERE t.id = v.id",
-                (starts, ends, ids))
+                (starts, ends, ids),
+            )
 
 
 def _iso(value: Any) -> str | None:
@@ -588,4 +641,3 @@ def _iso(value: Any) -> str | None:
     if isinstance(value, dt.date):
         return value.isoformat()
     return str(value)
-

@@ -104,8 +104,9 @@ def remove_import(store: Store, import_id: int, *, dry_run: bool = False) -> Rem
     games: its content is forgotten (content_hash ''), so that its file is not taken for
     "already imported" and brings them back when imported again."""
     if not 0 < import_id < 2**63:  # no such id can be stored (SQLite's integers)
-        raise NotFound(f"there is no import {import_id}: `tracker imports` lists them with "
-                       "their ids")
+        raise NotFound(
+            f"there is no import {import_id}: `tracker imports` lists them with their ids"
+        )
     try:
         with store.engine.connect() as conn:
             lock_for_writing(conn)  # no importer adds a game meanwhile
@@ -116,8 +117,10 @@ def remove_import(store: Store, import_id: int, *, dry_run: bool = False) -> Rem
                 conn.commit()
     except (OperationalError, SADatabaseError) as exc:
         if is_busy(exc):
-            raise DatabaseError("the database stayed busy: another tracker is writing to it; "
-                                "remove the import when that one has finished") from None
+            raise DatabaseError(
+                "the database stayed busy: another tracker is writing to it; "
+                "remove the import when that one has finished"
+            ) from None
         raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
     return removed
 
@@ -125,28 +128,43 @@ def remove_import(store: Store, import_id: int, *, dry_run: bool = False) -> Rem
 def _remove_import(conn: Connection, import_id: int) -> RemovedImport:
     row = conn.execute(select(imports).where(imports.c.id == import_id)).first()
     if row is None:
-        raise NotFound(f"there is no import {import_id}: `tracker imports` lists them with "
-                       "their ids")
+        raise NotFound(
+            f"there is no import {import_id}: `tracker imports` lists them with their ids"
+        )
     record = _import_record(row._mapping)
     mine = games.c.import_id == import_id
-    tids = sorted(int(t) for t in conn.execute(
-        select(games.c.tournament_id).where(mine).distinct()).scalars())
-    pids = sorted({int(p) for p in conn.execute(
-        union_all(select(games.c.white_id).where(mine), select(games.c.black_id).where(mine))
-    ).scalars()})
+    tids = sorted(
+        int(t) for t in conn.execute(select(games.c.tournament_id).where(mine).distinct()).scalars()
+    )
+    pids = sorted(
+        {
+            int(p)
+            for p in conn.execute(
+                union_all(
+                    select(games.c.white_id).where(mine), select(games.c.black_id).where(mine)
+                )
+            ).scalars()
+        }
+    )
     gone = int(conn.execute(delete(games).where(mine)).rowcount)
     # Tournaments: without games now, and without an override of the user's.
     free_t = and_(
         ~exists().where(games.c.tournament_id == tournaments.c.id),
         ~exists().where(ro_overrides.c.tournament_id == tournaments.c.id),
-        tournaments.c.pinned_period.is_(None), tournaments.c.pinned_list.is_(None),
+        tournaments.c.pinned_period.is_(None),
+        tournaments.c.pinned_list.is_(None),
         or_(tournaments.c.excluded.is_(None), tournaments.c.excluded.is_(False)),
     )
     dead_t: list[tuple[int, str]] = []
     for chunk in chunks(tids):
-        dead_t += [(int(i), str(e)) for i, e in conn.execute(
-            select(tournaments.c.id, tournaments.c.event)
-            .where(tournaments.c.id.in_(chunk), free_t).order_by(tournaments.c.id))]
+        dead_t += [
+            (int(i), str(e))
+            for i, e in conn.execute(
+                select(tournaments.c.id, tournaments.c.event)
+                .where(tournaments.c.id.in_(chunk), free_t)
+                .order_by(tournaments.c.id)
+            )
+        ]
     for chunk in chunks([i for i, _ in dead_t]):
         conn.execute(delete(tournaments).where(tournaments.c.id.in_(chunk)))
     # Players: without games now, and without anything the user or an official list said.
@@ -155,30 +173,47 @@ def _remove_import(conn: Connection, import_id: int) -> RemovedImport:
         ~exists().where(games.c.black_id == players.c.id),
         ~exists().where(official_ratings.c.player_id == players.c.id),
         ~exists().where(ro_overrides.c.player_id == players.c.id),
-        ~exists().where(player_names.c.player_id == players.c.id,
-                        player_names.c.norm_name != players.c.norm_name),
-        players.c.birth_year.is_(None), players.c.rated_games.is_(None),
-        players.c.ever_2400.is_(None), players.c.title.is_(None),
+        ~exists().where(
+            player_names.c.player_id == players.c.id,
+            player_names.c.norm_name != players.c.norm_name,
+        ),
+        players.c.birth_year.is_(None),
+        players.c.rated_games.is_(None),
+        players.c.ever_2400.is_(None),
+        players.c.title.is_(None),
         players.c.federation.is_(None),
         or_(players.c.is_me.is_(None), players.c.is_me.is_(False)),
     )
     dead_p: list[tuple[int, str]] = []
     for chunk in chunks(pids):
-        dead_p += [(int(i), str(n)) for i, n in conn.execute(
-            select(players.c.id, players.c.name)
-            .where(players.c.id.in_(chunk), free_p).order_by(players.c.id))]
+        dead_p += [
+            (int(i), str(n))
+            for i, n in conn.execute(
+                select(players.c.id, players.c.name)
+                .where(players.c.id.in_(chunk), free_p)
+                .order_by(players.c.id)
+            )
+        ]
     for chunk in chunks([i for i, _ in dead_p]):
         conn.execute(delete(player_names).where(player_names.c.player_id.in_(chunk)))
         conn.execute(delete(players).where(players.c.id.in_(chunk)))
     conn.execute(delete(imports).where(imports.c.id == import_id))
     later = (imports.c.id > import_id) & (imports.c.duplicates > 0) & (imports.c.content_hash != "")
-    forgotten = tuple(str(x) for x in conn.execute(
-        select(imports.c.source).where(later).order_by(imports.c.id)).scalars())
+    forgotten = tuple(
+        str(x)
+        for x in conn.execute(
+            select(imports.c.source).where(later).order_by(imports.c.id)
+        ).scalars()
+    )
     conn.execute(update(imports).where(later).values(content_hash=""))
     return RemovedImport(
-        record=record, games=gone, tournaments=tuple(e for _, e in dead_t),
-        players=tuple(n for _, n in dead_p), kept_tournaments=len(tids) - len(dead_t),
-        kept_players=len(pids) - len(dead_p), forgotten=forgotten,
+        record=record,
+        games=gone,
+        tournaments=tuple(e for _, e in dead_t),
+        players=tuple(n for _, n in dead_p),
+        kept_tournaments=len(tids) - len(dead_t),
+        kept_players=len(pids) - len(dead_p),
+        forgotten=forgotten,
     )
 
 
@@ -207,8 +242,10 @@ def assumed_since(store: Store, after_game_id: int) -> list[AssumedGames]:
             .where(g.id > after_game_id, g.list_assumed.is_(True))
             .group_by(g.list, g.not_rated_reason)
         ).all()
-    return sorted((AssumedGames(str(lst), None if r is None else str(r), int(n))
-                   for lst, r, n in rows), key=lambda a: (a.rating_list, a.reason or ""))
+    return sorted(
+        (AssumedGames(str(lst), None if r is None else str(r), int(n)) for lst, r, n in rows),
+        key=lambda a: (a.rating_list, a.reason or ""),
+    )
 
 
 @dataclass(frozen=True)
@@ -235,20 +272,30 @@ class UndatedTournament:
         return None if m is None else int(m.group(1))
 
 
-def undated_tournaments(store: Store, *, player_id: int | None = None,
-                        after_game_id: int | None = None) -> list[UndatedTournament]:
+def undated_tournaments(
+    store: Store, *, player_id: int | None = None, after_game_id: int | None = None
+) -> list[UndatedTournament]:
     """The tournaments in no rating period (no usable date, no pinned period), not excluded
     and not online, with their games: of `player_id` only, or only those with an id above
     `after_game_id` (an import's), when given; by id. For `history`/`next` to list them with
     the command that fixes each (`UndatedTournament.command`), and for the import summary."""
     t, g = tournaments.c, games.c
     query = (
-        select(t.id, t.event, t.site, t.key, func.count(g.id),
-               func.coalesce(func.sum(case((g.rated.is_(True), 1), else_=0)), 0))
+        select(
+            t.id,
+            t.event,
+            t.site,
+            t.key,
+            func.count(g.id),
+            func.coalesce(func.sum(case((g.rated.is_(True), 1), else_=0)), 0),
+        )
         .join(games, g.tournament_id == t.id)
-        .where(t.start_date.is_(None), t.pinned_period.is_(None),
-               or_(t.excluded.is_(None), t.excluded.is_(False)),
-               or_(t.online.is_(None), t.online.is_(False)))
+        .where(
+            t.start_date.is_(None),
+            t.pinned_period.is_(None),
+            or_(t.excluded.is_(None), t.excluded.is_(False)),
+            or_(t.online.is_(None), t.online.is_(False)),
+        )
         .group_by(t.id, t.event, t.site, t.key)
         .order_by(t.id)
     )
@@ -258,5 +305,9 @@ def undated_tournaments(store: Store, *, player_id: int | None = None,
         query = query.where(g.id > after_game_id)
     with store.engine.connect() as conn:
         rows = conn.execute(query).all()
-    return [UndatedTournament(int(i), str(e), str(site), str(k).rpartition("|")[2] or "?",
-                              int(n), int(r)) for i, e, site, k, n, r in rows]
+    return [
+        UndatedTournament(
+            int(i), str(e), str(site), str(k).rpartition("|")[2] or "?", int(n), int(r)
+        )
+        for i, e, site, k, n, r in rows
+    ]

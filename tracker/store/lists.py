@@ -146,8 +146,10 @@ def unmatched_players(store: Store) -> NameIndex:
     index = NameIndex()
     with store.engine.connect() as conn:
         for pid, name, title, birth in conn.execute(
-                select(players.c.id, players.c.name, players.c.title, players.c.birth_year)
-                .where(players.c.fide_id.is_(None)).order_by(players.c.id)):
+            select(players.c.id, players.c.name, players.c.title, players.c.birth_year)
+            .where(players.c.fide_id.is_(None))
+            .order_by(players.c.id)
+        ):
             forms = name_forms(str(name))
             if forms:
                 index.add(Unmatched(int(pid), str(name), forms, title, birth))
@@ -188,8 +190,9 @@ Found = dict[int, dict[int, tuple[int, ListRow]]]
 """player id -> FIDE ID of a row that fits -> (how well, the row): what a file offered."""
 
 
-def settle(conn: Connection, index: NameIndex, found: Found
-           ) -> tuple[list[tuple[int, ListRow]], list[Ambiguous]]:
+def settle(
+    conn: Connection, index: NameIndex, found: Found
+) -> tuple[list[tuple[int, ListRow]], list[Ambiguous]]:
     """For each player rows fit: the one row that fits best (the birth year, then the title
     of the database or of the player's games, breaking a tie), or the rows that fit as well
     (`Ambiguous`, by name and FIDE ID). In player id order."""
@@ -205,8 +208,12 @@ def settle(conn: Connection, index: NameIndex, found: Found
             unique.append((pid, fitting[0]))
             continue
         fitting.sort(key=lambda r: (normalize_name(r.name), r.fide_id))
-        ambiguous.append(Ambiguous(index.players[pid].name, tuple(
-            Candidate(r.name, r.fide_id, r.federation, r.birth_year) for r in fitting)))
+        ambiguous.append(
+            Ambiguous(
+                index.players[pid].name,
+                tuple(Candidate(r.name, r.fide_id, r.federation, r.birth_year) for r in fitting),
+            )
+        )
     return unique, ambiguous
 
 
@@ -220,8 +227,12 @@ def _tie_break(conn: Connection, player: Unmatched, rows: list[ListRow]) -> list
     if len(rows) > 1:
         titles = _titles(conn, player)
         if titles:
-            titled = [r for r in rows if (r.title and r.title.upper() in titles)
-                      or (r.women_title and r.women_title.upper() in titles)]
+            titled = [
+                r
+                for r in rows
+                if (r.title and r.title.upper() in titles)
+                or (r.women_title and r.women_title.upper() in titles)
+            ]
             if titled:
                 rows = titled
     return rows
@@ -242,8 +253,9 @@ def _titles(conn: Connection, player: Unmatched) -> set[str]:
 # --- coverage: the lists imported, the players looked up ----------------------------------
 
 
-def record_coverage(conn: Connection, held: Iterable[tuple[RatingList, Period]],
-                    source: str, stamp: dt.datetime) -> int:
+def record_coverage(
+    conn: Connection, held: Iterable[tuple[RatingList, Period]], source: str, stamp: dt.datetime
+) -> int:
     """Record, in the import's transaction, that the file `source` held these lists and
     periods and that every player with a FIDE ID was looked up on them (the file gave each
     their rating, no rating, or left them out: unrated). Rows already there stay as they
@@ -253,17 +265,26 @@ def record_coverage(conn: Connection, held: Iterable[tuple[RatingList, Period]],
         key = {"list": str(rating_list), "period": str(period)}
         there = conn.execute(
             select(official_lists.c.id).where(
-                official_lists.c.list == key["list"], official_lists.c.period == key["period"],
-                official_lists.c.source == source)).first()
+                official_lists.c.list == key["list"],
+                official_lists.c.period == key["period"],
+                official_lists.c.source == source,
+            )
+        ).first()
         if there is None:
-            conn.execute(official_lists.insert().values(**key, source=source,
-                                                        imported_at=stamp))
-        added += conn.execute(text(
-            "INSERT INTO official_checked (player_id, list, period) "
-            "SELECT p.id, CAST(:list AS VARCHAR(8)), CAST(:period AS VARCHAR(7)) "
-            "FROM players AS p WHERE p.fide_id IS NOT NULL AND NOT EXISTS (SELECT 1 "
-            "FROM official_checked AS c WHERE c.player_id = p.id AND c.list = :list "
-            "AND c.period = :period)"), key).rowcount or 0
+            conn.execute(official_lists.insert().values(**key, source=source, imported_at=stamp))
+        added += (
+            conn.execute(
+                text(
+                    "INSERT INTO official_checked (player_id, list, period) "
+                    "SELECT p.id, CAST(:list AS VARCHAR(8)), CAST(:period AS VARCHAR(7)) "
+                    "FROM players AS p WHERE p.fide_id IS NOT NULL AND NOT EXISTS (SELECT 1 "
+                    "FROM official_checked AS c WHERE c.player_id = p.id AND c.list = :list "
+                    "AND c.period = :period)"
+                ),
+                key,
+            ).rowcount
+            or 0
+        )
     return added
 
 
@@ -271,8 +292,11 @@ def lists_imported(store: Store, rating_list: RatingList) -> list[tuple[Period, 
     """(period, file path as imported) of every file of `rating_list` imported, by period
     and path."""
     with store.engine.connect() as conn:
-        rows = conn.execute(select(official_lists.c.period, official_lists.c.source)
-                            .where(official_lists.c.list == str(rating_list))).all()
+        rows = conn.execute(
+            select(official_lists.c.period, official_lists.c.source).where(
+                official_lists.c.list == str(rating_list)
+            )
+        ).all()
     return sorted((Period.parse(str(p)), str(s)) for p, s in rows)
 
 
@@ -280,8 +304,9 @@ def _ids(values: Iterable[int]) -> str:
     return ", ".join(str(int(v)) for v in values) or "NULL"
 
 
-def list_ratings(store: Store, player_ids: Iterable[int], rating_list: RatingList
-                 ) -> dict[int, dict[Period, ListStatus]]:
+def list_ratings(
+    store: Store, player_ids: Iterable[int], rating_list: RatingList
+) -> dict[int, dict[Period, ListStatus]]:
     """What `rating_list` said of each of these players, month by month: for every period
     they were looked up on (official_checked) and every official entry (a list's or one
     recorded by hand), the rating (None: unrated for FIDE on that list) and the file it
@@ -293,9 +318,9 @@ def list_ratings(store: Store, player_ids: Iterable[int], rating_list: RatingLis
     key = {"list": str(rating_list)}
     with store.engine.connect() as conn:
         newest: dict[str, str] = {}
-        for period, source in conn.execute(text(
-                "SELECT period, source FROM official_lists WHERE list = :list ORDER BY id"),
-                key):
+        for period, source in conn.execute(
+            text("SELECT period, source FROM official_lists WHERE list = :list ORDER BY id"), key
+        ):
             newest[str(period)] = Path(str(source)).name
         periods: dict[str, Period] = {}
 
@@ -306,22 +331,33 @@ def list_ratings(store: Store, player_ids: Iterable[int], rating_list: RatingLis
             return found
 
         for chunk in chunks(ids):
-            for pid, period in conn.execute(text(
+            for pid, period in conn.execute(
+                text(
                     "SELECT player_id, period FROM official_checked WHERE list = :list AND "
-                    f"player_id IN ({_ids(chunk)})"), key):
+                    f"player_id IN ({_ids(chunk)})"
+                ),
+                key,
+            ):
                 p = str(period)
                 out.setdefault(int(pid), {})[period_of(p)] = ListStatus(
-                    None, newest.get(p, "an imported list"))
-            for pid, period, rating, source in conn.execute(text(
+                    None, newest.get(p, "an imported list")
+                )
+            for pid, period, rating, source in conn.execute(
+                text(
                     "SELECT player_id, period, rating, source FROM official_ratings WHERE "
-                    f"list = :list AND player_id IN ({_ids(chunk)})"), key):
+                    f"list = :list AND player_id IN ({_ids(chunk)})"
+                ),
+                key,
+            ):
                 out.setdefault(int(pid), {})[period_of(str(period))] = ListStatus(
-                    None if rating is None else int(rating), str(source))
+                    None if rating is None else int(rating), str(source)
+                )
     return out
 
 
-def unchecked(store: Store, player_ids: Iterable[int], rating_list: RatingList
-              ) -> dict[int, tuple[Period, ...]]:
+def unchecked(
+    store: Store, player_ids: Iterable[int], rating_list: RatingList
+) -> dict[int, tuple[Period, ...]]:
     """The players of these that were not looked up on some list of `rating_list` already
     imported (they came after it, or have no FIDE ID and no name match), with those
     periods; `len()` of it counts them, for "run `tracker official import FILES` again"."""

@@ -58,13 +58,17 @@ _RESULTS = "(" + ", ".join(f"'{r.value}'" for r in Result) + ")"
 MAX_INTEGRITY_LINES = 20  # lines of PRAGMA integrity_check kept (it can print thousands)
 # A PostgreSQL database is backed up and restored by the server's own tools (a consistent
 # snapshot while others write, and the server's rights): one sentence each.
-POSTGRESQL_BACKUP = ("tracker db backup copies SQLite database files only: back up a "
-                     "PostgreSQL database with pg_dump (pg_dump --format=custom --file="
-                     "tracker.dump DATABASE), which takes a consistent snapshot while others "
-                     "write")
-POSTGRESQL_RESTORE = ("tracker db restore works on SQLite database files only: restore a "
-                      "PostgreSQL database with pg_restore (pg_restore --clean --dbname="
-                      "DATABASE tracker.dump), from a dump of pg_dump --format=custom")
+POSTGRESQL_BACKUP = (
+    "tracker db backup copies SQLite database files only: back up a "
+    "PostgreSQL database with pg_dump (pg_dump --format=custom --file="
+    "tracker.dump DATABASE), which takes a consistent snapshot while others "
+    "write"
+)
+POSTGRESQL_RESTORE = (
+    "tracker db restore works on SQLite database files only: restore a "
+    "PostgreSQL database with pg_restore (pg_restore --clean --dbname="
+    "DATABASE tracker.dump), from a dump of pg_dump --format=custom"
+)
 
 
 @dataclass(frozen=True)
@@ -78,55 +82,104 @@ class Problem:
 
 # (check name, SQL counting the rows that break it, the sentence; {n} is the count)
 INVARIANTS: tuple[tuple[str, str, str], ...] = (
-    ("game-white", "SELECT count(*) FROM games g LEFT JOIN players p ON p.id = g.white_id "
-     "WHERE p.id IS NULL", "{n} games name a White player that does not exist"),
-    ("game-black", "SELECT count(*) FROM games g LEFT JOIN players p ON p.id = g.black_id "
-     "WHERE p.id IS NULL", "{n} games name a Black player that does not exist"),
-    ("game-tournament", "SELECT count(*) FROM games g LEFT JOIN tournaments t "
-     "ON t.id = g.tournament_id WHERE t.id IS NULL",
-     "{n} games belong to a tournament that does not exist"),
-    ("game-import", "SELECT count(*) FROM games g LEFT JOIN imports i ON i.id = g.import_id "
-     "WHERE g.import_id IS NOT NULL AND i.id IS NULL",
-     "{n} games name an import that does not exist"),
-    ("game-self", "SELECT count(*) FROM games WHERE white_id = black_id",
-     "{n} games have the same player on both sides"),
-    ("game-identity", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM games "
-     "GROUP BY identity HAVING count(*) > 1) AS d", "{n} games duplicate another game's identity"),
-    ("game-list", f'SELECT count(*) FROM games WHERE "list" NOT IN {_LISTS}',
-     "{n} games name no valid list (standard, rapid, blitz)"),
-    ("game-result", f"SELECT count(*) FROM games WHERE result NOT IN {_RESULTS}",
-     "{n} games have a result other than 1-0, 0-1, 1/2-1/2 or *"),
-    ("player-fide-id", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM players "
-     "WHERE fide_id IS NOT NULL GROUP BY fide_id HAVING count(*) > 1) AS d",
-     "{n} players share a FIDE ID with another player"),
-    ("player-name", "SELECT count(*) FROM player_names n LEFT JOIN players p "
-     "ON p.id = n.player_id WHERE p.id IS NULL",
-     "{n} player spellings point at a player that does not exist"),
-    ("official-player", "SELECT count(*) FROM official_ratings o LEFT JOIN players p "
-     "ON p.id = o.player_id WHERE p.id IS NULL",
-     "{n} official entries name a player that does not exist"),
-    ("official-list", f'SELECT count(*) FROM official_ratings WHERE "list" NOT IN {_LISTS}',
-     "{n} official entries name no valid list (standard, rapid, blitz)"),
-    ("official-duplicate", "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n "
-     'FROM official_ratings GROUP BY player_id, "list", period HAVING count(*) > 1) AS d',
-     "{n} official entries repeat a player's list and period"),
-    ("tournament-dates", "SELECT count(*) FROM tournaments WHERE start_date IS NOT NULL "
-     "AND end_date IS NOT NULL AND end_date < start_date",
-     "{n} tournaments end before they start"),
-    ("import-unfinished", "SELECT count(*) FROM imports WHERE finished_at IS NULL",
-     "{n} import rows were never finished"),
+    (
+        "game-white",
+        "SELECT count(*) FROM games g LEFT JOIN players p ON p.id = g.white_id WHERE p.id IS NULL",
+        "{n} games name a White player that does not exist",
+    ),
+    (
+        "game-black",
+        "SELECT count(*) FROM games g LEFT JOIN players p ON p.id = g.black_id WHERE p.id IS NULL",
+        "{n} games name a Black player that does not exist",
+    ),
+    (
+        "game-tournament",
+        "SELECT count(*) FROM games g LEFT JOIN tournaments t "
+        "ON t.id = g.tournament_id WHERE t.id IS NULL",
+        "{n} games belong to a tournament that does not exist",
+    ),
+    (
+        "game-import",
+        "SELECT count(*) FROM games g LEFT JOIN imports i ON i.id = g.import_id "
+        "WHERE g.import_id IS NOT NULL AND i.id IS NULL",
+        "{n} games name an import that does not exist",
+    ),
+    (
+        "game-self",
+        "SELECT count(*) FROM games WHERE white_id = black_id",
+        "{n} games have the same player on both sides",
+    ),
+    (
+        "game-identity",
+        "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM games "
+        "GROUP BY identity HAVING count(*) > 1) AS d",
+        "{n} games duplicate another game's identity",
+    ),
+    (
+        "game-list",
+        f'SELECT count(*) FROM games WHERE "list" NOT IN {_LISTS}',
+        "{n} games name no valid list (standard, rapid, blitz)",
+    ),
+    (
+        "game-result",
+        f"SELECT count(*) FROM games WHERE result NOT IN {_RESULTS}",
+        "{n} games have a result other than 1-0, 0-1, 1/2-1/2 or *",
+    ),
+    (
+        "player-fide-id",
+        "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM players "
+        "WHERE fide_id IS NOT NULL GROUP BY fide_id HAVING count(*) > 1) AS d",
+        "{n} players share a FIDE ID with another player",
+    ),
+    (
+        "player-name",
+        "SELECT count(*) FROM player_names n LEFT JOIN players p "
+        "ON p.id = n.player_id WHERE p.id IS NULL",
+        "{n} player spellings point at a player that does not exist",
+    ),
+    (
+        "official-player",
+        "SELECT count(*) FROM official_ratings o LEFT JOIN players p "
+        "ON p.id = o.player_id WHERE p.id IS NULL",
+        "{n} official entries name a player that does not exist",
+    ),
+    (
+        "official-list",
+        f'SELECT count(*) FROM official_ratings WHERE "list" NOT IN {_LISTS}',
+        "{n} official entries name no valid list (standard, rapid, blitz)",
+    ),
+    (
+        "official-duplicate",
+        "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n "
+        'FROM official_ratings GROUP BY player_id, "list", period HAVING count(*) > 1) AS d',
+        "{n} official entries repeat a player's list and period",
+    ),
+    (
+        "tournament-dates",
+        "SELECT count(*) FROM tournaments WHERE start_date IS NOT NULL "
+        "AND end_date IS NOT NULL AND end_date < start_date",
+        "{n} tournaments end before they start",
+    ),
+    (
+        "import-unfinished",
+        "SELECT count(*) FROM imports WHERE finished_at IS NULL",
+        "{n} import rows were never finished",
+    ),
 )
 
 
 def _bad_periods(conn: Connection) -> tuple[int, int]:
     """(official entries, tournaments) whose period is not a valid `YYYY-MM`."""
     official = sum(
-        1 for (p,) in conn.execute(text("SELECT period FROM official_ratings"))
+        1
+        for (p,) in conn.execute(text("SELECT period FROM official_ratings"))
         if not _PERIOD.match(str(p))
     )
     pinned = sum(
-        1 for (p,) in conn.execute(
-            text("SELECT pinned_period FROM tournaments WHERE pinned_period IS NOT NULL"))
+        1
+        for (p,) in conn.execute(
+            text("SELECT pinned_period FROM tournaments WHERE pinned_period IS NOT NULL")
+        )
         if not _PERIOD.match(str(p))
     )
     return official, pinned
@@ -139,16 +192,25 @@ def _late_dates(conn: Connection) -> list[Problem]:
     found: list[Problem] = []
     for check, sql, what in (
         ("game-date", "SELECT count(*) FROM games WHERE date > :last", "games are"),
-        ("tournament-date", "SELECT count(*) FROM tournaments WHERE start_date > :last "
-         "OR end_date > :last", "tournaments are"),
+        (
+            "tournament-date",
+            "SELECT count(*) FROM tournaments WHERE start_date > :last OR end_date > :last",
+            "tournaments are",
+        ),
     ):
         n = int(conn.execute(text(sql).bindparams(last)).scalar_one() or 0)
         if n:
-            found.append(Problem(check, n, f"{n} {what} dated after {LAST_DATE.isoformat()}, "
-                                 "the last date the tracker rates (stored by an older "
-                                 "tracker): they are in no period; take their import out "
-                                 "(tracker imports remove ID) and import the file again, "
-                                 "which stores them without those dates"))
+            found.append(
+                Problem(
+                    check,
+                    n,
+                    f"{n} {what} dated after {LAST_DATE.isoformat()}, "
+                    "the last date the tracker rates (stored by an older "
+                    "tracker): they are in no period; take their import out "
+                    "(tracker imports remove ID) and import the file again, "
+                    "which stores them without those dates",
+                )
+            )
     return found
 
 
@@ -157,15 +219,22 @@ def _sqlite_checks(conn: Connection) -> list[Problem]:
     lines = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check").all()]
     if lines != ["ok"]:
         shown = "; ".join(lines[:MAX_INTEGRITY_LINES])
-        more = f" (and {len(lines) - MAX_INTEGRITY_LINES} more)" if (
-            len(lines) > MAX_INTEGRITY_LINES) else ""
+        more = (
+            f" (and {len(lines) - MAX_INTEGRITY_LINES} more)"
+            if (len(lines) > MAX_INTEGRITY_LINES)
+            else ""
+        )
         found.append(Problem("integrity", len(lines), f"SQLite integrity check: {shown}{more}"))
     fk = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
     if fk:
         tables = sorted({str(r[0]) for r in fk})
-        found.append(Problem("foreign-keys", len(fk),
-                             f"{len(fk)} rows point at rows that do not exist "
-                             f"(tables: {', '.join(tables)})"))
+        found.append(
+            Problem(
+                "foreign-keys",
+                len(fk),
+                f"{len(fk)} rows point at rows that do not exist (tables: {', '.join(tables)})",
+            )
+        )
     return found
 
 
@@ -193,13 +262,21 @@ def check_database(store: Store) -> list[Problem]:
             found.extend(_late_dates(conn))
             official, pinned = _bad_periods(conn)
             if official:
-                found.append(Problem("official-period", official,
-                                     f"{official} official entries name no valid period "
-                                     "(YYYY-MM)"))
+                found.append(
+                    Problem(
+                        "official-period",
+                        official,
+                        f"{official} official entries name no valid period (YYYY-MM)",
+                    )
+                )
             if pinned:
-                found.append(Problem("tournament-period", pinned,
-                                     f"{pinned} tournaments are pinned to no valid period "
-                                     "(YYYY-MM)"))
+                found.append(
+                    Problem(
+                        "tournament-period",
+                        pinned,
+                        f"{pinned} tournaments are pinned to no valid period (YYYY-MM)",
+                    )
+                )
     except (OperationalError, SADatabaseError) as exc:
         found.append(_unreadable(one_line(exc.orig)))
         return found
@@ -208,14 +285,22 @@ def check_database(store: Store) -> list[Problem]:
         return found
     current, head = current_revision(store), head_revision()
     if current != head:
-        found.append(Problem("schema", 1, f"schema {current or 'empty'} is not the current "
-                                          f"{head}: run `tracker db upgrade`"))
+        found.append(
+            Problem(
+                "schema",
+                1,
+                f"schema {current or 'empty'} is not the current {head}: run `tracker db upgrade`",
+            )
+        )
     return found
 
 
 def _unreadable(reason: str) -> Problem:
-    return Problem("unreadable", 1, f"the database cannot be read: {reason}; "
-                                    "restore it from a backup (tracker db backup)")
+    return Problem(
+        "unreadable",
+        1,
+        f"the database cannot be read: {reason}; restore it from a backup (tracker db backup)",
+    )
 
 
 def sqlite_file(store: Store) -> Path | None:
@@ -248,8 +333,7 @@ class BackedUp:
     removed: tuple[Path, ...] = ()
 
 
-def backup(store: Store, target: str | os.PathLike[str], *,
-           overwrite: bool = False) -> BackedUp:
+def backup(store: Store, target: str | os.PathLike[str], *, overwrite: bool = False) -> BackedUp:
     """Copy the live database into `target` (SQLite's online backup).
 
     The copy is written to a temporary file in the target's folder and renamed into place
@@ -262,12 +346,15 @@ def backup(store: Store, target: str | os.PathLike[str], *,
     if store.engine.dialect.name == "postgresql":
         raise DatabaseError(POSTGRESQL_BACKUP)
     if source is None:
-        raise DatabaseError("tracker db backup works on SQLite database files only: back up "
-                            "other databases with their own tools")
+        raise DatabaseError(
+            "tracker db backup works on SQLite database files only: back up "
+            "other databases with their own tools"
+        )
     dest = Path(target)
     if dest.is_dir():
-        raise BadInput(f"{dest} is a folder: give the backup a file name, e.g. "
-                       f"{dest / 'tracker-backup.db'}")
+        raise BadInput(
+            f"{dest} is a folder: give the backup a file name, e.g. {dest / 'tracker-backup.db'}"
+        )
     with contextlib.suppress(OSError):
         if dest.exists() and dest.resolve() == source.resolve():
             raise BadInput(f"{dest} is the database itself: give the backup another name")
@@ -308,8 +395,10 @@ def restore(backup_file: str | os.PathLike[str], target: str) -> Restored:
     if db_url.get_backend_name() == "postgresql":
         raise DatabaseError(POSTGRESQL_RESTORE)
     if not db_url.drivername.startswith("sqlite") or db_url.database in (None, "", ":memory:"):
-        raise DatabaseError("tracker db restore works on SQLite database files only: restore "
-                            "other databases with their own tools")
+        raise DatabaseError(
+            "tracker db restore works on SQLite database files only: restore "
+            "other databases with their own tools"
+        )
     dest = Path(str(db_url.database))
     if not source.is_file():
         raise NotFound(f"no backup file at {source}")
@@ -324,8 +413,7 @@ def restore(backup_file: str | os.PathLike[str], target: str) -> Restored:
     if dest.exists():
         _refuse_in_use(dest)
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".restore",
-                                        dir=dest.parent)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".restore", dir=dest.parent)
     except OSError as exc:
         raise BadInput(f"cannot write in {dest.parent}: {exc.strerror}") from None
     os.close(fd)
@@ -344,9 +432,10 @@ def restore(backup_file: str | os.PathLike[str], target: str) -> Restored:
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise DatabaseError(f"the restore failed: {exc.strerror or exc}; "
-                            + (f"the old database is kept as {kept[0]}" if kept else
-                               "nothing was changed")) from None
+        raise DatabaseError(
+            f"the restore failed: {exc.strerror or exc}; "
+            + (f"the old database is kept as {kept[0]}" if kept else "nothing was changed")
+        ) from None
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -368,19 +457,20 @@ def _check_backup(source: Path) -> None:
     try:
         conn = sqlite3.connect(uri, uri=True)
         try:
-            tables = {r[0] for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {
+                r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
             ok = conn.execute("PRAGMA quick_check").fetchone()
         finally:
             conn.close()
     except sqlite3.Error as exc:
         raise BadInput(f"{source} cannot be read as a backup: {exc}") from None
     if not {"games", "alembic_version"} <= tables:
-        raise BadInput(f"{source} is an SQLite file but not a tracker backup (no tracker "
-                       "schema in it)")
+        raise BadInput(
+            f"{source} is an SQLite file but not a tracker backup (no tracker schema in it)"
+        )
     if ok is None or ok[0] != "ok":
-        raise BadInput(f"{source} is damaged ({ok[0] if ok else 'no answer'}): pick another "
-                       "backup")
+        raise BadInput(f"{source} is damaged ({ok[0] if ok else 'no answer'}): pick another backup")
 
 
 def _refuse_in_use(dest: Path) -> None:
@@ -394,8 +484,9 @@ def _refuse_in_use(dest: Path) -> None:
             conn.close()
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
-            raise DatabaseError(f"{dest} is in use by another tracker: restore it when that "
-                                "one has finished") from None
+            raise DatabaseError(
+                f"{dest} is in use by another tracker: restore it when that one has finished"
+            ) from None
     except sqlite3.Error:
         pass  # a damaged database is what a restore is for
 
@@ -405,8 +496,9 @@ def _copy_file(source: Path, tmp: Path) -> None:
     try:
         src = sqlite3.connect(uri, uri=True)
         try:
-            _backup_checked(src, tmp, "the restored copy failed its check ({}); nothing was "
-                            "changed")
+            _backup_checked(
+                src, tmp, "the restored copy failed its check ({}); nothing was changed"
+            )
         finally:
             src.close()
     except sqlite3.Error as exc:
@@ -433,8 +525,11 @@ def _copy(store: Store, tmp: Path) -> None:
     try:
         src = raw.driver_connection
         assert isinstance(src, sqlite3.Connection)
-        _backup_checked(src, tmp, "the backup copy failed its check ({}); run `tracker db "
-                        "check` on the database")
+        _backup_checked(
+            src,
+            tmp,
+            "the backup copy failed its check ({}); run `tracker db check` on the database",
+        )
     except sqlite3.Error as exc:
         if is_damage(exc):
             name = str(make_url(store.url).database)

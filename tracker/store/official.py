@@ -110,23 +110,22 @@ def _key_clause(player_id: int, rating_list: RatingList, period: Period) -> Any:
 def add_entry(store: Store, entry: OfficialEntry) -> bool:
     """Record one entry; True when it replaced an entry for the same player, list, period."""
     if entry.rating is not None and not 1 <= entry.rating <= MAX_RATING:
-        raise BadInput(f"rating {entry.rating} is out of range: give a rating from 1 to "
-                       f"{MAX_RATING}")
+        raise BadInput(
+            f"rating {entry.rating} is out of range: give a rating from 1 to {MAX_RATING}"
+        )
     if entry.games is not None and entry.games < 0:
         raise BadInput(f"games {entry.games} is negative: give 0 or more")
     if entry.k is not None and not 1 <= entry.k <= MAX_K:
-        raise BadInput(f"K {entry.k} is not a K FIDE prints: give one from 1 to {MAX_K} "
-                       "(10, 15, 20, 25, 30 or 40), or leave --k out")
+        raise BadInput(
+            f"K {entry.k} is not a K FIDE prints: give one from 1 to {MAX_K} "
+            "(10, 15, 20, 25, 30 or 40), or leave --k out"
+        )
     with writing(store) as conn:
-        exists = conn.execute(
-            select(players.c.id).where(players.c.id == entry.player_id)
-        ).first()
+        exists = conn.execute(select(players.c.id).where(players.c.id == entry.player_id)).first()
         if exists is None:
             raise NotFound(f"no player with id {entry.player_id}: import their games first")
         replaced = conn.execute(
-            delete(official_ratings).where(
-                _key_clause(entry.player_id, entry.list, entry.period)
-            )
+            delete(official_ratings).where(_key_clause(entry.player_id, entry.list, entry.period))
         ).rowcount
         try:
             conn.execute(insert(official_ratings).values(**_values(entry, utc_now())))
@@ -148,9 +147,7 @@ def entries_for(
     return found
 
 
-def remove_entry(
-    store: Store, player_id: int, rating_list: RatingList, period: Period
-) -> bool:
+def remove_entry(store: Store, player_id: int, rating_list: RatingList, period: Period) -> bool:
     """Delete one entry; True when there was one."""
     with writing(store) as conn:
         gone = conn.execute(
@@ -191,9 +188,13 @@ def known_fide_ids(store: Store, limit: int = 500_000) -> set[int] | None:
     None when there are more than `limit` (then the import matches row by row instead,
     keeping memory bounded)."""
     with store.engine.connect() as conn:
-        ids = conn.execute(
-            select(players.c.fide_id).where(players.c.fide_id.is_not(None)).limit(limit + 1)
-        ).scalars().all()
+        ids = (
+            conn.execute(
+                select(players.c.fide_id).where(players.c.fide_id.is_not(None)).limit(limit + 1)
+            )
+            .scalars()
+            .all()
+        )
     return None if len(ids) > limit else {int(i) for i in ids}
 
 
@@ -212,16 +213,22 @@ def _ids(values: Iterable[int]) -> str:
 def _known(conn: Connection, fide_ids: Iterable[int]) -> dict[int, tuple[int, bool]]:
     """fide_id -> (player id, birth year missing) for the players already recorded."""
     found: dict[int, tuple[int, bool]] = {}
-    result = conn.execute(text(
-        f"SELECT id, fide_id, birth_year FROM players WHERE fide_id IN ({_ids(fide_ids)})"
-    ))
+    result = conn.execute(
+        text(f"SELECT id, fide_id, birth_year FROM players WHERE fide_id IN ({_ids(fide_ids)})")
+    )
     for pid, fid, birth in result:
         found[int(fid)] = (int(pid), birth is None)
     return found
 
 
-def _insert_many(conn: Connection, table: Table, columns: tuple[str, ...],
-                 rows: list[tuple[Any, ...]], *, ignore_conflicts: bool = False) -> None:
+def _insert_many(
+    conn: Connection,
+    table: Table,
+    columns: tuple[str, ...],
+    rows: list[tuple[Any, ...]],
+    *,
+    ignore_conflicts: bool = False,
+) -> None:
     """Insert plain tuples. On SQLite straight through the driver's executemany (the Core
     path costs more per row than SQLite itself, which matters at 1.8 million players); on
     PostgreSQL by COPY, or (rows that may be there already) by multi-row INSERTs that skip
@@ -238,14 +245,27 @@ def _insert_many(conn: Connection, table: Table, columns: tuple[str, ...],
     else:
         from sqlalchemy.dialects import postgresql  # only there: it is slow to import
 
-        conn.execute(postgresql.insert(table).on_conflict_do_nothing(),
-                     [dict(zip(columns, r, strict=True)) for r in rows])
+        conn.execute(
+            postgresql.insert(table).on_conflict_do_nothing(),
+            [dict(zip(columns, r, strict=True)) for r in rows],
+        )
 
 
 PLAYER_COLUMNS = ("name", "norm_name", "fide_id", "title", "federation", "birth_year")
 CHECKED_COLUMNS = ("player_id", "list", "period")
-ENTRY_COLUMNS = ("player_id", "list", "period", "rating", "games", "k", "flag", "title",
-                 "birth_year", "source", "recorded_at")
+ENTRY_COLUMNS = (
+    "player_id",
+    "list",
+    "period",
+    "rating",
+    "games",
+    "k",
+    "flag",
+    "title",
+    "birth_year",
+    "source",
+    "recorded_at",
+)
 
 
 def import_entries(
@@ -292,15 +312,27 @@ def import_entries(
             conn.exec_driver_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
         stamp_value = _db_value(conn, official_ratings.c.recorded_at, stamp)
         for chunk in _batches(rows, BATCH):
-            _import_batch(conn, chunk, summary, keep_all=keep_all, source=source,
-                          stamp_value=stamp_value, names=names or None, found=found,
-                          fresh=fresh, before=before)
+            _import_batch(
+                conn,
+                chunk,
+                summary,
+                keep_all=keep_all,
+                source=source,
+                stamp_value=stamp_value,
+                names=names or None,
+                found=found,
+                fresh=fresh,
+                before=before,
+            )
             if progress is not None:
                 progress(summary.rows)
         if names and found:
             _settle_names(conn, summary, names, found, fresh, source, stamp_value)
-        pairs = list(held()) if held is not None else [
-            (lst, period) for lst in summary.lists for period in summary.periods]
+        pairs = (
+            list(held())
+            if held is not None
+            else [(lst, period) for lst in summary.lists for period in summary.periods]
+        )
         summary.checked += record_coverage(conn, pairs, list_source or source, stamp)
     return summary
 
@@ -340,27 +372,47 @@ def _import_batch(
     known = _known(conn, list(latest))
     if keep_all:
         missing = [row for fid, row in latest.items() if fid not in known and row.name]
-        summary.unnamed += sum(1 for fid, row in latest.items()
-                               if fid not in known and not row.name)
+        summary.unnamed += sum(
+            1 for fid, row in latest.items() if fid not in known and not row.name
+        )
         if missing:
             norms = [normalize_name(row.name) for row in missing]
-            _insert_many(conn, players, PLAYER_COLUMNS, [
-                (row.name, norm, row.fide_id, row.title or row.women_title, row.federation,
-                 row.birth_year)
-                for row, norm in zip(missing, norms, strict=True)
-            ])
+            _insert_many(
+                conn,
+                players,
+                PLAYER_COLUMNS,
+                [
+                    (
+                        row.name,
+                        norm,
+                        row.fide_id,
+                        row.title or row.women_title,
+                        row.federation,
+                        row.birth_year,
+                    )
+                    for row, norm in zip(missing, norms, strict=True)
+                ],
+            )
             summary.created += len(missing)
             created = _known(conn, [row.fide_id for row in missing])
-            _insert_many(conn, player_names, ("norm_name", "player_id"), [
-                (norm, created[row.fide_id][0])
-                for row, norm in zip(missing, norms, strict=True) if norm
-            ], ignore_conflicts=True)
+            _insert_many(
+                conn,
+                player_names,
+                ("norm_name", "player_id"),
+                [
+                    (norm, created[row.fide_id][0])
+                    for row, norm in zip(missing, norms, strict=True)
+                    if norm
+                ],
+                ignore_conflicts=True,
+            )
             # Their birth year came with the row: nothing to fill in.
             known.update({fid: (pid, False) for fid, (pid, _) in created.items()})
             fresh.update(fitting.intersection(created))
             if before:  # on none of the files imported before in this run
-                looked = [(pid, lst, period) for pid, _ in created.values()
-                          for lst, period in before]
+                looked = [
+                    (pid, lst, period) for pid, _ in created.values() for lst, period in before
+                ]
                 _insert_many(conn, official_checked, CHECKED_COLUMNS, looked)
                 summary.checked += len(looked)
 
@@ -375,8 +427,13 @@ def _import_batch(
     _write_rows(conn, summary, hits, source, stamp_value)
 
 
-def _write_rows(conn: Connection, summary: ImportSummary,
-                hits: list[tuple[int, bool, ListRow]], source: str, stamp_value: Any) -> None:
+def _write_rows(
+    conn: Connection,
+    summary: ImportSummary,
+    hits: list[tuple[int, bool, ListRow]],
+    source: str,
+    stamp_value: Any,
+) -> None:
     """The entries of these rows for their players ((player id, birth year missing, row)),
     and the birth years the database lacks."""
     births: list[dict[str, Any]] = []
@@ -412,8 +469,15 @@ def _write_rows(conn: Connection, summary: ImportSummary,
             _write_group(conn, summary, rating_list, period, items, source, stamp_value)
 
 
-def _settle_names(conn: Connection, summary: ImportSummary, names: NameIndex, found: Found,
-                  fresh: set[int], source: str, stamp_value: Any) -> None:
+def _settle_names(
+    conn: Connection,
+    summary: ImportSummary,
+    names: NameIndex,
+    found: Found,
+    fresh: set[int],
+    source: str,
+    stamp_value: Any,
+) -> None:
     """The players rows fit by name, once the whole file is read: a unique fit takes the
     row's FIDE ID and entries (its spelling recorded), or, when another player holds that
     ID, is merged into them (under the list's name) unless they played each other or their
@@ -424,8 +488,9 @@ def _settle_names(conn: Connection, summary: ImportSummary, names: NameIndex, fo
     holders: dict[int, tuple[int, str]] = {}
     wanted = sorted({row.fide_id for _, row in unique})
     if wanted:
-        for pid, fid, name in conn.execute(text(
-                f"SELECT id, fide_id, name FROM players WHERE fide_id IN ({_ids(wanted)})")):
+        for pid, fid, name in conn.execute(
+            text(f"SELECT id, fide_id, name FROM players WHERE fide_id IN ({_ids(wanted)})")
+        ):
             holders[int(fid)] = (int(pid), str(name))
     assigned: list[tuple[int, bool, ListRow]] = []
     for pid, row in unique:
@@ -433,9 +498,11 @@ def _settle_names(conn: Connection, summary: ImportSummary, names: NameIndex, fo
         fid = row.fide_id
         holder = holders.get(fid)
         if holder is None:
-            conn.execute(update(players).where(players.c.id == pid,
-                                               players.c.fide_id.is_(None))
-                         .values(fide_id=fid))
+            conn.execute(
+                update(players)
+                .where(players.c.id == pid, players.c.fide_id.is_(None))
+                .values(fide_id=fid)
+            )
             add_spelling(conn, pid, normalize_name(row.name))
             holders[fid] = (pid, player.name)
             assigned.append((pid, player.birth_year is None, row))
@@ -454,7 +521,8 @@ def _settle_names(conn: Connection, summary: ImportSummary, names: NameIndex, fo
         if why is not None:
             summary.warnings.append(
                 f"{source}: {player.name} fits {row.name} (FIDE ID {fid}) on the list, but "
-                f"FIDE ID {fid} belongs to {hname}, {why}")
+                f"FIDE ID {fid} belongs to {hname}, {why}"
+            )
             continue
         holders[fid] = (hid, row.name)
         summary.matched += 1
@@ -466,23 +534,41 @@ def _settle_names(conn: Connection, summary: ImportSummary, names: NameIndex, fo
     _write_rows(conn, summary, assigned, source, stamp_value)
 
 
-def _write_group(conn: Connection, summary: ImportSummary, rating_list: RatingList,
-                 period: Period, items: list[tuple[int, ListRow, ListRating]], source: str,
-                 stamp_value: Any) -> None:
+def _write_group(
+    conn: Connection,
+    summary: ImportSummary,
+    rating_list: RatingList,
+    period: Period,
+    items: list[tuple[int, ListRow, ListRating]],
+    source: str,
+    stamp_value: Any,
+) -> None:
     """Replace the entries of one list and period for these players. An entry that is
     already as this file has it (same figures, flag, title, birth year and file name) is
     left alone: importing a file again changes nothing."""
     where = "list = :list AND period = :period AND player_id IN ({})"
     key = {"list": str(rating_list), "period": str(period), "stamp": stamp_value}
-    old = conn.execute(text(
-        "SELECT player_id, recorded_at = :stamp, rating, games, k, flag, title, birth_year, "
-        f"source FROM official_ratings WHERE {where.format(_ids(pid for pid, _, _ in items))}"
-    ), key).all()
+    old = conn.execute(
+        text(
+            "SELECT player_id, recorded_at = :stamp, rating, games, k, flag, title, birth_year, "
+            f"source FROM official_ratings WHERE {where.format(_ids(pid for pid, _, _ in items))}"
+        ),
+        key,
+    ).all()
     same: set[int] = set()
     if old:
-        new = {pid: (figures.rating, figures.games, figures.k, row.flag,
-                     row.title or row.women_title, row.birth_year, source)
-               for pid, row, figures in items}
+        new = {
+            pid: (
+                figures.rating,
+                figures.games,
+                figures.k,
+                row.flag,
+                row.title or row.women_title,
+                row.birth_year,
+                source,
+            )
+            for pid, row, figures in items
+        }
         rated = {pid for pid, _, figures in items if figures.rating is not None}
         gone: list[int] = []
         for pid, same_file, *values in old:
@@ -499,11 +585,23 @@ def _write_group(conn: Connection, summary: ImportSummary, rating_list: RatingLi
                 summary.cleared += 1
             gone.append(pid)
         if gone:
-            conn.execute(text(f"DELETE FROM official_ratings WHERE {where.format(_ids(gone))}"),
-                         key)
+            conn.execute(
+                text(f"DELETE FROM official_ratings WHERE {where.format(_ids(gone))}"), key
+            )
     values = [
-        (pid, key["list"], key["period"], figures.rating, figures.games, figures.k,
-         row.flag, row.title or row.women_title, row.birth_year, source, stamp_value)
+        (
+            pid,
+            key["list"],
+            key["period"],
+            figures.rating,
+            figures.games,
+            figures.k,
+            row.flag,
+            row.title or row.women_title,
+            row.birth_year,
+            source,
+            stamp_value,
+        )
         for pid, row, figures in items
         if figures.rating is not None and pid not in same
     ]

@@ -99,8 +99,10 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
         return found
     text = text.strip()
     if len(text) > MAX_NAME_LENGTH:
-        raise BadInput(f"a player argument of {len(text):,} characters is no name or FIDE ID: "
-                       f"give at most {MAX_NAME_LENGTH} (a FIDE ID, or a part of the name)")
+        raise BadInput(
+            f"a player argument of {len(text):,} characters is no name or FIDE ID: "
+            f"give at most {MAX_NAME_LENGTH} (a FIDE ID, or a part of the name)"
+        )
     with store.engine.connect() as conn:
         if text.isdigit() and len(text) <= MAX_FIDE_ID_DIGITS:
             row = conn.execute(select(players).where(players.c.fide_id == int(text))).first()
@@ -118,10 +120,12 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
             return player_ref(exact)
         word = max(key.split(), key=len)  # every rank but SAME needs it in the name
         spellings = union(
-            select(player_names.c.player_id.label("id"), player_names.c.norm_name.label("n"))
-            .where(player_names.c.norm_name.contains(word, autoescape=True)),
-            select(players.c.id, players.c.norm_name)
-            .where(players.c.norm_name.contains(word, autoescape=True)),
+            select(player_names.c.player_id.label("id"), player_names.c.norm_name.label("n")).where(
+                player_names.c.norm_name.contains(word, autoescape=True)
+            ),
+            select(players.c.id, players.c.norm_name).where(
+                players.c.norm_name.contains(word, autoescape=True)
+            ),
         ).subquery()
         best: dict[int, int] = {}
         near: set[int] = set()  # the players with `word` in a spelling
@@ -137,8 +141,10 @@ def resolve_player(store: Store, text: str | None) -> PlayerRef:
         if len(ids) == 1:
             return player_ref(conn.execute(select(players).where(players.c.id == ids[0])).one())
         names = _names(conn, ids)
-    raise BadInput(f"{len(names):,} players match {text!r}: {_listed(names)}; give more of "
-                   "the name or the FIDE ID")
+    raise BadInput(
+        f"{len(names):,} players match {text!r}: {_listed(names)}; give more of "
+        "the name or the FIDE ID"
+    )
 
 
 def _names(conn: Connection, ids: list[int]) -> list[tuple[str, int | None]]:
@@ -146,9 +152,13 @@ def _names(conn: Connection, ids: list[int]) -> list[tuple[str, int | None]]:
     limit of bound values)."""
     found: list[tuple[str, int | None]] = []
     for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        found.extend((str(r.name), r.fide_id) for r in conn.execute(
-            select(players.c.name, players.c.fide_id).where(players.c.id.in_(chunk))))
+        chunk = ids[start : start + 500]
+        found.extend(
+            (str(r.name), r.fide_id)
+            for r in conn.execute(
+                select(players.c.name, players.c.fide_id).where(players.c.id.in_(chunk))
+            )
+        )
     return sorted(found, key=lambda nf: (normalize_name(nf[0]), nf[0]))
 
 
@@ -161,19 +171,25 @@ def _no_match(conn: Connection, text: str, word: str, near: list[int]) -> str:
         return f"no player matches {text!r}; with {word!r} in the name: {_listed(names)}"
     total = conn.execute(select(func.count()).select_from(players)).scalar_one()
     if not total:
-        return (f"no player matches {text!r}: the database has no player yet (import games "
-                "first: tracker import FILE)")
+        return (
+            f"no player matches {text!r}: the database has no player yet (import games "
+            "first: tracker import FILE)"
+        )
     stored = "the one player" if total == 1 else f"all {total:,} players"
-    return (f"no player matches {text!r}: `tracker players` lists {stored}, "
-            "`tracker players --search PART` those whose name contains PART")
+    return (
+        f"no player matches {text!r}: `tracker players` lists {stored}, "
+        "`tracker players --search PART` those whose name contains PART"
+    )
 
 
 def _listed(names: list[tuple[str, int | None]]) -> str:
     """The first players of `names` as `Name (FIDE ID n)`, '; '-separated."""
-    shown = [f"{name} (FIDE ID {fide_id or '-'})"
-             for name, fide_id in names[:MAX_CANDIDATES_SHOWN]]
-    more = f"; and {len(names) - MAX_CANDIDATES_SHOWN:,} more" if (
-        len(names) > MAX_CANDIDATES_SHOWN) else ""
+    shown = [f"{name} (FIDE ID {fide_id or '-'})" for name, fide_id in names[:MAX_CANDIDATES_SHOWN]]
+    more = (
+        f"; and {len(names) - MAX_CANDIDATES_SHOWN:,} more"
+        if (len(names) > MAX_CANDIDATES_SHOWN)
+        else ""
+    )
     return "; ".join(shown) + more
 
 
@@ -208,13 +224,16 @@ def set_facts(
         values["ever_2400"] = ever_2400
     if fide_id is not _UNSET:
         if fide_id is not None and not 0 < fide_id <= MAX_FIDE_ID:
-            raise BadInput(f"FIDE ID {fide_id} is not valid: FIDE IDs are positive numbers of "
-                           f"at most {MAX_FIDE_ID_DIGITS} digits (as FIDE's profile page "
-                           "shows them, e.g. 1503014)")
+            raise BadInput(
+                f"FIDE ID {fide_id} is not valid: FIDE IDs are positive numbers of "
+                f"at most {MAX_FIDE_ID_DIGITS} digits (as FIDE's profile page "
+                "shows them, e.g. 1503014)"
+            )
         values["fide_id"] = fide_id
     with writing(store) as conn:
-        this = conn.execute(select(players.c.id, players.c.name)
-                            .where(players.c.id == player_id)).first()
+        this = conn.execute(
+            select(players.c.id, players.c.name).where(players.c.id == player_id)
+        ).first()
         if this is None:
             raise NotFound(f"no player with id {player_id}")
         if values.get("fide_id") is not None:
@@ -224,11 +243,19 @@ def set_facts(
                 )
             ).first()
             if other is not None:
-                why = not_one_person(conn, int(other.id), str(other.name), player_id,
-                                     str(this.name), int(values["fide_id"]))
+                why = not_one_person(
+                    conn,
+                    int(other.id),
+                    str(other.name),
+                    player_id,
+                    str(this.name),
+                    int(values["fide_id"]),
+                )
                 if why is not None:
-                    raise BadInput(f"FIDE ID {values['fide_id']} already belongs to "
-                                   f"{other.name}, {why}; check the FIDE ID")
+                    raise BadInput(
+                        f"FIDE ID {values['fide_id']} already belongs to "
+                        f"{other.name}, {why}; check the FIDE ID"
+                    )
                 merge_rows(conn, int(other.id), player_id)
                 player_id = int(other.id)
                 del values["fide_id"]
@@ -239,26 +266,35 @@ def set_facts(
 
 def games_between(conn: Connection, a: int, b: int) -> int:
     """The games two players played each other."""
-    return int(conn.execute(
-        select(func.count()).select_from(games).where(
-            ((games.c.white_id == a) & (games.c.black_id == b))
-            | ((games.c.white_id == b) & (games.c.black_id == a))
-        )
-    ).scalar_one())
+    return int(
+        conn.execute(
+            select(func.count())
+            .select_from(games)
+            .where(
+                ((games.c.white_id == a) & (games.c.black_id == b))
+                | ((games.c.white_id == b) & (games.c.black_id == a))
+            )
+        ).scalar_one()
+    )
 
 
-def not_one_person(conn: Connection, holder: int, holder_name: str, other: int,
-                   other_name: str, fide_id: int) -> str | None:
+def not_one_person(
+    conn: Connection, holder: int, holder_name: str, other: int, other_name: str, fide_id: int
+) -> str | None:
     """Why two players given one FIDE ID are not merged, as a clause on `holder` ("who
     played X (3 games): ...", "whose surname is not X's: ..."), or None when they are one
     person."""
     met = games_between(conn, holder, other)
     if met:
-        return (f"who played {other_name} ({met} {'game' if met == 1 else 'games'}): they "
-                "cannot be one person")
+        return (
+            f"who played {other_name} ({met} {'game' if met == 1 else 'games'}): they "
+            "cannot be one person"
+        )
     if not surnames_agree(holder_name, other_name):
-        return (f"whose surname is not {other_name}'s: if they are one person, say so with "
-                f"`tracker player merge {fide_id} {shlex.quote(other_name)}`")
+        return (
+            f"whose surname is not {other_name}'s: if they are one person, say so with "
+            f"`tracker player merge {fide_id} {shlex.quote(other_name)}`"
+        )
     return None
 
 
@@ -269,8 +305,7 @@ def merge(store: Store, keep_id: int, other_id: int) -> PlayerRef:
     return get_player(store, keep_id)
 
 
-def merge_rows(conn: Connection, keep_id: int, other_id: int, *,
-               name: str | None = None) -> None:
+def merge_rows(conn: Connection, keep_id: int, other_id: int, *, name: str | None = None) -> None:
     """Make `other` the same person as `keep` in the caller's transaction: its games,
     spellings (aliases in player_names), official entries, the lists it was looked up on
     and overrides move to `keep`, its facts fill those `keep` lacks, and it is removed;
@@ -288,8 +323,7 @@ def merge_rows(conn: Connection, keep_id: int, other_id: int, *,
         if pid not in rows:
             raise NotFound(f"no player with id {pid}")
     keep, other = rows[keep_id], rows[other_id]
-    if keep.fide_id is not None and other.fide_id is not None \
-            and keep.fide_id != other.fide_id:
+    if keep.fide_id is not None and other.fide_id is not None and keep.fide_id != other.fide_id:
         raise BadInput(
             f"{keep.name} (FIDE ID {keep.fide_id}) and {other.name} (FIDE ID "
             f"{other.fide_id}) have different FIDE IDs: they are not the same person"
@@ -304,14 +338,19 @@ def merge_rows(conn: Connection, keep_id: int, other_id: int, *,
     mine = {
         (r.list, r.period): r.rating
         for r in conn.execute(
-            select(official_ratings.c.list, official_ratings.c.period,
-                   official_ratings.c.rating).where(official_ratings.c.player_id == keep_id)
+            select(
+                official_ratings.c.list, official_ratings.c.period, official_ratings.c.rating
+            ).where(official_ratings.c.player_id == keep_id)
         )
     }
     twice: list[int] = []
     for r in conn.execute(
-        select(official_ratings.c.id, official_ratings.c.list, official_ratings.c.period,
-               official_ratings.c.rating).where(official_ratings.c.player_id == other_id)
+        select(
+            official_ratings.c.id,
+            official_ratings.c.list,
+            official_ratings.c.period,
+            official_ratings.c.rating,
+        ).where(official_ratings.c.player_id == other_id)
     ).all():
         key = (r.list, r.period)
         if key in mine:
@@ -324,25 +363,43 @@ def merge_rows(conn: Connection, keep_id: int, other_id: int, *,
             twice.append(int(r.id))
     if twice:
         conn.execute(delete(official_ratings).where(official_ratings.c.id.in_(twice)))
-    conn.execute(update(official_ratings).where(official_ratings.c.player_id == other_id)
-                 .values(player_id=keep_id))
+    conn.execute(
+        update(official_ratings)
+        .where(official_ratings.c.player_id == other_id)
+        .values(player_id=keep_id)
+    )
     looked_up = select(official_checked.c.list, official_checked.c.period).where(
-        official_checked.c.player_id == keep_id)
-    conn.execute(delete(official_checked).where(
-        official_checked.c.player_id == other_id,
-        tuple_(official_checked.c.list, official_checked.c.period).in_(looked_up)))
-    conn.execute(update(official_checked).where(official_checked.c.player_id == other_id)
-                 .values(player_id=keep_id))
-    overridden = select(ro_overrides.c.tournament_id).where(
-        ro_overrides.c.player_id == keep_id).scalar_subquery()
-    conn.execute(delete(ro_overrides).where(
-        ro_overrides.c.player_id == other_id, ro_overrides.c.tournament_id.in_(overridden)))
-    conn.execute(update(ro_overrides).where(ro_overrides.c.player_id == other_id)
-                 .values(player_id=keep_id))
+        official_checked.c.player_id == keep_id
+    )
+    conn.execute(
+        delete(official_checked).where(
+            official_checked.c.player_id == other_id,
+            tuple_(official_checked.c.list, official_checked.c.period).in_(looked_up),
+        )
+    )
+    conn.execute(
+        update(official_checked)
+        .where(official_checked.c.player_id == other_id)
+        .values(player_id=keep_id)
+    )
+    overridden = (
+        select(ro_overrides.c.tournament_id)
+        .where(ro_overrides.c.player_id == keep_id)
+        .scalar_subquery()
+    )
+    conn.execute(
+        delete(ro_overrides).where(
+            ro_overrides.c.player_id == other_id, ro_overrides.c.tournament_id.in_(overridden)
+        )
+    )
+    conn.execute(
+        update(ro_overrides).where(ro_overrides.c.player_id == other_id).values(player_id=keep_id)
+    )
     conn.execute(update(games).where(games.c.white_id == other_id).values(white_id=keep_id))
     conn.execute(update(games).where(games.c.black_id == other_id).values(black_id=keep_id))
-    conn.execute(update(player_names).where(player_names.c.player_id == other_id)
-                 .values(player_id=keep_id))
+    conn.execute(
+        update(player_names).where(player_names.c.player_id == other_id).values(player_id=keep_id)
+    )
     facts: dict[str, Any] = {}
     for col in ("fide_id", "title", "federation", "birth_year", "rated_games", "ever_2400"):
         if getattr(keep, col) is None and getattr(other, col) is not None:
@@ -406,8 +463,15 @@ def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]
             query = query.where(cond)
         found = conn.execute(query.order_by(players.c.norm_name, players.c.id)).all()
         result: dict[int, dict[str, Any]] = {
-            int(r.id): {"name": r.name, "fide_id": r.fide_id, "is_me": bool(r.is_me),
-                        "games": {}, "first": None, "last": None, "aliases": []}
+            int(r.id): {
+                "name": r.name,
+                "fide_id": r.fide_id,
+                "is_me": bool(r.is_me),
+                "games": {},
+                "first": None,
+                "last": None,
+                "aliases": [],
+            }
             for r in found
         }
         if search is None or not search.strip():
@@ -417,32 +481,62 @@ def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]
                 select(games.c.white_id.label("pid"), games.c.list, games.c.date),
                 select(games.c.black_id.label("pid"), games.c.list, games.c.date),
             ).subquery()
-            _add_counts(result, conn.execute(
-                select(sides.c.pid, sides.c.list, func.count(), func.min(sides.c.date),
-                       func.max(sides.c.date)).group_by(sides.c.pid, sides.c.list)
-            ).all())
-            _add_aliases(result, conn.execute(
-                select(player_names.c.player_id, player_names.c.norm_name)
-                .order_by(player_names.c.norm_name)
-            ).all())
+            _add_counts(
+                result,
+                conn.execute(
+                    select(
+                        sides.c.pid,
+                        sides.c.list,
+                        func.count(),
+                        func.min(sides.c.date),
+                        func.max(sides.c.date),
+                    ).group_by(sides.c.pid, sides.c.list)
+                ).all(),
+            )
+            _add_aliases(
+                result,
+                conn.execute(
+                    select(player_names.c.player_id, player_names.c.norm_name).order_by(
+                        player_names.c.norm_name
+                    )
+                ).all(),
+            )
         else:
             for chunk in chunks(list(result)):
                 for side in (games.c.white_id, games.c.black_id):
-                    _add_counts(result, conn.execute(
-                        select(side, games.c.list, func.count(), func.min(games.c.date),
-                               func.max(games.c.date))
-                        .where(side.in_(chunk))
-                        .group_by(side, games.c.list)
-                    ).all())
-                _add_aliases(result, conn.execute(
-                    select(player_names.c.player_id, player_names.c.norm_name)
-                    .where(player_names.c.player_id.in_(chunk))
-                    .order_by(player_names.c.norm_name)
-                ).all())
+                    _add_counts(
+                        result,
+                        conn.execute(
+                            select(
+                                side,
+                                games.c.list,
+                                func.count(),
+                                func.min(games.c.date),
+                                func.max(games.c.date),
+                            )
+                            .where(side.in_(chunk))
+                            .group_by(side, games.c.list)
+                        ).all(),
+                    )
+                _add_aliases(
+                    result,
+                    conn.execute(
+                        select(player_names.c.player_id, player_names.c.norm_name)
+                        .where(player_names.c.player_id.in_(chunk))
+                        .order_by(player_names.c.norm_name)
+                    ).all(),
+                )
     return [
-        PlayerSummary(id=pid, name=str(e["name"]), fide_id=e["fide_id"], is_me=e["is_me"],
-                      games=dict(e["games"]), first=e["first"], last=e["last"],
-                      aliases=tuple(e["aliases"]))
+        PlayerSummary(
+            id=pid,
+            name=str(e["name"]),
+            fide_id=e["fide_id"],
+            is_me=e["is_me"],
+            games=dict(e["games"]),
+            first=e["first"],
+            last=e["last"],
+            aliases=tuple(e["aliases"]),
+        )
         for pid, e in result.items()
     ]
 

@@ -82,9 +82,22 @@ def _side_select(white: bool) -> Select[tuple[object, ...]]:
     own, other = ("white", "black") if white else ("black", "white")
     opp = players.alias("opp")
     return select(
-        g.id, g.tournament_id, g.date, g.round, g[f"{other}_id"], opp.c.name,
-        g[f"{own}_elo"], g[f"{other}_elo"], g.result, g.list, g.rated, g.not_rated_reason,
-        opp.c.fide_id, _elo_tag(own), _elo_tag(other), g.list_assumed,
+        g.id,
+        g.tournament_id,
+        g.date,
+        g.round,
+        g[f"{other}_id"],
+        opp.c.name,
+        g[f"{own}_elo"],
+        g[f"{other}_elo"],
+        g.result,
+        g.list,
+        g.rated,
+        g.not_rated_reason,
+        opp.c.fide_id,
+        _elo_tag(own),
+        _elo_tag(other),
+        g.list_assumed,
         g[f"{own}_id"],
     ).join(opp, opp.c.id == g[f"{other}_id"])
 
@@ -103,15 +116,46 @@ def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]
     scores = WHITE_SCORES if white else BLACK_SCORES
     lists = _LISTS
     return GameFact.many(
-        {"id": gid, "tournament_id": int(tid), "date": date, "round": round_, "white": white,
-         "opponent_id": int(opp_id), "opponent": str(opp_name), "own_elo": own_elo,
-         "opponent_elo": opp_elo, "result": str(result), "score": scores.get(result),
-         "rating_list": lists[str(rating_list)], "rated": bool(rated),
-         "not_rated_reason": reason, "opponent_fide_id": opp_fide, "own_elo_tag": own_tag,
-         "opponent_elo_tag": opp_tag, "list_assumed": bool(assumed),
-         "opponent_rating_source": "tag"}
-        for (gid, tid, date, round_, opp_id, opp_name, own_elo, opp_elo, result, rating_list,
-             rated, reason, opp_fide, own_tag, opp_tag, assumed, _own) in rows
+        {
+            "id": gid,
+            "tournament_id": int(tid),
+            "date": date,
+            "round": round_,
+            "white": white,
+            "opponent_id": int(opp_id),
+            "opponent": str(opp_name),
+            "own_elo": own_elo,
+            "opponent_elo": opp_elo,
+            "result": str(result),
+            "score": scores.get(result),
+            "rating_list": lists[str(rating_list)],
+            "rated": bool(rated),
+            "not_rated_reason": reason,
+            "opponent_fide_id": opp_fide,
+            "own_elo_tag": own_tag,
+            "opponent_elo_tag": opp_tag,
+            "list_assumed": bool(assumed),
+            "opponent_rating_source": "tag",
+        }
+        for (
+            gid,
+            tid,
+            date,
+            round_,
+            opp_id,
+            opp_name,
+            own_elo,
+            opp_elo,
+            result,
+            rating_list,
+            rated,
+            reason,
+            opp_fide,
+            own_tag,
+            opp_tag,
+            assumed,
+            _own,
+        ) in rows
     )
 
 
@@ -137,8 +181,9 @@ def _tournament_select(player_id: int | None) -> Select[tuple[object, ...]]:
         return select(tournaments, literal(None).label("ro"))
     return select(tournaments, ro_overrides.c.rating.label("ro")).outerjoin(
         ro_overrides,
-        and_(ro_overrides.c.tournament_id == tournaments.c.id,
-             ro_overrides.c.player_id == player_id),
+        and_(
+            ro_overrides.c.tournament_id == tournaments.c.id, ro_overrides.c.player_id == player_id
+        ),
     )
 
 
@@ -166,8 +211,10 @@ def tournaments_of(store: Store, player_id: int) -> list[TournamentFact]:
     own = select(games.c.tournament_id).where(
         or_(games.c.white_id == player_id, games.c.black_id == player_id)
     )
-    stmt = _tournament_select(player_id).where(tournaments.c.id.in_(own)).order_by(
-        tournaments.c.start_date, tournaments.c.id
+    stmt = (
+        _tournament_select(player_id)
+        .where(tournaments.c.id.in_(own))
+        .order_by(tournaments.c.start_date, tournaments.c.id)
     )
     with store.engine.connect() as conn:
         return [_tournament_fact(r) for r in conn.execute(stmt)]
@@ -190,20 +237,28 @@ class StoredFacts:
 def players_by_name(store: Store) -> list[int]:
     """Every player's id, in the order `list_players` gives them (normalized name, id)."""
     with store.engine.connect() as conn:
-        return [int(pid) for pid, in conn.execute(
-            select(players.c.id).order_by(players.c.norm_name, players.c.id))]
+        return [
+            int(pid)
+            for (pid,) in conn.execute(
+                select(players.c.id).order_by(players.c.norm_name, players.c.id)
+            )
+        ]
 
 
 def players_with_ratings(store: Store) -> set[int]:
     """The ids of the players with an official entry that has a rating."""
     with store.engine.connect() as conn:
-        return {int(pid) for pid, in conn.execute(
-            select(official_ratings.c.player_id).where(official_ratings.c.rating.is_not(None))
-            .distinct())}
+        return {
+            int(pid)
+            for (pid,) in conn.execute(
+                select(official_ratings.c.player_id)
+                .where(official_ratings.c.rating.is_not(None))
+                .distinct()
+            )
+        }
 
 
-def official_of_players(store: Store, player_ids: Sequence[int]
-                        ) -> dict[int, list[OfficialEntry]]:
+def official_of_players(store: Store, player_ids: Sequence[int]) -> dict[int, list[OfficialEntry]]:
     """The official entries of each player (as `entries_for` orders them); players without
     one are left out."""
     found: dict[int, list[OfficialEntry]] = {}
@@ -219,8 +274,9 @@ def official_of_players(store: Store, player_ids: Sequence[int]
     return found
 
 
-def facts_of_players(store: Store, official: dict[int, list[OfficialEntry]]
-                     ) -> dict[int, StoredFacts]:
+def facts_of_players(
+    store: Store, official: dict[int, list[OfficialEntry]]
+) -> dict[int, StoredFacts]:
     """The facts of the players keyed in `official` (their entries, read already), with
     a handful of queries whatever their number: a few hundred players at a time is the
     size this is made for (the ids go into IN lists)."""
@@ -233,8 +289,10 @@ def facts_of_players(store: Store, official: dict[int, list[OfficialEntry]]
     facts: list[TournamentFact] = []
     ro: dict[tuple[int, int], int] = {}
     with store.engine.connect() as conn:
-        refs = {int(r.id): player_ref(r)
-                for r in conn.execute(select(players).where(players.c.id.in_(ids)))}
+        refs = {
+            int(r.id): player_ref(r)
+            for r in conn.execute(select(players).where(players.c.id.in_(ids)))
+        }
         for white, own_col in _SIDES:
             rows = conn.execute(_side_select(white).where(own_col.in_(ids))).all()
             grouped: dict[int, list[Any]] = {}
@@ -244,16 +302,21 @@ def facts_of_players(store: Store, official: dict[int, list[OfficialEntry]]
             for owner, its in grouped.items():
                 by_player[owner] += _facts_of_rows(its, white)
         own = select(games.c.tournament_id).where(
-            or_(games.c.white_id.in_(ids), games.c.black_id.in_(ids)))
-        stmt = _tournament_select(None).where(tournaments.c.id.in_(own)).order_by(
-            tournaments.c.start_date, tournaments.c.id)
+            or_(games.c.white_id.in_(ids), games.c.black_id.in_(ids))
+        )
+        stmt = (
+            _tournament_select(None)
+            .where(tournaments.c.id.in_(own))
+            .order_by(tournaments.c.start_date, tournaments.c.id)
+        )
         for rank, row in enumerate(conn.execute(stmt)):
             fact = _tournament_fact(row)
             ranks[fact.id] = rank
             facts.append(fact)
         for pid, tid, rating in conn.execute(
-            select(ro_overrides.c.player_id, ro_overrides.c.tournament_id,
-                   ro_overrides.c.rating).where(ro_overrides.c.player_id.in_(ids))
+            select(
+                ro_overrides.c.player_id, ro_overrides.c.tournament_id, ro_overrides.c.rating
+            ).where(ro_overrides.c.player_id.in_(ids))
         ):
             ro[(int(pid), int(tid))] = rating
     for pid in ids:
@@ -269,12 +332,14 @@ def facts_of_players(store: Store, official: dict[int, list[OfficialEntry]]
     return out
 
 
-def get_tournament(store: Store, tournament_id: int, player_id: int | None = None
-                   ) -> TournamentFact:
+def get_tournament(
+    store: Store, tournament_id: int, player_id: int | None = None
+) -> TournamentFact:
     """One tournament by id (with `player_id`'s Ro override when given)."""
     if not 0 < tournament_id < 2**63:  # no such id can be stored (SQLite's integers)
         raise NotFound(
-            f"no tournament with id {tournament_id}: see `tracker event list` for the ids")
+            f"no tournament with id {tournament_id}: see `tracker event list` for the ids"
+        )
     stmt = _tournament_select(player_id).where(tournaments.c.id == tournament_id)
     with store.engine.connect() as conn:
         row = conn.execute(stmt).first()
@@ -340,17 +405,24 @@ def record_override(
         if not isinstance(ro, Unset):
             player_id, rating = ro
             if rating is not None and not 1 <= rating <= MAX_RATING:
-                raise BadInput(f"--ro {rating} is not a rating: give a number from 1 to "
-                               f"{MAX_RATING}, like 1850")
+                raise BadInput(
+                    f"--ro {rating} is not a rating: give a number from 1 to "
+                    f"{MAX_RATING}, like 1850"
+                )
             conn.execute(
                 delete(ro_overrides).where(
-                    and_(ro_overrides.c.tournament_id == tournament_id,
-                         ro_overrides.c.player_id == player_id)
+                    and_(
+                        ro_overrides.c.tournament_id == tournament_id,
+                        ro_overrides.c.player_id == player_id,
+                    )
                 )
             )
             if rating is not None:
-                conn.execute(insert(ro_overrides).values(
-                    tournament_id=tournament_id, player_id=player_id, rating=rating))
+                conn.execute(
+                    insert(ro_overrides).values(
+                        tournament_id=tournament_id, player_id=player_id, rating=rating
+                    )
+                )
             changes.append(f"Ro {rating}" if rating is not None else "Ro from the lists")
     player = ro[0] if not isinstance(ro, Unset) else None
     return OverrideChange(get_tournament(store, tournament_id, player), tuple(changes))

@@ -77,8 +77,9 @@ player_names = Table(
     "player_names",
     metadata,
     Column("norm_name", Text, primary_key=True),
-    Column("player_id", Int, ForeignKey("players.id", ondelete="CASCADE"), nullable=False,
-           index=True),
+    Column(
+        "player_id", Int, ForeignKey("players.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
 )
 
 # One row per import of one source (a file, a member of an archive, or standard input).
@@ -123,8 +124,9 @@ Index("ix_tournaments_event_site", tournaments.c.event, tournaments.c.site)
 ro_overrides = Table(
     "ro_overrides",
     metadata,
-    Column("tournament_id", Int, ForeignKey("tournaments.id", ondelete="CASCADE"),
-           primary_key=True),
+    Column(
+        "tournament_id", Int, ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
     Column("player_id", Int, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
     Column("rating", Int, nullable=False),
 )

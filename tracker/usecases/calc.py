@@ -58,9 +58,7 @@ def parse_opponent(text: str) -> GameIn:
             raise BadInput(
                 f"opponent {text!r}: the score {written.strip()!r} must be 1, 0.5 (or 1/2) or 0"
             )
-        raise BadInput(
-            f"opponent {text!r} is not RATING:SCORE (for example 1650:0.5)"
-        )
+        raise BadInput(f"opponent {text!r} is not RATING:SCORE (for example 1650:0.5)")
     rating = int(m.group(1))
     if not 1 <= rating <= MAX_RATING:
         raise BadInput(f"opponent {text!r}: a rating must be between 1 and {MAX_RATING}")
@@ -88,16 +86,20 @@ def rating_period(period: Period | None, on: dt.date, rl: RatingList) -> Period:
 
 def seed_note(rl: RatingList, seed: int) -> str:
     """What calc says when an unrated rapid/blitz player is rated at the standard rating."""
-    return (f"unrated on the {rl} list: rated at the standard rating {seed} (spec section 4), "
-            "the games change it; not a first rating from the games")
+    return (
+        f"unrated on the {rl} list: rated at the standard rating {seed} (spec section 4), "
+        "the games change it; not a first rating from the games"
+    )
 
 
 def unused_standard_note(rl: RatingList, edition: str) -> str:
     """Why --standard-rating gives no rating to an unrated player on this list and date."""
     if rl == RatingList.STANDARD:
         return "--standard-rating not used: it seeds only rapid and blitz ratings"
-    return (f"--standard-rating not used: the {edition} regulations give a first rating from "
-            "the games (the standard rating is used from the Mar 2024 list on)")
+    return (
+        f"--standard-rating not used: the {edition} regulations give a first rating from "
+        "the games (the standard rating is used from the Mar 2024 list on)"
+    )
 
 
 @dataclass(frozen=True)
@@ -147,15 +149,20 @@ def calculate(
     period = rating_period(period, on, rl)
     list_date = period.list_date
     edition = edition_for(rl, list_date)
-    names = (edition.name if start_edition.name == edition.name else
-             f"per-game rules {start_edition.name}, period rules {edition.name}")
+    names = (
+        edition.name
+        if start_edition.name == edition.name
+        else f"per-game rules {start_edition.name}, period rules {edition.name}"
+    )
     played = tuple(g if isinstance(g, GameIn) else parse_opponent(g) for g in games)
     if not played:
         raise BadInput("give at least one opponent as RATING:SCORE (for example 1650:0.5)")
     if k is not None and not 1 <= k <= MAX_K:
-        raise BadInput(f"--k must be a positive whole number up to {MAX_K} (usually 40, "
-                       f"20 or 10; 30, 25 or 15 in older editions; less by the 700 rule), "
-                       f"not {k}")
+        raise BadInput(
+            f"--k must be a positive whole number up to {MAX_K} (usually 40, "
+            f"20 or 10; 30, 25 or 15 in older editions; less by the 700 rule), "
+            f"not {k}"
+        )
     if period_games is not None and period_games < 0:
         raise BadInput("--period-games must be zero or more")
     if rated_games is not None and rated_games < 0:
@@ -163,8 +170,9 @@ def calculate(
     if birth_year is not None and not 1900 <= birth_year <= on.year:
         raise BadInput(f"--birth-year {birth_year} is not a plausible birth year")
     if standard_rating is not None and not 1 <= standard_rating <= MAX_RATING:
-        raise BadInput(f"--standard-rating {standard_rating}: a rating must be between 1 "
-                       f"and {MAX_RATING}")
+        raise BadInput(
+            f"--standard-rating {standard_rating}: a rating must be between 1 and {MAX_RATING}"
+        )
     tournament = TournamentIn(on, rating, played, label="the games given")
     seed: int | None = None
     if unrated:
@@ -175,12 +183,9 @@ def calculate(
         seed = standard_seed(rl, list_date, standard_rating)
         if seed is None:
             if k is not None or period_games is not None:
-                raise BadInput(
-                    "--k and --period-games do not apply to a first rating (--unrated)"
-                )
+                raise BadInput("--k and --period-games do not apply to a first rating (--unrated)")
             first = first_rating([tournament], rating_list=rl, list_date=list_date)
-            note = (None if standard_rating is None
-                    else unused_standard_note(rl, edition.name))
+            note = None if standard_rating is None else unused_standard_note(rl, edition.name)
             return CalcOut(rl, on, period, names, first=first, note=note)
         rating = seed
     if rating is None:
@@ -198,15 +203,28 @@ def calculate(
         games_assumed="give --rated-games" if rated_games is None else None,
     )
     result = rate_period(
-        rating, [tournament], rating_list=rl, list_date=list_date, facts=facts, k=k,
-        period_games=period_games, standard_rating=standard_rating, seeded=seed is not None,
+        rating,
+        [tournament],
+        rating_list=rl,
+        list_date=list_date,
+        facts=facts,
+        k=k,
+        period_games=period_games,
+        standard_rating=standard_rating,
+        seeded=seed is not None,
     )
     adjusted = (
-        one_off_adjustment(rl, list_date, result.rating_after,
-                           standard_rating=standard_rating)
+        one_off_adjustment(rl, list_date, result.rating_after, standard_rating=standard_rating)
         if result.rating_after is not None
         else None
     )
-    return CalcOut(rl, on, period, names, result=result, adjusted=adjusted, seed=seed,
-                   note=None if seed is None else seed_note(rl, seed))
-
+    return CalcOut(
+        rl,
+        on,
+        period,
+        names,
+        result=result,
+        adjusted=adjusted,
+        seed=seed,
+        note=None if seed is None else seed_note(rl, seed),
+    )

@@ -7,6 +7,16 @@ from tracker.store import DEFAULT_DB, Store, open_store
 from tracker.store.db import current_revision, database_file, head_revision
 from tracker.store.maintenance import backup, check_database, open_existing, restore, what_holds
 
-__all__ = ["DEFAULT_DB", "Store", "backup", "check_database", "current_revision",
-           "database_file", "head_revision", "open_existing", "open_store", "restore",
-           "what_holds"]
+__all__ = [
+    "DEFAULT_DB",
+    "Store",
+    "backup",
+    "check_database",
+    "current_revision",
+    "database_file",
+    "head_revision",
+    "open_existing",
+    "open_store",
+    "restore",
+    "what_holds",
+]

@@ -29,5 +29,6 @@ def record_override(
         before = get_tournament(store, tournament_id)  # NotFound with a clear sentence
         on = before.pinned_list if isinstance(rating_list, Unset) else rating_list
         check_pin(before, period, on or RatingList.STANDARD, force=force)
-    return store_override(store, tournament_id, period=period, rating_list=rating_list,
-                          excluded=excluded, ro=ro)
+    return store_override(
+        store, tournament_id, period=period, rating_list=rating_list, excluded=excluded, ro=ro
+    )

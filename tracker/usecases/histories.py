@@ -35,8 +35,9 @@ OpponentLists = Mapping[RatingList, Mapping[int, Mapping[Period, ListStatus]]]
 """What the imported FIDE lists said of opponents: list -> player id -> period -> status."""
 
 
-def opponent_lists(store: Store, games: Iterable[GameFact],
-                   rating_lists: Iterable[RatingList]) -> dict[RatingList, Any]:
+def opponent_lists(
+    store: Store, games: Iterable[GameFact], rating_lists: Iterable[RatingList]
+) -> dict[RatingList, Any]:
     """What the imported lists of each of `rating_lists` said of the opponents of `games`
     (tracker.store.lists.list_ratings); a list with nothing imported is left out."""
     ids = {g.opponent_id for g in games}
@@ -48,10 +49,14 @@ def opponent_lists(store: Store, games: Iterable[GameFact],
     return out
 
 
-def list_inputs(p: PlayerRef, games: Sequence[GameFact], tournaments: Sequence[TournamentFact],
-                official: Sequence[OfficialEntry], rating_lists: Sequence[RatingList],
-                lists: OpponentLists | None = None,
-                ) -> tuple[dict[RatingList, ReplayInputs], Replay | None]:
+def list_inputs(
+    p: PlayerRef,
+    games: Sequence[GameFact],
+    tournaments: Sequence[TournamentFact],
+    official: Sequence[OfficialEntry],
+    rating_lists: Sequence[RatingList],
+    lists: OpponentLists | None = None,
+) -> tuple[dict[RatingList, ReplayInputs], Replay | None]:
     """The replay's inputs of each of `rating_lists` from facts read already, and the
     standard replay when it was made (it is the replay of the standard inputs: a caller
     need not make it again). Rapid and blitz take the standard replay's published ratings.
@@ -62,19 +67,36 @@ def list_inputs(p: PlayerRef, games: Sequence[GameFact], tournaments: Sequence[T
     standard: dict[Period, int] = {}
     std: Replay | None = None
     if any(rl != RatingList.STANDARD for rl in rating_lists):
-        std = replay(ReplayInputs(RatingList.STANDARD, games, tournaments, official, info,
-                                  opponent_lists=lists.get(RatingList.STANDARD, {})))
+        std = replay(
+            ReplayInputs(
+                RatingList.STANDARD,
+                games,
+                tournaments,
+                official,
+                info,
+                opponent_lists=lists.get(RatingList.STANDARD, {}),
+            )
+        )
         standard = {r.period: r.published for r in std.rows if r.published is not None}
     for rl in rating_lists:
-        out[rl] = ReplayInputs(rl, games, tournaments, official, info,
-                               standard_ratings=standard if rl != RatingList.STANDARD else {},
-                               opponent_lists=lists.get(rl, {}))
+        out[rl] = ReplayInputs(
+            rl,
+            games,
+            tournaments,
+            official,
+            info,
+            standard_ratings=standard if rl != RatingList.STANDARD else {},
+            opponent_lists=lists.get(rl, {}),
+        )
     return out, std
 
 
-def inputs_for(store: Store, player: PlayerRef | int, rating_lists: Sequence[RatingList],
-               official: Sequence[OfficialEntry] | None = None
-               ) -> dict[RatingList, ReplayInputs]:
+def inputs_for(
+    store: Store,
+    player: PlayerRef | int,
+    rating_lists: Sequence[RatingList],
+    official: Sequence[OfficialEntry] | None = None,
+) -> dict[RatingList, ReplayInputs]:
     """The replay's facts for one player, one `ReplayInputs` per list, read once.
 
     `official`: the player's entries when the caller has read them already.
@@ -88,16 +110,24 @@ def inputs_for(store: Store, player: PlayerRef | int, rating_lists: Sequence[Rat
     return list_inputs(p, games, tournaments, official, rating_lists, lists)[0]
 
 
-def load_history(store: Store, player: PlayerRef,
-                 lists: Sequence[RatingList] = tuple(RatingList)) -> PlayerHistory:
+def load_history(
+    store: Store, player: PlayerRef, lists: Sequence[RatingList] = tuple(RatingList)
+) -> PlayerHistory:
     """Read the player's facts once and replay each list asked for (standard first)."""
     games = games_of(store, player.id)
-    inputs, std = list_inputs(player, games, tournaments_of(store, player.id),
-                              entries_for(store, player.id), lists,
-                              opponent_lists(store, games, lists))
+    inputs, std = list_inputs(
+        player,
+        games,
+        tournaments_of(store, player.id),
+        entries_for(store, player.id),
+        lists,
+        opponent_lists(store, games, lists),
+    )
     order = sorted(lists, key=lambda rl: rl != RatingList.STANDARD)  # standard first
-    out = {rl: std if rl == RatingList.STANDARD and std is not None else replay(inputs[rl])
-           for rl in order}
+    out = {
+        rl: std if rl == RatingList.STANDARD and std is not None else replay(inputs[rl])
+        for rl in order
+    }
     return PlayerHistory(player, out)
 
 

@@ -12,5 +12,4 @@ from tracker.store.imports import (
     undated_tournaments,
 )
 
-__all__ = ["assumed_since", "last_game_id", "list_imports", "remove_import",
-           "undated_tournaments"]
+__all__ = ["assumed_since", "last_game_id", "list_imports", "remove_import", "undated_tournaments"]

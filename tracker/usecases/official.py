@@ -47,9 +47,20 @@ from tracker.store.official import (
     remove_entry,
 )
 
-__all__ = ["Candidate", "FileOutcome", "ImportSummary", "ListTarget", "add_entry",
-           "check_published", "entries_for", "import_lists", "latest_published", "list_targets",
-           "name_candidates", "remove_entry"]
+__all__ = [
+    "Candidate",
+    "FileOutcome",
+    "ImportSummary",
+    "ListTarget",
+    "add_entry",
+    "check_published",
+    "entries_for",
+    "import_lists",
+    "latest_published",
+    "list_targets",
+    "name_candidates",
+    "remove_entry",
+]
 
 LIST_SUFFIXES = (".txt", ".xml", ".zip")
 """What a folder search picks up (case-insensitive)."""
@@ -65,17 +76,23 @@ def latest_published(today: dt.date) -> Period:
     return Period.of(today).next()
 
 
-def check_published(period: Period, today: dt.date | None = None, *,
-                    what: str | None = None) -> None:
+def check_published(
+    period: Period, today: dt.date | None = None, *, what: str | None = None
+) -> None:
     """Refuse a list FIDE cannot have published yet (after next month's): `official add`,
     and each file of `official import` (`what` names it)."""
     today = today or dt.date.today()
     latest = latest_published(today)
     if period > latest:
-        said = f"--period {period} is a future list" if what is None else (
-            f"{what} is the list of {period}, a future list")
-        raise BadInput(f"{said}: today is {today.isoformat()}, and the latest list FIDE can "
-                       f"have published is {latest}")
+        said = (
+            f"--period {period} is a future list"
+            if what is None
+            else (f"{what} is the list of {period}, a future list")
+        )
+        raise BadInput(
+            f"{said}: today is {today.isoformat()}, and the latest list FIDE can "
+            f"have published is {latest}"
+        )
 
 
 def _published(lst: ListFile, label: str) -> Iterator[ListRow]:
@@ -112,9 +129,11 @@ def list_targets(files: Sequence[Path]) -> tuple[list[ListTarget], bool]:
     several files may come (then a failing file does not stop the others)."""
     missing = [str(p) for p in files if not p.exists() and not p.is_symlink()]
     if missing:
-        raise NotFound(f"{missing[0]}: no such file: check the path" if len(missing) == 1
-                       else f"no such files: {', '.join(missing[:NAMES_SHOWN])}: check the "
-                            "paths")
+        raise NotFound(
+            f"{missing[0]}: no such file: check the path"
+            if len(missing) == 1
+            else f"no such files: {', '.join(missing[:NAMES_SHOWN])}: check the paths"
+        )
     out: list[ListTarget] = []
     seen: set[str] = set()
 
@@ -166,10 +185,16 @@ Progress = Callable[[ListTarget, float], None]
 """Told the file being read and the bytes of all the files done so far (on disk)."""
 
 
-def import_lists(store: Store, targets: Sequence[ListTarget], *, several: bool,
-                 period: Period | None = None, rating_list: RatingList | None = None,
-                 keep_all: bool = False, progress: Progress | None = None
-                 ) -> Iterator[FileOutcome]:
+def import_lists(
+    store: Store,
+    targets: Sequence[ListTarget],
+    *,
+    several: bool,
+    period: Period | None = None,
+    rating_list: RatingList | None = None,
+    keep_all: bool = False,
+    progress: Progress | None = None,
+) -> Iterator[FileOutcome]:
     """Import each of `targets`, one transaction per file, and yield what it gave.
 
     `period`/`rating_list`: the list month and list when the file does not say them (a
@@ -192,8 +217,9 @@ def import_lists(store: Store, targets: Sequence[ListTarget], *, several: bool,
         try:
             if target.problem is not None:
                 raise BadInput(target.problem)
-            outcome = _import_one(store, target, period, rating_list, keep_all, only, names,
-                                  earlier, advance)
+            outcome = _import_one(
+                store, target, period, rating_list, keep_all, only, names, earlier, advance
+            )
         except (BadInput, NotFound) as exc:
             if not several:
                 raise
@@ -206,17 +232,24 @@ def import_lists(store: Store, targets: Sequence[ListTarget], *, several: bool,
         done += target.size
 
 
-def _import_one(store: Store, target: ListTarget, period: Period | None,
-                rating_list: RatingList | None, keep_all: bool,
-                only: set[int] | None, names: NameIndex,
-                earlier: list[tuple[RatingList, Period]],
-                advance: Callable[[float], None]) -> FileOutcome:
+def _import_one(
+    store: Store,
+    target: ListTarget,
+    period: Period | None,
+    rating_list: RatingList | None,
+    keep_all: bool,
+    only: set[int] | None,
+    names: NameIndex,
+    earlier: list[tuple[RatingList, Period]],
+    advance: Callable[[float], None],
+) -> FileOutcome:
     path = target.path
     wanted = only
     if only is not None and names:
         wanted = only | name_candidates(path, names)
-    with open_list(path, period=period, rating_list=rating_list, only=wanted,
-                   label=target.label) as lst:
+    with open_list(
+        path, period=period, rating_list=rating_list, only=wanted, label=target.label
+    ) as lst:
         scale = target.size / lst.size if lst.size else 0.0
         lst.on_read = lambda: advance(lst.position * scale)
 
@@ -228,10 +261,16 @@ def _import_one(store: Store, target: ListTarget, period: Period | None,
                 return []
             return [(one, lst.period) for one in lst.lists]
 
-        summary = import_entries(store, _published(lst, target.label), keep_all=keep_all,
-                                 source=path.name,
-                                 names=names, held=held, list_source=_absolute(path),
-                                 earlier=earlier if keep_all else ())
+        summary = import_entries(
+            store,
+            _published(lst, target.label),
+            keep_all=keep_all,
+            source=path.name,
+            names=names,
+            held=held,
+            list_source=_absolute(path),
+            earlier=earlier if keep_all else (),
+        )
         if lst.period is not None:  # (every row skipped: the period is checked all the same)
             check_published(lst.period, what=target.label)
         # Players skipped by the reader (not in the database) count as read and skipped.
@@ -242,10 +281,12 @@ def _import_one(store: Store, target: ListTarget, period: Period | None,
         summary.lists.update(lst.lists)
         summary.source = target.label
         if summary.rows == 0:
-            first = (f" ({lst.problem_count:,} malformed; the first: {lst.problems[0]})"
-                     if lst.problems else "")
-            raise BadInput(f"{target.label}: no players in the list{first}: is it the right "
-                           "file?")
+            first = (
+                f" ({lst.problem_count:,} malformed; the first: {lst.problems[0]})"
+                if lst.problems
+                else ""
+            )
+            raise BadInput(f"{target.label}: no players in the list{first}: is it the right file?")
         summary.problems = lst.problem_count
         earlier.extend(held())
         return FileOutcome(target, summary, problems=list(lst.problems[:PROBLEMS_SHOWN]))
@@ -279,12 +320,17 @@ NO, YES, LOOK = 0, 1, 2
 # Lower case for A-Z, letters and digits kept, a line end kept, every other ASCII byte a
 # space, every byte beyond ASCII (UTF-8 or Latin-1: an accented letter) 0x80.
 _FOLD = bytes(
-    b if (48 <= b <= 57 or 97 <= b <= 122 or b == 10) else b + 32 if 65 <= b <= 90
-    else _ACCENT if b >= 128 else _SPACE
-    for b in range(256))
+    b
+    if (48 <= b <= 57 or 97 <= b <= 122 or b == 10)
+    else b + 32
+    if 65 <= b <= 90
+    else _ACCENT
+    if b >= 128
+    else _SPACE
+    for b in range(256)
+)
 _SECOND = itemgetter(1)
-_XML_NAME = re.compile(rb"<fideid>\s*(\d+)\s*</fideid>\s*<name>\s*([^<\n]{0,%d})"
-                       % NAME_BYTES)
+_XML_NAME = re.compile(rb"<fideid>\s*(\d+)\s*</fideid>\s*<name>\s*([^<\n]{0,%d})" % NAME_BYTES)
 
 
 class _Prefixes:
@@ -296,8 +342,9 @@ class _Prefixes:
 
     def __init__(self, index: NameIndex) -> None:
         self.words = index.words
-        self.folded = [bytes(ord(c) if c.isascii() else _ACCENT for c in word)
-                       for word in index.words]
+        self.folded = [
+            bytes(ord(c) if c.isascii() else _ACCENT for c in word) for word in index.words
+        ]
         self.long = {f[:PREFIX] for f in self.folded if len(f) >= PREFIX}
         self.short = {f for f in self.folded if len(f) < PREFIX}
         self.around: set[tuple[bytes, bytes]] = set()  # (letters before, letters after)
@@ -313,9 +360,9 @@ class _Prefixes:
                 head = folded[:j]
                 if _ACCENT in head:
                     break
-                self.around.update((head, folded[j + 1:j + 1 + r]) for r in range(PREFIX - j))
+                self.around.update((head, folded[j + 1 : j + 1 + r]) for r in range(PREFIX - j))
                 if len(folded) - j - 1 < PREFIX:
-                    self.around_end.add((head, folded[j + 1:]))
+                    self.around_end.add((head, folded[j + 1 :]))
 
     def says(self, prefix: bytes) -> int:
         found = self.seen.get(prefix)
@@ -377,8 +424,15 @@ def name_candidates(path: Path, index: NameIndex) -> set[int]:
     blocks = _blocks(path)
     try:
         return _scan(blocks, prefixes)
-    except (OSError, EOFError, ValueError, RuntimeError, NotImplementedError,
-            zipfile.BadZipFile, zlib.error):
+    except (
+        OSError,
+        EOFError,
+        ValueError,
+        RuntimeError,
+        NotImplementedError,
+        zipfile.BadZipFile,
+        zlib.error,
+    ):
         return set()
     finally:
         blocks.close()
@@ -394,8 +448,11 @@ def _blocks(path: Path) -> Generator[bytes, None, None]:
                 yield block
         return
     with zipfile.ZipFile(path) as zf:
-        members = [i for i in zf.infolist()
-                   if not i.is_dir() and i.filename.lower().endswith((".txt", ".xml"))]
+        members = [
+            i
+            for i in zf.infolist()
+            if not i.is_dir() and i.filename.lower().endswith((".txt", ".xml"))
+        ]
         if len(members) != 1:
             return
         info = members[0]
@@ -409,8 +466,12 @@ def _blocks(path: Path) -> Generator[bytes, None, None]:
         head = raw.read(30)
         if len(head) < 30 or head[:4] != b"PK\x03\x04":
             return
-        raw.seek(info.header_offset + 30 + int.from_bytes(head[26:28], "little")
-                 + int.from_bytes(head[28:30], "little"))
+        raw.seek(
+            info.header_offset
+            + 30
+            + int.from_bytes(head[26:28], "little")
+            + int.from_bytes(head[28:30], "little")
+        )
         inflate = zlib.decompressobj(-zlib.MAX_WBITS)
         left = info.compress_size
         while left > 0:
@@ -441,7 +502,7 @@ def _scan(blocks: Iterator[bytes], prefixes: _Prefixes) -> set[int]:
                 return set()
             data += more
             continue
-        line, data = data[:end], data[end + 1:]
+        line, data = data[:end], data[end + 1 :]
         if line.strip():
             break
     header = line.removeprefix(b"\xef\xbb\xbf")
@@ -462,10 +523,10 @@ def _scan(blocks: Iterator[bytes], prefixes: _Prefixes) -> set[int]:
         pending = lines.pop()
         if len(pending) > MAX_LINE * 64:
             return found
-        heads = b"\n".join([r[at:at + PREFIX] for r in lines]).translate(_FOLD).split(b"\n")
+        heads = b"\n".join([r[at : at + PREFIX] for r in lines]).translate(_FOLD).split(b"\n")
 
         def name(i: int, lines: list[bytes] = lines) -> bytes:
-            return lines[i][at:at + NAME_BYTES]
+            return lines[i][at : at + NAME_BYTES]
 
         for i in prefixes.wanted(heads, name):
             with contextlib.suppress(ValueError):

@@ -112,7 +112,6 @@ def points_text(x: Fraction) -> str:
     return f"{int(whole)}{'.5' if half else ''}"
 
 
-
 def _r(rating: int | None) -> str:
     return "unrated (below the floor)" if rating is None else str(rating)
 
@@ -122,8 +121,10 @@ def opponents_from(
 ) -> tuple[int, ...]:
     """The opponents' ratings from the command line: N games against AVG, or the ratings."""
     if games is not None and games > MAX_TOURNAMENT_GAMES:  # (a list of that many opponents)
-        raise BadInput(f"--games {games:,}: a tournament of more than "
-                       f"{MAX_TOURNAMENT_GAMES:,} games? give the games of one tournament")
+        raise BadInput(
+            f"--games {games:,}: a tournament of more than "
+            f"{MAX_TOURNAMENT_GAMES:,} games? give the games of one tournament"
+        )
     if ratings and average is not None:
         raise BadInput("give either --opponents AVG or --opponent R (repeated), not both")
     if ratings:
@@ -135,8 +136,9 @@ def opponents_from(
         opps = tuple(ratings)
     else:
         if average is None:
-            raise BadInput("give the opponents: --opponents AVG --games N, or --opponent R "
-                           "once per game")
+            raise BadInput(
+                "give the opponents: --opponents AVG --games N, or --opponent R once per game"
+            )
         if games is None:
             raise BadInput("--opponents AVG needs --games N (the number of games)")
         opps = (average,) * games
@@ -167,9 +169,7 @@ def _new_tournament(
     return TournamentIn(start=start, own_rating=own, games=tuple(games), label=NEW_TOURNAMENT)
 
 
-def _first_reaching(
-    steps: Sequence[TargetStep], target: int
-) -> tuple[Fraction | None, int | None]:
+def _first_reaching(steps: Sequence[TargetStep], target: int) -> tuple[Fraction | None, int | None]:
     """The fewest points (and the rating they give) that reach `target`, or (None, None)."""
     for step in steps:
         if step.rating_after is not None and step.rating_after >= target:
@@ -219,8 +219,9 @@ def needed_score(
             period_games=total_games,
         )
         outs.append(out)
-        steps.append(TargetStep(points=pts, change_exact=out.change_exact,
-                                rating_after=out.rating_after))
+        steps.append(
+            TargetStep(points=pts, change_exact=out.change_exact, rating_after=out.rating_after)
+        )
     needed, rating_needed = _first_reaching(steps, target)
     last = outs[-1]
     new_out = next(t for t in last.tournaments if t.label == NEW_TOURNAMENT)
@@ -246,26 +247,49 @@ def needed_score(
 NEW_ID = -1  # the new tournament's id in the what-if replay (store ids are positive)
 
 
-def _new_facts(inputs: ReplayInputs, period: Period, start: dt.date,
-               opponents: Sequence[int], points: Fraction) -> ReplayInputs:
-    t = TournamentFact(id=NEW_ID, name=NEW_TOURNAMENT, start=start, end=start,
-                       pinned_period=period, pinned_list=inputs.rating_list)
+def _new_facts(
+    inputs: ReplayInputs, period: Period, start: dt.date, opponents: Sequence[int], points: Fraction
+) -> ReplayInputs:
+    t = TournamentFact(
+        id=NEW_ID,
+        name=NEW_TOURNAMENT,
+        start=start,
+        end=start,
+        pinned_period=period,
+        pinned_list=inputs.rating_list,
+    )
     games: list[GameFact] = []
     left = points
     for i, r in enumerate(opponents):
         score = Fraction(1) if left >= 1 else (Fraction(1, 2) if left > 0 else Fraction(0))
         left -= score
         result = {Fraction(1): Result.WHITE_WINS, Fraction(0): Result.BLACK_WINS}.get(
-            score, Result.DRAW)
-        games.append(GameFact(
-            id=-(i + 1), tournament_id=NEW_ID, date=start, round=str(i + 1), white=True,
-            opponent_id=-(i + 1), opponent=f"opponent {i + 1}", own_elo=None,
-            opponent_elo=r, result=str(result), score=score, rating_list=inputs.rating_list,
-        ))
+            score, Result.DRAW
+        )
+        games.append(
+            GameFact(
+                id=-(i + 1),
+                tournament_id=NEW_ID,
+                date=start,
+                round=str(i + 1),
+                white=True,
+                opponent_id=-(i + 1),
+                opponent=f"opponent {i + 1}",
+                own_elo=None,
+                opponent_elo=r,
+                result=str(result),
+                score=score,
+                rating_list=inputs.rating_list,
+            )
+        )
     return ReplayInputs(
-        rating_list=inputs.rating_list, games=[*inputs.games, *games],
-        tournaments=[*inputs.tournaments, t], official=inputs.official, player=inputs.player,
-        standard_ratings=inputs.standard_ratings, until=inputs.until,
+        rating_list=inputs.rating_list,
+        games=[*inputs.games, *games],
+        tournaments=[*inputs.tournaments, t],
+        official=inputs.official,
+        player=inputs.player,
+        standard_ratings=inputs.standard_ratings,
+        until=inputs.until,
     )
 
 
@@ -287,8 +311,10 @@ def needed_score_replayed(
     if not opponents:
         raise BadInput("the new tournament needs at least one game")
     if start >= period.list_date:
-        raise BadInput(f"a tournament starting on {start.isoformat()} cannot be rated on the "
-                       f"{period} list: give an earlier --start or a later --period")
+        raise BadInput(
+            f"a tournament starting on {start.isoformat()} cannot be rated on the "
+            f"{period} list: give an earlier --start or a later --period"
+        )
     n = len(opponents)
     rows: list[PeriodRow] = []
     for halves in range(2 * n + 1):
@@ -298,12 +324,15 @@ def needed_score_replayed(
             since = f" (it starts from the official {rep.start} list)" if rep.start else ""
             raise BadInput(
                 f"the replay has no {period} list to add the tournament to{since}: give a "
-                "later --period (a list month from 2008 on, after the starting rating)")
+                "later --period (a list month from 2008 on, after the starting rating)"
+            )
         rows.append(row)
     steps = tuple(
-        TargetStep(points=Fraction(h, 2),
-                   change_exact=r.change_exact if r.rating_before is not None else None,
-                   rating_after=r.replayed)
+        TargetStep(
+            points=Fraction(h, 2),
+            change_exact=r.change_exact if r.rating_before is not None else None,
+            rating_after=r.replayed,
+        )
         for h, r in enumerate(rows)
     )
     needed, rating_needed = _first_reaching(steps, target)
@@ -343,8 +372,14 @@ class TargetQuestion:
     period: Period
 
     @classmethod
-    def of(cls, rating: int, rating_list: RatingList, opponents: Sequence[int],
-           start: dt.date | None = None, period: Period | None = None) -> TargetQuestion:
+    def of(
+        cls,
+        rating: int,
+        rating_list: RatingList,
+        opponents: Sequence[int],
+        start: dt.date | None = None,
+        period: Period | None = None,
+    ) -> TargetQuestion:
         """The question with its defaults: the tournament starts today, and is rated on the
         first list after its start (the era's closing rule)."""
         day = start if start is not None else dt.date.today()
@@ -356,7 +391,13 @@ def target(store: Store, player: PlayerRef, question: TargetQuestion) -> TargetO
     """`needed_score_replayed` over the player's facts in the store (the replay of
     `tracker history`, standard first for rapid and blitz: tracker.usecases.histories)."""
     from tracker.usecases.histories import inputs_for
+
     rl = question.rating_list
     inputs = inputs_for(store, player.id, [rl])[rl]
-    return needed_score_replayed(question.rating, inputs, opponents=question.opponents,
-                                 period=question.period, start=question.start)
+    return needed_score_replayed(
+        question.rating,
+        inputs,
+        opponents=question.opponents,
+        period=question.period,
+        start=question.start,
+    )
