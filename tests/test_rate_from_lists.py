@@ -213,3 +213,40 @@ def test_explain_and_history_say_where_the_ratings_came_from(
     assert "opponents' ratings from the standard 2025-11 list (standard_1125frl.txt)" in text
     history = _cli(capsys, monkeypatch, "history", "--db", db)
     assert "Opponents' ratings: FIDE's lists, all 4 games" in history
+
+
+def test_lists_before_games_say_which_command_rates_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The list first, the games after: the import says the new players were not looked up
+    # and which command does it; once it has run, the replay is the one of the other order.
+    period, start = Period(2025, 11), dt.date(2025, 11, 7)
+    _, ordered = _replay(
+        tmp_path / "games-first", capsys, monkeypatch, "txt", period, start, with_list=True
+    )
+    folder = tmp_path / "list-first"
+    folder.mkdir()
+    db = str(folder / "t.db")
+    people = [_player(ME[0], ME[1], ME[2])] + [
+        _player(o.name, o.fide_id or o.list_id, o.rating) for o in OPPONENTS if o.listed
+    ]
+    listed = folder / "standard_1125frl.txt"
+    with listed.open("w", encoding="utf-8", newline="\n") as out:
+        write_list(out, people, "txt", rating_list=RatingList.STANDARD, period=period)
+    _cli(
+        capsys, monkeypatch, "official", "import", str(listed), "--period", str(period), "--db", db
+    )
+    pgn = folder / "season.pgn"
+    pgn.write_text(_pgn(start, fide_tags=False), encoding="utf-8")
+    said = _cli(capsys, monkeypatch, "import", str(pgn), "--db", db, "--player", ME[0])
+    assert (
+        "standard lists: 7 players of these games came after the lists imported "
+        "(standard_1125frl.txt)"
+    ) in said
+    _cli(
+        capsys, monkeypatch, "official", "import", str(listed), "--period", str(period), "--db", db
+    )
+    games = json.loads(
+        _cli(capsys, monkeypatch, "explain", "2025-12", "--db", db, "--format", "json")
+    )["games"]
+    assert [{k: g[k] for k in KEYS} for g in games] == [{k: g[k] for k in KEYS} for g in ordered]

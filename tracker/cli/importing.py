@@ -449,6 +449,7 @@ def _print_report(
     if store is not None and report.total("added"):
         _print_assumed_kinds(store, before, default_list)
         _print_undated(store, before)
+        _print_unlisted(store, before)
 
 
 def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | None) -> None:
@@ -487,6 +488,35 @@ def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | N
 
 
 UNDATED_SHOWN = 5  # undated tournaments named in the import summary (the rest are counted)
+
+
+def _print_unlisted(store: Store, before: int) -> None:
+    """The players of the games added that no FIDE list imported so far looked up (they came
+    after the lists): their games keep the Elo tags until the lists are imported again."""
+    from pathlib import Path
+
+    from tracker.model import RatingList
+    from tracker.usecases.imports import players_after
+    from tracker.usecases.official import lists_imported, unchecked
+
+    ids: set[int] | None = None
+    for rl in RatingList:
+        imported = lists_imported(store, rl)
+        if not imported:
+            continue
+        if ids is None:
+            ids = players_after(store, before)
+        missing = unchecked(store, ids, rl)
+        if missing:
+            files = sorted({Path(path).name for _, path in imported})
+            shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+            out.print(
+                f"{rl} lists: {_n(len(missing), 'player')} of these games came after the "
+                f"lists imported ({shown}): their opponents' ratings are the Elo tags until "
+                "`tracker official import` reads those lists again",
+                markup=False,
+                soft_wrap=True,
+            )
 
 
 def _print_undated(store: Store, before: int) -> None:

@@ -217,6 +217,14 @@ def _remove_import(conn: Connection, import_id: int) -> RemovedImport:
     )
 
 
+def players_after(store: Store, after_game_id: int) -> set[int]:
+    """The players (either side) of the games with an id above `after_game_id`."""
+    g = games.c
+    with store.engine.connect() as conn:
+        found = conn.execute(select(g.white_id, g.black_id).where(g.id > after_game_id)).all()
+    return {int(pid) for row in found for pid in row}
+
+
 def last_game_id(store: Store) -> int:
     """The highest game id (0 without games): the games an import adds have higher ones."""
     with store.engine.connect() as conn:

@@ -8,8 +8,16 @@ from tracker.store.imports import (
     assumed_since,
     last_game_id,
     list_imports,
+    players_after,
     remove_import,
     undated_tournaments,
 )
 
-__all__ = ["assumed_since", "last_game_id", "list_imports", "remove_import", "undated_tournaments"]
+__all__ = [
+    "assumed_since",
+    "last_game_id",
+    "list_imports",
+    "players_after",
+    "remove_import",
+    "undated_tournaments",
+]

@@ -37,7 +37,7 @@ from tracker.lists import MAX_LINE, ListFile, open_list, read_header
 from tracker.lists.txtrows import indexes
 from tracker.model import ListRow, Period, RatingList
 from tracker.store import Store
-from tracker.store.lists import Candidate, NameIndex, unmatched_players
+from tracker.store.lists import Candidate, NameIndex, lists_imported, unchecked, unmatched_players
 from tracker.store.official import (
     ImportSummary,
     add_entry,
@@ -58,8 +58,10 @@ __all__ = [
     "import_lists",
     "latest_published",
     "list_targets",
+    "lists_imported",
     "name_candidates",
     "remove_entry",
+    "unchecked",
 ]
 
 LIST_SUFFIXES = (".txt", ".xml", ".zip")
