@@ -122,7 +122,7 @@ def _rated_by_the_lists(unit: Unit, lists: Mapping[int, Mapping[Period, ListStat
             continue
         changed = True
         rated, reason = g.rated, g.not_rated_reason
-        if reason == UNRATED_BY_TAGS and status.rating is not None:
+        if reason == NotRated.UNRATED_OPPONENT and status.rating is not None:
             rated, reason = True, None
         games.append(
             replace(
@@ -134,10 +134,6 @@ def _rated_by_the_lists(unit: Unit, lists: Mapping[int, Mapping[Period, ListStat
             )
         )
     return replace(unit, games=tuple(games)) if changed else unit
-
-
-UNRATED_BY_TAGS = NotRated.UNRATED_OPPONENT.value
-"""The reason a game is stored not rated when both Elo tags say "unrated"."""
 
 
 OVERRIDABLE_REASONS = NAME_REASONS - {VARIANT}

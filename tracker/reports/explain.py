@@ -179,9 +179,9 @@ def rating_from(fact: GameFact) -> str:
     if fact.opponent_rating_source == "tag":
         return "tag"
     tag = fact.opponent_elo_tag
-    if tag is None and fact.opponent_elo is not None:
+    if tag is None or tag.strip() == str(fact.opponent_elo):
         return "list"
-    return "list" if tag is None or tag.strip() == str(fact.opponent_elo) else f"list (tag {tag})"
+    return f"list (tag {tag})"
 
 
 def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from tracker.model import ListStatus, OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import GameFact, PlayerInfo, Replay, ReplayInputs, TournamentFact, replay
@@ -37,11 +36,11 @@ OpponentLists = Mapping[RatingList, Mapping[int, Mapping[Period, ListStatus]]]
 
 def opponent_lists(
     store: Store, games: Iterable[GameFact], rating_lists: Iterable[RatingList]
-) -> dict[RatingList, Any]:
+) -> dict[RatingList, dict[int, dict[Period, ListStatus]]]:
     """What the imported lists of each of `rating_lists` said of the opponents of `games`
     (tracker.store.lists.list_ratings); a list with nothing imported is left out."""
     ids = {g.opponent_id for g in games}
-    out: dict[RatingList, Any] = {}
+    out: dict[RatingList, dict[int, dict[Period, ListStatus]]] = {}
     for rl in set(rating_lists) | {RatingList.STANDARD}:
         found = list_ratings(store, ids, rl)
         if found:
