@@ -134,7 +134,7 @@ class NotRated(StrEnum):
     `games.not_rated_reason` (tracker/store/schema.py) and shown as they are.
 
     The importer gives the first eight from the tags (tracker.importer.prepare); a name
-    gives the next six (tracker.fide.eventnames: the event's or round's name says it is
+    gives the next seven (tracker.fide.eventnames: the event's or round's name says it is
     never rated); the replay gives the last per player (tracker.fide.period). Values that
     cross a process boundary or reach the database are the plain strings (`.value`).
     """
@@ -153,6 +153,7 @@ class NotRated(StrEnum):
     SIMUL = "simul"
     EXHIBITION = "exhibition"
     BLINDFOLD = "blindfold"
+    CONSULTATION = "consultation"  # more than one mind a side: a team, "the World", a computer
     RB_600_RULE = "rb-600-rule"
 
     def __str__(self) -> str:
