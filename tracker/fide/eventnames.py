@@ -13,13 +13,18 @@ kinds, and `tracker event set ID --list ...` / `--exclude` correct a tournament.
 The reading (an assumption the user can correct; in this order):
 
 - an armageddon (unequal times: "games with unequal times for the two players are not
-  rated", section 6), bullet (3 minutes or less: too fast for blitz), a simul, an
-  exhibition, a blindfold event or a Chess960 event: never rated (reason word);
+  rated", section 6), bullet (3 minutes or less: too fast for blitz), a simul (also a clock
+  simul of a team against one player, "GER-Kasparov"), an exhibition, a blindfold event, a
+  consultation game (more than one mind a side: a team, "the World" voting, a computer in
+  Advanced Chess), a Chess960 or Basque chess event: never rated (reason word);
 - a tie-break or play-off: on the list its name (or the event's) says ("WCh Rapid TB",
   "World Blitz TB"); with no speed word it is the tie-break of a standard event, played
   faster: never rated ("tie-break");
-- a rapid or blitz word: that list (the first such word when both appear);
-- nothing: no list from the name (the caller's default: --list, else standard).
+- a rapid or blitz word, or a time under 60 minutes ("g45", "30'"): that list (a time says
+  more than a word; else the first word);
+- nothing, or a time of 60 minutes or more ("60m", "g/1h+25s"): no list from the name. Such
+  a time is also given as a TimeControl (`NameSignals.time_control`): whether it is standard
+  depends on the players' ratings (section 6), which the importer has.
 
 Pure and cheap: one compiled pattern per kind; the importer asks once per event name and
 once per round name (tracker.importer.prepare caches the answers).
@@ -41,11 +46,14 @@ BULLET = NotRated.BULLET.value
 SIMUL = NotRated.SIMUL.value
 EXHIBITION = NotRated.EXHIBITION.value
 BLINDFOLD = NotRated.BLINDFOLD.value
+CONSULTATION = NotRated.CONSULTATION.value
 VARIANT = NotRated.VARIANT.value  # the same word as a Variant tag gives (importer.prepare)
 
 #: The reasons this module gives: a game not rated for one of them is not rated by
 #: assumption (its name), and the user may say otherwise (`tracker event set`).
-NAME_REASONS = frozenset({TIE_BREAK, ARMAGEDDON, BULLET, SIMUL, EXHIBITION, BLINDFOLD, VARIANT})
+NAME_REASONS = frozenset(
+    {TIE_BREAK, ARMAGEDDON, BULLET, SIMUL, EXHIBITION, BLINDFOLD, CONSULTATION, VARIANT}
+)
 
 # Each kind's words, as regular expressions in lower case. They are joined into one pattern
 # (`_WORDS`), so that a name is scanned once.
@@ -55,7 +63,22 @@ _KIND_WORDS: tuple[tuple[str, str], ...] = (
     (SIMUL, r"\bsimul|simultan|\bsimu?\b"),
     (EXHIBITION, r"\bexhib|exhibici[oó]n|exibi[çc][ãa]o|esibizione|schaukampf"),
     (BLINDFOLD, r"blindfold|blindschach|blindsimul|aveugle|a ciegas|\bblind\b"),
-    (VARIANT, r"chess\s?960|\b960\b|fischer\s?random|fischerandom|\bfrc\b|freestyle"),
+    # consultation games ("Nice consult", "England cg": pgnmentor's short form), the public
+    # voting against one player ("Kasparov vs The World", "UNAM Carlsen-Mundo 2012"; not a
+    # team called "World": "AZE vs World Rapid"), a player with a computer (Advanced Chess,
+    # "Leon Man+Comp m")
+    (
+        CONSULTATION,
+        r"consult|\bcg\b|beratungspartie|vs\.? the world|versus the world|against the world|"
+        r"-mundo\b|contra el mundo|gegen die welt|advanced chess|man\s?\+\s?comp|centaur",
+    ),
+    # Chess960 and Basque chess (two boards at once against one opponent: "IMSA Basque
+    # 2016"; not the Basque Country: "Basque Country vs. World Rapid")
+    (
+        VARIANT,
+        r"chess\s?960|\b960\b|fischer\s?random|fischerandom|\bfrc\b|freestyle|"
+        r"basque(?!\s+country)|ajedrez vasco",
+    ),
     (
         TIE_BREAK,
         r"\btb\d*\b|tie[\s-]?breaks?|play[\s-]?offs?|stichkampf|d[ée]partage|"
@@ -67,17 +90,20 @@ _KIND_WORDS: tuple[tuple[str, str], ...] = (
         r"\blampo\b|rel[aáâ]mpago|[ée]clair|\bvill[aá]m(?:\b|verseny|sakk)|salamashak|"
         r"b[łl]yskawiczn|bleskov|блиц",
     ),
+    # "rap": pgnmentor's short form ("Walldorf m rap", "Platja d'Aro Legends Rap")
     (
         "rapid",
-        r"r[aá]pid|schnell|snabb|snelschaak|snelschaken|hurtigsjakk|hurtigskak|hurtig-|"
+        r"r[aá]pid|rap\b|schnell|snabb|snelschaak|snelschaken|hurtigsjakk|hurtigskak|hurtig-|"
         r"pikashak|pika-|szybki|рапид|быстр",
     ),
-    # minutes written in a name: "g/15", "g/25+10", "5'", "30 min", "1m+1spm" (not a bare
-    # "3+2": "Round 1+2")
+    # a time written in a name: "g/15", "g/25+10", "g/1h+25s" (hours), "g45" after another
+    # word and a multiple of 5 ("Champions Showdown G10"; not a group: "EUCup G4", nor a
+    # round "G1"), "5'", "30 min", "60m", "1m+1spm" (not a bare "3+2": "Round 1+2")
     (
         "minutes",
-        r"\bg/(?P<g>\d{1,3})(?:\s?\+\s?(?P<gi>\d{1,2}))?"
-        r"|(?<![\d+./-])(?P<m>\d{1,3})\s?(?:'|(?:min|mins|minutes)\b)"
+        r"\bg/(?P<g>\d{1,3})(?P<gh>h)?(?:\s?\+\s?(?P<gi>\d{1,2})s?)?"
+        r"|(?<=\s)g(?P<g0>[1-9]?[05]|1[0-2][05])\b(?!\s?\+)"
+        r"|(?<![\d+./-])(?P<m>\d{1,3})(?:\s?'|\s?(?:min|mins|minutes)\b|m\b(?!\s?\+))"
         r"|(?<![\d+./-])(?P<b>\d{1,2})m\s?\+\s?(?P<i>\d{1,2})(?:\s?spm|s\b)?(?![\d.])",
     ),
 )
@@ -90,18 +116,30 @@ _WORDS = re.compile(
     + "|".join(f"(?P<{k}>{words})" for k, (_, words) in zip(_KINDS, _KIND_WORDS, strict=True))
     + ")"
 )
-_NEVER_ORDER = (ARMAGEDDON, BULLET, SIMUL, EXHIBITION, BLINDFOLD, VARIANT)
+# Read in the name as written (case matters): a federation's team against one player, a clock
+# simul ("GER-Kasparov", "ISR-Kasparov handicap"; not "RUS-Team", "URS-World", "PCA-Wch")
+_CASED_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        SIMUL,
+        re.compile(
+            r"^[A-Z]{3}-(?!(?:Team|World|Open|Wch|Cup|Turnier|Liga|League|Masters)\b)"
+            r"[A-Z][a-z]+(?:\s+(?:handicap|simul|\d{4}))*$"
+        ),
+    ),
+)
+_NEVER_ORDER = (ARMAGEDDON, BULLET, SIMUL, EXHIBITION, BLINDFOLD, CONSULTATION, VARIANT)
 
 
-def _minutes(m: re.Match[str]) -> int:
-    """Minutes for 60 moves of a "minutes" match (base + 60 x increment in seconds)."""
+def _clock(m: re.Match[str]) -> tuple[int, int]:
+    """(base minutes, increment seconds) of a "minutes" match."""
     if m.group("g"):
-        base, inc = m.group("g"), m.group("gi")
-    elif m.group("m"):
-        base, inc = m.group("m"), None
-    else:
-        base, inc = m.group("b"), m.group("i")
-    return int(base) + int(inc or 0)
+        base = int(m.group("g")) * (60 if m.group("gh") else 1)
+        return base, int(m.group("gi") or 0)
+    if m.group("g0"):
+        return int(m.group("g0")), 0
+    if m.group("m"):
+        return int(m.group("m")), 0
+    return int(m.group("b")), int(m.group("i"))
 
 
 def _by_minutes(minutes: int) -> tuple[RatingList | None, str | None]:
@@ -123,10 +161,18 @@ class NameSignals(NamedTuple):
     speed: RatingList | None = None  # a rapid or blitz word
     tie_break: bool = False  # a tie-break or play-off
     never_rated: str | None = None  # a reason word of NAME_REASONS but TIE_BREAK
+    # a time of 60 minutes or more written in the name, as a TimeControl tag ("3600+25"):
+    # standard or not rated by the players' ratings (spec section 6), which a name lacks
+    time_control: str | None = None
 
     @property
     def says_something(self) -> bool:
-        return self.speed is not None or self.tie_break or self.never_rated is not None
+        return (
+            self.speed is not None
+            or self.tie_break
+            or self.never_rated is not None
+            or self.time_control is not None
+        )
 
 
 NOTHING = NameSignals()
@@ -145,26 +191,33 @@ def name_signals(name: str | None) -> NameSignals:
         return NOTHING
     found: set[str] = set()
     speed: RatingList | None = None
-    minutes: int | None = None
+    clock: tuple[int, int] | None = None
     for m in _WORDS.finditer(name.lower()):
         kind = m.lastgroup if m.lastgroup in _KINDS else "minutes"
         if kind == "minutes":
-            minutes = _minutes(m) if minutes is None else minutes
+            clock = clock or _clock(m)  # the first time written
         elif kind in ("blitz", "rapid"):
             speed = speed or RatingList(kind)  # the first speed word
         else:
             found.add(kind.replace("_", "-"))
-    if not found and speed is None and minutes is None:
+    for reason, pattern in _CASED_WORDS:
+        if pattern.search(name):
+            found.add(reason)
+    if not found and speed is None and clock is None:
         return NOTHING
     never = next((reason for reason in _NEVER_ORDER if reason in found), None)
-    if minutes is not None:
-        by_time, too_fast = _by_minutes(minutes)
+    time_control = None
+    if clock is not None:
+        base, increment = clock
+        by_time, too_fast = _by_minutes(base + increment)  # minutes for 60 moves
         speed = by_time or speed  # a time written in the name says more than a word
         never = never or too_fast
+        if by_time is None:
+            time_control = f"{base * 60}+{increment}" if increment else f"{base * 60}"
     tie = TIE_BREAK in found
-    if never is None and speed is None and not tie:
+    if never is None and speed is None and not tie and time_control is None:
         return NOTHING
-    return NameSignals(speed, tie, never)
+    return NameSignals(speed, tie, never, time_control)
 
 
 def name_kind(
