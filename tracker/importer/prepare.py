@@ -420,6 +420,13 @@ class Preparer:
                 is not NOTHING
             ):
                 lst, assumed, tc_reason = self._with_round(event, round_)
+            sig = self._event_signals.get(event) or self._signals(self._event_signals, event)
+            if sig.time_control and tc_reason is None and lst == "standard":
+                # a time of 60 minutes or more in the name ("Champions Showdown 60m"): the
+                # players' ratings say standard or not rated, as for a TimeControl tag
+                higher = welo if (belo is None or (welo is not None and welo > belo)) else belo
+                by_tc, _, tc_reason = self._list(sig.time_control, start, higher, event)
+                lst = by_tc.value
         else:
             by_tc, assumed, tc_reason = self._list(
                 tc,
