@@ -23,7 +23,8 @@ from tracker.fide.eventnames import (
     name_kind,
     name_signals,
 )
-from tracker.model import NotRated, RatingList
+from tracker.importer.prepare import Preparer
+from tracker.model import NotRated, PreparedGame, RatingList
 
 RAPID, BLITZ = RatingList.RAPID, RatingList.BLITZ
 
@@ -141,6 +142,55 @@ def test_a_time_of_60_minutes_or_more_is_given_as_a_time_control(
     event: str, time_control: str | None
 ) -> None:
     assert name_signals(event).time_control == time_control
+
+
+def _prepared(event: str, date: str, white_elo: str, black_elo: str) -> PreparedGame:
+    tags = {
+        "Event": event,
+        "Site": "Saint Louis USA",
+        "Date": date,
+        "Round": "1.1",
+        "White": "Topalov,V",
+        "Black": "Caruana,F",
+        "Result": "1/2-1/2",
+        "WhiteElo": white_elo,
+        "BlackElo": black_elo,
+    }
+    got = Preparer().row(tags, "digest", True, 1)
+    assert isinstance(got, PreparedGame)
+    return got
+
+
+def test_sixty_minutes_between_top_players_is_not_rated() -> None:
+    # The real game: Topalov (2760) - Caruana (2823), round 1.1, 2016-11-10. 60 minutes is
+    # too fast for standard at 2200+ before 2022 (120 needed) and too slow for rapid.
+    got = _prepared("Champions Showdown 60m", "2016.11.10", "2760", "2823")
+    assert (got.list, got.list_assumed, got.rated) == ("standard", True, False)
+    assert got.not_rated_reason == NotRated.TIME_CONTROL.value
+
+
+def test_sixty_minutes_below_the_band_is_standard() -> None:
+    # Made up: the same name between two players rated under 1800 in 2023 (from 2022,
+    # "at least 60" for players under 1800): standard, rated; under 1600 before 2022 too.
+    got = _prepared("Champions Showdown 60m", "2023.05.06", "1750", "1620")
+    assert (got.list, got.list_assumed, got.rated, got.not_rated_reason) == (
+        "standard",
+        True,
+        True,
+        None,
+    )
+    got = _prepared("Champions Showdown 60m", "2016.11.10", "1750", "1620")
+    assert (got.rated, got.not_rated_reason) == (False, NotRated.TIME_CONTROL.value)
+    got = _prepared("Champions Showdown 60m", "2016.11.10", "1550", "1520")
+    assert (got.list, got.rated) == ("standard", True)
+
+
+def test_ninety_minutes_is_standard_below_2400() -> None:
+    # Made up: g/90 (90 minutes) between players rated 2300 and 2100 in 2023: standard
+    got = _prepared("Club Open g/90", "2023.05.06", "2300", "2100")
+    assert (got.list, got.rated) == ("standard", True)
+    got = _prepared("Club Open g/90", "2023.05.06", "2450", "2100")
+    assert (got.rated, got.not_rated_reason) == (False, NotRated.TIME_CONTROL.value)
 
 
 def test_the_new_reason_is_a_name_reason() -> None:

@@ -68,8 +68,9 @@ def test_whole_corpus(tmp_path: Path) -> None:
         # simuls of a team against one player are simuls (+18: "GER-Kasparov", "SWZ-Kasparov",
         # "ISR-Kasparov handicap"), consultation games, the World and Advanced Chess are
         # consultation (77 games, 2 of them online first; 14 with empty Elo tags, so
-        # unrated-opponent 6,911 -> 6,897); "Match g/1h+25s" (85 minutes, 2004) is no
-        # longer bullet (6 -> 0).
+        # unrated-opponent 6,911 -> 6,897); "Champions Showdown 60m" between 2700s is
+        # time-control (60 minutes: not rapid, under the standard band at 2200+), and
+        # "Match g/1h+25s" (85 minutes, 2004) no longer bullet (6 -> 0).
         assert report.not_rated == Counter(
             {
                 "online": 12_236,
@@ -84,6 +85,7 @@ def test_whole_corpus(tmp_path: Path) -> None:
                 "exhibition": 63,
                 "armageddon": 36,
                 "consultation": 75,
+                "time-control": 18,
             }
         )
         again = import_paths(store, [str(CORPUS)], ImportOptions())
