@@ -30,6 +30,14 @@ import pytest
 
 from tracker.store import Store, open_store
 
+
+@pytest.fixture(autouse=True)
+def _no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No COLUMNS unless a test sets it: tables and lines fit COLUMNS when it is set
+    (tracker.reports.terminal_width), and pytest-xdist's workers have COLUMNS=80."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"

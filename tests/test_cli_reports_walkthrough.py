@@ -151,6 +151,7 @@ def test_walkthrough_matches_the_commands(
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRACKER_DB", raising=False)
     monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("TRACKER_TODAY", "2026-12-04")  # `next` says how old a list is
     outputs = [_run(command, capsys, monkeypatch) for _, command in STEPS]
     assert (tmp_path / "history.png").stat().st_size > 1000
     assert (tmp_path / "games.csv").read_bytes().startswith(b"\xef\xbb\xbf")

@@ -228,9 +228,24 @@ def shown_cells(cells: list[list[str]]) -> list[list[str]]:
     return [[shown(c) for c in row] for row in cells]
 
 
-def echo_lines(lines: Any) -> None:
-    r"""Lines of text on stdout, each shown as one line (a newline inside one is \n)."""
-    sys.stdout.write("".join(f"{shown(line)}\n" for line in lines))
+def echo_lines(lines: Any, *, cut: bool = True) -> None:
+    r"""Lines of text on stdout, each shown as one line (a newline inside one is \n),
+    `cut` at spaces to the terminal's width (tracker.reports.terminal_width) when one is
+    known: a cut line goes on two spaces further in than it starts."""
+    from tracker.reports import terminal_width, wrap_text
+
+    width = terminal_width() if cut else None
+    out: list[str] = []
+    for line in lines:
+        text = shown(line)
+        if width is None or len(text) <= width:
+            out.append(text)
+            continue
+        lead = " " * (len(text) - len(text.lstrip(" ")))
+        first, *rest = wrap_text(text[len(lead) :], max(width - len(lead), 20))
+        more = wrap_text(" ".join(rest), max(width - len(lead) - 2, 20)) if rest else []
+        out += [lead + first, *(lead + "  " + x for x in more)]
+    sys.stdout.write("".join(f"{x}\n" for x in out))
 
 
 def print_table(
@@ -240,14 +255,20 @@ def print_table(
     *,
     title: str | None = None,
     indent: str = "",
+    optional: Sequence[int] = (),
+    wrap: int | None = None,
 ) -> None:
     """Every table of the command line, in one style (tracker.reports.render_table): the
     title (then a blank line), the header with a rule under each column, the rows; each
-    cell shown (control characters escaped) before the columns are measured."""
+    cell shown (control characters escaped) before the columns are measured; fitted to
+    the terminal's width, leaving out the `optional` columns first, then wrapping the
+    `wrap` column (default: the last)."""
     from tracker.reports import render_table
 
-    lines = render_table(headers, shown_cells(cells), right, indent)
-    echo_lines(([title, ""] if title else []) + lines)
+    lines = render_table(headers, shown_cells(cells), right, indent, optional=optional, wrap=wrap)
+    if title:
+        echo_lines([title, ""])
+    echo_lines(lines, cut=False)  # (fitted already, or as narrow as its columns allow)
 
 
 def emit_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:
@@ -436,6 +457,18 @@ class Group(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         db_given_before(ctx)
         return super().invoke(ctx)
+
+
+def today() -> dt.date:
+    """Today, or the day TRACKER_TODAY (YYYY-MM-DD) names: what `next` measures a list's
+    age against, so that a saved output (docs/walkthrough.md) reads the same later."""
+    given = os.environ.get("TRACKER_TODAY", "")
+    try:
+        return dt.date.fromisoformat(given) if given else dt.date.today()
+    except ValueError:
+        from tracker.errors import BadInput
+
+        raise BadInput(f"TRACKER_TODAY={given!r}: give a date as YYYY-MM-DD") from None
 
 
 FIRST_YEAR, LAST_YEAR = FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR

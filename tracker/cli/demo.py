@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -48,7 +47,9 @@ def find_samples(given: Path | None) -> Path:
 
 
 def _say(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    from tracker.cli.common import echo_lines
+
+    echo_lines([text])  # (cut to the terminal's width)
 
 
 def _refuse_a_real_database(store: Store, folder: Path, db_target: str) -> None:
@@ -108,15 +109,17 @@ def demo(
     Example: tracker demo --output-dir demo-out
     """
     from tracker import __version__
-    from tracker.cli.common import output_file
+    from tracker.cli.common import output_file, today
     from tracker.files.outputs import write_atomic
     from tracker.importer import import_paths
     from tracker.reports import (
         HISTORY_COLUMNS,
+        HISTORY_OPTIONAL,
         history_rows,
         history_table,
         next_lines,
         next_report,
+        notes_said_once,
         plural,
         render_table,
         to_csv,
@@ -183,13 +186,17 @@ def demo(
     _say()
     _say("3. Standard history (tracker history):")
     _say()
-    headers, cells = history_table(history_rows(std, player=me))
-    for line in render_table(headers, cells, range(1, 12), indent="   "):
+    std_rows = history_rows(std, player=me)
+    headers, cells = history_table(std_rows)
+    cells, legend = notes_said_once(std_rows, cells)
+    for line in render_table(headers, cells, range(1, 12), indent="   ", optional=HISTORY_OPTIONAL):
         _say(line)
+    for line in legend:
+        _say("   " + line)
     _say()
     _say("4. The next list (tracker next):")
     _say()
-    for line in next_lines(next_report(std, me)):
+    for line in next_lines(next_report(std, me), today()):
         _say("   " + line if line else "")
 
     rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]

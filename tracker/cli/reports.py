@@ -23,6 +23,7 @@ from tracker.cli.common import (
     period_option,
     print_table,
     store_for,
+    today,
     wrote,
 )
 from tracker.errors import BadInput
@@ -85,8 +86,10 @@ def history(
     """
     from tracker.reports import (
         HISTORY_COLUMNS,
+        HISTORY_OPTIONAL,
         history_rows,
         history_table,
+        notes_said_once,
         ratings_line,
         season_line,
         season_summary,
@@ -116,11 +119,20 @@ def history(
             )
             return
         headers, cells = history_table(rows)
-        print_table(headers, cells, range(1, 12), title=f"{who.name}: {rl} rating history")
+        cells, legend = notes_said_once(rows, cells)
+        print_table(
+            headers,
+            cells,
+            range(1, 12),
+            title=f"{who.name}: {rl} rating history",
+            optional=HISTORY_OPTIONAL,
+        )
         season = season_summary(replay_, first, last)
         extra = (
-            [season_line(season), ratings_line(season)] if season is not None else []
-        ) + unplaced_lines(replay_)
+            legend
+            + ([season_line(season), ratings_line(season)] if season is not None else [])
+            + unplaced_lines(replay_)
+        )
         if extra:
             echo_lines(["", *extra])
 
@@ -219,13 +231,17 @@ def next_list(
                 "expected_rating": rep.expected,
                 "periods": periods,
                 "tournaments": [p.unit.label for r in rep.rows for p in r.tournaments],
+                "next_period_published": None
+                if rep.next_period is None
+                else rep.next_period.list_date <= today(),
                 "open": [{"tournament": n, "why": w} for n, w in rep.open],
+                "earlier_near_closing": [{"tournament": n, "why": w} for n, w in rep.earlier],
             }
         )
     elif fmt is Format.csv:  # the periods the next list is expected from
         emit_csv(HISTORY_COLUMNS, periods)
     else:
-        echo_lines(next_lines(rep))
+        echo_lines(next_lines(rep, today()))
 
 
 def export(
@@ -399,7 +415,14 @@ def event_list(
                     ", ".join(marks),
                 ]
             )
-        print_table(headers, cells, {0, 6, 7, 8, 9, 10}, title=f"{who.name}: tournaments")
+        print_table(
+            headers,
+            cells,
+            {0, 6, 7, 8, 9, 10},
+            title=f"{who.name}: tournaments",
+            optional=(3, 8, 10, 9),  # End, Rp, Not counted, Change
+            wrap=1,  # the tournament's name
+        )
 
 
 def _points(value: int | float) -> str:

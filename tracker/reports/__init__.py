@@ -25,6 +25,7 @@ from tracker.reports.export import (
 from tracker.reports.figures import TournamentFigures, tournament_figures, unit_figures
 from tracker.reports.history import (
     HISTORY_COLUMNS,
+    HISTORY_OPTIONAL,
     Season,
     assumption_command,
     assumption_text,
@@ -33,13 +34,20 @@ from tracker.reports.history import (
     history_table,
     k_by_tournament,
     list_assumed_games,
+    notes_said_once,
     ratings_line,
     row_note,
     season_line,
     season_summary,
     unplaced_lines,
 )
-from tracker.reports.nextlist import OPEN_MARGIN_DAYS, NextReport, next_lines, next_report
+from tracker.reports.nextlist import (
+    OPEN_MARGIN_DAYS,
+    NextReport,
+    next_lines,
+    next_report,
+    open_groups,
+)
 from tracker.reports.text import (
     RULE,
     cell_width,
@@ -49,6 +57,8 @@ from tracker.reports.text import (
     plural,
     plural_points,
     render_table,
+    terminal_width,
+    wrap_text,
 )
 
 __all__ = [
@@ -57,6 +67,7 @@ __all__ = [
     "FORMULA_STARTS",
     "GAME_COLUMNS",
     "HISTORY_COLUMNS",
+    "HISTORY_OPTIONAL",
     "OPEN_MARGIN_DAYS",
     "RULE",
     "NextReport",
@@ -75,14 +86,18 @@ __all__ = [
     "history_row",
     "history_rows",
     "history_table",
+    "notes_said_once",
     "ignored_lines",
     "k_by_tournament",
     "list_assumed_games",
     "next_lines",
     "next_report",
+    "open_groups",
     "plural",
     "plural_points",
     "render_table",
+    "terminal_width",
+    "wrap_text",
     "row_note",
     "ratings_line",
     "season_line",

@@ -105,21 +105,75 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
     parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
     assumed = list_assumed_games(row)
     if assumed:
-        parts.append(
-            f"{plural(assumed, 'game')} on this list by assumption (no time control: "
-            "tracker event set ID --list)"
-        )
+        parts.append(f"{plural(assumed, 'game')}{LIST_ASSUMED}")
     parts += [assumption_text(a, player) for a in row.assumptions]
     return "; ".join(parts)
 
 
+LIST_ASSUMED = " on this list by assumption (no time control: tracker event set ID --list)"
+"""The end of a row's note on its games without a time control ("29 games" before it)."""
+
+SAID_ONCE_ROWS = 3
+"""A note part repeated on this many rows of a table or more is said once under it."""
+
+
+def notes_said_once(
+    rows: Sequence[dict[str, Any]], cells: list[list[str]], games_column: int = 2
+) -> tuple[list[list[str]], list[str]]:
+    """The table's cells with the notes (the last column) that repeat said once: "N games
+    on this list by assumption ..." becomes "list assumed" (with the count when not all the
+    row's games), any other part on SAID_ONCE_ROWS rows or more a mark "[1]"; the lines
+    that say them in full, for under the table. The rows' own notes (CSV, JSON) stay
+    whole."""
+    parts_of = [c[-1].split("; ") if c[-1] else [] for c in cells]
+    seen: dict[str, int] = {}
+    for parts in parts_of:
+        for part in set(parts):
+            seen[part] = seen.get(part, 0) + 1
+    marks: dict[str, str] = {}
+    for part, n in seen.items():
+        if n >= SAID_ONCE_ROWS and not part.endswith(LIST_ASSUMED) and len(part) > 40:
+            marks[part] = f"[{len(marks) + 1}]"
+    assumed, total = 0, sum(int(row["games"] or 0) for row in rows)
+    out: list[list[str]] = []
+    for row, cell, parts in zip(rows, cells, parts_of, strict=True):
+        short = []
+        for part in parts:
+            if part.endswith(LIST_ASSUMED):
+                n, games = int(row["list_assumed_games"]), int(row["games"] or 0)
+                assumed += n
+                short.append("list assumed" if n == games else f"list assumed: {n} of {games}")
+            else:
+                short.append(marks.get(part, part))
+        out.append([*cell[:-1], "; ".join(short)])
+    legend = [f"{mark} {part}" for part, mark in marks.items()]
+    if assumed:
+        legend.append(
+            f"list assumed: {_of_the(assumed, total)} shown {'has' if assumed == 1 else 'have'} "
+            "no time control: put on this list by assumption (the event's name, else "
+            "standard); `tracker event set ID --list LIST` corrects a tournament."
+        )
+    return out, legend
+
+
+def _of_the(part: int, whole: int) -> str:
+    """ "3 of the 27 games", "the game", "all 27 games"."""
+    if part == whole:
+        return "the game" if whole == 1 else f"all {whole} games"
+    return f"{part} of the {plural(whole, 'game')}"
+
+
 def list_assumed_games(row: PeriodRow) -> int:
-    """The period's counted games whose list was assumed (no readable TimeControl)."""
-    return sum(1 for p in row.tournaments for g in p.counted if g.list_assumed)
+    """The period's counted games (those of the Games column) whose list was assumed (no
+    readable TimeControl)."""
+    return sum(1 for p in row.tournaments for g in counted_games(p, row) if g.list_assumed)
 
 
-def history_row(row: PeriodRow, player: PlayerRef | None = None) -> dict[str, Any]:
-    """One period as plain JSON-able values (the columns of HISTORY_COLUMNS)."""
+def history_row(
+    row: PeriodRow, player: PlayerRef | None = None, *, first: bool = False
+) -> dict[str, Any]:
+    """One period as plain JSON-able values (the columns of HISTORY_COLUMNS); the `first`
+    row of a list's replay says in its note where the rating it starts from came from."""
     start_row = row.rating_before is None and row.out is None and row.first is None
     after = row.published if start_row else row.replayed
     return {
@@ -139,7 +193,16 @@ def history_row(row: PeriodRow, player: PlayerRef | None = None) -> dict[str, An
         "difference": (
             None if after is None or row.official_rating is None else after - row.official_rating
         ),
-        "note": row_note(row, player),
+        "note": "; ".join(
+            x
+            for x in (
+                f"starts from {row.rating_before} ({row.rating_before_source})"
+                if first and row.rating_before is not None and row.rating_before_source
+                else "",
+                row_note(row, player),
+            )
+            if x
+        ),
         "elo_tag": row.elo_tag,
         "tag_difference": row.tag_difference,
         "published": row.published,
@@ -166,10 +229,15 @@ def history_rows(
     player: PlayerRef | None = None,
 ) -> list[dict[str, Any]]:
     return [
-        history_row(r, player)
-        for r in replay_.rows
+        history_row(r, player, first=i == 0)
+        for i, r in enumerate(replay_.rows)
         if (since is None or r.period >= since) and (until is None or r.period <= until)
     ]
+
+
+HISTORY_OPTIONAL = (6, 4)
+"""The history table's columns left out first where the terminal is too narrow: the exact
+change (the rounded one stays) and the expected score."""
 
 
 def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:

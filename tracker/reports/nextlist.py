@@ -3,6 +3,9 @@ list expected to rate them, and the tournaments still open (`tracker next`)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tracker.model import Period, PlayerRef, RatingList
@@ -21,11 +24,27 @@ class NextReport:
     rows: tuple[PeriodRow, ...]  # replayed periods after the last official list
     expected: int | None
     next_period: Period | None
-    open: tuple[tuple[str, str], ...]  # (tournament, why it is still open)
+    open: tuple[tuple[str, str], ...]  # (tournament, why it is still open for the next list)
+    # (tournament, why) of the earlier lists since the last official one: ended close to
+    # their list's closing date, so FIDE may have rated them a list later
+    earlier: tuple[tuple[str, str], ...] = ()
 
 
 OPEN_MARGIN_DAYS = 7
 """A tournament whose last round is this close to its list date may be reported late."""
+
+DETAIL_LISTS = 3
+"""`next` shows this many of the last lists with games since the official one in full
+(tournaments and all), and the lists after them; when there are more than twice this many,
+the lists before them are summed up in one line (`tracker history` shows each)."""
+
+OPEN_LINES = 8
+"""`next` names at most this many open items one by one; kinds of three or more items
+that share a reason are one line each, the rest summed up (JSON lists them all)."""
+
+FUTURE_MONTHS = 2
+"""A next list more than this many months after today is flagged: its games are dated in
+the future (a Date tag's typo, or a schedule imported before the games were played)."""
 
 
 def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
@@ -38,6 +57,7 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
     expected = pending[-1].published if pending else (last.published if last else None)
     next_period = pending[-1].period if pending else None
     open_: list[tuple[str, str]] = []
+    earlier: list[tuple[str, str]] = []
     for r in pending:
         for plan in r.tournaments:
             u = plan.unit
@@ -45,7 +65,7 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
                 continue
             margin = (u.period.list_date - u.end).days
             if margin <= OPEN_MARGIN_DAYS:
-                open_.append(
+                (open_ if r.period == next_period else earlier).append(
                     (
                         u.label,
                         f"last round {u.end.isoformat()}, {margin} days before "
@@ -65,14 +85,68 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
         expected,
         next_period,
         tuple(open_),
+        tuple(earlier),
     )
 
 
-def next_lines(rep: NextReport) -> list[str]:
+def _months(a: dt.date, b: dt.date) -> int:
+    """Whole months from `a` to `b` (negative when `b` is earlier)."""
+    return (b.year - a.year) * 12 + b.month - a.month - (1 if b.day < a.day else 0)
+
+
+def _age(months: int) -> str:
+    years, rest = divmod(months, 12)
+    if years and rest:
+        return f"{plural(years, 'year')} {plural(rest, 'month')}"
+    return plural(years, "year") if years else plural(rest, "month")
+
+
+def open_groups(items: Sequence[tuple[str, str]]) -> list[tuple[str, list[str]]]:
+    """The open items as (reason, tournaments), in order: three or more items that share a
+    reason (a tournament's id in the command that settles it aside) are one group, the
+    others one group an item."""
+    shared: dict[str, list[tuple[str, str]]] = {}
+    for name, why in items:
+        shared.setdefault(_ANY_ID.sub("event set ID", why), []).append((name, why))
+    out: list[tuple[str, list[str]]] = []
+    for why, group in shared.items():
+        if len(group) >= 3:
+            out.append((why, [name for name, _ in group]))
+        else:
+            out += [(w, [name]) for name, w in group]
+    return out
+
+
+_ANY_ID = re.compile(r"event set \d+")
+
+
+def _period_line(r: PeriodRow) -> str:
+    before = "unrated" if r.rating_before is None else str(r.rating_before)
+    after = "unrated" if r.published is None else str(r.published)
+    change = fmt_signed(r.change) if r.change is not None else ""
+    k = f" K {r.k}," if r.k is not None else ""
+    if r.out is not None and r.out.k_by_tournament:
+        k = f" K {r.k} ({k_by_tournament(r.out)}),"
+    return (
+        f"  {r.period}: {before} -> {after} ({plural(r.games, 'game')}, "
+        f"{plural_points(r.points)},{k} change {change or '0'})"
+    )
+
+
+def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
+    """`tracker next` as text: the last official rating, the lists since it (the last
+    DETAIL_LISTS in full), the expected rating and how far that list is from `today`, and
+    what is still open for it, each kind of thing left out summed up in a line."""
     rl = rep.rating_list
+    who = rep.player.command_name
     lines: list[str] = []
     if rep.last_official is not None:
-        lines.append(f"Last official {rl} rating: {rep.last_rating} ({rep.last_official} list)")
+        line = f"Last official {rl} rating: {rep.last_rating} ({rep.last_official} list)"
+        if today is not None:
+            months = _months(rep.last_official.list_date, today)
+            if months >= 12:
+                line += f", {_age(months)} ago"
+        lines.append(line)
     else:
         lines.append(
             f"No official {rl} rating recorded: the replay starts from the games "
@@ -80,20 +154,50 @@ def next_lines(rep: NextReport) -> list[str]:
         )
     if not rep.rows:
         lines.append("No games since then: the next list should show the same rating.")
+        if (
+            today is not None
+            and rep.last_official is not None
+            and _months(rep.last_official.list_date, today) >= 12
+        ):
+            lines.append(
+                "  FIDE has published lists since: record the latest with "
+                f"`tracker official add {who} --period YYYY-MM --rating R` "
+                "or import it (`tracker official import FILE`)."
+            )
         return lines
     lines.append("")
-    lines.append("Games since then, by the list expected to rate them:")
-    for r in rep.rows:
-        before = "unrated" if r.rating_before is None else str(r.rating_before)
-        after = "unrated" if r.published is None else str(r.published)
-        change = fmt_signed(r.change) if r.change is not None else ""
-        k = f" K {r.k}," if r.k is not None else ""
-        if r.out is not None and r.out.k_by_tournament:
-            k = f" K {r.k} ({k_by_tournament(r.out)}),"
+    games = sum(r.games for r in rep.rows)
+    first = rep.rows[0]
+    if first.rating_before is not None and first.rating_before != rep.last_rating:
         lines.append(
-            f"  {r.period}: {before} -> {after} ({plural(r.games, 'game')}, "
-            f"{plural_points(r.points)},{k} change {change or '0'})"
+            f"The replay starts from {first.rating_before} ({first.rating_before_source})"
+            + ("." if rep.last_rating is None else f", not from the official {rep.last_rating}.")
         )
+    rated = [i for i, r in enumerate(rep.rows) if r.games]
+    cut = rated[-DETAIL_LISTS] if len(rated) >= DETAIL_LISTS else 0
+    cut = 0 if len(rep.rows) <= 2 * DETAIL_LISTS else max(cut, len(rep.rows) - 2 * DETAIL_LISTS)
+    detail, summed = rep.rows[cut:], rep.rows[:cut]
+    if summed:
+        s_games = sum(r.games for r in summed)
+        lines.append(
+            f"Games since then: {plural(games, 'game')} on {len(rep.rows)} lists "
+            f"({rep.rows[0].period} to {rep.rows[-1].period})."
+        )
+        before = "unrated" if summed[0].rating_before is None else str(summed[0].rating_before)
+        after = "unrated" if summed[-1].published is None else str(summed[-1].published)
+        lines.append(
+            f"  {summed[0].period} to {summed[-1].period}: {before} -> {after} "
+            f"({len(summed)} lists, {plural(s_games, 'game')}; each in "
+            f"`tracker history --list {rl} --from {summed[0].period}`)"
+        )
+    else:
+        lines.append("Games since then, by the list expected to rate them:")
+    for r in detail:
+        if not r.games and r.out is None and r.first is None:
+            names = ", ".join(p.unit.label for p in r.tournaments)
+            lines.append(f"  {r.period}: no game counted ({names})")
+            continue
+        lines.append(_period_line(r))
         for plan in r.tournaments:
             lines.append(f"    {plan.unit.label} ({unit_dates(plan.unit)})")
         if r.first is not None:
@@ -104,10 +208,53 @@ def next_lines(rep: NextReport) -> list[str]:
                 "(a tournament that started under it)"
             )
         lines += [f"    {assumption_text(a, rep.player)}" for a in r.assumptions]
+    tagged = [r for r in summed if r.source == "Elo tag" and r.tag_difference not in (None, 0)]
+    assumed = {assumption_text(a, rep.player) for r in summed for a in r.assumptions}
+    if tagged:
+        lines.append(
+            f"  re-anchored on the player's own Elo tag on {plural(len(tagged), 'earlier list')}"
+            f" ({', '.join(str(r.period) for r in tagged[:4])}"
+            + (", ..." if len(tagged) > 4 else "")
+            + ")"
+        )
+    lines += [f"  earlier lists: {a}" for a in sorted(assumed)]
     lines.append("")
     final = "unrated" if rep.expected is None else str(rep.expected)
     lines.append(f"Expected {rl} rating on the {rep.next_period} list: {final}")
-    if rep.open:
+    if today is not None and rep.next_period is not None:
+        months = _months(today, rep.next_period.list_date)
+        ago = _months(rep.next_period.list_date, today)
+        if rep.next_period.list_date <= today:
+            lines.append(
+                f"  That list was published {_age(ago) + ' ago' if ago > 0 else 'already'}"
+                f": its rating is FIDE's to read (record it with `tracker official add {who} "
+                f"--period {rep.next_period} --rating R`, or import the list)."
+            )
+        elif months > FUTURE_MONTHS:
+            lines.append(
+                f"  That list is {_age(months)} away: games are dated after today "
+                f"({today.isoformat()}); check their Date tags."
+            )
+    groups = open_groups(rep.open)
+    if groups:
         lines.append("Still open:")
-        lines += [f"  {name}: {why}" for name, why in rep.open]
+        shown = groups[:OPEN_LINES]
+        for why, names in shown:
+            if len(names) == 1:
+                lines.append(f"  {names[0]}: {why}")
+            else:
+                lines.append(f"  {len(names)} tournaments: {why} ({', '.join(names[:3])}, ...)")
+        rest = groups[OPEN_LINES:]
+        if rest:
+            n = sum(len(names) for _, names in rest)
+            lines.append(
+                f"  and {plural(n, 'tournament')} more (`tracker next --format json` lists "
+                "them all)"
+            )
+    if rep.earlier:
+        lines.append(
+            f"Left out: {plural(len(rep.earlier), 'tournament')} of the earlier lists ended "
+            f"{OPEN_MARGIN_DAYS} days or less before their list: FIDE may have rated them a "
+            "list later (`tracker check` compares with the lists)."
+        )
     return lines

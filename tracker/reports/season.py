@@ -36,6 +36,7 @@ from tracker.reports import (
     history_table,
     list_assumed_games,
     next_report,
+    open_groups,
     plural,
     season_line,
     season_summary,
@@ -264,12 +265,19 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
                 )
             )
     if rep.open:
+        groups = open_groups(rep.open)
         still = (
             "<ul>"
-            + "".join(f"<li>{esc(name)}: {esc(why)}</li>" for name, why in rep.open)
+            + "".join(
+                f"<li>{esc(names[0])}: {esc(why)}</li>"
+                if len(names) == 1
+                else f"<li>{len(names)} tournaments: {esc(why)}"
+                f'<span class="muted"> · {esc(", ".join(names))}</span></li>'
+                for why, names in groups
+            )
             + "</ul>"
         )
-        if len(rep.open) <= SHORT_SINCE:
+        if len(groups) <= SHORT_SINCE:
             parts.append(f"<p>Still open:</p>{still}")
         else:
             parts.append(

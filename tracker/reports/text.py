@@ -64,28 +64,148 @@ def cell_width(text: str) -> int:
     )
 
 
+def terminal_width() -> int | None:
+    """The columns tables and lines must fit: COLUMNS when set, else the terminal's width
+    when stdout is one, else None (a pipe or a file: no limit, one row a line)."""
+    import os
+    import shutil
+    import sys
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        if sys.stdout.isatty():
+            return shutil.get_terminal_size().columns
+    except (AttributeError, ValueError, OSError):
+        pass
+    return None
+
+
+def wrap_text(text: str, width: int) -> list[str]:
+    """`text` cut at spaces into lines of at most `width` cells (a word longer than that is
+    cut too); at least one line."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        while cell_width(word) > width:
+            room = width - cell_width(line) - (1 if line else 0)
+            if room < 1:
+                lines.append(line)
+                line, room = "", width
+            cut = _cut(word, room)
+            lines.append(f"{line} {word[:cut]}" if line else word[:cut])
+            line, word = "", word[cut:]
+        if not line:
+            line = word
+        elif cell_width(line) + 1 + cell_width(word) <= width:
+            line = f"{line} {word}"
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return lines
+
+
+def _cut(word: str, room: int) -> int:
+    """How many characters of `word` fit in `room` cells (one at least)."""
+    used = 0
+    for i, c in enumerate(word):
+        used += cell_width(c)
+        if used > room:
+            return max(i, 1)
+    return len(word)
+
+
+MIN_WRAPPED = 24
+"""The narrowest a wrapped last column may be beside the others; narrower, its text goes on
+lines of its own under the row, indented."""
+
+MIN_WRAPPED_INSIDE = 12
+"""The narrowest a wrapped column other than the last may be (a tournament's name)."""
+
+
 def render_table(
     headers: Sequence[str],
     rows: Sequence[Sequence[str]],
     right_columns: Iterable[int] = (),
     indent: str = "",
+    *,
+    width: int | None = -1,
+    optional: Sequence[int] = (),
+    wrap: int | None = None,
 ) -> list[str]:
     """Every table tracker prints, in one style: the header, a rule under each column, the
     rows; columns two spaces apart, `right_columns` (numbers) right-aligned, trailing
-    spaces dropped. Linear in the rows (35,000 players print at once: rich's Table takes
-    half a minute for them) and plain text, so that it reads the same in a terminal, a
-    pipe and a file."""
+    spaces dropped. Linear in the rows (35,000 players print at once: rich's Table is far
+    slower) and plain text, so that it reads the same in a terminal, a pipe and a file.
+
+    It fits `width` columns (default: terminal_width(); None: no limit). While it does
+    not, the empty columns, then those of `optional` in that order, are left out (a line
+    under the table names the optional ones), and the `wrap` column (default: the last,
+    when it is text) wraps at spaces; a last column too narrow beside the others goes
+    under its row, indented. CSV and JSON stay complete."""
+    if width == -1:
+        width = terminal_width()
     right = set(right_columns)
-    widths = [cell_width(h) for h in headers]
-    for r in rows:
-        widths = [max(w, cell_width(c)) for w, c in zip(widths, r, strict=True)]
+    n = len(headers)
+    if wrap is None and n and (n - 1) not in right:
+        wrap = n - 1
+    keep = list(range(n))
 
-    def line(cells: Sequence[str]) -> str:
-        parts = []
-        for i, (c, w) in enumerate(zip(cells, widths, strict=True)):
-            pad = " " * (w - cell_width(c))
-            parts.append(pad + c if i in right else c + pad)
-        return (indent + "  ".join(parts)).rstrip()
+    def measure(i: int) -> int:
+        return max([cell_width(headers[i]), *(cell_width(r[i]) for r in rows)])
 
-    ruler = (indent + "  ".join(RULE * w for w in widths)).rstrip()
-    return [line(headers), ruler, *(line(r) for r in rows)]
+    full = {i: measure(i) for i in keep}
+
+    def fixed() -> int:  # every kept column but the wrapping one, the gaps and the indent
+        return len(indent) + sum(full[i] for i in keep if i != wrap) + 2 * (len(keep) - 1)
+
+    def least() -> int:
+        if wrap is None or wrap not in keep:
+            return 0
+        return min(full[wrap], MIN_WRAPPED if wrap == n - 1 else MIN_WRAPPED_INSIDE)
+
+    dropped: list[str] = []
+    if width is not None:
+        for i in [*(i for i in keep if i != wrap and not any(r[i] for r in rows)), *optional]:
+            if fixed() + least() <= width:
+                break
+            if i in keep and i != wrap:
+                keep.remove(i)
+                if any(r[i] for r in rows):
+                    dropped.append(headers[i])
+    widths = {i: full[i] for i in keep}
+    under = False
+    if width is not None and wrap in keep and fixed() + full[wrap] > width:
+        room = width - fixed()
+        if room >= least() or wrap != n - 1:
+            widths[wrap] = max(room, 1)
+        else:
+            under, widths[wrap] = True, 0
+
+    def line(cells: Sequence[str], header: bool = False) -> list[str]:
+        shown = {i: cells[i] for i in keep}
+        extra: list[str] = []
+        if under and wrap is not None:
+            note, shown[wrap] = shown[wrap], ""
+            if note and not header:
+                pad = indent + "    "
+                extra = [pad + x for x in wrap_text(note, max(width or 0, 40) - len(pad))]
+        cut = wrap_text(shown[wrap], widths[wrap]) if wrap in keep and not under else [""]
+        out = []
+        for k, tail in enumerate(cut):
+            parts = []
+            for i in keep:
+                c = tail if i == wrap and not under else (shown[i] if k == 0 else "")
+                pad = " " * (widths[i] - cell_width(c))
+                parts.append(pad + c if i in right else c + pad)
+            out.append((indent + "  ".join(parts)).rstrip())
+        return out + extra
+
+    ruler = (indent + "  ".join(RULE * widths[i] for i in keep)).rstrip()
+    lines = [*line(headers, header=True), ruler, *(x for r in rows for x in line(r))]
+    if dropped:
+        said = f"(not shown, to fit {width} columns: {', '.join(dropped)}; see --format csv)"
+        lines += [indent + x for x in wrap_text(said, max(width or 0, 40) - len(indent))]
+    return lines
