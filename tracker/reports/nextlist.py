@@ -194,8 +194,8 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
         lines.append("Games since then, by the list expected to rate them:")
     for r in detail:
         if not r.games and r.out is None and r.first is None:
-            names = ", ".join(p.unit.label for p in r.tournaments)
-            lines.append(f"  {r.period}: no game counted ({names})")
+            labels = ", ".join(p.unit.label for p in r.tournaments)
+            lines.append(f"  {r.period}: no game counted ({labels})")
             continue
         lines.append(_period_line(r))
         for plan in r.tournaments:
