@@ -246,6 +246,7 @@ def echo_lines(lines: Any, *, cut: bool = True) -> None:
         more = wrap_text(" ".join(rest), max(width - len(lead) - 2, 20)) if rest else []
         out += [lead + first, *(lead + "  " + x for x in more)]
     sys.stdout.write("".join(f"{x}\n" for x in out))
+    sys.stdout.flush()  # before a line on stderr: in order on a terminal shared by both
 
 
 def print_table(

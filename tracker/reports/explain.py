@@ -232,7 +232,7 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
             ]
         )
     lines += render_table(
-        ["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg", ""],
+        ["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg", "Not counted"],
         rows,
         (1, 3, 4, 5, 6, 7),
         indent="    ",
