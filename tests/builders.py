@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import CursorResult, insert
 
 from tests.conftest import SAMPLES
 from tracker.identity.names import normalize_name
@@ -167,6 +167,13 @@ class Replay:
         return replay(self.inputs(rl, player, until, standard))
 
 
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key of the row an INSERT of one row made (SQLAlchemy types it optional)."""
+    key = result.inserted_primary_key
+    assert key is not None, "not an INSERT of one row"
+    return int(key[0])
+
+
 def _d(text: str | dt.date | None) -> dt.date | None:
     if text is None or isinstance(text, dt.date):
         return text
@@ -199,11 +206,11 @@ class Season:
     def player(self, name: str, fide_id: int | None = None, **facts: object) -> int:
         norm = normalize_name(name)
         with self.store.engine.begin() as conn:
-            pid = int(
+            pid = inserted_id(
                 conn.execute(
                     insert(players).values(name=name, norm_name=norm, fide_id=fide_id, **facts)
-                ).inserted_primary_key[0]
-            )  # type: ignore[index]
+                )
+            )
             conn.execute(insert(player_names).values(norm_name=norm, player_id=pid))
         return pid
 
@@ -218,7 +225,7 @@ class Season:
     ) -> int:
         key = f"{event}|{site}|{start}"
         with self.store.engine.begin() as conn:
-            return int(
+            return inserted_id(
                 conn.execute(
                     insert(tournaments).values(
                         event=event,
@@ -228,8 +235,8 @@ class Season:
                         key=key,
                         online=online,
                     )
-                ).inserted_primary_key[0]
-            )  # type: ignore[index]
+                )
+            )
 
     def opponent(self, name: str) -> int:
         if name not in self._opponents:
@@ -265,7 +272,7 @@ class Season:
         we, be = (own_elo, opponent_rating) if white else (opponent_rating, own_elo)
         ident = hashlib.sha256(f"{self._counter}|{tournament_id}|{opp_name}".encode()).digest()[:16]
         with self.store.engine.begin() as conn:
-            return int(
+            return inserted_id(
                 conn.execute(
                     insert(games).values(
                         identity=ident,
@@ -284,8 +291,8 @@ class Season:
                         rated=rated,
                         not_rated_reason=reason,
                     )
-                ).inserted_primary_key[0]
-            )  # type: ignore[index]
+                )
+            )
 
     def official(
         self,

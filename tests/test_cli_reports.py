@@ -207,8 +207,8 @@ def _digest(path: Path) -> bytes:
 def test_no_output_resolves_to_the_database(
     season_db: str,
     tmp_path: Path,
-    capsys,  # type: ignore[no-untyped-def]
-    monkeypatch,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
     command: list[str],
 ) -> None:
     """Issue 19, item 1: `export --output t.db --db t.db` turned the database into a CSV
@@ -244,9 +244,9 @@ def test_no_output_resolves_to_the_database(
 
 def test_an_existing_output_is_replaced_only_with_force(
     season_db: str,
-    tmp_path: Path,  # type: ignore[no-untyped-def]
-    capsys,
-    monkeypatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     for command, name in ((["export"], "h.csv"), (["plot"], "h.png")):
         target = tmp_path / name
@@ -263,8 +263,11 @@ def test_an_existing_output_is_replaced_only_with_force(
         assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
 
 
-def test_force_replaces_what_a_symlink_points_to_never_the_link(  # type: ignore[no-untyped-def]
-    season_db: str, tmp_path: Path, capsys, monkeypatch
+def test_force_replaces_what_a_symlink_points_to_never_the_link(
+    season_db: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 30: a symlink to a regular file, given with --force, replaces the file it points
     to (written beside it and renamed); the link stays a link (tests/test_outputs.py has
@@ -320,7 +323,14 @@ def test_event_list_and_set(
         (["export", "-o", "/nonexistent/dir/x.csv"], 2, "does not exist"),
     ],
 )
-def test_bad_input_one_line(season_db: str, capsys, monkeypatch, args, code, words) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_one_line(
+    season_db: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    code: int,
+    words: str,
+) -> None:
     got, out, err = run([*args, "--db", season_db], capsys, monkeypatch)
     assert got == code
     assert "Traceback" not in err

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 import subprocess
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -24,7 +25,7 @@ import pytest
 from tests.conftest import run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.importer.prepare import Preparer
-from tracker.model import LAST_DATE, LAST_PERIOD, Period, PreparedGame, RatingList
+from tracker.model import LAST_DATE, LAST_PERIOD, Period, PreparedGame, RatingList, Skipped
 from tracker.periods import GameFact, TournamentFact, assign_units
 
 FAR = ["9999.12.31", "9999.11.30", "3000.01.01"]
@@ -56,7 +57,11 @@ def _season(path: Path, *far: str) -> Path:
 # --- the importer --------------------------------------------------------------------
 
 
-def _prepared(row: object, date: str, event_date: str | None = None) -> tuple[object, ...]:
+def _prepared(
+    row: Callable[[dict[str, str], str, bool, int], PreparedGame | Skipped],
+    date: str,
+    event_date: str | None = None,
+) -> tuple[object, ...]:
     tags = {
         "Event": "Far Open",
         "Site": "X",
@@ -70,7 +75,7 @@ def _prepared(row: object, date: str, event_date: str | None = None) -> tuple[ob
     }
     if event_date is not None:
         tags["EventDate"] = event_date
-    got = row(tags, "digest", True, 7)  # type: ignore[operator]
+    got = row(tags, "digest", True, 7)
     assert isinstance(got, PreparedGame)
     return got.date, got.date_tag, got.event_date
 

@@ -273,13 +273,19 @@ def test_2024_03_compression(rl: RatingList) -> None:
         1400,
         "Mar 2024 compression: 1000 + 0.4 x (2000 - 1000) = 1400",
     )
-    assert one_off_adjustment(rl, mar, 1600) is not None
-    assert one_off_adjustment(rl, mar, 1600)[0] == 1760  # type: ignore[index]
+    assert _adjusted(rl, mar, 1600) == 1760
     assert one_off_adjustment(rl, mar, 2000) is None
     assert one_off_adjustment(rl, dt.date(2024, 4, 1), 1600) is None
     # rounded half up: 1001 + 0.4 x 999 = 1400.6 -> 1401; 1999 + 0.4 = 1999.4 -> 1999
-    assert one_off_adjustment(rl, mar, 1001)[0] == 1401  # type: ignore[index]
-    assert one_off_adjustment(rl, mar, 1999)[0] == 1999  # type: ignore[index]
+    assert _adjusted(rl, mar, 1001) == 1401
+    assert _adjusted(rl, mar, 1999) == 1999
+
+
+def _adjusted(rating_list: RatingList, list_date: dt.date, rating: int) -> int:
+    """The rating a one-off adjustment gives (there must be one)."""
+    adjustment = one_off_adjustment(rating_list, list_date, rating)
+    assert adjustment is not None, (rating_list, list_date, rating)
+    return adjustment[0]
 
 
 def test_2024_03_floor_checked_after_compression() -> None:
@@ -294,7 +300,7 @@ def test_2024_03_floor_checked_after_compression() -> None:
         k=20,
     )
     assert out.rating_after == 1090 and out.reason is None
-    assert one_off_adjustment(STD, dt.date(2024, 3, 1), 1090)[0] == 1454  # type: ignore[index]
+    assert _adjusted(STD, dt.date(2024, 3, 1), 1090) == 1454
 
 
 # 1 Dec 2024: rapid & blitz, 600+ apart with one above 2600 is not rated

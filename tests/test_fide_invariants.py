@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tracker.fide import (
     GameIn,
+    PeriodOut,
     PlayerFacts,
     TournamentIn,
     expected_score,
@@ -70,6 +71,17 @@ def _tournaments(draw: st.DrawFn) -> list[TournamentIn]:
 tournaments = st.composite(_tournaments)
 
 
+def _december(rating: int, ts: list[TournamentIn]) -> PeriodOut:
+    """The standard list of December 2025 for a player of 10 rated games."""
+    return rate_period(
+        rating,
+        ts,
+        rating_list=RatingList.STANDARD,
+        list_date=dt.date(2025, 12, 1),
+        facts=PlayerFacts(rated_games=10),
+    )
+
+
 @settings(max_examples=100, deadline=None)
 @given(tournaments(), st.randoms(use_true_random=False), RATINGS)
 def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object, rating: int) -> None:
@@ -82,13 +94,8 @@ def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object, rat
         rnd.shuffle(games)
         shuffled.append(TournamentIn(t.start, t.own_rating, tuple(games), t.label))
     rnd.shuffle(shuffled)
-    kw = dict(
-        rating_list=RatingList.STANDARD,
-        list_date=dt.date(2025, 12, 1),
-        facts=PlayerFacts(rated_games=10),
-    )
-    a = rate_period(rating, ts, **kw)  # type: ignore[arg-type]
-    b = rate_period(rating, shuffled, **kw)  # type: ignore[arg-type]
+    a = _december(rating, ts)
+    b = _december(rating, shuffled)
     assert (a.k, a.change_exact, a.change, a.rating_after, a.points, a.expected) == (
         b.k,
         b.change_exact,
@@ -113,11 +120,6 @@ def test_change_is_monotone_in_points(
     games = list(ts[ti].games)
     games[gi] = GameIn(g.opponent_rating, g.score + Fraction(1, 2))
     better[ti] = TournamentIn(ts[ti].start, ts[ti].own_rating, tuple(games), ts[ti].label)
-    kw = dict(
-        rating_list=RatingList.STANDARD,
-        list_date=dt.date(2025, 12, 1),
-        facts=PlayerFacts(rated_games=10),
-    )
-    a = rate_period(rating, ts, **kw)  # type: ignore[arg-type]
-    b = rate_period(rating, better, **kw)  # type: ignore[arg-type]
+    a = _december(rating, ts)
+    b = _december(rating, better)
     assert b.change_exact >= a.change_exact and b.change >= a.change

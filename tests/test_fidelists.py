@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 import zipfile
+from collections.abc import Container
 from pathlib import Path
 
 import pytest
@@ -87,8 +88,14 @@ def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
     return path
 
 
-def rows_of(path: Path, **kw: object) -> list[ListRow]:
-    with open_list(path, **kw) as lst:  # type: ignore[arg-type]
+def rows_of(
+    path: Path,
+    *,
+    period: Period | None = None,
+    rating_list: RatingList | None = None,
+    only: Container[int] | None = None,
+) -> list[ListRow]:
+    with open_list(path, period=period, rating_list=rating_list, only=only) as lst:
         return list(lst)
 
 

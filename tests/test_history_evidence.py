@@ -20,7 +20,7 @@ import pytest
 from tests.builders import Replay, Season
 from tests.conftest import CORPUS, need_shared, run_cli
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import PlayerInfo, ReplayInputs, replay
+from tracker.periods import PeriodRow, PlayerInfo, ReplayInputs, replay
 from tracker.store import open_store
 
 STD = RatingList.STANDARD
@@ -118,7 +118,7 @@ def _one_win(start_rating: int) -> Replay:
     return b
 
 
-def _nov(b: Replay, player: PlayerInfo):  # type: ignore[no-untyped-def]
+def _nov(b: Replay, player: PlayerInfo) -> PeriodRow:
     row = b.run(player).row(Period(2025, 11))
     assert row is not None
     return row

@@ -29,13 +29,14 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import pytest
 
 from tests import listgen
 from tests.conftest import REPO, PgCluster, dump_db, dump_target, run_cli
 from tests.test_import import pgn, write
-from tracker.model import Period
+from tracker.model import Period, RawGame
 
 HOSTILE = REPO / "tests" / "data" / "hostile"
 TODAY = dt.date.today()  # (a future list is one after next month's)
@@ -590,10 +591,10 @@ def _unreadable_inner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """made/locked/inner cannot be listed (simulated: the tests may run as root)."""
     real = os.scandir
 
-    def scandir(path: object = ".") -> Iterator[os.DirEntry[str]]:
+    def scandir(path: str | os.PathLike[str] = ".") -> Iterator[os.DirEntry[str]]:
         if os.path.normpath(str(path)) == os.path.join("made", "locked", "inner"):
             raise PermissionError(13, "Permission denied", str(path))
-        return real(path)  # type: ignore[call-overload, no-any-return]
+        return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
 
@@ -604,8 +605,8 @@ def _cut_while_read(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
     real = tracker.pgn.read_games
 
-    def read_games(stream: object, name: str, *rest: object) -> Iterator[object]:
-        for n, raw in enumerate(real(stream, name, *rest)):  # type: ignore[arg-type]
+    def read_games(stream: BinaryIO, name: str, first_line: int = 1) -> Iterator[RawGame]:
+        for n, raw in enumerate(real(stream, name, first_line)):
             if n == 0 and name == M + "live.pgn":
                 with open(M + "live.pgn", "r+b") as f:
                     f.truncate(os.path.getsize(M + "live.pgn") // 2)
@@ -996,8 +997,10 @@ def test_catalog(
 
             import tracker.files.spool
 
+            held = case.stdin  # bytes here (the class body does not see the narrowing)
+
             class Stdin:
-                buffer = io.BytesIO(case.stdin)
+                buffer = io.BytesIO(held)
 
             patched.setattr(sys, "stdin", Stdin())
             patched.setattr(tracker.files.spool, "_STDIN", None)

@@ -553,14 +553,14 @@ def _parts_failing_after_line_2000(
 
     monkeypatch.setattr(importer, "SPLIT_MIN_BYTES", 1)
     monkeypatch.setattr(importer, "SPLIT_PART", 1500)
-    real_row = importer.Preparer.row
+    real_row = Preparer.row
 
     def row(self: Preparer, tags: dict[str, str], digest: str, moves: bool, line: int) -> Any:
         if line > 2000:
             fail()
         return real_row(self, tags, digest, moves, line)
 
-    monkeypatch.setattr(importer.Preparer, "row", row)
+    monkeypatch.setattr(Preparer, "row", row)
     report: ImportReport = run(store, _many_games_file(tmp_path / "many.pgn"))
     (s,) = report.sources
     return s

@@ -3,11 +3,14 @@ code 4 (not "file not imported" for every file, exit 1)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import pytest
 
 from tests.conftest import REPO, run_cli
+from tracker.model import RawGame
 
 SAMPLES = REPO / "sample_pgns"
 
@@ -85,8 +88,8 @@ def test_a_file_that_changes_during_its_import_fails_whole(
     whole = _long_games(40)
     f.write_bytes(whole)
 
-    def reader(stream: object, name: str) -> object:
-        for n, raw in enumerate(read_games(stream, name)):  # type: ignore[arg-type]
+    def reader(stream: BinaryIO, name: str) -> Iterator[RawGame]:
+        for n, raw in enumerate(read_games(stream, name)):
             if n == 0:
                 if change == "cut":  # a copy that starts again, cut short for now
                     with f.open("r+b") as w:
@@ -103,7 +106,7 @@ def test_a_file_that_changes_during_its_import_fails_whole(
     with open_store(str(db)) as store:
         report = import_sources(
             store, iter_sources([str(f)]), ImportOptions(workers=workers), reader=reader
-        )  # type: ignore[arg-type]
+        )
         (rep,) = report.sources
         assert rep.error == (
             f"{f}: the file changed while it was being imported (written to, "

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.progress import Progress
 
 from tests.conftest import REPO, subprocess_env, tracker_command
 
@@ -53,12 +54,12 @@ def test_a_long_name_keeps_its_end() -> None:
     assert len(shown) == _Bar.NAME_WIDTH and shown.endswith("last-round.pgn")
 
 
-def _rendered(progress: object) -> str:
+def _rendered(progress: Progress) -> str:
     from rich.console import Console
 
     console = Console(file=io.StringIO(), width=160, color_system=None)
     with console.capture() as got:
-        console.print(progress.make_tasks_table(progress.tasks))  # type: ignore[attr-defined]
+        console.print(progress.make_tasks_table(progress.tasks))
     return " ".join(got.get().split())
 
 

@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import insert
 
 from tests import listgen
+from tests.builders import inserted_id
 from tests.conftest import dump_db, run_cli
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
@@ -40,9 +41,9 @@ def db(db_path: Path) -> str:
             (people[5].name, people[5].fide_id),
             ("Nobody, Known", None),
         ):
-            pid = conn.execute(
-                insert(players).values(name=name, norm_name=name.lower(), fide_id=fid)
-            ).inserted_primary_key[0]
+            pid = inserted_id(
+                conn.execute(insert(players).values(name=name, norm_name=name.lower(), fide_id=fid))
+            )
             conn.execute(
                 insert(player_names).values(norm_name=f"{name.lower()} {pid}", player_id=pid)
             )
@@ -642,11 +643,12 @@ def test_official_import_takes_the_periods_official_add_takes(
     people = list(listgen.players(40, seed=1))
     xml = listgen.generate(tmp_path / "players_list.xml", 40, "xml")  # says no month
     before = dump_db(Path(db))
+    commands: list[tuple[str, ...]] = [
+        ("import", xml.name, "--list", "standard"),
+        ("add", str(people[0].fide_id), "--rating", "1850"),
+    ]
     for period in ("2999-12", str(nxt.next())):
-        for command in (
-            ("import", xml.name, "--list", "standard"),
-            ("add", str(people[0].fide_id), "--rating", "1850"),
-        ):
+        for command in commands:
             code, out, err = run(
                 capsys, monkeypatch, "official", *command, "--period", period, "--db", db
             )
@@ -718,9 +720,9 @@ def test_official_import_one_other_skipped(
     people = list(listgen.players(2, seed=1))
     with open_store(str(db_path)) as store, store.engine.begin() as conn:
         name, fid = people[0].name, people[0].fide_id
-        pid = conn.execute(
-            insert(players).values(name=name, norm_name=name.lower(), fide_id=fid)
-        ).inserted_primary_key[0]
+        pid = inserted_id(
+            conn.execute(insert(players).values(name=name, norm_name=name.lower(), fide_id=fid))
+        )
         conn.execute(insert(player_names).values(norm_name=name.lower(), player_id=pid))
     path = listgen.generate(tmp_path / "standard_nov25frl.zip", 2, "txt", zipped=True)
     code, out, err = run(capsys, monkeypatch, "official", "import", str(path), "--db", str(db_path))

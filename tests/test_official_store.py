@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import insert, select
 
+from tests.builders import inserted_id
 from tracker.errors import BadInput, NotFound
 from tracker.lists import ListRating, ListRow
 from tracker.model import OfficialEntry, Period, RatingList
@@ -24,13 +25,15 @@ def _player(
     store: Store, name: str, fide_id: int | None = None, birth_year: int | None = None
 ) -> int:
     with store.engine.begin() as conn:
-        pid = conn.execute(
-            insert(players).values(
-                name=name, norm_name=name.lower(), fide_id=fide_id, birth_year=birth_year
+        pid = inserted_id(
+            conn.execute(
+                insert(players).values(
+                    name=name, norm_name=name.lower(), fide_id=fide_id, birth_year=birth_year
+                )
             )
-        ).inserted_primary_key[0]
+        )
         conn.execute(insert(player_names).values(norm_name=name.lower(), player_id=pid))
-    return int(pid)
+    return pid
 
 
 def test_add_list_replace_remove(store: Store) -> None:
@@ -193,9 +196,7 @@ def test_a_k_fide_never_prints_is_refused_and_an_old_one_ignored(store: Store, k
     from tracker.periods.facts import GameFact, TournamentFact
 
     with store.engine.begin() as conn:
-        pid = conn.execute(
-            insert(players).values(name="A, B", norm_name="a b")
-        ).inserted_primary_key[0]
+        pid = inserted_id(conn.execute(insert(players).values(name="A, B", norm_name="a b")))
     with pytest.raises(BadInput, match=f"K {k} is not a K FIDE prints"):
         add_entry(store, OfficialEntry(pid, RatingList.STANDARD, Period(2025, 10), 1800, k=k))
     assert entries_for(store, pid) == []

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 import tty
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -340,6 +340,11 @@ def test_a_symlink_to_a_file_replaces_the_file_never_the_link(
     assert sorted(p.name for p in (folder / "sub").iterdir()) == [real.name]  # no .part
 
 
+def _symlink(path: Path, to: str) -> Path:
+    path.symlink_to(to)
+    return path
+
+
 def _socket(path: Path) -> Path:
     s = socket.socket(socket.AF_UNIX)
     s.bind(str(path))
@@ -347,17 +352,17 @@ def _socket(path: Path) -> Path:
     return path
 
 
-REFUSED = {  # the output made in the folder, and the message
+REFUSED: dict[str, tuple[Callable[[Path], Path], str]] = {  # what is made there; the message
     "block-device": (
         lambda p: _mknod(p, stat.S_IFBLK, 7, 0),
         "{0} is a block device: give a regular file, a character device or a FIFO",
     ),
     "socket": (_socket, "{0} is a socket: give a regular file, a character device or a FIFO"),
     "dangling-link": (
-        lambda p: p.symlink_to("gone") or p,
+        lambda p: _symlink(p, "gone"),
         "{0} is a symlink to gone, which does not exist: give the file itself",
     ),
-    "link-loop": (lambda p: p.symlink_to(p.name) or p, "{0} is a symlink loop: give a file name"),
+    "link-loop": (lambda p: _symlink(p, p.name), "{0} is a symlink loop: give a file name"),
 }
 
 

@@ -4,6 +4,7 @@ games nor the order of the tournaments within a period changes any number."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 from fractions import Fraction
 
 from hypothesis import assume, given, settings
@@ -28,8 +29,12 @@ tournament = st.tuples(
 )
 
 
+# A tournament drawn: (start offset, length in days, [(opponent's rating, score, rated)]).
+Spec = tuple[int, int, list[tuple[int | None, Fraction, bool]]]
+
+
 def _season(
-    specs: list[tuple[int, int, list[tuple[int | None, Fraction, bool]]]],
+    specs: list[Spec],
 ) -> tuple[list[GameFact], list[TournamentFact]]:
     games: list[GameFact] = []
     ts: list[TournamentFact] = []
@@ -76,7 +81,9 @@ def _run(
     st.one_of(st.none(), st.integers(1400, 2800)),
     st.randoms(use_true_random=False),
 )
-def test_order_within_a_period_does_not_matter(specs, rating, rnd) -> None:  # type: ignore[no-untyped-def]
+def test_order_within_a_period_does_not_matter(
+    specs: list[Spec], rating: int | None, rnd: random.Random
+) -> None:
     games, ts = _season(specs)
     expected = _run(games, ts, rating)
     assert _run(games, ts, rating) == expected  # deterministic
@@ -89,7 +96,9 @@ def test_order_within_a_period_does_not_matter(specs, rating, rnd) -> None:  # t
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(tournament, min_size=1, max_size=5), st.integers(1500, 2600), st.integers(0, 2))
-def test_an_official_entry_equal_to_the_replay_changes_nothing(specs, rating, pick) -> None:  # type: ignore[no-untyped-def]
+def test_an_official_entry_equal_to_the_replay_changes_nothing(
+    specs: list[Spec], rating: int, pick: int
+) -> None:
     # Re-anchoring on a published rating that equals the replayed one is a no-op for every
     # later period.
     games, ts = _season(specs)

@@ -453,7 +453,7 @@ def test_games_made_in_c_are_the_dataclass() -> None:
     assert list(vars(g)) == ["tags", "moves_digest", "has_moves", "line", "problems"]
     assert g.problems == () and g.has_moves is True and g.line == 1
     with pytest.raises(dataclasses.FrozenInstanceError):
-        g.line = 2  # type: ignore[misc]
+        g.line = 2  # type: ignore[misc]  # the assignment a frozen dataclass refuses
     assert dataclasses.replace(g, line=3).line == 3
     assert repr(g) == repr(RawGame(dict(g.tags), g.moves_digest, g.has_moves, g.line, ()))
 

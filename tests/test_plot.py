@@ -11,6 +11,7 @@ from pathlib import Path
 
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -414,6 +415,7 @@ def test_values_never_overprint(n: int) -> None:
             # the next list's value is written on every list, however long
             assert any(t.get_text().endswith(" expected") for t in ax.texts) == bool(cl.projection)
         if n == 12:
+            # matplotlib.dates has no annotations
             october = float(mdates.date2num(dt.date(2014, 10, 1)))  # type: ignore[no-untyped-call]
             written = [
                 t.get_text()
@@ -423,6 +425,14 @@ def test_values_never_overprint(n: int) -> None:
             assert written == ["2844"]  # official 2844 = replayed 2844
     finally:
         plt.close(fig)
+
+
+def _points(line: Line2D) -> list[tuple[float, float]]:
+    """A line's points (matplotlib types its data as any array-like; the chart's are
+    numbers: dates as date2num days)."""
+    xs, ys = line.get_xdata(), line.get_ydata()
+    assert isinstance(xs, Sequence | np.ndarray) and isinstance(ys, Sequence | np.ndarray)
+    return [(float(x), float(y)) for x, y in zip(xs, ys, strict=True)]
 
 
 def _marker_boxes(ax: Axes) -> list[tuple[tuple[float, float], Bbox]]:
@@ -435,7 +445,7 @@ def _marker_boxes(ax: Axes) -> list[tuple[tuple[float, float], Bbox]]:
         ):
             continue
         r = line.get_markersize() * ax.figure.dpi / 72 / 2
-        for x, y in zip(line.get_xdata(), line.get_ydata(), strict=True):  # type: ignore[call-overload]
+        for x, y in _points(line):
             px, py = ax.transData.transform((x, y))
             out.append(((x, y), Bbox.from_extents(px - r, py - r, px + r, py + r)))
     return out
@@ -449,7 +459,7 @@ def _markers(fig: Figure) -> set[tuple[str, bool]]:
     for ax in fig.axes:
         for line in ax.get_lines():
             marker = str(line.get_marker())
-            if marker not in ("None", "none", "", " ") and len(line.get_xdata()):  # type: ignore[arg-type]
+            if marker not in ("None", "none", "", " ") and _points(line):
                 found.add((marker, to_hex(line.get_markerfacecolor()) == "#ffffff"))
     return found
 
@@ -509,7 +519,8 @@ def test_nothing_is_drawn_before_the_line_starts() -> None:
     fig, titles = draw_chart(Chart("t", (cl,)))
     try:
         (ax,) = fig.axes
-        xs = [x for line in ax.get_lines() for x in line.get_xdata()]  # type: ignore[union-attr]
+        xs = [x for line in ax.get_lines() for x, _ in _points(line)]
+        # matplotlib.dates has no annotations
         assert min(xs) == float(mdates.date2num(first))  # type: ignore[no-untyped-call]
         assert f"standard-tournament-{cl.periods[0].period}-0" not in titles
         assert "Open 2025-03-01" in titles[f"standard-period-{cl.periods[0].period}"][0]

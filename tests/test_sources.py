@@ -13,7 +13,9 @@ import sys
 import tarfile
 import threading
 import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
@@ -24,6 +26,9 @@ from tracker.errors import BadInput, NotFound
 from tracker.files.sources import MAX_NESTING, iter_sources, spool_source
 from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store, open_store
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 PGN = b'[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 1-0\n'
 
@@ -202,9 +207,9 @@ def test_a_zip_of_many_members_is_opened_once(
     opened: list[int] = []
 
     class Counted(zipfile.ZipFile):
-        def __init__(self, *args: object, **kwargs: object) -> None:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             opened.append(1)
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(zipfile, "ZipFile", Counted)
     counts = []
@@ -312,10 +317,10 @@ def test_a_subfolder_that_cannot_be_read_is_said(
     (d / "a.pgn").write_bytes(game(2))
     real_scandir = os.scandir
 
-    def scandir(path: object = ".") -> object:
+    def scandir(path: str | os.PathLike[str] = ".") -> Iterator[os.DirEntry[str]]:
         if str(path) == str(d / "locked"):
             raise PermissionError(13, "Permission denied", str(path))
-        return real_scandir(path)  # type: ignore[arg-type]
+        return real_scandir(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
     got = list(iter_sources([str(d)]))
@@ -436,9 +441,10 @@ def test_standard_input_is_bounded_and_shows_progress(monkeypatch: pytest.Monkey
         def readable(self) -> bool:
             return True
 
-        def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-            buffer[:] = bytes(len(buffer))
-            return len(buffer)
+        def readinto(self, buffer: WriteableBuffer) -> int:
+            view = memoryview(buffer).cast("B")
+            view[:] = bytes(len(view))
+            return len(view)
 
     class FakeStdin:
         buffer = io.BufferedReader(Endless())
@@ -559,9 +565,12 @@ def contents(paths: list[str]) -> list[tuple[str, bytes]]:
     return out
 
 
-def tar_bytes(members: list[tuple[str, bytes]], mode: str = "w") -> bytes:
+TarMode = Literal["w", "w:gz", "w:bz2", "w:xz"]
+
+
+def tar_bytes(members: list[tuple[str, bytes]], mode: TarMode = "w") -> bytes:
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode=mode) as tf:  # type: ignore[call-overload]
+    with tarfile.open(fileobj=buf, mode=mode) as tf:
         for name, data in members:
             info = tarfile.TarInfo(name)
             info.size = len(data)
@@ -579,7 +588,13 @@ def zip_bytes(members: list[tuple[str, bytes]]) -> bytes:
 
 # -- bug 1: tar archives ----------------------------------------------------------------------
 
-TAR_MODES = {".tar": "w", ".tar.gz": "w:gz", ".tgz": "w:gz", ".tar.bz2": "w:bz2", ".tar.xz": "w:xz"}
+TAR_MODES: dict[str, TarMode] = {
+    ".tar": "w",
+    ".tar.gz": "w:gz",
+    ".tgz": "w:gz",
+    ".tar.bz2": "w:bz2",
+    ".tar.xz": "w:xz",
+}
 
 
 @pytest.mark.parametrize("suffix", list(TAR_MODES))
@@ -868,13 +883,15 @@ def test_a_nested_archive_imports_every_game(store: Store, tmp_path: Path) -> No
 @pytest.mark.parametrize(
     "pack", [gzip.compress, bz2.compress, lzma.compress, None], ids=["gzip", "bzip2", "xz", "zip"]
 )
-def test_compression_is_told_by_its_magic_bytes(tmp_path: Path, pack: object) -> None:
+def test_compression_is_told_by_its_magic_bytes(
+    tmp_path: Path, pack: Callable[[bytes], bytes] | None
+) -> None:
     f = tmp_path / "games"
     if pack is None:
         f.write_bytes(zip_bytes([("a.pgn", A)]))
         assert contents([str(f)]) == [(f"{f}:a.pgn", A)]
     else:
-        f.write_bytes(pack(B))  # type: ignore[operator]
+        f.write_bytes(pack(B))
         assert contents([str(f)]) == [(str(f), B)]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -185,7 +186,9 @@ def test_0005_cuts_identities_and_games_stored_before_stay_duplicates(
     con.close()
 
 
-def _games_rows(target: str) -> list[tuple[object, ...]]:
+def _games_rows(target: str) -> list[tuple[Any, ...]]:
+    """The rows of games with their import's source: the columns as the driver gives them
+    (bytes or memoryview for the identity, by backend), hence Any."""
     from sqlalchemy import create_engine, text
 
     from tracker.store.db import to_url
@@ -244,7 +247,7 @@ def test_0007_upgrades_a_database_of_0006_exactly(
         fresh_facts = [games_of(s, p) for p in players]
     fresh = dump_target(db_target, STAMPS)
     rows = _games_rows(db_target)
-    assert len(rows) > 1000 and {len(r[1]) for r in rows} == {16}  # type: ignore[arg-type]
+    assert len(rows) > 1000 and {len(r[1]) for r in rows} == {16}
     stored_tags = {r[5] for r in rows} | {r[7] for r in rows}
     assert None in stored_tags and "" in stored_tags  # exactly the rating; empty
     written = {}
@@ -261,7 +264,7 @@ def test_0007_upgrades_a_database_of_0006_exactly(
     assert [r[0] for r in old] == [r[0] for r in rows]
     checked = 0
     for (gid, ident, source, line, welo, wtag, belo, btag), new in zip(old, rows, strict=True):
-        assert ident == bytes(new[1]).hex(), gid  # type: ignore[arg-type]
+        assert ident == bytes(new[1]).hex(), gid
         assert (welo, belo) == (new[4], new[6])
         assert wtag == (new[5] if new[5] is not None or welo is None else str(welo))
         assert btag == (new[7] if new[7] is not None or belo is None else str(belo))
