@@ -82,8 +82,49 @@ GAMES_A_DAY_NOT_STANDARD = 4
 """Policy: a player's games of one tournament on one day without a readable TimeControl,
 this many or more, are no standard games (no standard event plays four rounds a day; a
 weekend open may play three): they are not rated on the standard list, with a reason that
-says how to put them on rapid or blitz (`tracker event set ID --list`). A tournament the
-user put on a list is left as they said."""
+says how to put them on rapid or blitz (`tracker event set ID --list`), unless the round
+numbers and the other days say the file's dates are wrong (WRONG_DATE_ONE_GAME_DAYS). A
+game not rated anyway (an online event's) keeps its own reason; a tournament the user put
+on a list is left as they said."""
+
+MATCH_GAMES_A_DAY_NOT_STANDARD = 2
+"""Policy: a player's games without a readable TimeControl against the same opponent in the
+same numbered round ("2.1", "2.2": a knock-out's match), this many or more on one day, are
+no standard games: a standard match plays one game a day, so they are a rapid or blitz
+match or its tie-break. Where the event's other matches start with classical games one a
+day and a match's games are all dated on one day, the file's dates are wrong: that match's
+first games, as many as the others play one a day, stay standard."""
+
+GAMES_A_DAY_FAST_EVENT = 3
+"""Policy: with this many games or more on each of FAST_EVENT_DAYS days (no readable
+TimeControl), a tournament is a rapid or blitz event, none of its games standard: a weekend
+open plays three rounds on one day at most, a rapid round robin three or more every day."""
+
+FAST_EVENT_DAYS = 2
+"""The days of GAMES_A_DAY_FAST_EVENT games that make a tournament a rapid or blitz event."""
+
+WRONG_DATE_ONE_GAME_DAYS = 3
+"""Policy: a day of GAMES_A_DAY_NOT_STANDARD games or more stays standard when its games are
+each a different numbered round against a different opponent and the event's other days
+(its tie-break days aside), this many or more, hold one game each: the rounds were played
+one a day and the file dates several of them on one day."""
+
+ONE_A_DAY_PLAYOFF_IS_CLASSICAL = True
+"""Policy: a play-off or tie-break by its name (no speed word, no TimeControl) whose games
+the player played one a day, on PLAYOFF_DAYS_ONE_A_DAY days or more, is classical: those
+games are standard and rated (a faster tie-break plays several games a day); its games of
+a day with several stay a tie-break. False: every play-off by its name is a tie-break."""
+
+PLAYOFF_DAYS_ONE_A_DAY = 2
+"""The days of one play-off game each that make a play-off classical."""
+
+TAG_OF_A_FAST_LIST_IS_THE_STANDARD = True
+"""Policy: the player's own Elo tag in a rapid or blitz event is evidence of that list only
+when it differs from the player's standard rating of the month (the published or replayed
+standard list in force at the event's start, or a standard tag under that list): TWIC and
+most organisers print the standard rating there. Such a tag neither starts nor re-anchors
+the rapid or blitz history, which says so and waits for an official entry (or a tag that
+differs). False: every rapid or blitz tag is evidence of its list."""
 
 PEAK_FOR_2400_QUESTION = 2300
 """Policy: whether a player who starts the replay rated ever reached 2400 is unknown; it is

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from tracker.fide import (
@@ -29,8 +29,8 @@ from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import ListStatus, NotRated, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
-    GAMES_A_DAY_NOT_STANDARD,
     TAG_IS_EVIDENCE_OF_THE_LIST,
+    TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
     GameFact,
     ReplayInputs,
     Unit,
@@ -50,6 +50,7 @@ from tracker.periods.rows import (
     Source,
     TournamentPlan,
 )
+from tracker.periods.schedule import classical_playoffs, not_standard
 from tracker.periods.state import ReplayState, k_assumptions, k_at_start, period_facts
 
 
@@ -61,40 +62,25 @@ def _most_common(values: Iterable[int | None]) -> int | None:
     return min(v for v, n in counted.items() if n == best)
 
 
-def _busy_days(unit: Unit) -> set[dt.date]:
-    """The days of a standard-list tournament with GAMES_A_DAY_NOT_STANDARD or more of the
-    player's games whose list was assumed (no TimeControl): a rapid or blitz session."""
-    if (
-        len(unit.games) < GAMES_A_DAY_NOT_STANDARD
-        or unit.rating_list != RatingList.STANDARD
-        or unit.tournament.pinned_list is not None
-    ):
-        return set()
-    per_day = Counter(g.date for g in unit.games if g.list_assumed and g.date is not None)
-    return {d for d, n in per_day.items() if n >= GAMES_A_DAY_NOT_STANDARD}
-
-
 def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCounted]]:
     ins: list[GameIn] = []
     used: list[GameFact] = []
     skipped: list[NotCounted] = []
-    busy = _busy_days(unit)
+    by_schedule = not_standard(unit)
     for g in unit.games:
         reason: str | None = None
         if unit.tournament.excluded:
             reason = "excluded (tracker event set --exclude)"
-        elif busy and g.list_assumed and g.date in busy:
-            reason = (
-                f"{GAMES_A_DAY_NOT_STANDARD}+ games on one day without a time control: "
-                f"not standard (rapid or blitz? tracker event set {unit.tournament.id} "
-                "--list rapid|blitz)"
-            )
         elif not g.rated and not (
             unit.tournament.pinned_list is not None and g.not_rated_reason in OVERRIDABLE_REASONS
         ):
+            # a game not rated anyway keeps its own reason (an online event's: no advice to
+            # put it on another list, where it would not count either)
             reason = g.not_rated_reason or "not rated"
         elif g.score is None:
             reason = NotRated.UNFINISHED.value
+        else:
+            reason = by_schedule.get(g.id)
         if reason is not None:
             skipped.append(NotCounted(g, unit.label, reason))
             continue
@@ -145,7 +131,8 @@ the same; the user has FIDE's page. A variant is never rated."""
 def replay(inputs: ReplayInputs) -> Replay:
     """Replay one list for one player (see the module docstring)."""
     rl = inputs.rating_list
-    units = assign_units(inputs.games, inputs.tournaments, rl)
+    games, playoffs = classical_playoffs(inputs.games, inputs.tournaments)
+    units = assign_units(games, inputs.tournaments, rl)
     if inputs.opponent_lists:
         units = [_rated_by_the_lists(u, inputs.opponent_lists) for u in units]
     official = {e.period: e for e in inputs.official if e.list == rl}
@@ -170,9 +157,13 @@ def replay(inputs: ReplayInputs) -> Replay:
             by_period[u.period].append(u)
 
     state = ReplayState(inputs)
-    evidence = _tag_evidence(units, rl)
+    state.playoffs = playoffs if rl == RatingList.STANDARD else {}
+    standard_of = _standard_of(games, inputs) if rl != RatingList.STANDARD else None
+    evidence, state.standard_tags = _tag_evidence(units, rl, standard_of)
     first_games = min(by_period) if by_period else None
-    first_tag = None if first_games is None else _start_tag(by_period[first_games])
+    first_tag = None
+    if first_games is not None:
+        first_tag, first_label = _start_tag(by_period[first_games], standard_of)
     before: tuple[Unit, ...] = ()
     if anchors and (first_games is None or anchors[0] < first_games or first_tag is None):
         # The earliest official entry comes before every game, or the games before it give
@@ -204,13 +195,18 @@ def replay(inputs: ReplayInputs) -> Replay:
         # Games come first (an official entry, if any, re-anchors later: it never hides
         # what came before it): from the player's own Elo tag in the first tournament.
         first_period = start = first_games
-        first_units = by_period[first_period]
         tag = first_tag
         if tag is not None:
             state.rating = tag
-            state.source = f"Elo tag in {first_units[0].label}"
+            state.source = f"Elo tag in {first_label}"
             state.start_rated(tag)
             start_source = f"Elo tag {tag}"
+        elif first_label:
+            # The first tournaments' tags are the standard rating (policy
+            # TAG_OF_A_FAST_LIST_IS_THE_STANDARD) and no official entry comes first: the
+            # player's rating on this list is unknown, not unrated; the replay waits.
+            start_source = "waiting"
+            state.waiting = first_label
         else:
             start_source = "unrated"
             state.games_known = True  # counted by the replay from its first rating
@@ -266,27 +262,82 @@ def replay(inputs: ReplayInputs) -> Replay:
     return Replay(rl, tuple(rows), tuple(units), start, start_source, before, tuple(unplaced))
 
 
-def _start_tag(first_units: Sequence[Unit]) -> int | None:
+def _start_tag(
+    first_units: Sequence[Unit], standard_of: StandardOf | None = None
+) -> tuple[int | None, str]:
     """The player's own Elo tag in the first period's tournaments (rated games of
-    tournaments not excluded first): the rating the replay starts from."""
-    tag = _most_common(
-        g.own_elo for u in first_units for g in u.games if g.rated and not u.tournament.excluded
-    )
+    tournaments not excluded first): the rating the replay starts from, and the tournaments
+    that carry it. On rapid and blitz a tag that is the player's standard rating of the
+    month is no rating of the list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): when every
+    tag is such, (None, what was put aside); (None, "") without a tag."""
+
+    def tags(rated_only: bool) -> list[tuple[int, Unit]]:
+        return [
+            (g.own_elo, u)
+            for u in first_units
+            for g in u.games
+            if g.own_elo is not None and (not rated_only or (g.rated and not u.tournament.excluded))
+        ]
+
+    pairs = tags(True) or tags(False)
+    if standard_of is not None and TAG_OF_A_FAST_LIST_IS_THE_STANDARD:
+        kept = [(t, u) for t, u in pairs if t not in standard_of(u)]
+        if pairs and not kept:
+            t, u = pairs[0]
+            return None, f"the Elo tag {t} in {u.label} is the player's standard rating"
+        pairs = kept
+    tag = _most_common(t for t, _ in pairs)
     if tag is None:
-        tag = _most_common(g.own_elo for u in first_units for g in u.games)
-    return tag
+        return None, ""
+    names = list(dict.fromkeys(u.label for t, u in pairs if t == tag))
+    return tag, ", ".join(names)
+
+
+StandardOf = Callable[[Unit], frozenset[int]]
+"""The player's standard ratings of the month a rapid or blitz tournament started in."""
+
+
+def _standard_of(games: Sequence[GameFact], inputs: ReplayInputs) -> StandardOf:
+    """The player's standard ratings of a tournament's start (policy
+    TAG_OF_A_FAST_LIST_IS_THE_STANDARD): the official and the published standard rating of
+    the standard list in force then, and the player's tags in standard tournaments that
+    started under that list."""
+    std = RatingList.STANDARD
+    tags: dict[Period, set[int]] = defaultdict(set)
+    for u in assign_units(games, inputs.tournaments, std):
+        on = list_in_force(u.start, std) if u.start is not None else None
+        if on is not None:
+            tags[on].update(g.own_elo for g in u.games if g.own_elo is not None)
+    for e in inputs.official:
+        if e.list == std and e.rating is not None:
+            tags[e.period].add(e.rating)
+    published = sorted(inputs.standard_ratings)
+
+    def of(unit: Unit) -> frozenset[int]:
+        start = _unit_start(unit)
+        on = list_in_force(start, std)
+        out = set(tags.get(on, ())) if on is not None else set()
+        i = bisect.bisect_right(published, Period.of(start))
+        if i:
+            out.add(inputs.standard_ratings[published[i - 1]])
+        return frozenset(out)
+
+    return of
 
 
 def _tag_evidence(
-    units: Iterable[Unit], rl: RatingList
-) -> dict[Period, list[tuple[int, str, int]]]:
+    units: Iterable[Unit], rl: RatingList, standard_of: StandardOf | None = None
+) -> tuple[dict[Period, list[tuple[int, str, int]]], dict[Period, list[tuple[int, str]]]]:
     """The player's own Elo tag in each tournament on this list, by the list in force at its
     start (the rating of that list as the organiser printed it), with the number of games
     that carry it: rated games of tournaments not excluded only (an online event's tags are
     another site's ratings). A tag that a tournament of the same name already carried under
     an earlier list (a team league's weekends, printed with the season's first rating all
-    season) is no new evidence."""
+    season) is no new evidence; nor, on rapid and blitz, a tag that is the player's standard
+    rating of the month (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): those come second, by
+    list, with their tournament."""
     found: dict[Period, list[tuple[int, str, int]]] = defaultdict(list)
+    aside: dict[Period, list[tuple[int, str]]] = defaultdict(list)
     first_of: dict[str, tuple[Period, int]] = {}  # event name -> (earliest start list, tag)
     ordered = sorted(
         (u for u in units if u.period is not None and not u.tournament.excluded),
@@ -301,11 +352,14 @@ def _tag_evidence(
         on = list_in_force(_unit_start(u), rl)
         if tag is None or on is None:
             continue
+        if standard_of is not None and TAG_OF_A_FAST_LIST_IS_THE_STANDARD and tag in standard_of(u):
+            aside[on].append((tag, u.label))
+            continue
         earlier = first_of.setdefault(u.tournament.name, (on, tag))
         if earlier[0] < on and earlier[1] == tag:
             continue  # the same event's tag again, from an earlier list
         found[on].append((tag, u.label, sum(1 for t in own if t == tag)))
-    return found
+    return found, aside
 
 
 def _tag_for(tags: Sequence[tuple[int, str, int]], replayed: int | None) -> int | None:
@@ -470,7 +524,13 @@ def _replay_period(
     rating_before, before_source = state.rating, state.source
     standard = _standard_on_list(state, period) if rl != RatingList.STANDARD else None
     seeded = False
-    if rating_before is None and units and seeds_from_standard(rl, list_date):
+    waiting = state.waiting if rating_before is None else None
+    if waiting:
+        notes.append(
+            f"waits for an official {rl} rating: {waiting} (policy "
+            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its rating on this list"
+        )
+    elif rating_before is None and units and seeds_from_standard(rl, list_date):
         # The standard rating of the list in force at the start of the period's first
         # tournament that has one (each tournament then uses the one in force at its start).
         seed = next(
@@ -502,6 +562,21 @@ def _replay_period(
     )
     for u in units:
         plan, t_in, skip = _plan(u, state, official, rating_before, seeded)
+        if waiting:
+            why = (
+                f"no {rl} rating to start from: {waiting} (tracker official add ID --list "
+                f"{rl} --period YYYY-MM --rating R)"
+            )
+            skip = [*skip, *(NotCounted(g, u.label, why) for g in plan.counted)]
+            plan, t_in = replace(plan, counted=()), replace(t_in, games=())
+        moved = state.playoffs.get(u.tournament.id)
+        if moved:
+            notes.append(
+                f"{u.label}: {moved} play-off game{'' if moved == 1 else 's'} played one a "
+                "day: classical, counted on the standard list (policy "
+                f"ONE_A_DAY_PLAYOFF_IS_CLASSICAL; tracker event set {u.tournament.id} --list "
+                "rapid|blitz says otherwise)"
+            )
         at_start = (
             k_at_start(_unit_start(u), period, state, birth_year, official) if by_start else None
         )
@@ -572,6 +647,15 @@ def _replay_period(
     if first is not None and first.rating is not None:
         source = Source.FIRST_RATING
     tag = _tag_for(tags, replayed)
+    aside = [(t, name) for t, name in state.standard_tags.get(period, ()) if t != replayed]
+    if aside and not (entry is not None and entry.rating is not None):
+        notes.append(
+            "not taken as the "
+            + str(rl)
+            + " rating, the player's standard rating of the month (policy "
+            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD): "
+            + ", ".join(f"Elo tag {t} ({name})" for t, name in aside)
+        )
     if len({t for t, _, _ in tags}) > 1:
         notes.append(
             f"the Elo tags of the tournaments that started under the {period} list "
@@ -611,6 +695,8 @@ def _replay_period(
         if not policies.RATED_GAMES_KEPT_AFTER_FLOOR_DROP:
             state.rated_games = 0
     state.rating = published
+    if published is not None:
+        state.waiting = None
     state.publish(period, published)
     if entry is not None:
         state.learn(entry)

@@ -69,6 +69,14 @@ class ReplayState:
         self.facts_at: dict[Period, tuple[int, bool, bool]] = {}
         # The published standard ratings' lists, in order (rapid/blitz look them up by date).
         self.standard_lists = sorted(inputs.standard_ratings)
+        # Play-off games the schedule put on the standard list, by tournament (tracker.periods
+        # .schedule.classical_playoffs): said in the period's notes.
+        self.playoffs: dict[int, int] = {}
+        # Rapid/blitz tags put aside as the standard rating, by list (said in the notes).
+        self.standard_tags: dict[Period, list[tuple[int, str]]] = {}
+        # Why the replay waits for a rating of this list (the first tags were the standard
+        # rating): its games are not counted until an official entry or a tag of the list.
+        self.waiting: str | None = None
 
     def publish(self, period: Period, rating: int | None) -> None:
         """Record the rating on the list of `period` (None: unrated on that list)."""
