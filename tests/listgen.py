@@ -236,13 +236,32 @@ def _pick(rng: random.Random, weighted: tuple[tuple[str, int], ...]) -> str:
     return weighted[-1][0]  # pragma: no cover
 
 
+def lowest(period: Period) -> int:
+    """The lowest rating generated for a list of `period`: the floor of the time, as the
+    rules spec gives it (`shared/spec/fide-rules.md`): 1400 from Mar 2024, 1000 from Jul
+    2012 (1001 here, as ever), 1200 from Jul 2009, 1400 before (the floor the tracker takes
+    for 2008). A generated list holds no rating a real one cannot (`tracker official import`
+    skips those)."""
+    if period >= Period(2024, 3):
+        return 1400
+    if period >= Period(2012, 7):
+        return 1001
+    return 1200 if period >= Period(2009, 7) else 1400
+
+
 def _figures(
-    rng: random.Random, present: float, base: int, birth: int | None, year: int, inactive: bool
+    rng: random.Random,
+    present: float,
+    base: int,
+    birth: int | None,
+    period: Period,
+    inactive: bool,
 ) -> Figures:
     if rng.random() >= present:
         return Figures(None, None, None)
-    rating = max(1001, min(2850, int(rng.gauss(base, 220))))
+    rating = max(lowest(period), min(2850, int(rng.gauss(base, 220))))
     games = 0 if inactive else rng.choice((0, 0, 0, 1, 2, 4, 5, 7, 9, 11, 14))
+    year = period.year
     young = birth is not None and year - birth < 18
     k = 10 if rating >= 2400 else (40 if young and rating < 2300 else 20)
     if rng.random() < 0.02:
@@ -271,9 +290,9 @@ def players(
         base = 1650 if birth is None or period.year - birth > 18 else 1450
         if rng.random() < 0.03:
             base = 2350  # the strong tail: masters, K 10
-        standard = _figures(rng, 0.82, base, birth, period.year, inactive)
-        rapid = _figures(rng, 0.45, base, birth, period.year, inactive)
-        blitz = _figures(rng, 0.40, base, birth, period.year, inactive)
+        standard = _figures(rng, 0.82, base, birth, period, inactive)
+        rapid = _figures(rng, 0.45, base, birth, period, inactive)
+        blitz = _figures(rng, 0.40, base, birth, period, inactive)
         title = women_title = ""
         best = max((f.rating or 0) for f in (standard, rapid, blitz))
         if best >= 2200 or rng.random() < 0.02:

@@ -426,7 +426,9 @@ CASES = [
         ("official", "add", "Novak, Jan", "--period", "2025-03", "--rating", "-1"),
         2,
         "",
-        "error: rating -1 is out of range: give a rating from 1 to 3999\n",
+        "error: --rating -1 is below 1400, the lowest rating on FIDE's standard list of "
+        "2025-03 (the floor: a result below it is published as unrated): give the rating as "
+        "the list printed it\n",
     ),
     Case(
         "official-add-sql-name",

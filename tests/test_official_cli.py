@@ -68,13 +68,14 @@ def test_import_known_players_then_replace(
     # the same file again: nothing written, nothing changed
     assert out.endswith(f"; 0 entries written; {rated} already as imported before (unchanged)\n")
     assert dump_db(Path(db)) == before
-    # a re-issued list for the month (another rating): replaces
+    # a re-issued list for the month (another rating, one a 2025 list can print): replaces
     lines = path.with_suffix(".txt")
     listgen.generate(lines, 40, "txt")
     text = lines.read_text(encoding="utf-8").splitlines()
     for i in (1, 6):
         if text[i][113:117].strip():
-            text[i] = text[i][:113] + "1234" + text[i][117:]
+            assert text[i][113:117] != "1777"
+            text[i] = text[i][:113] + "1777" + text[i][117:]
     lines.write_text("\n".join(text) + "\n", encoding="utf-8")
     code, out, err = run(capsys, monkeypatch, "official", "import", lines.name, "--db", db)
     assert code == 0, err
@@ -245,7 +246,9 @@ def test_add_list_remove(
         (
             ["add", "Nobody", "--period", "2025-10", "--rating", "0"],
             2,
-            "error: rating 0 is out of range: give a rating from 1 to 3999",
+            "error: --rating 0 is below 1400, the lowest rating on FIDE's standard list of "
+            "2025-10 (the floor: a result below it is published as unrated): give the rating "
+            "as the list printed it",
         ),
         (
             ["add", "Nobody", "--period", "2025-10", "--rating", "1800", "--list", "bullet"],

@@ -381,19 +381,22 @@ def add(
 
     The player must be in the database already (import their games first). An entry for
     the same list and month is replaced. Lists up to next month's are accepted (FIDE
-    publishes a list a day or two before its 1st); a later list is refused.
+    publishes a list a day or two before its 1st); a later list is refused, and so is an
+    entry no list can hold: a month FIDE published no such list in (2010-02: the lists were
+    two-monthly then; rapid and blitz before 2012-07), a rating below the floor of that
+    list's month (1000 in 2013, 1400 since 2024-03) or above 3999.
 
     Example:
 
       tracker official add 1503014 --period 2025-11 --rating 2839 --k 10 --games 9
     """
-    from tracker.usecases.official import add_entry, check_published
+    from tracker.usecases.official import add_entry, check_entry
     from tracker.usecases.players import resolve_player
 
     when = period_option(period)
     assert when is not None
-    check_published(when)
     which = RatingList.parse(rating_list)
+    check_entry(which, when, rating)  # before the database is opened: nothing written
     with store_for(db) as store:
         who = resolve_player(store, player)
         replaced = add_entry(store, OfficialEntry(who.id, which, when, rating, games, k))

@@ -1,6 +1,9 @@
 """FIDE's published lists into the store (`tracker official import`), and which lists can
 have been published yet (`check_published`: `official add` and `official import` take the
-same periods).
+same periods), and which entries a list can hold at all (`check_entry`, `list_month_problem`,
+`lowest_rating`: a month FIDE published that list in, a rating from the floor of that list's
+edition to MAX_RATING; `official add` refuses any other, `official import` refuses a file of
+another month and skips a row with another rating, saying so).
 
 `list_targets(paths)` finds the list files named (a folder: its .txt, .xml and .zip files,
 its subfolders too, in name order); `import_lists(store, targets, ...)` imports them one file
@@ -26,26 +29,28 @@ import os
 import re
 import zipfile
 import zlib
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
 
 from tracker.errors import BadInput, NotFound
+from tracker.fide import edition_for, list_calendar, policies
+from tracker.fide.calendar import RAPID_BLITZ_FIRST_LIST
 from tracker.identity.names import normalize_name
 from tracker.lists import MAX_LINE, ListFile, open_list, read_header
 from tracker.lists.txtrows import indexes
-from tracker.model import ListRow, Period, RatingList
+from tracker.model import MAX_RATING, ListRow, OfficialEntry, Period, RatingList
 from tracker.store import Store
 from tracker.store.lists import Candidate, NameIndex, lists_imported, unchecked, unmatched_players
 from tracker.store.official import (
     ImportSummary,
-    add_entry,
     entries_for,
     import_entries,
     known_fide_ids,
     remove_entry,
 )
+from tracker.store.official import add_entry as store_add_entry
 
 __all__ = [
     "Candidate",
@@ -53,13 +58,17 @@ __all__ = [
     "ImportSummary",
     "ListTarget",
     "add_entry",
+    "check_entry",
     "check_published",
     "entries_for",
     "import_lists",
     "latest_published",
+    "list_month_problem",
     "list_targets",
     "lists_imported",
+    "lowest_rating",
     "name_candidates",
+    "rating_problem",
     "remove_entry",
     "unchecked",
 ]
@@ -97,18 +106,114 @@ def check_published(
         )
 
 
-def _published(lst: ListFile, label: str) -> Iterator[ListRow]:
-    """The rows of `lst`, refused (`check_published`) before the first is written when the
-    list's period (given, or read from the file's name or header; known once the first row
-    is read) is a future list."""
+def list_month_problem(rating_list: RatingList, period: Period) -> str | None:
+    """Why FIDE published no `rating_list` list in `period` (None: it did), by the list
+    calendar of that era (tracker.fide.calendar): quarterly lists before Jul 2009,
+    two-monthly to May 2012, monthly since; no rapid or blitz list before Jul 2012."""
+    calendar = list_calendar(period.list_date, rating_list)
+    if calendar.is_list_month(period):
+        return None
+    if rating_list is not RatingList.STANDARD and period < RAPID_BLITZ_FIRST_LIST:
+        return (
+            f"FIDE published no {rating_list} list before {RAPID_BLITZ_FIRST_LIST}, "
+            f"its first {rating_list} list"
+        )
+    before, after = period.shift(-1), period.next()
+    while not calendar.is_list_month(before):
+        before = before.shift(-1)
+    while not calendar.is_list_month(after):
+        after = after.next()
+    return (
+        f"FIDE published no {rating_list} list in {period} ({calendar.era} lists then: "
+        f"the nearest are {before} and {after})"
+    )
+
+
+def lowest_rating(rating_list: RatingList, period: Period) -> int:
+    """The lowest rating FIDE prints on `rating_list`'s list of `period`: the floor of the
+    edition in force on its date (a result below it is published as unrated). Before 2008
+    (no edition: the tracker does not replay that era) the floor of 2008,
+    policies.FLOOR_BEFORE_JUL_2009: FIDE only lowered its floor until 2024, so no earlier
+    list printed a lower rating."""
+    try:
+        return edition_for(rating_list, period.list_date).floor
+    except BadInput:
+        return policies.FLOOR_BEFORE_JUL_2009
+
+
+def rating_problem(rating_list: RatingList, period: Period, rating: int) -> str | None:
+    """Why `rating` cannot be on `rating_list`'s list of `period` (None: it can): below
+    `lowest_rating`, or above MAX_RATING (FIDE's lists print four digits)."""
+    if rating > MAX_RATING:
+        return f"{rating} is above {MAX_RATING}, the highest rating a FIDE list can print"
+    floor = lowest_rating(rating_list, period)
+    if rating < floor:
+        return (
+            f"{rating} is below {floor}, the lowest rating on FIDE's {rating_list} list of "
+            f"{period} (the floor: a result below it is published as unrated)"
+        )
+    return None
+
+
+def check_entry(
+    rating_list: RatingList, period: Period, rating: int | None, today: dt.date | None = None
+) -> None:
+    """Refuse (BadInput, in the words of `official add`'s options) an entry no FIDE list can
+    hold: a list after next month's (`check_published`), a month FIDE published no such
+    list in (`list_month_problem`), a rating outside `rating_problem`'s range."""
+    check_published(period, today)
+    month = list_month_problem(rating_list, period)
+    if month is not None:
+        raise BadInput(f"--period {period}: {month}: give the month of a published list")
+    if rating is not None:
+        bad = rating_problem(rating_list, period, rating)
+        if bad is not None:
+            raise BadInput(f"--rating {bad}: give the rating as the list printed it")
+
+
+def add_entry(store: Store, entry: OfficialEntry) -> bool:
+    """Record one entry (`check_entry` first: an impossible one is refused before the store
+    is touched); True when it replaced an entry for the same player, list and period."""
+    check_entry(entry.list, entry.period, entry.rating)
+    return store_add_entry(store, entry)
+
+
+def check_list(period: Period, lists: Iterable[RatingList], what: str) -> None:
+    """Refuse a list file (`what` names it) whose month FIDE cannot have published yet
+    (`check_published`) or published no list of its kind in (`list_month_problem`)."""
+    check_published(period, what=what)
+    for one in lists:
+        month = list_month_problem(one, period)
+        if month is not None:
+            raise BadInput(
+                f"{what} is the {one} list of {period}, but {month}: check the month "
+                "(the file name, the header or --period)"
+            )
+
+
+def _published(lst: ListFile, label: str, kept: list[int]) -> Iterator[ListRow]:
+    """The rows of `lst`, the file refused (`check_list`) before the first is written when
+    the list's period (given, or read from the file's name or header; known once the first
+    row is read) is a future list or a month of no such list, and every row with a rating
+    no list of that month can print (`rating_problem`) skipped as a malformed one is (said
+    in `lst.problems`, counted in `lst.problem_count`). `kept[0]`: the rows yielded."""
     rows = iter(lst)
     first = next(rows, None)
     if first is None:
         return
     if lst.period is not None:
-        check_published(lst.period, what=label)
-    yield first
-    yield from rows
+        check_list(lst.period, lst.lists, label)
+    period = first.period  # (every row's: the file's)
+    floors = {one: lowest_rating(one, period) for one in RatingList}
+    for row in itertools.chain((first,), rows):
+        for figures in row.ratings:  # (above MAX_RATING: the reader refuses it already)
+            if figures.rating is not None and figures.rating < floors[figures.list]:
+                said = rating_problem(figures.list, period, figures.rating)
+                lst.skip_row(row.position, f"{figures.list} rating {said}")
+                break
+        else:
+            kept[0] += 1
+            yield row
 
 
 class ListTarget:
@@ -254,18 +359,19 @@ def _import_one(
     ) as lst:
         scale = target.size / lst.size if lst.size else 0.0
         lst.on_read = lambda: advance(lst.position * scale)
+        kept = [0]  # the rows _published let through
 
         def held() -> list[tuple[RatingList, Period]]:
             # (inside the file's transaction: a future list is refused before it commits)
             if lst.period is not None:
-                check_published(lst.period, what=target.label)
-            if lst.period is None or not (lst.rows or lst.filtered):
-                return []
+                check_list(lst.period, lst.lists, target.label)
+            if lst.period is None or not (kept[0] or lst.filtered):
+                return []  # (no row: the file is refused below, nothing written)
             return [(one, lst.period) for one in lst.lists]
 
         summary = import_entries(
             store,
-            _published(lst, target.label),
+            _published(lst, target.label, kept),
             keep_all=keep_all,
             source=path.name,
             names=names,
@@ -274,7 +380,7 @@ def _import_one(
             earlier=earlier if keep_all else (),
         )
         if lst.period is not None:  # (every row skipped: the period is checked all the same)
-            check_published(lst.period, what=target.label)
+            check_list(lst.period, lst.lists, target.label)
         # Players skipped by the reader (not in the database) count as read and skipped.
         summary.rows += lst.filtered
         summary.skipped += lst.filtered
