@@ -25,7 +25,7 @@ from tracker.cli.common import (
     store_for,
     unless_closed,
 )
-from tracker.cli.players import who
+from tracker.cli.players import bigger_spellings, who
 from tracker.errors import TrackerError
 from tracker.model import PlayerRef, RatingList
 
@@ -140,7 +140,9 @@ def import_command(
             help="Mark this player (name or FIDE ID) as yours: later commands default "
             "to them. Checked before anything is stored: a bad value or a name "
             "several players match stops the import (exit 2); a player found in "
-            "no file is a warning (the games stay stored, exit 0).",
+            "no file is a warning (the games stay stored, exit 0). Another "
+            "spelling with more games that may be the same person is named, with the "
+            "command that merges them.",
             show_default=False,
         ),
     ] = None,
@@ -264,6 +266,9 @@ def import_command(
                 with unless_closed():
                     out.print(f"tracked player: {who(ref)}", markup=False)
                     sys.stdout.flush()
+                bigger = bigger_spellings(store, ref, f"--player {player!r} marked {ref.name}")
+                if bigger is not None:
+                    err.print(bigger, markup=False, soft_wrap=True)
     finally:
         store.close()
     if ClosedOutput.closed:

@@ -3,7 +3,7 @@ are one person, record the facts that decide K or mark the player you track."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,12 +14,17 @@ from tracker.cli.common import (
     FormatOption,
     emit_csv,
     emit_json,
+    err,
     out,
     print_table,
     store_for,
 )
 from tracker.errors import BadInput
 from tracker.model import PlayerRef, RatingList
+
+if TYPE_CHECKING:
+    from tracker.usecases.database import Store
+    from tracker.usecases.players import PlayerSummary
 
 
 def register(app: typer.Typer) -> None:
@@ -41,6 +46,55 @@ each, the aliases joined by "; "."""
 def who(ref: PlayerRef) -> str:
     """A player as the commands name them: the name, with the FIDE ID when known."""
     return f"{ref.name} (FIDE ID {ref.fide_id})" if ref.fide_id else ref.name
+
+
+BIGGER_SHOWN = 3
+"""The bigger spellings beside a marked player that `bigger_spellings` names."""
+
+
+def _games(p: PlayerSummary) -> str:
+    total = sum(p.games.values())
+    dates = (
+        f" ({p.first.isoformat()} to {p.last.isoformat()})"
+        if p.first and p.last and p.first != p.last
+        else f" ({p.first.isoformat()})"
+        if p.first
+        else ""
+    )
+    return f"{total:,} {'game' if total == 1 else 'games'}{dates}"
+
+
+def bigger_spellings(store: Store, ref: PlayerRef, lead: str) -> str | None:
+    """The warning for a tracked player beside whom another spelling that may be theirs has
+    more games ("Carlsen, Magnus", 9 games of 2001, beside "Carlsen,M", 3,421): both named,
+    with the commands that make them one or mark the other. `lead` names the tracked player
+    as the command marked them ("--player 'Carlsen, Magnus' marked Carlsen,Magnus"). None
+    when no such spelling has more games."""
+    import shlex
+
+    from tracker.usecases.players import spellings_beside
+
+    me, others = spellings_beside(store, ref.id)
+    mine = sum(me.games.values())
+    bigger = [p for p in others if sum(p.games.values()) > mine]
+    if not bigger:
+        return None
+    shown = [f"{p.name} has {_games(p)}" for p in bigger[:BIGGER_SHOWN]]
+    if len(bigger) > BIGGER_SHOWN:
+        shown.append(f"{len(bigger) - BIGGER_SHOWN:,} more (`tracker players --search` lists them)")
+    top = bigger[0]
+
+    def arg(fide_id: int | None, name: str) -> str:
+        return str(fide_id) if fide_id else shlex.quote(name)
+
+    that = "a spelling" if len(bigger) == 1 else "spellings"
+    return (
+        f"warning: {lead}: {_games(me)}; {', '.join(shown)}, {that} that may be the same "
+        f"person: if {top.name} is, "
+        f"`tracker player merge {arg(ref.fide_id, ref.name)} {arg(top.fide_id, top.name)}` "
+        f"makes them one, tracked; if it is yours instead, `tracker player set "
+        f"{arg(top.fide_id, top.name)} --me` tracks it"
+    )
 
 
 def players_command(
@@ -236,12 +290,15 @@ def set_command(
             ref = set_facts(store, ref.id, **facts)
         if me:
             set_me(store, ref.id)
+        bigger = bigger_spellings(store, ref, f"{ref.name}, now tracked") if me else None
     finally:
         store.close()
     said = [_fact_said(k, v) for k, v in facts.items()]
     if me:
         said.insert(0, "tracked player")
     out.print(f"{who(ref)}: {', '.join(said)}", markup=False)
+    if bigger is not None:
+        err.print(bigger, markup=False, soft_wrap=True)
 
 
 def _fact_said(fact: str, value: Any) -> str:

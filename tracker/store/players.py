@@ -28,7 +28,7 @@ from tracker.errors import BadInput, NotFound
 from tracker.identity.names import PART, match_rank, normalize_name
 from tracker.model import PlayerRef
 from tracker.store.db import Store, chunks, writing
-from tracker.store.lists import surnames_agree
+from tracker.store.lists import name_fit, name_forms, surnames_agree
 from tracker.store.schema import (
     games,
     official_checked,
@@ -559,3 +559,27 @@ def _add_aliases(result: dict[int, dict[str, Any]], rows: Sequence[Any]) -> None
         entry = result.get(int(pid))
         if entry is not None:
             entry["aliases"].append(str(norm))
+
+
+def spellings_beside(store: Store, player_id: int) -> tuple[PlayerSummary, list[PlayerSummary]]:
+    """The player (as `list_players` shows them) and the other players whose name may be
+    theirs, most games first: the same surname, given names that agree word by word, an
+    initial standing for a word (tracker.store.lists.name_fit: "Carlsen,M" beside
+    "Carlsen, Magnus"), and no other FIDE ID. The spellings `tracker player merge` can
+    make one person; the tracker never merges them by itself."""
+    ref = get_player(store, player_id)
+    forms = name_forms(ref.name)
+    found: dict[int, PlayerSummary] = {}
+    for surname in sorted({" ".join(sur) for sur, _ in forms}):  # (none: a name of no words)
+        for summary in list_players(store, surname):
+            found.setdefault(summary.id, summary)
+    me = found.get(player_id) or PlayerSummary(ref.id, ref.name, ref.fide_id, ref.is_me)
+    others = [
+        p
+        for p in found.values()
+        if p.id != player_id
+        and not (p.fide_id is not None and ref.fide_id is not None and p.fide_id != ref.fide_id)
+        and name_fit(forms, name_forms(p.name)) is not None
+    ]
+    others.sort(key=lambda p: (-sum(p.games.values()), normalize_name(p.name), p.id))
+    return me, others
