@@ -1,5 +1,6 @@
 """`--player` on a real career (issue 28): a name that fits a small spelling beside a big one
-says so and names both, with the commands that merge them or mark the other.
+says so and names both, with the commands that merge them or mark the other; a name that
+several players fit exits 2 in one line whether the database had them before or not.
 
 pgnmentor-Carlsen.pgn.xz (../shared/corpus) holds 9 games of 2001 under "Carlsen, Magnus"
 and 3,421 under "Carlsen,M" (and one game of a "Carlsen,H").
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, need_shared, run_captured, run_cli
+from tests.conftest import CORPUS, dump_db, need_shared, run_captured, run_cli
 
 CARLSEN = CORPUS / "pgnmentor-Carlsen.pgn.xz"
 WARNING = (
@@ -22,6 +23,10 @@ WARNING = (
     "be the same person: if Carlsen,M is, `tracker player merge Carlsen,Magnus Carlsen,M` "
     "makes them one, tracked; if it is yours instead, `tracker player set Carlsen,M --me` "
     "tracks it\n"
+)
+SEVERAL = (
+    "3 players match 'Carlsen': Carlsen,H (FIDE ID -); Carlsen,M (FIDE ID -); "
+    "Carlsen,Magnus (FIDE ID -); give more of the name or the FIDE ID"
 )
 
 
@@ -111,3 +116,32 @@ def test_player_set_me_names_the_bigger_spelling_too(
     # another player's spelling (another given name) is not one of them
     code, out, err = run(capsys, monkeypatch, "player", "set", "Carlsen,H", "--me", "--db", db)
     assert (code, out, err) == (0, "Carlsen,H: tracked player\n", "")
+
+
+def test_a_name_several_players_fit_exits_2_on_a_fresh_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    need_shared()
+    db = tmp_path / "t.db"
+    code, out, err = run(
+        capsys, monkeypatch, "import", str(CARLSEN), "--player", "Carlsen", "--db", str(db)
+    )
+    assert code == 2
+    assert "tracked player" not in out
+    assert err == (
+        f"error: --player 'Carlsen' not marked: {SEVERAL}; the games are stored: mark your "
+        "player with `tracker player set PLAYER --me`\n"
+    )
+    assert _count(db, "SELECT count(*) FROM games") == 3430
+    assert _tracked(db) == []
+
+
+def test_a_name_several_players_fit_exits_2_on_a_populated_database(
+    populated: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = dump_db(populated)
+    code, out, err = run(
+        capsys, monkeypatch, "import", str(CARLSEN), "--player", "Carlsen", "--db", str(populated)
+    )
+    assert (code, out, err) == (2, "", f"error: {SEVERAL}\n")
+    assert dump_db(populated) == before

@@ -26,7 +26,7 @@ from tracker.cli.common import (
     unless_closed,
 )
 from tracker.cli.players import bigger_spellings, who
-from tracker.errors import TrackerError
+from tracker.errors import BadInput, TrackerError
 from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
@@ -139,8 +139,9 @@ def import_command(
             "--player",
             help="Mark this player (name or FIDE ID) as yours: later commands default "
             "to them. Checked before anything is stored: a bad value or a name "
-            "several players match stops the import (exit 2); a player found in "
-            "no file is a warning (the games stay stored, exit 0). Another "
+            "several players match stops the import (exit 2); a name several players "
+            "of these files match is not marked (exit 2, the games stay stored); a player "
+            "found in no file is a warning (the games stay stored, exit 0). Another "
             "spelling with more games that may be the same person is named, with the "
             "command that merges them.",
             show_default=False,
@@ -251,9 +252,15 @@ def import_command(
             raise typer.Exit(130) from None
         with unless_closed():
             _print_report(report, said, default_list=default_list, store=store, before=before)
+        several: BadInput | None = None  # --player fits several players of these files
         if player is not None:
             try:
                 ref = known or resolve_player(store, player)
+            except BadInput as exc:  # as before the import on a database that has them
+                several = BadInput(
+                    f"--player {player!r} not marked: {exc}; the games are stored: mark "
+                    "your player with `tracker player set PLAYER --me`"
+                )
             except TrackerError as exc:  # the games are stored: a warning, not a failure
                 err.print(
                     f"warning: --player {player!r} not marked: {exc}; the games are "
@@ -276,10 +283,15 @@ def import_command(
     failed = report.failed
     if failed:
         names = ", ".join(s.name for s in failed)
-        raise TrackerError(
+        failure = TrackerError(
             f"{failed_files(len(failed), len(report.sources))} (nothing of "
             f"{'it' if len(failed) == 1 else 'them'} was stored): {names}"
         )
+        if several is None:
+            raise failure
+        err.print(f"error: {failure}", markup=False, soft_wrap=True)
+    if several is not None:  # exit 2, as `--help` says, whether the database had them or not
+        raise several
 
 
 def _known_player(store: Store, player: str) -> PlayerRef | None:
