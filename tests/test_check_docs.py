@@ -37,7 +37,7 @@ def _commands(text: str) -> list[tuple[str, str]]:
 def _run(command: str, db: Path) -> str:
     args = shlex.split(command)
     assert args[0] == "tracker"
-    env = {**os.environ, "TRACKER_DB": str(db), "COLUMNS": "200"}
+    env = {**os.environ, "TRACKER_DB": str(db), "COLUMNS": "200", "TRACKER_TODAY": "2026-12-04"}
     env.pop("TRACKER_DEBUG", None)
     proc = subprocess.run(
         [sys.executable, "-m", "tracker", *args[1:]],

@@ -405,8 +405,8 @@ def event_list(
                     r["name"],
                     r["start"] or "?",
                     r["end"] or "?",
-                    r["list"],
-                    r["period"] or "none",
+                    r["list"] + ("*" if r["list_assumed"] else ""),
+                    (r["period"] or "none") + ("*" if r["period_assumed"] else ""),
                     str(r["games"]),
                     _points(r["points"]) if r["games"] else "",
                     "" if r["performance"] is None else str(r["performance"]),
@@ -423,6 +423,19 @@ def event_list(
             optional=(3, 8, 10, 9),  # End, Rp, Not counted, Change
             wrap=1,  # the tournament's name
         )
+        said = []
+        if any(r["list_assumed"] for r in rows):
+            said.append(
+                "List*: assumed (no time control: the event's name, else standard); "
+                "`tracker event set ID --list LIST` corrects it."
+            )
+        if any(r["period_assumed"] for r in rows):
+            said.append(
+                "Period*: by the closing date, assumed (it ended days before the list before: "
+                "FIDE may have rated it there); `tracker event set ID --period YYYY-MM` pins it."
+            )
+        if said:
+            echo_lines(["", *said])
 
 
 def _points(value: int | float) -> str:

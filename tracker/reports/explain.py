@@ -14,7 +14,13 @@ from tracker.model import Period, PlayerRef
 from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
 from tracker.periods.facts import is_list_month
 from tracker.reports.figures import tournament_figures, tournament_out
-from tracker.reports.history import assumption_text, k_by_tournament
+from tracker.reports.history import (
+    assumption_text,
+    closing_texts,
+    k_by_tournament,
+    list_assumed_games,
+    not_counted_text,
+)
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -74,7 +80,11 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     was = "unrated" if row.rating_before is None else str(row.rating_before)
     lines.append(f"Rating before: {was} ({row.rating_before_source})")
     if row.out is not None:
-        lines.append(f"K {row.out.k}: {row.out.k_reason}" + _k_from_list(replay_, row, player))
+        reason = row.out.k_reason
+        if any(a.fact == "rated-games" for a in row.assumptions) and "assumed" not in reason:
+            reason = reason.replace("games completed", "games completed (a count assumed)")
+        lines.append(f"K {row.out.k}: {reason}" + _k_from_list(replay_, row, player))
+        lines += [f"  {assumption_text(a, player)}" for a in row.assumptions]
         if row.out.k_by_tournament:
             lines.append(
                 "  each tournament is rated with the K of the list in force at its "
@@ -85,9 +95,21 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             continue  # nothing of it counted (online, excluded...): under "Games not counted"
         lines.append("")
         lines += _explain_tournament(plan, row)
+    assumed = list_assumed_games(row)
+    if assumed:
+        lines.append("")
+        lines.append(
+            f"List assumed: {plural(assumed, 'counted game')} without a time control, put on "
+            "this list by assumption (the event's name, else standard); `tracker event set "
+            "ID --list LIST` corrects a tournament."
+        )
+    closing = closing_texts(row)
+    if closing:
+        lines.append("")
+        lines += [f"Period assumed: {x}" for x in closing]
     if row.not_counted:
         lines.append("")
-        lines.append("Games not counted:")
+        lines.append(f"Games {not_counted_text(row)}:")
         lines += _not_counted_lines(row.not_counted)
     lines.append("")
     if row.out is not None:
@@ -231,12 +253,10 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
                 ),
             ]
         )
-    lines += render_table(
-        ["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg", "Not counted"],
-        rows,
-        (1, 3, 4, 5, 6, 7),
-        indent="    ",
-    )
+    headers = ["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg", "Not counted"]
+    if not any(r[-1] for r in rows):  # every game counted: no column for why one did not
+        headers, rows = headers[:-1], [r[:-1] for r in rows]
+    lines += render_table(headers, rows, (1, 3, 4, 5, 6, 7), indent="    ")
     lines += [f"    opponents' ratings from the {f}" for f in sorted(files)]
     if any(g.capped for g in tout.games):
         lines.append("    * the difference is capped (the rating difference used is shown in D)")

@@ -12,6 +12,7 @@ from typing import Any
 
 from tracker.periods import Replay
 from tracker.reports.figures import tournament_out, unit_figures
+from tracker.reports.history import closing_assumed, not_counted_label
 from tracker.reports.text import fmt_points, json_points
 
 
@@ -38,13 +39,23 @@ def _csv_text(text: str) -> str:
     return text
 
 
+def _csv_item(v: Any) -> str:
+    if isinstance(v, dict) and "fact" in v:
+        return str(v["fact"])
+    if isinstance(v, dict) and "reason" in v:
+        return f"{v['reason']} {v['games']}"
+    if isinstance(v, dict) and "may_be" in v:
+        return f"{v['tournament_id']} {v['may_be']}"
+    return str(v)
+
+
 def _csv_cell(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, list):  # the assumptions: their facts
-        return ";".join(str(v["fact"]) if isinstance(v, dict) else str(v) for v in value)
+    if isinstance(value, list):  # the assumptions: their facts; not counted: reason N
+        return ";".join(_csv_item(v) for v in value)
     if isinstance(value, str):
         return _csv_text(value)
     return value
@@ -67,6 +78,9 @@ EVENT_COLUMNS = (
     "performance",
     "change_exact",
     "change",
+    "list_assumed",
+    "period_assumed",
+    "not_counted_reasons",
 )
 
 
@@ -75,9 +89,16 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
     rows = []
     for rp in replays:
         figures = unit_figures([rp])
+        reasons: dict[int, dict[str, int]] = {}
+        for row in rp.rows:
+            for n in row.not_counted:
+                label = not_counted_label(n.reason)
+                by = reasons.setdefault(n.game.tournament_id, {})
+                by[label] = by.get(label, 0) + 1
         for u in rp.units:
             t = u.tournament
             fig = figures.get((t.id, str(u.rating_list)))
+            may_be = closing_assumed(u)
             rows.append(
                 {
                     "id": t.id,
@@ -100,6 +121,15 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                     if fig is None or fig.change_exact is None
                     else str(fig.change_exact),
                     "change": None if fig is None else fig.change,
+                    # what the replay assumed of it (docs/export.md)
+                    "list_assumed": any(g.list_assumed for g in u.games),
+                    "period_assumed": None if may_be is None else str(may_be),
+                    "not_counted_reasons": [
+                        {"reason": label, "games": n}
+                        for label, n in sorted(
+                            reasons.get(t.id, {}).items(), key=lambda kv: (-kv[1], kv[0])
+                        )
+                    ],
                 }
             )
     rows.sort(key=lambda r: (r["start"] or "9999", r["id"], r["list"]))

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import PeriodRow, Replay
 from tracker.reports.explain import ignored_lines
-from tracker.reports.history import assumption_text, k_by_tournament
+from tracker.reports.history import (
+    assumption_text,
+    closing_texts,
+    k_by_tournament,
+    list_assumed_games,
+    not_counted_counts,
+    not_counted_text,
+)
 from tracker.reports.text import fmt_signed, plural, plural_points, unit_dates
 
 
@@ -195,7 +202,8 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
     for r in detail:
         if not r.games and r.out is None and r.first is None:
             labels = ", ".join(p.unit.label for p in r.tournaments)
-            lines.append(f"  {r.period}: no game counted ({labels})")
+            why = not_counted_text(r) or "no game counted"
+            lines.append(f"  {r.period}: {why} ({labels})")
             continue
         lines.append(_period_line(r))
         for plan in r.tournaments:
@@ -208,6 +216,33 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
                 "(a tournament that started under it)"
             )
         lines += [f"    {assumption_text(a, rep.player)}" for a in r.assumptions]
+        assumed_list = list_assumed_games(r)
+        if assumed_list:
+            lines.append(
+                f"    list assumed: {plural(assumed_list, 'game')} without a time control "
+                "(`tracker event set ID --list LIST` corrects a tournament)"
+            )
+        if r.not_counted:
+            lines.append(f"    {not_counted_text(r)}")
+        lines += [f"    period assumed: {x}" for x in closing_texts(r)]
+    if summed:
+        s_assumed = sum(list_assumed_games(r) for r in summed)
+        s_skipped = sum(n for r in summed for _, n in not_counted_counts(r))
+        s_closing = sum(len(closing_texts(r)) for r in summed)
+        said = [
+            f"{plural(s_assumed, 'game')} on their list by assumption (no time control)"
+            if s_assumed
+            else "",
+            f"{plural(s_skipped, 'game')} not counted" if s_skipped else "",
+            f"{plural(s_closing, 'tournament')} on a list by the closing date, assumed"
+            if s_closing
+            else "",
+        ]
+        if any(said):
+            lines.append(
+                "  in the lists summed up: " + "; ".join(x for x in said if x) + " (history "
+                "says which)"
+            )
     tagged = [r for r in summed if r.source == "Elo tag" and r.tag_difference not in (None, 0)]
     assumed = {assumption_text(a, rep.player) for r in summed for a in r.assumptions}
     if tagged:
