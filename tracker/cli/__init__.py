@@ -63,7 +63,7 @@ COMMAND_MODULES = (
 )
 
 
-# The C extensions (issue 18): what each speeds up, its module, and where the choice of it
+# The C extensions: what each speeds up, its module, and where the choice of it
 # is made (the module and the name that holds it, or None when the pure Python code runs).
 EXTENSIONS = (("the PGN reader", "tracker.pgn._speedups", "tracker.pgn.native", "SPEEDUPS"),)
 
@@ -179,8 +179,7 @@ COMMANDS = {
 def build_app(modules: tuple[str, ...] = COMMAND_MODULES, only: str | None = None) -> typer.Typer:
     """The program with the commands of `modules` (by default all of them); with `only`,
     just the command or group of that name among them (what a command line runs: typer
-    builds the click objects of every command registered, reading each one's signature,
-    about 1 ms a command)."""
+    builds the click objects of every command registered, reading each one's signature)."""
     built = typer.Typer(
         name="tracker",
         help=HELP,
@@ -224,8 +223,8 @@ def _command_word(argv: list[str]) -> str | None:
 
 def __getattr__(name: str) -> typer.Typer:
     """`tracker.cli.app`: the whole program, made when first asked for (the command line
-    itself makes only the command it runs: building every command's click objects costs
-    typer about 50 ms at every start)."""
+    itself makes only the command it runs: building every command's click objects at every
+    start is what made it slow)."""
     if name == "app":
         built = build_app()
         globals()["app"] = built
@@ -242,12 +241,11 @@ def _one_line(message: str) -> str:
 def console() -> None:
     """The program (the `tracker` script, `python -m tracker`): `main`, and then, whatever
     the way out, every object the command made frozen for the interpreter's exit
-    (`gc.freeze`). At exit CPython collects garbage over all of them, several passes of
-    some 20 ms each over the 50,000 objects that tracker and its libraries hold (about 0.13
-    s of CPU for `tracker history`, a quarter of the command: issue 18), while nothing is
-    left to collect that matters: the command has closed what it wrote and committed or
-    rolled back its transaction, standard output is flushed as ever, and atexit handlers
-    run. (Not in `main`: a test or a library that calls it goes on living.)"""
+    (`gc.freeze`). At exit CPython would collect garbage over all of them, several passes
+    over every object tracker and its libraries hold (docs/performance.md has the cost),
+    while nothing is left to collect that matters: the command has closed what it wrote
+    and committed or rolled back its transaction, standard output is flushed as ever, and
+    atexit handlers run. (Not in `main`: a test or a library that calls it goes on living.)"""
     try:
         main()
     finally:

@@ -58,7 +58,7 @@ class _LazyConsole:
         return getattr(self.console, name)
 
 
-# --- what reaches the terminal (issue 19 item 7) ---------------------------------------------
+# --- what reaches the terminal ---------------------------------------------------------------
 #
 # A name from a PGN tag, an official list or an archive member may hold control characters:
 # ESC opens a sequence that retitles the window (OSC) or clears it (CSI), BEL rings, BS and
@@ -300,7 +300,7 @@ class ClosedOutput:
     """Whether standard output was closed under a command (`tracker import X | head -1`).
 
     A command that stores (import) goes on to the end when its output is gone: what it was
-    asked to store is stored, and it says so on stderr at the end (issue 19). From the first
+    asked to store is stored, and it says so on stderr at the end. From the first
     write that fails, standard output is /dev/null: later lines (and the flush at exit) are
     dropped without an error."""
 
