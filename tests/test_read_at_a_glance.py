@@ -138,9 +138,7 @@ def test_the_assumed_list_is_said_once_under_the_table(
     assert "on this list by assumption (no time control" not in out
     assert out.count(f"list assumed: all {games} games shown have no time control") == 1
     # CSV and JSON keep each row's note whole
-    assert all(
-        "on this list by assumption" in r["note"] for r in rows if r["list_assumed_games"]
-    )
+    assert all("on this list by assumption" in r["note"] for r in rows if r["list_assumed_games"])
 
 
 def test_the_first_row_says_where_its_rating_came_from(
@@ -235,14 +233,14 @@ def test_next_after_an_old_official_rating_says_its_age(
     assert re.search(r"Left out: \d+ tournaments of the earlier lists ended 7 days or less", out)
 
 
-def test_a_list_in_the_future_is_flagged(
-    sample_db: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_list_in_the_future_is_flagged(sample_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # The sample season's next list is 2026-04: seen from 2025, it is far ahead.
     monkeypatch.setenv("TRACKER_TODAY", "2025-06-01")
     monkeypatch.setenv("COLUMNS", "200")
     _, out, _ = run_captured("next", "--db", sample_db)
     assert re.search(r"That list is \d+ months? away: games are dated after today", out)
+    _, out, _ = run_captured("history", "--db", sample_db)
+    assert "The 2026-04 list is 10 months away: games are dated after today (2025-06-01)" in out
     monkeypatch.setenv("TRACKER_TODAY", "not a date")
     code, _, err = run_captured("next", "--db", sample_db)
     assert code == 2 and "TRACKER_TODAY='not a date': give a date as YYYY-MM-DD" in err
@@ -270,3 +268,43 @@ def test_wrap_text_cuts_a_word_longer_than_the_line() -> None:
     assert wrap_text("abcdefghij kl", 4) == ["abcd", "efgh", "ij", "kl"]
     assert wrap_text("", 5) == [""]
     assert all(cell_width(x) <= 4 for x in wrap_text("日本語のテキスト", 4))
+
+
+def test_a_real_terminal_gives_its_width(sample_db: str) -> None:
+    # No COLUMNS: the width is the terminal's (a pseudo-terminal of 72 columns here).
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import termios
+
+    from tests.conftest import subprocess_env, tracker_command
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 72, 0, 0))
+    env = subprocess_env()
+    env.pop("COLUMNS", None)
+    env["TRACKER_TODAY"] = TODAY
+    with subprocess.Popen(
+        tracker_command("history", "--db", sample_db),
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as proc:
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(master)
+        assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
+    out = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    assert "Period" in out and _too_wide(out, 72) == []
+    assert "(not shown, to fit 72 columns:" in out

@@ -87,6 +87,7 @@ def history(
     from tracker.reports import (
         HISTORY_COLUMNS,
         HISTORY_OPTIONAL,
+        future_text,
         history_rows,
         history_table,
         notes_said_once,
@@ -128,10 +129,12 @@ def history(
             optional=HISTORY_OPTIONAL,
         )
         season = season_summary(replay_, first, last)
+        ahead = future_text(Period.parse(rows[-1]["period"]), today())
         extra = (
             legend
             + ([season_line(season), ratings_line(season)] if season is not None else [])
             + unplaced_lines(replay_)
+            + ([f"The {rows[-1]['period']} list is {ahead}"] if ahead else [])
         )
         if extra:
             echo_lines(["", *extra])

@@ -44,6 +44,7 @@ from tracker.reports.history import (
 from tracker.reports.nextlist import (
     OPEN_MARGIN_DAYS,
     NextReport,
+    future_text,
     next_lines,
     next_report,
     open_groups,
@@ -82,6 +83,7 @@ __all__ = [
     "fmt_int",
     "fmt_points",
     "fmt_signed",
+    "future_text",
     "game_rows",
     "history_row",
     "history_rows",

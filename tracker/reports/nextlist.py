@@ -108,6 +108,18 @@ def _age(months: int) -> str:
     return plural(years, "year") if years else plural(rest, "month")
 
 
+def future_text(period: Period, today: dt.date) -> str | None:
+    """ "N months away: games are dated after today ..." for a list more than FUTURE_MONTHS
+    after `today`; None for a nearer one."""
+    months = _months(today, period.list_date)
+    if months <= FUTURE_MONTHS:
+        return None
+    return (
+        f"{_age(months)} away: games are dated after today ({today.isoformat()}); check "
+        "their Date tags."
+    )
+
+
 def open_groups(items: Sequence[tuple[str, str]]) -> list[tuple[str, list[str]]]:
     """The open items as (reason, tournaments), in order: three or more items that share a
     reason (a tournament's id in the command that settles it aside) are one group, the
@@ -266,10 +278,7 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
                 f"--period {rep.next_period} --rating R`, or import the list)."
             )
         elif months > FUTURE_MONTHS:
-            lines.append(
-                f"  That list is {_age(months)} away: games are dated after today "
-                f"({today.isoformat()}); check their Date tags."
-            )
+            lines.append(f"  That list is {future_text(rep.next_period, today)}")
     groups = open_groups(rep.open)
     if groups:
         lines.append("Still open:")
