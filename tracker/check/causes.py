@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tracker.check.context import Context, rating_text, reproduced
-from tracker.check.games import games_extra_causes, games_missing_causes
+from tracker.check.games import closing_date_causes, games_extra_causes, games_missing_causes
 from tracker.check.report import ELO_TAG, PRE_2008, UNEXPLAINED, Cause
 from tracker.check.rules import base_correction_causes, cap_causes, k_causes, rounding_causes
 from tracker.fide.editions import FIRST_DATE
@@ -27,6 +27,10 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
         causes += games_missing_causes(ctx, row, entry, theirs - ours)
     elif theirs is not None and theirs < ours:
         causes += games_extra_causes(ctx, row, entry, ours - theirs)
+    # the closing-date rule undone (FIDE's game count unknown, or the counts' analyses
+    # did not pin that tournament)
+    pinned = {c.command for c in causes}
+    causes += [c for c in closing_date_causes(ctx, row, entry) if c.command not in pinned]
     if row.out is not None and row.rating_before is not None:
         causes += k_causes(row, entry)
         causes += cap_causes(row, entry)

@@ -9,8 +9,10 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from tracker.check.assumed import ClosingDate, closing_dates
 from tracker.check.context import Context, rating_text, reproduced
 from tracker.check.report import (
+    CLOSING_DATE,
     GAMES_EXTRA,
     GAMES_MISSING,
     NOT_IN_DATABASE,
@@ -90,6 +92,13 @@ def games_missing_causes(
             if item[2] > 0 and (end is None or end < here.list_date):  # over before the list
                 candidates.append(item)
                 origin[item[0]] = p
+    pushed = {
+        c.tournament_id: c
+        for p in set(origin.values())
+        if (other := ctx.base.row(p)) is not None
+        for c in closing_dates(other)
+        if c.earlier == here
+    }
     for combo in _subsets(candidates, missing):
         rep = _pin(ctx, combo, here)
         ok_here = reproduced(rep, here, entry)
@@ -97,10 +106,13 @@ def games_missing_causes(
         verified = [p for p in where if p in ctx.official and reproduced(rep, p, ctx.official[p])]
         broken = [p for p in where if p in ctx.official and not reproduced(rep, p, ctx.official[p])]
         got = rep.row(here)
+        rule = [pushed[c[0]] for c in combo if c[0] in pushed]
         text = (
             f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
             f"{row.games}: {_names(combo)}, which the replay rated on the "
-            f"{', '.join(str(p) for p in where)} list, probably landed here; "
+            f"{', '.join(str(p) for p in where)} list, probably landed here"
+            + (f" ({_closing_words(rule)})" if rule else "")
+            + "; "
         )
         if ok_here:
             text += (
@@ -191,10 +203,18 @@ def games_extra_causes(
     here = row.period
     items = [i for i in _plans_with_counts(row) if i[2] > 0]
     ends = {p.unit.tournament.id: p.unit.end for p in row.tournaments}
+    pushed = {c.tournament_id: c for c in closing_dates(row)}
     for combo in _subsets(items, extra):
         best: Cause | None = None
+        also: Cause | None = None  # a later list, when the earlier one is not confirmed
         last = max((e for c in combo if (e := ends.get(c[0])) is not None), default=None)
-        for target in ctx.neighbours(here):
+        rule = [pushed[c[0]] for c in combo if c[0] in pushed]
+        earlier = {c.earlier for c in rule}
+        first = next(iter(earlier)) if len(rule) == len(combo) and len(earlier) == 1 else None
+        targets = ctx.neighbours(here)
+        if first is not None:  # the closing-date rule moved it: its earlier list first
+            targets = [first, *(t for t in targets if t != first)]
+        for target in targets:
             if last is not None and target.list_date <= last:
                 continue  # a list cannot rate a tournament that was not over
             if ctx.base.start is not None and target <= ctx.base.start:
@@ -209,20 +229,24 @@ def games_extra_causes(
                 check = f" and {rating_text(there.rating)} for {target}, as published"
             else:
                 check = f" (no official entry for {target} to confirm it)"
+            why = _closing_words(rule) if target == first else _why_there(target, here)
             cause = Cause(
                 GAMES_EXTRA,
                 f"games extra: FIDE rated {entry.games} games on the {here} list, the replay "
                 f"{row.games}: {_names(combo)} was probably rated on the {target} list "
-                f"({_why_there(target, here)}); re-running the replay with that pin gives "
+                f"({why}); re-running the replay with that pin gives "
                 f"{rating_text(entry.rating)} for {here}{check}",
                 reproduces=True,
                 games_match=True,
                 command=_commands(combo, target),
             )
             if there is not None:
-                best = cause
+                best, also = cause, None
                 break
-            best = best or cause
+            if best is None:
+                best = cause
+            elif also is None and best.command != cause.command and first is not None:
+                also = cause  # the earlier list and a late report: both fit, neither confirmed
         if best is None:
             rep = _pin(ctx, combo, None, exclude=True)
             if reproduced(rep, here, entry):
@@ -246,6 +270,8 @@ def games_extra_causes(
                 command=_commands(combo, next_list(here, ctx.rating_list)),
             )
         causes.append(best)
+        if also is not None:
+            causes.append(also)
     causes = _drop_disproved(causes)
     causes += _unrated_for_fide(ctx, row, entry, extra)
     return causes
@@ -255,6 +281,64 @@ def _drop_disproved(causes: list[Cause]) -> list[Cause]:
     """When one tournament's move reproduces the list, the moves that do not are disproved."""
     if any(c.reproduces for c in causes):
         return [c for c in causes if c.reproduces]
+    return causes
+
+
+def _closing_words(rule: Sequence[ClosingDate]) -> str:
+    """Why a tournament the closing-date rule moved may be on its earlier list."""
+    c = rule[0]
+    ended = (
+        f"it ended {c.end.isoformat()}"
+        if len(rule) == 1
+        else f"they ended by {max(r.end for r in rule).isoformat()}"
+    )
+    days = "1 day" if c.days_before == 1 else f"{c.days_before} days"
+    if len(rule) > 1:
+        days = f"{min(r.days_before for r in rule)} days or more"
+    return (
+        f"{ended}, {days} before the {c.earlier} list: the replay put it on the {c.put_on} "
+        "list by the closing-date rule, an assumption; FIDE rates it on the earlier list when "
+        "the report arrives in time"
+    )
+
+
+def closing_date_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
+    """The closing-date rule undone, each verified by re-running the replay: a tournament of
+    the next list that ended a few days before this list's date, pinned here; a tournament of
+    this list that ended a few days before the previous list's date, pinned there. Kept when
+    this period comes out as published (and the other list, when it has an official entry)."""
+    here = row.period
+    tried: list[tuple[ClosingDate, Period]] = []
+    after = ctx.base.row(next_list(here, ctx.rating_list))
+    if after is not None:
+        tried += [(c, here) for c in closing_dates(after) if c.earlier == here]
+    tried += [(c, c.earlier) for c in closing_dates(row)]
+    causes: list[Cause] = []
+    for c, target in tried:
+        t = ctx.tournament(c.tournament_id)
+        rep = ctx.rerun(tournaments=[replace(t, pinned_period=target)])
+        if not reproduced(rep, here, entry):
+            continue
+        other = c.put_on if target == here else target
+        there = ctx.official.get(other)
+        if there is not None and there.rating is not None and not reproduced(rep, other, there):
+            continue
+        confirm = (
+            f" and {rating_text(there.rating)} for {other}, as published"
+            if there is not None and there.rating is not None
+            else f" (no official entry for {other} to confirm it)"
+        )
+        causes.append(
+            Cause(
+                CLOSING_DATE,
+                f"the closing date: {c.tournament} (id {c.tournament_id}) was probably rated "
+                f"on the {c.earlier} list ({_closing_words([c])}); re-running the replay with "
+                f"that pin gives {rating_text(entry.rating)} for {here}{confirm}",
+                reproduces=True,
+                games_match=_games_ok(rep, here, entry),
+                command=c.command,
+            )
+        )
     return causes
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from tracker.check.assumed import closing_dates, list_assumed_games, not_counted_counts
 from tracker.check.causes import likely_causes
 from tracker.check.context import Context
 from tracker.check.report import DIFFERS, MATCH, START, Cause, CheckReport, CheckRow
@@ -35,10 +36,10 @@ def reconcile(
             rows.append(_row(row, entry, START, (), ("the replay starts from this rating",)))
             continue
         if _rating_matches(row, entry):
-            rows.append(_row(row, entry, MATCH, (), _elo_notes(row) + _assumed(row, who), who))
+            rows.append(_row(row, entry, MATCH, (), _elo_notes(row), who))
             continue
         causes = likely_causes(ctx, row) if analyse else ()
-        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row) + _assumed(row, who), who))
+        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row), who))
     rows = _reanchor_notes(rows)
     notes: list[str] = []
     pre = [nc for nc in base.unplaced if "2008" in nc.reason]
@@ -86,12 +87,10 @@ def _row(
         assumptions=tuple((a.fact, a.assumed, a.command_for(who)) for a in row.assumptions),
         official_source=entry.source,
         official_flag=entry.flag,
+        list_assumed_games=list_assumed_games(row),
+        not_counted=not_counted_counts(row),
+        closing_dates=closing_dates(row),
     )
-
-
-def _assumed(row: PeriodRow, who: str) -> tuple[str, ...]:
-    """The facts the replayed K rested on that nobody recorded, with the command for each."""
-    return tuple(a.text_for(who) for a in row.assumptions)
 
 
 def _elo_notes(row: PeriodRow) -> tuple[str, ...]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tracker.check.assumed import ClosingDate
 from tracker.model import NotRated, Period, RatingList
 
 # Stable words for the kinds of cause (JSON `kind`), in the order ties are ranked.
 PRE_2008 = "pre-2008"
 GAMES_EXTRA = "games-extra"
 GAMES_MISSING = "games-missing"
+CLOSING_DATE = "closing-date"  # the closing-date rule put a tournament a list later
 K_DIFFERS = "k"
 UNRATED_OPPONENT = NotRated.UNRATED_OPPONENT.value  # the not-rated word, a plain str
 CAP = "cap"
@@ -24,6 +26,7 @@ CAUSE_ORDER = (
     PRE_2008,
     GAMES_EXTRA,
     GAMES_MISSING,
+    CLOSING_DATE,
     K_DIFFERS,
     UNRATED_OPPONENT,
     CAP,
@@ -74,6 +77,19 @@ class CheckRow:
     assumptions: tuple[tuple[str, str, str], ...] = ()
     official_source: str = "manual"  # where the official number came from: a list file
     official_flag: str | None = None  # the list's flag (i: inactive)
+    # the counted games whose list was assumed (no TimeControl: the event's name, else
+    # standard), the games put off the list by reason ((label, games), as `history` says
+    # them), and the tournaments the closing-date rule moved past an earlier list
+    list_assumed_games: int = 0
+    not_counted: tuple[tuple[str, int], ...] = ()
+    closing_dates: tuple[ClosingDate, ...] = ()
+
+    @property
+    def assumes_something(self) -> bool:
+        """Whether the replayed number rests on a fact nobody recorded."""
+        return bool(
+            self.assumptions or self.list_assumed_games or self.not_counted or self.closing_dates
+        )
 
     @property
     def difference(self) -> int | None:
@@ -110,6 +126,9 @@ class CheckRow:
             ],
             "official_source": self.official_source,
             "official_flag": self.official_flag,
+            "list_assumed_games": self.list_assumed_games,
+            "not_counted": [{"reason": r, "games": n} for r, n in self.not_counted],
+            "period_assumed": [c.to_json() for c in self.closing_dates],
         }
 
 

@@ -1,0 +1,126 @@
+"""What a checked period's replayed number rests on that nobody recorded, for `tracker check`
+to say next to the number (as `tracker history` does): the K facts assumed (the row's
+`assumptions`), the games whose list was assumed (no TimeControl), the games put off the
+list (a name, the schedule, online...: the row's `not_counted`, by reason), and the
+tournaments the closing-date rule moved to a later list (they ended a few days before a
+list's date; FIDE often rates them on that earlier list when the report arrives in time).
+
+Pure: over a replay's `PeriodRow`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from tracker.fide.eventnames import NAME_REASONS
+from tracker.model import NotRated, Period, RatingList
+from tracker.periods import GameFact, PeriodRow, previous_list
+
+BY_THE_NAME = NAME_REASONS - {NotRated.VARIANT.value}
+"""The not-rated reasons only a name gives (a variant comes from the Variant tag too)."""
+
+
+def not_counted_label(reason: str) -> str:
+    """A not-counted game's reason as one short label, as `tracker history` writes it:
+    "tie-break (by the name)" for a reason only a name gives, else the reason's words before
+    its detail (":", " (")."""
+    if reason in BY_THE_NAME:
+        return f"{reason} (by the name)"
+    return re.split(r": | \(", reason, maxsplit=1)[0]
+
+
+def not_counted_counts(row: PeriodRow) -> tuple[tuple[str, int], ...]:
+    """The period's games not counted, (label, games), most first: those the replay left
+    out and those the engine did (an opponent without a rating), as `history` counts them."""
+    counts: dict[str, int] = {}
+    for n in row.not_counted:
+        label = not_counted_label(n.reason)
+        counts[label] = counts.get(label, 0) + 1
+    unrated = sum(
+        len(plan.counted) - len(_counted(row, i)) for i, plan in enumerate(row.tournaments)
+    )
+    if unrated and row.out is not None:  # given to the engine, which left them out
+        counts[NotRated.UNRATED_OPPONENT.value] = unrated
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _counted(row: PeriodRow, i: int) -> list[GameFact]:
+    """The games of the row's `i`th tournament that counted (pooled toward a first rating:
+    every game given to the engine with a rated opponent)."""
+    plan = row.tournaments[i]
+    outs = row.out.tournaments if row.out is not None else ()
+    if i >= len(outs):
+        return [g for g in plan.counted if g.opponent_elo is not None]
+    return [
+        g
+        for g, o in zip(plan.counted, outs[i].games, strict=False)
+        if o.counted and o.opponent_rating is not None
+    ]
+
+
+def list_assumed_games(row: PeriodRow) -> int:
+    """The period's counted games (those of its games count) whose list was assumed."""
+    return sum(1 for i in range(len(row.tournaments)) for g in _counted(row, i) if g.list_assumed)
+
+
+@dataclass(frozen=True)
+class ClosingDate:
+    """A tournament that ended before `earlier`'s list date but inside its closing days: the
+    closing-date rule put it on the later list `put_on`; FIDE may have rated it on
+    `earlier`."""
+
+    tournament: str
+    tournament_id: int
+    end: dt.date
+    put_on: Period
+    earlier: Period
+
+    @property
+    def days_before(self) -> int:
+        return (self.earlier.list_date - self.end).days
+
+    @property
+    def command(self) -> str:
+        return f"tracker event set {self.tournament_id} --period {self.earlier}"
+
+    def text(self) -> str:
+        days = "1 day" if self.days_before == 1 else f"{self.days_before} days"
+        return (
+            f"{self.tournament} ended {self.end.isoformat()}, {days} before the {self.earlier} "
+            f"list: put on the {self.put_on} list by the closing-date rule, assumed; FIDE "
+            f"rates it on the {self.earlier} list when the report arrives in time"
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """As `history --format json` writes it (`period_assumed`), with the last round."""
+        return {
+            "tournament": self.tournament,
+            "tournament_id": self.tournament_id,
+            "may_be": str(self.earlier),
+            "command": self.command,
+            "end": self.end.isoformat(),
+        }
+
+
+def closing_dates(row: PeriodRow) -> tuple[ClosingDate, ...]:
+    """The row's tournaments the closing-date rule moved past an earlier list (not pinned:
+    a pin is a recorded fact)."""
+    found: list[ClosingDate] = []
+    for plan in row.tournaments:
+        u = plan.unit
+        if u.pinned or u.end is None or u.period is None or not plan.counted:
+            continue
+        earlier = closing_date_earlier(u.end, u.period, row.rating_list)
+        if earlier is not None:
+            found.append(ClosingDate(u.label, u.tournament.id, u.end, u.period, earlier))
+    return tuple(found)
+
+
+def closing_date_earlier(end: dt.date, period: Period, rating_list: RatingList) -> Period | None:
+    """The list before `period` when the tournament ended before its date (so only its
+    closing days kept it off), else None."""
+    earlier = previous_list(period, rating_list)
+    if earlier is None or end >= earlier.list_date:
+        return None
+    return earlier
