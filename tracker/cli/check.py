@@ -252,12 +252,72 @@ CHECK_HEADERS = [
     "FIDE K (prev)",
     "status",
     "from",
+    "assumed",
 ]
+
+
+def _assumed(report: CheckReport) -> tuple[list[str], list[str]]:
+    """What each compared row's replayed number rests on that nobody recorded, as short marks
+    for the table's last column ("K", "list 4", "period", "not counted 1"), and the lines
+    under the table that say each in full once, with the command that settles it."""
+    compared = [r for r in report.rows if r.status != "start"]
+    marks: list[str] = []
+    for r in report.rows:
+        if r.status == "start":
+            marks.append("")
+            continue
+        parts = []
+        if r.assumptions:
+            parts.append("K")
+        if r.list_assumed_games:
+            parts.append(f"list {r.list_assumed_games}")
+        if r.closing_dates:
+            parts.append("period")
+        if r.not_counted:
+            parts.append(f"not counted {sum(n for _, n in r.not_counted)}")
+        marks.append(", ".join(parts))
+    every = len(compared)
+
+    def where(periods: list[str]) -> str:
+        return "" if len(periods) == every else f" ({', '.join(periods)})"
+
+    lines: list[str] = []
+    k: dict[tuple[str, str, str], list[str]] = {}
+    for r in compared:
+        for a in r.assumptions:
+            k.setdefault(a, []).append(str(r.period))
+    lines += [
+        f"  K: K assumes {assumed} ({command}){where(periods)}"
+        for (_, assumed, command), periods in k.items()
+    ]
+    listed = [r for r in compared if r.list_assumed_games]
+    if listed:
+        n = sum(r.list_assumed_games for r in listed)
+        total = sum(r.games for r in compared)
+        lines.append(
+            f"  list N: {n} of the {total} games compared {'has' if n == 1 else 'have'} no "
+            "time control: put on their list by assumption (the event's name, else "
+            "standard); `tracker event set ID --list LIST` corrects a tournament"
+            f"{where([str(r.period) for r in listed])}"
+        )
+    lines += [f"  period: {c.text()} ({c.command})" for r in compared for c in r.closing_dates]
+    for r in compared:
+        if r.not_counted:
+            total = sum(n for _, n in r.not_counted)
+            why = ", ".join(f"{label} {n}" for label, n in r.not_counted)
+            lines.append(
+                f"  not counted N: {r.period}: {total} game{'' if total == 1 else 's'} "
+                f"left out ({why}); `tracker explain {r.period}` names them"
+            )
+    if lines:
+        lines.insert(0, "What the replayed numbers rest on (assumed, or left out):")
+    return marks, lines
 
 
 def _print_report(report: CheckReport) -> None:
     from tracker.check import DIFFERS
 
+    marks, assumed = _assumed(report)
     cells = [
         [
             str(r.period),
@@ -271,15 +331,21 @@ def _print_report(report: CheckReport) -> None:
             r.status,
             r.official_source
             + (" (inactive)" if r.official_flag and "i" in r.official_flag else ""),
+            mark,
         ]
-        for r in report.rows
+        for r, mark in zip(report.rows, marks, strict=True)
     ]
+    headers = CHECK_HEADERS if any(marks) else CHECK_HEADERS[:-1]
+    if not any(marks):
+        cells = [c[:-1] for c in cells]
     print_table(
-        CHECK_HEADERS,
+        headers,
         cells,
         {1, 2, 3, 4, 5, 6, 7},
         title=f"{report.player}, {report.rating_list} list (the replay starts from {report.start})",
     )
+    if assumed:
+        echo_lines(["", *assumed])
     for r in report.differences:
         echo_lines(
             [
@@ -428,7 +494,7 @@ def target(
         who = resolve_player(store, player)
         result = answer(store, who, question)
     if fmt is Format.json:
-        emit_json(_target_json(result, who.name))
+        emit_json(_target_json(result, who.name, who.command_name))
     elif fmt is Format.csv:  # a row per score: the table's rows
         emit_csv(
             ("points", "games", "change_exact", "rating_after", "needed"),
@@ -444,7 +510,7 @@ def target(
             ],
         )
     else:
-        _print_target(result, who.name)
+        _print_target(result, who.name, who.command_name)
 
 
 def _date(text: str) -> dt.date:
@@ -461,7 +527,7 @@ def _pts(x: Fraction | None) -> str | None:
     return None if x is None else points_text(x)
 
 
-def _target_json(t: TargetOut, name: str) -> dict[str, object]:
+def _target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
     return {
         "player": name,
         "list": str(t.rating_list),
@@ -480,6 +546,17 @@ def _target_json(t: TargetOut, name: str) -> dict[str, object]:
         "min_rating": t.min_rating,
         "max_rating": t.max_rating,
         "summary": t.summary(),
+        # what the answer rests on that nobody recorded (as `history --format json` says it)
+        "assumptions": [
+            {"fact": a.fact, "assumed": a.assumed, "command": a.command_for(who)}
+            for a in t.assumptions
+        ],
+        "list_assumed_games": t.list_assumed_games,
+        "last_games": None if t.last_games is None else str(t.last_games),
+        "last_official": None if t.last_official is None else str(t.last_official),
+        "last_data": None if t.last_data is None else str(t.last_data),
+        "months_since_data": t.months_since_data,
+        "gap": t.gap_text(who),
         "steps": [
             {
                 "points": _pts(s.points),
@@ -491,13 +568,25 @@ def _target_json(t: TargetOut, name: str) -> dict[str, object]:
     }
 
 
-def _print_target(t: TargetOut, name: str) -> None:
+def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
     before = "unrated" if t.rating_before is None else str(t.rating_before)
+    k_said = f"K {_n(t.k)} ({t.k_reason}" + ("; assumed, below)." if t.assumptions else ").")
     lines = [
         f"{name}, {t.rating_list} list {t.period}: rating before the period {before}; "
         f"{t.games_already} game{'s' if t.games_already != 1 else ''} already in the "
-        f"period; K {_n(t.k)} ({t.k_reason})."
+        f"period; {k_said}"
     ]
+    lines += [f"  {a.text_for(who)}" for a in t.assumptions]
+    if t.list_assumed_games:
+        n = t.list_assumed_games
+        lines.append(
+            f"  {n} of the games already in the period {'has' if n == 1 else 'have'} no time "
+            "control: put on this list by assumption (the event's name, else standard); "
+            "`tracker event set ID --list LIST` corrects a tournament"
+        )
+    gap = t.gap_text(who)
+    if gap is not None:
+        lines.append(f"  Assumed: {gap}.")
     opps = set(t.opponents)
     games = f"{t.games} game{'' if t.games == 1 else 's'}"
     against = (

@@ -30,6 +30,7 @@ from tracker.errors import BadInput
 from tracker.fide import GameIn, PeriodOut, PlayerFacts, TournamentIn, rate_period
 from tracker.model import MAX_RATING, Period, PlayerRef, RatingList, Result
 from tracker.periods import (
+    Assumption,
     GameFact,
     PeriodRow,
     ReplayInputs,
@@ -45,6 +46,9 @@ MAX_GAMES = 200
 MAX_TOURNAMENT_GAMES = 1000
 """The most games `target --games` takes (the longest events have a few hundred)."""
 NEW_TOURNAMENT = "the new tournament"
+GAP_MONTHS = 6
+"""A target list this many months or more after the last games and official rating is
+planned on a rating carried over that long: the answer says so."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,61 @@ class TargetOut:
     min_rating: int | None  # with 0 points
     max_rating: int | None  # with N points
     steps: tuple[TargetStep, ...]  # every half point from 0 to N
+    # the facts K rested on that nobody recorded (the period row's, as `history` says them)
+    assumptions: tuple[Assumption, ...] = ()
+    # the lists of the player's last games and last official rating on this list, before
+    # or at `period` (None: none)
+    last_games: Period | None = None
+    last_official: Period | None = None
+    list_assumed_games: int = 0  # games already in the period put on this list by assumption
+    rating_at_last_data: int | None = None  # the rating published after `last_data`
+
+    @property
+    def last_data(self) -> Period | None:
+        """The latest list the rating before rests on: the last games or official rating."""
+        known = [p for p in (self.last_games, self.last_official) if p is not None]
+        return max(known) if known else None
+
+    @property
+    def months_since_data(self) -> int | None:
+        last = self.last_data
+        if last is None:
+            return None
+        return (self.period.year - last.year) * 12 + self.period.month - last.month
+
+    def gap_text(self, who: str = "ID") -> str | None:
+        """What the answer rests on when the last data is GAP_MONTHS or more before the
+        target list (`who`: how a command names the player), else None."""
+        months = self.months_since_data
+        if months is None or months < GAP_MONTHS:
+            return None
+        what = (
+            f"the last games are on the {self.last_games} list"
+            if self.last_games is not None and self.last_games == self.last_data
+            else f"the last official rating is of the {self.last_official} list"
+        )
+        years, rest = divmod(months, 12)
+        span = " ".join(
+            x
+            for x in (
+                f"{years} year{'s' if years != 1 else ''}" if years else "",
+                f"{rest} month{'s' if rest != 1 else ''}" if rest else "",
+            )
+            if x
+        )
+        before = "unrated" if self.rating_before is None else str(self.rating_before)
+        how = (
+            "carried over from then"
+            if self.rating_at_last_data == self.rating_before
+            else f"the {self.rating_at_last_data} of then with FIDE's one-off adjustments since"
+        )
+        return (
+            f"{what}, {span} before the {self.period} list: the rating before ({before}) "
+            f"is {how}, assumed (no games since, no later official rating); record the "
+            f"latest official rating with `tracker official add {who} --list "
+            f"{self.rating_list} --period YYYY-MM --rating R` and import the "
+            "games since"
+        )
 
     @property
     def reachable(self) -> bool:
@@ -337,6 +396,16 @@ def needed_score_replayed(
     )
     needed, rating_needed = _first_reaching(steps, target)
     last = rows[-1]
+    earlier = [r for r in rep.rows if r.period < period]
+    own = [p for p in last.tournaments if p.unit.tournament.id != NEW_ID]
+    last_games = period if own or last.not_counted else None
+    if last_games is None:
+        last_games = next((r.period for r in reversed(earlier) if r.tournaments), None)
+    last_official = next(
+        (r.period for r in reversed([*earlier, last]) if r.official_rating is not None), None
+    )
+    known = [p for p in (last_games, last_official) if p is not None]
+    data_row = rep.row(max(known)) if known else None
     new_out = None
     if last.out is not None:
         new_out = next((t for t in last.out.tournaments if t.label == NEW_TOURNAMENT), None)
@@ -357,6 +426,11 @@ def needed_score_replayed(
         min_rating=steps[0].rating_after,
         max_rating=steps[-1].rating_after,
         steps=steps,
+        assumptions=last.assumptions,
+        last_games=last_games,
+        last_official=last_official,
+        list_assumed_games=sum(1 for p in own for g in p.counted if g.list_assumed),
+        rating_at_last_data=None if data_row is None else data_row.published,
     )
 
 
