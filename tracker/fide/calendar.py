@@ -71,7 +71,6 @@ class ListCalendar:
                     return period
             period = period.next()
 
-
     def skipped_list(self, tournament_end: dt.date) -> Period | None:
         """The list the closing days kept a tournament off: the first list month after its
         last round when that list's date was fewer than the era's closing days later (FIDE

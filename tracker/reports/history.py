@@ -137,7 +137,7 @@ def notes_said_once(
     parts_of = [c[-1].split("; ") if c[-1] else [] for c in cells]
     seen: dict[str, int] = {}
     for parts in parts_of:
-        for part in set(parts):
+        for part in dict.fromkeys(parts):  # (in order: the marks number as they come)
             seen[part] = seen.get(part, 0) + 1
     marks: dict[str, str] = {}
     for part, n in seen.items():
