@@ -75,6 +75,10 @@ def db_path(tmp_path: Path) -> Path:
 
 
 BACKENDS = ("sqlite", "postgresql")
+# The PostgreSQL runs are slow (a server, a database each): `pytest -m "not slow"` runs SQLite.
+BACKEND_PARAMS = [
+    pytest.param(b, marks=[pytest.mark.slow] if b == "postgresql" else []) for b in BACKENDS
+]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -94,7 +98,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         and "backend" in metafunc.fixturenames
         and not any("backend" in m.args[0] for m in metafunc.definition.iter_markers("parametrize"))
     ):
-        metafunc.parametrize("backend", BACKENDS, indirect=True)
+        metafunc.parametrize("backend", BACKEND_PARAMS, indirect=True)
 
 
 @pytest.fixture

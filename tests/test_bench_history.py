@@ -6,7 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
 
 
 def test_history_bench_smoke() -> None:

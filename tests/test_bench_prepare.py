@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO, SAMPLES
+
+pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
 
 
 def test_prepare_bench_smoke(tmp_path: Path) -> None:

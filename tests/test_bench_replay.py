@@ -30,6 +30,8 @@ from tracker.store.reading import (
     tournaments_of,
 )
 
+pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
+
 SAMPLES = REPO / "sample_pgns"
 
 

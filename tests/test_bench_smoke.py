@@ -13,6 +13,8 @@ import pytest
 
 from tests.conftest import CORPUS, REPO, need_shared
 
+pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
+
 
 @pytest.mark.slow
 def test_import_bench_smoke(tmp_path: Path) -> None:

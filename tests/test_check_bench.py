@@ -11,6 +11,8 @@ import pytest
 
 from tests.conftest import REPO
 
+pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
+
 
 @pytest.mark.slow
 def test_check_bench_smoke(tmp_path: Path) -> None:

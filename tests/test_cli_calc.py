@@ -307,6 +307,7 @@ def test_bad_input_is_one_line_exit_2(
     assert stdout == ""
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_bad_input_through_python_m_tracker() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "tracker", "calc", "--rating", "1500", "abc"],

@@ -64,6 +64,7 @@ def test_check_a_difference_exits_1_with_its_cause(
     assert "1 of the 2 periods checked differs." in out
 
 
+@pytest.mark.slow  # tracker in a subprocess
 @pytest.mark.parametrize("dec,code", [(1859, 1), (1860, 0)], ids=["differs", "matches"])
 def test_a_closed_pipe_keeps_the_finding(db_path: Path, dec: int, code: int) -> None:
     # `tracker check | head`: the reader stops early, but a difference found is still exit 1

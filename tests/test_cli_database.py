@@ -277,6 +277,7 @@ def _ro_folder(tmp_path: Path, season: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow  # tracker in a subprocess, for each reading command
 @pytest.mark.parametrize(
     "args",
     [

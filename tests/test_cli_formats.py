@@ -277,6 +277,7 @@ def test_the_hostile_catalog_speaks_plainly() -> None:
             assert found is None, (case.id, found.group(), text)
 
 
+@pytest.mark.slow  # tracker in a subprocess, for each reading command
 @pytest.mark.parametrize(
     "args",
     [("history",), ("players", "--format", "csv"), ("explain", "2025-12", "--format", "json")],

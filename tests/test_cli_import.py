@@ -311,6 +311,7 @@ def test_two_imports_into_one_database_at_once(tmp_path: Path) -> None:
 # --- issue 19: closed pipe, limits, bad folder entries -----------------------------------
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_an_import_whose_output_closes_goes_on_and_says_so(tmp_path: Path) -> None:
     """`tracker import season.tar.gz | head -1` stopped after 2 of 14 files, exit 1, without a
     word (rich's SystemExit on a broken pipe). Decided: the import goes on to the end and
@@ -771,6 +772,7 @@ def test_ctrl_c_stops_at_a_safe_point_and_says_what_is_stored(
         assert conn.execute(select(imports.c.source)).scalars().all() == ["a.pgn"]
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_ctrl_c_in_a_three_file_import_says_one_line(tmp_path: Path) -> None:
     """The reported case, with a real signal to the process group (as a terminal sends it,
     to the forked readers too): the finished files' lines were printed as each finished,

@@ -116,6 +116,7 @@ def test_version(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[
         assert line.endswith(": compiled (C)") == (chosen is not None), line
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_version_says_why_the_pure_python_code_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     env = {**os.environ, "TRACKER_PURE_PYTHON": "1"}
     out = subprocess.run(
@@ -198,6 +199,7 @@ def test_a_stdout_that_cannot_be_written_is_one_line_exit_1(
     assert run(monkeypatch, "zz-bug") == 3  # any other error is still what it is
 
 
+@pytest.mark.slow  # tracker in a subprocess
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 def test_players_to_dev_full(tmp_path: Path) -> None:
     from tests.conftest import subprocess_env, tracker_command
@@ -228,6 +230,7 @@ def test_players_to_dev_full(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow  # tracker in a subprocess
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 def test_an_import_to_a_full_stdout_goes_on_and_says_so(tmp_path: Path) -> None:
     """Issue 19: an import whose standard output cannot be written (a full disk) stored only
@@ -325,6 +328,7 @@ def test_a_command_line_makes_only_its_command() -> None:
     assert _subcommands(event.commands["event"]) == {"list", "set"}
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_the_program_freezes_its_objects_for_the_exit_and_main_does_not(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -131,6 +131,7 @@ def _stored(db: Path) -> list[tuple[object, ...]]:
         con.close()
 
 
+@pytest.mark.slow  # a real import, in the C and the pure Python reader
 @pytest.mark.parametrize("pure", [False, True], ids=["C", "pure"])
 def test_a_real_import_says_so_with_file_and_line(tmp_path: Path, pure: bool) -> None:
     _season(tmp_path / "season.pgn", *FAR, *LATE)
@@ -249,6 +250,7 @@ def _with_official(db: Path) -> None:
         con.close()
 
 
+@pytest.mark.slow  # every reading command over an imported season, for each date
 @pytest.mark.parametrize(
     "dates",
     [["9999.12.31"], ["9999.11.30"], ["2999.12.31"], [*FAR, *LATE]],
@@ -287,6 +289,7 @@ def _as_stored_before(db: Path, day: str) -> None:
         con.close()
 
 
+@pytest.mark.slow  # every reading command over an imported season, for each date
 @pytest.mark.parametrize("day", ["9999-12-31", "9999-11-30", "2999-12-31"])
 def test_a_database_stored_before_reads_too_and_db_check_names_the_dates(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, day: str

@@ -22,6 +22,8 @@ from tests.test_import import pgn, write
 from tracker.store import open_store
 from tracker.store.maintenance import check_database
 
+pytestmark = pytest.mark.slow  # fault injection: processes killed, disks full, writers at once
+
 UNIQUE = 600
 SHARED = 200
 

@@ -29,6 +29,8 @@ from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store, open_store
 from tracker.store.maintenance import check_database
 
+pytestmark = pytest.mark.slow  # fault injection: processes killed, disks full, writers at once
+
 
 def _big(path: Path, games: int) -> Path:
     with path.open("w", encoding="utf-8") as fh:

@@ -27,6 +27,8 @@ from tests.test_import import pgn
 from tracker.store import open_store
 from tracker.store.maintenance import check_database
 
+pytestmark = pytest.mark.slow  # fault injection: processes killed, disks full, writers at once
+
 FILES = (("a.pgn", 600), ("b.pgn", 6_000), ("c.pgn", 600))
 RUNS = int(os.environ.get("TRACKER_KILL_RUNS", "10"))
 SEED = int(os.environ.get("TRACKER_KILL_SEED", "7"))

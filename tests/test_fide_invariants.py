@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from fractions import Fraction
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ def test_table_sums_to_one(d: int) -> None:
     assert expected_score(d) + expected_score(-d) == 1
 
 
+@pytest.mark.slow  # property: Hypothesis, 100-200 examples of whole periods
 @settings(max_examples=200, deadline=None)
 @given(RATINGS, RATINGS, st.lists(SCORES, min_size=1, max_size=1), DATES, LISTS)
 def test_both_sides_of_a_game_sum_to_one(
@@ -82,6 +84,7 @@ def _december(rating: int, ts: list[TournamentIn]) -> PeriodOut:
     )
 
 
+@pytest.mark.slow  # property: Hypothesis, 100-200 examples of whole periods
 @settings(max_examples=100, deadline=None)
 @given(tournaments(), st.randoms(use_true_random=False), RATINGS)
 def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object, rating: int) -> None:
@@ -106,6 +109,7 @@ def test_order_of_games_does_not_matter(ts: list[TournamentIn], rnd: object, rat
     )
 
 
+@pytest.mark.slow  # property: Hypothesis, 100-200 examples of whole periods
 @settings(max_examples=100, deadline=None)
 @given(tournaments(), RATINGS, st.data())
 def test_change_is_monotone_in_points(

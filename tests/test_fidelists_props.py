@@ -9,6 +9,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,8 @@ from tests.conftest import run_captured
 from tests.listgen import Figures, Player
 from tracker.lists import MIN_AGE, open_list
 from tracker.model import Period, RatingList
+
+pytestmark = pytest.mark.slow  # fuzzing: Hypothesis over list files of every layout
 
 name_part = (
     st.text(

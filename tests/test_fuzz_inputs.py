@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,8 @@ from tests.conftest import dump_db, run_captured
 from tests.listgen import FORMATS, players, write_list
 from tests.test_import import pgn
 from tracker.model import Period
+
+pytestmark = pytest.mark.slow  # fuzzing: Hypothesis, thousands of examples
 
 FUZZ = settings(
     max_examples=int(os.environ.get("TRACKER_FUZZ_EXAMPLES", "25")),

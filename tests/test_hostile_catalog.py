@@ -920,7 +920,8 @@ ON_POSTGRESQL = [
     and (c.changes_db or "not imported" in c.out or "nothing of" in c.err)
 ]
 RUNS = [pytest.param(c, "sqlite", id=c.id) for c in CASES] + [
-    pytest.param(c, "postgresql", id=f"{c.id}-postgresql") for c in ON_POSTGRESQL
+    pytest.param(c, "postgresql", id=f"{c.id}-postgresql", marks=pytest.mark.slow)
+    for c in ON_POSTGRESQL
 ]
 
 

@@ -23,6 +23,8 @@ from tests.conftest import CORPUS, need_shared
 from tracker.importer import ImportOptions, import_paths
 from tracker.store import open_store
 
+pytestmark = pytest.mark.slow  # the corpus of ../shared: thousands of real files
+
 EXPLAINED = {
     "python-chess-antichess-programfox.pgn:1: no White player name: game skipped",
     "python-chess-antichess-programfox.pgn:5: no White player name: game skipped",

@@ -91,6 +91,7 @@ def _on_a_terminal(args: list[str], cwd: Path) -> str:
     return seen.decode("utf-8", errors="replace")
 
 
+@pytest.mark.slow  # tracker in a subprocess, on a pty or a pipe
 @pytest.mark.skipif(
     not (CORPUS / "pgnmentor-Carlsen.pgn.xz").exists(),
     reason="../shared/corpus is not beside the clone",
@@ -104,6 +105,7 @@ def test_on_a_terminal_the_bar_is_drawn_and_then_gone(tmp_path: Path) -> None:
     assert drawn.rstrip().splitlines()[-1].count("━") == 0
 
 
+@pytest.mark.slow  # tracker in a subprocess, on a pty or a pipe
 @pytest.mark.skipif(
     not (CORPUS / "pgnmentor-Giri.pgn.xz").exists(),
     reason="../shared/corpus is not beside the clone",

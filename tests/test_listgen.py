@@ -73,6 +73,7 @@ def test_latin1_names_only_when_asked(tmp_path: Path) -> None:
     assert "ü" in text or "é" in text or "ó" in text
 
 
+@pytest.mark.slow  # tracker in a subprocess
 @pytest.mark.parametrize("fmt", listgen.FORMATS)
 def test_command_line(tmp_path: Path, fmt: str) -> None:
     out = tmp_path / "players_list.zip"
@@ -101,6 +102,7 @@ def test_command_line(tmp_path: Path, fmt: str) -> None:
     assert body.count("<player>") == 25 or len(body.strip("\n").splitlines()) == 26
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_command_line_errors(tmp_path: Path) -> None:
     done = subprocess.run(
         [

@@ -6,7 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
 
 
 def test_official_bench_smoke(tmp_path: Path) -> None:

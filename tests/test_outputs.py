@@ -126,6 +126,7 @@ def _node(path: Path) -> tuple[bool, int]:
 # --- character devices ---------------------------------------------------------------
 
 
+@pytest.mark.slow  # every command written into a FIFO and a device node, with and without --force
 @pytest.mark.parametrize("force", FORCE)
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_device_node_is_written_into_never_replaced(
@@ -191,6 +192,7 @@ def _drained(got: bytearray, size: int) -> bytes:
     return bytes(got)
 
 
+@pytest.mark.slow  # tracker in a subprocess, a pty, a killed writer: each command's output
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_terminal_gets_the_bytes_a_file_gets(
     folder: Path,
@@ -242,6 +244,7 @@ class FifoReader:
         return self.data
 
 
+@pytest.mark.slow  # every command written into a FIFO and a device node, with and without --force
 @pytest.mark.parametrize("force", FORCE)
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_fifo_is_written_into_never_replaced(
@@ -278,6 +281,7 @@ def test_a_fifo_is_written_into_never_replaced(
 # --- /dev/stdout ------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # tracker in a subprocess, a pty, a killed writer: each command's output
 @pytest.mark.parametrize("stdout", ["/dev/stdout", "stdout-link"])
 @pytest.mark.parametrize("force", FORCE)
 @pytest.mark.parametrize("command", list(COMMANDS))
@@ -366,6 +370,7 @@ REFUSED: dict[str, tuple[Callable[[Path], Path], str]] = {  # what is made there
 }
 
 
+@pytest.mark.slow  # every command for each kind of output refused
 @pytest.mark.parametrize("force", FORCE)
 @pytest.mark.parametrize("kind", list(REFUSED))
 @pytest.mark.parametrize("command", list(COMMANDS))
@@ -422,6 +427,7 @@ def _big_database(folder: Path) -> Path:
     return db
 
 
+@pytest.mark.slow  # tracker in a subprocess, a pty, a killed writer: each command's output
 def test_a_killed_backups_part_file_is_removed_by_the_next_backup(
     folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -466,6 +472,7 @@ def test_a_killed_backups_part_file_is_removed_by_the_next_backup(
     assert sorted(p.name for p in backups.iterdir()) == ["b.db"]
 
 
+@pytest.mark.slow  # tracker in a subprocess, a pty, a killed writer: each command's output
 @pytest.mark.parametrize("command", ["export", "report", "plot"])
 def test_the_next_write_removes_a_killed_writes_part_file(
     folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str

@@ -5,7 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import CORPUS, REPO, need_shared
+
+pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
 
 
 def test_pgn_scan_smoke() -> None:

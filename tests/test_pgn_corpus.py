@@ -32,6 +32,8 @@ import pytest
 from tests.conftest import CORPUS, need_shared
 from tracker.model import RawGame
 
+pytestmark = pytest.mark.slow  # the corpus of ../shared: thousands of real files
+
 README_COUNTS = {  # shared/corpus/README.md, column "games"
     "twic1427.pgn.xz": 4_742,
     "twic1428.pgn.xz": 4_674,

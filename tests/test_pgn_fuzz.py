@@ -56,6 +56,8 @@ from tracker.pgn import LineCount, read_games, read_games_slow
 from tracker.store import open_store
 from tracker.store.maintenance import check_database
 
+pytestmark = pytest.mark.slow  # fuzzing: Hypothesis, thousands of examples
+
 # --- the reader: the fast path equals the line machine ---------------------------------
 
 SEED = (

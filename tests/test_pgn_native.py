@@ -124,18 +124,21 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @FUZZ
 @given(st.binary(max_size=3000))
 def test_random_bytes(data: bytes) -> None:
     both(data)
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @FUZZ
 @given(st.lists(st.sampled_from(PIECES), max_size=120))
 def test_pgn_like_pieces(pieces: list[bytes]) -> None:
     both(b"".join(pieces))
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @FUZZ
 @given(
     st.lists(
@@ -150,12 +153,14 @@ def test_mutated_seed(edits: list[tuple[int, int, bytes]]) -> None:
     both(data)
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @FUZZ
 @given(pgn_files)
 def test_generated_games(data: bytes) -> None:
     both(data)
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @FUZZ
 @given(mutated())
 def test_mutated_games(data: bytes) -> None:
@@ -217,6 +222,7 @@ MOVE_PIECES = [
 moves_text = st.lists(st.sampled_from(MOVE_PIECES), max_size=60).map(b"".join)
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @settings(max_examples=1000, deadline=None)
 @given(moves_text)
 def test_movetext(m: bytes) -> None:
@@ -269,6 +275,7 @@ def tag_line(draw: st.DrawFn) -> bytes:
 headers = st.lists(tag_line(), min_size=1, max_size=12).map(b"\n".join)
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @settings(max_examples=1000, deadline=None)
 @given(headers)
 def test_header_paragraphs(h: bytes) -> None:
@@ -306,6 +313,7 @@ def test_blake2b_against_hashlib(size: int) -> None:
     assert C.blake2b_hex(data) == hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=1000))
 def test_blake2b_of_any_bytes(data: bytes) -> None:
@@ -337,6 +345,7 @@ line_pieces = st.lists(
 ).map(b"".join)
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @settings(max_examples=1000, deadline=None)
 @given(line_pieces, st.lists(st.integers(0, 200), max_size=6), st.integers(0, 3))
 def test_line_ends(data: bytes, at: list[int], held: int) -> None:
@@ -418,6 +427,7 @@ def _pieces_alike(data: bytes) -> None:
     assert C.fast_tags(data) == scan._fast_tags(data)
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 @pytest.mark.parametrize("special", BOUNDARY_BYTES, ids=repr)
 def test_a_special_byte_at_every_place(special: bytes) -> None:
     # The 16-byte steps (SSE2) and the byte-by-byte rest meet at every length here: each
@@ -568,6 +578,7 @@ def _every_call() -> None:
         C.line_ends(b"", -1)
 
 
+@pytest.mark.slow  # fuzzing: the C extension against the pure Python, thousands of inputs
 def test_nothing_is_kept_across_calls() -> None:
     # A reference or buffer the C code forgets to give back (on any path, errors too)
     # stays allocated with every round. What the C code allocates is traced to the Python

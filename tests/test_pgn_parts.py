@@ -79,6 +79,7 @@ def test_a_file_without_cuts_is_one_part() -> None:
     assert in_parts(data, 1000)[0] == [0, len(data)]
 
 
+@pytest.mark.slow  # fuzzing: Hypothesis, read in parts
 @settings(max_examples=400, deadline=None)
 @given(
     st.lists(st.sampled_from(PIECES + MORE_PIECES), max_size=120),

@@ -464,6 +464,7 @@ SMALL_LINES = [
 ]
 
 
+@pytest.mark.slow  # fuzzing: every cut of the lines, big files across blocks
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(SMALL_LINES), st.sampled_from(CUT_LINES)), max_size=14))
 def test_cut_lines_anywhere_are_reported_as_the_line_machine_does(lines: list[bytes]) -> None:
@@ -607,6 +608,7 @@ def test_utf16_and_utf32_files_read_as_utf8(encoded: bytes) -> None:
     assert game_cuts(io.BytesIO(encoded), len(encoded), 16) == [0, len(encoded)]
 
 
+@pytest.mark.slow  # fuzzing: every cut of the lines, big files across blocks
 def test_a_big_utf16_file_across_blocks() -> None:
     # Blocks of 1 MiB cut UTF-16 text anywhere (even inside a character: odd offsets).
     text = "".join(TWO.replace("Open", f"Open {i}") for i in range(8000)) + "x"
@@ -691,6 +693,7 @@ def test_validate_moves_gives_the_line_of_the_bad_move(caplog: pytest.LogCapture
     assert validate_moves(BAD.replace("Bb7", "Nc6"), first_line=10) == []
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_validate_logs_nothing_to_stderr() -> None:
     # As a user saw it: without logging set up, python-chess's errors went to stderr.
     code = (
@@ -732,6 +735,7 @@ def test_text_lines_are_the_lines_read_games_numbers(encode: Callable[[str], byt
     assert lines[23] == "Bb7 0-1\n"
 
 
+@pytest.mark.slow  # fuzzing: every cut of the lines, big files across blocks
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(

@@ -208,6 +208,7 @@ def test_chart_two_lists_two_labels() -> None:
     ]
 
 
+@pytest.mark.slow  # draws charts of many sizes and checks every label
 @pytest.mark.parametrize("n", [2, 3, 7, 12, 13, 25, 40, 61, 120, 121, 180, 240])
 def test_chart_labels_never_repeat(n: int) -> None:
     """From 2 list months to 20 years: distinct labels, at most 12, inside the data's span."""
@@ -375,6 +376,7 @@ def _boxes(fig: Figure) -> list[tuple[str, Bbox]]:
     return [(t.get_text(), t.get_window_extent()) for ax in fig.axes for t in ax.texts]
 
 
+@pytest.mark.slow  # draws charts of many sizes and checks every label
 @pytest.mark.parametrize("n", [12, 40, 130])
 def test_values_never_overprint(n: int) -> None:
     """Close values on every list (a long career, or a season), several lists: after the

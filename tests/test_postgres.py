@@ -41,6 +41,8 @@ from tracker.store.db import WRITE_LOCK, current_revision, head_revision
 from tracker.store.maintenance import check_database, open_existing
 from tracker.store.official import import_entries
 
+pytestmark = pytest.mark.slow  # a throwaway PostgreSQL server, processes at once
+
 
 def run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str

@@ -14,6 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO, corpus_files, decompressed
 from tracker.importer import prepare
 from tracker.importer.prepare import Preparer
@@ -46,6 +48,7 @@ def _pgn_files() -> list[str]:
     return _samples() + [str(p) for p in corpus_files()[:3]]
 
 
+@pytest.mark.slow  # import workers (processes)
 def test_a_part_worker_keeps_its_preparer_and_makes_the_same_batches(tmp_path: Path) -> None:
     # Both workers of a file cut in many parts, run here with a list for their pipe: one
     # Preparer each (a new one after a part that left more than MEMO_ENTRIES in its memo

@@ -161,6 +161,7 @@ def _replay(
 KEYS = ("opponent", "opponent_rating", "counted", "expected", "change", "k_change")
 
 
+@pytest.mark.slow  # generates and imports a FIDE list for each format and year
 @pytest.mark.parametrize("fmt,period,start", ERAS)
 def test_the_list_in_force_gives_the_replay_of_fides_inputs(
     tmp_path: Path,

@@ -19,6 +19,8 @@ from tracker.store import open_store
 from tracker.store.players import resolve_player
 from tracker.usecases.histories import load_history
 
+pytestmark = pytest.mark.slow  # headless chromium
+
 SCREENSHOT = REPO / "docs" / "season-report.png"
 
 

@@ -195,6 +195,7 @@ def game(i: int) -> bytes:
     return PGN.replace(b'"E"', f'"E{i}"'.encode())
 
 
+@pytest.mark.slow  # import workers (processes) over archives
 def test_a_zip_of_many_members_is_opened_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -363,6 +364,7 @@ def test_a_double_star_glob_through_link_loops_ends(tmp_path: Path) -> None:
 # -- limits (item 5) --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # decompresses until the ratio is past the limit
 def test_a_decompression_bomb_is_refused_by_its_ratio(tmp_path: Path) -> None:
     """Item 5: 100 GiB of zeros in a 76 KB .bz2 ran for 47 minutes printing nothing; the
     ratio limit stops it past RATIO_FLOOR (here 24 MiB of zeros: a fraction of a second)."""
@@ -476,6 +478,7 @@ def test_a_size_that_is_not_one(text: str) -> None:
         sources.parse_size(text)
 
 
+@pytest.mark.slow  # import workers (processes) over archives
 @pytest.mark.parametrize("workers", [False, True])
 def test_zip_members_read_through_one_archive_in_workers_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: bool
@@ -497,6 +500,7 @@ def test_zip_members_read_through_one_archive_in_workers_too(
     assert all(s.already is not None for s in again.sources)
 
 
+@pytest.mark.slow  # benchmark smoke: a bench script on generated data
 def test_the_zip_members_bench_runs(tmp_path: Path) -> None:
     """bench/zip_members.py (the figures of docs/reliability.md), on a tiny zip."""
     import subprocess
@@ -740,6 +744,7 @@ def test_a_name_that_is_not_utf8_is_shown_escaped(tmp_path: Path) -> None:
     assert contents([str(path)]) == want[:1]
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_a_name_that_is_not_utf8_is_imported(tmp_path: Path) -> None:
     bad_name(tmp_path)
     (tmp_path / "b.pgn").write_bytes(B)
@@ -782,6 +787,7 @@ def test_a_named_pipe_is_read_once(tmp_path: Path) -> None:
     assert got == [(str(fifo), B)]
 
 
+@pytest.mark.slow  # tracker in a subprocess
 def test_a_pipe_given_as_dev_fd(tmp_path: Path) -> None:
     """`tracker import <(cat f.pgn)` and `cat f.pgn | tracker import /dev/stdin`."""
     f = tmp_path / "f.pgn"
@@ -946,6 +952,7 @@ def test_a_tar_gz_of_many_members_is_read_in_one_pass(
     assert len(opened) <= 4
 
 
+@pytest.mark.slow  # import workers (processes) over archives
 @pytest.mark.parametrize("workers", [False, True])
 def test_importing_a_tar_gz_in_a_worker_gives_the_same_result(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: bool

@@ -108,6 +108,7 @@ def test_revisions_read_as_text_agree_with_alembic() -> None:
     assert {r.revision: r.down_revision for r in script.walk_revisions()} == known_revisions()
 
 
+@pytest.mark.slow  # processes opening one new database at once
 def test_concurrent_first_opens_migrate_once(tmp_path: Path) -> None:
     import subprocess
     import sys
@@ -210,6 +211,7 @@ def _games_rows(target: str) -> list[tuple[Any, ...]]:
         engine.dispose()
 
 
+@pytest.mark.slow  # the sample season imported, migrated down and up
 @pytest.mark.databases
 def test_0007_upgrades_a_database_of_0006_exactly(
     db_target: str,
@@ -282,6 +284,7 @@ def test_0007_upgrades_a_database_of_0006_exactly(
     assert dump_target(db_target, STAMPS) == fresh
 
 
+@pytest.mark.slow  # every reading command, in process and in a subprocess
 @pytest.mark.parametrize("kind", ["empty", "schema-less"])
 def test_a_reading_command_never_turns_a_file_into_a_database(
     tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

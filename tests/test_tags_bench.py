@@ -13,7 +13,11 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
 
 BENCH = REPO / "bench" / "tags_bench.py"
 
