@@ -185,6 +185,10 @@ CHECK_COLUMNS = (
     "status",
     "official_source",
     "likely_cause",
+    "assumptions",
+    "list_assumed_games",
+    "not_counted",
+    "period_assumed",
 )
 """`tracker check --format csv`: one row per period checked, of every player-list."""
 ALL_COLUMNS = (
@@ -234,6 +238,14 @@ def _check_csv(reports: list[CheckReport], all_players: bool) -> None:
                 "status": row.status,
                 "official_source": row.official_source,
                 "likely_cause": row.causes[0].kind if row.causes else None,
+                # as the history's CSV writes them (docs/export.md)
+                "assumptions": ";".join(fact for fact, _, _ in row.assumptions) or None,
+                "list_assumed_games": row.list_assumed_games,
+                "not_counted": ";".join(f"{label} {n}" for label, n in row.not_counted) or None,
+                "period_assumed": ";".join(
+                    f"{c.tournament_id} {c.earlier}" for c in row.closing_dates
+                )
+                or None,
             }
             for r in reports
             for row in r.rows
