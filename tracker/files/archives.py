@@ -157,8 +157,8 @@ def zip_sources(
 
 
 class _OpenZip:
-    """One zip archive, opened once and shared by its members (issue 19: reading the central
-    directory again for every member made a zip of 10,000 members quadratic). zipfile reads
+    """One zip archive, opened once and shared by its members (reading the central directory
+    again for every member would make a zip of many members quadratic). zipfile reads
     each member through its own position (a lock around seek and read), so the content hash
     and the games may read two members, or one twice, at the same time.
 

@@ -29,7 +29,7 @@ a user-facing `name` and an `open()` that returns a fresh binary stream on every
   dangling symbolic link, a link loop or a subfolder that cannot be read becomes a source
   that fails with a line saying why when imported; the other files are imported. A `**`
   pattern visits each real folder once (symbolic link loops end).
-- `Limits` bounds what one source may cost (issue 19): the bytes out of each decompressing
+- `Limits` bounds what one source may cost: the bytes out of each decompressing
   stream (gzip, bzip2, xz, a zip member) and their ratio to the bytes read in, and what
   standard input (or a pipe) may spool; past one, reading raises `LimitExceeded` (a
   BadInput whose `stops_run` asks the importer to stop: a bomb is not one bad file among

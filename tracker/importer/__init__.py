@@ -6,7 +6,7 @@ The flow for one source (a file, an archive member, standard input):
    import has the same hash the source is reported "already imported" and nothing is added;
    the file's stamp (size, times, inode: `Source.stamp`) is taken before the hash and again
    before the commit: a file that changed meanwhile (appended, cut, replaced) fails whole,
-   as the hash and the games may then be of two different contents (issue 19);
+   as the hash and the games may then be of two different contents;
 2. `tracker.pgn.read_games` reads the games' tags (and a digest of the moves); `prepare`
    turns each RawGame into a `tracker.model.PreparedGame` (plain checked values: players,
    Elo tags, date, list, whether the game counts for rating and why not, its identity) or
@@ -14,7 +14,7 @@ The flow for one source (a file, an archive member, standard input):
 3. `tracker.store.games.GameWriter` stores the batches in one transaction, de-duplicating by
    identity, and commits when the source is complete. A kill mid-way leaves nothing of it.
 
-Speed (issue 6): for big sources step 2 runs in a worker process (fork) that sends batches
+Speed: for big sources step 2 runs in a worker process (fork) that sends batches
 of prepared games through a pipe (marshal bytes of plain tuples), while this process writes;
 both cores work. A plain file of SPLIT_MIN_BYTES or more is cut at game starts
 (`tracker.pgn.scan.game_cuts`) into parts of about SPLIT_PART bytes, read by two workers in
@@ -274,7 +274,7 @@ def import_source(
     hasher = _Hasher(source)
     size = source_size(source)
     # --strict on a file imported before with problems (without --strict): read it again
-    # and check it, as the earlier import never did (issue 19); its games stay stored
+    # and check it, as the earlier import never did; its games stay stored
     before_lenient: list[ImportRecord] = []
     if shared_stream(source) or size is None or size < tunables.WORKER_MIN_BYTES:
         hasher.run()  # small (or standard input): hash first, in this thread

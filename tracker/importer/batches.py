@@ -368,8 +368,7 @@ def _in_two_workers(source: Any, options: ImportOptions, cuts: list[int]) -> Ite
 
     The main process reads a worker's messages only when their turn comes: a worker with a
     part made waits on its pipe. Reading ahead (both workers parsing at once) was measured
-    slower on two cores: the workers then take CPU from the writer, which sets the pace
-    (issue 6 note)."""
+    slower on two cores: the workers then take CPU from the writer, which sets the pace."""
     ctx = multiprocessing.get_context("fork")
     pipes = [ctx.Pipe(duplex=False) for _ in range(2)]
     procs = [

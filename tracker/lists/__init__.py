@@ -27,7 +27,7 @@ from tracker.lists.listfile import ListFile, open_list
 from tracker.lists.txtrows import MAX_LINE
 from tracker.lists.values import MIN_AGE, birth_year_of
 from tracker.lists.xmlrows import MAX_MARKUP, MAX_TEXT
-from tracker.model import MAX_RATING, ListRating, ListRow  # (moved to tracker.model, issue 16)
+from tracker.model import MAX_RATING, ListRating, ListRow  # defined in tracker.model
 
 __all__ = [
     "MAX_LINE",

@@ -108,7 +108,7 @@ _MERGE_CHUNK = 10_000  # PostgreSQL: merges per statement
 # It binds an int, float or str at once, but looks anything else up in its adapters first,
 # and a value with no adapter costs a failed lookup and two failed attribute lookups
 # (`__adapt__`, `__conform__`) before it is bound as it is: about 0.4 us a value, and a games
-# row has about 8 NULLs, 3 booleans and the identity (issue 18). With these adapters the
+# row has about 8 NULLs, 3 booleans and the identity. With these adapters the
 # lookup finds one and calls it: None stays None ({}.get(None)), a bool becomes the same int
 # (what sqlite3 binds a bool as), bytes stay bytes: the same values stored, bound in half
 # the time. They are registered for the games statement of a batch only (sqlite3's adapters
