@@ -211,9 +211,11 @@ class Evidence:
 
 
 def tag_evidence(db: Path) -> Evidence:
-    """The player's (`is_me`) own Elo tags in rated standard games, per tournament, by the
+    """The player's (`is_me`) own Elo tags in standard games, per tournament, by the
     standard list in force at the tournament's start (first game date when the tournament
-    has none), from 2008 (the first replayed year)."""
+    has none), from 2008 (the first replayed year): rated games, and those of events whose
+    name says they are never rated (Basque chess, a simul...), where the organiser printed
+    the same FIDE rating (policy TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE)."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         (me,) = con.execute("SELECT id FROM players WHERE is_me").fetchone()
@@ -221,7 +223,9 @@ def tag_evidence(db: Path) -> Evidence:
             """SELECT g.tournament_id, t.event, t.start_date, t.end_date, g.date,
                       CASE WHEN g.white_id = :me THEN g.white_elo ELSE g.black_elo END
                FROM games g JOIN tournaments t ON t.id = g.tournament_id
-               WHERE (g.white_id = :me OR g.black_id = :me) AND g.rated
+               WHERE (g.white_id = :me OR g.black_id = :me)
+                 AND (g.rated OR g.not_rated_reason IN ('variant', 'simul', 'exhibition',
+                                                        'consultation', 'blindfold'))
                  AND NOT t.excluded AND COALESCE(t.pinned_list, g.list) = 'standard'""",
             {"me": me},
         ).fetchall()

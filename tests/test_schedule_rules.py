@@ -11,6 +11,7 @@ plays two games a day and no standard event three rounds a day for days on end).
 from __future__ import annotations
 
 import dataclasses
+import json
 import lzma
 import re
 from fractions import Fraction
@@ -214,3 +215,21 @@ def test_the_rating_before_names_the_tournament_whose_tag_it_is() -> None:
     b.g(second, 1800, 1, own=1850)
     row = _first_row(b)
     assert (row.rating_before, row.rating_before_source) == (1850, "Elo tag in Autumn Open")
+
+
+def test_a_never_rated_events_tag_is_evidence_of_the_standard_list(tmp_path: Path) -> None:
+    # Kosteniuk's pgnmentor file: "IMSA Basque w 2016" (Basque chess, never rated) printed
+    # 2554, her rating on the 2016-03 list; the Belgian team league under the same list
+    # printed its season's first rating, 2530. The Basque tag decides the list's rating.
+    need_shared()
+    db = str(tmp_path / "k.db")
+    code, _, err = run_captured(
+        "import", str(CORPUS / "pgnmentor-Kosteniuk.pgn.xz"), "--player", "Kosteniuk,A", "--db", db
+    )
+    assert code == 0, err
+    code, out, _ = run_captured(
+        "history", "--db", db, "--from", "2016-03", "--to", "2016-03", "--format", "json"
+    )
+    (row,) = json.loads(out)
+    assert row["elo_tag"] == 2554 and row["published"] == 2554
+    assert "2554 (IMSA Basque w 2016)" in row["note"] and "2530 (TCh-BEL" in row["note"]

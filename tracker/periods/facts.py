@@ -12,7 +12,15 @@ from fractions import Fraction
 
 from tracker.fide import list_calendar
 from tracker.fide.editions import EDITIONS, FIRST_DATE, NEW_PLAYER_GAMES
-from tracker.model import LAST_DATE, LAST_PERIOD, ListStatus, OfficialEntry, Period, RatingList
+from tracker.model import (
+    LAST_DATE,
+    LAST_PERIOD,
+    ListStatus,
+    NotRated,
+    OfficialEntry,
+    Period,
+    RatingList,
+)
 
 
 @functools.lru_cache(maxsize=8)
@@ -125,6 +133,24 @@ standard list in force at the event's start, or a standard tag under that list):
 most organisers print the standard rating there. Such a tag neither starts nor re-anchors
 the rapid or blitz history, which says so and waits for an official entry (or a tag that
 differs). False: every rapid or blitz tag is evidence of its list."""
+
+TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE = True
+"""Policy: on the standard list, the player's own Elo tag in an event its name says is never
+rated (Basque chess, a simul, an exhibition, a consultation or blindfold game) is evidence
+of the list as much as a rated game's: the organiser printed the same FIDE rating. Online
+events stay out (another site's ratings), and so do the faster names (a tie-break, an
+armageddon), whose games are on rapid or blitz. False: rated games' tags only."""
+
+EVIDENCE_OF_NEVER_RATED = frozenset(
+    {
+        NotRated.VARIANT.value,
+        NotRated.SIMUL.value,
+        NotRated.EXHIBITION.value,
+        NotRated.CONSULTATION.value,
+        NotRated.BLINDFOLD.value,
+    }
+)
+"""The not-rated reasons whose games' tags TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE takes."""
 
 PEAK_FOR_2400_QUESTION = 2300
 """Policy: whether a player who starts the replay rated ever reached 2400 is unknown; it is

@@ -29,8 +29,10 @@ from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import ListStatus, NotRated, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
+    EVIDENCE_OF_NEVER_RATED,
     TAG_IS_EVIDENCE_OF_THE_LIST,
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
+    TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE,
     GameFact,
     ReplayInputs,
     Unit,
@@ -344,7 +346,7 @@ def _tag_evidence(
         key=lambda u: (_unit_start(u), u.tournament.id),
     )
     for u in ordered:
-        own = [g.own_elo for g in u.games if g.rated and g.own_elo is not None]
+        own = [g.own_elo for g in u.games if _tag_counts(g, rl) and g.own_elo is not None]
         if not own:
             continue
         # one tag in the whole tournament, nearly always: no counting needed
@@ -360,6 +362,18 @@ def _tag_evidence(
             continue  # the same event's tag again, from an earlier list
         found[on].append((tag, u.label, sum(1 for t in own if t == tag)))
     return found, aside
+
+
+def _tag_counts(g: GameFact, rl: RatingList) -> bool:
+    """Whether a game's own Elo tag is evidence of the list (a rated game's; on the
+    standard list also a never-rated event's: TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE)."""
+    if g.rated:
+        return True
+    return (
+        TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE
+        and rl == RatingList.STANDARD
+        and g.not_rated_reason in EVIDENCE_OF_NEVER_RATED
+    )
 
 
 def _tag_for(tags: Sequence[tuple[int, str, int]], replayed: int | None) -> int | None:
