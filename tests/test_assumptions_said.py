@@ -71,9 +71,9 @@ LIST_ASSUMED = "no time control"
 K_GAMES = "K assumes 30+ rated games completed (tracker player set 'Tester, Tina' --rated-games N)"
 K_JUNIOR = "K assumes not a junior (birth year unknown)"
 CLOSING = (
-    "Autumn Open 2025 ended 2025-10-30, 2 days before the 2025-11 list: on the 2025-12 list "
-    "by the closing date, assumed (FIDE may have rated it on 2025-11: tracker event set 1 "
-    "--period 2025-11)"
+    "Autumn Open 2025 ended 2025-10-30, 2 days before the 2025-11 list: put on the 2025-12 "
+    "list by the closing-date rule, assumed; FIDE rates it on the 2025-11 list when the "
+    "report arrives in time (tracker event set 1 --period 2025-11)"
 )
 
 
@@ -91,6 +91,7 @@ def test_history_says_every_assumption(db: str) -> None:
             "tournament_id": 1,
             "may_be": "2025-11",
             "command": "tracker event set 1 --period 2025-11",
+            "end": "2025-10-30",
         }
     ]
 

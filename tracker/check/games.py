@@ -9,7 +9,6 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from tracker.check.assumed import ClosingDate, closing_dates
 from tracker.check.context import Context, rating_text, reproduced
 from tracker.check.report import (
     CLOSING_DATE,
@@ -21,6 +20,7 @@ from tracker.check.report import (
 )
 from tracker.model import NotRated, OfficialEntry, Period
 from tracker.periods import GameFact, PeriodRow, Replay, next_list
+from tracker.periods.assumed import ClosingDate, closing_dates
 
 PIN_SUBSETS = 2  # try single tournaments, then pairs
 MAX_COMBOS = 24  # tournament sets tried per difference (each costs a replay or several)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from tracker.check.assumed import closing_dates, list_assumed_games, not_counted_counts
 from tracker.check.causes import likely_causes
 from tracker.check.context import Context
 from tracker.check.report import DIFFERS, MATCH, START, Cause, CheckReport, CheckRow
 from tracker.model import OfficialEntry
 from tracker.periods import PeriodRow, Replay, ReplayInputs, replay
+from tracker.periods.assumed import closing_dates, list_assumed_games, not_counted_counts
 
 
 def reconcile(

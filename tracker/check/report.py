@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tracker.check.assumed import ClosingDate
 from tracker.model import NotRated, Period, RatingList
+from tracker.periods.assumed import ClosingDate
 
 # Stable words for the kinds of cause (JSON `kind`), in the order ties are ranked.
 PRE_2008 = "pre-2008"

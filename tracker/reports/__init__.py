@@ -13,6 +13,7 @@ other code imports from `tracker.reports` are re-exported here from the modules 
 
 from __future__ import annotations
 
+from tracker.periods.assumed import list_assumed_games
 from tracker.reports.explain import EXPLAIN_COLUMNS, explain_games, explain_lines, ignored_lines
 from tracker.reports.export import (
     EVENT_COLUMNS,
@@ -33,7 +34,6 @@ from tracker.reports.history import (
     history_rows,
     history_table,
     k_by_tournament,
-    list_assumed_games,
     notes_said_once,
     ratings_line,
     row_note,

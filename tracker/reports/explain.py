@@ -12,13 +12,13 @@ from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut
 from tracker.model import Period, PlayerRef
 from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
+from tracker.periods.assumed import list_assumed_games
 from tracker.periods.facts import is_list_month
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import (
     assumption_text,
     closing_texts,
     k_by_tournament,
-    list_assumed_games,
     not_counted_text,
 )
 from tracker.reports.text import (

@@ -11,8 +11,8 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.periods import Replay
+from tracker.periods.assumed import closing_date_of, not_counted_label
 from tracker.reports.figures import tournament_out, unit_figures
-from tracker.reports.history import closing_assumed, not_counted_label
 from tracker.reports.text import fmt_points, json_points
 
 
@@ -98,7 +98,7 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
         for u in rp.units:
             t = u.tournament
             fig = figures.get((t.id, str(u.rating_list)))
-            may_be = closing_assumed(u)
+            closing = closing_date_of(u)
             rows.append(
                 {
                     "id": t.id,
@@ -123,7 +123,7 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                     "change": None if fig is None else fig.change,
                     # what the replay assumed of it (docs/export.md)
                     "list_assumed": any(g.list_assumed for g in u.games),
-                    "period_assumed": None if may_be is None else str(may_be),
+                    "period_assumed": None if closing is None else str(closing.earlier),
                     "not_counted_reasons": [
                         {"reason": label, "games": n}
                         for label, n in sorted(

@@ -3,20 +3,21 @@ and as table cells, the note that explains a row, and a list's season summed up 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tracker.errors import BadInput
 from tracker.fide import PeriodOut
-from tracker.fide.calendar import list_calendar
-from tracker.fide.eventnames import NAME_REASONS
 from tracker.fide.performance import performance_rating
-from tracker.model import NotRated, Period, PlayerRef, RatingList
-from tracker.periods import Assumption, PeriodRow, Replay, Unit
+from tracker.model import Period, PlayerRef, RatingList
+from tracker.periods import Assumption, PeriodRow, Replay
+from tracker.periods.assumed import (
+    closing_dates,
+    list_assumed_games,
+    not_counted_counts,
+)
 from tracker.periods.facts import TOO_LATE
 from tracker.reports.figures import counted_games, counted_results
 from tracker.reports.text import (
@@ -165,61 +166,10 @@ def notes_said_once(
     return out, legend
 
 
-def closing_assumed(unit: Unit) -> Period | None:
-    """The earlier list a tournament may have been rated on: the one the closing days kept
-    it off (tracker.fide.calendar ListCalendar.skipped_list), when the replay put it on
-    the list after that by the rule rather than by the user's pin; None otherwise."""
-    if unit.pinned or unit.end is None or unit.period is None:
-        return None
-    try:
-        skipped = list_calendar(unit.end, unit.rating_list).skipped_list(unit.end)
-    except BadInput:
-        return None
-    return skipped if skipped is not None and skipped < unit.period else None
-
-
-def closing_text(unit: Unit) -> str:
-    """What `closing_assumed` says, with the command that settles it."""
-    skipped = closing_assumed(unit)
-    assert skipped is not None and unit.end is not None
-    days = (skipped.list_date - unit.end).days
-    return (
-        f"{unit.label} ended {unit.end.isoformat()}, {plural(days, 'day')} before the "
-        f"{skipped} list: on the {unit.period} list by the closing date, assumed (FIDE may "
-        f"have rated it on {skipped}: tracker event set {unit.tournament.id} --period "
-        f"{skipped})"
-    )
-
-
 def closing_texts(row: PeriodRow) -> list[str]:
-    """closing_text for each tournament of the period put there by the closing date."""
-    return [closing_text(p.unit) for p in row.tournaments if closing_assumed(p.unit) is not None]
-
-
-def not_counted_label(reason: str) -> str:
-    """A not-counted game's reason as one short label, the same in every command that
-    counts games: "tie-break (by the name)" for a reason an event's or round's name gave,
-    the reason's words before its detail (":", " (") for the others."""
-    if reason in BY_THE_NAME:
-        return f"{reason} (by the name)"
-    return re.split(r": | \(", reason, maxsplit=1)[0]
-
-
-BY_THE_NAME = NAME_REASONS - {NotRated.VARIANT.value}
-"""The not-rated reasons only a name gives (a variant comes from the Variant tag too)."""
-
-
-def not_counted_counts(row: PeriodRow) -> list[tuple[str, int]]:
-    """The period's games not counted, by label (not_counted_label), most first: those the
-    replay left out and those the engine did (an opponent without a rating)."""
-    counts: dict[str, int] = {}
-    for n in row.not_counted:
-        label = not_counted_label(n.reason)
-        counts[label] = counts.get(label, 0) + 1
-    unrated = sum(len(p.counted) - len(counted_games(p, row)) for p in row.tournaments)
-    if unrated and row.out is not None:  # given to the engine, which left them out
-        counts[NotRated.UNRATED_OPPONENT.value] = unrated
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    """What the closing-date rule assumed of the period's tournaments, with the command that
+    pins each (tracker.periods.assumed)."""
+    return [f"{c.text()} ({c.command})" for c in closing_dates(row)]
 
 
 def not_counted_text(row: PeriodRow) -> str:
@@ -236,12 +186,6 @@ def _of_the(part: int, whole: int) -> str:
     if part == whole:
         return "the game" if whole == 1 else f"all {whole} games"
     return f"{part} of the {plural(whole, 'game')}"
-
-
-def list_assumed_games(row: PeriodRow) -> int:
-    """The period's counted games (those of the Games column) whose list was assumed (no
-    readable TimeControl)."""
-    return sum(1 for p in row.tournaments for g in counted_games(p, row) if g.list_assumed)
 
 
 def history_row(
@@ -289,17 +233,7 @@ def history_row(
         ],
         "list_assumed_games": list_assumed_games(row),
         "not_counted": [{"reason": label, "games": n} for label, n in not_counted_counts(row)],
-        "period_assumed": [
-            {
-                "tournament": p.unit.label,
-                "tournament_id": p.unit.tournament.id,
-                "may_be": str(closing_assumed(p.unit)),
-                "command": f"tracker event set {p.unit.tournament.id} --period "
-                f"{closing_assumed(p.unit)}",
-            }
-            for p in row.tournaments
-            if closing_assumed(p.unit) is not None
-        ],
+        "period_assumed": [c.to_json() for c in closing_dates(row)],
         "opponents_from_lists": sum(
             1
             for p in row.tournaments

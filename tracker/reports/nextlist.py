@@ -10,13 +10,12 @@ from dataclasses import dataclass
 
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import PeriodRow, Replay
+from tracker.periods.assumed import list_assumed_games, not_counted_counts
 from tracker.reports.explain import ignored_lines
 from tracker.reports.history import (
     assumption_text,
     closing_texts,
     k_by_tournament,
-    list_assumed_games,
-    not_counted_counts,
     not_counted_text,
 )
 from tracker.reports.text import fmt_signed, plural, plural_points, unit_dates

@@ -1,11 +1,9 @@
-"""What a checked period's replayed number rests on that nobody recorded, for `tracker check`
-to say next to the number (as `tracker history` does): the K facts assumed (the row's
-`assumptions`), the games whose list was assumed (no TimeControl), the games put off the
-list (a name, the schedule, online...: the row's `not_counted`, by reason), and the
-tournaments the closing-date rule moved to a later list (they ended a few days before a
-list's date; FIDE often rates them on that earlier list when the report arrives in time).
-
-Pure: over a replay's `PeriodRow`."""
+"""What a period's replayed number rests on that nobody recorded, in the words every command
+says it with (history, next, explain, check, event list, the report): the games whose list
+was assumed (no TimeControl), the games put off the list (a name, the schedule, online...),
+by one label each, and the tournaments the closing-date rule moved to a later list (they
+ended a few days before a list's date; FIDE often rates them on that earlier list when the
+report arrives in time). The K facts assumed are the row's `assumptions`."""
 
 from __future__ import annotations
 
@@ -15,7 +13,8 @@ from dataclasses import dataclass
 
 from tracker.fide.eventnames import NAME_REASONS
 from tracker.model import NotRated, Period, RatingList
-from tracker.periods import GameFact, PeriodRow, previous_list
+from tracker.periods.facts import GameFact, Unit, previous_list
+from tracker.periods.rows import PeriodRow
 
 BY_THE_NAME = NAME_REASONS - {NotRated.VARIANT.value}
 """The not-rated reasons only a name gives (a variant comes from the Variant tag too)."""
@@ -103,18 +102,22 @@ class ClosingDate:
         }
 
 
+def closing_date_of(u: Unit) -> ClosingDate | None:
+    """The tournament's ClosingDate when the closing-date rule moved it past an earlier list
+    (not pinned: a pin is a recorded fact), else None."""
+    if u.pinned or u.end is None or u.period is None:
+        return None
+    earlier = closing_date_earlier(u.end, u.period, u.rating_list)
+    if earlier is None:
+        return None
+    return ClosingDate(u.label, u.tournament.id, u.end, u.period, earlier)
+
+
 def closing_dates(row: PeriodRow) -> tuple[ClosingDate, ...]:
-    """The row's tournaments the closing-date rule moved past an earlier list (not pinned:
-    a pin is a recorded fact)."""
-    found: list[ClosingDate] = []
-    for plan in row.tournaments:
-        u = plan.unit
-        if u.pinned or u.end is None or u.period is None or not plan.counted:
-            continue
-        earlier = closing_date_earlier(u.end, u.period, row.rating_list)
-        if earlier is not None:
-            found.append(ClosingDate(u.label, u.tournament.id, u.end, u.period, earlier))
-    return tuple(found)
+    """The row's tournaments with games that count that the closing-date rule moved past
+    an earlier list."""
+    found = (closing_date_of(plan.unit) for plan in row.tournaments if plan.counted)
+    return tuple(c for c in found if c is not None)
 
 
 def closing_date_earlier(end: dt.date, period: Period, rating_list: RatingList) -> Period | None:
