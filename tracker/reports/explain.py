@@ -82,9 +82,9 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     if row.out is not None:
         reason = row.out.k_reason
         if any(a.fact == "rated-games" for a in row.assumptions) and "assumed" not in reason:
+            # (what it assumes, and the command that records the fact: "Assumed:" below)
             reason = reason.replace("games completed", "games completed (a count assumed)")
         lines.append(f"K {row.out.k}: {reason}" + _k_from_list(replay_, row, player))
-        lines += [f"  {assumption_text(a, player)}" for a in row.assumptions]
         if row.out.k_by_tournament:
             lines.append(
                 "  each tournament is rated with the K of the list in force at its "
