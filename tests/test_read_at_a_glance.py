@@ -308,3 +308,17 @@ def test_a_real_terminal_gives_its_width(sample_db: str) -> None:
     out = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
     assert "Period" in out and _too_wide(out, 72) == []
     assert "(not shown, to fit 72 columns:" in out
+
+
+def test_history_of_games_all_before_2008_says_so(tmp_path: Path) -> None:
+    # "Carlsen, Magnus" is the file's 9-game spelling of 2001 (the 3,421 others: "Carlsen,M").
+    need_shared()
+    db = str(tmp_path / "c.db")
+    code, _, err = run_captured("import", str(CARLSEN), "--player", "Carlsen, Magnus", "--db", db)
+    assert code == 0, err
+    code, out, _ = run_captured("history", "--db", db)
+    assert code == 0
+    assert out.splitlines() == [
+        "No standard rating periods for Carlsen,Magnus:",
+        "Not replayed: 9 games before the first standard list the tracker replays",
+    ]

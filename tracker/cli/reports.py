@@ -112,6 +112,10 @@ def history(
         emit_csv(HISTORY_COLUMNS, rows)
     else:
         if not rows:
+            placed = unplaced_lines(replay_)
+            if placed:  # games, none in a replayed period: say where they are
+                echo_lines([f"No {rl} rating periods for {who.name}:", *placed])
+                return
             out.print(
                 f"No {rl} rating periods for {who.name} yet: import games with "
                 "`tracker import` or record an official rating with "
