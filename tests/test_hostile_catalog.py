@@ -984,6 +984,7 @@ def run(
     return run_cli(capsys, monkeypatch, *args)
 
 
+@pytest.mark.slow  # the catalog of hostile inputs: 300 whole command runs, each database dumped
 @pytest.mark.parametrize(("case", "backend"), RUNS, indirect=["backend"])
 def test_catalog(
     case: Case,
