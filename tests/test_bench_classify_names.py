@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import CORPUS, REPO, need_shared
+
+pytestmark = pytest.mark.slow  # (a bench script, as a subprocess)
 
 
 def test_classify_names_runs(tmp_path: Path) -> None:

@@ -29,6 +29,8 @@ SEVERAL = (
     "Carlsen,Magnus (FIDE ID -); give more of the name or the FIDE ID"
 )
 
+pytestmark = pytest.mark.slow  # (real corpus files imported, or a bench script run)
+
 
 def run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str

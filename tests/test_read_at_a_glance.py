@@ -97,6 +97,7 @@ def test_every_output_of_the_sample_season_fits(
     ],
     ids=" ".join,
 )
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_every_output_of_a_long_career_fits(
     carlsen_db: str, monkeypatch: pytest.MonkeyPatch, width: int, args: tuple[str, ...]
 ) -> None:
@@ -105,6 +106,7 @@ def test_every_output_of_a_long_career_fits(
     assert _too_wide(out, width) == []
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_without_a_width_a_row_is_one_line(
     carlsen_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -115,6 +117,7 @@ def test_without_a_width_a_row_is_one_line(
     assert len(rows) == len(json.loads(data))
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_narrow_history_says_which_columns_it_left_out(
     carlsen_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -125,6 +128,7 @@ def test_narrow_history_says_which_columns_it_left_out(
     assert "Change (exact)" in wide and "not shown" not in wide
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_the_assumed_list_is_said_once_under_the_table(
     carlsen_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -141,6 +145,7 @@ def test_the_assumed_list_is_said_once_under_the_table(
     assert all("on this list by assumption" in r["note"] for r in rows if r["list_assumed_games"])
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_the_first_row_says_where_its_rating_came_from(
     carlsen_db: str, sample_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -165,6 +170,7 @@ def _season(out: str) -> tuple[int, int, int, int, int]:
     return start, end, change, int(split.group(2)), int(split.group(3))
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 @pytest.mark.parametrize("rating_list", ["standard"])
 def test_the_season_line_adds_up_on_a_long_career(
     carlsen_db: str, monkeypatch: pytest.MonkeyPatch, rating_list: str
@@ -188,6 +194,7 @@ def test_the_season_line_adds_up_on_the_sample_season(
     assert start + change == end and games + anchors == change
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_next_of_a_long_career_without_an_official_rating_is_short(
     carlsen_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -208,6 +215,7 @@ def test_next_of_a_long_career_without_an_official_rating_is_short(
     assert sum(1 for o in doc["open"] if o["why"].startswith("before 2008")) > 40
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_next_after_an_old_official_rating_says_its_age(
     carlsen_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -270,6 +278,7 @@ def test_wrap_text_cuts_a_word_longer_than_the_line() -> None:
     assert all(cell_width(x) <= 4 for x in wrap_text("日本語のテキスト", 4))
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_a_real_terminal_gives_its_width(sample_db: str) -> None:
     # No COLUMNS: the width is the terminal's (a pseudo-terminal of 72 columns here).
     import fcntl
@@ -310,6 +319,7 @@ def test_a_real_terminal_gives_its_width(sample_db: str) -> None:
     assert "(not shown, to fit 72 columns:" in out
 
 
+@pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_history_of_games_all_before_2008_says_so(tmp_path: Path) -> None:
     # "Carlsen, Magnus" is the file's 9-game spelling of 2001 (the 3,421 others: "Carlsen,M").
     need_shared()

@@ -31,6 +31,8 @@ from tracker.usecases.histories import load_history
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
 
+pytestmark = pytest.mark.slow  # (real corpus files imported, or a bench script run)
+
 
 def _games_of(files: tuple[str, ...], events: tuple[str, ...]) -> str:
     """The games of the named events, as they are in the corpus files."""
