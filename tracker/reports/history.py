@@ -173,11 +173,14 @@ def closing_texts(row: PeriodRow) -> list[str]:
 
 
 def not_counted_text(row: PeriodRow) -> str:
-    """ "not counted: 3 (tie-break (by the name) 2, online 1)", or ""."""
+    """ "not counted: 3 (tie-break (by the name) 2, online 1)", "not counted: 2 (online)",
+    or ""."""
     counts = not_counted_counts(row)
     if not counts:
         return ""
     total = sum(n for _, n in counts)
+    if len(counts) == 1:
+        return f"not counted: {total} ({counts[0][0]})"
     return f"not counted: {total} ({', '.join(f'{label} {n}' for label, n in counts)})"
 
 

@@ -165,6 +165,17 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
             if months >= 12:
                 line += f", {_age(months)} ago"
         lines.append(line)
+    elif any(
+        n.reason.startswith(f"no {rl} rating to start from")
+        for r in rep.rows
+        for n in r.not_counted
+    ):
+        lines.append(
+            f"No official {rl} rating recorded, and no Elo tag that is one (the tags of the "
+            f"player's {rl} events are the standard rating): the {rl} history waits for an "
+            f"official rating (`tracker official add {who} --list {rl} --period YYYY-MM "
+            "--rating R`)."
+        )
     else:
         lines.append(
             f"No official {rl} rating recorded: the replay starts from the games "
