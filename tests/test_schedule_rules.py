@@ -235,3 +235,20 @@ def test_a_never_rated_events_tag_is_evidence_of_the_standard_list(tmp_path: Pat
     (row,) = json.loads(out)
     assert row["elo_tag"] == 2554 and row["published"] == 2554
     assert "2554 (IMSA Basque w 2016)" in row["note"] and "2530 (TCh-BEL" in row["note"]
+
+
+def test_a_rapid_events_standard_tag_is_no_ro_either() -> None:
+    # The rapid history starts from a rapid tag of its own (2650); a later rapid event
+    # prints the standard rating of its month (2700): FIDE rates it from the player's rapid
+    # rating, so its Ro is the replayed rapid one, not the tag.
+    b = Replay(PlayerInfo(birth_year=1980, rated_games=100), rl=RAPID)
+    first = b.t("Rapid Open", "2025-10-11", "2025-10-11")
+    b.g(first, 2650, Fraction(1, 2), own=2650)
+    std = b.t("Classic", "2025-12-01", "2025-12-02")
+    b.g(std, 2700, Fraction(1, 2), own=2700, rl=STD)
+    later = b.t("Winter Rapid", "2025-12-13", "2025-12-13")
+    b.g(later, 2700, Fraction(1, 2), own=2700)
+    rep = b.run()
+    (plan,) = (p for r in rep.rows for p in r.tournaments if p.unit.label == "Winter Rapid")
+    assert plan.elo_tag == 2700
+    assert plan.ro == 2650 and plan.ro_source.startswith("replayed ")

@@ -161,6 +161,7 @@ def replay(inputs: ReplayInputs) -> Replay:
     state = ReplayState(inputs)
     state.playoffs = playoffs if rl == RatingList.STANDARD else {}
     standard_of = _standard_of(games, inputs) if rl != RatingList.STANDARD else None
+    state.standard_of = standard_of
     evidence, state.standard_tags = _tag_evidence(units, rl, standard_of)
     first_games = min(by_period) if by_period else None
     first_tag = None
@@ -441,7 +442,17 @@ def _plan(
         ro, source = unit.tournament.ro, "--ro override"
     elif official_ro is not None:
         ro, source = official_ro, f"official {force} list"
-    elif elo_tag is not None and rating_before is not None:
+    elif (
+        elo_tag is not None
+        and rating_before is not None
+        and not (
+            TAG_OF_A_FAST_LIST_IS_THE_STANDARD
+            and state.standard_of is not None
+            and elo_tag in state.standard_of(unit)
+        )
+    ):
+        # (a rapid or blitz tag that is the standard rating is no Ro of this list: the
+        # replayed rating is, below)
         ro, source = elo_tag, "Elo tag"
     else:
         known = state.in_force(start) if rating_before is not None else None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from tracker.fide import PeriodOut, PlayerFacts, TournamentIn, derive_k, edition_for
@@ -77,6 +77,9 @@ class ReplayState:
         # Why the replay waits for a rating of this list (the first tags were the standard
         # rating): its games are not counted until an official entry or a tag of the list.
         self.waiting: str | None = None
+        # rapid/blitz: the player's standard ratings of a tournament's month (its tags that are
+        # one are no rating of this list: policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)
+        self.standard_of: Callable[[Unit], frozenset[int]] | None = None
 
     def publish(self, period: Period, rating: int | None) -> None:
         """Record the rating on the list of `period` (None: unrated on that list)."""
