@@ -332,3 +332,17 @@ def test_history_of_games_all_before_2008_says_so(tmp_path: Path) -> None:
         "No standard rating periods for Carlsen,Magnus:",
         "Not replayed: 9 games before the first standard list the tracker replays",
     ]
+
+
+@pytest.mark.slow  # (a real career's import)
+def test_a_waiting_rapid_history_says_so(
+    carlsen_db: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Every rapid event of the file printed Carlsen's standard rating: no rapid rating to
+    # start from (TAG_OF_A_FAST_LIST_IS_THE_STANDARD); next and the report say it waits.
+    _, out = _run(monkeypatch, 100, "next", "--list", "rapid", "--db", carlsen_db)
+    assert "the rapid history waits for an official rating" in " ".join(out.split())
+    page = tmp_path / "c.html"
+    code, _ = _run(monkeypatch, None, "report", "--db", carlsen_db, "--output", str(page))
+    assert code == 0
+    assert "waits for an official rapid rating" in page.read_text(encoding="utf-8")

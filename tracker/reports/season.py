@@ -226,7 +226,20 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
         )
     else:
         parts.append('<div>Last official<b>none</b><span class="muted">recorded</span></div>')
-    if rep.rows:
+    waiting = any(
+        n.reason.startswith(f"no {rl} rating to start from")
+        for r in rep.rows
+        for n in r.not_counted
+    )
+    if rep.rows and waiting and rep.expected is None:
+        # the tags of the player's events of this list were the standard rating: no rating
+        # of the list to start from (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)
+        parts.append(
+            '<div>Expected next list<b data-expected="unknown">unknown</b><span class="muted">'
+            f"waits for an official {esc(rl)} rating (the events' Elo tags are the standard "
+            "rating)</span></div>"
+        )
+    elif rep.rows:
         final = "unrated" if rep.expected is None else str(rep.expected)
         parts.append(
             f'<div>Expected next list<b data-expected="{esc(final)}">{esc(final)}'
