@@ -405,7 +405,7 @@ def add(
 
 
 def check_published(period: Period, today: dt.date | None = None) -> None:
-    """Moved to tracker.usecases.official (issue 16): imported there when a command runs."""
+    """Moved to tracker.usecases.official: imported there when a command runs."""
     from tracker.usecases.official import check_published as check
 
     check(period, today)

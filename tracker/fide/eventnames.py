@@ -38,7 +38,7 @@ from typing import NamedTuple
 from tracker.model import NotRated, RatingList
 
 # Stable reason words (games.not_rated_reason) of games never rated because of their name.
-# The words are tracker.model.NotRated's (one vocabulary, issue 16), as plain strings: they
+# The words are tracker.model.NotRated's (one vocabulary), as plain strings: they
 # reach the import's worker pipe (marshal takes no enum) and the database.
 TIE_BREAK = NotRated.TIE_BREAK.value
 ARMAGEDDON = NotRated.ARMAGEDDON.value

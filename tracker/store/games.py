@@ -107,7 +107,7 @@ _MERGE_CHUNK = 10_000  # PostgreSQL: merges per statement
 # SQLite: how Python's sqlite3 binds None, a bool and bytes while a writer stores a batch.
 # It binds an int, float or str at once, but looks anything else up in its adapters first,
 # and a value with no adapter costs a failed lookup and two failed attribute lookups
-# (`__adapt__`, `__conform__`) before it is bound as it is: about 0.4 us a value, and a games
+# (`__adapt__`, `__conform__`) before it is bound as it is, and a games
 # row has about 8 NULLs, 3 booleans and the identity. With these adapters the
 # lookup finds one and calls it: None stays None ({}.get(None)), a bool becomes the same int
 # (what sqlite3 binds a bool as), bytes stay bytes: the same values stored, bound in half
