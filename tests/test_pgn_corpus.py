@@ -2,8 +2,9 @@
 
 For each file, `read_games` and `read_games_reference` (python-chess's `read_game` with a
 visitor) must give the same games: same tags, first line, moves digest and has_moves, in
-the same order, and the fast reader reports no problem. The differences the module
-docstring of `tracker.pgn` documents are accounted for exactly, and their numbers pinned:
+the same order, and the fast reader reports no problem. The differences that
+docs/architecture.md (tracker/pgn/) documents are accounted for exactly, and their numbers
+pinned:
 
 - a header block followed by two blank lines: python-chess reads a game with those tags and
   no moves, then a game without tags holding the moves; we read one game with both
