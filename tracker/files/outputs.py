@@ -1,22 +1,13 @@
 """The files commands write (CSV, charts, reports, backups): never the database, never half a
-file, never a device or a FIFO replaced.
+file, never a device or a FIFO replaced (standard library only).
 
-`check_output(path, database, force=...)` refuses a path that resolves (through symlinks or
-hard links) to the database file or one of SQLite's files beside it (`-wal`, `-shm`,
-`-journal`), a folder, and an existing file unless `force`. What `path` is decides how it
-is written (`resolve_output`, asked again by `write_atomic`):
-
-- a new or regular file: `write` fills a temporary file in the same folder, renamed into
-  place only when complete, so a failed write leaves the old file (or nothing); a symlink
-  to a regular file replaces the file it points to, never the link;
-- a character device or a FIFO, or a symlink to one (`/dev/stdout`): written into (the
-  bytes made in a temporary file first), never replaced, with or without `force`;
-- anything else (a block device, a socket, a dangling link) is refused.
-
-A killed write leaves its temporary file (`.NAME.XXXXXXXX.part`); `remove_leftovers`
-removes those no live write holds (each writer locks its own), before the next write.
-
-Standard library only.
+`check_output(path, database, force=...)` refuses a path that resolves to the database or
+one of SQLite's files beside it, a folder, and an existing file unless `force`;
+`resolve_output` decides how a path is written: a regular file through a temporary file
+renamed into place when complete, a character device or a FIFO written into, anything else
+refused. `remove_leftovers` removes the temporary files (`.NAME.XXXXXXXX.part`) of killed
+writes that no live write holds. docs/architecture.md, section tracker/files/, has the
+details.
 """
 
 from __future__ import annotations

@@ -1,42 +1,10 @@
 """Opening what the user names: files, folders, glob patterns, archives, standard input.
 
 Pure standard library. `iter_sources(paths)` resolves every argument first (so a missing
-path or an empty folder is reported before anything is imported) and hands out `Source`s:
-a user-facing `name` and an `open()` that returns a fresh binary stream on every call.
-
-- What a file holds is told by its first bytes, whatever its name: gzip, bzip2 and xz are
-  decompressed while streaming, a zip or a tar (plain or compressed: `.tar.gz`, `.tgz`,
-  `.tar.bz2`, `.tar.xz`...) yields its members, anything else is read as PGN (the user named
-  it). Nothing is ever unpacked to disk. A `.zip` name holding none of these is refused.
-- A folder is searched recursively for `PGN_SUFFIXES` (case-insensitive), in sorted order;
-  other files are left alone.
-- An archive yields one source per member named like a PGN file or an archive (in the
-  archive's order), named `"archive.zip:member.pgn"`; an archive inside an archive is read
-  the same way (`"a.zip:b.tar.gz:c.pgn"`), down to `MAX_NESTING` archives; deeper, the member
-  is refused with a clear line when imported.
-- An argument that does not exist but contains `*`, `?` or `[` is a glob pattern
-  (`**` recurses).
-- `-` is standard input, and a pipe named as a path (`<(cat f.pgn)`, `/dev/stdin`, a FIFO)
-  is read once too: kept in memory up to 32 MB, beyond in a temporary file, so it can be
-  opened again (and by two readers at once: reads never share a file position).
-  A device (a terminal, /dev/zero) is refused.
-- Names shown and stored are valid text: bytes of a file name that are not UTF-8 are shown
-  escaped (`Open_\\x8e.pgn`), while the file itself is still opened by its real name.
-- The same file named twice (directly and through a folder, say) is listed once; two
-  members of one archive with the same name (a zip written twice over, a tar with a newer
-  copy appended by `tar -r`) are both kept, the later ones named `"a.tar:x.pgn (copy 2)"`.
-- A folder or glob never stops at one bad entry: a damaged or unrelated archive, a
-  dangling symbolic link, a link loop or a subfolder that cannot be read becomes a source
-  that fails with a line saying why when imported; the other files are imported. A `**`
-  pattern visits each real folder once (symbolic link loops end).
-- `Limits` bounds what one source may cost: the bytes out of each decompressing
-  stream (gzip, bzip2, xz, a zip member) and their ratio to the bytes read in, and what
-  standard input (or a pipe) may spool; past one, reading raises `LimitExceeded` (a
-  BadInput whose `stops_run` asks the importer to stop: a bomb is not one bad file among
-  good ones). A zip's members share one open archive (its central directory is read once).
-- `Source.stamp()` is the size, times and inode of the file on disk (None for standard
-  input): the importer compares it before and after a source to fail one that changed.
-
+path or an empty folder is reported before anything is imported) and hands out `Source`s: a
+user-facing `name` and an `open()` that returns a fresh binary stream on every call. What a
+file holds is told by its first bytes, never unpacked to disk, and one bad entry of a folder
+fails alone; the rules, one by one, are in docs/architecture.md, section tracker/files/.
 This module resolves the paths; the readers are its neighbours: `values` (Source, Limits),
 `compressed` (gzip, bzip2, xz), `archives` (zip, tar) and `spool` (standard input, pipes).
 """
