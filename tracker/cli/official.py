@@ -95,25 +95,19 @@ def import_lists(
     since 2001.
 
     The list month comes from the file name (standard_nov25frl.zip, APR04FRL.TXT), the TXT
-    header (NOV25, Mar11) or --period; lists up to next month's are accepted, as by
-    `official add`, a later one is refused. Players are matched by FIDE ID; by default only
-    players already in the database are kept (--all keeps everyone). A list for a month
-    already imported replaces those players' entries for that month: the newest file wins;
-    the same file again changes nothing. Each file is one transaction: a file that fails
-    leaves nothing behind, and the other files are still imported. A folder is searched
-    for .txt, .xml and .zip files (its subfolders too), imported in name order.
+    header (NOV25, Mar11) or --period; lists up to next month's are accepted, a later one is
+    refused. Players are matched by FIDE ID; by default only players already in the
+    database are kept (--all keeps everyone). A list for a month already imported replaces
+    those players' entries for that month: the newest file wins. A file that fails leaves
+    nothing behind, and the other files are still imported. A folder is searched for .txt,
+    .xml and .zip files (its subfolders too), imported in name order.
 
-    Players without a FIDE ID (a PGN without FideId tags) are matched by name: "Andreikin,D"
-    or "Andreikin, D." is the list's "Andreikin, Dmitry" (case, accents and punctuation
-    aside; the birth year and the PGN's title break a tie). A unique match gets the list's
-    FIDE ID and its entries: the file's line says "1 in the database (1 matched by name)",
-    and a line below it "Andreikin,D: Andreikin, Dmitry, FIDE ID 4158814 (matched by
-    name)". When another player already has that FIDE ID the two are one player, merged
-    under the list's name ("1 merged into the player who had their FIDE ID"), unless they
-    played each other or their surnames differ (a warning). A name that several players of
-    the list fit is not used: it is shown with them and the command that settles it,
-    tracker player set "NAME" --fide-id N. The import also records who was looked up on
-    each list, so that the replay can tell "unrated" from "unknown".
+    Players without a FIDE ID are matched by name ("Andreikin,D" is the list's "Andreikin,
+    Dmitry"); a unique match gets the list's FIDE ID and its entries, and each match is
+    shown. When another player already has that FIDE ID the two are merged, unless they
+    played each other or their surnames differ (a warning). A name that several players fit
+    is not used: it is shown with the command that settles it, tracker player set "NAME"
+    --fide-id N. docs/lists.md tells the whole story.
 
     Examples:
 
