@@ -1,36 +1,17 @@
 """Check the replay against FIDE's official lists, and say why a number differs.
 
-`reconcile(inputs)` replays one list for one player (tracker.periods.replay) and, for every
-period with an official entry, compares the replayed rating with the official one. For every
-difference it ranks the likely causes, from what the data shows, by re-computing the period
-under each hypothesis and keeping those that reproduce FIDE's number:
+`reconcile(inputs)` replays one list for one player and compares every period that has an
+official entry; for a difference it re-computes the period under each likely cause (games
+missing or extra, another K, rounding, a base correction, an unrated opponent, the cap, the
+Ro FIDE used, a pre-2008 era) and keeps those that reproduce FIDE's number, ranked by
+evidence, ties by `CAUSE_ORDER`: a user is told what to fix, not only that a number differs.
+docs/check.md lists the causes and what each asks of the user.
 
-- games missing: FIDE rated more games than the replay; a tournament the replay put on a
-  neighbouring list, pinned here, reproduces the list (verified by re-running the replay
-  with the pin), or the games are not in the database;
-- games extra: FIDE rated fewer games; a tournament was rated on another list (a late
-  report): the exact `tracker event set ID --period YYYY-MM` that pins it, verified by
-  re-running the replay with that pin (or `--exclude` when it was never rated);
-- K differs: another K reproduces the list, and why (junior, 30 games, 2400, 700 rule);
-- rounding: rounding per tournament instead of once per period reproduces the list;
-- a one-point base correction: FIDE started the period one point off the published list;
-- an unrated opponent counted or not;
-- the cap or the 2650 rule: another treatment of |D| above the cap reproduces the list;
-- the Ro FIDE used: the player's own Elo tag, when it differs from the list in force;
-- a pre-2008 era that is not replayed.
-
-Causes are ranked by evidence: one that reproduces the official rating (and game count)
-exactly comes first; ties follow `CAUSE_ORDER`. Where the replay re-anchors at the official
-rating and the later periods then match, the row says so.
-
-The analyses replay and re-compute over plain values (tracker.periods, tracker.fide); only
-`inputs` reads the store. Modules: `report` (what a check gives: `CheckReport`, `CheckRow`,
-`Cause`, the kinds of cause), `reconcile` (replay vs official, period by period), `causes`
-(`likely_causes`: every analysis, ranked), `games` (games missing or extra, verified by
-re-running the replay), `rules` (another K, cap, rounding or base, through the engine),
-`context` (what the analyses share), `inputs` (`check_player`, over the facts
-tracker.usecases.histories reads), `workers` (`check --all` over processes). `check_all`
-is here, next to `CHUNK`, the size of its pieces.
+Modules: `report` (what a check gives), `reconcile` (replay vs official, period by period),
+`causes` (every analysis, ranked), `games` (games missing or extra, verified by re-running
+the replay), `rules` (another K, cap, rounding or base), `context` (what the analyses
+share), `inputs` (the only one reading the store), `workers` (`check --all` over
+processes); `check_all` is here, next to `CHUNK`, the size of its pieces.
 """
 
 from __future__ import annotations
