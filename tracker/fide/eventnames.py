@@ -1,33 +1,14 @@
 """Which list a game without a time control belongs to, from its event and round names.
 
-Spec section 6: the TimeControl tag decides the list; "an unknown time control is an open
-question the user settles: default to the list the user names at import, else standard, and
-say so in the import report". Most files have no TimeControl tag at all (TWIC, ChessBase,
-pgnmentor), and their event names say what the games were: "World Blitz", "Amber Rapid",
-"Sinquefield Cup TB", "Norway Armageddon", "Magnus Inv Simul 2017". This module reads those
-words (several languages where cheap) and says the list, or that the games are never rated
-and why (a stable reason word, stored in the games table). Everything it says is an
-assumption: the importer marks such games `list_assumed`, the import summary names the
-kinds, and `tracker event set ID --list ...` / `--exclude` correct a tournament.
-
-The reading (an assumption the user can correct; in this order):
-
-- an armageddon (unequal times: "games with unequal times for the two players are not
-  rated", section 6), bullet (3 minutes or less: too fast for blitz), a simul (also a clock
-  simul of a team against one player, "GER-Kasparov"), an exhibition, a blindfold event, a
-  consultation game (more than one mind a side: a team, "the World" voting, a computer in
-  Advanced Chess), a Chess960 or Basque chess event: never rated (reason word);
-- a tie-break or play-off: on the list its name (or the event's) says ("WCh Rapid TB",
-  "World Blitz TB"); with no speed word it is the tie-break of a standard event, played
-  faster: never rated ("tie-break");
-- a rapid or blitz word, or a time under 60 minutes ("g45", "30'"): that list (a time says
-  more than a word; else the first word);
-- nothing, or a time of 60 minutes or more ("60m", "g/1h+25s"): no list from the name. Such
-  a time is also given as a TimeControl (`NameSignals.time_control`): whether it is standard
-  depends on the players' ratings (section 6), which the importer has.
-
-Pure and cheap: one compiled pattern per kind; the importer asks once per event name and
-once per round name (tracker.importer.prepare caches the answers).
+Spec section 6 lets the user settle an unknown time control, and most files have no
+TimeControl tag at all (TWIC, ChessBase, pgnmentor), while their event names say what the
+games were: "World Blitz", "Amber Rapid", "Sinquefield Cup TB", "Norway Armageddon". This
+module reads those words and says the list, or that the games are never rated and why (a
+stable reason word). Everything it says is an assumption: the importer marks such games
+`list_assumed`, and `tracker event set ID --list ...` / `--exclude` correct a tournament.
+The reading, rule by rule: docs/architecture.md, section tracker/fide/. Pure and cheap: one
+compiled pattern per kind, asked once per event or round name (tracker.importer.prepare
+caches the answers).
 """
 
 from __future__ import annotations
