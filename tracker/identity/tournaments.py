@@ -1,26 +1,12 @@
 """Which tournament a game belongs to: the grouping rule of the import (pure: no database).
 
-A tournament is keyed `event|site|start`. With a complete EventDate, start = EventDate;
-without one, start = the date of the first game that created it. Same-name events of other
-years are told apart by dates: a game joins a tournament of the same event and site only
-when its date (or its EventDate) lies within `JOIN_DAYS` days of that tournament's [start,
-end]; otherwise it opens a new tournament (so the yearly "Club Championship" without
-EventDate becomes one tournament per year, and an event across New Year stays one); among
-several that hold it, the nearest by start (ties: the older one). start and end follow the
-games as they arrive.
-
-A game whose date is unknown (no Date and no EventDate, or a partial one like `2024.??.??`)
-joins a dated tournament of the same event and site when one is found (`Grouping.place`):
-the one the game before it joined, when that game was dated and of the same event and site,
-else the only one whose span fits what the date tag says (`fits`: its year, its month);
-otherwise the undated tournament of the same event and site keyed by the same date tag. Once
-a source is complete, an undated tournament of an event and site that now has exactly one
-fitting dated tournament is merged into it, unless the user recorded an override for it
-(`merges`).
-
-The store (tracker.store.games) feeds a `Grouping` the tournaments of each event and site
-it loads, asks it where each game goes, and writes what it decided: the tournaments it made
-(`made`), the spans it widened (`widened`) and the merges.
+A tournament is keyed `event|site|start`; same-name events of other years are told apart by
+dates (a game joins one of the same event and site only within `JOIN_DAYS` of its span), so
+a yearly "Club Championship" without EventDate becomes one tournament a year and an event
+across New Year stays one; a game of unknown date joins the dated tournament it fits, if
+any (`Grouping.place`, `merges`). The store (tracker.store.games) feeds a `Grouping` what it
+loads and writes what it decided. The rule in full: docs/architecture.md, section
+tracker/identity/.
 """
 
 from __future__ import annotations
