@@ -1,31 +1,15 @@
 """`tracker import`: PGN sources into the store, each source in one transaction.
 
-The flow for one source (a file, an archive member, standard input):
+For each source (a file, an archive member, standard input) its content hash tells a source
+already imported; the games are read and prepared, in worker processes for a big source so
+that both cores work, and stored in one transaction committed when the source is complete,
+so a kill mid-way leaves nothing of it and a file that changed meanwhile fails whole. The
+flow, step by step, and how a big file is split: docs/architecture.md, section
+tracker/importer/.
 
-1. its content hash is computed (in a thread, while parsing already runs); when a finished
-   import has the same hash the source is reported "already imported" and nothing is added;
-   the file's stamp (size, times, inode: `Source.stamp`) is taken before the hash and again
-   before the commit: a file that changed meanwhile (appended, cut, replaced) fails whole,
-   as the hash and the games may then be of two different contents;
-2. `tracker.pgn.read_games` reads the games' tags (and a digest of the moves); `prepare`
-   turns each RawGame into a `tracker.model.PreparedGame` (plain checked values: players,
-   Elo tags, date, list, whether the game counts for rating and why not, its identity) or
-   the reason it cannot be stored (`tracker.model.Skipped`, a problem);
-3. `tracker.store.games.GameWriter` stores the batches in one transaction, de-duplicating by
-   identity, and commits when the source is complete. A kill mid-way leaves nothing of it.
-
-Speed: for big sources step 2 runs in a worker process (fork) that sends batches
-of prepared games through a pipe (marshal bytes of plain tuples), while this process writes;
-both cores work. A plain file of SPLIT_MIN_BYTES or more is cut at game starts
-(`tracker.pgn.scan.game_cuts`) into parts of about SPLIT_PART bytes, read by two workers in
-turn (part i by worker i % 2, each with the number of its first line) and written in file
-order; archives and standard input stay one stream, in one worker. The workers run exactly
-the code of the in-process path, so the result is identical (tested).
-
-The modules: `values` (options, reports), `prepare` (step 2: Preparer), `batches`
-(the batches of a source, in process or in forked workers: `batches_of`; the tunables;
-the one place a batch becomes plain tuples for the pipe and back) and this one
-(steps 1 and 3: the use case). None imports sqlalchemy (the store does that) nor chess
+The modules: `values` (options, reports), `prepare` (a game's tags to a checked
+`PreparedGame`), `batches` (the batches of a source, in process or in forked workers) and
+this one (the use case). None imports sqlalchemy (the store does that) nor chess
 (tracker.pgn does).
 """
 
