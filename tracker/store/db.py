@@ -1,24 +1,12 @@
 """Opening the database: a path or URL, SQLite pragmas, Alembic upgrade on open, the write
 lock.
 
-`open_store(target)` is the one way in. It accepts a path (`tracker.db`), a SQLite URL or a
-PostgreSQL URL (`postgresql+psycopg://USER@HOST/DB`; `postgresql://` means the same): the two
-databases tracker is tested on (`SUPPORTED`); another URL is refused with one sentence. It
-turns SQLite into WAL mode with a busy timeout (so a second `tracker` process waits instead of
-failing), and upgrades the schema to head through Alembic. A database written by a newer
-tracker is refused with a clear sentence, never touched. A file that cannot be written (a
-read-only mount) is opened read-only (read_only_mode): reading commands work, writing ones
-get one sentence. A damaged file (SQLITE_CORRUPT, SQLITE_NOTADB, wherever a query meets it)
-is one DamagedDatabase sentence with an exit code of its own.
-
-One writer at a time, on both databases: SQLite has one write lock per file (BEGIN IMMEDIATE
-takes it up front); on PostgreSQL every writing transaction of tracker first takes one
-transaction-level advisory lock (`lock_for_writing`, `WRITE_LOCK`), released when it commits
-or rolls back. Writers take turns (the importer allocates ids and matches players and
-tournaments against what it read, which is right only while nobody else writes), readers
-never wait (MVCC), and a schema migration takes the same lock, so several processes opening
-a new database at once create its schema once. A writer waits for the lock at most
-`BUSY_TIMEOUT_MS`, as SQLite's busy timeout, then gets one sentence (`is_busy`).
+`open_store(target)` is the one way in, for a path, a SQLite URL or a PostgreSQL URL (the
+two databases tracker is tested on, `SUPPORTED`): it sets SQLite's WAL mode and busy
+timeout, upgrades the schema to head, refuses a database of a newer tracker, opens a file
+that cannot be written read-only, and turns a damaged file into one sentence. One writer at
+a time on both databases (`lock_for_writing`), because the importer matches what it read
+while nobody else writes. The details: docs/architecture.md, section tracker/store/.
 """
 
 from __future__ import annotations

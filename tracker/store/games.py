@@ -2,24 +2,12 @@
 transaction (the lists behind `tracker imports` and `tracker players` are in
 tracker.store.imports and tracker.store.players).
 
-`GameWriter` takes batches of `PreparedGame`s. It resolves players and tournaments through
-in-memory caches filled by one SELECT per batch, allocates new ids itself (it holds the
-write lock: BEGIN IMMEDIATE on SQLite, an advisory lock on PostgreSQL, so a second importer
-waits instead of failing half way) and inserts each batch's games in one statement, with
-the unique identity deciding what is a duplicate. The hot path's SQL strings are made once.
-On SQLite a big source into a small database drops the secondary indexes of games inside
-its transaction and builds them again just before the commit (SQLite builds an index from
-sorted keys far faster than it inserts one key a game; a failure rolls the drop back). On
-PostgreSQL new rows go in by COPY and each batch of games through a temporary table and one
-`INSERT ... SELECT ... ON CONFLICT DO NOTHING`; the indexes are never dropped there (it would
-lock readers out). What was measured and not kept is in docs/performance.md.
-
-Players: by FIDE ID when the game gives one, else by normalized name through `player_names`.
-A FIDE ID seen with a name that belongs to a player without FIDE ID completes that player;
-a name that belongs to a player with another FIDE ID never merges (a new player is made).
-Tournaments: the grouping rule is tracker.identity.tournaments'; when the source is
-complete the writer merges each undated tournament into the one dated tournament that fits,
-unless the user recorded an override for it.
+`GameWriter` takes batches of `PreparedGame`s, resolves players and tournaments through
+in-memory caches, allocates ids under the write lock and inserts each batch in one
+statement, the unique identity deciding what is a duplicate: an import is as fast as the
+database allows and never half done. How it does so on SQLite and PostgreSQL, and how
+players and tournaments are matched: docs/architecture.md, section tracker/store/; what was
+measured, docs/performance.md.
 """
 
 from __future__ import annotations

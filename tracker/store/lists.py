@@ -1,20 +1,11 @@
 """FIDE's lists and the database's players: who was looked up on which list, and players
 known only by name matched to a list's rows.
 
-Coverage. Every list import records the file and each (list, period) it held
-(`official_lists`) and every player it identified (`official_checked`): by FIDE ID, listed
-or not, or by a unique name match. So for a player and a list month there are three answers
-(`list_ratings`): a rating, unrated for FIDE (looked up, no rating), or unknown (never
-looked up: the player came after the import, or has no FIDE ID and no name match).
-
-Names. A list writes "Surname, Firstname"; a PGN "Andreikin,D", "Andreikin, D." or "Ding
-Liren". `name_forms` reads a name as (surname, given names) pairs, folded by
-tracker.identity.names.normalize_name (a name without a comma: every split of its words);
-two names fit when a surname is the same and the given names agree word by word, a single
-letter standing for a word it starts (`name_fit`). `NameIndex` holds the database's players
-without a FIDE ID by surname, so a list row costs one dictionary lookup; `settle` picks, for
-each player, the one row that fits best, the birth year and the title breaking ties, or
-reports the rows that fit as well (`Ambiguous`).
+Coverage (`official_lists`, `official_checked`) lets `list_ratings` tell a rating, unrated
+(looked up, no rating) and unknown (never looked up) apart; the name match (`name_forms`,
+`name_fit`, `NameIndex`, `settle`) gives a PGN's "Andreikin,D" the list's "Andreikin,
+Dmitry" when exactly one row fits. How both work: docs/architecture.md, section
+tracker/store/.
 """
 
 from __future__ import annotations

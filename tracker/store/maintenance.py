@@ -1,25 +1,11 @@
 """Looking after the database file: an online backup, and a check of its integrity.
 
-`backup(store, path)` copies a live SQLite database with SQLite's own online backup API (a
-consistent snapshot even while another `tracker` process imports: WAL readers never block
-the writer), into a temporary file beside the target that is renamed into place only when
-complete, so a failed or interrupted backup never leaves a half-written file under `path`.
-
-`check_database(store)` runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check` on
-SQLite (PostgreSQL has no such statement: it enforces the foreign keys on every write, and
-checks its own files with `pg_amcheck`, a server tool), then the tool's own invariants, each a
-plain SQL count that both databases run:
-
-- every game has both players and its tournament (and its import, when it names one);
-- no player plays themselves; no two games share an identity; no two players a FIDE ID;
-- every spelling in player_names points at a player;
-- official entries name a player, a list (standard, rapid, blitz) and a period `YYYY-MM`;
-- games name a list and a result the importer writes; tournaments start before they end;
-- no game or tournament is dated after the last date the tracker rates (`LAST_DATE`);
-- every import row is finished (an import commits its row only with its games);
-- the schema is the one this version of tracker writes.
-
-It returns a list of `Problem`s ([] when all holds) and never changes the database.
+`backup(store, path)` copies a live database with SQLite's online backup API (a consistent
+snapshot even while another process imports) into a temporary file renamed into place when
+complete, so an interrupted backup never leaves half a file. `check_database(store)` runs
+SQLite's own checks, then the tool's invariants as plain SQL counts both databases run, and
+returns the `Problem`s found ([] when all holds), never changing the database. The
+invariants, one by one: docs/architecture.md, section tracker/store/.
 """
 
 from __future__ import annotations

@@ -1,21 +1,11 @@
 """Official list entries: what FIDE published for a player on a list in a period.
 
 `add_entry` / `entries_for` / `remove_entry` serve `tracker official add|list|remove` and the
-check; `import_entries` writes a whole published list (rows from `tracker.lists`), in
-batches, inside one transaction per file: a file that fails half way leaves nothing behind.
-
-Replace semantics: FIDE re-issues lists, so the newest file wins. Importing a list for a
-period already recorded replaces those players' entries for that period (counted in
-`ImportSummary.replaced`); a player the new file lists with an empty rating loses the old
-entry for that list and period (counted in `ImportSummary.cleared`). An entry already as the
-file has it (the same file imported again) is left untouched (`ImportSummary.unchanged`):
-a re-import writes nothing.
-
-Players without a FIDE ID are matched by name (tracker.store.lists): a unique match gets
-the row's FIDE ID and its entries; one FIDE ID is one person, so a player already holding
-it absorbs the name's player (tracker.store.players.merge_rows) unless they played each
-other or their surnames differ (a warning). Every import also records the file and who was
-looked up on it (`record_coverage`).
+check; `import_entries` writes a whole published list in one transaction per file: a file
+that fails half way leaves nothing behind. FIDE re-issues lists, so the newest file wins, and
+the same file again writes nothing; players without a FIDE ID are matched by name
+(tracker.store.lists). The replace and merge rules: docs/architecture.md, section
+tracker/store/.
 """
 
 from __future__ import annotations
