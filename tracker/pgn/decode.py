@@ -76,25 +76,12 @@ def _misfits(text: str) -> int:
 def decode_text(data: bytes) -> str:
     """Bytes of a PGN line (or any PGN text) as str, whatever encoding the writer used.
 
-    Policy (one line at a time when called by the readers, so a file concatenated from
-    differently encoded files comes out right line by line):
-
-    - UTF-8 when the bytes are valid UTF-8. A byte order mark (U+FEFF) is dropped wherever
-      it is, also in the middle of a stream made by concatenating files.
-    - Otherwise a single-byte code page: Windows-1252, a superset of the printable Latin-1
-      ("\\xc9l" is "Él"; the five bytes Windows-1252 leaves undefined stay Latin-1),
-    - or DOS code page 437, as DOS-era tools wrote it ("Andr\\x82" is "André", in the corpus's
-      Kasparov file), when a byte 0x80-0x9F occurs that is a letter in code page 437 but
-      punctuation (or undefined) in Windows-1252, AND the line reads better so: fewer
-      characters out of place (`_misfits`) than in the Windows-1252 reading. So
-      "O\\x92Brien, Se\\xe1n" stays "O’Brien, Seán" (not "OÆBrien, Seßn": an upper-case
-      letter inside a mixed-case word) and "Memori\\xe1l \\x96 Brno" stays "Memoriál – Brno"
-      (not "û" alone between spaces), while "Andr\\x82" ("Andr‚": a rare quotation mark
-      after a letter) and "M\\x81ller" (0x81: undefined in Windows-1252) are DOS. A tie goes
-      to Windows-1252 (the common encoding today): "Citt\\x85" reads "Citt…". Bytes
-      0xA0-0xFF alone never switch to DOS: "\\xa0" stays a no-break space (the Karpov file).
-
-    Never raises.
+    UTF-8 when the bytes are valid UTF-8 (byte order marks dropped wherever they are), else
+    Windows-1252, or DOS code page 437 when a byte 0x80-0x9F is a letter there and the line
+    reads better so (fewer characters out of place, `_misfits`; a tie goes to Windows-1252).
+    The readers call it a line at a time, so a file concatenated from differently encoded
+    files comes out right line by line. Never raises. The examples that settle each case:
+    docs/architecture.md, section tracker/pgn/.
     """
     try:
         text = data.decode("utf-8")
