@@ -1,22 +1,14 @@
-"""FIDE's published lists into the store (`tracker official import`), and which lists can
-have been published yet (`check_published`: `official add` and `official import` take the
-same periods), and which entries a list can hold at all (`check_entry`, `list_month_problem`,
+"""FIDE's published lists into the store (`tracker official import`), and which lists and
+entries can exist at all (`check_published`, `check_entry`, `list_month_problem`,
 `lowest_rating`: a month FIDE published that list in, a rating from the floor of that list's
-edition to MAX_RATING; `official add` refuses any other, `official import` refuses a file of
-another month and skips a row with another rating, saying so).
+edition to MAX_RATING), so that `official add` and `official import` refuse the same.
 
-`list_targets(paths)` finds the list files named (a folder: its .txt, .xml and .zip files,
-its subfolders too, in name order); `import_lists(store, targets, ...)` imports them one file
-per transaction and yields what each file gave (`FileOutcome`: its `ImportSummary`, or why it
-was not imported when several files came, so the others still go in; a single file's error
-is raised). The reading is tracker.lists', the writing tracker.store.official's; this
-module is the use case between them. Nothing here prints.
-
-Players without a FIDE ID are matched by name (tracker.store.lists). The reader skips every
-player whose FIDE ID is not wanted before it cuts the row, so `name_candidates` first finds,
-in one cheap pass over the file's bytes, the rows whose name starts like one of those
-players' surnames (the first bytes of the name, folded to lower case ASCII): their FIDE IDs
-are wanted too, and the store decides on the whole name.
+`list_targets(paths)` finds the list files named; `import_lists(store, targets, ...)`
+imports them one file per transaction and yields what each file gave (`FileOutcome`), so
+one bad file of several does not stop the others. The reading is tracker.lists', the
+writing tracker.store.official's; this module is the use case between them and prints
+nothing. Why `name_candidates` reads the file's bytes first: docs/architecture.md, section
+tracker/usecases/.
 """
 
 from __future__ import annotations
