@@ -147,7 +147,9 @@ class Replay:
     rows: tuple[PeriodRow, ...]
     units: tuple[Unit, ...]
     start: Period | None
-    start_source: str  # "official 2025-09", "Elo tag", "unrated", "no games"
+    # "official 2025-09", "Elo tag 1850", "unrated", "no games", "waiting" (rapid/blitz: the
+    # first tags were the standard rating, no rating of the list to start from)
+    start_source: str
     # tournaments rated on or before the starting official list when the replay has no rating
     # to start them from (no Elo tag of the player's in the first of them): inside that
     # published rating; explain and the history note list them

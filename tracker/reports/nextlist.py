@@ -34,6 +34,9 @@ class NextReport:
     # (tournament, why) of the earlier lists since the last official one: ended close to
     # their list's closing date, so FIDE may have rated them a list later
     earlier: tuple[tuple[str, str], ...] = ()
+    # no rating of this list to start from: the tags of the player's events of the list were
+    # the standard rating (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD), none came since
+    waiting: bool = False
 
 
 OPEN_MARGIN_DAYS = 7
@@ -92,6 +95,7 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
         next_period,
         tuple(open_),
         tuple(earlier),
+        replay_.start_source == "waiting" and expected is None,
     )
 
 
@@ -165,11 +169,7 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
             if months >= 12:
                 line += f", {_age(months)} ago"
         lines.append(line)
-    elif any(
-        n.reason.startswith(f"no {rl} rating to start from")
-        for r in rep.rows
-        for n in r.not_counted
-    ):
+    elif rep.waiting:
         lines.append(
             f"No official {rl} rating recorded, and no Elo tag that is one (the tags of the "
             f"player's {rl} events are the standard rating): the {rl} history waits for an "
@@ -279,16 +279,16 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
     final = "unrated" if rep.expected is None else str(rep.expected)
     lines.append(f"Expected {rl} rating on the {rep.next_period} list: {final}")
     if today is not None and rep.next_period is not None:
-        months = _months(today, rep.next_period.list_date)
         ago = _months(rep.next_period.list_date, today)
+        ahead = future_text(rep.next_period, today)
         if rep.next_period.list_date <= today:
             lines.append(
                 f"  That list was published {_age(ago) + ' ago' if ago > 0 else 'already'}"
                 f": its rating is FIDE's to read (record it with `tracker official add {who} "
                 f"--period {rep.next_period} --rating R`, or import the list)."
             )
-        elif months > FUTURE_MONTHS:
-            lines.append(f"  That list is {future_text(rep.next_period, today)}")
+        elif ahead is not None:
+            lines.append(f"  That list is {ahead}")
     groups = open_groups(rep.open)
     if groups:
         lines.append("Still open:")

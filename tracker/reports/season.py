@@ -226,14 +226,7 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
         )
     else:
         parts.append('<div>Last official<b>none</b><span class="muted">recorded</span></div>')
-    waiting = any(
-        n.reason.startswith(f"no {rl} rating to start from")
-        for r in rep.rows
-        for n in r.not_counted
-    )
-    if rep.rows and waiting and rep.expected is None:
-        # the tags of the player's events of this list were the standard rating: no rating
-        # of the list to start from (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)
+    if rep.rows and rep.waiting:
         parts.append(
             '<div>Expected next list<b data-expected="unknown">unknown</b><span class="muted">'
             f"waits for an official {esc(rl)} rating (the events' Elo tags are the standard "

@@ -85,6 +85,8 @@ def terminal_width() -> int | None:
 def wrap_text(text: str, width: int) -> list[str]:
     """`text` cut at spaces into lines of at most `width` cells (a word longer than that is
     cut too); at least one line."""
+    if cell_width(text) <= width:
+        return [text]
     lines: list[str] = []
     line = ""
     for word in text.split(" "):
