@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tracker.fide.eventnames import NAME_REASONS
 from tracker.model import NotRated, Period, RatingList
 from tracker.periods.facts import GameFact, Unit, previous_list
-from tracker.periods.rows import PeriodRow
+from tracker.periods.rows import NotCounted, PeriodRow, TournamentPlan
 
 BY_THE_NAME = NAME_REASONS - {NotRated.VARIANT.value}
 """The not-rated reasons only a name gives (a variant comes from the Variant tag too)."""
@@ -29,38 +30,47 @@ def not_counted_label(reason: str) -> str:
     return re.split(r": | \(", reason, maxsplit=1)[0]
 
 
-def not_counted_counts(row: PeriodRow) -> tuple[tuple[str, int], ...]:
-    """The period's games not counted, (label, games), most first: those the replay left
-    out and those the engine did (an opponent without a rating), as `history` counts them."""
+def label_counts(skipped: Iterable[NotCounted]) -> dict[str, int]:
+    """Games not counted by label (not_counted_label)."""
     counts: dict[str, int] = {}
-    for n in row.not_counted:
+    for n in skipped:
         label = not_counted_label(n.reason)
         counts[label] = counts.get(label, 0) + 1
-    unrated = sum(
-        len(plan.counted) - len(_counted(row, i)) for i, plan in enumerate(row.tournaments)
-    )
-    if unrated and row.out is not None:  # given to the engine, which left them out
-        counts[NotRated.UNRATED_OPPONENT.value] = unrated
+    return counts
+
+
+def most_first(counts: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """(label, games), the most games first (then by label)."""
     return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def _counted(row: PeriodRow, i: int) -> list[GameFact]:
-    """The games of the row's `i`th tournament that counted (pooled toward a first rating:
-    every game given to the engine with a rated opponent)."""
-    plan = row.tournaments[i]
+def not_counted_counts(row: PeriodRow) -> tuple[tuple[str, int], ...]:
+    """The period's games not counted, (label, games), most first: those the replay left
+    out and those the engine did (an opponent without a rating), as `history` counts them."""
+    counts = label_counts(row.not_counted)
+    unrated = sum(len(plan.counted) - len(counted_games(plan, row)) for plan in row.tournaments)
+    if unrated and row.out is not None:  # given to the engine, which left them out
+        counts[NotRated.UNRATED_OPPONENT.value] = unrated
+    return most_first(counts)
+
+
+def counted_games(plan: TournamentPlan, row: PeriodRow) -> list[GameFact]:
+    """The games of the row's tournament `plan` that counted (pooled toward a first
+    rating: every game given to the engine with a rated opponent)."""
+    index = row.tournaments.index(plan)
     outs = row.out.tournaments if row.out is not None else ()
-    if i >= len(outs):
+    if index >= len(outs):
         return [g for g in plan.counted if g.opponent_elo is not None]
     return [
         g
-        for g, o in zip(plan.counted, outs[i].games, strict=False)
+        for g, o in zip(plan.counted, outs[index].games, strict=False)
         if o.counted and o.opponent_rating is not None
     ]
 
 
 def list_assumed_games(row: PeriodRow) -> int:
     """The period's counted games (those of its games count) whose list was assumed."""
-    return sum(1 for i in range(len(row.tournaments)) for g in _counted(row, i) if g.list_assumed)
+    return sum(1 for p in row.tournaments for g in counted_games(p, row) if g.list_assumed)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from tracker.periods import Replay
-from tracker.periods.assumed import closing_date_of, not_counted_label
+from tracker.periods import NotCounted, Replay
+from tracker.periods.assumed import closing_date_of, label_counts, most_first
 from tracker.reports.figures import tournament_out, unit_figures
 from tracker.reports.text import fmt_points, json_points
 
@@ -89,12 +89,10 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
     rows = []
     for rp in replays:
         figures = unit_figures([rp])
-        reasons: dict[int, dict[str, int]] = {}
+        skipped: dict[int, list[NotCounted]] = {}
         for row in rp.rows:
             for n in row.not_counted:
-                label = not_counted_label(n.reason)
-                by = reasons.setdefault(n.game.tournament_id, {})
-                by[label] = by.get(label, 0) + 1
+                skipped.setdefault(n.game.tournament_id, []).append(n)
         for u in rp.units:
             t = u.tournament
             fig = figures.get((t.id, str(u.rating_list)))
@@ -126,9 +124,7 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                     "period_assumed": None if closing is None else str(closing.earlier),
                     "not_counted_reasons": [
                         {"reason": label, "games": n}
-                        for label, n in sorted(
-                            reasons.get(t.id, {}).items(), key=lambda kv: (-kv[1], kv[0])
-                        )
+                        for label, n in most_first(label_counts(skipped.get(t.id, ())))
                     ],
                 }
             )

@@ -12,7 +12,7 @@ from fractions import Fraction
 from tracker.fide import TournamentOut
 from tracker.fide.performance import performance_rating
 from tracker.fide.rounding import round_change
-from tracker.periods import GameFact, PeriodRow, Replay, TournamentPlan
+from tracker.periods import PeriodRow, Replay, TournamentPlan
 
 
 def tournament_out(plan: TournamentPlan, row: PeriodRow) -> TournamentOut | None:
@@ -49,19 +49,6 @@ def counted_results(plan: TournamentPlan, row: PeriodRow) -> tuple[list[int], Fr
         [g.opponent_rating for g in tout.games if g.counted and g.opponent_rating is not None],
         Fraction(tout.points),
     )
-
-
-def counted_games(plan: TournamentPlan, row: PeriodRow) -> list[GameFact]:
-    """The games of a tournament that counted (pooled toward a first rating: every game
-    given to the engine)."""
-    tout = tournament_out(plan, row)
-    if tout is None:
-        return [g for g in plan.counted if g.opponent_elo is not None]
-    return [
-        g
-        for g, out in zip(plan.counted, tout.games, strict=False)
-        if out.counted and out.opponent_rating is not None
-    ]
 
 
 def tournament_figures(plan: TournamentPlan, row: PeriodRow) -> TournamentFigures:

@@ -15,11 +15,12 @@ from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, Replay
 from tracker.periods.assumed import (
     closing_dates,
+    counted_games,
     list_assumed_games,
     not_counted_counts,
 )
 from tracker.periods.facts import TOO_LATE
-from tracker.reports.figures import counted_games, counted_results
+from tracker.reports.figures import counted_results
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -71,8 +72,12 @@ def k_by_tournament(out: PeriodOut) -> str:
     return ", ".join(f"{t.label} {t.k}" for t in out.tournaments if t.k != out.k)
 
 
-def row_note(row: PeriodRow, player: PlayerRef | None = None) -> str:
+def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = False) -> str:
+    """What explains a row, parts joined by "; " (the `first` row of a list's replay starts
+    with where the rating it starts from came from)."""
     parts: list[str] = []
+    if first and row.rating_before is not None and row.rating_before_source:
+        parts.append(f"starts from {row.rating_before} ({row.rating_before_source})")
     if row.before_official:
         parts.append("before the first official rating")
     if row.official is not None and row.official.flag and "i" in row.official.flag:
@@ -128,7 +133,7 @@ SAID_ONCE_ROWS = 3
 
 
 def notes_said_once(
-    rows: Sequence[dict[str, Any]], cells: list[list[str]], games_column: int = 2
+    rows: Sequence[dict[str, Any]], cells: list[list[str]]
 ) -> tuple[list[list[str]], list[str]]:
     """The table's cells with the notes (the last column) that repeat said once: "N games
     on this list by assumption ..." becomes "list assumed" (with the count when not all the
@@ -215,16 +220,7 @@ def history_row(
         "difference": (
             None if after is None or row.official_rating is None else after - row.official_rating
         ),
-        "note": "; ".join(
-            x
-            for x in (
-                f"starts from {row.rating_before} ({row.rating_before_source})"
-                if first and row.rating_before is not None and row.rating_before_source
-                else "",
-                row_note(row, player),
-            )
-            if x
-        ),
+        "note": row_note(row, player, first=first),
         "elo_tag": row.elo_tag,
         "tag_difference": row.tag_difference,
         "published": row.published,
