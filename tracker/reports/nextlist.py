@@ -18,7 +18,7 @@ from tracker.reports.history import (
     k_by_tournament,
     not_counted_text,
 )
-from tracker.reports.text import fmt_signed, plural, plural_points, unit_dates
+from tracker.reports.text import fmt_signed, months_text, plural, plural_points, unit_dates
 
 
 @dataclass(frozen=True)
@@ -104,13 +104,6 @@ def _months(a: dt.date, b: dt.date) -> int:
     return (b.year - a.year) * 12 + b.month - a.month - (1 if b.day < a.day else 0)
 
 
-def _age(months: int) -> str:
-    years, rest = divmod(months, 12)
-    if years and rest:
-        return f"{plural(years, 'year')} {plural(rest, 'month')}"
-    return plural(years, "year") if years else plural(rest, "month")
-
-
 def future_text(period: Period, today: dt.date) -> str | None:
     """ "N months away: games are dated after today ..." for a list more than FUTURE_MONTHS
     after `today`; None for a nearer one."""
@@ -118,7 +111,7 @@ def future_text(period: Period, today: dt.date) -> str | None:
     if months <= FUTURE_MONTHS:
         return None
     return (
-        f"{_age(months)} away: games are dated after today ({today.isoformat()}); check "
+        f"{months_text(months)} away: games are dated after today ({today.isoformat()}); check "
         "their Date tags."
     )
 
@@ -167,7 +160,7 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
         if today is not None:
             months = _months(rep.last_official.list_date, today)
             if months >= 12:
-                line += f", {_age(months)} ago"
+                line += f", {months_text(months)} ago"
         lines.append(line)
     elif rep.waiting:
         lines.append(
@@ -283,7 +276,7 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
         ahead = future_text(rep.next_period, today)
         if rep.next_period.list_date <= today:
             lines.append(
-                f"  That list was published {_age(ago) + ' ago' if ago > 0 else 'already'}"
+                f"  That list was published {months_text(ago) + ' ago' if ago > 0 else 'already'}"
                 f": its rating is FIDE's to read (record it with `tracker official add {who} "
                 f"--period {rep.next_period} --rating R`, or import the list)."
             )

@@ -25,6 +25,14 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def months_text(months: int) -> str:
+    """ "1 year 3 months", "5 years", "8 months"."""
+    years, rest = divmod(months, 12)
+    if years and rest:
+        return f"{plural(years, 'year')} {plural(rest, 'month')}"
+    return plural(years, "year") if years else plural(rest, "month")
+
+
 def plural_points(p: Fraction) -> str:
     return f"{fmt_points(p)} point" + ("" if p == 1 else "s")
 

@@ -38,6 +38,7 @@ from tracker.periods import (
     default_period,
     replay,
 )
+from tracker.reports.text import months_text
 
 if TYPE_CHECKING:
     from tracker.store import Store
@@ -112,15 +113,7 @@ class TargetOut:
             if self.last_games is not None and self.last_games == self.last_data
             else f"the last official rating is of the {self.last_official} list"
         )
-        years, rest = divmod(months, 12)
-        span = " ".join(
-            x
-            for x in (
-                f"{years} year{'s' if years != 1 else ''}" if years else "",
-                f"{rest} month{'s' if rest != 1 else ''}" if rest else "",
-            )
-            if x
-        )
+        span = months_text(months)
         before = "unrated" if self.rating_before is None else str(self.rating_before)
         how = (
             "carried over from then"
