@@ -272,6 +272,8 @@ def _assumed(report: CheckReport) -> tuple[list[str], list[str]]:
     """What each compared row's replayed number rests on that nobody recorded, as short marks
     for the table's last column ("K", "list 4", "period", "not counted 1"), and the lines
     under the table that say each in full once, with the command that settles it."""
+    from tracker.periods.assumed import LIST_ASSUMED_HOW
+
     compared = [r for r in report.rows if r.status != "start"]
     marks: list[str] = []
     for r in report.rows:
@@ -308,8 +310,7 @@ def _assumed(report: CheckReport) -> tuple[list[str], list[str]]:
         total = sum(r.games for r in compared)
         lines.append(
             f"  list N: {n} of the {total} games compared {'has' if n == 1 else 'have'} no "
-            "time control: put on their list by assumption (the event's name, else "
-            "standard); `tracker event set ID --list LIST` corrects a tournament"
+            f"time control: put on their list {LIST_ASSUMED_HOW}"
             f"{where([str(r.period) for r in listed])}"
         )
     lines += [f"  period: {c.text()} ({c.command})" for r in compared for c in r.closing_dates]
@@ -581,6 +582,8 @@ def _target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
 
 
 def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
+    from tracker.periods.assumed import LIST_ASSUMED_HOW
+
     before = "unrated" if t.rating_before is None else str(t.rating_before)
     k_said = f"K {_n(t.k)} ({t.k_reason}" + ("; assumed, below)." if t.assumptions else ").")
     lines = [
@@ -593,8 +596,7 @@ def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
         n = t.list_assumed_games
         lines.append(
             f"  {n} of the games already in the period {'has' if n == 1 else 'have'} no time "
-            "control: put on this list by assumption (the event's name, else standard); "
-            "`tracker event set ID --list LIST` corrects a tournament"
+            f"control: put on this list {LIST_ASSUMED_HOW}"
         )
     gap = t.gap_text(who)
     if gap is not None:

@@ -17,6 +17,13 @@ from tracker.model import NotRated, Period, RatingList
 from tracker.periods.facts import GameFact, Unit, previous_list
 from tracker.periods.rows import NotCounted, PeriodRow, TournamentPlan
 
+LIST_ASSUMED_HOW = (
+    "by assumption (the event's name, else standard); `tracker event set ID --list LIST` "
+    "corrects a tournament"
+)
+"""How games without a time control came to their list, and the command that corrects it:
+every output that counts such games ends its sentence with it."""
+
 BY_THE_NAME = NAME_REASONS - {NotRated.VARIANT.value}
 """The not-rated reasons only a name gives (a variant comes from the Variant tag too)."""
 

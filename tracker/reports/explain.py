@@ -12,7 +12,7 @@ from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut
 from tracker.model import Period, PlayerRef
 from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
-from tracker.periods.assumed import list_assumed_games
+from tracker.periods.assumed import LIST_ASSUMED_HOW, list_assumed_games
 from tracker.periods.facts import is_list_month
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import (
@@ -100,8 +100,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         lines.append("")
         lines.append(
             f"List assumed: {plural(assumed, 'counted game')} without a time control, put on "
-            "this list by assumption (the event's name, else standard); `tracker event set "
-            "ID --list LIST` corrects a tournament."
+            f"this list {LIST_ASSUMED_HOW}."
         )
     closing = closing_texts(row)
     if closing:

@@ -14,6 +14,7 @@ from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, Replay
 from tracker.periods.assumed import (
+    LIST_ASSUMED_HOW,
     closing_dates,
     counted_games,
     list_assumed_games,
@@ -165,8 +166,7 @@ def notes_said_once(
     if assumed:
         legend.append(
             f"list assumed: {_of_the(assumed, total)} shown {'has' if assumed == 1 else 'have'} "
-            "no time control: put on this list by assumption (the event's name, else "
-            "standard); `tracker event set ID --list LIST` corrects a tournament."
+            f"no time control: put on this list {LIST_ASSUMED_HOW}."
         )
     return out, legend
 
