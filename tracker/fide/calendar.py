@@ -71,16 +71,6 @@ class ListCalendar:
                     return period
             period = period.next()
 
-    def skipped_list(self, tournament_end: dt.date) -> Period | None:
-        """The list the closing days kept a tournament off: the first list month after its
-        last round when that list's date was fewer than the era's closing days later (FIDE
-        rates such a tournament on it when the report arrives in time); None otherwise."""
-        period = Period.of(tournament_end).next()
-        while not self.is_list_month(period):
-            period = period.next()
-        closing = policies.CLOSING_DAYS[_era(period).value]
-        return period if (period.list_date - tournament_end).days < closing else None
-
 
 def list_calendar(on: dt.date, rating_list: RatingList = RatingList.STANDARD) -> ListCalendar:
     """The list calendar of the era of `on` (see ListCalendar)."""
