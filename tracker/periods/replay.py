@@ -284,7 +284,7 @@ def _start_tag(
 
     pairs = tags(True) or tags(False)
     if standard_of is not None and TAG_OF_A_FAST_LIST_IS_THE_STANDARD:
-        kept = [(t, u) for t, u in pairs if t not in standard_of(u)]
+        kept = [(t, u) for t, u in pairs if not _is_standard_tag(t, u, standard_of)]
         if pairs and not kept:
             t, u = pairs[0]
             return None, f"the Elo tag {t} in {u.label} is the player's standard rating"
@@ -298,6 +298,14 @@ def _start_tag(
 
 StandardOf = Callable[[Unit], frozenset[int]]
 """The player's standard ratings of the month a rapid or blitz tournament started in."""
+
+
+def _is_standard_tag(tag: int, unit: Unit, standard_of: StandardOf | None) -> bool:
+    """Whether a rapid or blitz tournament's tag is the player's standard rating of its
+    month, and so no rating of its list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)."""
+    return (
+        TAG_OF_A_FAST_LIST_IS_THE_STANDARD and standard_of is not None and tag in standard_of(unit)
+    )
 
 
 def _standard_of(games: Sequence[GameFact], inputs: ReplayInputs) -> StandardOf:
@@ -355,7 +363,7 @@ def _tag_evidence(
         on = list_in_force(_unit_start(u), rl)
         if tag is None or on is None:
             continue
-        if standard_of is not None and TAG_OF_A_FAST_LIST_IS_THE_STANDARD and tag in standard_of(u):
+        if _is_standard_tag(tag, u, standard_of):
             aside[on].append((tag, u.label))
             continue
         earlier = first_of.setdefault(u.tournament.name, (on, tag))
@@ -445,11 +453,7 @@ def _plan(
     elif (
         elo_tag is not None
         and rating_before is not None
-        and not (
-            TAG_OF_A_FAST_LIST_IS_THE_STANDARD
-            and state.standard_of is not None
-            and elo_tag in state.standard_of(unit)
-        )
+        and not _is_standard_tag(elo_tag, unit, state.standard_of)
     ):
         # (a rapid or blitz tag that is the standard rating is no Ro of this list: the
         # replayed rating is, below)
