@@ -325,7 +325,7 @@ def test_a_command_line_makes_only_its_command() -> None:
         assert _subcommands(made) == {word}, word
     event = typer.main.get_command(build_app(("reports",), only="event"))
     assert isinstance(event, click.Group)
-    assert _subcommands(event.commands["event"]) == {"list", "set"}
+    assert _subcommands(event.commands["event"]) == {"list", "set", "show"}
 
 
 @pytest.mark.slow  # tracker in a subprocess

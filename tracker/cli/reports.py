@@ -1,4 +1,5 @@
-"""`tracker history`, `explain`, `next`, `export`, `plot`, `event list`, `event set`."""
+"""`tracker history`, `explain`, `next`, `export`, `plot`, `event list`, `event set` (and
+`event show`, tracker.cli.eventshow)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from tracker.cli.common import (
     today,
     wrote,
 )
+from tracker.cli.eventshow import event_show
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 
@@ -61,9 +63,12 @@ def register(app: typer.Typer) -> None:
     app.command("export")(export)
     app.command("plot")(plot)
     event = typer.Typer(
-        help="The tournaments of a player and the overrides of their rating.", no_args_is_help=True
+        help="The tournaments: a player's, one with every player's change, and the overrides "
+        "of their rating.",
+        no_args_is_help=True,
     )
     event.command("list")(event_list)
+    event.command("show")(event_show)
     event.command("set")(event_set)
     app.add_typer(event, name="event")
 

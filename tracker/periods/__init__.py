@@ -39,6 +39,7 @@ from tracker.periods.rows import (
     NotCounted,
     PeriodRow,
     Replay,
+    RoSource,
     Source,
     TournamentPlan,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "PLAYER_FACTS_LISTS",
     "PlayerInfo",
     "Replay",
+    "RoSource",
     "Source",
     "ReplayInputs",
     "TournamentFact",

@@ -49,6 +49,7 @@ from tracker.periods.rows import (
     NotCounted,
     PeriodRow,
     Replay,
+    RoSource,
     Source,
     TournamentPlan,
 )
@@ -446,10 +447,11 @@ def _plan(
     elo_tag = _most_common(g.own_elo for g in unit.games)
     note = None
     ro: int | None
+    on: Period | None = None
     if unit.tournament.ro is not None:
-        ro, source = unit.tournament.ro, "--ro override"
+        ro, source, kind = unit.tournament.ro, "--ro override", RoSource.OVERRIDE
     elif official_ro is not None:
-        ro, source = official_ro, f"official {force} list"
+        ro, source, kind, on = official_ro, f"official {force} list", RoSource.OFFICIAL, force
     elif (
         elo_tag is not None
         and rating_before is not None
@@ -457,16 +459,21 @@ def _plan(
     ):
         # (a rapid or blitz tag that is the standard rating is no Ro of this list: the
         # replayed rating is, below)
-        ro, source = elo_tag, "Elo tag"
+        ro, source, kind = elo_tag, "Elo tag", RoSource.ELO_TAG
     else:
         known = state.in_force(start) if rating_before is not None else None
         seed = _standard_in_force(state, start) if seeded else None
         if known is not None:
-            ro, source = known[1], f"replayed {known[0]} list"
+            ro, source, kind, on = (
+                known[1],
+                f"replayed {known[0]} list",
+                RoSource.REPLAYED,
+                known[0],
+            )
         elif seed is not None:
-            ro, source = seed[1], f"standard {seed[0]} list"
+            ro, source, kind, on = seed[1], f"standard {seed[0]} list", RoSource.STANDARD, seed[0]
         else:
-            ro, source = rating_before, "rating before the period"
+            ro, source, kind = rating_before, "rating before the period", RoSource.RATING_BEFORE
     if elo_tag is not None and official_ro is not None and elo_tag != official_ro:
         note = f"Elo tag {elo_tag} differs from the official {force} rating {official_ro}"
     t_in = TournamentIn(
@@ -475,14 +482,17 @@ def _plan(
         games=tuple(ins),
         label=unit.label,
     )
+    rated = rating_before is not None
     plan = TournamentPlan(
         unit,
-        ro if rating_before is not None else None,
-        source if rating_before is not None else "unrated",
+        ro if rated else None,
+        source if rated else "unrated",
         elo_tag,
         official_ro,
         tuple(used),
         note,
+        kind if rated else RoSource.UNRATED,
+        on if rated else None,
     )
     return plan, t_in, skipped
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
 
 from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
@@ -18,6 +19,22 @@ class NotCounted:
     reason: str
 
 
+class RoSource(StrEnum):
+    """Where a tournament's Ro came from (the kind of `TournamentPlan.ro_source`, whose
+    period is `TournamentPlan.ro_list`), in the replay's order of precedence."""
+
+    OVERRIDE = "override"  # the Ro the user recorded (tracker event set --ro)
+    OFFICIAL = "official"  # the official rating on the list in force at the start
+    ELO_TAG = "elo-tag"  # the player's own Elo tag in the tournament
+    REPLAYED = "replayed"  # the replayed rating of the list in force at the start
+    STANDARD = "standard"  # rapid/blitz unrated: the standard rating in force (Mar 2024)
+    RATING_BEFORE = "rating-before"  # the rating the period started from
+    UNRATED = "unrated"  # no rating: the games go toward a first rating
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class TournamentPlan:
     """How one tournament entered its period: the Ro used and where it came from."""
@@ -29,6 +46,8 @@ class TournamentPlan:
     official_ro: int | None
     counted: tuple[GameFact, ...]  # the games given to the engine, in its order
     note: str | None = None  # e.g. the Elo tag disagrees with the official list
+    ro_from: RoSource = RoSource.RATING_BEFORE  # the kind of `ro_source`
+    ro_list: Period | None = None  # the list of `ro_source` (official, replayed, standard)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,111 @@
+"""`tracker event show`: one tournament, every player's rating change (registered on the
+`event` group by tracker.cli.reports)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from tracker.cli.common import (
+    DEFAULT_DB,
+    LIST_CHOICES,
+    DbOption,
+    Format,
+    FormatOption,
+    echo_lines,
+    emit_csv,
+    emit_json,
+    out,
+    print_table,
+    store_for,
+)
+from tracker.model import RatingList
+
+TournamentArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="TOURNAMENT",
+        help="The tournament's id (from `tracker event list`) or its name (unique, or a "
+        "unique part of it).",
+        show_default=False,
+    ),
+]
+
+
+def event_show(
+    tournament: TournamentArg,
+    rating_list: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
+            help="The list to show (default: the tournament's pinned list, else the list "
+            "most of its games are on).",
+            show_default=False,
+        ),
+    ] = None,
+    sort: Annotated[
+        str,
+        typer.Option("--sort", metavar="standing|change", help="Order of the players."),
+    ] = "standing",
+    fmt: FormatOption = Format.table,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Every player of one tournament, as FIDE's tournament report shows it.
+
+    Per player: Ro and where it came from, K, the games counted, the points in them, the
+    expected score, the change K x (W - We) of this tournament to two decimals and the
+    performance; an unrated player's games toward a first rating and what is missing;
+    the games that did not count, with the reason. Each player is rated as `tracker
+    explain` rates them, so the two agree to the cent.
+
+    Examples:
+
+      tracker event show 12
+
+      tracker event show "Teplice Open 2012" --sort change --format csv
+    """
+    from tracker.errors import BadInput
+    from tracker.reports.event import (
+        EVENT_SHOW_COLUMNS,
+        TABLE_HEADERS,
+        TABLE_OPTIONAL,
+        TABLE_RIGHT,
+        Order,
+        csv_rows,
+        event_notes,
+        event_rows,
+        event_table,
+        event_title,
+    )
+    from tracker.usecases.event_show import show_event
+
+    try:
+        order = Order(sort.strip().lower())
+    except ValueError:
+        raise BadInput(f"--sort {sort!r}: use standing or change") from None
+    rl = RatingList.parse(rating_list) if rating_list is not None else None
+    with store_for(db) as store:
+        ev = show_event(store, tournament, rl)
+    if fmt is Format.json:
+        emit_json(event_rows(ev, order))
+    elif fmt is Format.csv:
+        emit_csv(EVENT_SHOW_COLUMNS, csv_rows(event_rows(ev, order)))
+    else:
+        cells = event_table(ev, order)
+        if not cells:
+            out.print(
+                f"No games of {ev.tournament.name} on the {ev.rating_list} list.", markup=False
+            )
+            echo_lines(event_notes(ev)[-1:] if ev.other_lists else [])
+            return
+        print_table(
+            TABLE_HEADERS,
+            cells,
+            TABLE_RIGHT,
+            title=event_title(ev),
+            optional=TABLE_OPTIONAL,
+        )
+        echo_lines(["", *event_notes(ev)])
