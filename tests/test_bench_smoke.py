@@ -112,3 +112,31 @@ def test_startup_bench_smoke() -> None:
         assert not {"alembic", "matplotlib", "rich"} & set(
             rows[name].split("|")[4].replace(",", " ").split()
         )
+
+
+def test_event_show_bench_smoke(tmp_path: Path) -> None:
+    # issue 38: a small open among the players of the sample season, timed once
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "event_show.py"),
+            "--pgn",
+            str(REPO / "sample_pgns"),
+            "--players",
+            "12",
+            "--rounds",
+            "3",
+            "--runs",
+            "1",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "the open 12 players x 3 rounds (18 games)" in proc.stdout
+    assert "| show_event in process |" in proc.stdout
+    assert "| `tracker event show --format json`, wall |" in proc.stdout
