@@ -14,8 +14,9 @@ the week after the database's last game. Then times, --runs times each:
   in process  tracker.usecases.event_show.show_event (read the facts, replay every player)
   + table     the same and the table's rows and notes (tracker.reports.event)
   cli json    `python -m tracker event show OPEN --format json` as a subprocess (start-up,
-              imports, the database opened, the output written), wall and CPU
+              imports, the database opened, the output written)
 
+each as wall and CPU time (the machine is shared: the CPU time does not count the waits),
 and prints a markdown table of medians (and the players per status, so that a change of
 what the replay makes of them shows).
 
@@ -187,16 +188,18 @@ def main() -> None:
     with store.engine.connect() as conn:
         total = conn.execute(select(func.count()).select_from(games)).scalar_one()
     ev = show_event(store, EVENT)  # warm: imports, the statements built
-    inproc, table = [], []
+    inproc, inproc_cpu, table, table_cpu = [], [], [], []
     for _ in range(args.runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         ev = show_event(store, EVENT)
         inproc.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
+        inproc_cpu.append(time.process_time() - c0)
+        t0, c0 = time.perf_counter(), time.process_time()
         show = show_event(store, EVENT)
         event_table(show)
         event_notes(show)
         table.append(time.perf_counter() - t0)
+        table_cpu.append(time.process_time() - c0)
     store.engine.dispose()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(args.workdir / "pycache")
@@ -223,12 +226,17 @@ def main() -> None:
         f"{total:,} games in the database, the open {len(ev.players)} players x "
         f"{args.rounds} rounds ({games_open:,} games); medians of {args.runs} runs\n"
     )
-    print("| what | median s |")
-    print("| --- | ---: |")
-    print(f"| show_event in process | {_median(inproc):.3f} |")
-    print(f"| + the table's rows and notes | {_median(table):.3f} |")
-    print(f"| `tracker event show --format json`, wall | {_median(wall):.3f} |")
-    print(f"| the same, CPU (user + system) | {_median(cpu):.3f} |")
+    load = os.getloadavg()[0]
+    print(f"(load average {load:.2f} on {os.cpu_count()} cores at the end: wall times wait "
+          "for the CPU on a busy machine, CPU times do not)\n")  # fmt: skip
+    print("| what | wall s | CPU s |")
+    print("| --- | ---: | ---: |")
+    print(f"| show_event in process | {_median(inproc):.3f} | {_median(inproc_cpu):.3f} |")
+    print(f"| + the table's rows and notes | {_median(table):.3f} | {_median(table_cpu):.3f} |")
+    print(
+        f"| `tracker event show --format json` (a process) | {_median(wall):.3f} | "
+        f"{_median(cpu):.3f} |"
+    )
     print()
     print("players: " + ", ".join(f"{k} {n}" for k, n in sorted(statuses.items())))
 

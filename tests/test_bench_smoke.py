@@ -138,5 +138,5 @@ def test_event_show_bench_smoke(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "the open 12 players x 3 rounds (18 games)" in proc.stdout
-    assert "| show_event in process |" in proc.stdout
-    assert "| `tracker event show --format json`, wall |" in proc.stdout
+    assert "| show_event in process | " in proc.stdout
+    assert "| `tracker event show --format json` (a process) | " in proc.stdout

@@ -27,6 +27,7 @@ READING = {
     "players": ("players",),
     "imports": ("imports",),
     "event list": ("event", "list"),
+    "event show": ("event", "show", "Weinviertel Open 2025"),
     "official list": ("official", "list"),
     "check": ("check", "--list", "standard"),
     "check --all": ("check", "--all"),
@@ -150,6 +151,7 @@ def test_every_format_option_offers_the_three(monkeypatch: pytest.MonkeyPatch) -
         "players",
         "imports",
         "event list",
+        "event show",
         "official list",
         "check",
         "target",
@@ -309,9 +311,17 @@ def test_docs_export_lists_every_csv_column() -> None:
     from tracker.cli.importing import IMPORT_COLUMNS
     from tracker.cli.players import PLAYER_COLUMNS
     from tracker.reports import EXPLAIN_COLUMNS
+    from tracker.reports.event import EVENT_SHOW_COLUMNS
 
     doc = (REPO / "docs" / "export.md").read_text(encoding="utf-8")
-    for columns in (EXPLAIN_COLUMNS, CHECK_COLUMNS, ALL_COLUMNS, IMPORT_COLUMNS, PLAYER_COLUMNS):
+    for columns in (
+        EXPLAIN_COLUMNS,
+        CHECK_COLUMNS,
+        ALL_COLUMNS,
+        IMPORT_COLUMNS,
+        PLAYER_COLUMNS,
+        EVENT_SHOW_COLUMNS,
+    ):
         listed = ", ".join(f"`{c}`" for c in columns)
         assert any(row.startswith("|") and f"| {listed} |" in row for row in doc.splitlines()), (
             listed

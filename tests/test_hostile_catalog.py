@@ -907,6 +907,63 @@ CASES += [
     ),
 ]
 
+# issue 38: `tracker event show` and `report --event` of a tournament that is not there, or
+# asked for badly: the candidates, or what to give.
+CASES += [
+    Case(
+        "event-show-unknown-id",
+        ("event", "show", "7"),
+        1,
+        "",
+        "error: no tournament with id 7 (the ids run 1 to 1; `tracker event list` gives a "
+        "player's); the latest: 1 Club Open (Brno CZE, 2025-03-01, 2 games)\n",
+    ),
+    Case(
+        "event-show-misspelt-name",
+        ("event", "show", "Club Opn"),
+        1,
+        "",
+        "error: no tournament matches 'Club Opn'; the nearest: 1 Club Open (Brno CZE, "
+        "2025-03-01, 2 games)\n",
+    ),
+    Case(
+        "event-show-unknown-name",
+        ("event", "show", "Weekend"),
+        1,
+        "",
+        "error: no tournament matches 'Weekend': give its id from `tracker event list` or "
+        "part of its name\n",
+    ),
+    Case(
+        "event-show-empty-name",
+        ("event", "show", " "),
+        2,
+        "",
+        "error: give the tournament's id (from `tracker event list`) or its name\n",
+    ),
+    Case(
+        "event-show-bad-sort",
+        ("event", "show", "1", "--sort", "points"),
+        2,
+        "",
+        "error: --sort 'points': use standing or change\n",
+    ),
+    Case(
+        "event-show-bad-list",
+        ("event", "show", "1", "--list", "bullet"),
+        2,
+        "",
+        "error: unknown list 'bullet': use standard, rapid or blitz\n",
+    ),
+    Case(
+        "report-event-and-player",
+        ("report", "--event", "1", "Novak, Jan"),
+        2,
+        "",
+        "error: give a player or --event TOURNAMENT, not both\n",
+    ),
+]
+
 _BASE: dict[str, bytes] = {}
 # The cases that run on PostgreSQL too (TRACKER_DB): the imports that reach the database, to
 # store a file (partly) or to roll it back whole; not those refused before (a missing file, a
