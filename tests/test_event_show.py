@@ -256,7 +256,16 @@ def test_a_tournament_on_two_lists_says_which_it_shows(
     out = _cli(capsys, monkeypatch, "event", "show", "1", "--db", db)
     assert "Shown: the standard list; the tournament also has 3 games on the rapid list " in out
     assert "(--list rapid)." in out
-    rows = _show(capsys, monkeypatch, "1", "--list", "rapid", "--db", db)
+    code, out, err = run_cli(
+        capsys, monkeypatch, "event", "show", "1", "--list", "rapid", "--format", "json",
+        "--db", db,
+    )  # fmt: skip
+    assert (code, err) == (
+        0,
+        "Shown: the rapid list; the tournament also has 12 games on the standard list "
+        "(--list standard).\n",
+    )
+    rows = json.loads(out)
     assert sorted(r["played"] for r in rows) == [1, 1, 1, 1, 1, 1]
     assert all(r["period"] == "2025-12" for r in rows)
 

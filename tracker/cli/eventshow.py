@@ -16,6 +16,7 @@ from tracker.cli.common import (
     echo_lines,
     emit_csv,
     emit_json,
+    err,
     out,
     print_table,
     store_for,
@@ -79,6 +80,7 @@ def event_show(
         event_rows,
         event_table,
         event_title,
+        other_lists_line,
     )
     from tracker.usecases.event_show import show_event
 
@@ -89,6 +91,8 @@ def event_show(
     rl = RatingList.parse(rating_list) if rating_list is not None else None
     with store_for(db) as store:
         ev = show_event(store, tournament, rl)
+    if fmt is not Format.table and ev.other_lists:  # which list the data is of: stderr
+        err.print(other_lists_line(ev), markup=False)
     if fmt is Format.json:
         emit_json(event_rows(ev, order))
     elif fmt is Format.csv:
@@ -99,7 +103,7 @@ def event_show(
             out.print(
                 f"No games of {ev.tournament.name} on the {ev.rating_list} list.", markup=False
             )
-            echo_lines(event_notes(ev)[-1:] if ev.other_lists else [])
+            echo_lines([other_lists_line(ev)] if ev.other_lists else [])
             return
         print_table(
             TABLE_HEADERS,

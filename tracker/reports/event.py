@@ -287,6 +287,18 @@ def event_title(ev: EventShow) -> str:
     return f"{t.name} ({t.site}, {dates}): {ev.rating_list}{period}, {plural(shown, 'player')}"
 
 
+def other_lists_line(ev: EventShow) -> str:
+    """Which list is shown when the tournament has games on others, and how to see them."""
+    others = ev.other_lists
+    return (
+        f"Shown: the {ev.rating_list} list; the tournament also has "
+        + ", ".join(f"{plural(n, 'game')} on the {rl} list" for rl, n in others.items())
+        + " (--list "
+        + "|".join(str(rl) for rl in others)
+        + ")."
+    )
+
+
 def event_notes(ev: EventShow) -> list[str]:
     """The lines under the table: the legend of the columns used, the other lists, the
     players whose period differs, the assumptions."""
@@ -303,15 +315,8 @@ def event_notes(ev: EventShow) -> list[str]:
             + "; ".join(f"{RO_FROM[s]}: {RO_FROM_TEXT[s]}" for s in used)
             + "."
         )
-    others = ev.other_lists
-    if others:
-        lines.append(
-            f"Shown: the {ev.rating_list} list; the tournament also has "
-            + ", ".join(f"{plural(n, 'game')} on the {rl} list" for rl, n in others.items())
-            + " (--list "
-            + "|".join(str(rl) for rl in others)
-            + ")."
-        )
+    if ev.other_lists:
+        lines.append(other_lists_line(ev))
     elsewhere = [p for p in players if p.period is not None and p.period != ev.period]
     if elsewhere:
         lines.append(
