@@ -2,7 +2,10 @@
 
 - pure modules import only the standard library and each other;
 - each outside library has exactly one owner (chess -> tracker.pgn, sqlalchemy/alembic ->
-  tracker.store and the migrations, typer/rich -> tracker.cli, matplotlib -> tracker.reports.plot).
+  tracker.store and the migrations, typer/rich -> tracker.cli, matplotlib -> tracker.reports.plot);
+- the network has one owner too: only tracker.lists.fetch imports the standard library's
+  networking (urllib.request, http, socket, ssl...), and only one verb, tracker.usecases.fetch
+  (`tracker official fetch`), imports it.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ PURE = (
 )
 USE_CASES = (
     "tracker.usecases.calc",
+    "tracker.usecases.fetch",
     "tracker.usecases.official",
     "tracker.usecases.target",
     "tracker.usecases.histories",
@@ -80,6 +84,52 @@ def test_outside_libraries_have_one_owner(module: str, path: Path) -> None:
         top = name.split(".")[0]
         if top in OWNERS:
             assert _owned_by(module, OWNERS[top]), f"{module} imports {name}"
+
+
+NETWORK = (
+    "urllib.request",
+    "urllib.error",
+    "http",
+    "socket",
+    "socketserver",
+    "ssl",
+    "ftplib",
+    "smtplib",
+    "poplib",
+    "imaplib",
+    "xmlrpc",
+    "asyncio",
+    "wsgiref",
+    "webbrowser",
+)
+"""The standard library's ways onto the network (urllib.parse only cuts text: not one)."""
+NETWORK_OWNER = "tracker.lists.fetch"
+"""The one module that reaches the network (`tracker official fetch`)."""
+NETWORK_VERB = "tracker.usecases.fetch"
+"""The one verb that uses it."""
+
+
+def _networking(name: str) -> bool:
+    return name == "urllib" or any(name == n or name.startswith(n + ".") for n in NETWORK)
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_only_one_module_reaches_the_network(module: str, path: Path) -> None:
+    reached = sorted(n for n in _imports(path) if _networking(n))
+    if module == NETWORK_OWNER:
+        assert {"urllib.request", "http.client", "socket", "ssl"} <= set(reached), reached
+    else:
+        assert not reached, f"{module} imports {reached}: only {NETWORK_OWNER} may"
+    users = [n for n in _imports(path) if _owned_by(n, (NETWORK_OWNER,))]
+    assert not users or module == NETWORK_VERB, f"{module} imports {NETWORK_OWNER}"
+
+
+def test_the_network_rule_sees_its_owner_and_verb() -> None:
+    names = {m for m, _ in MODULES}
+    assert {NETWORK_OWNER, NETWORK_VERB} <= names
+    assert NETWORK_OWNER in _imports(dict(MODULES)[NETWORK_VERB])
+    assert _networking("urllib.request") and _networking("http.client")
+    assert not _networking("urllib.parse") and not _networking("httpx_like_name")
 
 
 PURE_MODULES = [(m, p) for m, p in MODULES if _owned_by(m, PURE)]

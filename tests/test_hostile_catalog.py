@@ -589,6 +589,12 @@ def make_inputs(made: Path) -> None:
     )
 
 
+def _damaged_cache(folder: Path) -> None:
+    """cache/standard_mar25frl.zip: the start of a zip, and nothing after it."""
+    (folder / "cache").mkdir()
+    (folder / "cache" / "standard_mar25frl.zip").write_bytes(b"PK\x03\x04 cut short")
+
+
 def _unreadable_inner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """made/locked/inner cannot be listed (simulated: the tests may run as root)."""
     real = os.scandir
@@ -896,6 +902,49 @@ CASES += [
         f"error: {M}players_list.xml is the list of 2999-12, a future list: today is "
         f"{TODAY.isoformat()}, and the latest list FIDE can have published is "
         f"{Period.of(TODAY).next()}\n",
+    ),
+    # --- official fetch (issue 34): none reaches the network (tests/test_official_fetch.py
+    # runs a server on 127.0.0.1 for those that do) --------------------------------------
+    Case(
+        "fetch-offline-nothing-in-the-cache",
+        ("official", "fetch", "--offline", "--cache", "cache"),
+        1,
+        "standard 2025-03: not in the cache (cache): run without --offline to download it\n"
+        "fetched: 0\nfrom the cache: 0\nmissing: 1 (standard 2025-03)\n",
+        "error: 1 list not had: standard 2025-03 (why and what to do: above)\n",
+    ),
+    Case(
+        "fetch-a-damaged-file-in-the-cache",
+        ("official", "fetch", "--offline", "--cache", "cache"),
+        1,
+        "standard 2025-03: the file in the cache (cache/standard_mar25frl.zip) was damaged "
+        "and is removed: run without --offline to download it again\n"
+        "fetched: 0\nfrom the cache: 0\nmissing: 1 (standard 2025-03)\n",
+        "error: 1 list not had: standard 2025-03 (why and what to do: above)\n",
+        patch=lambda folder, _: _damaged_cache(folder),
+    ),
+    Case(
+        "fetch-an-ftp-base-url",
+        ("official", "fetch", "--base-url", "ftp://example.org/lists/"),
+        2,
+        "",
+        "error: --base-url 'ftp://example.org/lists/' is not an http:// or https:// address "
+        "of a folder: give one like https://ratings.fide.com/download/\n",
+    ),
+    Case(
+        "fetch-before-fides-folder",
+        ("official", "fetch", "--period", "1999-01"),
+        2,
+        "",
+        "error: --period 1999-01: FIDE's download folder starts with the list of 2001-01; "
+        "older lists are not available there: give a month from 2001-01 on\n",
+    ),
+    Case(
+        "fetch-a-cache-that-is-a-file",
+        ("official", "fetch", "--cache", H + "empty.pgn"),
+        2,
+        "",
+        f"error: --cache {H}empty.pgn is not a folder: give a folder\n",
     ),
     Case(
         "official-k-zero",

@@ -145,3 +145,23 @@ def test_ignored_without_reasons_prints_the_label_alone() -> None:
 
     f = FirstRatingOut(None, "only 0 games", None, 0, Fraction(0), (), ("A", "B"))
     assert ignored_lines(f, "  ") == ["  ignored: A", "  ignored: B"]
+
+
+def test_a_first_rating_period_sums_up_the_games_against_rated_opponents() -> None:
+    # An unrated player's period (games pooled toward a first rating) where two opponents
+    # have no rating: only the game against the rated one counts, and so do only its
+    # points (the season said "5/2 points is impossible in 1 games" and failed).
+    from tracker.reports.history import season_summary
+
+    b = Replay()
+    t = b.t("Autumn Open", "2025-11-07", "2025-11-10")
+    b.g(t, 1850, 1)
+    b.g(t, 2150, Fraction(1, 2))
+    b.g(t, None, 1)
+    b.g(t, None, 0)
+    rp = b.run()
+    (row,) = [r for r in rp.rows if r.games]
+    season = season_summary(rp)
+    assert season is not None
+    assert (row.games, row.points) == (2, Fraction(3, 2))
+    assert (season.games, season.points) == (row.games, row.points)

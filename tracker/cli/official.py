@@ -1,4 +1,4 @@
-"""`tracker official import|add|list|remove`: what FIDE published, in the database."""
+"""`tracker official import|fetch|add|list|remove`: what FIDE published, in the database."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tracker.cli.common import (
     DbOption,
     Format,
     FormatOption,
+    Interruption,
     PlayerArg,
     emit_csv,
     emit_json,
@@ -27,7 +28,10 @@ from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from tracker.usecases.database import Store
+    from tracker.usecases.fetch import FetchOutcome, FetchSettings, ListImport, ListMonth
     from tracker.usecases.official import Candidate, ImportSummary, ListTarget
 
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
@@ -45,6 +49,7 @@ def register(app: typer.Typer) -> None:
         no_args_is_help=True,
     )
     group.command("import")(import_lists)
+    group.command("fetch")(fetch)
     group.command("add")(add)
     group.command("list")(list_entries)
     group.command("remove")(remove)
@@ -256,7 +261,7 @@ def _n(value: int) -> str:
     return f"{value:,}"
 
 
-def _report(s: ImportSummary, keep_all: bool) -> str:
+def _report(s: ImportSummary, keep_all: bool, *, all_hint: bool = True) -> str:
     periods = ", ".join(str(p) for p in sorted(s.periods)) or "-"
     lists = ", ".join(str(x) for x in RatingList if x in s.lists) or "-"
     parts = [f"{s.source}: {periods} ({lists}): {_n(s.rows)} players read"]
@@ -268,10 +273,8 @@ def _report(s: ImportSummary, keep_all: bool) -> str:
     else:
         parts.append(f"{_n(s.kept)} in the database{by_name and f' ({by_name})'}")
         if s.skipped:
-            parts.append(
-                f"{_n(s.skipped)} {'other' if s.skipped == 1 else 'others'} skipped "
-                "(--all keeps them)"
-            )
+            hint = " (--all keeps them)" if all_hint else ""
+            parts.append(f"{_n(s.skipped)} {'other' if s.skipped == 1 else 'others'} skipped{hint}")
     if s.merged:
         parts.append(f"{_n(len(s.merged))} merged into the player who had their FIDE ID")
     if s.ambiguous:
@@ -347,6 +350,255 @@ def _match_lines(s: ImportSummary) -> list[str]:
             "players of the list fit (not matched)"
         )
     return lines
+
+
+# --- fetch ------------------------------------------------------------------------------
+
+FIDE_DOWNLOADS = "https://ratings.fide.com/download/"
+"""tracker.lists.fetch.FIDE_DOWNLOADS, written out so that `--help` does not import the
+network module (tests/test_official_fetch.py keeps the two equal)."""
+CACHE_ENV = "TRACKER_LIST_CACHE"
+"""tracker.lists.fetch.CACHE_ENV (the same)."""
+MAX_TIMEOUT, MAX_RETRIES = 600.0, 10
+
+
+def fetch(
+    period: Annotated[
+        str | None,
+        typer.Option("--period", help="One list month, YYYY-MM.", show_default=False),
+    ] = None,
+    first: Annotated[
+        str | None,
+        typer.Option(
+            "--from", help="The first list month of a range, YYYY-MM.", show_default=False
+        ),
+    ] = None,
+    last: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            help="The last list month of the range (default: the latest list out).",
+            show_default=False,
+        ),
+    ] = None,
+    rating_lists: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--list",
+            "-l",
+            metavar=LIST_CHOICES,
+            help="Only this list (repeat for two; default: all three).",
+            show_default=False,
+        ),
+    ] = None,
+    base_url: Annotated[
+        str,
+        typer.Option("--base-url", help="The folder of FIDE's list zips (a mirror, a copy)."),
+    ] = FIDE_DOWNLOADS,
+    xml: Annotated[
+        bool, typer.Option("--xml", help="The XML files instead of the TXT ones.")
+    ] = False,
+    cache: Annotated[
+        Path | None,
+        typer.Option(
+            "--cache",
+            envvar=CACHE_ENV,
+            help="The folder the files are kept in (default: ~/.cache/tracker/lists, or "
+            "$XDG_CACHE_HOME/tracker/lists).",
+            show_default=False,
+        ),
+    ] = None,
+    offline: Annotated[
+        bool,
+        typer.Option("--offline", help="Only the files already in the cache: no network."),
+    ] = False,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", help="Seconds the server may stall before a try fails."),
+    ] = 30.0,
+    retries: Annotated[
+        int,
+        typer.Option(
+            "--retries", help="Tries again after a network error, waiting longer each time."
+        ),
+    ] = 3,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Download the FIDE lists the database needs and import them: the only command that
+    uses the network.
+
+    By default: for every tournament, the list in force at its start, on its list (its
+    opponents are rated with it); for the tracked player, the list of every period of
+    their replay (the official ratings `tracker check` compares with). --period, or --from
+    and --to, ask for given months; --list for given lists. The files come from FIDE's
+    download folder (standard_nov25frl.zip, rapid_..., blitz_...; TXT, or --xml) and are
+    kept in a cache folder: a month is downloaded once, and --offline imports from the cache
+    only. A month FIDE never published is named and skipped, one not out yet says when it
+    is due. Each file is checked (a zip of that list and month) before it is imported, one
+    transaction a file, as `tracker official import` does. Exit 1 when a list could not be
+    had or imported (the others are imported).
+
+    Examples:
+
+      tracker official fetch
+
+      tracker official fetch --period 2025-11 --list standard
+
+      tracker official fetch --from 2024-01 --to 2024-12 --list rapid --list blitz
+
+      tracker official fetch --base-url http://mirror.example/fide/ --cache lists/
+
+      tracker official fetch --offline
+    """
+    from tracker.cli.common import echo_lines
+    from tracker.errors import TrackerError
+    from tracker.reports.fetch import failure_line, summary_lines
+    from tracker.usecases.fetch import (
+        FetchSettings,
+        asked_lists,
+        check_base_url,
+        default_cache,
+        lists_to_fetch,
+    )
+
+    when = period_option(period)
+    start = period_option(first, "--from")
+    end = period_option(last, "--to")
+    lists = tuple(dict.fromkeys(RatingList.parse(x) for x in rating_lists or ()))
+    if not 0 < timeout <= MAX_TIMEOUT:
+        raise BadInput(
+            f"--timeout {timeout:g}: give a number of seconds above 0, at most {MAX_TIMEOUT:g}"
+        )
+    if not 0 <= retries <= MAX_RETRIES:
+        raise BadInput(f"--retries {retries}: give a whole number from 0 to {MAX_RETRIES}")
+    settings = FetchSettings(
+        base_url=check_base_url(base_url),
+        cache=cache if cache is not None else default_cache(),
+        xml=xml,
+        offline=offline,
+        timeout=timeout,
+        retries=retries,
+    )
+    if settings.cache is not None and settings.cache.exists() and not settings.cache.is_dir():
+        raise BadInput(f"--cache {settings.cache} is not a folder: give a folder")
+    today = dt.date.today()
+    if any(x is not None for x in (when, start, end)):
+        # the months named: fetched before the database is opened (nothing had, nothing
+        # opened or created)
+        wanted = asked_lists(lists, when, start, end, today)
+        outcome = _fetch_all(None, db, wanted, settings, today)
+    else:
+        store = store_for(db)
+        try:
+            wanted = lists_to_fetch(store, lists, None, None, None, today)
+            outcome = _fetch_all(store, db, wanted, settings, today)
+        finally:
+            store.close()
+    echo_lines(summary_lines(outcome), cut=False)
+    if outcome.failed:
+        raise TrackerError(failure_line(outcome))
+
+
+def _fetch_all(
+    store: Store | None,
+    db: str,
+    wanted: list[ListMonth],
+    settings: FetchSettings,
+    today: dt.date,
+) -> FetchOutcome:
+    """Fetch, then import what was had (into `store`, else the --db database, opened or
+    made then), saying each month and each file as it is done; a progress bar on a terminal.
+    Ctrl-C: one line saying what stays (exit 130)."""
+    from tracker.cli.common import out, shown
+    from tracker.reports.fetch import result_line
+    from tracker.usecases.fetch import Fetched, Missing, fetch_files, import_fetched
+
+    show = err.is_terminal and out.is_terminal
+    progress = _download_bar(show)
+
+    def say(line: str) -> None:
+        line = shown(line)
+        if show:
+            progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+
+    task = progress.add_task("", total=None)
+
+    def downloading(name: str, done: int, total: int | None) -> None:
+        progress.update(task, description=name, completed=done, total=total)
+
+    def result(got: Fetched | Missing) -> None:
+        progress.update(task, description="", completed=0, total=None)
+        say(result_line(got, settings))
+
+    def importing(target: ListTarget, at: float) -> None:
+        progress.update(task, description=f"importing {target.path.name}", completed=at)
+
+    def imported(one: ListImport) -> None:
+        done = one.outcome
+        if done.error is not None:
+            label = done.target.label
+            why = _reason(str(done.error), label)
+            say(
+                f"{label}: not imported: {why} (the file: {done.target.path}; delete it to "
+                "download it again)"
+            )
+            return
+        assert done.summary is not None
+        _warn(done.summary, done.problems)
+        say(_report(done.summary, False, all_hint=False))
+        for line in _match_lines(done.summary):
+            say(line)
+
+    try:
+        with progress:
+            outcome = fetch_files(
+                wanted, settings, today=today, on_result=result, on_download=downloading
+            )
+            if not outcome.had:
+                return outcome
+            progress.update(task, completed=0, total=sum(r.size for r in outcome.had))
+            into = store if store is not None else store_for(db, create=True)
+            try:
+                return import_fetched(
+                    into, outcome, on_import=imported, on_import_progress=importing
+                )
+            finally:
+                if store is None:
+                    into.close()
+    except KeyboardInterrupt:
+        err.print(
+            f"interrupted: the lists downloaded stay in the cache ({settings.cache}) and those "
+            "imported stay imported; nothing of the file being downloaded or imported was "
+            "kept: run the command again to go on",
+            markup=False,
+            soft_wrap=True,
+        )
+        Interruption.told = True
+        raise typer.Exit(130) from None
+
+
+def _download_bar(show: bool) -> Progress:
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TransferSpeedColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        console=err.console,
+        transient=True,
+        disable=not show,
+        redirect_stdout=False,
+    )
 
 
 # --- add / list / remove ----------------------------------------------------------------

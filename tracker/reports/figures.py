@@ -38,12 +38,14 @@ class TournamentFigures:
 
 def counted_results(plan: TournamentPlan, row: PeriodRow) -> tuple[list[int], Fraction]:
     """The ratings of the opponents of a tournament's games that counted, and their points
-    (pooled toward a first rating: every game given to the engine counts)."""
+    (pooled toward a first rating: every game given to the engine against a rated
+    opponent counts, as `tracker.periods.assumed.counted_games` says)."""
     tout = tournament_out(plan, row)
-    if tout is None:
+    if tout is None:  # the points of the same games: those against a rated opponent
+        rated = [g for g in plan.counted if g.opponent_elo is not None]
         return (
-            [g.opponent_elo for g in plan.counted if g.opponent_elo is not None],
-            sum((g.score for g in plan.counted if g.score is not None), Fraction(0)),
+            [g.opponent_elo for g in rated if g.opponent_elo is not None],
+            sum((g.score for g in rated if g.score is not None), Fraction(0)),
         )
     return (
         [g.opponent_rating for g in tout.games if g.counted and g.opponent_rating is not None],

@@ -59,6 +59,7 @@ __all__ = [
     "players_by_name",
     "players_with_ratings",
     "record_override",
+    "tournament_starts",
     "tournaments_of",
 ]
 
@@ -218,6 +219,23 @@ def tournaments_of(store: Store, player_id: int) -> list[TournamentFact]:
     )
     with store.engine.connect() as conn:
         return [_tournament_fact(r) for r in conn.execute(stmt)]
+
+
+def tournament_starts(store: Store) -> list[tuple[dt.date, RatingList]]:
+    """The first day and the list of every dated tournament not excluded, each pair once, in
+    date order: the list its games are on (the one it is pinned to, when it is pinned; a
+    tournament with games on two lists gives both). What `tracker official fetch` needs:
+    the list in force at each start."""
+    on_list = func.coalesce(tournaments.c.pinned_list, games.c.list)
+    stmt = (
+        select(tournaments.c.start_date, on_list)
+        .select_from(tournaments.join(games, games.c.tournament_id == tournaments.c.id))
+        .where(tournaments.c.start_date.is_not(None), ~tournaments.c.excluded)
+        .distinct()
+    )
+    with store.engine.connect() as conn:
+        rows = conn.execute(stmt).all()
+    return sorted((start, _LISTS[str(name)]) for start, name in rows if str(name) in _LISTS)
 
 
 # --- many players at once (check --all, the replay of a whole database) ------------------
