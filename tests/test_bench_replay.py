@@ -189,7 +189,9 @@ def test_game_facts_equal_the_dataclass() -> None:
         "1850",
         "1910",
         True,
-        "tag",
+        "standard 2025-08 list (standard_aug25frl.txt)",
+        Period(2025, 8),
+        Period(2025, 9),
     )
     names = [f.name for f in fields(GameFact)]
     built = game_facts([dict(zip(names, values, strict=True))])[0]

@@ -954,6 +954,22 @@ CASES += [
         "error: K 0 is not a K FIDE prints: give one from 1 to 40 (10, 15, 20, 25, 30 or "
         "40), or leave --k out\n",
     ),
+    # --- issue 34 ------------------------------------------------------------------------
+    Case(
+        "official-import-whole-and-excerpt",
+        (
+            "official",
+            "import",
+            M + "players_list.xml",
+            "--period",
+            "2025-11",
+            "--whole",
+            "--excerpt",
+        ),
+        2,
+        "",
+        "error: give --whole or --excerpt, not both\n",
+    ),
 ]
 
 # issue 38: `tracker event show` and `report --event` of a tournament that is not there, or

@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from tests.conftest import CORPUS, SPEC, decompressed, dump_target, need_shared, run_cli
 from tests.test_import import pgn, write
 from tracker.errors import BadInput
-from tracker.model import ListStatus, Period, RatingList
+from tracker.model import ListKind, ListStatus, Period, RatingList
 from tracker.store import Store, open_store
 from tracker.store.lists import (
     NameIndex,
@@ -40,6 +40,11 @@ pytestmark = pytest.mark.databases  # the tests with `db_target` or `store` run 
 
 MAR11 = Period(2011, 3)
 STANDARD = RatingList.STANDARD
+EXCERPT_MAR11 = (
+    "; an excerpt (FIDE's whole list of 2011-03 has 50,000 rows or more): the players it "
+    "lacks keep their earlier rating or Elo tag (--whole if it is the whole list)"
+)
+"""How an import line ends for the sample of the March 2011 list: 11 rows, an excerpt."""
 
 
 @pytest.fixture(autouse=True)
@@ -138,7 +143,7 @@ def test_a_pgn_name_without_fide_id_is_matched_on_the_list(
     assert lines[0] == (
         f"{mar11}: 2011-03 (standard): 11 players read; 1 in the database (1 "
         "matched by name); 10 others skipped (--all keeps them); 1 entry "
-        "written; 1 birth year filled in"
+        "written; 1 birth year filled in" + EXCERPT_MAR11
     )
     assert lines[1:] == ["  Andreikin,D: Andreikin, Dmitry, FIDE ID 4158814 (matched by name)"]
     pid, name, fide_id = player_row(db_target, "Andreikin,D")
@@ -169,7 +174,7 @@ def test_a_pgn_name_without_fide_id_is_matched_on_the_list(
     assert out.splitlines() == [
         f"{mar11}: 2011-03 (standard): 11 players read; 1 in the database; 10 others "
         "skipped (--all keeps them); 0 entries written; 1 already as imported before "
-        "(unchanged)"
+        "(unchanged)" + EXCERPT_MAR11
     ]
     assert dump_target(db_target) == before
     # TWIC 920's games of Andreikin,D carry FIDE ID 4158814: they join the same player
@@ -196,9 +201,12 @@ def test_a_pgn_name_without_fide_id_is_matched_on_the_list(
 
 
 def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) -> None:
-    """Looked up: the players with a FIDE ID (on the list with a rating, on it without one,
-    or not on it at all) and those matched by name; not looked up: a player without a FIDE
-    ID whom no row fits, and a player who came after the import."""
+    """Looked up on an excerpt (the sample, 11 rows): the players it lists, by FIDE ID (with
+    a rating or without one) or matched by name; not looked up: a player it lacks (Carlsen),
+    a player without a FIDE ID whom no row fits. The same file taken as FIDE's whole list
+    (`whole=True`, `--whole`) looks up every player with a FIDE ID: Carlsen, not on it, is
+    unrated for FIDE; a player who came after the import is not known until it runs
+    again."""
     from tracker.usecases.official import import_lists, list_targets
 
     f = write(
@@ -230,14 +238,20 @@ def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) ->
     assert outcome.summary is not None
     assert outcome.summary.matched == 1  # A E M, D is "A E M, Doshtagir"
     src = "standard_mar11frl.txt"
-    got = list_ratings(store, ids.values(), STANDARD)
-    assert got == {
+    assert outcome.summary.kind is ListKind.EXCERPT
+    listed = {
         ids["Andreikin, Dmitry"]: {MAR11: ListStatus(2686, src)},
         ids["A B, Muhammad Yusop"]: {MAR11: ListStatus(None, src)},  # listed, no rating
-        ids["Carlsen, Magnus"]: {MAR11: ListStatus(None, src)},  # not on this excerpt
         ids["A E M, D"]: {MAR11: ListStatus(1864, src)},
     }
+    assert list_ratings(store, ids.values(), STANDARD) == listed  # Carlsen: not known
     assert list_ratings(store, ids.values(), RatingList.BLITZ) == {}
+    assert unchecked(store, ids.values(), STANDARD) == {}  # (importing it again: no help)
+    # the same file as FIDE's whole list: Carlsen is not on it, so unrated for FIDE
+    (outcome,) = import_lists(store, targets, several=several, whole=True)
+    assert outcome.summary is not None and outcome.summary.kind is ListKind.WHOLE
+    got = list_ratings(store, ids.values(), STANDARD)
+    assert got == {**listed, ids["Carlsen, Magnus"]: {MAR11: ListStatus(None, src)}}
     assert unchecked(store, ids.values(), STANDARD) == {ids["Nobody, Here"]: (MAR11,)}
     # a player who came after the list was imported: unknown, until it is imported again
     run(
@@ -253,7 +267,7 @@ def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) ->
         giri: (MAR11,),
     }
     targets, several = list_targets([samples() / "standard_mar11frl.txt"])
-    (outcome,) = import_lists(store, targets, several=several)
+    (outcome,) = import_lists(store, targets, several=several, whole=True)
     assert list_ratings(store, [giri], STANDARD) == {giri: {MAR11: ListStatus(None, src)}}
     assert len(unchecked(store, [*ids.values(), giri], STANDARD)) == 1
     with store.engine.connect() as conn:
@@ -278,10 +292,7 @@ def test_a_rapid_list_and_a_combined_list(store: Store, tmp_path: Path) -> None:
         list(import_lists(store, targets, several=several, period=when))
     sep12, jan15 = Period(2012, 9), Period(2015, 1)
     assert list_ratings(store, [aarnes, sohita], RatingList.RAPID) == {
-        aarnes: {
-            sep12: ListStatus(1838, "rapid_sep12frl.txt"),
-            jan15: ListStatus(None, "players_list_2015.txt"),
-        },
+        aarnes: {sep12: ListStatus(1838, "rapid_sep12frl.txt")},  # not on the 2015 excerpt
         sohita: {jan15: ListStatus(None, "players_list_2015.txt")},  # matched by name
     }
     assert list_ratings(store, [sohita], STANDARD) == {
@@ -513,7 +524,7 @@ def test_one_fide_id_two_people_warns_and_merges_nothing(
         alone = resolve_player(store, "Andreikin,D")
         assert alone.fide_id is None
         assert resolve_player(store, "4158814").name == holder
-        assert unchecked(store, [alone.id], STANDARD) == {alone.id: (MAR11,)}
+        assert list_ratings(store, [alone.id], STANDARD) == {}  # not looked up
 
 
 def test_with_all_a_name_matched_player_becomes_the_list_player(
@@ -532,7 +543,7 @@ def test_with_all_a_name_matched_player_becomes_the_list_player(
     assert (code, err) == (0, "")
     # the 7 rated rows of the file: Andreikin 2686, A E M 1864, A K M 1714, A K 2030, A La
     # 1915, A Akshaya 2019, A Sohita 1447
-    assert ": 11 players read; 11 kept (10 new, 1 matched by name); 7 entries written\n" in out
+    assert ": 11 players read; 11 kept (10 new, 1 matched by name); 7 entries written" in out
     assert out.splitlines()[1:] == [
         "  Andreikin,D: Andreikin, Dmitry, FIDE ID 4158814 (matched by name)"
     ]

@@ -732,9 +732,9 @@ def test_the_command_says_what_it_fetched_and_what_is_missing(
         f"blitz 2025-11: FIDE's folder has no such file ({folder.url}blitz_nov25frl.zip: "
         "HTTP 404 Not Found): FIDE never published this list; skipped",
         "standard_nov25frl.zip: 2025-11 (standard): 40 players read; 0 in the database; 40 "
-        "others skipped; 0 entries written",
+        "others skipped; 0 entries written; FIDE's whole list",
         "rapid_nov25frl.zip: 2025-11 (rapid): 40 players read; 0 in the database; 40 others "
-        "skipped; 0 entries written",
+        "skipped; 0 entries written; FIDE's whole list",
         "fetched: 2 (standard 2025-11, rapid 2025-11)",
         "from the cache: 0",
         "missing: 1 (blitz 2025-11)",

@@ -7,6 +7,10 @@ Each case is run twice through the real command line: once with the organisers' 
 FIDE list file imported (the layouts of three eras, tests/listgen.py), once with FIDE's own
 ratings written into the tags and no list at all. FIDE computes from the second; the first
 must give the same replay, period by period and game by game.
+
+The list files hold the few players of the case and stand for FIDE's whole list, which a
+user says with `--whole` (a file of a few rows is otherwise an excerpt, which says nothing
+of the players it lacks: tests/test_list_kinds.py).
 """
 
 from __future__ import annotations
@@ -133,6 +137,7 @@ def _replay(
             str(listed),
             "--period",
             str(period),
+            "--whole",
             "--db",
             db,
         )
@@ -235,7 +240,16 @@ def test_lists_before_games_say_which_command_rates_them(
     with listed.open("w", encoding="utf-8", newline="\n") as out:
         write_list(out, people, "txt", rating_list=RatingList.STANDARD, period=period)
     _cli(
-        capsys, monkeypatch, "official", "import", str(listed), "--period", str(period), "--db", db
+        capsys,
+        monkeypatch,
+        "official",
+        "import",
+        str(listed),
+        "--period",
+        str(period),
+        "--whole",
+        "--db",
+        db,
     )
     pgn = folder / "season.pgn"
     pgn.write_text(_pgn(start, fide_tags=False), encoding="utf-8")
@@ -245,7 +259,16 @@ def test_lists_before_games_say_which_command_rates_them(
         "(standard_1125frl.txt)"
     ) in said
     _cli(
-        capsys, monkeypatch, "official", "import", str(listed), "--period", str(period), "--db", db
+        capsys,
+        monkeypatch,
+        "official",
+        "import",
+        str(listed),
+        "--period",
+        str(period),
+        "--whole",
+        "--db",
+        db,
     )
     games = json.loads(
         _cli(capsys, monkeypatch, "explain", "2025-12", "--db", db, "--format", "json")

@@ -223,6 +223,18 @@ class ListStatus:
     source: str
 
 
+class ListKind(StrEnum):
+    """What an imported list file was: FIDE's whole list of its month, or an excerpt of it
+    (a few rows copied out of it). Only a whole list makes a player it lacks unrated for
+    FIDE: a player an excerpt lacks keeps what they had (docs/lists.md)."""
+
+    WHOLE = "whole"
+    EXCERPT = "excerpt"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class PreparedGame(NamedTuple):
     """One game as the importer hands it to the store: plain, checked values
     (tracker.importer.prepare makes them, tracker.store.games writes them).

@@ -43,6 +43,8 @@ from tracker.check.report import (
     Cause,
     CheckReport,
     CheckRow,
+    GamesCount,
+    GamesStep,
 )
 from tracker.check.rules import CAP_MODES
 from tracker.check.workers import check_in_processes, cut_in_pieces
@@ -109,6 +111,8 @@ __all__ = [
     "Cause",
     "CheckReport",
     "CheckRow",
+    "GamesCount",
+    "GamesStep",
     "check_all",
     "check_player",
     "inputs_for",

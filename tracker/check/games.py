@@ -17,11 +17,15 @@ from tracker.check.report import (
     NOT_IN_DATABASE,
     UNRATED_OPPONENT,
     Cause,
+    GamesCount,
+    GamesStep,
 )
-from tracker.model import NotRated, OfficialEntry, Period
+from tracker.model import ListKind, NotRated, OfficialEntry, Period
 from tracker.periods import GameFact, PeriodRow, Replay, next_list
 from tracker.periods.assumed import ClosingDate, closing_dates
 
+MOVES = (GAMES_MISSING, GAMES_EXTRA, CLOSING_DATE)
+"""The causes that move a tournament onto or off a list (a pin, or an exclusion)."""
 PIN_SUBSETS = 2  # try single tournaments, then pairs
 MAX_COMBOS = 24  # tournament sets tried per difference (each costs a replay or several)
 
@@ -379,3 +383,41 @@ def _unrated_for_fide(
             )
         )
     return causes
+
+
+def games_count(
+    row: PeriodRow,
+    entry: OfficialEntry,
+    causes: Sequence[Cause],
+    kind: ListKind | None,
+) -> GamesCount | None:
+    """FIDE's count of rated games on the list of `row` against the replay's, when the list
+    (or the user, `official add --games`) gave it and the two differ, with the next step:
+    the first cause when it moves a tournament and reproduces both numbers; else, games
+    missing, import them (or FIDE counted games the replay left out, when it left out as
+    many); games extra, a tournament was rated on another list or not at all."""
+    if entry.games is None or entry.games == row.games:
+        return None
+    first = causes[0] if causes else None
+    left_out = len(row.not_counted)
+    if (
+        first is not None
+        and first.kind in MOVES
+        and first.reproduces
+        and first.games_match
+        and first.command
+    ):
+        step = GamesStep.CAUSE
+    elif entry.games > row.games:
+        step = GamesStep.LEFT_OUT if left_out >= entry.games - row.games else GamesStep.IMPORT
+    else:
+        step = GamesStep.ELSEWHERE
+    return GamesCount(
+        row.period,
+        entry.games,
+        row.games,
+        entry.source,
+        None if entry.source == "manual" else kind,
+        step,
+        left_out,
+    )

@@ -8,8 +8,9 @@ from dataclasses import replace
 
 from tracker.check.causes import likely_causes
 from tracker.check.context import Context
+from tracker.check.games import games_count
 from tracker.check.report import DIFFERS, MATCH, START, Cause, CheckReport, CheckRow
-from tracker.model import OfficialEntry
+from tracker.model import ListKind, OfficialEntry
 from tracker.periods import PeriodRow, Replay, ReplayInputs, replay
 from tracker.periods.assumed import closing_dates, list_assumed_games, not_counted_counts
 
@@ -32,14 +33,16 @@ def reconcile(
         entry = row.official
         if entry is None:
             continue
+        kind = base.list_kinds.get(row.period)
         if _is_start(base, row):
-            rows.append(_row(row, entry, START, (), ("the replay starts from this rating",)))
+            start = ("the replay starts from this rating",)
+            rows.append(_row(row, entry, START, (), start, kind=kind))
             continue
         if _rating_matches(row, entry):
-            rows.append(_row(row, entry, MATCH, (), _elo_notes(row), who))
+            rows.append(_row(row, entry, MATCH, (), _elo_notes(row), who, kind))
             continue
         causes = likely_causes(ctx, row) if analyse else ()
-        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row), who))
+        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row), who, kind))
     rows = _reanchor_notes(rows)
     notes: list[str] = []
     pre = [nc for nc in base.unplaced if "2008" in nc.reason]
@@ -71,7 +74,9 @@ def _row(
     causes: Sequence[Cause],
     notes: Sequence[str],
     who: str = "ID",
+    kind: ListKind | None = None,
 ) -> CheckRow:
+    ranked = tuple(sorted(causes, key=Cause.rank_key))
     return CheckRow(
         period=row.period,
         rating_list=row.rating_list,
@@ -82,7 +87,7 @@ def _row(
         k=row.k,
         official_k=row.facts.official_k,
         status=status,
-        causes=tuple(sorted(causes, key=Cause.rank_key)),
+        causes=ranked,
         notes=tuple(notes),
         assumptions=tuple((a.fact, a.assumed, a.command_for(who)) for a in row.assumptions),
         official_source=entry.source,
@@ -90,6 +95,8 @@ def _row(
         list_assumed_games=list_assumed_games(row),
         not_counted=not_counted_counts(row),
         closing_dates=closing_dates(row),
+        games_count=None if status == START else games_count(row, entry, ranked, kind),
+        official_kind=None if entry.source == "manual" else kind,
     )
 
 

@@ -5,8 +5,9 @@ and the stable words for the kinds of cause and the row statuses."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from tracker.model import NotRated, Period, RatingList
+from tracker.model import ListKind, NotRated, Period, RatingList
 from tracker.periods.assumed import ClosingDate
 
 # Stable words for the kinds of cause (JSON `kind`), in the order ties are ranked.
@@ -41,6 +42,49 @@ CAUSE_ORDER = (
 MATCH = "match"
 DIFFERS = "differs"
 START = "start"
+
+
+class GamesStep(StrEnum):
+    """What to do about a difference between FIDE's count of rated games on a list and the
+    replay's (`GamesCount`)."""
+
+    IMPORT = "import"  # FIDE rated more than the files hold: import the missing tournament
+    LEFT_OUT = "left-out"  # ... or FIDE counted games of the period the replay left out
+    CAUSE = "cause"  # the first cause (reproducing both numbers) moves a tournament
+    ELSEWHERE = "elsewhere"  # FIDE rated fewer: a tournament went on another list, or none
+
+
+@dataclass(frozen=True)
+class GamesCount:
+    """FIDE's count of the player's rated games on a list (the list file's Gms or <games>,
+    or `official add --games`) where the replay's differs: the first thing `check` says of
+    the period. `source`: where FIDE's count came from (the list file's name, or `manual`),
+    `kind` that list's kind (None: recorded by hand, or a list imported before kinds were
+    recorded); `left_out`: the games of the period the replay did not count."""
+
+    period: Period
+    fide: int
+    replay: int
+    source: str
+    kind: ListKind | None
+    step: GamesStep
+    left_out: int = 0
+
+    @property
+    def missing(self) -> int:
+        """FIDE's count minus the replay's (below 0: games extra)."""
+        return self.fide - self.replay
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "fide": self.fide,
+            "replay": self.replay,
+            "missing": self.missing,
+            "source": self.source,
+            "kind": None if self.kind is None else str(self.kind),
+            "step": str(self.step),
+            "left_out": self.left_out,
+        }
 
 
 @dataclass(frozen=True)
@@ -83,6 +127,9 @@ class CheckRow:
     list_assumed_games: int = 0
     not_counted: tuple[tuple[str, int], ...] = ()
     closing_dates: tuple[ClosingDate, ...] = ()
+    # FIDE's count of rated games where the replay's differs; the official list's kind
+    games_count: GamesCount | None = None
+    official_kind: ListKind | None = None
 
     @property
     def assumes_something(self) -> bool:
@@ -129,6 +176,8 @@ class CheckRow:
             "list_assumed_games": self.list_assumed_games,
             "not_counted": [{"reason": r, "games": n} for r, n in self.not_counted],
             "period_assumed": [c.to_json() for c in self.closing_dates],
+            "games_count": None if self.games_count is None else self.games_count.to_json(),
+            "official_kind": None if self.official_kind is None else str(self.official_kind),
         }
 
 

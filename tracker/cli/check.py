@@ -34,7 +34,7 @@ from tracker.model import RatingList
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from tracker.check import CheckReport
+    from tracker.check import CheckReport, CheckRow, GamesCount
     from tracker.usecases.target import TargetOut
 
 
@@ -342,8 +342,7 @@ def _print_report(report: CheckReport) -> None:
             _n(r.k),
             _n(r.official_k),
             r.status,
-            r.official_source
-            + (" (inactive)" if r.official_flag and "i" in r.official_flag else ""),
+            _from(r),
             mark,
         ]
         for r, mark in zip(report.rows, marks, strict=True)
@@ -367,6 +366,8 @@ def _print_report(report: CheckReport) -> None:
                 f"({_signed(r.difference)}). Likely causes, most likely first:",
             ]
         )
+        if r.games_count is not None:
+            echo_lines([f"  games: {_games_text(r.games_count)}"])
         for i, c in enumerate(r.causes, 1):
             mark = "reproduces the official rating" if c.reproduces else "possible"
             echo_lines([f"  {i}. [{mark}] {c.text}"])
@@ -375,7 +376,9 @@ def _print_report(report: CheckReport) -> None:
         for note in r.notes:
             echo_lines([f"  note: {note}"])
     for r in report.rows:
-        if r.status != DIFFERS and r.notes and r.status != "start":
+        if r.status != DIFFERS and r.status != "start":
+            if r.games_count is not None:
+                echo_lines([f"  {r.period} games: {_games_text(r.games_count)}"])
             for note in r.notes:
                 echo_lines([f"  {r.period} note: {note}"])
     for note in report.notes:
@@ -392,6 +395,57 @@ def _print_report(report: CheckReport) -> None:
         )
         return
     echo_lines(["", _checked(n, d)])
+
+
+def _from(r: CheckRow) -> str:
+    """The `from` column: the official number's file (and that list's kind), or `manual`;
+    the list's inactive flag."""
+    said = [] if r.official_kind is None else [str(r.official_kind)]
+    if r.official_flag and "i" in r.official_flag:
+        said.append("inactive")
+    return r.official_source + (f" ({', '.join(said)})" if said else "")
+
+
+def _games_text(g: GamesCount) -> str:
+    """FIDE's count of rated games against the replay's, and the next step."""
+    from tracker.check import GamesStep
+    from tracker.reports.explain import kind_text
+    from tracker.reports.text import plural
+
+    where = (
+        "recorded by hand"
+        if g.source == "manual"
+        else g.source
+        if g.kind is None
+        else f"{g.source}, {kind_text(g.kind)}"
+    )
+    text = (
+        f"FIDE rated {plural(g.fide, 'game')} of yours on the {g.period} list ({where}); "
+        f"your files hold {g.replay} for it"
+    )
+    n = abs(g.missing)
+    if g.step is GamesStep.CAUSE:
+        return text + (
+            ": a tournament of yours belongs on this list (cause 1 below, with its command)"
+            if g.missing > 0
+            else ": a tournament of them was rated on another list or not at all (cause 1 below, "
+            "with its command)"
+        )
+    if g.step is GamesStep.LEFT_OUT:
+        return text + (
+            f" and left out {g.left_out} of this period: FIDE may have counted some of them "
+            f"(`tracker explain {g.period}` says why each was left out); else import the "
+            "missing tournament (`tracker import FILE`)"
+        )
+    if g.step is GamesStep.IMPORT:
+        return text + (
+            f": import the missing tournament, {plural(n, 'game')} (`tracker import FILE`)"
+        )
+    return text + (
+        f": {n} of them {'was' if n == 1 else 'were'} rated on another list or not at all "
+        f"(`tracker explain {g.period}` lists the tournaments; `tracker event set ID "
+        "--period YYYY-MM` or `--exclude` says so)"
+    )
 
 
 def _checked(n: int, d: int) -> str:

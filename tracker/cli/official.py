@@ -94,6 +94,22 @@ def import_lists(
             show_default=False,
         ),
     ] = None,
+    whole: Annotated[
+        bool,
+        typer.Option(
+            "--whole",
+            help="Each file is FIDE's whole list: a player it lacks is unrated for FIDE "
+            "(default: judged by its rows, docs/lists.md).",
+        ),
+    ] = False,
+    excerpt: Annotated[
+        bool,
+        typer.Option(
+            "--excerpt",
+            help="Each file is an excerpt of FIDE's list: a player it lacks keeps their "
+            "earlier rating or Elo tag.",
+        ),
+    ] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import FIDE's downloadable rating lists (TXT or XML, plain or zipped), of any year
@@ -114,6 +130,11 @@ def import_lists(
     is not used: it is shown with the command that settles it, tracker player set "NAME"
     --fide-id N. docs/lists.md tells the whole story.
 
+    A file is FIDE's whole list when it has as many rows as FIDE's list of that month has at
+    the least (20,000 in 2001, 150,000 since 2020 for standard: docs/lists.md), or with
+    --whole: a player it lacks is unrated for FIDE. Otherwise it is an excerpt (--excerpt
+    says so outright): a player it lacks keeps their earlier rating or Elo tag.
+
     Examples:
 
       tracker official import standard_mar11frl.txt
@@ -127,15 +148,27 @@ def import_lists(
       tracker official import players_list_xml.zip --period 2025-11 --list rapid
 
       tracker official import standard_nov25frl.zip --all
+
+      tracker official import my-opponents-nov25.txt --period 2025-11 --excerpt
     """
     from tracker.usecases.official import list_targets
 
+    if whole and excerpt:
+        raise BadInput("give --whole or --excerpt, not both")
     given_period = period_option(period)
     given_list = _list(rating_list)
     targets, several = list_targets(files)
     store = store_for(db, create=True)
     try:
-        _import_all(store, targets, several, given_period, given_list, keep_all)
+        _import_all(
+            store,
+            targets,
+            several,
+            given_period,
+            given_list,
+            keep_all,
+            whole=True if whole else False if excerpt else None,
+        )
     finally:
         store.close()
 
@@ -147,6 +180,8 @@ def _import_all(
     period: Period | None,
     rating_list: RatingList | None,
     keep_all: bool,
+    *,
+    whole: bool | None = None,
 ) -> None:
     from rich.progress import (
         BarColumn,
@@ -197,6 +232,7 @@ def _import_all(
             rating_list=rating_list,
             keep_all=keep_all,
             progress=advance,
+            whole=whole,
         ):
             target = outcome.target
             if outcome.error is not None:
@@ -205,7 +241,7 @@ def _import_all(
                 continue
             assert outcome.summary is not None
             _warn(outcome.summary, outcome.problems)
-            say(_report(outcome.summary, keep_all))
+            say(_report(outcome.summary, keep_all, whole))
             for line in _match_lines(outcome.summary):
                 say(line)
     if several:
@@ -261,7 +297,25 @@ def _n(value: int) -> str:
     return f"{value:,}"
 
 
-def _report(s: ImportSummary, keep_all: bool, *, all_hint: bool = True) -> str:
+def _kind(s: ImportSummary, whole: bool | None) -> str:
+    """Which kind of list the file was, and what that means, after its count of rows."""
+    from tracker.usecases.official import ListKind, whole_floor
+
+    if s.kind is ListKind.WHOLE:
+        return "FIDE's whole list" + (" (--whole)" if whole else "")
+    lacks = "the players it lacks keep their earlier rating or Elo tag"
+    if whole is False or not s.periods:
+        return f"an excerpt (--excerpt): {lacks}"
+    period = min(s.periods)
+    return (
+        f"an excerpt (FIDE's whole list of {period} has {_n(whole_floor(s.lists, period))} "
+        f"rows or more): {lacks} (--whole if it is the whole list)"
+    )
+
+
+def _report(
+    s: ImportSummary, keep_all: bool, whole: bool | None = None, *, all_hint: bool = True
+) -> str:
     periods = ", ".join(str(p) for p in sorted(s.periods)) or "-"
     lists = ", ".join(str(x) for x in RatingList if x in s.lists) or "-"
     parts = [f"{s.source}: {periods} ({lists}): {_n(s.rows)} players read"]
@@ -295,6 +349,7 @@ def _report(s: ImportSummary, keep_all: bool, *, all_hint: bool = True) -> str:
         parts.append(
             f"{_n(s.birth_years)} birth {'year' if s.birth_years == 1 else 'years'} filled in"
         )
+    parts.append(_kind(s, whole))
     return "; ".join(parts)
 
 

@@ -15,6 +15,7 @@ from tracker.fide.editions import EDITIONS, FIRST_DATE, NEW_PLAYER_GAMES
 from tracker.model import (
     LAST_DATE,
     LAST_PERIOD,
+    ListKind,
     ListStatus,
     NotRated,
     OfficialEntry,
@@ -193,6 +194,13 @@ class GameFact:
     opponent_rating_source: str = "tag"
     """Where `opponent_elo` comes from: "tag" (the PGN's Elo tag, the organiser's), or the
     FIDE list in force at the tournament's start ("standard 2025-09 list (file)")."""
+    opponent_list: Period | None = None
+    """The imported list whose word `opponent_elo` is (its rating, or None: unrated for
+    FIDE): the list in force at the tournament's start, or the one before it when that is an
+    excerpt that lacks the opponent; None: the tag."""
+    not_on_excerpt: Period | None = None
+    """The list in force at the tournament's start, when it was imported as an excerpt only
+    and lacks the opponent: they keep what they had (`opponent_list`, else the tag)."""
 
     @classmethod
     def many(cls, rows: Iterable[Mapping[str, object]]) -> list[GameFact]:
@@ -261,6 +269,10 @@ class ReplayInputs:
     """What the imported FIDE lists of this list said of each opponent (by player id), list
     by list: a game's opponent is rated as the list in force at the tournament's start says
     (None: unrated for FIDE), whatever the Elo tag says; without one, by the tag."""
+    list_kinds: Mapping[Period, ListKind] = field(default_factory=dict)
+    """The kind of each list of this list imported from files, by period (WHOLE when a whole
+    file of it was): a player an EXCERPT lacks keeps what they had, the rating of the list
+    before it (when one was imported and rated them), else the tag."""
 
 
 # --- grouping ------------------------------------------------------------------------------

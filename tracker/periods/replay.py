@@ -26,7 +26,7 @@ from tracker.fide import (
 )
 from tracker.fide.editions import FIRST_DATE, FirstFormula
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
-from tracker.model import ListStatus, NotRated, OfficialEntry, Period, RatingList
+from tracker.model import ListKind, ListStatus, NotRated, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
     EVIDENCE_OF_NEVER_RATED,
@@ -40,6 +40,7 @@ from tracker.periods.facts import (
     is_list_month,
     list_in_force,
     next_list,
+    previous_list,
     replay_from,
     stored_twice,
     too_early_reason,
@@ -93,20 +94,36 @@ def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCoun
     return ins, used, skipped
 
 
-def _rated_by_the_lists(unit: Unit, lists: Mapping[int, Mapping[Period, ListStatus]]) -> Unit:
+def _rated_by_the_lists(
+    unit: Unit,
+    lists: Mapping[int, Mapping[Period, ListStatus]],
+    kinds: Mapping[Period, ListKind],
+) -> Unit:
     """The unit with each opponent rated as FIDE's list in force at the tournament's start
     says (spec section 1: the ratings of the list in force), where an imported list looked
     that opponent up: its rating, or None (unrated for FIDE) whatever the Elo tag says. A
     game whose two tags said "unrated" counts when the list gives the opponent a rating.
-    Opponents no imported list looked up keep their tag."""
+    Opponents no imported list looked up keep their tag; so do those an excerpt in force
+    lacks (it says nothing of them), unless the list before it rated them: that rating."""
     force = list_in_force(_unit_start(unit), unit.rating_list) if unit.period else None
     if force is None:
         return unit
+    excerpt = kinds.get(force) is ListKind.EXCERPT
+    before = previous_list(force, unit.rating_list) if excerpt else None
     games: list[GameFact] = []
     changed = False
     for g in unit.games:
-        status = lists.get(g.opponent_id, {}).get(force)
+        said = lists.get(g.opponent_id, {})
+        used, status = force, said.get(force)
+        lacked = force if excerpt and status is None else None
+        if lacked is not None and before is not None:
+            earlier = said.get(before)
+            if earlier is not None and earlier.rating is not None:
+                used, status = before, earlier
         if status is None:
+            if lacked is not None:
+                changed = True
+                g = replace(g, not_on_excerpt=lacked)
             games.append(g)
             continue
         changed = True
@@ -119,7 +136,9 @@ def _rated_by_the_lists(unit: Unit, lists: Mapping[int, Mapping[Period, ListStat
                 opponent_elo=status.rating,
                 rated=rated,
                 not_rated_reason=reason,
-                opponent_rating_source=f"{unit.rating_list} {force} list ({status.source})",
+                opponent_rating_source=f"{unit.rating_list} {used} list ({status.source})",
+                opponent_list=used,
+                not_on_excerpt=lacked,
             )
         )
     return replace(unit, games=tuple(games)) if changed else unit
@@ -136,8 +155,8 @@ def replay(inputs: ReplayInputs) -> Replay:
     rl = inputs.rating_list
     games, playoffs = classical_playoffs(inputs.games, inputs.tournaments)
     units = assign_units(games, inputs.tournaments, rl)
-    if inputs.opponent_lists:
-        units = [_rated_by_the_lists(u, inputs.opponent_lists) for u in units]
+    if inputs.opponent_lists or inputs.list_kinds:
+        units = [_rated_by_the_lists(u, inputs.opponent_lists, inputs.list_kinds) for u in units]
     official = {e.period: e for e in inputs.official if e.list == rl}
     anchors = sorted(p for p, e in official.items() if e.rating is not None)
     birth_year = inputs.player.birth_year
@@ -215,7 +234,9 @@ def replay(inputs: ReplayInputs) -> Replay:
             start_source = "unrated"
             state.games_known = True  # counted by the replay from its first rating
     else:
-        return Replay(rl, (), tuple(units), None, "no games", (), tuple(unplaced))
+        return Replay(
+            rl, (), tuple(units), None, "no games", (), tuple(unplaced), inputs.list_kinds
+        )
     if not state.games_known:
         # The games stored from before the replay's start (before 2008, or inside the
         # starting official rating) against rated opponents are games completed too: 30 of
@@ -263,7 +284,16 @@ def replay(inputs: ReplayInputs) -> Replay:
         if row is not None:
             rows.append(row)
         period = next_list(period, rl)
-    return Replay(rl, tuple(rows), tuple(units), start, start_source, before, tuple(unplaced))
+    return Replay(
+        rl,
+        tuple(rows),
+        tuple(units),
+        start,
+        start_source,
+        before,
+        tuple(unplaced),
+        inputs.list_kinds,
+    )
 
 
 def _start_tag(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
 from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
-from tracker.model import OfficialEntry, Period, RatingList
+from tracker.model import ListKind, OfficialEntry, Period, RatingList
 from tracker.periods.facts import GameFact, Unit
 
 
@@ -174,6 +175,8 @@ class Replay:
     # published rating; explain and the history note list them
     before_start: tuple[Unit, ...]
     unplaced: tuple[NotCounted, ...]  # games with no period (undated, before 2008)
+    # the kind of each list of this list imported from files, by period (ReplayInputs')
+    list_kinds: Mapping[Period, ListKind] = field(default_factory=dict)
 
     def row(self, period: Period) -> PeriodRow | None:
         for r in self.rows:

@@ -3,14 +3,14 @@ text (`tracker explain`) and as one row per game (its JSON and CSV, EXPLAIN_COLU
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
 from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut
-from tracker.model import Period, PlayerRef
+from tracker.model import ListKind, Period, PlayerRef
 from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
 from tracker.periods.assumed import LIST_ASSUMED_HOW, list_assumed_games
 from tracker.periods.facts import is_list_month
@@ -94,7 +94,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         if not plan.counted:
             continue  # nothing of it counted (online, excluded...): under "Games not counted"
         lines.append("")
-        lines += _explain_tournament(plan, row)
+        lines += _explain_tournament(plan, row, replay_.list_kinds)
     assumed = list_assumed_games(row)
     if assumed:
         lines.append("")
@@ -134,6 +134,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         else:
             lines.append(f"No rating yet: {f.reason}")
         lines += ignored_lines(f, "  ")
+    lines += _fide_count(replay_, row)
     if row.adjustment:
         lines.append(f"One-off adjustment: {row.adjustment}")
     if row.replayed is not None and row.out is not None and row.replayed != row.out.rating_after:
@@ -194,18 +195,88 @@ def ignored_lines(first: FirstRatingOut, indent: str, what: str = "ignored") -> 
     ]
 
 
-def rating_from(fact: GameFact) -> str:
-    """Where a game's opponent rating came from, short: "list" (FIDE's list in force), with
-    the Elo tag when it says otherwise, or "tag" (the organiser's Elo tag)."""
+def rating_from(fact: GameFact, kinds: Mapping[Period, ListKind] | None = None) -> str:
+    """Where a game's opponent rating came from, short: "list" (FIDE's whole list in
+    force) or "excerpt" (an excerpt of it), with the month of the list before it where the
+    excerpt in force lacked the opponent ("list 2022-02"), and the Elo tag when it says
+    otherwise; or "tag" (the organiser's Elo tag), "tag (not on the excerpt)" where the
+    excerpt in force lacked the opponent."""
     if fact.opponent_rating_source == "tag":
-        return "tag"
+        return "tag" if fact.not_on_excerpt is None else "tag (not on the excerpt)"
+    used = fact.opponent_list
+    word = "excerpt" if used is not None and (kinds or {}).get(used) is ListKind.EXCERPT else "list"
+    if used is not None and fact.not_on_excerpt is not None:
+        word += f" {used}"
     tag = fact.opponent_elo_tag
     if tag is None or tag.strip() == str(fact.opponent_elo):
-        return "list"
-    return f"list (tag {tag})"
+        return word
+    return f"{word} (tag {tag})"
 
 
-def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
+def kind_text(kind: ListKind) -> str:
+    """A list's kind, as explain and check say it after the file's name."""
+    return "an excerpt" if kind is ListKind.EXCERPT else "FIDE's whole list"
+
+
+def _lists_lines(
+    plan: TournamentPlan, kinds: Mapping[Period, ListKind], indent: str = "    "
+) -> list[str]:
+    """Under a tournament's games: the list files its opponents' ratings came from (each
+    with its kind), and the opponents the excerpt in force lacked, with what rated them."""
+    used: dict[str, Period | None] = {}
+    lacked: dict[Period, list[GameFact]] = {}
+    for fact in plan.counted:
+        if fact.opponent_rating_source != "tag":
+            used.setdefault(fact.opponent_rating_source, fact.opponent_list)
+        if fact.not_on_excerpt is not None:
+            lacked.setdefault(fact.not_on_excerpt, []).append(fact)
+    lines = []
+    for source, period in sorted(used.items()):
+        said = "" if period is None or period not in kinds else f", {kind_text(kinds[period])}"
+        lines.append(f"{indent}opponents' ratings from the {source}{said}")
+    rl = plan.unit.rating_list
+    for force, facts in sorted(lacked.items()):
+        ways: dict[Period | None, int] = {}
+        for f in facts:
+            ways[f.opponent_list] = ways.get(f.opponent_list, 0) + 1
+        how = ", ".join(
+            f"{n} by the {used} list"
+            if used is not None
+            else f"{n} by {'the Elo tag' if n == 1 else 'their Elo tags'}"
+            for used, n in ways.items()
+        )
+        lines.append(
+            f"{indent}not on the {rl} {force} list (an excerpt: it says nothing of the players "
+            f"it lacks): {plural(len(facts), 'game')} rated as before it, {how}"
+        )
+    return lines
+
+
+def _fide_count(replay_: Replay, row: PeriodRow) -> list[str]:
+    """FIDE's count of the player's rated games on this list (the list file's Gms or
+    <games>, or `official add --games`), and the replay's when it differs."""
+    entry = row.official
+    if entry is None or entry.games is None:
+        return []
+    kind = replay_.list_kinds.get(row.period)
+    where = (
+        "recorded by hand"
+        if entry.source == "manual"
+        else entry.source
+        if kind is None
+        else f"{entry.source}, {kind_text(kind)}"
+    )
+    line = f"FIDE's count: {plural(entry.games, 'game')} rated on the {row.period} list ({where})"
+    if entry.games != row.games:
+        line += f"; the replay counts {row.games}: `tracker check` says what is " + (
+            "missing" if entry.games > row.games else "extra"
+        )
+    return [line]
+
+
+def _explain_tournament(
+    plan: TournamentPlan, row: PeriodRow, kinds: Mapping[Period, ListKind]
+) -> list[str]:
     u = plan.unit
     tout = tournament_out(plan, row)
     ro = "unrated" if plan.ro is None else str(plan.ro)
@@ -226,18 +297,15 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
             lines += render_table(["Opponent", "Rating", "Score"], rows, (1, 2), indent="    ")
         return lines
     rows = []
-    files: set[str] = set()
     for g, fact in zip(tout.games, plan.counted, strict=False):
         used = "" if g.difference_used is None else str(g.difference_used)
         rating = fmt_int(g.opponent_rating) + ("*" if g.capped else "")
         listed = fact.opponent_rating_source != "tag"
-        if listed:
-            files.add(fact.opponent_rating_source)
         rows.append(
             [
                 g.label or fact.opponent,
                 rating,
-                rating_from(fact),
+                rating_from(fact, kinds),
                 used,
                 "" if g.expected is None else str(g.expected),
                 fmt_points(Fraction(g.score)),
@@ -256,7 +324,7 @@ def _explain_tournament(plan: TournamentPlan, row: PeriodRow) -> list[str]:
     if not any(r[-1] for r in rows):  # every game counted: no column for why one did not
         headers, rows = headers[:-1], [r[:-1] for r in rows]
     lines += render_table(headers, rows, (1, 3, 4, 5, 6, 7), indent="    ")
-    lines += [f"    opponents' ratings from the {f}" for f in sorted(files)]
+    lines += _lists_lines(plan, kinds)
     if any(g.capped for g in tout.games):
         lines.append("    * the difference is capped (the rating difference used is shown in D)")
     fig = tournament_figures(plan, row)

@@ -2,7 +2,8 @@
 known only by name matched to a list's rows.
 
 Coverage (`official_lists`, `official_checked`) lets `list_ratings` tell a rating, unrated
-(looked up, no rating) and unknown (never looked up) apart; the name match (`name_forms`,
+(looked up, no rating) and unknown (never looked up, or lacked by an excerpt) apart, and
+`list_kinds` which months were imported whole; the name match (`name_forms`,
 `name_fit`, `NameIndex`, `settle`) gives a PGN's "Andreikin,D" the list's "Andreikin,
 Dmitry" when exactly one row fits. How both work: docs/architecture.md, section
 tracker/store/.
@@ -15,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import Connection, select, text, union_all
+from sqlalchemy import Connection, select, text, union_all, update
 
 from tracker.identity.names import normalize_name
-from tracker.model import ListRow, ListStatus, Period, RatingList
+from tracker.model import ListKind, ListRow, ListStatus, Period, RatingList
 from tracker.store.db import Store, chunks
 from tracker.store.schema import games, official_lists, players
 
@@ -245,38 +246,102 @@ def _titles(conn: Connection, player: Unmatched) -> set[str]:
 
 
 def record_coverage(
-    conn: Connection, held: Iterable[tuple[RatingList, Period]], source: str, stamp: dt.datetime
+    conn: Connection,
+    held: Iterable[tuple[RatingList, Period]],
+    source: str,
+    stamp: dt.datetime,
+    kind: ListKind = ListKind.WHOLE,
+    listed: Iterable[int] = (),
 ) -> int:
     """Record, in the import's transaction, that the file `source` held these lists and
-    periods and that every player with a FIDE ID was looked up on them (the file gave each
-    their rating, no rating, or left them out: unrated). Rows already there stay as they
-    are (the same file again writes nothing). Returns the rows added to official_checked."""
+    periods, and which players were looked up on them: a whole list every player with a
+    FIDE ID (the file gave each their rating, no rating, or left them out: unrated); an
+    excerpt only the players it `listed` (player ids; one it lacks is not known). Rows
+    already there stay as they are (the same file again writes nothing); a file imported
+    before as whole and now as an excerpt takes back what it alone said of the players it
+    lacks. Returns the rows added to official_checked."""
     added = 0
+    ids = sorted({int(p) for p in listed}) if kind is ListKind.EXCERPT else []
     for rating_list, period in sorted(set(held), key=lambda lp: (str(lp[0]), lp[1])):
         key = {"list": str(rating_list), "period": str(period)}
         there = conn.execute(
-            select(official_lists.c.id).where(
+            select(official_lists.c.id, official_lists.c.kind).where(
                 official_lists.c.list == key["list"],
                 official_lists.c.period == key["period"],
                 official_lists.c.source == source,
             )
         ).first()
         if there is None:
-            conn.execute(official_lists.insert().values(**key, source=source, imported_at=stamp))
-        added += (
             conn.execute(
-                text(
-                    "INSERT INTO official_checked (player_id, list, period) "
-                    "SELECT p.id, CAST(:list AS VARCHAR(8)), CAST(:period AS VARCHAR(7)) "
-                    "FROM players AS p WHERE p.fide_id IS NOT NULL AND NOT EXISTS (SELECT 1 "
-                    "FROM official_checked AS c WHERE c.player_id = p.id AND c.list = :list "
-                    "AND c.period = :period)"
-                ),
-                key,
-            ).rowcount
-            or 0
-        )
+                official_lists.insert().values(
+                    **key, source=source, imported_at=stamp, kind=str(kind)
+                )
+            )
+        elif there.kind != str(kind):
+            conn.execute(
+                update(official_lists)
+                .where(official_lists.c.id == there.id)
+                .values(kind=str(kind), imported_at=stamp)
+            )
+            if kind is ListKind.EXCERPT and not _whole_there(conn, key):
+                conn.execute(
+                    text("DELETE FROM official_checked WHERE list = :list AND period = :period"),
+                    key,
+                )
+        if kind is ListKind.WHOLE:
+            added += _check(conn, key, "p.fide_id IS NOT NULL")
+            continue
+        for chunk in chunks(ids):
+            added += _check(conn, key, f"p.id IN ({_ids(chunk)})")
     return added
+
+
+def _check(conn: Connection, key: dict[str, str], which: str) -> int:
+    """Record the players `which` (an SQL condition on players AS p) as looked up on the
+    list and period of `key` (those not recorded yet); the rows added."""
+    return (
+        conn.execute(
+            text(
+                "INSERT INTO official_checked (player_id, list, period) "
+                "SELECT p.id, CAST(:list AS VARCHAR(8)), CAST(:period AS VARCHAR(7)) "
+                f"FROM players AS p WHERE {which} AND NOT EXISTS (SELECT 1 "
+                "FROM official_checked AS c WHERE c.player_id = p.id AND c.list = :list "
+                "AND c.period = :period)"
+            ),
+            key,
+        ).rowcount
+        or 0
+    )
+
+
+def _whole_there(conn: Connection, key: dict[str, str]) -> bool:
+    """Whether a whole list of this list and period was imported."""
+    return (
+        conn.execute(
+            select(official_lists.c.id).where(
+                official_lists.c.list == key["list"],
+                official_lists.c.period == key["period"],
+                official_lists.c.kind == str(ListKind.WHOLE),
+            )
+        ).first()
+        is not None
+    )
+
+
+def list_kinds(store: Store, rating_list: RatingList) -> dict[Period, ListKind]:
+    """The kind of the list of `rating_list` imported for each period: WHOLE when a whole
+    file of it was imported, else EXCERPT (only excerpts of it)."""
+    out: dict[Period, ListKind] = {}
+    with store.engine.connect() as conn:
+        for period, kind in conn.execute(
+            select(official_lists.c.period, official_lists.c.kind).where(
+                official_lists.c.list == str(rating_list)
+            )
+        ):
+            p = Period.parse(str(period))
+            if out.get(p) is not ListKind.WHOLE:
+                out[p] = ListKind(str(kind))
+    return out
 
 
 def lists_imported(store: Store, rating_list: RatingList) -> list[tuple[Period, str]]:
@@ -349,10 +414,11 @@ def list_ratings(
 def unchecked(
     store: Store, player_ids: Iterable[int], rating_list: RatingList
 ) -> dict[int, tuple[Period, ...]]:
-    """The players of these that were not looked up on some list of `rating_list` already
-    imported (they came after it, or have no FIDE ID and no name match), with those
-    periods; `len()` of it counts them, for "run `tracker official import FILES` again"."""
-    imported = sorted({p for p, _ in lists_imported(store, rating_list)})
+    """The players of these that were not looked up on some whole list of `rating_list`
+    already imported (they came after it, or have no FIDE ID and no name match), with those
+    periods; `len()` of it counts them, for "run `tracker official import FILES` again". (An
+    excerpt looks up only the players it lists: importing it again would not help.)"""
+    imported = sorted(p for p, k in list_kinds(store, rating_list).items() if k is ListKind.WHOLE)
     if not imported:
         return {}
     looked = list_ratings(store, player_ids, rating_list)

@@ -35,6 +35,7 @@ from tracker.identity.names import normalize_name
 from tracker.model import (
     MAX_K,
     MAX_RATING,
+    ListKind,
     ListRating,
     ListRow,
     OfficialEntry,
@@ -165,12 +166,17 @@ class ImportSummary:
     problems: int = 0  # malformed rows the reader skipped (set by the caller)
     matched: int = 0  # players without a FIDE ID matched by name (merged ones included)
     checked: int = 0  # (player, list, period) looked-up records added
+    kind: ListKind = ListKind.WHOLE  # FIDE's whole list, or an excerpt (docs/lists.md)
     periods: set[Period] = field(default_factory=set)
     lists: set[RatingList] = field(default_factory=set)
     named: list[NameMatch] = field(default_factory=list)  # given the row's FIDE ID
     merged: list[NameMatch] = field(default_factory=list)  # into the player holding the ID
     ambiguous: list[Ambiguous] = field(default_factory=list)  # several rows fit: not matched
     warnings: list[str] = field(default_factory=list)  # one FIDE ID, two people: not merged
+    # the players the file listed (ids), kept up to `listed_up_to` of them (an excerpt
+    # records them alone as looked up); None once there were more
+    listed: set[int] | None = field(default=None, repr=False)
+    listed_up_to: int = field(default=0, repr=False)
 
 
 def known_fide_ids(store: Store, limit: int = 500_000) -> set[int] | None:
@@ -269,6 +275,8 @@ def import_entries(
     held: Callable[[], Iterable[tuple[RatingList, Period]]] | None = None,
     list_source: str | None = None,
     earlier: Iterable[tuple[RatingList, Period]] = (),
+    kind: Callable[[], ListKind] | None = None,
+    listed: int = 0,
 ) -> ImportSummary:
     """Write the entries of one list file (all in one transaction).
 
@@ -287,8 +295,15 @@ def import_entries(
     imported before this one with `keep_all` in the same run: a player this file creates
     was on none of them, so is recorded as looked up there too (the folder imported again
     then writes nothing).
+
+    `kind`: whether the file is FIDE's whole list or an excerpt, asked once its rows are
+    read (default: whole). A whole list looks up every player with a FIDE ID, an excerpt
+    only those it lists: their ids are kept while there are at most `listed` of them (a
+    file with more rows is whole: the caller's `kind` says so).
     """
-    summary = ImportSummary(source=source)
+    summary = ImportSummary(
+        source=source, listed=set() if listed > 0 else None, listed_up_to=listed
+    )
     stamp = utc_now()
     found: Found = {}
     fresh: set[int] = set()  # FIDE IDs of rows that fit a name, created by this file
@@ -323,7 +338,12 @@ def import_entries(
             if held is not None
             else [(lst, period) for lst in summary.lists for period in summary.periods]
         )
-        summary.checked += record_coverage(conn, pairs, list_source or source, stamp)
+        summary.kind = ListKind.WHOLE if kind is None else kind()
+        # (an excerpt has fewer rows than `listed`: its players were all kept)
+        assert summary.kind is ListKind.WHOLE or summary.listed is not None
+        summary.checked += record_coverage(
+            conn, pairs, list_source or source, stamp, summary.kind, summary.listed or ()
+        )
     return summary
 
 
@@ -427,6 +447,10 @@ def _write_rows(
     """The entries of these rows for their players ((player id, birth year missing, row)),
     and the birth years the database lacks."""
     births: list[dict[str, Any]] = []
+    if summary.listed is not None:  # (while the file may be an excerpt)
+        summary.listed.update(pid for pid, _, _ in hits)
+        if len(summary.listed) > summary.listed_up_to:
+            summary.listed = None
     # period -> id(list) -> (list, items). Keyed by identity: the lists are enum singletons
     # and a file's rows share one Period, and hashing those per row costs at 5 million.
     groups: dict[Period, dict[int, tuple[RatingList, list[tuple[int, ListRow, ListRating]]]]]

@@ -137,6 +137,8 @@ def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]
             "opponent_elo_tag": opp_tag,
             "list_assumed": bool(assumed),
             "opponent_rating_source": "tag",
+            "opponent_list": None,
+            "not_on_excerpt": None,
         }
         for (
             gid,

@@ -203,8 +203,11 @@ official_lists = Table(
     Column("period", String(7), nullable=False),
     Column("source", Text, nullable=False),
     Column("imported_at", DateTime, nullable=False),
+    # 'whole' (FIDE's whole list: a player it lacks is unrated) or 'excerpt' (migration 0009)
+    Column("kind", String(8), nullable=False, server_default="whole"),
     UniqueConstraint("list", "period", "source"),
     CheckConstraint(LIST_COLUMN_CHECK, name="list"),
+    CheckConstraint("kind = 'whole' OR kind = 'excerpt'", name="kind"),
 )
 
 # "This player was looked up on that list" (migration 0008): written by every list import for

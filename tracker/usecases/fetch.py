@@ -276,7 +276,7 @@ def import_fetched(
     if not targets:
         return outcome
     # A fetched file is FIDE's whole list of its month.
-    for done in import_lists(store, targets, several=True, progress=on_import_progress):
+    for done in import_lists(store, targets, several=True, progress=on_import_progress, whole=True):
         one = ListImport(months[done.target.path], done)
         outcome.imports.append(one)
         if on_import is not None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tracker.model import ListStatus, OfficialEntry, Period, PlayerRef, RatingList
+from tracker.model import ListKind, ListStatus, OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import GameFact, PlayerInfo, Replay, ReplayInputs, TournamentFact, replay
 from tracker.store import Store
-from tracker.store.lists import list_ratings
+from tracker.store.lists import list_kinds, list_ratings
 from tracker.store.official import entries_for
 from tracker.store.players import get_player
 from tracker.store.reading import games_of, tournaments_of
@@ -34,18 +34,32 @@ OpponentLists = Mapping[RatingList, Mapping[int, Mapping[Period, ListStatus]]]
 """What the imported FIDE lists said of opponents: list -> player id -> period -> status."""
 
 
+@dataclass(frozen=True)
+class ListsSaid:
+    """What the imported FIDE lists said: of each opponent (`opponents`), and which kind
+    each list imported was (`kinds`: list -> period -> WHOLE or EXCERPT)."""
+
+    opponents: OpponentLists
+    kinds: Mapping[RatingList, Mapping[Period, ListKind]]
+
+
 def opponent_lists(
     store: Store, games: Iterable[GameFact], rating_lists: Iterable[RatingList]
-) -> dict[RatingList, dict[int, dict[Period, ListStatus]]]:
+) -> ListsSaid:
     """What the imported lists of each of `rating_lists` said of the opponents of `games`
-    (tracker.store.lists.list_ratings); a list with nothing imported is left out."""
+    (tracker.store.lists.list_ratings), and the kind of each list imported; a list with
+    nothing imported is left out."""
     ids = {g.opponent_id for g in games}
     out: dict[RatingList, dict[int, dict[Period, ListStatus]]] = {}
+    kinds: dict[RatingList, dict[Period, ListKind]] = {}
     for rl in set(rating_lists) | {RatingList.STANDARD}:
         found = list_ratings(store, ids, rl)
         if found:
             out[rl] = found
-    return out
+        kind = list_kinds(store, rl)
+        if kind:
+            kinds[rl] = kind
+    return ListsSaid(out, kinds)
 
 
 def list_inputs(
@@ -54,14 +68,14 @@ def list_inputs(
     tournaments: Sequence[TournamentFact],
     official: Sequence[OfficialEntry],
     rating_lists: Sequence[RatingList],
-    lists: OpponentLists | None = None,
+    lists: ListsSaid | None = None,
 ) -> tuple[dict[RatingList, ReplayInputs], Replay | None]:
     """The replay's inputs of each of `rating_lists` from facts read already, and the
     standard replay when it was made (it is the replay of the standard inputs: a caller
     need not make it again). Rapid and blitz take the standard replay's published ratings.
     `lists`: what FIDE's imported lists said of the opponents (`opponent_lists`)."""
     info = PlayerInfo(p.birth_year, p.rated_games, p.ever_2400)
-    lists = lists or {}
+    lists = lists or ListsSaid({}, {})
     out: dict[RatingList, ReplayInputs] = {}
     standard: dict[Period, int] = {}
     std: Replay | None = None
@@ -73,7 +87,8 @@ def list_inputs(
                 tournaments,
                 official,
                 info,
-                opponent_lists=lists.get(RatingList.STANDARD, {}),
+                opponent_lists=lists.opponents.get(RatingList.STANDARD, {}),
+                list_kinds=lists.kinds.get(RatingList.STANDARD, {}),
             )
         )
         standard = {r.period: r.published for r in std.rows if r.published is not None}
@@ -85,7 +100,8 @@ def list_inputs(
             official,
             info,
             standard_ratings=standard if rl != RatingList.STANDARD else {},
-            opponent_lists=lists.get(rl, {}),
+            opponent_lists=lists.opponents.get(rl, {}),
+            list_kinds=lists.kinds.get(rl, {}),
         )
     return out, std
 

@@ -19,6 +19,7 @@ import html
 import itertools
 import os
 import re
+import sys
 import zipfile
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -32,7 +33,8 @@ from tracker.fide.calendar import RAPID_BLITZ_FIRST_LIST
 from tracker.identity.names import normalize_name
 from tracker.lists import MAX_LINE, ListFile, open_list, read_header
 from tracker.lists.txtrows import indexes
-from tracker.model import MAX_RATING, ListRow, OfficialEntry, Period, RatingList
+from tracker.lists.whole import WHOLE_FLOORS, kind_of, whole_floor
+from tracker.model import MAX_RATING, ListKind, ListRow, OfficialEntry, Period, RatingList
 from tracker.store import Store
 from tracker.store.lists import Candidate, NameIndex, lists_imported, unchecked, unmatched_players
 from tracker.store.official import (
@@ -47,6 +49,7 @@ from tracker.store.official import add_entry as store_add_entry
 __all__ = [
     "Candidate",
     "FileOutcome",
+    "ListKind",
     "ImportSummary",
     "ListTarget",
     "add_entry",
@@ -63,6 +66,7 @@ __all__ = [
     "rating_problem",
     "remove_entry",
     "unchecked",
+    "whole_floor",
 ]
 
 LIST_SUFFIXES = (".txt", ".xml", ".zip")
@@ -293,13 +297,17 @@ def import_lists(
     rating_list: RatingList | None = None,
     keep_all: bool = False,
     progress: Progress | None = None,
+    whole: bool | None = None,
 ) -> Iterator[FileOutcome]:
     """Import each of `targets`, one transaction per file, and yield what it gave.
 
     `period`/`rating_list`: the list month and list when the file does not say them (a
     combined file keeps only `rating_list`). `keep_all`: every player of the list (created),
     not only those in the database. With `several`, a file that fails is yielded with its
-    error and the next one is imported; otherwise its error is raised.
+    error and the next one is imported; otherwise its error is raised. `whole`: True, every
+    file is FIDE's whole list (a player it lacks is unrated for FIDE: `--whole`, a fetched
+    list); False, an excerpt (a player it lacks keeps what they had: `--excerpt`); None,
+    judged by its rows (`tracker.lists.whole.kind_of`).
     """
     only = None if keep_all else known_fide_ids(store)
     names = unmatched_players(store)
@@ -317,7 +325,16 @@ def import_lists(
             if target.problem is not None:
                 raise BadInput(target.problem)
             outcome = _import_one(
-                store, target, period, rating_list, keep_all, only, names, earlier, advance
+                store,
+                target,
+                period,
+                rating_list,
+                keep_all,
+                only,
+                names,
+                earlier,
+                advance,
+                whole=whole,
             )
         except (BadInput, NotFound) as exc:
             if not several:
@@ -341,6 +358,8 @@ def _import_one(
     names: NameIndex,
     earlier: list[tuple[RatingList, Period]],
     advance: Callable[[float], None],
+    *,
+    whole: bool | None = None,
 ) -> FileOutcome:
     path = target.path
     wanted = only
@@ -361,6 +380,14 @@ def _import_one(
                 return []  # (no row: the file is refused below, nothing written)
             return [(one, lst.period) for one in lst.lists]
 
+        def kind() -> ListKind:
+            # (once every row is read: the file's rows, the skipped and malformed ones too)
+            if whole is not None:
+                return ListKind.WHOLE if whole else ListKind.EXCERPT
+            if lst.period is None:
+                return ListKind.EXCERPT  # (no row: the file is refused below)
+            return kind_of(kept[0] + lst.filtered + lst.problem_count, lst.lists, lst.period)
+
         summary = import_entries(
             store,
             _published(lst, target.label, kept),
@@ -370,6 +397,8 @@ def _import_one(
             held=held,
             list_source=_absolute(path),
             earlier=earlier if keep_all else (),
+            kind=kind,
+            listed=_LISTED_UP_TO if whole is None else 0 if whole else sys.maxsize,
         )
         if lst.period is not None:  # (every row skipped: the period is checked all the same)
             check_list(lst.period, lst.lists, target.label)
@@ -388,8 +417,14 @@ def _import_one(
             )
             raise BadInput(f"{target.label}: no players in the list{first}: is it the right file?")
         summary.problems = lst.problem_count
-        earlier.extend(held())
+        if summary.kind is ListKind.WHOLE:  # (a player an excerpt lacks is not known)
+            earlier.extend(held())
         return FileOutcome(target, summary, problems=list(lst.problems[:PROBLEMS_SHOWN]))
+
+
+_LISTED_UP_TO = max(floor for _, *floors in WHOLE_FLOORS for floor in floors)
+"""The players a file judged by its rows lists that the import keeps (their ids), until it
+has more rows than any excerpt has (then it is whole)."""
 
 
 def _absolute(path: Path) -> str:
