@@ -151,7 +151,10 @@ def test_player_merge_and_set(
     run(capsys, monkeypatch, "import", "a.pgn")
     code, out, err = run(capsys, monkeypatch, "player", "merge", "99012345", "Novak,J")
     assert code == 0, err
-    assert out.strip() == "merged Novak,J into Novak, Jan (FIDE ID 99012345)"
+    assert out.strip() == (
+        "merged Novak,J into Novak, Jan (FIDE ID 99012345) as merge 1; `tracker player "
+        "unmerge --merge 1` undoes it"
+    )
     code, out, err = run(
         capsys,
         monkeypatch,

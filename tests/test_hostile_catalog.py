@@ -1029,6 +1029,66 @@ CASES += [
     ),
 ]
 
+
+def _holder_of_111111(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database gets "Novák, Petr", FIDE ID 111111 (hostile/standard_holder.txt imported
+    with --all, through the library): beside the base's "Novak, Jan", a player of the same
+    surname who holds a FIDE ID (issue 35)."""
+    from tracker.store import open_store
+    from tracker.usecases.official import import_lists, list_targets
+
+    targets, several = list_targets([Path(H + "standard_holder.txt")])
+    with open_store("tracker.db") as store:
+        for outcome in import_lists(store, targets, several=several, keep_all=True):
+            assert outcome.summary is not None and outcome.summary.created == 1
+
+
+# --- issue 35: one person, one player ---------------------------------------------------------
+
+CASES += [
+    Case(
+        "list-row-of-another-players-fide-id",
+        ("official", "import", H + "standard_one_row.txt"),
+        0,
+        f"{H}standard_one_row.txt: 2011-03 (standard): 1 players read; 1 in the database; 1 "
+        "entry written; an excerpt (FIDE's whole list of 2011-03 has 50,000 rows or more): "
+        "the players it lacks keep their earlier rating or Elo tag (--whole if it is the "
+        "whole list)\n",  # (Novák, Petr's, by the FIDE ID)
+        "warning: standard_one_row.txt: Novak, Jan fits Novak, Jan (FIDE ID 111111) on the "
+        "list, but FIDE ID 111111 belongs to Novák, Petr, whose given names are not Novak, "
+        "Jan's: if they are one person, say so with `tracker player merge 111111 'Novak, "
+        "Jan'`\n",
+        changes_db=True,  # (the list and who it looked up are recorded; nobody is merged)
+        patch=_holder_of_111111,
+    ),
+    Case(
+        "player-set-a-fide-id-another-player-holds",
+        ("player", "set", "Novak, Jan", "--fide-id", "111111"),
+        2,
+        "",
+        "error: FIDE ID 111111 already belongs to Novák, Petr: nothing changed; if Novak, Jan "
+        "is that person, `tracker player set 'Novak, Jan' --fide-id 111111 --merge` makes "
+        "them one; otherwise check the FIDE ID\n",
+        patch=_holder_of_111111,
+    ),
+    Case(
+        "pgn-fide-id-of-a-player-of-another-name",
+        ("import", H + "fide-id-of-another.pgn"),
+        0,
+        _report(
+            "fide-id-of-another.pgn",
+            "2 games read, 2 added",
+            "2 games read, 2 added, 0 duplicates skipped, 0 problems",
+            NO_TC.replace("1 game", "2 games"),
+        ),
+        f"warning: {H}fide-id-of-another.pgn:12: White Novak, Jan has WhiteFideId 111111, the "
+        "FIDE ID of Novák, Petr, whose given names are not Novak, Jan's: the game is filed "
+        "under Novak, Jan, without the FIDE ID; if they are one person, `tracker player merge "
+        "111111 'Novak, Jan'` makes them one\n",
+        changes_db=True,
+    ),
+]
+
 _BASE: dict[str, bytes] = {}
 # The cases that run on PostgreSQL too (TRACKER_DB): the imports that reach the database, to
 # store a file (partly) or to roll it back whole; not those refused before (a missing file, a
@@ -1115,8 +1175,6 @@ def test_catalog(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    before = _dump(target)
-    games = _games(before)
     with monkeypatch.context() as patched:
         if case.stdin is not None:
             import sys
@@ -1132,6 +1190,8 @@ def test_catalog(
             patched.setattr(tracker.files.spool, "_STDIN", None)
         if case.patch is not None:
             case.patch(folder, patched)
+        before = _dump(target)  # (after the set-up: a patch may add to the database)
+        games = _games(before)
         code, out, err = run(capsys, monkeypatch, *case.args)
     assert "Traceback" not in out + err and "internal error" not in err
     if case.id == "quote-in-a-name":  # the quote is not part of a name: Novak's history

@@ -20,20 +20,12 @@ from sqlalchemy import func, select
 from tests.conftest import CORPUS, SPEC, decompressed, dump_target, need_shared, run_cli
 from tests.test_import import pgn, write
 from tracker.errors import BadInput
+from tracker.identity.names import given_fit, name_fit, name_forms
 from tracker.model import ListKind, ListStatus, Period, RatingList
 from tracker.store import Store, open_store
-from tracker.store.lists import (
-    NameIndex,
-    Unmatched,
-    given_fit,
-    list_ratings,
-    lists_imported,
-    name_fit,
-    name_forms,
-    unchecked,
-)
+from tracker.store.lists import NameIndex, Unmatched, list_ratings, lists_imported, unchecked
 from tracker.store.official import entries_for
-from tracker.store.players import merge, resolve_player, set_facts
+from tracker.store.players import merge, record_facts, resolve_player, set_facts
 from tracker.store.schema import games, official_checked, official_lists, players
 
 pytestmark = pytest.mark.databases  # the tests with `db_target` or `store` run on both
@@ -452,7 +444,8 @@ def test_a_name_matched_to_a_fide_id_another_player_has_is_that_player(
     ) in out
     assert out.splitlines()[1:] == [
         "  Andreikin, Dmitry: Andreikin, Dmitry, FIDE ID 4158814, which Andreikin,D had: "
-        "merged into one player, Andreikin, Dmitry"
+        "merged Andreikin, Dmitry into Andreikin,D, named Andreikin, Dmitry now as merge 1; "
+        "`tracker player unmerge --merge 1` undoes it"
     ]
     with open_store(db_target) as store, store.engine.connect() as conn:
         ref = resolve_player(store, "4158814")
@@ -565,7 +558,7 @@ def test_with_all_a_name_matched_player_becomes_the_list_player(
     assert code == 0 and dump_target(db_target) == before
 
 
-def test_player_set_fide_id_of_another_player_merges_them(season_db: Store) -> None:
+def test_player_set_fide_id_of_another_player_merges_them_when_told(season_db: Store) -> None:
     store = season_db
     holder = resolve_player(store, "Andreikin, Dmitry")
     other = resolve_player(store, "Andreikin,D")
@@ -578,7 +571,17 @@ def test_player_set_fide_id_of_another_player_merges_them(season_db: Store) -> N
                 {"player_id": other.id, "list": "rapid", "period": "2012-09"},
             ],
         )
-    ref = set_facts(store, other.id, fide_id=4158814, birth_year=1990)
+    with pytest.raises(
+        BadInput,
+        match=r"^FIDE ID 4158814 already belongs to Andreikin, Dmitry: nothing changed; if "
+        r"Andreikin,D is that person, `tracker player set Andreikin,D --fide-id 4158814 "
+        r"--merge` makes them one; otherwise check the FIDE ID$",
+    ):
+        set_facts(store, other.id, fide_id=4158814, birth_year=1990)
+    assert resolve_player(store, "Andreikin,D") == other  # (the birth year not set either)
+    done = record_facts(store, other.id, fide_id=4158814, birth_year=1990, merge=True)
+    assert done.merge is not None and done.merge.gone == other
+    ref = done.player
     assert (ref.id, ref.name, ref.fide_id, ref.birth_year) == (
         holder.id,
         "Andreikin, Dmitry",
@@ -596,12 +599,20 @@ def test_player_set_fide_id_of_another_player_merges_them(season_db: Store) -> N
     smirnov = resolve_player(store, "Smirnov")
     with pytest.raises(
         BadInput,
-        match=r"^FIDE ID 4158814 already belongs to Andreikin, "
-        r"Dmitry, whose surname is not Smirnov, Pavel's: if "
-        r"they are one person, say so with `tracker player "
-        r"merge 4158814 'Smirnov, Pavel'`; check the FIDE ID$",
+        match=r"^FIDE ID 4158814 already belongs to Andreikin, Dmitry: nothing changed; if "
+        r"Smirnov, Pavel is that person, `tracker player set 'Smirnov, Pavel' --fide-id "
+        r"4158814 --merge` makes them one; otherwise check the FIDE ID$",
     ):
         set_facts(store, smirnov.id, fide_id=4158814)
+    smith = resolve_player(store, "Smith,J")
+    with pytest.raises(
+        BadInput,
+        match=r"^FIDE ID 4158814 already belongs to Andreikin, Dmitry, who played Smith,J \(1 "
+        r"game\): they cannot be one person; check the FIDE ID$",
+    ):
+        set_facts(store, smith.id, fide_id=4158814)
+    with pytest.raises(BadInput, match=r"^Andreikin, Dmitry and Smith,J played each other"):
+        record_facts(store, smith.id, fide_id=4158814, merge=True)
     for bad in (-5, 0):
         with pytest.raises(BadInput, match=f"^FIDE ID {bad} is not valid"):
             set_facts(store, smirnov.id, fide_id=bad)

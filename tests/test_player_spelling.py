@@ -87,7 +87,12 @@ def test_a_small_spelling_beside_a_big_one_is_named_with_the_commands(
     code, out, err = run(
         capsys, monkeypatch, "player", "merge", "Carlsen,Magnus", "Carlsen,M", "--db", db
     )
-    assert (code, out, err) == (0, "merged Carlsen,M into Carlsen,Magnus\n", "")
+    assert (code, out, err) == (
+        0,
+        "merged Carlsen,M into Carlsen,Magnus as merge 1; `tracker player unmerge --merge 1` "
+        "undoes it\n",
+        "",
+    )
     assert _tracked(Path(db)) == ["Carlsen,Magnus"]
     assert _count(Path(db), "SELECT count(*) FROM players WHERE norm_name LIKE 'carlsen%'") == 2
     code, out, err = run(capsys, monkeypatch, "players", "--search", "carlsen", "--db", db)

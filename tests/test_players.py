@@ -71,7 +71,7 @@ def test_search_by_name_part_alias_and_fide_id(season: Store) -> None:
 def test_merge_moves_games_and_records_the_alias(season: Store) -> None:
     keep = resolve_player(season, "1503014")
     other = resolve_player(season, "Carlsen,M")
-    merged = merge(season, keep.id, other.id)
+    merged = merge(season, keep.id, other.id).player
     assert merged.id == keep.id and merged.fide_id == 1503014
     (p,) = list_players(season, "carlsen")
     assert p.games == {"standard": 1, "rapid": 1}
@@ -111,7 +111,7 @@ def test_merge_keeps_official_entries_and_fills_facts(season: Store) -> None:
                 recorded_at=dt.datetime(2024, 5, 1),
             )
         )
-    merged = merge(season, keep.id, other.id)
+    merged = merge(season, keep.id, other.id).player
     assert (merged.birth_year, merged.ever_2400, merged.is_me) == (1990, True, True)
     with season.engine.connect() as conn:
         owners = conn.execute(select(official_ratings.c.player_id)).scalars().all()

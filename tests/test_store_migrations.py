@@ -393,3 +393,43 @@ def test_0008_adds_the_coverage_tables_and_takes_them_away(db_target: str) -> No
             "period",
         ]
     assert dump_target(db_target) == before
+
+
+@pytest.mark.databases
+def test_0010_adds_the_merge_record_and_takes_it_away(db_target: str) -> None:
+    """0010 on a database of 0009: the tables of the merges recorded, empty; its downgrade
+    drops them and leaves the rest as it was. A merge's number is never reused on SQLite
+    (AUTOINCREMENT), nor on PostgreSQL (a sequence)."""
+    from tests.conftest import dump_target
+
+    record = {
+        "player_merges",
+        "merge_players",
+        "merge_games",
+        "merge_names",
+        "merge_entries",
+        "merge_checked",
+        "merge_overrides",
+    }
+    with open_store(db_target) as s:
+        assert record <= set(inspect(s.engine).get_table_names())
+    before = dump_target(db_target)
+    _migrate_down(db_target, "0009")
+    engine = create_engine(to_url(db_target))
+    try:
+        assert not record & set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    with open_store(db_target) as s:
+        assert current_revision(s) == head_revision()
+        assert record <= set(inspect(s.engine).get_table_names())
+        assert inspect(s.engine).get_foreign_keys("merge_games")[0]["options"] == {
+            "ondelete": "CASCADE"
+        }
+        if s.engine.dialect.name == "sqlite":
+            with s.engine.connect() as conn:
+                sql = conn.exec_driver_sql(
+                    "SELECT sql FROM sqlite_master WHERE name = 'player_merges'"
+                ).scalar_one()
+            assert "AUTOINCREMENT" in sql
+    assert dump_target(db_target) == before

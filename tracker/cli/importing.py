@@ -362,6 +362,7 @@ class _Said:
             if self.problems_shown < PROBLEMS_SHOWN:
                 err.print(f"warning: {p}", markup=False, soft_wrap=True)
                 self.problems_shown += 1
+        _say_foreign_ids(s)
         if self.quiet:
             if s.error is not None:  # why a file failed is said even with --quiet (stderr)
                 err.print(_source_line(s, strict=self.strict), markup=False, soft_wrap=True)
@@ -374,6 +375,37 @@ class _Said:
             with unless_closed():
                 out.print(line, markup=False)
                 sys.stdout.flush()
+
+
+def _say_foreign_ids(s: SourceReport) -> None:
+    """On stderr: each name of the source given another player's FIDE ID (the game filed
+    under the name, nothing merged), with the command that merges them if they are one."""
+    import shlex
+
+    from tracker.cli.common import shown
+    from tracker.cli.players import names_apart_said
+
+    for f in s.foreign_ids:
+        more = f.games - 1
+        also = ""
+        if more:
+            games = f"{more:,} more {'game' if more == 1 else 'games'} of the file"
+            also = f" (so {'is' if more == 1 else 'are'} {games})"
+        said = (
+            f"{s.name}:{f.line}: {f.side} {f.name} has {f.side}FideId {f.fide_id}, the FIDE ID "
+            f"of {f.holder}, {names_apart_said(f.apart, f.name)}: the game is filed under "
+            f"{f.name}, without the FIDE ID{also}; if they are one person, `tracker player "
+            f"merge {f.fide_id} {shlex.quote(f.name)}` makes them one"
+        )
+        err.print(f"warning: {shown(said)}", markup=False, soft_wrap=True)
+    if s.foreign_more:
+        err.print(
+            f"warning: {s.name}: {s.foreign_more:,} more "
+            f"{'game names' if s.foreign_more == 1 else 'games name'} a player with the FIDE "
+            "ID of a player of another name (not shown): filed under the names",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def failed_files(failed: int, of: int) -> str:

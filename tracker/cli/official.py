@@ -267,9 +267,21 @@ def _warn(s: ImportSummary, shown_problems: list[str]) -> None:
     """A file's malformed rows on stderr: the first ones, then how many in all; and each
     FIDE ID a name matched that another player holds who is not that person."""
     from tracker.cli.common import shown
+    from tracker.cli.players import not_one_person_said
 
     for warning in s.warnings:  # names from files: a newline in one cannot forge a line
         err.print(f"warning: {shown(warning)}", markup=False, soft_wrap=True)
+    for n in s.not_merged:
+        why = (
+            f"and they cannot be merged: {n.refused}"
+            if n.why is None
+            else not_one_person_said(n.why, n.player, n.fide_id)
+        )
+        said = (
+            f"{Path(s.source).name}: {n.player} fits {n.listed} (FIDE ID {n.fide_id}) "
+            f"on the list, but FIDE ID {n.fide_id} belongs to {n.holder}, {why}"
+        )
+        err.print(f"warning: {shown(said)}", markup=False, soft_wrap=True)
     for problem in shown_problems:
         err.print(f"warning: {problem}", markup=False, soft_wrap=True)
     if s.problems:
@@ -380,9 +392,11 @@ def _match_lines(s: ImportSummary) -> list[str]:
         if m.into is None:
             lines.append(f"  {m.player}: {m.listed}, FIDE ID {m.fide_id} (matched by name)")
         else:
+            from tracker.cli.players import undo_said
+
             lines.append(
-                f"  {m.player}: {m.listed}, FIDE ID {m.fide_id}, which {m.into} "
-                f"had: merged into one player, {m.listed}"
+                f"  {m.player}: {m.listed}, FIDE ID {m.fide_id}, which {m.into} had: merged "
+                f"{m.player} into {m.into}, named {m.listed} now{undo_said(m.merge)}"
             )
     if len(matches) > MATCHES_SHOWN:
         lines.append(

@@ -1,5 +1,6 @@
-"""`tracker players`, `tracker player merge|set`: list the players, say that two spellings
-are one person, record the facts that decide K or mark the player you track."""
+"""`tracker players`, `tracker player merge|unmerge|set`: list the players, say that two
+spellings are one person (or take back such a merge), record the facts that decide K or mark
+the player you track."""
 
 from __future__ import annotations
 
@@ -24,16 +25,18 @@ from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
     from tracker.usecases.database import Store
-    from tracker.usecases.players import PlayerSummary
+    from tracker.usecases.players import MergeDone, NamesApart, NotOnePerson, PlayerSummary
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
     app.command("players")(players_command)
     player = typer.Typer(
-        help="Tell the tracker about a player: merge spellings, set facts.", no_args_is_help=True
+        help="Tell the tracker about a player: merge spellings (or undo a merge), set facts.",
+        no_args_is_help=True,
     )
     player.command("merge")(merge_command)
+    player.command("unmerge")(unmerge_command)
     player.command("set")(set_command)
     app.add_typer(player, name="player")
 
@@ -188,6 +191,45 @@ def _iso(value: Any) -> str | None:
 # --- player merge / set -----------------------------------------------------------------
 
 
+def undo_said(number: int | None) -> str:
+    """How a merge message ends: its number and the command that undoes it."""
+    if number is None:
+        return ""
+    return f" as merge {number}; `tracker player unmerge --merge {number}` undoes it"
+
+
+def merged_said(done: MergeDone) -> str:
+    """ "merged Novak,J into Novak, Jan (FIDE ID 99012345) as merge 3; `tracker player unmerge
+    --merge 3` undoes it"."""
+    return f"merged {who(done.gone)} into {who(done.player)}{undo_said(done.number)}"
+
+
+def names_apart_said(apart: NamesApart, other: str) -> str:
+    """Why a FIDE ID's holder is not taken for a player of that name, as a clause on the
+    holder: "whose surname is not X's", "whose given names are not X's"."""
+    from tracker.usecases.players import NamesApart
+
+    part = "surname is" if apart is NamesApart.SURNAME else "given names are"
+    return f"whose {part} not {other}'s"
+
+
+def not_one_person_said(why: NotOnePerson, player: str, fide_id: int) -> str:
+    """Why a player was not merged into the holder of a FIDE ID, as a clause on the holder,
+    with the command that merges them when the names alone stood in the way."""
+    import shlex
+
+    if why.met:
+        return (
+            f"who played {player} ({why.met} {'game' if why.met == 1 else 'games'}): they "
+            "cannot be one person"
+        )
+    assert why.names is not None
+    return (
+        f"{names_apart_said(why.names, why.other)}: if they are one person, say so with "
+        f"`tracker player merge {fide_id} {shlex.quote(player)}`"
+    )
+
+
 def merge_command(
     keep: Annotated[
         str, typer.Argument(help="The player to keep (FIDE ID or name).", show_default=False)
@@ -204,7 +246,8 @@ def merge_command(
     """Two spellings, one person: move OTHER's games and spellings to KEEP.
 
     The tracker never merges players by guesswork; this is how you say they are one.
-    Refused when they have different FIDE IDs or played each other.
+    Refused when they have different FIDE IDs or played each other. Every merge is
+    recorded under a number, and `tracker player unmerge` undoes it.
 
     Example:
 
@@ -216,10 +259,68 @@ def merge_command(
     try:
         kept = resolve_player(store, keep)
         gone = resolve_player(store, other)
-        result = merge(store, kept.id, gone.id)
+        done = merge(store, kept.id, gone.id)
     finally:
         store.close()
-    out.print(f"merged {who(gone)} into {who(result)}", markup=False)
+    out.print(merged_said(done), markup=False, soft_wrap=True)
+
+
+def unmerge_command(
+    player: Annotated[
+        str | None,
+        typer.Argument(
+            help="The player (FIDE ID or name) a merge kept, or the spelling it brought: "
+            "the latest merge into that player is undone.",
+            show_default=False,
+        ),
+    ] = None,
+    number: Annotated[
+        int | None,
+        typer.Option(
+            "--merge",
+            help="The number of the merge to undo (its message said it).",
+            show_default=False,
+        ),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Undo a merge: the player merged away comes back with its games, spellings, official
+    entries, facts and overrides.
+
+    Give the merge's number (every merge says it), or the player it kept (the spelling of
+    the one merged into it picks that merge). Games imported after the merge stay with the
+    player kept. Merges into a player merged away since are undone after that one.
+
+    Examples:
+
+      tracker player unmerge --merge 3
+
+      tracker player unmerge "Carlsen,M"
+    """
+    from tracker.usecases.players import unmerge
+
+    if number is not None and player is not None:
+        raise BadInput("give the player or --merge N, not both")
+    store = store_for(db)
+    try:
+        done = unmerge(store, number, player)
+    finally:
+        store.close()
+    parts = [
+        f"{done.games:,} {'game' if done.games == 1 else 'games'}",
+        f"{done.spellings:,} {'spelling' if done.spellings == 1 else 'spellings'}",
+    ]
+    if done.entries:
+        parts.append(f"{done.entries:,} official {'entry' if done.entries == 1 else 'entries'}")
+    if done.overrides:
+        parts.append(f"{done.overrides:,} {'override' if done.overrides == 1 else 'overrides'}")
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1]
+    out.print(
+        f"unmerged {who(done.restored)} from {who(done.kept)}, undoing merge {done.number}: "
+        f"{listed} back to {done.restored.name}",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 MAX_RATED_GAMES = 100_000
@@ -252,18 +353,33 @@ def set_command(
     fide_id: Annotated[
         int | None, typer.Option("--fide-id", help="The player's FIDE ID.", show_default=False)
     ] = None,
+    merge: Annotated[
+        bool,
+        typer.Option(
+            "--merge",
+            help="With --fide-id: when another player holds that FIDE ID, they are the same "
+            "person: merge this one into them (recorded; `tracker player unmerge` undoes it).",
+        ),
+    ] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Record facts about a player that decide K, or mark the player you track.
+
+    A FIDE ID another player holds is refused (a typo must not make two people one), unless
+    --merge says they are the same person.
 
     Examples:
 
       tracker player set "Novak, Jan" --me --birth-year 2009
 
       tracker player set 1503014 --ever-2400
-    """
-    from tracker.usecases.players import resolve_player, set_facts, set_me
 
+      tracker player set "Novak,J" --fide-id 99012345 --merge
+    """
+    from tracker.usecases.players import record_facts, resolve_player, set_me
+
+    if merge and fide_id is None:
+        raise BadInput("--merge goes with --fide-id: it merges the player into the one who has it")
     facts: dict[str, Any] = {}
     if birth_year is not None:
         facts["birth_year"] = birth_year
@@ -284,10 +400,12 @@ def set_command(
             "--ever-2400/--no-ever-2400 or --fide-id"
         )
     store = store_for(db)
+    done: MergeDone | None = None
     try:
         ref = resolve_player(store, player)
         if facts:
-            ref = set_facts(store, ref.id, **facts)
+            recorded = record_facts(store, ref.id, **facts, merge=merge)
+            ref, done = recorded.player, recorded.merge
         if me:
             set_me(store, ref.id)
         bigger = bigger_spellings(store, ref, f"{ref.name}, now tracked") if me else None
@@ -296,6 +414,8 @@ def set_command(
     said = [_fact_said(k, v) for k, v in facts.items()]
     if me:
         said.insert(0, "tracked player")
+    if done is not None:
+        out.print(merged_said(done), markup=False, soft_wrap=True)
     out.print(f"{who(ref)}: {', '.join(said)}", markup=False)
     if bigger is not None:
         err.print(bigger, markup=False, soft_wrap=True)

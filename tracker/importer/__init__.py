@@ -309,6 +309,8 @@ def import_source(
                 why = f" ({rep.problems[0]})" if rep.problems else ""
                 raise BadInput(f"{name}: no game found{why}; is it a PGN file?")
             writer.content_hash = digest
+            rep.foreign_ids = list(writer.foreign.values())
+            rep.foreign_more = writer.foreign_more
             rep.added = writer.added
             rep.duplicates = writer.given - writer.added
             writer.finish(games_read=rep.games_read, problems=rep.problem_count)
@@ -356,7 +358,9 @@ def _nothing_stored(rep: SourceReport) -> None:
     """A failed source adds nothing to the totals: no game read, added, skipped, assumed or
     not counted for rating (its problems stay: they say what is wrong with the file)."""
     rep.games_read = rep.skipped = rep.added = rep.duplicates = rep.list_assumed = 0
+    rep.foreign_more = 0
     rep.not_rated.clear()
+    rep.foreign_ids.clear()
 
 
 def _already(

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
 from tracker.model import RatingList, RawGame
+from tracker.store.games import ForeignFideId
 from tracker.store.imports import ImportRecord
 
 
@@ -46,6 +47,10 @@ class SourceReport:
     not_rated: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)  # "file:line: text" (first ones)
     problem_count: int = 0
+    # names given another player's FIDE ID (filed under the name: a warning, no merge), and
+    # the games of such names beyond the first MAX_FOREIGN names (counted only)
+    foreign_ids: list[ForeignFideId] = field(default_factory=list)
+    foreign_more: int = 0
     already: ImportRecord | None = None  # the same content was imported before
     checked: bool = False  # ... with problems, and read again with --strict: none now
     error: str | None = None  # the source failed: nothing of it was stored

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, exists, func, insert, or_, select, update
@@ -22,6 +23,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tracker.errors import DatabaseError
+from tracker.identity.names import NamesApart, names_apart
 from tracker.identity.tournaments import Grouping, merges
 from tracker.model import GAME_ROW_FIELDS, PreparedGame
 from tracker.store.db import (
@@ -39,6 +41,8 @@ __all__ = [
     "DEFERRABLE_INDEXES",
     "DEFER_INDEXES_AFTER",
     "MAX_CACHED",
+    "MAX_FOREIGN",
+    "ForeignFideId",
     "GameWriter",
 ]
 
@@ -48,6 +52,24 @@ MAX_CACHED = 100_000  # player keys kept in memory during an import (a quarter: 
 
 
 _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLite's old 999)
+MAX_FOREIGN = 200  # names with another player's FIDE ID kept per source (all are counted)
+
+
+@dataclass
+class ForeignFideId:
+    """A player a game names with a FIDE ID tag (`side`: "White" or "Black") that a player of
+    another name holds (`holder`; `apart`: why the names are not one person's, by
+    tracker.identity.names.names_apart): the game was filed under the name, without the
+    FIDE ID, and nothing merged. `line`: the first such game's; `games`: how many of the
+    source's games name them so."""
+
+    line: int
+    side: str
+    name: str
+    fide_id: int
+    holder: str
+    apart: NamesApart
+    games: int = 1
 
 
 # A games row as the writer inserts it: what it resolved, then the PreparedGame's own fields.
@@ -63,7 +85,7 @@ _GAME_COLUMNS = (
 _STAGE = "tracker_batch"  # PostgreSQL: the temporary table a batch of games is copied into
 
 # What the writer looks up per batch (GameWriter._select_in adds `WHERE column IN (...)`).
-_PLAYERS_BY_FIDE = select(players.c.id, players.c.fide_id)
+_PLAYERS_BY_FIDE = select(players.c.id, players.c.fide_id, players.c.name)
 _PLAYERS_BY_NAME = select(player_names.c.norm_name, players.c.id, players.c.fide_id).join(
     players, players.c.id == player_names.c.player_id
 )
@@ -127,6 +149,14 @@ class GameWriter:
         self._by_fide: dict[int, int] = {}
         self._by_name: dict[str, int] = {}
         self._fide_of: dict[int, int | None] = {}
+        # The names of players with a FIDE ID that this transaction met (its new ones, and
+        # those of the database a batch looked up by FIDE ID), and whether a name fits one.
+        self._holder_name: dict[int, str] = {}
+        self._fits: dict[tuple[str, int], NamesApart | None] = {}
+        # Names given another player's FIDE ID (by name and FIDE ID), and the games beyond
+        # the first MAX_FOREIGN of them.
+        self.foreign: dict[tuple[str, int], ForeignFideId] = {}
+        self.foreign_more = 0
         self._next_player = 0
         # The tournaments of the event and site pairs this source touched, and the rule that
         # places each game (tracker.identity.tournaments); new ids after the max when it began.
@@ -316,15 +346,20 @@ class GameWriter:
         rows: list[tuple[Any, ...]] = []
         append = rows.append
         for g in batch:
-            # Fast paths: a player already known by FIDE ID, or (no FIDE ID) by name.
+            # Fast paths: a player already known by FIDE ID under this spelling, or (no FIDE
+            # ID) by name.
             fide = g.white_fide
-            wid = by_name(g.white_norm) if fide is None else by_fide(fide)
-            if wid is None or (fide is not None and g.white_norm not in self._by_name):
-                wid = player(g.white, g.white_norm, fide, new_players, new_names, new_fides)
+            wid = by_name(g.white_norm)
+            if wid is None or (fide is not None and by_fide(fide) != wid):
+                wid = player(
+                    g.white, g.white_norm, fide, new_players, new_names, new_fides, g.line, "White"
+                )
             fide = g.black_fide
-            bid = by_name(g.black_norm) if fide is None else by_fide(fide)
-            if bid is None or (fide is not None and g.black_norm not in self._by_name):
-                bid = player(g.black, g.black_norm, fide, new_players, new_names, new_fides)
+            bid = by_name(g.black_norm)
+            if bid is None or (fide is not None and by_fide(fide) != bid):
+                bid = player(
+                    g.black, g.black_norm, fide, new_players, new_names, new_fides, g.line, "Black"
+                )
             tid = place(g.event, g.site, g.event_date, g.date, g.date_tag, g.online)
             append((g.identity, tid, import_id, g.line, wid, bid) + g.row_values())
         try:
@@ -459,6 +494,8 @@ class GameWriter:
             self._by_name.clear()
             self._by_fide.clear()
             self._fide_of.clear()
+            self._holder_name.clear()
+            self._fits.clear()
         if len(self._grouping.by_key) > MAX_CACHED // 4:
             self._all_tourneys_cached = False
             self._flush_tournaments()
@@ -475,9 +512,10 @@ class GameWriter:
         names = {g.white_norm for g in batch} | {g.black_norm for g in batch}
         names -= self._by_name.keys()
         for chunk in chunks(sorted(fides)):
-            for pid, fide in self._select_in(_PLAYERS_BY_FIDE, players.c.fide_id, chunk):
+            for pid, fide, name in self._select_in(_PLAYERS_BY_FIDE, players.c.fide_id, chunk):
                 self._by_fide[int(fide)] = int(pid)
                 self._fide_of[int(pid)] = int(fide)
+                self._holder_name[int(pid)] = str(name)
         for chunk in chunks(sorted(names)):
             for norm, pid, fide in self._select_in(
                 _PLAYERS_BY_NAME, player_names.c.norm_name, chunk
@@ -512,36 +550,87 @@ class GameWriter:
         new_players: list[tuple[Any, ...]],
         new_names: list[tuple[Any, ...]],
         new_fides: list[tuple[Any, ...]],
+        line: int,
+        side: str,
     ) -> int:
+        """The player a game names (`side` of the game at `line`): by FIDE ID when the game
+        gives one and the name fits the holder's (tracker.identity.names.names_fit: a new
+        spelling of theirs is recorded), else by name; a name given another player's FIDE
+        ID is filed under the name, without the ID, and noted (`foreign`): no tag merges
+        two people."""
         if fide is None:
             pid = self._by_name.get(norm)
             if pid is not None:
                 return pid
         else:
             pid = self._by_fide.get(fide)
+            named = self._by_name.get(norm)
             if pid is None:
-                named = self._by_name.get(norm)
                 if named is not None and self._fide_of.get(named) is None:
                     # The name's player has no FIDE ID yet: this game gives it.
                     self._fide_of[named] = fide
                     self._by_fide[fide] = named
+                    self._holder_name[named] = name
                     new_fides.append((fide, named))
                     return named
-            else:
-                if norm not in self._by_name:
-                    self._by_name[norm] = pid
-                    new_names.append((norm, pid))
+            elif named == pid:
                 return pid
+            else:
+                apart = self._apart(name, pid)
+                if apart is None:
+                    if named is None:
+                        self._by_name[norm] = pid
+                        new_names.append((norm, pid))
+                    return pid
+                self._note_foreign(line, side, name, norm, fide, pid, apart)
+                if named is not None:
+                    return named
+                fide = None  # a player of that name, without the FIDE ID
         self._next_player += 1
         pid = self._next_player
         new_players.append((pid, name, norm, fide))
         self._fide_of[pid] = fide
         if fide is not None:
             self._by_fide[fide] = pid
+            self._holder_name[pid] = name
         if norm not in self._by_name:
             self._by_name[norm] = pid
             new_names.append((norm, pid))
         return pid
+
+    def _apart(self, name: str, holder: int) -> NamesApart | None:
+        """Why `name` is not that of the player `holder` (None: it fits)."""
+        key = (name, holder)
+        if key in self._fits:
+            return self._fits[key]
+        held = self._holder_name.get(holder)
+        if held is None:
+            held = str(
+                self.conn.execute(select(players.c.name).where(players.c.id == holder)).scalar()
+            )
+            self._holder_name[holder] = held
+        found = self._fits[key] = names_apart(held, name)
+        return found
+
+    def _note_foreign(
+        self,
+        line: int,
+        side: str,
+        name: str,
+        norm: str,
+        fide: int,
+        holder: int,
+        apart: NamesApart,
+    ) -> None:
+        seen = self.foreign.get((norm, fide))
+        if seen is not None:
+            seen.games += 1
+        elif len(self.foreign) < MAX_FOREIGN:
+            self.foreign[(norm, fide)] = ForeignFideId(
+                line, side, name, fide, self._holder_name[holder], apart
+            )
+        else:
+            self.foreign_more += 1
 
     # -- tournaments ---------------------------------------------------------------------
 

@@ -3,88 +3,25 @@ known only by name matched to a list's rows.
 
 Coverage (`official_lists`, `official_checked`) lets `list_ratings` tell a rating, unrated
 (looked up, no rating) and unknown (never looked up, or lacked by an excerpt) apart, and
-`list_kinds` which months were imported whole; the name match (`name_forms`,
-`name_fit`, `NameIndex`, `settle`) gives a PGN's "Andreikin,D" the list's "Andreikin,
-Dmitry" when exactly one row fits. How both work: docs/architecture.md, section
-tracker/store/.
+`list_kinds` which months were imported whole; the name match (`NameIndex`, `settle`, by the
+rules of tracker.identity.names: `name_forms`, `name_fit`) gives a PGN's "Andreikin,D" the
+list's "Andreikin, Dmitry" when exactly one row fits. How both work: docs/architecture.md,
+section tracker/store/.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import Connection, select, text, union_all, update
 
-from tracker.identity.names import normalize_name
+from tracker.identity.names import Form, name_fit, name_forms, normalize_name
 from tracker.model import ListKind, ListRow, ListStatus, Period, RatingList
 from tracker.store.db import Store, chunks
 from tracker.store.schema import games, official_lists, players
-
-Form = tuple[tuple[str, ...], tuple[str, ...]]
-"""A reading of a name: (surname words, given-name words), normalized."""
-
-EXACT, INITIALS = 0, 1
-"""How well two names fit (`name_fit`), best first: the same words; initials for words."""
-
-
-def name_forms(name: str) -> tuple[Form, ...]:
-    """The readings of a name: "Andreikin, Dmitry" -> ((andreikin), (dmitry)); a name
-    without a comma (or with nothing before it) every split of its words, either way round
-    ("Ding Liren": (ding), (liren) and (liren), (ding)), and all of it as the surname."""
-    surname, comma, given = name.partition(",")
-    if comma:
-        sur = tuple(normalize_name(surname).split())
-        if sur:
-            return ((sur, tuple(normalize_name(given).split())),)
-        name = given
-    words = tuple(normalize_name(name).split())
-    if not words:
-        return ()
-    forms: set[Form] = {(words, ())}
-    for k in range(1, len(words)):
-        forms.add((words[:k], words[k:]))
-        forms.add((words[k:], words[:k]))
-    return tuple(sorted(forms))
-
-
-def given_fit(a: tuple[str, ...], b: tuple[str, ...]) -> int | None:
-    """How given names fit: EXACT (the same words), INITIALS (word by word the same, or a
-    single letter that starts the other's word: "d" for "dmitry"; the shorter list of words
-    against the start of the longer), None (they differ, or one side has none)."""
-    if a == b:
-        return EXACT
-    if not a or not b:
-        return None
-    for x, y in zip(a, b, strict=False):
-        if x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y)):
-            continue
-        return None
-    return INITIALS
-
-
-def name_fit(a: Sequence[Form], b: Sequence[Form]) -> int | None:
-    """How two names (their `name_forms`) fit: the best of their readings with one surname,
-    or None."""
-    best: int | None = None
-    for sur_a, given_a in a:
-        for sur_b, given_b in b:
-            if sur_a == sur_b:
-                rank = given_fit(given_a, given_b)
-                if rank is not None and (best is None or rank < best):
-                    best = rank
-    return best
-
-
-def surnames_agree(a: str, b: str) -> bool:
-    """Whether two names can be one person's: a surname reading in common (or a name
-    without words, which says nothing)."""
-    forms_a, forms_b = name_forms(a), name_forms(b)
-    if not forms_a or not forms_b:
-        return True
-    return bool({s for s, _ in forms_a} & {s for s, _ in forms_b})
 
 
 @dataclass(frozen=True)
@@ -170,12 +107,14 @@ class Ambiguous:
 class NameMatch:
     """A player matched by name to a list row: their name in the database, the list's, the
     FIDE ID they got; `into`: the name of the player who already held that FIDE ID, whom
-    they were merged into (shown under the list's name since)."""
+    they were merged into (shown under the list's name since), by merge number `merge`
+    (tracker.store.merges: `tracker player unmerge` undoes it)."""
 
     player: str
     listed: str
     fide_id: int
     into: str | None = None
+    merge: int | None = None
 
 
 Found = dict[int, dict[int, tuple[int, ListRow]]]

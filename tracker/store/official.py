@@ -44,7 +44,7 @@ from tracker.model import (
 )
 from tracker.store.db import Store, copy_rows, utc_now, writing
 from tracker.store.lists import Ambiguous, Found, NameIndex, NameMatch, record_coverage, settle
-from tracker.store.players import add_spelling, merge_rows, not_one_person
+from tracker.store.merges import MergeHow, NotOnePerson, add_spelling, merge_rows, not_one_person
 from tracker.store.schema import official_checked, official_ratings, player_names, players
 
 BATCH = 2_000
@@ -172,11 +172,26 @@ class ImportSummary:
     named: list[NameMatch] = field(default_factory=list)  # given the row's FIDE ID
     merged: list[NameMatch] = field(default_factory=list)  # into the player holding the ID
     ambiguous: list[Ambiguous] = field(default_factory=list)  # several rows fit: not matched
-    warnings: list[str] = field(default_factory=list)  # one FIDE ID, two people: not merged
+    warnings: list[str] = field(default_factory=list)  # said on stderr as they are
+    not_merged: list[NotMerged] = field(default_factory=list)  # one FIDE ID, two people
     # the players the file listed (ids), kept up to `listed_up_to` of them (an excerpt
     # records them alone as looked up); None once there were more
     listed: set[int] | None = field(default=None, repr=False)
     listed_up_to: int = field(default=0, repr=False)
+
+
+@dataclass(frozen=True)
+class NotMerged:
+    """A player a list row fit by name, whose FIDE ID another player holds who is not that
+    person: `why` (they played each other, or a name does not fit the holder's), or
+    `refused` (the merge was refused: the error's sentence). Nothing was merged."""
+
+    player: str
+    listed: str
+    fide_id: int
+    holder: str
+    why: NotOnePerson | None = None
+    refused: str | None = None
 
 
 def known_fide_ids(store: Store, limit: int = 500_000) -> set[int] | None:
@@ -494,10 +509,11 @@ def _settle_names(
 ) -> None:
     """The players rows fit by name, once the whole file is read: a unique fit takes the
     row's FIDE ID and entries (its spelling recorded), or, when another player holds that
-    ID, is merged into them (under the list's name) unless they played each other or their
-    surnames differ (a warning); several rows fitting as well are reported, not used. A
-    holder this very file created (`fresh`, keep_all) was no other player: the name's
-    player is reported as matched, not as merged, and as not new."""
+    ID, is merged into them (under the list's name, recorded: `tracker player unmerge`)
+    unless they played each other or the holder's name does not fit the player's and the
+    list's (`NotMerged`, said as a warning); several rows fitting as well are reported, not
+    used. A holder this very file created (`fresh`, keep_all) was no other player: the
+    name's player is reported as matched, not as merged, and as not new."""
     unique, summary.ambiguous = settle(conn, names, found)
     holders: dict[int, tuple[int, str]] = {}
     wanted = sorted({row.fide_id for _, row in unique})
@@ -526,17 +542,18 @@ def _settle_names(
             summary.skipped -= 1
             continue
         hid, hname = holder
-        why = not_one_person(conn, hid, hname, pid, player.name, fid)
+        # One FIDE ID, one person, but only where the names say so too: the holder's name
+        # must fit the player's and the list's (tracker.identity.names.names_fit).
+        why = not_one_person(conn, hid, hname, pid, player.name, row.name)
+        number: int | None = None
+        refused: str | None = None
         if why is None:
             try:
-                merge_rows(conn, hid, pid, name=row.name)
+                number = merge_rows(conn, hid, pid, how=MergeHow.LIST, name=row.name, source=source)
             except BadInput as exc:
-                why = f"and they cannot be merged: {exc}"
-        if why is not None:
-            summary.warnings.append(
-                f"{source}: {player.name} fits {row.name} (FIDE ID {fid}) on the list, but "
-                f"FIDE ID {fid} belongs to {hname}, {why}"
-            )
+                refused = str(exc)
+        if number is None:
+            summary.not_merged.append(NotMerged(player.name, row.name, fid, hname, why, refused))
             continue
         holders[fid] = (hid, row.name)
         summary.matched += 1
@@ -544,7 +561,7 @@ def _settle_names(
             summary.named.append(NameMatch(player.name, row.name, fid))
             summary.created -= 1
         else:
-            summary.merged.append(NameMatch(player.name, row.name, fid, hname))
+            summary.merged.append(NameMatch(player.name, row.name, fid, hname, number))
     _write_rows(conn, summary, assigned, source, stamp_value)
 
 

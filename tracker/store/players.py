@@ -1,6 +1,7 @@
 """Players: finding the one the user means, the tracked player (`--me`), the facts that
-decide K (`set_facts`), `merge` (two spellings, one person: when the user says so, or when
-one FIDE ID comes to both), and the list behind `tracker players`.
+decide K (`set_facts`), `merge` and `unmerge` (two spellings, one person, when the user says
+so; each merge recorded and undone by tracker.store.merges), and the list behind `tracker
+players`.
 """
 
 from __future__ import annotations
@@ -14,29 +15,26 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Row,
-    delete,
     func,
-    insert,
     select,
-    tuple_,
     union,
     union_all,
     update,
 )
 
 from tracker.errors import BadInput, NotFound
-from tracker.identity.names import PART, match_rank, normalize_name
+from tracker.identity.names import PART, match_rank, name_fit, name_forms, normalize_name
 from tracker.model import PlayerRef
 from tracker.store.db import Store, chunks, writing
-from tracker.store.lists import name_fit, name_forms, surnames_agree
-from tracker.store.schema import (
-    games,
-    official_checked,
-    official_ratings,
-    player_names,
-    players,
-    ro_overrides,
+from tracker.store.merges import (
+    MergeHow,
+    games_between,
+    latest_merges,
+    merge_into,
+    merge_rows,
+    unmerge_rows,
 )
+from tracker.store.schema import games, player_names, players
 
 MAX_CANDIDATES_SHOWN = 10
 MAX_FIDE_ID_DIGITS = 12  # FIDE IDs have at most 9 digits; longer digit strings are names
@@ -196,6 +194,24 @@ def _listed(names: list[tuple[str, int | None]]) -> str:
 _UNSET: Any = object()
 
 
+@dataclass(frozen=True)
+class MergeDone:
+    """A merge made: its number (`unmerge` takes it), the player kept as it is now, the one
+    merged into it as it was."""
+
+    number: int
+    player: PlayerRef
+    gone: PlayerRef
+
+
+@dataclass(frozen=True)
+class FactsSet:
+    """What `record_facts` did: the player (the one kept, after a merge) and the merge."""
+
+    player: PlayerRef
+    merge: MergeDone | None = None
+
+
 def set_facts(
     store: Store,
     player_id: int,
@@ -205,11 +221,35 @@ def set_facts(
     ever_2400: bool | None = _UNSET,
     fide_id: int | None = _UNSET,
 ) -> PlayerRef:
-    """Record facts about a player (those given; None clears one). Returns the player.
+    """Record facts about a player (those given; None clears one). Returns the player. A
+    FIDE ID another player holds is refused (`record_facts` with `merge` merges them)."""
+    return record_facts(
+        store,
+        player_id,
+        birth_year=birth_year,
+        rated_games=rated_games,
+        ever_2400=ever_2400,
+        fide_id=fide_id,
+    ).player
 
-    One FIDE ID, one person: a FIDE ID another player already has makes the two one player
-    (`merge_rows`, keeping the one that had it: that one is returned), unless they played
-    each other or their surnames differ (refused with a sentence saying so).
+
+def record_facts(
+    store: Store,
+    player_id: int,
+    *,
+    birth_year: int | None = _UNSET,
+    rated_games: int | None = _UNSET,
+    ever_2400: bool | None = _UNSET,
+    fide_id: int | None = _UNSET,
+    merge: bool = False,
+) -> FactsSet:
+    """Record facts about a player (those given; None clears one), in one transaction.
+
+    One FIDE ID, one person: a FIDE ID another player already holds is refused (BadInput,
+    naming the holder, nothing written), a typo must not make two people one; with `merge`
+    the user says they are one person: the player is merged into the holder (`merge_rows`,
+    recorded; refused when they played each other), and the holder, with the other facts,
+    is returned.
     """
     values: dict[str, Any] = {}
     if birth_year is not _UNSET:
@@ -230,206 +270,110 @@ def set_facts(
                 "shows them, e.g. 1503014)"
             )
         values["fide_id"] = fide_id
+    done: tuple[int, PlayerRef] | None = None
     with writing(store) as conn:
-        this = conn.execute(
-            select(players.c.id, players.c.name).where(players.c.id == player_id)
-        ).first()
+        this = conn.execute(select(players).where(players.c.id == player_id)).first()
         if this is None:
             raise NotFound(f"no player with id {player_id}")
         if values.get("fide_id") is not None:
+            fid = int(values["fide_id"])
             other = conn.execute(
                 select(players.c.id, players.c.name).where(
-                    players.c.fide_id == values["fide_id"], players.c.id != player_id
+                    players.c.fide_id == fid, players.c.id != player_id
                 )
             ).first()
             if other is not None:
-                why = not_one_person(
-                    conn,
-                    int(other.id),
-                    str(other.name),
-                    player_id,
-                    str(this.name),
-                    int(values["fide_id"]),
-                )
-                if why is not None:
-                    raise BadInput(
-                        f"FIDE ID {values['fide_id']} already belongs to "
-                        f"{other.name}, {why}; check the FIDE ID"
-                    )
-                merge_rows(conn, int(other.id), player_id)
+                if not merge:
+                    raise BadInput(_held(conn, fid, int(other.id), str(other.name), this))
+                number = merge_rows(conn, int(other.id), player_id, how=MergeHow.FIDE_ID)
+                done = (number, player_ref(this))
                 player_id = int(other.id)
                 del values["fide_id"]
         if values:
             conn.execute(update(players).where(players.c.id == player_id).values(**values))
-    return get_player(store, player_id)
+    ref = get_player(store, player_id)
+    return FactsSet(ref, None if done is None else MergeDone(done[0], ref, done[1]))
 
 
-def games_between(conn: Connection, a: int, b: int) -> int:
-    """The games two players played each other."""
-    return int(
-        conn.execute(
-            select(func.count())
-            .select_from(games)
-            .where(
-                ((games.c.white_id == a) & (games.c.black_id == b))
-                | ((games.c.white_id == b) & (games.c.black_id == a))
-            )
-        ).scalar_one()
+def _held(conn: Connection, fide_id: int, holder: int, holder_name: str, this: Any) -> str:
+    """Why `player set --fide-id` refused a FIDE ID another player holds."""
+    met = games_between(conn, holder, int(this.id))
+    if met:
+        return (
+            f"FIDE ID {fide_id} already belongs to {holder_name}, who played {this.name} "
+            f"({met} {'game' if met == 1 else 'games'}): they cannot be one person; check "
+            "the FIDE ID"
+        )
+    return (
+        f"FIDE ID {fide_id} already belongs to {holder_name}: nothing changed; if "
+        f"{this.name} is that person, `tracker player set {shlex.quote(str(this.name))} "
+        f"--fide-id {fide_id} --merge` makes them one; otherwise check the FIDE ID"
     )
 
 
-def not_one_person(
-    conn: Connection, holder: int, holder_name: str, other: int, other_name: str, fide_id: int
-) -> str | None:
-    """Why two players given one FIDE ID are not merged, as a clause on `holder` ("who
-    played X (3 games): ...", "whose surname is not X's: ..."), or None when they are one
-    person."""
-    met = games_between(conn, holder, other)
-    if met:
-        return (
-            f"who played {other_name} ({met} {'game' if met == 1 else 'games'}): they "
-            "cannot be one person"
-        )
-    if not surnames_agree(holder_name, other_name):
-        return (
-            f"whose surname is not {other_name}'s: if they are one person, say so with "
-            f"`tracker player merge {fide_id} {shlex.quote(other_name)}`"
-        )
-    return None
-
-
-def merge(store: Store, keep_id: int, other_id: int) -> PlayerRef:
-    """Make `other` the same person as `keep` (`merge_rows`, in a transaction of its own)."""
+def merge(store: Store, keep_id: int, other_id: int) -> MergeDone:
+    """Make `other` the same person as `keep` (`merge_rows`, in a transaction of its own,
+    recorded: `unmerge` undoes it)."""
+    gone = get_player(store, other_id)
     with writing(store) as conn:
-        merge_rows(conn, keep_id, other_id)
-    return get_player(store, keep_id)
+        number = merge_rows(conn, keep_id, other_id, how=MergeHow.COMMAND)
+    return MergeDone(number, get_player(store, keep_id), gone)
 
 
-def merge_rows(conn: Connection, keep_id: int, other_id: int, *, name: str | None = None) -> None:
-    """Make `other` the same person as `keep` in the caller's transaction: its games,
-    spellings (aliases in player_names), official entries, the lists it was looked up on
-    and overrides move to `keep`, its facts fill those `keep` lacks, and it is removed;
-    `name` (a list's spelling) becomes `keep`'s name. Refused (BadInput, before anything is
-    written) when they have different FIDE IDs, played each other or have different
-    official ratings for one list and period.
-    """
-    if keep_id == other_id:
-        raise BadInput("that is the same player twice: name two different players")
-    rows = {
-        int(r.id): r
-        for r in conn.execute(select(players).where(players.c.id.in_((keep_id, other_id))))
-    }
-    for pid in (keep_id, other_id):
-        if pid not in rows:
-            raise NotFound(f"no player with id {pid}")
-    keep, other = rows[keep_id], rows[other_id]
-    if keep.fide_id is not None and other.fide_id is not None and keep.fide_id != other.fide_id:
-        raise BadInput(
-            f"{keep.name} (FIDE ID {keep.fide_id}) and {other.name} (FIDE ID "
-            f"{other.fide_id}) have different FIDE IDs: they are not the same person"
-        )
-    met = games_between(conn, keep_id, other_id)
-    if met:
-        raise BadInput(
-            f"{keep.name} and {other.name} played each other ({met} games): they cannot "
-            "be one person"
-        )
-    # Official entries: the same list and period twice must agree.
-    mine = {
-        (r.list, r.period): r.rating
-        for r in conn.execute(
-            select(
-                official_ratings.c.list, official_ratings.c.period, official_ratings.c.rating
-            ).where(official_ratings.c.player_id == keep_id)
-        )
-    }
-    twice: list[int] = []
-    for r in conn.execute(
-        select(
-            official_ratings.c.id,
-            official_ratings.c.list,
-            official_ratings.c.period,
-            official_ratings.c.rating,
-        ).where(official_ratings.c.player_id == other_id)
-    ).all():
-        key = (r.list, r.period)
-        if key in mine:
-            if mine[key] != r.rating:
-                raise BadInput(
-                    f"{keep.name} and {other.name} have different official {r.list} "
-                    f"ratings for {r.period} ({mine[key]} and {r.rating}): they are not "
-                    "the same person, or remove one entry first"
-                )
-            twice.append(int(r.id))
-    if twice:
-        conn.execute(delete(official_ratings).where(official_ratings.c.id.in_(twice)))
-    conn.execute(
-        update(official_ratings)
-        .where(official_ratings.c.player_id == other_id)
-        .values(player_id=keep_id)
-    )
-    looked_up = select(official_checked.c.list, official_checked.c.period).where(
-        official_checked.c.player_id == keep_id
-    )
-    conn.execute(
-        delete(official_checked).where(
-            official_checked.c.player_id == other_id,
-            tuple_(official_checked.c.list, official_checked.c.period).in_(looked_up),
-        )
-    )
-    conn.execute(
-        update(official_checked)
-        .where(official_checked.c.player_id == other_id)
-        .values(player_id=keep_id)
-    )
-    overridden = (
-        select(ro_overrides.c.tournament_id)
-        .where(ro_overrides.c.player_id == keep_id)
-        .scalar_subquery()
-    )
-    conn.execute(
-        delete(ro_overrides).where(
-            ro_overrides.c.player_id == other_id, ro_overrides.c.tournament_id.in_(overridden)
-        )
-    )
-    conn.execute(
-        update(ro_overrides).where(ro_overrides.c.player_id == other_id).values(player_id=keep_id)
-    )
-    conn.execute(update(games).where(games.c.white_id == other_id).values(white_id=keep_id))
-    conn.execute(update(games).where(games.c.black_id == other_id).values(black_id=keep_id))
-    conn.execute(
-        update(player_names).where(player_names.c.player_id == other_id).values(player_id=keep_id)
-    )
-    facts: dict[str, Any] = {}
-    for col in ("fide_id", "title", "federation", "birth_year", "rated_games", "ever_2400"):
-        if getattr(keep, col) is None and getattr(other, col) is not None:
-            facts[col] = getattr(other, col)
-    if other.is_me and not keep.is_me:
-        facts["is_me"] = True
-    spellings = [other.norm_name]
-    if name is not None and name != keep.name:
-        facts["name"] = name
-        facts["norm_name"] = normalize_name(name)
-        spellings.append(facts["norm_name"])
-    for norm in spellings:
-        add_spelling(conn, keep_id, norm)
-    conn.execute(delete(players).where(players.c.id == other_id))
-    if facts:
-        conn.execute(update(players).where(players.c.id == keep_id).values(**facts))
+@dataclass(frozen=True)
+class UnmergeDone:
+    """A merge undone: its number, the player it had kept and the one back (as they are
+    now), and what went back to that one."""
+
+    number: int
+    kept: PlayerRef
+    restored: PlayerRef
+    games: int
+    spellings: int
+    entries: int
+    overrides: int
 
 
-def add_spelling(conn: Connection, player_id: int, norm: str) -> bool:
-    """Record `norm` as a spelling of the player, unless it is empty or another player's
-    already; True when it was recorded."""
-    if not norm:
-        return False
-    exists = conn.execute(
-        select(player_names.c.player_id).where(player_names.c.norm_name == norm)
-    ).first()
-    if exists is not None:
-        return False
-    conn.execute(insert(player_names).values(norm_name=norm, player_id=player_id))
-    return True
+MERGES_SHOWN = 5
+"""The latest merges named when `unmerge` is given nothing to undo."""
+
+
+def unmerge(store: Store, number: int | None = None, player: str | None = None) -> UnmergeDone:
+    """Undo a recorded merge (tracker.store.merges.unmerge_rows): merge `number`, or the
+    latest merge into the player `player` names (the one that brought that spelling, when
+    one did). Refused when none is recorded."""
+    if number is None:
+        if player is None or not player.strip():
+            raise BadInput(_nothing_named(store))
+        ref = resolve_player(store, player)
+        with store.engine.connect() as conn:
+            found = merge_into(conn, ref.id, normalize_name(player))
+        if found is None:
+            raise NotFound(
+                f"no merge into {ref.name} is recorded (merges made before tracker recorded "
+                "them cannot be undone)"
+            )
+        number = found
+    with writing(store) as conn:
+        done = unmerge_rows(conn, number)
+    return UnmergeDone(
+        done.merge,
+        get_player(store, done.kept_id),
+        get_player(store, done.restored_id),
+        done.games,
+        done.spellings,
+        done.entries,
+        done.overrides,
+    )
+
+
+def _nothing_named(store: Store) -> str:
+    with store.engine.connect() as conn:
+        found = latest_merges(conn, MERGES_SHOWN)
+    if not found:
+        return "nothing to undo: no merge is recorded"
+    shown = "; ".join(f"merge {m.id}: {m.gone} into {m.kept}" for m in found)
+    return f"name the player or give --merge N; the latest merges: {shown}"
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,9 @@ LIST_CHECK = "IN ('standard', 'rapid', 'blitz')"
 LIST_COLUMN_CHECK = "\"list\" = 'standard' OR \"list\" = 'rapid' OR \"list\" = 'blitz'"
 
 # A person. `name` is the first spelling seen; `norm_name` the normalized form used for
-# matching (see tracker.store.names). Two spellings are one player only through a FIDE ID
-# or an explicit `tracker player merge` (which records the alias in player_names).
+# matching (see tracker.identity.names). Two spellings are one player only through a FIDE
+# ID under names that fit (tracker.identity.names.names_fit) or an explicit merge (which
+# records the alias in player_names, and the merge in player_merges).
 players = Table(
     "players",
     metadata,
@@ -222,4 +223,123 @@ official_checked = Table(
     Column("period", String(7), nullable=False),
     PrimaryKeyConstraint("player_id", "list", "period"),
     CheckConstraint(LIST_COLUMN_CHECK, name="list"),
+)
+
+# --- merges (migration 0010) -----------------------------------------------------------------
+# Every merge of two players (`tracker player merge`, `player set --fide-id N --merge`, a list
+# row whose FIDE ID another player holds), recorded with what it moved, so that `tracker
+# player unmerge` puts it back: `kept_id` the player kept, `gone_id` the id of the one
+# removed (no foreign key: it comes back under that id, where the id is still free). Ids are
+# never reused (AUTOINCREMENT on SQLite, a sequence on PostgreSQL): a merge's number, shown
+# when it is made, names that merge only. Undoing a merge deletes its record.
+MERGE_HOWS = ("merge", "fide-id", "list")
+player_merges = Table(
+    "player_merges",
+    metadata,
+    Column("id", Int, primary_key=True),
+    Column("kept_id", Int, nullable=False, index=True),
+    Column("gone_id", Int, nullable=False, index=True),
+    # 'merge' (player merge), 'fide-id' (player set --merge), 'list' (a list's name match)
+    Column("how", String(8), nullable=False),
+    Column("source", Text, nullable=True),  # the list file of a 'list' merge
+    Column("made_at", DateTime, nullable=False),
+    CheckConstraint("how = 'merge' OR how = 'fide-id' OR how = 'list'", name="how"),
+    sqlite_autoincrement=True,
+)
+
+
+def _merge_id() -> Column[int]:
+    return Column(
+        "merge_id", Int, ForeignKey("player_merges.id", ondelete="CASCADE"), nullable=False
+    )
+
+
+# The players rows of a merge: the one removed as it was ('gone'), the one kept before and
+# after it ('before', 'after': unmerge puts back a fact the merge changed, unless it was
+# changed again since).
+merge_players = Table(
+    "merge_players",
+    metadata,
+    _merge_id(),
+    Column("role", String(6), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("norm_name", Text, nullable=False),
+    Column("fide_id", Int, nullable=True),
+    Column("title", String(8), nullable=True),
+    Column("federation", String(8), nullable=True),
+    Column("birth_year", Int, nullable=True),
+    Column("rated_games", Int, nullable=True),
+    Column("ever_2400", Boolean, nullable=True),
+    Column("is_me", Boolean, nullable=False),
+    PrimaryKeyConstraint("merge_id", "role"),
+    CheckConstraint("role = 'gone' OR role = 'before' OR role = 'after'", name="role"),
+)
+
+# The games a merge moved, and on which side the removed player had them (a game removed
+# since, by `tracker imports remove`, leaves the record with it).
+merge_games = Table(
+    "merge_games",
+    metadata,
+    _merge_id(),
+    Column("game_id", Int, ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("side", String(5), nullable=False),
+    PrimaryKeyConstraint("merge_id", "game_id"),
+    CheckConstraint("side = 'white' OR side = 'black'", name="side"),
+)
+
+# The spellings (player_names) a merge moved to the kept player (`added` false), or gave it
+# (`added` true: the list's name, the removed player's name where it had no row).
+merge_names = Table(
+    "merge_names",
+    metadata,
+    _merge_id(),
+    Column("norm_name", Text, nullable=False),
+    Column("added", Boolean, nullable=False),
+    PrimaryKeyConstraint("merge_id", "norm_name"),
+)
+
+# The official entries of the removed player, as they were (`entry_id` their official_ratings
+# id): moved to the kept player (`moved`), or dropped (the kept player had the same).
+merge_entries = Table(
+    "merge_entries",
+    metadata,
+    _merge_id(),
+    Column("entry_id", Int, nullable=False),
+    Column("list", String(8), nullable=False),
+    Column("period", String(7), nullable=False),
+    Column("rating", Int, nullable=True),
+    Column("games", Int, nullable=True),
+    Column("k", Int, nullable=True),
+    Column("flag", String(4), nullable=True),
+    Column("title", String(8), nullable=True),
+    Column("birth_year", Int, nullable=True),
+    Column("source", Text, nullable=False),
+    Column("recorded_at", DateTime, nullable=False),
+    Column("moved", Boolean, nullable=False),
+    PrimaryKeyConstraint("merge_id", "list", "period"),
+    CheckConstraint(LIST_COLUMN_CHECK, name="list"),
+)
+
+# The lists the removed player was looked up on: moved (`moved`) or already the kept one's.
+merge_checked = Table(
+    "merge_checked",
+    metadata,
+    _merge_id(),
+    Column("list", String(8), nullable=False),
+    Column("period", String(7), nullable=False),
+    Column("moved", Boolean, nullable=False),
+    PrimaryKeyConstraint("merge_id", "list", "period"),
+    CheckConstraint(LIST_COLUMN_CHECK, name="list"),
+)
+
+# The removed player's starting-rating overrides: moved (`moved`) or dropped (the kept player
+# had one for that tournament).
+merge_overrides = Table(
+    "merge_overrides",
+    metadata,
+    _merge_id(),
+    Column("tournament_id", Int, nullable=False),
+    Column("rating", Int, nullable=False),
+    Column("moved", Boolean, nullable=False),
+    PrimaryKeyConstraint("merge_id", "tournament_id"),
 )
