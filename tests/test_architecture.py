@@ -129,12 +129,12 @@ def test_importer_tunables_live_in_one_module_only() -> None:
     there. A copy on the package (or a module reading its own copy) would make a patch miss
     silently: the package has none, so a patch on it fails loudly."""
     import tracker.importer as package
-    from tracker.importer import batches, prepare, values
+    from tracker.importer import batches, contract, prepare
 
     tunables = ("BATCH", "WORKER_MIN_BYTES", "SPLIT_MIN_BYTES", "SPLIT_PART")
     for name in tunables:
         assert isinstance(getattr(batches, name), int), name
-        for other in (package, prepare, values):
+        for other in (package, contract, prepare):
             assert not hasattr(other, name), f"{other.__name__}.{name}"
 
 
