@@ -179,12 +179,12 @@ def test_importer_tunables_live_in_one_module_only() -> None:
     there. A copy on the package (or a module reading its own copy) would make a patch miss
     silently: the package has none, so a patch on it fails loudly."""
     import tracker.importer as package
-    from tracker.importer import batches, prepare, values
+    from tracker.importer import batches, contract, prepare
 
     tunables = ("BATCH", "WORKER_MIN_BYTES", "SPLIT_MIN_BYTES", "SPLIT_PART")
     for name in tunables:
         assert isinstance(getattr(batches, name), int), name
-        for other in (package, prepare, values):
+        for other in (package, contract, prepare):
             assert not hasattr(other, name), f"{other.__name__}.{name}"
 
 
@@ -285,3 +285,123 @@ def test_the_pin_rule_lives_in_the_core() -> None:
 
     assert periods.check_pin.__module__ == "tracker.periods.pins"
     assert not hasattr(reading, "check_pin")
+
+
+MUTATORS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add"}
+)
+
+
+def _replay_state_changes(path: Path) -> list[str]:
+    """Where a module changes a ReplayState from outside: an assignment to an attribute of
+    a name bound to one (a parameter annotated ReplayState, or `x = ReplayState(...)`), or a
+    mutating call on such an attribute (`state.pool.extend(...)`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+        names = {
+            a.arg
+            for a in args
+            if a.annotation is not None and "ReplayState" in ast.unparse(a.annotation)
+        }
+        for node in ast.walk(func):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and ast.unparse(node.value.func).endswith("ReplayState")
+            ):
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(func):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in MUTATORS
+            ):
+                targets = [node.func.value]
+            for t in targets:
+                for leaf in ast.walk(t):
+                    if (
+                        isinstance(leaf, ast.Attribute)
+                        and isinstance(leaf.value, ast.Name)
+                        and leaf.value.id in names
+                    ):
+                        found.append(f"{path.name}:{leaf.lineno}: {ast.unparse(leaf)}")
+    return found
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_replay_state_changes_only_through_its_methods(module: str, path: Path) -> None:
+    # issue 36: what the replay knows between periods changes in one place, by named steps
+    if module == "tracker.periods.state":
+        return
+    assert _replay_state_changes(path) == []
+
+
+def test_the_replay_state_rule_sees_a_change(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def f(state: ReplayState, other: int) -> None:\n"
+        "    state.rating = 1\n"
+        "    state.rated_games += 2\n"
+        "    state.pool.extend([])\n"
+        "    other.x = 3\n"
+        "def g(inputs) -> None:\n"
+        "    s = ReplayState(inputs)\n"
+        "    s.source, s.waiting = 'x', None\n"
+        "    s.publish(None, None)\n",
+        encoding="utf-8",
+    )
+    assert _replay_state_changes(sample) == [
+        "sample.py:2: state.rating",
+        "sample.py:3: state.rated_games",
+        "sample.py:4: state.pool",
+        "sample.py:8: s.source",
+        "sample.py:8: s.waiting",
+    ]
+
+
+MAX_FUNCTION_LINES = 100
+MAX_MODULE_LINES = 600
+KEPT_SHORT = (
+    "tracker/periods",
+    "tracker/reports/plot",
+    "tracker/fide/period.py",
+    "tracker/reports/nextlist.py",
+    "tracker/cli/demo.py",
+    "tracker/cli/check.py",
+    "tracker/cli/target.py",
+    "tracker/usecases/calc.py",
+)
+"""The modules issue 36 split (item 3: what is long), kept so: no function over
+MAX_FUNCTION_LINES lines, no module over MAX_MODULE_LINES."""
+
+
+def _kept_short() -> list[Path]:
+    found: list[Path] = []
+    for name in KEPT_SHORT:
+        path = REPO / name
+        found += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return found
+
+
+@pytest.mark.parametrize("path", _kept_short(), ids=lambda p: str(p.relative_to(REPO)))
+def test_split_modules_stay_short(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    lines = len(text.splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{lines} lines: split it"
+    long = [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
+    assert long == []

@@ -60,7 +60,7 @@ def test_a_part_worker_keeps_its_preparer_and_makes_the_same_batches(tmp_path: P
     script = """
         import marshal, os, sys, json
         from tracker.importer import batches
-        from tracker.importer.values import ImportOptions
+        from tracker.importer.contract import ImportOptions
         from tracker.pgn import read_games
         from tracker.pgn.scan import game_cuts
 

@@ -11,7 +11,11 @@ from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
+    from tracker.files.outputs import Output
+    from tracker.model import PlayerRef
+    from tracker.periods import Replay
     from tracker.usecases.database import Store
+    from tracker.usecases.histories import PlayerHistory
 
 # What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
 # season, and the facts that decide K. tests/test_demo.py keeps these equal to the README.
@@ -108,31 +112,42 @@ def demo(
 
     Example: tracker demo --output-dir demo-out
     """
-    from tracker import __version__
-    from tracker.cli.common import output_file, today
-    from tracker.files.outputs import write_atomic
-    from tracker.importer import import_paths
-    from tracker.reports import (
-        HISTORY_COLUMNS,
-        HISTORY_OPTIONAL,
-        history_rows,
-        history_table,
-        next_lines,
-        next_report,
-        notes_said_once,
-        plural,
-        render_table,
-        to_csv,
-    )
-    from tracker.reports.chart import chart_model
-    from tracker.reports.plot import plot_history
-    from tracker.reports.season import season_report
     from tracker.usecases.database import open_store
     from tracker.usecases.histories import load_history
-    from tracker.usecases.official import add_entry
-    from tracker.usecases.players import resolve_player, set_facts, set_me
 
     folder = find_samples(samples)
+    db_target, csv_path, chart, page = _outputs(db, output_dir, folder)
+    with open_store(db_target) as store:
+        _refuse_a_real_database(store, folder, db_target)
+        _import_season(store, folder, db_target)
+        me = _tracked_player(store)
+        hist = load_history(store, me)
+    std = hist.replays[RatingList.STANDARD]
+    _show_history(std, me)
+    _show_next(std, me)
+    rows = _write_files(hist, me, csv_path, chart, page)
+    _say()
+    _say(
+        f"5. Wrote {csv_path} (every list, {rows} rows), the chart {chart} and the "
+        f"season report {page} (open it in a browser)"
+    )
+    _say()
+    _say("Next, try:")
+    _say(f"   tracker explain 2025-12 --db {db_target}")
+    _say(f"   tracker history --list rapid --db {db_target}")
+    _say(f"   tracker event list --db {db_target}")
+    _say(f"   tracker export --what games --output games.csv --db {db_target}")
+    _say(f"   tracker plot --output history.svg --db {db_target}")
+    _say(f"   tracker report --output season.html --db {db_target}")
+
+
+def _outputs(db: str | None, output_dir: Path, folder: Path) -> tuple[str, Output, Output, Output]:
+    """The database and the demo's files (CSV, chart, season report), the folder made; a
+    --db that holds anything but the sample season is refused first, before anything is
+    made, and never upgraded."""
+    from tracker.cli.common import output_file
+    from tracker.usecases.database import open_store
+
     if db is not None and "://" not in db and Path(db).is_file():
         # Refused before anything is made (the output folder included), never upgraded.
         with open_store(db, upgrade=False) as store:
@@ -147,42 +162,65 @@ def demo(
     csv_path = output_file(str(output_dir / "history.csv"), db_target, force=True)
     chart = output_file(str(output_dir / "history.png"), db_target, force=True)
     page = output_file(str(output_dir / "season.html"), db_target, force=True)
-    with open_store(db_target) as store:
-        _refuse_a_real_database(store, folder, db_target)
-        _say(f"1. Importing {folder} into {db_target}")
-        report = import_paths(store, [str(folder)])
-        before = sum(1 for s in report.sources if s.already)
-        _say(
-            f"   {plural(report.total('games_read'), 'game')} read, "
-            f"{report.total('added')} added, {report.total('duplicates')} already there; "
-            f"{plural(before, 'file')} imported before"
-        )
-        not_rated = ", ".join(f"{n} {why}" for why, n in sorted(report.not_rated.items()))
-        if not_rated:
-            _say(f"   not counted for rating: {not_rated}")
-        me = resolve_player(store, str(SAMPLE_PLAYER_FIDE_ID))
-        set_me(store, me.id)
-        me = set_facts(store, me.id, birth_year=SAMPLE_BIRTH_YEAR, rated_games=SAMPLE_RATED_GAMES)
-        _say()
-        _say(
-            f"2. {me.name} (FIDE ID {me.fide_id}) is the tracked player (--me): born "
-            f"{SAMPLE_BIRTH_YEAR}, {SAMPLE_RATED_GAMES} rated games before the season"
-        )
-        for rl, rating in SAMPLE_ANCHORS.items():
-            add_entry(
-                store,
-                OfficialEntry(
-                    me.id, rl, SAMPLE_ANCHOR_PERIOD, rating, k=SAMPLE_ANCHOR_K, source="manual"
-                ),
-            )
-        anchors = ", ".join(f"{rl} {r}" for rl, r in SAMPLE_ANCHORS.items())
-        _say(
-            f"   official ratings on the {SAMPLE_ANCHOR_PERIOD} lists recorded: {anchors} "
-            f"(K {SAMPLE_ANCHOR_K})"
-        )
-        hist = load_history(store, me)
+    return db_target, csv_path, chart, page
 
-    std = hist.replays[RatingList.STANDARD]
+
+def _import_season(store: Store, folder: Path, db_target: str) -> None:
+    """Step 1: the sample season imported (again: nothing is added twice)."""
+    from tracker.importer import import_paths
+    from tracker.reports import plural
+
+    _say(f"1. Importing {folder} into {db_target}")
+    report = import_paths(store, [str(folder)])
+    before = sum(1 for s in report.sources if s.already)
+    _say(
+        f"   {plural(report.total('games_read'), 'game')} read, "
+        f"{report.total('added')} added, {report.total('duplicates')} already there; "
+        f"{plural(before, 'file')} imported before"
+    )
+    not_rated = ", ".join(f"{n} {why}" for why, n in sorted(report.not_rated.items()))
+    if not_rated:
+        _say(f"   not counted for rating: {not_rated}")
+
+
+def _tracked_player(store: Store) -> PlayerRef:
+    """Step 2: the sample player tracked (--me), with his facts and official anchors."""
+    from tracker.usecases.official import add_entry
+    from tracker.usecases.players import resolve_player, set_facts, set_me
+
+    me = resolve_player(store, str(SAMPLE_PLAYER_FIDE_ID))
+    set_me(store, me.id)
+    me = set_facts(store, me.id, birth_year=SAMPLE_BIRTH_YEAR, rated_games=SAMPLE_RATED_GAMES)
+    _say()
+    _say(
+        f"2. {me.name} (FIDE ID {me.fide_id}) is the tracked player (--me): born "
+        f"{SAMPLE_BIRTH_YEAR}, {SAMPLE_RATED_GAMES} rated games before the season"
+    )
+    for rl, rating in SAMPLE_ANCHORS.items():
+        add_entry(
+            store,
+            OfficialEntry(
+                me.id, rl, SAMPLE_ANCHOR_PERIOD, rating, k=SAMPLE_ANCHOR_K, source="manual"
+            ),
+        )
+    anchors = ", ".join(f"{rl} {r}" for rl, r in SAMPLE_ANCHORS.items())
+    _say(
+        f"   official ratings on the {SAMPLE_ANCHOR_PERIOD} lists recorded: {anchors} "
+        f"(K {SAMPLE_ANCHOR_K})"
+    )
+    return me
+
+
+def _show_history(std: Replay, me: PlayerRef) -> None:
+    """Step 3: the standard history, as `tracker history` shows it."""
+    from tracker.reports import (
+        HISTORY_OPTIONAL,
+        history_rows,
+        history_table,
+        notes_said_once,
+        render_table,
+    )
+
     _say()
     _say("3. Standard history (tracker history):")
     _say()
@@ -193,11 +231,30 @@ def demo(
         _say(line)
     for line in legend:
         _say("   " + line)
+
+
+def _show_next(std: Replay, me: PlayerRef) -> None:
+    """Step 4: the next list, as `tracker next` shows it."""
+    from tracker.cli.common import today
+    from tracker.reports import next_lines, next_report
+
     _say()
     _say("4. The next list (tracker next):")
     _say()
     for line in next_lines(next_report(std, me), today()):
         _say("   " + line if line else "")
+
+
+def _write_files(
+    hist: PlayerHistory, me: PlayerRef, csv_path: Output, chart: Output, page: Output
+) -> int:
+    """The CSV of every list, the chart and the season report written; the CSV's rows."""
+    from tracker import __version__
+    from tracker.files.outputs import write_atomic
+    from tracker.reports import HISTORY_COLUMNS, history_rows, to_csv
+    from tracker.reports.chart import chart_model
+    from tracker.reports.plot import plot_history
+    from tracker.reports.season import season_report
 
     rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]
     text = to_csv(HISTORY_COLUMNS, rows)
@@ -205,16 +262,4 @@ def demo(
     plot_history(chart_model(hist), chart.path)
     html = season_report(hist, version=__version__)
     write_atomic(page.path, lambda tmp: tmp.write_text(html, encoding="utf-8"))
-    _say()
-    _say(
-        f"5. Wrote {csv_path} (every list, {len(rows)} rows), the chart {chart} and the "
-        f"season report {page} (open it in a browser)"
-    )
-    _say()
-    _say("Next, try:")
-    _say(f"   tracker explain 2025-12 --db {db_target}")
-    _say(f"   tracker history --list rapid --db {db_target}")
-    _say(f"   tracker event list --db {db_target}")
-    _say(f"   tracker export --what games --output games.csv --db {db_target}")
-    _say(f"   tracker plot --output history.svg --db {db_target}")
-    _say(f"   tracker report --output season.html --db {db_target}")
+    return len(rows)

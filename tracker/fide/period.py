@@ -192,22 +192,14 @@ def rate_period(
     `k_start` uses it (cut by the 700 rule like the period's, where the edition has it); the
     others, and all of them when `k` is given, use the period's K. The change is then the
     sum over tournaments of K_t x (its sum of changes), still rounded once.
+
+    The steps are the spec's articles: 1.5 the K (section 3), 1.2-1.4 each tournament's
+    games at its Ro, 1.5 the 700 rule over the period's games, 1.6 the change rounded once,
+    1.7 the floor.
     """
     rating_list = RatingList(rating_list)
     period_edition = edition_for(rating_list, list_date)
-    if k is not None:
-        if k < 1:
-            raise BadInput(f"K must be a positive whole number, not {k}")
-        k_base, k_reason = k, "K given"
-    elif facts.official_k is not None:
-        k_base, k_reason = facts.official_k, "official K"
-    elif seeded:
-        k_base, k_reason = derive_k(
-            rating_list, list_date, seeded_facts(facts, rating_before), None
-        )
-    else:
-        k_base, k_reason = derive_k(rating_list, list_date, facts, rating_before)
-
+    k_base, k_reason = _base_k(rating_before, rating_list, list_date, facts, k, seeded)
     planned = []
     for t in tournaments:
         ro = t.own_rating if t.own_rating is not None else rating_before
@@ -219,92 +211,15 @@ def rate_period(
     if k_used != k_base:
         k_reason += f"; 700 rule: {n} games x {k_base} > 700 -> {k_used}"
     by_start = k is None and period_edition.k_by_tournament_start
-
-    outs: list[TournamentOut] = []
-    for t, ro, rows in planned:
-        t_k, t_reason = k_used, ""
-        if by_start and t.k_start is not None:
-            if t.k_start < 1:
-                raise BadInput(f"K must be a positive whole number, not {t.k_start}")
-            t_k = apply_700_rule(t.k_start, n, period_edition)
-            if t_k != k_used:
-                t_reason = t.k_start_reason or f"K {t.k_start} at the tournament start"
-                if t_k != t.k_start:
-                    t_reason += f"; 700 rule: {n} games x {t.k_start} > 700 -> {t_k}"
-            else:
-                t_k = k_used
-        kd = Decimal(t_k)
-        games: list[GameOut] = []
-        for g, used, capped, pd in rows:
-            if used is None or pd is None:
-                why = UNRATED_OPPONENT if g.opponent_rating is None else RB_600_RULE
-                d_true = None if g.opponent_rating is None else ro - g.opponent_rating
-                games.append(
-                    GameOut(
-                        g.opponent_rating,
-                        g.label,
-                        d_true,
-                        None,
-                        False,
-                        None,
-                        Fraction(g.score),
-                        None,
-                        None,
-                        False,
-                        why,
-                    )
-                )
-                continue
-            ch = check_score(g.score) - pd
-            games.append(
-                GameOut(
-                    g.opponent_rating,
-                    g.label,
-                    ro - (g.opponent_rating or 0),
-                    used,
-                    capped,
-                    pd,
-                    Fraction(g.score),
-                    ch,
-                    kd * ch,
-                    True,
-                    None,
-                )
-            )
-        counted = [x for x in games if x.counted]
-        change = sum((x.change or Decimal(0) for x in counted), Decimal(0))
-        outs.append(
-            TournamentOut(
-                label=t.label,
-                start=t.start,
-                own_rating=ro,
-                games=tuple(games),
-                games_counted=len(counted),
-                points=sum((x.score for x in counted), Fraction(0)),
-                expected=sum((x.expected or Decimal(0) for x in counted), Decimal(0)),
-                change=change,
-                k_change=kd * change,
-                k=t_k,
-                k_reason=t_reason,
-                k_start=t.k_start,
-                k_start_reason=t.k_start_reason,
-            )
-        )
-    # Exact: K x the sum of changes when every tournament has the period's K (the product
-    # then has the scale of K x sum, as before), else the sum of each tournament's K x chg.
-    if all(t.k == k_used for t in outs):
-        change_exact = Decimal(k_used) * sum((t.change for t in outs), Decimal(0))
-    else:
-        change_exact = sum((t.k_change for t in outs), Decimal(0))
+    outs = [
+        _tournament_out(t, ro, rows, *_tournament_k(t, k_used, n, period_edition, by_start))
+        for t, ro, rows in planned
+    ]
+    change_exact = _change_exact(outs, k_used)
     rounded = round_change(change_exact)
-    after: int | None = rating_before + rounded
-    reason: str | None = None
-    assert after is not None
-    adjusted = one_off_adjustment(rating_list, list_date, after, standard_rating=standard_rating)
-    check = adjusted[0] if adjusted else after
-    if check < period_edition.floor:
-        reason = f"below the floor of {period_edition.floor}: published as unrated"
-        after = None
+    after, reason = _floor(
+        rating_before + rounded, rating_list, list_date, standard_rating, period_edition.floor
+    )
     return PeriodOut(
         rating_list=rating_list,
         list_date=list_date,
@@ -323,3 +238,136 @@ def rate_period(
         edition=period_edition.name,
         floor=period_edition.floor,
     )
+
+
+def _base_k(
+    rating_before: int,
+    rating_list: RatingList,
+    list_date: dt.date,
+    facts: PlayerFacts,
+    k: int | None,
+    seeded: bool,
+) -> tuple[int, str]:
+    """Article 1.5: the K the player carries on the previous list, before the 700 rule, and
+    why: the K given (a user override), else the official K of the previous list, else the
+    K section 3 derives from the facts (for a seeded player, the seed's)."""
+    if k is not None:
+        if k < 1:
+            raise BadInput(f"K must be a positive whole number, not {k}")
+        return k, "K given"
+    if facts.official_k is not None:
+        return facts.official_k, "official K"
+    if seeded:
+        return derive_k(rating_list, list_date, seeded_facts(facts, rating_before), None)
+    return derive_k(rating_list, list_date, facts, rating_before)
+
+
+def _tournament_k(
+    t: TournamentIn, k_used: int, n: int, edition: Edition, by_start: bool
+) -> tuple[int, str]:
+    """The K of one tournament, and why when it is not the period's: the period's K (article
+    1.5: the same for every tournament), except where the edition rates each tournament with
+    the K the player had at its start (Jul 2009 - Jun 2017): that K, cut by the 700 rule
+    over the period's `n` games like the period's."""
+    if not by_start or t.k_start is None:
+        return k_used, ""
+    if t.k_start < 1:
+        raise BadInput(f"K must be a positive whole number, not {t.k_start}")
+    t_k = apply_700_rule(t.k_start, n, edition)
+    if t_k == k_used:
+        return k_used, ""
+    t_reason = t.k_start_reason or f"K {t.k_start} at the tournament start"
+    if t_k != t.k_start:
+        t_reason += f"; 700 rule: {n} games x {t.k_start} > 700 -> {t_k}"
+    return t_k, t_reason
+
+
+def _tournament_out(
+    t: TournamentIn,
+    ro: int,
+    rows: list[tuple[GameIn, int | None, bool, Decimal | None]],
+    t_k: int,
+    t_reason: str,
+) -> TournamentOut:
+    """Article 1.4 game by game (Delta = score - PD, times the tournament's K), and the
+    tournament's sums over its counted games."""
+    kd = Decimal(t_k)
+    games: list[GameOut] = []
+    for g, used, capped, pd in rows:
+        if used is None or pd is None:
+            why = UNRATED_OPPONENT if g.opponent_rating is None else RB_600_RULE
+            d_true = None if g.opponent_rating is None else ro - g.opponent_rating
+            games.append(
+                GameOut(
+                    g.opponent_rating,
+                    g.label,
+                    d_true,
+                    None,
+                    False,
+                    None,
+                    Fraction(g.score),
+                    None,
+                    None,
+                    False,
+                    why,
+                )
+            )
+            continue
+        ch = check_score(g.score) - pd
+        games.append(
+            GameOut(
+                g.opponent_rating,
+                g.label,
+                ro - (g.opponent_rating or 0),
+                used,
+                capped,
+                pd,
+                Fraction(g.score),
+                ch,
+                kd * ch,
+                True,
+                None,
+            )
+        )
+    counted = [x for x in games if x.counted]
+    change = sum((x.change or Decimal(0) for x in counted), Decimal(0))
+    return TournamentOut(
+        label=t.label,
+        start=t.start,
+        own_rating=ro,
+        games=tuple(games),
+        games_counted=len(counted),
+        points=sum((x.score for x in counted), Fraction(0)),
+        expected=sum((x.expected or Decimal(0) for x in counted), Decimal(0)),
+        change=change,
+        k_change=kd * change,
+        k=t_k,
+        k_reason=t_reason,
+        k_start=t.k_start,
+        k_start_reason=t.k_start_reason,
+    )
+
+
+def _change_exact(outs: Sequence[TournamentOut], k_used: int) -> Decimal:
+    """Article 1.6, before the rounding: K x the sum of Delta over all tournaments when
+    every tournament has the period's K (the product then has the scale of K x sum), else
+    the sum of each tournament's K x its sum."""
+    if all(t.k == k_used for t in outs):
+        return Decimal(k_used) * sum((t.change for t in outs), Decimal(0))
+    return sum((t.k_change for t in outs), Decimal(0))
+
+
+def _floor(
+    after: int,
+    rating_list: RatingList,
+    list_date: dt.date,
+    standard_rating: int | None,
+    floor: int,
+) -> tuple[int | None, str | None]:
+    """Article 1.7: a result below the floor (after the list's one-off adjustment) is
+    published as unrated (None, with why); else the result as it is."""
+    adjusted = one_off_adjustment(rating_list, list_date, after, standard_rating=standard_rating)
+    check = adjusted[0] if adjusted else after
+    if check < floor:
+        return None, f"below the floor of {floor}: published as unrated"
+    return after, None

@@ -17,7 +17,7 @@ from typing import IO, BinaryIO
 
 from tracker.errors import BadInput, NotFound
 from tracker.files.compressed import compression, decompressor
-from tracker.files.values import (
+from tracker.files.source import (
     RATIO_FLOOR,
     SOURCE_ERRORS,
     LimitExceeded,

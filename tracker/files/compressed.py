@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from typing import BinaryIO, SupportsIndex
 
-from tracker.files.values import (
+from tracker.files.source import (
     RATIO_FLOOR,
     LimitExceeded,
     Limits,

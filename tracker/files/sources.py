@@ -5,7 +5,7 @@ path or an empty folder is reported before anything is imported) and hands out `
 user-facing `name` and an `open()` that returns a fresh binary stream on every call. What a
 file holds is told by its first bytes, never unpacked to disk, and one bad entry of a folder
 fails alone; the rules, one by one, are in docs/architecture.md, section tracker/files/.
-This module resolves the paths; the readers are its neighbours: `values` (Source, Limits),
+This module resolves the paths; the readers are its neighbours: `source` (Source, Limits),
 `compressed` (gzip, bzip2, xz), `archives` (zip, tar) and `spool` (standard input, pipes).
 """
 
@@ -22,8 +22,7 @@ from typing import BinaryIO
 from tracker.errors import BadInput, NotFound
 from tracker.files.archives import HEAD, MAX_NESTING, is_tar, sources_of, zip_sources
 from tracker.files.compressed import compression
-from tracker.files.spool import spool_path, spool_source, spool_sources, stdin_sources
-from tracker.files.values import (
+from tracker.files.source import (
     PGN_SUFFIXES,
     RATIO_FLOOR,
     GiB,
@@ -41,6 +40,7 @@ from tracker.files.values import (
     shown,
     size_text,
 )
+from tracker.files.spool import spool_path, spool_source, spool_sources, stdin_sources
 
 __all__ = [
     "MAX_NESTING",

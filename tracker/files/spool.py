@@ -16,7 +16,7 @@ from typing import IO, BinaryIO, cast
 
 from tracker.errors import BadInput
 from tracker.files.archives import HEAD, Positioned, sources_of
-from tracker.files.values import LimitExceeded, Limits, MiB, Source, size_text
+from tracker.files.source import LimitExceeded, Limits, MiB, Source, size_text
 
 _SPOOL_MEMORY = 32 * 1024 * 1024
 

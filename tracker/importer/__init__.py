@@ -7,7 +7,7 @@ so a kill mid-way leaves nothing of it and a file that changed meanwhile fails w
 flow, step by step, and how a big file is split: docs/architecture.md, section
 tracker/importer/.
 
-The modules: `values` (options, reports), `prepare` (a game's tags to a checked
+The modules: `contract` (options, reports), `prepare` (a game's tags to a checked
 `PreparedGame`), `batches` (the batches of a source, in process or in forked workers) and
 this one (the use case). None imports sqlalchemy (the store does that) nor chess
 (tracker.pgn does).
@@ -27,8 +27,7 @@ from typing import Any, BinaryIO
 from tracker.errors import BadInput, TrackerError
 from tracker.importer import batches as tunables
 from tracker.importer.batches import batches_of, shared_stream, source_size
-from tracker.importer.prepare import STANDARD_VARIANTS, START_FEN, Preparer, classify_list
-from tracker.importer.values import (
+from tracker.importer.contract import (
     ImportOptions,
     ImportReport,
     NoProgress,
@@ -37,6 +36,7 @@ from tracker.importer.values import (
     Source,
     SourceReport,
 )
+from tracker.importer.prepare import STANDARD_VARIANTS, START_FEN, Preparer, classify_list
 from tracker.model import RESULTS, NotRated
 from tracker.store import Store
 from tracker.store.db import DamagedDatabase

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple
 
 from tracker.errors import TrackerError
+from tracker.importer.contract import ImportOptions, Reader
 from tracker.importer.prepare import Preparer
-from tracker.importer.values import ImportOptions, Reader
 from tracker.model import PreparedGame, RawGame, Skipped
 from tracker.pgn.stream import LineCount
 

@@ -11,11 +11,12 @@ keeps the malformed rows it skipped in `problems`. The modules, by job:
 - `layout`: the TXT layouts read from a header, the month and list a file name names;
 - `txtrows`: the rows of a TXT list, cut at their columns or their blanks;
 - `xmlrows`: the rows of an XML list, through expat with every DTD and entity door shut;
-- `values`: each field's value read from its text (IDs, titles, flags, birth years).
+- `fields`: each field's value read from its text (IDs, titles, flags, birth years).
 """
 
 from __future__ import annotations
 
+from tracker.lists.fields import MIN_AGE, birth_year_of
 from tracker.lists.layout import (
     TxtLayout,
     list_from_name,
@@ -25,7 +26,6 @@ from tracker.lists.layout import (
 )
 from tracker.lists.listfile import ListFile, open_list
 from tracker.lists.txtrows import MAX_LINE
-from tracker.lists.values import MIN_AGE, birth_year_of
 from tracker.lists.xmlrows import MAX_MARKUP, MAX_TEXT
 from tracker.model import MAX_RATING, ListRating, ListRow  # defined in tracker.model
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from tracker.errors import BadInput, NotFound
+from tracker.lists.fields import Labels
 from tracker.lists.layout import NAME_LIST, TxtLayout, list_from_name, period_from_name
-from tracker.lists.values import Labels
 from tracker.model import Period, RatingList
 
 MAX_PROBLEMS = 1_000  # more malformed rows than this: the file is not what it claims to be

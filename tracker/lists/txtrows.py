@@ -11,17 +11,7 @@ import bisect
 from collections.abc import Iterable, Iterator
 
 from tracker.errors import BadInput
-from tracker.lists.layout import (
-    COMBINED_FIGURES,
-    EXPECTED,
-    SINGLE_FIGURES,
-    TOKEN,
-    TxtLayout,
-    period_from_header,
-    read_header,
-)
-from tracker.lists.opened import BLOCK, OpenedList
-from tracker.lists.values import (
+from tracker.lists.fields import (
     OLD_TITLES,
     TITLE_CODES,
     Labels,
@@ -34,6 +24,16 @@ from tracker.lists.values import (
     read_name,
     read_title,
 )
+from tracker.lists.layout import (
+    COMBINED_FIGURES,
+    EXPECTED,
+    SINGLE_FIGURES,
+    TOKEN,
+    TxtLayout,
+    period_from_header,
+    read_header,
+)
+from tracker.lists.opened import BLOCK, OpenedList
 from tracker.model import ListRow, Period
 
 MAX_LINE = 1_024

@@ -15,8 +15,7 @@ from typing import Any
 from xml.parsers import expat
 
 from tracker.errors import BadInput
-from tracker.lists.opened import CHUNK, OpenedList
-from tracker.lists.values import (
+from tracker.lists.fields import (
     RowError,
     birth_year_of,
     list_labels,
@@ -26,6 +25,7 @@ from tracker.lists.values import (
     read_name,
     read_title,
 )
+from tracker.lists.opened import CHUNK, OpenedList
 from tracker.model import ListRow, RatingList
 
 THIN_LIMIT = 1 << 22  # no </player> in this many bytes: hand them to expat as they are

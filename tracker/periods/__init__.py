@@ -7,8 +7,10 @@ rules come from tracker.fide; nothing here reads a file or a database. The publi
 docs/architecture.md, section tracker/periods/.
 
 Modules: `facts` (what comes in, the list calendar, grouping into units), `rows` (what comes
-out), `replay` (the loop), `state` (what the loop knows between periods), `pins` (which list
-a tournament may be pinned to).
+out), `replay` (the loop, in named steps), `state` (what the loop knows between periods; it
+changes only through its own methods), `plans` (how a tournament enters its period: the games
+counted, its Ro), `tags` (the player's Elo tags as evidence), `pins` (which list a tournament
+may be pinned to).
 """
 
 from __future__ import annotations

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from tracker.fide import PeriodOut, PlayerFacts, TournamentIn, derive_k, edition_for
+from tracker.fide import PeriodOut, PlayerFacts, TournamentIn, derive_k, edition_for, policies
 from tracker.model import MAX_K, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
@@ -38,7 +38,14 @@ def _newcomer_k(rating_list: RatingList, period: Period) -> int:
 class ReplayState:
     """What the replay knows between periods."""
 
-    def __init__(self, inputs: ReplayInputs) -> None:
+    def __init__(
+        self,
+        inputs: ReplayInputs,
+        *,
+        playoffs: Mapping[int, int] | None = None,
+        standard_of: Callable[[Unit], frozenset[int]] | None = None,
+        standard_tags: Mapping[Period, list[tuple[int, str]]] | None = None,
+    ) -> None:
         self.inputs = inputs
         self.rating: int | None = None
         self.source = "unrated"
@@ -71,15 +78,105 @@ class ReplayState:
         self.standard_lists = sorted(inputs.standard_ratings)
         # Play-off games the schedule put on the standard list, by tournament (tracker.periods
         # .schedule.classical_playoffs): said in the period's notes.
-        self.playoffs: dict[int, int] = {}
+        self.playoffs: Mapping[int, int] = playoffs or {}
         # Rapid/blitz tags put aside as the standard rating, by list (said in the notes).
-        self.standard_tags: dict[Period, list[tuple[int, str]]] = {}
+        self.standard_tags: Mapping[Period, list[tuple[int, str]]] = standard_tags or {}
         # Why the replay waits for a rating of this list (the first tags were the standard
         # rating): its games are not counted until an official entry or a tag of the list.
         self.waiting: str | None = None
         # rapid/blitz: the player's standard ratings of a tournament's month (its tags that are
         # one are no rating of this list: policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)
-        self.standard_of: Callable[[Unit], frozenset[int]] | None = None
+        self.standard_of = standard_of
+
+    def start_official(self, entry: OfficialEntry, source: str, games_inside: int) -> None:
+        """The replay starts at an official entry (its rating is published on its list);
+        `games_inside`: the counted games of the tournaments inside that rating."""
+        assert entry.rating is not None
+        self.rating = entry.rating
+        self.source = source
+        self.start_rated(entry.rating)
+        self.publish(entry.period, entry.rating)
+        self.learn(entry)
+        if self.recorded_games is not None:
+            # The recorded count is "before the first game in the database": the games
+            # inside the starting official rating are completed too.
+            self.rated_games += games_inside
+        self.remember(entry.period)
+
+    def start_at_tag(self, tag: int, source: str) -> None:
+        """The replay starts from the player's own Elo tag in the first tournaments."""
+        self.rating = tag
+        self.source = source
+        self.start_rated(tag)
+
+    def wait_for(self, why: str) -> None:
+        """The replay waits for a rating of this list (`why`: the tags put aside as the
+        standard rating): the games are not counted until an official entry or a tag."""
+        self.waiting = why
+
+    def count_from_first_rating(self) -> None:
+        """The replay starts unrated: it counts the games completed from its first rating."""
+        self.games_known = True
+
+    def completed_before(self, games: int) -> None:
+        """The counted games stored from before the replay's start: 30 of them make the
+        games completed a count, not the policy's assumption."""
+        if games >= ASSUMED_GAMES_WHEN_ESTABLISHED:
+            self.rated_games = max(self.rated_games, games)
+            self.games_known = True
+
+    def carry_over(self, period: Period) -> None:
+        """A list without games, official entry or adjustment: the rating carries over."""
+        self.publish(period, self.rating)
+        self.remember(period)
+
+    def seeded(self, facts: PlayerFacts) -> None:
+        """The period's facts once the standard seed counts as a rating published on this
+        list (policy SEED_COUNTS_AS_PUBLISHED_FOR_K): "2400 ever" and "reached 2300", for
+        good, as `publish` sets them."""
+        self.ever_2400, self.reached_2300 = facts.ever_2400, facts.reached_2300
+
+    def count_rated(self, games: int) -> None:
+        """Games the period rated (a change or a first rating): games completed."""
+        self.rated_games += games
+
+    def pool_games(self, games: Iterable[tuple[Unit, TournamentIn]], since: dt.date) -> None:
+        """An unrated player's tournaments toward a first rating: these join the pool, and
+        those that started before `since` (out of the window) leave it."""
+        self.pool.extend((u, t, []) for u, t in games)
+        self.pool = [p for p in self.pool if p[1].start >= since]
+
+    def first_rated(self, games: int) -> None:
+        """A first rating: its games are completed, and the pool is spent."""
+        self.rated_games += games
+        self.pool = []
+
+    def close_period(
+        self,
+        period: Period,
+        rating: int | None,
+        source: str | None,
+        entry: OfficialEntry | None,
+        dropped: bool,
+    ) -> None:
+        """The list of `period` is published at `rating` (None: unrated), the next period
+        starts from it; `source` says where it came from (None: as before); `entry` is the
+        list's official entry, learnt; `dropped`: rated before, unrated now (the floor)."""
+        if source is not None:
+            self.source = source
+        if dropped:
+            self.pool = []
+            if not policies.RATED_GAMES_KEPT_AFTER_FLOOR_DROP:
+                self.rated_games = 0
+        self.rating = rating
+        if rating is not None:
+            self.waiting = None
+        self.publish(period, rating)
+        if entry is not None:
+            self.learn(entry)
+        self.remember(period)
+        if rating is None:
+            self.source = "unrated"
 
     def publish(self, period: Period, rating: int | None) -> None:
         """Record the rating on the list of `period` (None: unrated on that list)."""
@@ -139,6 +236,29 @@ class ReplayState:
         p = self._order[i - 1]
         rating = self.published[p]
         return None if rating is None else (p, rating)
+
+    def standard_on_list(self, period: Period) -> int | None:
+        """The standard rating published on the list of `period` (the Oct 2022 raise
+        compares the rapid/blitz rating of a list with the standard rating of the same
+        list)."""
+        best = self._latest_standard(period)
+        return None if best is None else best[1]
+
+    def standard_in_force(self, on: dt.date) -> tuple[Period, int] | None:
+        """The standard list in force on `on` and its rating: the rating a player unrated in
+        rapid/blitz starts a tournament that started on `on` from (spec 1.2: the ratings of
+        the list in force at the tournament's start, even when it is rated on a later
+        list)."""
+        return self._latest_standard(Period.of(on))
+
+    def _latest_standard(self, period: Period) -> tuple[Period, int] | None:
+        """The latest published standard list on or before `period`, and its rating."""
+        lists = self.standard_lists
+        i = bisect.bisect_right(lists, period)
+        if i == 0:
+            return None
+        p = lists[i - 1]
+        return p, self.inputs.standard_ratings[p]
 
 
 def _official_k(

@@ -152,94 +152,128 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
     """`tracker next` as text: the last official rating, the lists since it (the last
     DETAIL_LISTS in full), the expected rating and how far that list is from `today`, and
     what is still open for it, each kind of thing left out summed up in a line."""
-    rl = rep.rating_list
-    who = rep.player.command_name
-    lines: list[str] = []
-    if rep.last_official is not None:
-        line = f"Last official {rl} rating: {rep.last_rating} ({rep.last_official} list)"
-        if today is not None:
-            months = _months(rep.last_official.list_date, today)
-            if months >= 12:
-                line += f", {months_text(months)} ago"
-        lines.append(line)
-    elif rep.waiting:
-        lines.append(
-            f"No official {rl} rating recorded, and no Elo tag that is one (the tags of the "
-            f"player's {rl} events are the standard rating): the {rl} history waits for an "
-            f"official rating (`tracker official add {who} --list {rl} --period YYYY-MM "
-            "--rating R`)."
-        )
-    else:
-        lines.append(
-            f"No official {rl} rating recorded: the replay starts from the games "
-            "(record one with `tracker official add`)."
-        )
+    lines = [_official_line(rep, today)]
     if not rep.rows:
-        lines.append("No games since then: the next list should show the same rating.")
-        if (
-            today is not None
-            and rep.last_official is not None
-            and _months(rep.last_official.list_date, today) >= 12
-        ):
-            lines.append(
-                "  FIDE has published lists since: record the latest with "
-                f"`tracker official add {who} --period YYYY-MM --rating R` "
-                "or import it (`tracker official import FILE`)."
-            )
-        return lines
+        return lines + _no_games_lines(rep, today)
     lines.append("")
-    games = sum(r.games for r in rep.rows)
     first = rep.rows[0]
     if first.rating_before is not None and first.rating_before != rep.last_rating:
         lines.append(
             f"The replay starts from {first.rating_before} ({first.rating_before_source})"
             + ("." if rep.last_rating is None else f", not from the official {rep.last_rating}.")
         )
-    rated = [i for i, r in enumerate(rep.rows) if r.games]
-    cut = rated[-DETAIL_LISTS] if len(rated) >= DETAIL_LISTS else 0
-    cut = 0 if len(rep.rows) <= 2 * DETAIL_LISTS else max(cut, len(rep.rows) - 2 * DETAIL_LISTS)
-    detail, summed = rep.rows[cut:], rep.rows[:cut]
+    detail, summed = _split_rows(rep.rows)
     if summed:
-        s_games = sum(r.games for r in summed)
-        lines.append(
-            f"Games since then: {plural(games, 'game')} on {len(rep.rows)} lists "
-            f"({rep.rows[0].period} to {rep.rows[-1].period})."
-        )
-        before = "unrated" if summed[0].rating_before is None else str(summed[0].rating_before)
-        after = "unrated" if summed[-1].published is None else str(summed[-1].published)
-        lines.append(
-            f"  {summed[0].period} to {summed[-1].period}: {before} -> {after} "
-            f"({len(summed)} lists, {plural(s_games, 'game')}; each in "
-            f"`tracker history --list {rl} --from {summed[0].period}`)"
-        )
+        lines += _summed_lines(rep, summed)
     else:
         lines.append("Games since then, by the list expected to rate them:")
     for r in detail:
-        if not r.games and r.out is None and r.first is None:
-            labels = ", ".join(p.unit.label for p in r.tournaments)
-            why = not_counted_text(r) or "no game counted"
-            lines.append(f"  {r.period}: {why} ({labels})")
-            continue
-        lines.append(_period_line(r))
-        for plan in r.tournaments:
-            lines.append(f"    {plan.unit.label} ({unit_dates(plan.unit)})")
-        if r.first is not None:
-            lines += ignored_lines(r.first, "    ", "ignored for the first rating")
-        if r.source == "Elo tag" and r.tag_difference not in (None, 0):
-            lines.append(
-                f"    the list's rating is the player's own Elo tag {r.elo_tag} "
-                "(a tournament that started under it)"
-            )
-        lines += [f"    {assumption_text(a, rep.player)}" for a in r.assumptions]
-        assumed_list = list_assumed_games(r)
-        if assumed_list:
-            lines.append(
-                f"    list assumed: {plural(assumed_list, 'game')} without a time control "
-                "(`tracker event set ID --list LIST` corrects a tournament)"
-            )
-        if r.not_counted:
-            lines.append(f"    {not_counted_text(r)}")
-        lines += [f"    period assumed: {x}" for x in closing_texts(r)]
+        lines += _detail_lines(rep, r)
+    lines += _summed_notes(rep, summed)
+    lines.append("")
+    lines += _expected_lines(rep, today)
+    lines += _open_lines(rep)
+    return lines
+
+
+def _official_line(rep: NextReport, today: dt.date | None) -> str:
+    """The last official rating (and how long ago, past a year), or why there is none."""
+    rl = rep.rating_list
+    if rep.last_official is not None:
+        line = f"Last official {rl} rating: {rep.last_rating} ({rep.last_official} list)"
+        if today is not None:
+            months = _months(rep.last_official.list_date, today)
+            if months >= 12:
+                line += f", {months_text(months)} ago"
+        return line
+    if rep.waiting:
+        return (
+            f"No official {rl} rating recorded, and no Elo tag that is one (the tags of the "
+            f"player's {rl} events are the standard rating): the {rl} history waits for an "
+            f"official rating (`tracker official add {rep.player.command_name} --list {rl} "
+            "--period YYYY-MM --rating R`)."
+        )
+    return (
+        f"No official {rl} rating recorded: the replay starts from the games "
+        "(record one with `tracker official add`)."
+    )
+
+
+def _no_games_lines(rep: NextReport, today: dt.date | None) -> list[str]:
+    """No games since the last official list: the same rating next, and, a year on, the
+    advice to record the lists FIDE has published since."""
+    lines = ["No games since then: the next list should show the same rating."]
+    if (
+        today is not None
+        and rep.last_official is not None
+        and _months(rep.last_official.list_date, today) >= 12
+    ):
+        lines.append(
+            "  FIDE has published lists since: record the latest with "
+            f"`tracker official add {rep.player.command_name} --period YYYY-MM --rating R` "
+            "or import it (`tracker official import FILE`)."
+        )
+    return lines
+
+
+def _split_rows(rows: Sequence[PeriodRow]) -> tuple[Sequence[PeriodRow], Sequence[PeriodRow]]:
+    """The lists shown in full (the last DETAIL_LISTS with games, and those after them) and
+    the lists before them, summed up when there are more than twice DETAIL_LISTS."""
+    rated = [i for i, r in enumerate(rows) if r.games]
+    cut = rated[-DETAIL_LISTS] if len(rated) >= DETAIL_LISTS else 0
+    cut = 0 if len(rows) <= 2 * DETAIL_LISTS else max(cut, len(rows) - 2 * DETAIL_LISTS)
+    return rows[cut:], rows[:cut]
+
+
+def _summed_lines(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
+    """The games since the last official list, and the lists summed up in one line."""
+    rl = rep.rating_list
+    games = sum(r.games for r in rep.rows)
+    s_games = sum(r.games for r in summed)
+    before = "unrated" if summed[0].rating_before is None else str(summed[0].rating_before)
+    after = "unrated" if summed[-1].published is None else str(summed[-1].published)
+    return [
+        f"Games since then: {plural(games, 'game')} on {len(rep.rows)} lists "
+        f"({rep.rows[0].period} to {rep.rows[-1].period}).",
+        f"  {summed[0].period} to {summed[-1].period}: {before} -> {after} "
+        f"({len(summed)} lists, {plural(s_games, 'game')}; each in "
+        f"`tracker history --list {rl} --from {summed[0].period}`)",
+    ]
+
+
+def _detail_lines(rep: NextReport, r: PeriodRow) -> list[str]:
+    """One list shown in full: its change, its tournaments, and what it assumed or left
+    out."""
+    if not r.games and r.out is None and r.first is None:
+        labels = ", ".join(p.unit.label for p in r.tournaments)
+        why = not_counted_text(r) or "no game counted"
+        return [f"  {r.period}: {why} ({labels})"]
+    lines = [_period_line(r)]
+    for plan in r.tournaments:
+        lines.append(f"    {plan.unit.label} ({unit_dates(plan.unit)})")
+    if r.first is not None:
+        lines += ignored_lines(r.first, "    ", "ignored for the first rating")
+    if r.source == "Elo tag" and r.tag_difference not in (None, 0):
+        lines.append(
+            f"    the list's rating is the player's own Elo tag {r.elo_tag} "
+            "(a tournament that started under it)"
+        )
+    lines += [f"    {assumption_text(a, rep.player)}" for a in r.assumptions]
+    assumed_list = list_assumed_games(r)
+    if assumed_list:
+        lines.append(
+            f"    list assumed: {plural(assumed_list, 'game')} without a time control "
+            "(`tracker event set ID --list LIST` corrects a tournament)"
+        )
+    if r.not_counted:
+        lines.append(f"    {not_counted_text(r)}")
+    lines += [f"    period assumed: {x}" for x in closing_texts(r)]
+    return lines
+
+
+def _summed_notes(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
+    """What the lists summed up assumed, left out or re-anchored on, counted."""
+    lines: list[str] = []
     if summed:
         s_assumed = sum(list_assumed_games(r) for r in summed)
         s_skipped = sum(n for r in summed for _, n in not_counted_counts(r))
@@ -268,25 +302,37 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
             + ")"
         )
     lines += [f"  earlier lists: {a}" for a in sorted(assumed)]
-    lines.append("")
+    return lines
+
+
+def _expected_lines(rep: NextReport, today: dt.date | None) -> list[str]:
+    """The expected rating on the next list, and whether that list is out already or far
+    ahead of `today`."""
     final = "unrated" if rep.expected is None else str(rep.expected)
-    lines.append(f"Expected {rl} rating on the {rep.next_period} list: {final}")
+    lines = [f"Expected {rep.rating_list} rating on the {rep.next_period} list: {final}"]
     if today is not None and rep.next_period is not None:
         ago = _months(rep.next_period.list_date, today)
         ahead = future_text(rep.next_period, today)
         if rep.next_period.list_date <= today:
             lines.append(
                 f"  That list was published {months_text(ago) + ' ago' if ago > 0 else 'already'}"
-                f": its rating is FIDE's to read (record it with `tracker official add {who} "
-                f"--period {rep.next_period} --rating R`, or import the list)."
+                ": its rating is FIDE's to read (record it with `tracker official add "
+                f"{rep.player.command_name} --period {rep.next_period} --rating R`, or import "
+                "the list)."
             )
         elif ahead is not None:
             lines.append(f"  That list is {ahead}")
+    return lines
+
+
+def _open_lines(rep: NextReport) -> list[str]:
+    """What is still open for the next list (at most OPEN_LINES lines), and the tournaments
+    of earlier lists that may have been rated a list later."""
+    lines: list[str] = []
     groups = open_groups(rep.open)
     if groups:
         lines.append("Still open:")
-        shown = groups[:OPEN_LINES]
-        for why, names in shown:
+        for why, names in groups[:OPEN_LINES]:
             if len(names) == 1:
                 lines.append(f"  {names[0]}: {why}")
             else:

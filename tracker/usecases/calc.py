@@ -149,30 +149,11 @@ def calculate(
     period = rating_period(period, on, rl)
     list_date = period.list_date
     edition = edition_for(rl, list_date)
-    names = (
-        edition.name
-        if start_edition.name == edition.name
-        else f"per-game rules {start_edition.name}, period rules {edition.name}"
-    )
+    names = _editions(start_edition.name, edition.name)
     played = tuple(g if isinstance(g, GameIn) else parse_opponent(g) for g in games)
     if not played:
         raise BadInput("give at least one opponent as RATING:SCORE (for example 1650:0.5)")
-    if k is not None and not 1 <= k <= MAX_K:
-        raise BadInput(
-            f"--k must be a positive whole number up to {MAX_K} (usually 40, "
-            f"20 or 10; 30, 25 or 15 in older editions; less by the 700 rule), "
-            f"not {k}"
-        )
-    if period_games is not None and period_games < 0:
-        raise BadInput("--period-games must be zero or more")
-    if rated_games is not None and rated_games < 0:
-        raise BadInput("--rated-games must be zero or more")
-    if birth_year is not None and not 1900 <= birth_year <= on.year:
-        raise BadInput(f"--birth-year {birth_year} is not a plausible birth year")
-    if standard_rating is not None and not 1 <= standard_rating <= MAX_RATING:
-        raise BadInput(
-            f"--standard-rating {standard_rating}: a rating must be between 1 and {MAX_RATING}"
-        )
+    _check_values(k, period_games, rated_games, birth_year, on.year, standard_rating)
     tournament = TournamentIn(on, rating, played, label="the games given")
     seed: int | None = None
     if unrated:
@@ -192,16 +173,7 @@ def calculate(
         raise BadInput("give your rating with --rating N, or --unrated for a first rating")
     if not 1 <= rating <= MAX_RATING:
         raise BadInput(f"--rating {rating}: a rating must be between 1 and {MAX_RATING}")
-    # Unrated on this list (seeded): no game completed on it unless --rated-games says so
-    # (the replay's recorded games describe the standard list only, PLAYER_FACTS_LISTS).
-    assumed = 0 if seed is not None else ASSUMED_GAMES
-    facts = PlayerFacts(
-        birth_year=birth_year,
-        rated_games=assumed if rated_games is None else rated_games,
-        ever_2400=ever_2400,
-        reached_2300=reached_2300,
-        games_assumed="give --rated-games" if rated_games is None else None,
-    )
+    facts = _facts(birth_year, rated_games, ever_2400, reached_2300, seeded=seed is not None)
     result = rate_period(
         rating,
         [tournament],
@@ -227,4 +199,57 @@ def calculate(
         adjusted=adjusted,
         seed=seed,
         note=None if seed is None else seed_note(rl, seed),
+    )
+
+
+def _editions(start: str, period: str) -> str:
+    """The edition's name, or the per-game and the period editions' names when they differ."""
+    return start if start == period else f"per-game rules {start}, period rules {period}"
+
+
+def _check_values(
+    k: int | None,
+    period_games: int | None,
+    rated_games: int | None,
+    birth_year: int | None,
+    year: int,
+    standard_rating: int | None,
+) -> None:
+    """The options' values, each refused with what it may be (`year`: the tournament's)."""
+    if k is not None and not 1 <= k <= MAX_K:
+        raise BadInput(
+            f"--k must be a positive whole number up to {MAX_K} (usually 40, "
+            f"20 or 10; 30, 25 or 15 in older editions; less by the 700 rule), "
+            f"not {k}"
+        )
+    if period_games is not None and period_games < 0:
+        raise BadInput("--period-games must be zero or more")
+    if rated_games is not None and rated_games < 0:
+        raise BadInput("--rated-games must be zero or more")
+    if birth_year is not None and not 1900 <= birth_year <= year:
+        raise BadInput(f"--birth-year {birth_year} is not a plausible birth year")
+    if standard_rating is not None and not 1 <= standard_rating <= MAX_RATING:
+        raise BadInput(
+            f"--standard-rating {standard_rating}: a rating must be between 1 and {MAX_RATING}"
+        )
+
+
+def _facts(
+    birth_year: int | None,
+    rated_games: int | None,
+    ever_2400: bool,
+    reached_2300: bool,
+    *,
+    seeded: bool,
+) -> PlayerFacts:
+    """The facts K is derived from: without --rated-games an established player, but
+    unrated on this list (seeded) no game completed on it unless --rated-games says so (the
+    replay's recorded games describe the standard list only, PLAYER_FACTS_LISTS)."""
+    assumed = 0 if seeded else ASSUMED_GAMES
+    return PlayerFacts(
+        birth_year=birth_year,
+        rated_games=assumed if rated_games is None else rated_games,
+        ever_2400=ever_2400,
+        reached_2300=reached_2300,
+        games_assumed="give --rated-games" if rated_games is None else None,
     )

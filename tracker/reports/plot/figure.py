@@ -1,19 +1,7 @@
-"""The rating chart (the only module that imports matplotlib; Agg backend).
-
-`draw_chart(chart)` draws a `tracker.reports.chart.Chart` as small multiples: one panel per
-list, stacked, each with its own y scale (a rapid line far from the standard one does not
-squash it), one shared time axis. In each panel: the replayed rating as a step line (a step
-at every list), its starting point, the official ratings as diamonds with their values, the
-player's own Elo tags the replay re-anchored on, the tournaments (up for a gain, down for a
-loss) at the rating they were played under, the gap between a replayed and an official
-rating as a red segment with the difference, and the next list `tracker next` expects as a
-dashed step. A y axis spans at least MIN_SPAN points (a 12-point drop stays small); the
-legend, outside the panels, names every marker drawn; values are written only where their
-drawn boxes cover no other value. `plot_history(chart, output)` writes PNG or SVG by the
-file suffix; in SVG each period's point, tournament and official rating is a group with a
-`<title>` (shown on hover) and `data-` attributes. The output is deterministic for the same
-input (no timestamps in the file).
-"""
+"""The rating chart's figure (tracker.reports.plot): the panels laid out one above the other
+over one time axis, the legend, the values written where they cover nothing, and the chart
+written as PNG or SVG (with hover titles). Each list's panel is drawn by
+tracker.reports.plot.panel; the Agg backend is chosen by the package."""
 
 from __future__ import annotations
 
@@ -22,43 +10,38 @@ import html
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-import matplotlib
+import matplotlib.dates as mdates
+import matplotlib.patheffects as effects
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.text import Annotation
+from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator
+from matplotlib.transforms import Bbox
+from matplotlib.typing import LineStyleType
 
-matplotlib.use("Agg")
-
-import matplotlib.dates as mdates  # noqa: E402
-import matplotlib.patheffects as effects  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.axes import Axes  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.text import Annotation  # noqa: E402
-from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator  # noqa: E402
-from matplotlib.transforms import Bbox  # noqa: E402
-from matplotlib.typing import LineStyleType  # noqa: E402
-
-from tracker.errors import BadInput, TrackerError  # noqa: E402
-from tracker.files.outputs import resolve_output, write_atomic  # noqa: E402
-from tracker.model import Period, RatingList  # noqa: E402
-from tracker.reports.chart import (  # noqa: E402
-    Chart,
-    ChartList,
-    ChartPeriod,
-    ChartTournament,
+from tracker.errors import BadInput, TrackerError
+from tracker.files.outputs import resolve_output, write_atomic
+from tracker.model import Period, RatingList
+from tracker.reports.chart import Chart, ChartList, ChartPeriod
+from tracker.reports.plot.panel import (
+    COLORS,
+    GAP_COLOR,
+    Drawing,
+    Value,
+    date_x,
+    days_of,
+    draw_list,
+    values_of,
 )
 
 FORMATS = {".png": "png", ".svg": "svg"}
-COLORS: dict[str, str] = {
-    RatingList.STANDARD: "#1f5fa8",
-    RatingList.RAPID: "#d0741c",
-    RatingList.BLITZ: "#3a8f3a",
-}
-GAP_COLOR = "#c0392b"
 MARK_COLOR = "#555555"  # the legend's markers that stand for every list
 
 
@@ -106,8 +89,6 @@ MAX_TICKS = 12
 TICK_STEPS = (1, 2, 3, 4, 6, 12, 24, 36, 60, 120)  # months between two x labels
 MARGIN_DAYS = 20  # room left and right of the first and last list
 MIN_SPAN = 100  # the y axis spans at least this many rating points
-DENSE = 30  # a list with more points than this: smaller markers
-BUSY = 16  # a list with more points than this: its last, highest and lowest values only
 DPI = 100
 # The layout, in inches: the panels at the left, the legend at the right of them.
 WIDTH = 10.0
@@ -153,375 +134,12 @@ def y_limits(values: Sequence[int]) -> tuple[float, float]:
     return low, high
 
 
-def _num(day: dt.date) -> float:
-    """A date as matplotlib's date number."""
-    return float(mdates.date2num(day))  # type: ignore[no-untyped-call]
-
-
 def _plain(text: str) -> str:
     """Text drawn as it is: a `$` would start matplotlib's mathtext (and a lone one fail)."""
     return text.replace("$", r"\$")
 
 
-@dataclass(frozen=True)
-class _Value:
-    """A value to write beside a point: lower priorities are written first."""
-
-    priority: int
-    x: float
-    y: float
-    text: str
-    color: str
-    ha: str
-    va: str
-    offset: tuple[float, float]
-    weight: str
-
-
-@dataclass
-class _Drawing:
-    """What draw_chart collects while drawing: the hover texts and data attributes of the
-    SVG groups, the values to write in the panel being drawn, the kinds of marks drawn (the
-    legend's entries)."""
-
-    titles: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
-    labels: list[_Value] = field(default_factory=list)
-    kinds: set[str] = field(default_factory=set)
-
-    def group(self, artist: object, gid: str, title: str, **data: str) -> None:
-        artist.set_gid(gid)  # type: ignore[attr-defined]
-        self.titles[gid] = (title, data)
-
-    def label(
-        self,
-        priority: int,
-        x: float,
-        y: float,
-        text: str,
-        *,
-        color: str,
-        ha: str = "left",
-        va: str = "center",
-        offset: tuple[float, float] = (0, 0),
-        weight: str = "normal",
-    ) -> None:
-        self.labels.append(_Value(priority, x, y, text, color, ha, va, offset, weight))
-
-
-def _steps(cl: ChartList) -> tuple[list[float], list[float], list[tuple[ChartPeriod, float]]]:
-    """The step line of a list (NaN breaks it where a jump is drawn on its own) and the
-    re-anchoring jumps (a period and the rating the next period starts from)."""
-    nan = float("nan")
-    xs: list[float] = []
-    ys: list[float] = []
-    jumps: list[tuple[ChartPeriod, float]] = []
-    level: float | None = None
-    if cl.start is not None and not any(p.start for p in cl.periods):
-        xs.append(_num(cl.start.day))
-        ys.append(cl.start.rating)
-        level = cl.start.rating
-    projected = cl.projection.period if cl.projection is not None else None
-    for p in cl.points:
-        assert p.rating is not None
-        x = _num(p.day)
-        if level is not None:
-            xs.append(x)
-            ys.append(level)
-        elif xs:
-            xs.append(nan)
-            ys.append(nan)
-        if p.period == projected:
-            # the dashed projection takes over from the level before it
-            level = None if p.published is None else float(p.published)
-            xs.append(nan)
-            ys.append(nan)
-            continue
-        xs.append(x)
-        ys.append(p.rating)
-        level = float(p.published if p.published is not None else p.rating)
-        if level != p.rating:
-            jumps.append((p, level))
-            xs.append(nan)
-            ys.append(nan)
-            xs.append(x)
-            ys.append(level)
-    return xs, ys, jumps
-
-
-def _tournaments(cl: ChartList) -> list[tuple[ChartPeriod, int, ChartTournament, int]]:
-    """The tournaments drawn: each with its period, its index there and the rating it was
-    played under. Those played toward a first rating (under no rating) and any before the
-    line starts are left out: no line is there to put them on (the hover of the period that
-    rated them names them)."""
-    origin = min(
-        (
-            _num(d)
-            for d in (
-                *((cl.start.day,) if cl.start is not None else ()),
-                *(p.day for p in cl.points),
-            )
-        ),
-        default=None,
-    )
-    out = []
-    for p in cl.periods:
-        for j, t in enumerate(p.tournaments):
-            ro = t.ro if t.ro is not None else p.rating_before
-            if ro is not None and origin is not None and _num(t.day) >= origin:
-                out.append((p, j, t, ro))
-    return out
-
-
-def _values(cl: ChartList) -> list[int]:
-    """Every rating a list's panel shows (its y axis spans them)."""
-    values = [
-        v for p in cl.periods for v in (p.rating, p.official, p.tag, p.published) if v is not None
-    ]
-    values += [ro for _, _, _, ro in _tournaments(cl)]
-    if cl.start is not None:
-        values.append(cl.start.rating)
-    if cl.projection is not None and cl.projection.expected is not None:
-        values.append(cl.projection.expected)
-    return values
-
-
-def _days(cl: ChartList) -> list[dt.date]:
-    """Every date a list's panel shows (the shared x axis spans those of every list)."""
-    return [
-        *(p.day for p in cl.periods),
-        *((cl.start.day,) if cl.start else ()),
-        *(t.day for _, _, t, _ in _tournaments(cl)),
-    ]
-
-
-def _draw_list(ax: Axes, cl: ChartList, d: _Drawing, stub: float) -> None:
-    """One list in its panel; on a busy list (many points) only its last value, its
-    highest and its lowest are written."""
-    color = COLORS.get(cl.name, "#333333")
-    dense = len(cl.points) > DENSE
-    busy = len(cl.points) > BUSY
-    dot = 2.6 if dense else 4.2
-    rl = cl.rating_list
-    xs, ys, jumps = _steps(cl)
-    ax.plot(xs, ys, color=color, linewidth=1.3 if dense else 1.7, solid_joinstyle="miter", zorder=2)
-    # the start of the replay
-    if cl.start is not None:
-        s = cl.start
-        start_period = next((p for p in cl.periods if p.start), None)
-        (line,) = ax.plot(
-            [_num(s.day)],
-            [s.rating],
-            linestyle="none",
-            marker="s",
-            markersize=dot + 2.5,
-            markerfacecolor="white",
-            markeredgecolor=color,
-            markeredgewidth=1.4,
-            zorder=4,
-        )
-        if start_period is not None:
-            d.group(
-                line,
-                f"{cl.name}-period-{start_period.period}",
-                start_period.describe(rl),
-                period=str(start_period.period),
-                list=cl.name,
-                rating=str(start_period.rating),
-            )
-        else:
-            d.group(
-                line,
-                f"{cl.name}-start",
-                f"{rl}: the replay starts from {s.rating} ({s.what})",
-                list=cl.name,
-                start=str(s.rating),
-            )
-        d.label(
-            0,
-            _num(s.day),
-            s.rating,
-            f"{s.rating}",
-            color=color,
-            ha="right",
-            va="bottom",
-            offset=(-4, 3),
-        )
-        d.kinds.add("start")
-    # the points of the periods (the start's is its square)
-    projected = cl.projection.period if cl.projection is not None else None
-    points = [p for p in cl.points if not p.start]
-    last = points[-1] if points else None
-    rated = [p for p in points if p.period != projected]
-    high = max(rated, key=lambda p: p.rating or 0) if rated else None
-    low = min(rated, key=lambda p: p.rating or 0) if rated else None
-    if len(xs) > 1:
-        d.kinds.add("line")
-    for p in points:
-        assert p.rating is not None
-        x = _num(p.day)
-        if p.period == projected and cl.projection is not None:
-            pr = cl.projection
-            y = float(pr.expected if pr.expected is not None else p.rating)
-            before = y if pr.before is None else float(pr.before)
-            ax.plot(
-                [x, x, x + stub],
-                [before, y, y],
-                color=color,
-                linestyle=(0, (4, 2.5)),
-                linewidth=1.5,
-                zorder=2,
-            )
-            (line,) = ax.plot(
-                [x],
-                [y],
-                linestyle="none",
-                marker="o",
-                markersize=dot + 1.6,
-                markerfacecolor="white",
-                markeredgecolor=color,
-                markeredgewidth=1.4,
-                zorder=4,
-            )
-            d.group(
-                line,
-                f"{cl.name}-period-{p.period}",
-                pr.describe(rl) + "\n" + p.describe(rl),
-                period=str(p.period),
-                list=cl.name,
-                rating=str(p.rating),
-                expected="yes",
-            )
-            d.label(
-                0, x, y, f"{int(y)} expected", color=color, ha="left", va="bottom", offset=(4, 3)
-            )
-            d.kinds.add("projection")
-            continue
-        (line,) = ax.plot(
-            [x], [p.rating], linestyle="none", marker="o", markersize=dot, color=color, zorder=4
-        )
-        d.group(
-            line,
-            f"{cl.name}-period-{p.period}",
-            p.describe(rl),
-            period=str(p.period),
-            list=cl.name,
-            rating=str(p.rating),
-        )
-        d.kinds.add("point")
-        up = p.rating_before is None or p.rating >= p.rating_before
-        priority = 3 if p is last else 4 if p is high or p is low else 9 if busy else 5
-        if priority < 9:
-            d.label(
-                priority,
-                x,
-                p.rating,
-                str(p.rating),
-                color=color,
-                ha="right",
-                va="bottom" if up else "top",
-                offset=(-3, 2 if up else -2),
-            )
-    # official ratings, with their values
-    for p in cl.periods:
-        if p.official is None or p.start:
-            continue
-        x = _num(p.day)
-        diff = p.difference
-        (line,) = ax.plot(
-            [x],
-            [p.official],
-            linestyle="none",
-            marker="D",
-            markersize=dot + 2.2,
-            markerfacecolor="white",
-            markeredgecolor=color,
-            markeredgewidth=1.4,
-            zorder=5,
-        )
-        said = "" if not diff else f"; replayed {p.rating} ({'+' if diff > 0 else ''}{diff})"
-        d.group(
-            line,
-            f"{cl.name}-official-{p.period}",
-            f"{rl} {p.period}: official {p.official}{said}",
-            official=str(p.official),
-            list=cl.name,
-        )
-        d.label(
-            1,
-            x,
-            p.official,
-            str(p.official),
-            color=color,
-            ha="left",
-            va="bottom",
-            offset=(4, 3),
-            weight="bold",
-        )
-        d.kinds.add("official")
-        if diff:
-            assert p.rating is not None
-            ax.plot([x, x], [p.rating, p.official], color=GAP_COLOR, linewidth=1.1, zorder=3)
-            d.label(
-                2,
-                x,
-                (p.rating + p.official) / 2,
-                f"{'+' if diff > 0 else ''}{diff}",
-                color=GAP_COLOR,
-                ha="left",
-                va="center",
-                offset=(4, 0),
-            )
-            d.kinds.add("gap")
-    # the re-anchoring on own Elo tags (and on an official rating: the gap above)
-    for p, level in jumps:
-        if p.official is not None:
-            continue
-        x = _num(p.day)
-        assert p.rating is not None
-        ax.plot([x, x], [p.rating, level], color=color, linewidth=0.9, linestyle=":", zorder=2)
-    tagged = [(_num(p.day), p.tag) for p in cl.periods if p.tag is not None]
-    if tagged:
-        ax.plot(
-            [x for x, _ in tagged],
-            [y for _, y in tagged],
-            linestyle="none",
-            marker="x",
-            markersize=dot + 1.5,
-            color=color,
-            markeredgewidth=1.0,
-            zorder=4,
-        )
-        d.kinds.add("tag")
-    # the tournaments, at the rating they were played under
-    # (a white edge: they sit on the line of their own colour and would melt into it)
-    small = 4.6 if dense else 6.2
-    for p, j, t, ro in _tournaments(cl):
-        change = t.change or 0
-        mark, kind = ("^", "gain") if change > 0 else ("v", "loss") if change < 0 else ("o", "even")
-        even = kind == "even"
-        (line,) = ax.plot(
-            [_num(t.day)],
-            [ro],
-            linestyle="none",
-            marker=mark,
-            markersize=small - (1.5 if even else 0.0),
-            markerfacecolor="white" if even else color,
-            markeredgecolor=color if even else "white",
-            markeredgewidth=0.9 if even else 0.6,
-            alpha=0.85,
-            zorder=3,
-        )
-        d.group(
-            line,
-            f"{cl.name}-tournament-{p.period}-{j}",
-            t.describe(p.period),
-            tournament=str(p.period),
-            list=cl.name,
-        )
-        d.kinds.add(f"tournament-{kind}")
-
-
-def _legend(fig: Figure, d: _Drawing, anchor: tuple[float, float]) -> None:
+def _legend(fig: Figure, d: Drawing, anchor: tuple[float, float]) -> None:
     """One legend for every panel, at `anchor` (figure coordinates, its upper left corner):
     an entry for each kind of mark drawn, in grey (the panels' colours are the lists')."""
 
@@ -597,7 +215,7 @@ def _marks(ax: Axes, dpi: float) -> list[tuple[tuple[float, float], Bbox]]:
     return out
 
 
-def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[_Value]]]) -> None:
+def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[Value]]]) -> None:
     """Each panel's values, most important first, each where it is asked (else on the other
     side of its point, else below or above it instead) only if its drawn box stays inside
     the panel and covers no value written before and no marker (but its own point's and the
@@ -683,8 +301,8 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
     height, rects = _layout(len(drawn), bool(chart.footnote))
     fig = plt.figure(figsize=(WIDTH, height), dpi=DPI)
     try:
-        d = _Drawing()
-        days = [x for cl in drawn for x in _days(cl)]
+        d = Drawing()
+        days = [x for cl in drawn for x in days_of(cl)]
         first, last = min(days), max(days)
         margin = max(dt.timedelta(days=MARGIN_DAYS), (last - first) / 40)
         # the dashed step to the next list is long enough for its value written above it
@@ -692,14 +310,14 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
         span = (last - first).days + 2 * margin.days
         stub = max(margin.days * 1.5, 25.0, (room * span - margin.days) / (1 - room))
         projected = any(cl.projection is not None for cl in drawn)
-        ticks = [_num(t) for t in month_ticks(first, last)]
-        panels: list[tuple[Axes, list[_Value]]] = []
+        ticks = [date_x(t) for t in month_ticks(first, last)]
+        panels: list[tuple[Axes, list[Value]]] = []
         top: Axes | None = None
         for cl, rect in zip(drawn, rects, strict=True):
             ax = fig.add_axes(rect, sharex=top)
             top = top or ax
             d.labels = []
-            _draw_list(ax, cl, d, stub)
+            draw_list(ax, cl, d, stub)
             panels.append((ax, d.labels))
             ax.set_title(
                 _plain(cl.name),
@@ -711,7 +329,7 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
             )
             ax.set_ylabel("rating", fontsize="small")
             ax.grid(True, alpha=0.3)
-            ax.set_ylim(*y_limits(_values(cl)))
+            ax.set_ylim(*y_limits(values_of(cl)))
             ax.yaxis.set_major_locator(
                 MaxNLocator(nbins=8 if len(drawn) == 1 else 5, steps=[1, 2, 5, 10], integer=True)
             )
@@ -722,7 +340,7 @@ def draw_chart(chart: Chart) -> tuple[Figure, dict[str, tuple[str, dict[str, str
         bottom.xaxis.set_major_locator(FixedLocator(ticks))
         bottom.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))  # type: ignore[no-untyped-call]
         bottom.xaxis.set_minor_locator(NullLocator())
-        bottom.set_xlim(_num(first - margin), _num(last + margin) + (stub if projected else 0))
+        bottom.set_xlim(date_x(first - margin), date_x(last + margin) + (stub if projected else 0))
         bottom.tick_params(labelbottom=True)
         for label in bottom.get_xticklabels():
             label.set_rotation(30)

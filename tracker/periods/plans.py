@@ -1,0 +1,227 @@
+"""How one tournament enters its period (pure): which of its games count, the opponents'
+ratings (the lists in force at its start, where imported), and the player's Ro with where it
+came from (`TournamentPlan`). The loop that asks is tracker.periods.replay."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+
+from tracker.fide import GameIn, TournamentIn
+from tracker.fide.editions import FIRST_DATE
+from tracker.fide.eventnames import NAME_REASONS, VARIANT
+from tracker.model import ListKind, ListStatus, NotRated, OfficialEntry, Period, RatingList
+from tracker.periods.facts import (
+    TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
+    GameFact,
+    Unit,
+    list_in_force,
+    previous_list,
+    replay_from,
+    too_early_reason,
+    too_late_reason,
+)
+from tracker.periods.rows import NotCounted, RoSource, TournamentPlan
+from tracker.periods.schedule import not_standard
+from tracker.periods.state import ReplayState
+
+OVERRIDABLE_REASONS = NAME_REASONS - {VARIANT}
+"""The not-rated reasons read from event and round names (a tie-break, an armageddon...):
+a tournament the user put on a list (`tracker event set ID --list LIST`) counts there all
+the same; the user has FIDE's page. A variant is never rated."""
+
+StandardOf = Callable[[Unit], frozenset[int]]
+"""The player's standard ratings of the month a rapid or blitz tournament started in."""
+
+
+def most_common(values: Iterable[int | None]) -> int | None:
+    """The most common value (the lowest of equals); None without a value."""
+    counted = Counter(v for v in values if v is not None)
+    if not counted:
+        return None
+    best = max(counted.values())
+    return min(v for v, n in counted.items() if n == best)
+
+
+def unit_start(unit: Unit) -> dt.date:
+    """A tournament's first day; undated, the day before its period's list."""
+    return unit.start or (unit.period.prev().list_date if unit.period else FIRST_DATE)
+
+
+def is_standard_tag(tag: int, unit: Unit, standard_of: StandardOf | None) -> bool:
+    """Whether a rapid or blitz tournament's tag is the player's standard rating of its
+    month, and so no rating of its list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)."""
+    return (
+        TAG_OF_A_FAST_LIST_IS_THE_STANDARD and standard_of is not None and tag in standard_of(unit)
+    )
+
+
+def game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCounted]]:
+    """The tournament's games the engine counts (as its inputs, and as facts), and those it
+    does not, each with its reason."""
+    ins: list[GameIn] = []
+    used: list[GameFact] = []
+    skipped: list[NotCounted] = []
+    by_schedule = not_standard(unit)
+    for g in unit.games:
+        reason: str | None = None
+        if unit.tournament.excluded:
+            reason = "excluded (tracker event set --exclude)"
+        elif not g.rated and not (
+            unit.tournament.pinned_list is not None and g.not_rated_reason in OVERRIDABLE_REASONS
+        ):
+            # a game not rated anyway keeps its own reason (an online event's: no advice to
+            # put it on another list, where it would not count either)
+            reason = g.not_rated_reason or "not rated"
+        elif g.score is None:
+            reason = NotRated.UNFINISHED.value
+        else:
+            reason = by_schedule.get(g.id)
+        if reason is not None:
+            skipped.append(NotCounted(g, unit.label, reason))
+            continue
+        assert g.score is not None
+        ins.append(GameIn(opponent_rating=g.opponent_elo, score=g.score, label=g.opponent))
+        used.append(g)
+    return ins, used, skipped
+
+
+def rated_by_the_lists(
+    unit: Unit,
+    lists: Mapping[int, Mapping[Period, ListStatus]],
+    kinds: Mapping[Period, ListKind],
+) -> Unit:
+    """The unit with each opponent rated as FIDE's list in force at the tournament's start
+    says (spec section 1: the ratings of the list in force), where an imported list looked
+    that opponent up: its rating, or None (unrated for FIDE) whatever the Elo tag says. A
+    game whose two tags said "unrated" counts when the list gives the opponent a rating.
+    Opponents no imported list looked up keep their tag; so do those an excerpt in force
+    lacks (it says nothing of them), unless the list before it rated them: that rating."""
+    force = list_in_force(unit_start(unit), unit.rating_list) if unit.period else None
+    if force is None:
+        return unit
+    excerpt = kinds.get(force) is ListKind.EXCERPT
+    before = previous_list(force, unit.rating_list) if excerpt else None
+    games: list[GameFact] = []
+    changed = False
+    for g in unit.games:
+        said = lists.get(g.opponent_id, {})
+        used, status = force, said.get(force)
+        lacked = force if excerpt and status is None else None
+        if lacked is not None and before is not None:
+            earlier = said.get(before)
+            if earlier is not None and earlier.rating is not None:
+                used, status = before, earlier
+        if status is None:
+            if lacked is not None:
+                changed = True
+                g = replace(g, not_on_excerpt=lacked)
+            games.append(g)
+            continue
+        changed = True
+        rated, reason = g.rated, g.not_rated_reason
+        if reason == NotRated.UNRATED_OPPONENT and status.rating is not None:
+            rated, reason = True, None
+        games.append(
+            replace(
+                g,
+                opponent_elo=status.rating,
+                rated=rated,
+                not_rated_reason=reason,
+                opponent_rating_source=f"{unit.rating_list} {used} list ({status.source})",
+                opponent_list=used,
+                not_on_excerpt=lacked,
+            )
+        )
+    return replace(unit, games=tuple(games)) if changed else unit
+
+
+def plan_tournament(
+    unit: Unit,
+    state: ReplayState,
+    official: Mapping[Period, OfficialEntry],
+    rating_before: int | None,
+    seeded: bool,
+) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
+    """The tournament's plan (its Ro and where it came from, the games counted), its input
+    to the engine, and the games not counted."""
+    ins, used, skipped = game_inputs(unit)
+    start = unit_start(unit)
+    engine_start = max(start, replay_from(unit.rating_list))
+    force = list_in_force(start, unit.rating_list)
+    entry = official.get(force) if force is not None else None
+    official_ro = entry.rating if entry is not None else None
+    elo_tag = most_common(g.own_elo for g in unit.games)
+    note = None
+    ro: int | None
+    on: Period | None = None
+    if unit.tournament.ro is not None:
+        ro, source, kind = unit.tournament.ro, "--ro override", RoSource.OVERRIDE
+    elif official_ro is not None:
+        ro, source, kind, on = official_ro, f"official {force} list", RoSource.OFFICIAL, force
+    elif (
+        elo_tag is not None
+        and rating_before is not None
+        and not is_standard_tag(elo_tag, unit, state.standard_of)
+    ):
+        # (a rapid or blitz tag that is the standard rating is no Ro of this list: the
+        # replayed rating is, below)
+        ro, source, kind = elo_tag, "Elo tag", RoSource.ELO_TAG
+    else:
+        known = state.in_force(start) if rating_before is not None else None
+        seed = state.standard_in_force(start) if seeded else None
+        if known is not None:
+            ro, source, kind, on = (
+                known[1],
+                f"replayed {known[0]} list",
+                RoSource.REPLAYED,
+                known[0],
+            )
+        elif seed is not None:
+            ro, source, kind, on = seed[1], f"standard {seed[0]} list", RoSource.STANDARD, seed[0]
+        else:
+            ro, source, kind = rating_before, "rating before the period", RoSource.RATING_BEFORE
+    if elo_tag is not None and official_ro is not None and elo_tag != official_ro:
+        note = f"Elo tag {elo_tag} differs from the official {force} rating {official_ro}"
+    t_in = TournamentIn(
+        start=engine_start,
+        own_rating=ro if rating_before is not None else None,
+        games=tuple(ins),
+        label=unit.label,
+    )
+    rated = rating_before is not None
+    tournament = TournamentPlan(
+        unit,
+        ro if rated else None,
+        source if rated else "unrated",
+        elo_tag,
+        official_ro,
+        tuple(used),
+        note,
+        kind if rated else RoSource.UNRATED,
+        on if rated else None,
+    )
+    return tournament, t_in, skipped
+
+
+def placed(
+    units: Iterable[Unit], rl: RatingList
+) -> tuple[dict[Period, list[Unit]], list[NotCounted]]:
+    """The tournaments by rating period, and the games of those that have none, with why."""
+    unplaced: list[NotCounted] = []
+    by_period: dict[Period, list[Unit]] = defaultdict(list)
+    for u in units:
+        if u.period is None:
+            why = (
+                f"no date: pin it with `tracker event set {u.tournament.id} --period YYYY-MM`"
+                if u.end is None
+                else too_early_reason(rl)
+                if u.end < replay_from(rl)
+                else too_late_reason(u.end, u.tournament.id)
+            )
+            unplaced.extend(NotCounted(g, u.label, why) for g in u.games)
+        else:
+            by_period[u.period].append(u)
+    return by_period, unplaced

@@ -1,0 +1,131 @@
+"""The player's own Elo tags as evidence (pure): the tag the replay starts from, the tags of
+each list by the tournaments that started under it, and, on rapid and blitz, the player's
+standard ratings that a tag may merely repeat (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD).
+Which tag a period publishes is the loop's (tracker.periods.replay)."""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from tracker.model import Period, RatingList
+from tracker.periods.facts import (
+    EVIDENCE_OF_NEVER_RATED,
+    TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
+    TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE,
+    GameFact,
+    ReplayInputs,
+    Unit,
+    assign_units,
+    list_in_force,
+)
+from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
+
+
+def start_tag(
+    first_units: Sequence[Unit], standard_of: StandardOf | None = None
+) -> tuple[int | None, str]:
+    """The player's own Elo tag in the first period's tournaments (rated games of
+    tournaments not excluded first): the rating the replay starts from, and the tournaments
+    that carry it. On rapid and blitz a tag that is the player's standard rating of the
+    month is no rating of the list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): when every
+    tag is such, (None, what was put aside); (None, "") without a tag."""
+
+    def tags(rated_only: bool) -> list[tuple[int, Unit]]:
+        return [
+            (g.own_elo, u)
+            for u in first_units
+            for g in u.games
+            if g.own_elo is not None and (not rated_only or (g.rated and not u.tournament.excluded))
+        ]
+
+    pairs = tags(True) or tags(False)
+    if standard_of is not None and TAG_OF_A_FAST_LIST_IS_THE_STANDARD:
+        kept = [(t, u) for t, u in pairs if not is_standard_tag(t, u, standard_of)]
+        if pairs and not kept:
+            t, u = pairs[0]
+            return None, f"the Elo tag {t} in {u.label} is the player's standard rating"
+        pairs = kept
+    tag = most_common(t for t, _ in pairs)
+    if tag is None:
+        return None, ""
+    names = list(dict.fromkeys(u.label for t, u in pairs if t == tag))
+    return tag, ", ".join(names)
+
+
+def standard_ratings_of(games: Sequence[GameFact], inputs: ReplayInputs) -> StandardOf:
+    """The player's standard ratings of a tournament's start (policy
+    TAG_OF_A_FAST_LIST_IS_THE_STANDARD): the official and the published standard rating of
+    the standard list in force then, and the player's tags in standard tournaments that
+    started under that list."""
+    std = RatingList.STANDARD
+    tags: dict[Period, set[int]] = defaultdict(set)
+    for u in assign_units(games, inputs.tournaments, std):
+        on = list_in_force(u.start, std) if u.start is not None else None
+        if on is not None:
+            tags[on].update(g.own_elo for g in u.games if g.own_elo is not None)
+    for e in inputs.official:
+        if e.list == std and e.rating is not None:
+            tags[e.period].add(e.rating)
+    published = sorted(inputs.standard_ratings)
+
+    def of(unit: Unit) -> frozenset[int]:
+        start = unit_start(unit)
+        on = list_in_force(start, std)
+        out = set(tags.get(on, ())) if on is not None else set()
+        i = bisect.bisect_right(published, Period.of(start))
+        if i:
+            out.add(inputs.standard_ratings[published[i - 1]])
+        return frozenset(out)
+
+    return of
+
+
+def tag_evidence(
+    units: Iterable[Unit], rl: RatingList, standard_of: StandardOf | None = None
+) -> tuple[dict[Period, list[tuple[int, str, int]]], dict[Period, list[tuple[int, str]]]]:
+    """The player's own Elo tag in each tournament on this list, by the list in force at its
+    start (the rating of that list as the organiser printed it), with the number of games
+    that carry it: rated games of tournaments not excluded only (an online event's tags are
+    another site's ratings). A tag that a tournament of the same name already carried under
+    an earlier list (a team league's weekends, printed with the season's first rating all
+    season) is no new evidence; nor, on rapid and blitz, a tag that is the player's standard
+    rating of the month (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): those come second, by
+    list, with their tournament."""
+    found: dict[Period, list[tuple[int, str, int]]] = defaultdict(list)
+    aside: dict[Period, list[tuple[int, str]]] = defaultdict(list)
+    first_of: dict[str, tuple[Period, int]] = {}  # event name -> (earliest start list, tag)
+    ordered = sorted(
+        (u for u in units if u.period is not None and not u.tournament.excluded),
+        key=lambda u: (unit_start(u), u.tournament.id),
+    )
+    for u in ordered:
+        own = [g.own_elo for g in u.games if _tag_counts(g, rl) and g.own_elo is not None]
+        if not own:
+            continue
+        # one tag in the whole tournament, nearly always: no counting needed
+        tag = own[0] if own.count(own[0]) == len(own) else most_common(own)
+        on = list_in_force(unit_start(u), rl)
+        if tag is None or on is None:
+            continue
+        if is_standard_tag(tag, u, standard_of):
+            aside[on].append((tag, u.label))
+            continue
+        earlier = first_of.setdefault(u.tournament.name, (on, tag))
+        if earlier[0] < on and earlier[1] == tag:
+            continue  # the same event's tag again, from an earlier list
+        found[on].append((tag, u.label, sum(1 for t in own if t == tag)))
+    return found, aside
+
+
+def _tag_counts(g: GameFact, rl: RatingList) -> bool:
+    """Whether a game's own Elo tag is evidence of the list (a rated game's; on the
+    standard list also a never-rated event's: TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE)."""
+    if g.rated:
+        return True
+    return (
+        TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE
+        and rl == RatingList.STANDARD
+        and g.not_rated_reason in EVIDENCE_OF_NEVER_RATED
+    )
