@@ -92,7 +92,7 @@ def event_show(
     with store_for(db) as store:
         ev = show_event(store, tournament, rl)
     if fmt is not Format.table and ev.other_lists:  # which list the data is of: stderr
-        err.print(other_lists_line(ev), markup=False)
+        err.print(other_lists_line(ev), markup=False, soft_wrap=True)
     if fmt is Format.json:
         emit_json(event_rows(ev, order))
     elif fmt is Format.csv:
