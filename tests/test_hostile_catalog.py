@@ -515,6 +515,22 @@ def _long_games(n: int) -> bytes:
 
 
 _MADE: dict[str, bytes] = {}
+
+
+def _imported(pgn_file: Path, work: Path) -> bytes:
+    """The bytes of a new database holding `pgn_file`, imported (made in `work`)."""
+    from tracker.importer import ImportOptions, import_paths
+    from tracker.store import open_store
+
+    db = work / "made-import.db"
+    with open_store(str(db)) as store:
+        import_paths(store, [str(pgn_file)], ImportOptions())
+    data = db.read_bytes()
+    for leftover in work.glob("made-import.db*"):
+        leftover.unlink()
+    return data
+
+
 TERMINAL_NAME = "Evil\x1b]0;pwned\x07\x1b[2J\u202eX\x85Y\x08"  # OSC, CSI, RLO, C1, BS
 
 
@@ -523,6 +539,7 @@ def make_inputs(made: Path) -> None:
     if not _MADE:
         _MADE["zeros.pgn.bz2"] = bz2.compress(bytes(ZEROS))
         _MADE["big.pgn.gz"] = gzip.compress(b"".join(_game(i) for i in range(6_000)))
+        _MADE["first.db"] = _imported(HOSTILE / "first-event-unrated.pgn", made.parent)
     made.mkdir()
     for name, data in _MADE.items():
         (made / name).write_bytes(data)
@@ -896,6 +913,19 @@ CASES += [
         f"error: {M}players_list.xml is the list of 2999-12, a future list: today is "
         f"{TODAY.isoformat()}, and the latest list FIDE can have published is "
         f"{Period.of(TODAY).next()}\n",
+    ),
+    Case(  # issue 35 item 9: exited 2, "7/2 points is impossible in 3 games"
+        "event-list-first-event-unrated-opponents",
+        ("event", "list", "Novice, Nick", "--db", M + "first.db"),
+        0,
+        "Novice, Nick: tournaments\n\n"
+        "Id  Tournament   Start       End         List      Period   Rated  Points    Rp  "
+        "Change  Not counted  Override\n"
+        "──  ───────────  ──────────  ──────────  ────────  ───────  ─────  ──────  ────  "
+        "──────  ───────────  ────────\n"
+        " 1  Autumn Open  2024-09-11  2024-09-15  standard  2024-10      3     1.5  1650  "
+        "                  2\n",
+        "",
     ),
     Case(
         "official-k-zero",

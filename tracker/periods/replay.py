@@ -64,7 +64,15 @@ def _most_common(values: Iterable[int | None]) -> int | None:
     return min(v for v, n in counted.items() if n == best)
 
 
-def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCounted]]:
+def _game_inputs(
+    unit: Unit, unrated: bool = False
+) -> tuple[list[GameIn], list[GameFact], list[NotCounted]]:
+    """The unit's games given to the engine (and their facts, in the same order) and those
+    the replay leaves out, with the reason. While the player is `unrated`, a game against an
+    opponent without a rating is left out too: only games against rated opponents count
+    toward a first rating (spec section 4), so neither its game nor its points are pooled.
+    (A rated player's such games go to the engine, which says per game that they did not
+    count: `GameOut.reason`.)"""
     ins: list[GameIn] = []
     used: list[GameFact] = []
     skipped: list[NotCounted] = []
@@ -83,6 +91,8 @@ def _game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCoun
             reason = NotRated.UNFINISHED.value
         else:
             reason = by_schedule.get(g.id)
+        if reason is None and unrated and g.opponent_elo is None:
+            reason = NotRated.UNRATED_OPPONENT.value
         if reason is not None:
             skipped.append(NotCounted(g, unit.label, reason))
             continue
@@ -437,7 +447,7 @@ def _plan(
     rating_before: int | None,
     seeded: bool,
 ) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
-    ins, used, skipped = _game_inputs(unit)
+    ins, used, skipped = _game_inputs(unit, unrated=rating_before is None)
     start = _unit_start(unit)
     engine_start = max(start, replay_from(unit.rating_list))
     force = list_in_force(start, unit.rating_list)
@@ -642,7 +652,9 @@ def _replay_period(
         months = int(edition_for(rl, list_date).first_window_months)
         cutoff = period.shift(-months).list_date
         state.pool = [p for p in state.pool if p[1].start >= cutoff]
-        if state.pool and units:
+        unrated_opponents = any(n.reason == NotRated.UNRATED_OPPONENT for n in skipped)
+        if units and (state.pool or unrated_opponents):
+            # (games against unrated opponents only: the first rating says what is missing)
             first = first_rating([p[1] for p in state.pool], rating_list=rl, list_date=list_date)
             replayed = first.rating
             if first.rating is not None:
