@@ -165,6 +165,54 @@ def test_strict_stops_at_the_first_problem_and_stores_nothing(store: Store, tmp_
     assert rows(store, games) == [] and list_imports(store) == []
 
 
+@pytest.mark.databases
+def test_a_game_cut_in_its_moves_is_not_stored_and_said_with_its_line(
+    store: Store, tmp_path: Path
+) -> None:
+    # Issue 35 item 10: a file cut in the middle of a game (`head -c`). The third game's
+    # moves stop before its result: a problem on its first line (line 21: 10 lines a game),
+    # the game not stored (its result would be the tag's word alone), the summary says 1
+    # not stored; the complete file, imported later, adds that game once.
+    whole = [pgn(Round="1"), pgn(Round="2", Result="0-1"), pgn(Round="3", Result="1/2-1/2")]
+    text = "".join(whole)
+    f = tmp_path / "cut.pgn"
+    f.write_text(text[: text.rindex(" 1/2-1/2")] + "\n", encoding="utf-8")
+    (s,) = run(store, f).sources
+    assert (s.games_read, s.added, s.skipped, s.problem_count) == (3, 2, 1, 1)
+    assert s.problems == [
+        f"{f}:21: the moves stop before the result (no 1/2-1/2 after them: the file cut "
+        "short, or a { comment never closed?): game skipped"
+    ]
+    assert [g.round for g in rows(store, games.c.round)] == ["1", "2"]
+    (s,) = run(store, write(tmp_path / "whole.pgn", *whole)).sources
+    assert (s.games_read, s.added, s.duplicates, s.problem_count) == (3, 1, 2, 0)
+    assert [g.round for g in rows(store, games.c.round)] == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (
+            pgn(Result="0-1").replace(" 0-1\n", " 1-0\n"),
+            "the moves end in 1-0, the Result tag says 0-1: game skipped (correct the one "
+            "that is wrong)",
+        ),
+        (
+            pgn().split("\n\n")[0] + "\n",  # the tags, then the file ends
+            "no moves and no result after the tags (no 1-0: is the file cut short?): game skipped",
+        ),
+    ],
+)
+def test_moves_that_do_not_end_with_the_result_are_not_stored(
+    store: Store, tmp_path: Path, text: str, problem: str
+) -> None:
+    f = write(tmp_path / "r.pgn", pgn(Round="0"), text)
+    (s,) = run(store, f).sources
+    assert (s.games_read, s.added, s.skipped, s.problems) == (2, 1, 1, [f"{f}:11: {problem}"])
+    with pytest.raises(BadInput, match=r"s\.pgn:11: .*--strict: nothing of"):
+        run(store, write(tmp_path / "s.pgn", pgn(Round="9"), text), strict=True)
+
+
 def test_broken_quoting_and_truncated_game(store: Store, tmp_path: Path) -> None:
     broken = pgn().replace('[Round "1"]', '[Round "1]')
     truncated = pgn(Round="2").replace(" 1-0\n", " {unclosed comment\n")
@@ -512,10 +560,13 @@ def test_two_workers_in_parts_give_the_same_database(
                 (imp.games_read, imp.games_added, imp.duplicates, imp.problems),
             )
         )
-    assert results[0][1:4] == (341, 300, 40)
-    assert sum(line.startswith('INSERT INTO "games"') for line in results[0][0]) == 300
+    # (the game whose comment is never closed has no result after its moves: not stored)
+    assert results[0][1:4] == (341, 299, 40)
+    assert sum(line.startswith('INSERT INTO "games"') for line in results[0][0]) == 299
     assert [p.split(": ", 1)[1] for p in results[0][5]] == [
         "a comment opened with { is never closed",
+        "the moves stop before the result (no 1-0 after them: the file cut short, or a { "
+        "comment never closed?): game skipped",
         "text outside any game (no tag header before it): ignored",
         "unknown result '?': game skipped (expected 1-0, 0-1, 1/2-1/2 or *)",
     ]
@@ -555,10 +606,12 @@ def _parts_failing_after_line_2000(
     monkeypatch.setattr(importer, "SPLIT_PART", 1500)
     real_row = Preparer.row
 
-    def row(self: Preparer, tags: dict[str, str], digest: str, moves: bool, line: int) -> Any:
+    def row(
+        self: Preparer, tags: dict[str, str], digest: str, moves: bool, line: int, *end: Any
+    ) -> Any:
         if line > 2000:
             fail()
-        return real_row(self, tags, digest, moves, line)
+        return real_row(self, tags, digest, moves, line, *end)
 
     monkeypatch.setattr(Preparer, "row", row)
     report: ImportReport = run(store, _many_games_file(tmp_path / "many.pgn"))

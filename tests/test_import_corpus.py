@@ -93,3 +93,23 @@ def test_whole_corpus(tmp_path: Path) -> None:
         again = import_paths(store, [str(CORPUS)], ImportOptions())
         assert all(s.already is not None for s in again.sources)
         assert again.total("added") == 0
+
+
+@pytest.mark.slow
+def test_a_twic_issue_cut_in_the_middle_of_a_game(tmp_path: Path) -> None:
+    # Issue 35 item 10: `head -c 300000` of twic1427 (350 header blocks, `grep -c
+    # '^\[Event '`) ends inside the moves of the game whose tags start on line 8714 (`grep
+    # -n`), "1. e4 c5 ... 10. c3" under [Result "1/2-1/2"]. It was stored and counted by
+    # its Result tag, "0 problems"; now it is a problem with its line, and not stored.
+    import lzma
+
+    need_shared()
+    cut = tmp_path / "cut.pgn"
+    cut.write_bytes(lzma.decompress((CORPUS / "twic1427.pgn.xz").read_bytes())[:300_000])
+    with open_store(str(tmp_path / "t.db")) as store:
+        (s,) = import_paths(store, [str(cut)], ImportOptions()).sources
+    assert (s.games_read, s.added, s.skipped) == (350, 349, 1)
+    assert s.problems == [
+        f"{cut}:8714: the moves stop before the result (no 1/2-1/2 after them: the file cut "
+        "short, or a { comment never closed?): game skipped"
+    ]

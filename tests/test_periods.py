@@ -206,6 +206,49 @@ def test_first_rating_needs_five_games_pooled() -> None:
     assert nov.first is not None and nov.first.rating == 1800 and nov.first.games == 5
 
 
+def test_first_rating_leaves_out_the_games_against_unrated_opponents() -> None:
+    # Issue 35 item 9. Spec section 4: only games against rated opponents count toward a
+    # first rating. Sep 2025 (-> Oct list): 1800 (1/2) x 3 and two wins against opponents
+    # without a rating; Oct 2025 (-> Nov list): 1800 (1/2) x 2 and a loss to an unrated one.
+    # Pooled: 5 games, 2.5 points (the wins against unrated opponents add nothing): Ra 1800,
+    # p = 3.5/7 = 0.50 -> dp 0 -> 1800. The games against unrated opponents are the rows'
+    # not counted games (unrated-opponent), never the tournaments' counted ones.
+    b = Replay()
+    t1 = b.t("Sep", "2025-09-06", "2025-09-08")
+    for opp, s in ((1800, H), (None, 1), (1800, H), (None, 1), (1800, H)):
+        b.g(t1, opp, s)
+    t2 = b.t("Oct", "2025-10-11", "2025-10-13")
+    for opp, s in ((1800, H), (None, 0), (1800, H)):
+        b.g(t2, opp, s)
+    rp = b.run()
+    oct_, nov = rp.row(Period(2025, 10)), rp.row(Period(2025, 11))
+    assert oct_ is not None and nov is not None
+    assert [len(p.counted) for p in oct_.tournaments] == [3]
+    assert [(n.game.opponent_elo, n.reason) for n in oct_.not_counted] == [
+        (None, "unrated-opponent"),
+        (None, "unrated-opponent"),
+    ]
+    assert oct_.first is not None and oct_.first.rating is None and oct_.first.games == 3
+    assert [len(p.counted) for p in nov.tournaments] == [2]
+    assert [n.reason for n in nov.not_counted] == ["unrated-opponent"]
+    assert nov.first is not None and nov.first.rating == 1800
+    assert (nov.first.games, nov.first.points) == (5, Fraction(5, 2))
+
+
+def test_first_event_against_unrated_opponents_only_says_what_is_missing() -> None:
+    # A first tournament with no rated opponent: nothing counts (section 4), and the row
+    # still says why there is no rating (0 games against rated opponents, 5 needed).
+    b = Replay()
+    t = b.t("Sep", "2025-09-06", "2025-09-07")
+    b.g(t, None, 1)
+    b.g(t, None, H)
+    row = b.run().row(Period(2025, 10))
+    assert row is not None and [len(p.counted) for p in row.tournaments] == [0]
+    assert [n.reason for n in row.not_counted] == ["unrated-opponent"] * 2
+    assert row.first is not None and row.first.rating is None
+    assert row.first.reason == "only 0 games against rated opponents (5 needed)"
+
+
 def test_drop_below_the_floor() -> None:
     # Official Oct 2025: 1410, K 20. Two losses vs 1410 (D=0 -> 0.50): -1.0 x 20 = -20 ->
     # 1390 < 1400 (floor since Mar 2024): published as unrated. In the next period the

@@ -16,6 +16,11 @@ pinned:
   of our digest as written; the reference numbers the moves it counts, so the digests
   differ there; ours is checked against the rule instead (1).
 
+How each game's moves end (`RawGame.moves_end`, issue 35 item 10) is compared too: every
+game of the corpus ends its moves with the result of its Result tag, except the two of
+python-chess-antichess-programfox, which have no Result tag (their moves end in 1-0 and
+1/2-1/2): no complete game is taken for a cut one.
+
 Game counts per file are pinned to the corpus README's table ("header blocks").
 The files are read in two processes (python-chess is slow: about 40 s of CPU in all).
 """
@@ -79,6 +84,7 @@ TOTAL = 69_799
 TWO_BLANK_LINES = 17
 TAGS_AFTER_MOVES = {"pgnmentor-Korchnoi.pgn.xz": 1, "pgnmentor-Nakamura.pgn.xz": 1}
 NO_MOVE_NUMBERS = {"python-chess-uci-moves.pgn": 1}
+OTHER_ENDS = {"python-chess-antichess-programfox.pgn": ["1-0", "1/2-1/2"]}
 
 
 def _read(path: Path) -> bytes:
@@ -86,7 +92,7 @@ def _read(path: Path) -> bytes:
 
 
 def _key(g: RawGame) -> tuple[object, ...]:
-    return (g.tags, g.line, g.moves_digest, g.has_moves)
+    return (g.tags, g.line, g.moves_digest, g.has_moves, g.moves_end)
 
 
 def _compare(path: Path) -> dict[str, object]:
@@ -100,6 +106,7 @@ def _compare(path: Path) -> dict[str, object]:
         "games": sum(1 for g in ours if g.tags),
         "problems": [p for g in ours for p in g.problems],
         "not_games": sum(1 for g in ours if not g.tags),
+        "ends": [g.moves_end for g in ours if g.tags and g.moves_end is not None],
         "merged": 0,
         "absorbed": 0,
         "numbers": 0,
@@ -163,6 +170,7 @@ def test_fast_reader_agrees_with_python_chess_on_the_corpus() -> None:
         assert res["not_games"] == 0, name
         assert res["absorbed"] == TAGS_AFTER_MOVES.get(name, 0), name
         assert res["numbers"] == NO_MOVE_NUMBERS.get(name, 0), name
+        assert res["ends"] == OTHER_ENDS.get(name, []), name
         if name in README_COUNTS:
             assert res["games"] == README_COUNTS[name], name
     python_chess = [r for n, r in results.items() if n.startswith("python-chess-")]

@@ -454,14 +454,17 @@ def test_a_special_byte_at_every_place(special: bytes) -> None:
 
 
 def test_games_made_in_c_are_the_dataclass() -> None:
-    data = b'[Event "E"]\n[White "A"]\n\n1. e4 e5 1-0\n\n[Event "F"]\n\n1. d4 *\n'
+    data = (
+        b'[Event "E"]\n[White "A"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n'
+        b'[Event "F"]\n[Result "*"]\n\n1. d4 *\n'
+    )
     native = list(read_games(io.BytesIO(data), "t.pgn"))
     assert native == list(read_games_pure(io.BytesIO(data), "t.pgn"))
     assert native == list(read_games_slow(io.BytesIO(data), "t.pgn"))
     g = native[0]
     assert type(g) is RawGame and dataclasses.fields(g) == dataclasses.fields(RawGame)
-    assert list(vars(g)) == ["tags", "moves_digest", "has_moves", "line", "problems"]
-    assert g.problems == () and g.has_moves is True and g.line == 1
+    assert list(vars(g)) == ["tags", "moves_digest", "has_moves", "line", "problems", "moves_end"]
+    assert g.problems == () and g.has_moves is True and g.line == 1 and g.moves_end is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         g.line = 2  # type: ignore[misc]  # the assignment a frozen dataclass refuses
     assert dataclasses.replace(g, line=3).line == 3

@@ -122,6 +122,86 @@ def test_every_result_is_cut_from_the_end_of_the_moves() -> None:
     assert g.moves_digest == digest(b"1.e4e52.O-O-O0-0")
 
 
+# --- how the moves end (RawGame.moves_end, issue 35 item 10) --------------------------------
+#
+# PGN (section 8.2.6 of the standard): the movetext ends with the game termination marker,
+# which must match the Result tag. moves_end is None when it does, else the marker the moves
+# end with ("" for none: the moves stop before the result, a game cut short).
+
+CUT_AFTER = BASIC + (
+    b'\n[Event "Club ch"]\n[White "E"]\n[Black "F"]\n[Result "1/2-1/2"]\n\n1. c4 e5 2. Nc3 '
+)
+"""Two whole games, then a third cut in its moves (as `head -c` cuts a file)."""
+
+
+def every_reader(data: bytes) -> list[list[RawGame]]:
+    """The games of `data` by the fast reader (C where built), the pure Python one, the line
+    machine and python-chess."""
+    return [
+        list(read(io.BytesIO(data), "t.pgn"))
+        for read in (read_games, read_games_pure, read_games_slow, read_games_reference)
+    ]
+
+
+def test_a_game_cut_in_its_moves_is_told_by_every_reader() -> None:
+    for got in every_reader(CUT_AFTER):
+        assert [(g.line, g.moves_end) for g in got] == [(1, None), (9, None), (16, "")]
+        assert got[2].moves_digest == digest(b"1.c4e52.Nc3")  # (the moves that are there)
+        assert got[2].problems == ()
+
+
+@pytest.mark.parametrize(
+    ("result", "movetext", "end"),
+    [
+        ("1-0", "1. e4 e5 1-0", None),
+        ("*", "1. e4 *", None),
+        ("1/2-1/2", "1. e4 e5 {agreed} 1/2-1/2 {after the result}", None),
+        ("0-1", "1. e4 e5 ; a remark\n0-1", None),
+        ("1-0", "1-0", None),  # a game won without moves (a forfeit)
+        ("1-0", "1. e4 e5 0-1", "0-1"),  # two results: the moves' and the tag's
+        ("*", "1. e4 e5 1-0", "1-0"),
+        (None, "1. e4 e5 1-0", "1-0"),  # no Result tag
+        ("1-0", "1. e4 e5", ""),  # cut between two moves
+        ("1-0", "1. e4 e5 2. Nf", ""),  # cut inside a move
+        ("1/2-1/2", "1. e4 e5 1/2", ""),  # cut inside the result
+        ("1-0", "1. e4 e5 {the result is in a comment never closed 1-0", ""),
+        ("1-0", "1. e4 e5 (1... c5 2. Nf3 1-0", ""),  # and in a variation never closed
+        ("1-0", "", ""),  # the tags, then nothing (cut after the header)
+    ],
+)
+def test_how_the_moves_end(result: str | None, movetext: str, end: str | None) -> None:
+    head = '[White "A"]\n[Black "B"]\n' + ("" if result is None else f'[Result "{result}"]\n')
+    for tail in ("", '\n\n[White "C"]\n[Black "D"]\n[Result "*"]\n\n1. d4 *\n'):
+        data = f"{head}\n{movetext}{tail}".encode()
+        readers = every_reader(data)
+        if tail and "{" in movetext:
+            readers.pop()  # python-chess reads the next game into the comment left open
+        for got in readers:
+            assert [g.moves_end for g in got] == [end] + ([None] if tail else []), (data, got)
+
+
+def test_a_long_game_cut_in_its_moves_is_told() -> None:
+    # Past KEPT_CAP (256 KiB) the line machine folds the moves into the hash as they come:
+    # the end is read from what is left; 10,000 lines of moves (about 300 KB).
+    moves = "".join(f"{n}. Nf3 Nf6 {n + 1}. Ng1 Ng8\n" for n in range(1, 20_000, 2))
+    head = '[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n'
+    whole = (head + moves + "1-0\n").encode()
+    cut = (head + moves[: len(moves) // 2]).encode()
+    assert [g.moves_end for g in games(whole)] == [None]
+    assert [g.moves_end for g in games(cut)] == [""]
+    assert [g.moves_end for g in list(read_games_pure(io.BytesIO(cut), "t.pgn"))] == [""]
+
+
+def test_a_line_of_moves_the_reader_cuts_is_no_cut_file() -> None:
+    # A line longer than MAX_LINE is cut by the reader (its own problem): the result may be in
+    # what it dropped, so how the moves end is not told (the game is stored, as before).
+    data = f'[White "A"]\n[Result "1-0"]\n\n1. e4 {{{"x" * MAX_LINE}}} e5 1-0\n'.encode()
+    for read in (read_games, read_games_pure, read_games_slow):
+        (g,) = list(read(io.BytesIO(data), "t.pgn"))
+        assert g.moves_end is None
+        assert any("longer than" in p for p in g.problems), g.problems
+
+
 def test_different_moves_different_digest() -> None:
     a = games(b'[White "A"]\n\n1. e4 e5 1-0\n')[0]
     b = games(b'[White "A"]\n\n1. e4 c5 1-0\n')[0]

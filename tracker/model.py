@@ -168,6 +168,14 @@ class RawGame:
     `moves_digest` identifies the movetext (a hash of the normalized move tokens), so two
     copies of one game in different files have the same identity; it is "" when the game
     has no moves. `line` is the 1-based line of the game's first tag in its source.
+
+    `moves_end` is None when the movetext ends with the result its Result tag gives (PGN's
+    rule: "1. e4 e5 1-0" under `[Result "1-0"]`; and a RawGame made by hand); otherwise the
+    result the movetext does end with (another one, or one under no Result tag), or "" when
+    it ends without one: the moves stop before the result, the game cut short (a download
+    or a copy cut in the middle of a game). The importer does not store such a game. None
+    too when the reader cut a line of the moves (longer than MAX_LINE, its own problem):
+    how they end is then unknown, and the file is not taken for a cut one.
     """
 
     tags: dict[str, str]
@@ -175,6 +183,7 @@ class RawGame:
     has_moves: bool
     line: int
     problems: tuple[str, ...] = field(default_factory=tuple)
+    moves_end: str | None = None
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ def _batches(
                 problems.extend(_located(raw))
                 if options.strict:
                     break
-            prepared = row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
+            prepared = row(raw.tags, raw.moves_digest, raw.has_moves, raw.line, raw.moves_end)
             if isinstance(prepared, Skipped):
                 skipped += 1
                 problems.append(f"{raw.line}: {prepared}")

@@ -227,7 +227,7 @@ class Preparer:
 
     def prepare(self, raw: RawGame) -> PreparedGame | Skipped:
         """The game's plain values, or the reason it cannot be stored (a problem)."""
-        return self.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line)
+        return self.row(raw.tags, raw.moves_digest, raw.has_moves, raw.line, raw.moves_end)
 
     def _player(self, tag: str | None) -> tuple[str, str]:
         """(the name as written, stripped; its normalized form) of a White/Black tag."""
@@ -339,7 +339,12 @@ class Preparer:
         return None, result
 
     def row(
-        self, tags: dict[str, str], moves_digest: str, has_moves: bool, line: int
+        self,
+        tags: dict[str, str],
+        moves_digest: str,
+        has_moves: bool,
+        line: int,
+        moves_end: str | None = None,
     ) -> PreparedGame | Skipped:
         """`prepare` from a RawGame's parts, as the import's hot loop
         (tracker.importer.batches) calls it."""
@@ -354,6 +359,8 @@ class Preparer:
             skipped, result = self._check(white, wnorm, black, bnorm, result)
             if skipped is not None:
                 return skipped
+        if moves_end is not None and moves_end != result:
+            return _moves_end_skipped(moves_end, result, has_moves)
         wfide = get("WhiteFideId")
         bfide = get("BlackFideId")
         wid = _fide(wfide) if wfide else None
@@ -548,6 +555,26 @@ _RARE = frozenset(
 )
 
 _NO_NAME = frozenset({"", "?", "-"})
+
+
+def _moves_end_skipped(moves_end: str, result: str, has_moves: bool) -> Skipped:
+    """A game whose movetext does not end with its result (`RawGame.moves_end`) is not
+    stored: cut short (a file cut in the middle of a game), its result is the tag's word
+    alone, and the complete game, imported later, is then stored once (its moves, and so
+    its identity, differ from the cut copy's); two results are two answers."""
+    if moves_end:
+        return Skipped(
+            f"the moves end in {moves_end}, the Result tag says {result}: game skipped "
+            "(correct the one that is wrong)"
+        )
+    if has_moves:
+        return Skipped(
+            f"the moves stop before the result (no {result} after them: the file cut short, "
+            "or a { comment never closed?): game skipped"
+        )
+    return Skipped(
+        f"no moves and no result after the tags (no {result}: is the file cut short?): game skipped"
+    )
 
 
 def _same_player(white: str) -> Skipped:

@@ -58,9 +58,15 @@ def is_standard_tag(tag: int, unit: Unit, standard_of: StandardOf | None) -> boo
     )
 
 
-def game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCounted]]:
+def game_inputs(
+    unit: Unit, unrated: bool = False
+) -> tuple[list[GameIn], list[GameFact], list[NotCounted]]:
     """The tournament's games the engine counts (as its inputs, and as facts), and those it
-    does not, each with its reason."""
+    does not, each with its reason. While the player is `unrated`, a game against an
+    opponent without a rating is left out too: only games against rated opponents count
+    toward a first rating (spec section 4), so neither its game nor its points are pooled.
+    (A rated player's such games go to the engine, which says per game that they did not
+    count: `GameOut.reason`.)"""
     ins: list[GameIn] = []
     used: list[GameFact] = []
     skipped: list[NotCounted] = []
@@ -79,6 +85,8 @@ def game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCount
             reason = NotRated.UNFINISHED.value
         else:
             reason = by_schedule.get(g.id)
+        if reason is None and unrated and g.opponent_elo is None:
+            reason = NotRated.UNRATED_OPPONENT.value
         if reason is not None:
             skipped.append(NotCounted(g, unit.label, reason))
             continue
@@ -147,7 +155,7 @@ def plan_tournament(
 ) -> tuple[TournamentPlan, TournamentIn, list[NotCounted]]:
     """The tournament's plan (its Ro and where it came from, the games counted), its input
     to the engine, and the games not counted."""
-    ins, used, skipped = game_inputs(unit)
+    ins, used, skipped = game_inputs(unit, unrated=rating_before is None)
     start = unit_start(unit)
     engine_start = max(start, replay_from(unit.rating_list))
     force = list_in_force(start, unit.rating_list)

@@ -29,7 +29,7 @@ from tracker.fide import (
     seeds_from_standard,
 )
 from tracker.fide.editions import FirstFormula
-from tracker.model import OfficialEntry, Period, RatingList
+from tracker.model import NotRated, OfficialEntry, Period, RatingList
 from tracker.periods.facts import (
     TAG_IS_EVIDENCE_OF_THE_LIST,
     ReplayInputs,
@@ -279,7 +279,7 @@ def _replay_period(
         out = _rating_change(period, t_ins, state, before, facts, standard, notes)
         replayed = before.rating if out is None else out.rating_after
     else:
-        first = _first_rating(period, units, t_ins, state, notes)
+        first = _first_rating(period, units, t_ins, state, notes, skipped)
         replayed = None if first is None else first.rating
     replayed, adjustment = _adjusted(period, rl, replayed, first, standard, notes)
     changed = bool(units) or adjustment is not None or first is not None
@@ -461,9 +461,11 @@ def _first_rating(
     t_ins: Sequence[TournamentIn],
     state: ReplayState,
     notes: list[str],
+    skipped: Sequence[NotCounted] = (),
 ) -> FirstRatingOut | None:
     """An unrated player's tournaments pooled toward a first rating (the edition's window of
-    months), and the first rating they give, if any (None: the period has no tournament)."""
+    months), and the first rating they give, if any (None: the period has no tournament).
+    A period whose games were all against unrated opponents still says what is missing."""
     rl = state.inputs.rating_list
     list_date = period.list_date
     months = int(edition_for(rl, list_date).first_window_months)
@@ -471,7 +473,8 @@ def _first_rating(
         ((u, t) for u, t in zip(units, t_ins, strict=True) if t.games),
         period.shift(-months).list_date,
     )
-    if not (state.pool and units):
+    unrated_opponents = any(n.reason == NotRated.UNRATED_OPPONENT for n in skipped)
+    if not (units and (state.pool or unrated_opponents)):
         return None
     first = first_rating([p[1] for p in state.pool], rating_list=rl, list_date=list_date)
     if first.rating is not None:

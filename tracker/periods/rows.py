@@ -45,7 +45,9 @@ class TournamentPlan:
     ro_source: str  # "--ro override", "official 2025-09 list", "Elo tag", "replayed ..."
     elo_tag: int | None
     official_ro: int | None
-    counted: tuple[GameFact, ...]  # the games given to the engine, in its order
+    # the games given to the engine, in its order (while unrated: those against a rated
+    # opponent, the only ones a first rating pools; the others are the row's not_counted)
+    counted: tuple[GameFact, ...]
     note: str | None = None  # e.g. the Elo tag disagrees with the official list
     ro_from: RoSource = RoSource.RATING_BEFORE  # the kind of `ro_source`
     ro_list: Period | None = None  # the list of `ro_source` (official, replayed, standard)

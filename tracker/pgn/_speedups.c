@@ -29,7 +29,7 @@
 #define HAVE_SSE2 1 /* 16 bytes looked at a time where the code says so; else one by one */
 #endif
 
-#define VERSION 2
+#define VERSION 3
 
 /* ---- configuration (from Python) ---------------------------------------------------- */
 
@@ -43,7 +43,8 @@ static unsigned char numbering[256];    /* bytes of move numbers */
 static PyObject *results = NULL;        /* tuple of bytes: the results a movetext ends with */
 static int result_by_last[256];         /* index into results by last byte, or -1 */
 
-static PyObject *s_tags, *s_moves_digest, *s_has_moves, *s_line, *s_problems;
+static PyObject *s_tags, *s_moves_digest, *s_has_moves, *s_line, *s_problems, *s_moves_end;
+static PyObject *s_result; /* "Result", the tag */
 static PyObject *empty_tuple, *empty_str;
 
 static int configured(void)
@@ -267,20 +268,43 @@ static PyObject *b2_hex16(const unsigned char *data, Py_ssize_t n)
 #define K_SPECIAL 16 /* one of scan._SPECIALS: b";{}()[%$" */
 static unsigned char kind[256];
 
+/* The index in `results` of the result without_result() last cut off, or -1 when the bytes
+   it was given ended without one (moves.split_result). */
+static int cut_result = -1;
+
 /* The result at the end of canonical bytes cut off: their new length. */
 static Py_ssize_t without_result(const char *canon, Py_ssize_t w)
 {
     int idx;
+    cut_result = -1;
     if (w > 0) {
         idx = result_by_last[(unsigned char)canon[w - 1]];
         if (idx >= 0) {
             PyObject *end = PyTuple_GET_ITEM(results, idx);
             Py_ssize_t k = PyBytes_GET_SIZE(end);
-            if (k <= w && memcmp(canon + w - k, PyBytes_AS_STRING(end), (size_t)k) == 0)
+            if (k <= w && memcmp(canon + w - k, PyBytes_AS_STRING(end), (size_t)k) == 0) {
                 w -= k;
+                cut_result = idx;
+            }
         }
     }
     return w;
+}
+
+/* Whether the result without_result() last cut off is the value of the Result tag of
+   `tags` (-1 on error). Else the line machine reads the game (scan._Reader._groups): it
+   says how the moves end (RawGame.moves_end). */
+static int ends_as_tagged(PyObject *tags)
+{
+    PyObject *tag;
+    if (cut_result < 0)
+        return 0;
+    tag = PyDict_GetItemWithError(tags, s_result);
+    if (tag == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    return PyUnicode_Check(tag) &&
+           PyUnicode_CompareWithASCIIString(
+               tag, PyBytes_AS_STRING(PyTuple_GET_ITEM(results, cut_result))) == 0;
 }
 
 /* moves.canonical(src, final=True), written to dst (dst == src allowed: it never writes
@@ -650,7 +674,8 @@ static PyObject *make_game(PyObject *tags, PyObject *digest, Py_ssize_t line)
         PyObject_GenericSetAttr(game, s_has_moves,
                                 PyUnicode_GET_LENGTH(digest) ? Py_True : Py_False) < 0 ||
         PyObject_GenericSetAttr(game, s_line, lineno) < 0 ||
-        PyObject_GenericSetAttr(game, s_problems, empty_tuple) < 0) {
+        PyObject_GenericSetAttr(game, s_problems, empty_tuple) < 0 ||
+        PyObject_GenericSetAttr(game, s_moves_end, Py_None) < 0) {
         Py_XDECREF(lineno);
         Py_DECREF(game);
         return NULL;
@@ -857,6 +882,15 @@ static PyObject *sp_groups(PyObject *mod, PyObject *args)
                         goto error;
                     }
                     cl = fast_canonical_into(m, ml, dst);
+                    if (cl >= 0) {
+                        int agrees = ends_as_tagged(tags);
+                        if (agrees < 0) {
+                            Py_DECREF(tags);
+                            goto error;
+                        }
+                        if (!agrees)
+                            cl = -1; /* the line machine says how the moves end */
+                    }
                     if (cl >= 0) {
                         PyObject *digest = digest_of(dst, cl), *game;
                         if (digest == NULL) {
@@ -1283,10 +1317,12 @@ PyMODINIT_FUNC PyInit__speedups(void)
     s_has_moves = PyUnicode_InternFromString("has_moves");
     s_line = PyUnicode_InternFromString("line");
     s_problems = PyUnicode_InternFromString("problems");
+    s_moves_end = PyUnicode_InternFromString("moves_end");
+    s_result = PyUnicode_InternFromString("Result");
     empty_tuple = PyTuple_New(0);
     empty_str = PyUnicode_New(0, 0);
-    if (!s_tags || !s_moves_digest || !s_has_moves || !s_line || !s_problems || !empty_tuple ||
-        !empty_str)
+    if (!s_tags || !s_moves_digest || !s_has_moves || !s_line || !s_problems || !s_moves_end ||
+        !s_result || !empty_tuple || !empty_str)
         return NULL;
     mod = PyModule_Create(&module);
     if (mod == NULL)

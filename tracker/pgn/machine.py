@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
-from tracker.pgn.moves import canonical, digest_of, has_move, new_hasher
+from tracker.pgn.moves import canonical, digest_of, has_move, moves_end, new_hasher, split_result
 from tracker.pgn.stream import BOM, chunks, drop_boms
 
 MAX_TAGS = 500
@@ -84,6 +84,7 @@ class Machine:
         self.depth = 0
         self.dropped_tags = 0
         self.nul_seen = False
+        self.long_line = False  # a line of the moves was cut at MAX_LINE (`line_was_cut`)
 
     # -- games
 
@@ -97,14 +98,21 @@ class Machine:
         if self.state == JUNK:
             game = RawGame({}, "", False, self.line, tuple(self.problems))
         else:
-            canon = canonical(b"\n".join(self.kept))
+            canon, result = split_result(canonical(b"\n".join(self.kept), final=False))
             hasher = self.hasher
             if hasher is None:
                 hex_digest = digest_of(canon)
             else:  # a long movetext, folded into the hash as it came
                 hasher.update(canon)
                 hex_digest = hasher.hexdigest() if self.moved or has_move(canon) else ""
-            game = RawGame(self.tags, hex_digest, bool(hex_digest), self.line, tuple(self.problems))
+            game = RawGame(
+                self.tags,
+                hex_digest,
+                bool(hex_digest),
+                self.line,
+                tuple(self.problems),
+                None if self.long_line else moves_end(result, self.tags),
+            )
         self.state = IDLE
         self._reset(0)
         return game
@@ -117,6 +125,14 @@ class Machine:
 
     def add_problem(self, problem: str) -> None:
         self.problems.append(problem)
+
+    def line_was_cut(self) -> None:
+        """The line just fed was longer than MAX_LINE, its rest dropped by the reader (with
+        its own problem). A line of the moves: how they end cannot be told (the result may
+        be in what was dropped), so the game's `moves_end` is None, as for moves that end
+        with their result. The file is not taken for a cut one."""
+        if self.state == MOVES:
+            self.long_line = True
 
     # -- lines
 
@@ -287,6 +303,7 @@ def read_games_slow(stream: BinaryIO, source: str) -> Iterator[RawGame]:
         for lineno, text in enumerate(lines, first):
             done = machine.feed(text, lineno)
             if cuts and lineno in cuts:
+                machine.line_was_cut()
                 pending.append(cuts[lineno])
             if pending:
                 if machine.state != IDLE:

@@ -34,6 +34,7 @@ RESULT_ENDS = tuple(result.value.encode("ascii") for result in Result)
 _RESULT_BY_LAST = {end[-1]: end for end in RESULT_ENDS}
 """The result a canonical movetext may end with, by its last byte (each result ends in a
 byte of its own: tested), so cutting it costs one look-up."""
+_RESULT_TEXT = {end: end.decode("ascii") for end in RESULT_ENDS}
 
 
 def canonical(text: bytes, *, final: bool = True) -> bytes:
@@ -53,6 +54,23 @@ def canonical(text: bytes, *, final: bool = True) -> bytes:
         if end is not None and canon.endswith(end):
             return canon[: -len(end)]
     return canon
+
+
+def split_result(canon: bytes) -> tuple[bytes, str]:
+    """Canonical bytes with the result still at their end (`canonical(text, final=False)`
+    of a whole movetext) as `canonical(text)` gives them, and that result as PGN writes it
+    ("1-0", "0-1", "1/2-1/2", "*"), "" when they end without one."""
+    if canon:
+        end = _RESULT_BY_LAST.get(canon[-1])
+        if end is not None and canon.endswith(end):
+            return canon[: -len(end)], _RESULT_TEXT[end]
+    return canon, ""
+
+
+def moves_end(result: str, tags: dict[str, str]) -> str | None:
+    """`RawGame.moves_end` of a game whose movetext ends with `result` ("" for none): None
+    when that is the result its Result tag gives."""
+    return None if result == tags.get("Result") else result
 
 
 def has_move(canon: bytes) -> bool:

@@ -20,7 +20,7 @@ from typing import Any, Protocol, cast
 
 from tracker.model import RawGame
 
-VERSION = 2
+VERSION = 3
 """The extension's interface this source expects (`VERSION` in `_speedups.c`): a module
 built from another revision is not used."""
 
@@ -111,7 +111,7 @@ def _plain(cls: type) -> bool:
     fields in this order, an instance dict, nothing done after __init__."""
     names = [f.name for f in fields(cls)]
     return (
-        names == ["tags", "moves_digest", "has_moves", "line", "problems"]
+        names == ["tags", "moves_digest", "has_moves", "line", "problems", "moves_end"]
         and "__slots__" not in vars(cls)
         and not hasattr(cls, "__post_init__")
     )

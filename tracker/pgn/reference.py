@@ -11,7 +11,7 @@ import chess.pgn
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
-from tracker.pgn.moves import digest_of
+from tracker.pgn.moves import digest_of, moves_end
 from tracker.pgn.stream import blocks
 
 _NULL = chess.Move.null()
@@ -78,7 +78,8 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
     variations exactly as it would with the real moves. python-chess's game boundaries are
     kept as they are (a header block followed by two blank lines comes out as two games; see
     `tracker.pgn`); `line` is the line of the game's first tag (or first movetext line for a
-    game without tags).
+    game without tags); `moves_end` from the result tokens python-chess hands over on the
+    mainline (the last one, unless a move follows it).
     """
     raw = b"".join(blocks(stream, source))
     text = "".join(decode_text(line) for line in io.BytesIO(raw))
@@ -91,6 +92,7 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
             self.depth = 0
             self.tokens: list[str] = []
             self.problems: list[str] = []
+            self.end = ""  # the result the mainline ends with ("": none after its last move)
 
         def begin_headers(self) -> chess.pgn.Headers:
             self.headers = _Headers({})
@@ -102,6 +104,7 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
 
         def begin_parse_san(self, board: chess.Board, san: str) -> Any:
             if self.depth == 0:
+                self.end = ""
                 if not self.tokens:
                     self.white = board.turn == chess.WHITE
                     self.number = board.fullmove_number
@@ -116,6 +119,9 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
             board.push(_NULL)
             return chess.pgn.SKIP
 
+        def visit_result(self, result: str) -> None:
+            self.end = result  # (python-chess hands over the mainline's result tokens)
+
         def begin_variation(self) -> None:
             self.depth += 1
 
@@ -128,7 +134,12 @@ def read_games_reference(stream: BinaryIO, source: str) -> Iterator[RawGame]:
         def result(self) -> RawGame:
             canon = "".join(self.tokens).encode("ascii", "replace")
             return RawGame(
-                self.tags, digest_of(canon), bool(canon), self.line, tuple(self.problems)
+                self.tags,
+                digest_of(canon),
+                bool(canon),
+                self.line,
+                tuple(self.problems),
+                moves_end(self.end, self.tags),
             )
 
     while True:

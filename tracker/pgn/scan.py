@@ -6,24 +6,26 @@ python-chess treats them as blank) and split into paragraphs at blank lines. A *
 from a paragraph that starts a game (a line `[` + letter or digit, after a blank line,
 following a paragraph that ends in a movetext line) to the next one. A group that is one
 plain header paragraph (every line a tag pair, no name twice, no NUL) plus one plain
-movetext paragraph (no `;`, no `%` escape line, comments closed, no `[` outside comments) is
-read here with a few C-level calls: one regex `findall` for the tags, bytes methods for the
-moves. Every other group goes line by line through `machine.Machine`, which defines the
-rules; both give the same games (tested). Where the C extension runs (`native`), the loop
-over the groups, the tags and the moves of the plain case are its `groups`; the groups it
-leaves go to the same line machine (tests/test_pgn_native.py compares both paths).
+movetext paragraph (no `;`, no `%` escape line, comments closed, no `[` outside comments,
+ending with the result of the Result tag) is read here with a few C-level calls: one regex
+`findall` for the tags, bytes methods for the moves. Every other group goes line by line
+through `machine.Machine`, which defines the rules; both give the same games (tested).
+Where the C extension runs (`native`), the loop over the groups, the tags and the moves of
+the plain case are its `groups`; the groups it leaves go to the same line machine
+(tests/test_pgn_native.py compares both paths).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import BinaryIO
 
 from tracker.model import RawGame
 from tracker.pgn.decode import decode_text, unescape
 from tracker.pgn.machine import GAME_START, IDLE, JUNK, MAX_TAGS, MAX_VALUE, Machine
-from tracker.pgn.moves import DROP, NUMBERING, RESULT_ENDS, canonical, digest_of
+from tracker.pgn.moves import DROP, NUMBERING, RESULT_ENDS, canonical, digest_of, split_result
 from tracker.pgn.native import SPEEDUPS, Speedups
 from tracker.pgn.stream import chunks, drop_boms, wide_encoding
 
@@ -76,8 +78,14 @@ def _fast_tags(h: bytes) -> dict[str, str] | None:
 
 def _fast_canonical(m: bytes) -> bytes | None:
     """The canonical mainline of a movetext paragraph, or None (for the line machine)."""
+    full = _fast_full(m)
+    return None if full is None else split_result(full)[0]
+
+
+def _fast_full(m: bytes) -> bytes | None:
+    """`_fast_canonical` with the result still at the end (`split_result` cuts it off)."""
     if len(m.translate(None, _SPECIALS)) == len(m):  # the usual case: nothing to remove
-        return canonical(m)
+        return canonical(m, final=False)
     if b";" in m:
         return None
     if b"{" in m:
@@ -95,7 +103,7 @@ def _fast_canonical(m: bytes) -> bytes | None:
         m = found
     if b")" in m:
         m = m.replace(b")", b" ")
-    return canonical(m)
+    return canonical(m, final=False)
 
 
 def _strip_variations(m: bytes) -> bytes | None:
@@ -121,6 +129,9 @@ def _strip_variations(m: bytes) -> bytes | None:
     parts.append(m[kept_from:])
     return b"".join(parts)
 
+
+_RESULT_BYTES = {end.decode("ascii"): end for end in RESULT_ENDS}
+"""The bytes of each result, by the value of a Result tag."""
 
 _is_start = re.compile(rb"\n*\[[A-Za-z0-9]").match
 """Whether a paragraph starts a game (after the blank lines it may begin with)."""
@@ -150,6 +161,8 @@ class _Reader:
             # this line's, and those of blank lines the groups skipped (the machine, IDLE
             # there, would have kept them for the next game)
             for cut in sorted(n for n in self.cuts if n <= lineno):
+                if cut == lineno:
+                    machine.line_was_cut()
                 self.pending.append(self.cuts.pop(cut))
         if self.pending:
             if machine.state != IDLE:
@@ -157,13 +170,7 @@ class _Reader:
                     machine.add_problem(problem)
                 self.pending.clear()
             elif done is not None:
-                done = RawGame(
-                    done.tags,
-                    done.moves_digest,
-                    done.has_moves,
-                    done.line,
-                    (*done.problems, *self.pending),
-                )
+                done = replace(done, problems=(*done.problems, *self.pending))
                 self.pending.clear()
         return done
 
@@ -244,7 +251,8 @@ class _Reader:
         n = len(paras)
         last = n - 1 if final else n - 2  # a fast pair (i, i + 1) needs i < last
         fast_tags = _fast_tags
-        fast_canonical = _fast_canonical
+        fast_full = _fast_full
+        result_bytes = _RESULT_BYTES
         i = 0
         off = 0
         line = base_line
@@ -274,9 +282,13 @@ class _Reader:
                 ):
                     tags = fast_tags(h)
                     if tags is not None:
-                        canon = fast_canonical(m)
-                        if canon is not None:
-                            digest = digest_of(canon)
+                        full = fast_full(m)
+                        # Moves that end with the Result tag's result (`split_result`: each
+                        # result ends in a byte of its own); others go to the line machine,
+                        # which says how they end (RawGame.moves_end).
+                        result = result_bytes.get(tags.get("Result", ""))
+                        if full is not None and result is not None and full.endswith(result):
+                            digest = digest_of(full[: -len(result)])
                             yield RawGame(tags, digest, bool(digest), line, ())
                             i += 2
                             off += len(h) + len(raw_m) + 4

@@ -38,15 +38,16 @@ class TournamentFigures:
 
 def counted_results(plan: TournamentPlan, row: PeriodRow) -> tuple[list[int], Fraction]:
     """The ratings of the opponents of a tournament's games that counted, and their points
-    (pooled toward a first rating: every game given to the engine against a rated
-    opponent counts, as `tracker.periods.assumed.counted_games` says)."""
+    in those same games (pooled toward a first rating: the games given to the engine against
+    a rated opponent, spec section 4; the replay gives it no other)."""
     tout = tournament_out(plan, row)
-    if tout is None:  # the points of the same games: those against a rated opponent
-        rated = [g for g in plan.counted if g.opponent_elo is not None]
-        return (
-            [g.opponent_elo for g in rated if g.opponent_elo is not None],
-            sum((g.score for g in rated if g.score is not None), Fraction(0)),
-        )
+    if tout is None:
+        pooled = [
+            (g.opponent_elo, g.score)
+            for g in plan.counted
+            if g.opponent_elo is not None and g.score is not None
+        ]
+        return [r for r, _ in pooled], sum((s for _, s in pooled), Fraction(0))
     return (
         [g.opponent_rating for g in tout.games if g.counted and g.opponent_rating is not None],
         Fraction(tout.points),
