@@ -140,3 +140,26 @@ def test_event_show_bench_smoke(tmp_path: Path) -> None:
     assert "the open 12 players x 3 rounds (18 games)" in proc.stdout
     assert "| show_event in process | " in proc.stdout
     assert "| `tracker event show --format json` (a process) | " in proc.stdout
+
+
+def test_club_bench_smoke(tmp_path: Path) -> None:
+    # issue 38: the club list of the sample season, timed once
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "club.py"),
+            "--pgn",
+            str(REPO / "sample_pgns"),
+            "--runs",
+            "1",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "players on the standard list" in proc.stdout
+    assert "| `tracker club --html FILE` (a process) |" in proc.stdout

@@ -28,6 +28,7 @@ READING = {
     "imports": ("imports",),
     "event list": ("event", "list"),
     "event show": ("event", "show", "Weinviertel Open 2025"),
+    "club": ("club",),
     "official list": ("official", "list"),
     "check": ("check", "--list", "standard"),
     "check --all": ("check", "--all"),
@@ -152,6 +153,7 @@ def test_every_format_option_offers_the_three(monkeypatch: pytest.MonkeyPatch) -
         "imports",
         "event list",
         "event show",
+        "club",
         "official list",
         "check",
         "target",
@@ -311,6 +313,7 @@ def test_docs_export_lists_every_csv_column() -> None:
     from tracker.cli.importing import IMPORT_COLUMNS
     from tracker.cli.players import PLAYER_COLUMNS
     from tracker.reports import EXPLAIN_COLUMNS
+    from tracker.reports.club import CLUB_COLUMNS
     from tracker.reports.event import EVENT_SHOW_COLUMNS
 
     doc = (REPO / "docs" / "export.md").read_text(encoding="utf-8")
@@ -321,6 +324,7 @@ def test_docs_export_lists_every_csv_column() -> None:
         IMPORT_COLUMNS,
         PLAYER_COLUMNS,
         EVENT_SHOW_COLUMNS,
+        CLUB_COLUMNS,
     ):
         listed = ", ".join(f"`{c}`" for c in columns)
         assert any(row.startswith("|") and f"| {listed} |" in row for row in doc.splitlines()), (

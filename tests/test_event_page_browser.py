@@ -2,7 +2,8 @@
 (tests/browser.py): the round robin of tests/test_event_show.py loads with no console error,
 its standings show each player's change as `tracker event show` gives it, the crosstable has
 a column per round, and a screenshot is taken (TRACKER_WRITE_SCREENSHOT=1 writes it to
-docs/event-report.png, docs/report.md's picture). Also the page of a TWIC open of 134
+docs/event-report.png, docs/report.md's picture); commands show as code, never in backticks.
+Also the page of a TWIC open of 134
 players, with unrated players and a player without a FIDE ID."""
 
 from __future__ import annotations
@@ -56,7 +57,14 @@ def test_the_round_robin_page_in_headless_chromium(
             "Array.from(document.querySelectorAll('table.cross thead th')).map(c => c.textContent)"
         )
         shot = browser.screenshot(full_page=True)
+        body = browser.evaluate("document.body.innerText")
+        codes = browser.evaluate(
+            "Array.from(document.querySelectorAll('code')).map(c => c.textContent)"
+        )
         assert browser.problems == []
+    # commands show as code, never in backticks
+    assert "`" not in body
+    assert codes == ["tracker explain PLAYER PERIOD", "tracker explain"]
     # the changes worked by hand from FIDE's tables (tests/test_event_show.py)
     assert [(r[1], r[9]) for r in rows] == [
         ("Alpha, Anna", "-1.50"),

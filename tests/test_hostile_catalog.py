@@ -1071,6 +1071,91 @@ CASES += [
         "",
         "error: give a player or --event TOURNAMENT, not both\n",
     ),
+    # --- a club's list (tracker club) ------------------------------------------------
+    Case(
+        "club-nobody-tracked",
+        ("club",),
+        1,
+        "",
+        "error: no player is tracked yet: the list shows the players with games and a FIDE "
+        "ID, an official rating or a recorded fact, and yours (`tracker player set NAME "
+        "--me`); 2 players have games but none of these\n",
+    ),
+    Case(
+        "club-ids-bad-line",
+        ("club", "--ids", "hostile/club-ids.txt"),
+        2,
+        "",
+        "error: hostile/club-ids.txt:3: 'Novak, Jan' is not a FIDE ID: give one FIDE ID a "
+        "line (its digits, like 1503014); # starts a comment\n",
+    ),
+    Case(
+        "club-ids-binary",
+        ("club", "--ids", "hostile/binary.pgn"),
+        2,
+        "",
+        "error: hostile/binary.pgn:1: '\\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08' is not a "
+        "FIDE ID: give one FIDE ID a line (its digits, like 1503014); # starts a comment\n",
+    ),
+    Case(
+        "club-ids-empty",
+        ("club", "--ids", "hostile/empty.pgn"),
+        2,
+        "",
+        "error: --ids hostile/empty.pgn: no FIDE ID in it (one a line; # starts a comment)\n",
+    ),
+    Case(
+        "club-ids-missing",
+        ("club", "--ids", "missing.txt"),
+        2,
+        "",
+        "error: --ids missing.txt: no such file\n",
+    ),
+    Case(
+        "club-ids-folder",
+        ("club", "--ids", "emptydir"),
+        2,
+        "",
+        "error: --ids emptydir: a folder, not a file of FIDE IDs\n",
+    ),
+    Case(
+        "club-ids-strangers",
+        ("club", "--ids", "hostile/club-ids-strangers.txt"),
+        1,
+        "",
+        "error: none of the 2 FIDE IDs of hostile/club-ids-strangers.txt is a player of the "
+        "database (first: 1503014, 4158814): import their games first (`tracker import`), or "
+        "their list entries (`tracker official import FILE --all`)\n",
+    ),
+    Case(
+        "club-fed-not-a-code",
+        ("club", "--fed", "Czech"),
+        2,
+        "",
+        "error: --fed 'Czech': give a federation's three-letter code as FIDE's lists have "
+        "it, like CZE or GER\n",
+    ),
+    Case(
+        "club-fed-and-ids",
+        ("club", "--fed", "CZE", "--ids", "hostile/club-ids.txt"),
+        2,
+        "",
+        "error: give --fed or --ids, not both\n",
+    ),
+    Case(
+        "club-bad-sort",
+        ("club", "--sort", "rating"),
+        2,
+        "",
+        "error: --sort 'rating': use name or change\n",
+    ),
+    Case(
+        "club-title-without-page",
+        ("club", "--title", "Club"),
+        2,
+        "",
+        "error: --title is the page's heading: give it with --html FILE\n",
+    ),
 ]
 
 

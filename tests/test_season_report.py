@@ -356,3 +356,12 @@ def test_a_long_career_folds_its_detail(long_page: str) -> None:
     assert '<figure class="chart">' in outside and 'data-expected="1943"' in outside
     text = re.sub(r"<figure.*</figure>", "", outside, flags=re.S)  # the chart's hovers
     assert "<table" not in text and "<li>" not in text and "Club Open" not in text
+
+
+def test_commands_show_as_code_never_in_backticks(demo: Path, long_page: str) -> None:
+    """The sentences of the terminal name commands in backticks; the page shows them as code
+    (issue 38: no raw backtick on a page)."""
+    page = (demo / "season.html").read_text(encoding="utf-8")
+    assert "<code>tracker event set ID --list LIST</code>" in page
+    for text in (page, long_page):
+        assert "`" not in text

@@ -20,7 +20,7 @@ from tracker.reports.event import (
     ordered,
     ranks,
 )
-from tracker.reports.season import CSS, SHORT, esc
+from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.text import fmt_points, fmt_signed
 from tracker.usecases.event_show import EventPlayer, EventShow, EventStatus
 
@@ -56,7 +56,7 @@ def _html_table(
             if cell_classes is not None and cell_classes[k][i]:
                 classes.append(cell_classes[k][i])
             attr = f' class="{" ".join(classes)}"' if classes else ""
-            cells.append(f"<td{attr}>{esc(c)}</td>")
+            cells.append(f"<td{attr}>{prose(c)}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
     klass = f' class="{cls}"' if cls else ""
     return (
@@ -163,7 +163,7 @@ def event_page(ev: EventShow, *, version: str = "") -> str:
     parts.append(
         _html_table(headers, cells, numeric=TABLE_RIGHT, cls="standings", cell_classes=classes)
     )
-    parts += [f'<p class="note">{esc(x)}</p>' for x in event_notes(ev)]
+    parts += [f'<p class="note">{prose(x)}</p>' for x in event_notes(ev)]
     cross = _crosstable(ev, players)
     if cross:
         parts.append("<h2>Crosstable</h2>")
@@ -228,9 +228,9 @@ def event_page(ev: EventShow, *, version: str = "") -> str:
     made = f"tracker {version}" if version else "tracker"
     parts.append(
         f"<footer>Made by {esc(made)} from the games and official ratings in its database. "
-        "Each player is rated as `tracker explain` rates them: Ro from the list in force at "
-        "the start (else the player's own Elo tag), K from the player's facts and history, "
-        "the 400-point cap of the edition in force. What FIDE publishes is the rating that "
-        "counts.</footer></body></html>\n"
+        "Each player is rated as <code>tracker explain</code> rates them: Ro from the list in "
+        "force at the start (else the player's own Elo tag), K from the player's facts and "
+        "history, the 400-point cap of the edition in force. What FIDE publishes is the "
+        "rating that counts.</footer></body></html>\n"
     )
     return "".join(parts)

@@ -16,7 +16,6 @@ are hostile input) is escaped.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,59 +45,10 @@ from tracker.reports.chart import (
     chart_footnote,
     chart_list,
     replayed_title,
-    visible,
 )
+from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.plot import chart_svg
 from tracker.usecases.histories import PlayerHistory
-
-CSS = """
-:root { color-scheme: light; --ink: #1d2733; --muted: #5b6776; --rule: #d8dee6;
-  --standard: #1f5fa8; --rapid: #d0741c; --blitz: #3a8f3a; --gap: #c0392b; }
-* { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 1100px; padding: 24px 20px 48px; color: var(--ink);
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
-  sans-serif; background: #fff; }
-h1 { font-size: 26px; margin: 0 0 4px; }
-h2 { font-size: 21px; margin: 36px 0 8px; padding-top: 12px; border-top: 3px solid
-  var(--accent, var(--ink)); }
-h3 { font-size: 16px; margin: 22px 0 6px; }
-h4 { font-size: 14px; margin: 14px 0 4px; }
-p { margin: 4px 0; }
-.muted, figcaption, .note { color: var(--muted); }
-nav a { margin-right: 14px; }
-a { color: #1f5fa8; }
-.standard { --accent: var(--standard); } .rapid { --accent: var(--rapid); }
-.blitz { --accent: var(--blitz); }
-.key { display: flex; flex-wrap: wrap; gap: 10px 28px; margin: 10px 0; }
-.key div { min-width: 150px; }
-.key b { display: block; font-size: 22px; }
-figure { margin: 10px 0; }
-figure svg { width: 100%; height: auto; display: block; }
-table { border-collapse: collapse; margin: 6px 0 10px; font-size: 13px;
-  font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 8px; border-bottom: 1px solid var(--rule); text-align: left;
-  vertical-align: top; }
-th { background: #f3f5f8; font-weight: 600; }
-td.n, th.n { text-align: right; white-space: nowrap; }
-th, td:first-child { white-space: nowrap; }  /* a period, a date: one line */
-.wide { overflow-x: auto; }
-details { border: 1px solid var(--rule); border-radius: 6px; margin: 8px 0;
-  padding: 4px 12px; }
-summary { cursor: pointer; font-weight: 600; padding: 4px 0; }
-details.part { border: 0; padding: 0; margin: 18px 0 6px; }
-details.part > summary { font-size: 16px; }
-details.part > summary .muted { font-size: 14px; font-weight: 400; }
-details.part[open] > summary { margin-bottom: 4px; }
-code { font-size: 12.5px; background: #f3f5f8; padding: 1px 4px; border-radius: 3px; }
-ul { margin: 4px 0; padding-left: 22px; }
-footer { margin-top: 40px; font-size: 12.5px; color: var(--muted); }
-@media print { details { break-inside: avoid; } details > * { display: block; } }
-"""
-
-
-def esc(value: object) -> str:
-    """A value as HTML text: control characters written as escapes, then html.escape."""
-    return html.escape(visible("" if value is None else str(value)))
 
 
 def _table(
@@ -116,7 +66,7 @@ def _table(
     for k, r in enumerate(rows):
         attrs = row_attrs[k] if row_attrs is not None else ""
         cells = "".join(
-            f"<td{' class=n' if i in num else ''}>{esc(c)}</td>" for i, c in enumerate(r)
+            f"<td{' class=n' if i in num else ''}>{prose(c)}</td>" for i, c in enumerate(r)
         )
         body.append(f"<tr{attrs}>{cells}</tr>")
     klass = f' class="{cls}"' if cls else ""
@@ -196,7 +146,6 @@ def _periods_text(periods: Sequence[Period]) -> str:
     return f"{periods[0]} to {periods[-1]} ({len(periods)} periods)"
 
 
-SHORT = 12  # a part of at most this many periods (a season of monthly lists) is shown open
 SHORT_SINCE = 6  # the games since the last official list: listed open up to this many periods
 
 
@@ -275,9 +224,9 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
         still = (
             "<ul>"
             + "".join(
-                f"<li>{esc(names[0])}: {esc(why)}</li>"
+                f"<li>{esc(names[0])}: {prose(why)}</li>"
                 if len(names) == 1
-                else f"<li>{len(names)} tournaments: {esc(why)}"
+                else f"<li>{len(names)} tournaments: {prose(why)}"
                 f'<span class="muted"> · {esc(", ".join(names))}</span></li>'
                 for why, names in groups
             )
@@ -377,9 +326,9 @@ def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
                     cls="games",
                 )
             )
-            out += [f'<p class="note">{esc(x.strip())}</p>' for x in rest]
+            out += [f'<p class="note">{prose(x.strip())}</p>' for x in rest]
             continue
-        out += [f"<p>{esc(x.strip())}</p>" for x in block]
+        out += [f"<p>{prose(x.strip())}</p>" for x in block]
     return "".join(out)
 
 
@@ -403,7 +352,7 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
     ]
     season = season_summary(rp)
     if season is not None:
-        parts.append(f"<p>{esc(season_line(season))}</p>")
+        parts.append(f"<p>{prose(season_line(season))}</p>")
     if not rows:
         parts.append(f"<p>No {esc(name)} rating periods yet.</p></section>")
         return "".join(parts)

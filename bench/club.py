@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""`tracker club` benchmark (issue 38 item 3): every player a database of a TWIC issue tracks
+(by default TWIC 1427 of shared/corpus: 4,742 games of March 2022, some 1,700 players, 1,657
+with a FIDE ID), each replayed as `tracker next` replays them.
+
+Builds the database in the work folder (reused when it is there) from the PGN files given,
+then times, --runs times each:
+
+  in process  tracker.usecases.club.club_list (read the facts, replay every tracked player)
+  + rows      the same and the table's rows and notes (tracker.reports.club)
+  cli json    `python -m tracker club --format json` as a subprocess (start-up, imports, the
+              database opened, the output written)
+  cli html    `python -m tracker club --html FILE --force` as a subprocess
+
+each as wall and CPU time (the machine is shared: the CPU time does not count the waits), and
+prints a markdown table of medians.
+
+Usage (from the repository root):
+  python bench/club.py                          # TWIC 1427, standard, 7 runs
+  python bench/club.py --list rapid --runs 3
+  python bench/club.py --pgn ../shared/corpus/twic1427.pgn.xz ../shared/corpus/twic1428.pgn.xz
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from sqlalchemy import func, select  # noqa: E402
+
+from tracker.model import RatingList  # noqa: E402
+from tracker.store import open_store  # noqa: E402
+from tracker.store.schema import games  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def build(work: Path, pgns: list[Path]) -> Path:
+    """The database of the PGN files (named after them: reused when there)."""
+    key = hashlib.sha256("\n".join(str(p) for p in pgns).encode()).hexdigest()[:10]
+    db = work / f"club-bench-{key}.db"
+    if db.exists():
+        return db
+    tmp = work / "tmp.db"
+    tmp.unlink(missing_ok=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tracker", "import", *map(str, pgns), "--db", str(tmp)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    if proc.returncode:
+        raise SystemExit(proc.stderr)
+    tmp.rename(db)
+    return db
+
+
+def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=REPO, env=env)
+    elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode:
+        raise SystemExit(proc.stderr)
+    return elapsed, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--pgn", nargs="*", type=Path, default=[CORPUS / "twic1427.pgn.xz"])
+    ap.add_argument("--list", default="standard", choices=[str(rl) for rl in RatingList])
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument(
+        "--workdir",
+        type=Path,
+        default=Path(os.environ.get("TMPDIR", tempfile.gettempdir())) / "tracker-bench",
+    )
+    args = ap.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    db = build(args.workdir, args.pgn)
+    rl = RatingList(args.list)
+
+    from tracker.reports.club import club_notes, club_rows, club_table
+    from tracker.usecases.club import club_list
+
+    today = dt.date.today()
+    store = open_store(str(db))
+    with store.engine.connect() as conn:
+        total = conn.execute(select(func.count()).select_from(games)).scalar_one()
+    club = club_list(store, rl)  # warm: imports, the statements built
+    inproc, inproc_cpu, rows_t, rows_cpu = [], [], [], []
+    for _ in range(args.runs):
+        t0, c0 = time.perf_counter(), time.process_time()
+        club = club_list(store, rl)
+        inproc.append(time.perf_counter() - t0)
+        inproc_cpu.append(time.process_time() - c0)
+        t0, c0 = time.perf_counter(), time.process_time()
+        found = club_list(store, rl)
+        rows = club_rows(found, today)
+        club_table(rows)
+        club_notes(found, rows)
+        rows_t.append(time.perf_counter() - t0)
+        rows_cpu.append(time.process_time() - c0)
+    store.engine.dispose()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(args.workdir / "pycache")
+    base = [sys.executable, "-m", "tracker", "club", "--list", str(rl), "--db", str(db)]
+    page = args.workdir / "club.html"
+    measured: dict[str, tuple[list[float], list[float]]] = {"json": ([], []), "html": ([], [])}
+    for i in range(args.runs + 1):
+        for kind, extra in (
+            ("json", ["--format", "json"]),
+            ("html", ["--html", str(page), "--force"]),
+        ):
+            wall, cpu = _timed(base + extra, env)
+            if i:  # the first run writes the bytecode cache
+                measured[kind][0].append(wall)
+                measured[kind][1].append(cpu)
+    left = ", ".join(f"{x.why} {x.count:,}" for x in club.left_out) or "none"
+    print(
+        f"`python bench/club.py --list {rl}` ({dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC): "
+        f"{total:,} games in the database, {len(club.players):,} players on the {rl} list "
+        f"(left out: {left}); medians of {args.runs} runs\n"
+    )
+    load = os.getloadavg()[0]
+    print(f"(load average {load:.2f} on {os.cpu_count()} cores at the end: wall times wait "
+          "for the CPU on a busy machine, CPU times do not)\n")  # fmt: skip
+    med = statistics.median
+    print("| what | wall s | CPU s |")
+    print("| --- | ---: | ---: |")
+    print(f"| `club_list` in process | {med(inproc):.3f} | {med(inproc_cpu):.3f} |")
+    print(f"| + the rows, table and notes | {med(rows_t):.3f} | {med(rows_cpu):.3f} |")
+    for kind, what in (("json", "--format json"), ("html", "--html FILE")):
+        walls, cpus = measured[kind]
+        print(f"| `tracker club {what}` (a process) | {med(walls):.3f} | {med(cpus):.3f} |")
+
+
+if __name__ == "__main__":
+    main()
