@@ -729,8 +729,9 @@ def test_the_command_says_what_it_fetched_and_what_is_missing(
     assert out.splitlines() == [
         f"standard 2025-11: downloaded standard_nov25frl.zip ({size:.1f} KB)",
         f"rapid 2025-11: downloaded rapid_nov25frl.zip ({rsize:.1f} KB)",
-        f"blitz 2025-11: FIDE's folder has no such file ({folder.url}blitz_nov25frl.zip: "
-        "HTTP 404 Not Found): FIDE never published this list; skipped",
+        f"blitz 2025-11: the folder has no such file ({folder.url}blitz_nov25frl.zip: "
+        "HTTP 404 Not Found): a copy of FIDE's folder may lack it, or --base-url names the "
+        "wrong folder; skipped",
         "standard_nov25frl.zip: 2025-11 (standard): 40 players read; 0 in the database; 40 "
         "others skipped; 0 entries written; FIDE's whole list",
         "rapid_nov25frl.zip: 2025-11 (rapid): 40 players read; 0 in the database; 40 others "
@@ -1028,3 +1029,18 @@ def test_a_season_then_fides_folder_gives_fides_ratings(
     code, out, err = _cli(capsys, monkeypatch, "explain", "2025-12", "--db", db, "--format", "json")
     rated = {g["opponent"]: g["opponent_rating"] for g in json.loads(out)["games"]}
     assert rated == {n: r for n, _, _, r, _ in OPPONENTS}
+
+
+def test_a_404_blames_fide_only_on_fides_own_folder() -> None:
+    """A file missing from FIDE's own folder is a list FIDE never published; one missing from
+    another folder (a mirror, a wrong --base-url) may be a list the copy lacks."""
+    from tracker.lists.fetch import FIDE_DOWNLOADS, FetchSettings, Missing, Why
+    from tracker.reports.fetch import missing_text
+
+    period = Period(2022, 3)
+    fide = Missing(RatingList.STANDARD, period, Why.NOT_PUBLISHED, FIDE_DOWNLOADS + "x.zip", 404)
+    assert missing_text(fide, FetchSettings()).endswith("FIDE never published this list; skipped")
+    mirror = Missing(RatingList.STANDARD, period, Why.NOT_PUBLISHED, "http://m/x.zip", 404)
+    said = missing_text(mirror, FetchSettings(base_url="http://m/"))
+    assert "never published" not in said
+    assert said.endswith("--base-url names the wrong folder; skipped")

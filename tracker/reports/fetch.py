@@ -11,6 +11,7 @@ from tracker.model import Period, RatingList
 from tracker.reports.text import plural
 from tracker.usecases.fetch import (
     ARCHIVE_FROM,
+    FIDE_DOWNLOADS,
     MAX_UNZIPPED,
     Fetched,
     FetchOutcome,
@@ -56,9 +57,14 @@ def missing_text(m: Missing, settings: FetchSettings) -> str:
     cache = settings.cache if settings.cache is not None else default_cache()
     why = m.why
     if why is Why.NOT_PUBLISHED:
-        return (
-            f"FIDE's folder has no such file ({m.url}: {_status(m)}): FIDE never published "
-            "this list; skipped"
+        if settings.base_url == FIDE_DOWNLOADS:
+            return (
+                f"FIDE's folder has no such file ({m.url}: {_status(m)}): FIDE never "
+                "published this list; skipped"
+            )
+        return (  # a mirror or a folder of the user's: it may lack a list FIDE published
+            f"the folder has no such file ({m.url}: {_status(m)}): a copy of FIDE's folder "
+            "may lack it, or --base-url names the wrong folder; skipped"
         )
     if why is Why.NOT_YET:
         day = m.period.list_date.isoformat()
