@@ -172,18 +172,27 @@ def copy_rows(conn: Connection, table: str, columns: str, rows: Iterable[Sequenc
 @contextmanager
 def writing(store: Store) -> Iterator[Connection]:
     """A transaction that writes (`with writing(store) as conn:`), committed at the end of
-    the block, rolled back on an exception. SQLite: a plain transaction (the file's write
-    lock is taken by its first write, within the busy timeout); PostgreSQL: the write lock
-    first (`lock_for_writing`), so that writers take turns there too."""
-    with store.engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
+    the block, rolled back on an exception. The write lock is taken first, on both
+    databases (`lock_for_writing`: SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory lock), so
+    that what the block reads is still so when it writes: writers take turns. (Before, on
+    SQLite, the lock came with the first write: three `official import --all` of one list
+    at once all read the new players as missing, and two failed inserting them, "UNIQUE
+    constraint failed: players.fide_id", an internal error.) An error of the database while
+    the block writes (a full disk, an I/O error, the lock not had within the busy timeout)
+    is one DatabaseError sentence, the transaction rolled back."""
+    try:
+        with store.engine.begin() as conn:
             try:
                 lock_for_writing(conn)
-            except (OperationalError, SADatabaseError) as exc:
+            except SADatabaseError as exc:  # (PostgreSQL: the lock's statements)
                 if is_busy(exc):
                     raise DatabaseError(BUSY) from None
                 raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
-        yield conn
+            yield conn
+    except OperationalError as exc:
+        raise DatabaseError(
+            BUSY if is_busy(exc) else f"cannot write to the database: {one_line(exc.orig)}"
+        ) from None
 
 
 def database_file(target: str) -> Path | None:
