@@ -4,6 +4,8 @@ Each pinned by the command line a user types (bugs 6, 8 and 9 of the QA report).
 
 from __future__ import annotations
 
+import os
+import random
 import shutil
 import sqlite3
 import subprocess
@@ -64,7 +66,7 @@ def _is_read_somewhere(db: Path) -> bool:
 
 DAMAGED = (
     "c.db is damaged (database disk image is malformed): `tracker db check --db c.db` "
-    "tells more; restore a backup (`tracker db backup`)"
+    "tells more; restore a backup (`tracker db restore BACKUP`)"
 )
 
 
@@ -122,8 +124,13 @@ def test_db_check_and_backup_of_a_damaged_database(
 ) -> None:
     _damage(season, tmp_path / "c.db")
     code, out, err = run(capsys, monkeypatch, "db", "check", "--db", "c.db")
-    assert code == 1
-    assert "c.db: unreadable: the database cannot be read: database disk image is malformed" in out
+    assert (code, out, err) == (  # (exit 1 before issue 35: the README promises 4)
+        DAMAGED_EXIT_CODE,
+        "c.db: unreadable: the database cannot be read: database disk image is malformed; "
+        "restore a backup (`tracker db restore BACKUP`)\n",
+        "error: c.db: 1 problem found; the file is damaged: restore a backup "
+        "(`tracker db restore BACKUP`)\n",
+    )
     code, out, err = run(capsys, monkeypatch, "db", "backup", "b.db", "--db", "c.db")
     assert code == DAMAGED_EXIT_CODE
     assert err.startswith(
@@ -151,8 +158,108 @@ def test_a_database_damaged_at_its_start_is_said_at_open(
     assert (code, err) == (
         DAMAGED_EXIT_CODE,
         "error: c.db is damaged (database disk image is "
-        "malformed): restore a backup (`tracker db backup`)\n",
+        "malformed): restore a backup (`tracker db restore BACKUP`)\n",
     )
+
+
+def _scribble(db: Path, at: int, data: bytes) -> None:
+    with db.open("r+b") as fh:
+        fh.seek(at)
+        fh.write(data)
+
+
+def _index_page(db: Path) -> int:
+    """The first byte of the page of an index of the games (not of a table: the rows read
+    fine; the games' index has entries, where an empty table's index page has none to
+    damage)."""
+    con = sqlite3.connect(db)
+    try:
+        (root,) = con.execute(
+            "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+            "AND tbl_name = 'games' ORDER BY rootpage DESC LIMIT 1"
+        ).fetchone()
+    finally:
+        con.close()
+    return (int(root) - 1) * PAGE
+
+
+# Issue 35, item 8: the ways a file is damaged, each made from a copy of the season.
+DAMAGES = {
+    # random bytes over pages in the middle of the file (before: db check exit 1)
+    "random-bytes-in-the-middle": lambda db: _scribble(
+        db, db.stat().st_size // 2 // PAGE * PAGE, random.Random(35).randbytes(2 * PAGE)
+    ),
+    # the second half of the file gone (a copy cut short)
+    "truncated": lambda db: os.truncate(db, db.stat().st_size // 2 // PAGE * PAGE),
+    # the first bytes zeros (before: "not a tracker database (not SQLite)", exit 1)
+    "zeroed-header": lambda db: _scribble(db, 0, bytes(100)),
+    # the whole first page zeros
+    "zeroed-first-page": lambda db: _scribble(db, 0, bytes(PAGE)),
+    # the header's page size garbled
+    "garbled-header": lambda db: _scribble(db, 16, b"\xff" * 84),
+    # an index page scribbled over: every row reads, SQLite's integrity check fails
+    "index-page": lambda db: _scribble(db, _index_page(db) + 8, b"\xff" * 64),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_db_check_exits_4_on_any_damaged_file(
+    season: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    damage: str,
+) -> None:
+    db = tmp_path / "c.db"
+    shutil.copy(season, db)
+    DAMAGES[damage](db)
+    before = db.read_bytes()
+    for fmt in ("table", "json", "csv"):
+        code, out, err = run(capsys, monkeypatch, "db", "check", "--db", "c.db", "-f", fmt)
+        assert code == DAMAGED_EXIT_CODE, (fmt, code, out, err)
+        assert err.startswith("error: c.db") and err.count("\n") == 1, err
+        assert err.endswith("restore a backup (`tracker db restore BACKUP`)\n"), err
+        assert "tracker db backup" not in out + err
+    assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("history", "99012345"),
+        ("players",),
+        ("db", "backup", "b.db"),
+        ("import", str(SAMPLE)),
+        ("official", "add", "99012345", "--period", "2025-10", "--rating", "1800"),
+        ("player", "set", "99012345", "--birth-year", "1988"),
+    ],
+)
+def test_every_damage_message_names_db_restore(
+    season: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    damage: str,
+    args: tuple[str, ...],
+) -> None:
+    # Before: "restore a backup (`tracker db backup`)", the command that makes a backup
+    # (on a damaged file, a copy of the damage).
+    db = tmp_path / "c.db"
+    shutil.copy(season, db)
+    DAMAGES[damage](db)
+    before = db.read_bytes()
+    code, out, err = run(capsys, monkeypatch, *args, "--db", "c.db")
+    assert "tracker db backup" not in out + err and "internal error" not in err
+    if code == 0:  # the damage is past the pages this command reads: nothing to say
+        assert damage in ("index-page", "random-bytes-in-the-middle"), damage
+        assert err == "" and "db" not in args
+        return
+    assert code == DAMAGED_EXIT_CODE, (code, out, err)
+    assert err.startswith("error: c.db is damaged (") and err.count("\n") == 1, err
+    assert err.endswith("restore a backup (`tracker db restore BACKUP`)\n"), err
+    assert db.read_bytes() == before
+    assert not (tmp_path / "b.db").exists()
 
 
 def test_the_exit_codes_are_documented(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ import typer
 
 from tracker.cli import app, main
 from tracker.cli.common import ShownStream, shown, shown_console
-from tracker.errors import BadInput
+from tracker.errors import BadInput, CtrlC
 
 
 @pytest.fixture
@@ -54,6 +55,19 @@ def extra_command() -> Iterator[None]:
     def _ctrl_c() -> None:
         raise KeyboardInterrupt
 
+    @app.command("zz-ctrl-c-loading")
+    def _ctrl_c_loading() -> None:  # what a pybind11 module (matplotlib's) raises when a
+        # Ctrl-C comes while it loads: before issue 35, an internal error (exit 3)
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise ImportError("initialization failed") from exc
+
+    @app.command("zz-message-lost")
+    def _message_lost() -> None:  # what CPython raises when a Ctrl-C breaks the message of
+        # an import's error (PyErr_SetImportError): the KeyboardInterrupt is not in it
+        raise TypeError("expected a message argument")
+
     yield
     app.registered_commands[:] = before
 
@@ -86,6 +100,85 @@ def test_ctrl_c_says_interrupted_with_exit_130(
 ) -> None:
     assert run(monkeypatch, "zz-ctrl-c") == 130
     assert capsys.readouterr().err == "interrupted\n"  # typer alone exits 130 silently
+
+
+@pytest.mark.usefixtures("extra_command")
+def test_ctrl_c_while_a_library_loads_is_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("TRACKER_DEBUG", raising=False)
+    assert run(monkeypatch, "zz-ctrl-c-loading") == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+@pytest.mark.usefixtures("extra_command")
+def test_an_error_after_a_ctrl_c_is_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A real SIGINT to this process, noted by CtrlC (the interpreter writes it to the pipe
+    # of set_wakeup_fd), then an error that does not name it: exit 130. Without the signal,
+    # the same error is a bug (exit 3).
+    monkeypatch.delenv("TRACKER_DEBUG", raising=False)
+    assert run(monkeypatch, "zz-message-lost") == 3
+    capsys.readouterr()
+    monkeypatch.setattr(CtrlC, "_pipe", None)
+    monkeypatch.setattr(CtrlC, "_seen", False)
+    handler = signal.signal(signal.SIGINT, lambda *_: None)  # (pytest's own stays away)
+    old_fd = signal.set_wakeup_fd(-1)
+    try:
+        CtrlC.watch()
+        assert not CtrlC.pressed()
+        os.kill(os.getpid(), signal.SIGINT)
+        assert CtrlC.pressed()
+        assert run(monkeypatch, "zz-message-lost") == 130
+        assert capsys.readouterr().err == "interrupted\n"
+    finally:
+        if CtrlC._pipe is not None:
+            os.close(CtrlC._pipe)
+        wakeup = signal.set_wakeup_fd(old_fd)
+        if wakeup not in (-1, old_fd):
+            os.close(wakeup)
+        signal.signal(signal.SIGINT, handler)
+
+
+def test_a_ctrl_c_python_could_not_raise_is_raised_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A KeyboardInterrupt in a weak reference's callback (importlib's module locks have one)
+    # is "unraisable": Python printed it with a traceback and the command went on to the end
+    # (exit 0 after a Ctrl-C, found by a SIGINT sweep under load). CtrlC.watch has it raised
+    # again at the next call.
+    import weakref
+
+    monkeypatch.setattr(CtrlC, "_pipe", None)
+    monkeypatch.setattr(CtrlC, "_seen", False)
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    old_fd = signal.set_wakeup_fd(-1)
+
+    class Held:
+        pass
+
+    def callback(_ref: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        CtrlC.watch()
+        held = Held()
+        ref = weakref.ref(held, callback)
+        went_on = []
+        with pytest.raises(KeyboardInterrupt):
+            del held  # the callback runs here; its KeyboardInterrupt cannot be raised
+            went_on.append(len("raised again at this call"))
+        assert ref() is None and went_on == []
+        assert sys.getprofile() is None
+    finally:
+        if CtrlC._pipe is not None:
+            os.close(CtrlC._pipe)
+        wakeup = signal.set_wakeup_fd(old_fd)
+        if wakeup not in (-1, old_fd):
+            os.close(wakeup)
+        signal.signal(signal.SIGINT, handler)
 
 
 @pytest.mark.usefixtures("extra_command")

@@ -10,13 +10,16 @@ games of Novak, Jan, whose history the reader asks for in a loop.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
+from tests import listgen
 from tests.conftest import subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.store import open_store
@@ -111,3 +114,79 @@ def test_concurrent_imports_and_a_reader(tmp_path: Path, writers: int) -> None:
     with open_store(str(db)) as store:
         assert check_database(store) == []
     print(f"{writers} writers + reader: {len(reads)} history runs, all exit 0")
+
+
+LIST_PLAYERS = 2_000
+
+
+@pytest.mark.slow
+@pytest.mark.databases
+def test_three_list_imports_of_one_list_at_once(
+    tmp_path: Path, db_target: str, backend: str
+) -> None:
+    # Issue 35, item 7: three `official import --all` of one list at once on one database.
+    # Before, on SQLite, two of three failed every time ("UNIQUE constraint failed:
+    # players.fide_id", an internal error: exit 3): each read the list's players as new
+    # before any of them wrote (the write lock came with the first write); PostgreSQL took
+    # its advisory lock first. Now both take the write lock first: one creates the players,
+    # the two others find them.
+    fide_list = listgen.generate(tmp_path / "standard_nov25frl.txt", LIST_PLAYERS, "txt")
+    if backend == "sqlite":  # (PostgreSQL: db_target holds the schema already)
+        with open_store(db_target):
+            pass
+    procs = [
+        subprocess.Popen(
+            tracker_command("official", "import", str(fide_list), "--all", "--db", db_target),
+            env=subprocess_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    deadline = time.monotonic() + 300
+    results = [
+        (p.returncode, out, err)
+        for p in procs
+        for out, err in [p.communicate(timeout=max(1.0, deadline - time.monotonic()))]
+    ]
+    assert [(code, err) for code, _, err in results] == [(0, "")] * 3, results
+    news = sorted(
+        int(found.group(1).replace(",", ""))
+        for _, out, _ in results
+        if (found := re.search(r"kept \(([\d,]+) new\)", out))
+    )
+    assert news == [0, 0, LIST_PLAYERS], results  # one made them, two found them
+    one = str(tmp_path / "one.db")  # what one import alone stores
+    done = subprocess.run(
+        tracker_command("official", "import", str(fide_list), "--all", "--db", one),
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+
+    def facts(target: str) -> tuple[list[str], list[str]]:
+        with open_store(target) as s, s.engine.connect() as conn:
+            people = sorted(
+                f"{n} {f} {t} {c} {b}"
+                for n, f, t, c, b in conn.execute(
+                    text("SELECT name, fide_id, title, federation, birth_year FROM players")
+                )
+            )
+            entries = sorted(
+                f"{f} {lst} {p} {r} {k}"
+                for f, lst, p, r, k in conn.execute(
+                    text(
+                        'SELECT p.fide_id, o."list", o.period, o.rating, o.k FROM '
+                        "official_ratings o JOIN players p ON p.id = o.player_id"
+                    )
+                )
+            )
+        return people, entries
+
+    assert facts(db_target) == facts(one)
+    assert len(facts(one)[0]) == LIST_PLAYERS
+    with open_store(db_target) as store:
+        assert check_database(store) == []

@@ -11,19 +11,25 @@ running as root, who may write anyway).
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 
-from tests.conftest import REPO, dump_db, subprocess_env
+from tests import listgen
+from tests.builders import sample_season_db
+from tests.conftest import REPO, dump_db, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store, open_store
@@ -204,3 +210,208 @@ def test_failed_file_report_claims_nothing_stored(tmp_path: Path) -> None:
     assert report.sources[0].error is not None
     assert report.total("list_assumed") == 0 and not report.not_rated
     assert report.total("games_read") == report.total("skipped") == report.total("added") == 0
+
+
+# --- a full disk under every command that writes (issue 35, item 6) ---------------------------
+#
+# A real full disk: the database on a small tmpfs mounted in a mount namespace of its own
+# (`unshare --mount`; `--map-root-user` too when not root), filled with a file but for
+# SLACK pages: room for SQLite's -shm (8 pages) and the -wal's first page, not for the
+# first page a write adds. SQLite then meets ENOSPC: "database or disk is full". Before,
+# `official import`, `official add` and `player set` (every command that writes through
+# tracker.store.db.writing) said it as an internal error, exit 3.
+
+SLACK = 9
+FULL_DISK = r"""
+set -u
+W=$1; shift
+mount -t tmpfs -o size=4m tracker-full "$W/mnt" || exit 99
+[ -e "$W/base.db" ] && cp "$W/base.db" "$W/mnt/t.db"
+dd if=/dev/zero of="$W/mnt/slack" bs=4096 count=$SLACK 2>/dev/null
+dd if=/dev/zero of="$W/mnt/fill" bs=4096 2>/dev/null
+rm "$W/mnt/slack"
+"$@" > "$W/out" 2> "$W/err"
+echo $? > "$W/rc"
+rm "$W/mnt/fill"
+for f in "$W"/mnt/t.db "$W"/mnt/t.db-wal; do [ -e "$f" ] && cp "$f" "$W/after${f##*/t}"; done
+exit 0
+"""
+
+
+@dataclass(frozen=True)
+class Full:
+    code: int
+    out: str
+    err: str
+    after: Path  # the database as the command left it (with its -wal, if any)
+
+
+@functools.cache
+def _unshare() -> tuple[str, ...] | None:
+    """The command that runs a shell in a mount namespace of its own where a tmpfs can be
+    mounted, or None (then the tests skip)."""
+    if shutil.which("unshare") is None or not sys.platform.startswith("linux"):
+        return None
+    command = ("unshare", "--mount") if os.geteuid() == 0 else ("unshare", "--mount", "-r")
+    with tempfile.TemporaryDirectory() as folder:
+        probe = subprocess.run(
+            [*command, "sh", "-c", 'mount -t tmpfs -o size=1m probe "$0"', folder],
+            capture_output=True,
+            timeout=30,
+        )
+    return command if probe.returncode == 0 else None
+
+
+def on_a_full_disk(work: Path, base: Path | None, *args: str) -> Full:
+    """`tracker ARGS` with its --db ("{db}") on a full disk ("{mnt}": the disk's folder)."""
+    command = _unshare()
+    if command is None:
+        pytest.skip("no mount namespace here (unshare --mount): a small tmpfs cannot be filled")
+    work.mkdir()
+    (work / "mnt").mkdir()
+    if base is not None:
+        shutil.copy(base, work / "base.db")
+    mnt = str(work / "mnt")
+    argv = [a.replace("{db}", f"{mnt}/t.db").replace("{mnt}", mnt) for a in args]
+    env = subprocess_env() | {"SLACK": str(SLACK)}
+    done = subprocess.run(
+        [*command, "sh", "-c", FULL_DISK, "full-disk", str(work), *tracker_command(*argv)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if done.returncode == 99:
+        pytest.skip("tmpfs cannot be mounted here")
+    assert done.returncode == 0, done.stderr
+    return Full(
+        int((work / "rc").read_text()),
+        (work / "out").read_text().replace(mnt, "{mnt}"),
+        (work / "err").read_text().replace(mnt, "{mnt}"),
+        work / "after.db",
+    )
+
+
+@pytest.fixture(scope="module")
+def season_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample season, with an official entry and a tracked player."""
+    db = sample_season_db(tmp_path_factory.mktemp("full") / "season.db")
+    for args in (
+        ("official", "add", "99012345", "--period", "2025-10", "--rating", "1850"),
+        ("player", "set", "99012345", "--me"),
+    ):
+        done = subprocess.run(
+            tracker_command(*args, "--db", str(db)),
+            env=subprocess_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as con:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return db
+
+
+FULL = "error: cannot write to the database: database or disk is full\n"
+
+# Every command that writes the database, as it meets a full disk: its stderr exactly.
+WRITERS = {
+    "official-import": (
+        ("official", "import", "{list}", "--all", "--db", "{db}"),
+        FULL,
+    ),
+    "official-add": (
+        ("official", "add", "99012345", "--period", "2025-11", "--rating", "1860", "--db", "{db}"),
+        FULL,
+    ),
+    "official-remove": (
+        ("official", "remove", "99012345", "--period", "2025-10", "--db", "{db}"),
+        FULL,
+    ),
+    "player-set": (("player", "set", "99023390", "--birth-year", "1990", "--db", "{db}"), FULL),
+    "player-set-me": (("player", "set", "99023390", "--me", "--db", "{db}"), FULL),
+    "player-merge": (("player", "merge", "99070345", "Bohemian_Rhapsody64", "--db", "{db}"), FULL),
+    "event-set": (("event", "set", "1", "--exclude", "--db", "{db}"), FULL),
+    "imports-remove": (("imports", "remove", "1", "--db", "{db}"), FULL),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_every_writing_command_on_a_full_disk(
+    tmp_path: Path, season_db: Path, command: str
+) -> None:
+    args, err = WRITERS[command]
+    fide_list = listgen.generate(tmp_path / "standard_nov25frl.txt", 300, "txt")
+    args = tuple(a.replace("{list}", str(fide_list)) for a in args)
+    before = dump_db(season_db)
+    done = on_a_full_disk(tmp_path / "w", season_db, *args)
+    assert (done.code, done.out, done.err) == (1, "", err)
+    _after_failure(done.after, before)
+
+
+@pytest.mark.slow
+def test_an_import_on_a_full_disk(tmp_path: Path, season_db: Path) -> None:
+    big = _big(tmp_path / "big.pgn", 300)
+    before = dump_db(season_db)
+    done = on_a_full_disk(tmp_path / "w", season_db, "import", str(big), "--db", "{db}")
+    assert done.code == 1 and "Traceback" not in done.out + done.err
+    assert done.out.startswith(
+        f"{big}: not imported: cannot write to the database: database or disk is full\n"
+    )
+    assert done.err == f"error: the file could not be imported (nothing of it was stored): {big}\n"
+    _after_failure(done.after, before)
+
+
+@pytest.mark.slow
+def test_an_upgrade_on_a_full_disk(tmp_path: Path) -> None:
+    # An older schema: the first command that opens it upgrades it, and there is no room.
+    old = REPO / "tests" / "data" / "schema-0001.db"
+    before = dump_db(old)
+    done = on_a_full_disk(tmp_path / "w", old, "db", "upgrade", "--db", "{db}")
+    assert (done.code, done.out) == (1, "")
+    assert done.err == "error: cannot open database {mnt}/t.db: database or disk is full\n"
+    assert dump_db(done.after) == before
+
+
+@pytest.mark.slow
+def test_a_restore_onto_a_full_disk(tmp_path: Path, season_db: Path) -> None:
+    backup = tmp_path / "backup.db"
+    shutil.copy(season_db, backup)
+    before = dump_db(season_db)
+    done = on_a_full_disk(tmp_path / "w", season_db, "db", "restore", str(backup), "--db", "{db}")
+    assert (done.code, done.out) == (1, "")
+    assert done.err == (
+        "error: the restore failed: database or disk is full; nothing was changed\n"
+    )
+    _after_failure(done.after, before)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("plot", "--output", "{mnt}/chart.png"),
+        ("report", "--output", "{mnt}/season.html"),
+        ("export", "--what", "games", "--output", "{mnt}/games.csv"),
+        ("db", "backup", "{mnt}/backup.db"),
+        ("demo", "--output-dir", "{mnt}/demo"),
+    ],
+    ids=lambda a: a[0],
+)
+def test_the_files_a_command_writes_onto_a_full_disk(
+    tmp_path: Path, season_db: Path, args: tuple[str, ...]
+) -> None:
+    # What these write is a file of their own on the full disk: one line, exit 1 (or done,
+    # where it fits), the database untouched, no part file left.
+    before = dump_db(season_db)
+    db = () if args[0] == "demo" else ("--db", "{db}")
+    done = on_a_full_disk(tmp_path / "w", season_db, *args, *db)
+    assert "Traceback" not in done.out + done.err and "internal error" not in done.err
+    assert done.code in (0, 1), done
+    if done.code == 1:
+        assert done.err.startswith("error: ") and done.err.count("\n") == 1, done.err
+    if args[0] != "demo":
+        assert dump_db(done.after) == before
+    assert not list((tmp_path / "w" / "mnt").glob(".*.part"))

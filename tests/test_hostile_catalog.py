@@ -9,7 +9,7 @@ what it was (SQL dump); for every case, the games stored after it are those befo
 exactly the games it says it added, and `tracker db check` then finds nothing wrong.
 
 Exit codes: 0 done (warnings on stderr name file:line), 1 the command failed (the database
-or a file cannot be used), 2 a bad value was given (usage).
+or a file cannot be used), 2 a bad value was given (usage), 4 the database is damaged.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import datetime as dt
 import gzip
 import io
 import os
+import random
 import re
 import shutil
 import socket
@@ -263,7 +264,7 @@ CASES = [
         4,
         "",
         f"error: {H}corrupt.db is damaged (database disk image is malformed): `tracker db "
-        f"check --db {H}corrupt.db` tells more; restore a backup (`tracker db backup`)\n",
+        f"check --db {H}corrupt.db` tells more; restore a backup (`tracker db restore BACKUP`)\n",
     ),
     Case(
         "db-check-corrupt",
@@ -271,7 +272,7 @@ CASES = [
         4,
         "",
         f"error: {H}corrupt.db is damaged (database disk image is malformed): restore a "
-        "backup (`tracker db backup`)\n",
+        "backup (`tracker db restore BACKUP`)\n",
     ),
     Case(
         "db-of-another-program",
@@ -1215,6 +1216,108 @@ CASES += [
         "under Novak, Jan, without the FIDE ID; if they are one person, `tracker player merge "
         "111111 'Novak, Jan'` makes them one\n",
         changes_db=True,
+    ),
+]
+
+
+# --- issue 35: a full disk, damaged databases -------------------------------------------
+
+
+def _full_disk(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk is full: SQLite may add no page to the database (`PRAGMA max_page_count` at
+    the pages it has, on every connection: SQLite's own "database or disk is full"); and
+    made/standard_nov25frl.txt, a list of 500 players, needs many."""
+    import tracker.store.db
+
+    listgen.generate(folder / "made" / "standard_nov25frl.txt", 500, "txt")
+    real = tracker.store.db._sqlite_pragmas
+
+    def full(dbapi_conn: sqlite3.Connection, record: object) -> None:
+        real(dbapi_conn, record)
+        pages = dbapi_conn.execute("PRAGMA page_count").fetchone()[0]
+        dbapi_conn.execute(f"PRAGMA max_page_count = {pages}")
+
+    monkeypatch.setattr(tracker.store.db, "_sqlite_pragmas", full)
+
+
+def _damaged(how: Callable[[BinaryIO, int], None]) -> Callable[[Path, pytest.MonkeyPatch], None]:
+    """A patch that makes damaged.db: a copy of the database, damaged by `how` (given the
+    file open for writing and its size)."""
+
+    def make(folder: Path, _monkeypatch: pytest.MonkeyPatch) -> None:
+        shutil.copy(folder / "tracker.db", folder / "damaged.db")
+        with (folder / "damaged.db").open("r+b") as fh:
+            how(fh, (folder / "tracker.db").stat().st_size)
+
+    return make
+
+
+def _random_bytes_in_the_middle(fh: BinaryIO, size: int) -> None:
+    fh.seek(size // 2 // 4096 * 4096)
+    fh.write(random.Random(35).randbytes(2 * 4096))
+
+
+def _cut_in_half(fh: BinaryIO, size: int) -> None:
+    fh.truncate(size // 2 // 4096 * 4096)
+
+
+def _zeroed_header(fh: BinaryIO, size: int) -> None:
+    fh.write(bytes(100))
+
+
+RESTORE = "restore a backup (`tracker db restore BACKUP`)"
+CASES += [
+    Case(
+        "official-import-onto-a-full-disk",
+        ("official", "import", M + "standard_nov25frl.txt", "--all"),
+        1,
+        "",
+        "error: cannot write to the database: database or disk is full\n",
+        patch=_full_disk,
+    ),
+    Case(
+        "db-check-random-bytes-in-the-middle",
+        ("db", "check", "--db", "damaged.db"),
+        4,
+        "damaged.db: unreadable: the database cannot be read: database disk image is malformed; "
+        + RESTORE
+        + "\n",
+        "error: damaged.db: 1 problem found; the file is damaged: " + RESTORE + "\n",
+        patch=_damaged(_random_bytes_in_the_middle),
+    ),
+    Case(
+        "db-check-truncated",
+        ("db", "check", "--db", "damaged.db"),
+        4,
+        "",
+        f"error: damaged.db is damaged (database disk image is malformed): {RESTORE}\n",
+        patch=_damaged(_cut_in_half),
+    ),
+    Case(
+        "db-check-zeroed-header",
+        ("db", "check", "--db", "damaged.db"),
+        4,
+        "",
+        f"error: damaged.db is damaged (its first bytes, SQLite's header, are zeros): {RESTORE}\n",
+        patch=_damaged(_zeroed_header),
+    ),
+    Case(
+        "history-on-a-zeroed-header",
+        ("history", "Novak", "--db", "damaged.db"),
+        4,
+        "",
+        "error: damaged.db is damaged (its first bytes, SQLite's header, are zeros): "
+        f"`tracker db check --db damaged.db` tells more; {RESTORE}\n",
+        patch=_damaged(_zeroed_header),
+    ),
+    Case(
+        "import-into-a-truncated-database",
+        ("import", H + "odd-tags.pgn", "--db", "damaged.db"),
+        4,
+        "",
+        "error: damaged.db is damaged (database disk image is malformed): "
+        f"`tracker db check --db damaged.db` tells more; {RESTORE}\n",
+        patch=_damaged(_cut_in_half),
     ),
 ]
 

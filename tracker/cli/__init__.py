@@ -29,7 +29,7 @@ from tracker.cli.common import (
     shown_streams,
     with_examples,
 )
-from tracker.errors import BadInput, TrackerError
+from tracker.errors import BadInput, CtrlC, TrackerError, by_ctrl_c
 
 DAMAGED_EXIT_CODE = 4
 """tracker.store.db.DAMAGED_EXIT_CODE, written out so that `tracker --help` starts without
@@ -267,6 +267,9 @@ def _main() -> None:
     try:
         code = _run()
     except TrackerError as exc:  # the one way out other than done (_run made every error one)
+        if exc.exit_code not in (0, 130) and not Interruption.told and CtrlC.pressed():
+            # (an error after a Ctrl-C is its doing: a library it broke as it loaded)
+            exc = Ending(130, "interrupted")
         _tell(exc)
         code = exc.exit_code
     sys.exit(code)
@@ -314,7 +317,8 @@ def _tell(exc: TrackerError) -> None:
 
 def as_tracker_error(exc: BaseException) -> TrackerError:
     """The TrackerError that the outside world's `exc` is to the user: typer's and click's
-    exits, usage errors and aborts, Ctrl-C, a write to standard output that failed, a number
+    exits, usage errors and aborts, Ctrl-C (or an error it caused: an ImportError of a C
+    extension whose loading it broke), a write to standard output that failed, a number
     too large for the database; any other error is an internal one (exit 3; with
     TRACKER_DEBUG=1 it is raised as it is, traceback and all). A SystemExit other than
     click's answer to a closed pipe, and what is not an Exception (GeneratorExit), are
@@ -332,7 +336,7 @@ def as_tracker_error(exc: BaseException) -> TrackerError:
         raise exc
     if isinstance(exc, typer.Abort):
         return Ending(130, "aborted")
-    if isinstance(exc, KeyboardInterrupt):
+    if by_ctrl_c(exc):  # a Ctrl-C, or an error it caused (a library it broke as it loaded)
         return Ending(130, "interrupted")
     if not isinstance(exc, Exception):
         raise exc

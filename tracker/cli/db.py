@@ -127,7 +127,8 @@ def check(
     No game without its players or tournament, no game stored twice, no player spelling
     pointing nowhere, official entries with a valid list and period, no game or tournament
     dated after 2999-12-31 (the last date the tracker rates), the current schema.
-    Changes nothing. Exit code 1 when something is wrong.
+    Changes nothing. Exit code 4 when the file itself is damaged (restore a backup: tracker
+    db restore BACKUP), 1 when something else is wrong.
 
     Example:
 
@@ -150,7 +151,15 @@ def check(
             out.print(f"{db}: {p.check}: {p.message}", markup=False)
     if problems:
         n = len(problems)
+        found_n = f"{db}: {n} problem{'' if n == 1 else 's'} found"
+        if any(p.damage for p in problems):  # the file itself: exit 4, as every command says
+            from tracker.cli import DAMAGED_EXIT_CODE
+
+            damaged = TrackerError(
+                f"{found_n}; the file is damaged: restore a backup (`tracker db restore BACKUP`)"
+            )
+            damaged.exit_code = DAMAGED_EXIT_CODE
+            raise damaged
         raise TrackerError(
-            f"{db}: {n} problem{'' if n == 1 else 's'} found; restore a backup "
-            "(tracker db restore BACKUP) or report them"
+            f"{found_n}; restore a backup (tracker db restore BACKUP) or report them"
         )

@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # alembic is imported only when a schema change is due (it is
 DEFAULT_DB = "tracker.db"
 BUSY_TIMEOUT_MS = 60_000
 DAMAGED_EXIT_CODE = 4
+ZEROED = "its first bytes, SQLite's header, are zeros"
 SUPPORTED = ("sqlite", "postgresql")  # the databases tracker is tested on (dialect names)
 # The advisory lock every writing transaction on PostgreSQL takes first: "tracker" as a
 # number (pg_advisory_xact_lock takes a bigint key shared by every client of the server).
@@ -54,18 +55,21 @@ BUSY = (
 )
 
 
+RESTORE = "restore a backup (`tracker db restore BACKUP`)"
+"""What to do with a damaged database: every sentence that says one is damaged ends so
+(not `tracker db backup`, which on a damaged file copies the damage)."""
+
+
 class DamagedDatabase(DatabaseError):
-    """SQLite found the database file damaged (SQLITE_CORRUPT, SQLITE_NOTADB): not something
-    a command can work around, so it has an exit code of its own."""
+    """SQLite found the database file damaged (SQLITE_CORRUPT, SQLITE_NOTADB), or its header
+    is zeros: not something a command can work around, so it has an exit code of its own."""
 
     exit_code = DAMAGED_EXIT_CODE
 
     def __init__(self, name: str, reason: str, *, hint: bool = True) -> None:
         self.name, self.reason = name, reason
         check = f"`tracker db check --db {shlex.quote(name)}` tells more; " if hint else ""
-        super().__init__(
-            f"{name} is damaged ({reason}): {check}restore a backup (`tracker db backup`)"
-        )
+        super().__init__(f"{name} is damaged ({reason}): {check}{RESTORE}")
 
 
 def is_damage(exc: BaseException) -> bool:
@@ -172,18 +176,27 @@ def copy_rows(conn: Connection, table: str, columns: str, rows: Iterable[Sequenc
 @contextmanager
 def writing(store: Store) -> Iterator[Connection]:
     """A transaction that writes (`with writing(store) as conn:`), committed at the end of
-    the block, rolled back on an exception. SQLite: a plain transaction (the file's write
-    lock is taken by its first write, within the busy timeout); PostgreSQL: the write lock
-    first (`lock_for_writing`), so that writers take turns there too."""
-    with store.engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
+    the block, rolled back on an exception. The write lock is taken first, on both
+    databases (`lock_for_writing`: SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory lock), so
+    that what the block reads is still so when it writes: writers take turns. (Before, on
+    SQLite, the lock came with the first write: three `official import --all` of one list
+    at once all read the new players as missing, and two failed inserting them, "UNIQUE
+    constraint failed: players.fide_id", an internal error.) An error of the database while
+    the block writes (a full disk, an I/O error, the lock not had within the busy timeout)
+    is one DatabaseError sentence, the transaction rolled back."""
+    try:
+        with store.engine.begin() as conn:
             try:
                 lock_for_writing(conn)
-            except (OperationalError, SADatabaseError) as exc:
+            except SADatabaseError as exc:  # (PostgreSQL: the lock's statements)
                 if is_busy(exc):
                     raise DatabaseError(BUSY) from None
                 raise DatabaseError(f"cannot write to the database: {one_line(exc.orig)}") from None
-        yield conn
+            yield conn
+    except OperationalError as exc:
+        raise DatabaseError(
+            BUSY if is_busy(exc) else f"cannot write to the database: {one_line(exc.orig)}"
+        ) from None
 
 
 def database_file(target: str) -> Path | None:
@@ -266,6 +279,8 @@ def _check_sqlite_target(url: str, target: str, *, create: bool) -> None:
             raise DatabaseError(f"{path} cannot be read: check its permissions")
         with path.open("rb") as fh:
             head = fh.read(16)
+        if head and not head.strip(b"\x00"):  # (a crash, a disk that zeroed its first block)
+            raise DamagedDatabase(str(path), ZEROED)
         if head and head != b"SQLite format 3\x00":
             raise DatabaseError(
                 f"{path} is not a tracker database (not SQLite): give another --db path"

@@ -28,6 +28,7 @@ from tracker.errors import BadInput, DatabaseError, NotFound
 from tracker.files.outputs import check_output, clean_before, write_atomic
 from tracker.model import LAST_DATE, RatingList, Result
 from tracker.store.db import (
+    RESTORE,
     DamagedDatabase,
     Store,
     current_revision,
@@ -57,6 +58,12 @@ POSTGRESQL_RESTORE = (
 )
 
 
+DAMAGE = frozenset({"integrity", "unreadable"})
+"""The checks that find the file itself damaged (SQLite's integrity check fails, or the
+file cannot be read): `tracker db check` exits with DAMAGED_EXIT_CODE then, as every other
+command does on a damaged file; the other checks find rows that break a rule (exit 1)."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with the database: which check, how many rows, and a sentence."""
@@ -64,6 +71,11 @@ class Problem:
     check: str
     count: int
     message: str
+
+    @property
+    def damage(self) -> bool:
+        """Whether the file itself is damaged (DAMAGE), not only rows that break a rule."""
+        return self.check in DAMAGE
 
 
 # (check name, SQL counting the rows that break it, the sentence; {n} is the count)
@@ -285,7 +297,7 @@ def _unreadable(reason: str) -> Problem:
     return Problem(
         "unreadable",
         1,
-        f"the database cannot be read: {reason}; restore it from a backup (tracker db backup)",
+        f"the database cannot be read: {reason}; {RESTORE}",
     )
 
 
@@ -482,28 +494,33 @@ def _copy_file(source: Path, tmp: Path) -> None:
     try:
         src = sqlite3.connect(uri, uri=True)
         try:
-            _backup_checked(
-                src, tmp, "the restored copy failed its check ({}); nothing was changed"
-            )
+            failed = _backup_checked(src, tmp)
+            if failed is not None:
+                raise DatabaseError(
+                    f"the restored copy failed its check ({failed}); nothing was changed"
+                )
         finally:
             src.close()
     except sqlite3.Error as exc:
         raise DatabaseError(f"the restore failed: {exc}; nothing was changed") from None
 
 
-def _backup_checked(src: sqlite3.Connection, tmp: Path, failed: str) -> None:
+def _backup_checked(src: sqlite3.Connection, tmp: Path) -> str | None:
     """SQLite's backup of `src` into the file `tmp`, made one self-contained file (no -wal
-    beside it) and checked (`PRAGMA quick_check`); `failed` the sentence, {} the check's
-    answer, when the check fails."""
+    beside it) and checked (`PRAGMA quick_check`): None when the check passes, else its
+    first finding (the copy is page for page the source: the source is damaged)."""
     dst = sqlite3.connect(tmp)
     try:
         src.backup(dst)
         dst.execute("PRAGMA journal_mode = DELETE")
         ok = dst.execute("PRAGMA quick_check").fetchone()
-        if ok is None or ok[0] != "ok":
-            raise DatabaseError(failed.format(ok))
     finally:
         dst.close()
+    if ok is not None and ok[0] == "ok":
+        return None
+    found = [x for x in str(ok[0] if ok else "no answer").splitlines() if not x.startswith("***")]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return (found[0] if found else "no answer") + more
 
 
 def _copy(store: Store, tmp: Path) -> None:
@@ -511,11 +528,7 @@ def _copy(store: Store, tmp: Path) -> None:
     try:
         src = raw.driver_connection
         assert isinstance(src, sqlite3.Connection)
-        _backup_checked(
-            src,
-            tmp,
-            "the backup copy failed its check ({}); run `tracker db check` on the database",
-        )
+        failed = _backup_checked(src, tmp)
     except sqlite3.Error as exc:
         if is_damage(exc):
             name = str(make_url(store.url).database)
@@ -523,3 +536,8 @@ def _copy(store: Store, tmp: Path) -> None:
         raise DatabaseError(f"the backup failed: {exc}; nothing was written") from None
     finally:
         raw.close()
+    if failed is not None:  # (a copy of the damage, not a backup: exit 4, as any damage)
+        name = str(make_url(store.url).database)
+        raise DamagedDatabase(
+            name, f"SQLite's check of its copy: {failed}; no backup was written"
+        ) from None
