@@ -181,7 +181,12 @@ def test_explain_pools_only_the_games_against_rated_opponents(
     ]
     text = ok(capsys, monkeypatch, "explain", P, "2024-11", "--db", db)
     assert "  3 games pooled toward a first rating" in text
-    assert "First rating: 1758 from 6 games, 4 points, average 1662.5" in text
+    # (the Mar 2024 formula, spec section 4: Ra and p count two draws against 1800 beside
+    # the 6 games, so p = (4 + 1) / (6 + 2) and the user can redo the figure by hand)
+    assert (
+        "First rating: 1758 from 6 games, 4 points, average 1662.5 (the average and the "
+        "score count 2 fictitious draws against 1800: p = 5/8)" in text
+    )
     assert "Games not counted: 1 (unrated-opponent):" in text
     ok(capsys, monkeypatch, "explain", P, "2024-10", "--db", db, "-f", "csv")
     assert "Rating after: 1758 -4 = 1754" in ok(

@@ -165,3 +165,14 @@ def test_a_first_rating_period_sums_up_the_games_against_rated_opponents() -> No
     assert season is not None
     assert (row.games, row.points) == (2, Fraction(3, 2))
     assert (season.games, season.points) == (row.games, row.points)
+
+
+def test_an_average_with_more_than_two_decimals_is_shown_to_two() -> None:
+    """Ra of 12407/7 (the engine keeps it exact) reads 1772.43 (rounded), not 28 digits."""
+    from decimal import Decimal
+
+    from tracker.reports.explain import _average
+
+    assert _average(Decimal(12407) / Decimal(7)) == "1772.43 (rounded)"
+    assert _average(Decimal("1662.5")) == "1662.5"
+    assert _average(Decimal("1800")) == "1800"

@@ -9,7 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.errors import NotFound
-from tracker.fide import FirstRatingOut
+from tracker.fide import FirstRatingOut, edition_for
+from tracker.fide.editions import FirstFormula
 from tracker.model import ListKind, Period, PlayerRef
 from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
 from tracker.periods.assumed import LIST_ASSUMED_HOW, list_assumed_games
@@ -129,7 +130,8 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         if f.rating is not None:
             lines.append(
                 f"First rating: {f.rating} from {plural(f.games, 'game')}, "
-                f"{plural_points(Fraction(f.points))}, average {f.average}"
+                f"{plural_points(Fraction(f.points))}, average {_average(f.average)}"
+                + _fictitious(row)
             )
         else:
             lines.append(f"No rating yet: {f.reason}")
@@ -471,3 +473,31 @@ def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
         for n in items
     ]
     return render_table(["Tournament", "Date", "Opponent", "Result", "Why"], rows, indent="  ")
+
+
+def _average(average: Decimal | None) -> str:
+    """The opponents' average (Ra) as a person reads it: exact when it has two decimals or
+    fewer, else to two decimals (the engine keeps it exact: 12407/7, not 1772.43)."""
+    if average is None:
+        return "-"
+    shown = average.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if shown != average:
+        return f"{shown} (rounded)"
+    return f"{average:f}".rstrip("0").rstrip(".") if "." in f"{average:f}" else f"{average:f}"
+
+
+def _fictitious(row: PeriodRow) -> str:
+    """Under the editions of the fictitious draws (Mar 2024 on), what Ra and the score p
+    count beside the games (draws against 1800 opponents), so that the figures can be redone
+    by hand: "with 2 draws against 1800: p = 3.5/7"."""
+    edition = edition_for(row.rating_list, row.period.list_date)
+    first = row.first
+    if edition.first_formula is not FirstFormula.FICTITIOUS_DRAWS or first is None:
+        return ""
+    m = edition.first_fictitious_games
+    rating = edition.first_fictitious_rating
+    points = fmt_points(Fraction(first.points) + Fraction(m, 2))
+    return (
+        f" (the average and the score count {m} fictitious draws against {rating}: "
+        f"p = {points}/{first.games + m})"
+    )
