@@ -1035,9 +1035,159 @@ def test_an_xml_declaring_an_unknown_encoding_is_one_line(tmp_path: Path) -> Non
         b"<foa_title></foa_title><rating>1800</rating><games>0</games><k>20</k>"
         b"<birthday>1983</birthday><flag></flag></player>\n</playerslist>\n"
     )
-    said = (
-        r"blitz_jan24frl\.xml:1: the XML declares an encoding Python does not know "
-        r"\(unknown encoding: TF-8\)"
-    )
+    said = r"blitz_jan24frl\.xml:1: the XML declares the encoding TF-8, which the reader cannot use"
     with pytest.raises(BadInput, match=said), open_list(path) as lst:
         list(lst)
+
+
+# --- issue 35: damaged zips, encodings the reader cannot use, fields of no FIDE list -------
+
+
+def damaged_zip(path: Path, damage: str) -> Path:
+    """A zipped single list of 5 players, damaged as `damage` says: a bad CRC (the member's
+    bytes are whole, its checksum is not), a central directory that says the member is
+    smaller or its compressed bytes fewer than they are, or a compression method zipfile
+    does not have (99) or has but whose data this is not (14, LZMA)."""
+    import io
+    import struct
+
+    source = listgen.generate(path.with_name("source.txt"), 5, "txt")
+    text = source.read_bytes()
+    source.unlink()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("standard_nov25frl.txt", text)
+    data = bytearray(buf.getvalue())
+    central = data.find(b"PK\x01\x02")
+    # (offset in the local header, offset in the central directory entry, format, value)
+    where = {
+        "crc": (14, 16, "<I", struct.unpack_from("<I", data, 14)[0] ^ 0xFFFF),
+        "size": (22, 24, "<I", 7),
+        "compressed-size": (18, 20, "<I", 10),
+        "method-99": (8, 10, "<H", 99),
+        "method-lzma": (8, 10, "<H", 14),
+    }[damage]
+    local, entry, fmt, value = where
+    struct.pack_into(fmt, data, local, value)
+    struct.pack_into(fmt, data, central + entry, value)
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    "damage, why",
+    [
+        ("crc", "Bad CRC-32 for file 'standard_nov25frl.txt'"),
+        ("size", "Bad CRC-32 for file 'standard_nov25frl.txt'"),
+        ("compressed-size", ""),
+        ("method-99", "That compression method is not supported"),
+        ("method-lzma", ""),
+    ],
+)
+@pytest.mark.parametrize("only", [None, {1}])
+def test_a_damaged_zip_is_one_line(
+    tmp_path: Path, damage: str, why: str, only: set[int] | None
+) -> None:
+    """Issue 35 item 3: whatever zipfile or its decompressor says of a damaged member (a bad
+    CRC, a size the central directory lies about, a method it lacks or data not of the
+    method named), the file is refused in one line that says to download it again."""
+    path = damaged_zip(tmp_path / "standard_nov25frl.zip", damage)
+    with pytest.raises(BadInput) as raised:
+        rows_of(path, only=only)
+    said = str(raised.value)
+    assert said.startswith(f"{path}: the zip archive is damaged (")
+    assert said.endswith("): download it again") and "\n" not in said
+    assert why in said
+
+
+@pytest.mark.parametrize(
+    "encoding", ["utf-7", "UTF-32", "idna", "punycode", "undefined", "shift_jis", "TF-8"]
+)
+@pytest.mark.parametrize("only", [None, {1}])
+def test_an_xml_encoding_the_reader_cannot_use_is_one_line(
+    tmp_path: Path, encoding: str, only: set[int] | None
+) -> None:
+    """Issue 35 item 4: an encoding Python has but expat cannot be given (a multi-byte one,
+    a codec that fails on every byte) is refused as one it does not know is."""
+    path = write(
+        tmp_path / "standard_jan23frl_xml.xml",
+        XML_SINGLE.replace('encoding="UTF-8"', f'encoding="{encoding}"', 1),
+    )
+    with pytest.raises(BadInput) as raised:
+        rows_of(path, only=only)
+    assert str(raised.value) == (
+        f"{path}:1: the XML declares the encoding {encoding}, which the reader cannot use: "
+        "FIDE's lists are UTF-8 or ISO-8859-1; is the file damaged?"
+    )
+
+
+_FIELDS_TXT = "\n".join(
+    [
+        SINGLE_HEADER,
+        SINGLE_LINE,
+        SINGLE_LINE.replace("GM  ", "GMXL"),  # a title of no FIDE list
+        SINGLE_LINE_WOMAN.replace("CHN", "C1N"),  # a federation of no FIDE list
+        SINGLE_LINE_WOMAN.replace("WGM", "WXY"),  # a women's title of no FIDE list
+        SINGLE_LINE_UNRATED.replace("ESP", "ESPA"),  # four letters
+        SINGLE_LINE_UNRATED,
+    ]
+)
+
+
+def test_fields_no_fide_list_holds_make_the_row_malformed(tmp_path: Path) -> None:
+    """Issue 35 item 5: a title that is no FIDE title, a federation that is not three
+    letters: the row is skipped with its line, as a rating that is not a number is (the
+    database keeps only what a FIDE list can hold, on every back-end)."""
+    path = write(tmp_path / "standard_jan23frl.txt", _FIELDS_TXT + "\n")
+    with open_list(path) as lst:
+        rows = list(lst)
+        problems = lst.problems
+    assert [r.position for r in rows] == [2, 7]
+    assert problems == [
+        f"{path}:3: title 'GMXL' is not a FIDE title; line skipped",
+        f"{path}:4: federation 'C1N' is not three letters; line skipped",
+        f"{path}:5: women's title 'WXY' is not a FIDE title; line skipped",
+        f"{path}:6: federation 'ESPA' is not three letters; line skipped",
+    ]
+
+
+@pytest.mark.parametrize(
+    "element, said",
+    [
+        ("<title>" + "G" * 40 + "</title>", "title 'GGGGGGGGGGGGGGGGGGGG' is not a FIDE title"),
+        ("<w_title>Queen</w_title>", "women's title 'Queen' is not a FIDE title"),
+        ("<country>Norway</country>", "federation 'Norway' is not three letters"),
+    ],
+)
+def test_xml_fields_no_fide_list_holds_make_the_row_malformed(
+    tmp_path: Path, element: str, said: str
+) -> None:
+    name = element[1 : element.index(">")]
+    text = XML_SINGLE.replace(f"<{name}></{name}>", element, 1)
+    if text == XML_SINGLE:  # the element had a value: replace its first one
+        start = XML_SINGLE.index(f"<{name}>")
+        end = XML_SINGLE.index(f"</{name}>", start) + len(f"</{name}>")
+        text = XML_SINGLE[:start] + element + XML_SINGLE[end:]
+    path = write(tmp_path / "standard_jan23frl_xml.xml", text)
+    with open_list(path) as lst:
+        rows = list(lst)
+        problems = lst.problems
+    assert len(rows) == XML_SINGLE.count("<player>") - 1
+    assert len(problems) == 1 and problems[0].endswith(f": {said}; <player> skipped")
+
+
+def test_old_layouts_federations_are_checked_too(tmp_path: Path) -> None:
+    """The 2003-2008 layout (cut at blanks): a country of no FIDE list. (A word in its
+    TITLE column that is no title code is the end of a long name there, read with the name.)"""
+    head = "ID_NUMBER NAME                         TITLE COUNTRY APR04 GAMES BIRTHDAY   FLAG"
+    good = " 1401815  Aagaard, Jacob                    m   DEN  2400    0  31.07.73       "
+    lines = [head, good, good.replace(" DEN ", " D3N "), good.replace(" DEN ", " DENM")]
+    path = write(tmp_path / "APR04FRL.TXT", "\n".join(lines) + "\n", "latin-1")
+    with open_list(path) as lst:
+        rows = list(lst)
+        problems = lst.problems
+    assert [(r.position, r.title, r.federation) for r in rows] == [(2, "IM", "DEN")]
+    assert problems == [
+        f"{path}:3: federation 'D3N' is not three letters; line skipped",
+        f"{path}:4: federation 'DENM' is not three letters; line skipped",
+    ]

@@ -36,6 +36,7 @@ import pytest
 
 from tests import listgen
 from tests.conftest import REPO, PgCluster, dump_db, dump_target, run_cli
+from tests.test_fidelists import damaged_zip
 from tests.test_import import pgn, write
 from tracker.model import Period, RawGame
 
@@ -510,6 +511,7 @@ CASES = [
 
 M = "made/"
 ZEROS = 24 << 20  # past RATIO_FLOOR (16 MiB): the ratio limit looks at it
+BLANK_MIB = 64  # blank lines after a list's header (a zip of some 66 KB)
 
 
 def _game(i: int | str) -> bytes:
@@ -616,6 +618,40 @@ def make_inputs(made: Path) -> None:
     sock.close()
     (made / ".h.csv.k1ll3d_x.part").write_bytes(b"half a CSV")  # what a killed export left
     listgen.generate(made / "players_list.xml", 3, "xml")  # a list that says no month
+    # issue 35: list files that are no list, damaged, or hold what no FIDE list holds
+    if "blanks" not in _MADE:
+        buffer = io.BytesIO()
+        with (
+            zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf,
+            zf.open("standard_nov25frl.txt", "w", force_zip64=True) as out,
+        ):
+            out.write(listgen.txt_header(Period(2025, 11), combined=False).encode() + b"\n")
+            for _ in range(BLANK_MIB):
+                out.write(b"\n" * (1 << 20))
+        _MADE["blanks"] = buffer.getvalue()
+    (made / "standard_nov25frl_blanks.zip").write_bytes(_MADE["blanks"])
+    for damage in ("crc", "size", "method-99"):
+        damaged_zip(made / f"standard_nov25frl_{damage}.zip", damage)
+    lists = made / "lists"
+    lists.mkdir()
+    damaged_zip(lists / "rapid_nov25frl.zip", "crc")
+    listgen.generate(lists / "standard_nov25frl.zip", 3, "txt", zipped=True)
+    xml = listgen.generate(made / "standard_nov25frl.xml", 3, "xml").read_text(encoding="utf-8")
+    (made / "standard_nov25frl_utf7.xml").write_text(
+        xml.replace('encoding="UTF-8"', 'encoding="utf-7"'), encoding="utf-8"
+    )
+    rows = listgen.generate(made / "standard_nov25frl.txt", 3, "txt").read_bytes().split(b"\n")
+    rows[2] = rows[2][:17] + b"\x00" + rows[2][18:]  # a NUL byte in a name
+    (made / "standard_nov25frl.txt").write_bytes(b"\n".join(rows))
+    (made / "standard_nov25frl.xml").write_text(  # a title of 200 letters, a federation of 40
+        re.sub(
+            "<country>[^<]*</country>",
+            "<country>" + "N" * 40 + "</country>",
+            re.sub("<title>[^<]*</title>", "<title>" + "G" * 200 + "</title>", xml, count=1),
+            count=2,
+        ).replace("<country>" + "N" * 40 + "</country>", "<country>NOR</country>", 1),
+        encoding="utf-8",
+    )
     (made / "far.pgn").write_text(  # its list would be of the year 10000
         pgn(Event="Far Open", Date="9999.12.31", Round="far"), encoding="utf-8"
     )
@@ -990,6 +1026,89 @@ CASES += [
         " 1  Autumn Open  2024-09-11  2024-09-15  standard  2024-10      3     1.5  1650  "
         "                  2\n",
         "",
+    ),
+    # --- issue 35: list files that are no list, damaged, or of values no list holds ---------
+    Case(
+        "official-import-blank-lines-after-a-header",
+        ("official", "import", M + "standard_nov25frl_blanks.zip"),
+        2,
+        "",
+        f"error: {M}standard_nov25frl_blanks.zip: no players in the list: is it the right file?\n",
+    ),
+    Case(
+        "official-import-a-zip-with-a-bad-crc",
+        ("official", "import", M + "standard_nov25frl_crc.zip"),
+        2,
+        "",
+        f"error: {M}standard_nov25frl_crc.zip: the zip archive is damaged (Bad CRC-32 for file "
+        "'standard_nov25frl.txt'): download it again\n",
+    ),
+    Case(
+        "official-import-a-zip-whose-directory-lies-about-a-size",
+        ("official", "import", M + "standard_nov25frl_size.zip"),
+        2,
+        "",
+        f"error: {M}standard_nov25frl_size.zip: the zip archive is damaged (Bad CRC-32 for file "
+        "'standard_nov25frl.txt'): download it again\n",
+    ),
+    Case(
+        "official-import-a-zip-of-an-unknown-method",
+        ("official", "import", M + "standard_nov25frl_method-99.zip"),
+        2,
+        "",
+        f"error: {M}standard_nov25frl_method-99.zip: the zip archive is damaged (That "
+        "compression method is not supported): download it again\n",
+    ),
+    Case(
+        "official-import-a-folder-with-a-damaged-zip-first",
+        ("official", "import", M + "lists"),
+        2,
+        f"{M}lists/rapid_nov25frl.zip: not imported: the zip archive is damaged (Bad CRC-32 for "
+        "file 'standard_nov25frl.txt'): download it again\n"
+        f"{M}lists/standard_nov25frl.zip: 2025-11 (standard): 3 players read; 0 in the "
+        "database; 3 others skipped (--all keeps them); 0 entries written; an excerpt (FIDE's "
+        "whole list of 2025-11 has 150,000 rows or more): the players it lacks keep their "
+        "earlier rating or Elo tag (--whole if it is the whole list)\n"
+        "2 files: 1 read, 1 not imported\n",
+        "error: 1 of 2 files could not be imported (nothing of it was stored; why: above): "
+        f"{M}lists/rapid_nov25frl.zip\n",
+        changes_db=True,  # (the list read is recorded: official_lists)
+    ),
+    Case(
+        "official-import-an-xml-in-utf-7",
+        ("official", "import", M + "standard_nov25frl_utf7.xml"),
+        2,
+        "",
+        f"error: {M}standard_nov25frl_utf7.xml:1: the XML declares the encoding utf-7, which "
+        "the reader cannot use: FIDE's lists are UTF-8 or ISO-8859-1; is the file damaged?\n",
+    ),
+    Case(
+        "official-import-a-title-and-a-federation-no-list-holds",
+        ("official", "import", M + "standard_nov25frl.xml", "--all"),
+        0,
+        f"{M}standard_nov25frl.xml: 2025-11 (standard): 1 players read; 1 kept (1 new); 1 entry "
+        "written; an excerpt (FIDE's whole list of 2025-11 has 150,000 rows or more): the "
+        "players it lacks keep their earlier rating or Elo tag (--whole if it is the whole "
+        "list)\n",
+        f"warning: {M}standard_nov25frl.xml:3: title '{'G' * 20}' is not a FIDE title; <player> "
+        "skipped\n"
+        f"warning: {M}standard_nov25frl.xml:4: federation '{'N' * 20}' is not three letters; "
+        "<player> skipped\n"
+        f"warning: {M}standard_nov25frl.xml: 2 malformed rows skipped\n",
+        changes_db=True,
+    ),
+    Case(
+        "official-import-a-name-with-a-nul-byte",
+        ("official", "import", M + "standard_nov25frl.txt", "--all"),
+        0,
+        f"{M}standard_nov25frl.txt: 2025-11 (standard): 2 players read; 2 kept (2 new); 1 "
+        "entry written; an excerpt (FIDE's whole list of 2025-11 has 150,000 rows or more): "
+        "the players it lacks keep their earlier rating or Elo tag (--whole if it is the whole "
+        "list)\n",
+        f"warning: {M}standard_nov25frl.txt:3: name 'Ku\\x00ar-Rossi, Noël' holds a control "
+        "character; line skipped\n"
+        f"warning: {M}standard_nov25frl.txt: 1 malformed row skipped\n",
+        changes_db=True,
     ),
     Case(
         "official-k-zero",

@@ -85,3 +85,38 @@ def test_official_bench_archive_and_against_smoke(tmp_path: Path) -> None:
     assert all("| 5 files: 5 read, 0 not imported; " in line for line in rows)
     names = sorted(p.name for p in (tmp_path / "archive-5-100:400").iterdir())
     assert names == ["APR01FRL.zip", "JAN01FRL.zip", "JAN02FRL.zip", "JUL01FRL.zip", "OCT01FRL.zip"]
+
+
+def test_list_names_bench_smoke(tmp_path: Path) -> None:
+    """bench/list_names.py (issue 34 item 4): a small list into a career's database against
+    zipfile reading its lines, alternated with another tree (here this one)."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "list_names.py"),
+            "--players",
+            "2000",
+            "--runs",
+            "1",
+            "--blank-mib",
+            "2",
+            "--pgn",
+            str(REPO / "sample_pgns" / "2025-10-03_olomouc-open.pgn"),
+            "--against",
+            str(REPO),
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout
+    assert out.startswith("A 2,000-row standard list (")
+    assert "| zipfile reads the list's lines (the anchor) |" in out and "| 2,001 lines |" in out
+    assert out.count("2,000 players read") == 2 and out.count("100 players read") == 2
+    assert "| exit 2: error: " in out and "no players in the list" in out
+    assert (tmp_path / "list-names-bench.md").read_text(encoding="utf-8") == out

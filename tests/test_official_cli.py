@@ -566,6 +566,34 @@ def test_archive_folder_with_bad_files(
     )
 
 
+def test_a_damaged_zip_in_a_folder_does_not_stop_the_others(
+    tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35 item 3: a zip whose member has a bad CRC (or a size its directory lies
+    about, or a method zipfile lacks) was an internal error that stopped a folder import:
+    the files after it were never imported. Now it is one line, as a PGN import says a
+    damaged file, and the next file is imported."""
+    from tests.test_fidelists import damaged_zip
+
+    folder = tmp_path / "fide"
+    folder.mkdir()
+    damaged_zip(folder / "rapid_nov25frl.zip", "crc")
+    listgen.generate(folder / "standard_nov25frl.zip", 40, "txt", zipped=True)
+    code, out, err = run(capsys, monkeypatch, "official", "import", str(folder), "--db", db)
+    assert code == 2, err
+    lines = out.splitlines()
+    assert lines[0] == (
+        f"{folder}/rapid_nov25frl.zip: not imported: the zip archive is damaged (Bad CRC-32 "
+        "for file 'standard_nov25frl.txt'): download it again"
+    )
+    assert lines[1].startswith(f"{folder}/standard_nov25frl.zip: 2025-11 (standard): 40 players")
+    assert lines[-1] == "2 files: 1 read, 1 not imported"
+    assert err == (
+        "error: 1 of 2 files could not be imported (nothing of it was stored; why: above): "
+        f"{folder}/rapid_nov25frl.zip\n"
+    )
+
+
 def test_a_newline_in_a_list_file_name_forges_no_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -722,7 +722,7 @@ def test_imports_remove_and_db_check_keep_working(
         }
 
 
-# --- the cheap pass over a list's bytes ---------------------------------------------------
+# --- the name sieve: the rows a name may fit, found before they are cut ------------------
 
 
 def _index(*names: str) -> NameIndex:
@@ -733,29 +733,73 @@ def _index(*names: str) -> NameIndex:
 
 
 @pytest.mark.parametrize(
-    "fmt, encoding",
+    "fmt, encoding, exact",
     [
-        ("txt", "utf-8"),
-        ("txt-2009", "latin-1"),
-        ("txt-2003", "latin-1"),
-        ("xml", "utf-8"),
-        ("combined-txt-2015", "utf-8"),
+        ("txt", "utf-8", True),
+        ("txt-2009", "latin-1", False),
+        ("txt-2003", "latin-1", False),
+        ("xml", "utf-8", True),
+        ("combined-txt-2015", "utf-8", True),
+        ("combined-xml", "utf-8", True),
     ],
 )
-def test_the_cheap_pass_finds_every_row_a_name_can_fit(
-    tmp_path: Path, fmt: str, encoding: str
+def test_the_sieve_keeps_every_row_a_name_can_fit(
+    tmp_path: Path, fmt: str, encoding: str, exact: bool
 ) -> None:
+    """The reader keeps, of the rows not asked for by FIDE ID, every row whose name fits a
+    player known only by name (as the store judges it, `NameIndex.fits`); where it cuts a
+    row at its columns (2012 on, and XML) exactly those, else a few more (the store then
+    judges them)."""
     from tests import listgen
-    from tracker.usecases.official import name_candidates
+    from tracker.lists import open_list
+    from tracker.usecases.official import name_sieve
 
     path = listgen.generate(
         tmp_path / "standard_nov25frl.zip", 3_000, fmt, zipped=True, encoding=encoding
     )
     people = list(listgen.players(3_000, seed=1, latin1=encoding != "utf-8"))
-    # written with or without the accents, the case folded, initials
-    index = _index("Muller, M", "GARCIA, Jose", "O'Brien, A", "Kim, X", "Dvorak, J")
+    # written with or without the accents, the case folded, initials, no comma
+    index = _index(
+        "Muller, M", "GARCIA, Jose", "O'Brien, A", "Kim, X", "Dvorak, J", "Wang Anna", "Smith"
+    )
+    known = {people[7].fide_id}
     wanted = {p.fide_id for p in people if index.fits(p.name)}
     assert len(wanted) > 10
-    found = name_candidates(path, index)
-    assert wanted <= found
-    assert len(found) < len(people) // 4
+    with open_list(path, only=known, names=name_sieve(index)) as lst:
+        found = {row.fide_id for row in lst}
+        assert lst.filtered + len(found) == len(people)
+    assert wanted | known <= found
+    if exact:
+        assert found == wanted | known
+    else:
+        assert len(found) < len(people) // 4
+
+
+def test_the_sieve_reads_an_xml_name_as_expat_does(tmp_path: Path) -> None:
+    """A name written with character references or entities (`M&#252;ller`), or in an
+    encoding declared other than UTF-8, is judged as expat reads it, not by its bytes."""
+    from tracker.lists import open_list
+    from tracker.usecases.official import name_sieve
+
+    rows = [
+        (1, "M&#252;ller, Max"),  # Müller
+        (2, "O&apos;Brien, Ann"),
+        (3, "Mueller, Max"),  # another name: not kept
+        (4, "M\xfcller, Mia"),  # Latin-1 bytes, the file declares ISO-8859-1
+    ]
+    body = "".join(
+        f"<player><fideid>{fid}</fideid><name>{name}</name><rating>2000</rating></player>\n"
+        for fid, name in rows
+    )
+    path = tmp_path / "standard_nov25frl.xml"
+    path.write_bytes(
+        (
+            '<?xml version="1.0" encoding="ISO-8859-1"?>\n<playerslist>\n'
+            + body * 300  # past the first block: the later ones are thinned before expat
+            + "</playerslist>\n"
+        ).encode("latin-1")
+    )
+    index = _index("Muller, M", "O'Brien, A")
+    with open_list(path, only=set(), names=name_sieve(index)) as lst:
+        kept = [row.fide_id for row in lst]
+    assert kept == [1, 2, 4] * 300

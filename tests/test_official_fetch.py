@@ -830,7 +830,7 @@ def test_the_real_command_fetches_and_fails_cleanly(folder: Folder, tmp_path: Pa
     assert failed.stderr == (
         "error: 1 list not had: standard 2025-10 (why and what to do: above)\n"
     )
-    assert "standard 2025-10: FIDE's folder has no such file" in failed.stdout
+    assert "standard 2025-10: the folder has no such file" in failed.stdout
 
 
 def test_on_a_terminal_a_progress_bar_is_drawn_then_gone(folder: Folder, tmp_path: Path) -> None:

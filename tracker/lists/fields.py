@@ -1,8 +1,9 @@
 """The values of a list's row: numbers, FIDE IDs, names, titles, flags and birth years, each
 read from its text or refused as a malformed row. Old title codes (`g`, `m`, `f`, `c`, `wg`,
-`wm`, `wf`, `wc`) become GM, IM, FM, CM, WGM, WIM, WFM, WCM; a birth date dd.mm.yy gives its
-year (`birth_year_of`); `0000` and `0` are no value. A row without a name (FIDE lists a few
-IDs so) is read with the name "".
+`wm`, `wf`, `wc`) become GM, IM, FM, CM, WGM, WIM, WFM, WCM; any other title, or a federation
+that is not three letters, makes the row malformed (the database keeps only what a FIDE list
+can hold); a birth date dd.mm.yy gives its year (`birth_year_of`); `0000` and `0` are no
+value. A row without a name (FIDE lists a few IDs so) is read with the name "".
 """
 
 from __future__ import annotations
@@ -28,14 +29,15 @@ OLD_TITLES = {
     "h": "HGM",
 }
 """The one- and two-letter title codes of the lists before 2012."""
-TITLE_CODES = (
-    frozenset(OLD_TITLES)
-    | frozenset(OLD_TITLES.values())
-    | {"IM", "FM", "CM", "GM", "WGM", "WIM", "WFM", "WCM", "HGM"}
-)
+TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "HGM"})
+"""The titles a list's title and women's title columns hold (as today's lists write them)."""
+TITLE_OF = {**{t: t for t in TITLES}, **OLD_TITLES}
+"""What a title column may hold, and the title it is."""
+TITLE_CODES = frozenset(TITLE_OF)
 FLAGS = frozenset({"i", "w", "wi"})
 _DATE = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})$")
 _ISO_DATE = re.compile(r"^(\d{4})[./-]\d{1,2}[./-]\d{1,2}$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class RowError(Exception):
@@ -137,12 +139,32 @@ def read_flag(text: str) -> str | None:
 
 
 def read_name(text: str) -> str:
+    """A name, its blanks and line breaks made single spaces; one holding a control
+    character (a NUL byte) is no name a list prints."""
     text = text.strip()
-    if "  " in text or "\t" in text:
+    if "  " in text or "\t" in text or "\n" in text or "\r" in text:
         text = " ".join(text.split())
+    if not text.isprintable() and _CONTROL.search(text):
+        raise RowError(f"name {text[:20]!r} holds a control character")
     return text
 
 
-def read_title(text: str) -> str | None:
+def read_title(text: str, label: str = "title") -> str | None:
+    """A title column's title (`TITLE_OF`), or None when it is blank."""
     text = text.strip()
-    return OLD_TITLES.get(text, text) if text else None
+    if not text:
+        return None
+    title = TITLE_OF.get(text)
+    if title is None:
+        raise RowError(f"{label} {text[:20]!r} is not a FIDE title")
+    return title
+
+
+def read_federation(text: str) -> str | None:
+    """A federation: three letters (FIDE's codes: NOR, FID), or None when blank."""
+    text = text.strip()
+    if not text:
+        return None
+    if len(text) != 3 or not (text.isalpha() and text.isascii()):
+        raise RowError(f"federation {text[:20]!r} is not three letters")
+    return text

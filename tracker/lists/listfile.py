@@ -20,7 +20,7 @@ from collections.abc import Container, Iterator
 from pathlib import Path
 from types import TracebackType
 
-from tracker.errors import BadInput
+from tracker.lists.sieve import NameSieve
 from tracker.lists.txtrows import TxtRows
 from tracker.lists.xmlrows import XmlRows
 from tracker.model import ListRow, Period, RatingList
@@ -39,6 +39,7 @@ class ListFile(TxtRows, XmlRows):
     `only`: when given, rows whose FIDE ID is not in it are skipped before they are parsed
     (counted in `filtered`; they are not checked beyond their ID): importing a 1.8-million
     player list for the few players of a database costs little more than reading it.
+    `names` (with `only`): the rows whose name it may fit (tracker.lists.sieve) are kept too.
     `on_read`, when set, is called after every block read (a progress bar reads `position`).
     `label` names the file in messages instead of its path (a folder import's relative name).
     """
@@ -49,12 +50,8 @@ class ListFile(TxtRows, XmlRows):
                 yield from self._xml_rows()
             else:
                 yield from self._txt_rows()
-        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-            raise BadInput(
-                f"{self.where}: the zip archive is damaged or truncated ({exc}): download it again"
-            ) from None
-        except OSError as exc:
-            raise BadInput(f"{self.where}: cannot read it ({exc})") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+            raise self.damaged(exc) from None
 
     def __enter__(self) -> ListFile:
         return self
@@ -74,7 +71,10 @@ def open_list(
     period: Period | None = None,
     rating_list: RatingList | None = None,
     only: Container[int] | None = None,
+    names: NameSieve | None = None,
     label: str | None = None,
 ) -> ListFile:
     """Open a FIDE list file for streaming (see the module docstring)."""
-    return ListFile(path, period=period, rating_list=rating_list, only=only, label=label)
+    return ListFile(
+        path, period=period, rating_list=rating_list, only=only, names=names, label=label
+    )

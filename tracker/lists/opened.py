@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import lzma
 import zipfile
 import zlib
 from collections.abc import Callable, Container
@@ -23,6 +24,7 @@ from typing import IO, Any
 from tracker.errors import BadInput, NotFound
 from tracker.lists.fields import Labels
 from tracker.lists.layout import NAME_LIST, TxtLayout, list_from_name, period_from_name
+from tracker.lists.sieve import NameSieve
 from tracker.model import Period, RatingList
 
 MAX_PROBLEMS = 1_000  # more malformed rows than this: the file is not what it claims to be
@@ -30,6 +32,19 @@ PROBLEMS_KEPT = 50  # problems kept with their message (all are counted)
 CHUNK = 1 << 16  # XML bytes handed to expat at a time
 BLOCK = 1 << 16  # TXT bytes read at a time
 MAX_WANTED = 200_000  # more wanted IDs than this: a TXT list is filtered line by line
+DAMAGED = (
+    zipfile.BadZipFile,
+    zlib.error,
+    lzma.LZMAError,
+    EOFError,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+    OSError,
+)
+"""What zipfile and its decompressors raise for a member they cannot give whole: a bad
+CRC, sizes the central directory lies about, a method zipfile lacks or data not of the
+method named (bz2 says OSError), encryption (RuntimeError)."""
 
 
 class OpenedList:
@@ -42,6 +57,7 @@ class OpenedList:
         period: Period | None = None,
         rating_list: RatingList | None = None,
         only: Container[int] | None = None,
+        names: NameSieve | None = None,
         label: str | None = None,
     ) -> None:
         self.path = Path(path)
@@ -56,6 +72,7 @@ class OpenedList:
         self.problem_count = 0
         self.rows = 0
         self.only = only
+        self.names = names if only is not None else None
         self.filtered = 0
         self.on_read: Callable[[], None] | None = None
         self.format = ""
@@ -68,6 +85,7 @@ class OpenedList:
         self._member = ""
         self._xml_figures: tuple[tuple[Labels, tuple[str, str, str]], ...] = ()
         self._txt_figures: tuple[tuple[Labels, tuple[str, ...]], ...] = ()
+        self._name_codec: str | None = "utf-8"  # an XML's names read before expat (xmlrows)
         self._wanted: set[bytes] | None = None  # `only` as text, for whole-block filtering
         if isinstance(only, (set, frozenset)) and len(only) <= MAX_WANTED:
             self._wanted = {str(i).encode() for i in only if isinstance(i, int) and i > 0}
@@ -135,11 +153,17 @@ class OpenedList:
         self.size = info.file_size
         try:
             self._raw = zf.open(info)
-        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
+        except DAMAGED as exc:
             self.close()
-            raise BadInput(
-                f"{self.where}: cannot read {info.filename} in the zip ({exc}): download it again"
-            ) from None
+            raise self.damaged(exc) from None
+
+    def damaged(self, exc: BaseException) -> BadInput:
+        """The one line for a zip whose list member cannot be read whole (`DAMAGED`), or a
+        plain file that cannot be read (an OSError)."""
+        if self._zip is None and isinstance(exc, OSError):
+            return BadInput(f"{self.where}: cannot read it ({exc.strerror or exc})")
+        said = " ".join(str(exc).split()) or type(exc).__name__
+        return BadInput(f"{self.where}: the zip archive is damaged ({said}): download it again")
 
     @property
     def where(self) -> str:
@@ -242,7 +266,8 @@ class OpenedList:
 
 
 class _Guarded(io.RawIOBase):
-    """Counts the bytes read (for `ListFile.position`)."""
+    """Counts the bytes read (for `ListFile.position`), and says a read that fails in one
+    line (`OpenedList.damaged`)."""
 
     def __init__(self, raw: IO[bytes], owner: OpenedList) -> None:
         self._raw = raw
@@ -252,7 +277,10 @@ class _Guarded(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        data = self._raw.read(len(buffer))
+        try:
+            data = self._raw.read(len(buffer))
+        except DAMAGED as exc:  # (the first read is the sniff's, inside `open_list`)
+            raise self._owner.damaged(exc) from None
         n = len(data)
         buffer[:n] = data
         self._owner.position += n

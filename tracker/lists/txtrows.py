@@ -1,8 +1,9 @@
 """The rows of a TXT list: its lines read in blocks, its header found and read, and each
 line cut into a row at its columns (or at its blanks, for the older lists). A line longer
-than `MAX_LINE` bytes refuses the file, after reading at most a block beyond the cap. With
-`only`, a block whose IDs are all plain numbers is filtered in one set intersection before
-any line of it is cut.
+than `MAX_LINE` bytes refuses the file, after reading at most a block beyond the cap; a
+block of blank lines only is passed over whole. With `only`, a block whose IDs are all plain
+numbers is filtered in one set intersection before any line of it is cut, and the rows a
+name may fit (`names`, tracker.lists.sieve) are found in the same block.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from collections.abc import Iterable, Iterator
 
 from tracker.errors import BadInput
 from tracker.lists.fields import (
-    OLD_TITLES,
     TITLE_CODES,
+    TITLE_OF,
     Labels,
     RowError,
     birth_year_of,
     list_labels,
+    read_federation,
     read_fide_id,
     read_figures,
     read_flag,
@@ -34,6 +36,7 @@ from tracker.lists.layout import (
     read_header,
 )
 from tracker.lists.opened import BLOCK, OpenedList
+from tracker.lists.sieve import FOLD, NAME_BYTES, NO, PREFIX, YES, heads, indexes
 from tracker.model import ListRow, Period
 
 MAX_LINE = 1_024
@@ -51,10 +54,17 @@ class TxtRows(OpenedList):
             "list's lines have under 200): not a FIDE rating list, refused"
         )
 
+    def _no_header(self, line: int) -> BadInput:
+        return BadInput(
+            f"{self.where}:{line}: more than {MAX_BLANK_LINES} blank lines and no header: "
+            "is this a FIDE rating list?"
+        )
+
     def _txt_lines(self) -> Iterator[tuple[int, list[bytes], bytes | None]]:
         """(number of the first line, the whole lines of a block, the same bytes joined),
         each line at most MAX_LINE bytes: a longer line refuses the file before more of it
-        is read."""
+        is read. A block of blank lines only comes unsplit: no lines, and its bytes (it
+        holds their count plus one line ends)."""
         pending = b""
         number = 1
         read = self._stream.read
@@ -68,9 +78,13 @@ class TxtRows(OpenedList):
                 pending = data
             else:
                 whole, pending = data[:cut], data[cut + 1 :]
-                lines = whole.split(b"\n")
-                yield number, lines, whole
-                number += len(lines)
+                if not whole.isspace():
+                    lines = whole.split(b"\n")
+                    yield number, lines, whole
+                    number += len(lines)
+                else:
+                    yield number, [], whole
+                    number += whole.count(b"\n") + 1
             if len(pending) > MAX_LINE:
                 raise self._too_long(number)
         if pending:
@@ -82,18 +96,20 @@ class TxtRows(OpenedList):
         rest: list[bytes] = []
         number = 0
         blank = 0
-        for first, lines, _ in blocks:
+        for first, lines, whole in blocks:
+            if not lines and whole is not None:  # blank lines only
+                count = whole.count(b"\n") + 1
+                if blank + count > MAX_BLANK_LINES:
+                    raise self._no_header(first + MAX_BLANK_LINES - blank)
+                blank += count
+                continue
             for i, raw in enumerate(lines):
                 if len(raw) > MAX_LINE:
                     raise self._too_long(first + i)
                 if not raw.strip():
                     blank += 1
                     if blank > MAX_BLANK_LINES:
-                        raise BadInput(
-                            f"{self.where}:{first + i}: more than "
-                            f"{MAX_BLANK_LINES} blank lines and no header: is "
-                            "this a FIDE rating list?"
-                        )
+                        raise self._no_header(first + i)
                     continue
                 layout = self._settle_txt(_decode(raw).rstrip("\r\n"), first + i)
                 rest, number = lines[i + 1 :], first + i + 1
@@ -145,8 +161,12 @@ class TxtRows(OpenedList):
     ) -> Iterator[ListRow]:
         """The rows of some whole lines (the first numbered `first`; `whole`: the same bytes
         joined). With `only`, a block whose every ID is a number without leading zeros is
-        filtered in one set intersection of its IDs (as text) and the wanted ones (`wanted`),
-        and only the lines that match are cut; any other block is filtered line by line."""
+        filtered in one set intersection of its IDs (as text) and the wanted ones (`wanted`)
+        and one pass of `names` over its names, and only the lines that match are cut; any
+        other block is filtered line by line."""
+        if not lines and whole is not None:  # blank lines only: no row, nothing to say
+            self.lines += whole.count(b"\n") + 1
+            return
         self.lines += len(lines)
         if lines and max(map(len, lines)) > MAX_LINE:
             raise self._too_long(
@@ -159,16 +179,69 @@ class TxtRows(OpenedList):
             ids = [raw[i0:i1].strip() for raw in lines]
             if b"".join(ids).isdigit() and b" 0" not in b" " + b" ".join(ids):
                 empty = list(indexes(ids, b""))
-                found = sorted(
-                    {k for v in wanted.intersection(ids) for k in indexes(ids, v)}
-                    | {k for k in empty if lines[k].strip()}
-                )  # no ID: a problem
-                self.filtered += (
-                    len(ids) - len(empty) - len(found) + sum(1 for k in empty if lines[k].strip())
-                )
-                numbered = [(first + k, lines[k]) for k in found]
+                unnumbered = [k for k in empty if lines[k].strip()]  # no ID: a problem
+                keep = {k for v in wanted.intersection(ids) for k in indexes(ids, v)}
+                keep.update(unnumbered)
+                if self.names is not None:
+                    keep.update(self._txt_named(layout, lines))
+                self.filtered += len(ids) - len(empty) - (len(keep) - len(unnumbered))
+                numbered = [(first + k, lines[k]) for k in sorted(keep)]
                 check = False
         yield from self._txt_cut(layout, numbered, check)
+
+    def _txt_named(self, layout: TxtLayout, lines: list[bytes]) -> list[int]:
+        """The indexes of the lines whose name may fit `names` (the sieve's two steps)."""
+        sieve = self.names
+        assert sieve is not None
+        at = layout.span("name")[0]
+        folded = heads(lines, at)
+        picked = sieve.pick(folded)
+        if not picked:
+            return []
+        if not layout.aligned:
+            return [
+                k
+                for k in picked
+                if sieve.says(folded[k]) == YES or sieve.close_look(lines[k][at : at + NAME_BYTES])
+            ]
+        n0, n1 = layout.index["name"]
+        known = sieve.columns  # (fits_text's answers: looked up here first, for speed)
+        found = []
+        for k in picked:
+            raw = lines[k]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                line = raw.decode("latin-1")
+            column = line[n0:n1]
+            fits = known.get(column) if column[-1:].isspace() else None
+            if fits is None:
+                fits = self._txt_name_fits(layout, line)
+            if fits:
+                found.append(k)
+        return found
+
+    def _txt_named_line(self, layout: TxtLayout, raw: bytes) -> bool:
+        """Whether one line's name may fit `names` (`_txt_named` of a single line)."""
+        sieve = self.names
+        if sieve is None:
+            return False
+        at = layout.span("name")[0]
+        said = sieve.says(raw[at : at + PREFIX].translate(FOLD))
+        if said == NO:
+            return False
+        if layout.aligned:
+            return self._txt_name_fits(layout, _decode_line(raw))
+        return said == YES or sieve.close_look(raw[at : at + NAME_BYTES])
+
+    def _txt_name_fits(self, layout: TxtLayout, line: str) -> bool:
+        """Whether the name an aligned line's cut gives (`read_name` of its column) fits
+        `names`; a name that runs past its column is kept (its row is cut at its blanks)."""
+        assert self.names is not None
+        n0, n1 = layout.index["name"]
+        if len(line) > n1 and not line[n1 - 1].isspace() and not line[n1].isspace():
+            return True
+        return self.names.fits_text(line[n0:n1])
 
     def _txt_cut(
         self, layout: TxtLayout, numbered: Iterable[tuple[int, bytes]], check: bool
@@ -183,7 +256,11 @@ class TxtRows(OpenedList):
             for number, raw in numbered:
                 if only is not None:
                     head = raw[i0:i1].strip()
-                    if head.isdigit() and int(head) not in only:
+                    if (
+                        head.isdigit()
+                        and int(head) not in only
+                        and not self._txt_named_line(layout, raw)
+                    ):
                         self.filtered += 1
                         continue
                 line = _decode_line(raw)
@@ -207,11 +284,15 @@ class TxtRows(OpenedList):
             (lab, *layout.span(r), *layout.span(g), *layout.span(k)) for lab, (r, g, k) in spans
         )
         year = period.year
-        titles = OLD_TITLES
+        titles = TITLE_OF
         for number, raw in numbered:
             if only is not None:
                 head = raw[i0:i1].strip()
-                if head.isdigit() and int(head) not in only:
+                if (
+                    head.isdigit()
+                    and int(head) not in only
+                    and not self._txt_named_line(layout, raw)
+                ):
                     self.filtered += 1
                     continue
             try:
@@ -222,6 +303,7 @@ class TxtRows(OpenedList):
                 continue
             try:
                 title = line[t0:t1].strip()
+                women = line[w0:w1].strip()
                 yield ListRow(
                     read_fide_id(line[i0:i1]),
                     read_name(line[n0:n1]),
@@ -230,10 +312,10 @@ class TxtRows(OpenedList):
                         read_figures(lab, line[r0:r1], line[gg0:gg1], line[k0:k1])
                         for lab, r0, r1, gg0, gg1, k0, k1 in figures
                     ),
-                    line[f0:f1].strip() or None,
+                    read_federation(line[f0:f1]),
                     line[s0:s1].strip() or None,
-                    (titles.get(title, title) if title else None),
-                    line[w0:w1].strip() or None,
+                    (titles.get(title) or read_title(title)) if title else None,
+                    (titles.get(women) or read_title(women, "women's title")) if women else None,
                     line[o0:o1].strip() or None,
                     line[a0:a1].strip() or None,
                     birth_year_of(line[b0:b1], year),
@@ -282,7 +364,11 @@ class TxtRows(OpenedList):
             got[field] = (a, b) if old is None else (old[0], b)
 
         title = got.get("title")
-        if title is not None and line[title[0] : title[1]].strip() not in TITLE_CODES:
+        if (
+            not layout.aligned
+            and title is not None
+            and line[title[0] : title[1]].strip() not in TITLE_CODES
+        ):
             # the last word of a long name, past the title's column title (TITLE at 39 of
             # the quarterly lists, whose title codes stand at 44)
             del got["title"]
@@ -299,10 +385,10 @@ class TxtRows(OpenedList):
                 read_name(get("name")),
                 period,
                 tuple(read_figures(lab, get(r), get(g), get(k)) for lab, (r, g, k) in spans),
-                get("federation").strip() or None,
+                read_federation(get("federation")),
                 get("sex").strip() or None,
                 read_title(get("title")),
-                read_title(get("women_title")),
+                read_title(get("women_title"), "women's title"),
                 get("other_titles").strip() or None,
                 get("foa_title").strip() or None,
                 birth_year_of(get("birth"), period.year),
@@ -312,17 +398,6 @@ class TxtRows(OpenedList):
         except RowError as exc:
             self._problem(number, f"{first_error or exc}; line skipped")
             return None
-
-
-def indexes(items: list[bytes], value: bytes) -> Iterator[int]:
-    """Every index of `value` in `items` (list.index: C speed)."""
-    at = -1
-    while True:
-        try:
-            at = items.index(value, at + 1)
-        except ValueError:
-            return
-        yield at
 
 
 def _decode(raw: bytes) -> str:

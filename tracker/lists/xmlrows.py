@@ -4,11 +4,14 @@ DTD (so no entity can be declared, let alone expanded: a billion-laughs file is 
 its `<!DOCTYPE`), and external entities are never fetched. An element holding more than
 `MAX_TEXT` characters or markup (a tag, comment...) longer than `MAX_MARKUP` bytes refuses
 the file with one line, after reading at most a block beyond the cap (a 1 GiB text in a
-small zip costs a few MiB).
+small zip costs a few MiB). An encoding declared that expat cannot be given (a multi-byte
+one, a codec that fails) refuses the file in one line. With `only`, the `<player>` elements
+neither asked for by ID nor of a name `names` may fit are dropped before expat sees them.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +22,7 @@ from tracker.lists.fields import (
     RowError,
     birth_year_of,
     list_labels,
+    read_federation,
     read_fide_id,
     read_figures,
     read_flag,
@@ -26,6 +30,7 @@ from tracker.lists.fields import (
     read_title,
 )
 from tracker.lists.opened import CHUNK, OpenedList
+from tracker.lists.sieve import heads
 from tracker.model import ListRow, RatingList
 
 THIN_LIMIT = 1 << 22  # no </player> in this many bytes: hand them to expat as they are
@@ -36,6 +41,10 @@ MAX_MARKUP = 1 << 20
 """Bytes expat may hold in one unfinished token (a tag, comment, processing instruction):
 more refuses the file."""
 _FIDEID = re.compile(rb"<fideid>\s*(\d{1,12})\s*</fideid>")
+_NAME = re.compile(rb"<name>\s*([^<]*)</name>")
+_DECLARED = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z][\w.-]*)")
+NAME_CODECS = {"utf-8": "utf-8", "iso8859-1": "latin-1", "ascii": "ascii"}
+"""The encodings (codecs' names) in which a name's bytes are read before expat reads them."""
 _FIRST_PLAYER = re.compile(rb"\s*<player>")
 _NEXT_PLAYER = re.compile(rb"</player>\s*<player>")
 
@@ -75,6 +84,9 @@ class XmlRows(OpenedList):
 
     def _xml_rows(self) -> Iterator[ListRow]:
         parser = _SafeXml(self)
+        declared = _DECLARED.match(self._stream.peek(512)[:512])
+        encoding = declared.group(1).decode("ascii") if declared else None
+        self._name_codec = "utf-8" if encoding is None else _name_codec(encoding)
         pending = b""
         while True:
             raw = self._stream.read(CHUNK)
@@ -100,20 +112,29 @@ class XmlRows(OpenedList):
                     f"{self.where}:{exc.lineno}: the XML is broken ({reason}): "
                     "is the file complete?"
                 ) from None
-            except LookupError as exc:  # expat asks Python for a declared encoding it lacks
+            except (LookupError, ValueError):
+                # expat asks Python for a declared encoding it lacks (LookupError), or one it
+                # cannot be given: multi-byte, or a codec that fails (ValueError)
+                if encoding is None:
+                    raise
                 raise BadInput(
-                    f"{self.where}:1: the XML declares an encoding Python does not "
-                    f"know ({exc}): FIDE's lists are UTF-8 or ISO-8859-1; is the "
-                    "file damaged?"
+                    f"{self.where}:1: the XML declares the encoding {encoding}, which the "
+                    "reader cannot use: FIDE's lists are UTF-8 or ISO-8859-1; is the file "
+                    "damaged?"
                 ) from None
             ready, parser.ready = parser.ready, []
             only = self.only
+            names = self.names
             for fields, line in ready:
                 if self.period is None:
                     self._settle_xml(fields)
                 if only is not None:
                     head = fields.get("fideid", "").strip()
-                    if head.isdigit() and int(head) not in only:
+                    if (
+                        head.isdigit()
+                        and int(head) not in only
+                        and not (names is not None and names.fits_text(fields.get("name", "")))
+                    ):
                         self.filtered += 1
                         continue
                 row = self._xml_row(fields, line)
@@ -126,10 +147,11 @@ class XmlRows(OpenedList):
             raise BadInput(f"{self.where}: no <playerslist> element: is this a FIDE XML list?")
 
     def _thin(self, block: bytes) -> bytes:
-        """Drop the plain `<player>` elements whose FIDE ID is not wanted, keeping their line
-        breaks (so expat's line numbers stay true). Only a segment that is blank space and one
-        element free of any markup declaration, comment, CDATA or processing instruction is
-        dropped; anything else goes to expat untouched (the DTD guard sees every `<!`)."""
+        """Drop the plain `<player>` elements neither wanted by ID nor of a name `names` may
+        fit, keeping their line breaks (so expat's line numbers stay true). Only a segment
+        that is blank space and one element free of any markup declaration, comment, CDATA
+        or processing instruction is dropped; anything else goes to expat untouched (the DTD
+        guard sees every `<!`), and is judged there."""
         only = self.only
         assert only is not None
         wanted = self._wanted
@@ -142,7 +164,8 @@ class XmlRows(OpenedList):
         ):
             # The whole block at once when it is nothing but plain players, none wanted:
             # each segment starts with its one <player> (after blanks), no "<!" or "<?"
-            # anywhere, the IDs plain numbers without leading zeros, none of them wanted.
+            # anywhere, the IDs plain numbers without leading zeros, none of them wanted,
+            # no name of them one `names` may fit.
             ids = _FIDEID.findall(block)
             if (
                 len(ids) == count
@@ -154,6 +177,7 @@ class XmlRows(OpenedList):
                 )
                 and min(ids) >= b"1"
                 and not wanted.intersection(ids)
+                and not self._xml_named(block)
             ):
                 self.filtered += count
                 tail = block.rfind(b"</player>") + len(b"</player>")
@@ -167,8 +191,10 @@ class XmlRows(OpenedList):
                 and int(m.group(1)) not in only
                 and segment.lstrip().startswith(b"<player>")
                 and segment.count(b"<player>") == 1
+                and segment.count(b"<fideid>") == 1
                 and b"<!" not in segment
                 and b"<?" not in segment
+                and not self._xml_named(segment)
             ):
                 self.filtered += 1
                 out.append(b"\n" * segment.count(b"\n"))
@@ -176,6 +202,34 @@ class XmlRows(OpenedList):
                 out.append(segment + b"</player>")
         out.append(rest)
         return b"".join(out)
+
+    def _xml_named(self, block: bytes) -> bool:
+        """Whether a name of these plain `<player>` elements may fit `names`, told from
+        their bytes (the sieve's two steps). A `<name>` this cannot read as expat would (a
+        character reference, an encoding it does not read) may fit: expat reads it."""
+        sieve = self.names
+        if sieve is None:
+            return False
+        found = _NAME.findall(block)
+        if len(found) != block.count(b"<name") or b"&" in b"".join(found):
+            return True  # a <name> of another shape, or with a reference: expat reads it
+        if not found:
+            return False
+        codec = self._name_codec
+        for k in sieve.pick(heads(found)):
+            raw = found[k]
+            if raw.isascii():
+                name = raw.decode("ascii")
+            elif codec is None:
+                return True
+            else:
+                try:
+                    name = raw.decode(codec)
+                except UnicodeDecodeError:
+                    return True  # (expat refuses the file there)
+            if sieve.fits_text(name):
+                return True
+        return False
 
     def _settle_xml(self, fields: dict[str, str]) -> None:
         """Single or combined, which lists and which month: known at the first player."""
@@ -204,10 +258,10 @@ class XmlRows(OpenedList):
                     read_figures(lab, get(r, ""), get(g, ""), get(k, ""))
                     for lab, (r, g, k) in self._xml_figures
                 ),
-                get("country", "").strip() or None,
+                read_federation(get("country", "")),
                 get("sex", "").strip() or None,
                 read_title(get("title", "")),
-                read_title(get("w_title", "")),
+                read_title(get("w_title", ""), "women's title"),
                 get("o_title", "").strip() or None,
                 get("foa_title", "").strip() or None,
                 birth_year_of(get("birthday", ""), self.period.year),
@@ -217,6 +271,16 @@ class XmlRows(OpenedList):
         except RowError as exc:
             self._problem(line, f"{exc}; <player> skipped")
             return None
+
+
+def _name_codec(encoding: str) -> str | None:
+    """The codec a name's bytes are read with before expat, for a declared encoding (None:
+    names beyond ASCII are left to expat)."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return None
+    return NAME_CODECS.get(name)
 
 
 class _SafeXml:

@@ -7,32 +7,25 @@ edition to MAX_RATING), so that `official add` and `official import` refuse the 
 imports them one file per transaction and yields what each file gave (`FileOutcome`), so
 one bad file of several does not stop the others. The reading is tracker.lists', the
 writing tracker.store.official's; this module is the use case between them and prints
-nothing. Why `name_candidates` reads the file's bytes first: docs/architecture.md, section
-tracker/usecases/.
+nothing. How the players known only by name are found in a list's bytes before its rows are
+cut (`name_sieve`): docs/architecture.md, section tracker/usecases/.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import html
 import itertools
 import os
-import re
 import sys
-import zipfile
-import zlib
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from pathlib import Path
 
 from tracker.errors import BadInput, NotFound
 from tracker.fide import edition_for, list_calendar, policies
 from tracker.fide.calendar import RAPID_BLITZ_FIRST_LIST
-from tracker.identity.names import normalize_name
-from tracker.lists import MAX_LINE, ListFile, open_list, read_header
-from tracker.lists.txtrows import indexes
+from tracker.lists import ListFile, open_list
+from tracker.lists.sieve import NameSieve
 from tracker.lists.whole import WHOLE_FLOORS, kind_of, whole_floor
 from tracker.model import MAX_RATING, ListKind, ListRow, OfficialEntry, Period, RatingList
 from tracker.store import Store
@@ -62,7 +55,7 @@ __all__ = [
     "list_targets",
     "lists_imported",
     "lowest_rating",
-    "name_candidates",
+    "name_sieve",
     "rating_problem",
     "remove_entry",
     "unchecked",
@@ -362,11 +355,13 @@ def _import_one(
     whole: bool | None = None,
 ) -> FileOutcome:
     path = target.path
-    wanted = only
-    if only is not None and names:
-        wanted = only | name_candidates(path, names)
     with open_list(
-        path, period=period, rating_list=rating_list, only=wanted, label=target.label
+        path,
+        period=period,
+        rating_list=rating_list,
+        only=only,
+        names=name_sieve(names) if only is not None and names else None,
+        label=target.label,
     ) as lst:
         scale = target.size / lst.size if lst.size else 0.0
         lst.on_read = lambda: advance(lst.position * scale)
@@ -435,260 +430,8 @@ def _absolute(path: Path) -> str:
         return str(path.absolute())
 
 
-# --- the cheap pass that finds the rows a name may fit ------------------------------------
-
-PREFIX = 6
-"""The bytes of a name the cheap pass compares."""
-NAME_BYTES = 80
-"""The bytes of a TXT row from its name's column looked at when an accent needs a closer
-look (a name and its comma)."""
-BLOCK = 1 << 20
-"""Bytes read at a time."""
-MAX_PENDING = 1 << 20
-"""An unfinished XML element (or a TXT line) longer than this ends the pass: the reader
-then refuses the file with its own sentence."""
-_SPACE, _ACCENT = 0x20, 0x80
-FEW = 8
-"""Prefixes of a block that fit, up to which their rows are found one prefix at a time."""
-NO, YES, LOOK = 0, 1, 2
-"""What a prefix says of its row: not wanted, wanted, or look at its whole name."""
-# Lower case for A-Z, letters and digits kept, a line end kept, every other ASCII byte a
-# space, every byte beyond ASCII (UTF-8 or Latin-1: an accented letter) 0x80.
-_FOLD = bytes(
-    b
-    if (48 <= b <= 57 or 97 <= b <= 122 or b == 10)
-    else b + 32
-    if 65 <= b <= 90
-    else _ACCENT
-    if b >= 128
-    else _SPACE
-    for b in range(256)
-)
-_SECOND = itemgetter(1)
-_XML_NAME = re.compile(rb"<fideid>\s*(\d+)\s*</fideid>\s*<name>\s*([^<\n]{0,%d})" % NAME_BYTES)
-
-
-class _Prefixes:
-    """Which folded name prefixes (`PREFIX` bytes, fewer where the name ends) may start a
-    surname of the index: a word's first PREFIX bytes, or a shorter word then a space. A
-    prefix with an accented letter (a list may write "Müller" or "Öztürk" for a database's
-    "Muller" or "Ozturk") whose letters before and after the accent are a word's is looked
-    at closer: its name's first word, normalized, must be one of the index's."""
-
-    def __init__(self, index: NameIndex) -> None:
-        self.words = index.words
-        self.folded = [
-            bytes(ord(c) if c.isascii() else _ACCENT for c in word) for word in index.words
-        ]
-        self.long = {f[:PREFIX] for f in self.folded if len(f) >= PREFIX}
-        self.short = {f for f in self.folded if len(f) < PREFIX}
-        self.around: set[tuple[bytes, bytes]] = set()  # (letters before, letters after)
-        self.around_end: set[tuple[bytes, bytes]] = set()  # the same, the word ending
-        self.seen: dict[bytes, int] = {}
-        self.looked: dict[bytes, bool] = {}
-
-    def _accents(self) -> None:
-        """The letters around each letter of the words (made when a list first shows an
-        accent: most names of most lists are plain ASCII)."""
-        for folded in self.folded:
-            for j in range(min(len(folded), PREFIX)):
-                head = folded[:j]
-                if _ACCENT in head:
-                    break
-                self.around.update((head, folded[j + 1 : j + 1 + r]) for r in range(PREFIX - j))
-                if len(folded) - j - 1 < PREFIX:
-                    self.around_end.add((head, folded[j + 1 :]))
-
-    def says(self, prefix: bytes) -> int:
-        found = self.seen.get(prefix)
-        if found is None:
-            found = self.seen[prefix] = self._says(prefix)
-        return found
-
-    def _says(self, prefix: bytes) -> int:
-        for i, byte in enumerate(prefix):
-            if byte == _SPACE:
-                return YES if i > 0 and prefix[:i] in self.short else NO
-            if byte == _ACCENT:
-                if not self.around:
-                    self._accents()
-                k = i
-                while k < len(prefix) and prefix[k] == _ACCENT:
-                    k += 1
-                rest = prefix[k:]
-                m = next((n for n, b in enumerate(rest) if b in (_SPACE, _ACCENT)), len(rest))
-                near = self.around_end if m < len(rest) and rest[m] == _SPACE else self.around
-                return LOOK if (prefix[:i], rest[:m]) in near else NO
-        return YES if prefix in (self.long if len(prefix) == PREFIX else self.short) else NO
-
-    def wanted(self, prefixes: list[bytes], names: Callable[[int], bytes]) -> list[int]:
-        """The indexes of the prefixes that fit (`names(i)`: the raw name of the i-th, for
-        a closer look)."""
-        good = {p: said for p in set(prefixes) if (said := self.says(p))}
-        if not good:
-            return []
-        if len(good) <= FEW:  # each one's places found at C speed
-            hits = sorted(i for p in good for i in indexes(prefixes, p))
-        else:
-            hits = [i for i, p in enumerate(prefixes) if p in good]
-        if LOOK not in good.values():
-            return hits
-        return [i for i in hits if good[prefixes[i]] == YES or self.close_look(names(i))]
-
-    def close_look(self, raw: bytes) -> bool:
-        """Whether the first word of a raw name (to its comma), normalized, is a surname's."""
-        surname = raw.partition(b",")[0]
-        found = self.looked.get(surname)
-        if found is None:
-            try:
-                name = surname.decode("utf-8")
-            except UnicodeDecodeError:
-                name = surname.decode("latin-1")
-            words = normalize_name(html.unescape(name)).split()
-            found = self.looked[surname] = bool(words) and words[0] in self.words
-        return found
-
-
-def name_candidates(path: Path, index: NameIndex) -> set[int]:
-    """The FIDE IDs of the rows of a list file (TXT or XML, plain or zipped) whose name
-    starts like a surname of `index`: a superset of the rows a name of it can fit. A file
-    this pass cannot read gives none (the reader then says what is wrong with it)."""
-    if not index:
-        return set()
-    prefixes = _Prefixes(index)
-    blocks = _blocks(path)
-    try:
-        return _scan(blocks, prefixes)
-    except (
-        OSError,
-        EOFError,
-        ValueError,
-        RuntimeError,
-        NotImplementedError,
-        zipfile.BadZipFile,
-        zlib.error,
-    ):
-        return set()
-    finally:
-        blocks.close()
-
-
-def _blocks(path: Path) -> Generator[bytes, None, None]:
-    """The bytes of the list, a block at a time: the file's, or its zip's one list member's
-    (inflated straight through zlib when deflated: zipfile's reader costs twice as much).
-    Nothing for a zip the reader will refuse."""
-    if not zipfile.is_zipfile(path):
-        with path.open("rb") as raw:
-            while block := raw.read(BLOCK):
-                yield block
-        return
-    with zipfile.ZipFile(path) as zf:
-        members = [
-            i
-            for i in zf.infolist()
-            if not i.is_dir() and i.filename.lower().endswith((".txt", ".xml"))
-        ]
-        if len(members) != 1:
-            return
-        info = members[0]
-        if info.compress_type != zipfile.ZIP_DEFLATED or info.flag_bits & 1:
-            with zf.open(info) as member:
-                while block := member.read(BLOCK):
-                    yield block
-            return
-    with path.open("rb") as raw:
-        raw.seek(info.header_offset)
-        head = raw.read(30)
-        if len(head) < 30 or head[:4] != b"PK\x03\x04":
-            return
-        raw.seek(
-            info.header_offset
-            + 30
-            + int.from_bytes(head[26:28], "little")
-            + int.from_bytes(head[28:30], "little")
-        )
-        inflate = zlib.decompressobj(-zlib.MAX_WBITS)
-        left = info.compress_size
-        while left > 0:
-            data = raw.read(min(left, BLOCK // 4))
-            if not data:
-                return
-            left -= len(data)
-            if block := inflate.decompress(data):
-                yield block
-        if block := inflate.flush():
-            yield block
-
-
-def _scan(blocks: Iterator[bytes], prefixes: _Prefixes) -> set[int]:
-    data = b""
-    for block in blocks:  # up to the first byte that is not blank
-        data += block
-        if data.lstrip(b"\xef\xbb\xbf").lstrip() or len(data) > MAX_PENDING:
-            break
-    if data.lstrip(b"\xef\xbb\xbf").lstrip().startswith(b"<"):
-        return _scan_xml(blocks, data, prefixes)
-    # TXT: the header is the first line that is not blank; a name starts at its column
-    while True:
-        end = data.find(b"\n")
-        if end < 0:
-            more = next(blocks, b"")
-            if not more or len(data) > MAX_PENDING:
-                return set()
-            data += more
-            continue
-        line, data = data[:end], data[end + 1 :]
-        if line.strip():
-            break
-    header = line.removeprefix(b"\xef\xbb\xbf")
-    try:
-        text = header.decode("utf-8")
-    except UnicodeDecodeError:
-        text = header.decode("latin-1")
-    layout = read_header(text.rstrip("\r\n"))
-    if isinstance(layout, str):
-        return set()
-    at = layout.span("name")[0]
-    found: set[int] = set()
-    pending = b""
-    for block in itertools.chain((data,), blocks, (b"\n",)):
-        lines = block.split(b"\n")
-        if pending:
-            lines[0] = pending + lines[0]
-        pending = lines.pop()
-        if len(pending) > MAX_LINE * 64:
-            return found
-        heads = b"\n".join([r[at : at + PREFIX] for r in lines]).translate(_FOLD).split(b"\n")
-
-        def name(i: int, lines: list[bytes] = lines) -> bytes:
-            return lines[i][at : at + NAME_BYTES]
-
-        for i in prefixes.wanted(heads, name):
-            with contextlib.suppress(ValueError):
-                found.add(int(lines[i][:at]))
-    return found
-
-
-def _scan_xml(blocks: Iterator[bytes], data: bytes, prefixes: _Prefixes) -> set[int]:
-    found: set[int] = set()
-    pending = b""
-    for block in itertools.chain((data,), blocks, (b"",)):
-        chunk = pending + block if pending else block
-        if block:
-            cut = chunk.rfind(b"</player>")
-            if cut < 0:
-                if len(chunk) > MAX_PENDING:
-                    return found
-                pending = chunk
-                continue
-            chunk, pending = chunk[:cut], chunk[cut:]
-        pairs = _XML_NAME.findall(chunk)
-        if pairs:
-            names = list(map(_SECOND, pairs))
-            heads = b"\n".join([n[:PREFIX] for n in names]).translate(_FOLD).split(b"\n")
-
-            def name(i: int, names: list[bytes] = names) -> bytes:
-                return names[i]
-
-            found.update(int(pairs[i][0]) for i in prefixes.wanted(heads, name))
-    return found
+def name_sieve(index: NameIndex) -> NameSieve:
+    """What the list reader keeps of the rows that are not asked for by FIDE ID: those whose
+    name fits a player of `index` (the players without a FIDE ID), found from the rows'
+    bytes before they are cut (tracker.lists.sieve); the store then settles each name."""
+    return NameSieve(index.words, lambda name: bool(index.fits(name)))
