@@ -4,7 +4,7 @@
 - each outside library has exactly one owner (chess -> tracker.pgn, sqlalchemy/alembic ->
   tracker.store and the migrations, typer/rich -> tracker.cli, matplotlib -> tracker.reports.plot);
 - the network has one owner too: only tracker.lists.fetch imports the standard library's
-  networking (urllib.request, http, socket, ssl...), and only one verb, tracker.usecases.fetch
+  networking (urllib.request, http, socket, ssl...), and only one verb, tracker.app.fetch
   (`tracker official fetch`), imports it.
 """
 
@@ -38,14 +38,14 @@ PURE = (
     "tracker.periods",
     "tracker.identity",
     "tracker.errors",
-    "tracker.usecases.calc",
+    "tracker.app.calc",
 )
 USE_CASES = (
-    "tracker.usecases.calc",
-    "tracker.usecases.fetch",
-    "tracker.usecases.official",
-    "tracker.usecases.target",
-    "tracker.usecases.histories",
+    "tracker.app.calc",
+    "tracker.app.fetch",
+    "tracker.app.official",
+    "tracker.app.target",
+    "tracker.app.histories",
 )
 """The library verbs the CLI calls (issue 16): none of them prints or imports the CLI."""
 
@@ -105,7 +105,7 @@ NETWORK = (
 """The standard library's ways onto the network (urllib.parse only cuts text: not one)."""
 NETWORK_OWNER = "tracker.lists.fetch"
 """The one module that reaches the network (`tracker official fetch`)."""
-NETWORK_VERB = "tracker.usecases.fetch"
+NETWORK_VERB = "tracker.app.fetch"
 """The one verb that uses it."""
 
 
@@ -244,7 +244,7 @@ STORE = [(m, p) for m, p in MODULES if _owned_by(m, ("tracker.store",))]
 
 @pytest.mark.parametrize("module,path", CLI, ids=[m for m, _ in CLI])
 def test_the_cli_reaches_the_store_through_the_use_cases(module: str, path: Path) -> None:
-    # one door: the command line calls tracker.usecases (and the importer and check use
+    # one door: the command line calls tracker.app (and the importer and check use
     # cases), never a store module, not even for a type
     reached = [name for name in _imports(path) if _owned_by(name, ("tracker.store",))]
     assert not reached, f"{module} imports {reached}"
@@ -378,7 +378,7 @@ KEPT_SHORT = (
     "tracker/cli/demo.py",
     "tracker/cli/check.py",
     "tracker/cli/target.py",
-    "tracker/usecases/calc.py",
+    "tracker/app/calc.py",
 )
 """The modules issue 36 split (item 3: what is long), kept so: no function over
 MAX_FUNCTION_LINES lines, no module over MAX_MODULE_LINES."""

@@ -143,8 +143,8 @@ def test_check_all_equals_check_player_one_by_one(
 def test_replay_shortcut_over_quiet_lists_changes_nothing(
     season: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from tracker.app.histories import load_history
     from tracker.reports import event_rows, game_rows, history_rows
-    from tracker.usecases.histories import load_history
 
     def shown(pid: int) -> list[object]:
         hist = load_history(season, get_player(season, pid))

@@ -1034,8 +1034,8 @@ def _holder_of_111111(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The database gets "Novák, Petr", FIDE ID 111111 (hostile/standard_holder.txt imported
     with --all, through the library): beside the base's "Novak, Jan", a player of the same
     surname who holds a FIDE ID (issue 35)."""
+    from tracker.app.official import import_lists, list_targets
     from tracker.store import open_store
-    from tracker.usecases.official import import_lists, list_targets
 
     targets, several = list_targets([Path(H + "standard_holder.txt")])
     with open_store("tracker.db") as store:

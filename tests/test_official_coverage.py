@@ -199,7 +199,7 @@ def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) ->
     (`whole=True`, `--whole`) looks up every player with a FIDE ID: Carlsen, not on it, is
     unrated for FIDE; a player who came after the import is not known until it runs
     again."""
-    from tracker.usecases.official import import_lists, list_targets
+    from tracker.app.official import import_lists, list_targets
 
     f = write(
         tmp_path / "g.pgn",
@@ -268,7 +268,7 @@ def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) ->
 
 def test_a_rapid_list_and_a_combined_list(store: Store, tmp_path: Path) -> None:
     from tests.test_import import run
-    from tracker.usecases.official import import_lists, list_targets
+    from tracker.app.official import import_lists, list_targets
 
     run(
         store,
@@ -746,7 +746,7 @@ def test_the_cheap_pass_finds_every_row_a_name_can_fit(
     tmp_path: Path, fmt: str, encoding: str
 ) -> None:
     from tests import listgen
-    from tracker.usecases.official import name_candidates
+    from tracker.app.official import name_candidates
 
     path = listgen.generate(
         tmp_path / "standard_nov25frl.zip", 3_000, fmt, zipped=True, encoding=encoding

@@ -1,11 +1,12 @@
 """The store side: `check_player`, and the check of many players with their facts read in one
-pass (`check_ids`); the replay's inputs come from tracker.usecases.histories (as for
+pass (`check_ids`); the replay's inputs come from tracker.app.histories (as for
 `tracker history`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
+from tracker.app.histories import list_inputs, opponent_lists
 from tracker.check.reconcile import reconcile
 from tracker.check.report import CheckReport
 from tracker.model import OfficialEntry, PlayerRef, RatingList
@@ -14,7 +15,6 @@ from tracker.store import Store
 from tracker.store.official import entries_for
 from tracker.store.players import get_player
 from tracker.store.reading import facts_of_players, games_of, official_of_players, tournaments_of
-from tracker.usecases.histories import list_inputs, opponent_lists
 
 
 def _lists_in(entries: Iterable[OfficialEntry]) -> list[RatingList]:

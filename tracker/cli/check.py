@@ -113,8 +113,8 @@ def check(
 
     Example: tracker check --list standard
     """
+    from tracker.app.players import resolve_player
     from tracker.check import check_all, check_player
-    from tracker.usecases.players import resolve_player
 
     lists = [RatingList.parse(rating_list)] if rating_list else []
     if all_players and player:

@@ -28,9 +28,9 @@ from tracker.model import FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR, RatingList
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from tracker.app.database import Store
     from tracker.files.outputs import Output
     from tracker.model import Period
-    from tracker.usecases.database import Store
 
 DEFAULT_DB = "tracker.db"
 """tracker.store.DEFAULT_DB, written out so that the command line starts without importing
@@ -566,8 +566,8 @@ def output_file(output: str, db: str, *, force: bool) -> Output:
     a folder, in a missing folder, an existing file without --force, or neither a file, a
     character device nor a FIFO. What killed writes of it left is removed (said on
     stderr)."""
+    from tracker.app.database import database_file
     from tracker.files.outputs import check_output, clean_before
-    from tracker.usecases.database import database_file
 
     found = check_output(Path(output), database_file(db), force=force)
     for part in clean_before(found):
@@ -603,7 +603,7 @@ def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:
     import`); any other refuses it with a sentence saying how to make one (a mistyped --db
     is not an empty database). `tracker db upgrade` and `tracker demo` create theirs
     through open_store."""
-    from tracker.usecases.database import open_store
+    from tracker.app.database import open_store
 
     return open_store(db, on_upgrade=lambda old, new: _upgrading(db, old, new), create=create)
 

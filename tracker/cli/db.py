@@ -43,7 +43,7 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
 
       tracker db upgrade --db club.db
     """
-    from tracker.usecases.database import current_revision, head_revision, open_store
+    from tracker.app.database import current_revision, head_revision, open_store
 
     with open_store(db, upgrade=False) as store:
         before = current_revision(store)
@@ -80,9 +80,9 @@ def backup(
 
       tracker db backup ~/backups/tracker-2025-11.db
     """
+    from tracker.app.database import backup as backup_store
+    from tracker.app.database import open_existing
     from tracker.files.outputs import is_stdout
-    from tracker.usecases.database import backup as backup_store
-    from tracker.usecases.database import open_existing
 
     to_stdout = is_stdout(file)
     with open_existing(db) as store:
@@ -108,7 +108,7 @@ def restore(
 
       tracker db restore ~/backups/tracker-2025-11.db --db tracker.db
     """
-    from tracker.usecases.database import restore as restore_store
+    from tracker.app.database import restore as restore_store
 
     done = restore_store(file, db)
     out.print(f"restored {done.database} from {file} ({done.size:,} bytes)", markup=False)
@@ -133,7 +133,7 @@ def check(
 
       tracker db check --db club.db
     """
-    from tracker.usecases.database import check_database, open_existing, what_holds
+    from tracker.app.database import check_database, open_existing, what_holds
 
     with open_existing(db) as store:
         problems = check_database(store)

@@ -11,11 +11,11 @@ from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
+    from tracker.app.database import Store
+    from tracker.app.histories import PlayerHistory
     from tracker.files.outputs import Output
     from tracker.model import PlayerRef
     from tracker.periods import Replay
-    from tracker.usecases.database import Store
-    from tracker.usecases.histories import PlayerHistory
 
 # What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
 # season, and the facts that decide K. tests/test_demo.py keeps these equal to the README.
@@ -59,7 +59,7 @@ def _say(text: str = "") -> None:
 def _refuse_a_real_database(store: Store, folder: Path, db_target: str) -> None:
     """The demo adds a fictitious season and marks its player as the tracked one: never in
     a database that holds imports of anything else (a real season)."""
-    from tracker.usecases.imports import list_imports
+    from tracker.app.imports import list_imports
 
     names = {p.name for p in folder.rglob("*")}
     foreign = [r for r in list_imports(store) if Path(r.source.split(":", 1)[0]).name not in names]
@@ -112,8 +112,8 @@ def demo(
 
     Example: tracker demo --output-dir demo-out
     """
-    from tracker.usecases.database import open_store
-    from tracker.usecases.histories import load_history
+    from tracker.app.database import open_store
+    from tracker.app.histories import load_history
 
     folder = find_samples(samples)
     db_target, csv_path, chart, page = _outputs(db, output_dir, folder)
@@ -145,8 +145,8 @@ def _outputs(db: str | None, output_dir: Path, folder: Path) -> tuple[str, Outpu
     """The database and the demo's files (CSV, chart, season report), the folder made; a
     --db that holds anything but the sample season is refused first, before anything is
     made, and never upgraded."""
+    from tracker.app.database import open_store
     from tracker.cli.common import output_file
-    from tracker.usecases.database import open_store
 
     if db is not None and "://" not in db and Path(db).is_file():
         # Refused before anything is made (the output folder included), never upgraded.
@@ -185,8 +185,8 @@ def _import_season(store: Store, folder: Path, db_target: str) -> None:
 
 def _tracked_player(store: Store) -> PlayerRef:
     """Step 2: the sample player tracked (--me), with his facts and official anchors."""
-    from tracker.usecases.official import add_entry
-    from tracker.usecases.players import resolve_player, set_facts, set_me
+    from tracker.app.official import add_entry
+    from tracker.app.players import resolve_player, set_facts, set_me
 
     me = resolve_player(store, str(SAMPLE_PLAYER_FIDE_ID))
     set_me(store, me.id)

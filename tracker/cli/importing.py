@@ -32,8 +32,8 @@ from tracker.model import PlayerRef, RatingList
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from tracker.app.database import Store
     from tracker.importer import ImportReport, Interrupted, SourceReport
-    from tracker.usecases.database import Store
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 
@@ -213,9 +213,9 @@ def import_command(
 
       cat club.pgn | tracker import - --list rapid
     """
+    from tracker.app.players import resolve_player, set_me
     from tracker.files.sources import Limits, parse_size
     from tracker.importer import ImportOptions, Interrupted, import_paths
-    from tracker.usecases.players import resolve_player, set_me
 
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
@@ -229,7 +229,7 @@ def import_command(
     ClosedOutput.go_on, ClosedOutput.closed, ClosedOutput.full = True, False, False
     store = store_for(db, create=True)
     try:
-        from tracker.usecases.imports import last_game_id
+        from tracker.app.imports import last_game_id
 
         # --player is checked before anything is stored: a bad value (or several players
         # matching) stops here; a name nobody has yet may come with these files
@@ -298,8 +298,8 @@ def _known_player(store: Store, player: str) -> PlayerRef | None:
     """The player --player names, if the database has them already (None: not yet, perhaps
     in the files being imported). A bad value, or several players matching, is an error
     before anything is stored."""
+    from tracker.app.players import resolve_player
     from tracker.errors import NotFound
-    from tracker.usecases.players import resolve_player
 
     try:
         return resolve_player(store, player)
@@ -505,8 +505,8 @@ def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | N
     """What the event and round names of the games added without a time control said
     (tracker.fide.eventnames): a list, or never rated and why. Nothing when they said
     nothing (the line above says standard, or --list)."""
+    from tracker.app.imports import assumed_since
     from tracker.fide.eventnames import NAME_REASONS
-    from tracker.usecases.imports import assumed_since
 
     by_list: dict[str, int] = {}
     never: dict[str, int] = {}
@@ -544,9 +544,9 @@ def _print_unlisted(store: Store, before: int) -> None:
     after the lists): their games keep the Elo tags until the lists are imported again."""
     from pathlib import Path
 
+    from tracker.app.imports import players_after
+    from tracker.app.official import lists_imported, unchecked
     from tracker.model import RatingList
-    from tracker.usecases.imports import players_after
-    from tracker.usecases.official import lists_imported, unchecked
 
     ids: set[int] | None = None
     for rl in RatingList:
@@ -571,8 +571,8 @@ def _print_unlisted(store: Store, before: int) -> None:
 def _print_undated(store: Store, before: int) -> None:
     """The tournaments the games added left in no period (no usable date, no dated
     tournament of the same event and site to join), each with the command that dates it."""
+    from tracker.app.imports import undated_tournaments
     from tracker.fide.editions import FIRST_DATE
-    from tracker.usecases.imports import undated_tournaments
 
     # (a date tag of a year before 2008 needs no period: that era is not replayed)
     undated = [
@@ -624,7 +624,7 @@ def imports_command(
 ) -> None:
     if ctx.invoked_subcommand is not None:  # (`imports --db X remove 3`: remove takes X)
         return
-    from tracker.usecases.imports import list_imports
+    from tracker.app.imports import list_imports
 
     store = store_for(db)
     try:
@@ -713,7 +713,7 @@ def remove_command(
 
       tracker imports remove 3 && tracker import corrected.pgn
     """
-    from tracker.usecases.imports import remove_import
+    from tracker.app.imports import remove_import
 
     store = store_for(db)
     try:

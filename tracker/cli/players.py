@@ -24,8 +24,8 @@ from tracker.errors import BadInput
 from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
-    from tracker.usecases.database import Store
-    from tracker.usecases.players import MergeDone, NamesApart, NotOnePerson, PlayerSummary
+    from tracker.app.database import Store
+    from tracker.app.players import MergeDone, NamesApart, NotOnePerson, PlayerSummary
 
 
 def register(app: typer.Typer) -> None:
@@ -75,7 +75,7 @@ def bigger_spellings(store: Store, ref: PlayerRef, lead: str) -> str | None:
     when no such spelling has more games."""
     import shlex
 
-    from tracker.usecases.players import spellings_beside
+    from tracker.app.players import spellings_beside
 
     me, others = spellings_beside(store, ref.id)
     mine = sum(me.games.values())
@@ -121,7 +121,7 @@ def players_command(
 
       tracker players --format json
     """
-    from tracker.usecases.players import list_players
+    from tracker.app.players import list_players
 
     store = store_for(db)
     try:
@@ -207,7 +207,7 @@ def merged_said(done: MergeDone) -> str:
 def names_apart_said(apart: NamesApart, other: str) -> str:
     """Why a FIDE ID's holder is not taken for a player of that name, as a clause on the
     holder: "whose surname is not X's", "whose given names are not X's"."""
-    from tracker.usecases.players import NamesApart
+    from tracker.app.players import NamesApart
 
     part = "surname is" if apart is NamesApart.SURNAME else "given names are"
     return f"whose {part} not {other}'s"
@@ -253,7 +253,7 @@ def merge_command(
 
       tracker player merge 1503014 "Carlsen,M"
     """
-    from tracker.usecases.players import merge, resolve_player
+    from tracker.app.players import merge, resolve_player
 
     store = store_for(db)
     try:
@@ -297,7 +297,7 @@ def unmerge_command(
 
       tracker player unmerge "Carlsen,M"
     """
-    from tracker.usecases.players import unmerge
+    from tracker.app.players import unmerge
 
     if number is not None and player is not None:
         raise BadInput("give the player or --merge N, not both")
@@ -376,7 +376,7 @@ def set_command(
 
       tracker player set "Novak,J" --fide-id 99012345 --merge
     """
-    from tracker.usecases.players import record_facts, resolve_player, set_me
+    from tracker.app.players import record_facts, resolve_player, set_me
 
     if merge and fide_id is None:
         raise BadInput("--merge goes with --fide-id: it merges the player into the one who has it")

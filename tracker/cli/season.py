@@ -98,9 +98,9 @@ def report(
             raise BadInput("--event shows one list: give --list once")
         _event_report(event, lists[0] if lists else None, output or "event.html", force, db)
         return
+    from tracker.app.histories import load_history
+    from tracker.app.players import resolve_player
     from tracker.reports.season import season_report
-    from tracker.usecases.histories import load_history
-    from tracker.usecases.players import resolve_player
 
     chosen = tuple(dict.fromkeys(RatingList.parse(x) for x in lists)) if lists else None
     path = output_file(output or "season.html", db, force=force)
@@ -115,9 +115,9 @@ def report(
 def _event_report(event: str, rating_list: str | None, output: str, force: bool, db: str) -> None:
     """`tracker report --event`: the tournament's page."""
     from tracker import __version__
+    from tracker.app.event_show import show_event
     from tracker.files.outputs import write_atomic
     from tracker.reports.eventpage import event_page
-    from tracker.usecases.event_show import show_event
 
     rl = RatingList.parse(rating_list) if rating_list is not None else None
     path = output_file(output, db, force=force)

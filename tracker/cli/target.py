@@ -29,7 +29,7 @@ from tracker.errors import BadInput
 from tracker.model import RatingList
 
 if TYPE_CHECKING:
-    from tracker.usecases.target import TargetOut
+    from tracker.app.target import TargetOut
 
 
 def target(
@@ -84,9 +84,9 @@ def target(
 
     Example: tracker target 1900 --opponents 1850 --games 9
     """
-    from tracker.usecases.players import resolve_player
-    from tracker.usecases.target import TargetQuestion, opponents_from
-    from tracker.usecases.target import target as answer
+    from tracker.app.players import resolve_player
+    from tracker.app.target import TargetQuestion, opponents_from
+    from tracker.app.target import target as answer
 
     rl = RatingList.parse(rating_list)
     opps = opponents_from(games, average, opponent or [])
@@ -125,7 +125,7 @@ def _date(text: str) -> dt.date:
 
 
 def _pts(x: Fraction | None) -> str | None:
-    from tracker.usecases.target import points_text
+    from tracker.app.target import points_text
 
     return None if x is None else points_text(x)
 

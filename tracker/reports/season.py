@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from tracker.app.histories import PlayerHistory
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Replay
 from tracker.periods.rows import Source
@@ -49,7 +50,6 @@ from tracker.reports.chart import (
     visible,
 )
 from tracker.reports.plot import chart_svg
-from tracker.usecases.histories import PlayerHistory
 
 CSS = """
 :root { color-scheme: light; --ink: #1d2733; --muted: #5b6776; --rule: #d8dee6;

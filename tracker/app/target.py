@@ -456,8 +456,8 @@ class TargetQuestion:
 
 def target(store: Store, player: PlayerRef, question: TargetQuestion) -> TargetOut:
     """`needed_score_replayed` over the player's facts in the store (the replay of
-    `tracker history`, standard first for rapid and blitz: tracker.usecases.histories)."""
-    from tracker.usecases.histories import inputs_for
+    `tracker history`, standard first for rapid and blitz: tracker.app.histories)."""
+    from tracker.app.histories import inputs_for
 
     rl = question.rating_list
     inputs = inputs_for(store, player.id, [rl])[rl]
