@@ -13,7 +13,7 @@ from tracker.model import OfficialEntry, Period, RatingList
 if TYPE_CHECKING:
     from tracker.app.database import Store
     from tracker.app.histories import PlayerHistory
-    from tracker.files.outputs import Output
+    from tracker.app.outputs import Output
     from tracker.model import PlayerRef
     from tracker.periods import Replay
 
@@ -112,12 +112,12 @@ def demo(
 
     Example: tracker demo --output-dir demo-out
     """
-    from tracker.app.database import open_store
+    from tracker.app.database import open_database
     from tracker.app.histories import load_history
 
     folder = find_samples(samples)
     db_target, csv_path, chart, page = _outputs(db, output_dir, folder)
-    with open_store(db_target) as store:
+    with open_database(db_target) as store:
         _refuse_a_real_database(store, folder, db_target)
         _import_season(store, folder, db_target)
         me = _tracked_player(store)
@@ -145,12 +145,12 @@ def _outputs(db: str | None, output_dir: Path, folder: Path) -> tuple[str, Outpu
     """The database and the demo's files (CSV, chart, season report), the folder made; a
     --db that holds anything but the sample season is refused first, before anything is
     made, and never upgraded."""
-    from tracker.app.database import open_store
+    from tracker.app.database import open_database
     from tracker.cli.common import output_file
 
     if db is not None and "://" not in db and Path(db).is_file():
         # Refused before anything is made (the output folder included), never upgraded.
-        with open_store(db, upgrade=False) as store:
+        with open_database(db, upgrade=False) as store:
             _refuse_a_real_database(store, folder, db)
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
@@ -186,11 +186,10 @@ def _import_season(store: Store, folder: Path, db_target: str) -> None:
 def _tracked_player(store: Store) -> PlayerRef:
     """Step 2: the sample player tracked (--me), with his facts and official anchors."""
     from tracker.app.official import add_entry
-    from tracker.app.players import resolve_player, set_facts, set_me
+    from tracker.app.players import set_player
 
-    me = resolve_player(store, str(SAMPLE_PLAYER_FIDE_ID))
-    set_me(store, me.id)
-    me = set_facts(store, me.id, birth_year=SAMPLE_BIRTH_YEAR, rated_games=SAMPLE_RATED_GAMES)
+    facts = {"birth_year": SAMPLE_BIRTH_YEAR, "rated_games": SAMPLE_RATED_GAMES}
+    me = set_player(store, str(SAMPLE_PLAYER_FIDE_ID), facts, me=True).player
     _say()
     _say(
         f"2. {me.name} (FIDE ID {me.fide_id}) is the tracked player (--me): born "
@@ -250,7 +249,7 @@ def _write_files(
 ) -> int:
     """The CSV of every list, the chart and the season report written; the CSV's rows."""
     from tracker import __version__
-    from tracker.files.outputs import write_atomic
+    from tracker.app.outputs import write_text
     from tracker.reports import HISTORY_COLUMNS, history_rows, to_csv
     from tracker.reports.chart import chart_model
     from tracker.reports.plot import plot_history
@@ -258,8 +257,8 @@ def _write_files(
 
     rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]
     text = to_csv(HISTORY_COLUMNS, rows)
-    write_atomic(csv_path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
+    write_text(csv_path, text, encoding="utf-8-sig", newline="")
     plot_history(chart_model(hist), chart.path)
     html = season_report(hist, version=__version__)
-    write_atomic(page.path, lambda tmp: tmp.write_text(html, encoding="utf-8"))
+    write_text(page, html)
     return len(rows)

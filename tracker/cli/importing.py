@@ -213,7 +213,7 @@ def import_command(
 
       cat club.pgn | tracker import - --list rapid
     """
-    from tracker.app.players import resolve_player, set_me
+    from tracker.app.players import resolve_player, track
     from tracker.files.sources import Limits, parse_size
     from tracker.importer import ImportOptions, Interrupted, import_paths
 
@@ -269,11 +269,11 @@ def import_command(
                     soft_wrap=True,
                 )
             else:
-                set_me(store, ref.id)
+                beside = track(store, ref)
                 with unless_closed():
                     out.print(f"tracked player: {who(ref)}", markup=False)
                     sys.stdout.flush()
-                bigger = bigger_spellings(store, ref, f"--player {player!r} marked {ref.name}")
+                bigger = bigger_spellings(beside, ref, f"--player {player!r} marked {ref.name}")
                 if bigger is not None:
                     err.print(bigger, markup=False, soft_wrap=True)
     finally:

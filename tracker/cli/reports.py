@@ -275,8 +275,8 @@ def export(
     Example: tracker export --what history --output history.csv
     """
     from tracker.app.histories import load_history
+    from tracker.app.outputs import write_text
     from tracker.app.players import resolve_player
-    from tracker.files.outputs import write_atomic
     from tracker.reports import GAME_COLUMNS, HISTORY_COLUMNS, game_rows, history_rows, to_csv
 
     path = None if output == "-" else output_file(output, db, force=force)
@@ -294,7 +294,7 @@ def export(
         emit_csv(columns, rows)
         return
     text = to_csv(columns, rows)  # data: the names as they are
-    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
+    write_text(path, text, encoding="utf-8-sig", newline="")
     lines = text.count("\r\n") - 1
     wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
 

@@ -89,7 +89,7 @@ def report(
       tracker report --event "Teplice Open 2012" -o teplice.html
     """
     from tracker import __version__
-    from tracker.files.outputs import write_atomic
+    from tracker.app.outputs import write_text
 
     if event is not None:
         if player is not None:
@@ -108,7 +108,7 @@ def report(
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen or tuple(RatingList))
     text = season_report(hist, chosen, version=__version__)
-    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_text(path, text)
     wrote(path, f"wrote {path}")
 
 
@@ -116,7 +116,7 @@ def _event_report(event: str, rating_list: str | None, output: str, force: bool,
     """`tracker report --event`: the tournament's page."""
     from tracker import __version__
     from tracker.app.event_show import show_event
-    from tracker.files.outputs import write_atomic
+    from tracker.app.outputs import write_text
     from tracker.reports.eventpage import event_page
 
     rl = RatingList.parse(rating_list) if rating_list is not None else None
@@ -124,5 +124,5 @@ def _event_report(event: str, rating_list: str | None, output: str, force: bool,
     with store_for(db) as store:
         ev = show_event(store, event, rl)
     text = event_page(ev, version=__version__)
-    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_text(path, text)
     wrote(path, f"wrote {path}")
