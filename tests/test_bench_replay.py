@@ -66,7 +66,7 @@ def test_replay_all_bench_smoke(tmp_path: Path) -> None:
 def season(store: Store) -> Store:
     """The sample season with official entries on every list for most players, a Ro
     override and a pinned tournament (what the one-pass reader must carry over)."""
-    from tracker.importer import import_paths
+    from tracker.app.importing import import_paths
 
     import_paths(store, [str(SAMPLES)])
     ids = players_by_name(store)

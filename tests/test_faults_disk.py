@@ -25,7 +25,7 @@ from sqlalchemy import event
 
 from tests.conftest import REPO, dump_db, subprocess_env
 from tests.test_import import pgn, write
-from tracker.importer import ImportOptions, import_paths
+from tracker.app.importing import ImportOptions, import_paths
 from tracker.store import Store, open_store
 from tracker.store.maintenance import check_database
 

@@ -1115,7 +1115,7 @@ def target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
         return "tracker.db"
     cluster: PgCluster = request.getfixturevalue("pg_cluster")
     if not cluster.has("hostile_base"):
-        from tracker.importer import ImportOptions, import_paths
+        from tracker.app.importing import ImportOptions, import_paths
         from tracker.store import open_store
 
         url = cluster.create("hostile_base")

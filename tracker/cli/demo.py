@@ -167,7 +167,7 @@ def _outputs(db: str | None, output_dir: Path, folder: Path) -> tuple[str, Outpu
 
 def _import_season(store: Store, folder: Path, db_target: str) -> None:
     """Step 1: the sample season imported (again: nothing is added twice)."""
-    from tracker.importer import import_paths
+    from tracker.app.importing import import_paths
     from tracker.reports import plural
 
     _say(f"1. Importing {folder} into {db_target}")

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from tracker.app.database import Store
-    from tracker.importer import ImportReport, Interrupted, SourceReport
+    from tracker.app.importing import ImportReport, Interrupted, SourceReport
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 
@@ -213,9 +213,8 @@ def import_command(
 
       cat club.pgn | tracker import - --list rapid
     """
+    from tracker.app.importing import ImportOptions, Interrupted, Limits, import_paths, parse_size
     from tracker.app.players import resolve_player, track
-    from tracker.files.sources import Limits, parse_size
-    from tracker.importer import ImportOptions, Interrupted, import_paths
 
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
