@@ -31,7 +31,7 @@ from tracker.model import RatingList
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from tracker.check import CheckReport, CheckRow, GamesCount
+    from tracker.app.check import CheckReport, CheckRow, GamesCount
 
 
 def register(app: typer.Typer) -> None:
@@ -113,8 +113,8 @@ def check(
 
     Example: tracker check --list standard
     """
+    from tracker.app.check import check_all, check_player
     from tracker.app.players import resolve_player
-    from tracker.check import check_all, check_player
 
     lists = [RatingList.parse(rating_list)] if rating_list else []
     if all_players and player:
@@ -324,7 +324,7 @@ def _assumed(report: CheckReport) -> tuple[list[str], list[str]]:
 
 
 def _print_report(report: CheckReport) -> None:
-    from tracker.check import DIFFERS
+    from tracker.app.check import DIFFERS
 
     marks, assumed = _assumed(report)
     cells = [
@@ -404,7 +404,7 @@ def _from(r: CheckRow) -> str:
 
 def _games_text(g: GamesCount) -> str:
     """FIDE's count of rated games against the replay's, and the next step."""
-    from tracker.check import GamesStep
+    from tracker.app.check import GamesStep
     from tracker.reports.explain import kind_text
     from tracker.reports.text import plural
 
