@@ -254,7 +254,7 @@ def _import_all(
         names = ", ".join(t.label for t, _ in failed[:NAMES_SHOWN])
         more = f" and {len(failed) - NAMES_SHOWN:,} more" if len(failed) > NAMES_SHOWN else ""
         kind = NotFound if all(isinstance(e, NotFound) for _, e in failed) else BadInput
-        from tracker.cli.importing import failed_files
+        from tracker.reports.imports import failed_files
 
         them = "it" if len(failed) == 1 else "them"
         raise kind(

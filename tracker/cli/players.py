@@ -24,7 +24,7 @@ from tracker.errors import BadInput
 from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
-    from tracker.app.players import Beside, MergeDone, NamesApart, NotOnePerson, PlayerSummary
+    from tracker.app.players import Beside, MergeDone, NotOnePerson, PlayerSummary
 
 
 def register(app: typer.Typer) -> None:
@@ -199,19 +199,12 @@ def merged_said(done: MergeDone) -> str:
     return f"merged {who(done.gone)} into {who(done.player)}{undo_said(done.number)}"
 
 
-def names_apart_said(apart: NamesApart, other: str) -> str:
-    """Why a FIDE ID's holder is not taken for a player of that name, as a clause on the
-    holder: "whose surname is not X's", "whose given names are not X's"."""
-    from tracker.app.players import NamesApart
-
-    part = "surname is" if apart is NamesApart.SURNAME else "given names are"
-    return f"whose {part} not {other}'s"
-
-
 def not_one_person_said(why: NotOnePerson, player: str, fide_id: int) -> str:
     """Why a player was not merged into the holder of a FIDE ID, as a clause on the holder,
     with the command that merges them when the names alone stood in the way."""
     import shlex
+
+    from tracker.reports.imports import names_apart_said
 
     if why.met:
         return (
