@@ -268,7 +268,7 @@ def _assumed(report: CheckReport) -> tuple[list[str], list[str]]:
     """What each compared row's replayed number rests on that nobody recorded, as short marks
     for the table's last column ("K", "list 4", "period", "not counted 1"), and the lines
     under the table that say each in full once, with the command that settles it."""
-    from tracker.periods.assumed import LIST_ASSUMED_HOW
+    from tracker.reports import LIST_ASSUMED_HOW
 
     compared = [r for r in report.rows if r.status != "start"]
     marks: list[str] = []

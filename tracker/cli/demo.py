@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from tracker.app.histories import PlayerHistory
     from tracker.app.outputs import Output
     from tracker.model import PlayerRef
-    from tracker.periods import Replay
 
 # What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
 # season, and the facts that decide K. tests/test_demo.py keeps these equal to the README.
@@ -122,9 +121,8 @@ def demo(
         _import_season(store, folder, db_target)
         me = _tracked_player(store)
         hist = load_history(store, me)
-    std = hist.replays[RatingList.STANDARD]
-    _show_history(std, me)
-    _show_next(std, me)
+    _show_history(hist, me)
+    _show_next(hist, me)
     rows = _write_files(hist, me, csv_path, chart, page)
     _say()
     _say(
@@ -210,7 +208,7 @@ def _tracked_player(store: Store) -> PlayerRef:
     return me
 
 
-def _show_history(std: Replay, me: PlayerRef) -> None:
+def _show_history(hist: PlayerHistory, me: PlayerRef) -> None:
     """Step 3: the standard history, as `tracker history` shows it."""
     from tracker.reports import (
         HISTORY_OPTIONAL,
@@ -223,7 +221,7 @@ def _show_history(std: Replay, me: PlayerRef) -> None:
     _say()
     _say("3. Standard history (tracker history):")
     _say()
-    std_rows = history_rows(std, player=me)
+    std_rows = history_rows(hist.replays[RatingList.STANDARD], player=me)
     headers, cells = history_table(std_rows)
     cells, legend = notes_said_once(std_rows, cells)
     for line in render_table(headers, cells, range(1, 12), indent="   ", optional=HISTORY_OPTIONAL):
@@ -232,7 +230,7 @@ def _show_history(std: Replay, me: PlayerRef) -> None:
         _say("   " + line)
 
 
-def _show_next(std: Replay, me: PlayerRef) -> None:
+def _show_next(hist: PlayerHistory, me: PlayerRef) -> None:
     """Step 4: the next list, as `tracker next` shows it."""
     from tracker.cli.common import today
     from tracker.reports import next_lines, next_report
@@ -240,6 +238,7 @@ def _show_next(std: Replay, me: PlayerRef) -> None:
     _say()
     _say("4. The next list (tracker next):")
     _say()
+    std = hist.replays[RatingList.STANDARD]
     for line in next_lines(next_report(std, me), today()):
         _say("   " + line if line else "")
 

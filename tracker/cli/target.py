@@ -201,7 +201,7 @@ def gap_text(t: TargetOut, who: str = "ID") -> str | None:
 
 
 def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
-    from tracker.periods.assumed import LIST_ASSUMED_HOW
+    from tracker.reports import LIST_ASSUMED_HOW
 
     before = "unrated" if t.rating_before is None else str(t.rating_before)
     k = "-" if t.k is None else str(t.k)
