@@ -719,13 +719,6 @@ def add(
     sys.stdout.write(f"recorded {who.name}: {which} {when} {rating}{note}\n")
 
 
-def check_published(period: Period, today: dt.date | None = None) -> None:
-    """Moved to tracker.app.official: imported there when a command runs."""
-    from tracker.app.official import check_published as check
-
-    check(period, today)
-
-
 def list_entries(
     player: PlayerArg = None,
     rating_list: Annotated[
