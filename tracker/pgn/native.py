@@ -75,7 +75,7 @@ def load() -> Speedups | None:
     if pure_python():
         return None
     try:
-        from tracker.pgn import _speedups as module  # type: ignore[attr-defined]
+        import tracker.pgn._speedups as module  # type: ignore[import-not-found]
     except ImportError:
         return None
     if getattr(module, "VERSION", None) != VERSION or stale(getattr(module, "__file__", None)):
