@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tracker.errors import BadInput
-from tracker.identity.names import NamesApart
+
+if TYPE_CHECKING:
+    from tracker.identity.names import NamesApart
 
 MAX_RATING = 3999
 """The highest rating taken anywhere (FIDE's lists print four digits): official entries, the
