@@ -31,12 +31,12 @@ from pathlib import Path
 
 from sqlalchemy import insert
 
+from tracker.app.histories import inputs_for
 from tracker.identity.names import normalize_name
 from tracker.model import Period, RatingList
 from tracker.periods import replay
 from tracker.store import open_store
 from tracker.store.schema import games, official_ratings, player_names, players, tournaments
-from tracker.usecases.histories import inputs_for
 
 STD = RatingList.STANDARD
 OPPONENTS = 400

@@ -6,7 +6,7 @@ with a FIDE ID), each replayed as `tracker next` replays them.
 Builds the database in the work folder (reused when it is there) from the PGN files given,
 then times, --runs times each:
 
-  in process  tracker.usecases.club.club_list (read the facts, replay every tracked player)
+  in process  tracker.app.club.club_list (read the facts, replay every tracked player)
   + rows      the same and the table's rows and notes (tracker.reports.club)
   cli json    `python -m tracker club --format json` as a subprocess (start-up, imports, the
               database opened, the output written)
@@ -93,8 +93,8 @@ def main() -> None:
     db = build(args.workdir, args.pgn)
     rl = RatingList(args.list)
 
+    from tracker.app.club import club_list
     from tracker.reports.club import club_notes, club_rows, club_table
-    from tracker.usecases.club import club_list
 
     today = dt.date.today()
     store = open_store(str(db))

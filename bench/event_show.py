@@ -11,7 +11,7 @@ their FIDE ID and their latest Elo tag, paired round by round score group by sco
 (a Swiss pairing's shape), results drawn from the ratings with a fixed seed; the open starts
 the week after the database's last game. Then times, --runs times each:
 
-  in process  tracker.usecases.event_show.show_event (read the facts, replay every player)
+  in process  tracker.app.event_show.show_event (read the facts, replay every player)
   + table     the same and the table's rows and notes (tracker.reports.event)
   cli json    `python -m tracker event show OPEN --format json` as a subprocess (start-up,
               imports, the database opened, the output written)
@@ -181,8 +181,8 @@ def main() -> None:
     args.workdir.mkdir(parents=True, exist_ok=True)
     db = build(args.workdir, args.pgn, args.players, args.rounds, args.seed)
 
+    from tracker.app.event_show import show_event
     from tracker.reports.event import event_notes, event_table
-    from tracker.usecases.event_show import show_event
 
     store = open_store(str(db))
     with store.engine.connect() as conn:

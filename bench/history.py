@@ -204,10 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
 
+    from tracker.app.histories import load_history, load_replay
     from tracker.cli.reports import history as history_command
     from tracker.reports import history_rows
     from tracker.store.players import resolve_player
-    from tracker.usecases.histories import load_history, load_replay
 
     with tempfile.TemporaryDirectory() as tmp:
         work = args.workdir or Path(tmp)

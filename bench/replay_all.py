@@ -11,7 +11,7 @@ with an official anchor, replayed through the library code `tracker check --all`
    (the first list the engine rates when the games start earlier), rated with their own Elo
    tag of that game (the first tag found on that list, else 1500). The replay of each such
    player and list starts there and runs to their last game.
-3. Timed, --runs times per --jobs value, in a child process: `tracker.check.check_all` (what
+3. Timed, --runs times per --jobs value, in a child process: `tracker.app.check.check_all` (what
    `tracker check --all --jobs J` runs; rapid and blitz replay standard first, as `history`
    does). Printed: medians of wall and CPU time (the child and its worker processes), the
    time inside check_all (without interpreter start and imports), peak RSS of the process
@@ -154,7 +154,7 @@ def counts(db: Path) -> dict[str, int]:
 
 def child(db: Path, jobs: int) -> None:
     """The timed part, run in a child process: check_all over the database; prints JSON."""
-    from tracker.check import check_all
+    from tracker.app.check import check_all
     from tracker.store import open_store
 
     store = open_store(str(db), upgrade=False)

@@ -323,7 +323,7 @@ class Season:
 def sample_season_db(db: Path) -> Path:
     """A database of the sample season at `db` (every file of sample_pgns/ imported with the
     default options)."""
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.store import open_store
 
     with open_store(str(db)) as store:

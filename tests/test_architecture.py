@@ -4,8 +4,12 @@
 - each outside library has exactly one owner (chess -> tracker.pgn, sqlalchemy/alembic ->
   tracker.store and the migrations, typer/rich -> tracker.cli, matplotlib -> tracker.reports.plot);
 - the network has one owner too: only tracker.lists.fetch imports the standard library's
-  networking (urllib.request, http, socket, ssl...), and only one verb, tracker.usecases.fetch
-  (`tracker official fetch`), imports it.
+  networking (urllib.request, http, socket, ssl...), and only one verb, tracker.app.fetch
+  (`tracker official fetch`), imports it;
+- one library door (issue 36): the command line imports only tracker.app (the verbs),
+  tracker.reports (the words), tracker.model and tracker.errors; only tracker.app imports
+  the store; no two top-level packages import each other, even through others; no module
+  loads one of the project's by name (importlib), out of sight of these rules.
 """
 
 from __future__ import annotations
@@ -38,16 +42,22 @@ PURE = (
     "tracker.periods",
     "tracker.identity",
     "tracker.errors",
-    "tracker.usecases.calc",
+    "tracker.app.calc",
 )
 USE_CASES = (
-    "tracker.usecases.calc",
-    "tracker.usecases.fetch",
-    "tracker.usecases.official",
-    "tracker.usecases.target",
-    "tracker.usecases.histories",
+    "tracker.app.calc",
+    "tracker.app.check",
+    "tracker.app.database",
+    "tracker.app.fetch",
+    "tracker.app.importing",
+    "tracker.app.imports",
+    "tracker.app.official",
+    "tracker.app.players",
+    "tracker.app.target",
+    "tracker.app.histories",
 )
-"""The library verbs the CLI calls (issue 16): none of them prints or imports the CLI."""
+"""Library verbs the CLI calls (issues 16, 36): none of them prints or imports the CLI (the
+rule holds for every module of tracker/app/; these must be among them)."""
 
 
 def _modules() -> list[tuple[str, Path]]:
@@ -105,7 +115,7 @@ NETWORK = (
 """The standard library's ways onto the network (urllib.parse only cuts text: not one)."""
 NETWORK_OWNER = "tracker.lists.fetch"
 """The one module that reaches the network (`tracker official fetch`)."""
-NETWORK_VERB = "tracker.usecases.fetch"
+NETWORK_VERB = "tracker.app.fetch"
 """The one verb that uses it."""
 
 
@@ -163,10 +173,10 @@ def test_the_library_never_imports_the_cli(module: str, path: Path) -> None:
 
 def test_use_cases_are_library_verbs() -> None:
     names = {m for m, _ in MODULES}
-    for module in USE_CASES:
-        assert module in names, module
-        path = dict(MODULES)[module]
-        assert "print(" not in path.read_text(encoding="utf-8"), f"{module} prints"
+    assert set(USE_CASES) <= names, set(USE_CASES) - names
+    for module, path in MODULES:
+        if _owned_by(module, ("tracker.app",)):
+            assert "print(" not in path.read_text(encoding="utf-8"), f"{module} prints"
 
 
 def test_rule_sees_the_modules() -> None:
@@ -242,12 +252,59 @@ CLI = [(m, p) for m, p in MODULES if _owned_by(m, ("tracker.cli",))]
 STORE = [(m, p) for m, p in MODULES if _owned_by(m, ("tracker.store",))]
 
 
+NAMES = {m for m, _ in MODULES}
+
+
+def _reached(path: Path) -> set[str]:
+    """The project's modules a module imports (anywhere in it: at the top, in a function,
+    under TYPE_CHECKING): `from tracker.x import y` reaches tracker.x.y when that is a
+    module, else tracker.x; `from tracker import __version__` reaches the package itself."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "tracker")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] != "tracker":
+                continue
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if sub in NAMES else node.module)
+    return found
+
+
+def _top(module: str) -> str:
+    """The top-level package (or module) of one of the project's modules: tracker.app.check
+    -> tracker.app, tracker.model -> tracker.model (the package itself: tracker)."""
+    return ".".join(module.split(".")[:2])
+
+
+CLI_DOOR = ("tracker.app", "tracker.reports", "tracker.model", "tracker.errors", "tracker.cli")
+"""What the command line may import (issue 36): the library's verbs, the words, the plain
+values and the errors, and its own modules (besides the package itself: its version)."""
+
+
 @pytest.mark.parametrize("module,path", CLI, ids=[m for m, _ in CLI])
-def test_the_cli_reaches_the_store_through_the_use_cases(module: str, path: Path) -> None:
-    # one door: the command line calls tracker.usecases (and the importer and check use
-    # cases), never a store module, not even for a type
-    reached = [name for name in _imports(path) if _owned_by(name, ("tracker.store",))]
+def test_the_cli_imports_only_the_app_the_reports_the_model_and_the_errors(
+    module: str, path: Path
+) -> None:
+    # one door: the command line parses, calls tracker.app and prints what tracker.reports
+    # words; the core, the adapters and the store are behind the door, not even for a type
+    reached = sorted(n for n in _reached(path) if n != "tracker" and not _owned_by(n, CLI_DOOR))
     assert not reached, f"{module} imports {reached}"
+
+
+STORE_USERS = ("tracker.app", "tracker.store", "tracker.migrations")
+"""Who may import tracker.store (issue 36): the library's verbs, and the store itself with
+its migrations."""
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_only_the_app_imports_the_store(module: str, path: Path) -> None:
+    if _owned_by(module, STORE_USERS):
+        return
+    reached = sorted(n for n in _reached(path) if _owned_by(n, ("tracker.store",)))
+    assert not reached, f"{module} imports {reached}: only tracker.app calls the store"
     named = [
         node.value
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
@@ -256,6 +313,105 @@ def test_the_cli_reaches_the_store_through_the_use_cases(module: str, path: Path
         and re.fullmatch(r"tracker\.store(\.\w+)*", node.value)
     ]
     assert not named, f"{module} names {named} (imported by name)"
+
+
+def _package_graph() -> dict[str, set[str]]:
+    """Which top-level packages each imports (tracker.app -> tracker.store...), from every
+    import of every module; a package's imports of itself are left out."""
+    graph: dict[str, set[str]] = {}
+    for module, path in MODULES:
+        here = _top(module)
+        if here == "tracker":  # the package's own __init__ and __main__ start the program
+            continue
+        for name in _reached(path):
+            there = _top(name)
+            if there not in (here, "tracker"):
+                graph.setdefault(here, set()).add(there)
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """A cycle of `graph` ([a, b, ..., a]), or [] when it has none."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        if node in path:
+            return [*path[path.index(node) :], node]
+        if node in done:
+            return []
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            found = visit(nxt)
+            if found:
+                return found
+        path.pop()
+        done.add(node)
+        return []
+
+    for start in sorted(graph):
+        found = visit(start)
+        if found:
+            return found
+    return []
+
+
+def test_no_two_packages_import_each_other() -> None:
+    # issue 36: the layers of shared/DESIGN.md import one way (tracker.app and
+    # tracker.reports did import each other), directly or through other packages
+    graph = _package_graph()
+    assert {"tracker.cli", "tracker.app", "tracker.store", "tracker.reports"} <= set(graph)
+    assert _cycle(graph) == []
+
+
+def test_the_cycle_rule_sees_a_cycle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+    assert _top("tracker.app.check") == "tracker.app" and _top("tracker.model") == "tracker.model"
+
+
+LOADERS = ("import_module", "__import__")
+"""The ways to import a module by its name at run time (importlib.import_module, the
+builtin __import__): an import the rules above cannot see."""
+
+
+def _loads_by_name(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.name}:{node.lineno}: {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id in LOADERS)
+            or (isinstance(node.func, ast.Attribute) and node.func.attr in LOADERS)
+        )
+    ]
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_no_module_imports_by_name(module: str, path: Path) -> None:
+    # issue 36: tracker.importer loaded tracker.files.sources through importlib, the CLI
+    # its command modules and tracker.pgn.native: plain imports say the same, in sight
+    assert _loads_by_name(path) == []
+
+
+def test_the_loader_rule_sees_a_load(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import importlib\n"
+        "from importlib import import_module\n"
+        "a = importlib.import_module('tracker.files.sources')\n"
+        "b = import_module(f'tracker.cli.{name}')\n"
+        "c = __import__('tracker.store')\n"
+        "from importlib.util import find_spec\n"
+        "d = find_spec('tracker.pgn._speedups')\n",
+        encoding="utf-8",
+    )
+    assert _loads_by_name(sample) == [
+        "sample.py:3: importlib.import_module('tracker.files.sources')",
+        "sample.py:4: import_module(f'tracker.cli.{name}')",
+        "sample.py:5: __import__('tracker.store')",
+    ]
 
 
 @pytest.mark.parametrize("module,path", STORE, ids=[m for m, _ in STORE])
@@ -378,10 +534,20 @@ KEPT_SHORT = (
     "tracker/cli/demo.py",
     "tracker/cli/check.py",
     "tracker/cli/target.py",
-    "tracker/usecases/calc.py",
+    "tracker/app/calc.py",
+    "tracker/app/check.py",
+    "tracker/app/database.py",
+    "tracker/app/importing.py",
+    "tracker/app/imports.py",
+    "tracker/app/outputs.py",
+    "tracker/app/players.py",
+    "tracker/app/version.py",
+    "tracker/cli/importing.py",
+    "tracker/reports/imports.py",
 )
-"""The modules issue 36 split (item 3: what is long), kept so: no function over
-MAX_FUNCTION_LINES lines, no module over MAX_MODULE_LINES."""
+"""The modules issue 36 split (item 3: what is long) or made (item 1: the library's door,
+`import_command` once 163 lines), kept so: no function over MAX_FUNCTION_LINES lines, no
+module over MAX_MODULE_LINES."""
 
 
 def _kept_short() -> list[Path]:

@@ -44,7 +44,8 @@ def test_cli_starts_without_the_heavy_modules() -> None:
         "tracker.importer",
         "tracker.reports",
         "tracker.lists",
-        "tracker.usecases.target",
+        "tracker.app",
+        "tracker.identity",
         "tracker.fide",
         "tracker.periods",
     )

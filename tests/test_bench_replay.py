@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tracker.check import check_all, check_player
+from tracker.app.check import check_all, check_player
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import GameFact, game_facts
 from tracker.store import Store
@@ -66,7 +66,7 @@ def test_replay_all_bench_smoke(tmp_path: Path) -> None:
 def season(store: Store) -> Store:
     """The sample season with official entries on every list for most players, a Ro
     override and a pinned tournament (what the one-pass reader must carry over)."""
-    from tracker.importer import import_paths
+    from tracker.app.importing import import_paths
 
     import_paths(store, [str(SAMPLES)])
     ids = players_by_name(store)
@@ -127,13 +127,13 @@ def test_one_pass_facts_equal_the_per_player_reads(season: Store) -> None:
 def test_check_all_equals_check_player_one_by_one(
     season: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tracker.check
+    import tracker.app.check
 
     one_by_one = [r for pid in players_by_name(season) for r in check_player(season, pid)]
     assert one_by_one
     expected = [r.to_json() for r in one_by_one]
     assert [r.to_json() for r in check_all(season)] == expected
-    monkeypatch.setattr(tracker.check, "CHUNK", 7)  # several chunks, two processes
+    monkeypatch.setattr(tracker.app.check, "CHUNK", 7)  # several chunks, two processes
     seen: list[tuple[int, int]] = []
     got = check_all(season, jobs=2, progress=lambda done, total: seen.append((done, total)))
     assert [r.to_json() for r in got] == expected
@@ -143,8 +143,8 @@ def test_check_all_equals_check_player_one_by_one(
 def test_replay_shortcut_over_quiet_lists_changes_nothing(
     season: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from tracker.app.histories import load_history
     from tracker.reports import event_rows, game_rows, history_rows
-    from tracker.usecases.histories import load_history
 
     def shown(pid: int) -> list[object]:
         hist = load_history(season, get_player(season, pid))

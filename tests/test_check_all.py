@@ -11,6 +11,7 @@ import pytest
 
 from tests.builders import Season
 from tracker import check
+from tracker.app import check as checking
 from tracker.model import RatingList
 from tracker.store import Store
 
@@ -35,16 +36,16 @@ def test_check_all_in_one_process_and_in_several(
     _player(store, "Adam, Ann", 99000001, 1860)
     _player(store, "Bauer, Ben", 99000002, 1859)  # one point off: a base correction
     _player(store, "Cruz, Cid", 99000003, 1860)
-    one = check.check_all(store)
+    one = checking.check_all(store)
     assert [(r.player, r.all_match) for r in one] == [
         ("Adam, Ann", True),
         ("Bauer, Ben", False),
         ("Cruz, Cid", True),
     ]
     assert one[1].differences[0].causes[0].kind == check.BASE_CORRECTION
-    monkeypatch.setattr(check, "CHUNK", 1)
+    monkeypatch.setattr(checking, "CHUNK", 1)
     seen: list[tuple[int, int]] = []
-    several = check.check_all(
+    several = checking.check_all(
         store,
         (RatingList.STANDARD,),
         jobs=2,

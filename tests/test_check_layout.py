@@ -1,6 +1,6 @@
 """The seams of tracker/check/: the analyses (report, reconcile, causes, games, rules, context)
-work over plain values and never reach the store; only `inputs`, `workers` and the package's
-`check_all` read it (the import rule of tests/test_architecture.py, one step finer)."""
+work over plain values and never reach the store; the verb that reads it is tracker.app.check
+(the import rule of tests/test_architecture.py, one step finer)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ from tests.conftest import REPO
 from tests.test_architecture import _imports
 
 CHECK = REPO / "tracker" / "check"
-STORE_SIDE = {"__init__", "inputs", "workers"}
 PURE_TRACKER = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.check")
 
 
 def test_the_analyses_do_not_read_the_store() -> None:
-    analyses = [p for p in sorted(CHECK.glob("*.py")) if p.stem not in STORE_SIDE]
+    analyses = sorted(CHECK.glob("*.py"))
     assert {p.stem for p in analyses} >= {"report", "reconcile", "causes", "games", "rules"}
     for path in analyses:
         for name in _imports(path):

@@ -1,16 +1,16 @@
 """`check` replays exactly what `tracker history` shows: the inputs it reads from the store
-give the same replay as tracker.usecases.histories.load_history, on every list."""
+give the same replay as tracker.app.histories.load_history, on every list."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.builders import Season
+from tracker.app.histories import inputs_for, load_history
 from tracker.model import RatingList
 from tracker.periods import replay
 from tracker.store import Store
 from tracker.store.players import get_player
-from tracker.usecases.histories import inputs_for, load_history
 
 pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
 

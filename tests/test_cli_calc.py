@@ -349,11 +349,11 @@ def test_calc_k_accepted(
 def test_one_rating_limit() -> None:
     from tracker import lists as fidelists
     from tracker import model
+    from tracker.app import target
     from tracker.cli import calc
     from tracker.importer import prepare
     from tracker.store import official
     from tracker.store import reading as history
-    from tracker.usecases import target
 
     assert model.MAX_RATING == 3999
     for module in (calc, official, history, target, fidelists, prepare):

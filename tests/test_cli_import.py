@@ -697,7 +697,7 @@ def test_players_table_is_plain_aligned_lines(
 def test_every_player_and_a_search_agree(store: Store, tmp_path: Path) -> None:
     """The list of every player (one grouped pass over the games) and a search (by ids)
     give the same rows: counts per list, dates, aliases."""
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.store.players import merge, resolve_player
 
     write(
@@ -738,7 +738,7 @@ def test_ctrl_c_stops_at_a_safe_point_and_says_what_is_stored(
     """SIGINT while the second source is read: the first is stored and was handed to
     on_source as it finished; the second is rolled back whole; Interrupted names it; the
     default SIGINT handler is back afterwards."""
-    from tracker.importer import ImportOptions, Interrupted, import_sources
+    from tracker.app.importing import ImportOptions, Interrupted, import_sources
     from tracker.importer import batches as importer
     from tracker.pgn import read_games
 
@@ -910,7 +910,7 @@ def test_a_changed_result_is_reported_then_replaced_after_imports_remove(
 
 
 def test_remove_keeps_what_the_user_said_and_what_others_need(store: Store, tmp_path: Path) -> None:
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.store.imports import remove_import
     from tracker.store.players import resolve_player, set_facts, set_me
     from tracker.store.schema import players, tournaments

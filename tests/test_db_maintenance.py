@@ -19,8 +19,8 @@ from alembic import command
 
 from tests.conftest import REPO, dump_db, run_cli
 from tests.test_import import pgn, write
+from tracker.app.importing import ImportOptions, import_paths
 from tracker.errors import BadInput, DatabaseError, NotFound
-from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store, open_store
 from tracker.store.db import _alembic_config, current_revision, head_revision
 from tracker.store.maintenance import INVARIANTS, backup, check_database, open_existing

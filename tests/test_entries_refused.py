@@ -19,9 +19,9 @@ import pytest
 
 from tests import listgen
 from tests.conftest import SAMPLES, dump_db, run_cli
+from tracker.app.official import check_entry, list_month_problem
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
-from tracker.usecases.official import check_entry, list_month_problem
 
 PLAYER = "99012345"  # Novák, Tomáš of sample_pgns/
 TODAY = dt.date(2026, 12, 1)

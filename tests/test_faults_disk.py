@@ -31,7 +31,7 @@ from tests import listgen
 from tests.builders import sample_season_db
 from tests.conftest import REPO, dump_db, subprocess_env, tracker_command
 from tests.test_import import pgn, write
-from tracker.importer import ImportOptions, import_paths
+from tracker.app.importing import ImportOptions, import_paths
 from tracker.store import Store, open_store
 from tracker.store.maintenance import check_database
 

@@ -100,7 +100,7 @@ def run(
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("first")
     (folder / "season.pgn").write_text(season_pgn(), encoding="utf-8")
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.store import open_store
 
     with open_store(str(folder / "t.db")) as store:

@@ -536,7 +536,7 @@ _MADE: dict[str, bytes] = {}
 
 def _imported(pgn_file: Path, work: Path) -> bytes:
     """The bytes of a new database holding `pgn_file`, imported (made in `work`)."""
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.store import open_store
 
     db = work / "made-import.db"
@@ -1283,8 +1283,8 @@ def _holder_of_111111(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The database gets "Novák, Petr", FIDE ID 111111 (hostile/standard_holder.txt imported
     with --all, through the library): beside the base's "Novak, Jan", a player of the same
     surname who holds a FIDE ID (issue 35)."""
+    from tracker.app.official import import_lists, list_targets
     from tracker.store import open_store
-    from tracker.usecases.official import import_lists, list_targets
 
     targets, several = list_targets([Path(H + "standard_holder.txt")])
     with open_store("tracker.db") as store:
@@ -1466,7 +1466,7 @@ def target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
         return "tracker.db"
     cluster: PgCluster = request.getfixturevalue("pg_cluster")
     if not cluster.has("hostile_base"):
-        from tracker.importer import ImportOptions, import_paths
+        from tracker.app.importing import ImportOptions, import_paths
         from tracker.store import open_store
 
         url = cluster.create("hostile_base")

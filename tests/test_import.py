@@ -17,14 +17,9 @@ from typing import Any
 import pytest
 from sqlalchemy import Text, cast, func, select
 
+from tracker.app.importing import ImportOptions, ImportReport, SourceReport, import_paths
 from tracker.errors import BadInput, NotFound
-from tracker.importer import (
-    ImportOptions,
-    ImportReport,
-    Preparer,
-    SourceReport,
-    import_paths,
-)
+from tracker.importer.prepare import Preparer
 from tracker.model import PreparedGame, RatingList, RawGame
 from tracker.store import Store
 from tracker.store.imports import list_imports
@@ -868,8 +863,8 @@ def test_a_failed_source_adds_nothing_to_the_totals(
 ) -> None:
     # Regression: a source that failed after its first batch still counted that batch's
     # games as read, put on a list by assumption and not counted for rating.
+    from tracker.app.importing import import_sources
     from tracker.importer import batches as importer
-    from tracker.importer import import_sources
     from tracker.pgn import read_games
 
     monkeypatch.setattr(importer, "BATCH", 2)  # the failure comes after two batches
@@ -950,7 +945,7 @@ def test_games_not_rated_by_their_name_cross_the_worker_pipe(tmp_path: Path, wor
     # The reasons an event's name gives (simul, armageddon...) travel from the worker to the
     # writer through marshal, which takes no enum: a NotRated member there failed every big
     # file with such a tournament ("cannot read big.pgn: ValueError: unmarshallable object")
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.store import open_store
 
     names = ("Simultaneous exhibition", "Armageddon playoff", "Club Open", "Blindfold match")

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS, need_shared
-from tracker.importer import ImportOptions, import_paths
+from tracker.app.importing import ImportOptions, import_paths
 from tracker.store import open_store
 
 pytestmark = pytest.mark.slow  # the corpus of ../shared: thousands of real files

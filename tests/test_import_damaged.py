@@ -79,8 +79,8 @@ def test_a_file_that_changes_during_its_import_fails_whole(
     and after: a file that changed fails whole, and imports once it is complete."""
     import os
 
+    from tracker.app.importing import ImportOptions, import_paths, import_sources
     from tracker.files.sources import iter_sources
-    from tracker.importer import ImportOptions, import_paths, import_sources
     from tracker.pgn import read_games
     from tracker.store import open_store
 
@@ -125,9 +125,10 @@ def test_a_limit_reached_in_a_worker_stops_the_import(
     """Item 5, in a forked worker: the refusal crosses the pipe and still stops the run."""
     import gzip
 
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.errors import TrackerError
     from tracker.files.sources import Limits
-    from tracker.importer import ImportOptions, batches, import_paths
+    from tracker.importer import batches
     from tracker.store import open_store
 
     monkeypatch.setattr(batches, "WORKER_MIN_BYTES", 0)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tracker.app.importing import ImportOptions, import_paths
 from tracker.errors import BadInput
-from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store
 
 

@@ -720,7 +720,7 @@ def test_official_import_takes_the_periods_official_add_takes(
 
 
 def test_future_list_boundary() -> None:
-    from tracker.cli.official import check_published
+    from tracker.app.official import check_published
 
     check_published(Period(2026, 1), today=dt.date(2025, 12, 30))
     check_published(Period(2026, 1), today=dt.date(2025, 12, 1))

@@ -199,7 +199,7 @@ def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) ->
     (`whole=True`, `--whole`) looks up every player with a FIDE ID: Carlsen, not on it, is
     unrated for FIDE; a player who came after the import is not known until it runs
     again."""
-    from tracker.usecases.official import import_lists, list_targets
+    from tracker.app.official import import_lists, list_targets
 
     f = write(
         tmp_path / "g.pgn",
@@ -268,7 +268,7 @@ def test_the_lists_say_rated_unrated_or_unknown(store: Store, tmp_path: Path) ->
 
 def test_a_rapid_list_and_a_combined_list(store: Store, tmp_path: Path) -> None:
     from tests.test_import import run
-    from tracker.usecases.official import import_lists, list_targets
+    from tracker.app.official import import_lists, list_targets
 
     run(
         store,
@@ -751,8 +751,8 @@ def test_the_sieve_keeps_every_row_a_name_can_fit(
     row at its columns (2012 on, and XML) exactly those, else a few more (the store then
     judges them)."""
     from tests import listgen
+    from tracker.app.official import name_sieve
     from tracker.lists import open_list
-    from tracker.usecases.official import name_sieve
 
     path = listgen.generate(
         tmp_path / "standard_nov25frl.zip", 3_000, fmt, zipped=True, encoding=encoding
@@ -778,8 +778,8 @@ def test_the_sieve_keeps_every_row_a_name_can_fit(
 def test_the_sieve_reads_an_xml_name_as_expat_does(tmp_path: Path) -> None:
     """A name written with character references or entities (`M&#252;ller`), or in an
     encoding declared other than UTF-8, is judged as expat reads it, not by its bytes."""
+    from tracker.app.official import name_sieve
     from tracker.lists import open_list
-    from tracker.usecases.official import name_sieve
 
     rows = [
         (1, "M&#252;ller, Max"),  # Müller

@@ -35,12 +35,7 @@ from tests import listgen
 from tests.builders import inserted_id
 from tests.conftest import SPEC, run_cli, subprocess_env, tracker_command
 from tests.listgen import Figures, Player, write_list
-from tracker.errors import BadInput
-from tracker.model import Period, RatingList
-from tracker.store import Store, open_store
-from tracker.store.official import entries_for
-from tracker.store.schema import player_names, players
-from tracker.usecases.fetch import (
+from tracker.app.fetch import (
     FIDE_DOWNLOADS,
     Fetched,
     FetchSettings,
@@ -53,6 +48,11 @@ from tracker.usecases.fetch import (
     file_names,
     needed_lists,
 )
+from tracker.errors import BadInput
+from tracker.model import Period, RatingList
+from tracker.store import Store, open_store
+from tracker.store.official import entries_for
+from tracker.store.schema import player_names, players
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 NOV25 = Period(2025, 11)

@@ -30,7 +30,7 @@ import pytest
 
 from tests.conftest import dump_db, run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
-from tracker.importer import ImportOptions, import_paths
+from tracker.app.importing import ImportOptions, import_paths
 from tracker.store import open_store
 from tracker.store.players import resolve_player, set_me
 

@@ -48,9 +48,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import REPO, dump_db
 from tests.test_import import pgn
+from tracker.app.importing import ImportOptions, SourceReport, import_sources
 from tracker.errors import TrackerError
 from tracker.files.sources import Source
-from tracker.importer import ImportOptions, SourceReport, import_sources
 from tracker.model import RawGame
 from tracker.pgn import LineCount, read_games, read_games_slow
 from tracker.store import open_store

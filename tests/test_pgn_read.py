@@ -462,7 +462,7 @@ def test_the_tags_the_tool_stores_are_kept_past_the_cap() -> None:
 
 
 def test_a_game_with_its_names_past_the_cap_is_imported(tmp_path: Path) -> None:
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.store import open_store
 
     junk = "".join(f'[T{i} "v"]\n' for i in range(5000))

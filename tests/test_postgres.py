@@ -32,8 +32,8 @@ from tests.conftest import (
 )
 from tests.test_db_maintenance import DAMAGE
 from tests.test_import import pgn, write
+from tracker.app.importing import ImportOptions, import_paths
 from tracker.errors import DatabaseError, NotFound
-from tracker.importer import ImportOptions, import_paths
 from tracker.lists import ListRating, ListRow
 from tracker.model import Period, RatingList
 from tracker.store import open_store

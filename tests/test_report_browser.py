@@ -14,10 +14,10 @@ import pytest
 from tests.browser import Browser, file_url, find_chromium
 from tests.builders import demo_folder
 from tests.conftest import REPO
+from tracker.app.histories import load_history
 from tracker.model import RatingList
 from tracker.store import open_store
 from tracker.store.players import resolve_player
-from tracker.usecases.histories import load_history
 
 pytestmark = pytest.mark.slow  # headless chromium
 

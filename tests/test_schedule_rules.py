@@ -21,13 +21,13 @@ import pytest
 
 from tests.builders import Replay
 from tests.conftest import CORPUS, need_shared, run_captured
+from tracker.app.histories import load_history
 from tracker.model import RatingList
 from tracker.periods import GameFact, PlayerInfo
 from tracker.periods import Replay as ReplayResult
 from tracker.periods.rows import NotCounted, PeriodRow, Source
 from tracker.store import open_store
 from tracker.store.players import resolve_player
-from tracker.usecases.histories import load_history
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
 

@@ -14,11 +14,11 @@ import pytest
 
 from tests.builders import demo_folder
 from tests.conftest import run_cli
+from tracker.app.histories import PlayerHistory, load_history
 from tracker.model import Period, RatingList
 from tracker.reports.chart import Chart, chart_model, visible
 from tracker.store import open_store
 from tracker.store.players import resolve_player
-from tracker.usecases.histories import PlayerHistory, load_history
 
 
 @pytest.fixture(scope="module")

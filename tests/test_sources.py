@@ -22,9 +22,9 @@ import pytest
 import tracker.files.sources as sources
 import tracker.files.spool as spool
 from tests.conftest import SAMPLES, subprocess_env, tracker_command
+from tracker.app.importing import ImportOptions, import_paths
 from tracker.errors import BadInput, NotFound
 from tracker.files.sources import MAX_NESTING, iter_sources, spool_source
-from tracker.importer import ImportOptions, import_paths
 from tracker.store import Store, open_store
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def test_a_zip_of_many_members_is_opened_once(
     """Item 6: the central directory was read again for every member (twice: the hash,
     then the games): 2,000 members took 37 s. Now the members share one open archive: the
     number of ZipFile opens does not grow with the members (linear, not quadratic)."""
-    from tracker.importer import ImportOptions, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
     from tracker.store import open_store
 
     opened: list[int] = []
@@ -485,7 +485,8 @@ def test_zip_members_read_through_one_archive_in_workers_too(
 ) -> None:
     """The shared archive is opened again in a forked worker (never the parent's file
     position); the games are the same either way, hash thread and all."""
-    from tracker.importer import ImportOptions, batches, import_paths
+    from tracker.app.importing import ImportOptions, import_paths
+    from tracker.importer import batches
     from tracker.store import open_store
 
     monkeypatch.setattr(batches, "WORKER_MIN_BYTES", 0)  # the path of big sources

@@ -138,7 +138,7 @@ def test_a_failed_source_keeps_the_indexes(tmp_path: Path, monkeypatch: pytest.M
     """The drop is part of the source's transaction: when the source fails after it, the
     rollback brings the indexes back with the database as it was."""
     import tracker.store.games as store_games
-    from tracker.importer import Preparer
+    from tracker.importer.prepare import Preparer
     from tracker.pgn import read_games
 
     monkeypatch.setattr(store_games, "DEFER_INDEXES_AFTER", 5)

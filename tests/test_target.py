@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from tracker.app.target import needed_score, opponents_from
 from tracker.errors import BadInput
 from tracker.fide import GameIn, PlayerFacts, TournamentIn
 from tracker.model import Period, RatingList
-from tracker.usecases.target import needed_score, opponents_from
 
 JAN26 = Period(2026, 1)
 START = dt.date(2025, 12, 10)
@@ -176,9 +176,9 @@ def test_through_the_replay_counts_the_open_period() -> None:
     # 10 games (1 to 20 Dec, so on the Jan 2026 list) against 1600 scoring 3; the new
     # tournament (9 games against 1700) starts 22 Dec, pinned to the Jan list.
     # Derivation as above: 700 rule 19 x 40 > 700 -> K 36; 7/9 -> 1663, 6.5 -> 1645.
+    from tracker.app.target import needed_score_replayed
     from tracker.model import OfficialEntry
     from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact
-    from tracker.usecases.target import needed_score_replayed
 
     club = TournamentFact(id=1, name="club", start=dt.date(2025, 12, 1), end=dt.date(2025, 12, 20))
     games = [
@@ -224,8 +224,8 @@ def test_a_first_rating_through_the_replay() -> None:
     # 0/3: p = 2.5 / 8 = 0.3125 -> 0.31, table 8.1.1 dp(0.31) = -141: 1527.75 -> 1528.
     # 1.5/3: p = 4 / 8 = 0.50 -> dp 0: 1668.75 -> 1669.
     # So 1500 is reached whatever the score; 1669 needs 1.5.
+    from tracker.app.target import needed_score_replayed
     from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact
-    from tracker.usecases.target import needed_score_replayed
 
     first = TournamentFact(
         id=1, name="First Open", start=dt.date(2025, 10, 4), end=dt.date(2025, 10, 6)

@@ -11,9 +11,12 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tracker.errors import BadInput
+
+if TYPE_CHECKING:
+    from tracker.identity.names import NamesApart
 
 MAX_RATING = 3999
 """The highest rating taken anywhere (FIDE's lists print four digits): official entries, the
@@ -346,3 +349,38 @@ class ListRow(NamedTuple):
     birth_year: int | None = None
     flag: str | None = None
     position: int = 0
+
+
+# --- what an import reports -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportRecord:
+    """A row of `tracker imports`."""
+
+    id: int
+    source: str
+    content_hash: str
+    started_at: dt.datetime
+    finished_at: dt.datetime | None
+    games_read: int
+    games_added: int
+    duplicates: int
+    problems: int
+
+
+@dataclass
+class ForeignFideId:
+    """A player a game names with a FIDE ID tag (`side`: "White" or "Black") that a player of
+    another name holds (`holder`; `apart`: why the names are not one person's, by
+    tracker.identity.names.names_apart): the game was filed under the name, without the
+    FIDE ID, and nothing merged. `line`: the first such game's; `games`: how many of the
+    source's games name them so."""
+
+    line: int
+    side: str
+    name: str
+    fide_id: int
+    holder: str
+    apart: NamesApart
+    games: int = 1

@@ -21,12 +21,12 @@ from tracker.cli.common import (
 )
 from tracker.errors import BadInput
 from tracker.model import (
-    MAX_RATING as MAX_RATING,  # calc's limit (the rules: tracker.usecases.calc)
+    MAX_RATING as MAX_RATING,  # calc's limit (the rules: tracker.app.calc)
 )
 from tracker.model import Period, RatingList
 
 if TYPE_CHECKING:
-    from tracker.usecases.calc import CalcOut
+    from tracker.app.calc import CalcOut
 
 HELP = (
     "Compute a rating change (or a first rating) game by game, exactly as FIDE does.\n\n"
@@ -141,7 +141,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         fmt: FormatOption = Format.table,
     ) -> None:
-        from tracker.usecases.calc import calculate
+        from tracker.app.calc import calculate
 
         if date is None and period_text is not None:
             on, period = None, Period.parse(period_text)

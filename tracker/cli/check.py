@@ -31,7 +31,7 @@ from tracker.model import RatingList
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from tracker.check import CheckReport, CheckRow, GamesCount
+    from tracker.app.check import CheckReport, CheckRow, GamesCount
 
 
 def register(app: typer.Typer) -> None:
@@ -113,8 +113,8 @@ def check(
 
     Example: tracker check --list standard
     """
-    from tracker.check import check_all, check_player
-    from tracker.usecases.players import resolve_player
+    from tracker.app.check import check_all, check_player
+    from tracker.app.players import resolve_player
 
     lists = [RatingList.parse(rating_list)] if rating_list else []
     if all_players and player:
@@ -268,7 +268,7 @@ def _assumed(report: CheckReport) -> tuple[list[str], list[str]]:
     """What each compared row's replayed number rests on that nobody recorded, as short marks
     for the table's last column ("K", "list 4", "period", "not counted 1"), and the lines
     under the table that say each in full once, with the command that settles it."""
-    from tracker.periods.assumed import LIST_ASSUMED_HOW
+    from tracker.reports import LIST_ASSUMED_HOW
 
     compared = [r for r in report.rows if r.status != "start"]
     marks: list[str] = []
@@ -324,7 +324,7 @@ def _assumed(report: CheckReport) -> tuple[list[str], list[str]]:
 
 
 def _print_report(report: CheckReport) -> None:
-    from tracker.check import DIFFERS
+    from tracker.app.check import DIFFERS
 
     marks, assumed = _assumed(report)
     cells = [
@@ -404,7 +404,7 @@ def _from(r: CheckRow) -> str:
 
 def _games_text(g: GamesCount) -> str:
     """FIDE's count of rated games against the replay's, and the next step."""
-    from tracker.check import GamesStep
+    from tracker.app.check import GamesStep
     from tracker.reports.explain import kind_text
     from tracker.reports.text import plural
 

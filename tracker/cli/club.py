@@ -125,6 +125,7 @@ def club(
 
       tracker club --ids members.txt --html noticeboard.html --title "ŠK Brno"
     """
+    from tracker.app.club import club_list, read_ids
     from tracker.reports.club import (
         CLUB_COLUMNS,
         Order,
@@ -136,7 +137,6 @@ def club(
         csv_rows,
         left_out_line,
     )
-    from tracker.usecases.club import club_list, read_ids
 
     try:
         order = Order(sort.strip().lower())
@@ -169,11 +169,10 @@ def club(
     rows = club_rows(found, day, order)
     if page is not None:
         from tracker import __version__
-        from tracker.files.outputs import write_atomic
+        from tracker.app.outputs import write_text
         from tracker.reports.clubpage import club_page
 
-        text = club_page(found, day, order, title=title, version=__version__)
-        write_atomic(page.path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        write_text(page, club_page(found, day, order, title=title, version=__version__))
         wrote(page, f"wrote {page} ({len(rows):,} players)")
         return
     if fmt is Format.json:

@@ -17,7 +17,6 @@ import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -28,9 +27,9 @@ from tracker.model import FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR, RatingList
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from tracker.files.outputs import Output
+    from tracker.app.database import Store
+    from tracker.app.outputs import Output
     from tracker.model import Period
-    from tracker.usecases.database import Store
 
 DEFAULT_DB = "tracker.db"
 """tracker.store.DEFAULT_DB, written out so that the command line starts without importing
@@ -566,17 +565,16 @@ def output_file(output: str, db: str, *, force: bool) -> Output:
     a folder, in a missing folder, an existing file without --force, or neither a file, a
     character device nor a FIFO. What killed writes of it left is removed (said on
     stderr)."""
-    from tracker.files.outputs import check_output, clean_before
-    from tracker.usecases.database import database_file
+    from tracker.app.outputs import output_file as checked
 
-    found = check_output(Path(output), database_file(db), force=force)
-    for part in clean_before(found):
+    found = checked(output, db, force=force)
+    for part in found.removed:
         err.print(
             f"note: removed {part}, left by a write that did not finish",
             markup=False,
             soft_wrap=True,
         )
-    return found
+    return found.output
 
 
 def wrote(output: Output, line: str) -> None:
@@ -603,9 +601,9 @@ def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:
     import`); any other refuses it with a sentence saying how to make one (a mistyped --db
     is not an empty database). `tracker db upgrade` and `tracker demo` create theirs
     through open_store."""
-    from tracker.usecases.database import open_store
+    from tracker.app.database import open_database
 
-    return open_store(db, on_upgrade=lambda old, new: _upgrading(db, old, new), create=create)
+    return open_database(db, on_upgrade=lambda old, new: _upgrading(db, old, new), create=create)
 
 
 def _upgrading(db: str, old: str, new: str) -> None:

@@ -43,16 +43,15 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
 
       tracker db upgrade --db club.db
     """
-    from tracker.usecases.database import current_revision, head_revision, open_store
+    from tracker.app.database import upgrade_database
 
-    with open_store(db, upgrade=False) as store:
-        before = current_revision(store)
-    with open_store(db) as store:
-        after = current_revision(store)
-    if before == after:
-        out.print(f"{db}: schema {after} is current (head {head_revision()})", markup=False)
+    done = upgrade_database(db)
+    if done.before == done.after:
+        out.print(f"{db}: schema {done.after} is current (head {done.head})", markup=False)
     else:
-        out.print(f"{db}: schema upgraded from {before or 'empty'} to {after}", markup=False)
+        out.print(
+            f"{db}: schema upgraded from {done.before or 'empty'} to {done.after}", markup=False
+        )
 
 
 def backup(
@@ -80,15 +79,11 @@ def backup(
 
       tracker db backup ~/backups/tracker-2025-11.db
     """
-    from tracker.files.outputs import is_stdout
-    from tracker.usecases.database import backup as backup_store
-    from tracker.usecases.database import open_existing
+    from tracker.app.database import backup_database
 
-    to_stdout = is_stdout(file)
-    with open_existing(db) as store:
-        done = backup_store(store, file, overwrite=force)
+    done = backup_database(db, file, overwrite=force)
     removed = "".join(f"; removed {p}, left by a backup that did not finish" for p in done.removed)
-    (err if to_stdout else out).print(
+    (err if done.to_stdout else out).print(
         f"backed up {db} to {file} ({done.size:,} bytes){removed}", markup=False, soft_wrap=True
     )
 
@@ -108,9 +103,9 @@ def restore(
 
       tracker db restore ~/backups/tracker-2025-11.db --db tracker.db
     """
-    from tracker.usecases.database import restore as restore_store
+    from tracker.app.database import restore_database
 
-    done = restore_store(file, db)
+    done = restore_database(file, db)
     out.print(f"restored {done.database} from {file} ({done.size:,} bytes)", markup=False)
     if done.kept:
         out.print(
@@ -134,11 +129,10 @@ def check(
 
       tracker db check --db club.db
     """
-    from tracker.usecases.database import check_database, open_existing, what_holds
+    from tracker.app.database import check_the_database
 
-    with open_existing(db) as store:
-        problems = check_database(store)
-        holds = what_holds(store)
+    checked = check_the_database(db)
+    problems, holds = checked.problems, checked.holds
     found = [{"check": p.check, "count": p.count, "message": p.message} for p in problems]
     if fmt is Format.json:
         emit_json({"ok": not problems, "problems": found})

@@ -11,11 +11,10 @@ from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
-    from tracker.files.outputs import Output
+    from tracker.app.database import Store
+    from tracker.app.histories import PlayerHistory
+    from tracker.app.outputs import Output
     from tracker.model import PlayerRef
-    from tracker.periods import Replay
-    from tracker.usecases.database import Store
-    from tracker.usecases.histories import PlayerHistory
 
 # What sample_pgns/README.md names ("Official anchor"): the player, his lists before the
 # season, and the facts that decide K. tests/test_demo.py keeps these equal to the README.
@@ -59,7 +58,7 @@ def _say(text: str = "") -> None:
 def _refuse_a_real_database(store: Store, folder: Path, db_target: str) -> None:
     """The demo adds a fictitious season and marks its player as the tracked one: never in
     a database that holds imports of anything else (a real season)."""
-    from tracker.usecases.imports import list_imports
+    from tracker.app.imports import list_imports
 
     names = {p.name for p in folder.rglob("*")}
     foreign = [r for r in list_imports(store) if Path(r.source.split(":", 1)[0]).name not in names]
@@ -112,19 +111,18 @@ def demo(
 
     Example: tracker demo --output-dir demo-out
     """
-    from tracker.usecases.database import open_store
-    from tracker.usecases.histories import load_history
+    from tracker.app.database import open_database
+    from tracker.app.histories import load_history
 
     folder = find_samples(samples)
     db_target, csv_path, chart, page = _outputs(db, output_dir, folder)
-    with open_store(db_target) as store:
+    with open_database(db_target) as store:
         _refuse_a_real_database(store, folder, db_target)
         _import_season(store, folder, db_target)
         me = _tracked_player(store)
         hist = load_history(store, me)
-    std = hist.replays[RatingList.STANDARD]
-    _show_history(std, me)
-    _show_next(std, me)
+    _show_history(hist, me)
+    _show_next(hist, me)
     rows = _write_files(hist, me, csv_path, chart, page)
     _say()
     _say(
@@ -145,12 +143,12 @@ def _outputs(db: str | None, output_dir: Path, folder: Path) -> tuple[str, Outpu
     """The database and the demo's files (CSV, chart, season report), the folder made; a
     --db that holds anything but the sample season is refused first, before anything is
     made, and never upgraded."""
+    from tracker.app.database import open_database
     from tracker.cli.common import output_file
-    from tracker.usecases.database import open_store
 
     if db is not None and "://" not in db and Path(db).is_file():
         # Refused before anything is made (the output folder included), never upgraded.
-        with open_store(db, upgrade=False) as store:
+        with open_database(db, upgrade=False) as store:
             _refuse_a_real_database(store, folder, db)
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
@@ -167,7 +165,7 @@ def _outputs(db: str | None, output_dir: Path, folder: Path) -> tuple[str, Outpu
 
 def _import_season(store: Store, folder: Path, db_target: str) -> None:
     """Step 1: the sample season imported (again: nothing is added twice)."""
-    from tracker.importer import import_paths
+    from tracker.app.importing import import_paths
     from tracker.reports import plural
 
     _say(f"1. Importing {folder} into {db_target}")
@@ -185,12 +183,11 @@ def _import_season(store: Store, folder: Path, db_target: str) -> None:
 
 def _tracked_player(store: Store) -> PlayerRef:
     """Step 2: the sample player tracked (--me), with his facts and official anchors."""
-    from tracker.usecases.official import add_entry
-    from tracker.usecases.players import resolve_player, set_facts, set_me
+    from tracker.app.official import add_entry
+    from tracker.app.players import set_player
 
-    me = resolve_player(store, str(SAMPLE_PLAYER_FIDE_ID))
-    set_me(store, me.id)
-    me = set_facts(store, me.id, birth_year=SAMPLE_BIRTH_YEAR, rated_games=SAMPLE_RATED_GAMES)
+    facts = {"birth_year": SAMPLE_BIRTH_YEAR, "rated_games": SAMPLE_RATED_GAMES}
+    me = set_player(store, str(SAMPLE_PLAYER_FIDE_ID), facts, me=True).player
     _say()
     _say(
         f"2. {me.name} (FIDE ID {me.fide_id}) is the tracked player (--me): born "
@@ -211,7 +208,7 @@ def _tracked_player(store: Store) -> PlayerRef:
     return me
 
 
-def _show_history(std: Replay, me: PlayerRef) -> None:
+def _show_history(hist: PlayerHistory, me: PlayerRef) -> None:
     """Step 3: the standard history, as `tracker history` shows it."""
     from tracker.reports import (
         HISTORY_OPTIONAL,
@@ -224,7 +221,7 @@ def _show_history(std: Replay, me: PlayerRef) -> None:
     _say()
     _say("3. Standard history (tracker history):")
     _say()
-    std_rows = history_rows(std, player=me)
+    std_rows = history_rows(hist.replays[RatingList.STANDARD], player=me)
     headers, cells = history_table(std_rows)
     cells, legend = notes_said_once(std_rows, cells)
     for line in render_table(headers, cells, range(1, 12), indent="   ", optional=HISTORY_OPTIONAL):
@@ -233,7 +230,7 @@ def _show_history(std: Replay, me: PlayerRef) -> None:
         _say("   " + line)
 
 
-def _show_next(std: Replay, me: PlayerRef) -> None:
+def _show_next(hist: PlayerHistory, me: PlayerRef) -> None:
     """Step 4: the next list, as `tracker next` shows it."""
     from tracker.cli.common import today
     from tracker.reports import next_lines, next_report
@@ -241,6 +238,7 @@ def _show_next(std: Replay, me: PlayerRef) -> None:
     _say()
     _say("4. The next list (tracker next):")
     _say()
+    std = hist.replays[RatingList.STANDARD]
     for line in next_lines(next_report(std, me), today()):
         _say("   " + line if line else "")
 
@@ -250,7 +248,7 @@ def _write_files(
 ) -> int:
     """The CSV of every list, the chart and the season report written; the CSV's rows."""
     from tracker import __version__
-    from tracker.files.outputs import write_atomic
+    from tracker.app.outputs import write_text
     from tracker.reports import HISTORY_COLUMNS, history_rows, to_csv
     from tracker.reports.chart import chart_model
     from tracker.reports.plot import plot_history
@@ -258,8 +256,8 @@ def _write_files(
 
     rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]
     text = to_csv(HISTORY_COLUMNS, rows)
-    write_atomic(csv_path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
+    write_text(csv_path, text, encoding="utf-8-sig", newline="")
     plot_history(chart_model(hist), chart.path)
     html = season_report(hist, version=__version__)
-    write_atomic(page.path, lambda tmp: tmp.write_text(html, encoding="utf-8"))
+    write_text(page, html)
     return len(rows)

@@ -68,6 +68,7 @@ def event_show(
 
       tracker event show "Teplice Open 2012" --sort change --format csv
     """
+    from tracker.app.event_show import show_event
     from tracker.errors import BadInput
     from tracker.reports.event import (
         EVENT_SHOW_COLUMNS,
@@ -82,7 +83,6 @@ def event_show(
         event_title,
         other_lists_line,
     )
-    from tracker.usecases.event_show import show_event
 
     try:
         order = Order(sort.strip().lower())

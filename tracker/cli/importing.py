@@ -27,15 +27,13 @@ from tracker.cli.common import (
 )
 from tracker.cli.players import bigger_spellings, who
 from tracker.errors import BadInput, TrackerError
-from tracker.model import PlayerRef, RatingList
+from tracker.model import RatingList
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from tracker.importer import ImportReport, Interrupted, SourceReport
-    from tracker.usecases.database import Store
-
-PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
+    from tracker.app.importing import ImportReport, SourceReport
+    from tracker.app.imports import ImportOutcome
 
 
 def register(app: typer.Typer) -> None:
@@ -124,78 +122,86 @@ def _progress_bar() -> Progress:
     )
 
 
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(
+        help="PGN files, folders (searched recursively), glob patterns, .gz/.bz2/.xz/.zip "
+        "archives, or - for standard input.",
+        show_default=False,
+    ),
+]
+PlayerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--player",
+        help="Mark this player (name or FIDE ID) as yours: later commands default "
+        "to them. Checked before anything is stored: a bad value or a name "
+        "several players match stops the import (exit 2); a name several players "
+        "of these files match is not marked (exit 2, the games stay stored); a player "
+        "found in no file is a warning (the games stay stored, exit 0). Another "
+        "spelling with more games that may be the same person is named, with the "
+        "command that merges them.",
+        show_default=False,
+    ),
+]
+ListOption = Annotated[
+    str | None,
+    typer.Option(
+        "--list",
+        "-l",
+        metavar=LIST_CHOICES,
+        help="standard, rapid or blitz: the list of games whose time control "
+        "is unknown (default: standard, said in the report).",
+        show_default=False,
+    ),
+]
+StrictOption = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Stop at the first problem; nothing of that file is stored. A file "
+        "imported before with problems (without --strict) is read and checked again; one "
+        "imported before without a problem is skipped as usual.",
+    ),
+]
+ValidateOption = Annotated[
+    bool, typer.Option("--validate", help="Also replay every move with python-chess (slow).")
+]
+QuietOption = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="No progress bar and no per-file lines: only the summary."),
+]
+MaxSizeOption = Annotated[
+    str,
+    typer.Option(
+        "--max-size",
+        metavar="SIZE",
+        help="The most one compressed file (or archive member) may hold once decompressed, "
+        "and standard input: bytes, or with K, M, G, T. Past it the import stops (a "
+        "decompression bomb?).",
+    ),
+]
+MaxRatioOption = Annotated[
+    int,
+    typer.Option(
+        "--max-ratio",
+        min=1,
+        metavar="N",
+        help="The most a compressed file may grow per byte (PGN grows 5 to 15 times), looked "
+        "at past 16 MiB.",
+    ),
+]
+
+
 def import_command(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            help="PGN files, folders (searched recursively), glob patterns, .gz/.bz2/.xz/.zip "
-            "archives, or - for standard input.",
-            show_default=False,
-        ),
-    ],
-    player: Annotated[
-        str | None,
-        typer.Option(
-            "--player",
-            help="Mark this player (name or FIDE ID) as yours: later commands default "
-            "to them. Checked before anything is stored: a bad value or a name "
-            "several players match stops the import (exit 2); a name several players "
-            "of these files match is not marked (exit 2, the games stay stored); a player "
-            "found in no file is a warning (the games stay stored, exit 0). Another "
-            "spelling with more games that may be the same person is named, with the "
-            "command that merges them.",
-            show_default=False,
-        ),
-    ] = None,
-    rating_list: Annotated[
-        str | None,
-        typer.Option(
-            "--list",
-            "-l",
-            metavar=LIST_CHOICES,
-            help="standard, rapid or blitz: the list of games whose time control "
-            "is unknown (default: standard, said in the report).",
-            show_default=False,
-        ),
-    ] = None,
-    strict: Annotated[
-        bool,
-        typer.Option(
-            "--strict",
-            help="Stop at the first problem; nothing of that file is stored. A file "
-            "imported before with problems (without --strict) is read and checked again; one "
-            "imported before without a problem is skipped as usual.",
-        ),
-    ] = False,
-    validate: Annotated[
-        bool, typer.Option("--validate", help="Also replay every move with python-chess (slow).")
-    ] = False,
-    quiet: Annotated[
-        bool,
-        typer.Option(
-            "--quiet", "-q", help="No progress bar and no per-file lines: only the summary."
-        ),
-    ] = False,
-    max_size: Annotated[
-        str,
-        typer.Option(
-            "--max-size",
-            metavar="SIZE",
-            help="The most one compressed file (or archive member) may hold once decompressed, "
-            "and standard input: bytes, or with K, M, G, T. Past it the import stops (a "
-            "decompression bomb?).",
-        ),
-    ] = "16G",
-    max_ratio: Annotated[
-        int,
-        typer.Option(
-            "--max-ratio",
-            min=1,
-            metavar="N",
-            help="The most a compressed file may grow per byte (PGN grows 5 to 15 times), looked "
-            "at past 16 MiB.",
-        ),
-    ] = 1000,
+    paths: PathsArgument,
+    player: PlayerOption = None,
+    rating_list: ListOption = None,
+    strict: StrictOption = False,
+    validate: ValidateOption = False,
+    quiet: QuietOption = False,
+    max_size: MaxSizeOption = "16G",
+    max_ratio: MaxRatioOption = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import PGN games into the database: each file lands whole or not at all.
@@ -213,9 +219,9 @@ def import_command(
 
       cat club.pgn | tracker import - --list rapid
     """
-    from tracker.files.sources import Limits, parse_size
-    from tracker.importer import ImportOptions, Interrupted, import_paths
-    from tracker.usecases.players import resolve_player, set_me
+    from tracker.app.importing import ImportOptions, Interrupted, Limits, parse_size
+    from tracker.app.imports import import_files
+    from tracker.reports.imports import interrupted_line
 
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
     options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
@@ -229,12 +235,6 @@ def import_command(
     ClosedOutput.go_on, ClosedOutput.closed, ClosedOutput.full = True, False, False
     store = store_for(db, create=True)
     try:
-        from tracker.usecases.imports import last_game_id
-
-        # --player is checked before anything is stored: a bad value (or several players
-        # matching) stops here; a name nobody has yet may come with these files
-        known = None if player is None else _known_player(store, player)
-        before = last_game_id(store)  # the games this run adds have higher ids
         # Only where someone watches: stderr and stdout both on a terminal (a log, a pipe,
         # a cron job get the lines alone). Not redirect_stdout: rich would send the results
         # printed meanwhile to its console, stderr (see _Said.source_done).
@@ -244,42 +244,63 @@ def import_command(
         said = _Said(progress if show else None, quiet=quiet, strict=strict)
         try:
             with progress:
-                bar = _Bar(progress)
-                report = import_paths(store, paths, options, bar, said.source_done, limits)
+                done = import_files(
+                    store,
+                    paths,
+                    options,
+                    limits=limits,
+                    player=player,
+                    progress=_Bar(progress),
+                    on_source=said.source_done,
+                )
         except Interrupted as stop:
-            err.print(_interrupted_line(stop), markup=False, soft_wrap=True)
+            err.print(interrupted_line(stop), markup=False, soft_wrap=True)
             Interruption.told = True
             raise typer.Exit(130) from None
-        with unless_closed():
-            _print_report(report, said, default_list=default_list, store=store, before=before)
-        several: BadInput | None = None  # --player fits several players of these files
-        if player is not None:
-            try:
-                ref = known or resolve_player(store, player)
-            except BadInput as exc:  # as before the import on a database that has them
-                several = BadInput(
-                    f"--player {player!r} not marked: {exc}; the games are stored: mark "
-                    "your player with `tracker player set PLAYER --me`"
-                )
-            except TrackerError as exc:  # the games are stored: a warning, not a failure
-                err.print(
-                    f"warning: --player {player!r} not marked: {exc}; the games are "
-                    "stored: mark your player with `tracker player set PLAYER --me`",
-                    markup=False,
-                    soft_wrap=True,
-                )
-            else:
-                set_me(store, ref.id)
-                with unless_closed():
-                    out.print(f"tracked player: {who(ref)}", markup=False)
-                    sys.stdout.flush()
-                bigger = bigger_spellings(store, ref, f"--player {player!r} marked {ref.name}")
-                if bigger is not None:
-                    err.print(bigger, markup=False, soft_wrap=True)
     finally:
         store.close()
+    with unless_closed():
+        _print_report(done, said, default_list)
+    several = None if player is None else _player_said(done, player)
+    _end(done.report, several)
+
+
+def _player_said(done: ImportOutcome, player: str) -> BadInput | None:
+    """What became of --player: the player marked (and the bigger spellings beside them),
+    a warning when nobody matches, or the error to end with when several players do (the
+    games are stored either way)."""
+    from tracker.app.imports import PlayerNotMarked
+
+    marked = done.player
+    if marked is None:
+        return None
+    if isinstance(marked, PlayerNotMarked):
+        why = (
+            f"--player {player!r} not marked: {marked.error}; the games are stored: mark "
+            "your player with `tracker player set PLAYER --me`"
+        )
+        if marked.several:  # as before the import on a database that has them
+            return BadInput(why)
+        # the games are stored: a warning, not a failure
+        err.print(f"warning: {why}", markup=False, soft_wrap=True)
+        return None
+    ref = marked.player
+    with unless_closed():
+        out.print(f"tracked player: {who(ref)}", markup=False)
+        sys.stdout.flush()
+    bigger = bigger_spellings(marked.beside, ref, f"--player {player!r} marked {ref.name}")
+    if bigger is not None:
+        err.print(bigger, markup=False, soft_wrap=True)
+    return None
+
+
+def _end(report: ImportReport, several: BadInput | None) -> None:
+    """The end of the run: what a closed standard output missed, the files that failed
+    (exit 1), --player matching several players (exit 2, as `--help` says)."""
+    from tracker.reports.imports import closed_line, failed_files
+
     if ClosedOutput.closed:
-        err.print(_closed_line(report), markup=False, soft_wrap=True)
+        err.print(closed_line(report, full=ClosedOutput.full), markup=False, soft_wrap=True)
     failed = report.failed
     if failed:
         names = ", ".join(s.name for s in failed)
@@ -290,21 +311,8 @@ def import_command(
         if several is None:
             raise failure
         err.print(f"error: {failure}", markup=False, soft_wrap=True)
-    if several is not None:  # exit 2, as `--help` says, whether the database had them or not
+    if several is not None:  # exit 2, whether the database had them or not
         raise several
-
-
-def _known_player(store: Store, player: str) -> PlayerRef | None:
-    """The player --player names, if the database has them already (None: not yet, perhaps
-    in the files being imported). A bad value, or several players matching, is an error
-    before anything is stored."""
-    from tracker.errors import NotFound
-    from tracker.usecases.players import resolve_player
-
-    try:
-        return resolve_player(store, player)
-    except NotFound:
-        return None
 
 
 def _spooling(name: str, done: int) -> None:
@@ -316,40 +324,10 @@ def _spooling(name: str, done: int) -> None:
     stderr.flush()
 
 
-def _closed_line(report: ImportReport) -> str:
-    """What an import whose standard output closed (`| head`) did all the same."""
-    stored = sum(1 for s in report.sources if s.error is None)
-    what = (
-        "could not be written before the end (a full disk?)"
-        if ClosedOutput.full
-        else "was closed before the end (a `| head`?)"
-    )
-    return (
-        f"note: standard output {what}; the import went "
-        f"on: {_n(stored, 'file')} of {len(report.sources)} stored or already imported, "
-        f"{_n(report.total('added'), 'game')} added (`tracker imports` lists them)"
-    )
-
-
-def _interrupted_line(stop: Interrupted) -> str:
-    """What Ctrl-C left: the source it stopped (rolled back) and the ones done before it."""
-    done = [s for s in stop.report.sources if s.error is None]
-    if stop.source is None:
-        return (
-            f"interrupted: {_n(len(done), 'file')} stored (or already imported); "
-            "the rest was not imported"
-        )
-    before = (
-        ""
-        if not done
-        else f"; {_n(len(done), 'file')} before it {'is' if len(done) == 1 else 'are'} stored"
-    )
-    return f"interrupted: {stop.source} was not imported (nothing of it stored){before}"
-
-
 class _Said:
     """Says what happened to each source as soon as it is done: its problems (stderr, the
-    first PROBLEMS_SHOWN of the run) and its line (stdout, unless --quiet)."""
+    first PROBLEMS_SHOWN of the run: tracker.reports.imports), its names given another
+    player's FIDE ID, and its line (stdout, unless --quiet)."""
 
     def __init__(self, progress: Progress | None, *, quiet: bool, strict: bool = False) -> None:
         self.progress = progress
@@ -358,16 +336,28 @@ class _Said:
         self.problems_shown = 0
 
     def source_done(self, s: SourceReport) -> None:
+        from tracker.reports.imports import (
+            PROBLEMS_SHOWN,
+            foreign_ids_said,
+            foreign_more_line,
+            source_line,
+        )
+
         for p in s.problems:
             if self.problems_shown < PROBLEMS_SHOWN:
                 err.print(f"warning: {p}", markup=False, soft_wrap=True)
                 self.problems_shown += 1
-        _say_foreign_ids(s)
+        # each name of the source given another player's FIDE ID, and how many more
+        for said in foreign_ids_said(s):
+            err.print(f"warning: {shown(said)}", markup=False, soft_wrap=True)
+        more = foreign_more_line(s)
+        if more is not None:
+            err.print(more, markup=False, soft_wrap=True)
         if self.quiet:
             if s.error is not None:  # why a file failed is said even with --quiet (stderr)
-                err.print(_source_line(s, strict=self.strict), markup=False, soft_wrap=True)
+                err.print(source_line(s, strict=self.strict), markup=False, soft_wrap=True)
             return
-        line = _source_line(s, strict=self.strict)
+        line = source_line(s, strict=self.strict)
         if self.progress is not None and out.is_terminal:
             # Both on the screen: above the progress bar, through its console.
             self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
@@ -377,229 +367,30 @@ class _Said:
                 sys.stdout.flush()
 
 
-def _say_foreign_ids(s: SourceReport) -> None:
-    """On stderr: each name of the source given another player's FIDE ID (the game filed
-    under the name, nothing merged), with the command that merges them if they are one."""
-    import shlex
-
-    from tracker.cli.common import shown
-    from tracker.cli.players import names_apart_said
-
-    for f in s.foreign_ids:
-        more = f.games - 1
-        also = ""
-        if more:
-            games = f"{more:,} more {'game' if more == 1 else 'games'} of the file"
-            also = f" (so {'is' if more == 1 else 'are'} {games})"
-        said = (
-            f"{s.name}:{f.line}: {f.side} {f.name} has {f.side}FideId {f.fide_id}, the FIDE ID "
-            f"of {f.holder}, {names_apart_said(f.apart, f.name)}: the game is filed under "
-            f"{f.name}, without the FIDE ID{also}; if they are one person, `tracker player "
-            f"merge {f.fide_id} {shlex.quote(f.name)}` makes them one"
-        )
-        err.print(f"warning: {shown(said)}", markup=False, soft_wrap=True)
-    if s.foreign_more:
-        err.print(
-            f"warning: {s.name}: {s.foreign_more:,} more "
-            f"{'game names' if s.foreign_more == 1 else 'games name'} a player with the FIDE "
-            "ID of a player of another name (not shown): filed under the names",
-            markup=False,
-            soft_wrap=True,
-        )
-
-
-def failed_files(failed: int, of: int) -> str:
-    """ "the file could not be imported", "1 of 3 files could not be imported"."""
-    if of == 1:
-        return "the file could not be imported"
-    return f"{failed:,} of {of:,} files could not be imported"
-
-
-def _n(value: int, word: str) -> str:
-    return f"{value:,} {word}" + ("" if value == 1 else "s")
-
-
-def _source_line(s: SourceReport, *, strict: bool = False) -> str:
-    if s.already is not None:
-        when = s.already.started_at.strftime("%Y-%m-%d %H:%M")
-        same = "" if s.already.source == s.name else f" as {s.already.source}"
-        if s.checked:
-            return (
-                f"{s.name}: already imported on {when} UTC{same} with problems; checked "
-                "again with --strict: no problem now, nothing added"
-            )
-        clean = " (imported then without a problem)" if strict else ""
-        return f"{s.name}: already imported on {when} UTC{same}, nothing added{clean}"
-    if s.error is not None:
-        error = s.error.removeprefix(f"{s.name}: ")
-        return f"{s.name}: not imported: {error}"
-    parts = [f"{s.name}: {_n(s.games_read, 'game')} read", f"{s.added:,} added"]
-    if s.duplicates:
-        parts.append(f"{s.duplicates:,} already stored")
-    if s.skipped:
-        parts.append(f"{s.skipped:,} skipped")
-    if s.problem_count:
-        parts.append(_n(s.problem_count, "problem"))
-    return ", ".join(parts)
-
-
-def _print_report(
-    report: ImportReport,
-    said: _Said,
-    *,
-    default_list: RatingList | None,
-    store: Store | None = None,
-    before: int = 0,
-) -> None:
-    """The summary of the run (each source's problems and line were said as it finished).
-    With the store, what the names said of the games added (games with an id above
-    `before`) and the tournaments they left without a date."""
-    total_problems = report.total("problem_count")
-    hidden = total_problems - said.problems_shown
-    if hidden > 0:
-        err.print(
-            f"warning: {hidden:,} more {'problem' if hidden == 1 else 'problems'} not "
-            f"shown (only the first {PROBLEMS_SHOWN} of a run are printed)",
-            markup=False,
-            soft_wrap=True,
-        )
-    files = len(report.sources)
-    already = sum(1 for s in report.sources if s.already is not None)
-    summary = [
-        f"{_n(files, 'file')}",
-        f"{_n(report.total('games_read'), 'game')} read",
-        f"{report.total('added'):,} added",
-        f"{report.total('duplicates'):,} duplicates skipped",
-    ]
-    if already:
-        summary.append(f"{already:,} already imported")
-    if report.total("skipped"):
-        summary.append(f"{_n(report.total('skipped'), 'game')} not stored (problems)")
-    summary.append(_n(total_problems, "problem"))
-    out.print(", ".join(summary), markup=False)
-    not_rated = report.not_rated
-    if not_rated:
-        reasons = ", ".join(f"{reason} {n:,}" for reason, n in sorted(not_rated.items()))
-        out.print(f"not counted for rating: {reasons}", markup=False)
-    assumed = report.total("list_assumed")
-    if assumed:
-        if default_list is not None:
-            out.print(
-                f"no time control: {_n(assumed, 'game')} put on the {default_list} list (--list)",
-                markup=False,
-            )
-        else:
-            out.print(
-                f"no time control: {_n(assumed, 'game')} put on a list by assumption "
-                "(standard, or blitz/rapid when the event name says so); --list "
-                "states it",
-                markup=False,
-            )
-    if store is not None and report.total("added"):
-        _print_assumed_kinds(store, before, default_list)
-        _print_undated(store, before)
-        _print_unlisted(store, before)
-
-
-def _print_assumed_kinds(store: Store, before: int, default_list: RatingList | None) -> None:
-    """What the event and round names of the games added without a time control said
-    (tracker.fide.eventnames): a list, or never rated and why. Nothing when they said
-    nothing (the line above says standard, or --list)."""
-    from tracker.fide.eventnames import NAME_REASONS
-    from tracker.usecases.imports import assumed_since
-
-    by_list: dict[str, int] = {}
-    never: dict[str, int] = {}
-    for a in assumed_since(store, before):
-        if a.reason is None:
-            by_list[a.rating_list] = by_list.get(a.rating_list, 0) + a.games
-        elif a.reason in NAME_REASONS:
-            never[a.reason] = never.get(a.reason, 0) + a.games
-    named = (
-        {}
-        if default_list is not None
-        else {lst: n for lst, n in by_list.items() if lst != RatingList.STANDARD.value}
-    )
-    if not named and not never:
-        return
-    parts = [", ".join(f"{lst} {n:,}" for lst, n in sorted(named.items()))] if named else []
-    if never:
-        parts.append("not rated: " + ", ".join(f"{r} {n:,}" for r, n in sorted(never.items())))
-    rest = by_list.get(RatingList.STANDARD.value, 0) if default_list is None else 0
-    if rest:
-        parts.append(f"standard {rest:,} (the name says nothing)")
-    out.print(
-        f"by the event or round name, of the games added: {'; '.join(parts)} "
-        "(`tracker event set ID --list LIST` or `--exclude` corrects a tournament)",
-        markup=False,
-        soft_wrap=True,
+def _print_report(done: ImportOutcome, said: _Said, default_list: RatingList | None) -> None:
+    """The summary of the run (each source's problems and line were said as it finished)
+    and what the names said of the games added, the tournaments they left without a date
+    and their players no list imported so far looked up."""
+    from tracker.reports.imports import (
+        assumed_kinds_line,
+        hidden_problems_line,
+        summary_lines,
+        undated_lines,
+        unlisted_line,
     )
 
-
-UNDATED_SHOWN = 5  # undated tournaments named in the import summary (the rest are counted)
-
-
-def _print_unlisted(store: Store, before: int) -> None:
-    """The players of the games added that no FIDE list imported so far looked up (they came
-    after the lists): their games keep the Elo tags until the lists are imported again."""
-    from pathlib import Path
-
-    from tracker.model import RatingList
-    from tracker.usecases.imports import players_after
-    from tracker.usecases.official import lists_imported, unchecked
-
-    ids: set[int] | None = None
-    for rl in RatingList:
-        imported = lists_imported(store, rl)
-        if not imported:
-            continue
-        if ids is None:
-            ids = players_after(store, before)
-        missing = unchecked(store, ids, rl)
-        if missing:
-            files = sorted({Path(path).name for _, path in imported})
-            shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
-            out.print(
-                f"{rl} lists: {_n(len(missing), 'player')} of these games came after the "
-                f"lists imported ({shown}): their opponents' ratings are the Elo tags until "
-                "`tracker official import` reads those lists again",
-                markup=False,
-                soft_wrap=True,
-            )
-
-
-def _print_undated(store: Store, before: int) -> None:
-    """The tournaments the games added left in no period (no usable date, no dated
-    tournament of the same event and site to join), each with the command that dates it."""
-    from tracker.fide.editions import FIRST_DATE
-    from tracker.usecases.imports import undated_tournaments
-
-    # (a date tag of a year before 2008 needs no period: that era is not replayed)
-    undated = [
-        u
-        for u in undated_tournaments(store, after_game_id=before)
-        if u.year is None or u.year >= FIRST_DATE.year
-    ]
-    if not undated:
-        return
-    games = sum(u.games for u in undated)
-    out.print(
-        f"no date: {_n(games, 'game')} in {_n(len(undated), 'tournament')} in no "
-        "period (no dated tournament of the same event and site); say which list "
-        "rated each:",
-        markup=False,
-        soft_wrap=True,
-    )
-    for u in undated[:UNDATED_SHOWN]:
-        out.print(
-            f"  {u.command}  ({u.event}, {u.site}: {_n(u.games, 'game')})",
-            markup=False,
-            soft_wrap=True,
-        )
-    if len(undated) > UNDATED_SHOWN:
-        out.print(
-            f"  and {len(undated) - UNDATED_SHOWN:,} more (`tracker event list`)", markup=False
-        )
+    hidden = hidden_problems_line(done.report, said.problems_shown)
+    if hidden is not None:
+        err.print(hidden, markup=False, soft_wrap=True)
+    for line in summary_lines(done.report, default_list):
+        out.print(line, markup=False)
+    kinds = assumed_kinds_line(done.assumed, default_list)
+    if kinds is not None:
+        out.print(kinds, markup=False, soft_wrap=True)
+    for line in undated_lines(done.undated):
+        out.print(line, markup=False, soft_wrap=True)
+    for unlisted in done.unlisted:
+        out.print(unlisted_line(unlisted), markup=False, soft_wrap=True)
 
 
 # --- imports ----------------------------------------------------------------------------
@@ -624,7 +415,7 @@ def imports_command(
 ) -> None:
     if ctx.invoked_subcommand is not None:  # (`imports --db X remove 3`: remove takes X)
         return
-    from tracker.usecases.imports import list_imports
+    from tracker.app.imports import list_imports
 
     store = store_for(db)
     try:
@@ -713,7 +504,7 @@ def remove_command(
 
       tracker imports remove 3 && tracker import corrected.pgn
     """
-    from tracker.usecases.imports import remove_import
+    from tracker.app.imports import remove_import
 
     store = store_for(db)
     try:
@@ -753,6 +544,10 @@ def remove_command(
         else f"import the corrected file again with `tracker import {r.source}`"
     )
     echo_lines(lines)
+
+
+def _n(value: int, word: str) -> str:
+    return f"{value:,} {word}" + ("" if value == 1 else "s")
 
 
 def _some(names: tuple[str, ...], sep: str, shown: int = 5) -> str:

@@ -30,9 +30,9 @@ from tracker.model import OfficialEntry, Period, RatingList
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from tracker.usecases.database import Store
-    from tracker.usecases.fetch import FetchOutcome, FetchSettings, ListImport, ListMonth
-    from tracker.usecases.official import Candidate, ImportSummary, ListTarget
+    from tracker.app.database import Store
+    from tracker.app.fetch import FetchOutcome, FetchSettings, ListImport, ListMonth
+    from tracker.app.official import Candidate, ImportSummary, ListTarget
 
 PROGRESS_FROM_BYTES = 4 << 20  # a progress bar for lists bigger than this (on a terminal)
 COLUMNS = ("list", "period", "rating", "games", "k", "flag", "title", "birth_year", "source")
@@ -151,7 +151,7 @@ def import_lists(
 
       tracker official import my-opponents-nov25.txt --period 2025-11 --excerpt
     """
-    from tracker.usecases.official import list_targets
+    from tracker.app.official import list_targets
 
     if whole and excerpt:
         raise BadInput("give --whole or --excerpt, not both")
@@ -192,8 +192,8 @@ def _import_all(
         TimeRemainingColumn,
     )
 
+    from tracker.app.official import NAMES_SHOWN, import_lists
     from tracker.cli.common import out, shown
-    from tracker.usecases.official import NAMES_SHOWN, import_lists
 
     total = sum(t.size for t in targets)
     show = err.is_terminal and out.is_terminal and total >= PROGRESS_FROM_BYTES
@@ -254,7 +254,7 @@ def _import_all(
         names = ", ".join(t.label for t, _ in failed[:NAMES_SHOWN])
         more = f" and {len(failed) - NAMES_SHOWN:,} more" if len(failed) > NAMES_SHOWN else ""
         kind = NotFound if all(isinstance(e, NotFound) for _, e in failed) else BadInput
-        from tracker.cli.importing import failed_files
+        from tracker.reports.imports import failed_files
 
         them = "it" if len(failed) == 1 else "them"
         raise kind(
@@ -311,7 +311,7 @@ def _n(value: int) -> str:
 
 def _kind(s: ImportSummary, whole: bool | None) -> str:
     """Which kind of list the file was, and what that means, after its count of rows."""
-    from tracker.usecases.official import ListKind, whole_floor
+    from tracker.app.official import ListKind, whole_floor
 
     if s.kind is ListKind.WHOLE:
         return "FIDE's whole list" + (" (--whole)" if whole else "")
@@ -519,16 +519,16 @@ def fetch(
 
       tracker official fetch --offline
     """
-    from tracker.cli.common import echo_lines
-    from tracker.errors import TrackerError
-    from tracker.reports.fetch import failure_line, summary_lines
-    from tracker.usecases.fetch import (
+    from tracker.app.fetch import (
         FetchSettings,
         asked_lists,
         check_base_url,
         default_cache,
         lists_to_fetch,
     )
+    from tracker.cli.common import echo_lines
+    from tracker.errors import TrackerError
+    from tracker.reports.fetch import failure_line, summary_lines
 
     when = period_option(period)
     start = period_option(first, "--from")
@@ -578,9 +578,9 @@ def _fetch_all(
     """Fetch, then import what was had (into `store`, else the --db database, opened or
     made then), saying each month and each file as it is done; a progress bar on a terminal.
     Ctrl-C: one line saying what stays (exit 130)."""
+    from tracker.app.fetch import Fetched, Missing, fetch_files, import_fetched
     from tracker.cli.common import out, shown
     from tracker.reports.fetch import result_line
-    from tracker.usecases.fetch import Fetched, Missing, fetch_files, import_fetched
 
     show = err.is_terminal and out.is_terminal
     progress = _download_bar(show)
@@ -705,8 +705,8 @@ def add(
 
       tracker official add 1503014 --period 2025-11 --rating 2839 --k 10 --games 9
     """
-    from tracker.usecases.official import add_entry, check_entry
-    from tracker.usecases.players import resolve_player
+    from tracker.app.official import add_entry, check_entry
+    from tracker.app.players import resolve_player
 
     when = period_option(period)
     assert when is not None
@@ -717,13 +717,6 @@ def add(
         replaced = add_entry(store, OfficialEntry(who.id, which, when, rating, games, k))
     note = " (replaced the earlier entry)" if replaced else ""
     sys.stdout.write(f"recorded {who.name}: {which} {when} {rating}{note}\n")
-
-
-def check_published(period: Period, today: dt.date | None = None) -> None:
-    """Moved to tracker.usecases.official: imported there when a command runs."""
-    from tracker.usecases.official import check_published as check
-
-    check(period, today)
 
 
 def list_entries(
@@ -749,8 +742,8 @@ def list_entries(
 
       tracker official list 1503014 --list blitz --format csv
     """
-    from tracker.usecases.official import entries_for
-    from tracker.usecases.players import resolve_player
+    from tracker.app.official import entries_for
+    from tracker.app.players import resolve_player
 
     which = _list(rating_list)
     with store_for(db) as store:
@@ -809,8 +802,8 @@ def remove(
 
       tracker official remove 1503014 --period 2025-11 --list rapid
     """
-    from tracker.usecases.official import remove_entry
-    from tracker.usecases.players import resolve_player
+    from tracker.app.official import remove_entry
+    from tracker.app.players import resolve_player
 
     when = period_option(period)
     assert when is not None

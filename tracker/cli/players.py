@@ -24,8 +24,7 @@ from tracker.errors import BadInput
 from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
-    from tracker.usecases.database import Store
-    from tracker.usecases.players import MergeDone, NamesApart, NotOnePerson, PlayerSummary
+    from tracker.app.players import Beside, MergeDone, NotOnePerson, PlayerSummary
 
 
 def register(app: typer.Typer) -> None:
@@ -67,7 +66,7 @@ def _games(p: PlayerSummary) -> str:
     return f"{total:,} {'game' if total == 1 else 'games'}{dates}"
 
 
-def bigger_spellings(store: Store, ref: PlayerRef, lead: str) -> str | None:
+def bigger_spellings(beside: Beside, ref: PlayerRef, lead: str) -> str | None:
     """The warning for a tracked player beside whom another spelling that may be theirs has
     more games ("Carlsen, Magnus", 9 games of 2001, beside "Carlsen,M", 3,421): both named,
     with the commands that make them one or mark the other. `lead` names the tracked player
@@ -75,11 +74,7 @@ def bigger_spellings(store: Store, ref: PlayerRef, lead: str) -> str | None:
     when no such spelling has more games."""
     import shlex
 
-    from tracker.usecases.players import spellings_beside
-
-    me, others = spellings_beside(store, ref.id)
-    mine = sum(me.games.values())
-    bigger = [p for p in others if sum(p.games.values()) > mine]
+    me, bigger = beside.player, beside.bigger
     if not bigger:
         return None
     shown = [f"{p.name} has {_games(p)}" for p in bigger[:BIGGER_SHOWN]]
@@ -121,7 +116,7 @@ def players_command(
 
       tracker players --format json
     """
-    from tracker.usecases.players import list_players
+    from tracker.app.players import list_players
 
     store = store_for(db)
     try:
@@ -204,19 +199,12 @@ def merged_said(done: MergeDone) -> str:
     return f"merged {who(done.gone)} into {who(done.player)}{undo_said(done.number)}"
 
 
-def names_apart_said(apart: NamesApart, other: str) -> str:
-    """Why a FIDE ID's holder is not taken for a player of that name, as a clause on the
-    holder: "whose surname is not X's", "whose given names are not X's"."""
-    from tracker.usecases.players import NamesApart
-
-    part = "surname is" if apart is NamesApart.SURNAME else "given names are"
-    return f"whose {part} not {other}'s"
-
-
 def not_one_person_said(why: NotOnePerson, player: str, fide_id: int) -> str:
     """Why a player was not merged into the holder of a FIDE ID, as a clause on the holder,
     with the command that merges them when the names alone stood in the way."""
     import shlex
+
+    from tracker.reports.imports import names_apart_said
 
     if why.met:
         return (
@@ -253,13 +241,11 @@ def merge_command(
 
       tracker player merge 1503014 "Carlsen,M"
     """
-    from tracker.usecases.players import merge, resolve_player
+    from tracker.app.players import merge_players
 
     store = store_for(db)
     try:
-        kept = resolve_player(store, keep)
-        gone = resolve_player(store, other)
-        done = merge(store, kept.id, gone.id)
+        done = merge_players(store, keep, other)
     finally:
         store.close()
     out.print(merged_said(done), markup=False, soft_wrap=True)
@@ -297,13 +283,13 @@ def unmerge_command(
 
       tracker player unmerge "Carlsen,M"
     """
-    from tracker.usecases.players import unmerge
+    from tracker.app.players import unmerge_players
 
     if number is not None and player is not None:
         raise BadInput("give the player or --merge N, not both")
     store = store_for(db)
     try:
-        done = unmerge(store, number, player)
+        done = unmerge_players(store, number, player)
     finally:
         store.close()
     parts = [
@@ -376,7 +362,7 @@ def set_command(
 
       tracker player set "Novak,J" --fide-id 99012345 --merge
     """
-    from tracker.usecases.players import record_facts, resolve_player, set_me
+    from tracker.app.players import set_player
 
     if merge and fide_id is None:
         raise BadInput("--merge goes with --fide-id: it merges the player into the one who has it")
@@ -400,17 +386,13 @@ def set_command(
             "--ever-2400/--no-ever-2400 or --fide-id"
         )
     store = store_for(db)
-    done: MergeDone | None = None
     try:
-        ref = resolve_player(store, player)
-        if facts:
-            recorded = record_facts(store, ref.id, **facts, merge=merge)
-            ref, done = recorded.player, recorded.merge
-        if me:
-            set_me(store, ref.id)
-        bigger = bigger_spellings(store, ref, f"{ref.name}, now tracked") if me else None
+        recorded = set_player(store, player, facts, me=me, merge=merge)
     finally:
         store.close()
+    ref, done = recorded.player, recorded.merge
+    beside = recorded.beside
+    bigger = None if beside is None else bigger_spellings(beside, ref, f"{ref.name}, now tracked")
     said = [_fact_said(k, v) for k, v in facts.items()]
     if me:
         said.insert(0, "tracked player")

@@ -89,6 +89,8 @@ def history(
 
     Example: tracker history --list standard --from 2025-09 --format table
     """
+    from tracker.app.histories import load_history
+    from tracker.app.players import resolve_player
     from tracker.reports import (
         HISTORY_COLUMNS,
         HISTORY_OPTIONAL,
@@ -101,8 +103,6 @@ def history(
         season_summary,
         unplaced_lines,
     )
-    from tracker.usecases.histories import load_history
-    from tracker.usecases.players import resolve_player
 
     rl = _list(rating_list)
     first, last = period_option(since, "--from"), period_option(until, "--to")
@@ -175,9 +175,9 @@ def explain(
 
       tracker explain "Novák" 2025-11 --list rapid
     """
+    from tracker.app.histories import load_history
+    from tracker.app.players import resolve_player
     from tracker.reports import EXPLAIN_COLUMNS, explain_games, explain_lines, history_row
-    from tracker.usecases.histories import load_history
-    from tracker.usecases.players import resolve_player
 
     if not args or len(args) > 2:
         raise BadInput(
@@ -221,9 +221,9 @@ def next_list(
 
     Example: tracker next --list standard
     """
+    from tracker.app.histories import load_history
+    from tracker.app.players import resolve_player
     from tracker.reports import HISTORY_COLUMNS, history_rows, next_lines, next_report
-    from tracker.usecases.histories import load_history
-    from tracker.usecases.players import resolve_player
 
     rl = _list(rating_list)
     with store_for(db) as store:
@@ -274,10 +274,10 @@ def export(
 
     Example: tracker export --what history --output history.csv
     """
-    from tracker.files.outputs import write_atomic
+    from tracker.app.histories import load_history
+    from tracker.app.outputs import write_text
+    from tracker.app.players import resolve_player
     from tracker.reports import GAME_COLUMNS, HISTORY_COLUMNS, game_rows, history_rows, to_csv
-    from tracker.usecases.histories import load_history
-    from tracker.usecases.players import resolve_player
 
     path = None if output == "-" else output_file(output, db, force=force)
     with store_for(db) as store:
@@ -294,7 +294,7 @@ def export(
         emit_csv(columns, rows)
         return
     text = to_csv(columns, rows)  # data: the names as they are
-    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8-sig", newline=""))
+    write_text(path, text, encoding="utf-8-sig", newline="")
     lines = text.count("\r\n") - 1
     wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
 
@@ -328,10 +328,10 @@ def plot(
 
     Example: tracker plot --output history.png
     """
+    from tracker.app.histories import load_history
+    from tracker.app.players import resolve_player
     from tracker.reports.chart import chart_model
     from tracker.reports.plot import plot_history
-    from tracker.usecases.histories import load_history
-    from tracker.usecases.players import resolve_player
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
     path = output_file(output, db, force=force)
@@ -366,9 +366,9 @@ def event_list(
     """
     from decimal import Decimal
 
+    from tracker.app.histories import load_history
+    from tracker.app.players import resolve_player
     from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed
-    from tracker.usecases.histories import load_history
-    from tracker.usecases.players import resolve_player
 
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
@@ -517,8 +517,8 @@ def event_set(
 
       tracker event set 7 --ro 1849
     """
-    from tracker.usecases.events import record_override
-    from tracker.usecases.players import resolve_player
+    from tracker.app.events import record_override
+    from tracker.app.players import resolve_player
 
     if period is None and rating_list is None and exclude is None and ro is None:
         raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")

@@ -89,7 +89,7 @@ def report(
       tracker report --event "Teplice Open 2012" -o teplice.html
     """
     from tracker import __version__
-    from tracker.files.outputs import write_atomic
+    from tracker.app.outputs import write_text
 
     if event is not None:
         if player is not None:
@@ -98,9 +98,9 @@ def report(
             raise BadInput("--event shows one list: give --list once")
         _event_report(event, lists[0] if lists else None, output or "event.html", force, db)
         return
+    from tracker.app.histories import load_history
+    from tracker.app.players import resolve_player
     from tracker.reports.season import season_report
-    from tracker.usecases.histories import load_history
-    from tracker.usecases.players import resolve_player
 
     chosen = tuple(dict.fromkeys(RatingList.parse(x) for x in lists)) if lists else None
     path = output_file(output or "season.html", db, force=force)
@@ -108,21 +108,21 @@ def report(
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen or tuple(RatingList))
     text = season_report(hist, chosen, version=__version__)
-    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_text(path, text)
     wrote(path, f"wrote {path}")
 
 
 def _event_report(event: str, rating_list: str | None, output: str, force: bool, db: str) -> None:
     """`tracker report --event`: the tournament's page."""
     from tracker import __version__
-    from tracker.files.outputs import write_atomic
+    from tracker.app.event_show import show_event
+    from tracker.app.outputs import write_text
     from tracker.reports.eventpage import event_page
-    from tracker.usecases.event_show import show_event
 
     rl = RatingList.parse(rating_list) if rating_list is not None else None
     path = output_file(output, db, force=force)
     with store_for(db) as store:
         ev = show_event(store, event, rl)
     text = event_page(ev, version=__version__)
-    write_atomic(path.path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_text(path, text)
     wrote(path, f"wrote {path}")

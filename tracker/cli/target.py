@@ -29,7 +29,7 @@ from tracker.errors import BadInput
 from tracker.model import RatingList
 
 if TYPE_CHECKING:
-    from tracker.usecases.target import TargetOut
+    from tracker.app.target import TargetOut
 
 
 def target(
@@ -84,9 +84,9 @@ def target(
 
     Example: tracker target 1900 --opponents 1850 --games 9
     """
-    from tracker.usecases.players import resolve_player
-    from tracker.usecases.target import TargetQuestion, opponents_from
-    from tracker.usecases.target import target as answer
+    from tracker.app.players import resolve_player
+    from tracker.app.target import TargetQuestion, opponents_from
+    from tracker.app.target import target as answer
 
     rl = RatingList.parse(rating_list)
     opps = opponents_from(games, average, opponent or [])
@@ -125,7 +125,7 @@ def _date(text: str) -> dt.date:
 
 
 def _pts(x: Fraction | None) -> str | None:
-    from tracker.usecases.target import points_text
+    from tracker.app.target import points_text
 
     return None if x is None else points_text(x)
 
@@ -159,7 +159,7 @@ def _target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
         "last_official": None if t.last_official is None else str(t.last_official),
         "last_data": None if t.last_data is None else str(t.last_data),
         "months_since_data": t.months_since_data,
-        "gap": t.gap_text(who),
+        "gap": gap_text(t, who),
         "steps": [
             {
                 "points": _pts(s.points),
@@ -171,8 +171,37 @@ def _target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
     }
 
 
+def gap_text(t: TargetOut, who: str = "ID") -> str | None:
+    """What the answer rests on when the last data is GAP_MONTHS or more before the target
+    list (`who`: how a command names the player), else None."""
+    from tracker.reports.text import months_text
+
+    months = t.data_gap
+    if months is None:
+        return None
+    what = (
+        f"the last games are on the {t.last_games} list"
+        if t.last_games is not None and t.last_games == t.last_data
+        else f"the last official rating is of the {t.last_official} list"
+    )
+    span = months_text(months)
+    before = "unrated" if t.rating_before is None else str(t.rating_before)
+    how = (
+        "carried over from then"
+        if t.rating_at_last_data == t.rating_before
+        else f"the {t.rating_at_last_data} of then with FIDE's one-off adjustments since"
+    )
+    return (
+        f"{what}, {span} before the {t.period} list: the rating before ({before}) "
+        f"is {how}, assumed (no games since, no later official rating); record the "
+        f"latest official rating with `tracker official add {who} --list "
+        f"{t.rating_list} --period YYYY-MM --rating R` and import the "
+        "games since"
+    )
+
+
 def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
-    from tracker.periods.assumed import LIST_ASSUMED_HOW
+    from tracker.reports import LIST_ASSUMED_HOW
 
     before = "unrated" if t.rating_before is None else str(t.rating_before)
     k = "-" if t.k is None else str(t.k)
@@ -189,7 +218,7 @@ def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
             f"  {n} of the games already in the period {'has' if n == 1 else 'have'} no time "
             f"control: put on this list {LIST_ASSUMED_HOW}"
         )
-    gap = t.gap_text(who)
+    gap = gap_text(t, who)
     if gap is not None:
         lines.append(f"  Assumed: {gap}.")
     opps = set(t.opponents)

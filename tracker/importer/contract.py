@@ -9,9 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
-from tracker.model import RatingList, RawGame
-from tracker.store.games import ForeignFideId
-from tracker.store.imports import ImportRecord
+from tracker.model import ForeignFideId, ImportRecord, RatingList, RawGame
 
 
 class Source(Protocol):

@@ -1,6 +1,6 @@
 """FIDE's list files from its download folder, over HTTP, into a cache folder: the only
 module of tracker that reaches the network (`tracker official fetch`, through
-tracker.usecases.fetch), with the standard library only (urllib).
+tracker.app.fetch), with the standard library only (urllib).
 
 `ListFetcher(settings).get(rating_list, period)` gives one month's list file: from the cache
 when it is there (a month is downloaded once), else downloaded from `settings.base_url`

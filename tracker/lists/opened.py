@@ -250,7 +250,7 @@ class OpenedList:
 
     def skip_row(self, line: int, message: str) -> None:
         """A row its caller skips for what the reader cannot judge (a rating below the
-        floor of the list's month: tracker.usecases.official), said and counted as a
+        floor of the list's month: tracker.app.official), said and counted as a
         malformed row is (`problems`, `problem_count`, MAX_PROBLEMS)."""
         self._problem(line, f"{message}; {'<player>' if self.format == 'xml' else 'line'} skipped")
 

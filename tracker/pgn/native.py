@@ -13,7 +13,6 @@ does, with the same result (tests/test_pgn_native.py runs both).
 
 from __future__ import annotations
 
-import importlib
 import os
 from dataclasses import fields
 from typing import Any, Protocol, cast
@@ -76,7 +75,7 @@ def load() -> Speedups | None:
     if pure_python():
         return None
     try:
-        module = importlib.import_module("tracker.pgn._speedups")
+        import tracker.pgn._speedups as module  # type: ignore[import-not-found]
     except ImportError:
         return None
     if getattr(module, "VERSION", None) != VERSION or stale(getattr(module, "__file__", None)):

@@ -13,7 +13,7 @@ other code imports from `tracker.reports` are re-exported here from the modules 
 
 from __future__ import annotations
 
-from tracker.periods.assumed import list_assumed_games
+from tracker.periods.assumed import LIST_ASSUMED_HOW, list_assumed_games
 from tracker.reports.explain import EXPLAIN_COLUMNS, explain_games, explain_lines, ignored_lines
 from tracker.reports.export import (
     EVENT_COLUMNS,
@@ -69,6 +69,7 @@ __all__ = [
     "GAME_COLUMNS",
     "HISTORY_COLUMNS",
     "HISTORY_OPTIONAL",
+    "LIST_ASSUMED_HOW",
     "OPEN_MARGIN_DAYS",
     "RULE",
     "NextReport",

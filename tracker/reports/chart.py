@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from tracker.app.histories import PlayerHistory
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import PeriodRow, Replay, previous_list
 from tracker.periods.rows import Source
@@ -27,7 +28,6 @@ from tracker.reports import (
     plural,
     tournament_figures,
 )
-from tracker.usecases.histories import PlayerHistory
 
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 

@@ -1,4 +1,4 @@
-"""A club's list (`tracker club`): the one place that words tracker.usecases.club's players.
+"""A club's list (`tracker club`): the one place that words tracker.app.club's players.
 Each player's replay is read with `next_report`, as `tracker next` reads it: the last
 official rating (else the rating the replay starts from, and where from), the rating
 expected on the next list, the change and the games counted since, and what it assumed.
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from tracker.app.club import Chosen, ClubList, ClubPlayer, LeftOut, LeftOutWhy
 from tracker.model import Period, PlayerRef
 from tracker.periods import Assumption
 from tracker.periods.assumed import list_assumed_games
 from tracker.reports.nextlist import NextReport, next_report
 from tracker.reports.text import fmt_signed
-from tracker.usecases.club import Chosen, ClubList, ClubPlayer, LeftOut, LeftOutWhy
 
 
 class Order(StrEnum):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
+from tracker.app.club import ClubList
 from tracker.reports.club import (
     TABLE_HEADERS,
     TABLE_RIGHT,
@@ -23,7 +24,6 @@ from tracker.reports.club import (
     table_cells,
 )
 from tracker.reports.pagestyle import CSS, esc, prose
-from tracker.usecases.club import ClubList
 
 PAGE_CSS = (
     CSS

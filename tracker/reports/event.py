@@ -1,5 +1,5 @@
 """A tournament as FIDE's tournament report shows it (`tracker event show`, `tracker report
---event`): the one place that words tracker.usecases.event_show's rows. `event_rows` is the
+--event`): the one place that words tracker.app.event_show's rows. `event_rows` is the
 shape of the JSON and CSV (EVENT_SHOW_COLUMNS), `event_table` the table, `event_notes` the
 lines under it; the HTML page (`tracker report --event`) is tracker.reports.eventpage."""
 
@@ -11,15 +11,15 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from tracker.periods import RoSource
-from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
-from tracker.usecases.event_show import (
+from tracker.app.event_show import (
     EventPlayer,
     EventShow,
     EventStatus,
     FirstProgress,
     GameNotCounted,
 )
+from tracker.periods import RoSource
+from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
 
 
 class Order(StrEnum):

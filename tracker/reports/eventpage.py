@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
+from tracker.app.event_show import EventPlayer, EventShow, EventStatus
 from tracker.reports.event import (
     TABLE_HEADERS,
     TABLE_RIGHT,
@@ -22,7 +23,6 @@ from tracker.reports.event import (
 )
 from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.text import fmt_points, fmt_signed
-from tracker.usecases.event_show import EventPlayer, EventShow, EventStatus
 
 # --- the page ----------------------------------------------------------------------------
 

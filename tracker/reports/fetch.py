@@ -7,9 +7,7 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Sequence
 
-from tracker.model import Period, RatingList
-from tracker.reports.text import plural
-from tracker.usecases.fetch import (
+from tracker.app.fetch import (
     ARCHIVE_FROM,
     FIDE_DOWNLOADS,
     MAX_UNZIPPED,
@@ -21,6 +19,8 @@ from tracker.usecases.fetch import (
     Why,
     default_cache,
 )
+from tracker.model import Period, RatingList
+from tracker.reports.text import plural
 
 NAMES_SHOWN = 12
 """The months a summing-up line names one by one (the others are counted)."""

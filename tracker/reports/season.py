@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from tracker.app.histories import PlayerHistory
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Replay
 from tracker.periods.rows import Source
@@ -48,7 +49,6 @@ from tracker.reports.chart import (
 )
 from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.plot import chart_svg
-from tracker.usecases.histories import PlayerHistory
 
 
 def _table(

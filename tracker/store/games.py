@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, exists, func, insert, or_, select, update
@@ -25,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from tracker.errors import DatabaseError
 from tracker.identity.names import NamesApart, names_apart
 from tracker.identity.tournaments import Grouping, merges
-from tracker.model import GAME_ROW_FIELDS, PreparedGame
+from tracker.model import GAME_ROW_FIELDS, ForeignFideId, PreparedGame
 from tracker.store.db import (
     Store,
     chunks,
@@ -42,7 +41,6 @@ __all__ = [
     "DEFER_INDEXES_AFTER",
     "MAX_CACHED",
     "MAX_FOREIGN",
-    "ForeignFideId",
     "GameWriter",
 ]
 
@@ -53,23 +51,6 @@ MAX_CACHED = 100_000  # player keys kept in memory during an import (a quarter: 
 
 _CLASH_CHUNK = 300  # games per duplicate lookup (3 parameters each: under SQLite's old 999)
 MAX_FOREIGN = 200  # names with another player's FIDE ID kept per source (all are counted)
-
-
-@dataclass
-class ForeignFideId:
-    """A player a game names with a FIDE ID tag (`side`: "White" or "Black") that a player of
-    another name holds (`holder`; `apart`: why the names are not one person's, by
-    tracker.identity.names.names_apart): the game was filed under the name, without the
-    FIDE ID, and nothing merged. `line`: the first such game's; `games`: how many of the
-    source's games name them so."""
-
-    line: int
-    side: str
-    name: str
-    fide_id: int
-    holder: str
-    apart: NamesApart
-    games: int = 1
 
 
 # A games row as the writer inserts it: what it resolved, then the PreparedGame's own fields.

@@ -5,7 +5,6 @@ The writer of an import is tracker.store.games.
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +14,7 @@ from sqlalchemy.exc import OperationalError
 
 from tracker.errors import DatabaseError, NotFound
 from tracker.identity.tournaments import TAG_YEAR_MONTH
+from tracker.model import ImportRecord
 from tracker.store.db import Store, chunks, is_busy, lock_for_writing, one_line
 from tracker.store.schema import (
     games,
@@ -25,21 +25,6 @@ from tracker.store.schema import (
     ro_overrides,
     tournaments,
 )
-
-
-@dataclass(frozen=True)
-class ImportRecord:
-    """A row of `tracker imports`."""
-
-    id: int
-    source: str
-    content_hash: str
-    started_at: dt.datetime
-    finished_at: dt.datetime | None
-    games_read: int
-    games_added: int
-    duplicates: int
-    problems: int
 
 
 def find_import(store: Store, content_hash: str) -> ImportRecord | None:

@@ -403,7 +403,7 @@ def record_override(
     that was never rated, `ro=(player_id, rating)` records the Ro FIDE used for that player
     (rating None removes it). Arguments left UNSET are unchanged. Whether the list can
     rate the tournament is the rules' question (tracker.periods.check_pin), asked by the use
-    case (tracker.usecases.events) before this records it.
+    case (tracker.app.events) before this records it.
     """
     get_tournament(store, tournament_id)  # NotFound with a clear sentence
     values: dict[str, object] = {}

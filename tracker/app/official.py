@@ -8,7 +8,7 @@ imports them one file per transaction and yields what each file gave (`FileOutco
 one bad file of several does not stop the others. The reading is tracker.lists', the
 writing tracker.store.official's; this module is the use case between them and prints
 nothing. How the players known only by name are found in a list's bytes before its rows are
-cut (`name_sieve`): docs/architecture.md, section tracker/usecases/.
+cut (`name_sieve`): docs/architecture.md, section tracker/app/.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 the next list and the games since.
 
 No second engine: each player's facts go through the replay of `tracker next`
-(tracker.usecases.histories.list_inputs, tracker.periods.replay), read a few hundred players
+(tracker.app.histories.list_inputs, tracker.periods.replay), read a few hundred players
 at a time (tracker.store.reading.facts_of_players, one lookup of the opponents on the
 imported lists per batch); tracker.reports.club reads each replay with `next_report`, as
 `tracker next` does. Who is chosen: every player the database tracks
@@ -20,6 +20,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import BinaryIO
 
+from tracker.app.histories import list_inputs, opponent_lists
 from tracker.errors import BadInput, NotFound
 from tracker.model import OfficialEntry, PlayerRef, RatingList
 from tracker.periods import Replay, replay
@@ -27,7 +28,6 @@ from tracker.store import Store
 from tracker.store.club import Candidate, players_of_fide_ids, tracked_players
 from tracker.store.players import MAX_FIDE_ID_DIGITS
 from tracker.store.reading import facts_of_players, official_of_players
-from tracker.usecases.histories import list_inputs, opponent_lists
 
 __all__ = [
     "BATCH",

@@ -38,7 +38,6 @@ from tracker.periods import (
     default_period,
     replay,
 )
-from tracker.reports.text import months_text
 
 if TYPE_CHECKING:
     from tracker.store import Store
@@ -102,31 +101,12 @@ class TargetOut:
             return None
         return (self.period.year - last.year) * 12 + self.period.month - last.month
 
-    def gap_text(self, who: str = "ID") -> str | None:
-        """What the answer rests on when the last data is GAP_MONTHS or more before the
-        target list (`who`: how a command names the player), else None."""
+    @property
+    def data_gap(self) -> int | None:
+        """The months from the last data to the target list when they are GAP_MONTHS or
+        more (the answer rests on a rating carried over that long), else None."""
         months = self.months_since_data
-        if months is None or months < GAP_MONTHS:
-            return None
-        what = (
-            f"the last games are on the {self.last_games} list"
-            if self.last_games is not None and self.last_games == self.last_data
-            else f"the last official rating is of the {self.last_official} list"
-        )
-        span = months_text(months)
-        before = "unrated" if self.rating_before is None else str(self.rating_before)
-        how = (
-            "carried over from then"
-            if self.rating_at_last_data == self.rating_before
-            else f"the {self.rating_at_last_data} of then with FIDE's one-off adjustments since"
-        )
-        return (
-            f"{what}, {span} before the {self.period} list: the rating before ({before}) "
-            f"is {how}, assumed (no games since, no later official rating); record the "
-            f"latest official rating with `tracker official add {who} --list "
-            f"{self.rating_list} --period YYYY-MM --rating R` and import the "
-            "games since"
-        )
+        return None if months is None or months < GAP_MONTHS else months
 
     @property
     def reachable(self) -> bool:
@@ -456,8 +436,8 @@ class TargetQuestion:
 
 def target(store: Store, player: PlayerRef, question: TargetQuestion) -> TargetOut:
     """`needed_score_replayed` over the player's facts in the store (the replay of
-    `tracker history`, standard first for rapid and blitz: tracker.usecases.histories)."""
-    from tracker.usecases.histories import inputs_for
+    `tracker history`, standard first for rapid and blitz: tracker.app.histories)."""
+    from tracker.app.histories import inputs_for
 
     rl = question.rating_list
     inputs = inputs_for(store, player.id, [rl])[rl]

@@ -1,7 +1,7 @@
 """`tracker official fetch`: which list files the database needs, fetched from FIDE's
 download folder into the cache (tracker.lists.fetch, the one module that reaches the
 network), then imported as `official import` imports a file
-(tracker.usecases.official.import_lists).
+(tracker.app.official.import_lists).
 
 What is needed (`needed_lists`): for every dated tournament not excluded, the list in force
 at its start, on the tournament's list (its opponents are rated with it); for the tracked
@@ -19,6 +19,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from tracker.app.histories import load_history
+from tracker.app.official import (
+    FileOutcome,
+    ListTarget,
+    import_lists,
+    latest_published,
+    list_month_problem,
+)
 from tracker.errors import BadInput, NotFound
 from tracker.lists.fetch import (
     ARCHIVE_FROM,
@@ -41,14 +49,6 @@ from tracker.periods import list_in_force
 from tracker.store import Store
 from tracker.store.players import me
 from tracker.store.reading import tournament_starts
-from tracker.usecases.histories import load_history
-from tracker.usecases.official import (
-    FileOutcome,
-    ListTarget,
-    import_lists,
-    latest_published,
-    list_month_problem,
-)
 
 __all__ = [
     "ARCHIVE_FROM",

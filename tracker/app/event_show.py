@@ -2,7 +2,7 @@
 the event rated as the replay rates that player, with that tournament's part of the period.
 
 No second rating engine: each player's facts go through the replay of `tracker explain`
-(tracker.usecases.histories.list_inputs, tracker.periods.replay), read for all the players
+(tracker.app.histories.list_inputs, tracker.periods.replay), read for all the players
 at once (tracker.store.reading.facts_of_players, one lookup of the opponents on the imported
 lists); the tournament's unit, its period row and its plan give Ro (and where it came from),
 K, the games counted, the points, the expected score, K x (W - We) and the performance, so
@@ -20,6 +20,7 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
+from tracker.app.histories import list_inputs, opponent_lists
 from tracker.errors import BadInput, NotFound
 from tracker.fide import edition_for
 from tracker.fide.performance import performance_rating
@@ -40,7 +41,6 @@ from tracker.periods import (
 from tracker.store import Store
 from tracker.store.events import TournamentSummary, list_counts, players_of, tournament_summaries
 from tracker.store.reading import facts_of_players, get_tournament, official_of_players
-from tracker.usecases.histories import list_inputs, opponent_lists
 
 __all__ = [
     "CANDIDATES_SHOWN",

@@ -1,0 +1,226 @@
+"""What `tracker import` says (moved from the command line, word for word): each source's
+line and warnings as it is done, the summary of the run and what the names, the dates and
+the lists imported left to do (`ImportOutcome`), and the lines of an import stopped by
+Ctrl-C or by a closed standard output."""
+
+from __future__ import annotations
+
+import shlex
+
+from tracker.app.importing import ImportReport, Interrupted, SourceReport
+from tracker.app.imports import AssumedKinds, UndatedTournament, Unlisted
+from tracker.identity.names import NamesApart
+from tracker.model import RatingList
+
+PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
+UNDATED_SHOWN = 5  # undated tournaments named in the import summary (the rest are counted)
+
+
+def _n(value: int, word: str) -> str:
+    return f"{value:,} {word}" + ("" if value == 1 else "s")
+
+
+def failed_files(failed: int, of: int) -> str:
+    """ "the file could not be imported", "1 of 3 files could not be imported"."""
+    if of == 1:
+        return "the file could not be imported"
+    return f"{failed:,} of {of:,} files could not be imported"
+
+
+def names_apart_said(apart: NamesApart, other: str) -> str:
+    """Why a FIDE ID's holder is not taken for a player of that name, as a clause on the
+    holder: "whose surname is not X's", "whose given names are not X's"."""
+    part = "surname is" if apart is NamesApart.SURNAME else "given names are"
+    return f"whose {part} not {other}'s"
+
+
+def source_line(s: SourceReport, *, strict: bool = False) -> str:
+    """A source done: read, added, already imported, or why it was not imported."""
+    if s.already is not None:
+        when = s.already.started_at.strftime("%Y-%m-%d %H:%M")
+        same = "" if s.already.source == s.name else f" as {s.already.source}"
+        if s.checked:
+            return (
+                f"{s.name}: already imported on {when} UTC{same} with problems; checked "
+                "again with --strict: no problem now, nothing added"
+            )
+        clean = " (imported then without a problem)" if strict else ""
+        return f"{s.name}: already imported on {when} UTC{same}, nothing added{clean}"
+    if s.error is not None:
+        error = s.error.removeprefix(f"{s.name}: ")
+        return f"{s.name}: not imported: {error}"
+    parts = [f"{s.name}: {_n(s.games_read, 'game')} read", f"{s.added:,} added"]
+    if s.duplicates:
+        parts.append(f"{s.duplicates:,} already stored")
+    if s.skipped:
+        parts.append(f"{s.skipped:,} skipped")
+    if s.problem_count:
+        parts.append(_n(s.problem_count, "problem"))
+    return ", ".join(parts)
+
+
+def foreign_ids_said(s: SourceReport) -> list[str]:
+    """Each name of the source given another player's FIDE ID (the game filed under the
+    name, nothing merged), with the command that merges them if they are one (the command
+    line shows each as a warning)."""
+    said = []
+    for f in s.foreign_ids:
+        more = f.games - 1
+        also = ""
+        if more:
+            games = f"{more:,} more {'game' if more == 1 else 'games'} of the file"
+            also = f" (so {'is' if more == 1 else 'are'} {games})"
+        said.append(
+            f"{s.name}:{f.line}: {f.side} {f.name} has {f.side}FideId {f.fide_id}, the FIDE ID "
+            f"of {f.holder}, {names_apart_said(f.apart, f.name)}: the game is filed under "
+            f"{f.name}, without the FIDE ID{also}; if they are one person, `tracker player "
+            f"merge {f.fide_id} {shlex.quote(f.name)}` makes them one"
+        )
+    return said
+
+
+def foreign_more_line(s: SourceReport) -> str | None:
+    """The games of the source naming a player with another player's FIDE ID beyond the
+    names `foreign_ids_said` gives, counted (None: none)."""
+    if not s.foreign_more:
+        return None
+    return (
+        f"warning: {s.name}: {s.foreign_more:,} more "
+        f"{'game names' if s.foreign_more == 1 else 'games name'} a player with the FIDE "
+        "ID of a player of another name (not shown): filed under the names"
+    )
+
+
+def closed_line(report: ImportReport, *, full: bool) -> str:
+    """What an import whose standard output closed (`| head`) did all the same (`full`:
+    it could not be written, a full disk)."""
+    stored = sum(1 for s in report.sources if s.error is None)
+    what = (
+        "could not be written before the end (a full disk?)"
+        if full
+        else "was closed before the end (a `| head`?)"
+    )
+    return (
+        f"note: standard output {what}; the import went "
+        f"on: {_n(stored, 'file')} of {len(report.sources)} stored or already imported, "
+        f"{_n(report.total('added'), 'game')} added (`tracker imports` lists them)"
+    )
+
+
+def interrupted_line(stop: Interrupted) -> str:
+    """What Ctrl-C left: the source it stopped (rolled back) and the ones done before it."""
+    done = [s for s in stop.report.sources if s.error is None]
+    if stop.source is None:
+        return (
+            f"interrupted: {_n(len(done), 'file')} stored (or already imported); "
+            "the rest was not imported"
+        )
+    before = (
+        ""
+        if not done
+        else f"; {_n(len(done), 'file')} before it {'is' if len(done) == 1 else 'are'} stored"
+    )
+    return f"interrupted: {stop.source} was not imported (nothing of it stored){before}"
+
+
+def hidden_problems_line(report: ImportReport, shown: int) -> str | None:
+    """The problems of the run beyond the `shown` ones printed, counted (None: none)."""
+    hidden = report.total("problem_count") - shown
+    if hidden <= 0:
+        return None
+    return (
+        f"warning: {hidden:,} more {'problem' if hidden == 1 else 'problems'} not "
+        f"shown (only the first {PROBLEMS_SHOWN} of a run are printed)"
+    )
+
+
+def summary_lines(report: ImportReport, default_list: RatingList | None) -> list[str]:
+    """The run in numbers, the games not counted for rating and the games put on a list by
+    assumption (or by --list)."""
+    files = len(report.sources)
+    already = sum(1 for s in report.sources if s.already is not None)
+    summary = [
+        f"{_n(files, 'file')}",
+        f"{_n(report.total('games_read'), 'game')} read",
+        f"{report.total('added'):,} added",
+        f"{report.total('duplicates'):,} duplicates skipped",
+    ]
+    if already:
+        summary.append(f"{already:,} already imported")
+    if report.total("skipped"):
+        summary.append(f"{_n(report.total('skipped'), 'game')} not stored (problems)")
+    summary.append(_n(report.total("problem_count"), "problem"))
+    lines = [", ".join(summary)]
+    not_rated = report.not_rated
+    if not_rated:
+        reasons = ", ".join(f"{reason} {n:,}" for reason, n in sorted(not_rated.items()))
+        lines.append(f"not counted for rating: {reasons}")
+    assumed = report.total("list_assumed")
+    if assumed:
+        if default_list is not None:
+            lines.append(
+                f"no time control: {_n(assumed, 'game')} put on the {default_list} list (--list)"
+            )
+        else:
+            lines.append(
+                f"no time control: {_n(assumed, 'game')} put on a list by assumption "
+                "(standard, or blitz/rapid when the event name says so); --list "
+                "states it"
+            )
+    return lines
+
+
+def assumed_kinds_line(kinds: AssumedKinds, default_list: RatingList | None) -> str | None:
+    """What the event and round names of the games added without a time control said: a
+    list, or never rated and why. None when they said nothing (the line above says
+    standard, or --list)."""
+    by_list, never = kinds.by_list, kinds.never
+    named = (
+        {}
+        if default_list is not None
+        else {lst: n for lst, n in by_list.items() if lst != RatingList.STANDARD.value}
+    )
+    if not named and not never:
+        return None
+    parts = [", ".join(f"{lst} {n:,}" for lst, n in sorted(named.items()))] if named else []
+    if never:
+        parts.append("not rated: " + ", ".join(f"{r} {n:,}" for r, n in sorted(never.items())))
+    rest = by_list.get(RatingList.STANDARD.value, 0) if default_list is None else 0
+    if rest:
+        parts.append(f"standard {rest:,} (the name says nothing)")
+    return (
+        f"by the event or round name, of the games added: {'; '.join(parts)} "
+        "(`tracker event set ID --list LIST` or `--exclude` corrects a tournament)"
+    )
+
+
+def undated_lines(undated: list[UndatedTournament]) -> list[str]:
+    """The tournaments the games added left in no period (no usable date, no dated
+    tournament of the same event and site to join), each with the command that dates it."""
+    if not undated:
+        return []
+    games = sum(u.games for u in undated)
+    lines = [
+        f"no date: {_n(games, 'game')} in {_n(len(undated), 'tournament')} in no "
+        "period (no dated tournament of the same event and site); say which list "
+        "rated each:"
+    ]
+    lines += [
+        f"  {u.command}  ({u.event}, {u.site}: {_n(u.games, 'game')})"
+        for u in undated[:UNDATED_SHOWN]
+    ]
+    if len(undated) > UNDATED_SHOWN:
+        lines.append(f"  and {len(undated) - UNDATED_SHOWN:,} more (`tracker event list`)")
+    return lines
+
+
+def unlisted_line(u: Unlisted) -> str:
+    """The players of the games added that no list imported so far looked up (they came
+    after the lists): their games keep the Elo tags until the lists are imported again."""
+    files = u.files
+    shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return (
+        f"{u.rating_list} lists: {_n(u.players, 'player')} of these games came after the "
+        f"lists imported ({shown}): their opponents' ratings are the Elo tags until "
+        "`tracker official import` reads those lists again"
+    )
