@@ -304,6 +304,36 @@ def test_check_names_the_missing_games_by_fides_count(
     ) in text.splitlines()
 
 
+def test_check_counts_a_game_left_out_among_those_the_files_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All 11 of Ocelak's games are in the files, but one opponent has no Elo tag and the
+    excerpt of March lacks him: the replay leaves that game out (an unrated opponent). FIDE
+    rated 11: check says the files hold the game and the replay left it out, not "import the
+    missing tournament" (importing the file again adds nothing)."""
+    fide_id, (name, _) = next(iter(sorted(_opponents().items())))
+    text = _games().decode("utf-8")
+    for side in ("White", "Black"):  # the opponent's Elo tags out, wherever he plays
+        text = re.sub(
+            rf'(\[{side} "{re.escape(name)}"\]\n(?:\[(?!{side}Elo)[^\n]*\n)*)\[{side}Elo "\d+"\]\n',
+            r"\1",
+            text,
+        )
+    assert f'FideId "{fide_id}"' in text
+    pgn = tmp_path / "untagged.pgn"
+    pgn.write_text(text, encoding="utf-8")
+    db = _season(tmp_path / "untagged", capsys, monkeypatch)
+    _cli(capsys, monkeypatch, "imports", "remove", "1", "--db", db)
+    _cli(capsys, monkeypatch, "import", str(pgn), "--db", db, "--player", str(ME[0]), "--quiet")
+    march = _write(tmp_path / "standard_mar22frl.txt", [_row(ME[0], ME[1], ME[2], None, 40)], MAR22)
+    april = _write(tmp_path / "standard_apr22frl.txt", [_row(ME[0], ME[1], 2001, 11, 40)], APR22)
+    _cli(capsys, monkeypatch, "official", "import", str(march), str(april), "--db", db)
+    (report,) = json.loads(_cli_code(capsys, monkeypatch, "check", "--db", db, "-f", "json"))
+    (row,) = [r for r in report["rows"] if r["period"] == str(APR22)]
+    assert row["games_count"]["replay"] == 10
+    assert (row["games_count"]["step"], row["games_count"]["left_out"]) == ("left-out", 1)
+
+
 def _cli_code(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
 ) -> str:

@@ -399,7 +399,12 @@ def games_count(
     if entry.games is None or entry.games == row.games:
         return None
     first = causes[0] if causes else None
-    left_out = len(row.not_counted)
+    # the period's games the replay left out: before the engine (a name, the schedule...)
+    # and by it (an opponent without a rating, given to it and not counted)
+    by_engine = sum(
+        1 for t in (row.out.tournaments if row.out else ()) for g in t.games if not g.counted
+    )
+    left_out = len(row.not_counted) + by_engine
     if (
         first is not None
         and first.kind in MOVES
