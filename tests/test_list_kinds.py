@@ -332,6 +332,10 @@ def test_check_counts_a_game_left_out_among_those_the_files_hold(
     (row,) = [r for r in report["rows"] if r["period"] == str(APR22)]
     assert row["games_count"]["replay"] == 10
     assert (row["games_count"]["step"], row["games_count"]["left_out"]) == ("left-out", 1)
+    text = _cli(capsys, monkeypatch, "explain", str(APR22), "--db", db)
+    assert (
+        "10 by their Elo tags, 1 without a rating (no Elo tag): not counted" in text
+    )  # (explain counted the untagged one among the tags)
 
 
 def _cli_code(

@@ -239,13 +239,20 @@ def _lists_lines(
     rl = plan.unit.rating_list
     for force, facts in sorted(lacked.items()):
         ways: dict[Period | None, int] = {}
+        untagged = 0  # (no list before it rated them, nor a tag: not counted)
         for f in facts:
+            if f.opponent_list is None and f.opponent_elo is None:
+                untagged += 1
+                continue
             ways[f.opponent_list] = ways.get(f.opponent_list, 0) + 1
         how = ", ".join(
-            f"{n} by the {used} list"
-            if used is not None
-            else f"{n} by {'the Elo tag' if n == 1 else 'their Elo tags'}"
-            for used, n in ways.items()
+            [
+                f"{n} by the {used} list"
+                if used is not None
+                else f"{n} by {'the Elo tag' if n == 1 else 'their Elo tags'}"
+                for used, n in ways.items()
+            ]
+            + ([f"{untagged} without a rating (no Elo tag): not counted"] if untagged else [])
         )
         lines.append(
             f"{indent}not on the {rl} {force} list (an excerpt: it says nothing of the players "
