@@ -236,5 +236,11 @@ def test_ctrl_c_while_a_command_loads_is_exit_130(
             finished += 1
         else:
             assert (code, err) == (130, "interrupted\n"), (delay, code, err)
-    assert finished >= 1 and sum(c == 130 for _, c in seen) >= len(SIGINT_DELAYS), seen
+    # Every signal before the command's end interrupted it; a fast machine ends `history`
+    # within the listed delays, a slow one later: what counts is that the loading, the first
+    # delays, was interrupted every time, and that the command did end at some delay.
+    codes = [c for _, c in seen]
+    first_done = codes.index(0) if 0 in codes else len(codes)
+    assert finished >= 1 and first_done >= 3, seen
+    assert all(c == 130 for c in codes[:first_done]), seen
     print(f"{args[0]}: " + ", ".join(f"{d:.3f}s->{c}" for d, c in seen))
