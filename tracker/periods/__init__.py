@@ -6,8 +6,9 @@ rules come from tracker.fide; nothing here reads a file or a database. The publi
 `PeriodRow` a period); how the loop runs and the policies it adds are in
 docs/architecture.md, section tracker/periods/.
 
-Modules: `facts` (what comes in, the list calendar, grouping into units), `rows` (what comes
-out), `replay` (the loop, in named steps), `state` (what the loop knows between periods; it
+Modules: `inputs` (what comes in), `grouping` (a list's tournaments on their periods),
+`policies` (what the replay assumes), `rows` (what comes out), `replay` (the loop, in named
+steps), `state` (what the loop knows between periods; it
 changes only through its own methods), `plans` (how a tournament enters its period: the games
 counted, its Ro), `tags` (the player's Elo tags as evidence), `pins` (which list a tournament
 may be pinned to).
@@ -15,26 +16,18 @@ may be pinned to).
 
 from __future__ import annotations
 
-from tracker.periods.facts import (
-    ASSUMED_GAMES_WHEN_ESTABLISHED,
-    PLAYER_FACTS_LISTS,
-    GameFact,
-    PlayerInfo,
-    ReplayInputs,
-    TournamentFact,
-    Unit,
-    assign_units,
+from tracker.fide.calendar import (
     default_period,
-    game_facts,
-    game_list,
     is_list_month,
     list_in_force,
     next_list,
     previous_list,
     replay_from,
-    too_early_reason,
 )
+from tracker.periods.grouping import Unit, assign_units, game_list, too_early_reason
+from tracker.periods.inputs import GameFact, PlayerInfo, ReplayInputs, TournamentFact, game_facts
 from tracker.periods.pins import check_pin
+from tracker.periods.policies import ASSUMED_GAMES_WHEN_ESTABLISHED, PLAYER_FACTS_LISTS
 from tracker.periods.replay import replay
 from tracker.periods.rows import (
     Assumption,

@@ -12,9 +12,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tracker.fide.calendar import previous_list
 from tracker.fide.eventnames import NAME_REASONS
 from tracker.model import NotRated, Period, RatingList
-from tracker.periods.facts import GameFact, Unit, previous_list
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact
 from tracker.periods.rows import NotCounted, PeriodRow, TournamentPlan
 
 LIST_ASSUMED_HOW = (

@@ -10,19 +10,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from tracker.fide import GameIn, TournamentIn
+from tracker.fide.calendar import list_in_force, previous_list, replay_from
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import ListKind, ListStatus, NotRated, OfficialEntry, Period, RatingList
-from tracker.periods.facts import (
-    TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
-    GameFact,
-    Unit,
-    list_in_force,
-    previous_list,
-    replay_from,
-    too_early_reason,
-    too_late_reason,
-)
+from tracker.periods.grouping import Unit, too_early_reason, too_late_reason
+from tracker.periods.inputs import GameFact
+from tracker.periods.policies import TAG_OF_A_FAST_LIST_IS_THE_STANDARD
 from tracker.periods.rows import NotCounted, RoSource, TournamentPlan
 from tracker.periods.schedule import not_standard
 from tracker.periods.state import ReplayState

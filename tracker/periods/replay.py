@@ -28,18 +28,11 @@ from tracker.fide import (
     seeded_facts,
     seeds_from_standard,
 )
+from tracker.fide.calendar import is_list_month, next_list, replay_from
 from tracker.fide.editions import FirstFormula
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods.facts import (
-    TAG_IS_EVIDENCE_OF_THE_LIST,
-    ReplayInputs,
-    Unit,
-    assign_units,
-    is_list_month,
-    next_list,
-    replay_from,
-    stored_twice,
-)
+from tracker.periods.grouping import Unit, assign_units, stored_twice
+from tracker.periods.inputs import ReplayInputs
 from tracker.periods.plans import (
     StandardOf,
     placed,
@@ -47,6 +40,7 @@ from tracker.periods.plans import (
     rated_by_the_lists,
     unit_start,
 )
+from tracker.periods.policies import TAG_IS_EVIDENCE_OF_THE_LIST
 from tracker.periods.rows import (
     NotCounted,
     PeriodRow,

@@ -10,7 +10,8 @@ from fractions import Fraction
 
 from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
 from tracker.model import ListKind, OfficialEntry, Period, RatingList
-from tracker.periods.facts import GameFact, Unit
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class PeriodRow:
     seeded: bool = False
     # the standard rating of the same list (rapid/blitz: the Oct 2022 raise compares with it)
     standard_rating: int | None = None
-    # games that look like one game stored twice (also in `notes`; periods.facts.stored_twice)
+    # games that look like one game stored twice (also in `notes`; periods.grouping.stored_twice)
     twice: tuple[str, ...] = ()
     # the player's own Elo tag in the tournaments that started under this list (the rating
     # of this list as the organisers printed it), when no official entry covers the list

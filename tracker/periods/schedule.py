@@ -4,7 +4,7 @@ player played a day, against whom, in which round.
 Most files carry no TimeControl tag, and the name of an event does not always say its speed.
 Its schedule often does: no standard event plays four rounds a day, nor two games a day of
 one match; a play-off played one game a day is classical. The readings here are policies
-(tracker.periods.facts) and each game put off the standard list carries its reason.
+(tracker.periods.policies) and each game put off the standard list carries its reason.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from dataclasses import replace
 
 from tracker.fide.eventnames import TIE_BREAK
 from tracker.model import RatingList
-from tracker.periods.facts import (
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact, TournamentFact
+from tracker.periods.policies import (
     FAST_EVENT_DAYS,
     GAMES_A_DAY_FAST_EVENT,
     GAMES_A_DAY_NOT_STANDARD,
@@ -25,9 +27,6 @@ from tracker.periods.facts import (
     ONE_A_DAY_PLAYOFF_IS_CLASSICAL,
     PLAYOFF_DAYS_ONE_A_DAY,
     WRONG_DATE_ONE_GAME_DAYS,
-    GameFact,
-    TournamentFact,
-    Unit,
 )
 
 _ROUND = re.compile(r"\s*(\d+)(?:\.(\d+(?:\.\d+)*))?\s*$")

@@ -11,19 +11,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from tracker.fide import PeriodOut, PlayerFacts, TournamentIn, derive_k, edition_for, policies
+from tracker.fide.calendar import list_in_force, next_list, previous_list, replay_from
 from tracker.model import MAX_K, OfficialEntry, Period, RatingList
-from tracker.periods.facts import (
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact, ReplayInputs
+from tracker.periods.policies import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
     GAMES_COMPLETED_WHEN_UNKNOWN,
     PEAK_FOR_2400_QUESTION,
     PLAYER_FACTS_LISTS,
-    GameFact,
-    ReplayInputs,
-    Unit,
-    list_in_force,
-    next_list,
-    previous_list,
-    replay_from,
 )
 from tracker.periods.rows import Assumption
 

@@ -9,18 +9,16 @@ import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from tracker.fide.calendar import list_in_force
 from tracker.model import Period, RatingList
-from tracker.periods.facts import (
+from tracker.periods.grouping import Unit, assign_units
+from tracker.periods.inputs import GameFact, ReplayInputs
+from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
+from tracker.periods.policies import (
     EVIDENCE_OF_NEVER_RATED,
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
     TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE,
-    GameFact,
-    ReplayInputs,
-    Unit,
-    assign_units,
-    list_in_force,
 )
-from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
 
 
 def start_tag(

@@ -10,10 +10,10 @@ from typing import Any
 
 from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut
+from tracker.fide.calendar import is_list_month
 from tracker.model import ListKind, Period, PlayerRef
 from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
 from tracker.periods.assumed import LIST_ASSUMED_HOW, list_assumed_games
-from tracker.periods.facts import is_list_month
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import (
     assumption_text,

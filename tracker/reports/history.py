@@ -20,7 +20,7 @@ from tracker.periods.assumed import (
     list_assumed_games,
     not_counted_counts,
 )
-from tracker.periods.facts import TOO_LATE
+from tracker.periods.grouping import TOO_LATE
 from tracker.reports.figures import counted_results
 from tracker.reports.text import (
     fmt_int,
