@@ -34,6 +34,7 @@ OWNERS = {
 }
 PURE = (
     "tracker.model",
+    "tracker.advice",
     "tracker.fide",
     "tracker.periods",
     "tracker.identity",

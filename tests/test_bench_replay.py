@@ -128,15 +128,16 @@ def test_check_all_equals_check_player_one_by_one(
     season: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import tracker.check
+    from tracker.reports.check import check_json
 
     one_by_one = [r for pid in players_by_name(season) for r in check_player(season, pid)]
     assert one_by_one
-    expected = [r.to_json() for r in one_by_one]
-    assert [r.to_json() for r in check_all(season)] == expected
+    expected = [check_json(r) for r in one_by_one]
+    assert [check_json(r) for r in check_all(season)] == expected
     monkeypatch.setattr(tracker.check, "CHUNK", 7)  # several chunks, two processes
     seen: list[tuple[int, int]] = []
     got = check_all(season, jobs=2, progress=lambda done, total: seen.append((done, total)))
-    assert [r.to_json() for r in got] == expected
+    assert [check_json(r) for r in got] == expected
     assert seen[-1] == (len(players_by_name(season)),) * 2
 
 

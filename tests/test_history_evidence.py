@@ -19,8 +19,17 @@ import pytest
 
 from tests.builders import Replay, Season
 from tests.conftest import CORPUS, need_shared, run_cli
+from tracker.advice import PlayerFact, SetPlayerFact
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import PeriodRow, PlayerInfo, ReplayInputs, replay
+from tracker.periods import (
+    NotCountedWhy,
+    PeriodRow,
+    PlayerInfo,
+    ReplayInputs,
+    ScheduleSays,
+    replay,
+)
+from tracker.reports.words import why_text
 from tracker.store import open_store
 
 STD = RatingList.STANDARD
@@ -130,7 +139,7 @@ def test_games_completed_unknown_is_assumed_30_and_said() -> None:
     row = _nov(_one_win(1800), PlayerInfo(birth_year=1980, ever_2400=False))
     assert (row.k, row.replayed) == (20, 1810)
     assert [a.fact for a in row.assumptions] == ["rated-games"]
-    assert row.assumptions[0].command == "tracker player set {player} --rated-games N"
+    assert row.assumptions[0].advice == SetPlayerFact(PlayerFact.RATED_GAMES)
     # Recorded: 10 games -> a new player, K 40: +20 -> 1820, nothing assumed.
     row = _nov(_one_win(1800), PlayerInfo(birth_year=1980, rated_games=10, ever_2400=False))
     assert (row.k, row.replayed, row.assumptions) == (40, 1820, ())
@@ -421,7 +430,8 @@ def test_a_name_based_not_rated_counts_once_the_user_puts_it_on_a_list() -> None
     )
     inputs = ReplayInputs(RatingList.RAPID, rp_games.games, rp_games.tournaments, (), ADULT)
     (row,) = replay(inputs).rows  # the period is shown, the game not counted
-    assert row.games == 0 and row.not_counted[0].reason == "tie-break"
+    n = row.not_counted[0]
+    assert row.games == 0 and (n.why, n.detail) == (NotCountedWhy.NOT_RATED, "tie-break")
     pinned = [dataclasses.replace(rp_games.tournaments[0], pinned_list=RatingList.RAPID)]
     rows = replay(ReplayInputs(RatingList.RAPID, rp_games.games, pinned, (), ADULT)).rows
     nov = next(r for r in rows if str(r.period) == "2025-11")
@@ -468,8 +478,12 @@ def test_four_games_a_day_without_a_time_control_are_no_standard_games() -> None
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and (nov.games, nov.replayed) == (1, 1810)
     assert len(nov.not_counted) == 4
-    assert "4+ games on one day without a time control" in nov.not_counted[0].reason
-    assert "tracker event set 1 --list rapid|blitz" in nov.not_counted[0].reason
+    n = nov.not_counted[0]
+    assert (n.why, n.detail) == (NotCountedWhy.GAMES_A_DAY, ScheduleSays(1))
+    assert why_text(n) == (
+        "4+ games on one day without a time control: not standard (rapid or blitz? "
+        "tracker event set 1 --list rapid|blitz)"
+    )
     # three a day (a weekend open's Saturday) stay standard: 1 win, 3 losses
     b.games = b.games[:4]
     nov = b.run().row(Period(2025, 11))

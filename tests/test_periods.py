@@ -16,6 +16,7 @@ from fractions import Fraction
 from tests.builders import Replay
 from tracker.model import Period, RatingList
 from tracker.periods import (
+    NotCountedWhy,
     PlayerInfo,
     assign_units,
     default_period,
@@ -320,7 +321,10 @@ def test_games_not_counted_with_reasons() -> None:
     row = b.run(player=PlayerInfo(rated_games=100)).row(Period(2025, 11))
     assert row is not None and row.out is not None
     assert row.games == 1 and row.change == 10
-    assert sorted(n.reason for n in row.not_counted) == ["forfeit", "unfinished"]
+    assert sorted((n.why, n.detail or "") for n in row.not_counted) == [
+        (NotCountedWhy.NOT_RATED, "forfeit"),
+        (NotCountedWhy.UNFINISHED, ""),
+    ]
     reasons = [g.reason for g in row.out.tournaments[0].games if not g.counted]
     assert reasons == ["unrated-opponent"]
 
@@ -336,7 +340,7 @@ def test_excluded_tournament_and_ro_override() -> None:
     b.g(t, 1850, 1)
     row = b.run(player=PlayerInfo(rated_games=100)).row(Period(2025, 11))
     assert row is not None
-    assert [n.reason.split(" ")[0] for n in row.not_counted] == ["excluded"]
+    assert [n.why for n in row.not_counted] == [NotCountedWhy.EXCLUDED]
     assert row.tournaments[1].ro == 1840 and row.tournaments[1].ro_source == "--ro override"
     assert str(row.change_exact) == "10.20" and row.replayed == 1860
 
@@ -389,7 +393,7 @@ def test_before_2008_is_not_replayed() -> None:
     b.g(t, 1800, 1)
     rp = b.run()
     assert rp.rows == ()
-    assert rp.unplaced and "2008" in rp.unplaced[0].reason
+    assert rp.unplaced and rp.unplaced[0].why is NotCountedWhy.TOO_EARLY
 
 
 def test_games_inside_the_starting_rating_count_toward_30() -> None:

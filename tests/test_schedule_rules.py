@@ -24,7 +24,15 @@ from tests.conftest import CORPUS, need_shared, run_captured
 from tracker.model import RatingList
 from tracker.periods import GameFact, PlayerInfo
 from tracker.periods import Replay as ReplayResult
-from tracker.periods.rows import NotCounted, PeriodRow, Source
+from tracker.periods.rows import (
+    NotCounted,
+    NotCountedWhy,
+    PeriodRow,
+    ScheduleSays,
+    Source,
+    StandardTag,
+)
+from tracker.reports.words import why_text
 from tracker.store import open_store
 from tracker.store.players import resolve_player
 from tracker.usecases.histories import load_history
@@ -96,7 +104,7 @@ def test_a_play_off_played_one_game_a_day_is_classical(tmp_path: Path) -> None:
         rows = [r for r in rps[STD].rows if any(t.unit.label == event for t in r.tournaments)]
         assert any("ONE_A_DAY_PLAYOFF_IS_CLASSICAL" in n for r in rows for n in r.notes)
         tie_breaks = _not_counted(rps[RAPID], event)
-        assert all(n.reason == "tie-break" for n in tie_breaks)
+        assert all((n.why, n.detail) == (NotCountedWhy.NOT_RATED, "tie-break") for n in tie_breaks)
         if player in ("Giri,A", "Andreikin,D"):
             assert sorted(n.game.round or "" for n in tie_breaks) == ["1.3", "1.4"]
     assert counted == {
@@ -131,9 +139,14 @@ def test_a_rapid_knock_out_or_round_robin_is_not_standard(
     off = _not_counted(rps[STD], event)
     assert len(off) == games
     for n in off:
-        assert "not standard" in n.reason
-        assert "same opponent" in n.reason or "rapid or blitz event" in n.reason
-        assert f"tracker event set {n.game.tournament_id} --list rapid|blitz" in n.reason
+        assert n.why in (NotCountedWhy.MATCH_GAMES_A_DAY, NotCountedWhy.FAST_EVENT)
+        assert isinstance(n.detail, ScheduleSays)
+        assert n.detail.tournament_id == n.game.tournament_id
+        # as every report says it: why, and how to put it on a list
+        said = why_text(n)
+        assert "not standard" in said
+        assert "same opponent" in said or "rapid or blitz event" in said
+        assert f"tracker event set {n.game.tournament_id} --list rapid|blitz" in said
 
 
 def test_rounds_the_file_dates_on_one_day_stay_standard(tmp_path: Path) -> None:
@@ -154,9 +167,9 @@ def test_a_knock_outs_classical_games_dated_with_its_tie_breaks(tmp_path: Path) 
     rps = _replays(tmp_path, ("pgnmentor-Hou.pgn.xz",), (event,), "Hou Yifan")
     counted = _counted(rps[STD], event)
     assert {"3.1", "3.2", "4.1", "4.2", "1.1", "1.2", "5.1", "5.2"} <= set(counted)
-    off = {n.game.round: n.reason for n in _not_counted(rps[STD], event)}
+    off = {n.game.round: n.why for n in _not_counted(rps[STD], event)}
     assert set(off) == {"3.3", "3.4", "5.3", "5.4", "5.5", "5.6"}
-    assert all("same opponent" in why for why in off.values())
+    assert all(why is NotCountedWhy.MATCH_GAMES_A_DAY for why in off.values())
 
 
 def test_an_online_event_keeps_its_reason_and_gets_no_list_advice(tmp_path: Path) -> None:
@@ -165,7 +178,7 @@ def test_an_online_event_keeps_its_reason_and_gets_no_list_advice(tmp_path: Path
     rps = _replays(tmp_path, ("pgnmentor-Giri.pgn.xz",), (event,), "Giri,A")
     off = _not_counted(rps[STD], event)
     assert len(off) >= 4
-    assert {n.reason for n in off} == {"online"}
+    assert {(n.why, n.detail) for n in off} == {(NotCountedWhy.NOT_RATED, "online")}
 
 
 def test_a_rapid_events_tag_that_is_the_standard_rating_is_no_rapid_rating(
@@ -201,7 +214,11 @@ def test_a_rapid_tag_of_its_own_starts_the_rapid_history() -> None:
     b.games = [g if g.rating_list == STD else _with_own(g, 2700) for g in b.games]
     row = _first_row(b)
     assert row.rating_before is None and row.games == 0
-    assert [n.reason.startswith("no rapid rating to start from") for n in row.not_counted] == [True]
+    (n,) = row.not_counted
+    assert (n.why, n.detail) == (
+        NotCountedWhy.NO_RATING_YET,
+        StandardTag(RAPID, 2700, "Rapid Open"),
+    )
 
 
 def _with_own(g: GameFact, own: int) -> GameFact:

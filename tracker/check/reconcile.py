@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from tracker.check.causes import likely_causes
-from tracker.check.context import Context
+from tracker.check.context import Context, before_2008
 from tracker.check.games import games_count
 from tracker.check.report import DIFFERS, MATCH, START, Cause, CheckReport, CheckRow
 from tracker.model import ListKind, OfficialEntry
 from tracker.periods import PeriodRow, Replay, ReplayInputs, replay
-from tracker.periods.assumed import closing_dates, list_assumed_games, not_counted_counts
+from tracker.periods.assumed import closing_dates, left_out, list_assumed_games
 
 
 def reconcile(
@@ -39,19 +39,21 @@ def reconcile(
             rows.append(_row(row, entry, START, (), start, kind=kind))
             continue
         if _rating_matches(row, entry):
-            rows.append(_row(row, entry, MATCH, (), _elo_notes(row), who, kind))
+            rows.append(_row(row, entry, MATCH, (), _elo_notes(row), kind))
             continue
         causes = likely_causes(ctx, row) if analyse else ()
-        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row), who, kind))
+        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row), kind))
     rows = _reanchor_notes(rows)
     notes: list[str] = []
-    pre = [nc for nc in base.unplaced if "2008" in nc.reason]
+    pre = before_2008(base)
     if pre:
         notes.append(
             f"{len(pre)} games before 2008 are not replayed (FIDE rated by tournament "
             "averages then)"
         )
-    return CheckReport(player, inputs.rating_list, tuple(rows), base.start_source, tuple(notes))
+    return CheckReport(
+        player, inputs.rating_list, tuple(rows), base.start_source, tuple(notes), who
+    )
 
 
 def _is_start(base: Replay, row: PeriodRow) -> bool:
@@ -73,7 +75,6 @@ def _row(
     status: str,
     causes: Sequence[Cause],
     notes: Sequence[str],
-    who: str = "ID",
     kind: ListKind | None = None,
 ) -> CheckRow:
     ranked = tuple(sorted(causes, key=Cause.rank_key))
@@ -89,11 +90,11 @@ def _row(
         status=status,
         causes=ranked,
         notes=tuple(notes),
-        assumptions=tuple((a.fact, a.assumed, a.command_for(who)) for a in row.assumptions),
+        assumptions=row.assumptions,
         official_source=entry.source,
         official_flag=entry.flag,
         list_assumed_games=list_assumed_games(row),
-        not_counted=not_counted_counts(row),
+        not_counted=left_out(row),
         closing_dates=closing_dates(row),
         games_count=None if status == START else games_count(row, entry, ranked, kind),
         official_kind=None if entry.source == "manual" else kind,

@@ -572,6 +572,7 @@ def _print_undated(store: Store, before: int) -> None:
     """The tournaments the games added left in no period (no usable date, no dated
     tournament of the same event and site to join), each with the command that dates it."""
     from tracker.fide.editions import FIRST_DATE
+    from tracker.reports.words import command
     from tracker.usecases.imports import undated_tournaments
 
     # (a date tag of a year before 2008 needs no period: that era is not replayed)
@@ -592,7 +593,7 @@ def _print_undated(store: Store, before: int) -> None:
     )
     for u in undated[:UNDATED_SHOWN]:
         out.print(
-            f"  {u.command}  ({u.event}, {u.site}: {_n(u.games, 'game')})",
+            f"  {command(u.advice)}  ({u.event}, {u.site}: {_n(u.games, 'game')})",
             markup=False,
             soft_wrap=True,
         )

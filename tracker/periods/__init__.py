@@ -24,7 +24,7 @@ from tracker.fide.calendar import (
     previous_list,
     replay_from,
 )
-from tracker.periods.grouping import Unit, assign_units, game_list, too_early_reason
+from tracker.periods.grouping import Unit, assign_units, game_list
 from tracker.periods.inputs import GameFact, PlayerInfo, ReplayInputs, TournamentFact, game_facts
 from tracker.periods.pins import check_pin
 from tracker.periods.policies import ASSUMED_GAMES_WHEN_ESTABLISHED, PLAYER_FACTS_LISTS
@@ -32,11 +32,16 @@ from tracker.periods.replay import replay
 from tracker.periods.rows import (
     Assumption,
     NotCounted,
+    NotCountedDetail,
+    NotCountedWhy,
     PeriodRow,
     Replay,
     RoSource,
+    ScheduleSays,
     Source,
+    StandardTag,
     TournamentPlan,
+    Unplaced,
 )
 
 __all__ = [
@@ -45,6 +50,11 @@ __all__ = [
     "GameFact",
     "Assumption",
     "NotCounted",
+    "NotCountedDetail",
+    "NotCountedWhy",
+    "ScheduleSays",
+    "StandardTag",
+    "Unplaced",
     "PeriodRow",
     "PLAYER_FACTS_LISTS",
     "PlayerInfo",
@@ -65,5 +75,4 @@ __all__ = [
     "previous_list",
     "replay",
     "replay_from",
-    "too_early_reason",
 ]

@@ -14,28 +14,6 @@ from tracker.model import LAST_DATE, LAST_PERIOD, Period, RatingList
 from tracker.periods.inputs import GameFact, TournamentFact
 
 
-def too_early_reason(rating_list: RatingList) -> str:
-    if rating_list == RatingList.STANDARD:
-        return "before 2008: FIDE rated by tournament averages, not replayed"
-    first = replay_from(rating_list)
-    return f"before {first.isoformat()}: no {rating_list} ratings yet"
-
-
-TOO_LATE = "played until"
-"""How `too_late_reason` begins."""
-
-
-def too_late_reason(end: dt.date, tournament_id: int) -> str:
-    """Why a tournament that ended on `end` is in no period: its list would come after
-    LAST_PERIOD (or `end` is past LAST_DATE: a database stored before the importer kept to
-    it)."""
-    return (
-        f"{TOO_LATE} {end.isoformat()}: no list after {LAST_PERIOD} is replayed (a "
-        f"wrong date in the PGN?): pin it with `tracker event set {tournament_id} "
-        "--period YYYY-MM`"
-    )
-
-
 def period_of_end(end: dt.date, rating_list: RatingList) -> Period | None:
     """The list that rates a tournament that ended on `end` (`default_period`); None before
     the replay's first date (`replay_from`) or when that list would come after LAST_PERIOD

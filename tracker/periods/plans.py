@@ -14,10 +14,10 @@ from tracker.fide.calendar import list_in_force, previous_list, replay_from
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import ListKind, ListStatus, NotRated, OfficialEntry, Period, RatingList
-from tracker.periods.grouping import Unit, too_early_reason, too_late_reason
+from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
 from tracker.periods.policies import TAG_OF_A_FAST_LIST_IS_THE_STANDARD
-from tracker.periods.rows import NotCounted, RoSource, TournamentPlan
+from tracker.periods.rows import NotCounted, NotCountedWhy, RoSource, TournamentPlan, Unplaced
 from tracker.periods.schedule import not_standard
 from tracker.periods.state import ReplayState
 
@@ -60,21 +60,22 @@ def game_inputs(unit: Unit) -> tuple[list[GameIn], list[GameFact], list[NotCount
     skipped: list[NotCounted] = []
     by_schedule = not_standard(unit)
     for g in unit.games:
-        reason: str | None = None
         if unit.tournament.excluded:
-            reason = "excluded (tracker event set --exclude)"
-        elif not g.rated and not (
+            skipped.append(NotCounted(g, unit.label, NotCountedWhy.EXCLUDED))
+            continue
+        if not g.rated and not (
             unit.tournament.pinned_list is not None and g.not_rated_reason in OVERRIDABLE_REASONS
         ):
             # a game not rated anyway keeps its own reason (an online event's: no advice to
             # put it on another list, where it would not count either)
-            reason = g.not_rated_reason or "not rated"
-        elif g.score is None:
-            reason = NotRated.UNFINISHED.value
-        else:
-            reason = by_schedule.get(g.id)
-        if reason is not None:
-            skipped.append(NotCounted(g, unit.label, reason))
+            skipped.append(NotCounted(g, unit.label, NotCountedWhy.NOT_RATED, g.not_rated_reason))
+            continue
+        if g.score is None:
+            skipped.append(NotCounted(g, unit.label, NotCountedWhy.UNFINISHED))
+            continue
+        off = by_schedule.get(g.id)
+        if off is not None:
+            skipped.append(NotCounted(g, unit.label, off[0], off[1]))
             continue
         assert g.score is not None
         ins.append(GameIn(opponent_rating=g.opponent_elo, score=g.score, label=g.opponent))
@@ -209,13 +210,14 @@ def placed(
     for u in units:
         if u.period is None:
             why = (
-                f"no date: pin it with `tracker event set {u.tournament.id} --period YYYY-MM`"
+                NotCountedWhy.NO_DATE
                 if u.end is None
-                else too_early_reason(rl)
+                else NotCountedWhy.TOO_EARLY
                 if u.end < replay_from(rl)
-                else too_late_reason(u.end, u.tournament.id)
+                else NotCountedWhy.TOO_LATE
             )
-            unplaced.extend(NotCounted(g, u.label, why) for g in u.games)
+            where = Unplaced(rl, u.tournament.id, u.end)
+            unplaced.extend(NotCounted(g, u.label, why, where) for g in u.games)
         else:
             by_period[u.period].append(u)
     return by_period, unplaced

@@ -43,14 +43,16 @@ from tracker.periods.plans import (
 from tracker.periods.policies import TAG_IS_EVIDENCE_OF_THE_LIST
 from tracker.periods.rows import (
     NotCounted,
+    NotCountedWhy,
     PeriodRow,
     Replay,
     Source,
+    StandardTag,
     TournamentPlan,
 )
 from tracker.periods.schedule import classical_playoffs
 from tracker.periods.state import ReplayState, k_assumptions, k_at_start, period_facts
-from tracker.periods.tags import standard_ratings_of, start_tag, tag_evidence
+from tracker.periods.tags import StartTag, standard_ratings_of, start_tag, tag_evidence
 
 
 def replay(inputs: ReplayInputs) -> Replay:
@@ -143,10 +145,8 @@ def _start(
     """The replay's start, told to the state; None without games or official rating."""
     rl = state.inputs.rating_list
     first_games = min(by_period) if by_period else None
-    first_tag, first_label = (
-        (None, "") if first_games is None else start_tag(by_period[first_games], standard_of)
-    )
-    if anchors and (first_games is None or anchors[0] < first_games or first_tag is None):
+    first = StartTag() if first_games is None else start_tag(by_period[first_games], standard_of)
+    if anchors and (first_games is None or anchors[0] < first_games or first.tag is None):
         # The earliest official entry comes before every game, or the games before it give
         # no rating to start from (no Elo tag of the player's): the replay starts there, and
         # the tournaments rated on or before it are inside that published rating.
@@ -158,14 +158,14 @@ def _start(
         return None
     # Games come first (an official entry, if any, re-anchors later: it never hides what
     # came before it): from the player's own Elo tag in the first tournament.
-    if first_tag is not None:
-        state.start_at_tag(first_tag, f"Elo tag in {first_label}")
-        return _Start(first_games, f"Elo tag {first_tag}", first_games)
-    if first_label:
+    if first.tag is not None:
+        state.start_at_tag(first.tag, f"Elo tag in {', '.join(first.tournaments)}")
+        return _Start(first_games, f"Elo tag {first.tag}", first_games)
+    if first.aside is not None:
         # The first tournaments' tags are the standard rating (policy
         # TAG_OF_A_FAST_LIST_IS_THE_STANDARD) and no official entry comes first: the
         # player's rating on this list is unknown, not unrated; the replay waits.
-        state.wait_for(first_label)
+        state.wait_for(first.aside)
         return _Start(first_games, "waiting", first_games)
     state.count_from_first_rating()
     return _Start(first_games, "unrated", first_games)
@@ -338,7 +338,7 @@ class _Before:
     rating: int | None
     source: str
     seeded: bool = False
-    waiting: str | None = None
+    waiting: StandardTag | None = None
 
 
 def _rating_before(
@@ -349,9 +349,11 @@ def _rating_before(
     standard`); none while the replay waits for a rating of this list."""
     rl = state.inputs.rating_list
     if state.rating is None and state.waiting:
+        w = state.waiting
         notes.append(
-            f"waits for an official {rl} rating: {state.waiting} (policy "
-            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its rating on this list"
+            f"waits for an official {rl} rating: the Elo tag {w.tag} in {w.tournament} is the "
+            "player's standard rating (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its "
+            "rating on this list"
         )
         return _Before(None, state.source, waiting=state.waiting)
     if state.rating is None and units and seeds_from_standard(rl, period.list_date):
@@ -395,11 +397,8 @@ def _tournaments(
     for u in units:
         plan, t_in, skip = plan_tournament(u, state, official, before.rating, before.seeded)
         if before.waiting:
-            why = (
-                f"no {rl} rating to start from: {before.waiting} (tracker official add ID "
-                f"--list {rl} --period YYYY-MM --rating R)"
-            )
-            skip = [*skip, *(NotCounted(g, u.label, why) for g in plan.counted)]
+            why = NotCountedWhy.NO_RATING_YET
+            skip = [*skip, *(NotCounted(g, u.label, why, before.waiting) for g in plan.counted)]
             plan, t_in = replace(plan, counted=()), replace(t_in, games=())
         moved = state.playoffs.get(u.tournament.id)
         if moved:

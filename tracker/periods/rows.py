@@ -2,23 +2,86 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
+from tracker.advice import AddOfficial, PlayerFact, SetPlayerFact
 from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
 from tracker.model import ListKind, OfficialEntry, Period, RatingList
 from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
 
 
+class NotCountedWhy(StrEnum):
+    """Why a game did not count (`NotCounted.why`; its `detail` says more where the kind
+    needs it). tracker.reports.words says each in words."""
+
+    EXCLUDED = "excluded"  # the user left the tournament out
+    NOT_RATED = "not-rated"  # detail: the game's not-rated word (tracker.model.NotRated)
+    UNFINISHED = "unfinished"  # no result
+    MATCH_GAMES_A_DAY = "match-games-a-day"  # detail: ScheduleSays (games, round)
+    FAST_EVENT = "fast-event"  # detail: ScheduleSays (days)
+    GAMES_A_DAY = "games-a-day"  # detail: ScheduleSays
+    NO_RATING_YET = "no-rating-yet"  # detail: StandardTag (the replay waits for one)
+    NO_DATE = "no-date"  # detail: Unplaced
+    TOO_EARLY = "too-early"  # detail: Unplaced (before the replay's first date)
+    TOO_LATE = "too-late"  # detail: Unplaced (its list would come after LAST_PERIOD)
+    INSIDE_OFFICIAL = "inside-official"  # rated on or before the starting official list
+    NO_PERIOD = "no-period"  # in no rating period (a tournament's view of it)
+    BY_THE_ENGINE = "by-the-engine"  # detail: the engine's word (tracker.fide GameOut)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class ScheduleSays:
+    """Games the tournament's schedule says are no standard games (policies
+    MATCH_GAMES_A_DAY_NOT_STANDARD, GAMES_A_DAY_FAST_EVENT, GAMES_A_DAY_NOT_STANDARD): a
+    match's `games` on one day in `round`, or `days` days of several games."""
+
+    tournament_id: int
+    games: int = 0
+    round: int = 0
+    days: int = 0
+
+
+@dataclass(frozen=True)
+class StandardTag:
+    """A rapid or blitz Elo tag that is the player's standard rating (policy
+    TAG_OF_A_FAST_LIST_IS_THE_STANDARD): no rating of `rating_list` to start from."""
+
+    rating_list: RatingList
+    tag: int
+    tournament: str
+
+
+@dataclass(frozen=True)
+class Unplaced:
+    """A tournament in no rating period: undated, before the replay's first date, or after
+    the last list replayed (`end`)."""
+
+    rating_list: RatingList
+    tournament_id: int
+    end: dt.date | None = None
+
+
+NotCountedDetail = str | ScheduleSays | StandardTag | Unplaced | None
+"""What a `NotCountedWhy` needs said with it."""
+
+
 @dataclass(frozen=True)
 class NotCounted:
+    """A game that did not count, and why."""
+
     game: GameFact
     tournament: str
-    reason: str
+    why: NotCountedWhy
+    detail: NotCountedDetail = None
 
 
 class RoSource(StrEnum):
@@ -54,20 +117,11 @@ class TournamentPlan:
 
 @dataclass(frozen=True)
 class Assumption:
-    """A fact K rested on that nobody recorded: which, what the replay took, and the
-    command that records it (`{player}` stands for the player: the report fills it in)."""
+    """A fact K rested on that nobody recorded (the replay took the usual value: 30+ rated
+    games completed, not a junior, never rated 2400), and what records it."""
 
-    fact: str  # "rated-games", "birth-year", "ever-2400"
-    assumed: str  # e.g. "30+ rated games completed"
-    command: str  # e.g. "tracker player set {player} --rated-games N"
-
-    def command_for(self, who: str) -> str:
-        """The command with the player named as `who` (a FIDE ID, a quoted name, or ID)."""
-        return self.command.replace("{player}", who)
-
-    def text_for(self, who: str) -> str:
-        """ "K assumes X (COMMAND)": the fact assumed and the command that records it."""
-        return f"K assumes {self.assumed} ({self.command_for(who)})"
+    fact: PlayerFact
+    advice: SetPlayerFact | AddOfficial
 
 
 class Source:

@@ -10,6 +10,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
+from tracker.advice import AddOfficial, PlayerFact, SetPlayerFact
 from tracker.fide import PeriodOut, PlayerFacts, TournamentIn, derive_k, edition_for, policies
 from tracker.fide.calendar import list_in_force, next_list, previous_list, replay_from
 from tracker.model import MAX_K, OfficialEntry, Period, RatingList
@@ -21,7 +22,7 @@ from tracker.periods.policies import (
     PEAK_FOR_2400_QUESTION,
     PLAYER_FACTS_LISTS,
 )
-from tracker.periods.rows import Assumption
+from tracker.periods.rows import Assumption, StandardTag
 
 
 def _newcomer_k(rating_list: RatingList, period: Period) -> int:
@@ -79,7 +80,7 @@ class ReplayState:
         self.standard_tags: Mapping[Period, list[tuple[int, str]]] = standard_tags or {}
         # Why the replay waits for a rating of this list (the first tags were the standard
         # rating): its games are not counted until an official entry or a tag of the list.
-        self.waiting: str | None = None
+        self.waiting: StandardTag | None = None
         # rapid/blitz: the player's standard ratings of a tournament's month (its tags that are
         # one are no rating of this list: policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)
         self.standard_of = standard_of
@@ -105,8 +106,8 @@ class ReplayState:
         self.source = source
         self.start_rated(tag)
 
-    def wait_for(self, why: str) -> None:
-        """The replay waits for a rating of this list (`why`: the tags put aside as the
+    def wait_for(self, why: StandardTag) -> None:
+        """The replay waits for a rating of this list (`why`: the first tag put aside as the
         standard rating): the games are not counted until an official entry or a tag."""
         self.waiting = why
 
@@ -359,40 +360,21 @@ def k_assumptions(
     found: list[Assumption] = []
     # The recorded facts describe PLAYER_FACTS_LISTS; elsewhere the official K of a list
     # is what records them.
-    k_option = f"--list {rl} --period YYYY-MM --rating R --k K"
+    on_the_list = AddOfficial(rl, with_k=True)
     facts_here = rl in PLAYER_FACTS_LISTS
     if (
         not state.games_known
         and derive_k(rl, on, replace(facts, rated_games=0), rating_before)[0] != k
     ):
-        found.append(
-            Assumption(
-                "rated-games",
-                f"{GAMES_COMPLETED_WHEN_UNKNOWN}+ rated games completed",
-                "tracker player set {player} --rated-games N"
-                if facts_here
-                else "tracker official add {player} " + k_option,
-            )
-        )
+        fact = PlayerFact.RATED_GAMES
+        found.append(Assumption(fact, SetPlayerFact(fact) if facts_here else on_the_list))
     if (
         birth_year is None
         and derive_k(rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k
     ):
-        found.append(
-            Assumption(
-                "birth-year",
-                "not a junior (birth year unknown)",
-                "tracker player set {player} --birth-year YYYY",
-            )
-        )
+        fact = PlayerFact.BIRTH_YEAR
+        found.append(Assumption(fact, SetPlayerFact(fact)))
     if ask_2400 and derive_k(rl, on, replace(facts, ever_2400=True), rating_before)[0] != k:
-        found.append(
-            Assumption(
-                "ever-2400",
-                "never rated 2400+ on this list",
-                "tracker player set {player} --ever-2400"
-                if facts_here
-                else "tracker official add {player} " + k_option,
-            )
-        )
+        fact = PlayerFact.EVER_2400
+        found.append(Assumption(fact, SetPlayerFact(fact) if facts_here else on_the_list))
     return tuple(found)

@@ -27,6 +27,7 @@ from tracker.reports import (
     plural,
     tournament_figures,
 )
+from tracker.reports.words import assumed_text
 from tracker.usecases.histories import PlayerHistory
 
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -281,7 +282,8 @@ def chart_footnote(replays: Iterable[Replay]) -> str:
         facts: dict[str, int] = {}
         for r in rp.rows:
             for a in r.assumptions:
-                facts[a.assumed] = facts.get(a.assumed, 0) + 1
+                what = assumed_text(a)
+                facts[what] = facts.get(what, 0) + 1
         parts += [
             f"{rp.rating_list}: K assumes {what} in {plural(n, 'period')}"
             for what, n in facts.items()

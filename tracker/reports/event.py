@@ -13,6 +13,7 @@ from typing import Any
 
 from tracker.periods import RoSource
 from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
+from tracker.reports.words import assumed_text, reason_text
 from tracker.usecases.event_show import (
     EventPlayer,
     EventShow,
@@ -102,7 +103,8 @@ def _decimal(x: Decimal | None) -> str | None:
 def _reasons(items: Sequence[GameNotCounted]) -> list[tuple[str, int]]:
     counts: dict[str, int] = {}
     for n in items:
-        counts[n.reason] = counts.get(n.reason, 0) + 1
+        reason = reason_text(n.why, n.detail)
+        counts[reason] = counts.get(reason, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -213,7 +215,7 @@ def event_rows(ev: EventShow, order: Order = Order.standing) -> list[dict[str, A
                         "opponent": n.opponent,
                         "round": n.round,
                         "date": None if n.date is None else n.date.isoformat(),
-                        "reason": n.reason,
+                        "reason": reason_text(n.why, n.detail),
                     }
                     for n in p.not_counted
                 ],
@@ -223,7 +225,9 @@ def event_rows(ev: EventShow, order: Order = Order.standing) -> list[dict[str, A
                 "period_change": p.period_change,
                 "rating_after": p.rating_after,
                 "other_events_in_period": p.other_events,
-                "assumptions": [{"fact": a.fact, "assumed": a.assumed} for a in p.assumptions],
+                "assumptions": [
+                    {"fact": str(a.fact), "assumed": assumed_text(a)} for a in p.assumptions
+                ],
                 "list_assumed": p.list_assumed,
             }
         )
@@ -330,7 +334,7 @@ def event_notes(ev: EventShow) -> list[str]:
             f"{plural(len(others_in), 'player')} had other tournaments in the same period: "
             "K and the rounding are the period's."
         )
-    facts = sorted({a.assumed for p in players for a in p.assumptions})
+    facts = sorted({assumed_text(a) for p in players for a in p.assumptions})
     if facts:
         n = sum(1 for p in players if p.assumptions)
         lines.append(

@@ -8,19 +8,15 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from tracker.advice import PlayerFact
 from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut
 from tracker.fide.calendar import is_list_month
 from tracker.model import ListKind, Period, PlayerRef
 from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
-from tracker.periods.assumed import LIST_ASSUMED_HOW, list_assumed_games
+from tracker.periods.assumed import list_assumed_games
 from tracker.reports.figures import tournament_figures, tournament_out
-from tracker.reports.history import (
-    assumption_text,
-    closing_texts,
-    k_by_tournament,
-    not_counted_text,
-)
+from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -31,6 +27,7 @@ from tracker.reports.text import (
     render_table,
     unit_dates,
 )
+from tracker.reports.words import LIST_ASSUMED_HOW, closing_texts, why_text
 
 
 def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
@@ -81,7 +78,9 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     lines.append(f"Rating before: {was} ({row.rating_before_source})")
     if row.out is not None:
         reason = row.out.k_reason
-        if any(a.fact == "rated-games" for a in row.assumptions) and "assumed" not in reason:
+        if row.facts.games_assumed is None and any(
+            a.fact is PlayerFact.RATED_GAMES for a in row.assumptions
+        ):
             # (what it assumes, and the command that records the fact: "Assumed:" below)
             reason = reason.replace("games completed", "games completed (a count assumed)")
         lines.append(f"K {row.out.k}: {reason}" + _k_from_list(replay_, row, player))
@@ -453,7 +452,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                 "k": None,
                 "k_change": None,
                 "counted": False,
-                "reason": n.reason,
+                "reason": why_text(n),
             }
         )
     return out
@@ -466,7 +465,7 @@ def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
             n.game.date.isoformat() if n.game.date else "?",
             n.game.opponent,
             n.game.result,
-            n.reason,
+            why_text(n),
         ]
         for n in items
     ]

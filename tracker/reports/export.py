@@ -11,9 +11,10 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.periods import NotCounted, Replay
-from tracker.periods.assumed import closing_date_of, label_counts, most_first
+from tracker.periods.assumed import closing_date_of
 from tracker.reports.figures import tournament_out, unit_figures
 from tracker.reports.text import fmt_points, json_points
+from tracker.reports.words import label_counts, most_first, why_text
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
@@ -163,7 +164,7 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
         counted: set[int] = set()
         for r in rp.rows:
             for n in r.not_counted:
-                why[n.game.id] = n.reason
+                why[n.game.id] = why_text(n)
             for plan in r.tournaments:
                 tout = tournament_out(plan, r)
                 if tout is None:
@@ -175,7 +176,7 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                     else:
                         why[g.id] = out.reason or "not counted"
         for n in rp.unplaced:
-            why[n.game.id] = n.reason
+            why[n.game.id] = why_text(n)
         for u in rp.before_start:
             for g in u.games:
                 why.setdefault(g.id, f"inside the starting official rating ({rp.start})")

@@ -9,18 +9,14 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from tracker.advice import PinPeriod
 from tracker.fide import PeriodOut
 from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, Replay
-from tracker.periods.assumed import (
-    LIST_ASSUMED_HOW,
-    closing_dates,
-    counted_games,
-    list_assumed_games,
-    not_counted_counts,
-)
-from tracker.periods.grouping import TOO_LATE
+from tracker.periods.assumed import closing_dates, counted_games, list_assumed_games
+from tracker.periods.rows import NotCountedWhy
+from tracker.reports import words
 from tracker.reports.figures import counted_results
 from tracker.reports.text import (
     fmt_int,
@@ -29,6 +25,14 @@ from tracker.reports.text import (
     json_points,
     plural,
     plural_points,
+)
+from tracker.reports.words import (
+    LIST_ASSUMED_HOW,
+    assumed_text,
+    closing_json,
+    closing_texts,
+    not_counted_counts,
+    why_text,
 )
 
 HISTORY_COLUMNS = (
@@ -59,12 +63,12 @@ HISTORY_COLUMNS = (
 
 
 def assumption_command(a: Assumption, player: PlayerRef | None) -> str:
-    return a.command_for("ID" if player is None else player.command_name)
+    return words.assumption_command(a, "ID" if player is None else player.command_name)
 
 
 def assumption_text(a: Assumption, player: PlayerRef | None = None) -> str:
     """ "K assumes X (COMMAND)": the fact assumed and the command that records it."""
-    return a.text_for("ID" if player is None else player.command_name)
+    return words.assumption_text(a, "ID" if player is None else player.command_name)
 
 
 def k_by_tournament(out: PeriodOut) -> str:
@@ -171,12 +175,6 @@ def notes_said_once(
     return out, legend
 
 
-def closing_texts(row: PeriodRow) -> list[str]:
-    """What the closing-date rule assumed of the period's tournaments, with the command that
-    pins each (tracker.periods.assumed)."""
-    return [f"{c.text()} ({c.command})" for c in closing_dates(row)]
-
-
 def not_counted_text(row: PeriodRow) -> str:
     """ "not counted: 3 (tie-break (by the name) 2, online 1)", "not counted: 2 (online)",
     or ""."""
@@ -227,12 +225,16 @@ def history_row(
         "source": row.source,
         "before_official": row.before_official,
         "assumptions": [
-            {"fact": a.fact, "assumed": a.assumed, "command": assumption_command(a, player)}
+            {
+                "fact": str(a.fact),
+                "assumed": assumed_text(a),
+                "command": assumption_command(a, player),
+            }
             for a in row.assumptions
         ],
         "list_assumed_games": list_assumed_games(row),
         "not_counted": [{"reason": label, "games": n} for label, n in not_counted_counts(row)],
-        "period_assumed": [c.to_json() for c in closing_dates(row)],
+        "period_assumed": [closing_json(c) for c in closing_dates(row)],
         "opponents_from_lists": sum(
             1
             for p in row.tournaments
@@ -379,17 +381,17 @@ def unplaced_lines(replay_: Replay) -> list[str]:
     early = 0
     for n in replay_.unplaced:
         tid = n.game.tournament_id
-        if n.reason.startswith("no date"):
+        if n.why is NotCountedWhy.NO_DATE:
             label, count = undated.get(tid, (n.tournament, 0))
             undated[tid] = (label, count + 1)
-        elif n.reason.startswith(TOO_LATE):
-            label, count, why = late.get(tid, (n.tournament, 0, n.reason))
+        elif n.why is NotCountedWhy.TOO_LATE:
+            label, count, why = late.get(tid, (n.tournament, 0, why_text(n)))
             late[tid] = (label, count + 1, why)
         else:
             early += 1
     lines = [
         f"In no period: {label} ({plural(count, 'game')}, no date): "
-        f"tracker event set {tid} --period YYYY-MM"
+        + words.command(PinPeriod(tid))
         for tid, (label, count) in sorted(undated.items())
     ]
     lines += [

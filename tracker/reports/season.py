@@ -49,6 +49,7 @@ from tracker.reports.chart import (
     visible,
 )
 from tracker.reports.plot import chart_svg
+from tracker.reports.words import assumed_text
 from tracker.usecases.histories import PlayerHistory
 
 CSS = """
@@ -164,9 +165,9 @@ def assumed_facts(replay_: Replay, player: PlayerRef) -> list[AssumedFact]:
     found: dict[tuple[str, str], list[Period]] = {}
     for r in replay_.rows:
         for a in r.assumptions:
-            found.setdefault((f"K assumes {a.assumed}", assumption_command(a, player)), []).append(
-                r.period
-            )
+            found.setdefault(
+                (f"K assumes {assumed_text(a)}", assumption_command(a, player)), []
+            ).append(r.period)
         if r.source == Source.ELO_TAG:
             found.setdefault(
                 (
@@ -271,7 +272,7 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
                 )
             )
     if rep.open:
-        groups = open_groups(rep.open)
+        groups = open_groups(rep)
         still = (
             "<ul>"
             + "".join(
