@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import REPO
 from tracker.check import check_all, check_player
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import GameFact, game_facts
+from tracker.periods import GameFact, RatingSource, game_facts
 from tracker.store import Store
 from tracker.store.official import add_entry, entries_for
 from tracker.store.players import get_player
@@ -190,8 +190,9 @@ def test_game_facts_equal_the_dataclass() -> None:
         "1850",
         "1910",
         True,
-        "standard 2025-08 list (standard_aug25frl.txt)",
+        RatingSource.OFFICIAL,
         Period(2025, 8),
+        "standard_aug25frl.txt",
         Period(2025, 9),
     )
     names = [f.name for f in fields(GameFact)]

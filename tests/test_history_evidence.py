@@ -25,6 +25,8 @@ from tracker.periods import (
     NotCountedWhy,
     PeriodRow,
     PlayerInfo,
+    RatingFrom,
+    RatingSource,
     ReplayInputs,
     ScheduleSays,
     replay,
@@ -59,11 +61,14 @@ def test_the_players_own_tag_re_anchors_a_list_without_an_official_entry() -> No
         1830,
         -20,
         1830,
-        "Elo tag",
+        RatingSource.ELO_TAG,
     )
     assert any("re-anchored on the Elo tag 1830 (Nov Open; replayed 1810)" in n for n in nov.notes)
     # Dec starts from the tag: the draw vs 1830 is D 0, PD 0.50, no change -> 1830.
-    assert (dec.rating_before, dec.rating_before_source) == (1830, "Elo tag for the 2025-11 list")
+    assert (dec.rating_before, dec.rating_before_source) == (
+        1830,
+        RatingFrom(RatingSource.ELO_TAG, Period(2025, 11)),
+    )
     assert (dec.change, dec.replayed) == (0, 1830)
 
 
@@ -76,7 +81,7 @@ def test_without_the_tag_policy_the_replay_drifts(monkeypatch: pytest.MonkeyPatc
     rp = _season_with_missing_games().run()
     nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
     assert nov is not None and dec is not None
-    assert (nov.published, nov.elo_tag, nov.source) == (1810, None, "replayed")
+    assert (nov.published, nov.elo_tag, nov.source) == (1810, None, RatingSource.REPLAYED)
     # Ro 1830 (the tag) for the Nov Open, draw vs 1830: 0 -> 1810 + 0.
     assert (dec.rating_before, dec.replayed) == (1810, 1810)
 
@@ -99,7 +104,7 @@ def test_an_official_entry_wins_over_the_tags_and_the_disagreement_is_shown() ->
     rp = b.run()
     nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
     assert nov is not None and dec is not None
-    assert (nov.published, nov.source, nov.elo_tag) == (1815, "official", None)
+    assert (nov.published, nov.source, nov.elo_tag) == (1815, RatingSource.OFFICIAL, None)
     assert dec.tournaments[0].note == "Elo tag 1830 differs from the official 2025-11 rating 1815"
 
 
@@ -356,7 +361,7 @@ def test_tags_weighted_by_games_and_the_replay_agreeing_with_one_of_them() -> No
     t3 = b.t("League", "2025-11-15", "2025-11-15")
     b.g(t3, 1830, H, own=1810)
     nov = b.run().row(Period(2025, 11))
-    assert nov is not None and (nov.published, nov.source) == (1810, "replayed")
+    assert nov is not None and (nov.published, nov.source) == (1810, RatingSource.REPLAYED)
     assert any(n.startswith("the Elo tags of") for n in nov.notes)
 
 

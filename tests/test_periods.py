@@ -18,12 +18,15 @@ from tracker.model import Period, RatingList
 from tracker.periods import (
     NotCountedWhy,
     PlayerInfo,
+    RatingFrom,
+    RatingSource,
     assign_units,
     default_period,
     list_in_force,
 )
 
 STD = RatingList.STANDARD
+OFFICIAL = RatingSource.OFFICIAL
 H = Fraction(1, 2)
 
 
@@ -60,7 +63,7 @@ def test_multi_tournament_period() -> None:
     row = rp.row(Period(2025, 11))
     assert row is not None and row.out is not None
     assert [p.ro for p in row.tournaments] == [1850, 1850]
-    assert [p.ro_source for p in row.tournaments] == ["official 2025-10 list"] * 2
+    assert [(p.ro_source, p.ro_list) for p in row.tournaments] == [(OFFICIAL, Period(2025, 10))] * 2
     assert [str(x.change) for x in row.out.tournaments] == ["0.37", "-0.11"]
     assert row.games == 5 and row.points == 3
     assert str(row.change_exact) == "5.20" and row.change == 5
@@ -110,7 +113,10 @@ def test_junior_turning_19() -> None:
     assert dec is not None and jan is not None and feb is not None
     assert dec.k == 40 and dec.replayed == 1920
     assert jan.tournaments[0].ro == 1920
-    assert jan.tournaments[0].ro_source == "replayed 2025-12 list"
+    assert (jan.tournaments[0].ro_source, jan.tournaments[0].ro_list) == (
+        RatingSource.REPLAYED,
+        Period(2025, 12),
+    )
     assert jan.k == 40 and jan.replayed == 1940
     assert feb.k == 20 and feb.replayed == 1950
 
@@ -152,7 +158,10 @@ def test_tournament_started_under_the_previous_list() -> None:
     assert dec is not None
     assert dec.rating_before == 1810
     assert dec.tournaments[0].ro == 1800
-    assert dec.tournaments[0].ro_source == "official 2025-10 list"
+    assert (dec.tournaments[0].ro_source, dec.tournaments[0].ro_list) == (
+        OFFICIAL,
+        Period(2025, 10),
+    )
     assert dec.change == -30 and dec.replayed == 1780
 
 
@@ -182,7 +191,7 @@ def test_first_rating_current_rules() -> None:
     for opp, s in ((1600, 1), (1700, H), (1800, 0), (1500, 1), (1650, H)):
         b.g(t, opp, s)
     rp = b.run()
-    assert rp.start_source == "unrated"
+    assert rp.start_source == RatingFrom(RatingSource.UNRATED)
     row = rp.row(Period(2025, 10))
     assert row is not None and row.first is not None and row.out is None
     assert row.first.rating == 1743
@@ -341,7 +350,7 @@ def test_excluded_tournament_and_ro_override() -> None:
     row = b.run(player=PlayerInfo(rated_games=100)).row(Period(2025, 11))
     assert row is not None
     assert [n.why for n in row.not_counted] == [NotCountedWhy.EXCLUDED]
-    assert row.tournaments[1].ro == 1840 and row.tournaments[1].ro_source == "--ro override"
+    assert row.tournaments[1].ro == 1840 and row.tournaments[1].ro_source is RatingSource.OVERRIDE
     assert str(row.change_exact) == "10.20" and row.replayed == 1860
 
 
@@ -382,7 +391,7 @@ def test_start_from_elo_tag_without_official() -> None:
     t = b.t("Open", "2025-10-04", "2025-10-05")
     b.g(t, 1700, 1, own=1700)
     rp = b.run(player=PlayerInfo(rated_games=10, birth_year=1980))
-    assert rp.start_source == "Elo tag 1700"
+    assert rp.start_source == RatingFrom(RatingSource.ELO_TAG, tournaments=("Open",), rating=1700)
     row = rp.row(Period(2025, 11))
     assert row is not None and row.k == 40 and row.replayed == 1720
 
@@ -442,7 +451,7 @@ def test_unrated_in_rapid_starts_from_the_standard_rating() -> None:
     )
     row = rp.row(Period(2025, 11))
     assert row is not None and row.rating_before == 1800
-    assert row.rating_before_source == "standard rating"
+    assert row.rating_before_source == RatingFrom(RatingSource.STANDARD)
     assert row.k == 40 and row.replayed == 1820
 
 

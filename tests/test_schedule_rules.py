@@ -22,14 +22,13 @@ import pytest
 from tests.builders import Replay
 from tests.conftest import CORPUS, need_shared, run_captured
 from tracker.model import RatingList
-from tracker.periods import GameFact, PlayerInfo
+from tracker.periods import GameFact, PlayerInfo, RatingFrom, RatingSource
 from tracker.periods import Replay as ReplayResult
 from tracker.periods.rows import (
     NotCounted,
     NotCountedWhy,
     PeriodRow,
     ScheduleSays,
-    Source,
     StandardTag,
 )
 from tracker.reports.words import why_text
@@ -189,8 +188,8 @@ def test_a_rapid_events_tag_that_is_the_standard_rating_is_no_rapid_rating(
     event = "FIDE Grand Prix 2 Playoff"
     rps = _replays(tmp_path, ("twic1427.pgn.xz", "twic1428.pgn.xz"), (event,), "Giri,A")
     rapid = rps[RAPID]
-    assert rapid.start_source == "waiting"
-    assert all(r.published != 2771 and r.source != Source.ELO_TAG for r in rapid.rows)
+    assert rapid.start_source == RatingFrom(RatingSource.WAITING)
+    assert all(r.published != 2771 and r.source is not RatingSource.ELO_TAG for r in rapid.rows)
     (row,) = [r for r in rapid.rows if r.not_counted]
     assert any("TAG_OF_A_FAST_LIST_IS_THE_STANDARD" in n for n in row.notes)
 
@@ -209,7 +208,7 @@ def test_a_rapid_tag_of_its_own_starts_the_rapid_history() -> None:
     fast = b.t("Rapid Open", "2025-10-11", "2025-10-11")
     b.g(fast, 2650, Fraction(1, 2), own=2650)
     row = _first_row(b)
-    assert (row.rating_before, row.rating_before_source) == (2650, "Elo tag in Rapid Open")
+    assert (row.rating_before, row.rating_before_source) == (2650, _tag_in("Rapid Open", 2650))
     # the same event printing the standard rating: no rapid rating to start from
     b.games = [g if g.rating_list == STD else _with_own(g, 2700) for g in b.games]
     row = _first_row(b)
@@ -219,6 +218,10 @@ def test_a_rapid_tag_of_its_own_starts_the_rapid_history() -> None:
         NotCountedWhy.NO_RATING_YET,
         StandardTag(RAPID, 2700, "Rapid Open"),
     )
+
+
+def _tag_in(tournament: str, tag: int) -> RatingFrom:
+    return RatingFrom(RatingSource.ELO_TAG, tournaments=(tournament,), rating=tag)
 
 
 def _with_own(g: GameFact, own: int) -> GameFact:
@@ -233,7 +236,7 @@ def test_the_rating_before_names_the_tournament_whose_tag_it_is() -> None:
     second = b.t("Autumn Open", "2025-10-11", "2025-10-12")
     b.g(second, 1800, 1, own=1850)
     row = _first_row(b)
-    assert (row.rating_before, row.rating_before_source) == (1850, "Elo tag in Autumn Open")
+    assert (row.rating_before, row.rating_before_source) == (1850, _tag_in("Autumn Open", 1850))
 
 
 def test_a_never_rated_events_tag_is_evidence_of_the_standard_list(tmp_path: Path) -> None:
@@ -268,4 +271,4 @@ def test_a_rapid_events_standard_tag_is_no_ro_either() -> None:
     rep = b.run()
     (plan,) = (p for r in rep.rows for p in r.tournaments if p.unit.label == "Winter Rapid")
     assert plan.elo_tag == 2700
-    assert plan.ro == 2650 and plan.ro_source.startswith("replayed ")
+    assert plan.ro == 2650 and plan.ro_source is RatingSource.REPLAYED

@@ -8,7 +8,7 @@ from dataclasses import replace
 from tracker.advice import SetRo
 from tracker.check.context import Context, before_2008, rating_text, reproduced
 from tracker.check.games import closing_date_causes, games_extra_causes, games_missing_causes
-from tracker.check.report import ELO_TAG, PRE_2008, UNEXPLAINED, Cause, Unexplained
+from tracker.check.report import ELO_TAG, PRE_2008, UNEXPLAINED, Cause, RoFromTag, Unexplained
 from tracker.check.rules import base_correction_causes, cap_causes, k_causes, rounding_causes
 from tracker.fide.editions import FIRST_DATE
 from tracker.model import OfficialEntry
@@ -71,15 +71,16 @@ def _elo_tag(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         rep = ctx.rerun(tournaments=[replace(t, ro=tag)])
         ok = reproduced(rep, row.period, entry)
         got = rep.row(row.period)
+        rating = got.replayed if got else None
+        said = RoFromTag(plan.unit.label, plan.ro, plan.ro_source, plan.ro_list, tag, rating)
         causes.append(
             Cause(
                 ELO_TAG,
-                f"the Ro FIDE used: {plan.unit.label} used Ro {plan.ro} ({plan.ro_source}) but "
-                f"your Elo tag there says {tag}; with Ro {tag} the period gives "
-                f"{rating_text(got.replayed if got else None)}",
+                "",
                 reproduces=ok,
                 games_match=ok and entry.games is not None,
                 advice=(SetRo(t.id, tag),) if ok else (),
+                said=said,
             )
         )
     return causes

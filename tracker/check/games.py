@@ -23,7 +23,7 @@ from tracker.check.report import (
     NotInDatabase,
 )
 from tracker.model import ListKind, NotRated, OfficialEntry, Period
-from tracker.periods import GameFact, PeriodRow, Replay, next_list
+from tracker.periods import GameFact, PeriodRow, RatingSource, Replay, next_list
 from tracker.periods.assumed import ClosingDate, closing_dates
 from tracker.periods.rows import NotCountedWhy
 
@@ -164,7 +164,10 @@ def _games_ok(rep: Replay, period: Period, entry: OfficialEntry) -> bool:
 
 def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int) -> list[Cause]:
     listed = {
-        g.opponent for p in row.tournaments for g in p.counted if g.opponent_rating_source != "tag"
+        g.opponent
+        for p in row.tournaments
+        for g in p.counted
+        if g.opponent_rating_source is not RatingSource.ELO_TAG
     }  # unrated on FIDE's own list: not a cause
     unrated = [
         (t.label, g.label)
@@ -177,7 +180,7 @@ def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int)
         for nc in row.not_counted
         if nc.why is NotCountedWhy.NOT_RATED
         and nc.detail == NotRated.UNRATED_OPPONENT
-        and nc.game.opponent_rating_source == "tag"
+        and nc.game.opponent_rating_source is RatingSource.ELO_TAG
     ]
     if not unrated or len(unrated) != missing:
         return []
@@ -354,7 +357,7 @@ def _unrated_for_fide(
     by_opp: dict[int, list[GameFact]] = {}
     for plan in row.tournaments:
         for g in plan.counted:
-            if g.opponent_elo is not None and g.opponent_rating_source == "tag":
+            if g.opponent_elo is not None and g.opponent_rating_source is RatingSource.ELO_TAG:
                 by_opp.setdefault(g.opponent_id, []).append(g)
     causes: list[Cause] = []
     for gs in by_opp.values():

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from tracker.advice import Advice
 from tracker.model import ListKind, NotRated, Period, RatingList
-from tracker.periods import Assumption
+from tracker.periods import Assumption, RatingFrom, RatingSource
 from tracker.periods.assumed import ClosingDate, LeftOut
 from tracker.periods.rows import NotCountedDetail, NotCountedWhy
 
@@ -104,6 +104,19 @@ class NotInDatabase:
 
 
 @dataclass(frozen=True)
+class RoFromTag:
+    """The tournament used Ro `ro` (from `source`, of the list `ro_list`), not the player's
+    own Elo tag there (`tag`); with Ro `tag` the period gives `rating`."""
+
+    tournament: str
+    ro: int | None
+    source: RatingSource
+    ro_list: Period | None
+    tag: int
+    rating: int | None
+
+
+@dataclass(frozen=True)
 class Cause:
     """One likely cause of a difference: `text` says it, or `said` (with the commands in
     it, worded by tracker.reports.check)."""
@@ -113,7 +126,7 @@ class Cause:
     reproduces: bool  # re-computing under this cause gives exactly the official rating
     games_match: bool = False  # ... and the official game count
     advice: tuple[Advice, ...] = ()  # what the user can run to record it
-    said: Unexplained | NotInDatabase | None = None
+    said: Unexplained | NotInDatabase | RoFromTag | None = None
 
     def rank_key(self) -> tuple[int, int]:
         evidence = 4 * self.reproduces + 2 * self.games_match
@@ -171,7 +184,7 @@ class CheckReport:
     player: str
     rating_list: RatingList
     rows: tuple[CheckRow, ...]
-    start: str  # where the replay starts ("official 2025-09", "unrated", ...)
+    start: RatingFrom  # where the replay starts
     notes: tuple[str, ...] = ()
     who: str = "ID"  # how a command names the player (the commands of assumed facts)
 

@@ -36,13 +36,12 @@ from tracker.periods.rows import (
     NotCountedWhy,
     PeriodRow,
     Replay,
-    RoSource,
     ScheduleSays,
-    Source,
     StandardTag,
     TournamentPlan,
     Unplaced,
 )
+from tracker.periods.sources import RatingFrom, RatingSource
 
 __all__ = [
     "check_pin",
@@ -59,8 +58,8 @@ __all__ = [
     "PLAYER_FACTS_LISTS",
     "PlayerInfo",
     "Replay",
-    "RoSource",
-    "Source",
+    "RatingFrom",
+    "RatingSource",
     "ReplayInputs",
     "TournamentFact",
     "TournamentPlan",

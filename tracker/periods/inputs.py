@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
 from tracker.model import ListKind, ListStatus, OfficialEntry, Period, RatingList
+from tracker.periods.sources import RatingSource
 
 
 @dataclass(frozen=True)
@@ -34,13 +35,15 @@ class GameFact:
     own_elo_tag: str | None = None
     opponent_elo_tag: str | None = None
     list_assumed: bool = False  # no readable TimeControl: the list was inferred
-    opponent_rating_source: str = "tag"
-    """Where `opponent_elo` comes from: "tag" (the PGN's Elo tag, the organiser's), or the
-    FIDE list in force at the tournament's start ("standard 2025-09 list (file)")."""
+    opponent_rating_source: RatingSource = RatingSource.ELO_TAG
+    """Where `opponent_elo` comes from: ELO_TAG (the PGN's Elo tag, the organiser's), or
+    OFFICIAL (the FIDE list `opponent_list`, imported from the file `opponent_list_file`)."""
     opponent_list: Period | None = None
     """The imported list whose word `opponent_elo` is (its rating, or None: unrated for
     FIDE): the list in force at the tournament's start, or the one before it when that is an
     excerpt that lacks the opponent; None: the tag."""
+    opponent_list_file: str | None = None
+    """The file `opponent_list` was imported from (or `manual`); None: the tag."""
     not_on_excerpt: Period | None = None
     """The list in force at the tournament's start, when it was imported as an excerpt only
     and lacks the opponent: they keep what they had (`opponent_list`, else the tag)."""

@@ -17,8 +17,9 @@ from tracker.model import ListKind, ListStatus, NotRated, OfficialEntry, Period,
 from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
 from tracker.periods.policies import TAG_OF_A_FAST_LIST_IS_THE_STANDARD
-from tracker.periods.rows import NotCounted, NotCountedWhy, RoSource, TournamentPlan, Unplaced
+from tracker.periods.rows import NotCounted, NotCountedWhy, TournamentPlan, Unplaced
 from tracker.periods.schedule import not_standard
+from tracker.periods.sources import RatingSource
 from tracker.periods.state import ReplayState
 
 OVERRIDABLE_REASONS = NAME_REASONS - {VARIANT}
@@ -125,8 +126,9 @@ def rated_by_the_lists(
                 opponent_elo=status.rating,
                 rated=rated,
                 not_rated_reason=reason,
-                opponent_rating_source=f"{unit.rating_list} {used} list ({status.source})",
+                opponent_rating_source=RatingSource.OFFICIAL,
                 opponent_list=used,
+                opponent_list_file=status.source,
                 not_on_excerpt=lacked,
             )
         )
@@ -153,9 +155,9 @@ def plan_tournament(
     ro: int | None
     on: Period | None = None
     if unit.tournament.ro is not None:
-        ro, source, kind = unit.tournament.ro, "--ro override", RoSource.OVERRIDE
+        ro, source = unit.tournament.ro, RatingSource.OVERRIDE
     elif official_ro is not None:
-        ro, source, kind, on = official_ro, f"official {force} list", RoSource.OFFICIAL, force
+        ro, source, on = official_ro, RatingSource.OFFICIAL, force
     elif (
         elo_tag is not None
         and rating_before is not None
@@ -163,21 +165,16 @@ def plan_tournament(
     ):
         # (a rapid or blitz tag that is the standard rating is no Ro of this list: the
         # replayed rating is, below)
-        ro, source, kind = elo_tag, "Elo tag", RoSource.ELO_TAG
+        ro, source = elo_tag, RatingSource.ELO_TAG
     else:
         known = state.in_force(start) if rating_before is not None else None
         seed = state.standard_in_force(start) if seeded else None
         if known is not None:
-            ro, source, kind, on = (
-                known[1],
-                f"replayed {known[0]} list",
-                RoSource.REPLAYED,
-                known[0],
-            )
+            ro, source, on = known[1], RatingSource.REPLAYED, known[0]
         elif seed is not None:
-            ro, source, kind, on = seed[1], f"standard {seed[0]} list", RoSource.STANDARD, seed[0]
+            ro, source, on = seed[1], RatingSource.STANDARD, seed[0]
         else:
-            ro, source, kind = rating_before, "rating before the period", RoSource.RATING_BEFORE
+            ro, source = rating_before, RatingSource.RATING_BEFORE
     if elo_tag is not None and official_ro is not None and elo_tag != official_ro:
         note = f"Elo tag {elo_tag} differs from the official {force} rating {official_ro}"
     t_in = TournamentIn(
@@ -190,12 +187,11 @@ def plan_tournament(
     tournament = TournamentPlan(
         unit,
         ro if rated else None,
-        source if rated else "unrated",
+        source if rated else RatingSource.UNRATED,
         elo_tag,
         official_ro,
         tuple(used),
         note,
-        kind if rated else RoSource.UNRATED,
         on if rated else None,
     )
     return tournament, t_in, skipped

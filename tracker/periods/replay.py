@@ -46,11 +46,11 @@ from tracker.periods.rows import (
     NotCountedWhy,
     PeriodRow,
     Replay,
-    Source,
     StandardTag,
     TournamentPlan,
 )
 from tracker.periods.schedule import classical_playoffs
+from tracker.periods.sources import RatingFrom, RatingSource
 from tracker.periods.state import ReplayState, k_assumptions, k_at_start, period_facts
 from tracker.periods.tags import StartTag, standard_ratings_of, start_tag, tag_evidence
 
@@ -75,9 +75,8 @@ def replay(inputs: ReplayInputs) -> Replay:
     )
     start = _start(state, official, anchors, by_period, standard_of)
     if start is None:
-        return Replay(
-            rl, (), tuple(units), None, "no games", (), tuple(unplaced), inputs.list_kinds
-        )
+        none = RatingFrom(RatingSource.NO_GAMES)
+        return Replay(rl, (), tuple(units), None, none, (), tuple(unplaced), inputs.list_kinds)
     if not state.games_known:
         # The games stored from before the replay's start (before 2008, or inside the
         # starting official rating) against rated opponents are games completed too: 30 of
@@ -88,7 +87,7 @@ def replay(inputs: ReplayInputs) -> Replay:
         state.completed_before(_counted((*early, *start.before)))
 
     rows: list[PeriodRow] = []
-    if start.source.startswith("official"):
+    if start.source.source is RatingSource.OFFICIAL:
         rows.append(_anchor_row(official[start.period], rl, start.before))
     birth_year = inputs.player.birth_year
     if birth_year is None:
@@ -130,7 +129,7 @@ class _Start:
     official rating (`Replay.before_start`)."""
 
     period: Period
-    source: str
+    source: RatingFrom
     first_list: Period
     before: tuple[Unit, ...] = ()
 
@@ -152,23 +151,25 @@ def _start(
         # the tournaments rated on or before it are inside that published rating.
         start = anchors[0]
         before = tuple(u for p in sorted(by_period) if p <= start for u in by_period[p])
-        state.start_official(official[start], f"official {start} list", _counted(before))
-        return _Start(start, f"official {start}", next_list(start, rl), before)
+        source = RatingFrom(RatingSource.OFFICIAL, start)
+        state.start_official(official[start], source, _counted(before))
+        return _Start(start, source, next_list(start, rl), before)
     if first_games is None:
         return None
     # Games come first (an official entry, if any, re-anchors later: it never hides what
     # came before it): from the player's own Elo tag in the first tournament.
     if first.tag is not None:
-        state.start_at_tag(first.tag, f"Elo tag in {', '.join(first.tournaments)}")
-        return _Start(first_games, f"Elo tag {first.tag}", first_games)
+        source = RatingFrom(RatingSource.ELO_TAG, tournaments=first.tournaments, rating=first.tag)
+        state.start_at_tag(first.tag, source)
+        return _Start(first_games, source, first_games)
     if first.aside is not None:
         # The first tournaments' tags are the standard rating (policy
         # TAG_OF_A_FAST_LIST_IS_THE_STANDARD) and no official entry comes first: the
         # player's rating on this list is unknown, not unrated; the replay waits.
         state.wait_for(first.aside)
-        return _Start(first_games, "waiting", first_games)
+        return _Start(first_games, RatingFrom(RatingSource.WAITING), first_games)
     state.count_from_first_rating()
-    return _Start(first_games, "unrated", first_games)
+    return _Start(first_games, RatingFrom(RatingSource.UNRATED), first_games)
 
 
 def _counted(units: Iterable[Unit]) -> int:
@@ -211,7 +212,7 @@ def _anchor_row(entry: OfficialEntry, rl: RatingList, before: Sequence[Unit] = (
         period=entry.period,
         rating_list=rl,
         rating_before=None,
-        rating_before_source="official",
+        rating_before_source=RatingFrom(RatingSource.OFFICIAL),
         out=None,
         first=None,
         tournaments=(),
@@ -223,7 +224,7 @@ def _anchor_row(entry: OfficialEntry, rl: RatingList, before: Sequence[Unit] = (
         published=entry.rating,
         facts=PlayerFacts(),
         notes=tuple(notes),
-        source=Source.OFFICIAL,
+        source=RatingSource.OFFICIAL,
     )
 
 
@@ -336,7 +337,7 @@ class _Before:
     `waiting`: why the replay has no rating of this list to start from yet."""
 
     rating: int | None
-    source: str
+    source: RatingFrom
     seeded: bool = False
     waiting: StandardTag | None = None
 
@@ -367,7 +368,7 @@ def _rating_before(
                 f"unrated in {rl}: starts from the standard rating {seed[1]} "
                 f"(the {seed[0]} list, in force at the tournament start)"
             )
-            return _Before(seed[1], "standard rating", seeded=True)
+            return _Before(seed[1], RatingFrom(RatingSource.STANDARD), seeded=True)
     return _Before(state.rating, state.source)
 
 
@@ -508,13 +509,13 @@ def _adjusted(
 
 @dataclass(frozen=True)
 class _Published:
-    """The rating a list publishes (the next period starts from it) and its `Source`; where
+    """The rating a list publishes (the next period starts from it) and its source; where
     the state's rating now comes from (None: as before); the Elo tag the list's tournaments
     say; whether the replay re-anchored on that tag."""
 
     rating: int | None
-    source: str
-    next_source: str | None
+    source: RatingSource
+    next_source: RatingFrom | None
     tag: int | None
     tag_anchored: bool = False
 
@@ -535,9 +536,9 @@ def _published(
     an adjustment or a first rating computed."""
     rl = state.inputs.rating_list
     anchored = entry is not None and entry.rating is not None
-    source = Source.REPLAYED if replayed is not None else Source.UNRATED
+    source = RatingSource.REPLAYED if replayed is not None else RatingSource.UNRATED
     if first is not None and first.rating is not None:
-        source = Source.FIRST_RATING
+        source = RatingSource.FIRST_RATING
     tag = _tag_for(tags, replayed)
     aside = [(t, name) for t, name in state.standard_tags.get(period, ()) if t != replayed]
     if aside and not anchored:
@@ -557,18 +558,21 @@ def _published(
         assert entry is not None
         if entry.rating != replayed:
             notes.append(f"re-anchored on the official rating {entry.rating}")
-        return _Published(entry.rating, Source.OFFICIAL, f"official {period} list", tag)
+        official = RatingFrom(RatingSource.OFFICIAL, period)
+        return _Published(entry.rating, RatingSource.OFFICIAL, official, tag)
     if tag is not None and TAG_IS_EVIDENCE_OF_THE_LIST:
         # No official entry for this list: the player's own Elo tag in the tournaments that
         # started under it is the list's rating as printed (evidence, policy
         # TAG_IS_EVIDENCE_OF_THE_LIST); the next period starts from it.
         if tag == replayed:
-            again = f"replayed {period} list, as the Elo tag" if changed else None
+            again = RatingFrom(RatingSource.REPLAYED, period, as_tag=True) if changed else None
             return _Published(tag, source, again, tag)
         where = ", ".join(sorted({name for t, name, _ in tags if t == tag}))
         notes.append(
             f"re-anchored on the Elo tag {tag} ({where}; replayed "
             f"{'unrated' if replayed is None else replayed})"
         )
-        return _Published(tag, Source.ELO_TAG, f"Elo tag for the {period} list", tag, True)
-    return _Published(replayed, source, f"replayed {period} list" if changed else None, tag)
+        on_tag = RatingFrom(RatingSource.ELO_TAG, period)
+        return _Published(tag, RatingSource.ELO_TAG, on_tag, tag, True)
+    again = RatingFrom(RatingSource.REPLAYED, period) if changed else None
+    return _Published(replayed, source, again, tag)

@@ -14,6 +14,7 @@ from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
 from tracker.model import ListKind, OfficialEntry, Period, RatingList
 from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
+from tracker.periods.sources import RatingFrom, RatingSource
 
 
 class NotCountedWhy(StrEnum):
@@ -84,35 +85,19 @@ class NotCounted:
     detail: NotCountedDetail = None
 
 
-class RoSource(StrEnum):
-    """Where a tournament's Ro came from (the kind of `TournamentPlan.ro_source`, whose
-    period is `TournamentPlan.ro_list`), in the replay's order of precedence."""
-
-    OVERRIDE = "override"  # the Ro the user recorded (tracker event set --ro)
-    OFFICIAL = "official"  # the official rating on the list in force at the start
-    ELO_TAG = "elo-tag"  # the player's own Elo tag in the tournament
-    REPLAYED = "replayed"  # the replayed rating of the list in force at the start
-    STANDARD = "standard"  # rapid/blitz unrated: the standard rating in force (Mar 2024)
-    RATING_BEFORE = "rating-before"  # the rating the period started from
-    UNRATED = "unrated"  # no rating: the games go toward a first rating
-
-    def __str__(self) -> str:
-        return self.value
-
-
 @dataclass(frozen=True)
 class TournamentPlan:
-    """How one tournament entered its period: the Ro used and where it came from."""
+    """How one tournament entered its period: the Ro used and where it came from (the list
+    `ro_list` for an official, replayed or standard rating)."""
 
     unit: Unit
     ro: int | None
-    ro_source: str  # "--ro override", "official 2025-09 list", "Elo tag", "replayed ..."
+    ro_source: RatingSource
     elo_tag: int | None
     official_ro: int | None
     counted: tuple[GameFact, ...]  # the games given to the engine, in its order
     note: str | None = None  # e.g. the Elo tag disagrees with the official list
-    ro_from: RoSource = RoSource.RATING_BEFORE  # the kind of `ro_source`
-    ro_list: Period | None = None  # the list of `ro_source` (official, replayed, standard)
+    ro_list: Period | None = None
 
 
 @dataclass(frozen=True)
@@ -124,23 +109,12 @@ class Assumption:
     advice: SetPlayerFact | AddOfficial
 
 
-class Source:
-    """Where a period's published rating (the one the next period starts from) came from."""
-
-    OFFICIAL = "official"
-    ELO_TAG = "Elo tag"
-    REPLAYED = "replayed"
-    FIRST_RATING = "first rating"
-    UNRATED = "unrated"
-
-
 @dataclass(frozen=True)
 class PeriodRow:
     period: Period
     rating_list: RatingList
     rating_before: int | None  # None: unrated before this period
-    rating_before_source: str  # "official 2025-09 list", "replayed 2025-10 list", "Elo tag in
-    # <tournament>", "standard rating", "unrated"
+    rating_before_source: RatingFrom
     out: PeriodOut | None
     first: FirstRatingOut | None
     tournaments: tuple[TournamentPlan, ...]
@@ -162,7 +136,8 @@ class PeriodRow:
     # the player's own Elo tag in the tournaments that started under this list (the rating
     # of this list as the organisers printed it), when no official entry covers the list
     elo_tag: int | None = None
-    source: str = Source.REPLAYED  # where `published` came from (Source)
+    # where `published` came from: OFFICIAL, ELO_TAG, REPLAYED, FIRST_RATING or UNRATED
+    source: RatingSource = RatingSource.REPLAYED
     assumptions: tuple[Assumption, ...] = ()  # facts K rested on that nobody recorded
     before_official: bool = False  # a period before the earliest official entry
 
@@ -222,9 +197,10 @@ class Replay:
     rows: tuple[PeriodRow, ...]
     units: tuple[Unit, ...]
     start: Period | None
-    # "official 2025-09", "Elo tag 1850", "unrated", "no games", "waiting" (rapid/blitz: the
-    # first tags were the standard rating, no rating of the list to start from)
-    start_source: str
+    # OFFICIAL (the list `start`), ELO_TAG (its rating), UNRATED, NO_GAMES, WAITING
+    # (rapid/blitz: the first tags were the standard rating, no rating of the list to start
+    # from)
+    start_source: RatingFrom
     # tournaments rated on or before the starting official list when the replay has no rating
     # to start them from (no Elo tag of the player's in the first of them): inside that
     # published rating; explain and the history note list them

@@ -23,6 +23,7 @@ from tracker.periods.policies import (
     PLAYER_FACTS_LISTS,
 )
 from tracker.periods.rows import Assumption, StandardTag
+from tracker.periods.sources import RatingFrom, RatingSource
 
 
 def _newcomer_k(rating_list: RatingList, period: Period) -> int:
@@ -45,7 +46,7 @@ class ReplayState:
     ) -> None:
         self.inputs = inputs
         self.rating: int | None = None
-        self.source = "unrated"
+        self.source = RatingFrom(RatingSource.UNRATED)  # where `rating` came from
         self.published: dict[Period, int | None] = {}  # list -> rating on it (None: unrated)
         # The recorded facts apply to the lists of PLAYER_FACTS_LISTS only (policy); the
         # other lists learn them from their own official entries and replayed ratings.
@@ -85,7 +86,7 @@ class ReplayState:
         # one are no rating of this list: policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)
         self.standard_of = standard_of
 
-    def start_official(self, entry: OfficialEntry, source: str, games_inside: int) -> None:
+    def start_official(self, entry: OfficialEntry, source: RatingFrom, games_inside: int) -> None:
         """The replay starts at an official entry (its rating is published on its list);
         `games_inside`: the counted games of the tournaments inside that rating."""
         assert entry.rating is not None
@@ -100,7 +101,7 @@ class ReplayState:
             self.rated_games += games_inside
         self.remember(entry.period)
 
-    def start_at_tag(self, tag: int, source: str) -> None:
+    def start_at_tag(self, tag: int, source: RatingFrom) -> None:
         """The replay starts from the player's own Elo tag in the first tournaments."""
         self.rating = tag
         self.source = source
@@ -152,7 +153,7 @@ class ReplayState:
         self,
         period: Period,
         rating: int | None,
-        source: str | None,
+        source: RatingFrom | None,
         entry: OfficialEntry | None,
         dropped: bool,
     ) -> None:
@@ -173,7 +174,7 @@ class ReplayState:
             self.learn(entry)
         self.remember(period)
         if rating is None:
-            self.source = "unrated"
+            self.source = RatingFrom(RatingSource.UNRATED)
 
     def publish(self, period: Period, rating: int | None) -> None:
         """Record the rating on the list of `period` (None: unrated on that list)."""

@@ -18,6 +18,7 @@ from tracker.check.report import (
     GamesCount,
     GamesStep,
     NotInDatabase,
+    RoFromTag,
     Unexplained,
 )
 from tracker.reports.explain import kind_text
@@ -33,6 +34,8 @@ from tracker.reports.words import (
     commands,
     left_out_counts,
     reason_text,
+    ro_text,
+    start_text,
 )
 
 CAUSE_WHO = "PLAYER"
@@ -61,6 +64,13 @@ def cause_text(c: Cause) -> str:
             f"games missing: FIDE rated {said.fide} games on the {said.period} list, the replay "
             f"{said.replay}: {said.missing} game(s) are probably not in the database; import "
             f"the missing tournament's PGN (`tracker import FILE`){hint}"
+        )
+    if isinstance(said, RoFromTag):
+        rating = "unrated" if said.rating is None else str(said.rating)
+        return (
+            f"the Ro FIDE used: {said.tournament} used Ro {said.ro} "
+            f"({ro_text(said.source, said.ro_list)}) but your Elo tag there says {said.tag}; "
+            f"with Ro {said.tag} the period gives {rating}"
         )
     return c.text
 
@@ -132,7 +142,7 @@ def check_json(report: CheckReport) -> dict[str, object]:
     return {
         "player": report.player,
         "list": str(report.rating_list),
-        "start": report.start,
+        "start": start_text(report.start),
         "all_match": report.all_match,
         "compared": len(report.compared),
         "differences": len(report.differences),
@@ -335,7 +345,8 @@ def check_table(report: CheckReport) -> tuple[str, list[str], list[list[str]]]:
     headers = CHECK_HEADERS if any(marks) else CHECK_HEADERS[:-1]
     if not any(marks):
         cells = [c[:-1] for c in cells]
-    title = f"{report.player}, {report.rating_list} list (the replay starts from {report.start})"
+    start = start_text(report.start)
+    title = f"{report.player}, {report.rating_list} list (the replay starts from {start})"
     return title, headers, cells
 
 

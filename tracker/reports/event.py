@@ -11,7 +11,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from tracker.periods import RoSource
+from tracker.periods import RatingSource
 from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
 from tracker.usecases.event_show import (
@@ -58,24 +58,24 @@ def ranks(ev: EventShow) -> dict[int, int]:
 # --- words -------------------------------------------------------------------------------
 
 RO_FROM = {
-    RoSource.OVERRIDE: "--ro",
-    RoSource.OFFICIAL: "list",
-    RoSource.ELO_TAG: "tag",
-    RoSource.REPLAYED: "replay",
-    RoSource.STANDARD: "std",
-    RoSource.RATING_BEFORE: "before",
-    RoSource.UNRATED: "unrated",
+    RatingSource.OVERRIDE: "--ro",
+    RatingSource.OFFICIAL: "list",
+    RatingSource.ELO_TAG: "tag",
+    RatingSource.REPLAYED: "replay",
+    RatingSource.STANDARD: "std",
+    RatingSource.RATING_BEFORE: "before",
+    RatingSource.UNRATED: "unrated",
 }
 """The table's short word for where Ro came from (the legend under it says each in full)."""
 
 RO_FROM_TEXT = {
-    RoSource.OVERRIDE: "the Ro recorded for the tournament (tracker event set ID --ro)",
-    RoSource.OFFICIAL: "the official rating on the list in force at the start",
-    RoSource.ELO_TAG: "the player's own Elo tag (no official list imported for the start)",
-    RoSource.REPLAYED: "the replayed rating of the list in force at the start",
-    RoSource.STANDARD: "unrated on this list: the standard rating in force at the start",
-    RoSource.RATING_BEFORE: "the rating the period starts from",
-    RoSource.UNRATED: "no rating yet, the games go toward a first rating",
+    RatingSource.OVERRIDE: "the Ro recorded for the tournament (tracker event set ID --ro)",
+    RatingSource.OFFICIAL: "the official rating on the list in force at the start",
+    RatingSource.ELO_TAG: "the player's own Elo tag (no official list imported for the start)",
+    RatingSource.REPLAYED: "the replayed rating of the list in force at the start",
+    RatingSource.STANDARD: "unrated on this list: the standard rating in force at the start",
+    RatingSource.RATING_BEFORE: "the rating the period starts from",
+    RatingSource.UNRATED: "no rating yet, the games go toward a first rating",
 }
 
 STATUS_TEXT = {
@@ -312,7 +312,7 @@ def event_notes(ev: EventShow) -> list[str]:
         "this tournament; Rp: performance. The whole period (other tournaments, rounding) is "
         "in `tracker explain PLAYER PERIOD`."
     ]
-    used = [s for s in RoSource if any(p.ro_source is s for p in players)]
+    used = [s for s in RatingSource if any(p.ro_source is s for p in players)]
     if used:
         lines.append(
             "From (where Ro came from): "

@@ -13,7 +13,14 @@ from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut
 from tracker.fide.calendar import is_list_month
 from tracker.model import ListKind, Period, PlayerRef
-from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
+from tracker.periods import (
+    GameFact,
+    NotCounted,
+    PeriodRow,
+    RatingSource,
+    Replay,
+    TournamentPlan,
+)
 from tracker.periods.assumed import list_assumed_games
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
@@ -27,7 +34,14 @@ from tracker.reports.text import (
     render_table,
     unit_dates,
 )
-from tracker.reports.words import LIST_ASSUMED_HOW, closing_texts, why_text
+from tracker.reports.words import (
+    LIST_ASSUMED_HOW,
+    before_text,
+    closing_texts,
+    opponent_source_text,
+    plan_ro_text,
+    why_text,
+)
 
 
 def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
@@ -75,7 +89,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             "player's own Elo tags."
         )
     was = "unrated" if row.rating_before is None else str(row.rating_before)
-    lines.append(f"Rating before: {was} ({row.rating_before_source})")
+    lines.append(f"Rating before: {was} ({before_text(row.rating_before_source)})")
     if row.out is not None:
         reason = row.out.k_reason
         if row.facts.games_assumed is None and any(
@@ -200,7 +214,7 @@ def rating_from(fact: GameFact, kinds: Mapping[Period, ListKind] | None = None) 
     excerpt in force lacked the opponent ("list 2022-02"), and the Elo tag when it says
     otherwise; or "tag" (the organiser's Elo tag), "tag (not on the excerpt)" where the
     excerpt in force lacked the opponent."""
-    if fact.opponent_rating_source == "tag":
+    if fact.opponent_rating_source is RatingSource.ELO_TAG:
         return "tag" if fact.not_on_excerpt is None else "tag (not on the excerpt)"
     used = fact.opponent_list
     word = "excerpt" if used is not None and (kinds or {}).get(used) is ListKind.EXCERPT else "list"
@@ -224,16 +238,16 @@ def _lists_lines(
     with its kind), and the opponents the excerpt in force lacked, with what rated them."""
     used: dict[str, Period | None] = {}
     lacked: dict[Period, list[GameFact]] = {}
+    rl = plan.unit.rating_list
     for fact in plan.counted:
-        if fact.opponent_rating_source != "tag":
-            used.setdefault(fact.opponent_rating_source, fact.opponent_list)
+        if fact.opponent_rating_source is not RatingSource.ELO_TAG:
+            used.setdefault(opponent_source_text(fact, rl), fact.opponent_list)
         if fact.not_on_excerpt is not None:
             lacked.setdefault(fact.not_on_excerpt, []).append(fact)
     lines = []
     for source, period in sorted(used.items()):
         said = "" if period is None or period not in kinds else f", {kind_text(kinds[period])}"
         lines.append(f"{indent}opponents' ratings from the {source}{said}")
-    rl = plan.unit.rating_list
     for force, facts in sorted(lacked.items()):
         ways: dict[Period | None, int] = {}
         for f in facts:
@@ -280,7 +294,7 @@ def _explain_tournament(
     tout = tournament_out(plan, row)
     ro = "unrated" if plan.ro is None else str(plan.ro)
     pinned = f", pinned to {u.period}" if u.pinned else ""
-    head = f"{u.label} ({unit_dates(u)}{pinned}): Ro {ro} ({plan.ro_source})"
+    head = f"{u.label} ({unit_dates(u)}{pinned}): Ro {ro} ({plan_ro_text(plan)})"
     rc = _rc(plan, row)
     if rc is not None:
         head += f", Rc {rc}"
@@ -299,7 +313,7 @@ def _explain_tournament(
     for g, fact in zip(tout.games, plan.counted, strict=False):
         used = "" if g.difference_used is None else str(g.difference_used)
         rating = fmt_int(g.opponent_rating) + ("*" if g.capped else "")
-        listed = fact.opponent_rating_source != "tag"
+        listed = fact.opponent_rating_source is not RatingSource.ELO_TAG
         rows.append(
             [
                 g.label or fact.opponent,
@@ -376,6 +390,10 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
         return []
     rl = str(replay_.rating_list)
     out: list[dict[str, Any]] = []
+
+    def source(g: GameFact) -> str:
+        return opponent_source_text(g, replay_.rating_list)
+
     for plan in row.tournaments:
         if not plan.counted:
             continue
@@ -388,7 +406,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
             "start": u.start.isoformat() if u.start else None,
             "end": u.end.isoformat() if u.end else None,
             "ro": plan.ro,
-            "ro_source": plan.ro_source,
+            "ro_source": plan_ro_text(plan),
         }
         if tout is None:  # pooled toward a first rating
             out += [
@@ -396,7 +414,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                     **base,
                     "opponent": g.opponent,
                     "opponent_rating": g.opponent_elo,
-                    "opponent_rating_source": g.opponent_rating_source,
+                    "opponent_rating_source": source(g),
                     "opponent_elo_tag": g.opponent_elo_tag,
                     "capped": False,
                     "difference_used": None,
@@ -417,7 +435,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                     **base,
                     "opponent": g.label or fact.opponent,
                     "opponent_rating": g.opponent_rating,
-                    "opponent_rating_source": fact.opponent_rating_source,
+                    "opponent_rating_source": source(fact),
                     "opponent_elo_tag": fact.opponent_elo_tag,
                     "capped": g.capped,
                     "difference_used": g.difference_used,
@@ -442,7 +460,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                 "ro_source": None,
                 "opponent": n.game.opponent,
                 "opponent_rating": n.game.opponent_elo,
-                "opponent_rating_source": n.game.opponent_rating_source,
+                "opponent_rating_source": source(n.game),
                 "opponent_elo_tag": n.game.opponent_elo_tag,
                 "capped": False,
                 "difference_used": None,

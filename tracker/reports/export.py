@@ -14,7 +14,7 @@ from tracker.periods import NotCounted, Replay
 from tracker.periods.assumed import closing_date_of
 from tracker.reports.figures import tournament_out, unit_figures
 from tracker.reports.text import fmt_points, json_points
-from tracker.reports.words import label_counts, most_first, why_text
+from tracker.reports.words import label_counts, most_first, opponent_source_text, why_text
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
@@ -195,7 +195,7 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                         "opponent_fide_id": g.opponent_fide_id,
                         "own_elo": g.own_elo,
                         "opponent_elo": g.opponent_elo,
-                        "opponent_rating_source": g.opponent_rating_source,
+                        "opponent_rating_source": opponent_source_text(g, u.rating_list),
                         "opponent_elo_tag": g.opponent_elo_tag,
                         "result": g.result,
                         "score": None if g.score is None else fmt_points(g.score),

@@ -13,7 +13,7 @@ from tracker.advice import PinPeriod
 from tracker.fide import PeriodOut
 from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
-from tracker.periods import Assumption, PeriodRow, Replay
+from tracker.periods import Assumption, PeriodRow, RatingSource, Replay
 from tracker.periods.assumed import closing_dates, counted_games, list_assumed_games
 from tracker.periods.rows import NotCountedWhy
 from tracker.reports import words
@@ -29,9 +29,11 @@ from tracker.reports.text import (
 from tracker.reports.words import (
     LIST_ASSUMED_HOW,
     assumed_text,
+    before_text,
     closing_json,
     closing_texts,
     not_counted_counts,
+    published_word,
     why_text,
 )
 
@@ -81,8 +83,8 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
     """What explains a row, parts joined by "; " (the `first` row of a list's replay starts
     with where the rating it starts from came from)."""
     parts: list[str] = []
-    if first and row.rating_before is not None and row.rating_before_source:
-        parts.append(f"starts from {row.rating_before} ({row.rating_before_source})")
+    if first and row.rating_before is not None:
+        parts.append(f"starts from {row.rating_before} ({before_text(row.rating_before_source)})")
     if row.before_official:
         parts.append("before the first official rating")
     if row.official is not None and row.official.flag and "i" in row.official.flag:
@@ -106,7 +108,7 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
         parts.append(row.adjustment)
     if row.twice:
         parts.append(f"{plural(len(row.twice), 'game')} maybe stored twice (explain says which)")
-    if row.rating_before_source == "standard rating":
+    if row.rating_before_source.source is RatingSource.STANDARD:
         parts.append("starts from the standard rating")
     if (
         row.rating_before is None
@@ -117,7 +119,7 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
         parts.append("start: official rating")
     elif row.anchored and row.difference not in (None, 0):
         parts.append("re-anchored on the official rating")
-    elif row.source == "Elo tag" and row.tag_difference not in (None, 0):
+    elif row.source is RatingSource.ELO_TAG and row.tag_difference not in (None, 0):
         parts.append(f"re-anchored on the Elo tag {row.elo_tag}")
     parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
     assumed = list_assumed_games(row)
@@ -222,7 +224,7 @@ def history_row(
         "elo_tag": row.elo_tag,
         "tag_difference": row.tag_difference,
         "published": row.published,
-        "source": row.source,
+        "source": published_word(row.source),
         "before_official": row.before_official,
         "assumptions": [
             {
@@ -239,7 +241,7 @@ def history_row(
             1
             for p in row.tournaments
             for g in counted_games(p, row)
-            if g.opponent_rating_source != "tag"
+            if g.opponent_rating_source is not RatingSource.ELO_TAG
         ),
     }
 
@@ -351,7 +353,7 @@ def season_summary(
             opponents += ratings
             points += scored
             for g in counted_games(plan, r):
-                if g.opponent_rating_source == "tag":
+                if g.opponent_rating_source is RatingSource.ELO_TAG:
                     tagged += 1
                 else:
                     listed += 1

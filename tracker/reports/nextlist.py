@@ -8,12 +8,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tracker.model import Period, PlayerRef, RatingList
-from tracker.periods import PeriodRow, Replay
+from tracker.periods import PeriodRow, RatingSource, Replay
 from tracker.periods.assumed import list_assumed_games
 from tracker.reports.explain import ignored_lines
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
 from tracker.reports.text import fmt_signed, months_text, plural, plural_points, unit_dates
-from tracker.reports.words import closing_texts, not_counted_counts, reason_text, why_text
+from tracker.reports.words import (
+    before_text,
+    closing_texts,
+    not_counted_counts,
+    reason_text,
+    why_text,
+)
 
 
 @dataclass(frozen=True)
@@ -96,7 +102,7 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
         next_period,
         tuple(open_),
         tuple(earlier),
-        replay_.start_source == "waiting" and expected is None,
+        replay_.start_source.source is RatingSource.WAITING and expected is None,
         tuple(shared),
     )
 
@@ -158,7 +164,8 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
     first = rep.rows[0]
     if first.rating_before is not None and first.rating_before != rep.last_rating:
         lines.append(
-            f"The replay starts from {first.rating_before} ({first.rating_before_source})"
+            f"The replay starts from {first.rating_before} "
+            f"({before_text(first.rating_before_source)})"
             + ("." if rep.last_rating is None else f", not from the official {rep.last_rating}.")
         )
     detail, summed = _split_rows(rep.rows)
@@ -252,7 +259,7 @@ def _detail_lines(rep: NextReport, r: PeriodRow) -> list[str]:
         lines.append(f"    {plan.unit.label} ({unit_dates(plan.unit)})")
     if r.first is not None:
         lines += ignored_lines(r.first, "    ", "ignored for the first rating")
-    if r.source == "Elo tag" and r.tag_difference not in (None, 0):
+    if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0):
         lines.append(
             f"    the list's rating is the player's own Elo tag {r.elo_tag} "
             "(a tournament that started under it)"
@@ -291,7 +298,9 @@ def _summed_notes(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
                 "  in the lists summed up: " + "; ".join(x for x in said if x) + " (history "
                 "says which)"
             )
-    tagged = [r for r in summed if r.source == "Elo tag" and r.tag_difference not in (None, 0)]
+    tagged = [
+        r for r in summed if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0)
+    ]
     assumed = {assumption_text(a, rep.player) for r in summed for a in r.assumptions}
     if tagged:
         lines.append(

@@ -24,8 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.model import Period, PlayerRef, RatingList
-from tracker.periods import Replay
-from tracker.periods.rows import Source
+from tracker.periods import RatingSource, Replay
 from tracker.reports import (
     assumption_command,
     explain_games,
@@ -168,7 +167,7 @@ def assumed_facts(replay_: Replay, player: PlayerRef) -> list[AssumedFact]:
             found.setdefault(
                 (f"K assumes {assumed_text(a)}", assumption_command(a, player)), []
             ).append(r.period)
-        if r.source == Source.ELO_TAG:
+        if r.source is RatingSource.ELO_TAG:
             found.setdefault(
                 (
                     "the list's rating is the player's own Elo tag (no official rating recorded "

@@ -19,8 +19,16 @@ from tracker.advice import (
 )
 from tracker.fide.calendar import replay_from
 from tracker.fide.eventnames import NAME_REASONS
-from tracker.model import LAST_PERIOD, NotRated, RatingList
-from tracker.periods import Assumption, NotCounted, PeriodRow
+from tracker.model import LAST_PERIOD, NotRated, Period, RatingList
+from tracker.periods import (
+    Assumption,
+    GameFact,
+    NotCounted,
+    PeriodRow,
+    RatingFrom,
+    RatingSource,
+    TournamentPlan,
+)
 from tracker.periods.assumed import ClosingDate, LeftOut, closing_dates, left_out
 from tracker.periods.policies import (
     GAMES_A_DAY_FAST_EVENT,
@@ -229,6 +237,80 @@ def not_counted_counts(row: PeriodRow) -> tuple[tuple[str, int], ...]:
     out and those the engine did (an opponent without a rating), as `history` counts
     them."""
     return left_out_counts(left_out(row))
+
+
+# --- where ratings came from ------------------------------------------------------------
+
+PUBLISHED_WORDS = {
+    RatingSource.OFFICIAL: "official",
+    RatingSource.ELO_TAG: "Elo tag",
+    RatingSource.REPLAYED: "replayed",
+    RatingSource.FIRST_RATING: "first rating",
+    RatingSource.UNRATED: "unrated",
+}
+"""Where a list's published rating came from (`PeriodRow.source`), as the history's
+`source` column says it."""
+
+
+def published_word(source: RatingSource) -> str:
+    return PUBLISHED_WORDS[source]
+
+
+def start_text(f: RatingFrom) -> str:
+    """Where the replay starts: "official 2025-09", "Elo tag 1850", "unrated", "waiting",
+    "no games"."""
+    if f.source is RatingSource.OFFICIAL:
+        return f"official {f.period}"
+    if f.source is RatingSource.ELO_TAG:
+        return f"Elo tag {f.rating}"
+    if f.source is RatingSource.NO_GAMES:
+        return "no games"
+    return str(f.source)
+
+
+def before_text(f: RatingFrom) -> str:
+    """Where the rating a period starts from came from: "official 2025-09 list", "Elo tag
+    in Brno Open", "Elo tag for the 2025-11 list", "replayed 2025-10 list(, as the Elo tag)",
+    "standard rating", "unrated"."""
+    if f.source is RatingSource.OFFICIAL:
+        return "official" if f.period is None else f"official {f.period} list"
+    if f.source is RatingSource.ELO_TAG:
+        if f.period is not None:
+            return f"Elo tag for the {f.period} list"
+        return f"Elo tag in {', '.join(f.tournaments)}"
+    if f.source is RatingSource.REPLAYED:
+        return f"replayed {f.period} list" + (", as the Elo tag" if f.as_tag else "")
+    if f.source is RatingSource.STANDARD:
+        return "standard rating"
+    return str(f.source)
+
+
+def ro_text(source: RatingSource, period: Period | None) -> str:
+    """Where a tournament's Ro came from: "--ro override", "official 2025-09 list", "Elo
+    tag", "replayed 2025-10 list", "standard 2025-10 list", "rating before the period",
+    "unrated"."""
+    if source is RatingSource.OVERRIDE:
+        return "--ro override"
+    if source is RatingSource.ELO_TAG:
+        return "Elo tag"
+    if source is RatingSource.RATING_BEFORE:
+        return "rating before the period"
+    if source in (RatingSource.OFFICIAL, RatingSource.REPLAYED, RatingSource.STANDARD):
+        return f"{source} {period} list"
+    return str(source)
+
+
+def plan_ro_text(plan: TournamentPlan) -> str:
+    """Where the tournament's Ro came from (`ro_text`)."""
+    return ro_text(plan.ro_source, plan.ro_list)
+
+
+def opponent_source_text(g: GameFact, rating_list: RatingList) -> str:
+    """Where a game's opponent rating came from, as the exports say it: "tag" (the Elo tag),
+    or the list and its file ("standard 2025-09 list (standard_sep25frl.zip)")."""
+    if g.opponent_rating_source is RatingSource.ELO_TAG:
+        return "tag"
+    return f"{rating_list} {g.opponent_list} list ({g.opponent_list_file})"
 
 
 # --- the closing-date rule -------------------------------------------------------------------

@@ -30,8 +30,8 @@ from tracker.periods import (
     GameFact,
     NotCounted,
     PeriodRow,
+    RatingSource,
     Replay,
-    RoSource,
     TournamentFact,
     TournamentPlan,
     Unit,
@@ -134,7 +134,7 @@ class EventPlayer:
     results: tuple[EventResult, ...]
     period: Period | None  # the rating period the tournament is in for the player
     ro: int | None
-    ro_source: RoSource | None
+    ro_source: RatingSource | None
     ro_list: Period | None  # the list `ro_source` names (official, replayed, standard)
     k: int | None
     k_reason: str | None
@@ -419,7 +419,7 @@ def _rated(
         status=status,
         results=_results(unit.games, counted_ids),
         ro=plan.ro,
-        ro_source=plan.ro_from,
+        ro_source=plan.ro_source,
         ro_list=plan.ro_list,
         k=k,
         k_reason=k_reason,
