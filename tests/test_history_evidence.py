@@ -31,6 +31,7 @@ from tracker.periods import (
     ScheduleSays,
     replay,
 )
+from tracker.periods.notes import ReanchoredOnTag, TagDiffers, TagsDisagree
 from tracker.reports.words import why_text
 from tracker.store import open_store
 
@@ -63,7 +64,7 @@ def test_the_players_own_tag_re_anchors_a_list_without_an_official_entry() -> No
         1830,
         RatingSource.ELO_TAG,
     )
-    assert any("re-anchored on the Elo tag 1830 (Nov Open; replayed 1810)" in n for n in nov.notes)
+    assert ReanchoredOnTag(1830, ("Nov Open",), 1810) in nov.notes
     # Dec starts from the tag: the draw vs 1830 is D 0, PD 0.50, no change -> 1830.
     assert (dec.rating_before, dec.rating_before_source) == (
         1830,
@@ -94,8 +95,8 @@ def test_tags_that_disagree_are_said_and_the_most_common_wins() -> None:
     b.g(t4, 1830, H, own=1830)
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and nov.elo_tag == 1830 and nov.published == 1830
-    (note,) = [n for n in nov.notes if n.startswith("the Elo tags of")]
-    assert "1830 (Nov Open)" in note and "1825 (Nov Rapidplay)" in note
+    (note,) = [n for n in nov.notes if isinstance(n, TagsDisagree)]
+    assert (1830, "Nov Open") in note.tags and (1825, "Nov Rapidplay") in note.tags
 
 
 def test_an_official_entry_wins_over_the_tags_and_the_disagreement_is_shown() -> None:
@@ -105,7 +106,7 @@ def test_an_official_entry_wins_over_the_tags_and_the_disagreement_is_shown() ->
     nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
     assert nov is not None and dec is not None
     assert (nov.published, nov.source, nov.elo_tag) == (1815, RatingSource.OFFICIAL, None)
-    assert dec.tournaments[0].note == "Elo tag 1830 differs from the official 2025-11 rating 1815"
+    assert dec.tournaments[0].note == TagDiffers(1830, Period(2025, 11), 1815)
 
 
 def test_an_official_entry_after_the_games_never_hides_them() -> None:
@@ -362,7 +363,7 @@ def test_tags_weighted_by_games_and_the_replay_agreeing_with_one_of_them() -> No
     b.g(t3, 1830, H, own=1810)
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and (nov.published, nov.source) == (1810, RatingSource.REPLAYED)
-    assert any(n.startswith("the Elo tags of") for n in nov.notes)
+    assert any(isinstance(n, TagsDisagree) for n in nov.notes)
 
 
 def test_games_stored_from_before_the_replay_are_completed_games() -> None:

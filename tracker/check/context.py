@@ -18,7 +18,7 @@ from tracker.periods import (
     previous_list,
     replay,
 )
-from tracker.periods.rows import NotCountedWhy, Unplaced
+from tracker.periods.reasons import NotCountedWhy, Unplaced
 
 NEIGHBOUR_LISTS = 3  # a late report slips one to three lists (spec section 1)
 

@@ -25,7 +25,7 @@ from tracker.check.report import (
 from tracker.model import ListKind, NotRated, OfficialEntry, Period
 from tracker.periods import GameFact, PeriodRow, RatingSource, Replay, next_list
 from tracker.periods.assumed import ClosingDate, closing_dates
-from tracker.periods.rows import NotCountedWhy
+from tracker.periods.reasons import NotCountedWhy
 
 MOVES = (GAMES_MISSING, GAMES_EXTRA, CLOSING_DATE)
 """The causes that move a tournament onto or off a list (a pin, or an exclusion)."""

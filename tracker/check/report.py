@@ -12,7 +12,8 @@ from tracker.advice import Advice
 from tracker.model import ListKind, NotRated, Period, RatingList
 from tracker.periods import Assumption, RatingFrom, RatingSource
 from tracker.periods.assumed import ClosingDate, LeftOut
-from tracker.periods.rows import NotCountedDetail, NotCountedWhy
+from tracker.periods.notes import TournamentNote
+from tracker.periods.reasons import NotCountedDetail, NotCountedWhy
 
 # Stable words for the kinds of cause (JSON `kind`), in the order ties are ranked.
 PRE_2008 = "pre-2008"
@@ -134,6 +135,26 @@ class Cause:
 
 
 @dataclass(frozen=True)
+class StartsHere:
+    """The replay starts from this period's official rating."""
+
+
+@dataclass(frozen=True)
+class ReanchorMatches:
+    """Re-anchoring at the official rating `official` makes the rest match: the `later`
+    periods checked after it, or only the next one, `next_period`."""
+
+    official: int
+    later: int = 0
+    next_period: Period | None = None
+
+
+CheckNote = TournamentNote | StartsHere | ReanchorMatches
+"""A note of a period checked: a tournament's Elo tag against the official list, where the
+replay starts, what re-anchoring does."""
+
+
+@dataclass(frozen=True)
 class CheckRow:
     """One period with an official entry: replayed vs official, and why they differ."""
 
@@ -147,7 +168,7 @@ class CheckRow:
     official_k: int | None  # K published on the previous list (what FIDE used), if known
     status: str  # match, differs, start
     causes: tuple[Cause, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[CheckNote, ...] = ()
     # the facts the replayed K rested on that nobody recorded
     assumptions: tuple[Assumption, ...] = ()
     official_source: str = "manual"  # where the official number came from: a list file
@@ -185,7 +206,7 @@ class CheckReport:
     rating_list: RatingList
     rows: tuple[CheckRow, ...]
     start: RatingFrom  # where the replay starts
-    notes: tuple[str, ...] = ()
+    before_2008: int = 0  # games before 2008, not replayed (FIDE rated by averages then)
     who: str = "ID"  # how a command names the player (the commands of assumed facts)
 
     @property

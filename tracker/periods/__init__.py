@@ -28,19 +28,16 @@ from tracker.periods.grouping import Unit, assign_units, game_list
 from tracker.periods.inputs import GameFact, PlayerInfo, ReplayInputs, TournamentFact, game_facts
 from tracker.periods.pins import check_pin
 from tracker.periods.policies import ASSUMED_GAMES_WHEN_ESTABLISHED, PLAYER_FACTS_LISTS
-from tracker.periods.replay import replay
-from tracker.periods.rows import (
-    Assumption,
+from tracker.periods.reasons import (
     NotCounted,
     NotCountedDetail,
     NotCountedWhy,
-    PeriodRow,
-    Replay,
     ScheduleSays,
     StandardTag,
-    TournamentPlan,
     Unplaced,
 )
+from tracker.periods.replay import replay
+from tracker.periods.rows import Assumption, PeriodRow, Replay, TournamentPlan
 from tracker.periods.sources import RatingFrom, RatingSource
 
 __all__ = [

@@ -16,7 +16,8 @@ from tracker.fide.calendar import previous_list
 from tracker.model import NotRated, Period, RatingList
 from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
-from tracker.periods.rows import NotCountedDetail, NotCountedWhy, PeriodRow, TournamentPlan
+from tracker.periods.reasons import NotCountedDetail, NotCountedWhy
+from tracker.periods.rows import PeriodRow, TournamentPlan
 
 
 class LeftOut(NamedTuple):

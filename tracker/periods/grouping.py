@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from tracker.fide.calendar import default_period, replay_from
 from tracker.model import LAST_DATE, LAST_PERIOD, Period, RatingList
 from tracker.periods.inputs import GameFact, TournamentFact
+from tracker.periods.notes import StoredTwice, TwiceIn
 
 
 def period_of_end(end: dt.date, rating_list: RatingList) -> Period | None:
@@ -101,13 +102,13 @@ def _same_round(a: str | None, b: str | None) -> bool:
     return a.startswith(b + ".") or b.startswith(a + ".")
 
 
-def stored_twice(units: Iterable[Unit]) -> list[str]:
+def stored_twice(units: Iterable[Unit]) -> list[StoredTwice]:
     """Pairs of a period's games that look like one game stored twice (from two sources that
     name the event or the round differently, so the import's duplicate check, which keys on
     them, kept both): same date, opponent, colour and result, in two tournaments, or in one
     with rounds that may be the same. A note each; the replay still counts both."""
     seen: dict[tuple[dt.date, int, bool, str], tuple[Unit, GameFact]] = {}
-    found: list[str] = []
+    found: list[StoredTwice] = []
     for u in units:
         if u.tournament.excluded:
             continue
@@ -122,14 +123,14 @@ def stored_twice(units: Iterable[Unit]) -> list[str]:
             ou, og = other
             if ou.tournament.id == u.tournament.id and not _same_round(og.round, g.round):
                 continue
-            where = (
-                f"'{ou.label}' (event {ou.tournament.id}) and '{u.label}' (event {u.tournament.id})"
-                if ou.tournament.id != u.tournament.id
-                else f"'{u.label}' (event {u.tournament.id}), rounds {og.round} and {g.round}"
-            )
             found.append(
-                f"maybe one game stored twice: {g.date.isoformat()} against {g.opponent} "
-                f"({'white' if g.white else 'black'}, {g.result}) in {where}: both count "
-                f"(`tracker event set ID --exclude` leaves a tournament out)"
+                StoredTwice(
+                    g.date,
+                    g.opponent,
+                    g.white,
+                    g.result,
+                    TwiceIn(ou.label, ou.tournament.id, og.round),
+                    TwiceIn(u.label, u.tournament.id, g.round),
+                )
             )
     return found

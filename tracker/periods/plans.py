@@ -16,8 +16,10 @@ from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import ListKind, ListStatus, NotRated, OfficialEntry, Period, RatingList
 from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
+from tracker.periods.notes import TagDiffers
 from tracker.periods.policies import TAG_OF_A_FAST_LIST_IS_THE_STANDARD
-from tracker.periods.rows import NotCounted, NotCountedWhy, TournamentPlan, Unplaced
+from tracker.periods.reasons import NotCounted, NotCountedWhy, Unplaced
+from tracker.periods.rows import TournamentPlan
 from tracker.periods.schedule import not_standard
 from tracker.periods.sources import RatingSource
 from tracker.periods.state import ReplayState
@@ -151,7 +153,7 @@ def plan_tournament(
     entry = official.get(force) if force is not None else None
     official_ro = entry.rating if entry is not None else None
     elo_tag = most_common(g.own_elo for g in unit.games)
-    note = None
+    note: TagDiffers | None = None
     ro: int | None
     on: Period | None = None
     if unit.tournament.ro is not None:
@@ -176,7 +178,8 @@ def plan_tournament(
         else:
             ro, source = rating_before, RatingSource.RATING_BEFORE
     if elo_tag is not None and official_ro is not None and elo_tag != official_ro:
-        note = f"Elo tag {elo_tag} differs from the official {force} rating {official_ro}"
+        assert force is not None
+        note = TagDiffers(elo_tag, force, official_ro)
     t_in = TournamentIn(
         start=engine_start,
         own_rating=ro if rating_before is not None else None,

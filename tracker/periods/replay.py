@@ -33,6 +33,22 @@ from tracker.fide.editions import FirstFormula
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods.grouping import Unit, assign_units, stored_twice
 from tracker.periods.inputs import ReplayInputs
+from tracker.periods.notes import (
+    EngineSays,
+    FirstNotCompressed,
+    FirstRated,
+    IncludesEarlier,
+    Note,
+    PlayoffsClassical,
+    ReanchoredOnOfficial,
+    ReanchoredOnTag,
+    StartsAtOfficial,
+    StartsFromStandard,
+    TagsAside,
+    TagsDisagree,
+    TournamentNote,
+    WaitsForList,
+)
 from tracker.periods.plans import (
     StandardOf,
     placed,
@@ -41,14 +57,8 @@ from tracker.periods.plans import (
     unit_start,
 )
 from tracker.periods.policies import TAG_IS_EVIDENCE_OF_THE_LIST
-from tracker.periods.rows import (
-    NotCounted,
-    NotCountedWhy,
-    PeriodRow,
-    Replay,
-    StandardTag,
-    TournamentPlan,
-)
+from tracker.periods.reasons import NotCounted, NotCountedWhy, StandardTag
+from tracker.periods.rows import PeriodRow, Replay, TournamentPlan
 from tracker.periods.schedule import classical_playoffs
 from tracker.periods.sources import RatingFrom, RatingSource
 from tracker.periods.state import ReplayState, k_assumptions, k_at_start, period_facts
@@ -201,13 +211,9 @@ def _tag_for(tags: Sequence[tuple[int, str, int]], replayed: int | None) -> int 
 
 def _anchor_row(entry: OfficialEntry, rl: RatingList, before: Sequence[Unit] = ()) -> PeriodRow:
     """The row of the official entry the replay starts at."""
-    notes = [f"start: official rating on the {entry.period} list"]
+    notes: list[Note] = [StartsAtOfficial(entry.period)]
     if before:
-        notes.append(
-            f"includes {len(before)} earlier tournament"
-            f"{'' if len(before) == 1 else 's'} with no Elo tag of the player's to "
-            "replay from: " + ", ".join(u.label for u in before)
-        )
+        notes.append(IncludesEarlier(tuple(u.label for u in before)))
     return PeriodRow(
         period=entry.period,
         rating_list=rl,
@@ -255,7 +261,7 @@ def _replay_period(
         # without its cost: most lists of a long career are such lists).
         state.carry_over(period)
         return None
-    notes: list[str] = []
+    notes: list[Note] = []
     standard = state.standard_on_list(period) if rl != RatingList.STANDARD else None
     before = _rating_before(period, units, state, notes)
     facts = period_facts(state, period, birth_year, official)
@@ -343,19 +349,14 @@ class _Before:
 
 
 def _rating_before(
-    period: Period, units: Sequence[Unit], state: ReplayState, notes: list[str]
+    period: Period, units: Sequence[Unit], state: ReplayState, notes: list[Note]
 ) -> _Before:
     """The rating the period starts from: the one published before it; while unrated on
     rapid or blitz, the standard rating where the edition starts from it (`seeds_from_
     standard`); none while the replay waits for a rating of this list."""
     rl = state.inputs.rating_list
     if state.rating is None and state.waiting:
-        w = state.waiting
-        notes.append(
-            f"waits for an official {rl} rating: the Elo tag {w.tag} in {w.tournament} is the "
-            "player's standard rating (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its "
-            "rating on this list"
-        )
+        notes.append(WaitsForList(state.waiting))
         return _Before(None, state.source, waiting=state.waiting)
     if state.rating is None and units and seeds_from_standard(rl, period.list_date):
         # The standard rating of the list in force at the start of the period's first
@@ -364,10 +365,7 @@ def _rating_before(
             (s for u in units if (s := state.standard_in_force(unit_start(u))) is not None), None
         )
         if seed is not None:
-            notes.append(
-                f"unrated in {rl}: starts from the standard rating {seed[1]} "
-                f"(the {seed[0]} list, in force at the tournament start)"
-            )
+            notes.append(StartsFromStandard(rl, seed[1], seed[0]))
             return _Before(seed[1], RatingFrom(RatingSource.STANDARD), seeded=True)
     return _Before(state.rating, state.source)
 
@@ -379,7 +377,7 @@ def _tournaments(
     state: ReplayState,
     before: _Before,
     birth_year: int | None,
-    notes: list[str],
+    notes: list[Note],
 ) -> tuple[list[TournamentPlan], list[TournamentIn], list[NotCounted]]:
     """Each tournament's plan and input to the engine, and the games not counted. Where the
     period's edition rates each tournament with the K at its start, a tournament that
@@ -403,12 +401,7 @@ def _tournaments(
             plan, t_in = replace(plan, counted=()), replace(t_in, games=())
         moved = state.playoffs.get(u.tournament.id)
         if moved:
-            notes.append(
-                f"{u.label}: {moved} play-off game{'' if moved == 1 else 's'} played one a "
-                "day: classical, counted on the standard list (policy "
-                f"ONE_A_DAY_PLAYOFF_IS_CLASSICAL; tracker event set {u.tournament.id} --list "
-                "rapid|blitz says otherwise)"
-            )
+            notes.append(PlayoffsClassical(u.label, u.tournament.id, moved))
         at_start = (
             k_at_start(unit_start(u), period, state, birth_year, official) if by_start else None
         )
@@ -418,7 +411,7 @@ def _tournaments(
         t_ins.append(t_in)
         skipped.extend(skip)
         if plan.note:
-            notes.append(f"{u.label}: {plan.note}")
+            notes.append(TournamentNote(u.label, plan.note))
     return plans, t_ins, skipped
 
 
@@ -429,7 +422,7 @@ def _rating_change(
     before: _Before,
     facts: PlayerFacts,
     standard: int | None,
-    notes: list[str],
+    notes: list[Note],
 ) -> PeriodOut | None:
     """A rated player's change over the period's tournaments (None without a game)."""
     if before.rating is None or not any(t.games for t in t_ins):
@@ -444,7 +437,7 @@ def _rating_change(
         seeded=before.seeded,
     )
     if out.reason:
-        notes.append(out.reason)
+        notes.append(EngineSays(out.reason))
     state.count_rated(int(out.games))
     return out
 
@@ -454,7 +447,7 @@ def _first_rating(
     units: Sequence[Unit],
     t_ins: Sequence[TournamentIn],
     state: ReplayState,
-    notes: list[str],
+    notes: list[Note],
 ) -> FirstRatingOut | None:
     """An unrated player's tournaments pooled toward a first rating (the edition's window of
     months), and the first rating they give, if any (None: the period has no tournament)."""
@@ -470,9 +463,9 @@ def _first_rating(
     first = first_rating([p[1] for p in state.pool], rating_list=rl, list_date=list_date)
     if first.rating is not None:
         state.first_rated(int(first.games))
-        notes.append(f"first rating {first.rating}")
+        notes.append(FirstRated(first.rating))
     elif first.reason:
-        notes.append(first.reason)
+        notes.append(EngineSays(first.reason))
     return first
 
 
@@ -482,7 +475,7 @@ def _adjusted(
     replayed: int | None,
     first: FirstRatingOut | None,
     standard: int | None,
-    notes: list[str],
+    notes: list[Note],
 ) -> tuple[int | None, str | None]:
     """The replayed rating after the list's one-off adjustment, and the adjustment (None:
     none applies)."""
@@ -498,9 +491,7 @@ def _adjusted(
         and edition_for(rl, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS
     ):
         # A first rating of the Mar 2024 formula is on the compressed scale already.
-        notes.append(
-            f"first rating {replayed} not compressed (COMPRESS_FIRST_RATING_OF_2024_FORMULA)"
-        )
+        notes.append(FirstNotCompressed(replayed))
         adj = None
     if adj is None:
         return replayed, None
@@ -528,7 +519,7 @@ def _published(
     replayed: int | None,
     first: FirstRatingOut | None,
     changed: bool,
-    notes: list[str],
+    notes: list[Note],
 ) -> _Published:
     """The rating the list publishes: its official rating (a re-anchor when it differs from
     the replayed one), else the Elo tag of the tournaments that started under it (policy
@@ -542,22 +533,13 @@ def _published(
     tag = _tag_for(tags, replayed)
     aside = [(t, name) for t, name in state.standard_tags.get(period, ()) if t != replayed]
     if aside and not anchored:
-        notes.append(
-            "not taken as the "
-            + str(rl)
-            + " rating, the player's standard rating of the month (policy "
-            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD): "
-            + ", ".join(f"Elo tag {t} ({name})" for t, name in aside)
-        )
+        notes.append(TagsAside(rl, tuple(aside)))
     if len({t for t, _, _ in tags}) > 1:
-        notes.append(
-            f"the Elo tags of the tournaments that started under the {period} list "
-            "disagree: " + ", ".join(f"{t} ({name})" for t, name, _ in tags)
-        )
+        notes.append(TagsDisagree(period, tuple((t, name) for t, name, _ in tags)))
     if anchored:
-        assert entry is not None
+        assert entry is not None and entry.rating is not None
         if entry.rating != replayed:
-            notes.append(f"re-anchored on the official rating {entry.rating}")
+            notes.append(ReanchoredOnOfficial(entry.rating))
         official = RatingFrom(RatingSource.OFFICIAL, period)
         return _Published(entry.rating, RatingSource.OFFICIAL, official, tag)
     if tag is not None and TAG_IS_EVIDENCE_OF_THE_LIST:
@@ -567,11 +549,8 @@ def _published(
         if tag == replayed:
             again = RatingFrom(RatingSource.REPLAYED, period, as_tag=True) if changed else None
             return _Published(tag, source, again, tag)
-        where = ", ".join(sorted({name for t, name, _ in tags if t == tag}))
-        notes.append(
-            f"re-anchored on the Elo tag {tag} ({where}; replayed "
-            f"{'unrated' if replayed is None else replayed})"
-        )
+        where = tuple(sorted({name for t, name, _ in tags if t == tag}))
+        notes.append(ReanchoredOnTag(tag, where, replayed))
         on_tag = RatingFrom(RatingSource.ELO_TAG, period)
         return _Published(tag, RatingSource.ELO_TAG, on_tag, tag, True)
     again = RatingFrom(RatingSource.REPLAYED, period) if changed else None

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import StrEnum
 from fractions import Fraction
 
 from tracker.advice import AddOfficial, PlayerFact, SetPlayerFact
@@ -14,75 +12,9 @@ from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
 from tracker.model import ListKind, OfficialEntry, Period, RatingList
 from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
+from tracker.periods.notes import Note, StoredTwice, TagDiffers
+from tracker.periods.reasons import NotCounted
 from tracker.periods.sources import RatingFrom, RatingSource
-
-
-class NotCountedWhy(StrEnum):
-    """Why a game did not count (`NotCounted.why`; its `detail` says more where the kind
-    needs it). tracker.reports.words says each in words."""
-
-    EXCLUDED = "excluded"  # the user left the tournament out
-    NOT_RATED = "not-rated"  # detail: the game's not-rated word (tracker.model.NotRated)
-    UNFINISHED = "unfinished"  # no result
-    MATCH_GAMES_A_DAY = "match-games-a-day"  # detail: ScheduleSays (games, round)
-    FAST_EVENT = "fast-event"  # detail: ScheduleSays (days)
-    GAMES_A_DAY = "games-a-day"  # detail: ScheduleSays
-    NO_RATING_YET = "no-rating-yet"  # detail: StandardTag (the replay waits for one)
-    NO_DATE = "no-date"  # detail: Unplaced
-    TOO_EARLY = "too-early"  # detail: Unplaced (before the replay's first date)
-    TOO_LATE = "too-late"  # detail: Unplaced (its list would come after LAST_PERIOD)
-    INSIDE_OFFICIAL = "inside-official"  # rated on or before the starting official list
-    NO_PERIOD = "no-period"  # in no rating period (a tournament's view of it)
-    BY_THE_ENGINE = "by-the-engine"  # detail: the engine's word (tracker.fide GameOut)
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass(frozen=True)
-class ScheduleSays:
-    """Games the tournament's schedule says are no standard games (policies
-    MATCH_GAMES_A_DAY_NOT_STANDARD, GAMES_A_DAY_FAST_EVENT, GAMES_A_DAY_NOT_STANDARD): a
-    match's `games` on one day in `round`, or `days` days of several games."""
-
-    tournament_id: int
-    games: int = 0
-    round: int = 0
-    days: int = 0
-
-
-@dataclass(frozen=True)
-class StandardTag:
-    """A rapid or blitz Elo tag that is the player's standard rating (policy
-    TAG_OF_A_FAST_LIST_IS_THE_STANDARD): no rating of `rating_list` to start from."""
-
-    rating_list: RatingList
-    tag: int
-    tournament: str
-
-
-@dataclass(frozen=True)
-class Unplaced:
-    """A tournament in no rating period: undated, before the replay's first date, or after
-    the last list replayed (`end`)."""
-
-    rating_list: RatingList
-    tournament_id: int
-    end: dt.date | None = None
-
-
-NotCountedDetail = str | ScheduleSays | StandardTag | Unplaced | None
-"""What a `NotCountedWhy` needs said with it."""
-
-
-@dataclass(frozen=True)
-class NotCounted:
-    """A game that did not count, and why."""
-
-    game: GameFact
-    tournament: str
-    why: NotCountedWhy
-    detail: NotCountedDetail = None
 
 
 @dataclass(frozen=True)
@@ -96,7 +28,7 @@ class TournamentPlan:
     elo_tag: int | None
     official_ro: int | None
     counted: tuple[GameFact, ...]  # the games given to the engine, in its order
-    note: str | None = None  # e.g. the Elo tag disagrees with the official list
+    note: TagDiffers | None = None  # the Elo tag disagrees with the official list
     ro_list: Period | None = None
 
 
@@ -125,14 +57,14 @@ class PeriodRow:
     anchored: bool
     published: int | None  # what the next period starts from
     facts: PlayerFacts
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     # `rating_before` is the standard rating an unrated rapid/blitz player is rated at (from
     # Mar 2024), not a rating of this list: `out` came from `rate_period(..., seeded=True)`
     seeded: bool = False
     # the standard rating of the same list (rapid/blitz: the Oct 2022 raise compares with it)
     standard_rating: int | None = None
     # games that look like one game stored twice (also in `notes`; periods.grouping.stored_twice)
-    twice: tuple[str, ...] = ()
+    twice: tuple[StoredTwice, ...] = ()
     # the player's own Elo tag in the tournaments that started under this list (the rating
     # of this list as the organisers printed it), when no official entry covers the list
     elo_tag: int | None = None

@@ -28,7 +28,7 @@ from tracker.periods.policies import (
     PLAYOFF_DAYS_ONE_A_DAY,
     WRONG_DATE_ONE_GAME_DAYS,
 )
-from tracker.periods.rows import NotCountedWhy, ScheduleSays
+from tracker.periods.reasons import NotCountedWhy, ScheduleSays
 
 _ROUND = re.compile(r"\s*(\d+)(?:\.(\d+(?:\.\d+)*))?\s*$")
 

@@ -22,7 +22,8 @@ from tracker.periods.policies import (
     PEAK_FOR_2400_QUESTION,
     PLAYER_FACTS_LISTS,
 )
-from tracker.periods.rows import Assumption, StandardTag
+from tracker.periods.reasons import StandardTag
+from tracker.periods.rows import Assumption
 from tracker.periods.sources import RatingFrom, RatingSource
 
 

@@ -20,7 +20,7 @@ from tracker.periods.policies import (
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
     TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE,
 )
-from tracker.periods.rows import StandardTag
+from tracker.periods.reasons import StandardTag
 
 
 @dataclass(frozen=True)

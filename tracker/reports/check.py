@@ -13,12 +13,15 @@ from tracker.check.report import (
     DIFFERS,
     START,
     Cause,
+    CheckNote,
     CheckReport,
     CheckRow,
     GamesCount,
     GamesStep,
     NotInDatabase,
+    ReanchorMatches,
     RoFromTag,
+    StartsHere,
     Unexplained,
 )
 from tracker.reports.explain import kind_text
@@ -33,6 +36,7 @@ from tracker.reports.words import (
     command,
     commands,
     left_out_counts,
+    note_text,
     reason_text,
     ro_text,
     start_text,
@@ -73,6 +77,35 @@ def cause_text(c: Cause) -> str:
             f"with Ro {said.tag} the period gives {rating}"
         )
     return c.text
+
+
+def check_note_text(n: CheckNote) -> str:
+    """A note of a period checked, in words."""
+    if isinstance(n, StartsHere):
+        return "the replay starts from this rating"
+    if isinstance(n, ReanchorMatches):
+        if n.next_period is not None:
+            return (
+                f"re-anchoring at the official {n.official} makes the next period "
+                f"({n.next_period}) match"
+            )
+        rest = (
+            f"the {n.later} later periods checked match"
+            if n.later > 1
+            else "the later period checked matches"
+        )
+        return f"re-anchoring at the official {n.official} makes the rest match: {rest}"
+    return note_text(n)
+
+
+def report_notes(report: CheckReport) -> list[str]:
+    """What the check says of the whole list."""
+    if not report.before_2008:
+        return []
+    return [
+        f"{report.before_2008} games before 2008 are not replayed (FIDE rated by tournament "
+        "averages then)"
+    ]
 
 
 def cause_command(c: Cause) -> str | None:
@@ -122,7 +155,7 @@ def check_row_json(r: CheckRow, who: str = "ID") -> dict[str, object]:
             }
             for c in r.causes
         ],
-        "notes": list(r.notes),
+        "notes": [check_note_text(n) for n in r.notes],
         "assumptions": [
             {"fact": str(a.fact), "assumed": assumed_text(a), "command": assumption_command(a, who)}
             for a in r.assumptions
@@ -147,7 +180,7 @@ def check_json(report: CheckReport) -> dict[str, object]:
         "compared": len(report.compared),
         "differences": len(report.differences),
         "rows": [check_row_json(r, report.who) for r in report.rows],
-        "notes": list(report.notes),
+        "notes": report_notes(report),
     }
 
 
@@ -371,13 +404,13 @@ def check_lines(report: CheckReport) -> list[str]:
             record = cause_command(c)
             if record:
                 lines.append(f"     to record it: {record}")
-        lines += [f"  note: {note}" for note in r.notes]
+        lines += [f"  note: {check_note_text(note)}" for note in r.notes]
     for r in report.rows:
         if r.status != DIFFERS and r.status != START:
             if r.games_count is not None:
                 lines.append(f"  {r.period} games: {games_text(r.games_count)}")
-            lines += [f"  {r.period} note: {note}" for note in r.notes]
-    lines += [f"Note: {note}" for note in report.notes]
+            lines += [f"  {r.period} note: {check_note_text(note)}" for note in r.notes]
+    lines += [f"Note: {note}" for note in report_notes(report)]
     n, d = len(report.compared), len(report.differences)
     if not n:
         return [

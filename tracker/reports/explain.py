@@ -22,6 +22,7 @@ from tracker.periods import (
     TournamentPlan,
 )
 from tracker.periods.assumed import list_assumed_games
+from tracker.periods.notes import TagsDisagree, TournamentNote
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
 from tracker.reports.text import (
@@ -38,8 +39,10 @@ from tracker.reports.words import (
     LIST_ASSUMED_HOW,
     before_text,
     closing_texts,
+    note_text,
     opponent_source_text,
     plan_ro_text,
+    tag_differs_text,
     why_text,
 )
 
@@ -172,10 +175,12 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
                 + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
                 + "; no official entry for this list: the next period starts from it"
             )
-    for note in row.notes:
-        if "differs from the official" in note or note.startswith("the Elo tags of"):
-            lines.append(f"Note: {note}")
-    lines += [f"Note: {note}" for note in row.twice]
+    lines += [
+        f"Note: {note_text(note)}"
+        for note in row.notes
+        if isinstance(note, TournamentNote | TagsDisagree)
+    ]
+    lines += [f"Note: {note_text(note)}" for note in row.twice]
     lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
     return lines
 
@@ -300,7 +305,7 @@ def _explain_tournament(
         head += f", Rc {rc}"
     lines = [head]
     if plan.note:
-        lines.append(f"  note: {plan.note}")
+        lines.append(f"  note: {tag_differs_text(plan.note)}")
     if tout is None:
         if plan.counted:
             lines.append(f"  {plural(len(plan.counted), 'game')} pooled toward a first rating")

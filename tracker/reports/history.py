@@ -15,7 +15,8 @@ from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, RatingSource, Replay
 from tracker.periods.assumed import closing_dates, counted_games, list_assumed_games
-from tracker.periods.rows import NotCountedWhy
+from tracker.periods.notes import IncludesEarlier, TagsDisagree
+from tracker.periods.reasons import NotCountedWhy
 from tracker.reports import words
 from tracker.reports.figures import counted_results
 from tracker.reports.text import (
@@ -33,6 +34,7 @@ from tracker.reports.words import (
     closing_json,
     closing_texts,
     not_counted_counts,
+    note_text,
     published_word,
     why_text,
 )
@@ -121,7 +123,7 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
         parts.append("re-anchored on the official rating")
     elif row.source is RatingSource.ELO_TAG and row.tag_difference not in (None, 0):
         parts.append(f"re-anchored on the Elo tag {row.elo_tag}")
-    parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
+    parts += [note_text(n) for n in row.notes if isinstance(n, TagsDisagree | IncludesEarlier)]
     assumed = list_assumed_games(row)
     if assumed:
         parts.append(f"{plural(assumed, 'game')}{LIST_ASSUMED}")

@@ -30,12 +30,29 @@ from tracker.periods import (
     TournamentPlan,
 )
 from tracker.periods.assumed import ClosingDate, LeftOut, closing_dates, left_out
+from tracker.periods.notes import (
+    EngineSays,
+    FirstNotCompressed,
+    FirstRated,
+    IncludesEarlier,
+    Note,
+    PlayoffsClassical,
+    ReanchoredOnOfficial,
+    StartsAtOfficial,
+    StartsFromStandard,
+    StoredTwice,
+    TagDiffers,
+    TagsAside,
+    TagsDisagree,
+    TournamentNote,
+    WaitsForList,
+)
 from tracker.periods.policies import (
     GAMES_A_DAY_FAST_EVENT,
     GAMES_A_DAY_NOT_STANDARD,
     GAMES_COMPLETED_WHEN_UNKNOWN,
 )
-from tracker.periods.rows import (
+from tracker.periods.reasons import (
     NotCountedDetail,
     NotCountedWhy,
     ScheduleSays,
@@ -311,6 +328,83 @@ def opponent_source_text(g: GameFact, rating_list: RatingList) -> str:
     if g.opponent_rating_source is RatingSource.ELO_TAG:
         return "tag"
     return f"{rating_list} {g.opponent_list} list ({g.opponent_list_file})"
+
+
+# --- a period's notes -----------------------------------------------------------------------
+
+
+def tag_differs_text(n: TagDiffers) -> str:
+    return f"Elo tag {n.tag} differs from the official {n.period} rating {n.official}"
+
+
+def twice_text(n: StoredTwice) -> str:
+    a, b = n.first, n.second
+    where = (
+        f"'{a.tournament}' (event {a.tournament_id}) and '{b.tournament}' (event {b.tournament_id})"
+        if a.tournament_id != b.tournament_id
+        else f"'{b.tournament}' (event {b.tournament_id}), rounds {a.round} and {b.round}"
+    )
+    return (
+        f"maybe one game stored twice: {n.date.isoformat()} against {n.opponent} "
+        f"({'white' if n.white else 'black'}, {n.result}) in {where}: both count "
+        f"(`{command(ExcludeTournament())}` leaves a tournament out)"
+    )
+
+
+def note_text(n: Note) -> str:
+    """A period's note (tracker.periods.notes) in words."""
+    if isinstance(n, StartsAtOfficial):
+        return f"start: official rating on the {n.period} list"
+    if isinstance(n, IncludesEarlier):
+        count = len(n.tournaments)
+        return (
+            f"includes {count} earlier tournament{'' if count == 1 else 's'} with no Elo tag "
+            "of the player's to replay from: " + ", ".join(n.tournaments)
+        )
+    if isinstance(n, WaitsForList):
+        w = n.waiting
+        return (
+            f"waits for an official {w.rating_list} rating: the Elo tag {w.tag} in "
+            f"{w.tournament} is the player's standard rating (policy "
+            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its rating on this list"
+        )
+    if isinstance(n, StartsFromStandard):
+        return (
+            f"unrated in {n.rating_list}: starts from the standard rating {n.rating} (the "
+            f"{n.period} list, in force at the tournament start)"
+        )
+    if isinstance(n, PlayoffsClassical):
+        fast = command(SetTournamentList(n.tournament_id, _FAST))
+        return (
+            f"{n.tournament}: {n.games} play-off game{'' if n.games == 1 else 's'} played one "
+            "a day: classical, counted on the standard list (policy "
+            f"ONE_A_DAY_PLAYOFF_IS_CLASSICAL; {fast} says otherwise)"
+        )
+    if isinstance(n, TournamentNote):
+        return f"{n.tournament}: {tag_differs_text(n.note)}"
+    if isinstance(n, StoredTwice):
+        return twice_text(n)
+    if isinstance(n, EngineSays):
+        return n.text
+    if isinstance(n, FirstRated):
+        return f"first rating {n.rating}"
+    if isinstance(n, FirstNotCompressed):
+        return f"first rating {n.rating} not compressed (COMPRESS_FIRST_RATING_OF_2024_FORMULA)"
+    if isinstance(n, TagsAside):
+        return (
+            f"not taken as the {n.rating_list} rating, the player's standard rating of the "
+            "month (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): "
+            + ", ".join(f"Elo tag {t} ({name})" for t, name in n.tags)
+        )
+    if isinstance(n, TagsDisagree):
+        return (
+            f"the Elo tags of the tournaments that started under the {n.period} list "
+            "disagree: " + ", ".join(f"{t} ({name})" for t, name in n.tags)
+        )
+    if isinstance(n, ReanchoredOnOfficial):
+        return f"re-anchored on the official rating {n.rating}"
+    replayed = "unrated" if n.replayed is None else str(n.replayed)
+    return f"re-anchored on the Elo tag {n.tag} ({', '.join(n.tournaments)}; replayed {replayed})"
 
 
 # --- the closing-date rule -------------------------------------------------------------------

@@ -37,7 +37,7 @@ from tracker.periods import (
     Unit,
     replay,
 )
-from tracker.periods.rows import NotCountedDetail, NotCountedWhy
+from tracker.periods.reasons import NotCountedDetail, NotCountedWhy
 from tracker.store import Store
 from tracker.store.events import TournamentSummary, list_counts, players_of, tournament_summaries
 from tracker.store.reading import facts_of_players, get_tournament, official_of_players
