@@ -1,17 +1,18 @@
 """Replay a player's rating history on one list, period after period, and say for each
-period what the rules made of it and why (pure: standard library, tracker.model and
-tracker.fide only). The facts come in as plain values gathered by tracker.store.reading; the
-rules come from tracker.fide; nothing here reads a file or a database. The public API is
-`assign_units` (a player's tournaments put on their rating periods) and `replay` (one
-`PeriodRow` a period); how the loop runs and the policies it adds are in
-docs/architecture.md, section tracker/periods/.
+period what the rules made of it and why (pure: standard library, tracker.model,
+tracker.advice and tracker.fide only). The facts come in as plain values gathered by
+tracker.store.reading; the rules come from tracker.fide; nothing here reads a file or a
+database. The public API is `assign_units` (a player's tournaments put on their rating
+periods) and `replay` (one `PeriodRow` a period); how the loop runs and the policies it adds
+are in docs/architecture.md, section tracker/periods/.
 
 Modules: `inputs` (what comes in), `grouping` (a list's tournaments on their periods),
-`policies` (what the replay assumes), `rows` (what comes out), `replay` (the loop, in named
-steps), `state` (what the loop knows between periods; it
-changes only through its own methods), `plans` (how a tournament enters its period: the games
-counted, its Ro), `tags` (the player's Elo tags as evidence), `pins` (which list a tournament
-may be pinned to).
+`policies` (what the replay assumes), `rows` (what comes out), with `reasons` (why a game did
+not count), `sources` (where a rating came from) and `notes` (what a period notes) as values
+that tracker.reports words; `replay` (the loop, in named steps), `state` (what the loop knows
+between periods; it changes only through its own methods), `plans` (how a tournament enters
+its period: the games counted, its Ro), `tags` (the player's Elo tags as evidence), `pins`
+(which list a tournament may be pinned to).
 """
 
 from __future__ import annotations
