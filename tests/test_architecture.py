@@ -38,6 +38,7 @@ OWNERS = {
 }
 PURE = (
     "tracker.model",
+    "tracker.advice",
     "tracker.fide",
     "tracker.periods",
     "tracker.identity",
@@ -571,3 +572,215 @@ def test_split_modules_stay_short(path: Path) -> None:
         and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
     ]
     assert long == []
+
+
+# --- meaning as types, words only in tracker.reports (issue 36) ------------------------------
+
+BELOW_REPORTS = ("periods", "fide", "check", "store", "identity", "lists", "importer")
+"""The packages that spell no command outside an error message: advice leaves them as
+values (tracker.advice), tracker.reports.words says it."""
+
+COMMAND = re.compile(
+    r"\btracker (?:import|imports|players?|history|explain|next|export|plot|report|check"
+    r"|target|demo|official|event|db|calc)\b"
+)
+"""A command of the command line spelled in a string."""
+
+ERROR_NAMES = frozenset({"BadInput", "NotFound", "TrackerError", "DatabaseError"})
+
+SAYS_A_COMMAND = {
+    "tracker/store/db.py::missing_database": "the error a reading command raises (NotFound)",
+    "tracker/store/db.py::RESTORE": "the end of DamagedDatabase's message (an error)",
+    "tracker/store/games.py::GameWriter._clash": "a problem the import reports, an error",
+    "tracker/store/maintenance.py::POSTGRESQL_BACKUP": "raised as DatabaseError by db backup",
+    "tracker/store/maintenance.py::POSTGRESQL_RESTORE": "raised as DatabaseError by db restore",
+    "tracker/store/maintenance.py::_late_dates": "damage `db check` reports (exit code 4)",
+    "tracker/store/maintenance.py::check_database": "damage `db check` reports (exit code 4)",
+    "tracker/store/players.py::_no_match": "the error when no player matches (NotFound)",
+    "tracker/store/players.py::_held": "the error when a FIDE ID is held (BadInput)",
+    "tracker/lists/fetch.py::ListFetcher.__init__": "the HTTP User-Agent names the command",
+}
+"""Strings below tracker.reports that spell a command and are no advice but an error message
+(or a name), by module and function (or constant): why each may."""
+
+
+def _is_error_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    return name in ERROR_NAMES or name.endswith(("Error", "Exception"))
+
+
+def _documentation(tree: ast.AST) -> set[int]:
+    """The ids of the docstrings (a module's, class's or function's, and the string under an
+    assignment that documents it)."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for i, st in enumerate(body):
+            is_doc = isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant)
+            if is_doc and (i == 0 or isinstance(body[i - 1], ast.Assign | ast.AnnAssign)):
+                found.add(id(st.value))
+    return found
+
+
+def _where(node: ast.AST, parents: dict[int, ast.AST]) -> str:
+    """`Class.function`, `function` or the constant a node is in."""
+    names: list[str] = []
+    while id(node) in parents:
+        node = parents[id(node)]
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.insert(0, node.name)
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            names.insert(0, node.targets[0].id)
+    return ".".join(names)
+
+
+def commands_spelled(path: Path, rel: str) -> list[str]:
+    """Where a module spells a command outside an error message: a string (not a docstring)
+    that is not inside a `raise`, a call of an exception class, or an exception class."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+    excused = _documentation(tree)
+    for node in ast.walk(tree):
+        is_error_class = isinstance(node, ast.ClassDef) and any(
+            ast.unparse(b).endswith(("Error", "Exception")) or ast.unparse(b) in ERROR_NAMES
+            for b in node.bases
+        )
+        if isinstance(node, ast.Raise) or _is_error_call(node) or is_error_class:
+            excused.update(id(sub) for sub in ast.walk(node))
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in excused
+            and COMMAND.search(node.value)
+        ):
+            found.append(f"{rel}::{_where(node, parents)}")
+    return sorted(set(found))
+
+
+def _below_reports(root: Path) -> list[tuple[str, Path]]:
+    return [
+        (str(p.relative_to(root)), p)
+        for pkg in BELOW_REPORTS
+        for p in sorted((root / "tracker" / pkg).rglob("*.py"))
+    ]
+
+
+def test_no_command_is_spelled_below_the_reports() -> None:
+    found = [w for rel, path in _below_reports(REPO) for w in commands_spelled(path, rel)]
+    unexcused = [w for w in found if w not in SAYS_A_COMMAND]
+    assert unexcused == [], "advice below tracker.reports goes as tracker.advice values"
+    assert sorted(set(found)) == sorted(SAYS_A_COMMAND)  # no stale excuse
+
+
+def test_the_command_rule_sees_a_command(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        '"""`tracker event set` in a docstring is documentation."""\n'
+        "def advice(tid: int) -> str:\n"
+        '    return f"pin it with `tracker event set {tid} --period YYYY-MM`"\n'
+        "def refuse() -> None:\n"
+        '    raise BadInput("give a period (tracker event set ID --period YYYY-MM)")\n'
+        "class Gone(DatabaseError):\n"
+        "    def __init__(self) -> None:\n"
+        '        super().__init__("restore it (`tracker db backup`)")\n'
+        'HINT = "tracker player set PLAYER --ever-2400"\n'
+        '"""The hint."""\n'
+        'WORDS = "the tracker rates each list"\n',
+        encoding="utf-8",
+    )
+    assert commands_spelled(sample, "sample.py") == ["sample.py::HINT", "sample.py::advice"]
+
+
+TOLD_FIELDS = frozenset(
+    {
+        "reason",
+        "source",
+        "note",
+        "notes",
+        "start_source",
+        "rating_before_source",
+        "ro_source",
+        "opponent_rating_source",
+    }
+)
+"""Fields that hold a reason, a source or a note: typed values, never sentences to test."""
+
+STABLE_WORDS = {
+    "entry.source == 'manual'": "an official entry's source: a file name or `manual`",
+    "g.source == 'manual'": "FIDE's count's source: a file name or `manual`",
+}
+"""Comparisons of such a field with a stable word (no sentence), and why each may."""
+
+READ_BACK = ("reports", "cli", "check", "periods")
+"""The packages that once read sentences back (reports, the CLI; the check and the replay
+of each other's words)."""
+
+
+def _told(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in TOLD_FIELDS
+
+
+def sentences_tested(path: Path, rel: str) -> list[str]:
+    """Where a module tests a reason, source or note as text: `re.split`, `.startswith` or
+    `.endswith` on such a field, `in` on it, `==` between it and a string."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        said = ""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            f = node.func
+            is_test = f.attr in ("startswith", "endswith") and _told(f.value)
+            if is_test or ast.unparse(f) == "re.split":
+                said = ast.unparse(node)
+        elif isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, ast.In | ast.NotIn) and _told(right):
+                    said = ast.unparse(node)
+                strings = [s for s in sides if isinstance(s, ast.Constant)]
+                if isinstance(op, ast.Eq | ast.NotEq) and strings and any(map(_told, sides)):
+                    said = ast.unparse(node)
+        if said and said not in STABLE_WORDS:
+            found.append(f"{rel}:{getattr(node, 'lineno', 0)}: {said}")
+    return found
+
+
+def test_no_reason_or_source_is_read_back_as_text() -> None:
+    found = [
+        hit
+        for pkg in READ_BACK
+        for path in sorted((PACKAGE / pkg).rglob("*.py"))
+        for hit in sentences_tested(path, str(path.relative_to(REPO)))
+    ]
+    assert found == [], "a reason, a source or a note is a value: compare its type"
+
+
+def test_the_read_back_rule_sees_a_sentence_test(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import re\n"
+        "def f(n, row, start, entry) -> None:\n"
+        '    a = re.split(r": | \\(", n.reason)\n'
+        '    b = n.reason.startswith("no date")\n'
+        '    c = "2008" in n.reason\n'
+        '    d = row.source == "Elo tag"\n'
+        '    e = start.source.startswith("official")\n'
+        "    f = n.why is NotCountedWhy.NO_DATE\n"
+        '    g = entry.source == "manual"\n'
+        '    h = "i" in row.official.flag\n',
+        encoding="utf-8",
+    )
+    assert [x.split(": ", 1)[1] for x in sentences_tested(sample, "sample.py")] == [
+        "re.split(': | \\\\(', n.reason)",
+        "n.reason.startswith('no date')",
+        "'2008' in n.reason",
+        "row.source == 'Elo tag'",
+        "start.source.startswith('official')",
+    ]

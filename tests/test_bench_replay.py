@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import REPO
 from tracker.app.check import check_all, check_player
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import GameFact, game_facts
+from tracker.periods import GameFact, RatingSource, game_facts
 from tracker.store import Store
 from tracker.store.official import add_entry, entries_for
 from tracker.store.players import get_player
@@ -128,15 +128,16 @@ def test_check_all_equals_check_player_one_by_one(
     season: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import tracker.app.check
+    from tracker.reports.check import check_json
 
     one_by_one = [r for pid in players_by_name(season) for r in check_player(season, pid)]
     assert one_by_one
-    expected = [r.to_json() for r in one_by_one]
-    assert [r.to_json() for r in check_all(season)] == expected
+    expected = [check_json(r) for r in one_by_one]
+    assert [check_json(r) for r in check_all(season)] == expected
     monkeypatch.setattr(tracker.app.check, "CHUNK", 7)  # several chunks, two processes
     seen: list[tuple[int, int]] = []
     got = check_all(season, jobs=2, progress=lambda done, total: seen.append((done, total)))
-    assert [r.to_json() for r in got] == expected
+    assert [check_json(r) for r in got] == expected
     assert seen[-1] == (len(players_by_name(season)),) * 2
 
 
@@ -189,8 +190,9 @@ def test_game_facts_equal_the_dataclass() -> None:
         "1850",
         "1910",
         True,
-        "standard 2025-08 list (standard_aug25frl.txt)",
+        RatingSource.OFFICIAL,
         Period(2025, 8),
+        "standard_aug25frl.txt",
         Period(2025, 9),
     )
     names = [f.name for f in fields(GameFact)]

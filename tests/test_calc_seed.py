@@ -28,7 +28,14 @@ from typer.testing import CliRunner
 from tracker.cli import app
 from tracker.fide import EDITIONS, policies, seeds_from_standard, standard_seed
 from tracker.model import Period, RatingList
-from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
+from tracker.periods import (
+    GameFact,
+    PlayerInfo,
+    RatingSource,
+    ReplayInputs,
+    TournamentFact,
+    replay,
+)
 from tracker.periods.rows import PeriodRow
 
 RAPID = RatingList.RAPID
@@ -201,7 +208,7 @@ def test_calc_equals_the_replay(
     data = _calc(*args, *opponents)
     row = _replay_row(rl, start, seed, opponents, born)
     assert row.out is not None and row.first is None
-    assert row.rating_before == seed and row.rating_before_source == "standard rating"
+    assert row.rating_before == seed and row.rating_before_source.source is RatingSource.STANDARD
     # by hand
     assert data["k"] == k and data["k_reason"].startswith(why)
     assert data["change_exact"] == exact and data["rating_after"] == after
@@ -375,7 +382,7 @@ def _two_periods(
     )
     nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
     assert nov is not None and nov.out is not None and dec is not None and dec.out is not None
-    assert nov.rating_before == seed and nov.rating_before_source == "standard rating"
+    assert nov.rating_before == seed and nov.rating_before_source.source is RatingSource.STANDARD
     return nov, dec
 
 

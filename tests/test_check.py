@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from tests.builders import Replay
+from tracker.advice import ExcludeTournament, PinPeriod, PlayerFact, SetPlayerFact, SetRo
 from tracker.check import (
     BASE_CORRECTION,
     CAP,
@@ -36,8 +37,11 @@ from tracker.check import (
     CheckRow,
     reconcile,
 )
+from tracker.check.report import ReanchorMatches
 from tracker.model import Period, RatingList
 from tracker.periods import PlayerInfo
+from tracker.periods.notes import TournamentNote
+from tracker.reports.check import check_json
 
 STD = RatingList.STANDARD
 ESTABLISHED = PlayerInfo(birth_year=1980, rated_games=200)
@@ -109,14 +113,14 @@ def test_games_missing_and_extra_a_tournament_rated_a_list_earlier() -> None:
     assert (feb.games, feb.official_games) == (3, 5)
     top = feb.causes[0]
     assert top.kind == GAMES_MISSING and top.reproduces and top.games_match
-    assert top.command == f"tracker event set {league} --period 2025-02"
+    assert top.advice == (PinPeriod(league, Period(2025, 2)),)
     assert "Club League" in top.text
 
     mar = _row(report, "2025-03")
     assert (mar.status, mar.replayed, mar.official) == (DIFFERS, 1823, 1817)
     top = mar.causes[0]
     assert top.kind == GAMES_EXTRA and top.reproduces
-    assert top.command == f"tracker event set {league} --period 2025-02"
+    assert top.advice == (PinPeriod(league, Period(2025, 2)),)
     assert not report.all_match
 
 
@@ -137,9 +141,9 @@ def test_k_differs_a_junior_whose_birth_year_is_unknown() -> None:
     top = feb.causes[0]
     assert top.kind == K_DIFFERS and top.reproduces
     assert "K 40" in top.text and "junior" in top.text
-    assert top.command == "tracker player set PLAYER --birth-year YYYY"
+    assert top.advice == (SetPlayerFact(PlayerFact.BIRTH_YEAR),)
     assert _row(report, "2025-03").status == MATCH
-    assert any("re-anchoring at the official 1823 makes the rest match" in n for n in feb.notes)
+    assert ReanchorMatches(1823, later=1) in feb.notes
 
 
 def test_rounding_per_tournament() -> None:
@@ -251,8 +255,8 @@ def test_the_ro_fide_used_was_the_players_elo_tag() -> None:
     assert (feb.replayed, feb.official) == (1817, 1815)
     top = feb.causes[0]
     assert top.kind == ELO_TAG and top.reproduces
-    assert top.command == f"tracker event set {t} --ro 1810"
-    assert any("Elo tag 1810" in n for n in feb.notes)
+    assert top.advice == (SetRo(t, 1810),)
+    assert any(isinstance(n, TournamentNote) and n.note.tag == 1810 for n in feb.notes)
 
 
 def test_a_pre_2008_list_is_not_replayed() -> None:
@@ -270,7 +274,7 @@ def test_a_pre_2008_list_is_not_replayed() -> None:
     assert (row.status, row.replayed, row.official) == (DIFFERS, 1800, 1810)
     assert [c.kind for c in row.causes] == [PRE_2008]
     assert _row(report, "2008-01").status == MATCH
-    assert report.notes and "before 2008" in report.notes[0]
+    assert report.before_2008 == 1
 
 
 def test_all_match_and_json() -> None:
@@ -282,7 +286,7 @@ def test_all_match_and_json() -> None:
     s.off("2025-02", 1812, games=3)
     report = s.check()
     assert report.all_match
-    data = report.to_json()
+    data = check_json(report)
     assert data["all_match"] is True and data["compared"] == 1
     rows = data["rows"]
     assert isinstance(rows, list)
@@ -304,7 +308,7 @@ def test_k_differs_2400_reached_before_the_replay() -> None:
     assert (feb.replayed, feb.official) == (2402, 2396)
     top = feb.causes[0]
     assert top.kind == K_DIFFERS and "K 10" in top.text and "2400" in top.text
-    assert top.command == "tracker player set PLAYER --ever-2400"
+    assert top.advice == (SetPlayerFact(PlayerFact.EVER_2400),)
 
 
 def test_k_differs_30_games_reached_earlier() -> None:
@@ -319,7 +323,7 @@ def test_k_differs_30_games_reached_earlier() -> None:
     assert (feb.replayed, feb.official, feb.k) == (1823, 1812, 40)
     top = feb.causes[0]
     assert top.kind == K_DIFFERS and "K 20" in top.text and "30 games" in top.text
-    assert top.command == "tracker player set PLAYER --rated-games N"
+    assert top.advice == (SetPlayerFact(PlayerFact.RATED_GAMES),)
 
 
 def test_k_differs_the_700_rule_before_2017() -> None:
@@ -361,4 +365,4 @@ def test_games_extra_a_tournament_never_rated() -> None:
     assert (feb.replayed, feb.official) == (1817, 1812)
     top = feb.causes[0]
     assert top.kind == GAMES_EXTRA and top.reproduces
-    assert top.command == f"tracker event set {club} --exclude"
+    assert top.advice == (ExcludeTournament(club),)

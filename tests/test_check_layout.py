@@ -10,7 +10,13 @@ from tests.conftest import REPO
 from tests.test_architecture import _imports
 
 CHECK = REPO / "tracker" / "check"
-PURE_TRACKER = ("tracker.model", "tracker.fide", "tracker.periods", "tracker.check")
+PURE_TRACKER = (
+    "tracker.model",
+    "tracker.advice",
+    "tracker.fide",
+    "tracker.periods",
+    "tracker.check",
+)
 
 
 def test_the_analyses_do_not_read_the_store() -> None:

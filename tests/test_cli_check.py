@@ -399,10 +399,10 @@ def test_check_against_list_files_of_several_eras_names_each_file(
 
 
 def test_the_last_line_of_a_check_counts_in_words() -> None:
-    from tracker.cli.check import _checked
+    from tracker.reports.check import checked_text
 
-    assert _checked(1, 0) == "The one period checked matches."
-    assert _checked(3, 0) == "All 3 periods checked match."
-    assert _checked(1, 1) == "The one period checked differs."
-    assert _checked(4, 1) == "1 of the 4 periods checked differs."
-    assert _checked(4, 2) == "2 of the 4 periods checked differ."
+    assert checked_text(1, 0) == "The one period checked matches."
+    assert checked_text(3, 0) == "All 3 periods checked match."
+    assert checked_text(1, 1) == "The one period checked differs."
+    assert checked_text(4, 1) == "1 of the 4 periods checked differs."
+    assert checked_text(4, 2) == "2 of the 4 periods checked differ."

@@ -309,10 +309,10 @@ def test_a_closed_pipe_ends_a_reading_command_quietly(args: tuple[str, ...], dem
 
 def test_docs_export_lists_every_csv_column() -> None:
     from tests.conftest import REPO
-    from tracker.cli.check import ALL_COLUMNS, CHECK_COLUMNS
     from tracker.cli.importing import IMPORT_COLUMNS
     from tracker.cli.players import PLAYER_COLUMNS
     from tracker.reports import EXPLAIN_COLUMNS
+    from tracker.reports.check import ALL_COLUMNS, CHECK_COLUMNS
     from tracker.reports.club import CLUB_COLUMNS
     from tracker.reports.event import EVENT_SHOW_COLUMNS
 

@@ -19,8 +19,20 @@ import pytest
 
 from tests.builders import Replay, Season
 from tests.conftest import CORPUS, need_shared, run_cli
+from tracker.advice import PlayerFact, SetPlayerFact
 from tracker.model import OfficialEntry, Period, RatingList
-from tracker.periods import PeriodRow, PlayerInfo, ReplayInputs, replay
+from tracker.periods import (
+    NotCountedWhy,
+    PeriodRow,
+    PlayerInfo,
+    RatingFrom,
+    RatingSource,
+    ReplayInputs,
+    ScheduleSays,
+    replay,
+)
+from tracker.periods.notes import ReanchoredOnTag, TagDiffers, TagsDisagree
+from tracker.reports.words import why_text
 from tracker.store import open_store
 
 STD = RatingList.STANDARD
@@ -50,11 +62,14 @@ def test_the_players_own_tag_re_anchors_a_list_without_an_official_entry() -> No
         1830,
         -20,
         1830,
-        "Elo tag",
+        RatingSource.ELO_TAG,
     )
-    assert any("re-anchored on the Elo tag 1830 (Nov Open; replayed 1810)" in n for n in nov.notes)
+    assert ReanchoredOnTag(1830, ("Nov Open",), 1810) in nov.notes
     # Dec starts from the tag: the draw vs 1830 is D 0, PD 0.50, no change -> 1830.
-    assert (dec.rating_before, dec.rating_before_source) == (1830, "Elo tag for the 2025-11 list")
+    assert (dec.rating_before, dec.rating_before_source) == (
+        1830,
+        RatingFrom(RatingSource.ELO_TAG, Period(2025, 11)),
+    )
     assert (dec.change, dec.replayed) == (0, 1830)
 
 
@@ -67,7 +82,7 @@ def test_without_the_tag_policy_the_replay_drifts(monkeypatch: pytest.MonkeyPatc
     rp = _season_with_missing_games().run()
     nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
     assert nov is not None and dec is not None
-    assert (nov.published, nov.elo_tag, nov.source) == (1810, None, "replayed")
+    assert (nov.published, nov.elo_tag, nov.source) == (1810, None, RatingSource.REPLAYED)
     # Ro 1830 (the tag) for the Nov Open, draw vs 1830: 0 -> 1810 + 0.
     assert (dec.rating_before, dec.replayed) == (1810, 1810)
 
@@ -80,8 +95,8 @@ def test_tags_that_disagree_are_said_and_the_most_common_wins() -> None:
     b.g(t4, 1830, H, own=1830)
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and nov.elo_tag == 1830 and nov.published == 1830
-    (note,) = [n for n in nov.notes if n.startswith("the Elo tags of")]
-    assert "1830 (Nov Open)" in note and "1825 (Nov Rapidplay)" in note
+    (note,) = [n for n in nov.notes if isinstance(n, TagsDisagree)]
+    assert (1830, "Nov Open") in note.tags and (1825, "Nov Rapidplay") in note.tags
 
 
 def test_an_official_entry_wins_over_the_tags_and_the_disagreement_is_shown() -> None:
@@ -90,8 +105,8 @@ def test_an_official_entry_wins_over_the_tags_and_the_disagreement_is_shown() ->
     rp = b.run()
     nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
     assert nov is not None and dec is not None
-    assert (nov.published, nov.source, nov.elo_tag) == (1815, "official", None)
-    assert dec.tournaments[0].note == "Elo tag 1830 differs from the official 2025-11 rating 1815"
+    assert (nov.published, nov.source, nov.elo_tag) == (1815, RatingSource.OFFICIAL, None)
+    assert dec.tournaments[0].note == TagDiffers(1830, Period(2025, 11), 1815)
 
 
 def test_an_official_entry_after_the_games_never_hides_them() -> None:
@@ -130,7 +145,7 @@ def test_games_completed_unknown_is_assumed_30_and_said() -> None:
     row = _nov(_one_win(1800), PlayerInfo(birth_year=1980, ever_2400=False))
     assert (row.k, row.replayed) == (20, 1810)
     assert [a.fact for a in row.assumptions] == ["rated-games"]
-    assert row.assumptions[0].command == "tracker player set {player} --rated-games N"
+    assert row.assumptions[0].advice == SetPlayerFact(PlayerFact.RATED_GAMES)
     # Recorded: 10 games -> a new player, K 40: +20 -> 1820, nothing assumed.
     row = _nov(_one_win(1800), PlayerInfo(birth_year=1980, rated_games=10, ever_2400=False))
     assert (row.k, row.replayed, row.assumptions) == (40, 1820, ())
@@ -347,8 +362,8 @@ def test_tags_weighted_by_games_and_the_replay_agreeing_with_one_of_them() -> No
     t3 = b.t("League", "2025-11-15", "2025-11-15")
     b.g(t3, 1830, H, own=1810)
     nov = b.run().row(Period(2025, 11))
-    assert nov is not None and (nov.published, nov.source) == (1810, "replayed")
-    assert any(n.startswith("the Elo tags of") for n in nov.notes)
+    assert nov is not None and (nov.published, nov.source) == (1810, RatingSource.REPLAYED)
+    assert any(isinstance(n, TagsDisagree) for n in nov.notes)
 
 
 def test_games_stored_from_before_the_replay_are_completed_games() -> None:
@@ -421,7 +436,8 @@ def test_a_name_based_not_rated_counts_once_the_user_puts_it_on_a_list() -> None
     )
     inputs = ReplayInputs(RatingList.RAPID, rp_games.games, rp_games.tournaments, (), ADULT)
     (row,) = replay(inputs).rows  # the period is shown, the game not counted
-    assert row.games == 0 and row.not_counted[0].reason == "tie-break"
+    n = row.not_counted[0]
+    assert row.games == 0 and (n.why, n.detail) == (NotCountedWhy.NOT_RATED, "tie-break")
     pinned = [dataclasses.replace(rp_games.tournaments[0], pinned_list=RatingList.RAPID)]
     rows = replay(ReplayInputs(RatingList.RAPID, rp_games.games, pinned, (), ADULT)).rows
     nov = next(r for r in rows if str(r.period) == "2025-11")
@@ -468,8 +484,12 @@ def test_four_games_a_day_without_a_time_control_are_no_standard_games() -> None
     nov = b.run().row(Period(2025, 11))
     assert nov is not None and (nov.games, nov.replayed) == (1, 1810)
     assert len(nov.not_counted) == 4
-    assert "4+ games on one day without a time control" in nov.not_counted[0].reason
-    assert "tracker event set 1 --list rapid|blitz" in nov.not_counted[0].reason
+    n = nov.not_counted[0]
+    assert (n.why, n.detail) == (NotCountedWhy.GAMES_A_DAY, ScheduleSays(1))
+    assert why_text(n) == (
+        "4+ games on one day without a time control: not standard (rapid or blitz? "
+        "tracker event set 1 --list rapid|blitz)"
+    )
     # three a day (a weekend open's Saturday) stay standard: 1 win, 3 losses
     b.games = b.games[:4]
     nov = b.run().row(Period(2025, 11))

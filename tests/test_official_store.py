@@ -193,7 +193,7 @@ def test_a_k_fide_never_prints_is_refused_and_an_old_one_ignored(store: Store, k
     from fractions import Fraction
 
     from tracker.periods import PlayerInfo, ReplayInputs, replay
-    from tracker.periods.facts import GameFact, TournamentFact
+    from tracker.periods.inputs import GameFact, TournamentFact
 
     with store.engine.begin() as conn:
         pid = inserted_id(conn.execute(insert(players).values(name="A, B", norm_name="a b")))

@@ -12,7 +12,7 @@
   named in its group's row), and every `tracker ...` command it or a document of docs/
   shows (a code span, an sh or console block) names a real command and real options.
 - Every policy (tracker/fide/policies.py, and the "Policy:" constants of
-  tracker/periods/facts.py) is named in the README and in docs/rules.md, which it links.
+  tracker/periods/policies.py) is named in the README and in docs/rules.md, which it links.
 - Every relative link (and image) of README.md and docs/*.md points to a file that exists,
   and an anchor `#x` to a heading of that file.
 """
@@ -248,8 +248,9 @@ def test_every_policy_is_listed_in_the_linked_rules() -> None:
         for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
         if isinstance(t, ast.Name) and t.id.isupper()
     ]
-    # the replay's own: each constant of tracker/periods/facts.py documented as "Policy: ..."
-    body = ast.parse((REPO / "tracker" / "periods" / "facts.py").read_text(encoding="utf-8")).body
+    # the replay's own: each constant of tracker/periods/policies.py documented as "Policy: ..."
+    policies = REPO / "tracker" / "periods" / "policies.py"
+    body = ast.parse(policies.read_text(encoding="utf-8")).body
     for node, doc in zip(body, body[1:], strict=False):
         target = (
             node.targets[0]

@@ -23,9 +23,12 @@ from tests.builders import Replay
 from tests.conftest import CORPUS, need_shared, run_captured
 from tracker.app.histories import load_history
 from tracker.model import RatingList
-from tracker.periods import GameFact, PlayerInfo
+from tracker.periods import GameFact, PlayerInfo, RatingFrom, RatingSource
 from tracker.periods import Replay as ReplayResult
-from tracker.periods.rows import NotCounted, PeriodRow, Source
+from tracker.periods.notes import PlayoffsClassical, WaitsForList
+from tracker.periods.reasons import NotCounted, NotCountedWhy, ScheduleSays, StandardTag
+from tracker.periods.rows import PeriodRow
+from tracker.reports.words import why_text
 from tracker.store import open_store
 from tracker.store.players import resolve_player
 
@@ -94,9 +97,9 @@ def test_a_play_off_played_one_game_a_day_is_classical(tmp_path: Path) -> None:
         rps = _load(db, player)
         counted[player] = _counted(rps[STD], event)
         rows = [r for r in rps[STD].rows if any(t.unit.label == event for t in r.tournaments)]
-        assert any("ONE_A_DAY_PLAYOFF_IS_CLASSICAL" in n for r in rows for n in r.notes)
+        assert any(isinstance(n, PlayoffsClassical) for r in rows for n in r.notes)
         tie_breaks = _not_counted(rps[RAPID], event)
-        assert all(n.reason == "tie-break" for n in tie_breaks)
+        assert all((n.why, n.detail) == (NotCountedWhy.NOT_RATED, "tie-break") for n in tie_breaks)
         if player in ("Giri,A", "Andreikin,D"):
             assert sorted(n.game.round or "" for n in tie_breaks) == ["1.3", "1.4"]
     assert counted == {
@@ -131,9 +134,14 @@ def test_a_rapid_knock_out_or_round_robin_is_not_standard(
     off = _not_counted(rps[STD], event)
     assert len(off) == games
     for n in off:
-        assert "not standard" in n.reason
-        assert "same opponent" in n.reason or "rapid or blitz event" in n.reason
-        assert f"tracker event set {n.game.tournament_id} --list rapid|blitz" in n.reason
+        assert n.why in (NotCountedWhy.MATCH_GAMES_A_DAY, NotCountedWhy.FAST_EVENT)
+        assert isinstance(n.detail, ScheduleSays)
+        assert n.detail.tournament_id == n.game.tournament_id
+        # as every report says it: why, and how to put it on a list
+        said = why_text(n)
+        assert "not standard" in said
+        assert "same opponent" in said or "rapid or blitz event" in said
+        assert f"tracker event set {n.game.tournament_id} --list rapid|blitz" in said
 
 
 def test_rounds_the_file_dates_on_one_day_stay_standard(tmp_path: Path) -> None:
@@ -154,9 +162,9 @@ def test_a_knock_outs_classical_games_dated_with_its_tie_breaks(tmp_path: Path) 
     rps = _replays(tmp_path, ("pgnmentor-Hou.pgn.xz",), (event,), "Hou Yifan")
     counted = _counted(rps[STD], event)
     assert {"3.1", "3.2", "4.1", "4.2", "1.1", "1.2", "5.1", "5.2"} <= set(counted)
-    off = {n.game.round: n.reason for n in _not_counted(rps[STD], event)}
+    off = {n.game.round: n.why for n in _not_counted(rps[STD], event)}
     assert set(off) == {"3.3", "3.4", "5.3", "5.4", "5.5", "5.6"}
-    assert all("same opponent" in why for why in off.values())
+    assert all(why is NotCountedWhy.MATCH_GAMES_A_DAY for why in off.values())
 
 
 def test_an_online_event_keeps_its_reason_and_gets_no_list_advice(tmp_path: Path) -> None:
@@ -165,7 +173,7 @@ def test_an_online_event_keeps_its_reason_and_gets_no_list_advice(tmp_path: Path
     rps = _replays(tmp_path, ("pgnmentor-Giri.pgn.xz",), (event,), "Giri,A")
     off = _not_counted(rps[STD], event)
     assert len(off) >= 4
-    assert {n.reason for n in off} == {"online"}
+    assert {(n.why, n.detail) for n in off} == {(NotCountedWhy.NOT_RATED, "online")}
 
 
 def test_a_rapid_events_tag_that_is_the_standard_rating_is_no_rapid_rating(
@@ -176,10 +184,10 @@ def test_a_rapid_events_tag_that_is_the_standard_rating_is_no_rapid_rating(
     event = "FIDE Grand Prix 2 Playoff"
     rps = _replays(tmp_path, ("twic1427.pgn.xz", "twic1428.pgn.xz"), (event,), "Giri,A")
     rapid = rps[RAPID]
-    assert rapid.start_source == "waiting"
-    assert all(r.published != 2771 and r.source != Source.ELO_TAG for r in rapid.rows)
+    assert rapid.start_source == RatingFrom(RatingSource.WAITING)
+    assert all(r.published != 2771 and r.source is not RatingSource.ELO_TAG for r in rapid.rows)
     (row,) = [r for r in rapid.rows if r.not_counted]
-    assert any("TAG_OF_A_FAST_LIST_IS_THE_STANDARD" in n for n in row.notes)
+    assert any(isinstance(n, WaitsForList) for n in row.notes)
 
 
 def _first_row(b: Replay) -> PeriodRow:
@@ -196,12 +204,20 @@ def test_a_rapid_tag_of_its_own_starts_the_rapid_history() -> None:
     fast = b.t("Rapid Open", "2025-10-11", "2025-10-11")
     b.g(fast, 2650, Fraction(1, 2), own=2650)
     row = _first_row(b)
-    assert (row.rating_before, row.rating_before_source) == (2650, "Elo tag in Rapid Open")
+    assert (row.rating_before, row.rating_before_source) == (2650, _tag_in("Rapid Open", 2650))
     # the same event printing the standard rating: no rapid rating to start from
     b.games = [g if g.rating_list == STD else _with_own(g, 2700) for g in b.games]
     row = _first_row(b)
     assert row.rating_before is None and row.games == 0
-    assert [n.reason.startswith("no rapid rating to start from") for n in row.not_counted] == [True]
+    (n,) = row.not_counted
+    assert (n.why, n.detail) == (
+        NotCountedWhy.NO_RATING_YET,
+        StandardTag(RAPID, 2700, "Rapid Open"),
+    )
+
+
+def _tag_in(tournament: str, tag: int) -> RatingFrom:
+    return RatingFrom(RatingSource.ELO_TAG, tournaments=(tournament,), rating=tag)
 
 
 def _with_own(g: GameFact, own: int) -> GameFact:
@@ -216,7 +232,7 @@ def test_the_rating_before_names_the_tournament_whose_tag_it_is() -> None:
     second = b.t("Autumn Open", "2025-10-11", "2025-10-12")
     b.g(second, 1800, 1, own=1850)
     row = _first_row(b)
-    assert (row.rating_before, row.rating_before_source) == (1850, "Elo tag in Autumn Open")
+    assert (row.rating_before, row.rating_before_source) == (1850, _tag_in("Autumn Open", 1850))
 
 
 def test_a_never_rated_events_tag_is_evidence_of_the_standard_list(tmp_path: Path) -> None:
@@ -251,4 +267,4 @@ def test_a_rapid_events_standard_tag_is_no_ro_either() -> None:
     rep = b.run()
     (plan,) = (p for r in rep.rows for p in r.tournaments if p.unit.label == "Winter Rapid")
     assert plan.elo_tag == 2700
-    assert plan.ro == 2650 and plan.ro_source.startswith("replayed ")
+    assert plan.ro == 2650 and plan.ro_source is RatingSource.REPLAYED

@@ -101,8 +101,8 @@ def test_tags_bench_smoke(tmp_path: Path) -> None:
 
 def test_calendar_is_the_engines() -> None:
     """The bench writes FIDE's standard list calendar out; it must stay the engine's."""
+    from tracker.fide.calendar import is_list_month
     from tracker.model import Period
-    from tracker.periods.facts import is_list_month
 
     bench = _bench_module()
     for year in range(2008, 2027):

@@ -25,19 +25,20 @@ from tracker.errors import BadInput, NotFound
 from tracker.fide import edition_for
 from tracker.fide.performance import performance_rating
 from tracker.fide.rounding import round_change
-from tracker.model import OfficialEntry, Period, PlayerRef, RatingList
+from tracker.model import NotRated, OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import (
     Assumption,
     GameFact,
     NotCounted,
     PeriodRow,
+    RatingSource,
     Replay,
-    RoSource,
     TournamentFact,
     TournamentPlan,
     Unit,
     replay,
 )
+from tracker.periods.reasons import NotCountedDetail, NotCountedWhy
 from tracker.store import Store
 from tracker.store.events import TournamentSummary, list_counts, players_of, tournament_summaries
 from tracker.store.reading import facts_of_players, get_tournament, official_of_players
@@ -81,7 +82,8 @@ class GameNotCounted:
     round: str | None
     date: dt.date | None
     score: Fraction | None  # the player's (None: unfinished)
-    reason: str
+    why: NotCountedWhy
+    detail: NotCountedDetail = None
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ class EventPlayer:
     results: tuple[EventResult, ...]
     period: Period | None  # the rating period the tournament is in for the player
     ro: int | None
-    ro_source: RoSource | None
+    ro_source: RatingSource | None
     ro_list: Period | None  # the list `ro_source` names (official, replayed, standard)
     k: int | None
     k_reason: str | None
@@ -247,7 +249,7 @@ def _choose_list(
 
 def _not_counted(n: NotCounted) -> GameNotCounted:
     g = n.game
-    return GameNotCounted(g.opponent, g.round, g.date, g.score, n.reason)
+    return GameNotCounted(g.opponent, g.round, g.date, g.score, n.why, n.detail)
 
 
 def _results(games: Sequence[GameFact], counted: set[int]) -> tuple[EventResult, ...]:
@@ -342,11 +344,7 @@ def _player_row(player: PlayerRef, rp: Replay, tournament_id: int) -> EventPlaye
         inside = any(u.tournament.id == tournament_id for u in rp.before_start)
         reasons = [n for n in rp.unplaced if n.game.tournament_id == tournament_id]
         if not reasons:
-            why = (
-                "rated on or before the official list the replay starts from"
-                if inside
-                else "no rating period for it"
-            )
+            why = NotCountedWhy.INSIDE_OFFICIAL if inside else NotCountedWhy.NO_PERIOD
             reasons = [NotCounted(g, unit.label, why) for g in games]
         return replace(
             base,
@@ -380,9 +378,10 @@ def _rated(
                 if g.opponent_rating is not None:
                     opponents.append(g.opponent_rating)
             else:
+                engine = NotCountedWhy.BY_THE_ENGINE
                 skipped.append(
                     GameNotCounted(
-                        fact.opponent, fact.round, fact.date, fact.score, g.reason or "not counted"
+                        fact.opponent, fact.round, fact.date, fact.score, engine, g.reason
                     )
                 )
         points = Fraction(tout.points)
@@ -404,7 +403,8 @@ def _rated(
                         fact.round,
                         fact.date,
                         fact.score,
-                        "unrated-opponent",
+                        NotCountedWhy.BY_THE_ENGINE,
+                        NotRated.UNRATED_OPPONENT.value,
                     )
                 )
         status = EventStatus.FIRST_RATING if plan.counted else EventStatus.NOT_COUNTED
@@ -419,7 +419,7 @@ def _rated(
         status=status,
         results=_results(unit.games, counted_ids),
         ro=plan.ro,
-        ro_source=plan.ro_from,
+        ro_source=plan.ro_source,
         ro_list=plan.ro_list,
         k=k,
         k_reason=k_reason,

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tracker.check.context import Context, rating_text, reproduced
+from tracker.advice import SetRo
+from tracker.check.context import Context, before_2008, rating_text, reproduced
 from tracker.check.games import closing_date_causes, games_extra_causes, games_missing_causes
-from tracker.check.report import ELO_TAG, PRE_2008, UNEXPLAINED, Cause
+from tracker.check.report import ELO_TAG, PRE_2008, UNEXPLAINED, Cause, RoFromTag, Unexplained
 from tracker.check.rules import base_correction_causes, cap_causes, k_causes, rounding_causes
 from tracker.fide.editions import FIRST_DATE
 from tracker.model import OfficialEntry
@@ -29,8 +30,8 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
         causes += games_extra_causes(ctx, row, entry, ours - theirs)
     # the closing-date rule undone (FIDE's game count unknown, or the counts' analyses
     # did not pin that tournament)
-    pinned = {c.command for c in causes}
-    causes += [c for c in closing_date_causes(ctx, row, entry) if c.command not in pinned]
+    pinned = {c.advice for c in causes}
+    causes += [c for c in closing_date_causes(ctx, row, entry) if c.advice not in pinned]
     if row.out is not None and row.rating_before is not None:
         causes += k_causes(row, entry)
         causes += cap_causes(row, entry)
@@ -38,21 +39,13 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
     causes += _elo_tag(ctx, row, entry)
     causes += base_correction_causes(row, entry)
     if not any(c.reproduces for c in causes):
-        causes.append(
-            Cause(
-                UNEXPLAINED,
-                f"no single cause reproduces the official {rating_text(entry.rating)}: compare "
-                f"with FIDE's calculation page for {row.period} (`tracker explain {row.period}` "
-                "shows "
-                "the replay's); `tracker event set ID --ro R` records the Ro FIDE used",
-                reproduces=False,
-            )
-        )
+        said = Unexplained(row.period, entry.rating)
+        causes.append(Cause(UNEXPLAINED, "", reproduces=False, said=said))
     return sorted(causes, key=Cause.rank_key)
 
 
 def _pre_2008(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> Cause:
-    unplaced = [nc for nc in ctx.base.unplaced if "2008" in nc.reason]
+    unplaced = before_2008(ctx.base)
     n = len(unplaced)
     extra = (
         f" ({n} game{'' if n == 1 else 's'} before 2008 {'is' if n == 1 else 'are'} not replayed)"
@@ -78,15 +71,16 @@ def _elo_tag(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         rep = ctx.rerun(tournaments=[replace(t, ro=tag)])
         ok = reproduced(rep, row.period, entry)
         got = rep.row(row.period)
+        rating = got.replayed if got else None
+        said = RoFromTag(plan.unit.label, plan.ro, plan.ro_source, plan.ro_list, tag, rating)
         causes.append(
             Cause(
                 ELO_TAG,
-                f"the Ro FIDE used: {plan.unit.label} used Ro {plan.ro} ({plan.ro_source}) but "
-                f"your Elo tag there says {tag}; with Ro {tag} the period gives "
-                f"{rating_text(got.replayed if got else None)}",
+                "",
                 reproduces=ok,
                 games_match=ok and entry.games is not None,
-                command=f"tracker event set {t.id} --ro {tag}" if ok else None,
+                advice=(SetRo(t.id, tag),) if ok else (),
+                said=said,
             )
         )
     return causes

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import (
     GameFact,
+    NotCounted,
     Replay,
     ReplayInputs,
     TournamentFact,
@@ -17,8 +18,21 @@ from tracker.periods import (
     previous_list,
     replay,
 )
+from tracker.periods.reasons import NotCountedWhy, Unplaced
 
 NEIGHBOUR_LISTS = 3  # a late report slips one to three lists (spec section 1)
+
+
+def before_2008(base: Replay) -> list[NotCounted]:
+    """The games of the standard list before 2008 (not replayed: FIDE rated by tournament
+    averages then)."""
+    return [
+        n
+        for n in base.unplaced
+        if n.why is NotCountedWhy.TOO_EARLY
+        and isinstance(n.detail, Unplaced)
+        and n.detail.rating_list == RatingList.STANDARD
+    ]
 
 
 @dataclass

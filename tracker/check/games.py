@@ -9,6 +9,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from tracker.advice import ExcludeTournament, PinPeriod
 from tracker.check.context import Context, rating_text, reproduced
 from tracker.check.report import (
     CLOSING_DATE,
@@ -19,10 +20,12 @@ from tracker.check.report import (
     Cause,
     GamesCount,
     GamesStep,
+    NotInDatabase,
 )
 from tracker.model import ListKind, NotRated, OfficialEntry, Period
-from tracker.periods import GameFact, PeriodRow, Replay, next_list
+from tracker.periods import GameFact, PeriodRow, RatingSource, Replay, next_list
 from tracker.periods.assumed import ClosingDate, closing_dates
+from tracker.periods.reasons import NotCountedWhy
 
 MOVES = (GAMES_MISSING, GAMES_EXTRA, CLOSING_DATE)
 """The causes that move a tournament onto or off a list (a pin, or an exclusion)."""
@@ -62,8 +65,8 @@ def _names(combo: Sequence[tuple[int, str, int]]) -> str:
     return " and ".join(f"{name} (id {tid}, {n} games)" for tid, name, n in combo)
 
 
-def _commands(combo: Sequence[tuple[int, str, int]], period: Period) -> str:
-    return "; ".join(f"tracker event set {tid} --period {period}" for tid, _, _ in combo)
+def _pins(combo: Sequence[tuple[int, str, int]], period: Period) -> tuple[PinPeriod, ...]:
+    return tuple(PinPeriod(tid, period) for tid, _, _ in combo)
 
 
 def _pin(
@@ -138,30 +141,19 @@ def games_missing_causes(
                 text,
                 reproduces=ok_here and not broken,
                 games_match=_games_ok(rep, here, entry),
-                command=_commands(combo, here),
+                advice=_pins(combo, here),
             )
         )
     causes = _drop_disproved(causes)
     causes += _unrated_counted_by_fide(row, entry, missing)
     if not any(c.reproduces for c in causes):
-        not_counted = [nc for nc in row.not_counted]
-        hint = ""
+        assert entry.games is not None
+        said = NotInDatabase(here, entry.games, row.games, missing)
+        not_counted = row.not_counted
         if not_counted and len(not_counted) >= missing:
-            reasons = sorted({nc.reason for nc in not_counted})
-            hint = (
-                f"; the replay did not count {len(not_counted)} game(s) of this period "
-                f"({', '.join(reasons)}): FIDE may have"
-            )
-        causes.append(
-            Cause(
-                NOT_IN_DATABASE,
-                f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
-                f"{row.games}: {missing} game(s) are probably not in the database; import the "
-                f"missing tournament's PGN (`tracker import FILE`){hint}",
-                reproduces=False,
-                games_match=False,
-            )
-        )
+            reasons = tuple(dict.fromkeys((nc.why, nc.detail) for nc in not_counted))
+            said = replace(said, left_out=len(not_counted), reasons=reasons)
+        causes.append(Cause(NOT_IN_DATABASE, "", reproduces=False, games_match=False, said=said))
     return causes
 
 
@@ -172,7 +164,10 @@ def _games_ok(rep: Replay, period: Period, entry: OfficialEntry) -> bool:
 
 def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int) -> list[Cause]:
     listed = {
-        g.opponent for p in row.tournaments for g in p.counted if g.opponent_rating_source != "tag"
+        g.opponent
+        for p in row.tournaments
+        for g in p.counted
+        if g.opponent_rating_source is not RatingSource.ELO_TAG
     }  # unrated on FIDE's own list: not a cause
     unrated = [
         (t.label, g.label)
@@ -183,7 +178,9 @@ def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int)
     unrated += [
         (nc.tournament, nc.game.opponent)
         for nc in row.not_counted
-        if nc.reason == NotRated.UNRATED_OPPONENT and nc.game.opponent_rating_source == "tag"
+        if nc.why is NotCountedWhy.NOT_RATED
+        and nc.detail == NotRated.UNRATED_OPPONENT
+        and nc.game.opponent_rating_source is RatingSource.ELO_TAG
     ]
     if not unrated or len(unrated) != missing:
         return []
@@ -242,14 +239,14 @@ def games_extra_causes(
                 f"{rating_text(entry.rating)} for {here}{check}",
                 reproduces=True,
                 games_match=True,
-                command=_commands(combo, target),
+                advice=_pins(combo, target),
             )
             if there is not None:
                 best, also = cause, None
                 break
             if best is None:
                 best = cause
-            elif also is None and best.command != cause.command and first is not None:
+            elif also is None and best.advice != cause.advice and first is not None:
                 also = cause  # the earlier list and a late report: both fit, neither confirmed
         if best is None:
             rep = _pin(ctx, combo, None, exclude=True)
@@ -261,7 +258,7 @@ def games_extra_causes(
                     f"neighbouring list takes it); excluding it gives {rating_text(entry.rating)}",
                     reproduces=True,
                     games_match=True,
-                    command="; ".join(f"tracker event set {tid} --exclude" for tid, _, _ in combo),
+                    advice=tuple(ExcludeTournament(tid) for tid, _, _ in combo),
                 )
         if best is None:
             best = Cause(
@@ -271,7 +268,7 @@ def games_extra_causes(
                 "re-running the replay with it moved does not reproduce the official rating",
                 reproduces=False,
                 games_match=True,
-                command=_commands(combo, next_list(here, ctx.rating_list)),
+                advice=_pins(combo, next_list(here, ctx.rating_list)),
             )
         causes.append(best)
         if also is not None:
@@ -340,7 +337,7 @@ def closing_date_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> l
                 f"that pin gives {rating_text(entry.rating)} for {here}{confirm}",
                 reproduces=True,
                 games_match=_games_ok(rep, here, entry),
-                command=c.command,
+                advice=(c.advice,),
             )
         )
     return causes
@@ -360,7 +357,7 @@ def _unrated_for_fide(
     by_opp: dict[int, list[GameFact]] = {}
     for plan in row.tournaments:
         for g in plan.counted:
-            if g.opponent_elo is not None and g.opponent_rating_source == "tag":
+            if g.opponent_elo is not None and g.opponent_rating_source is RatingSource.ELO_TAG:
                 by_opp.setdefault(g.opponent_id, []).append(g)
     causes: list[Cause] = []
     for gs in by_opp.values():
@@ -410,7 +407,7 @@ def games_count(
         and first.kind in MOVES
         and first.reproduces
         and first.games_match
-        and first.command
+        and first.advice
     ):
         step = GamesStep.CAUSE
     elif entry.games > row.games:

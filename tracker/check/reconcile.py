@@ -7,12 +7,23 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from tracker.check.causes import likely_causes
-from tracker.check.context import Context
+from tracker.check.context import Context, before_2008
 from tracker.check.games import games_count
-from tracker.check.report import DIFFERS, MATCH, START, Cause, CheckReport, CheckRow
+from tracker.check.report import (
+    DIFFERS,
+    MATCH,
+    START,
+    Cause,
+    CheckNote,
+    CheckReport,
+    CheckRow,
+    ReanchorMatches,
+    StartsHere,
+)
 from tracker.model import ListKind, OfficialEntry
 from tracker.periods import PeriodRow, Replay, ReplayInputs, replay
-from tracker.periods.assumed import closing_dates, list_assumed_games, not_counted_counts
+from tracker.periods.assumed import closing_dates, left_out, list_assumed_games
+from tracker.periods.notes import TournamentNote
 
 
 def reconcile(
@@ -35,23 +46,16 @@ def reconcile(
             continue
         kind = base.list_kinds.get(row.period)
         if _is_start(base, row):
-            start = ("the replay starts from this rating",)
-            rows.append(_row(row, entry, START, (), start, kind=kind))
+            rows.append(_row(row, entry, START, (), (StartsHere(),), kind=kind))
             continue
         if _rating_matches(row, entry):
-            rows.append(_row(row, entry, MATCH, (), _elo_notes(row), who, kind))
+            rows.append(_row(row, entry, MATCH, (), _elo_notes(row), kind))
             continue
         causes = likely_causes(ctx, row) if analyse else ()
-        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row), who, kind))
+        rows.append(_row(row, entry, DIFFERS, causes, _elo_notes(row), kind))
     rows = _reanchor_notes(rows)
-    notes: list[str] = []
-    pre = [nc for nc in base.unplaced if "2008" in nc.reason]
-    if pre:
-        notes.append(
-            f"{len(pre)} games before 2008 are not replayed (FIDE rated by tournament "
-            "averages then)"
-        )
-    return CheckReport(player, inputs.rating_list, tuple(rows), base.start_source, tuple(notes))
+    pre = len(before_2008(base))
+    return CheckReport(player, inputs.rating_list, tuple(rows), base.start_source, pre, who)
 
 
 def _is_start(base: Replay, row: PeriodRow) -> bool:
@@ -72,8 +76,7 @@ def _row(
     entry: OfficialEntry,
     status: str,
     causes: Sequence[Cause],
-    notes: Sequence[str],
-    who: str = "ID",
+    notes: Sequence[CheckNote],
     kind: ListKind | None = None,
 ) -> CheckRow:
     ranked = tuple(sorted(causes, key=Cause.rank_key))
@@ -89,19 +92,19 @@ def _row(
         status=status,
         causes=ranked,
         notes=tuple(notes),
-        assumptions=tuple((a.fact, a.assumed, a.command_for(who)) for a in row.assumptions),
+        assumptions=row.assumptions,
         official_source=entry.source,
         official_flag=entry.flag,
         list_assumed_games=list_assumed_games(row),
-        not_counted=not_counted_counts(row),
+        not_counted=left_out(row),
         closing_dates=closing_dates(row),
         games_count=None if status == START else games_count(row, entry, ranked, kind),
         official_kind=None if entry.source == "manual" else kind,
     )
 
 
-def _elo_notes(row: PeriodRow) -> tuple[str, ...]:
-    return tuple(f"{p.unit.label}: {p.note}" for p in row.tournaments if p.note)
+def _elo_notes(row: PeriodRow) -> tuple[TournamentNote, ...]:
+    return tuple(TournamentNote(p.unit.label, p.note) for p in row.tournaments if p.note)
 
 
 def _reanchor_notes(rows: list[CheckRow]) -> list[CheckRow]:
@@ -109,22 +112,12 @@ def _reanchor_notes(rows: list[CheckRow]) -> list[CheckRow]:
     for i, r in enumerate(rows):
         later = [x for x in rows[i + 1 :] if x.status != START]
         if r.status == DIFFERS and r.official is not None and later:
+            note: ReanchorMatches | None = None
             if all(x.status == MATCH for x in later):
-                n = len(later)
-                rest = (
-                    f"the {n} later periods checked match"
-                    if n > 1
-                    else "the later period checked matches"
-                )
-                note = f"re-anchoring at the official {r.official} makes the rest match: {rest}"
+                note = ReanchorMatches(r.official, later=len(later))
             elif later[0].status == MATCH:
-                note = (
-                    f"re-anchoring at the official {r.official} makes the next period "
-                    f"({later[0].period}) match"
-                )
-            else:
-                note = ""
-            if note:
+                note = ReanchorMatches(r.official, next_period=later[0].period)
+            if note is not None:
                 r = replace(r, notes=(*r.notes, note))
         out.append(r)
     return out

@@ -1,14 +1,19 @@
 """What `tracker check` reports: one row per period with an official entry (`CheckRow`), the
 likely causes of a difference (`Cause`), the check of one player on one list (`CheckReport`),
-and the stable words for the kinds of cause and the row statuses."""
+and the stable words for the kinds of cause and the row statuses. Typed values: the text,
+CSV and JSON are tracker.reports.check's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
 
+from tracker.advice import Advice
 from tracker.model import ListKind, NotRated, Period, RatingList
-from tracker.periods.assumed import ClosingDate
+from tracker.periods import Assumption, RatingFrom, RatingSource
+from tracker.periods.assumed import ClosingDate, LeftOut
+from tracker.periods.notes import TournamentNote
+from tracker.periods.reasons import NotCountedDetail, NotCountedWhy
 
 # Stable words for the kinds of cause (JSON `kind`), in the order ties are ranked.
 PRE_2008 = "pre-2008"
@@ -75,31 +80,78 @@ class GamesCount:
         """FIDE's count minus the replay's (below 0: games extra)."""
         return self.fide - self.replay
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "fide": self.fide,
-            "replay": self.replay,
-            "missing": self.missing,
-            "source": self.source,
-            "kind": None if self.kind is None else str(self.kind),
-            "step": str(self.step),
-            "left_out": self.left_out,
-        }
+
+@dataclass(frozen=True)
+class Unexplained:
+    """No single cause reproduces the official rating of `period`: compare by hand."""
+
+    period: Period
+    official: int | None
+
+
+@dataclass(frozen=True)
+class NotInDatabase:
+    """FIDE rated `fide` games on the list of `period`, the replay `replay`: `missing` games
+    are probably not in the database; `left_out`: the games of the period the replay did
+    not count, when as many as the missing ones (FIDE may have counted them), and their
+    reasons (`reasons`)."""
+
+    period: Period
+    fide: int
+    replay: int
+    missing: int
+    left_out: int = 0
+    reasons: tuple[tuple[NotCountedWhy, NotCountedDetail], ...] = ()
+
+
+@dataclass(frozen=True)
+class RoFromTag:
+    """The tournament used Ro `ro` (from `source`, of the list `ro_list`), not the player's
+    own Elo tag there (`tag`); with Ro `tag` the period gives `rating`."""
+
+    tournament: str
+    ro: int | None
+    source: RatingSource
+    ro_list: Period | None
+    tag: int
+    rating: int | None
 
 
 @dataclass(frozen=True)
 class Cause:
-    """One likely cause of a difference."""
+    """One likely cause of a difference: `text` says it, or `said` (with the commands in
+    it, worded by tracker.reports.check)."""
 
     kind: str  # one of CAUSE_ORDER
     text: str
     reproduces: bool  # re-computing under this cause gives exactly the official rating
     games_match: bool = False  # ... and the official game count
-    command: str | None = None  # what the user can run to record it
+    advice: tuple[Advice, ...] = ()  # what the user can run to record it
+    said: Unexplained | NotInDatabase | RoFromTag | None = None
 
     def rank_key(self) -> tuple[int, int]:
         evidence = 4 * self.reproduces + 2 * self.games_match
         return (-evidence, CAUSE_ORDER.index(self.kind))
+
+
+@dataclass(frozen=True)
+class StartsHere:
+    """The replay starts from this period's official rating."""
+
+
+@dataclass(frozen=True)
+class ReanchorMatches:
+    """Re-anchoring at the official rating `official` makes the rest match: the `later`
+    periods checked after it, or only the next one, `next_period`."""
+
+    official: int
+    later: int = 0
+    next_period: Period | None = None
+
+
+CheckNote = TournamentNote | StartsHere | ReanchorMatches
+"""A note of a period checked: a tournament's Elo tag against the official list, where the
+replay starts, what re-anchoring does."""
 
 
 @dataclass(frozen=True)
@@ -116,16 +168,16 @@ class CheckRow:
     official_k: int | None  # K published on the previous list (what FIDE used), if known
     status: str  # match, differs, start
     causes: tuple[Cause, ...] = ()
-    notes: tuple[str, ...] = ()
-    # the facts the replayed K rested on that nobody recorded: (fact, assumed, command)
-    assumptions: tuple[tuple[str, str, str], ...] = ()
+    notes: tuple[CheckNote, ...] = ()
+    # the facts the replayed K rested on that nobody recorded
+    assumptions: tuple[Assumption, ...] = ()
     official_source: str = "manual"  # where the official number came from: a list file
     official_flag: str | None = None  # the list's flag (i: inactive)
     # the counted games whose list was assumed (no TimeControl: the event's name, else
-    # standard), the games put off the list by reason ((label, games), as `history` says
-    # them), and the tournaments the closing-date rule moved past an earlier list
+    # standard), the games left out by reason (as `history` counts them), and the
+    # tournaments the closing-date rule moved past an earlier list
     list_assumed_games: int = 0
-    not_counted: tuple[tuple[str, int], ...] = ()
+    not_counted: tuple[LeftOut, ...] = ()
     closing_dates: tuple[ClosingDate, ...] = ()
     # FIDE's count of rated games where the replay's differs; the official list's kind
     games_count: GamesCount | None = None
@@ -145,41 +197,6 @@ class CheckRow:
             return None
         return self.replayed - self.official
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "period": str(self.period),
-            "list": str(self.rating_list),
-            "replayed": self.replayed,
-            "official": self.official,
-            "difference": self.difference,
-            "games": self.games,
-            "official_games": self.official_games,
-            "k": self.k,
-            "official_k": self.official_k,
-            "status": self.status,
-            "causes": [
-                {
-                    "kind": c.kind,
-                    "text": c.text,
-                    "reproduces": c.reproduces,
-                    "games_match": c.games_match,
-                    "command": c.command,
-                }
-                for c in self.causes
-            ],
-            "notes": list(self.notes),
-            "assumptions": [
-                {"fact": f, "assumed": a, "command": c} for f, a, c in self.assumptions
-            ],
-            "official_source": self.official_source,
-            "official_flag": self.official_flag,
-            "list_assumed_games": self.list_assumed_games,
-            "not_counted": [{"reason": r, "games": n} for r, n in self.not_counted],
-            "period_assumed": [c.to_json() for c in self.closing_dates],
-            "games_count": None if self.games_count is None else self.games_count.to_json(),
-            "official_kind": None if self.official_kind is None else str(self.official_kind),
-        }
-
 
 @dataclass(frozen=True)
 class CheckReport:
@@ -188,8 +205,9 @@ class CheckReport:
     player: str
     rating_list: RatingList
     rows: tuple[CheckRow, ...]
-    start: str  # where the replay starts ("official 2025-09", "unrated", ...)
-    notes: tuple[str, ...] = ()
+    start: RatingFrom  # where the replay starts
+    before_2008: int = 0  # games before 2008, not replayed (FIDE rated by averages then)
+    who: str = "ID"  # how a command names the player (the commands of assumed facts)
 
     @property
     def compared(self) -> tuple[CheckRow, ...]:
@@ -202,15 +220,3 @@ class CheckReport:
     @property
     def all_match(self) -> bool:
         return not self.differences
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "player": self.player,
-            "list": str(self.rating_list),
-            "start": self.start,
-            "all_match": self.all_match,
-            "compared": len(self.compared),
-            "differences": len(self.differences),
-            "rows": [r.to_json() for r in self.rows],
-            "notes": list(self.notes),
-        }

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal
 
+from tracker.advice import PlayerFact, SetPlayerFact
 from tracker.check.report import BASE_CORRECTION, CAP, K_DIFFERS, ROUNDING, Cause
 from tracker.fide import (
     GameIn,
@@ -125,7 +126,7 @@ def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
                 f"{Decimal(k) * total} -> {rating}); the replay used {_replay_k(out)}. {why}",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
-                command=_k_command(k, out.k, row),
+                advice=_k_advice(k, out.k, row),
             )
         )
     official_k = entry.k
@@ -139,7 +140,7 @@ def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
                 f"K {out.k_base} ({out.k_reason}) for this period. "
                 + _k_why(official_k, out.k_base, row),
                 reproduces=False,
-                command=_k_command(official_k, out.k_base, row),
+                advice=_k_advice(official_k, out.k_base, row),
             )
         )
     return causes
@@ -219,14 +220,15 @@ def _k_why(theirs: int, ours: int, row: PeriodRow) -> str:
     return "Why: the 700 rule or a K recorded on FIDE's side"
 
 
-def _k_command(theirs: int, ours: int, row: PeriodRow) -> str | None:
+def _k_advice(theirs: int, ours: int, row: PeriodRow) -> tuple[SetPlayerFact, ...]:
+    """The fact to record about the player that would give FIDE's K, if one would."""
     if theirs == 10:
-        return "tracker player set PLAYER --ever-2400"
+        return (SetPlayerFact(PlayerFact.EVER_2400),)
     if theirs == 40 and row.facts.birth_year is None:
-        return "tracker player set PLAYER --birth-year YYYY"
+        return (SetPlayerFact(PlayerFact.BIRTH_YEAR),)
     if theirs in (40, 20) and ours in (40, 20):
-        return "tracker player set PLAYER --rated-games N"
-    return None
+        return (SetPlayerFact(PlayerFact.RATED_GAMES),)
+    return ()
 
 
 def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:

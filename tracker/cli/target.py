@@ -131,6 +131,8 @@ def _pts(x: Fraction | None) -> str | None:
 
 
 def _target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
+    from tracker.reports.words import assumed_text, assumption_command
+
     return {
         "player": name,
         "list": str(t.rating_list),
@@ -151,7 +153,11 @@ def _target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
         "summary": t.summary(),
         # what the answer rests on that nobody recorded (as `history --format json` says it)
         "assumptions": [
-            {"fact": a.fact, "assumed": a.assumed, "command": a.command_for(who)}
+            {
+                "fact": str(a.fact),
+                "assumed": assumed_text(a),
+                "command": assumption_command(a, who),
+            }
             for a in t.assumptions
         ],
         "list_assumed_games": t.list_assumed_games,
@@ -201,7 +207,7 @@ def gap_text(t: TargetOut, who: str = "ID") -> str | None:
 
 
 def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
-    from tracker.reports import LIST_ASSUMED_HOW
+    from tracker.reports.words import LIST_ASSUMED_HOW, assumption_text
 
     before = "unrated" if t.rating_before is None else str(t.rating_before)
     k = "-" if t.k is None else str(t.k)
@@ -211,7 +217,7 @@ def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
         f"{t.games_already} game{'s' if t.games_already != 1 else ''} already in the "
         f"period; {k_said}"
     ]
-    lines += [f"  {a.text_for(who)}" for a in t.assumptions]
+    lines += [f"  {assumption_text(a, who)}" for a in t.assumptions]
     if t.list_assumed_games:
         n = t.list_assumed_games
         lines.append(

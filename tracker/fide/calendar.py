@@ -1,13 +1,16 @@
-"""The list calendar of each era and the closing rule: which list rates a tournament."""
+"""The list calendar of each era and the closing rule: which list rates a tournament, which
+list is in force on a day, the lists before and after a list, and the first day the engine
+rates on each list."""
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 
 from tracker.errors import BadInput
 from tracker.fide import policies
-from tracker.fide.editions import FIRST_DATE, RAPID_BLITZ_FIRST_DATE, Calendar
+from tracker.fide.editions import EDITIONS, FIRST_DATE, RAPID_BLITZ_FIRST_DATE, Calendar
 from tracker.model import Period, RatingList
 
 TWO_MONTHLY_FROM = Period(2009, 7)
@@ -76,3 +79,50 @@ def list_calendar(on: dt.date, rating_list: RatingList = RatingList.STANDARD) ->
     """The list calendar of the era of `on` (see ListCalendar)."""
     era = _era(Period.of(on))
     return ListCalendar(era, policies.CLOSING_DAYS[era.value], RatingList(rating_list))
+
+
+@functools.lru_cache(maxsize=8)
+def replay_from(rating_list: RatingList) -> dt.date:
+    """The first date the engine rates on that list (2008 standard, 2012 rapid and blitz)."""
+    return min(e.effective_from for e in EDITIONS[RatingList(rating_list)])
+
+
+@functools.lru_cache(maxsize=4096)
+def is_list_month(period: Period, rating_list: RatingList = RatingList.STANDARD) -> bool:
+    """Whether a list of `rating_list` is published in that month (the era's calendar)."""
+    return bool(list_calendar(period.list_date, rating_list).is_list_month(period))
+
+
+@functools.lru_cache(maxsize=8192)
+def default_period(end: dt.date, rating_list: RatingList = RatingList.STANDARD) -> Period:
+    """The first list after a tournament that ended on `end` (the era's closing rule)."""
+    p: Period = list_calendar(end, rating_list).default_period(end)
+    return p
+
+
+_EARLIEST = Period.of(FIRST_DATE)
+
+
+@functools.lru_cache(maxsize=16384)
+def list_in_force(on: dt.date, rating_list: RatingList = RatingList.STANDARD) -> Period | None:
+    """The list in force on `on` (the latest list dated on or before it), None before any."""
+    p = Period.of(on)
+    while p >= _EARLIEST:
+        if is_list_month(p, rating_list):
+            return p
+        p = p.prev()
+    return None
+
+
+def previous_list(period: Period, rating_list: RatingList = RatingList.STANDARD) -> Period | None:
+    """The list before `period`'s (None before the first list)."""
+    return list_in_force(period.prev().list_date, rating_list)
+
+
+@functools.lru_cache(maxsize=8192)
+def next_list(period: Period, rating_list: RatingList = RatingList.STANDARD) -> Period:
+    """The first list after `period`."""
+    p = period.next()
+    while not is_list_month(p, rating_list):
+        p = p.next()
+    return p

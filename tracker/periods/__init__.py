@@ -1,50 +1,45 @@
 """Replay a player's rating history on one list, period after period, and say for each
-period what the rules made of it and why (pure: standard library, tracker.model and
-tracker.fide only). The facts come in as plain values gathered by tracker.store.reading; the
-rules come from tracker.fide; nothing here reads a file or a database. The public API is
-`assign_units` (a player's tournaments put on their rating periods) and `replay` (one
-`PeriodRow` a period); how the loop runs and the policies it adds are in
-docs/architecture.md, section tracker/periods/.
+period what the rules made of it and why (pure: standard library, tracker.model,
+tracker.advice and tracker.fide only). The facts come in as plain values gathered by
+tracker.store.reading; the rules come from tracker.fide; nothing here reads a file or a
+database. The public API is `assign_units` (a player's tournaments put on their rating
+periods) and `replay` (one `PeriodRow` a period); how the loop runs and the policies it adds
+are in docs/architecture.md, section tracker/periods/.
 
-Modules: `facts` (what comes in, the list calendar, grouping into units), `rows` (what comes
-out), `replay` (the loop, in named steps), `state` (what the loop knows between periods; it
-changes only through its own methods), `plans` (how a tournament enters its period: the games
-counted, its Ro), `tags` (the player's Elo tags as evidence), `pins` (which list a tournament
-may be pinned to).
+Modules: `inputs` (what comes in), `grouping` (a list's tournaments on their periods),
+`policies` (what the replay assumes), `rows` (what comes out), with `reasons` (why a game did
+not count), `sources` (where a rating came from) and `notes` (what a period notes) as values
+that tracker.reports words; `replay` (the loop, in named steps), `state` (what the loop knows
+between periods; it changes only through its own methods), `plans` (how a tournament enters
+its period: the games counted, its Ro), `tags` (the player's Elo tags as evidence), `pins`
+(which list a tournament may be pinned to).
 """
 
 from __future__ import annotations
 
-from tracker.periods.facts import (
-    ASSUMED_GAMES_WHEN_ESTABLISHED,
-    PLAYER_FACTS_LISTS,
-    GameFact,
-    PlayerInfo,
-    ReplayInputs,
-    TournamentFact,
-    Unit,
-    assign_units,
+from tracker.fide.calendar import (
     default_period,
-    game_facts,
-    game_list,
     is_list_month,
     list_in_force,
     next_list,
     previous_list,
     replay_from,
-    too_early_reason,
 )
+from tracker.periods.grouping import Unit, assign_units, game_list
+from tracker.periods.inputs import GameFact, PlayerInfo, ReplayInputs, TournamentFact, game_facts
 from tracker.periods.pins import check_pin
-from tracker.periods.replay import replay
-from tracker.periods.rows import (
-    Assumption,
+from tracker.periods.policies import ASSUMED_GAMES_WHEN_ESTABLISHED, PLAYER_FACTS_LISTS
+from tracker.periods.reasons import (
     NotCounted,
-    PeriodRow,
-    Replay,
-    RoSource,
-    Source,
-    TournamentPlan,
+    NotCountedDetail,
+    NotCountedWhy,
+    ScheduleSays,
+    StandardTag,
+    Unplaced,
 )
+from tracker.periods.replay import replay
+from tracker.periods.rows import Assumption, PeriodRow, Replay, TournamentPlan
+from tracker.periods.sources import RatingFrom, RatingSource
 
 __all__ = [
     "check_pin",
@@ -52,12 +47,17 @@ __all__ = [
     "GameFact",
     "Assumption",
     "NotCounted",
+    "NotCountedDetail",
+    "NotCountedWhy",
+    "ScheduleSays",
+    "StandardTag",
+    "Unplaced",
     "PeriodRow",
     "PLAYER_FACTS_LISTS",
     "PlayerInfo",
     "Replay",
-    "RoSource",
-    "Source",
+    "RatingFrom",
+    "RatingSource",
     "ReplayInputs",
     "TournamentFact",
     "TournamentPlan",
@@ -72,5 +72,4 @@ __all__ = [
     "previous_list",
     "replay",
     "replay_from",
-    "too_early_reason",
 ]

@@ -1,64 +1,53 @@
-"""What a period's replayed number rests on that nobody recorded, in the words every command
-says it with (history, next, explain, check, event list, the report): the games whose list
-was assumed (no TimeControl), the games put off the list (a name, the schedule, online...),
-by one label each, and the tournaments the closing-date rule moved to a later list (they
-ended a few days before a list's date; FIDE often rates them on that earlier list when the
-report arrives in time). The K facts assumed are the row's `assumptions`."""
+"""What a period's replayed number rests on that nobody recorded (pure): the games whose list
+was assumed (no TimeControl), the games the engine left out (an opponent without a rating),
+and the tournaments the closing-date rule moved to a later list (they ended a few days before
+a list's date; FIDE often rates them on that earlier list when the report arrives in time).
+The games put off the list are the row's `not_counted`, the K facts assumed its
+`assumptions`; tracker.reports.words says them all in the words every command uses."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from tracker.fide.eventnames import NAME_REASONS
+from tracker.advice import PinPeriod
+from tracker.fide.calendar import previous_list
 from tracker.model import NotRated, Period, RatingList
-from tracker.periods.facts import GameFact, Unit, previous_list
-from tracker.periods.rows import NotCounted, PeriodRow, TournamentPlan
-
-LIST_ASSUMED_HOW = (
-    "by assumption (the event's name, else standard); `tracker event set ID --list LIST` "
-    "corrects a tournament"
-)
-"""How games without a time control came to their list, and the command that corrects it:
-every output that counts such games ends its sentence with it."""
-
-BY_THE_NAME = NAME_REASONS - {NotRated.VARIANT.value}
-"""The not-rated reasons only a name gives (a variant comes from the Variant tag too)."""
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact
+from tracker.periods.reasons import NotCountedDetail, NotCountedWhy
+from tracker.periods.rows import PeriodRow, TournamentPlan
 
 
-def not_counted_label(reason: str) -> str:
-    """A not-counted game's reason as one short label, as `tracker history` writes it:
-    "tie-break (by the name)" for a reason only a name gives, else the reason's words before
-    its detail (":", " (")."""
-    if reason in BY_THE_NAME:
-        return f"{reason} (by the name)"
-    return re.split(r": | \(", reason, maxsplit=1)[0]
+class LeftOut(NamedTuple):
+    """The games of a period not counted for one reason."""
+
+    why: NotCountedWhy
+    detail: NotCountedDetail
+    games: int
 
 
-def label_counts(skipped: Iterable[NotCounted]) -> dict[str, int]:
-    """Games not counted by label (not_counted_label)."""
-    counts: dict[str, int] = {}
-    for n in skipped:
-        label = not_counted_label(n.reason)
-        counts[label] = counts.get(label, 0) + 1
-    return counts
+def left_out(row: PeriodRow) -> tuple[LeftOut, ...]:
+    """The period's games not counted, by reason, in order: those the replay left out, then
+    those the engine did (an opponent without a rating: `unrated_by_engine`)."""
+    counts: dict[tuple[NotCountedWhy, NotCountedDetail], int] = {}
+    for n in row.not_counted:
+        key = (n.why, n.detail)
+        counts[key] = counts.get(key, 0) + 1
+    found = [LeftOut(why, detail, games) for (why, detail), games in counts.items()]
+    unrated = unrated_by_engine(row)
+    if unrated:
+        found.append(LeftOut(NotCountedWhy.BY_THE_ENGINE, NotRated.UNRATED_OPPONENT.value, unrated))
+    return tuple(found)
 
 
-def most_first(counts: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    """(label, games), the most games first (then by label)."""
-    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
-def not_counted_counts(row: PeriodRow) -> tuple[tuple[str, int], ...]:
-    """The period's games not counted, (label, games), most first: those the replay left
-    out and those the engine did (an opponent without a rating), as `history` counts them."""
-    counts = label_counts(row.not_counted)
-    unrated = sum(len(plan.counted) - len(counted_games(plan, row)) for plan in row.tournaments)
-    if unrated and row.out is not None:  # given to the engine, which left them out
-        counts[NotRated.UNRATED_OPPONENT.value] = unrated
-    return most_first(counts)
+def unrated_by_engine(row: PeriodRow) -> int:
+    """The period's games given to the engine that it left out (an opponent without a
+    rating); 0 without a rating change."""
+    if row.out is None:
+        return 0
+    return sum(len(plan.counted) - len(counted_games(plan, row)) for plan in row.tournaments)
 
 
 def counted_games(plan: TournamentPlan, row: PeriodRow) -> list[GameFact]:
@@ -97,26 +86,9 @@ class ClosingDate:
         return (self.earlier.list_date - self.end).days
 
     @property
-    def command(self) -> str:
-        return f"tracker event set {self.tournament_id} --period {self.earlier}"
-
-    def text(self) -> str:
-        days = "1 day" if self.days_before == 1 else f"{self.days_before} days"
-        return (
-            f"{self.tournament} ended {self.end.isoformat()}, {days} before the {self.earlier} "
-            f"list: put on the {self.put_on} list by the closing-date rule, assumed; FIDE "
-            f"rates it on the {self.earlier} list when the report arrives in time"
-        )
-
-    def to_json(self) -> dict[str, object]:
-        """As `history --format json` writes it (`period_assumed`), with the last round."""
-        return {
-            "tournament": self.tournament,
-            "tournament_id": self.tournament_id,
-            "may_be": str(self.earlier),
-            "command": self.command,
-            "end": self.end.isoformat(),
-        }
+    def advice(self) -> PinPeriod:
+        """Pin the tournament to the earlier list."""
+        return PinPeriod(self.tournament_id, self.earlier)
 
 
 def closing_date_of(u: Unit) -> ClosingDate | None:

@@ -4,8 +4,9 @@ list cannot rate a tournament that was not over (pure)."""
 from __future__ import annotations
 
 from tracker.errors import BadInput
+from tracker.fide.calendar import is_list_month
 from tracker.model import LAST_DATE, LAST_PERIOD, Period, RatingList
-from tracker.periods.facts import TournamentFact, is_list_month
+from tracker.periods.inputs import TournamentFact
 
 
 def check_pin(

@@ -10,21 +10,18 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from tracker.fide import GameIn, TournamentIn
+from tracker.fide.calendar import list_in_force, previous_list, replay_from
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import ListKind, ListStatus, NotRated, OfficialEntry, Period, RatingList
-from tracker.periods.facts import (
-    TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
-    GameFact,
-    Unit,
-    list_in_force,
-    previous_list,
-    replay_from,
-    too_early_reason,
-    too_late_reason,
-)
-from tracker.periods.rows import NotCounted, RoSource, TournamentPlan
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact
+from tracker.periods.notes import TagDiffers
+from tracker.periods.policies import TAG_OF_A_FAST_LIST_IS_THE_STANDARD
+from tracker.periods.reasons import NotCounted, NotCountedWhy, Unplaced
+from tracker.periods.rows import TournamentPlan
 from tracker.periods.schedule import not_standard
+from tracker.periods.sources import RatingSource
 from tracker.periods.state import ReplayState
 
 OVERRIDABLE_REASONS = NAME_REASONS - {VARIANT}
@@ -72,23 +69,27 @@ def game_inputs(
     skipped: list[NotCounted] = []
     by_schedule = not_standard(unit)
     for g in unit.games:
-        reason: str | None = None
         if unit.tournament.excluded:
-            reason = "excluded (tracker event set --exclude)"
-        elif not g.rated and not (
+            skipped.append(NotCounted(g, unit.label, NotCountedWhy.EXCLUDED))
+            continue
+        if not g.rated and not (
             unit.tournament.pinned_list is not None and g.not_rated_reason in OVERRIDABLE_REASONS
         ):
             # a game not rated anyway keeps its own reason (an online event's: no advice to
             # put it on another list, where it would not count either)
-            reason = g.not_rated_reason or "not rated"
-        elif g.score is None:
-            reason = NotRated.UNFINISHED.value
-        else:
-            reason = by_schedule.get(g.id)
-        if reason is None and unrated and g.opponent_elo is None:
-            reason = NotRated.UNRATED_OPPONENT.value
-        if reason is not None:
-            skipped.append(NotCounted(g, unit.label, reason))
+            skipped.append(NotCounted(g, unit.label, NotCountedWhy.NOT_RATED, g.not_rated_reason))
+            continue
+        if g.score is None:
+            skipped.append(NotCounted(g, unit.label, NotCountedWhy.UNFINISHED))
+            continue
+        off = by_schedule.get(g.id)
+        if off is not None:
+            skipped.append(NotCounted(g, unit.label, off[0], off[1]))
+            continue
+        if unrated and g.opponent_elo is None:
+            skipped.append(
+                NotCounted(g, unit.label, NotCountedWhy.NOT_RATED, NotRated.UNRATED_OPPONENT.value)
+            )
             continue
         assert g.score is not None
         ins.append(GameIn(opponent_rating=g.opponent_elo, score=g.score, label=g.opponent))
@@ -138,8 +139,9 @@ def rated_by_the_lists(
                 opponent_elo=status.rating,
                 rated=rated,
                 not_rated_reason=reason,
-                opponent_rating_source=f"{unit.rating_list} {used} list ({status.source})",
+                opponent_rating_source=RatingSource.OFFICIAL,
                 opponent_list=used,
+                opponent_list_file=status.source,
                 not_on_excerpt=lacked,
             )
         )
@@ -162,13 +164,13 @@ def plan_tournament(
     entry = official.get(force) if force is not None else None
     official_ro = entry.rating if entry is not None else None
     elo_tag = most_common(g.own_elo for g in unit.games)
-    note = None
+    note: TagDiffers | None = None
     ro: int | None
     on: Period | None = None
     if unit.tournament.ro is not None:
-        ro, source, kind = unit.tournament.ro, "--ro override", RoSource.OVERRIDE
+        ro, source = unit.tournament.ro, RatingSource.OVERRIDE
     elif official_ro is not None:
-        ro, source, kind, on = official_ro, f"official {force} list", RoSource.OFFICIAL, force
+        ro, source, on = official_ro, RatingSource.OFFICIAL, force
     elif (
         elo_tag is not None
         and rating_before is not None
@@ -176,23 +178,19 @@ def plan_tournament(
     ):
         # (a rapid or blitz tag that is the standard rating is no Ro of this list: the
         # replayed rating is, below)
-        ro, source, kind = elo_tag, "Elo tag", RoSource.ELO_TAG
+        ro, source = elo_tag, RatingSource.ELO_TAG
     else:
         known = state.in_force(start) if rating_before is not None else None
         seed = state.standard_in_force(start) if seeded else None
         if known is not None:
-            ro, source, kind, on = (
-                known[1],
-                f"replayed {known[0]} list",
-                RoSource.REPLAYED,
-                known[0],
-            )
+            ro, source, on = known[1], RatingSource.REPLAYED, known[0]
         elif seed is not None:
-            ro, source, kind, on = seed[1], f"standard {seed[0]} list", RoSource.STANDARD, seed[0]
+            ro, source, on = seed[1], RatingSource.STANDARD, seed[0]
         else:
-            ro, source, kind = rating_before, "rating before the period", RoSource.RATING_BEFORE
+            ro, source = rating_before, RatingSource.RATING_BEFORE
     if elo_tag is not None and official_ro is not None and elo_tag != official_ro:
-        note = f"Elo tag {elo_tag} differs from the official {force} rating {official_ro}"
+        assert force is not None
+        note = TagDiffers(elo_tag, force, official_ro)
     t_in = TournamentIn(
         start=engine_start,
         own_rating=ro if rating_before is not None else None,
@@ -203,12 +201,11 @@ def plan_tournament(
     tournament = TournamentPlan(
         unit,
         ro if rated else None,
-        source if rated else "unrated",
+        source if rated else RatingSource.UNRATED,
         elo_tag,
         official_ro,
         tuple(used),
         note,
-        kind if rated else RoSource.UNRATED,
         on if rated else None,
     )
     return tournament, t_in, skipped
@@ -223,13 +220,14 @@ def placed(
     for u in units:
         if u.period is None:
             why = (
-                f"no date: pin it with `tracker event set {u.tournament.id} --period YYYY-MM`"
+                NotCountedWhy.NO_DATE
                 if u.end is None
-                else too_early_reason(rl)
+                else NotCountedWhy.TOO_EARLY
                 if u.end < replay_from(rl)
-                else too_late_reason(u.end, u.tournament.id)
+                else NotCountedWhy.TOO_LATE
             )
-            unplaced.extend(NotCounted(g, u.label, why) for g in u.games)
+            where = Unplaced(rl, u.tournament.id, u.end)
+            unplaced.extend(NotCounted(g, u.label, why, where) for g in u.games)
         else:
             by_period[u.period].append(u)
     return by_period, unplaced

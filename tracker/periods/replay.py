@@ -28,17 +28,26 @@ from tracker.fide import (
     seeded_facts,
     seeds_from_standard,
 )
+from tracker.fide.calendar import is_list_month, next_list, replay_from
 from tracker.fide.editions import FirstFormula
 from tracker.model import NotRated, OfficialEntry, Period, RatingList
-from tracker.periods.facts import (
-    TAG_IS_EVIDENCE_OF_THE_LIST,
-    ReplayInputs,
-    Unit,
-    assign_units,
-    is_list_month,
-    next_list,
-    replay_from,
-    stored_twice,
+from tracker.periods.grouping import Unit, assign_units, stored_twice
+from tracker.periods.inputs import ReplayInputs
+from tracker.periods.notes import (
+    EngineSays,
+    FirstNotCompressed,
+    FirstRated,
+    IncludesEarlier,
+    Note,
+    PlayoffsClassical,
+    ReanchoredOnOfficial,
+    ReanchoredOnTag,
+    StartsAtOfficial,
+    StartsFromStandard,
+    TagsAside,
+    TagsDisagree,
+    TournamentNote,
+    WaitsForList,
 )
 from tracker.periods.plans import (
     StandardOf,
@@ -47,16 +56,13 @@ from tracker.periods.plans import (
     rated_by_the_lists,
     unit_start,
 )
-from tracker.periods.rows import (
-    NotCounted,
-    PeriodRow,
-    Replay,
-    Source,
-    TournamentPlan,
-)
+from tracker.periods.policies import TAG_IS_EVIDENCE_OF_THE_LIST
+from tracker.periods.reasons import NotCounted, NotCountedWhy, StandardTag
+from tracker.periods.rows import PeriodRow, Replay, TournamentPlan
 from tracker.periods.schedule import classical_playoffs
+from tracker.periods.sources import RatingFrom, RatingSource
 from tracker.periods.state import ReplayState, k_assumptions, k_at_start, period_facts
-from tracker.periods.tags import standard_ratings_of, start_tag, tag_evidence
+from tracker.periods.tags import StartTag, standard_ratings_of, start_tag, tag_evidence
 
 
 def replay(inputs: ReplayInputs) -> Replay:
@@ -79,9 +85,8 @@ def replay(inputs: ReplayInputs) -> Replay:
     )
     start = _start(state, official, anchors, by_period, standard_of)
     if start is None:
-        return Replay(
-            rl, (), tuple(units), None, "no games", (), tuple(unplaced), inputs.list_kinds
-        )
+        none = RatingFrom(RatingSource.NO_GAMES)
+        return Replay(rl, (), tuple(units), None, none, (), tuple(unplaced), inputs.list_kinds)
     if not state.games_known:
         # The games stored from before the replay's start (before 2008, or inside the
         # starting official rating) against rated opponents are games completed too: 30 of
@@ -92,7 +97,7 @@ def replay(inputs: ReplayInputs) -> Replay:
         state.completed_before(_counted((*early, *start.before)))
 
     rows: list[PeriodRow] = []
-    if start.source.startswith("official"):
+    if start.source.source is RatingSource.OFFICIAL:
         rows.append(_anchor_row(official[start.period], rl, start.before))
     birth_year = inputs.player.birth_year
     if birth_year is None:
@@ -134,7 +139,7 @@ class _Start:
     official rating (`Replay.before_start`)."""
 
     period: Period
-    source: str
+    source: RatingFrom
     first_list: Period
     before: tuple[Unit, ...] = ()
 
@@ -149,32 +154,32 @@ def _start(
     """The replay's start, told to the state; None without games or official rating."""
     rl = state.inputs.rating_list
     first_games = min(by_period) if by_period else None
-    first_tag, first_label = (
-        (None, "") if first_games is None else start_tag(by_period[first_games], standard_of)
-    )
-    if anchors and (first_games is None or anchors[0] < first_games or first_tag is None):
+    first = StartTag() if first_games is None else start_tag(by_period[first_games], standard_of)
+    if anchors and (first_games is None or anchors[0] < first_games or first.tag is None):
         # The earliest official entry comes before every game, or the games before it give
         # no rating to start from (no Elo tag of the player's): the replay starts there, and
         # the tournaments rated on or before it are inside that published rating.
         start = anchors[0]
         before = tuple(u for p in sorted(by_period) if p <= start for u in by_period[p])
-        state.start_official(official[start], f"official {start} list", _counted(before))
-        return _Start(start, f"official {start}", next_list(start, rl), before)
+        source = RatingFrom(RatingSource.OFFICIAL, start)
+        state.start_official(official[start], source, _counted(before))
+        return _Start(start, source, next_list(start, rl), before)
     if first_games is None:
         return None
     # Games come first (an official entry, if any, re-anchors later: it never hides what
     # came before it): from the player's own Elo tag in the first tournament.
-    if first_tag is not None:
-        state.start_at_tag(first_tag, f"Elo tag in {first_label}")
-        return _Start(first_games, f"Elo tag {first_tag}", first_games)
-    if first_label:
+    if first.tag is not None:
+        source = RatingFrom(RatingSource.ELO_TAG, tournaments=first.tournaments, rating=first.tag)
+        state.start_at_tag(first.tag, source)
+        return _Start(first_games, source, first_games)
+    if first.aside is not None:
         # The first tournaments' tags are the standard rating (policy
         # TAG_OF_A_FAST_LIST_IS_THE_STANDARD) and no official entry comes first: the
         # player's rating on this list is unknown, not unrated; the replay waits.
-        state.wait_for(first_label)
-        return _Start(first_games, "waiting", first_games)
+        state.wait_for(first.aside)
+        return _Start(first_games, RatingFrom(RatingSource.WAITING), first_games)
     state.count_from_first_rating()
-    return _Start(first_games, "unrated", first_games)
+    return _Start(first_games, RatingFrom(RatingSource.UNRATED), first_games)
 
 
 def _counted(units: Iterable[Unit]) -> int:
@@ -206,18 +211,14 @@ def _tag_for(tags: Sequence[tuple[int, str, int]], replayed: int | None) -> int 
 
 def _anchor_row(entry: OfficialEntry, rl: RatingList, before: Sequence[Unit] = ()) -> PeriodRow:
     """The row of the official entry the replay starts at."""
-    notes = [f"start: official rating on the {entry.period} list"]
+    notes: list[Note] = [StartsAtOfficial(entry.period)]
     if before:
-        notes.append(
-            f"includes {len(before)} earlier tournament"
-            f"{'' if len(before) == 1 else 's'} with no Elo tag of the player's to "
-            "replay from: " + ", ".join(u.label for u in before)
-        )
+        notes.append(IncludesEarlier(tuple(u.label for u in before)))
     return PeriodRow(
         period=entry.period,
         rating_list=rl,
         rating_before=None,
-        rating_before_source="official",
+        rating_before_source=RatingFrom(RatingSource.OFFICIAL),
         out=None,
         first=None,
         tournaments=(),
@@ -229,7 +230,7 @@ def _anchor_row(entry: OfficialEntry, rl: RatingList, before: Sequence[Unit] = (
         published=entry.rating,
         facts=PlayerFacts(),
         notes=tuple(notes),
-        source=Source.OFFICIAL,
+        source=RatingSource.OFFICIAL,
     )
 
 
@@ -260,7 +261,7 @@ def _replay_period(
         # without its cost: most lists of a long career are such lists).
         state.carry_over(period)
         return None
-    notes: list[str] = []
+    notes: list[Note] = []
     standard = state.standard_on_list(period) if rl != RatingList.STANDARD else None
     before = _rating_before(period, units, state, notes)
     facts = period_facts(state, period, birth_year, official)
@@ -342,23 +343,20 @@ class _Before:
     `waiting`: why the replay has no rating of this list to start from yet."""
 
     rating: int | None
-    source: str
+    source: RatingFrom
     seeded: bool = False
-    waiting: str | None = None
+    waiting: StandardTag | None = None
 
 
 def _rating_before(
-    period: Period, units: Sequence[Unit], state: ReplayState, notes: list[str]
+    period: Period, units: Sequence[Unit], state: ReplayState, notes: list[Note]
 ) -> _Before:
     """The rating the period starts from: the one published before it; while unrated on
     rapid or blitz, the standard rating where the edition starts from it (`seeds_from_
     standard`); none while the replay waits for a rating of this list."""
     rl = state.inputs.rating_list
     if state.rating is None and state.waiting:
-        notes.append(
-            f"waits for an official {rl} rating: {state.waiting} (policy "
-            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its rating on this list"
-        )
+        notes.append(WaitsForList(state.waiting))
         return _Before(None, state.source, waiting=state.waiting)
     if state.rating is None and units and seeds_from_standard(rl, period.list_date):
         # The standard rating of the list in force at the start of the period's first
@@ -367,11 +365,8 @@ def _rating_before(
             (s for u in units if (s := state.standard_in_force(unit_start(u))) is not None), None
         )
         if seed is not None:
-            notes.append(
-                f"unrated in {rl}: starts from the standard rating {seed[1]} "
-                f"(the {seed[0]} list, in force at the tournament start)"
-            )
-            return _Before(seed[1], "standard rating", seeded=True)
+            notes.append(StartsFromStandard(rl, seed[1], seed[0]))
+            return _Before(seed[1], RatingFrom(RatingSource.STANDARD), seeded=True)
     return _Before(state.rating, state.source)
 
 
@@ -382,7 +377,7 @@ def _tournaments(
     state: ReplayState,
     before: _Before,
     birth_year: int | None,
-    notes: list[str],
+    notes: list[Note],
 ) -> tuple[list[TournamentPlan], list[TournamentIn], list[NotCounted]]:
     """Each tournament's plan and input to the engine, and the games not counted. Where the
     period's edition rates each tournament with the K at its start, a tournament that
@@ -401,20 +396,12 @@ def _tournaments(
     for u in units:
         plan, t_in, skip = plan_tournament(u, state, official, before.rating, before.seeded)
         if before.waiting:
-            why = (
-                f"no {rl} rating to start from: {before.waiting} (tracker official add ID "
-                f"--list {rl} --period YYYY-MM --rating R)"
-            )
-            skip = [*skip, *(NotCounted(g, u.label, why) for g in plan.counted)]
+            why = NotCountedWhy.NO_RATING_YET
+            skip = [*skip, *(NotCounted(g, u.label, why, before.waiting) for g in plan.counted)]
             plan, t_in = replace(plan, counted=()), replace(t_in, games=())
         moved = state.playoffs.get(u.tournament.id)
         if moved:
-            notes.append(
-                f"{u.label}: {moved} play-off game{'' if moved == 1 else 's'} played one a "
-                "day: classical, counted on the standard list (policy "
-                f"ONE_A_DAY_PLAYOFF_IS_CLASSICAL; tracker event set {u.tournament.id} --list "
-                "rapid|blitz says otherwise)"
-            )
+            notes.append(PlayoffsClassical(u.label, u.tournament.id, moved))
         at_start = (
             k_at_start(unit_start(u), period, state, birth_year, official) if by_start else None
         )
@@ -424,7 +411,7 @@ def _tournaments(
         t_ins.append(t_in)
         skipped.extend(skip)
         if plan.note:
-            notes.append(f"{u.label}: {plan.note}")
+            notes.append(TournamentNote(u.label, plan.note))
     return plans, t_ins, skipped
 
 
@@ -435,7 +422,7 @@ def _rating_change(
     before: _Before,
     facts: PlayerFacts,
     standard: int | None,
-    notes: list[str],
+    notes: list[Note],
 ) -> PeriodOut | None:
     """A rated player's change over the period's tournaments (None without a game)."""
     if before.rating is None or not any(t.games for t in t_ins):
@@ -450,7 +437,7 @@ def _rating_change(
         seeded=before.seeded,
     )
     if out.reason:
-        notes.append(out.reason)
+        notes.append(EngineSays(out.reason))
     state.count_rated(int(out.games))
     return out
 
@@ -460,7 +447,7 @@ def _first_rating(
     units: Sequence[Unit],
     t_ins: Sequence[TournamentIn],
     state: ReplayState,
-    notes: list[str],
+    notes: list[Note],
     skipped: Sequence[NotCounted] = (),
 ) -> FirstRatingOut | None:
     """An unrated player's tournaments pooled toward a first rating (the edition's window of
@@ -473,15 +460,17 @@ def _first_rating(
         ((u, t) for u, t in zip(units, t_ins, strict=True) if t.games),
         period.shift(-months).list_date,
     )
-    unrated_opponents = any(n.reason == NotRated.UNRATED_OPPONENT for n in skipped)
+    unrated_opponents = any(
+        n.why is NotCountedWhy.NOT_RATED and n.detail == NotRated.UNRATED_OPPONENT for n in skipped
+    )
     if not (units and (state.pool or unrated_opponents)):
         return None
     first = first_rating([p[1] for p in state.pool], rating_list=rl, list_date=list_date)
     if first.rating is not None:
         state.first_rated(int(first.games))
-        notes.append(f"first rating {first.rating}")
+        notes.append(FirstRated(first.rating))
     elif first.reason:
-        notes.append(first.reason)
+        notes.append(EngineSays(first.reason))
     return first
 
 
@@ -491,7 +480,7 @@ def _adjusted(
     replayed: int | None,
     first: FirstRatingOut | None,
     standard: int | None,
-    notes: list[str],
+    notes: list[Note],
 ) -> tuple[int | None, str | None]:
     """The replayed rating after the list's one-off adjustment, and the adjustment (None:
     none applies)."""
@@ -507,9 +496,7 @@ def _adjusted(
         and edition_for(rl, list_date).first_formula is FirstFormula.FICTITIOUS_DRAWS
     ):
         # A first rating of the Mar 2024 formula is on the compressed scale already.
-        notes.append(
-            f"first rating {replayed} not compressed (COMPRESS_FIRST_RATING_OF_2024_FORMULA)"
-        )
+        notes.append(FirstNotCompressed(replayed))
         adj = None
     if adj is None:
         return replayed, None
@@ -518,13 +505,13 @@ def _adjusted(
 
 @dataclass(frozen=True)
 class _Published:
-    """The rating a list publishes (the next period starts from it) and its `Source`; where
+    """The rating a list publishes (the next period starts from it) and its source; where
     the state's rating now comes from (None: as before); the Elo tag the list's tournaments
     say; whether the replay re-anchored on that tag."""
 
     rating: int | None
-    source: str
-    next_source: str | None
+    source: RatingSource
+    next_source: RatingFrom | None
     tag: int | None
     tag_anchored: bool = False
 
@@ -537,7 +524,7 @@ def _published(
     replayed: int | None,
     first: FirstRatingOut | None,
     changed: bool,
-    notes: list[str],
+    notes: list[Note],
 ) -> _Published:
     """The rating the list publishes: its official rating (a re-anchor when it differs from
     the replayed one), else the Elo tag of the tournaments that started under it (policy
@@ -545,40 +532,31 @@ def _published(
     an adjustment or a first rating computed."""
     rl = state.inputs.rating_list
     anchored = entry is not None and entry.rating is not None
-    source = Source.REPLAYED if replayed is not None else Source.UNRATED
+    source = RatingSource.REPLAYED if replayed is not None else RatingSource.UNRATED
     if first is not None and first.rating is not None:
-        source = Source.FIRST_RATING
+        source = RatingSource.FIRST_RATING
     tag = _tag_for(tags, replayed)
     aside = [(t, name) for t, name in state.standard_tags.get(period, ()) if t != replayed]
     if aside and not anchored:
-        notes.append(
-            "not taken as the "
-            + str(rl)
-            + " rating, the player's standard rating of the month (policy "
-            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD): "
-            + ", ".join(f"Elo tag {t} ({name})" for t, name in aside)
-        )
+        notes.append(TagsAside(rl, tuple(aside)))
     if len({t for t, _, _ in tags}) > 1:
-        notes.append(
-            f"the Elo tags of the tournaments that started under the {period} list "
-            "disagree: " + ", ".join(f"{t} ({name})" for t, name, _ in tags)
-        )
+        notes.append(TagsDisagree(period, tuple((t, name) for t, name, _ in tags)))
     if anchored:
-        assert entry is not None
+        assert entry is not None and entry.rating is not None
         if entry.rating != replayed:
-            notes.append(f"re-anchored on the official rating {entry.rating}")
-        return _Published(entry.rating, Source.OFFICIAL, f"official {period} list", tag)
+            notes.append(ReanchoredOnOfficial(entry.rating))
+        official = RatingFrom(RatingSource.OFFICIAL, period)
+        return _Published(entry.rating, RatingSource.OFFICIAL, official, tag)
     if tag is not None and TAG_IS_EVIDENCE_OF_THE_LIST:
         # No official entry for this list: the player's own Elo tag in the tournaments that
         # started under it is the list's rating as printed (evidence, policy
         # TAG_IS_EVIDENCE_OF_THE_LIST); the next period starts from it.
         if tag == replayed:
-            again = f"replayed {period} list, as the Elo tag" if changed else None
+            again = RatingFrom(RatingSource.REPLAYED, period, as_tag=True) if changed else None
             return _Published(tag, source, again, tag)
-        where = ", ".join(sorted({name for t, name, _ in tags if t == tag}))
-        notes.append(
-            f"re-anchored on the Elo tag {tag} ({where}; replayed "
-            f"{'unrated' if replayed is None else replayed})"
-        )
-        return _Published(tag, Source.ELO_TAG, f"Elo tag for the {period} list", tag, True)
-    return _Published(replayed, source, f"replayed {period} list" if changed else None, tag)
+        where = tuple(sorted({name for t, name, _ in tags if t == tag}))
+        notes.append(ReanchoredOnTag(tag, where, replayed))
+        on_tag = RatingFrom(RatingSource.ELO_TAG, period)
+        return _Published(tag, RatingSource.ELO_TAG, on_tag, tag, True)
+    again = RatingFrom(RatingSource.REPLAYED, period) if changed else None
+    return _Published(replayed, source, again, tag)

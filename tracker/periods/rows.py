@@ -5,80 +5,42 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import StrEnum
 from fractions import Fraction
 
+from tracker.advice import AddOfficial, PlayerFact, SetPlayerFact
 from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
 from tracker.model import ListKind, OfficialEntry, Period, RatingList
-from tracker.periods.facts import GameFact, Unit
-
-
-@dataclass(frozen=True)
-class NotCounted:
-    game: GameFact
-    tournament: str
-    reason: str
-
-
-class RoSource(StrEnum):
-    """Where a tournament's Ro came from (the kind of `TournamentPlan.ro_source`, whose
-    period is `TournamentPlan.ro_list`), in the replay's order of precedence."""
-
-    OVERRIDE = "override"  # the Ro the user recorded (tracker event set --ro)
-    OFFICIAL = "official"  # the official rating on the list in force at the start
-    ELO_TAG = "elo-tag"  # the player's own Elo tag in the tournament
-    REPLAYED = "replayed"  # the replayed rating of the list in force at the start
-    STANDARD = "standard"  # rapid/blitz unrated: the standard rating in force (Mar 2024)
-    RATING_BEFORE = "rating-before"  # the rating the period started from
-    UNRATED = "unrated"  # no rating: the games go toward a first rating
-
-    def __str__(self) -> str:
-        return self.value
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact
+from tracker.periods.notes import Note, StoredTwice, TagDiffers
+from tracker.periods.reasons import NotCounted
+from tracker.periods.sources import RatingFrom, RatingSource
 
 
 @dataclass(frozen=True)
 class TournamentPlan:
-    """How one tournament entered its period: the Ro used and where it came from."""
+    """How one tournament entered its period: the Ro used and where it came from (the list
+    `ro_list` for an official, replayed or standard rating)."""
 
     unit: Unit
     ro: int | None
-    ro_source: str  # "--ro override", "official 2025-09 list", "Elo tag", "replayed ..."
+    ro_source: RatingSource
     elo_tag: int | None
     official_ro: int | None
     # the games given to the engine, in its order (while unrated: those against a rated
     # opponent, the only ones a first rating pools; the others are the row's not_counted)
     counted: tuple[GameFact, ...]
-    note: str | None = None  # e.g. the Elo tag disagrees with the official list
-    ro_from: RoSource = RoSource.RATING_BEFORE  # the kind of `ro_source`
+    note: TagDiffers | None = None  # the Elo tag disagrees with the official list
     ro_list: Period | None = None  # the list of `ro_source` (official, replayed, standard)
 
 
 @dataclass(frozen=True)
 class Assumption:
-    """A fact K rested on that nobody recorded: which, what the replay took, and the
-    command that records it (`{player}` stands for the player: the report fills it in)."""
+    """A fact K rested on that nobody recorded (the replay took the usual value: 30+ rated
+    games completed, not a junior, never rated 2400), and what records it."""
 
-    fact: str  # "rated-games", "birth-year", "ever-2400"
-    assumed: str  # e.g. "30+ rated games completed"
-    command: str  # e.g. "tracker player set {player} --rated-games N"
-
-    def command_for(self, who: str) -> str:
-        """The command with the player named as `who` (a FIDE ID, a quoted name, or ID)."""
-        return self.command.replace("{player}", who)
-
-    def text_for(self, who: str) -> str:
-        """ "K assumes X (COMMAND)": the fact assumed and the command that records it."""
-        return f"K assumes {self.assumed} ({self.command_for(who)})"
-
-
-class Source:
-    """Where a period's published rating (the one the next period starts from) came from."""
-
-    OFFICIAL = "official"
-    ELO_TAG = "Elo tag"
-    REPLAYED = "replayed"
-    FIRST_RATING = "first rating"
-    UNRATED = "unrated"
+    fact: PlayerFact
+    advice: SetPlayerFact | AddOfficial
 
 
 @dataclass(frozen=True)
@@ -86,8 +48,7 @@ class PeriodRow:
     period: Period
     rating_list: RatingList
     rating_before: int | None  # None: unrated before this period
-    rating_before_source: str  # "official 2025-09 list", "replayed 2025-10 list", "Elo tag in
-    # <tournament>", "standard rating", "unrated"
+    rating_before_source: RatingFrom
     out: PeriodOut | None
     first: FirstRatingOut | None
     tournaments: tuple[TournamentPlan, ...]
@@ -98,18 +59,19 @@ class PeriodRow:
     anchored: bool
     published: int | None  # what the next period starts from
     facts: PlayerFacts
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     # `rating_before` is the standard rating an unrated rapid/blitz player is rated at (from
     # Mar 2024), not a rating of this list: `out` came from `rate_period(..., seeded=True)`
     seeded: bool = False
     # the standard rating of the same list (rapid/blitz: the Oct 2022 raise compares with it)
     standard_rating: int | None = None
-    # games that look like one game stored twice (also in `notes`; periods.facts.stored_twice)
-    twice: tuple[str, ...] = ()
+    # games that look like one game stored twice (also in `notes`; periods.grouping.stored_twice)
+    twice: tuple[StoredTwice, ...] = ()
     # the player's own Elo tag in the tournaments that started under this list (the rating
     # of this list as the organisers printed it), when no official entry covers the list
     elo_tag: int | None = None
-    source: str = Source.REPLAYED  # where `published` came from (Source)
+    # where `published` came from: OFFICIAL, ELO_TAG, REPLAYED, FIRST_RATING or UNRATED
+    source: RatingSource = RatingSource.REPLAYED
     assumptions: tuple[Assumption, ...] = ()  # facts K rested on that nobody recorded
     before_official: bool = False  # a period before the earliest official entry
 
@@ -169,9 +131,10 @@ class Replay:
     rows: tuple[PeriodRow, ...]
     units: tuple[Unit, ...]
     start: Period | None
-    # "official 2025-09", "Elo tag 1850", "unrated", "no games", "waiting" (rapid/blitz: the
-    # first tags were the standard rating, no rating of the list to start from)
-    start_source: str
+    # OFFICIAL (the list `start`), ELO_TAG (its rating), UNRATED, NO_GAMES, WAITING
+    # (rapid/blitz: the first tags were the standard rating, no rating of the list to start
+    # from)
+    start_source: RatingFrom
     # tournaments rated on or before the starting official list when the replay has no rating
     # to start them from (no Elo tag of the player's in the first of them): inside that
     # published rating; explain and the history note list them

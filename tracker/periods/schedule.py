@@ -4,7 +4,7 @@ player played a day, against whom, in which round.
 Most files carry no TimeControl tag, and the name of an event does not always say its speed.
 Its schedule often does: no standard event plays four rounds a day, nor two games a day of
 one match; a play-off played one game a day is classical. The readings here are policies
-(tracker.periods.facts) and each game put off the standard list carries its reason.
+(tracker.periods.policies) and each game put off the standard list carries its reason.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from dataclasses import replace
 
 from tracker.fide.eventnames import TIE_BREAK
 from tracker.model import RatingList
-from tracker.periods.facts import (
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact, TournamentFact
+from tracker.periods.policies import (
     FAST_EVENT_DAYS,
     GAMES_A_DAY_FAST_EVENT,
     GAMES_A_DAY_NOT_STANDARD,
@@ -25,10 +27,8 @@ from tracker.periods.facts import (
     ONE_A_DAY_PLAYOFF_IS_CLASSICAL,
     PLAYOFF_DAYS_ONE_A_DAY,
     WRONG_DATE_ONE_GAME_DAYS,
-    GameFact,
-    TournamentFact,
-    Unit,
 )
+from tracker.periods.reasons import NotCountedWhy, ScheduleSays
 
 _ROUND = re.compile(r"\s*(\d+)(?:\.(\d+(?:\.\d+)*))?\s*$")
 
@@ -88,11 +88,11 @@ def classical_playoffs(
     return [moved.get(g.id, g) for g in games], count
 
 
-def _advice(unit: Unit) -> str:
-    return f"tracker event set {unit.tournament.id} --list rapid|blitz"
+Off = tuple[NotCountedWhy, ScheduleSays]
+"""Why the schedule puts a game off the standard list."""
 
 
-def not_standard(unit: Unit) -> Mapping[int, str]:
+def not_standard(unit: Unit) -> Mapping[int, Off]:
     """The games of a standard-list tournament its schedule says are no standard games, by
     game id, with the reason: the player's games whose list was assumed (no TimeControl).
     In this order: a match played two or more games a day (MATCH_GAMES_A_DAY_NOT_STANDARD),
@@ -105,7 +105,8 @@ def not_standard(unit: Unit) -> Mapping[int, str]:
     if len(games) < 2:
         return {}
     per_day: Counter[dt.date] = Counter(g.date for g in games if g.date is not None)
-    reasons: dict[int, str] = {}
+    reasons: dict[int, Off] = {}
+    tid = unit.tournament.id
 
     # a match in a round: the same opponent, the same round number
     matches: dict[tuple[int, int], list[GameFact]] = defaultdict(list)
@@ -144,21 +145,16 @@ def not_standard(unit: Unit) -> Mapping[int, str]:
                 kept.update(g.id for g in first)
     for gid, (r, n) in fast.items():
         if gid not in kept:
-            reasons[gid] = (
-                f"{n} games on one day against the same opponent in round {r} without a time "
-                f"control: a rapid or blitz match or a tie-break, not standard ({_advice(unit)})"
-            )
+            reasons[gid] = (NotCountedWhy.MATCH_GAMES_A_DAY, ScheduleSays(tid, games=n, round=r))
 
     # the days of the event's other games (its matches' games two a day aside: tie-breaks)
     rest = Counter(g.date for g in games if g.date is not None and g.id not in fast)
     fast_days = [d for d, n in rest.items() if n >= GAMES_A_DAY_FAST_EVENT]
     if len(fast_days) >= FAST_EVENT_DAYS:
+        fast_event = (NotCountedWhy.FAST_EVENT, ScheduleSays(tid, days=len(fast_days)))
         for g in games:
             if g.id not in reasons and g.id not in kept:
-                reasons[g.id] = (
-                    f"{GAMES_A_DAY_FAST_EVENT}+ games a day on {len(fast_days)} days without a "
-                    f"time control: a rapid or blitz event, not standard ({_advice(unit)})"
-                )
+                reasons[g.id] = fast_event
         return reasons
 
     for d, n in per_day.items():
@@ -170,10 +166,7 @@ def not_standard(unit: Unit) -> Mapping[int, str]:
         for g in day:
             if g.id in kept:
                 continue
-            reasons[g.id] = (
-                f"{GAMES_A_DAY_NOT_STANDARD}+ games on one day without a time control: "
-                f"not standard (rapid or blitz? {_advice(unit)})"
-            )
+            reasons[g.id] = (NotCountedWhy.GAMES_A_DAY, ScheduleSays(tid))
     return reasons
 
 

@@ -10,22 +10,21 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
+from tracker.advice import AddOfficial, PlayerFact, SetPlayerFact
 from tracker.fide import PeriodOut, PlayerFacts, TournamentIn, derive_k, edition_for, policies
+from tracker.fide.calendar import list_in_force, next_list, previous_list, replay_from
 from tracker.model import MAX_K, OfficialEntry, Period, RatingList
-from tracker.periods.facts import (
+from tracker.periods.grouping import Unit
+from tracker.periods.inputs import GameFact, ReplayInputs
+from tracker.periods.policies import (
     ASSUMED_GAMES_WHEN_ESTABLISHED,
     GAMES_COMPLETED_WHEN_UNKNOWN,
     PEAK_FOR_2400_QUESTION,
     PLAYER_FACTS_LISTS,
-    GameFact,
-    ReplayInputs,
-    Unit,
-    list_in_force,
-    next_list,
-    previous_list,
-    replay_from,
 )
+from tracker.periods.reasons import StandardTag
 from tracker.periods.rows import Assumption
+from tracker.periods.sources import RatingFrom, RatingSource
 
 
 def _newcomer_k(rating_list: RatingList, period: Period) -> int:
@@ -48,7 +47,7 @@ class ReplayState:
     ) -> None:
         self.inputs = inputs
         self.rating: int | None = None
-        self.source = "unrated"
+        self.source = RatingFrom(RatingSource.UNRATED)  # where `rating` came from
         self.published: dict[Period, int | None] = {}  # list -> rating on it (None: unrated)
         # The recorded facts apply to the lists of PLAYER_FACTS_LISTS only (policy); the
         # other lists learn them from their own official entries and replayed ratings.
@@ -83,12 +82,12 @@ class ReplayState:
         self.standard_tags: Mapping[Period, list[tuple[int, str]]] = standard_tags or {}
         # Why the replay waits for a rating of this list (the first tags were the standard
         # rating): its games are not counted until an official entry or a tag of the list.
-        self.waiting: str | None = None
+        self.waiting: StandardTag | None = None
         # rapid/blitz: the player's standard ratings of a tournament's month (its tags that are
         # one are no rating of this list: policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)
         self.standard_of = standard_of
 
-    def start_official(self, entry: OfficialEntry, source: str, games_inside: int) -> None:
+    def start_official(self, entry: OfficialEntry, source: RatingFrom, games_inside: int) -> None:
         """The replay starts at an official entry (its rating is published on its list);
         `games_inside`: the counted games of the tournaments inside that rating."""
         assert entry.rating is not None
@@ -103,14 +102,14 @@ class ReplayState:
             self.rated_games += games_inside
         self.remember(entry.period)
 
-    def start_at_tag(self, tag: int, source: str) -> None:
+    def start_at_tag(self, tag: int, source: RatingFrom) -> None:
         """The replay starts from the player's own Elo tag in the first tournaments."""
         self.rating = tag
         self.source = source
         self.start_rated(tag)
 
-    def wait_for(self, why: str) -> None:
-        """The replay waits for a rating of this list (`why`: the tags put aside as the
+    def wait_for(self, why: StandardTag) -> None:
+        """The replay waits for a rating of this list (`why`: the first tag put aside as the
         standard rating): the games are not counted until an official entry or a tag."""
         self.waiting = why
 
@@ -155,7 +154,7 @@ class ReplayState:
         self,
         period: Period,
         rating: int | None,
-        source: str | None,
+        source: RatingFrom | None,
         entry: OfficialEntry | None,
         dropped: bool,
     ) -> None:
@@ -176,7 +175,7 @@ class ReplayState:
             self.learn(entry)
         self.remember(period)
         if rating is None:
-            self.source = "unrated"
+            self.source = RatingFrom(RatingSource.UNRATED)
 
     def publish(self, period: Period, rating: int | None) -> None:
         """Record the rating on the list of `period` (None: unrated on that list)."""
@@ -363,40 +362,21 @@ def k_assumptions(
     found: list[Assumption] = []
     # The recorded facts describe PLAYER_FACTS_LISTS; elsewhere the official K of a list
     # is what records them.
-    k_option = f"--list {rl} --period YYYY-MM --rating R --k K"
+    on_the_list = AddOfficial(rl, with_k=True)
     facts_here = rl in PLAYER_FACTS_LISTS
     if (
         not state.games_known
         and derive_k(rl, on, replace(facts, rated_games=0), rating_before)[0] != k
     ):
-        found.append(
-            Assumption(
-                "rated-games",
-                f"{GAMES_COMPLETED_WHEN_UNKNOWN}+ rated games completed",
-                "tracker player set {player} --rated-games N"
-                if facts_here
-                else "tracker official add {player} " + k_option,
-            )
-        )
+        fact = PlayerFact.RATED_GAMES
+        found.append(Assumption(fact, SetPlayerFact(fact) if facts_here else on_the_list))
     if (
         birth_year is None
         and derive_k(rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k
     ):
-        found.append(
-            Assumption(
-                "birth-year",
-                "not a junior (birth year unknown)",
-                "tracker player set {player} --birth-year YYYY",
-            )
-        )
+        fact = PlayerFact.BIRTH_YEAR
+        found.append(Assumption(fact, SetPlayerFact(fact)))
     if ask_2400 and derive_k(rl, on, replace(facts, ever_2400=True), rating_before)[0] != k:
-        found.append(
-            Assumption(
-                "ever-2400",
-                "never rated 2400+ on this list",
-                "tracker player set {player} --ever-2400"
-                if facts_here
-                else "tracker official add {player} " + k_option,
-            )
-        )
+        fact = PlayerFact.EVER_2400
+        found.append(Assumption(fact, SetPlayerFact(fact) if facts_here else on_the_list))
     return tuple(found)

@@ -8,29 +8,38 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
+from tracker.fide.calendar import list_in_force
 from tracker.model import Period, RatingList
-from tracker.periods.facts import (
+from tracker.periods.grouping import Unit, assign_units
+from tracker.periods.inputs import GameFact, ReplayInputs
+from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
+from tracker.periods.policies import (
     EVIDENCE_OF_NEVER_RATED,
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
     TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE,
-    GameFact,
-    ReplayInputs,
-    Unit,
-    assign_units,
-    list_in_force,
 )
-from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
+from tracker.periods.reasons import StandardTag
 
 
-def start_tag(
-    first_units: Sequence[Unit], standard_of: StandardOf | None = None
-) -> tuple[int | None, str]:
+@dataclass(frozen=True)
+class StartTag:
+    """The player's own Elo tag the replay starts from (None: none) and the tournaments that
+    carry it; `aside`: on rapid and blitz, when every tag was the player's standard rating,
+    the first of them (the replay waits for a rating of the list)."""
+
+    tag: int | None = None
+    tournaments: tuple[str, ...] = ()
+    aside: StandardTag | None = None
+
+
+def start_tag(first_units: Sequence[Unit], standard_of: StandardOf | None = None) -> StartTag:
     """The player's own Elo tag in the first period's tournaments (rated games of
     tournaments not excluded first): the rating the replay starts from, and the tournaments
     that carry it. On rapid and blitz a tag that is the player's standard rating of the
     month is no rating of the list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): when every
-    tag is such, (None, what was put aside); (None, "") without a tag."""
+    tag is such, no tag and the first put aside; no tag either without one."""
 
     def tags(rated_only: bool) -> list[tuple[int, Unit]]:
         return [
@@ -45,13 +54,12 @@ def start_tag(
         kept = [(t, u) for t, u in pairs if not is_standard_tag(t, u, standard_of)]
         if pairs and not kept:
             t, u = pairs[0]
-            return None, f"the Elo tag {t} in {u.label} is the player's standard rating"
+            return StartTag(aside=StandardTag(u.rating_list, t, u.label))
         pairs = kept
     tag = most_common(t for t, _ in pairs)
     if tag is None:
-        return None, ""
-    names = list(dict.fromkeys(u.label for t, u in pairs if t == tag))
-    return tag, ", ".join(names)
+        return StartTag()
+    return StartTag(tag, tuple(dict.fromkeys(u.label for t, u in pairs if t == tag)))
 
 
 def standard_ratings_of(games: Sequence[GameFact], inputs: ReplayInputs) -> StandardOf:

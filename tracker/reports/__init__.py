@@ -2,18 +2,21 @@
 its tables from these rows, tests read them directly; columns in docs/export.md). The names
 other code imports from `tracker.reports` are re-exported here from the modules by job:
 
+- `words`: the values below the reports (reasons, sources, notes, advice) as sentences and
+  commands, the one place that spells them;
 - `text`: numbers, points and plurals as printed, and the one table style;
 - `figures`: a tournament's result in a period (games counted, points, Rp, change);
 - `history`: the history rows and table, a row's note, a list's season summed up;
 - `explain`: one period as FIDE's calculation page shows it, as lines and per game;
 - `nextlist`: the expected rating on the next list, and what is still open;
 - `export`: the tournaments list, the games export, and CSV text;
+- `check`: `tracker check` as a table, lines, CSV and JSON;
 - `chart`, `plot`, `season`: the chart model, its drawing (matplotlib), the season report.
 """
 
 from __future__ import annotations
 
-from tracker.periods.assumed import LIST_ASSUMED_HOW, list_assumed_games
+from tracker.periods.assumed import list_assumed_games
 from tracker.reports.explain import EXPLAIN_COLUMNS, explain_games, explain_lines, ignored_lines
 from tracker.reports.export import (
     EVENT_COLUMNS,
@@ -61,6 +64,7 @@ from tracker.reports.text import (
     terminal_width,
     wrap_text,
 )
+from tracker.reports.words import LIST_ASSUMED_HOW
 
 __all__ = [
     "EVENT_COLUMNS",

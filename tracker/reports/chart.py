@@ -19,8 +19,7 @@ from fractions import Fraction
 
 from tracker.app.histories import PlayerHistory
 from tracker.model import Period, PlayerRef, RatingList
-from tracker.periods import PeriodRow, Replay, previous_list
-from tracker.periods.rows import Source
+from tracker.periods import PeriodRow, RatingSource, Replay, previous_list
 from tracker.reports import (
     fmt_points,
     fmt_signed,
@@ -28,6 +27,7 @@ from tracker.reports import (
     plural,
     tournament_figures,
 )
+from tracker.reports.words import assumed_text, before_text
 
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
@@ -217,7 +217,7 @@ def _tournaments(row: PeriodRow) -> tuple[ChartTournament, ...]:
 def chart_period(row: PeriodRow) -> ChartPeriod:
     start = _is_start(row)
     rating = row.published if start else row.replayed
-    tag = row.elo_tag if row.source == Source.ELO_TAG else None
+    tag = row.elo_tag if row.source is RatingSource.ELO_TAG else None
     return ChartPeriod(
         period=row.period,
         day=row.period.list_date,
@@ -249,7 +249,7 @@ def chart_start(replay_: Replay) -> ChartStart | None:
         return None  # unrated: the line starts at the first rating
     before = previous_list(first.period, replay_.rating_list)
     day = before.list_date if before is not None else first.period.prev().list_date
-    return ChartStart(day, first.rating_before, visible(first.rating_before_source))
+    return ChartStart(day, first.rating_before, visible(before_text(first.rating_before_source)))
 
 
 def chart_projection(replay_: Replay, player: PlayerRef) -> Projection | None:
@@ -281,12 +281,13 @@ def chart_footnote(replays: Iterable[Replay]) -> str:
         facts: dict[str, int] = {}
         for r in rp.rows:
             for a in r.assumptions:
-                facts[a.assumed] = facts.get(a.assumed, 0) + 1
+                what = assumed_text(a)
+                facts[what] = facts.get(what, 0) + 1
         parts += [
             f"{rp.rating_list}: K assumes {what} in {plural(n, 'period')}"
             for what, n in facts.items()
         ]
-        tagged = sum(1 for r in rp.rows if r.source == Source.ELO_TAG)
+        tagged = sum(1 for r in rp.rows if r.source is RatingSource.ELO_TAG)
         if tagged:
             parts.append(
                 f"{rp.rating_list}: {plural(tagged, 'list')} re-anchored on the "

@@ -19,6 +19,7 @@ from tracker.periods import Assumption
 from tracker.periods.assumed import list_assumed_games
 from tracker.reports.nextlist import NextReport, next_report
 from tracker.reports.text import fmt_signed
+from tracker.reports.words import assumed_text, assumption_command
 
 
 class Order(StrEnum):
@@ -97,7 +98,7 @@ def club_row(p: ClubPlayer, today: dt.date) -> ClubRow:
     seen: dict[tuple[str, str], Assumption] = {}
     for r in rep.rows:
         for a in r.assumptions:
-            seen.setdefault((a.fact, a.assumed), a)
+            seen.setdefault((str(a.fact), assumed_text(a)), a)
     nxt = rep.next_period
     return ClubRow(
         player=p.player,
@@ -236,7 +237,7 @@ def row_json(r: ClubRow) -> dict[str, Any]:
         "assumed": assumed_words(r),
         "list_assumed_games": r.list_assumed,
         "assumptions": [
-            {"fact": a.fact, "assumed": a.assumed, "command": a.command_for(who)}
+            {"fact": str(a.fact), "assumed": assumed_text(a), "command": assumption_command(a, who)}
             for a in r.assumptions
         ],
         "open": [{"tournament": t, "why": why} for t, why in r.open],

@@ -18,8 +18,9 @@ from tracker.app.event_show import (
     FirstProgress,
     GameNotCounted,
 )
-from tracker.periods import RoSource
+from tracker.periods import RatingSource
 from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
+from tracker.reports.words import assumed_text, reason_text
 
 
 class Order(StrEnum):
@@ -57,24 +58,24 @@ def ranks(ev: EventShow) -> dict[int, int]:
 # --- words -------------------------------------------------------------------------------
 
 RO_FROM = {
-    RoSource.OVERRIDE: "--ro",
-    RoSource.OFFICIAL: "list",
-    RoSource.ELO_TAG: "tag",
-    RoSource.REPLAYED: "replay",
-    RoSource.STANDARD: "std",
-    RoSource.RATING_BEFORE: "before",
-    RoSource.UNRATED: "unrated",
+    RatingSource.OVERRIDE: "--ro",
+    RatingSource.OFFICIAL: "list",
+    RatingSource.ELO_TAG: "tag",
+    RatingSource.REPLAYED: "replay",
+    RatingSource.STANDARD: "std",
+    RatingSource.RATING_BEFORE: "before",
+    RatingSource.UNRATED: "unrated",
 }
 """The table's short word for where Ro came from (the legend under it says each in full)."""
 
 RO_FROM_TEXT = {
-    RoSource.OVERRIDE: "the Ro recorded for the tournament (tracker event set ID --ro)",
-    RoSource.OFFICIAL: "the official rating on the list in force at the start",
-    RoSource.ELO_TAG: "the player's own Elo tag (no official list imported for the start)",
-    RoSource.REPLAYED: "the replayed rating of the list in force at the start",
-    RoSource.STANDARD: "unrated on this list: the standard rating in force at the start",
-    RoSource.RATING_BEFORE: "the rating the period starts from",
-    RoSource.UNRATED: "no rating yet, the games go toward a first rating",
+    RatingSource.OVERRIDE: "the Ro recorded for the tournament (tracker event set ID --ro)",
+    RatingSource.OFFICIAL: "the official rating on the list in force at the start",
+    RatingSource.ELO_TAG: "the player's own Elo tag (no official list imported for the start)",
+    RatingSource.REPLAYED: "the replayed rating of the list in force at the start",
+    RatingSource.STANDARD: "unrated on this list: the standard rating in force at the start",
+    RatingSource.RATING_BEFORE: "the rating the period starts from",
+    RatingSource.UNRATED: "no rating yet, the games go toward a first rating",
 }
 
 STATUS_TEXT = {
@@ -102,7 +103,8 @@ def _decimal(x: Decimal | None) -> str | None:
 def _reasons(items: Sequence[GameNotCounted]) -> list[tuple[str, int]]:
     counts: dict[str, int] = {}
     for n in items:
-        counts[n.reason] = counts.get(n.reason, 0) + 1
+        reason = reason_text(n.why, n.detail)
+        counts[reason] = counts.get(reason, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -213,7 +215,7 @@ def event_rows(ev: EventShow, order: Order = Order.standing) -> list[dict[str, A
                         "opponent": n.opponent,
                         "round": n.round,
                         "date": None if n.date is None else n.date.isoformat(),
-                        "reason": n.reason,
+                        "reason": reason_text(n.why, n.detail),
                     }
                     for n in p.not_counted
                 ],
@@ -223,7 +225,9 @@ def event_rows(ev: EventShow, order: Order = Order.standing) -> list[dict[str, A
                 "period_change": p.period_change,
                 "rating_after": p.rating_after,
                 "other_events_in_period": p.other_events,
-                "assumptions": [{"fact": a.fact, "assumed": a.assumed} for a in p.assumptions],
+                "assumptions": [
+                    {"fact": str(a.fact), "assumed": assumed_text(a)} for a in p.assumptions
+                ],
                 "list_assumed": p.list_assumed,
             }
         )
@@ -308,7 +312,7 @@ def event_notes(ev: EventShow) -> list[str]:
         "this tournament; Rp: performance. The whole period (other tournaments, rounding) is "
         "in `tracker explain PLAYER PERIOD`."
     ]
-    used = [s for s in RoSource if any(p.ro_source is s for p in players)]
+    used = [s for s in RatingSource if any(p.ro_source is s for p in players)]
     if used:
         lines.append(
             "From (where Ro came from): "
@@ -330,7 +334,7 @@ def event_notes(ev: EventShow) -> list[str]:
             f"{plural(len(others_in), 'player')} had other tournaments in the same period: "
             "K and the rounding are the period's."
         )
-    facts = sorted({a.assumed for p in players for a in p.assumptions})
+    facts = sorted({assumed_text(a) for p in players for a in p.assumptions})
     if facts:
         n = sum(1 for p in players if p.assumptions)
         lines.append(

@@ -23,6 +23,7 @@ from tracker.reports.event import (
 )
 from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.text import fmt_points, fmt_signed
+from tracker.reports.words import reason_text
 
 # --- the page ----------------------------------------------------------------------------
 
@@ -209,13 +210,14 @@ def event_page(ev: EventShow, *, version: str = "") -> str:
     if skipped:
         parts.append("<h2>Games not counted</h2>")
         counts: dict[str, int] = {}
-        for _, n in skipped:
-            counts[n.reason] = counts.get(n.reason, 0) + 1
+        reasons = [reason_text(n.why, n.detail) for _, n in skipped]
+        for reason in reasons:
+            counts[reason] = counts.get(reason, 0) + 1
         table = _html_table(
             ["#", "Player", "Round", "Opponent", "Why"],
             [
-                [str(place[p.player.id]), p.player.name, n.round or "", n.opponent, n.reason]
-                for p, n in skipped
+                [str(place[p.player.id]), p.player.name, n.round or "", n.opponent, reason]
+                for (p, n), reason in zip(skipped, reasons, strict=True)
             ],
             numeric=(0,),
         )

@@ -8,20 +8,24 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from tracker.advice import PlayerFact
 from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut, edition_for
+from tracker.fide.calendar import is_list_month
 from tracker.fide.editions import FirstFormula
 from tracker.model import ListKind, Period, PlayerRef
-from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
-from tracker.periods.assumed import LIST_ASSUMED_HOW, list_assumed_games
-from tracker.periods.facts import is_list_month
-from tracker.reports.figures import tournament_figures, tournament_out
-from tracker.reports.history import (
-    assumption_text,
-    closing_texts,
-    k_by_tournament,
-    not_counted_text,
+from tracker.periods import (
+    GameFact,
+    NotCounted,
+    PeriodRow,
+    RatingSource,
+    Replay,
+    TournamentPlan,
 )
+from tracker.periods.assumed import list_assumed_games
+from tracker.periods.notes import TagsDisagree, TournamentNote
+from tracker.reports.figures import tournament_figures, tournament_out
+from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -31,6 +35,16 @@ from tracker.reports.text import (
     plural_points,
     render_table,
     unit_dates,
+)
+from tracker.reports.words import (
+    LIST_ASSUMED_HOW,
+    before_text,
+    closing_texts,
+    note_text,
+    opponent_source_text,
+    plan_ro_text,
+    tag_differs_text,
+    why_text,
 )
 
 
@@ -79,10 +93,12 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             "player's own Elo tags."
         )
     was = "unrated" if row.rating_before is None else str(row.rating_before)
-    lines.append(f"Rating before: {was} ({row.rating_before_source})")
+    lines.append(f"Rating before: {was} ({before_text(row.rating_before_source)})")
     if row.out is not None:
         reason = row.out.k_reason
-        if any(a.fact == "rated-games" for a in row.assumptions) and "assumed" not in reason:
+        if row.facts.games_assumed is None and any(
+            a.fact is PlayerFact.RATED_GAMES for a in row.assumptions
+        ):
             # (what it assumes, and the command that records the fact: "Assumed:" below)
             reason = reason.replace("games completed", "games completed (a count assumed)")
         lines.append(f"K {row.out.k}: {reason}" + _k_from_list(replay_, row, player))
@@ -161,10 +177,12 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
                 + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
                 + "; no official entry for this list: the next period starts from it"
             )
-    for note in row.notes:
-        if "differs from the official" in note or note.startswith("the Elo tags of"):
-            lines.append(f"Note: {note}")
-    lines += [f"Note: {note}" for note in row.twice]
+    lines += [
+        f"Note: {note_text(note)}"
+        for note in row.notes
+        if isinstance(note, TournamentNote | TagsDisagree)
+    ]
+    lines += [f"Note: {note_text(note)}" for note in row.twice]
     lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
     return lines
 
@@ -203,7 +221,7 @@ def rating_from(fact: GameFact, kinds: Mapping[Period, ListKind] | None = None) 
     excerpt in force lacked the opponent ("list 2022-02"), and the Elo tag when it says
     otherwise; or "tag" (the organiser's Elo tag), "tag (not on the excerpt)" where the
     excerpt in force lacked the opponent."""
-    if fact.opponent_rating_source == "tag":
+    if fact.opponent_rating_source is RatingSource.ELO_TAG:
         return "tag" if fact.not_on_excerpt is None else "tag (not on the excerpt)"
     used = fact.opponent_list
     word = "excerpt" if used is not None and (kinds or {}).get(used) is ListKind.EXCERPT else "list"
@@ -227,16 +245,16 @@ def _lists_lines(
     with its kind), and the opponents the excerpt in force lacked, with what rated them."""
     used: dict[str, Period | None] = {}
     lacked: dict[Period, list[GameFact]] = {}
+    rl = plan.unit.rating_list
     for fact in plan.counted:
-        if fact.opponent_rating_source != "tag":
-            used.setdefault(fact.opponent_rating_source, fact.opponent_list)
+        if fact.opponent_rating_source is not RatingSource.ELO_TAG:
+            used.setdefault(opponent_source_text(fact, rl), fact.opponent_list)
         if fact.not_on_excerpt is not None:
             lacked.setdefault(fact.not_on_excerpt, []).append(fact)
     lines = []
     for source, period in sorted(used.items()):
         said = "" if period is None or period not in kinds else f", {kind_text(kinds[period])}"
         lines.append(f"{indent}opponents' ratings from the {source}{said}")
-    rl = plan.unit.rating_list
     for force, facts in sorted(lacked.items()):
         ways: dict[Period | None, int] = {}
         untagged = 0  # (no list before it rated them, nor a tag: not counted)
@@ -290,13 +308,13 @@ def _explain_tournament(
     tout = tournament_out(plan, row)
     ro = "unrated" if plan.ro is None else str(plan.ro)
     pinned = f", pinned to {u.period}" if u.pinned else ""
-    head = f"{u.label} ({unit_dates(u)}{pinned}): Ro {ro} ({plan.ro_source})"
+    head = f"{u.label} ({unit_dates(u)}{pinned}): Ro {ro} ({plan_ro_text(plan)})"
     rc = _rc(plan, row)
     if rc is not None:
         head += f", Rc {rc}"
     lines = [head]
     if plan.note:
-        lines.append(f"  note: {plan.note}")
+        lines.append(f"  note: {tag_differs_text(plan.note)}")
     if tout is None:
         if plan.counted:
             lines.append(f"  {plural(len(plan.counted), 'game')} pooled toward a first rating")
@@ -309,7 +327,7 @@ def _explain_tournament(
     for g, fact in zip(tout.games, plan.counted, strict=False):
         used = "" if g.difference_used is None else str(g.difference_used)
         rating = fmt_int(g.opponent_rating) + ("*" if g.capped else "")
-        listed = fact.opponent_rating_source != "tag"
+        listed = fact.opponent_rating_source is not RatingSource.ELO_TAG
         rows.append(
             [
                 g.label or fact.opponent,
@@ -386,6 +404,10 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
         return []
     rl = str(replay_.rating_list)
     out: list[dict[str, Any]] = []
+
+    def source(g: GameFact) -> str:
+        return opponent_source_text(g, replay_.rating_list)
+
     for plan in row.tournaments:
         if not plan.counted:
             continue
@@ -398,7 +420,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
             "start": u.start.isoformat() if u.start else None,
             "end": u.end.isoformat() if u.end else None,
             "ro": plan.ro,
-            "ro_source": plan.ro_source,
+            "ro_source": plan_ro_text(plan),
         }
         if tout is None:  # pooled toward a first rating
             out += [
@@ -406,7 +428,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                     **base,
                     "opponent": g.opponent,
                     "opponent_rating": g.opponent_elo,
-                    "opponent_rating_source": g.opponent_rating_source,
+                    "opponent_rating_source": source(g),
                     "opponent_elo_tag": g.opponent_elo_tag,
                     "capped": False,
                     "difference_used": None,
@@ -427,7 +449,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                     **base,
                     "opponent": g.label or fact.opponent,
                     "opponent_rating": g.opponent_rating,
-                    "opponent_rating_source": fact.opponent_rating_source,
+                    "opponent_rating_source": source(fact),
                     "opponent_elo_tag": fact.opponent_elo_tag,
                     "capped": g.capped,
                     "difference_used": g.difference_used,
@@ -452,7 +474,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                 "ro_source": None,
                 "opponent": n.game.opponent,
                 "opponent_rating": n.game.opponent_elo,
-                "opponent_rating_source": n.game.opponent_rating_source,
+                "opponent_rating_source": source(n.game),
                 "opponent_elo_tag": n.game.opponent_elo_tag,
                 "capped": False,
                 "difference_used": None,
@@ -462,7 +484,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
                 "k": None,
                 "k_change": None,
                 "counted": False,
-                "reason": n.reason,
+                "reason": why_text(n),
             }
         )
     return out
@@ -475,7 +497,7 @@ def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
             n.game.date.isoformat() if n.game.date else "?",
             n.game.opponent,
             n.game.result,
-            n.reason,
+            why_text(n),
         ]
         for n in items
     ]

@@ -11,9 +11,10 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.periods import NotCounted, Replay
-from tracker.periods.assumed import closing_date_of, label_counts, most_first
+from tracker.periods.assumed import closing_date_of
 from tracker.reports.figures import tournament_out, unit_figures
 from tracker.reports.text import fmt_points, json_points
+from tracker.reports.words import label_counts, most_first, opponent_source_text, why_text
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
@@ -163,7 +164,7 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
         counted: set[int] = set()
         for r in rp.rows:
             for n in r.not_counted:
-                why[n.game.id] = n.reason
+                why[n.game.id] = why_text(n)
             for plan in r.tournaments:
                 tout = tournament_out(plan, r)
                 if tout is None:
@@ -175,7 +176,7 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                     else:
                         why[g.id] = out.reason or "not counted"
         for n in rp.unplaced:
-            why[n.game.id] = n.reason
+            why[n.game.id] = why_text(n)
         for u in rp.before_start:
             for g in u.games:
                 why.setdefault(g.id, f"inside the starting official rating ({rp.start})")
@@ -194,7 +195,7 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
                         "opponent_fide_id": g.opponent_fide_id,
                         "own_elo": g.own_elo,
                         "opponent_elo": g.opponent_elo,
-                        "opponent_rating_source": g.opponent_rating_source,
+                        "opponent_rating_source": opponent_source_text(g, u.rating_list),
                         "opponent_elo_tag": g.opponent_elo_tag,
                         "result": g.result,
                         "score": None if g.score is None else fmt_points(g.score),

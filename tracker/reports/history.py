@@ -9,18 +9,15 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from tracker.advice import PinPeriod
 from tracker.fide import PeriodOut
 from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
-from tracker.periods import Assumption, PeriodRow, Replay
-from tracker.periods.assumed import (
-    LIST_ASSUMED_HOW,
-    closing_dates,
-    counted_games,
-    list_assumed_games,
-    not_counted_counts,
-)
-from tracker.periods.facts import TOO_LATE
+from tracker.periods import Assumption, PeriodRow, RatingSource, Replay
+from tracker.periods.assumed import closing_dates, counted_games, list_assumed_games
+from tracker.periods.notes import IncludesEarlier, TagsDisagree
+from tracker.periods.reasons import NotCountedWhy
+from tracker.reports import words
 from tracker.reports.figures import counted_results
 from tracker.reports.text import (
     fmt_int,
@@ -29,6 +26,17 @@ from tracker.reports.text import (
     json_points,
     plural,
     plural_points,
+)
+from tracker.reports.words import (
+    LIST_ASSUMED_HOW,
+    assumed_text,
+    before_text,
+    closing_json,
+    closing_texts,
+    not_counted_counts,
+    note_text,
+    published_word,
+    why_text,
 )
 
 HISTORY_COLUMNS = (
@@ -59,12 +67,12 @@ HISTORY_COLUMNS = (
 
 
 def assumption_command(a: Assumption, player: PlayerRef | None) -> str:
-    return a.command_for("ID" if player is None else player.command_name)
+    return words.assumption_command(a, "ID" if player is None else player.command_name)
 
 
 def assumption_text(a: Assumption, player: PlayerRef | None = None) -> str:
     """ "K assumes X (COMMAND)": the fact assumed and the command that records it."""
-    return a.text_for("ID" if player is None else player.command_name)
+    return words.assumption_text(a, "ID" if player is None else player.command_name)
 
 
 def k_by_tournament(out: PeriodOut) -> str:
@@ -77,8 +85,8 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
     """What explains a row, parts joined by "; " (the `first` row of a list's replay starts
     with where the rating it starts from came from)."""
     parts: list[str] = []
-    if first and row.rating_before is not None and row.rating_before_source:
-        parts.append(f"starts from {row.rating_before} ({row.rating_before_source})")
+    if first and row.rating_before is not None:
+        parts.append(f"starts from {row.rating_before} ({before_text(row.rating_before_source)})")
     if row.before_official:
         parts.append("before the first official rating")
     if row.official is not None and row.official.flag and "i" in row.official.flag:
@@ -102,7 +110,7 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
         parts.append(row.adjustment)
     if row.twice:
         parts.append(f"{plural(len(row.twice), 'game')} maybe stored twice (explain says which)")
-    if row.rating_before_source == "standard rating":
+    if row.rating_before_source.source is RatingSource.STANDARD:
         parts.append("starts from the standard rating")
     if (
         row.rating_before is None
@@ -113,9 +121,9 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
         parts.append("start: official rating")
     elif row.anchored and row.difference not in (None, 0):
         parts.append("re-anchored on the official rating")
-    elif row.source == "Elo tag" and row.tag_difference not in (None, 0):
+    elif row.source is RatingSource.ELO_TAG and row.tag_difference not in (None, 0):
         parts.append(f"re-anchored on the Elo tag {row.elo_tag}")
-    parts += [n for n in row.notes if n.startswith(("the Elo tags of", "includes "))]
+    parts += [note_text(n) for n in row.notes if isinstance(n, TagsDisagree | IncludesEarlier)]
     assumed = list_assumed_games(row)
     if assumed:
         parts.append(f"{plural(assumed, 'game')}{LIST_ASSUMED}")
@@ -171,12 +179,6 @@ def notes_said_once(
     return out, legend
 
 
-def closing_texts(row: PeriodRow) -> list[str]:
-    """What the closing-date rule assumed of the period's tournaments, with the command that
-    pins each (tracker.periods.assumed)."""
-    return [f"{c.text()} ({c.command})" for c in closing_dates(row)]
-
-
 def not_counted_text(row: PeriodRow) -> str:
     """ "not counted: 3 (tie-break (by the name) 2, online 1)", "not counted: 2 (online)",
     or ""."""
@@ -224,20 +226,24 @@ def history_row(
         "elo_tag": row.elo_tag,
         "tag_difference": row.tag_difference,
         "published": row.published,
-        "source": row.source,
+        "source": published_word(row.source),
         "before_official": row.before_official,
         "assumptions": [
-            {"fact": a.fact, "assumed": a.assumed, "command": assumption_command(a, player)}
+            {
+                "fact": str(a.fact),
+                "assumed": assumed_text(a),
+                "command": assumption_command(a, player),
+            }
             for a in row.assumptions
         ],
         "list_assumed_games": list_assumed_games(row),
         "not_counted": [{"reason": label, "games": n} for label, n in not_counted_counts(row)],
-        "period_assumed": [c.to_json() for c in closing_dates(row)],
+        "period_assumed": [closing_json(c) for c in closing_dates(row)],
         "opponents_from_lists": sum(
             1
             for p in row.tournaments
             for g in counted_games(p, row)
-            if g.opponent_rating_source != "tag"
+            if g.opponent_rating_source is not RatingSource.ELO_TAG
         ),
     }
 
@@ -349,7 +355,7 @@ def season_summary(
             opponents += ratings
             points += scored
             for g in counted_games(plan, r):
-                if g.opponent_rating_source == "tag":
+                if g.opponent_rating_source is RatingSource.ELO_TAG:
                     tagged += 1
                 else:
                     listed += 1
@@ -379,17 +385,17 @@ def unplaced_lines(replay_: Replay) -> list[str]:
     early = 0
     for n in replay_.unplaced:
         tid = n.game.tournament_id
-        if n.reason.startswith("no date"):
+        if n.why is NotCountedWhy.NO_DATE:
             label, count = undated.get(tid, (n.tournament, 0))
             undated[tid] = (label, count + 1)
-        elif n.reason.startswith(TOO_LATE):
-            label, count, why = late.get(tid, (n.tournament, 0, n.reason))
+        elif n.why is NotCountedWhy.TOO_LATE:
+            label, count, why = late.get(tid, (n.tournament, 0, why_text(n)))
             late[tid] = (label, count + 1, why)
         else:
             early += 1
     lines = [
         f"In no period: {label} ({plural(count, 'game')}, no date): "
-        f"tracker event set {tid} --period YYYY-MM"
+        + words.command(PinPeriod(tid))
         for tid, (label, count) in sorted(undated.items())
     ]
     lines += [

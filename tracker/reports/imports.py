@@ -11,6 +11,7 @@ from tracker.app.importing import ImportReport, Interrupted, SourceReport
 from tracker.app.imports import AssumedKinds, UndatedTournament, Unlisted
 from tracker.identity.names import NamesApart
 from tracker.model import RatingList
+from tracker.reports.words import command
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 UNDATED_SHOWN = 5  # undated tournaments named in the import summary (the rest are counted)
@@ -206,7 +207,7 @@ def undated_lines(undated: list[UndatedTournament]) -> list[str]:
         "rated each:"
     ]
     lines += [
-        f"  {u.command}  ({u.event}, {u.site}: {_n(u.games, 'game')})"
+        f"  {command(u.advice)}  ({u.event}, {u.site}: {_n(u.games, 'game')})"
         for u in undated[:UNDATED_SHOWN]
     ]
     if len(undated) > UNDATED_SHOWN:

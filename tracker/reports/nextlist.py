@@ -4,21 +4,22 @@ list expected to rate them, and the tournaments still open (`tracker next`)."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tracker.model import Period, PlayerRef, RatingList
-from tracker.periods import PeriodRow, Replay
-from tracker.periods.assumed import list_assumed_games, not_counted_counts
+from tracker.periods import PeriodRow, RatingSource, Replay
+from tracker.periods.assumed import list_assumed_games
 from tracker.reports.explain import ignored_lines
-from tracker.reports.history import (
-    assumption_text,
-    closing_texts,
-    k_by_tournament,
-    not_counted_text,
-)
+from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
 from tracker.reports.text import fmt_signed, months_text, plural, plural_points, unit_dates
+from tracker.reports.words import (
+    before_text,
+    closing_texts,
+    not_counted_counts,
+    reason_text,
+    why_text,
+)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class NextReport:
     # no rating of this list to start from: the tags of the player's events of the list were
     # the standard rating (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD), none came since
     waiting: bool = False
+    # each open item's reason with its tournament's id as ID: what items of one kind share
+    shared: tuple[str, ...] = ()
 
 
 OPEN_MARGIN_DAYS = 7
@@ -66,6 +69,7 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
     expected = pending[-1].published if pending else (last.published if last else None)
     next_period = pending[-1].period if pending else None
     open_: list[tuple[str, str]] = []
+    shared: list[str] = []
     earlier: list[tuple[str, str]] = []
     for r in pending:
         for plan in r.tournaments:
@@ -74,17 +78,20 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
                 continue
             margin = (u.period.list_date - u.end).days
             if margin <= OPEN_MARGIN_DAYS:
-                (open_ if r.period == next_period else earlier).append(
-                    (
-                        u.label,
-                        f"last round {u.end.isoformat()}, {margin} days before "
-                        f"the {u.period} list: a late report lands it on a later list",
-                    )
+                why = (
+                    f"last round {u.end.isoformat()}, {margin} days before "
+                    f"the {u.period} list: a late report lands it on a later list"
                 )
+                if r.period == next_period:
+                    open_.append((u.label, why))
+                    shared.append(why)
+                else:
+                    earlier.append((u.label, why))
     for n in replay_.unplaced:
-        entry = (n.tournament, n.reason)
+        entry = (n.tournament, why_text(n))
         if entry not in open_:
             open_.append(entry)
+            shared.append(reason_text(n.why, n.detail, any_id=True))
     return NextReport(
         player,
         replay_.rating_list,
@@ -95,7 +102,8 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
         next_period,
         tuple(open_),
         tuple(earlier),
-        replay_.start_source == "waiting" and expected is None,
+        replay_.start_source.source is RatingSource.WAITING and expected is None,
+        tuple(shared),
     )
 
 
@@ -116,13 +124,13 @@ def future_text(period: Period, today: dt.date) -> str | None:
     )
 
 
-def open_groups(items: Sequence[tuple[str, str]]) -> list[tuple[str, list[str]]]:
+def open_groups(rep: NextReport) -> list[tuple[str, list[str]]]:
     """The open items as (reason, tournaments), in order: three or more items that share a
-    reason (a tournament's id in the command that settles it aside) are one group, the
-    others one group an item."""
+    reason (a tournament's id in the command that settles it aside: `NextReport.shared`) are
+    one group, the others one group an item."""
     shared: dict[str, list[tuple[str, str]]] = {}
-    for name, why in items:
-        shared.setdefault(_ANY_ID.sub("event set ID", why), []).append((name, why))
+    for (name, why), key in zip(rep.open, rep.shared, strict=True):
+        shared.setdefault(key, []).append((name, why))
     out: list[tuple[str, list[str]]] = []
     for why, group in shared.items():
         if len(group) >= 3:
@@ -130,9 +138,6 @@ def open_groups(items: Sequence[tuple[str, str]]) -> list[tuple[str, list[str]]]
         else:
             out += [(w, [name]) for name, w in group]
     return out
-
-
-_ANY_ID = re.compile(r"event set \d+")
 
 
 def _period_line(r: PeriodRow) -> str:
@@ -159,7 +164,8 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
     first = rep.rows[0]
     if first.rating_before is not None and first.rating_before != rep.last_rating:
         lines.append(
-            f"The replay starts from {first.rating_before} ({first.rating_before_source})"
+            f"The replay starts from {first.rating_before} "
+            f"({before_text(first.rating_before_source)})"
             + ("." if rep.last_rating is None else f", not from the official {rep.last_rating}.")
         )
     detail, summed = _split_rows(rep.rows)
@@ -253,7 +259,7 @@ def _detail_lines(rep: NextReport, r: PeriodRow) -> list[str]:
         lines.append(f"    {plan.unit.label} ({unit_dates(plan.unit)})")
     if r.first is not None:
         lines += ignored_lines(r.first, "    ", "ignored for the first rating")
-    if r.source == "Elo tag" and r.tag_difference not in (None, 0):
+    if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0):
         lines.append(
             f"    the list's rating is the player's own Elo tag {r.elo_tag} "
             "(a tournament that started under it)"
@@ -292,7 +298,9 @@ def _summed_notes(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
                 "  in the lists summed up: " + "; ".join(x for x in said if x) + " (history "
                 "says which)"
             )
-    tagged = [r for r in summed if r.source == "Elo tag" and r.tag_difference not in (None, 0)]
+    tagged = [
+        r for r in summed if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0)
+    ]
     assumed = {assumption_text(a, rep.player) for r in summed for a in r.assumptions}
     if tagged:
         lines.append(
@@ -329,7 +337,7 @@ def _open_lines(rep: NextReport) -> list[str]:
     """What is still open for the next list (at most OPEN_LINES lines), and the tournaments
     of earlier lists that may have been rated a list later."""
     lines: list[str] = []
-    groups = open_groups(rep.open)
+    groups = open_groups(rep)
     if groups:
         lines.append("Still open:")
         for why, names in groups[:OPEN_LINES]:

@@ -24,8 +24,7 @@ from typing import Any
 
 from tracker.app.histories import PlayerHistory
 from tracker.model import Period, PlayerRef, RatingList
-from tracker.periods import Replay
-from tracker.periods.rows import Source
+from tracker.periods import RatingSource, Replay
 from tracker.reports import (
     assumption_command,
     explain_games,
@@ -49,6 +48,7 @@ from tracker.reports.chart import (
 )
 from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.plot import chart_svg
+from tracker.reports.words import assumed_text
 
 
 def _table(
@@ -114,10 +114,10 @@ def assumed_facts(replay_: Replay, player: PlayerRef) -> list[AssumedFact]:
     found: dict[tuple[str, str], list[Period]] = {}
     for r in replay_.rows:
         for a in r.assumptions:
-            found.setdefault((f"K assumes {a.assumed}", assumption_command(a, player)), []).append(
-                r.period
-            )
-        if r.source == Source.ELO_TAG:
+            found.setdefault(
+                (f"K assumes {assumed_text(a)}", assumption_command(a, player)), []
+            ).append(r.period)
+        if r.source is RatingSource.ELO_TAG:
             found.setdefault(
                 (
                     "the list's rating is the player's own Elo tag (no official rating recorded "
@@ -220,7 +220,7 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
                 )
             )
     if rep.open:
-        groups = open_groups(rep.open)
+        groups = open_groups(rep)
         still = (
             "<ul>"
             + "".join(

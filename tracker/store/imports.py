@@ -12,6 +12,7 @@ from sqlalchemy import Connection, and_, case, delete, exists, func, or_, select
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
+from tracker.advice import PinPeriod
 from tracker.errors import DatabaseError, NotFound
 from tracker.identity.tournaments import TAG_YEAR_MONTH
 from tracker.model import ImportRecord
@@ -254,9 +255,9 @@ class UndatedTournament:
     rated: int  # of which count for rating
 
     @property
-    def command(self) -> str:
-        """The command that puts it in a period."""
-        return f"tracker event set {self.id} --period YYYY-MM"
+    def advice(self) -> PinPeriod:
+        """What puts it in a period: a pin (tracker.reports.words says the command)."""
+        return PinPeriod(self.id)
 
     @property
     def year(self) -> int | None:
@@ -271,7 +272,7 @@ def undated_tournaments(
     """The tournaments in no rating period (no usable date, no pinned period), not excluded
     and not online, with their games: of `player_id` only, or only those with an id above
     `after_game_id` (an import's), when given; by id. For `history`/`next` to list them with
-    the command that fixes each (`UndatedTournament.command`), and for the import summary."""
+    the pin that fixes each (`UndatedTournament.advice`), and for the import summary."""
     t, g = tournaments.c, games.c
     query = (
         select(

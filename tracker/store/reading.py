@@ -41,7 +41,7 @@ from tracker.model import (
     PlayerRef,
     RatingList,
 )
-from tracker.periods import GameFact, TournamentFact
+from tracker.periods import GameFact, RatingSource, TournamentFact
 from tracker.store.db import Store, writing
 from tracker.store.official import entry_order, official_entry
 from tracker.store.players import player_ref
@@ -136,8 +136,9 @@ def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]
             "own_elo_tag": own_tag,
             "opponent_elo_tag": opp_tag,
             "list_assumed": bool(assumed),
-            "opponent_rating_source": "tag",
+            "opponent_rating_source": RatingSource.ELO_TAG,
             "opponent_list": None,
+            "opponent_list_file": None,
             "not_on_excerpt": None,
         }
         for (
