@@ -9,13 +9,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.cli.common import (
+from tracker.cli.options import (
     DEFAULT_DB,
     LIST_CHOICES,
     DbOption,
     ForceOption,
     Format,
     FormatOption,
+    store_for,
+    today,
+)
+from tracker.cli.output import (
     echo_lines,
     emit_csv,
     emit_json,
@@ -23,8 +27,6 @@ from tracker.cli.common import (
     out,
     output_file,
     print_table,
-    store_for,
-    today,
     wrote,
 )
 from tracker.errors import BadInput

@@ -10,15 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.cli.common import (
-    DEFAULT_DB,
-    LIST_CHOICES,
-    DbOption,
-    Interruption,
-    err,
-    period_option,
-    store_for,
-)
+from tracker.cli.options import DEFAULT_DB, LIST_CHOICES, DbOption, period_option, store_for
+from tracker.cli.output import Interruption, err
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 
@@ -131,7 +124,7 @@ def fetch(
 
       tracker official fetch --offline
     """
-    from tracker.cli.common import echo_lines
+    from tracker.cli.output import echo_lines
     from tracker.errors import TrackerError
     from tracker.reports.fetch import failure_line, summary_lines
 
@@ -207,8 +200,8 @@ def _fetch_all(
     made then), saying each month and each file as it is done; a progress bar on a terminal.
     Ctrl-C: one line saying what stays (exit 130)."""
     from tracker.app.fetch import Fetched, Missing, fetch_files, import_fetched
-    from tracker.cli.common import out, shown
     from tracker.cli.listlines import match_lines, reason, report_line, warn_summary
+    from tracker.cli.output import out, shown
     from tracker.reports.fetch import result_line
 
     show = err.is_terminal and out.is_terminal

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tracker.cli.common import err
+from tracker.cli.output import err
 from tracker.model import RatingList
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def warn_summary(s: ImportSummary, shown_problems: list[str]) -> None:
     """A file's malformed rows on stderr: the first ones, then how many in all; and each
     FIDE ID a name matched that another player holds who is not that person."""
-    from tracker.cli.common import shown
+    from tracker.cli.output import shown
     from tracker.cli.players import not_one_person_said
 
     for warning in s.warnings:  # names from files: a newline in one cannot forge a line

@@ -8,21 +8,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import (
+from tracker.cli.fetch import fetch
+from tracker.cli.options import (
     DEFAULT_DB,
     LIST_CHOICES,
     DbOption,
     Format,
     FormatOption,
     PlayerArg,
-    emit_csv,
-    emit_json,
-    err,
     period_option,
-    print_table,
     store_for,
 )
-from tracker.cli.fetch import fetch
+from tracker.cli.output import emit_csv, emit_json, err, print_table
 from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.model import OfficialEntry, Period, RatingList
 
@@ -191,8 +188,8 @@ def _import_all(
     whole: bool | None = None,
 ) -> None:
     from tracker.app.official import import_lists
-    from tracker.cli.common import out, shown
     from tracker.cli.listlines import match_lines, reason, report_line, warn_summary
+    from tracker.cli.output import out, shown
 
     total = sum(t.size for t in targets)
     show = err.is_terminal and out.is_terminal and total >= PROGRESS_FROM_BYTES

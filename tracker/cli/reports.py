@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tracker.cli.common import (
+from tracker.cli.eventshow import event_show
+from tracker.cli.options import (
     DEFAULT_DB,
     LIST_CHOICES,
     DbOption,
@@ -16,18 +17,11 @@ from tracker.cli.common import (
     Format,
     FormatOption,
     PlayerArg,
-    echo_lines,
-    emit_csv,
-    emit_json,
-    out,
-    output_file,
     period_option,
-    print_table,
     store_for,
     today,
-    wrote,
 )
-from tracker.cli.eventshow import event_show
+from tracker.cli.output import echo_lines, emit_csv, emit_json, out, output_file, print_table, wrote
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 
