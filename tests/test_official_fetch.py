@@ -51,7 +51,7 @@ from tracker.app.fetch import (
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 from tracker.store import Store, open_store
-from tracker.store.official import entries_for
+from tracker.store.entries import entries_for
 from tracker.store.schema import player_names, players
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
