@@ -26,7 +26,7 @@ def test_history_bench_smoke() -> None:
 
 
 def test_cli_default_db_is_the_stores() -> None:
-    from tracker.cli.common import DEFAULT_DB
+    from tracker.cli.options import DEFAULT_DB
     from tracker.store import DEFAULT_DB as STORE_DEFAULT_DB
 
     assert DEFAULT_DB == STORE_DEFAULT_DB

@@ -19,7 +19,7 @@ from tracker.app.check import check_all, check_player
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import GameFact, RatingSource, game_facts
 from tracker.store import Store
-from tracker.store.official import add_entry, entries_for
+from tracker.store.entries import add_entry, entries_for
 from tracker.store.players import get_player
 from tracker.store.reading import (
     facts_of_players,

@@ -351,10 +351,10 @@ def test_one_rating_limit() -> None:
     from tracker import model
     from tracker.app import target
     from tracker.cli import calc
-    from tracker.importer import prepare
-    from tracker.store import official
+    from tracker.importer import tagvalues
+    from tracker.store import entries
     from tracker.store import reading as history
 
     assert model.MAX_RATING == 3999
-    for module in (calc, official, history, target, fidelists, prepare):
+    for module in (calc, entries, history, target, fidelists, tagvalues):
         assert module.MAX_RATING is model.MAX_RATING, module.__name__

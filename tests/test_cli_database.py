@@ -516,7 +516,8 @@ def test_read_only_mode_by_what_can_be_written(
 
 
 def test_only_the_commands_that_bring_facts_in_create_a_database() -> None:
-    # (store_for(create=True): passed by these two commands, not guessed from click's context)
+    # (store_for(create=True): passed by these commands, not guessed from click's context:
+    # import, and official import and fetch, which cli/fetch.py holds)
     import re
 
     from tests.conftest import REPO
@@ -525,4 +526,4 @@ def test_only_the_commands_that_bring_facts_in_create_a_database() -> None:
     for path in sorted((REPO / "tracker" / "cli").glob("*.py")):
         if re.search(r"store_for\([^)]*create=True", path.read_text(encoding="utf-8")):
             creating.add(path.stem)
-    assert creating == {"importing", "official"}
+    assert creating == {"importing", "official", "fetch"}

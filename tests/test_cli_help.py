@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, run_cli, subprocess_env
-from tracker.cli.common import help_text
+from tracker.cli.help import help_text
 
 # Renders the help of every command and group in one process, at the width of COLUMNS.
 _RENDER_ALL = """
@@ -319,7 +319,7 @@ def test_every_help_has_an_example_and_flags_show_no_value(
 
 
 def test_a_group_shows_the_first_example_of_each_command() -> None:
-    from tracker.cli.common import first_example, with_examples
+    from tracker.cli.help import first_example, with_examples
 
     assert first_example("Do it.\n\nExample: tracker a --x 1\n") == "tracker a --x 1"
     assert first_example("Do it.\n\nExamples:\n\n  tracker b\n\n  tracker c\n") == "tracker b"

@@ -16,7 +16,7 @@ import pytest
 import typer
 
 from tracker.cli import app, main
-from tracker.cli.common import ShownStream, shown, shown_console
+from tracker.cli.output import ShownStream, shown, shown_console
 from tracker.errors import BadInput, CtrlC
 
 

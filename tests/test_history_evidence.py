@@ -301,7 +301,7 @@ def test_explain_and_history_name_the_list_behind_k_and_the_inactive_flag(
         s = Season(store, birth_year=None, rated_games=100)
         t = s.tournament("Autumn Open", "2025-10-04", "2025-10-05")
         s.game(t, 1800, 1, own_elo=1800, date="2025-10-04")
-    from tracker.store.official import add_entry
+    from tracker.store.entries import add_entry
 
     with open_store(str(db)) as store:
         add_entry(

@@ -16,7 +16,7 @@ from tests.conftest import dump_db, run_cli
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 from tracker.store import open_store
-from tracker.store.official import entries_for
+from tracker.store.entries import entries_for
 from tracker.store.schema import player_names, players
 
 

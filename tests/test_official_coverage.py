@@ -23,8 +23,8 @@ from tracker.errors import BadInput
 from tracker.identity.names import given_fit, name_fit, name_forms
 from tracker.model import ListKind, ListStatus, Period, RatingList
 from tracker.store import Store, open_store
+from tracker.store.entries import entries_for
 from tracker.store.lists import NameIndex, Unmatched, list_ratings, lists_imported, unchecked
-from tracker.store.official import entries_for
 from tracker.store.players import merge, record_facts, resolve_player, set_facts
 from tracker.store.schema import games, official_checked, official_lists, players
 

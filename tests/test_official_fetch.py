@@ -51,7 +51,7 @@ from tracker.app.fetch import (
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 from tracker.store import Store, open_store
-from tracker.store.official import entries_for
+from tracker.store.entries import entries_for
 from tracker.store.schema import player_names, players
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
@@ -272,11 +272,11 @@ def test_file_names_are_fides() -> None:
 
 
 def test_the_command_line_default_is_the_adapters() -> None:
-    from tracker.cli import official
+    from tracker.cli import fetch as command
     from tracker.lists import fetch
 
-    assert official.FIDE_DOWNLOADS == fetch.FIDE_DOWNLOADS
-    assert official.CACHE_ENV == fetch.CACHE_ENV
+    assert command.FIDE_DOWNLOADS == fetch.FIDE_DOWNLOADS
+    assert command.CACHE_ENV == fetch.CACHE_ENV
 
 
 def test_the_cache_is_the_users(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ from tracker.errors import BadInput, NotFound
 from tracker.lists import ListRating, ListRow
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.store import Store
-from tracker.store.official import add_entry, entries_for, import_entries, remove_entry
+from tracker.store.entries import add_entry, entries_for, remove_entry
+from tracker.store.official import import_entries
 from tracker.store.schema import official_ratings, player_names, players
 
 pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)

@@ -16,7 +16,7 @@ from tracker.check import DIFFERS, CheckReport, CheckRow, GamesCount, GamesStep,
 from tracker.model import OfficialEntry, PlayerRef, RatingList
 from tracker.periods import Replay, ReplayInputs
 from tracker.store import Store, open_store
-from tracker.store.official import entries_for
+from tracker.store.entries import entries_for
 from tracker.store.players import get_player
 from tracker.store.reading import (
     facts_of_players,

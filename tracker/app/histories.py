@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from tracker.model import ListKind, ListStatus, OfficialEntry, Period, PlayerRef, RatingList
 from tracker.periods import GameFact, PlayerInfo, Replay, ReplayInputs, TournamentFact, replay
 from tracker.store import Store
+from tracker.store.entries import entries_for
 from tracker.store.lists import list_kinds, list_ratings
-from tracker.store.official import entries_for
 from tracker.store.players import get_player
 from tracker.store.reading import games_of, tournaments_of
 

@@ -29,15 +29,10 @@ from tracker.lists.sieve import NameSieve
 from tracker.lists.whole import WHOLE_FLOORS, kind_of, whole_floor
 from tracker.model import MAX_RATING, ListKind, ListRow, OfficialEntry, Period, RatingList
 from tracker.store import Store
+from tracker.store.entries import add_entry as store_add_entry
+from tracker.store.entries import entries_for, remove_entry
 from tracker.store.lists import Candidate, NameIndex, lists_imported, unchecked, unmatched_players
-from tracker.store.official import (
-    ImportSummary,
-    entries_for,
-    import_entries,
-    known_fide_ids,
-    remove_entry,
-)
-from tracker.store.official import add_entry as store_add_entry
+from tracker.store.official import ImportSummary, import_entries, known_fide_ids
 
 __all__ = [
     "Candidate",

@@ -17,17 +17,9 @@ from typer.core import TyperCommand
 from typer.main import get_command_name
 
 from tracker import __version__
-from tracker.cli.common import (
-    ClosedOutput,
-    Command,
-    Group,
-    Interruption,
-    WriteError,
-    help_text,
-    shown,
-    shown_streams,
-    with_examples,
-)
+from tracker.cli.help import help_text, with_examples
+from tracker.cli.options import Command, Group
+from tracker.cli.output import ClosedOutput, Interruption, WriteError, shown, shown_streams
 from tracker.errors import BadInput, CtrlC, TrackerError, by_ctrl_c
 
 DAMAGED_EXIT_CODE = 4
@@ -114,9 +106,9 @@ def _root(
 
 
 def _reflow_help(typer_app: typer.Typer) -> None:
-    """Every command's and group's help as text rich reflows (see common.help_text): set
+    """Every command's and group's help as text rich reflows (see help.help_text): set
     here once, after the modules registered their commands, for the docstrings and the
-    help= strings alike; and every command and group is of common.Command or Group."""
+    help= strings alike; and every command and group is of options.Command or Group."""
     for command in typer_app.registered_commands:
         doc = command.help if command.help is not None else inspect.getdoc(command.callback)
         command.help = help_text(doc)
@@ -251,7 +243,7 @@ def __getattr__(name: str) -> typer.Typer:
 
 def _one_line(message: str) -> str:
     """An error is one line: line breaks inside it (a name typed with one) are shown as \\n,
-    and every other control character escaped (common.shown)."""
+    and every other control character escaped (output.shown)."""
     return shown(message)
 
 
@@ -272,7 +264,7 @@ def console() -> None:
 def main() -> None:
     """Console entry point: run the app, turning every error into one line on stderr; every
     text written to stdout and stderr meanwhile shows control characters escaped (a name
-    that would retitle the terminal or clear it: common.ShownStream)."""
+    that would retitle the terminal or clear it: output.ShownStream)."""
     with shown_streams():
         _main()
 

@@ -9,16 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import (
-    LIST_CHOICES,
-    Format,
-    FormatOption,
-    emit_csv,
-    emit_json,
-    in_years,
-    out,
-    print_table,
-)
+from tracker.cli.options import LIST_CHOICES, Format, FormatOption, in_years
+from tracker.cli.output import emit_csv, emit_json, out, print_table
 from tracker.errors import BadInput
 from tracker.model import (
     MAX_RATING as MAX_RATING,  # calc's limit (the rules: tracker.app.calc)

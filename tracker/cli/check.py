@@ -8,22 +8,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.cli.common import (
+from tracker.cli.options import (
     DEFAULT_DB,
     LIST_CHOICES,
-    ClosedOutput,
     DbOption,
     Format,
     FormatOption,
     PlayerArg,
-    echo_lines,
-    emit_csv,
-    emit_json,
-    err,
-    out,
-    print_table,
     store_for,
 )
+from tracker.cli.output import ClosedOutput, echo_lines, emit_csv, emit_json, err, out, print_table
 from tracker.cli.target import target
 from tracker.errors import BadInput, NotFound
 from tracker.model import RatingList

@@ -9,13 +9,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.cli.common import (
+from tracker.cli.options import (
     DEFAULT_DB,
     LIST_CHOICES,
     DbOption,
     ForceOption,
     Format,
     FormatOption,
+    store_for,
+    today,
+)
+from tracker.cli.output import (
     echo_lines,
     emit_csv,
     emit_json,
@@ -23,15 +27,19 @@ from tracker.cli.common import (
     out,
     output_file,
     print_table,
-    store_for,
-    today,
     wrote,
 )
 from tracker.errors import BadInput
 from tracker.model import RatingList
 
 if TYPE_CHECKING:
+    import datetime as dt
+
     from rich.progress import Progress
+
+    from tracker.app.club import ClubList
+    from tracker.app.outputs import Output
+    from tracker.reports.club import Order
 
 
 def register(app: typer.Typer) -> None:
@@ -53,54 +61,63 @@ def _progress() -> Progress:
     )
 
 
+# The options of `club`, in the order --help shows them.
+ListOption = Annotated[
+    str,
+    typer.Option("--list", "-l", metavar=LIST_CHOICES, help="The rating list."),
+]
+FedOption = Annotated[
+    str | None,
+    typer.Option(
+        "--fed",
+        metavar="FED",
+        help="Only the tracked players of this federation (its three-letter code, as "
+        "FIDE's lists have it: CZE). The database has a player's federation when a FIDE "
+        "list import created the player (`official import --all`).",
+        show_default=False,
+    ),
+]
+IdsOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--ids",
+        metavar="FILE",
+        help="Instead, the players of the FIDE IDs of FILE: one a line, # starts a comment.",
+        show_default=False,
+    ),
+]
+SortOption = Annotated[
+    str,
+    typer.Option("--sort", metavar="name|change", help="Order of the players."),
+]
+HtmlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--html",
+        metavar="FILE",
+        help="Write the list as one self-contained HTML page (for the noticeboard: "
+        "sorted by name or by change at a click) instead of printing it.",
+        show_default=False,
+    ),
+]
+TitleOption = Annotated[
+    str | None,
+    typer.Option(
+        "--title",
+        help="The page's heading, with --html (your club's name).",
+        show_default=False,
+    ),
+]
+
+
 def club(
-    rating_list: Annotated[
-        str,
-        typer.Option("--list", "-l", metavar=LIST_CHOICES, help="The rating list."),
-    ] = "standard",
-    fed: Annotated[
-        str | None,
-        typer.Option(
-            "--fed",
-            metavar="FED",
-            help="Only the tracked players of this federation (its three-letter code, as "
-            "FIDE's lists have it: CZE). The database has a player's federation when a FIDE "
-            "list import created the player (`official import --all`).",
-            show_default=False,
-        ),
-    ] = None,
-    ids: Annotated[
-        Path | None,
-        typer.Option(
-            "--ids",
-            metavar="FILE",
-            help="Instead, the players of the FIDE IDs of FILE: one a line, # starts a comment.",
-            show_default=False,
-        ),
-    ] = None,
-    sort: Annotated[
-        str,
-        typer.Option("--sort", metavar="name|change", help="Order of the players."),
-    ] = "name",
+    rating_list: ListOption = "standard",
+    fed: FedOption = None,
+    ids: IdsOption = None,
+    sort: SortOption = "name",
     fmt: FormatOption = Format.table,
-    html: Annotated[
-        str | None,
-        typer.Option(
-            "--html",
-            metavar="FILE",
-            help="Write the list as one self-contained HTML page (for the noticeboard: "
-            "sorted by name or by change at a click) instead of printing it.",
-            show_default=False,
-        ),
-    ] = None,
-    title: Annotated[
-        str | None,
-        typer.Option(
-            "--title",
-            help="The page's heading, with --html (your club's name).",
-            show_default=False,
-        ),
-    ] = None,
+    html: HtmlOption = None,
+    title: TitleOption = None,
     force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -125,23 +142,9 @@ def club(
 
       tracker club --ids members.txt --html noticeboard.html --title "ŠK Brno"
     """
-    from tracker.app.club import club_list, read_ids
-    from tracker.reports.club import (
-        CLUB_COLUMNS,
-        Order,
-        club_json,
-        club_notes,
-        club_rows,
-        club_table,
-        club_title,
-        csv_rows,
-        left_out_line,
-    )
+    from tracker.app.club import read_ids
 
-    try:
-        order = Order(sort.strip().lower())
-    except ValueError:
-        raise BadInput(f"--sort {sort!r}: use name or change") from None
+    order = _order(sort)
     rl = RatingList.parse(rating_list)
     if fed is not None and ids is not None:
         raise BadInput("give --fed or --ids, not both")
@@ -151,30 +154,67 @@ def club(
         raise BadInput("--html writes the page: leave out --format")
     chosen_ids = read_ids(ids, str(ids)) if ids is not None else None
     page = output_file(html, db, force=force) if html is not None else None
+    found = _replayed(db, rl, fed, chosen_ids, None if ids is None else str(ids))
+    day = today()
+    if page is not None:
+        _write_page(page, found, day, order, title)
+    else:
+        _show(found, day, order, fmt)
+
+
+def _order(sort: str) -> Order:
+    """The --sort given, as an Order."""
+    from tracker.reports.club import Order
+
+    try:
+        return Order(sort.strip().lower())
+    except ValueError:
+        raise BadInput(f"--sort {sort!r}: use name or change") from None
+
+
+def _replayed(
+    db: str, rl: RatingList, fed: str | None, ids: list[int] | None, source: str | None
+) -> ClubList:
+    """The players of the club, each replayed (a progress bar on a terminal)."""
+    from tracker.app.club import club_list
+
     with store_for(db) as store, _progress() as bar:
         task = bar.add_task("replaying players", total=None)
 
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        found = club_list(
-            store,
-            rl,
-            federation=fed,
-            ids=chosen_ids,
-            source=None if ids is None else str(ids),
-            progress=advance,
-        )
-    day = today()
-    rows = club_rows(found, day, order)
-    if page is not None:
-        from tracker import __version__
-        from tracker.app.outputs import write_text
-        from tracker.reports.clubpage import club_page
+        return club_list(store, rl, federation=fed, ids=ids, source=source, progress=advance)
 
-        write_text(page, club_page(found, day, order, title=title, version=__version__))
-        wrote(page, f"wrote {page} ({len(rows):,} players)")
-        return
+
+def _write_page(
+    page: Output, found: ClubList, day: dt.date, order: Order, title: str | None
+) -> None:
+    """The club's list as an HTML page (--html)."""
+    from tracker import __version__
+    from tracker.app.outputs import write_text
+    from tracker.reports.club import club_rows
+    from tracker.reports.clubpage import club_page
+
+    rows = club_rows(found, day, order)
+    write_text(page, club_page(found, day, order, title=title, version=__version__))
+    wrote(page, f"wrote {page} ({len(rows):,} players)")
+
+
+def _show(found: ClubList, day: dt.date, order: Order, fmt: Format) -> None:
+    """The club's list on stdout: a table, CSV or JSON."""
+    from tracker.reports.club import (
+        CLUB_COLUMNS,
+        club_json,
+        club_notes,
+        club_rows,
+        club_table,
+        club_title,
+        csv_rows,
+        left_out_line,
+    )
+
+    rows = club_rows(found, day, order)
     if fmt is Format.json:
         emit_json(club_json(found, rows))
     elif fmt is Format.csv:

@@ -8,16 +8,8 @@ from typing import Annotated
 
 import typer
 
-from tracker.cli.common import (
-    DEFAULT_DB,
-    DbOption,
-    Format,
-    FormatOption,
-    emit_csv,
-    emit_json,
-    err,
-    out,
-)
+from tracker.cli.options import DEFAULT_DB, DbOption, Format, FormatOption
+from tracker.cli.output import emit_csv, emit_json, err, out
 from tracker.errors import TrackerError
 
 

@@ -50,7 +50,7 @@ def find_samples(given: Path | None) -> Path:
 
 
 def _say(text: str = "") -> None:
-    from tracker.cli.common import echo_lines
+    from tracker.cli.output import echo_lines
 
     echo_lines([text])  # (cut to the terminal's width)
 
@@ -144,7 +144,7 @@ def _outputs(db: str | None, output_dir: Path, folder: Path) -> tuple[str, Outpu
     --db that holds anything but the sample season is refused first, before anything is
     made, and never upgraded."""
     from tracker.app.database import open_database
-    from tracker.cli.common import output_file
+    from tracker.cli.output import output_file
 
     if db is not None and "://" not in db and Path(db).is_file():
         # Refused before anything is made (the output folder included), never upgraded.
@@ -232,7 +232,7 @@ def _show_history(hist: PlayerHistory, me: PlayerRef) -> None:
 
 def _show_next(hist: PlayerHistory, me: PlayerRef) -> None:
     """Step 4: the next list, as `tracker next` shows it."""
-    from tracker.cli.common import today
+    from tracker.cli.options import today
     from tracker.reports import next_lines, next_report
 
     _say()

@@ -7,20 +7,8 @@ from typing import Annotated
 
 import typer
 
-from tracker.cli.common import (
-    DEFAULT_DB,
-    LIST_CHOICES,
-    DbOption,
-    Format,
-    FormatOption,
-    echo_lines,
-    emit_csv,
-    emit_json,
-    err,
-    out,
-    print_table,
-    store_for,
-)
+from tracker.cli.options import DEFAULT_DB, LIST_CHOICES, DbOption, Format, FormatOption, store_for
+from tracker.cli.output import echo_lines, emit_csv, emit_json, err, out, print_table
 from tracker.model import RatingList
 
 TournamentArg = Annotated[

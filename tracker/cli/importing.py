@@ -7,13 +7,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import (
-    DEFAULT_DB,
-    LIST_CHOICES,
+from tracker.cli.options import DEFAULT_DB, LIST_CHOICES, DbOption, Format, FormatOption, store_for
+from tracker.cli.output import (
     ClosedOutput,
-    DbOption,
-    Format,
-    FormatOption,
     Interruption,
     echo_lines,
     emit_csv,
@@ -22,7 +18,6 @@ from tracker.cli.common import (
     out,
     print_table,
     shown,
-    store_for,
     unless_closed,
 )
 from tracker.cli.players import bigger_spellings, who

@@ -8,18 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tracker.cli.common import (
-    DEFAULT_DB,
-    DbOption,
-    Format,
-    FormatOption,
-    emit_csv,
-    emit_json,
-    err,
-    out,
-    print_table,
-    store_for,
-)
+from tracker.cli.options import DEFAULT_DB, DbOption, Format, FormatOption, store_for
+from tracker.cli.output import emit_csv, emit_json, err, out, print_table
 from tracker.errors import BadInput
 from tracker.model import PlayerRef, RatingList
 

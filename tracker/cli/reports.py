@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tracker.cli.common import (
+from tracker.cli.eventshow import event_show
+from tracker.cli.options import (
     DEFAULT_DB,
     LIST_CHOICES,
     DbOption,
@@ -16,18 +17,11 @@ from tracker.cli.common import (
     Format,
     FormatOption,
     PlayerArg,
-    echo_lines,
-    emit_csv,
-    emit_json,
-    out,
-    output_file,
     period_option,
-    print_table,
     store_for,
     today,
-    wrote,
 )
-from tracker.cli.eventshow import event_show
+from tracker.cli.output import echo_lines, emit_csv, emit_json, out, output_file, print_table, wrote
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 
@@ -364,11 +358,9 @@ def event_list(
 
     Example: tracker event list --format json
     """
-    from decimal import Decimal
-
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
-    from tracker.reports import EVENT_COLUMNS, event_rows, fmt_signed
+    from tracker.reports import EVENT_COLUMNS, event_rows
 
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
@@ -379,75 +371,86 @@ def event_list(
         emit_json(rows)
     elif fmt is Format.csv:
         emit_csv(EVENT_COLUMNS, rows)
-    else:
-        if not rows:
-            out.print(
-                f"No tournaments for {who.name}: import games with `tracker import`.", markup=False
-            )
-            return
-        headers = [
-            "Id",
-            "Tournament",
-            "Start",
-            "End",
-            "List",
-            "Period",
-            "Rated",
-            "Points",
-            "Rp",
-            "Change",
-            "Not counted",
-            "Override",
-        ]
-        cells = []
-        for r in rows:
-            marks = [
-                m
-                for m, on in (
-                    ("pinned", r["pinned"]),
-                    ("excluded", r["excluded"]),
-                    (f"Ro {r['ro']}", r["ro"] is not None),
-                )
-                if on
-            ]
-            change = r["change_exact"]
-            cells.append(
-                [
-                    str(r["id"]),
-                    r["name"],
-                    r["start"] or "?",
-                    r["end"] or "?",
-                    r["list"] + ("*" if r["list_assumed"] else ""),
-                    (r["period"] or "none") + ("*" if r["period_assumed"] else ""),
-                    str(r["games"]),
-                    _points(r["points"]) if r["games"] else "",
-                    "" if r["performance"] is None else str(r["performance"]),
-                    "" if change is None else fmt_signed(Decimal(change)),
-                    str(r["not_counted"] or ""),
-                    ", ".join(marks),
-                ]
-            )
-        print_table(
-            headers,
-            cells,
-            {0, 6, 7, 8, 9, 10},
-            title=f"{who.name}: tournaments",
-            optional=(3, 8, 10, 9),  # End, Rp, Not counted, Change
-            wrap=1,  # the tournament's name
+    elif not rows:
+        out.print(
+            f"No tournaments for {who.name}: import games with `tracker import`.", markup=False
         )
-        said = []
-        if any(r["list_assumed"] for r in rows):
-            said.append(
-                "List*: assumed (no time control: the event's name, else standard); "
-                "`tracker event set ID --list LIST` corrects it."
-            )
-        if any(r["period_assumed"] for r in rows):
-            said.append(
-                "Period*: by the closing date, assumed (it ended days before the list before: "
-                "FIDE may have rated it there); `tracker event set ID --period YYYY-MM` pins it."
-            )
-        if said:
-            echo_lines(["", *said])
+    else:
+        _event_table(who.name, rows)
+
+
+EVENT_HEADERS = [
+    "Id",
+    "Tournament",
+    "Start",
+    "End",
+    "List",
+    "Period",
+    "Rated",
+    "Points",
+    "Rp",
+    "Change",
+    "Not counted",
+    "Override",
+]
+"""The columns of `event list`'s table."""
+
+
+def _event_table(name: str, rows: list[dict[str, Any]]) -> None:
+    """`event list`'s table of the player `name`'s tournaments, and what its marks mean."""
+    print_table(
+        EVENT_HEADERS,
+        [_event_cells(r) for r in rows],
+        {0, 6, 7, 8, 9, 10},
+        title=f"{name}: tournaments",
+        optional=(3, 8, 10, 9),  # End, Rp, Not counted, Change
+        wrap=1,  # the tournament's name
+    )
+    said = []
+    if any(r["list_assumed"] for r in rows):
+        said.append(
+            "List*: assumed (no time control: the event's name, else standard); "
+            "`tracker event set ID --list LIST` corrects it."
+        )
+    if any(r["period_assumed"] for r in rows):
+        said.append(
+            "Period*: by the closing date, assumed (it ended days before the list before: "
+            "FIDE may have rated it there); `tracker event set ID --period YYYY-MM` pins it."
+        )
+    if said:
+        echo_lines(["", *said])
+
+
+def _event_cells(r: dict[str, Any]) -> list[str]:
+    """A tournament's row of `event list`'s table."""
+    from decimal import Decimal
+
+    from tracker.reports import fmt_signed
+
+    marks = [
+        m
+        for m, on in (
+            ("pinned", r["pinned"]),
+            ("excluded", r["excluded"]),
+            (f"Ro {r['ro']}", r["ro"] is not None),
+        )
+        if on
+    ]
+    change = r["change_exact"]
+    return [
+        str(r["id"]),
+        r["name"],
+        r["start"] or "?",
+        r["end"] or "?",
+        r["list"] + ("*" if r["list_assumed"] else ""),
+        (r["period"] or "none") + ("*" if r["period_assumed"] else ""),
+        str(r["games"]),
+        _points(r["points"]) if r["games"] else "",
+        "" if r["performance"] is None else str(r["performance"]),
+        "" if change is None else fmt_signed(Decimal(change)),
+        str(r["not_counted"] or ""),
+        ", ".join(marks),
+    ]
 
 
 def _points(value: int | float) -> str:

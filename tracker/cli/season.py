@@ -7,15 +7,8 @@ from typing import Annotated
 
 import typer
 
-from tracker.cli.common import (
-    DEFAULT_DB,
-    LIST_CHOICES,
-    DbOption,
-    ForceOption,
-    output_file,
-    store_for,
-    wrote,
-)
+from tracker.cli.options import DEFAULT_DB, LIST_CHOICES, DbOption, ForceOption, store_for
+from tracker.cli.output import output_file, wrote
 from tracker.errors import BadInput
 from tracker.model import RatingList
 

@@ -9,22 +9,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.cli.common import (
+from tracker.cli.options import (
     DEFAULT_DB,
     LIST_CHOICES,
     DbOption,
     Format,
     FormatOption,
     PlayerArg,
-    echo_lines,
-    emit_csv,
-    emit_json,
-    err,
     in_years,
     period_option,
-    print_table,
     store_for,
 )
+from tracker.cli.output import echo_lines, emit_csv, emit_json, err, print_table
 from tracker.errors import BadInput
 from tracker.model import RatingList
 

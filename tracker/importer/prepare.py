@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
 from hashlib import sha256
 from typing import Any
 
@@ -17,11 +16,21 @@ from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NOTHING, NameSignals, name_kind, name_signals
 from tracker.fide.timecontrol import classify_time_control
 from tracker.identity.names import normalize_name
+from tracker.importer.tagvalues import (
+    TIME_CONTROL,
+    date_warning,
+    elo_warning,
+    no_rating,
+    not_rated_reason,
+    parse_date,
+    parse_elo,
+    parse_fide_id,
+    parse_title,
+    skipped_by_moves_end,
+    skipped_same_player,
+)
 from tracker.model import (
-    LAST_DATE,
-    MAX_RATING,
     RESULTS,
-    NotRated,
     PreparedGame,
     RatingList,
     RawGame,
@@ -29,24 +38,6 @@ from tracker.model import (
 )
 
 _CACHE_LIMIT = 50_000  # entries per memo dict before it is emptied (bounds memory)
-
-# The reasons the tags give that a game does not count for rating (tracker.model.NotRated),
-# as the plain strings a PreparedGame carries (a worker sends them with marshal).
-_ONLINE, _VARIANT, _SETUP, _UNFINISHED, _FORFEIT, _NO_MOVES, _TIME_CONTROL, _UNRATED = (
-    r.value
-    for r in (
-        NotRated.ONLINE,
-        NotRated.VARIANT,
-        NotRated.SETUP,
-        NotRated.UNFINISHED,
-        NotRated.FORFEIT,
-        NotRated.NO_MOVES,
-        NotRated.TIME_CONTROL,
-        NotRated.UNRATED_OPPONENT,
-    )
-)
-STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "classical", "regular"})
-START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # Online platforms write their own ratings in the Elo tags: those games never enter a FIDE
 # history. Recognized by Site/Event, or by tags only these platforms write.
@@ -124,7 +115,7 @@ class Preparer:
         self._named_rounds: dict[tuple[str, str], tuple[str, bool, str | None]] = {}
         self._online_events: dict[str, bool] = {}
         self._players: dict[str | None, tuple[str, str]] = {}
-        self._contexts: dict[tuple[str | None, ...], tuple[Any, ...]] = {}
+        self._contexts: dict[tuple[str | None, ...], tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
         self._elos: dict[str | None, tuple[int | None, str | None, bool]] = {}
         self._places: dict[tuple[str | None, str | None], tuple[Any, ...]] = {}
         self._days: dict[tuple[str | None, str | None], tuple[Any, ...]] = {}
@@ -150,7 +141,7 @@ class Preparer:
     def _date(self, tag: str) -> tuple[str | None, dt.date | None]:
         found = self._dates.get(tag)
         if found is None:
-            found = _parse_date(tag)
+            found = parse_date(tag)
             if len(self._dates) > _CACHE_LIMIT:
                 self._dates.clear()
             self._dates[tag] = found
@@ -202,7 +193,7 @@ class Preparer:
                 found = self._tc[key] = classify_list(tc, day, max_elo)
             lst, outside = found
             if lst is not None:
-                return lst, False, _TIME_CONTROL if outside else None
+                return lst, False, TIME_CONTROL if outside else None
         value, assumed, reason = self._named(event, round_)
         return RatingList(value), assumed, reason
 
@@ -240,15 +231,16 @@ class Preparer:
 
     def _context(
         self, key: tuple[str | None, str | None, str | None, str | None]
-    ) -> tuple[Any, ...]:
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """What the Event, Site, Date and EventDate tags give (the same for every game of a
-        tournament): event, site, event_norm, online, site key (`_place`), then date tag,
-        ISO date, day, event date, start and what is wrong with the dates (None: nothing)
+        tournament): (event, site, event_norm, online, site key) (`_place`), and (date tag,
+        ISO date, day, event date, start, what is wrong with the dates: None for nothing)
         (`_dates_of`); each part cached on its own (the rounds of a tournament have other
         dates, its games one event and site)."""
         event_tag, site_tag, date_tag, event_date = key
-        found = (self._places.get((event_tag, site_tag)) or self._place(event_tag, site_tag)) + (
-            self._days.get((date_tag, event_date)) or self._dates_of(date_tag, event_date)
+        found = (
+            self._places.get((event_tag, site_tag)) or self._place(event_tag, site_tag),
+            self._days.get((date_tag, event_date)) or self._dates_of(date_tag, event_date),
         )
         cache = self._contexts
         if len(cache) > _CACHE_LIMIT:
@@ -277,11 +269,11 @@ class Preparer:
             iso, day = self._dates.get(date_tag) or self._date(date_tag)
         else:
             iso = day = None
-        warning = _date_warning("Date", date_tag, day, self._after_today)
+        warning = date_warning("Date", date_tag, day, self._after_today)
         if event_date:
             event_tag = event_date
             event_date, start = self._dates.get(event_date) or self._date(event_date)
-            warning = warning or _date_warning("EventDate", event_tag, start, self._after_today)
+            warning = warning or date_warning("EventDate", event_tag, start, self._after_today)
         else:  # missing or empty ([EventDate ""]): no tournament start
             event_date = start = None
         # Per-game rules switch on the tournament start (spec section 2): the time-control
@@ -310,12 +302,12 @@ class Preparer:
         cache = self._elos
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-        elo = _elo(tag)
+        elo = parse_elo(tag)
         found: tuple[int | None, str | None, bool]
         if elo is not None:
             found = (elo, None if tag == str(elo) else tag, False)
         else:
-            found = (None, tag, bool(tag) and not _no_rating(tag or ""))
+            found = (None, tag, bool(tag) and not no_rating(tag or ""))
         cache[tag] = found
         return found
 
@@ -346,8 +338,11 @@ class Preparer:
         line: int,
         moves_end: str | None = None,
     ) -> PreparedGame | Skipped:
-        """`prepare` from a RawGame's parts, as the import's hot loop
-        (tracker.importer.batches) calls it."""
+        """`prepare` from a RawGame's parts, as the import's hot loop (tracker.importer.batches)
+        calls it: the players and the result (checked here: a step of their own cost 3% of
+        the preparer, bench/prepare_bench.py), the tournament (`_context`), the rare tags
+        (`_rare`), the ratings (`_ratings`), the list (`_list`, `_list_by_names`), whether
+        the game counts for rating (tagvalues.not_rated_reason)."""
         get = tags.get
         players = self._players
         wtag = get("White")
@@ -360,29 +355,19 @@ class Preparer:
             if skipped is not None:
                 return skipped
         if moves_end is not None and moves_end != result:
-            return _moves_end_skipped(moves_end, result, has_moves)
+            return skipped_by_moves_end(moves_end, result, has_moves)
         wfide = get("WhiteFideId")
         bfide = get("BlackFideId")
-        wid = _fide(wfide) if wfide else None
-        bid = _fide(bfide) if bfide else None
+        wid = parse_fide_id(wfide) if wfide else None
+        bid = parse_fide_id(bfide) if bfide else None
         if wnorm == bnorm or (wid is not None and wid == bid):
-            return _same_player(white)
+            return skipped_same_player(white)
         key = (get("Event"), get("Site"), get("Date"), get("EventDate"))
-        (
-            event,
-            site,
-            event_norm,
-            online,
-            site_key,
-            date_tag,
-            iso,
-            day,
-            event_date,
-            start,
-            date_warning,
-        ) = self._contexts.get(key) or self._context(key)
-        if date_warning is not None:
-            self.warnings.append(f"{line}: {date_warning}")
+        place, dates = self._contexts.get(key) or self._context(key)
+        event, site, event_norm, online, site_key = place
+        date_tag, iso, day, event_date, start, dates_warning = dates
+        if dates_warning is not None:
+            self.warnings.append(f"{line}: {dates_warning}")
         round_ = get("Round")
         if round_ is not None:
             round_ = round_.strip()
@@ -392,69 +377,24 @@ class Preparer:
             variant = fen = ""
             setup = termination = wtitle = btitle = None
         else:
-            if not online and (
-                "WhiteRatingDiff" in tags
-                or "WhiteRD" in tags
-                or "BlackRatingDiff" in tags
-                or "BlackRD" in tags
-            ):
-                online, site_key = True, self._site(event, site, force=True)[1]
-            variant = (get("Variant") or "").strip()
-            fen = (get("FEN") or "").strip()
-            setup = get("SetUp")
-            termination = get("Termination")
-            wtitle = get("WhiteTitle")
-            btitle = get("BlackTitle")
+            online, site_key, variant, fen, setup, termination, wtitle, btitle = self._rare(
+                tags, online, event, site, site_key
+            )
         if online:  # the platform's ratings: the tags kept as written
             welo = belo = None
             wstored, bstored = welo_tag, belo_tag
         else:
-            elos = self._elos
-            welo, wstored, warn = elos.get(welo_tag) or self._elo_of(welo_tag)
-            if warn:
-                self.warnings.append(f"{line}: {_elo_warning('White', welo_tag or '')}")
-            belo, bstored, warn = elos.get(belo_tag) or self._elo_of(belo_tag)
-            if warn:
-                self.warnings.append(f"{line}: {_elo_warning('Black', belo_tag or '')}")
-        tc = get("TimeControl")
-        if tc is not None:
-            tc = tc.strip() or None
+            welo, wstored, belo, bstored = self._ratings(welo_tag, belo_tag, line)
+        tc = (get("TimeControl") or "").strip() or None
+        higher = welo if (belo is None or (welo is not None and welo > belo)) else belo
         if tc is None:  # the list depends on the event and round names only
-            lst, assumed, tc_reason = self._no_tc.get(event) or self._no_tc_list(event)
-            if (
-                round_
-                and (self._round_signals.get(round_) or self._signals(self._round_signals, round_))
-                is not NOTHING
-            ):
-                lst, assumed, tc_reason = self._with_round(event, round_)
-            sig = self._event_signals.get(event) or self._signals(self._event_signals, event)
-            if sig.time_control and tc_reason is None and lst == "standard":
-                # a time of 60 minutes or more in the name ("Champions Showdown 60m"): the
-                # players' ratings say standard or not rated, as for a TimeControl tag
-                higher = welo if (belo is None or (welo is not None and welo > belo)) else belo
-                by_tc, _, tc_reason = self._list(sig.time_control, start, higher, event)
-                lst = by_tc.value
+            lst, assumed, tc_reason = self._list_by_names(event, round_, start, higher)
         else:
-            by_tc, assumed, tc_reason = self._list(
-                tc,
-                start,
-                (welo if (belo is None or (welo is not None and welo > belo)) else belo),
-                event,
-                round_,
-            )
+            by_tc, assumed, tc_reason = self._list(tc, start, higher, event, round_)
             lst = by_tc.value
-        if (
-            online
-            or variant
-            or fen
-            or setup
-            or result == "*"
-            or termination
-            or not has_moves
-            or tc_reason
-            or welo is None
-        ):
-            reason = _not_rated_reason(
+        maybe_unrated = online or variant or fen or setup or termination or not has_moves
+        if maybe_unrated or result == "*" or tc_reason or welo is None:
+            reason = not_rated_reason(
                 online,
                 variant,
                 fen,
@@ -495,8 +435,8 @@ class Preparer:
             black_elo=belo,
             white_elo_tag=wstored,
             black_elo_tag=bstored,
-            white_title=_title(wtitle) if wtitle else None,
-            black_title=_title(btitle) if btitle else None,
+            white_title=parse_title(wtitle) if wtitle else None,
+            black_title=parse_title(btitle) if btitle else None,
             time_control=tc,
             termination=termination,
             variant=variant or None,
@@ -506,6 +446,65 @@ class Preparer:
             rated=reason is None,
             not_rated_reason=reason,
         )
+
+    def _rare(
+        self, tags: dict[str, str], online: bool, event: str, site: str, site_key: str
+    ) -> tuple[bool, str, str, str, str | None, str | None, str | None, str | None]:
+        """What the tags most games lack (_RARE) say, of a game that has one: (online, the
+        site key, Variant, FEN, SetUp, Termination, WhiteTitle, BlackTitle); a platform's
+        rating tags (WhiteRatingDiff, WhiteRD...) make the game online."""
+        get = tags.get
+        if not online and (
+            "WhiteRatingDiff" in tags
+            or "WhiteRD" in tags
+            or "BlackRatingDiff" in tags
+            or "BlackRD" in tags
+        ):
+            online, site_key = True, self._site(event, site, force=True)[1]
+        return (
+            online,
+            site_key,
+            (get("Variant") or "").strip(),
+            (get("FEN") or "").strip(),
+            get("SetUp"),
+            get("Termination"),
+            get("WhiteTitle"),
+            get("BlackTitle"),
+        )
+
+    def _ratings(
+        self, welo_tag: str | None, belo_tag: str | None, line: int
+    ) -> tuple[int | None, str | None, int | None, str | None]:
+        """(White's rating, its Elo tag as the row stores it, Black's, theirs) of a game
+        over the board; a tag that is no rating is a warning."""
+        elos = self._elos
+        welo, wstored, warn = elos.get(welo_tag) or self._elo_of(welo_tag)
+        if warn:
+            self.warnings.append(f"{line}: {elo_warning('White', welo_tag or '')}")
+        belo, bstored, warn = elos.get(belo_tag) or self._elo_of(belo_tag)
+        if warn:
+            self.warnings.append(f"{line}: {elo_warning('Black', belo_tag or '')}")
+        return welo, wstored, belo, bstored
+
+    def _list_by_names(
+        self, event: str, round_: str | None, start: dt.date | None, higher: int | None
+    ) -> tuple[str, bool, str | None]:
+        """(list, assumed, why not rated) of a game without a TimeControl tag: what its
+        event and round names say; a time of 60 minutes or more in the event's name
+        ("Champions Showdown 60m") is read as a TimeControl tag would be, with the `higher`
+        of the players' ratings (standard, or not rated)."""
+        lst, assumed, tc_reason = self._no_tc.get(event) or self._no_tc_list(event)
+        if (
+            round_
+            and (self._round_signals.get(round_) or self._signals(self._round_signals, round_))
+            is not NOTHING
+        ):
+            lst, assumed, tc_reason = self._with_round(event, round_)
+        sig = self._event_signals.get(event) or self._signals(self._event_signals, event)
+        if sig.time_control and tc_reason is None and lst == "standard":
+            by_tc, _, tc_reason = self._list(sig.time_control, start, higher, event)
+            lst = by_tc.value
+        return lst, assumed, tc_reason
 
     def _no_tc_list(self, event: str) -> tuple[str, bool, str | None]:
         cache = self._no_tc
@@ -555,163 +554,3 @@ _RARE = frozenset(
 )
 
 _NO_NAME = frozenset({"", "?", "-"})
-
-
-def _moves_end_skipped(moves_end: str, result: str, has_moves: bool) -> Skipped:
-    """A game whose movetext does not end with its result (`RawGame.moves_end`) is not
-    stored: cut short (a file cut in the middle of a game), its result is the tag's word
-    alone, and the complete game, imported later, is then stored once (its moves, and so
-    its identity, differ from the cut copy's); two results are two answers."""
-    if moves_end:
-        return Skipped(
-            f"the moves end in {moves_end}, the Result tag says {result}: game skipped "
-            "(correct the one that is wrong)"
-        )
-    if has_moves:
-        return Skipped(
-            f"the moves stop before the result (no {result} after them: the file cut short, "
-            "or a { comment never closed?): game skipped"
-        )
-    return Skipped(
-        f"no moves and no result after the tags (no {result}: is the file cut short?): game skipped"
-    )
-
-
-def _same_player(white: str) -> Skipped:
-    return Skipped(f"White and Black are the same player ({white}): game skipped")
-
-
-def _calendar_date(tag: str) -> dt.date | None:
-    """`2024.03.15` (or 2024-03-15, 2024/03/15) as a date; None for a partial or invalid
-    one."""
-    t = tag.strip()
-    if len(t) == 10 and t[4] in ".-/" and t[7] == t[4]:
-        y, m, d = t[:4], t[5:7], t[8:]
-        if y.isdigit() and m.isdigit() and d.isdigit() and y.isascii():
-            try:
-                return dt.date(int(y), int(m), int(d))
-            except ValueError:
-                return None
-    return None
-
-
-def _parse_date(tag: str) -> tuple[str | None, dt.date | None]:
-    """`2024.03.15` -> ("2024-03-15", date); partial or invalid dates, and dates after
-    LAST_DATE (the game keeps its date tag, not the date) -> (None, None)."""
-    day = _calendar_date(tag)
-    if day is None or day > LAST_DATE:
-        return None, None
-    return day.isoformat(), day
-
-
-_FULL_DATE_RE = re.compile(r"\d{4}([.\-/])\d{2}\1\d{2}")
-
-
-def _date_warning(
-    name: str, tag: str | None, day: dt.date | None, after_today: Callable[[dt.date], bool]
-) -> str | None:
-    """What is wrong with a Date/EventDate tag that gives `day`: a whole date that is not in
-    the calendar or is after LAST_DATE, or one after today (`after_today`); None for a good
-    date or a partial one (`2024.??.??`)."""
-    if not tag:
-        return None
-    if day is None:
-        if _FULL_DATE_RE.fullmatch(tag.strip()):
-            if _calendar_date(tag) is not None:  # past LAST_DATE
-                return (
-                    f"{name} {tag.strip()!r} is after {LAST_DATE.isoformat()}, the last "
-                    "date the tracker rates: the game is stored without it (in no "
-                    "period); check the file"
-                )
-            return f"{name} {tag.strip()!r} is not a calendar date: the game is stored without it"
-        return None
-    if after_today(day):
-        return f"{name} {tag.strip()!r} is after today: check the file"
-    return None
-
-
-def _no_rating(tag: str) -> bool:
-    """An Elo tag that says "no rating" ("", "-", "?", "0", "0000"), not a bad value."""
-    t = tag.strip()
-    return t in _UNRATED_TAGS or (t.isascii() and t.isdigit() and int(t) == 0)
-
-
-def _elo_warning(side: str, tag: str) -> str:
-    return (
-        f"{side}Elo {tag.strip()!r} is not a rating (a whole number from 1 to {MAX_RATING}): "
-        f"the game is stored without {side}'s rating"
-    )
-
-
-def _elo(tag: str | None) -> int | None:
-    """An Elo tag as a rating: None for "", "-", "0", "?", "abc", "2690:2222"..."""
-    if not tag:
-        return None
-    t = tag.strip()
-    if t.isascii() and t.isdigit():
-        value = int(t)
-        if 0 < value <= MAX_RATING:
-            return value
-    return None
-
-
-def _fide(tag: str | None) -> int | None:
-    if not tag:
-        return None
-    t = tag.strip()
-    if t.isascii() and t.isdigit():
-        value = int(t)
-        if 0 < value < 2**62:
-            return value
-    return None
-
-
-def _title(tag: str | None) -> str | None:
-    if tag is None:
-        return None
-    t = tag.strip()
-    return t[:8] if t and t not in ("-", "?") else None
-
-
-_UNRATED_TAGS = frozenset({"", "-", "0", "?"})
-
-
-def _not_rated_reason(
-    online: bool,
-    variant: str,
-    fen: str,
-    setup: str,
-    result: str,
-    termination: str | None,
-    has_moves: bool,
-    tc_reason: str | None,
-    welo_tag: str | None,
-    belo_tag: str | None,
-    welo: int | None,
-    belo: int | None,
-) -> str | None:
-    if online:
-        return _ONLINE
-    if variant.lower() not in STANDARD_VARIANTS:
-        return _VARIANT
-    if (setup == "1" or fen) and fen != START_FEN:
-        return _SETUP
-    if result == "*":
-        return _UNFINISHED
-    if termination and "forfeit" in termination.lower():
-        return _FORFEIT
-    if not has_moves:
-        return _NO_MOVES
-    if tc_reason:  # time-control, or what the event or round name says (not rated by name)
-        return tc_reason
-    if (
-        welo is None
-        and belo is None
-        and welo_tag is not None
-        and belo_tag is not None
-        and welo_tag.strip() in _UNRATED_TAGS
-        and belo_tag.strip() in _UNRATED_TAGS
-    ):
-        # Both Elo tags say "unrated": the game counts for neither side.
-        return _UNRATED
-    return None

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from tracker.app.event_show import EventPlayer, EventShow, EventStatus
+from tracker.app.event_show import EventPlayer, EventShow, EventStatus, GameNotCounted
 from tracker.reports.event import (
     TABLE_HEADERS,
     TABLE_RIGHT,
@@ -130,19 +130,47 @@ def event_page(ev: EventShow, *, version: str = "") -> str:
     change, the crosstable, the unrated players' way to a first rating, the games not
     counted and the assumptions. No network, script or font: inline CSS only; every text
     from the database escaped."""
-    t = ev.tournament
     players = ordered(ev)
     place = ranks(ev)
-    rated = [p for p in players if p.status is EventStatus.RATED]
     firsts = [p for p in players if p.first is not None]
+    parts = [_head(ev, players, firsts), *_standings(ev, players)]
+    cross = _crosstable(ev, players)
+    if cross:
+        parts.append("<h2>Crosstable</h2>")
+        parts.append(
+            '<p class="muted">No.: the row of the standings. Each round: the opponent\'s '
+            "No., w or b for the colour, and the result; a game that did not count is "
+            "struck through.</p>"
+        )
+        parts.append(cross)
+    if firsts:
+        parts += _toward_first(firsts, place)
+    skipped = [(p, n) for p in players for n in p.not_counted]
+    if skipped:
+        parts += _not_counted(skipped, place)
+    made = f"tracker {version}" if version else "tracker"
+    parts.append(
+        f"<footer>Made by {esc(made)} from the games and official ratings in its database. "
+        "Each player is rated as <code>tracker explain</code> rates them: Ro from the list in "
+        "force at the start (else the player's own Elo tag), K from the player's facts and "
+        "history, the 400-point cap of the edition in force. What FIDE publishes is the "
+        "rating that counts.</footer></body></html>\n"
+    )
+    return "".join(parts)
+
+
+def _head(ev: EventShow, players: list[EventPlayer], firsts: list[EventPlayer]) -> str:
+    """The page's head, its title and the key figures."""
+    t = ev.tournament
+    rated = [p for p in players if p.status is EventStatus.RATED]
     gains = sum((p.change_exact or Decimal(0) for p in rated), Decimal(0))
-    parts = [
+    return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(t.name)}: FIDE rating report</title><style>{PAGE_CSS}</style></head>"
         f"<body><header><h1>{esc(t.name)}</h1>"
         f'<p class="muted">{esc(event_title(ev))} · each player rated by FIDE\'s rules, '
-        "replayed from the games</p></header>",
+        "replayed from the games</p></header>"
         '<div class="key">'
         f"<div>Players<b>{len(players)}</b></div>"
         f"<div>Rated<b>{len(rated)}</b></div>"
@@ -151,9 +179,13 @@ def event_page(ev: EventShow, *, version: str = "") -> str:
         f'<span class="muted">on the {esc(ev.rating_list)} list</span></div>'
         f"<div>Sum of K x (W - We)<b>{esc(fmt_signed(gains) or '0.00')}</b>"
         '<span class="muted">of the rated players</span></div>'
-        "</div>",
-        "<h2>Each player's change</h2>",
-    ]
+        "</div>"
+    )
+
+
+def _standings(ev: EventShow, players: list[EventPlayer]) -> list[str]:
+    """Each player's change: the standings, and the notes under them."""
+    parts = ["<h2>Each player's change</h2>"]
     cells = event_table(ev)
     headers = [*TABLE_HEADERS[:9], "K x (W - We)", *TABLE_HEADERS[10:]]
     classes = [["" for _ in headers] for _ in players]
@@ -165,74 +197,65 @@ def event_page(ev: EventShow, *, version: str = "") -> str:
         _html_table(headers, cells, numeric=TABLE_RIGHT, cls="standings", cell_classes=classes)
     )
     parts += [f'<p class="note">{prose(x)}</p>' for x in event_notes(ev)]
-    cross = _crosstable(ev, players)
-    if cross:
-        parts.append("<h2>Crosstable</h2>")
-        parts.append(
-            '<p class="muted">No.: the row of the standings. Each round: the opponent\'s '
-            "No., w or b for the colour, and the result; a game that did not count is "
-            "struck through.</p>"
-        )
-        parts.append(cross)
-    if firsts:
-        parts.append("<h2>Toward a first rating</h2>")
-        rows = []
-        for p in firsts:
-            f = p.first
-            assert f is not None
-            rows.append(
-                [
-                    str(place[p.player.id]),
-                    p.player.name,
-                    str(f.games),
-                    fmt_points(f.points),
-                    str(f.needed),
-                    "" if f.rating is None else str(f.rating),
-                    first_text(f),
-                ]
-            )
-        parts.append(
-            _html_table(
-                ["#", "Player", "Games", "Pts", "Needed", "First rating", "So far"],
-                rows,
-                numeric=(0, 2, 3, 4, 5),
-            )
-        )
-        edition = firsts[0].first
-        assert edition is not None
-        parts.append(
-            f'<p class="note">Games against rated opponents in the {edition.window_months} '
-            "months before the list, under the regulations in force on it (from "
-            f"{esc(edition.edition.isoformat())}); a first rating is published from "
-            f"{edition.needed} such games on.</p>"
-        )
-    skipped = [(p, n) for p in players for n in p.not_counted]
-    if skipped:
-        parts.append("<h2>Games not counted</h2>")
-        counts: dict[str, int] = {}
-        reasons = [reason_text(n.why, n.detail) for _, n in skipped]
-        for reason in reasons:
-            counts[reason] = counts.get(reason, 0) + 1
-        table = _html_table(
-            ["#", "Player", "Round", "Opponent", "Why"],
+    return parts
+
+
+def _toward_first(firsts: list[EventPlayer], place: dict[int, int]) -> list[str]:
+    """The unrated players' way to a first rating."""
+    parts = ["<h2>Toward a first rating</h2>"]
+    rows = []
+    for p in firsts:
+        f = p.first
+        assert f is not None
+        rows.append(
             [
-                [str(place[p.player.id]), p.player.name, n.round or "", n.opponent, reason]
-                for (p, n), reason in zip(skipped, reasons, strict=True)
-            ],
-            numeric=(0,),
+                str(place[p.player.id]),
+                p.player.name,
+                str(f.games),
+                fmt_points(f.points),
+                str(f.needed),
+                "" if f.rating is None else str(f.rating),
+                first_text(f),
+            ]
         )
-        said = ", ".join(f"{why} {n}" for why, n in sorted(counts.items(), key=lambda x: -x[1]))
-        parts.append(
-            f'<details class="part not-counted"{" open" if len(skipped) <= SHORT else ""}>'
-            f"<summary>{len(skipped)} game{'' if len(skipped) == 1 else 's'} "
-            f'<span class="muted">({esc(said)})</span></summary>{table}</details>'
-        )
-    made = f"tracker {version}" if version else "tracker"
     parts.append(
-        f"<footer>Made by {esc(made)} from the games and official ratings in its database. "
-        "Each player is rated as <code>tracker explain</code> rates them: Ro from the list in "
-        "force at the start (else the player's own Elo tag), K from the player's facts and "
-        "history, the 400-point cap of the edition in force. What FIDE publishes is the "
-        "rating that counts.</footer></body></html>\n"
+        _html_table(
+            ["#", "Player", "Games", "Pts", "Needed", "First rating", "So far"],
+            rows,
+            numeric=(0, 2, 3, 4, 5),
+        )
     )
-    return "".join(parts)
+    edition = firsts[0].first
+    assert edition is not None
+    parts.append(
+        f'<p class="note">Games against rated opponents in the {edition.window_months} '
+        "months before the list, under the regulations in force on it (from "
+        f"{esc(edition.edition.isoformat())}); a first rating is published from "
+        f"{edition.needed} such games on.</p>"
+    )
+    return parts
+
+
+def _not_counted(
+    skipped: list[tuple[EventPlayer, GameNotCounted]], place: dict[int, int]
+) -> list[str]:
+    """The games not counted, folded when there are many."""
+    counts: dict[str, int] = {}
+    reasons = [reason_text(n.why, n.detail) for _, n in skipped]
+    for reason in reasons:
+        counts[reason] = counts.get(reason, 0) + 1
+    table = _html_table(
+        ["#", "Player", "Round", "Opponent", "Why"],
+        [
+            [str(place[p.player.id]), p.player.name, n.round or "", n.opponent, reason]
+            for (p, n), reason in zip(skipped, reasons, strict=True)
+        ],
+        numeric=(0,),
+    )
+    said = ", ".join(f"{why} {n}" for why, n in sorted(counts.items(), key=lambda x: -x[1]))
+    return [
+        "<h2>Games not counted</h2>",
+        f'<details class="part not-counted"{" open" if len(skipped) <= SHORT else ""}>'
+        f"<summary>{len(skipped)} game{'' if len(skipped) == 1 else 's'} "
+        f'<span class="muted">({esc(said)})</span></summary>{table}</details>',
+    ]

@@ -2,13 +2,8 @@
 
 `merge_rows` makes one player of two in the caller's transaction (`tracker player merge`,
 `player set --fide-id N --merge`, a list row whose FIDE ID another player holds) and records
-what it moved (tables player_merges and merge_*, migration 0010); `unmerge_rows` puts it
-back: the removed player comes back (under its id, where that is still free) with its games,
-spellings, official entries, the lists it was looked up on and its overrides, and the kept
-player gets back each fact the merge changed, unless it was changed again since. What came
-to the kept player after the merge (games imported since under the other's spelling, a newer
-list's entries) stays with it. A merge is undone only after every later merge of the kept
-player into another: in the reverse order.
+what it moved (tables player_merges and merge_*, migration 0010); tracker.store.unmerge
+lists the merges recorded and puts one back (`unmerge_rows`).
 
 `not_one_person` says why a FIDE ID alone does not make two players one (they played each
 other, or their names do not fit: tracker.identity.names.names_apart).
@@ -16,7 +11,6 @@ other, or their names do not fit: tracker.identity.names.names_apart).
 
 from __future__ import annotations
 
-import datetime as dt
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -41,7 +35,6 @@ from tracker.store.schema import (
     player_names,
     players,
     ro_overrides,
-    tournaments,
 )
 
 FACTS = (
@@ -78,35 +71,6 @@ class MergeHow(enum.Enum):
     COMMAND = "merge"  # tracker player merge
     FIDE_ID = "fide-id"  # tracker player set NAME --fide-id N --merge
     LIST = "list"  # a list row that fit a name, whose FIDE ID another player held
-
-
-@dataclass(frozen=True)
-class MergeRecord:
-    """A merge recorded: its number, the player kept (id and name now), the one removed (id
-    and name as it was), what made it and when."""
-
-    id: int
-    kept_id: int
-    kept: str
-    gone_id: int
-    gone: str
-    how: MergeHow
-    source: str | None
-    made_at: dt.datetime
-
-
-@dataclass(frozen=True)
-class Unmerged:
-    """What undoing a merge put back: the player kept, the one restored (its id now) and
-    how many games, spellings, official entries and overrides went back to it."""
-
-    merge: int
-    kept_id: int
-    restored_id: int
-    games: int
-    spellings: int
-    entries: int
-    overrides: int
 
 
 @dataclass(frozen=True)
@@ -163,7 +127,8 @@ def add_spelling(conn: Connection, player_id: int, norm: str) -> bool:
     return True
 
 
-def _facts(row: Any) -> dict[str, Any]:
+def player_facts(row: Any) -> dict[str, Any]:
+    """The facts of a players row (FACTS) a merge records."""
     m = row._mapping
     return {col: m[col] for col in FACTS}
 
@@ -187,10 +152,28 @@ def merge_rows(
     its games, spellings (aliases in player_names), official entries, the lists it was
     looked up on and overrides move to `keep`, its facts fill those `keep` lacks, and it is
     removed; `name` (a list's spelling) becomes `keep`'s name. Returns the merge's number
-    (`unmerge_rows` undoes it). Refused (BadInput, before anything is written) when they
-    have different FIDE IDs, played each other or have different official ratings for one
-    list and period.
+    (tracker.store.unmerge.unmerge_rows undoes it). Refused (BadInput, before anything is
+    written) when they have different FIDE IDs, played each other or have different
+    official ratings for one list and period.
     """
+    keep, other = _mergeable(conn, keep_id, other_id)
+    theirs, twice = _entries_to_merge(conn, keep, other)
+    merge_id = _record(conn, keep, other, how, source, theirs, set(twice))
+    _move_entries(conn, keep_id, other_id, twice)
+    _move_lists(conn, keep_id, other_id)
+    _move_overrides(conn, keep_id, other_id)
+    conn.execute(update(games).where(games.c.white_id == other_id).values(white_id=keep_id))
+    conn.execute(update(games).where(games.c.black_id == other_id).values(black_id=keep_id))
+    conn.execute(
+        update(player_names).where(player_names.c.player_id == other_id).values(player_id=keep_id)
+    )
+    _merge_facts(conn, merge_id, keep, other, name)
+    return merge_id
+
+
+def _mergeable(conn: Connection, keep_id: int, other_id: int) -> tuple[Any, Any]:
+    """The players rows of `keep_id` and `other_id`, refused (NotFound, BadInput) when they
+    are one, missing, of different FIDE IDs or played each other."""
     if keep_id == other_id:
         raise BadInput("that is the same player twice: name two different players")
     rows = {
@@ -212,17 +195,22 @@ def merge_rows(
             f"{keep.name} and {other.name} played each other ({met} games): they cannot "
             "be one person"
         )
-    # Official entries: the same list and period twice must agree.
+    return keep, other
+
+
+def _entries_to_merge(conn: Connection, keep: Any, other: Any) -> tuple[Any, list[int]]:
+    """`other`'s official entries, and the ids of those `keep` has for the same list and
+    period (dropped by the merge); refused (BadInput) when two of them disagree."""
     mine = {
         (r.list, r.period): r.rating
         for r in conn.execute(
             select(
                 official_ratings.c.list, official_ratings.c.period, official_ratings.c.rating
-            ).where(official_ratings.c.player_id == keep_id)
+            ).where(official_ratings.c.player_id == keep.id)
         )
     }
     theirs = conn.execute(
-        select(official_ratings).where(official_ratings.c.player_id == other_id)
+        select(official_ratings).where(official_ratings.c.player_id == other.id)
     ).all()
     twice: list[int] = []
     for r in theirs:
@@ -235,9 +223,11 @@ def merge_rows(
                     "the same person, or remove one entry first"
                 )
             twice.append(int(r.id))
+    return theirs, twice
 
-    merge_id = _record(conn, keep, other, how, source, theirs, set(twice))
 
+def _move_entries(conn: Connection, keep_id: int, other_id: int, twice: list[int]) -> None:
+    """`other`'s official entries, `keep`'s (those `keep` has already, `twice`, dropped)."""
     if twice:
         conn.execute(delete(official_ratings).where(official_ratings.c.id.in_(twice)))
     conn.execute(
@@ -245,6 +235,10 @@ def merge_rows(
         .where(official_ratings.c.player_id == other_id)
         .values(player_id=keep_id)
     )
+
+
+def _move_lists(conn: Connection, keep_id: int, other_id: int) -> None:
+    """The lists `other` was looked up on, `keep`'s (those `keep` was on already dropped)."""
     looked_up = select(official_checked.c.list, official_checked.c.period).where(
         official_checked.c.player_id == keep_id
     )
@@ -259,6 +253,10 @@ def merge_rows(
         .where(official_checked.c.player_id == other_id)
         .values(player_id=keep_id)
     )
+
+
+def _move_overrides(conn: Connection, keep_id: int, other_id: int) -> None:
+    """`other`'s overrides, `keep`'s (those of a tournament `keep` has one for dropped)."""
     overridden = (
         select(ro_overrides.c.tournament_id)
         .where(ro_overrides.c.player_id == keep_id)
@@ -272,11 +270,12 @@ def merge_rows(
     conn.execute(
         update(ro_overrides).where(ro_overrides.c.player_id == other_id).values(player_id=keep_id)
     )
-    conn.execute(update(games).where(games.c.white_id == other_id).values(white_id=keep_id))
-    conn.execute(update(games).where(games.c.black_id == other_id).values(black_id=keep_id))
-    conn.execute(
-        update(player_names).where(player_names.c.player_id == other_id).values(player_id=keep_id)
-    )
+
+
+def _merge_facts(conn: Connection, merge_id: int, keep: Any, other: Any, name: str | None) -> None:
+    """`keep` with the facts `other` had that it lacks, `name` (and its spelling) and
+    `other`'s spelling; `other` removed; `keep` as it is now recorded."""
+    keep_id = int(keep.id)
     facts: dict[str, Any] = {}
     for col in FILLED:
         if getattr(keep, col) is None and getattr(other, col) is not None:
@@ -291,12 +290,11 @@ def merge_rows(
     for norm in spellings:
         if add_spelling(conn, keep_id, norm):
             conn.execute(insert(merge_names).values(merge_id=merge_id, norm_name=norm, added=True))
-    conn.execute(delete(players).where(players.c.id == other_id))
+    conn.execute(delete(players).where(players.c.id == other.id))
     if facts:
         conn.execute(update(players).where(players.c.id == keep_id).values(**facts))
     after = conn.execute(select(players).where(players.c.id == keep_id)).one()
-    _snapshot(conn, merge_id, "after", _facts(after))
-    return merge_id
+    _snapshot(conn, merge_id, "after", player_facts(after))
 
 
 def _record(
@@ -318,8 +316,17 @@ def _record(
     ).inserted_primary_key
     assert key is not None
     merge_id = int(key[0])
-    _snapshot(conn, merge_id, "gone", _facts(other))
-    _snapshot(conn, merge_id, "before", _facts(keep))
+    _snapshot(conn, merge_id, "gone", player_facts(other))
+    _snapshot(conn, merge_id, "before", player_facts(keep))
+    _record_games_and_names(conn, merge_id, other_id)
+    _record_entries(conn, merge_id, entries, dropped)
+    _record_lists(conn, merge_id, keep_id, other_id)
+    _record_overrides(conn, merge_id, keep_id, other_id)
+    return merge_id
+
+
+def _record_games_and_names(conn: Connection, merge_id: int, other_id: int) -> None:
+    """`other`'s games (id and side) and spellings, in the record of merge `merge_id`."""
     mid = literal(merge_id)
     for side, column in (("white", games.c.white_id), ("black", games.c.black_id)):
         conn.execute(
@@ -336,6 +343,10 @@ def _record(
             ),
         )
     )
+
+
+def _record_entries(conn: Connection, merge_id: int, entries: Any, dropped: set[int]) -> None:
+    """`other`'s official entries, whole, each moved or (in `dropped`) dropped."""
     if entries:
         conn.execute(
             insert(merge_entries),
@@ -349,6 +360,10 @@ def _record(
                 for e in entries
             ],
         )
+
+
+def _record_lists(conn: Connection, merge_id: int, keep_id: int, other_id: int) -> None:
+    """The lists `other` was looked up on, each moved or (`keep` was on it) dropped."""
     kept_lists = {
         (str(r.list), str(r.period))
         for r in conn.execute(
@@ -370,6 +385,10 @@ def _record(
             insert(merge_checked),
             [{**c, "moved": (str(c["list"]), str(c["period"])) not in kept_lists} for c in checked],
         )
+
+
+def _record_overrides(conn: Connection, merge_id: int, keep_id: int, other_id: int) -> None:
+    """`other`'s overrides, each moved or (`keep` has one for the tournament) dropped."""
     kept_overrides = set(
         conn.execute(
             select(ro_overrides.c.tournament_id).where(ro_overrides.c.player_id == keep_id)
@@ -393,279 +412,3 @@ def _record(
                 for t, r in overrides
             ],
         )
-    return merge_id
-
-
-# --- the merges recorded, and undoing one ---------------------------------------------------
-
-
-def _merge_record(conn: Connection, row: Any) -> MergeRecord:
-    """A player_merges row as a value: the kept player's name now, or (merged away since)
-    as the merge left it."""
-    names = dict(
-        conn.execute(
-            select(merge_players.c.role, merge_players.c.name).where(
-                merge_players.c.merge_id == row.id
-            )
-        ).all()
-    )
-    away = conn.execute(
-        select(player_merges.c.id).where(
-            player_merges.c.gone_id == row.kept_id, player_merges.c.id > row.id
-        )
-    ).first()
-    kept = (
-        None
-        if away is not None
-        else conn.execute(select(players.c.name).where(players.c.id == row.kept_id)).scalar()
-    )
-    return MergeRecord(
-        id=int(row.id),
-        kept_id=int(row.kept_id),
-        kept=str(names["after"] if kept is None else kept),
-        gone_id=int(row.gone_id),
-        gone=str(names["gone"]),
-        how=MergeHow(row.how),
-        source=row.source,
-        made_at=row.made_at,
-    )
-
-
-def latest_merges(conn: Connection, limit: int) -> list[MergeRecord]:
-    """The last `limit` merges recorded, the latest first."""
-    rows = conn.execute(
-        select(player_merges).order_by(player_merges.c.id.desc()).limit(limit)
-    ).all()
-    return [_merge_record(conn, r) for r in rows]
-
-
-def merge_into(conn: Connection, player_id: int, norm: str = "") -> int | None:
-    """The merge to undo for a player named by a spelling `norm` (normalized): the latest
-    merge into the player that brought that spelling (or whose removed player had that
-    name), else the latest merge into the player; None when no merge into them is
-    recorded."""
-    ids = list(
-        conn.execute(
-            select(player_merges.c.id)
-            .where(player_merges.c.kept_id == player_id)
-            .order_by(player_merges.c.id.desc())
-        ).scalars()
-    )
-    if not ids:
-        return None
-    if norm:
-        named = set(
-            conn.execute(
-                select(merge_names.c.merge_id).where(
-                    merge_names.c.merge_id.in_(ids),
-                    merge_names.c.norm_name == norm,
-                    merge_names.c.added.is_(False),
-                )
-            ).scalars()
-        ) | set(
-            conn.execute(
-                select(merge_players.c.merge_id).where(
-                    merge_players.c.merge_id.in_(ids),
-                    merge_players.c.role == "gone",
-                    merge_players.c.norm_name == norm,
-                )
-            ).scalars()
-        )
-        for mid in ids:
-            if mid in named:
-                return int(mid)
-    return int(ids[0])
-
-
-def unmerge_rows(conn: Connection, merge_id: int) -> Unmerged:
-    """Undo merge `merge_id` in the caller's transaction (see the module docstring) and
-    forget it. Refused (NotFound, BadInput) when no such merge is recorded, when the player
-    it kept has been merged into another since (undo that first) or is gone."""
-    rec = conn.execute(select(player_merges).where(player_merges.c.id == merge_id)).first()
-    if rec is None:
-        raise NotFound(f"no merge {merge_id} is recorded (made, and not undone)")
-    keep_id, gone_id = int(rec.kept_id), int(rec.gone_id)
-    later = conn.execute(
-        select(player_merges)
-        .where(player_merges.c.gone_id == keep_id, player_merges.c.id > merge_id)
-        .order_by(player_merges.c.id.desc())
-    ).first()
-    if later is not None:
-        done = _merge_record(conn, later)
-        raise BadInput(
-            f"merge {merge_id} kept {done.gone}, merged into {done.kept} since (merge "
-            f"{done.id}): undo that first (`tracker player unmerge --merge {done.id}`)"
-        )
-    keep = conn.execute(select(players).where(players.c.id == keep_id)).first()
-    if keep is None:
-        raise NotFound(
-            f"the player merge {merge_id} kept is no longer in the database: the merge "
-            "cannot be undone"
-        )
-    snaps = {
-        str(r.role): _facts(r)
-        for r in conn.execute(select(merge_players).where(merge_players.c.merge_id == merge_id))
-    }
-    before, after, gone = snaps["before"], snaps["after"], snaps["gone"]
-    now = _facts(keep)
-    # The kept player: each fact the merge changed and nobody changed since, as it was.
-    back = {
-        col: before[col]
-        for col in FACTS
-        if not _same(before[col], after[col]) and _same(now[col], after[col])
-    }
-    if back:
-        conn.execute(update(players).where(players.c.id == keep_id).values(**back))
-    # The removed player, under its id where that is free.
-    values = dict(gone)
-    if values["fide_id"] is not None:
-        held = conn.execute(
-            select(players.c.id).where(players.c.fide_id == values["fide_id"])
-        ).first()
-        if held is not None:
-            values["fide_id"] = None
-    marked = conn.execute(select(players.c.id).where(players.c.is_me.is_(True))).first()
-    values["is_me"] = bool(gone["is_me"]) and marked is None
-    taken = conn.execute(select(players.c.id).where(players.c.id == gone_id)).first()
-    if taken is None:
-        values["id"] = gone_id
-    key = conn.execute(insert(players).values(**values)).inserted_primary_key
-    assert key is not None
-    restored = int(key[0])
-    if restored != gone_id:  # earlier merges into it name it by its new id
-        conn.execute(
-            update(player_merges)
-            .where(player_merges.c.kept_id == gone_id, player_merges.c.id < merge_id)
-            .values(kept_id=restored)
-        )
-    moved_games = 0
-    for side, column in (("white", games.c.white_id), ("black", games.c.black_id)):
-        moved = select(merge_games.c.game_id).where(
-            merge_games.c.merge_id == merge_id, merge_games.c.side == side
-        )
-        moved_games += int(
-            conn.execute(
-                update(games)
-                .where(column == keep_id, games.c.id.in_(moved))
-                .values({column.name: restored})
-            ).rowcount
-            or 0
-        )
-    names = conn.execute(
-        select(merge_names.c.norm_name, merge_names.c.added).where(
-            merge_names.c.merge_id == merge_id
-        )
-    ).all()
-    spellings = 0
-    for norm, added in names:
-        mine = (player_names.c.norm_name == norm) & (player_names.c.player_id == keep_id)
-        if added:
-            conn.execute(delete(player_names).where(mine))
-        else:
-            spellings += int(
-                conn.execute(update(player_names).where(mine).values(player_id=restored)).rowcount
-                or 0
-            )
-    if add_spelling(conn, restored, str(gone["norm_name"])):
-        spellings += 1
-    entries = _entries_back(conn, merge_id, keep_id, restored)
-    for lst, period, moved_list in conn.execute(
-        select(merge_checked.c.list, merge_checked.c.period, merge_checked.c.moved).where(
-            merge_checked.c.merge_id == merge_id
-        )
-    ).all():
-        conn.execute(insert(official_checked).values(player_id=restored, list=lst, period=period))
-        if moved_list:
-            conn.execute(
-                delete(official_checked).where(
-                    official_checked.c.player_id == keep_id,
-                    official_checked.c.list == lst,
-                    official_checked.c.period == period,
-                )
-            )
-    overrides = 0
-    for tid, rating, moved_override in conn.execute(
-        select(merge_overrides.c.tournament_id, merge_overrides.c.rating, merge_overrides.c.moved)
-        .where(merge_overrides.c.merge_id == merge_id)
-        .order_by(merge_overrides.c.tournament_id)
-    ).all():
-        there = conn.execute(select(tournaments.c.id).where(tournaments.c.id == tid)).first()
-        if there is None:  # (the tournament was removed since, with its overrides)
-            continue
-        conn.execute(
-            insert(ro_overrides).values(tournament_id=tid, player_id=restored, rating=rating)
-        )
-        overrides += 1
-        if moved_override:
-            conn.execute(
-                delete(ro_overrides).where(
-                    ro_overrides.c.tournament_id == tid,
-                    ro_overrides.c.player_id == keep_id,
-                    ro_overrides.c.rating == rating,
-                )
-            )
-    for table in (
-        merge_overrides,
-        merge_checked,
-        merge_entries,
-        merge_names,
-        merge_games,
-        merge_players,
-    ):
-        conn.execute(delete(table).where(table.c.merge_id == merge_id))
-    conn.execute(delete(player_merges).where(player_merges.c.id == merge_id))
-    return Unmerged(merge_id, keep_id, restored, moved_games, spellings, entries, overrides)
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Whether two values of a players column are the same (a boolean column reads back
-    as 0/1 on SQLite)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return (None if a is None else bool(a)) == (None if b is None else bool(b))
-    return bool(a == b)
-
-
-def _entries_back(conn: Connection, merge_id: int, keep_id: int, restored: int) -> int:
-    """The removed player's official entries, back to it: the one the merge moved where it
-    is still the kept player's as it was, else a copy (under its id where that is free), for
-    each list and period the restored player has none of. Returns how many."""
-    back = 0
-    for e in conn.execute(
-        select(merge_entries)
-        .where(merge_entries.c.merge_id == merge_id)
-        .order_by(merge_entries.c.list, merge_entries.c.period)
-    ).all():
-        if e.moved:
-            moved = conn.execute(
-                update(official_ratings)
-                .where(
-                    official_ratings.c.id == e.entry_id,
-                    official_ratings.c.player_id == keep_id,
-                    official_ratings.c.list == e.list,
-                    official_ratings.c.period == e.period,
-                    official_ratings.c.source == e.source,
-                    official_ratings.c.recorded_at == e.recorded_at,
-                )
-                .values(player_id=restored)
-            ).rowcount
-            if moved:
-                back += 1
-                continue
-        has = conn.execute(
-            select(official_ratings.c.id).where(
-                official_ratings.c.player_id == restored,
-                official_ratings.c.list == e.list,
-                official_ratings.c.period == e.period,
-            )
-        ).first()
-        if has is not None:
-            continue
-        values = {col: e._mapping[col] for col in ENTRY_COLUMNS}
-        free = conn.execute(
-            select(official_ratings.c.id).where(official_ratings.c.id == e.entry_id)
-        ).first()
-        if free is None:
-            values["id"] = int(e.entry_id)
-        conn.execute(insert(official_ratings).values(player_id=restored, **values))
-        back += 1
-    return back

@@ -1,7 +1,7 @@
 """Players: finding the one the user means, the tracked player (`--me`), the facts that
 decide K (`set_facts`), `merge` and `unmerge` (two spellings, one person, when the user says
-so; each merge recorded and undone by tracker.store.merges), and the list behind `tracker
-players`.
+so; each merge recorded by tracker.store.merges, undone by tracker.store.unmerge), and the
+list behind `tracker players`.
 """
 
 from __future__ import annotations
@@ -26,15 +26,9 @@ from tracker.errors import BadInput, NotFound
 from tracker.identity.names import PART, match_rank, name_fit, name_forms, normalize_name
 from tracker.model import PlayerRef
 from tracker.store.db import Store, chunks, writing
-from tracker.store.merges import (
-    MergeHow,
-    games_between,
-    latest_merges,
-    merge_into,
-    merge_rows,
-    unmerge_rows,
-)
+from tracker.store.merges import MergeHow, games_between, merge_rows
 from tracker.store.schema import games, player_names, players
+from tracker.store.unmerge import latest_merges, merge_into, unmerge_rows
 
 MAX_CANDIDATES_SHOWN = 10
 MAX_FIDE_ID_DIGITS = 12  # FIDE IDs have at most 9 digits; longer digit strings are names
@@ -339,7 +333,7 @@ MERGES_SHOWN = 5
 
 
 def unmerge(store: Store, number: int | None = None, player: str | None = None) -> UnmergeDone:
-    """Undo a recorded merge (tracker.store.merges.unmerge_rows): merge `number`, or the
+    """Undo a recorded merge (tracker.store.unmerge.unmerge_rows): merge `number`, or the
     latest merge into the player `player` names (the one that brought that spelling, when
     one did). Refused when none is recorded."""
     if number is None:

@@ -43,7 +43,7 @@ from tracker.model import (
 )
 from tracker.periods import GameFact, RatingSource, TournamentFact
 from tracker.store.db import Store, writing
-from tracker.store.official import entry_order, official_entry
+from tracker.store.entries import entry_order, official_entry
 from tracker.store.players import player_ref
 from tracker.store.schema import games, official_ratings, players, ro_overrides, tournaments
 

@@ -1,39 +1,26 @@
-"""What every command shares: the --db and --format options, consoles, opening the store.
+"""What the commands write: the out and err consoles, every text shown with its control
+characters escaped, lines, tables, CSV and JSON on stdout, a closed or full standard output,
+the --output file and the line saying it was written.
 
-Nothing heavy is imported here or at the top of a command module: SQLAlchemy (through
-tracker.store), rich and the use cases are imported by the commands that run, so that
-`tracker --help` and the commands that need little start fast.
+Nothing heavy is imported here: rich is imported when a console is first used, so that
+`tracker --help` and the commands that print plain text start fast.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import errno
-import inspect
 import json
 import os
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
-
-import typer
-from typer.core import TyperCommand, TyperGroup
-
-from tracker.model import FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR, RatingList
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from tracker.app.database import Store
     from tracker.app.outputs import Output
-    from tracker.model import Period
-
-DEFAULT_DB = "tracker.db"
-"""tracker.store.DEFAULT_DB, written out so that the command line starts without importing
-the store (tests/test_bench_history.py keeps the two equal)."""
 
 
 class _LazyConsole:
@@ -349,217 +336,6 @@ def emit_json(data: object) -> None:
     sys.stdout.write(shown_lines(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
 
 
-def given(ctx: Any, name: str) -> bool:
-    """Whether the option `name` of `ctx` was on the command line (not its default or the
-    environment)."""
-    source = ctx.get_parameter_source(name)
-    return source is not None and source.name == "COMMANDLINE"
-
-
-def db_given_before(ctx: Any) -> None:
-    """The --db a command runs on: its own when given on the command line, else the nearest
-    one given before the command (`tracker --db club.db history`, `tracker imports --db
-    club.db remove 3`), else the environment's (TRACKER_DB) or the default. Settled when the
-    command is invoked (Command.invoke, Group.invoke), once click knows where each value
-    came from (newer click records it only after an option's callback)."""
-    if "db" not in ctx.params or given(ctx, "db"):
-        return
-    parent = ctx.parent
-    while parent is not None:
-        if "db" in parent.params and given(parent, "db"):
-            ctx.params["db"] = parent.params["db"]
-            return
-        parent = parent.parent
-
-
-PlayerArg = Annotated[
-    str | None,
-    typer.Argument(
-        help="FIDE ID or name (default: the player marked with --me).", show_default=False
-    ),
-]
-"""The optional PLAYER of every command about one player."""
-
-
-def period_option(text: str | None, option: str = "--period") -> Period | None:
-    """A period (YYYY-MM) given with `option`, None when not given; a bad one is refused
-    in one line naming the option."""
-    from tracker.errors import BadInput
-    from tracker.model import Period
-
-    if text is None:
-        return None
-    try:
-        return Period.parse(text)
-    except BadInput as exc:
-        raise BadInput(f"{option}: {exc}") from None
-
-
-DB_HELP = "Database file or SQLAlchemy URL (env TRACKER_DB)."
-
-DbOption = Annotated[
-    str,
-    typer.Option(
-        "--db",
-        envvar="TRACKER_DB",
-        help=DB_HELP,
-        show_default=True,
-    ),
-]
-
-
-class Format(StrEnum):
-    """What every reading command prints: a table (for people), CSV (one row per line:
-    the rows the table shows, for a spreadsheet) or JSON (for programs)."""
-
-    table = "table"
-    csv = "csv"
-    json = "json"
-
-
-FormatOption = Annotated[
-    Format, typer.Option("--format", "-f", help="table, csv or json.", case_sensitive=False)
-]
-
-LIST_CHOICES = "|".join(RatingList)
-"""The metavar of every --list option (a list name is parsed by RatingList.parse, whose
-message is clearer than click's own)."""
-
-
-def _plain_flags(params: list[Any]) -> list[Any]:
-    """A flag (--strict, --help) shows no value in --help: typer's `<bool>` reads as if one
-    were needed (and `--strict true` then takes `true` for a file)."""
-    for param in params:
-        if getattr(param, "is_flag", False) and param.metavar is None:
-            param.metavar = ""
-    return params
-
-
-class Command(TyperCommand):
-    """Every command of tracker: flags without a metavar in its help; the --db given before
-    the command taken when it has none of its own (db_given_before)."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        return _plain_flags(super().get_params(ctx))
-
-    def invoke(self, ctx: Any) -> Any:
-        db_given_before(ctx)
-        return super().invoke(ctx)
-
-
-class Group(TyperGroup):
-    """Every group of tracker (and the program itself): flags without a metavar; the --db
-    given before it taken as for a command."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        return _plain_flags(super().get_params(ctx))
-
-    def invoke(self, ctx: Any) -> Any:
-        db_given_before(ctx)
-        return super().invoke(ctx)
-
-
-def today() -> dt.date:
-    """Today, or the day TRACKER_TODAY (YYYY-MM-DD) names: what `next` measures a list's
-    age against, so that a saved output (docs/walkthrough.md) reads the same later."""
-    given = os.environ.get("TRACKER_TODAY", "")
-    try:
-        return dt.date.fromisoformat(given) if given else dt.date.today()
-    except ValueError:
-        from tracker.errors import BadInput
-
-        raise BadInput(f"TRACKER_TODAY={given!r}: give a date as YYYY-MM-DD") from None
-
-
-FIRST_YEAR, LAST_YEAR = FIRST_PERIOD_YEAR, LAST_PERIOD_YEAR
-"""The years of a date on the command line: those of a period (model.Period.parse)."""
-
-
-def in_years(day: dt.date, what: str) -> dt.date:
-    """`day` (a date), refused (exit 2) outside FIRST_YEAR..LAST_YEAR: its rating list would
-    be of a year Python's dates cannot hold (9999-12-31: the list of 10000-01)."""
-    from tracker.errors import BadInput
-
-    if not FIRST_YEAR <= day.year <= LAST_YEAR:
-        raise BadInput(f"{what}: the year must be from {FIRST_YEAR} to {LAST_YEAR}")
-    return day
-
-
-_LIST_ITEM = re.compile(r"(?:[-*•]|\d{1,2}[.)])\s")
-_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # what rich.markup.escape escapes
-
-
-def help_text(doc: str | None) -> str:
-    """A docstring as --help text that rich reflows to the terminal's width.
-
-    Rich keeps every line break of a help text and wraps the lines again at the terminal's
-    width, so a docstring's own breaks land mid-sentence ("games already / stored"). Here the
-    lines of a paragraph are joined into one; what is meant to stand on its own line stays:
-    paragraphs (a blank line between), indented lines (examples) and list items ("- ", "1. ").
-    An indented line is wrapped in an invisible rich style so that typer's dedent of the text
-    after the first paragraph keeps its indentation even when only examples follow.
-
-    Why not typer's own rendering (typer 0.25, measured on every --help at 80 and 120
-    columns): in rich markup mode typer joins the lines of the first paragraph only (`\\b`
-    is honoured there alone), so 18 of the 31 helps break mid-sentence at both widths, and
-    its dedent of the rest leaves the examples of 8 helps at the margin; markdown mode
-    reflows paragraphs but draws an indented example as a code block (a padded box with its
-    own background) or, indented less than four spaces, at the margin, and takes backquotes,
-    * and _ as markup (those of "Start with `tracker demo`" vanish); no markup mode is
-    click's plain help, without the panels. Each changes how the help looks.
-    """
-    lines: list[str] = []
-    kind = ""  # of the line before: "" (blank), "text", "item" or "example"
-    for line in inspect.cleandoc(doc or "").split("\n"):
-        text = line.strip()
-        if not text:
-            lines.append("")
-            kind = ""
-        elif line[0].isspace() and kind != "item":  # an example: kept as it is
-            escaped = _MARKUP_TAG.sub(r"\1\1\\\2", line.rstrip())
-            lines.append(f"[default]{escaped}[/default]")
-            kind = "example"
-        elif _LIST_ITEM.match(text) and not line[0].isspace():
-            lines.append(text)
-            kind = "item"
-        elif kind in ("text", "item"):  # the paragraph (or the list item) goes on
-            lines[-1] = f"{lines[-1]} {text}"
-        else:
-            lines.append(text)
-            kind = "text"
-    return "\n".join(lines)
-
-
-_EXAMPLE = re.compile(r"^(?:Examples?:\s*)?(tracker\s.*)$")
-
-
-def first_example(doc: str | None) -> str | None:
-    """The first example of a command's help: the first line after "Example(s):" (or on it)
-    that starts with `tracker `."""
-    seen = False
-    for line in inspect.cleandoc(doc or "").split("\n"):
-        text = line.strip()
-        if text.startswith(("Example:", "Examples:")):
-            seen = True
-        found = _EXAMPLE.match(text) if seen else None
-        if found:
-            return found.group(1)
-    return None
-
-
-def with_examples(help_: str, docs: list[str | None]) -> str:
-    """A group's help with the first example of each of its commands (unless it has its
-    own examples): every --help shows how it is used, and the group's stay in step with its
-    commands' own."""
-    if re.search(r"^\s*Examples?:", help_, re.M):
-        return help_
-    examples = [e for e in map(first_example, docs) if e]
-    if not examples:
-        return help_
-    shown = "\n\n".join(f"  {e}" for e in examples)
-    return f"{help_.rstrip()}\n\nExamples:\n\n{shown}"
-
-
 def output_file(output: str, db: str, *, force: bool) -> Output:
     """The file an --output names, refused when it is the database (or its -wal, -shm),
     a folder, in a missing folder, an existing file without --force, or neither a file, a
@@ -581,37 +357,3 @@ def wrote(output: Output, line: str) -> None:
     """A command's summary line after writing `output`: on stdout, or on stderr when the
     output is the standard output itself (`-o /dev/stdout`: the line is not data)."""
     (err if output.stdout else out).print(line, markup=False, soft_wrap=True)
-
-
-ForceOption = Annotated[
-    bool,
-    typer.Option(
-        "--force",
-        help="Replace the output file if it "
-        "exists (a device or a FIFO is written into, "
-        "never replaced).",
-    ),
-]
-
-
-def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:
-    """Open the database named by --db (upgrading it as needed; an upgrade is announced on
-    stderr first: on a big database it takes a while). A missing file is created only with
-    `create`, which the commands that bring facts in from outside pass (`import`, `official
-    import`); any other refuses it with a sentence saying how to make one (a mistyped --db
-    is not an empty database). `tracker db upgrade` and `tracker demo` create theirs
-    through open_store."""
-    from tracker.app.database import open_database
-
-    return open_database(db, on_upgrade=lambda old, new: _upgrading(db, old, new), create=create)
-
-
-def _upgrading(db: str, old: str, new: str) -> None:
-    import sys
-
-    print(
-        f"{db}: upgrading the database schema from {old} to {new} (once; a database of a "
-        "million games takes about half a minute)",
-        file=sys.stderr,
-        flush=True,
-    )
