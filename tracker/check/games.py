@@ -190,7 +190,10 @@ def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int)
             UNRATED_OPPONENT,
             f"an unrated opponent counted: FIDE rated {entry.games} games, the replay {row.games} "
             f"because it did not count {len(unrated)} game(s) against {names} (no rating in the "
-            "PGN); FIDE probably had a rating for them: put it in the game's Elo tag and re-import",
+            "PGN); FIDE probably had a rating for them: import FIDE's list in force at the "
+            "tournament's start (official fetch, or official import of the file), which rates "
+            "them (a game already stored is not read again: a tag mended in the file changes "
+            "nothing)",
             reproduces=False,
             games_match=True,
         )
