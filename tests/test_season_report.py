@@ -155,6 +155,10 @@ def test_report_content(demo: Path) -> None:
         in dec
     )
     assert "Rating after: 1865 +10 = 1875" in dec
+    # 2025-11's game without moves: a table of the games not counted, under its heading
+    nov = std.split('<details id="standard-2025-11"', 1)[1].split("</details>", 1)[0]
+    left = nov.split("<h4>Games not counted: 1 (no-moves)</h4>", 1)[1]
+    assert left.startswith('<div class="wide"><table>') and "no-moves" in left.split("</table>")[0]
     # the assumption of 2026-02 (a game without a time control) with its command
     assumptions = std.split('<details class="part assumptions" open>', 1)[1].split("</details>", 1)[
         0

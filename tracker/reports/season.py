@@ -297,8 +297,8 @@ def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
     for i, block in enumerate(blocks):
         if not block:
             continue
-        if block[0] == "Games not counted:":
-            out.append("<h4>Games not counted</h4>")
+        if block[0].startswith("Games not counted"):  # "Games not counted: 1 (no-moves):"
+            out.append(f"<h4>{esc(block[0].rstrip(':'))}</h4>")
             out.append(
                 _table(
                     ("Tournament", "Date", "Opponent", "Why"),
