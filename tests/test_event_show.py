@@ -302,3 +302,32 @@ def test_a_twic_open_shows_unrated_players_and_players_without_fide_id(
     rated = [r for r in rows.values() if r["status"] == "rated"]
     assert len(rated) == 124
     assert all(Decimal(r["change_exact"]) * 100 % 1 == 0 for r in rated)  # two decimals
+
+
+def test_event_list_of_a_database_that_tracks_nobody_lists_every_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An arbiter's database of a TWIC issue tracks no player: `event list` gave "no player
+    given and none is tracked", though `event show` asks for an id from it. It lists every
+    tournament with the id `event show` takes; once a player is tracked, theirs."""
+    db = str(tmp_path / "twic.db")
+    twic = REPO.parent / "shared" / "corpus" / "twic0920.pgn.xz"
+    _cli(capsys, monkeypatch, "import", str(twic), "--db", db)
+    every = json.loads(_cli(capsys, monkeypatch, "event", "list", "--db", db, "-f", "json"))
+    (teplice,) = [t for t in every if t["name"] == "Teplice Open 2012"]
+    assert set(teplice) == {"id", "name", "site", "start", "end", "games"}
+    shown = _show(capsys, monkeypatch, str(teplice["id"]), "--db", db)
+    assert len(shown) > 100  # (its players: the open of the test above)
+    monkeypatch.setenv("COLUMNS", "80")
+    table = _cli(capsys, monkeypatch, "event", "list", "--db", db)
+    assert table.startswith("Every tournament (no player tracked")
+    assert max(len(x) for x in table.splitlines()) <= 80
+    rows = list(
+        csv.DictReader(
+            io.StringIO(_cli(capsys, monkeypatch, "event", "list", "--db", db, "-f", "csv"))
+        )
+    )
+    assert len(rows) == len(every)
+    _cli(capsys, monkeypatch, "player", "set", "Mirakjan,Mikajel", "--me", "--db", db)
+    mine = json.loads(_cli(capsys, monkeypatch, "event", "list", "--db", db, "-f", "json"))
+    assert [t["name"] for t in mine] == ["Teplice Open 2012"]

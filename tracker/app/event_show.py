@@ -41,6 +41,7 @@ from tracker.periods import (
 from tracker.periods.reasons import NotCountedDetail, NotCountedWhy
 from tracker.store import Store
 from tracker.store.events import TournamentSummary, list_counts, players_of, tournament_summaries
+from tracker.store.players import me as stored_me
 from tracker.store.reading import facts_of_players, get_tournament, official_of_players
 
 __all__ = [
@@ -51,8 +52,10 @@ __all__ = [
     "EventStatus",
     "FirstProgress",
     "GameNotCounted",
+    "TournamentSummary",
     "find_tournament",
     "show_event",
+    "tournaments_without_a_player",
 ]
 
 CANDIDATES_SHOWN = 8
@@ -459,3 +462,12 @@ def show_event(store: Store, key: str, rating_list: RatingList | None = None) ->
         rp = std if rl == RatingList.STANDARD and std is not None else replay(inputs[rl])
         rows.append(_player_row(f.player, rp, tournament.id))
     return EventShow(tournament, rl, counts, tuple(rows))
+
+
+def tournaments_without_a_player(store: Store) -> list[TournamentSummary] | None:
+    """Every tournament of the database, when no player is tracked (an arbiter's or a
+    club's database of other people's games: `event list` with no player); None when a
+    player is tracked (their tournaments are the list)."""
+    if stored_me(store) is not None:
+        return None
+    return tournament_summaries(store)

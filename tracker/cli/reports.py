@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tracker.cli.eventshow import event_show
+from tracker.cli.eventshow import event_show, every_tournament
 from tracker.cli.options import (
     DEFAULT_DB,
     LIST_CHOICES,
@@ -354,16 +354,23 @@ def event_list(
     """The player's tournaments with their id, dates, list and rating period.
 
     Use the id with `tracker event set` to pin a tournament to another list month, move it
-    to another list, exclude it, or record the Ro FIDE used.
+    to another list, exclude it, or record the Ro FIDE used, and with `tracker event show`
+    to see every player's change. With no player given and none tracked (an arbiter's or a
+    club's database), every tournament of the database, with its id.
 
     Example: tracker event list --format json
     """
+    from tracker.app.event_show import tournaments_without_a_player
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
     from tracker.reports import EVENT_COLUMNS, event_rows
 
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
+        every = tournaments_without_a_player(store) if player is None else None
+        if every is not None:  # no player tracked: every tournament, for `event show ID`
+            every_tournament(every, fmt)
+            return
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen)
     rows = event_rows(hist.replays.values())
