@@ -8,6 +8,7 @@ Ctrl-C does, "interrupted" and exit 130, never a traceback (docs/reliability.md)
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 
@@ -52,16 +53,17 @@ def _ended(code: int | str | None) -> None:
     ignored: the exit code stands, and no exit handler prints a traceback (SIG_IGN, unlike
     a Python handler, stays through the interpreter's finalization).
 
-    When a Ctrl-C ended the command, CPython is made to forget that it saw one unhandled: a
-    C extension that runs Python code as it loads (PyRun_String) notes a KeyboardInterrupt
-    raised in that code as never handled, even when the command handled it, and `python -m
-    tracker` then ends by killing itself with SIGINT (-2 to its parent) instead of exit
-    130. Running an empty string the same way clears that note."""
+    When a Ctrl-C ended the command, the process leaves at once with 130 (stdout and stderr
+    flushed, every `finally` and `with` of the command already run): a library interrupted
+    while it loaded (matplotlib's C modules) can abort the interpreter's finalization
+    ("Fatal Python error: PyThreadState_Get", SIGABRT), and CPython, having seen a
+    KeyboardInterrupt it takes as unhandled, would end `python -m tracker` by killing itself
+    with SIGINT instead of exit 130."""
     if code == INTERRUPTED:
-        with contextlib.suppress(ImportError, AttributeError, OSError):
-            import ctypes
-
-            ctypes.pythonapi.PyRun_SimpleString(b"")
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(INTERRUPTED)
 
 
 if __name__ == "__main__":
