@@ -191,9 +191,9 @@ CASES = [
             "odd-tags.pgn",
             "1 game read, 1 added, 1 problem",
             "1 game read, 1 added, 0 duplicates skipped, 1 problem",
-            NO_TC + "no date: 1 game in 1 tournament in no period (no dated tournament of "
-            "the same event and site); say which list rated each:\n"
-            "  tracker event set 2 --period YYYY-MM  (Club Open, Brno CZE: 1 game)\n",
+            NO_TC + "dated only by year (2024): 1 game in 1 tournament in no period: "
+            "`tracker event set --year 2024 --period YYYY-MM` pins them all, "
+            "`tracker event set --year 2024 --exclude` sets them all aside\n",
         ),
         f"warning: {H}odd-tags.pgn:1: BlackElo 'abc' is not a rating (a whole number from 1 "
         "to 3999): the game is stored without Black's rating\n",
