@@ -109,6 +109,8 @@ def event_set(
         )
     if period is None and rating_list is None and exclude is None and ro is None:
         raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")
+    if year is not None and not 1 <= year <= 9999:
+        raise BadInput(f"--year {year} is not the year of a Date tag: give one like 2011")
     if year is not None and (ro is not None or player is not None):
         raise BadInput("--ro is one tournament's: give its ID, not --year")
     kwargs: dict[str, Any] = {}
