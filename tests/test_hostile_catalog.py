@@ -191,9 +191,9 @@ CASES = [
             "odd-tags.pgn",
             "1 game read, 1 added, 1 problem",
             "1 game read, 1 added, 0 duplicates skipped, 1 problem",
-            NO_TC + "no date: 1 game in 1 tournament in no period (no dated tournament of "
-            "the same event and site); say which list rated each:\n"
-            "  tracker event set 2 --period YYYY-MM  (Club Open, Brno CZE: 1 game)\n",
+            NO_TC + "dated only by year (2024): 1 game in 1 tournament in no period: "
+            "`tracker event set --year 2024 --period YYYY-MM` pins them all, "
+            "`tracker event set --year 2024 --exclude` sets them all aside\n",
         ),
         f"warning: {H}odd-tags.pgn:1: BlackElo 'abc' is not a rating (a whole number from 1 "
         "to 3999): the game is stored without Black's rating\n",
@@ -1290,6 +1290,69 @@ def _holder_of_111111(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with open_store("tracker.db") as store:
         for outcome in import_lists(store, targets, several=several, keep_all=True):
             assert outcome.summary is not None and outcome.summary.created == 1
+
+
+def _dated_only_by_2024(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database gets tournament 2, Club Open of `2024.??.??` (hostile/odd-tags.pgn
+    imported through the library): a tournament dated only by a year (issue 37)."""
+    from tracker.app.importing import ImportOptions, import_paths
+    from tracker.store import open_store
+
+    with open_store("tracker.db") as store:
+        import_paths(store, [H + "odd-tags.pgn"], ImportOptions())
+
+
+# issue 37: `tracker event set --year YYYY` settles every tournament dated only by that year:
+# asked badly, or of a year no tournament is dated by, it says what to give
+CASES += [
+    Case(
+        "event-set-year-and-id",
+        ("event", "set", "1", "--year", "2024", "--exclude"),
+        2,
+        "",
+        "error: give a tournament ID (from `tracker event list`) or --year YYYY, not both\n",
+    ),
+    Case(
+        "event-set-neither-id-nor-year",
+        ("event", "set", "--exclude"),
+        2,
+        "",
+        "error: give a tournament ID (from `tracker event list`), or --year YYYY for every "
+        "tournament dated only by that year\n",
+    ),
+    Case(
+        "event-set-year-huge",
+        ("event", "set", "--year", "99999999999999999999", "--exclude"),
+        2,
+        "",
+        "error: --year 99999999999999999999 is not the year of a Date tag: give one like 2011\n",
+    ),
+    Case(
+        "event-set-year-no-tournament",
+        ("event", "set", "--year", "2011", "--exclude"),
+        1,
+        "",
+        "error: --year 2011: no tournament is dated only by the year 2011 (Date tags like "
+        "2011.??.?? and no whole date); `tracker event list` shows the tournaments\n",
+    ),
+    Case(
+        "event-set-year-with-ro",
+        ("event", "set", "--year", "2024", "--ro", "1850"),
+        2,
+        "",
+        "error: --ro is one tournament's: give its ID, not --year\n",
+    ),
+    Case(
+        "event-set-year-to-a-list-before-it",
+        ("event", "set", "--year", "2024", "--period", "2024-01"),
+        2,
+        "",
+        "error: tournament 2 (Club Open, dated 2024) cannot be rated on the 2024-01 list "
+        "(dated 2024-01-01, before it was over): give a later list (if its dates in the PGN "
+        "are wrong and FIDE's page says otherwise, add --force)\n",
+        patch=_dated_only_by_2024,  # (the dump before the run is taken after the set-up)
+    ),
+]
 
 
 # --- issue 35: one person, one player ---------------------------------------------------------

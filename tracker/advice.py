@@ -50,6 +50,23 @@ class ExcludeTournament:
 
 
 @dataclass(frozen=True)
+class PinYear:
+    """Put every tournament dated only by `year` (`2011.??.??`) on the list of a period
+    (`event set --year YEAR --period`)."""
+
+    year: int
+    period: Period | None = None
+
+
+@dataclass(frozen=True)
+class ExcludeYear:
+    """Leave every tournament dated only by `year` out of the replay (`event set --year
+    YEAR --exclude`)."""
+
+    year: int
+
+
+@dataclass(frozen=True)
 class SetRo:
     """Record the Ro FIDE used for a tournament (`event set ID --ro`)."""
 
@@ -74,5 +91,14 @@ class AddOfficial:
     with_k: bool = False
 
 
-Advice = PinPeriod | SetTournamentList | ExcludeTournament | SetRo | SetPlayerFact | AddOfficial
+Advice = (
+    PinPeriod
+    | SetTournamentList
+    | ExcludeTournament
+    | PinYear
+    | ExcludeYear
+    | SetRo
+    | SetPlayerFact
+    | AddOfficial
+)
 """One thing the user can run."""

@@ -160,11 +160,12 @@ def _assumed_kinds(store: Store, before: int) -> AssumedKinds:
 
 
 def _undated(store: Store, before: int) -> list[UndatedTournament]:
-    # (a date tag of a year before 2008 needs no period: that era is not replayed)
+    # (a date tag of a year before 2008 needs no period: that era is not replayed; one
+    # that gives a month, `2024.03.??`, has the period of its month)
     return [
         u
         for u in stored.undated_tournaments(store, after_game_id=before)
-        if u.year is None or u.year >= FIRST_DATE.year
+        if u.year is None or (u.year >= FIRST_DATE.year and u.month is None)
     ]
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from tracker.cli.eventset import event_set
 from tracker.cli.eventshow import event_show, every_tournament
 from tracker.cli.options import (
     DEFAULT_DB,
@@ -462,96 +463,3 @@ def _event_cells(r: dict[str, Any]) -> list[str]:
 
 def _points(value: int | float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
-
-
-def event_set(
-    tournament_id: Annotated[
-        int, typer.Argument(metavar="ID", help="Tournament id from `event list`.")
-    ],
-    period: Annotated[
-        str | None,
-        typer.Option(
-            "--period", help="Pin to this list month (YYYY-MM), or 'default'.", show_default=False
-        ),
-    ] = None,
-    rating_list: Annotated[
-        str | None,
-        typer.Option(
-            "--list",
-            "-l",
-            metavar=LIST_CHOICES + "|default",
-            help="Rate all its games on this list, or 'default'.",
-            show_default=False,
-        ),
-    ] = None,
-    exclude: Annotated[
-        bool | None,
-        typer.Option(
-            "--exclude/--include", help="Mark it never rated (or rated again).", show_default=False
-        ),
-    ] = None,
-    ro: Annotated[
-        str | None,
-        typer.Option(
-            "--ro",
-            help="The starting rating FIDE used for the player, or 'none'.",
-            show_default=False,
-        ),
-    ] = None,
-    player: Annotated[
-        str | None,
-        typer.Option(
-            "--player", help="Whose Ro (--ro); default: the player marked --me.", show_default=False
-        ),
-    ] = None,
-    force: Annotated[
-        bool,
-        typer.Option(
-            "--force",
-            help="Pin --period even to a list dated before the last round the PGN "
-            "gives (its dates are wrong and FIDE's page says so).",
-        ),
-    ] = False,
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """Record an override for one tournament: the list month it was rated on, its list,
-    that it was never rated, or the Ro FIDE's calculation page shows.
-
-    --period takes a list dated after the tournament's last round (a late report can land it
-    one or more lists later; no list rates a tournament that was not over); when the PGN's
-    dates are wrong and FIDE's page shows an earlier list, --force pins it there anyway.
-
-    Examples:
-
-      tracker event set 7 --period 2026-01
-
-      tracker event set 7 --ro 1849
-    """
-    from tracker.app.events import record_override
-    from tracker.app.players import resolve_player
-
-    if period is None and rating_list is None and exclude is None and ro is None:
-        raise BadInput("nothing to set: give --period, --list, --exclude/--include or --ro")
-    kwargs: dict[str, Any] = {}
-    if period is not None:
-        kwargs["period"] = (
-            None if period.strip().lower() == "default" else period_option(period, "--period")
-        )
-    if rating_list is not None:
-        kwargs["rating_list"] = (
-            None if rating_list.strip().lower() == "default" else _list(rating_list)
-        )
-    if exclude is not None:
-        kwargs["excluded"] = exclude
-    with store_for(db) as store:
-        if ro is not None:
-            who = resolve_player(store, player)
-            if ro.strip().lower() == "none":
-                kwargs["ro"] = (who.id, None)
-            elif ro.strip().isdigit():
-                kwargs["ro"] = (who.id, int(ro))
-            else:
-                raise BadInput(f"--ro {ro!r} is not a rating: give a number like 1850 or none")
-        change = record_override(store, tournament_id, force=force, **kwargs)
-    t = change.tournament
-    out.print(f"tournament {t.id} ({t.name}): {', '.join(change.changes)}", markup=False)

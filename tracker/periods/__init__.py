@@ -26,7 +26,14 @@ from tracker.fide.calendar import (
     replay_from,
 )
 from tracker.periods.grouping import Unit, assign_units, game_list
-from tracker.periods.inputs import GameFact, PlayerInfo, ReplayInputs, TournamentFact, game_facts
+from tracker.periods.inputs import (
+    GameFact,
+    PlayerInfo,
+    ReplayInputs,
+    TagDate,
+    TournamentFact,
+    game_facts,
+)
 from tracker.periods.pins import check_pin
 from tracker.periods.policies import ASSUMED_GAMES_WHEN_ESTABLISHED, PLAYER_FACTS_LISTS
 from tracker.periods.reasons import (
@@ -59,6 +66,7 @@ __all__ = [
     "RatingFrom",
     "RatingSource",
     "ReplayInputs",
+    "TagDate",
     "TournamentFact",
     "TournamentPlan",
     "Unit",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from tracker.fide.calendar import default_period, replay_from
 from tracker.model import LAST_DATE, LAST_PERIOD, Period, RatingList
-from tracker.periods.inputs import GameFact, TournamentFact
+from tracker.periods.inputs import GameFact, TagDate, TournamentFact
 from tracker.periods.notes import StoredTwice, TwiceIn
 
 
@@ -25,6 +25,16 @@ def period_of_end(end: dt.date, rating_list: RatingList) -> Period | None:
     return period if period <= LAST_PERIOD else None
 
 
+def period_of_month(tag: TagDate | None, rating_list: RatingList) -> Period | None:
+    """The list that rates a tournament dated only by its month (`2011.05.??`): that of the
+    rating period the month is in, as for a tournament that ended on its first day (a
+    tournament dated only by its year, or not at all: None, as before the replay's first
+    date or after LAST_PERIOD)."""
+    if tag is None or tag.month is None or not 1 <= tag.year <= LAST_DATE.year:
+        return None
+    return period_of_end(dt.date(tag.year, tag.month, 1), rating_list)
+
+
 @dataclass(frozen=True)
 class Unit:
     """A tournament's games on one list, assigned to a rating period."""
@@ -36,6 +46,7 @@ class Unit:
     period: Period | None  # None: no date known and not pinned
     pinned: bool
     games: tuple[GameFact, ...]
+    tag_date: TagDate | None = None  # no whole date: what its date tags say (a year...)
 
     @property
     def label(self) -> str:
@@ -79,9 +90,18 @@ def assign_units(
         elif end is not None:
             period = period_of_end(end, rating_list)
         else:
-            period = None
+            period = period_of_month(t.tag_date, rating_list)
         units.append(
-            Unit(t, rating_list, start, end, period, t.pinned_period is not None, tuple(gs))
+            Unit(
+                t,
+                rating_list,
+                start,
+                end,
+                period,
+                t.pinned_period is not None,
+                tuple(gs),
+                t.tag_date if start is None else None,
+            )
         )
     units.sort(
         key=lambda u: (

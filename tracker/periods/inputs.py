@@ -76,8 +76,30 @@ def game_facts(rows: Iterable[Mapping[str, object]]) -> list[GameFact]:
 
 
 @dataclass(frozen=True)
+class TagDate:
+    """What the date tags of a tournament without a whole date say of when it ended: a
+    year (`2011.??.??`), or a year and a month (`2011.05.??`) when every tag of its last
+    year gives one (the latest)."""
+
+    year: int
+    month: int | None = None
+
+    @classmethod
+    def latest(cls, found: Iterable[TagDate]) -> TagDate | None:
+        """The latest a tournament of games with these dates can have ended: the last
+        year; its last month when every date of that year gives one (else None)."""
+        dates = list(found)
+        if not dates:
+            return None
+        year = max(d.year for d in dates)
+        months = [d.month for d in dates if d.year == year]
+        return cls(year, None if None in months else max(m for m in months if m is not None))
+
+
+@dataclass(frozen=True)
 class TournamentFact:
-    """A tournament with the user's overrides (`ro`: the player's Ro override)."""
+    """A tournament with the user's overrides (`ro`: the player's Ro override); `tag_date`:
+    what its games' partial date tags say, when it has no whole date."""
 
     id: int
     name: str
@@ -89,6 +111,7 @@ class TournamentFact:
     pinned_list: RatingList | None = None
     excluded: bool = False
     ro: int | None = None
+    tag_date: TagDate | None = None
 
 
 @dataclass(frozen=True)

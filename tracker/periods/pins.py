@@ -3,6 +3,8 @@ list cannot rate a tournament that was not over (pure)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from tracker.errors import BadInput
 from tracker.fide.calendar import is_list_month
 from tracker.model import LAST_DATE, LAST_PERIOD, Period, RatingList
@@ -23,6 +25,8 @@ def check_pin(
             f"(lists were not monthly then): give a list month for {where})"
         )
     end = t.end or t.start
+    if end is None and t.tag_date is not None and not force:
+        _check_tag_date(t, period, where)
     if end is None or period.list_date > end or force:
         return
     first = Period.of(min(end, LAST_DATE)).next()  # (a date past LAST_DATE: no list)
@@ -40,4 +44,22 @@ def check_pin(
         f"(dated {period.list_date.isoformat()}, before its last round): {lands} "
         "(if its dates in the PGN are wrong and FIDE's page says otherwise, add "
         "--force)"
+    )
+
+
+def _check_tag_date(t: TournamentFact, period: Period, where: str) -> None:
+    """Refuse a list dated on or before the first day its date tags allow (a tournament of
+    `2011.??.??` was not over on 2011-01-01)."""
+    assert t.tag_date is not None
+    tag = t.tag_date
+    if not 1 <= tag.year <= LAST_PERIOD.year:
+        return
+    first_day = dt.date(tag.year, tag.month or 1, 1)
+    if period.list_date > first_day:
+        return
+    said = f"{tag.year}" if tag.month is None else f"{tag.year}-{tag.month:02d}"
+    raise BadInput(
+        f"{where}, dated {said}) cannot be rated on the {period} list (dated "
+        f"{period.list_date.isoformat()}, before it was over): give a later list (if its "
+        "dates in the PGN are wrong and FIDE's page says otherwise, add --force)"
     )

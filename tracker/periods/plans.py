@@ -13,7 +13,15 @@ from tracker.fide import GameIn, TournamentIn
 from tracker.fide.calendar import list_in_force, previous_list, replay_from
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
-from tracker.model import ListKind, ListStatus, NotRated, OfficialEntry, Period, RatingList
+from tracker.model import (
+    LAST_PERIOD,
+    ListKind,
+    ListStatus,
+    NotRated,
+    OfficialEntry,
+    Period,
+    RatingList,
+)
 from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
 from tracker.periods.notes import TagDiffers
@@ -211,6 +219,9 @@ def plan_tournament(
     return tournament, t_in, skipped
 
 
+_ASKS_FOR_A_PERIOD = frozenset({NotCountedWhy.NO_DATE, NotCountedWhy.ONLY_YEAR})
+
+
 def placed(
     units: Iterable[Unit], rl: RatingList
 ) -> tuple[dict[Period, list[Unit]], list[NotCounted]]:
@@ -219,15 +230,27 @@ def placed(
     by_period: dict[Period, list[Unit]] = defaultdict(list)
     for u in units:
         if u.period is None:
-            why = (
-                NotCountedWhy.NO_DATE
-                if u.end is None
-                else NotCountedWhy.TOO_EARLY
-                if u.end < replay_from(rl)
-                else NotCountedWhy.TOO_LATE
-            )
-            where = Unplaced(rl, u.tournament.id, u.end)
+            why = unplaced_why(u, rl)
+            if u.tournament.excluded and why in _ASKS_FOR_A_PERIOD:
+                why = NotCountedWhy.EXCLUDED  # set aside: no period to ask for
+            year = None if u.tag_date is None else u.tag_date.year
+            where = Unplaced(rl, u.tournament.id, u.end, year)
             unplaced.extend(NotCounted(g, u.label, why, where) for g in u.games)
         else:
             by_period[u.period].append(u)
     return by_period, unplaced
+
+
+def unplaced_why(u: Unit, rl: RatingList) -> NotCountedWhy:
+    """Why a tournament is in no period: ended before the replay's first date (or in a year
+    before it, by its date tags), after the last list replayed, dated only by a year of the
+    replayed span, or not dated at all."""
+    if u.end is not None:
+        return NotCountedWhy.TOO_EARLY if u.end < replay_from(rl) else NotCountedWhy.TOO_LATE
+    if u.tag_date is None:
+        return NotCountedWhy.NO_DATE
+    if u.tag_date.year < replay_from(rl).year:
+        return NotCountedWhy.TOO_EARLY
+    if u.tag_date.year > LAST_PERIOD.year or u.tag_date.month is not None:
+        return NotCountedWhy.TOO_LATE  # (a month of the span has a period: after the last)
+    return NotCountedWhy.ONLY_YEAR

@@ -22,7 +22,8 @@ class NotCountedWhy(StrEnum):
     FAST_EVENT = "fast-event"  # detail: ScheduleSays (days)
     GAMES_A_DAY = "games-a-day"  # detail: ScheduleSays
     NO_RATING_YET = "no-rating-yet"  # detail: StandardTag (the replay waits for one)
-    NO_DATE = "no-date"  # detail: Unplaced
+    NO_DATE = "no-date"  # detail: Unplaced (no date tag gives even a year)
+    ONLY_YEAR = "only-year"  # detail: Unplaced with its year (`2011.??.??`, a replayed year)
     TOO_EARLY = "too-early"  # detail: Unplaced (before the replay's first date)
     TOO_LATE = "too-late"  # detail: Unplaced (its list would come after LAST_PERIOD)
     INSIDE_OFFICIAL = "inside-official"  # rated on or before the starting official list
@@ -58,11 +59,13 @@ class StandardTag:
 @dataclass(frozen=True)
 class Unplaced:
     """A tournament in no rating period: undated, before the replay's first date, or after
-    the last list replayed (`end`)."""
+    the last list replayed (`end`); `year`: the year its date tags give, when they give no
+    whole date (`2011.??.??`)."""
 
     rating_list: RatingList
     tournament_id: int
     end: dt.date | None = None
+    year: int | None = None
 
 
 NotCountedDetail = str | ScheduleSays | StandardTag | Unplaced | None

@@ -55,6 +55,7 @@ from tracker.periods.plans import (
     plan_tournament,
     rated_by_the_lists,
     unit_start,
+    unplaced_why,
 )
 from tracker.periods.policies import TAG_IS_EVIDENCE_OF_THE_LIST
 from tracker.periods.reasons import NotCounted, NotCountedWhy, StandardTag
@@ -92,7 +93,7 @@ def replay(inputs: ReplayInputs) -> Replay:
         # starting official rating) against rated opponents are games completed too: 30 of
         # them make the count a fact, not the policy's assumption.
         early = (
-            u for u in units if u.period is None and u.end is not None and u.end < replay_from(rl)
+            u for u in units if u.period is None and unplaced_why(u, rl) is NotCountedWhy.TOO_EARLY
         )
         state.completed_before(_counted((*early, *start.before)))
 

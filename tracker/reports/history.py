@@ -16,7 +16,7 @@ from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, RatingSource, Replay
 from tracker.periods.assumed import closing_dates, counted_games, list_assumed_games
 from tracker.periods.notes import IncludesEarlier, TagsDisagree
-from tracker.periods.reasons import NotCountedWhy
+from tracker.periods.reasons import NotCountedWhy, Unplaced
 from tracker.reports import words
 from tracker.reports.figures import counted_results
 from tracker.reports.text import (
@@ -381,11 +381,19 @@ def unplaced_lines(replay_: Replay) -> list[str]:
     list replayed), each with the command that places it; the games before the replayed era
     summed up in one line."""
     undated: dict[int, tuple[str, int]] = {}
+    by_year: dict[int, dict[int, str]] = {}  # year: the tournaments dated only by it
+    year_games: dict[int, int] = {}
     late: dict[int, tuple[str, int, str]] = {}
     early = 0
     for n in replay_.unplaced:
         tid = n.game.tournament_id
-        if n.why is NotCountedWhy.NO_DATE:
+        if n.why is NotCountedWhy.ONLY_YEAR and isinstance(n.detail, Unplaced):
+            year = n.detail.year or 0
+            by_year.setdefault(year, {})[tid] = n.tournament
+            year_games[year] = year_games.get(year, 0) + 1
+        elif n.why is NotCountedWhy.EXCLUDED:
+            continue  # the user set it aside
+        elif n.why is NotCountedWhy.NO_DATE:
             label, count = undated.get(tid, (n.tournament, 0))
             undated[tid] = (label, count + 1)
         elif n.why is NotCountedWhy.TOO_LATE:
@@ -397,6 +405,12 @@ def unplaced_lines(replay_: Replay) -> list[str]:
         f"In no period: {label} ({plural(count, 'game')}, no date): "
         + words.command(PinPeriod(tid))
         for tid, (label, count) in sorted(undated.items())
+    ]
+    lines += [
+        f"In no period: {words.only_year(year)}: {plural(len(ts), 'tournament')}, "
+        f"{plural(year_games[year], 'game')} ({words.some_names(list(ts.values()))}): "
+        + words.year_commands(year)
+        for year, ts in sorted(by_year.items())
     ]
     lines += [
         f"In no period: {label} ({plural(count, 'game')}): {why}"

@@ -11,7 +11,7 @@ from tracker.app.importing import ImportReport, Interrupted, SourceReport
 from tracker.app.imports import AssumedKinds, UndatedTournament, Unlisted
 from tracker.identity.names import NamesApart
 from tracker.model import RatingList
-from tracker.reports.words import command
+from tracker.reports.words import command, only_year, year_commands
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 UNDATED_SHOWN = 5  # undated tournaments named in the import summary (the rest are counted)
@@ -197,15 +197,27 @@ def assumed_kinds_line(kinds: AssumedKinds, default_list: RatingList | None) -> 
 
 def undated_lines(undated: list[UndatedTournament]) -> list[str]:
     """The tournaments the games added left in no period (no usable date, no dated
-    tournament of the same event and site to join), each with the command that dates it."""
-    if not undated:
-        return []
-    games = sum(u.games for u in undated)
+    tournament of the same event and site to join): those dated only by a year a line a
+    year, with the commands that settle them together; the others each with the command
+    that dates it."""
+    by_year: dict[int, list[UndatedTournament]] = {}
+    for u in undated:
+        if u.year is not None:
+            by_year.setdefault(u.year, []).append(u)
     lines = [
+        f"{only_year(year)}: {_n(sum(u.games for u in ts), 'game')} in "
+        f"{_n(len(ts), 'tournament')} in no period: {year_commands(year)}"
+        for year, ts in sorted(by_year.items())
+    ]
+    undated = [u for u in undated if u.year is None]
+    if not undated:
+        return lines
+    games = sum(u.games for u in undated)
+    lines.append(
         f"no date: {_n(games, 'game')} in {_n(len(undated), 'tournament')} in no "
         "period (no dated tournament of the same event and site); say which list "
         "rated each:"
-    ]
+    )
     lines += [
         f"  {command(u.advice)}  ({u.event}, {u.site}: {_n(u.games, 'game')})"
         for u in undated[:UNDATED_SHOWN]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tracker.model import Period, PlayerRef, RatingList
-from tracker.periods import PeriodRow, RatingSource, Replay
+from tracker.periods import NotCountedWhy, PeriodRow, RatingSource, Replay
 from tracker.periods.assumed import list_assumed_games
 from tracker.reports.explain import ignored_lines
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
@@ -88,6 +88,8 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
                 else:
                     earlier.append((u.label, why))
     for n in replay_.unplaced:
+        if n.why is NotCountedWhy.EXCLUDED:
+            continue  # the user set it aside: nothing open
         entry = (n.tournament, why_text(n))
         if entry not in open_:
             open_.append(entry)
@@ -344,7 +346,8 @@ def _open_lines(rep: NextReport) -> list[str]:
             if len(names) == 1:
                 lines.append(f"  {names[0]}: {why}")
             else:
-                lines.append(f"  {len(names)} tournaments: {why} ({', '.join(names[:3])}, ...)")
+                more = ", ..." if len(names) > 3 else ""
+                lines.append(f"  {len(names)} tournaments: {why} ({', '.join(names[:3])}{more})")
         rest = groups[OPEN_LINES:]
         if rest:
             n = sum(len(names) for _, names in rest)

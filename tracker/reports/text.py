@@ -53,6 +53,9 @@ def json_points(p: Fraction) -> int | float:
 
 
 def unit_dates(unit: Unit) -> str:
+    tag = unit.tag_date
+    if unit.start is None and tag is not None:  # what its date tags give: 2011-05, 2011
+        return f"{tag.year}" if tag.month is None else f"{tag.year}-{tag.month:02d}"
     s = unit.start.isoformat() if unit.start else "?"
     e = unit.end.isoformat() if unit.end else "?"
     return s if s == e else f"{s} to {e}"

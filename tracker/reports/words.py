@@ -11,7 +11,9 @@ from tracker.advice import (
     AddOfficial,
     Advice,
     ExcludeTournament,
+    ExcludeYear,
     PinPeriod,
+    PinYear,
     PlayerFact,
     SetPlayerFact,
     SetRo,
@@ -79,6 +81,11 @@ def command(advice: Advice, who: str = "ID") -> str:
         period = "YYYY-MM" if advice.period is None else str(advice.period)
         k = " --k K" if advice.with_k else ""
         return f"tracker official add {who}{on} --period {period} --rating R{k}"
+    if isinstance(advice, PinYear):
+        period = "YYYY-MM" if advice.period is None else str(advice.period)
+        return f"tracker event set --year {advice.year} --period {period}"
+    if isinstance(advice, ExcludeYear):
+        return f"tracker event set --year {advice.year} --exclude"
     tournament = "ID" if advice.tournament_id is None else str(advice.tournament_id)
     if isinstance(advice, PinPeriod):
         period = "YYYY-MM" if advice.period is None else str(advice.period)
@@ -176,6 +183,8 @@ def reason_text(
     assert isinstance(detail, Unplaced), (why, detail)
     if why is NotCountedWhy.TOO_EARLY:
         return ": ".join(_too_early(detail.rating_list))
+    if why is NotCountedWhy.ONLY_YEAR and detail.year is not None:
+        return f"{only_year(detail.year)}: {year_commands(detail.year)}"
     pin = command(PinPeriod(None if any_id else detail.tournament_id))
     if why is NotCountedWhy.NO_DATE:
         return f"no date: pin it with `{pin}`"
@@ -183,6 +192,29 @@ def reason_text(
         f"{reason_label(why, detail)}: no list after {LAST_PERIOD} is replayed (a wrong date "
         f"in the PGN?): pin it with `{pin}`"
     )
+
+
+def only_year(year: int) -> str:
+    """What a tournament dated only by a year of the replayed span is (`2011.??.??`)."""
+    return f"dated only by year ({year})"
+
+
+def year_commands(year: int) -> str:
+    """The two commands that settle every tournament dated only by `year` at once."""
+    return (
+        f"`{command(PinYear(year))}` pins them all, "
+        f"`{command(ExcludeYear(year))}` sets them all aside"
+    )
+
+
+NAMES_SHOWN = 3  # the tournaments named where a line sums up a group of them
+
+
+def some_names(names: list[str]) -> str:
+    """The first NAMES_SHOWN names, and how many more."""
+    shown = ", ".join(names[:NAMES_SHOWN])
+    more = len(names) - NAMES_SHOWN
+    return f"{shown} and {more} more" if more > 0 else shown
 
 
 def reason_label(why: NotCountedWhy, detail: NotCountedDetail = None) -> str:
@@ -212,8 +244,12 @@ def reason_label(why: NotCountedWhy, detail: NotCountedDetail = None) -> str:
         if why is NotCountedWhy.TOO_EARLY:
             return _too_early(detail.rating_list)[0]
         if why is NotCountedWhy.TOO_LATE:
+            if detail.end is None and detail.year is not None:
+                return f"played in {detail.year}"
             end = "?" if detail.end is None else detail.end.isoformat()
             return f"played until {end}"
+        if why is NotCountedWhy.ONLY_YEAR and detail.year is not None:
+            return only_year(detail.year)
         return "no date"
     return reason_text(why, detail)
 

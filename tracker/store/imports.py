@@ -265,6 +265,13 @@ class UndatedTournament:
         m = TAG_YEAR_MONTH.match(self.date_tag)
         return None if m is None else int(m.group(1))
 
+    @property
+    def month(self) -> int | None:
+        """The month its date tag gives (`2024.03.??`), None when it gives none."""
+        m = TAG_YEAR_MONTH.match(self.date_tag)
+        month = None if m is None else m.group(2)
+        return int(month) if month and "01" <= month <= "12" else None
+
 
 def undated_tournaments(
     store: Store, *, player_id: int | None = None, after_game_id: int | None = None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import (
+    Connection,
     Row,
     Text,
     and_,
@@ -32,6 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.sql import ColumnElement, Select
 
 from tracker.errors import BadInput, NotFound
+from tracker.identity.tournaments import TAG_YEAR_MONTH
 from tracker.model import (
     BLACK_SCORES,
     MAX_RATING,
@@ -41,7 +43,7 @@ from tracker.model import (
     PlayerRef,
     RatingList,
 )
-from tracker.periods import GameFact, RatingSource, TournamentFact
+from tracker.periods import GameFact, RatingSource, TagDate, TournamentFact
 from tracker.store.db import Store, writing
 from tracker.store.entries import entry_order, official_entry
 from tracker.store.players import player_ref
@@ -52,12 +54,14 @@ __all__ = [
     "OverrideChange",
     "Unset",
     "StoredFacts",
+    "dated_only_by_year",
     "facts_of_players",
     "games_of",
     "get_tournament",
     "official_of_players",
     "players_by_name",
     "players_with_ratings",
+    "record_group_override",
     "record_override",
     "tournament_starts",
     "tournaments_of",
@@ -209,6 +213,39 @@ def _tournament_fact(row: Row[tuple[object, ...]]) -> TournamentFact:
     )
 
 
+def _tag_date(tag: str | None) -> TagDate | None:
+    """The year (and month) a partial date tag gives (`2011.??.??`, `2011.05.??`)."""
+    m = TAG_YEAR_MONTH.match(tag or "")
+    if m is None:
+        return None
+    month = m.group(2)
+    return TagDate(int(m.group(1)), int(month) if month and "01" <= month <= "12" else None)
+
+
+def _with_tag_dates(
+    conn: Connection, facts: list[TournamentFact], ids: Select[tuple[Any]] | Sequence[int]
+) -> list[TournamentFact]:
+    """`facts` with the `tag_date` of each tournament without a whole date among `ids` (a
+    subquery of tournament ids): what its games' partial date tags say (TagDate.latest)."""
+    if all(t.start is not None for t in facts):
+        return facts
+    g, t = games.c, tournaments.c
+    stmt = (
+        select(g.tournament_id, g.date_tag)
+        .select_from(games.join(tournaments, t.id == g.tournament_id))
+        .where(t.start_date.is_(None), g.date.is_(None), g.tournament_id.in_(ids))
+        .distinct()
+    )
+    tags: dict[int, list[TagDate]] = {}
+    for tid, tag in conn.execute(stmt):
+        found = _tag_date(tag)
+        if found is not None:
+            tags.setdefault(int(tid), []).append(found)
+    if not tags:
+        return facts
+    return [replace(f, tag_date=TagDate.latest(tags[f.id])) if f.id in tags else f for f in facts]
+
+
 def tournaments_of(store: Store, player_id: int) -> list[TournamentFact]:
     """The tournaments the player has games in, with the user's overrides (the Ro override
     is this player's)."""
@@ -221,7 +258,7 @@ def tournaments_of(store: Store, player_id: int) -> list[TournamentFact]:
         .order_by(tournaments.c.start_date, tournaments.c.id)
     )
     with store.engine.connect() as conn:
-        return [_tournament_fact(r) for r in conn.execute(stmt)]
+        return _with_tag_dates(conn, [_tournament_fact(r) for r in conn.execute(stmt)], own)
 
 
 def tournament_starts(store: Store) -> list[tuple[dt.date, RatingList]]:
@@ -334,6 +371,7 @@ def facts_of_players(
             fact = _tournament_fact(row)
             ranks[fact.id] = rank
             facts.append(fact)
+        facts = _with_tag_dates(conn, facts, own)
         for pid, tid, rating in conn.execute(
             select(
                 ro_overrides.c.player_id, ro_overrides.c.tournament_id, ro_overrides.c.rating
@@ -364,11 +402,11 @@ def get_tournament(
     stmt = _tournament_select(player_id).where(tournaments.c.id == tournament_id)
     with store.engine.connect() as conn:
         row = conn.execute(stmt).first()
-    if row is None:
-        raise NotFound(
-            f"no tournament with id {tournament_id}: see `tracker event list` for the ids"
-        )
-    return _tournament_fact(row)
+        if row is None:
+            raise NotFound(
+                f"no tournament with id {tournament_id}: see `tracker event list` for the ids"
+            )
+        return _with_tag_dates(conn, [_tournament_fact(row)], [tournament_id])[0]
 
 
 class Unset:
@@ -386,6 +424,60 @@ class OverrideChange:
 
     tournament: TournamentFact
     changes: tuple[str, ...]
+
+
+def _override_values(
+    period: Period | None | Unset, rating_list: RatingList | None | Unset, excluded: bool | Unset
+) -> tuple[dict[str, object], list[str]]:
+    """The tournament columns the overrides set, and what each changes, in words."""
+    values: dict[str, object] = {}
+    changes: list[str] = []
+    if not isinstance(period, Unset):
+        values["pinned_period"] = None if period is None else str(period)
+        changes.append(f"period {'default' if period is None else period}")
+    if not isinstance(rating_list, Unset):
+        values["pinned_list"] = None if rating_list is None else str(rating_list)
+        changes.append(f"list {'from each game' if rating_list is None else rating_list}")
+    if not isinstance(excluded, Unset):
+        values["excluded"] = excluded
+        changes.append("excluded" if excluded else "included")
+    return values, changes
+
+
+def dated_only_by_year(store: Store, year: int) -> list[TournamentFact]:
+    """The tournaments without a whole date whose games' date tags give `year` and no month
+    (`2011.??.??`: their `tag_date` is TagDate(year)), by id: the group `tracker event set
+    --year` settles at once."""
+    undated = select(tournaments.c.id).where(tournaments.c.start_date.is_(None))
+    stmt = (
+        _tournament_select(None)
+        .where(tournaments.c.start_date.is_(None))
+        .order_by(tournaments.c.id)
+    )
+    with store.engine.connect() as conn:
+        facts = _with_tag_dates(conn, [_tournament_fact(r) for r in conn.execute(stmt)], undated)
+    return [t for t in facts if t.tag_date == TagDate(year)]
+
+
+def record_group_override(
+    store: Store,
+    tournament_ids: Sequence[int],
+    *,
+    period: Period | None | Unset = UNSET,
+    rating_list: RatingList | None | Unset = UNSET,
+    excluded: bool | Unset = UNSET,
+) -> tuple[str, ...]:
+    """Record the same overrides (as `record_override`) for every tournament of
+    `tournament_ids` in one transaction: all of them or none; what changed, in words."""
+    values, changes = _override_values(period, rating_list, excluded)
+    if values and tournament_ids:
+        with writing(store) as conn:
+            conn.execute(
+                update(tournaments)
+                .where(tournaments.c.id.in_(list(tournament_ids)))
+                .values(**values)
+            )
+    return tuple(changes)
 
 
 def record_override(
@@ -407,17 +499,7 @@ def record_override(
     case (tracker.app.events) before this records it.
     """
     get_tournament(store, tournament_id)  # NotFound with a clear sentence
-    values: dict[str, object] = {}
-    changes: list[str] = []
-    if not isinstance(period, Unset):
-        values["pinned_period"] = None if period is None else str(period)
-        changes.append(f"period {'default' if period is None else period}")
-    if not isinstance(rating_list, Unset):
-        values["pinned_list"] = None if rating_list is None else str(rating_list)
-        changes.append(f"list {'from each game' if rating_list is None else rating_list}")
-    if not isinstance(excluded, Unset):
-        values["excluded"] = excluded
-        changes.append("excluded" if excluded else "included")
+    values, changes = _override_values(period, rating_list, excluded)
     with writing(store) as conn:
         if values:
             conn.execute(
