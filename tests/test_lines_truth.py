@@ -1,0 +1,76 @@
+"""Lines that tell the truth (issue 37, item 3), on real files: the TWIC issue 920
+(../shared/corpus/twic0920.pgn.xz, June 2012) and FIDE's list samples
+(../shared/spec/fide-list-samples/).
+
+Each line said something false or unhelpful before: a list imported that no game uses was
+called "no FIDE list imported"; a check that compared nothing was counted as checked; a
+player without games was told to set a tournament's Ro; a re-anchor went unnamed; target
+said the games completed twice and without signs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, SPEC, need_shared, run_cli
+
+TWIC = CORPUS / "twic0920.pgn.xz"
+SAMPLES = SPEC / "fide-list-samples"
+# Petrosian,DG (FIDE ID 13301349 in the tags) plays two tournaments of TWIC 920: the 14th
+# Dubai Open from 2012-04-15 and the 5th Karen Asrian Memorial from 2012-06-16.
+PLAYER = "Petrosian,DG"
+
+
+def _flat(text: str) -> str:
+    """The output with its lines joined (a long line may be wrapped to the terminal)."""
+    return " ".join(text.split())
+
+
+@pytest.fixture
+def twic_db(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> str:
+    need_shared()
+    db = str(tmp_path / "t.db")
+    code, _, err = run_cli(capsys, monkeypatch, "import", str(TWIC), "--player", PLAYER, "--db", db)
+    assert code == 0, err
+    return db
+
+
+def test_history_says_an_imported_list_is_in_force_for_none_of_the_games(
+    twic_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The March 2011 list is imported; the games are of April and June 2012. In the
+    bi-monthly era (2009-2012: lists in January, March, May, July, September, November)
+    the list in force on 2012-04-15 is March 2012's, on 2012-06-16 May 2012's (spec
+    section 1, rule 2: the ratings of the list in force at the tournament's start)."""
+    code, _, err = run_cli(
+        capsys,
+        monkeypatch,
+        "official",
+        "import",
+        str(SAMPLES / "standard_mar11frl.txt"),
+        "--db",
+        twic_db,
+    )
+    assert code == 0, err
+    code, out, err = run_cli(capsys, monkeypatch, "history", "--db", twic_db)
+    assert code == 0, err
+    text = _flat(out)
+    assert "no FIDE list imported" not in text
+    assert (
+        "Opponents' ratings: Elo tags (no standard list imported is in force for these "
+        "games: imported 2011-03; in force 2012-03, 2012-05: tracker official fetch)"
+    ) in text
+
+
+def test_history_without_any_list_still_says_none_is_imported(
+    twic_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run_cli(capsys, monkeypatch, "history", "--db", twic_db)
+    assert code == 0, err
+    assert "Opponents' ratings: Elo tags (no FIDE list imported: tracker official import)" in _flat(
+        out
+    )
