@@ -74,3 +74,50 @@ def test_history_without_any_list_still_says_none_is_imported(
     assert "Opponents' ratings: Elo tags (no FIDE list imported: tracker official import)" in _flat(
         out
     )
+
+
+def _official_import(
+    db: str, name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run_cli(
+        capsys, monkeypatch, "official", "import", str(SAMPLES / name), "--db", db
+    )
+    assert code == 0, err
+
+
+def test_check_all_says_nothing_was_compared_and_why(
+    twic_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The March 2011 sample rates Andreikin, who plays the Russian championship of TWIC 920:
+    his only official rating is the one his replay starts from, so nothing is compared."""
+    _official_import(twic_db, "standard_mar11frl.txt", capsys, monkeypatch)
+    code, out, err = run_cli(capsys, monkeypatch, "check", "--all", "--db", twic_db)
+    assert code == 0, err
+    text = _flat(out)
+    assert "checked, 0 with differences" not in text
+    assert (
+        "Nothing compared: Andreikin,D has no official standard rating besides the 2011-03 "
+        "one the replay starts from; record later ones with `tracker official add` or "
+        "`tracker official import`."
+    ) in text
+    # a later official rating: one player-list compared, and it differs
+    code, _, err = run_cli(
+        capsys,
+        monkeypatch,
+        *("official", "add", "Andreikin,D", "--period", "2011-05", "--rating", "2700"),
+        *("--games", "5", "--db", twic_db),
+    )
+    assert code == 0, err
+    code, out, err = run_cli(
+        capsys,
+        monkeypatch,
+        *("official", "add", PLAYER, "--period", "2012-03", "--rating", "2463", "--db", twic_db),
+    )
+    assert code == 0, err
+    code, out, _ = run_cli(capsys, monkeypatch, "check", "--all", "--db", twic_db)
+    assert code == 1
+    assert (
+        "1 player-list checked, 1 with differences; 1 more compared nothing (only the "
+        "official rating its replay starts from)"
+    ) in _flat(out)
+
