@@ -121,3 +121,25 @@ def test_check_all_says_nothing_was_compared_and_why(
         "official rating its replay starts from)"
     ) in _flat(out)
 
+
+def test_check_of_a_period_without_games_advises_importing_them(
+    twic_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FIDE rated 5 games of Andreikin's on the May 2011 list; the database holds none of
+    that list: there is no tournament whose Ro could be set, the games are missing."""
+    _official_import(twic_db, "standard_mar11frl.txt", capsys, monkeypatch)
+    code, _, err = run_cli(
+        capsys,
+        monkeypatch,
+        *("official", "add", "Andreikin,D", "--period", "2011-05", "--rating", "2700"),
+        *("--games", "5", "--db", twic_db),
+    )
+    assert code == 0, err
+    code, out, _ = run_cli(capsys, monkeypatch, "check", "Andreikin,D", "--db", twic_db)
+    assert code == 1
+    text = _flat(out)
+    assert "--ro" not in text
+    assert (
+        "no single cause reproduces the official 2700: no tournament of yours in the database "
+        "is rated on the 2011-05 list; import the games FIDE rated on it (`tracker import FILE`)"
+    ) in text

@@ -51,6 +51,12 @@ def cause_text(c: Cause) -> str:
     said = c.said
     if isinstance(said, Unexplained):
         rating = "unrated" if said.official is None else str(said.official)
+        if not said.tournaments:
+            return (
+                f"no single cause reproduces the official {rating}: no tournament of yours in "
+                f"the database is rated on the {said.period} list; import the games FIDE rated "
+                "on it (`tracker import FILE`)"
+            )
         return (
             f"no single cause reproduces the official {rating}: compare with FIDE's "
             f"calculation page for {said.period} (`tracker explain {said.period}` shows the "
