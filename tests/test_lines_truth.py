@@ -10,6 +10,8 @@ said the games completed twice and without signs.
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,34 @@ def test_check_of_a_period_without_games_advises_importing_them(
         "no single cause reproduces the official 2700: no tournament of yours in the database "
         "is rated on the 2011-05 list; import the games FIDE rated on it (`tracker import FILE`)"
     ) in text
+
+
+# --- next: every jump between two lists is named ------------------------------------------
+
+IVANCHUK = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
+_PERIOD_LINE = re.compile(r"^  (\d{4}-\d\d): (\d+|unrated) -> (\d+|unrated)\b(.*)$")
+
+
+def test_next_names_the_reanchor_between_two_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ivanchuk's TCh-HUN 2019-20 game of 2020-02-16 carries his Elo tag 2679, the rating of
+    the February 2020 list he played under; that list rated no game of his, and the March
+    2020 list starts from 2679. Each list line starts where the line above it ended, or a
+    line in between says where the new start came from."""
+    need_shared()
+    db = str(tmp_path / "iv.db")
+    code, _, err = run_cli(
+        capsys, monkeypatch, "import", str(IVANCHUK), "--player", "Ivanchuk,V", "--db", db
+    )
+    assert code == 0, err
+    code, out, err = run_cli(capsys, monkeypatch, "next", "--db", db)
+    assert code == 0, err
+    lines = [m.groups() for line in out.splitlines() if (m := _PERIOD_LINE.match(line))]
+    assert len(lines) >= 3
+    for (_, _, after, _), (period, before, _, _) in itertools.pairwise(lines):
+        assert before == after, (period, out)
+    anchor = [x for x in lines if x[0] == "2020-02"]
+    assert anchor and anchor[0][2] == "2679"
+    assert "re-anchored on the player's Elo tag 2679 in TCh-HUN 2019-20" in anchor[0][3]
+    assert [x[1] for x in lines if x[0] == "2020-03"] == ["2679"]
