@@ -328,14 +328,19 @@ def _summed_notes(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
                 "  in the lists summed up: " + "; ".join(x for x in said if x) + " (history "
                 "says which)"
             )
-    tagged = [
-        r for r in summed if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0)
-    ]
+    tagged = sorted(
+        [
+            r.period
+            for r in summed
+            if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0)
+        ]
+        + [p for p, _ in rep.reanchors if summed and p < summed[-1].period]
+    )
     assumed = {assumption_text(a, rep.player) for r in summed for a in r.assumptions}
     if tagged:
         lines.append(
             f"  re-anchored on the player's own Elo tag on {plural(len(tagged), 'earlier list')}"
-            f" ({', '.join(str(r.period) for r in tagged[:4])}"
+            f" ({', '.join(str(p) for p in tagged[:4])}"
             + (", ..." if len(tagged) > 4 else "")
             + ")"
         )
