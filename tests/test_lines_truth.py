@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,32 @@ def test_next_names_the_reanchor_between_two_lists(
     assert anchor and anchor[0][2] == "2679"
     assert "re-anchored on the player's Elo tag 2679 in TCh-HUN 2019-20" in anchor[0][3]
     assert [x[1] for x in lines if x[0] == "2020-03"] == ["2679"]
+
+
+# --- target ---------------------------------------------------------------------------------
+
+SHURAKOV = "Shurakov,D"  # 2257 in the tags of the 16th Voronezh Master Open (June 2012)
+_STEP = re.compile(r"^\s*(\d+(?:\.5)?)/9\s+(\S+)\s+(\d+)")
+
+
+def test_target_signs_the_period_change(
+    twic_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The period-change column is signed like every change the tracker prints: a score
+    below the expected one loses (-), above it gains (+)."""
+    code, out, err = run_cli(
+        capsys,
+        monkeypatch,
+        *("target", "2300", SHURAKOV, "--opponents", "2250", "--games", "9"),
+        *("--start", "2012-06-25", "--db", twic_db),
+    )
+    assert code == 0, err
+    steps = [m.groups() for line in out.splitlines() if (m := _STEP.match(line))]
+    assert len(steps) == 19
+    changes = [change for _, change, _ in steps]
+    assert changes[0].startswith("-") and changes[-1].startswith("+")
+    for change in changes:
+        assert change[0] in "+-" or change == "0.00", changes
+        assert change[0] != "+" or Decimal(change) > 0
+    # the change rises with the score, so the ratings do too
+    assert [Decimal(c) for c in changes] == sorted(Decimal(c) for c in changes)
