@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, SPEC, need_shared, run_cli
+from tests.conftest import CORPUS, REPO, SPEC, need_shared, run_cli
 
 TWIC = CORPUS / "twic0920.pgn.xz"
 SAMPLES = SPEC / "fide-list-samples"
@@ -206,3 +206,88 @@ def test_target_signs_the_period_change(
         assert change[0] != "+" or Decimal(change) > 0
     # the change rises with the score, so the ratings do too
     assert [Decimal(c) for c in changes] == sorted(Decimal(c) for c in changes)
+
+
+def test_target_says_the_games_completed_once(
+    twic_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shurakov's replay starts from his Elo tag: the games he completed before it are
+    unknown, 30 assumed (policy GAMES_COMPLETED_WHEN_UNKNOWN). K's reason says so once,
+    with the command that records the count, not a count beside a "K assumes 30+"."""
+    code, out, err = run_cli(
+        capsys,
+        monkeypatch,
+        *("target", "2300", SHURAKOV, "--opponents", "2250", "--games", "9"),
+        *("--start", "2012-06-25", "--db", twic_db),
+    )
+    assert code == 0, err
+    text = _flat(out)
+    assert "K assumes 30+ rated games completed" not in text
+    assert text.count("games completed") == 1
+    assert (
+        "K 15 (30 rated games completed, assumed (the count before the replay's start is "
+        "unknown: `tracker player set 4149734 --rated-games N` records it), under 2400; "
+        "assumed, below)."
+    ) in text
+    assert "K assumes never rated 2400+ on this list" in text
+
+
+@pytest.fixture
+def season_db(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> str:
+    """The sample season (sample_pgns/), Novák tracked, none of his facts recorded."""
+    db = str(tmp_path / "season.db")
+    code, _, err = run_cli(capsys, monkeypatch, "import", str(REPO / "sample_pgns"), "--db", db)
+    assert code == 0, err
+    code, _, err = run_cli(capsys, monkeypatch, "player", "set", "99012345", "--me", "--db", db)
+    assert code == 0, err
+    return db
+
+
+def _target(
+    db: str, games: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str, str]:
+    return run_cli(
+        capsys,
+        monkeypatch,
+        *("target", "1900", "--opponents", "1850", "--games", games),
+        *("--start", "2026-03-13", "--period", "2026-04", "--db", db),
+    )
+
+
+def test_target_splits_the_games_completed_into_counted_and_assumed(
+    season_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Novák's replay starts from his Elo tag of September 2025 and rates 5 + 5 + 10 + 1 + 5
+    = 26 games up to the March 2026 list: 56 completed, 30 of them assumed."""
+    code, out, err = _target(season_db, "5", capsys, monkeypatch)
+    assert code == 0, err
+    text = _flat(out)
+    assert "K assumes 30+ rated games completed" not in text
+    assert (
+        "K 20 (56 rated games completed: 26 since the replay's start and 30 assumed before it "
+        "(`tracker player set 99012345 --rated-games N` records the real count), under 2400; "
+        "assumed, below)."
+    ) in text
+
+
+def test_target_says_until_when_a_junior_has_k_40(
+    season_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Born 2008: K 40 to the end of the year of the 18th birthday (Handbook B02, spec
+    section 3 rule 2), 2026. With 20 games more the period holds 21: 21 x 40 > 700, K the
+    largest whole number with K x 21 <= 700, 33."""
+    code, _, err = run_cli(
+        capsys, monkeypatch, "player", "set", "99012345", "--birth-year", "2008", "--db", season_db
+    )
+    assert code == 0, err
+    code, out, err = _target(season_db, "5", capsys, monkeypatch)
+    assert code == 0, err
+    assert "K 40 (junior, born 2008, under 2300: K 40 until the end of 2026)." in _flat(out)
+    code, out, err = _target(season_db, "20", capsys, monkeypatch)
+    assert code == 0, err
+    assert (
+        "K 33 (junior, born 2008, under 2300: K 40 until the end of 2026; 700 rule: 21 games "
+        "x 40 > 700 -> 33)."
+    ) in _flat(out)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from tracker.errors import BadInput
 from tracker.fide import GameIn, PeriodOut, PlayerFacts, TournamentIn, rate_period
+from tracker.fide.k import KWhy
 from tracker.model import MAX_RATING, Period, PlayerRef, RatingList, Result
 from tracker.periods import (
     Assumption,
@@ -87,6 +88,11 @@ class TargetOut:
     last_official: Period | None = None
     list_assumed_games: int = 0  # games already in the period put on this list by assumption
     rating_at_last_data: int | None = None  # the rating published after `last_data`
+    # why section 3 gave K (None: K given, an official K, or no K), the K before the 700
+    # rule and the period's games the rule counted
+    k_why: KWhy | None = None
+    k_base: int | None = None
+    k_games: int = 0
 
     @property
     def last_data(self) -> Period | None:
@@ -273,6 +279,9 @@ def needed_score(
         min_rating=steps[0].rating_after,
         max_rating=steps[-1].rating_after,
         steps=tuple(steps),
+        k_why=last.k_why,
+        k_base=last.k_base,
+        k_games=max(last.games, total_games or 0),
     )
 
 
@@ -404,6 +413,9 @@ def needed_score_replayed(
         last_official=last_official,
         list_assumed_games=sum(1 for p in own for g in p.counted if g.list_assumed),
         rating_at_last_data=None if data_row is None else data_row.published,
+        k_why=None if last.out is None else last.out.k_why,
+        k_base=None if last.out is None else last.out.k_base,
+        k_games=0 if last.out is None else last.out.games,
     )
 
 

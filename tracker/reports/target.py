@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tracker.advice import PlayerFact
 from tracker.app.target import TargetOut, points_text
-from tracker.reports.text import fmt_signed, months_text
+from tracker.fide.editions import JuniorRule
+from tracker.fide.k import KBasis
+from tracker.periods import Assumption
+from tracker.periods.policies import GAMES_COMPLETED_WHEN_UNKNOWN
+from tracker.reports.text import fmt_signed, months_text, plural
 from tracker.reports.words import (
     LIST_ASSUMED_HOW,
     assumed_text,
@@ -109,18 +114,57 @@ def target_csv_rows(t: TargetOut) -> list[dict[str, object]]:
     ]
 
 
+def k_why_text(t: TargetOut, games: Assumption | None, who: str = "ID") -> str:
+    """Why K is what it is, in one statement: the rule of spec section 3 (the games
+    completed said once, with the part of them assumed and the command that records the
+    count: `games`), when a junior's K ends, and the 700 rule's cut."""
+    why = t.k_why
+    assert why is not None
+    if why.basis is KBasis.FLAT:
+        said = f"K {t.k_base} for everyone on the {t.rating_list} list"
+    elif why.basis is KBasis.TOP:
+        said = "2400 reached"
+    elif why.basis is KBasis.JUNIOR:
+        until = (
+            f"until the 18th birthday (through {why.junior_until}, the birth year alone known)"
+            if why.junior is JuniorRule.BEFORE_18TH_BIRTHDAY
+            else f"until the end of {why.junior_until}"
+        )
+        said = f"junior, born {why.birth_year}, under 2300: K {t.k_base} {until}"
+    else:
+        n, assumed = why.rated_games, GAMES_COMPLETED_WHEN_UNKNOWN
+        said = f"{plural(n, 'rated game')} completed"
+        if games is not None:
+            record = f"`{assumption_command(games, who)}`"
+            said += (
+                f", assumed (the count before the replay's start is unknown: {record} records it)"
+                if n <= assumed
+                else f": {n - assumed} since the replay's start and {assumed} assumed before "
+                f"it ({record} records the real count)"
+            )
+        said += ", under 2400" if why.basis is KBasis.ESTABLISHED else ""
+        if why.basis is KBasis.NEW_PLAYER:
+            said = f"a new player: {said}"
+    if t.k is not None and t.k_base is not None and t.k != t.k_base:
+        said += f"; 700 rule: {t.k_games} games x {t.k_base} > 700 -> {t.k}"
+    return said
+
+
 def target_lines(t: TargetOut, name: str, who: str = "ID") -> list[str]:
     """The lines above the table: the period, K, what was assumed, the new tournament and
     the answer."""
     before = "unrated" if t.rating_before is None else str(t.rating_before)
+    counted = [a for a in t.assumptions if a.fact is PlayerFact.RATED_GAMES]
+    said = t.k_reason if t.k_why is None else k_why_text(t, next(iter(counted), None), who)
+    rest = [a for a in t.assumptions if t.k_why is None or a.fact is not PlayerFact.RATED_GAMES]
     k = "-" if t.k is None else str(t.k)
-    k_said = f"K {k} ({t.k_reason}" + ("; assumed, below)." if t.assumptions else ").")
+    k_said = f"K {k} ({said}" + ("; assumed, below)." if rest else ").")
     lines = [
         f"{name}, {t.rating_list} list {t.period}: rating before the period {before}; "
         f"{t.games_already} game{'s' if t.games_already != 1 else ''} already in the "
         f"period; {k_said}"
     ]
-    lines += [f"  {assumption_text(a, who)}" for a in t.assumptions]
+    lines += [f"  {assumption_text(a, who)}" for a in rest]
     if t.list_assumed_games:
         n = t.list_assumed_games
         lines.append(
