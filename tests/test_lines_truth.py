@@ -291,3 +291,76 @@ def test_target_says_until_when_a_junior_has_k_40(
         "K 33 (junior, born 2008, under 2300: K 40 until the end of 2026; 700 rule: 21 games "
         "x 40 > 700 -> 33)."
     ) in _flat(out)
+
+
+def _steps(out: str, games: int) -> list[tuple[str, Decimal]]:
+    step = re.compile(rf"^\s*(\d+(?:\.5)?)/{games}\s+(\S+)\s+\d+")
+    return [(m[1], Decimal(m[2])) for line in out.splitlines() if (m := step.match(line))]
+
+
+def test_target_k_is_a_what_if(
+    season_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The period's change is K x the sum of (score - expected) over all its games (spec
+    section 1, rule 5): given K 40 instead of the K 20 the replay derives, every score's
+    change doubles exactly; K 10 halves it."""
+    code, out, err = _target(season_db, "5", capsys, monkeypatch)
+    assert code == 0, err
+    k20 = _steps(out, 5)
+    assert len(k20) == 11 and "K 20 (" in out
+    for k, factor in (("40", Decimal(2)), ("10", Decimal("0.5"))):
+        code, out, err = run_cli(
+            capsys,
+            monkeypatch,
+            *("target", "1900", "--opponents", "1850", "--games", "5", "--k", k),
+            *("--start", "2026-03-13", "--period", "2026-04", "--db", season_db),
+        )
+        assert code == 0, err
+        assert f"K {k} (what if: K {k} given with --k)." in _flat(out)
+        assert "K assumes" not in out  # a K given rests on no fact
+        assert _steps(out, 5) == [(p, c * factor) for p, c in k20]
+
+
+def test_target_k_given_is_cut_by_the_700_rule(
+    season_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """K 40 given over 1 + 20 games: 21 x 40 > 700, K 33 (the largest with K x 21 <= 700)."""
+    code, out, err = run_cli(
+        capsys,
+        monkeypatch,
+        *("target", "1900", "--opponents", "1850", "--games", "20", "--k", "40"),
+        *("--start", "2026-03-13", "--period", "2026-04", "--db", season_db),
+    )
+    assert code == 0, err
+    assert "K 33 (what if: K 40 given with --k; 700 rule: 21 games x 40 > 700 -> 33)." in _flat(out)
+
+
+@pytest.mark.parametrize(
+    ("rating_list", "period", "k", "known"),
+    [
+        ("standard", "2026-04", "15", "10, 20 or 40"),  # K 40/20/10 from Jul 2014
+        ("standard", "2026-04", "0", "10, 20 or 40"),
+        ("standard", "2026-04", "-20", "10, 20 or 40"),
+        ("rapid", "2020-05", "40", "20"),  # rapid before Oct 2022: K 20 for everyone
+    ],
+)
+def test_target_k_takes_only_a_k_the_rules_know(
+    season_db: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rating_list: str,
+    period: str,
+    k: str,
+    known: str,
+) -> None:
+    code, out, err = run_cli(
+        capsys,
+        monkeypatch,
+        *("target", "1900", "--opponents", "1850", "--games", "5", f"--k={k}"),
+        *("--list", rating_list, "--period", period, "--db", season_db),
+    )
+    assert code == 2 and out == ""
+    assert err == (
+        f"error: --k {k} is not a K of the {rating_list} rules for the {period} list: "
+        f"give {known}\n"
+    )

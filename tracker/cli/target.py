@@ -64,6 +64,14 @@ def target(
             show_default=False,
         ),
     ] = None,
+    k: Annotated[
+        int | None,
+        typer.Option(
+            "--k",
+            help="What if K were this (10, 20 or 40: a K the list's rules know).",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -72,9 +80,14 @@ def target(
     Counts the games already played in that list's period (their changes, and their number
     for K and the 700 rule). The opponents are N games against an average (--opponents AVG
     --games N) or their ratings (--opponent R, once per game). Says when RATING is out of
-    reach, and the most the tournament can give.
+    reach, and the most the tournament can give. --k asks what if K were another (the
+    700 rule still applies).
 
-    Example: tracker target 1900 --opponents 1850 --games 9
+    Examples:
+
+      tracker target 1900 --opponents 1850 --games 9
+
+      tracker target 1900 --opponents 1850 --games 9 --k 40
     """
     from tracker.app.players import resolve_player
     from tracker.app.target import TargetQuestion, opponents_from
@@ -84,7 +97,7 @@ def target(
     opps = opponents_from(games, average, opponent or [])
     day = _date(start) if start else None
     when = period_option(period)
-    question = TargetQuestion.of(rating, rl, opps, day, when)
+    question = TargetQuestion.of(rating, rl, opps, day, when, k)
     with store_for(db) as store:
         who = resolve_player(store, player)
         result = answer(store, who, question)

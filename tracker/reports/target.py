@@ -68,6 +68,7 @@ def target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
         "expected": None if t.rating_before is None else str(t.expected),
         "k": t.k,
         "k_reason": t.k_reason,
+        "k_given": t.k_base if t.k_given else None,
         "reachable": t.reachable,
         "points_needed": _pts(t.points_needed),
         "rating_needed": t.rating_needed,
@@ -114,6 +115,18 @@ def target_csv_rows(t: TargetOut) -> list[dict[str, object]]:
     ]
 
 
+def _cut_text(t: TargetOut) -> str:
+    """The 700 rule's cut of K, when it cut ("" otherwise)."""
+    if t.k is None or t.k_base is None or t.k == t.k_base:
+        return ""
+    return f"; 700 rule: {t.k_games} games x {t.k_base} > 700 -> {t.k}"
+
+
+def k_given_text(t: TargetOut) -> str:
+    """K given by `--k`: a what-if."""
+    return f"what if: K {t.k_base} given with --k" + _cut_text(t)
+
+
 def k_why_text(t: TargetOut, games: Assumption | None, who: str = "ID") -> str:
     """Why K is what it is, in one statement: the rule of spec section 3 (the games
     completed said once, with the part of them assumed and the command that records the
@@ -145,9 +158,7 @@ def k_why_text(t: TargetOut, games: Assumption | None, who: str = "ID") -> str:
         said += ", under 2400" if why.basis is KBasis.ESTABLISHED else ""
         if why.basis is KBasis.NEW_PLAYER:
             said = f"a new player: {said}"
-    if t.k is not None and t.k_base is not None and t.k != t.k_base:
-        said += f"; 700 rule: {t.k_games} games x {t.k_base} > 700 -> {t.k}"
-    return said
+    return said + _cut_text(t)
 
 
 def target_lines(t: TargetOut, name: str, who: str = "ID") -> list[str]:
@@ -155,7 +166,13 @@ def target_lines(t: TargetOut, name: str, who: str = "ID") -> list[str]:
     the answer."""
     before = "unrated" if t.rating_before is None else str(t.rating_before)
     counted = [a for a in t.assumptions if a.fact is PlayerFact.RATED_GAMES]
-    said = t.k_reason if t.k_why is None else k_why_text(t, next(iter(counted), None), who)
+    said = (
+        k_given_text(t)
+        if t.k_given
+        else t.k_reason
+        if t.k_why is None
+        else k_why_text(t, next(iter(counted), None), who)
+    )
     rest = [a for a in t.assumptions if t.k_why is None or a.fact is not PlayerFact.RATED_GAMES]
     k = "-" if t.k is None else str(t.k)
     k_said = f"K {k} ({said}" + ("; assumed, below)." if rest else ").")
