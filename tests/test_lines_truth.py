@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS, REPO, SPEC, need_shared, run_cli
+from tests.listgen import Figures, Player, write_list
+from tracker.model import Period
 
 TWIC = CORPUS / "twic0920.pgn.xz"
 SAMPLES = SPEC / "fide-list-samples"
@@ -67,6 +69,33 @@ def test_history_says_an_imported_list_is_in_force_for_none_of_the_games(
         "Opponents' ratings: Elo tags (no standard list imported is in force for these "
         "games: imported 2011-03; in force 2012-03, 2012-05: tracker official fetch)"
     ) in text
+
+
+def test_history_says_the_list_in_force_names_none_of_the_opponents(
+    twic_db: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An excerpt of the May 2012 list (in force for the Asrian Memorial of 2012-06-16) that
+    holds only Andreikin, who plays the Russian championship: it rates none of Petrosian's
+    opponents, who keep their tags."""
+    figures = Figures(2686, 9, 10)
+    empty = Figures(None, None, None)
+    andreikin = Player(
+        4158814, "Andreikin, Dmitry", "RUS", "M", "GM", "", "", "", figures, empty, empty, 1990, ""
+    )
+    listed = tmp_path / "standard_may12frl.txt"
+    with listed.open("w", encoding="utf-8", newline="\n") as stream:
+        write_list(stream, [andreikin], "txt-2009", period=Period(2012, 5))
+    code, _, err = run_cli(capsys, monkeypatch, "official", "import", str(listed), "--db", twic_db)
+    assert code == 0, err
+    code, out, err = run_cli(capsys, monkeypatch, "history", "--db", twic_db)
+    assert code == 0, err
+    assert (
+        "Opponents' ratings: Elo tags (the imported standard list in force for these games "
+        "(2012-05) names none of the opponents)"
+    ) in _flat(out)
 
 
 def test_history_without_any_list_still_says_none_is_imported(
