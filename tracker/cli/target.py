@@ -83,11 +83,9 @@ def target(
     reach, and the most the tournament can give. --k asks what if K were another (the
     700 rule still applies).
 
-    Examples:
+    Example: tracker target 1900 --opponents 1850 --games 9
 
-      tracker target 1900 --opponents 1850 --games 9
-
-      tracker target 1900 --opponents 1850 --games 9 --k 40
+    What if K were 40: tracker target 1900 --opponents 1850 --games 9 --k 40
     """
     from tracker.app.players import resolve_player
     from tracker.app.target import TargetQuestion, opponents_from
