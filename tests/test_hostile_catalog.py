@@ -398,6 +398,14 @@ CASES = [
         "error: --start '9999-12-31': the year must be from 1970 to 2999\n",
     ),
     Case(
+        "target-k-the-rules-do-not-know",
+        ("target", "1900", "--opponents", "1850", "--games", "9", "--period", "2026-04")
+        + ("--k", "15"),
+        2,
+        "",
+        "error: --k 15 is not a K of the standard rules for the 2026-04 list: give 10, 20 or 40\n",
+    ),
+    Case(
         "target-a-billion-games",
         ("target", "1900", "--opponents", "1850", "--games", "1000000000"),
         2,

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 
 from tracker.errors import BadInput
 from tracker.fide import GameIn, PeriodOut, PlayerFacts, TournamentIn, rate_period
+from tracker.fide.editions import JuniorRule, KScheme, edition_for
+from tracker.fide.k import KWhy
 from tracker.model import MAX_RATING, Period, PlayerRef, RatingList, Result
 from tracker.periods import (
     Assumption,
@@ -87,6 +89,12 @@ class TargetOut:
     last_official: Period | None = None
     list_assumed_games: int = 0  # games already in the period put on this list by assumption
     rating_at_last_data: int | None = None  # the rating published after `last_data`
+    # why section 3 gave K (None: K given, an official K, or no K), the K before the 700
+    # rule and the period's games the rule counted
+    k_why: KWhy | None = None
+    k_base: int | None = None
+    k_games: int = 0
+    k_given: bool = False  # K was given (`target --k`, a what-if)
 
     @property
     def last_data(self) -> Period | None:
@@ -273,6 +281,9 @@ def needed_score(
         min_rating=steps[0].rating_after,
         max_rating=steps[-1].rating_after,
         steps=tuple(steps),
+        k_why=last.k_why,
+        k_base=last.k_base,
+        k_games=max(last.games, total_games or 0),
     )
 
 
@@ -280,7 +291,12 @@ NEW_ID = -1  # the new tournament's id in the what-if replay (store ids are posi
 
 
 def _new_facts(
-    inputs: ReplayInputs, period: Period, start: dt.date, opponents: Sequence[int], points: Fraction
+    inputs: ReplayInputs,
+    period: Period,
+    start: dt.date,
+    opponents: Sequence[int],
+    points: Fraction,
+    k: int | None = None,
 ) -> ReplayInputs:
     t = TournamentFact(
         id=NEW_ID,
@@ -322,6 +338,7 @@ def _new_facts(
         player=inputs.player,
         standard_ratings=inputs.standard_ratings,
         until=inputs.until,
+        k_given={period: k} if k is not None else {},
     )
 
 
@@ -332,6 +349,7 @@ def needed_score_replayed(
     opponents: Sequence[int],
     period: Period,
     start: dt.date,
+    k: int | None = None,
 ) -> TargetOut:
     """`needed_score` through the whole replay: the new tournament is added to the player's
     facts, pinned to `period`, and the replay runs once per half point. So the rating before
@@ -350,7 +368,7 @@ def needed_score_replayed(
     n = len(opponents)
     rows: list[PeriodRow] = []
     for halves in range(2 * n + 1):
-        rep = replay(_new_facts(inputs, period, start, opponents, Fraction(halves, 2)))
+        rep = replay(_new_facts(inputs, period, start, opponents, Fraction(halves, 2), k))
         row = rep.row(period)
         if row is None or not any(p.unit.tournament.id == NEW_ID for p in row.tournaments):
             since = f" (it starts from the official {rep.start} list)" if rep.start else ""
@@ -404,7 +422,24 @@ def needed_score_replayed(
         last_official=last_official,
         list_assumed_games=sum(1 for p in own for g in p.counted if g.list_assumed),
         rating_at_last_data=None if data_row is None else data_row.published,
+        k_why=None if last.out is None else last.out.k_why,
+        k_base=None if last.out is None else last.out.k_base,
+        k_games=0 if last.out is None else last.out.games,
+        k_given=k is not None and last.out is not None,
     )
+
+
+def rules_k(rating_list: RatingList, period: Period) -> tuple[int, ...]:
+    """The K values the rules of `period`'s list know (spec section 3: 10, 20 and 40 from
+    Jul 2014; 10, 15, 25 or 30 before; one K for everyone on rapid and blitz before Oct
+    2022), in increasing order."""
+    e = edition_for(rating_list, period.list_date)
+    if e.k_scheme is KScheme.FLAT:
+        return (e.k_flat,)
+    ks = {e.k_top, e.k_mid, e.k_new}
+    if e.junior is not JuniorRule.NONE:
+        ks.add(e.k_junior)
+    return tuple(sorted(ks))
 
 
 @dataclass(frozen=True)
@@ -417,6 +452,7 @@ class TargetQuestion:
     opponents: tuple[int, ...]
     start: dt.date
     period: Period
+    k: int | None = None  # a K given (a what-if), one of the rules' for that list
 
     @classmethod
     def of(
@@ -426,12 +462,21 @@ class TargetQuestion:
         opponents: Sequence[int],
         start: dt.date | None = None,
         period: Period | None = None,
+        k: int | None = None,
     ) -> TargetQuestion:
         """The question with its defaults: the tournament starts today, and is rated on the
-        first list after its start (the era's closing rule)."""
+        first list after its start (the era's closing rule). A K given must be one the
+        rules of that list know (`rules_k`)."""
         day = start if start is not None else dt.date.today()
         when = period if period is not None else default_period(day, rating_list)
-        return cls(rating, rating_list, tuple(opponents), day, when)
+        if k is not None:
+            known = rules_k(rating_list, when)
+            if k not in known:
+                raise BadInput(
+                    f"--k {k} is not a K of the {rating_list} rules for the {when} list: "
+                    f"give {' or '.join(', '.join(map(str, known)).rsplit(', ', 1))}"
+                )
+        return cls(rating, rating_list, tuple(opponents), day, when, k)
 
 
 def target(store: Store, player: PlayerRef, question: TargetQuestion) -> TargetOut:
@@ -447,4 +492,5 @@ def target(store: Store, player: PlayerRef, question: TargetQuestion) -> TargetO
         opponents=question.opponents,
         period=question.period,
         start=question.start,
+        k=question.k,
     )

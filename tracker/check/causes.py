@@ -39,7 +39,7 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
     causes += _elo_tag(ctx, row, entry)
     causes += base_correction_causes(row, entry)
     if not any(c.reproduces for c in causes):
-        said = Unexplained(row.period, entry.rating)
+        said = Unexplained(row.period, entry.rating, len(row.tournaments))
         causes.append(Cause(UNEXPLAINED, "", reproduces=False, said=said))
     return sorted(causes, key=Cause.rank_key)
 

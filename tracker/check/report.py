@@ -83,10 +83,13 @@ class GamesCount:
 
 @dataclass(frozen=True)
 class Unexplained:
-    """No single cause reproduces the official rating of `period`: compare by hand."""
+    """No single cause reproduces the official rating of `period`: compare by hand.
+    `tournaments`: how many tournaments of the player the period holds (none: no Ro to
+    record, the games FIDE rated are what is missing)."""
 
     period: Period
     official: int | None
+    tournaments: int = 0
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,7 @@ Registered by tracker.cli.check (the module `tracker.cli.COMMANDS` names for it)
 from __future__ import annotations
 
 import datetime as dt
-from fractions import Fraction
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -23,9 +22,6 @@ from tracker.cli.options import (
 from tracker.cli.output import echo_lines, emit_csv, emit_json, err, print_table
 from tracker.errors import BadInput
 from tracker.model import RatingList
-
-if TYPE_CHECKING:
-    from tracker.app.target import TargetOut
 
 
 def target(
@@ -68,6 +64,14 @@ def target(
             show_default=False,
         ),
     ] = None,
+    k: Annotated[
+        int | None,
+        typer.Option(
+            "--k",
+            help="What if K were this (10, 20 or 40: a K the list's rules know).",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -76,9 +80,12 @@ def target(
     Counts the games already played in that list's period (their changes, and their number
     for K and the 700 rule). The opponents are N games against an average (--opponents AVG
     --games N) or their ratings (--opponent R, once per game). Says when RATING is out of
-    reach, and the most the tournament can give.
+    reach, and the most the tournament can give. --k asks what if K were another (the
+    700 rule still applies).
 
     Example: tracker target 1900 --opponents 1850 --games 9
+
+    What if K were 40: tracker target 1900 --opponents 1850 --games 9 --k 40
     """
     from tracker.app.players import resolve_player
     from tracker.app.target import TargetQuestion, opponents_from
@@ -88,28 +95,29 @@ def target(
     opps = opponents_from(games, average, opponent or [])
     day = _date(start) if start else None
     when = period_option(period)
-    question = TargetQuestion.of(rating, rl, opps, day, when)
+    question = TargetQuestion.of(rating, rl, opps, day, when, k)
     with store_for(db) as store:
         who = resolve_player(store, player)
         result = answer(store, who, question)
+    from tracker.reports.target import (
+        CSV_COLUMNS,
+        OUT_OF_REACH,
+        target_csv_rows,
+        target_json,
+        target_lines,
+        target_table,
+    )
+
     if fmt is Format.json:
-        emit_json(_target_json(result, who.name, who.command_name))
+        emit_json(target_json(result, who.name, who.command_name))
     elif fmt is Format.csv:  # a row per score: the table's rows
-        emit_csv(
-            ("points", "games", "change_exact", "rating_after", "needed"),
-            [
-                {
-                    "points": _pts(s.points),
-                    "games": result.games,
-                    "change_exact": None if s.change_exact is None else str(s.change_exact),
-                    "rating_after": s.rating_after,
-                    "needed": "yes" if s.points == result.points_needed else "no",
-                }
-                for s in result.steps
-            ],
-        )
+        emit_csv(CSV_COLUMNS, target_csv_rows(result))
     else:
-        _print_target(result, who.name, who.command_name)
+        echo_lines(target_lines(result, who.name, who.command_name))
+        headers, cells, right = target_table(result)
+        print_table(headers, cells, right)
+        if result.points_needed is None:
+            err.print(OUT_OF_REACH, markup=False)
 
 
 def _date(text: str) -> dt.date:
@@ -118,139 +126,3 @@ def _date(text: str) -> dt.date:
     except ValueError:
         raise BadInput(f"--start {text!r} is not a date of the form YYYY-MM-DD") from None
     return in_years(day, f"--start {text!r}")
-
-
-def _pts(x: Fraction | None) -> str | None:
-    from tracker.app.target import points_text
-
-    return None if x is None else points_text(x)
-
-
-def _target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
-    from tracker.reports.words import assumed_text, assumption_command
-
-    return {
-        "player": name,
-        "list": str(t.rating_list),
-        "period": str(t.period),
-        "target": t.target,
-        "rating_before": t.rating_before,
-        "games_already": t.games_already,
-        "games": t.games,
-        "opponents": list(t.opponents),
-        "expected": None if t.rating_before is None else str(t.expected),
-        "k": t.k,
-        "k_reason": t.k_reason,
-        "reachable": t.reachable,
-        "points_needed": _pts(t.points_needed),
-        "rating_needed": t.rating_needed,
-        "min_rating": t.min_rating,
-        "max_rating": t.max_rating,
-        "summary": t.summary(),
-        # what the answer rests on that nobody recorded (as `history --format json` says it)
-        "assumptions": [
-            {
-                "fact": str(a.fact),
-                "assumed": assumed_text(a),
-                "command": assumption_command(a, who),
-            }
-            for a in t.assumptions
-        ],
-        "list_assumed_games": t.list_assumed_games,
-        "last_games": None if t.last_games is None else str(t.last_games),
-        "last_official": None if t.last_official is None else str(t.last_official),
-        "last_data": None if t.last_data is None else str(t.last_data),
-        "months_since_data": t.months_since_data,
-        "gap": gap_text(t, who),
-        "steps": [
-            {
-                "points": _pts(s.points),
-                "change_exact": None if s.change_exact is None else str(s.change_exact),
-                "rating_after": s.rating_after,
-            }
-            for s in t.steps
-        ],
-    }
-
-
-def gap_text(t: TargetOut, who: str = "ID") -> str | None:
-    """What the answer rests on when the last data is GAP_MONTHS or more before the target
-    list (`who`: how a command names the player), else None."""
-    from tracker.reports.text import months_text
-
-    months = t.data_gap
-    if months is None:
-        return None
-    what = (
-        f"the last games are on the {t.last_games} list"
-        if t.last_games is not None and t.last_games == t.last_data
-        else f"the last official rating is of the {t.last_official} list"
-    )
-    span = months_text(months)
-    before = "unrated" if t.rating_before is None else str(t.rating_before)
-    how = (
-        "carried over from then"
-        if t.rating_at_last_data == t.rating_before
-        else f"the {t.rating_at_last_data} of then with FIDE's one-off adjustments since"
-    )
-    return (
-        f"{what}, {span} before the {t.period} list: the rating before ({before}) "
-        f"is {how}, assumed (no games since, no later official rating); record the "
-        f"latest official rating with `tracker official add {who} --list "
-        f"{t.rating_list} --period YYYY-MM --rating R` and import the "
-        "games since"
-    )
-
-
-def _print_target(t: TargetOut, name: str, who: str = "ID") -> None:
-    from tracker.reports.words import LIST_ASSUMED_HOW, assumption_text
-
-    before = "unrated" if t.rating_before is None else str(t.rating_before)
-    k = "-" if t.k is None else str(t.k)
-    k_said = f"K {k} ({t.k_reason}" + ("; assumed, below)." if t.assumptions else ").")
-    lines = [
-        f"{name}, {t.rating_list} list {t.period}: rating before the period {before}; "
-        f"{t.games_already} game{'s' if t.games_already != 1 else ''} already in the "
-        f"period; {k_said}"
-    ]
-    lines += [f"  {assumption_text(a, who)}" for a in t.assumptions]
-    if t.list_assumed_games:
-        n = t.list_assumed_games
-        lines.append(
-            f"  {n} of the games already in the period {'has' if n == 1 else 'have'} no time "
-            f"control: put on this list {LIST_ASSUMED_HOW}"
-        )
-    gap = gap_text(t, who)
-    if gap is not None:
-        lines.append(f"  Assumed: {gap}.")
-    opps = set(t.opponents)
-    games = f"{t.games} game{'' if t.games == 1 else 's'}"
-    against = (
-        f"{games} against {t.opponents[0]}"
-        if len(opps) == 1
-        else f"{games} against {', '.join(str(r) for r in t.opponents)}"
-    )
-    first = t.rating_before is None
-    lines.append(
-        f"New tournament: {against} "
-        + (
-            "(a first rating: the games are pooled with those already played)."
-            if first
-            else f"(expected score {t.expected})."
-        )
-    )
-    lines.append(t.summary())
-    echo_lines(lines)
-    cells = [
-        [
-            f"{_pts(s.points)}/{t.games}",
-            *([] if first else [str(s.change_exact) if s.change_exact is not None else ""]),
-            "unrated" if s.rating_after is None else str(s.rating_after),
-            "<- needed" if s.points == t.points_needed else "",
-        ]
-        for s in t.steps
-    ]
-    headers = ["score", *([] if first else ["period change (exact)"]), "rating", "target"]
-    print_table(headers, cells, set(range(len(headers) - 1)))
-    if t.points_needed is None:
-        err.print("The target is out of reach in this tournament.", markup=False)

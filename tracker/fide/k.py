@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from tracker.errors import BadInput
 from tracker.fide import policies
@@ -62,6 +63,61 @@ def seeded_facts(facts: PlayerFacts, seed: int) -> PlayerFacts:
     )
 
 
+class KBasis(StrEnum):
+    """Which rule of spec section 3 gave K (a value `tracker.reports` words)."""
+
+    FLAT = "flat"  # the list's one K for everyone (rapid and blitz before Oct 2022)
+    TOP = "2400"  # rule 1: a published 2400 ever
+    JUNIOR = "junior"  # rule 2: a junior under 2300
+    NEW_PLAYER = "new-player"  # rule 3: fewer than the edition's games completed
+    ESTABLISHED = "established"  # rule 4
+
+
+@dataclass(frozen=True)
+class KWhy:
+    """Why section 3 gave the K it gave, as values: the rule (`basis`), the games completed
+    it counted, the birth year and the edition's junior rule (JUNIOR: when K 40 ends)."""
+
+    basis: KBasis
+    rated_games: int = 0
+    birth_year: int | None = None
+    junior: JuniorRule = JuniorRule.NONE
+
+    @property
+    def junior_until(self) -> int | None:
+        """JUNIOR: the last year whose games the junior K rates: the year of the 18th
+        birthday (Handbook B02, "until the end of the year of their 18th birthday"), or,
+        under the 2014-2017 rule "before the 18th birthday" with only the birth year
+        known, the year before it (policy JUNIOR_BIRTHDAY_RULE_MAX_AGE); None otherwise."""
+        if self.basis is not KBasis.JUNIOR or self.birth_year is None:
+            return None
+        if self.junior is JuniorRule.BEFORE_18TH_BIRTHDAY:
+            return self.birth_year + policies.JUNIOR_BIRTHDAY_RULE_MAX_AGE
+        return self.birth_year + policies.JUNIOR_END_OF_YEAR_MAX_AGE
+
+
+def derive_k_why(
+    rating_list: RatingList, list_date: dt.date, facts: PlayerFacts, rating: int | None
+) -> tuple[int, KWhy]:
+    """`derive_k`'s K, and why as values (`KWhy`)."""
+    edition = edition_for(rating_list, list_date)
+    if edition.k_scheme is KScheme.FLAT:
+        return edition.k_flat, KWhy(KBasis.FLAT)
+    if facts.ever_2400 or (rating is not None and rating >= 2400):
+        return edition.k_top, KWhy(KBasis.TOP)
+    if (
+        _is_junior(edition, list_date, facts.birth_year)
+        and not facts.reached_2300
+        and (rating is None or rating < 2300)
+    ):
+        return edition.k_junior, KWhy(
+            KBasis.JUNIOR, facts.rated_games, facts.birth_year, edition.junior
+        )
+    if facts.rated_games < edition.new_player_games:
+        return edition.k_new, KWhy(KBasis.NEW_PLAYER, facts.rated_games)
+    return edition.k_mid, KWhy(KBasis.ESTABLISHED, facts.rated_games)
+
+
 def derive_k(
     rating_list: RatingList, list_date: dt.date, facts: PlayerFacts, rating: int | None
 ) -> tuple[int, str]:
@@ -72,31 +128,35 @@ def derive_k(
     decide (a player rated at a seed, `seeded_facts`). A junior's age is taken in the year
     of the previous list, the list that publishes this K (`junior_year`).
     """
+    k, why = derive_k_why(rating_list, list_date, facts, rating)
+    return k, k_reason_text(why, rating_list, list_date, facts)
+
+
+def k_reason_text(
+    why: KWhy, rating_list: RatingList, list_date: dt.date, facts: PlayerFacts
+) -> str:
+    """`derive_k`'s reason, said ("2400 reached", "42 games completed, under 2400")."""
     edition = edition_for(rating_list, list_date)
-    if edition.k_scheme is KScheme.FLAT:
-        return edition.k_flat, f"K {edition.k_flat} for everyone on the {rating_list} list"
-    if facts.ever_2400 or (rating is not None and rating >= 2400):
-        return edition.k_top, "2400 reached"
-    if (
-        _is_junior(edition, list_date, facts.birth_year)
-        and not facts.reached_2300
-        and (rating is None or rating < 2300)
-    ):
-        return edition.k_junior, f"junior (born {facts.birth_year}, under 2300)"
+    if why.basis is KBasis.FLAT:
+        return f"K {edition.k_flat} for everyone on the {rating_list} list"
+    if why.basis is KBasis.TOP:
+        return "2400 reached"
+    if why.basis is KBasis.JUNIOR:
+        return f"junior (born {facts.birth_year}, under 2300)"
     how = facts.games_assumed
-    if facts.rated_games < edition.new_player_games:
+    if why.basis is KBasis.NEW_PLAYER:
         completed = (
             f"{facts.rated_games} completed"
             if how is None
             else f"{facts.rated_games} completed on the {rating_list} list, assumed: {how}"
         )
-        return edition.k_new, f"fewer than {edition.new_player_games} games ({completed})"
+        return f"fewer than {edition.new_player_games} games ({completed})"
     completed = (
         f"{facts.rated_games} games completed"
         if how is None
         else f"assumed at least {facts.rated_games} games completed, {how}"
     )
-    return edition.k_mid, f"{completed}, under 2400"
+    return f"{completed}, under 2400"
 
 
 def apply_700_rule(k: int, games: int, edition: Edition) -> int:

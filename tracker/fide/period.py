@@ -21,7 +21,14 @@ from tracker.errors import BadInput
 from tracker.fide import policies
 from tracker.fide.adjust import one_off_adjustment
 from tracker.fide.editions import CapKind, Edition, edition_for
-from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k, seeded_facts
+from tracker.fide.k import (
+    KWhy,
+    PlayerFacts,
+    apply_700_rule,
+    derive_k_why,
+    k_reason_text,
+    seeded_facts,
+)
 from tracker.fide.rounding import round_change
 from tracker.fide.tables import expected_score
 from tracker.model import NotRated, RatingList
@@ -104,6 +111,7 @@ class PeriodOut:
     tournaments: tuple[TournamentOut, ...]
     edition: str = ""  # the edition of the list date (name)
     floor: int = 0
+    k_why: KWhy | None = None  # why section 3 gave `k_base` (None: K given, or official K)
 
     @property
     def k_by_tournament(self) -> bool:
@@ -199,7 +207,7 @@ def rate_period(
     """
     rating_list = RatingList(rating_list)
     period_edition = edition_for(rating_list, list_date)
-    k_base, k_reason = _base_k(rating_before, rating_list, list_date, facts, k, seeded)
+    k_base, k_reason, k_why = _base_k(rating_before, rating_list, list_date, facts, k, seeded)
     planned = []
     for t in tournaments:
         ro = t.own_rating if t.own_rating is not None else rating_before
@@ -237,6 +245,7 @@ def rate_period(
         tournaments=tuple(outs),
         edition=period_edition.name,
         floor=period_edition.floor,
+        k_why=k_why,
     )
 
 
@@ -247,19 +256,23 @@ def _base_k(
     facts: PlayerFacts,
     k: int | None,
     seeded: bool,
-) -> tuple[int, str]:
+) -> tuple[int, str, KWhy | None]:
     """Article 1.5: the K the player carries on the previous list, before the 700 rule, and
-    why: the K given (a user override), else the official K of the previous list, else the
-    K section 3 derives from the facts (for a seeded player, the seed's)."""
+    why (in words, and as values where section 3 derived it): the K given (a user
+    override), else the official K of the previous list, else the K section 3 derives from
+    the facts (for a seeded player, the seed's)."""
     if k is not None:
         if k < 1:
             raise BadInput(f"K must be a positive whole number, not {k}")
-        return k, "K given"
+        return k, "K given", None
     if facts.official_k is not None:
-        return facts.official_k, "official K"
+        return facts.official_k, "official K", None
     if seeded:
-        return derive_k(rating_list, list_date, seeded_facts(facts, rating_before), None)
-    return derive_k(rating_list, list_date, facts, rating_before)
+        facts, rating = seeded_facts(facts, rating_before), None
+    else:
+        rating = rating_before
+    k_base, why = derive_k_why(rating_list, list_date, facts, rating)
+    return k_base, k_reason_text(why, rating_list, list_date, facts), why
 
 
 def _tournament_k(

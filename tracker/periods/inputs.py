@@ -142,3 +142,6 @@ class ReplayInputs:
     """The kind of each list of this list imported from files, by period (WHOLE when a whole
     file of it was): a player an EXCERPT lacks keeps what they had, the rating of the list
     before it (when one was imported and rated them), else the tag."""
+    k_given: Mapping[Period, int] = field(default_factory=dict)
+    """A K given for a period, before the 700 rule (`tracker target --k`, a what-if): it
+    replaces the K section 3 derives and the official K."""

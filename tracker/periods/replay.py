@@ -434,6 +434,7 @@ def _rating_change(
         rating_list=state.inputs.rating_list,
         list_date=period.list_date,
         facts=facts,
+        k=state.inputs.k_given.get(period),
         standard_rating=standard,
         seeded=before.seeded,
     )

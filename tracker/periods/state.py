@@ -344,8 +344,8 @@ def k_assumptions(
 ) -> tuple[Assumption, ...]:
     """The facts nobody recorded that the period's K rested on: each one whose other value
     would have given another K (none when an official K decided, or no K was used)."""
-    if out is None or not out.games or facts.official_k is not None or rating_before is None:
-        return ()
+    if out is None or not out.games or out.k_why is None or rating_before is None:
+        return ()  # no K, or not section 3's (an official K, a K given)
     ask_2400 = (
         not state.ever_2400_known
         and not facts.ever_2400

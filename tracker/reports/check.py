@@ -51,6 +51,12 @@ def cause_text(c: Cause) -> str:
     said = c.said
     if isinstance(said, Unexplained):
         rating = "unrated" if said.official is None else str(said.official)
+        if not said.tournaments:
+            return (
+                f"no single cause reproduces the official {rating}: no tournament of yours in "
+                f"the database is rated on the {said.period} list; import the games FIDE rated "
+                "on it (`tracker import FILE`)"
+            )
         return (
             f"no single cause reproduces the official {rating}: compare with FIDE's "
             f"calculation page for {said.period} (`tracker explain {said.period}` shows the "
@@ -507,11 +513,33 @@ def all_table(reports: Sequence[CheckReport]) -> tuple[list[str], list[list[str]
     return ALL_HEADERS, cells
 
 
+_RECORD_LATER = "record later ones with `tracker official add` or `tracker official import`"
+
+
 def all_lines(reports: Sequence[CheckReport]) -> list[str]:
+    """The last line of `check --all`: the player-lists compared, those that differ, and
+    those that compared nothing (their only official rating is the one the replay starts
+    from: there is nothing to compare it with)."""
     bad = sum(1 for r in reports if not r.all_match)
-    n = len(reports)
-    return [
-        "",
-        f"{n} player-list{'s' if n != 1 else ''} checked, {bad} with differences"
-        + (": see `tracker check PLAYER` for the causes." if bad else "."),
-    ]
+    idle = [r for r in reports if not r.compared]
+    n = len(reports) - len(idle)
+    if not n:
+        if len(idle) == 1:
+            r = idle[0]
+            said = (
+                f"{r.player} has no official {r.rating_list} rating besides the "
+                f"{r.rows[0].period} one the replay starts from"
+            )
+        else:
+            said = (
+                f"none of the {len(idle)} player-lists has an official rating besides the "
+                "one its replay starts from"
+            )
+        return ["", f"Nothing compared: {said}; {_RECORD_LATER}."]
+    line = f"{plural(n, 'player-list')} checked, {bad} with differences"
+    if idle:
+        line += (
+            f"; {len(idle)} more compared nothing (only the official rating "
+            f"{'its' if len(idle) == 1 else 'their'} replay starts from)"
+        )
+    return ["", line + (": see `tracker check PLAYER` for the causes." if bad else ".")]

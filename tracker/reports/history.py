@@ -11,11 +11,13 @@ from typing import Any
 
 from tracker.advice import PinPeriod
 from tracker.fide import PeriodOut
+from tracker.fide.calendar import list_in_force
 from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, RatingSource, Replay
 from tracker.periods.assumed import closing_dates, counted_games, list_assumed_games
 from tracker.periods.notes import IncludesEarlier, TagsDisagree
+from tracker.periods.plans import unit_start
 from tracker.periods.reasons import NotCountedWhy, Unplaced
 from tracker.reports import words
 from tracker.reports.figures import counted_results
@@ -327,6 +329,10 @@ class Season:
     end: int | None = None  # the rating after the last period
     from_lists: int = 0  # counted games whose opponent's rating is the list's
     from_tags: int = 0  # ... the Elo tag's
+    # the lists in force at the start of the counted tournaments (spec section 1, rule 2:
+    # the opponents' ratings are theirs), and the lists of this list imported
+    in_force: tuple[Period, ...] = ()
+    imported: tuple[Period, ...] = ()
 
     @property
     def reanchored(self) -> int:
@@ -349,8 +355,12 @@ def season_summary(
     opponents: list[int] = []
     points = Fraction(0)
     listed = tagged = 0
+    in_force: set[Period] = set()
     for r in rows:
         for plan in r.tournaments:
+            force = list_in_force(unit_start(plan.unit), replay_.rating_list)
+            if force is not None and plan.counted:
+                in_force.add(force)
             ratings, scored = counted_results(plan, r)
             opponents += ratings
             points += scored
@@ -373,6 +383,8 @@ def season_summary(
         rows[-1].replayed,
         listed,
         tagged,
+        tuple(sorted(in_force)),
+        tuple(sorted(replay_.list_kinds)),
     )
 
 
@@ -451,10 +463,38 @@ def season_line(season: Season) -> str:
 def ratings_line(season: Season) -> str:
     """Where the opponents' ratings came from: FIDE's lists, the organisers' Elo tags."""
     if not season.from_lists:
-        return "Opponents' ratings: Elo tags (no FIDE list imported: tracker official import)"
+        return f"Opponents' ratings: Elo tags ({_no_list_why(season)})"
     if not season.from_tags:
         return f"Opponents' ratings: FIDE's lists, all {plural(season.from_lists, 'game')}"
     return (
         f"Opponents' ratings: FIDE's lists {season.from_lists}, Elo tags "
         f"{season.from_tags} (not on an imported list)"
+    )
+
+
+def _lists_text(periods: Sequence[Period]) -> str:
+    """Lists named by their months: "2011-03", "2011-03, 2011-05", "2008-04 to 2020-11,
+    75 lists"."""
+    if len(periods) <= 3:
+        return ", ".join(str(p) for p in periods)
+    return f"{periods[0]} to {periods[-1]}, {len(periods)} lists"
+
+
+def _no_list_why(season: Season) -> str:
+    """Why no opponent's rating came from FIDE's lists: none imported; none imported in
+    force for these games (and which would be); or those in force name no opponent."""
+    if not season.imported:
+        return "no FIDE list imported: tracker official import"
+    used = sorted(set(season.imported) & set(season.in_force))
+    if used:
+        one = len(used) == 1
+        return (
+            f"the imported {season.rating_list} {'list' if one else 'lists'} in force for "
+            f"these games ({_lists_text(used)}) {'names' if one else 'name'} none of the "
+            "opponents"
+        )
+    return (
+        f"no {season.rating_list} list imported is in force for these games: imported "
+        f"{_lists_text(season.imported)}; in force {_lists_text(season.in_force)}: "
+        "tracker official fetch"
     )

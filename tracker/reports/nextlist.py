@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import NotCountedWhy, PeriodRow, RatingSource, Replay
 from tracker.periods.assumed import list_assumed_games
+from tracker.periods.notes import ReanchoredOnTag
 from tracker.reports.explain import ignored_lines
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
 from tracker.reports.text import fmt_signed, months_text, plural, plural_points, unit_dates
@@ -40,6 +41,10 @@ class NextReport:
     waiting: bool = False
     # each open item's reason with its tournament's id as ID: what items of one kind share
     shared: tuple[str, ...] = ()
+    # the lists since the last official one without a tournament of the player's that
+    # re-anchor the rating on an Elo tag (the next list starts from the tag): the rows
+    # above do not show them, and the rating jumps between two of those rows
+    reanchors: tuple[tuple[Period, ReanchoredOnTag], ...] = ()
 
 
 OPEN_MARGIN_DAYS = 7
@@ -87,6 +92,13 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
                     shared.append(why)
                 else:
                     earlier.append((u.label, why))
+    reanchors = tuple(
+        (r.period, n)
+        for r in replay_.rows
+        if (last is None or r.period > last.period) and not r.tournaments
+        for n in r.notes
+        if isinstance(n, ReanchoredOnTag)
+    )
     for n in replay_.unplaced:
         if n.why is NotCountedWhy.EXCLUDED:
             continue  # the user set it aside: nothing open
@@ -106,6 +118,7 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
         tuple(earlier),
         replay_.start_source.source is RatingSource.WAITING and expected is None,
         tuple(shared),
+        reanchors,
     )
 
 
@@ -175,8 +188,15 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
         lines += _summed_lines(rep, summed)
     else:
         lines.append("Games since then, by the list expected to rate them:")
+    shown = summed[-1].period if summed else None
     for r in detail:
+        lines += [
+            _reanchor_line(p, n)
+            for p, n in rep.reanchors
+            if (shown is None or p > shown) and p < r.period
+        ]
         lines += _detail_lines(rep, r)
+        shown = r.period
     lines += _summed_notes(rep, summed)
     lines.append("")
     lines += _expected_lines(rep, today)
@@ -249,6 +269,16 @@ def _summed_lines(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
     ]
 
 
+def _reanchor_line(period: Period, n: ReanchoredOnTag) -> str:
+    """A list without games that re-anchors the rating on the player's Elo tag: where the
+    rating the next list starts from comes from."""
+    replayed = "unrated" if n.replayed is None else str(n.replayed)
+    return (
+        f"  {period}: {replayed} -> {n.tag}, re-anchored on the player's Elo tag {n.tag} in "
+        f"{', '.join(n.tournaments)} (no games on this list)"
+    )
+
+
 def _detail_lines(rep: NextReport, r: PeriodRow) -> list[str]:
     """One list shown in full: its change, its tournaments, and what it assumed or left
     out."""
@@ -300,14 +330,19 @@ def _summed_notes(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
                 "  in the lists summed up: " + "; ".join(x for x in said if x) + " (history "
                 "says which)"
             )
-    tagged = [
-        r for r in summed if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0)
-    ]
+    tagged = sorted(
+        [
+            r.period
+            for r in summed
+            if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0)
+        ]
+        + [p for p, _ in rep.reanchors if summed and p < summed[-1].period]
+    )
     assumed = {assumption_text(a, rep.player) for r in summed for a in r.assumptions}
     if tagged:
         lines.append(
             f"  re-anchored on the player's own Elo tag on {plural(len(tagged), 'earlier list')}"
-            f" ({', '.join(str(r.period) for r in tagged[:4])}"
+            f" ({', '.join(str(p) for p in tagged[:4])}"
             + (", ..." if len(tagged) > 4 else "")
             + ")"
         )
