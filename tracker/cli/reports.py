@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -143,6 +144,14 @@ def history(
             echo_lines(["", *extra])
 
 
+def _is_period(text: str) -> bool:
+    try:
+        Period.parse(text)
+    except BadInput:
+        return False
+    return True
+
+
 def explain(
     args: Annotated[
         list[str] | None,
@@ -179,6 +188,11 @@ def explain(
             "tracker explain [PLAYER] 2025-11"
         )
     player_text = args[0] if len(args) == 2 else None
+    if len(args) == 2 and _is_period(args[0]) and not _is_period(args[1]):
+        raise BadInput(
+            f"the player comes first, then the period: tracker explain "
+            f"{shlex.quote(args[1])} {args[0]}"
+        )
     period = period_option(args[-1], "PERIOD")
     assert period is not None
     rl = _list(rating_list)
@@ -465,8 +479,14 @@ def _points(value: int | float) -> str:
 
 
 def event_set(
-    tournament_id: Annotated[
-        int, typer.Argument(metavar="ID", help="Tournament id from `event list`.")
+    tournament: Annotated[
+        str,
+        typer.Argument(
+            metavar="TOURNAMENT",
+            help="The tournament: its id from `event list`, or its name (whole, or a part "
+            "only it has). The name stays when an import is taken out and put back; the id "
+            "may not.",
+        ),
     ],
     period: Annotated[
         str | None,
@@ -525,8 +545,9 @@ def event_set(
 
       tracker event set 7 --period 2026-01
 
-      tracker event set 7 --ro 1849
+      tracker event set "Weinviertel Open 2025" --ro 1849
     """
+    from tracker.app.event_show import find_tournament
     from tracker.app.events import record_override
     from tracker.app.players import resolve_player
 
@@ -552,6 +573,7 @@ def event_set(
                 kwargs["ro"] = (who.id, int(ro))
             else:
                 raise BadInput(f"--ro {ro!r} is not a rating: give a number like 1850 or none")
-        change = record_override(store, tournament_id, force=force, **kwargs)
+        found = find_tournament(store, tournament)
+        change = record_override(store, found.id, force=force, **kwargs)
     t = change.tournament
     out.print(f"tournament {t.id} ({t.name}): {', '.join(change.changes)}", markup=False)
