@@ -154,5 +154,10 @@ def test_the_season_report_says_every_assumption(db: str, tmp_path: Path) -> Non
     code, _, err = run_captured("report", "--db", db, "--output", str(page))
     assert code == 0, err
     html = " ".join(page.read_text(encoding="utf-8").split())
-    for said in ("on this list by assumption", "K assumes 30+ rated games completed", CLOSING):
+    # the page shows the command as code
+    closing = CLOSING.replace(
+        "(tracker event set 1 --period 2025-11)",
+        "(<code>tracker event set 1 --period 2025-11</code>)",
+    )
+    for said in ("on this list by assumption", "K assumes 30+ rated games completed", closing):
         assert said in html

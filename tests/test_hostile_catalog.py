@@ -626,6 +626,14 @@ def make_inputs(made: Path) -> None:
     sock.close()
     (made / ".h.csv.k1ll3d_x.part").write_bytes(b"half a CSV")  # what a killed export left
     listgen.generate(made / "players_list.xml", 3, "xml")  # a list that says no month
+    # issue 37: a FIDE list as FIDE zips it, gzipped, and zipped in a folder of games
+    one_row = (HOSTILE / "standard_one_row.txt").read_bytes()
+    with zipfile.ZipFile(made / "standard_mar11frl.zip", "w") as zf:
+        zf.writestr("standard_mar11frl.txt", one_row)
+    (made / "standard_mar11frl.txt.gz").write_bytes(gzip.compress(one_row))
+    (made / "with-list").mkdir()
+    (made / "with-list" / "a.pgn").write_bytes(_game(13))
+    shutil.copy(made / "standard_mar11frl.zip", made / "with-list")
     # issue 35: list files that are no list, damaged, or hold what no FIDE list holds
     if "blanks" not in _MADE:
         buffer = io.BytesIO()
@@ -1508,6 +1516,76 @@ CASES += [
         "error: damaged.db is damaged (database disk image is malformed): "
         f"`tracker db check --db damaged.db` tells more; {RESTORE}\n",
         patch=_damaged(_cut_in_half),
+    ),
+]
+
+# --- issue 37 item 6: a FIDE list where games are asked for; arguments out of order; an output
+# folder that takes no file ------------------------------------------------------------------
+
+
+def _a_list(name: str) -> str:
+    return (
+        f"error: {name} is a FIDE rating list, not PGN games: import it with "
+        f"`tracker official import {name}`\n"
+    )
+
+
+CASES += [
+    Case(
+        "list-txt-to-import",
+        ("import", H + "standard_one_row.txt"),
+        2,
+        "",
+        _a_list(H + "standard_one_row.txt"),
+    ),
+    Case(
+        "list-xml-to-import",
+        ("import", M + "players_list.xml"),
+        2,
+        "",
+        _a_list(M + "players_list.xml"),
+    ),
+    Case(
+        "list-zip-to-import",
+        ("import", M + "standard_mar11frl.zip"),
+        2,
+        "",
+        _a_list(M + "standard_mar11frl.zip"),
+    ),
+    Case(
+        "list-gz-to-import",
+        ("import", M + "standard_mar11frl.txt.gz"),
+        2,
+        "",
+        _a_list(M + "standard_mar11frl.txt.gz"),
+    ),
+    Case(  # the folder goes on: its games are imported, the list is named with its command
+        "list-in-a-folder",
+        ("import", M + "with-list"),
+        1,
+        f"{M}with-list/a.pgn: 1 game read, 1 added\n"
+        f"{M}with-list/standard_mar11frl.zip: not imported: "
+        + _a_list(M + "with-list/standard_mar11frl.zip")[len("error: ") :]
+        + "2 files, 1 game read, 1 added, 0 duplicates skipped, 0 problems\n"
+        + NO_TC,
+        "error: 1 of 2 files could not be imported (nothing of it was stored): "
+        f"{M}with-list/standard_mar11frl.zip\n",
+        changes_db=True,
+    ),
+    Case(
+        "explain-period-before-player",
+        ("explain", "2025-11", "Novak, Jan"),
+        2,
+        "",
+        "error: the player comes first, then the period: tracker explain 'Novak, Jan' 2025-11\n",
+    ),
+    Case(
+        "report-into-proc",
+        ("report", "Novak, Jan", "--output", "/proc/x.html"),
+        2,
+        "",
+        "error: cannot write in /proc (a folder of the system, where no file can be made): name "
+        "a file in a folder where you can write (the current folder, your home)\n",
     ),
 ]
 

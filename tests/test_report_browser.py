@@ -93,6 +93,8 @@ def test_a_long_career_is_a_page_not_a_scroll(tmp_path: Path) -> None:
             "document.querySelector('b[data-expected]').getBoundingClientRect().bottom"
         )
         assert expected < 1000  # the next list, in the first screen
+        top = browser.evaluate("document.querySelector('.glance b').getBoundingClientRect().bottom")
+        assert top < 300  # and said at the top of the page, in plain words
         # opened, the history is all there
         rows = browser.evaluate(
             "document.querySelector('details.history').open = true,"

@@ -164,7 +164,10 @@ def test_report_content(demo: Path) -> None:
         0
     ]
     assert "games without a time control put on this list by assumption (2026-02)" in (assumptions)
-    assert "<code>tracker event list, then tracker event set ID --list LIST</code>" in (assumptions)
+    assert (
+        "<code>tracker event list</code>, then <code>tracker event set ID --list LIST</code>"
+        in (assumptions)
+    )
 
 
 def test_report_is_self_contained(demo: Path) -> None:

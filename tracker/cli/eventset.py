@@ -14,10 +14,14 @@ from tracker.model import RatingList
 
 
 def event_set(
-    tournament_id: Annotated[
-        int | None,
+    tournament: Annotated[
+        str | None,
         typer.Argument(
-            metavar="[ID]", help="Tournament id from `event list` (or --year).", show_default=False
+            metavar="[TOURNAMENT]",
+            help="The tournament: its id from `event list`, or its name (whole, or a part "
+            "only it has); or --year. The name stays when an import is taken out and put "
+            "back; the id may not.",
+            show_default=False,
         ),
     ] = None,
     year: Annotated[
@@ -91,16 +95,17 @@ def event_set(
 
       tracker event set 7 --period 2026-01
 
-      tracker event set 7 --ro 1849
+      tracker event set "Weinviertel Open 2025" --ro 1849
 
       tracker event set --year 2011 --period 2012-01
 
       tracker event set --year 2011 --exclude
     """
+    from tracker.app.event_show import find_tournament
     from tracker.app.events import record_override
     from tracker.app.players import resolve_player
 
-    if (tournament_id is None) == (year is None):
+    if (tournament is None) == (year is None):
         raise BadInput(
             "give a tournament ID (from `tracker event list`) or --year YYYY, not both"
             if year is not None
@@ -127,7 +132,7 @@ def event_set(
     if year is not None:
         _event_set_year(db, year, force, kwargs)
         return
-    assert tournament_id is not None
+    assert tournament is not None
     with store_for(db) as store:
         if ro is not None:
             who = resolve_player(store, player)
@@ -137,7 +142,8 @@ def event_set(
                 kwargs["ro"] = (who.id, int(ro))
             else:
                 raise BadInput(f"--ro {ro!r} is not a rating: give a number like 1850 or none")
-        change = record_override(store, tournament_id, force=force, **kwargs)
+        found = find_tournament(store, tournament)
+        change = record_override(store, found.id, force=force, **kwargs)
     t = change.tournament
     out.print(f"tournament {t.id} ({t.name}): {', '.join(change.changes)}", markup=False)
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -144,6 +145,14 @@ def history(
             echo_lines(["", *extra])
 
 
+def _is_period(text: str) -> bool:
+    try:
+        Period.parse(text)
+    except BadInput:
+        return False
+    return True
+
+
 def explain(
     args: Annotated[
         list[str] | None,
@@ -180,6 +189,11 @@ def explain(
             "tracker explain [PLAYER] 2025-11"
         )
     player_text = args[0] if len(args) == 2 else None
+    if len(args) == 2 and _is_period(args[0]) and not _is_period(args[1]):
+        raise BadInput(
+            f"the player comes first, then the period: tracker explain "
+            f"{shlex.quote(args[1])} {args[0]}"
+        )
     period = period_option(args[-1], "PERIOD")
     assert period is not None
     rl = _list(rating_list)

@@ -26,7 +26,9 @@ from tracker.files.source import (
     Source,
     Stamp,
     as_binary,
+    is_fide_list,
     is_pgn_name,
+    not_games,
     refused,
     shown,
     size_text,
@@ -57,6 +59,8 @@ def sources_of(
         except SOURCE_ERRORS:
             return [Source(name, inner, size, stamp)]  # damaged: reading it will say so
         opener = inner
+    if is_fide_list(head):
+        return _nested_failure(name, depth, not_games(name))
     if head.startswith(_MAGIC_ZIP) or is_tar(head):
         if depth > MAX_NESTING:
             return [
@@ -106,14 +110,21 @@ def zip_sources(
     archive = _OpenZip(opener)
     try:
         with archive.listing() as zf:
-            members = [i for i in zf.infolist() if not i.is_dir() and is_pgn_name(i.filename)]
+            files = [i for i in zf.infolist() if not i.is_dir()]
+            members = [i for i in files if is_pgn_name(i.filename)]
             heads = [_zip_head(zf, i) for i in members]
+            # a FIDE list zipped as FIDE publishes it: one .txt or .xml member
+            listed = not members and any(
+                is_fide_list(_first_bytes(zf, i)) for i in files[:LIST_MEMBERS]
+            )
     except FileNotFoundError:
         raise NotFound(f"no such file: {name}") from None
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         return _nested_failure(
             name, depth, BadInput(f"{name} is not a readable zip archive ({exc})")
         )
+    if listed:
+        return _nested_failure(name, depth, not_games(name))
     if not members:
         return _nested_failure(
             name, depth, BadInput(f"{name} holds no .pgn file; name a zip with PGN inside")
@@ -273,6 +284,18 @@ def _keep_open(archive: _OpenZip) -> None:
                 if other in _OPEN_ZIPS:
                     _OPEN_ZIPS.remove(other)
             excess -= 1
+
+
+LIST_MEMBERS = 3  # a zip without PGN: this many of its first members looked at for a list
+
+
+def _first_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A member's first HEAD bytes (none when it cannot be read)."""
+    try:
+        with zf.open(info) as f:
+            return f.read(HEAD)
+    except SOURCE_ERRORS:
+        return b""
 
 
 def _zip_head(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:

@@ -167,7 +167,13 @@ def _part_file(folder: Path | None, prefix: str) -> tuple[int, Path]:
     try:
         fd, name = tempfile.mkstemp(prefix=prefix, suffix=".part", dir=folder)
     except OSError as exc:
-        raise BadInput(f"cannot write in {where}: {exc.strerror or exc}") from None
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.ENOENT and os.path.isdir(where):  # /proc: it makes no file
+            why = "a folder of the system, where no file can be made"
+        raise BadInput(
+            f"cannot write in {where} ({why}): name a file in a folder "
+            "where you can write (the current folder, your home)"
+        ) from None
     _lock(fd)
     return fd, Path(name)
 

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import tarfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -141,6 +143,28 @@ def shown(name: str) -> str:
     except UnicodeEncodeError:
         return name.encode("utf-8", "backslashreplace").decode("utf-8")
     return raw.decode("utf-8", "backslashreplace")
+
+
+_LIST_TXT = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*ID[ _]?NUMBER\s+NAME\b", re.IGNORECASE)
+_LIST_XML = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*\?>\s*)?<playerslist\b", re.IGNORECASE
+)
+
+
+def is_fide_list(head: bytes) -> bool:
+    """Whether a stream's first bytes are those of a FIDE rating list (docs/lists.md): a TXT
+    list's header ("ID Number  Name ...", "ID_NUMBER NAME ..." of the quarterly files, after
+    the blank line of the 2003 ones) or an XML list's <playerslist>."""
+    return bool(_LIST_TXT.match(head) or _LIST_XML.match(head))
+
+
+def not_games(name: str) -> BadInput:
+    """The error of a FIDE rating list given to the import of games: what it is, and the
+    command that imports it."""
+    return BadInput(
+        f"{name} is a FIDE rating list, not PGN games: import it with "
+        f"`tracker official import {shlex.quote(name)}`"
+    )
 
 
 def is_pgn_name(name: str) -> bool:

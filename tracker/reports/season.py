@@ -155,6 +155,30 @@ def _fold(summary: str, body: str, *, open_: bool, cls: str = "part") -> str:
     return f'<details class="{cls}"{state}><summary>{summary}</summary>{body}</details>'
 
 
+NAMES_SHOWN = 8
+"""A list of more tournament names than this is folded: its count in view, the names a
+click away (Ivanchuk's 82 tournaments before 2008 are a line, not a paragraph)."""
+
+
+def _names(what: str, names: Sequence[str]) -> str:
+    """`what` (HTML) followed by the tournaments' names: after it when they are few, folded
+    in a <details> whose summary is `what` when they are more than NAMES_SHOWN."""
+    if len(names) <= NAMES_SHOWN:
+        return f'{what}<span class="muted"> · {esc(", ".join(names))}</span>'
+    return (
+        f'<details class="names"><summary>{what} <span class="muted">(the '
+        f"{len(names)} names)</span></summary>"
+        f'<p class="muted">{esc(", ".join(names))}</p></details>'
+    )
+
+
+def _item(html_: str) -> str:
+    """A list item; one that folds is marked by its disclosure triangle, not a bullet."""
+    return (
+        f'<li class="folds">{html_}</li>' if html_.startswith("<details") else f"<li>{html_}</li>"
+    )
+
+
 def _span(periods: Sequence[object]) -> str:
     """ "7 periods, 2025-09 to 2026-04" (the periods' names, as HTML)."""
     if not periods:
@@ -199,12 +223,11 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
             before = "unrated" if r.rating_before is None else str(r.rating_before)
             after = "unrated" if r.published is None else str(r.published)
             change = fmt_signed(r.change) if r.change is not None else ""
-            names = ", ".join(p.unit.label for p in r.tournaments)
-            items.append(
-                f"<li>{esc(r.period)}: {esc(before)} → {esc(after)} "
+            line = (
+                f"{esc(r.period)}: {esc(before)} → {esc(after)} "
                 f"({esc(plural(r.games, 'game'))}, change {esc(change or '0')})"
-                f'<span class="muted"> · {esc(names)}</span></li>'
             )
+            items.append(_item(_names(line, [p.unit.label for p in r.tournaments])))
         head = f"Games since the last official {esc(rl)} list, by the list expected to rate them"
         if len(rep.rows) <= SHORT_SINCE:
             parts.append(f"<p>{head}:</p><ul>{''.join(items)}</ul>")
@@ -226,8 +249,7 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
             + "".join(
                 f"<li>{esc(names[0])}: {prose(why)}</li>"
                 if len(names) == 1
-                else f"<li>{len(names)} tournaments: {prose(why)}"
-                f'<span class="muted"> · {esc(", ".join(names))}</span></li>'
+                else _item(_names(f"{len(names)} tournaments: {prose(why)}", names))
                 for why, names in groups
             )
             + "</ul>"
@@ -392,7 +414,7 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
                 '<ul class="assumptions">'
                 + "".join(
                     f"<li>{esc(f.text)} ({esc(_periods_text(f.periods))}); to record the fact: "
-                    f"<code>{esc(f.command)}</code></li>"
+                    f"{prose(f.command)}</li>"
                     for f in facts
                 )
                 + "</ul>",
@@ -424,6 +446,66 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
     return "".join(parts)
 
 
+def _glance_line(replay_: Replay, player: PlayerRef) -> str:
+    """One list at the top of the page, in plain words: the rating expected on the next list
+    and what it comes from (HTML)."""
+    rep = next_report(replay_, player)
+    rl = rep.rating_list
+    name = f'<a href="#{esc(rl)}">{esc(str(rl).capitalize())}</a>'
+    official = (
+        None
+        if rep.last_official is None
+        else f"the official {esc(rep.last_rating)} of the {esc(rep.last_official)} list"
+    )
+    if rep.waiting:
+        return (
+            f"{name}: not known yet. There is no official {esc(rl)} rating to start from, and "
+            f"the Elo tags of the {esc(rl)} events are the standard rating."
+        )
+    if not rep.rows:
+        if official is None:
+            return f"{name}: no rated games yet."
+        return (
+            f"{name}: <b>{esc(rep.last_rating)}</b> on the {esc(rep.last_official)} list, the "
+            "last official one. No games since: the next list should show the same."
+        )
+    games = sum(r.games for r in rep.rows)
+    if rep.expected is None:
+        return (
+            f"{name}: not rated yet on the {esc(rep.next_period)} list; the "
+            f"{esc(plural(games, 'game'))} count toward a first rating."
+        )
+    if official is None:
+        since = (
+            f"replayed from {esc(plural(games, 'game'))}; no official {esc(rl)} rating is "
+            "recorded to start from or compare with"
+        )
+    else:
+        change = rep.expected - (rep.last_rating or 0)
+        moved = f"{fmt_signed(change)}" if change else "no change"
+        since = f"{esc(moved)} from {official}, by {esc(plural(games, 'game'))} since"
+    return (
+        f"{name}: <b>{esc(rep.expected)}</b> expected on the {esc(rep.next_period)} list ({since})."
+    )
+
+
+def _glance(history: PlayerHistory, chosen: Sequence[RatingList]) -> str:
+    """The top of the page, for a parent as much as a coach: who, and per list the rating
+    expected on the next list, in plain words."""
+    lines = [
+        _glance_line(history.replays[rl], history.player)
+        for rl in chosen
+        if history.replays[rl].rows
+    ]
+    if not lines:
+        return ""
+    return (
+        '<div class="glance"><p>What to expect on the next FIDE lists, worked out from the '
+        "games by FIDE's rules (what FIDE publishes is the rating that counts):"
+        "</p><ul>" + "".join(f"<li>{x}</li>" for x in lines) + "</ul></div>"
+    )
+
+
 def season_report(
     history: PlayerHistory, lists: Sequence[RatingList] | None = None, *, version: str = ""
 ) -> str:
@@ -448,7 +530,7 @@ def season_report(
         f"<title>{esc(who.name)}: FIDE rating report</title><style>{CSS}</style></head>"
         f"<body><header><h1>{esc(who.name)}</h1>"
         f'<p class="muted">FIDE rating report{esc(ident)} · replayed from the games by '
-        f"FIDE's rules</p><nav>{nav}</nav></header>{body}"
+        f"FIDE's rules</p><nav>{nav}</nav>{_glance(history, chosen)}</header>{body}"
         f"<footer>Made by {esc(made)} from the games and official ratings in its database. "
         "The ratings are replayed by FIDE's rating regulations: what FIDE publishes is the "
         "rating that counts; every assumption the replay made is listed with the command "

@@ -219,7 +219,8 @@ def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[Value]]]) -
     """Each panel's values, most important first, each where it is asked (else on the other
     side of its point, else below or above it instead) only if its drawn box stays inside
     the panel and covers no value written before and no marker (but its own point's and the
-    tournaments'); a value equal to one already written at the same list is not repeated."""
+    tournaments'); a value equal to one already written on the same list is not repeated
+    (a flat step, the start and the first list at the same rating: one value, not two)."""
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
@@ -227,9 +228,9 @@ def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[Value]]]) -
         box = ax.get_window_extent(renderer)
         marks = _marks(ax, fig.dpi)
         taken: list[Bbox] = []
-        written: set[tuple[float, str]] = set()
+        written: set[str] = set()
         for v in sorted(values, key=lambda v: v.priority):
-            if (v.x, v.text) in written:
+            if v.text in written:
                 continue
             dx0, dy0 = v.offset
             side = {"left": "right", "right": "left", "center": "center"}[v.ha]
@@ -267,7 +268,7 @@ def _write_values(fig: Figure, panels: Sequence[tuple[Axes, Sequence[Value]]]) -
                     and not any(at != (v.x, v.y) and drawn.overlaps(b) for at, b in marks)
                 ):
                     taken.append(drawn)
-                    written.add((v.x, v.text))
+                    written.add(v.text)
                     break
                 text.remove()
 

@@ -1,0 +1,205 @@
+"""The season report and the chart of a real career (issue 37, item 5): pgnmentor's Ivanchuk
+collection (`../shared/corpus/pgnmentor-Ivanchuk.pgn.xz`, 4,349 games, 1986 to 2020, no
+TimeControl), imported as a new user does (`tracker import FILE`, then the player marked).
+The page shows commands as code and never a backtick, folds a long list of tournaments
+behind its count, says at the top what each list expects; the chart writes no value over
+another and none twice in a panel."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import click
+import matplotlib.pyplot as plt
+import pytest
+import typer.main
+from matplotlib.figure import Figure
+from matplotlib.text import Annotation
+
+from tests.conftest import CORPUS, need_shared, run_captured
+from tracker.app.histories import PlayerHistory, load_history
+from tracker.model import RatingList
+from tracker.reports.chart import Chart, chart_footnote, chart_list, chart_model, replayed_title
+from tracker.reports.pagestyle import FLAGS, VERBS, prose
+from tracker.reports.plot.figure import draw_chart
+from tracker.reports.season import NAMES_SHOWN, season_report
+from tracker.store import open_store
+from tracker.store.players import resolve_player
+
+
+@pytest.fixture(scope="module")
+def ivanchuk(tmp_path_factory: pytest.TempPathFactory) -> PlayerHistory:
+    need_shared()
+    db = str(tmp_path_factory.mktemp("ivanchuk") / "t.db")
+    source = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
+    code, _, err = run_captured("import", str(source), "--db", db)
+    assert code == 0, err
+    code, _, err = run_captured("player", "set", "Ivanchuk,V", "--me", "--db", db)
+    assert code == 0, err
+    with open_store(db) as store:
+        return load_history(store, resolve_player(store, None))
+
+
+@pytest.fixture(scope="module")
+def page(ivanchuk: PlayerHistory) -> str:
+    return season_report(ivanchuk)
+
+
+def _text(html: str) -> str:
+    """What a reader sees: the page without its tags (the charts' SVG included)."""
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_no_backtick_and_commands_as_code(page: str) -> None:
+    assert "`" not in _text(page)
+    # the reasons of the games not counted name their command bare: the page shows it code
+    assert re.search(r"\(<code>tracker event set \d+ --list rapid\|blitz</code>\)", page)
+    # two commands in one sentence are two pieces of code, the words between them are not
+    assert "<code>tracker event list</code>, then <code>tracker event set ID" in page
+    # no command outside code: every "tracker VERB" of the page's prose is inside <code>
+    prose_only = re.sub(r"<svg.*?</svg>|<code>.*?</code>", "", page, flags=re.S)
+    verbs = "|".join(VERBS)
+    assert not re.search(rf"\btracker (?:{verbs})\b", _text(prose_only))
+
+
+def test_long_lists_of_tournaments_are_folded(page: str) -> None:
+    """The 82 tournaments before 2008 (the standard list is replayed from 2008): their count
+    and reason in view, the names a click away; no list of more than NAMES_SHOWN names is
+    outside a closed <details>."""
+    found = re.search(
+        r'<details class="names"><summary>(\d+) tournaments: before 2008: (.*?)</summary>'
+        r'<p class="muted">(.*?)</p></details>',
+        page,
+    )
+    assert found is not None
+    assert int(found.group(1)) > NAMES_SHOWN
+    assert len(found.group(3).split(", ")) >= int(found.group(1))
+    outside = re.sub(r"<details.*?</details>", "", page, flags=re.S)
+    for names in re.findall(r'<span class="muted"> · (.*?)</span>', outside):
+        assert len(names.split(", ")) <= NAMES_SHOWN, names
+
+
+def test_the_top_of_the_page_says_each_list_in_plain_words(
+    page: str, ivanchuk: PlayerHistory
+) -> None:
+    top = page.split("</header>", 1)[0]
+    glance = _text(top.split('<div class="glance">', 1)[1])
+    assert "Ivanchuk,V" in _text(top.split('<div class="glance">', 1)[0])  # who, above it
+    for rl in RatingList:
+        rows = ivanchuk.replays[rl].rows
+        assert rows
+        said = re.search(
+            rf"{str(rl).capitalize()}\s*:\s*(\d+)\s*expected on the (\d{{4}}-\d\d) list", glance
+        )
+        assert said is not None, (rl, glance)
+        # the same figures as the list's own "next list" block further down
+        section = page.split(f'<section id="{rl}"', 1)[1]
+        assert f'data-expected="{said.group(1)}"' in section
+        assert f"{said.group(2)} list" in section
+    assert "no official standard rating is recorded" in glance
+
+
+def _values(fig: Figure) -> list[list[tuple[str, object]]]:
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    return [
+        [
+            (t.get_text(), t.get_window_extent(renderer))
+            for t in ax.texts
+            if isinstance(t, Annotation)
+        ]
+        for ax in fig.axes
+    ]
+
+
+def _charts(history: PlayerHistory) -> list[Chart]:
+    """`tracker plot`'s chart and the report's, one a list."""
+    who = history.player
+    return [chart_model(history)] + [
+        Chart(
+            replayed_title(who, f"{rl} rating"),
+            (chart_list(history.replays[rl], who),),
+            chart_footnote([history.replays[rl]]),
+        )
+        for rl in RatingList
+    ]
+
+
+def test_chart_values_neither_overlap_nor_repeat(ivanchuk: PlayerHistory) -> None:
+    """On the real figures, measured by matplotlib's text extents: no two values of a panel
+    meet, none covers an axis label or the panel's title, and no value is written twice in
+    a panel (rapid's 2681 of the start and of the first list; blitz's 2772 of a flat step)."""
+    for chart in _charts(ivanchuk):
+        fig, _ = draw_chart(chart)
+        try:
+            fig.canvas.draw()
+            renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+            for ax, values in zip(fig.axes, _values(fig), strict=True):
+                texts = [text for text, _ in values]
+                assert len(values) >= 3, texts
+                assert len(texts) == len(set(texts)), texts
+                for (a, box), (b, other) in itertools.combinations(values, 2):
+                    assert not box.overlaps(other), (a, b)  # type: ignore[attr-defined]
+                fixed = [ax.title, *ax.get_xticklabels(), *ax.get_yticklabels()]
+                for text, box in values:
+                    for label in fixed:
+                        if label.get_text():
+                            assert not box.overlaps(  # type: ignore[attr-defined]
+                                label.get_window_extent(renderer)
+                            ), (text, label.get_text())
+        finally:
+            plt.close(fig)
+
+
+def test_the_commands_prose_knows_are_the_clis() -> None:
+    """prose() finds a command without backticks by the CLI's verbs and flags: the same as
+    the command line's."""
+    from tracker.cli import app
+
+    root = typer.main.get_command(app)
+    assert isinstance(root, click.Group)
+    verbs = {
+        name: tuple(sorted(cmd.commands)) if isinstance(cmd, click.Group) else ()
+        for name, cmd in root.commands.items()
+    }
+    assert verbs == {k: tuple(sorted(v)) for k, v in VERBS.items()}
+    flags: set[str] = {"--help"}
+
+    def walk(cmd: click.Command) -> None:
+        for p in cmd.params:
+            if isinstance(p, click.Option) and p.is_flag:
+                flags.update(o for o in (*p.opts, *p.secondary_opts) if o.startswith("--"))
+        for sub in getattr(cmd, "commands", {}).values():
+            walk(sub)
+
+    walk(root)
+    assert flags == FLAGS
+
+
+@pytest.mark.parametrize(
+    ("sentence", "html"),
+    [
+        (
+            "not standard (tracker event set 12 --list rapid|blitz)",
+            "not standard (<code>tracker event set 12 --list rapid|blitz</code>)",
+        ),
+        ("(tracker history says where)", "(<code>tracker history</code> says where)"),
+        ("pin it with `tracker event set ID --period YYYY-MM`", None),
+        (
+            'tracker official add "Novák, T" --list rapid --period 2025-01 --rating R; then',
+            "<code>tracker official add &quot;Novák, T&quot; --list rapid --period 2025-01 "
+            "--rating R</code>; then",
+        ),
+        ("tracker event set 3 --exclude.", "<code>tracker event set 3 --exclude</code>."),
+        ("run tracker db check: it says", "run <code>tracker db check</code>: it says"),
+        ("the tracker is a tool; tracker reports", "the tracker is a tool; tracker reports"),
+        ("<b>tracker</b>", "&lt;b&gt;tracker&lt;/b&gt;"),
+    ],
+)
+def test_prose_shows_a_command_as_code(sentence: str, html: str | None) -> None:
+    got = prose(sentence)
+    assert "`" not in got
+    if html is None:
+        assert got == "pin it with <code>tracker event set ID --period YYYY-MM</code>"
+    else:
+        assert got == html
