@@ -970,10 +970,7 @@ CASES += [
             "far.pgn",
             "1 game read, 1 added, 1 problem",
             "1 game read, 1 added, 0 duplicates skipped, 1 problem",
-        ).replace(H, M)
-        + "no date: 1 game in 1 tournament in no period (no dated tournament of the same "
-        "event and site); say which list rated each:\n"
-        "  tracker event set 2 --period YYYY-MM  (Far Open, Brno CZE: 1 game)\n",
+        ).replace(H, M),
         f"warning: {M}far.pgn:1: Date '9999.12.31' is after 2999-12-31, the last date the "
         "tracker rates: the game is stored without it (in no period); check the file\n",
         changes_db=True,
