@@ -74,11 +74,23 @@ PLAYOFF_DAYS_ONE_A_DAY = 2
 
 TAG_OF_A_FAST_LIST_IS_THE_STANDARD = True
 """Policy: the player's own Elo tag in a rapid or blitz event is evidence of that list only
-when it differs from the player's standard rating of the month (the published or replayed
-standard list in force at the event's start, or a standard tag under that list): TWIC and
-most organisers print the standard rating there. Such a tag neither starts nor re-anchors
-the rapid or blitz history, which says so and waits for an official entry (or a tag that
-differs). False: every rapid or blitz tag is evidence of its list."""
+when it cannot be the player's standard rating of the surrounding months: it equals none of
+the player's standard ratings within STANDARD_TAG_WINDOW_MONTHS of the event's start (the
+standard tags of tournaments that started then, the official standard ratings and those the
+standard replay published, in force then). TWIC, pgnmentor and most organisers print the
+standard rating in every event, often the previous list's. Such a tag neither starts nor
+re-anchors the rapid or blitz history, nor is it a tournament's Ro; the history says so and
+waits for an official entry (or a tag that differs). An import can say what a file's tags
+are instead (`tracker import --tags standard|own`, tracker.model.EloTags). False: every
+rapid or blitz tag is evidence of its list (unless its import said standard)."""
+
+STANDARD_TAG_WINDOW_MONTHS = 3
+"""The months either side of a rapid or blitz event's start whose standard ratings its tag
+may repeat (TAG_OF_A_FAST_LIST_IS_THE_STANDARD). Measured on the pgnmentor careers of
+shared/corpus (docs/ratings.md, "Rapid and blitz tags"): of 582 rapid and blitz tags from
+2008 on, 573 equal a standard rating of the player; the nearest such is in the same month
+for 479, one month away for 79, two or three months away for 4, and beyond that only as
+often as chance gives (about one tag in 300 a month)."""
 
 TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE = True
 """Policy: on the standard list, the player's own Elo tag in an event its name says is never

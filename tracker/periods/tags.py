@@ -6,6 +6,8 @@ Which tag a period publishes is the loop's (tracker.periods.replay)."""
 from __future__ import annotations
 
 import bisect
+import datetime as dt
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from tracker.periods.inputs import GameFact, ReplayInputs
 from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
 from tracker.periods.policies import (
     EVIDENCE_OF_NEVER_RATED,
+    STANDARD_TAG_WINDOW_MONTHS,
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
     TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE,
 )
@@ -63,31 +66,45 @@ def start_tag(first_units: Sequence[Unit], standard_of: StandardOf | None = None
 
 
 def standard_ratings_of(games: Sequence[GameFact], inputs: ReplayInputs) -> StandardOf:
-    """The player's standard ratings of a tournament's start (policy
-    TAG_OF_A_FAST_LIST_IS_THE_STANDARD): the official and the published standard rating of
-    the standard list in force then, and the player's tags in standard tournaments that
-    started under that list."""
+    """The player's standard ratings of the months around a tournament's start, up to
+    STANDARD_TAG_WINDOW_MONTHS either side (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): the
+    player's tags in standard tournaments that started in those months, and the standard
+    ratings in force in them, official and published by the standard replay (replayed, or
+    re-anchored on a tag)."""
     std = RatingList.STANDARD
-    tags: dict[Period, set[int]] = defaultdict(set)
+    seen: dict[int, set[int]] = defaultdict(set)  # month number -> standard ratings seen
     for u in assign_units(games, inputs.tournaments, std):
-        on = list_in_force(u.start, std) if u.start is not None else None
-        if on is not None:
-            tags[on].update(g.own_elo for g in u.games if g.own_elo is not None)
+        if u.start is not None:
+            seen[_month(u.start)].update(g.own_elo for g in u.games if g.own_elo is not None)
+    in_force: dict[Period, int] = dict(inputs.standard_ratings)
     for e in inputs.official:
         if e.list == std and e.rating is not None:
-            tags[e.period].add(e.rating)
-    published = sorted(inputs.standard_ratings)
+            seen[_month(e.period.list_date)].add(e.rating)
+            in_force.setdefault(e.period, e.rating)
+    lists = sorted(in_force)
+    months = [_month(p.list_date) for p in lists]
+    window = STANDARD_TAG_WINDOW_MONTHS
 
-    def of(unit: Unit) -> frozenset[int]:
-        start = unit_start(unit)
-        on = list_in_force(start, std)
-        out = set(tags.get(on, ())) if on is not None else set()
-        i = bisect.bisect_right(published, Period.of(start))
-        if i:
-            out.add(inputs.standard_ratings[published[i - 1]])
+    @functools.cache
+    def around(month: int) -> frozenset[int]:
+        out: set[int] = set()
+        for m in range(month - window, month + window + 1):
+            out.update(seen.get(m, ()))
+        # the ratings in force from the window's first month to its last
+        first = max(bisect.bisect_right(months, month - window) - 1, 0)
+        last = bisect.bisect_right(months, month + window)
+        out.update(in_force[p] for p in lists[first:last])
         return frozenset(out)
 
+    def of(unit: Unit) -> frozenset[int]:
+        return around(_month(unit_start(unit)))
+
     return of
+
+
+def _month(day: dt.date) -> int:
+    """A month's number, to count months between two days (January of year 0 is 0)."""
+    return day.year * 12 + day.month - 1
 
 
 def tag_evidence(

@@ -18,6 +18,7 @@ from tracker.reports.words import (
     closing_texts,
     not_counted_counts,
     reason_text,
+    tag_anchor_text,
     why_text,
 )
 
@@ -40,6 +41,9 @@ class NextReport:
     waiting: bool = False
     # each open item's reason with its tournament's id as ID: what items of one kind share
     shared: tuple[str, ...] = ()
+    # rapid and blitz: the lists since the last official one whose rating is the player's
+    # own Elo tag (`tag_anchor_text`), said with the tag and its event where they happen
+    tag_rows: tuple[PeriodRow, ...] = ()
 
 
 OPEN_MARGIN_DAYS = 7
@@ -104,6 +108,11 @@ def next_report(replay_: Replay, player: PlayerRef) -> NextReport:
         tuple(earlier),
         replay_.start_source.source is RatingSource.WAITING and expected is None,
         tuple(shared),
+        tuple(
+            r
+            for r in replay_.rows
+            if (last is None or r.period > last.period) and tag_anchor_text(r) is not None
+        ),
     )
 
 
@@ -173,8 +182,14 @@ def next_lines(rep: NextReport, today: dt.date | None = None) -> list[str]:
         lines += _summed_lines(rep, summed)
     else:
         lines.append("Games since then, by the list expected to rate them:")
-    for r in detail:
-        lines += _detail_lines(rep, r)
+    shown = {r.period for r in detail}
+    blocks = [(r.period, _detail_lines(rep, r)) for r in detail] + [
+        (r.period, [f"  {r.period}: {tag_anchor_text(r)}"])
+        for r in rep.tag_rows
+        if r.period not in shown
+    ]
+    for _, block in sorted(blocks, key=lambda b: b[0]):
+        lines += block
     lines += _summed_notes(rep, summed)
     lines.append("")
     lines += _expected_lines(rep, today)
@@ -259,7 +274,10 @@ def _detail_lines(rep: NextReport, r: PeriodRow) -> list[str]:
         lines.append(f"    {plan.unit.label} ({unit_dates(plan.unit)})")
     if r.first is not None:
         lines += ignored_lines(r.first, "    ", "ignored for the first rating")
-    if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0):
+    fast_tag = tag_anchor_text(r)
+    if fast_tag is not None:
+        lines.append(f"    {fast_tag}")
+    elif r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0):
         lines.append(
             f"    the list's rating is the player's own Elo tag {r.elo_tag} "
             "(a tournament that started under it)"
@@ -299,7 +317,11 @@ def _summed_notes(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
                 "says which)"
             )
     tagged = [
-        r for r in summed if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0)
+        r
+        for r in summed
+        if r.source is RatingSource.ELO_TAG
+        and r.tag_difference not in (None, 0)
+        and tag_anchor_text(r) is None  # (rapid and blitz: said list by list)
     ]
     assumed = {assumption_text(a, rep.player) for r in summed for a in r.assumptions}
     if tagged:

@@ -38,6 +38,7 @@ from tracker.periods.notes import (
     Note,
     PlayoffsClassical,
     ReanchoredOnOfficial,
+    ReanchoredOnTag,
     StartsAtOfficial,
     StartsFromStandard,
     StoredTwice,
@@ -287,13 +288,14 @@ def start_text(f: RatingFrom) -> str:
 
 def before_text(f: RatingFrom) -> str:
     """Where the rating a period starts from came from: "official 2025-09 list", "Elo tag
-    in Brno Open", "Elo tag for the 2025-11 list", "replayed 2025-10 list(, as the Elo tag)",
-    "standard rating", "unrated"."""
+    in Brno Open", "Elo tag of Brno Open, for the 2025-11 list", "replayed 2025-10 list(, as
+    the Elo tag)", "standard rating", "unrated"."""
     if f.source is RatingSource.OFFICIAL:
         return "official" if f.period is None else f"official {f.period} list"
     if f.source is RatingSource.ELO_TAG:
         if f.period is not None:
-            return f"Elo tag for the {f.period} list"
+            of = f" of {', '.join(f.tournaments)}," if f.tournaments else ""
+            return f"Elo tag{of} for the {f.period} list"
         return f"Elo tag in {', '.join(f.tournaments)}"
     if f.source is RatingSource.REPLAYED:
         return f"replayed {f.period} list" + (", as the Elo tag" if f.as_tag else "")
@@ -349,6 +351,23 @@ def twice_text(n: StoredTwice) -> str:
         f"({'white' if n.white else 'black'}, {n.result}) in {where}: both count "
         f"(`{command(ExcludeTournament())}` leaves a tournament out)"
     )
+
+
+def tag_anchor_text(row: PeriodRow) -> str | None:
+    """A rapid or blitz list whose published rating is the player's own Elo tag, with the
+    tag and the event that printed it: "re-anchored on the Elo tag 2738 of GCT Blitz 2017
+    (replayed 2772)", or "starts from the Elo tag 2747 of World Rapid 2016" where the
+    replay had no rating of the list before it; None for any other row, and on the standard
+    list (whose tags are its own ratings: its rows say "re-anchored on the Elo tag 2733")."""
+    if row.rating_list is RatingList.STANDARD or row.source is not RatingSource.ELO_TAG:
+        return None
+    n = next((n for n in row.notes if isinstance(n, ReanchoredOnTag)), None)
+    if n is None:
+        return None
+    of = ", ".join(n.tournaments)
+    if n.replayed is None:
+        return f"starts from the Elo tag {n.tag} of {of}"
+    return f"re-anchored on the Elo tag {n.tag} of {of} (replayed {n.replayed})"
 
 
 def note_text(n: Note) -> str:
