@@ -262,6 +262,16 @@ class EloTags(StrEnum):
     def __str__(self) -> str:
         return self.value
 
+    @classmethod
+    def parse(cls, text: str) -> EloTags:
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise BadInput(
+                f"unknown --tags {text!r}: use standard (the file prints the standard rating "
+                "in every event), own (each event prints its own list's) or auto"
+            ) from None
+
 
 class PreparedGame(NamedTuple):
     """One game as the importer hands it to the store: plain, checked values
@@ -383,6 +393,7 @@ class ImportRecord:
     games_added: int
     duplicates: int
     problems: int
+    elo_tags: EloTags = EloTags.AUTO  # what its Elo tags in rapid and blitz events are
 
 
 @dataclass

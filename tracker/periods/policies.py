@@ -92,6 +92,20 @@ shared/corpus (docs/ratings.md, "Rapid and blitz tags"): of 582 rapid and blitz 
 for 479, one month away for 79, two or three months away for 4, and beyond that only as
 often as chance gives (about one tag in 300 a month)."""
 
+FILE_TAGS_STANDARD_SHARE = 0.75
+"""Policy: an import names a file whose rapid and blitz events print the standard rating
+(and advises `tracker import FILE --tags standard`) when this share of its players' tags in
+rapid and blitz tournaments, or more, equal a standard tag of the same player stored within
+STANDARD_TAG_WINDOW_MONTHS, or their tag in an event of the other fast list within a month
+(tracker.periods.tags.file_tags), of FILE_TAGS_COMPARED_AT_LEAST such tags or more. On the
+pgnmentor careers of shared/corpus the share is 0.81 (Kosteniuk) to 0.97 (Caruana): the
+rest repeat standard ratings of months the file has no standard tag of; a file printing
+each list's own rating repeats one only by chance."""
+
+FILE_TAGS_COMPARED_AT_LEAST = 10
+"""The rapid and blitz tags a file must have, each beside a standard tag of the same player,
+for FILE_TAGS_STANDARD_SHARE to be judged."""
+
 TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE = True
 """Policy: on the standard list, the player's own Elo tag in an event its name says is never
 rated (Basque chess, a simul, an exhibition, a consultation or blindfold game) is evidence

@@ -11,6 +11,7 @@ import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tracker.fide.calendar import list_in_force
 from tracker.model import Period, RatingList
@@ -19,6 +20,8 @@ from tracker.periods.inputs import GameFact, ReplayInputs
 from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
 from tracker.periods.policies import (
     EVIDENCE_OF_NEVER_RATED,
+    FILE_TAGS_COMPARED_AT_LEAST,
+    FILE_TAGS_STANDARD_SHARE,
     STANDARD_TAG_WINDOW_MONTHS,
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
     TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE,
@@ -154,3 +157,66 @@ def _tag_counts(g: GameFact, rl: RatingList) -> bool:
         and rl == RatingList.STANDARD
         and g.not_rated_reason in EVIDENCE_OF_NEVER_RATED
     )
+
+
+class PlayerTag(NamedTuple):
+    """A player's own Elo tag in a tournament of a file (its rated games): what
+    `file_tags` judges."""
+
+    player_id: int
+    tournament_id: int
+    start: dt.date | None
+    rating_list: RatingList
+    tag: int
+
+
+@dataclass(frozen=True)
+class FileTags:
+    """What a file's rapid and blitz tags look like: of the players' tags in its rapid and
+    blitz tournaments that can be compared with a standard tag or a tag of the other fast
+    list of the same player (`file_tags`), how many equal one (`standard`)."""
+
+    compared: int
+    standard: int
+
+    @property
+    def look_standard(self) -> bool:
+        """Whether the file prints the standard rating in its rapid and blitz events
+        (FILE_TAGS_STANDARD_SHARE of FILE_TAGS_COMPARED_AT_LEAST tags or more)."""
+        return (
+            self.compared >= FILE_TAGS_COMPARED_AT_LEAST
+            and self.standard >= FILE_TAGS_STANDARD_SHARE * self.compared
+        )
+
+
+def file_tags(tags: Iterable[PlayerTag]) -> FileTags:
+    """How many of a file's rapid and blitz tags repeat, for the same player, a standard tag
+    within STANDARD_TAG_WINDOW_MONTHS of the tournament's start, or a tag in an event of
+    the other fast list within a month of it (a rapid and a blitz rating are rarely the
+    same: one number in both is the standard rating), of those that have such a tag to be
+    compared with."""
+    seen: dict[tuple[int, RatingList], dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
+    dated = [t for t in tags if t.start is not None]
+    for t in dated:
+        assert t.start is not None
+        seen[t.player_id, t.rating_list][_month(t.start)].add(t.tag)
+    compared = equal = 0
+    window = STANDARD_TAG_WINDOW_MONTHS
+    for t in dated:
+        if t.rating_list is RatingList.STANDARD:
+            continue
+        assert t.start is not None
+        m = _month(t.start)
+        other = RatingList.BLITZ if t.rating_list is RatingList.RAPID else RatingList.RAPID
+        standard, fast = (
+            seen.get((t.player_id, RatingList.STANDARD), {}),
+            seen.get((t.player_id, other), {}),
+        )
+        near = set().union(
+            *(standard.get(i, set()) for i in range(m - window, m + window + 1)),
+            *(fast.get(i, set()) for i in range(m - 1, m + 2)),
+        )
+        if near:
+            compared += 1
+            equal += t.tag in near
+    return FileTags(compared, equal)
