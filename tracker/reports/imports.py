@@ -80,13 +80,12 @@ def tags_now(elo_tags: EloTags) -> str:
 def looks_standard_line(x: StandardLooking) -> str:
     """A file imported without --tags whose rapid and blitz events print the standard
     rating, with the command that says so for good."""
-    name = x.source.split(":", 1)[0] if ":" in x.source else x.source  # (an archive's)
-    cmd = f"tracker import {'FILE' if name == '-' else shlex.quote(name)} --tags standard"
     return (
         f"{x.source}: its rapid and blitz events print the players' standard ratings "
         f"({x.tags.standard:,} of the {x.tags.compared:,} tags beside a standard one are "
         f"the same): such a tag is set aside where it repeats a standard rating of the "
-        f"{STANDARD_TAG_WINDOW_MONTHS} months around; `{cmd}` sets all of them aside"
+        f"{STANDARD_TAG_WINDOW_MONTHS} months around; `tracker import FILE --tags standard` with "
+        "this file (or the archive it came from) sets all of them aside"
     )
 
 
