@@ -43,8 +43,8 @@ class StartTag:
 def start_tag(first_units: Sequence[Unit], standard_of: StandardOf | None = None) -> StartTag:
     """The player's own Elo tag in the first period's tournaments (rated games of
     tournaments not excluded first): the rating the replay starts from, and the tournaments
-    that carry it. On rapid and blitz a tag that is the player's standard rating of the
-    month is no rating of the list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): when every
+    that carry it. On rapid and blitz a tag that may be the player's standard rating of the
+    months around is no rating of the list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): when every
     tag is such, no tag and the first put aside; no tag either without one."""
 
     def tags(rated_only: bool) -> list[tuple[int, Unit]]:

@@ -52,6 +52,7 @@ from tracker.periods.policies import (
     GAMES_A_DAY_FAST_EVENT,
     GAMES_A_DAY_NOT_STANDARD,
     GAMES_COMPLETED_WHEN_UNKNOWN,
+    STANDARD_TAG_WINDOW_MONTHS,
 )
 from tracker.periods.reasons import (
     NotCountedDetail,
@@ -172,7 +173,7 @@ def reason_text(
         add = command(AddOfficial(detail.rating_list))
         return (
             f"{reason_label(why, detail)}: the Elo tag {detail.tag} in {detail.tournament} is "
-            f"the player's standard rating ({add})"
+            f"taken as the player's standard rating ({add})"
         )
     assert isinstance(detail, Unplaced), (why, detail)
     if why is NotCountedWhy.TOO_EARLY:
@@ -384,8 +385,9 @@ def note_text(n: Note) -> str:
         w = n.waiting
         return (
             f"waits for an official {w.rating_list} rating: the Elo tag {w.tag} in "
-            f"{w.tournament} is the player's standard rating (policy "
-            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its rating on this list"
+            f"{w.tournament} is taken as the player's standard rating (one of the "
+            f"{STANDARD_TAG_WINDOW_MONTHS} months around it, or its file's import said so: "
+            "policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its rating on this list"
         )
     if isinstance(n, StartsFromStandard):
         return (
@@ -411,8 +413,9 @@ def note_text(n: Note) -> str:
         return f"first rating {n.rating} not compressed (COMPRESS_FIRST_RATING_OF_2024_FORMULA)"
     if isinstance(n, TagsAside):
         return (
-            f"not taken as the {n.rating_list} rating, the player's standard rating of the "
-            "month (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): "
+            f"not taken as the {n.rating_list} rating, a standard rating of the player's "
+            f"(of the {STANDARD_TAG_WINDOW_MONTHS} months around, or its file's import said "
+            "so: policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): "
             + ", ".join(f"Elo tag {t} ({name})" for t, name in n.tags)
         )
     if isinstance(n, TagsDisagree):
