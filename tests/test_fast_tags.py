@@ -15,6 +15,7 @@ so a tag that equals a standard rating of the same months is no evidence of the 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import lzma
 import re
 from fractions import Fraction
@@ -262,6 +263,10 @@ def test_tags_given_at_import_are_stored_and_changed_by_a_new_import(tmp_path: P
         player = resolve_player(store, "Player, P03")
         rapid = load_history(store, player).replays[RAPID]
     assert _tag_values(rapid) == [2421]  # (own: the rapid tag is the rapid rating)
+    code, out, _ = run_captured("imports", "--format", "json", "--db", db)
+    assert code == 0 and [r["elo_tags"] for r in json.loads(out)] == ["own"]
+    code, out, _ = run_captured("imports", "--db", db)
+    assert code == 0 and out.splitlines()[0].split()[-1] == "tags"
 
 
 CAREERS = ("Ivanchuk", "Carlsen", "Anand", "Nakamura", "Giri", "Caruana", "Kosteniuk", "Ding")

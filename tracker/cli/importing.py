@@ -450,6 +450,7 @@ def imports_command(
             "games_added": r.games_added,
             "duplicates": r.duplicates,
             "problems": r.problems,
+            "elo_tags": str(r.elo_tags),
         }
         for r in rows
     ]
@@ -462,8 +463,11 @@ def imports_command(
     if not rows:
         out.print("no imports yet: run `tracker import FOLDER`", markup=False)
         return
+    # (the --tags column only where an import said other than auto)
+    tags = any(r.elo_tags is not EloTags.AUTO for r in rows)
     print_table(
-        ["id", "source", "imported (UTC)", "read", "added", "duplicates", "problems"],
+        ["id", "source", "imported (UTC)", "read", "added", "duplicates", "problems"]
+        + (["tags"] if tags else []),
         [
             [
                 str(r.id),
@@ -474,6 +478,7 @@ def imports_command(
                 f"{r.duplicates:,}",
                 f"{r.problems:,}",
             ]
+            + ([str(r.elo_tags)] if tags else [])
             for r in rows
         ],
         (0, 3, 4, 5, 6),
@@ -489,6 +494,7 @@ IMPORT_COLUMNS = (
     "games_added",
     "duplicates",
     "problems",
+    "elo_tags",
 )
 """`tracker imports --format csv` (the fields of its JSON)."""
 
