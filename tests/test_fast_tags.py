@@ -33,6 +33,7 @@ from tracker.periods import Replay as ReplayResult
 from tracker.periods.notes import ReanchoredOnTag
 from tracker.periods.policies import STANDARD_TAG_WINDOW_MONTHS
 from tracker.periods.tags import PlayerTag, file_tags
+from tracker.reports.chart import chart_period
 from tracker.reports.words import tag_anchor_text
 from tracker.store import open_store
 from tracker.store.imports import list_imports
@@ -174,6 +175,11 @@ def test_a_rating_built_on_a_tag_names_the_tag_and_its_event() -> None:
     (again,) = said[1:]
     assert again.startswith("re-anchored on the Elo tag 2690 of Rapid Cup 2017 (replayed ")
     assert any(isinstance(n, ReanchoredOnTag) for r in rp.rows for n in r.notes)
+    # the chart's point of that list says it too
+    (start,) = [r for r in rp.rows if tag_anchor_text(r) == said[0]]
+    assert f"own Elo tag 2747: the next period starts from it ({said[0]})" in chart_period(
+        start
+    ).describe(RAPID)
 
 
 def _tags(*rows: tuple[int, str, RatingList, int]) -> list[PlayerTag]:
