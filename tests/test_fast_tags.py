@@ -176,9 +176,9 @@ def test_a_rating_built_on_a_tag_names_the_tag_and_its_event() -> None:
     assert again.startswith("re-anchored on the Elo tag 2690 of Rapid Cup 2017 (replayed ")
     assert any(isinstance(n, ReanchoredOnTag) for r in rp.rows for n in r.notes)
     # the chart's point of that list says it too
-    (start,) = [r for r in rp.rows if tag_anchor_text(r) == said[0]]
+    (first,) = [r for r in rp.rows if tag_anchor_text(r) == said[0]]
     assert f"own Elo tag 2747: the next period starts from it ({said[0]})" in chart_period(
-        start
+        first
     ).describe(RAPID)
 
 

@@ -86,11 +86,11 @@ rapid or blitz tag is evidence of its list (unless its import said standard)."""
 
 STANDARD_TAG_WINDOW_MONTHS = 3
 """The months either side of a rapid or blitz event's start whose standard ratings its tag
-may repeat (TAG_OF_A_FAST_LIST_IS_THE_STANDARD). Measured on the pgnmentor careers of
-shared/corpus (docs/ratings.md, "Rapid and blitz tags"): of 582 rapid and blitz tags from
-2008 on, 573 equal a standard rating of the player; the nearest such is in the same month
-for 479, one month away for 79, two or three months away for 4, and beyond that only as
-often as chance gives (about one tag in 300 a month)."""
+may repeat (TAG_OF_A_FAST_LIST_IS_THE_STANDARD). Measured on 14 pgnmentor careers of the
+test corpus (docs/ratings.md, "Your own tags in rapid and blitz events"): of 582 rapid and
+blitz tags from 2008 on, 573 equal a standard rating of the player; the nearest such is in
+the same month for 479, one month away for 79, two or three months away for 4, and none
+four to seven months away (the other 11 are 8 to 30 months away: chance)."""
 
 FILE_TAGS_STANDARD_SHARE = 0.75
 """Policy: an import names a file whose rapid and blitz events print the standard rating
@@ -98,7 +98,7 @@ FILE_TAGS_STANDARD_SHARE = 0.75
 rapid and blitz tournaments, or more, equal a standard tag of the same player stored within
 STANDARD_TAG_WINDOW_MONTHS, or their tag in an event of the other fast list within a month
 (tracker.periods.tags.file_tags), of FILE_TAGS_COMPARED_AT_LEAST such tags or more. On the
-pgnmentor careers of shared/corpus the share is 0.81 (Kosteniuk) to 0.97 (Caruana): the
+pgnmentor careers of the test corpus the share is 0.81 (Kosteniuk) to 0.97 (Caruana): the
 rest repeat standard ratings of months the file has no standard tag of; a file printing
 each list's own rating repeats one only by chance."""
 
