@@ -27,7 +27,7 @@ from tests.builders import Replay
 from tests.conftest import CORPUS, need_shared, run_captured
 from tests.test_import import pgn, write
 from tracker.app.histories import load_history
-from tracker.model import EloTags, Period, RatingList
+from tracker.model import EloTags, NotRated, Period, RatingList
 from tracker.periods import GameFact, PlayerInfo, RatingSource
 from tracker.periods import Replay as ReplayResult
 from tracker.periods.notes import ReanchoredOnTag
@@ -117,6 +117,17 @@ def test_a_published_standard_rating_counts_while_in_force_in_the_window(
     b.g(fast, 2700, HALF, own=2710)
     rp = b.run(standard={Period(2015, 12): 2710, Period(2016, 1): 2719})
     assert (_tag_values(rp) == [2710]) is evidence
+
+
+def test_an_online_events_tag_is_no_standard_rating() -> None:
+    # an online event's tag is another site's rating (made up: 2710 on a site in March
+    # 2016): a rapid event's 2710 beside it is still the rapid rating
+    b = Replay(PLAYER, rl=RAPID)
+    web = b.t("Online Blitz Arena", "2016-03-05", "2016-03-05", online=True)
+    b.g(web, 2650, 1, own=2710, rl=STD, rated=False, reason=NotRated.ONLINE.value)
+    fast = b.t("Rapid Cup", "2016-03-20", "2016-03-20")
+    b.g(fast, 2700, HALF, own=2710)
+    assert _tag_values(b.run()) == [2710]
 
 
 def _with(b: Replay, kind: EloTags) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from tracker.fide.calendar import list_in_force
-from tracker.model import Period, RatingList
+from tracker.model import NotRated, Period, RatingList
 from tracker.periods.grouping import Unit, assign_units
 from tracker.periods.inputs import GameFact, ReplayInputs
 from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
@@ -76,9 +76,12 @@ def standard_ratings_of(games: Sequence[GameFact], inputs: ReplayInputs) -> Stan
     re-anchored on a tag)."""
     std = RatingList.STANDARD
     seen: dict[int, set[int]] = defaultdict(set)  # month number -> standard ratings seen
+    online = NotRated.ONLINE.value  # (an online event's tags are another site's ratings)
     for u in assign_units(games, inputs.tournaments, std):
         if u.start is not None:
-            seen[_month(u.start)].update(g.own_elo for g in u.games if g.own_elo is not None)
+            seen[_month(u.start)].update(
+                g.own_elo for g in u.games if g.own_elo is not None and g.not_rated_reason != online
+            )
     in_force: dict[Period, int] = dict(inputs.standard_ratings)
     for e in inputs.official:
         if e.list == std and e.rating is not None:
