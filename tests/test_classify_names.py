@@ -68,6 +68,14 @@ def kind(event: str, round_: str | None = None) -> tuple[RatingList | None, str 
         ("Advanced Chess", (None, CONSULTATION)),
         ("Advanced Chess rapid", (RAPID, CONSULTATION)),  # Kramnik-Anand 2002: not rated
         ("Leon Man+Comp m", (None, CONSULTATION)),
+        # series that were rapid whatever their name says: the PCA/Intel Grand Prix of
+        # 1994-95 (25-minute knock-outs), the Corsica Masters (Bastia: a rapid knock-out,
+        # several rounds a day: "1.1" to "4.2" on 2006-11-05)
+        ("PCA/Intel-GP", (RAPID, None)),
+        ("Corsica Masters KO", (RAPID, None)),
+        ("10th Corsica Masters KO", (RAPID, None)),
+        ("Corsica Masters KO 2011", (RAPID, None)),
+        ("6th Corsica Masters", (RAPID, None)),
         # clock simuls of a national team against one player
         ("GER-Kasparov", (None, SIMUL)),  # Lobron, Hertneck, Wahls, Hort v Kasparov 1992
         ("SWZ-Kasparov", (None, SIMUL)),
@@ -110,6 +118,11 @@ def test_names_read_wrong_before(
         # "rap" only as a word
         ("Rapperswil Open", (None, None)),  # made up: a Swiss town
         ("Trapani Open", (None, None)),  # made up
+        # a speed word says more than a rapid series' name; other events of the places
+        ("Corsica Coca Cola Blitz", (BLITZ, None)),  # Kosteniuk 2017: blitz
+        ("Corsica Masters Blitz", (BLITZ, None)),  # made up
+        ("Corsican Circuit Final", (None, None)),
+        ("Munich Intel Express m", (None, None)),
         # minutes in a name as before
         ("Hoogovens 5'", (BLITZ, None)),
         ("chess.com Speed 5m+2spm 2017", (BLITZ, None)),

@@ -65,10 +65,11 @@ def test_the_players_own_tag_re_anchors_a_list_without_an_official_entry() -> No
         RatingSource.ELO_TAG,
     )
     assert ReanchoredOnTag(1830, ("Nov Open",), 1810) in nov.notes
-    # Dec starts from the tag: the draw vs 1830 is D 0, PD 0.50, no change -> 1830.
+    # Dec starts from the tag (its source names the tag and the event that printed it): the
+    # draw vs 1830 is D 0, PD 0.50, no change -> 1830.
     assert (dec.rating_before, dec.rating_before_source) == (
         1830,
-        RatingFrom(RatingSource.ELO_TAG, Period(2025, 11)),
+        RatingFrom(RatingSource.ELO_TAG, Period(2025, 11), ("Nov Open",), 1830),
     )
     assert (dec.change, dec.replayed) == (0, 1830)
 

@@ -243,6 +243,14 @@ CASES = [
         "",
         "error: unknown list 'bullet': use standard, rapid or blitz\n",
     ),
+    Case(
+        "unknown-tags",
+        ("import", H + "odd-tags.pgn", "--tags", "fide"),
+        2,
+        "",
+        "error: unknown --tags 'fide': use standard (the file prints the standard rating in "
+        "every event), own (each event prints its own list's) or auto\n",
+    ),
     # --- --db --------------------------------------------------------------------------
     Case(
         "db-is-a-folder",

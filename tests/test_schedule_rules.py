@@ -120,7 +120,6 @@ def test_a_play_off_played_one_game_a_day_is_classical(tmp_path: Path) -> None:
         ("pgnmentor-Shirov.pgn.xz", "Shirov,A", "ACP Cup 2013", 2),
         ("pgnmentor-Ivanchuk.pgn.xz", "Ivanchuk,V", "Trophee Karpov KO 2012", 10),
         ("pgnmentor-Ivanchuk.pgn.xz", "Ivanchuk,V", "2nd Karpov Trophy KO", 2),
-        ("pgnmentor-Anand.pgn.xz", "Anand,V", "Corsica Masters KO 2011", 10),
         # eleven rounds in four days, three a day
         ("pgnmentor-Kosteniuk.pgn.xz", "Kosteniuk,A", "ACP Women Cup 2012", 11),
         ("pgnmentor-Stefanova.pgn.xz", "Stefanova,A", "ACP Women Cup 2012", 11),
@@ -129,6 +128,8 @@ def test_a_play_off_played_one_game_a_day_is_classical(tmp_path: Path) -> None:
 def test_a_rapid_knock_out_or_round_robin_is_not_standard(
     tmp_path: Path, file: str, player: str, event: str, games: int
 ) -> None:
+    # ("Corsica Masters KO 2011", Anand's ten games of 2011-10-28 to 31, was a case here:
+    # its name now says rapid, the series being a rapid knock-out: the next test)
     rps = _replays(tmp_path, (file,), (event,), player)
     assert _counted(rps[STD], event) == []
     off = _not_counted(rps[STD], event)
@@ -142,6 +143,16 @@ def test_a_rapid_knock_out_or_round_robin_is_not_standard(
         assert "not standard" in said
         assert "same opponent" in said or "rapid or blitz event" in said
         assert f"tracker event set {n.game.tournament_id} --list rapid|blitz" in said
+
+
+def test_a_rapid_series_by_its_name_is_on_the_rapid_list(tmp_path: Path) -> None:
+    # the Corsica Masters is a rapid knock-out whatever its name says: Anand's ten games of
+    # 2011 are rapid games by the name, none standard (no schedule rule needed)
+    event = "Corsica Masters KO 2011"
+    rps = _replays(tmp_path, ("pgnmentor-Anand.pgn.xz",), (event,), "Anand,V")
+    assert _counted(rps[STD], event) == [] and _not_counted(rps[STD], event) == []
+    on_rapid = [g for u in rps[RAPID].units if u.label == event for g in u.games]
+    assert len(on_rapid) == 10
 
 
 def test_rounds_the_file_dates_on_one_day_stay_standard(tmp_path: Path) -> None:

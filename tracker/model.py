@@ -247,6 +247,32 @@ class ListKind(StrEnum):
         return self.value
 
 
+class EloTags(StrEnum):
+    """What a PGN file's Elo tags in rapid and blitz events are, as its import says
+    (`tracker import --tags`), stored per imported file: AUTO (judged tag by tag: a tag that
+    can be the player's standard rating of the surrounding months is no evidence of the fast
+    list, policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD), STANDARD (the file prints the standard
+    rating everywhere, as TWIC and pgnmentor do: no fast event's tag is evidence of its
+    list) or OWN (each event prints the rating of its own list: every tag is evidence)."""
+
+    AUTO = "auto"
+    STANDARD = "standard"
+    OWN = "own"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def parse(cls, text: str) -> EloTags:
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise BadInput(
+                f"unknown --tags {text!r}: use standard (the file prints the standard rating "
+                "in every event), own (each event prints its own list's) or auto"
+            ) from None
+
+
 class PreparedGame(NamedTuple):
     """One game as the importer hands it to the store: plain, checked values
     (tracker.importer.prepare makes them, tracker.store.games writes them).
@@ -367,6 +393,7 @@ class ImportRecord:
     games_added: int
     duplicates: int
     problems: int
+    elo_tags: EloTags = EloTags.AUTO  # what its Elo tags in rapid and blitz events are
 
 
 @dataclass

@@ -18,6 +18,7 @@ import hashlib
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from types import FrameType
 from typing import Any, BinaryIO
 
@@ -34,11 +35,11 @@ from tracker.importer.contract import (
     Source,
     SourceReport,
 )
-from tracker.model import ImportRecord
+from tracker.model import EloTags, ImportRecord
 from tracker.store import Store
 from tracker.store.db import DamagedDatabase
 from tracker.store.games import GameWriter
-from tracker.store.imports import find_import
+from tracker.store.imports import find_import, set_elo_tags
 
 __all__ = [
     "ImportOptions",
@@ -261,7 +262,8 @@ def import_source(
     batches = batches_of(source, reader, options)
     progress.start(name, size)
     try:
-        with GameWriter(store, name, "") as writer:
+        with GameWriter(store, name, "", options.elo_tags or EloTags.AUTO) as writer:
+            rep.import_id = writer.import_id
             digest: str | None = None
             for batch in batches:
                 check()
@@ -373,6 +375,10 @@ def _already(
             lenient.append(found)
         return False
     rep.already = found
+    said = None if options is None else options.elo_tags
+    if said is not None and said is not found.elo_tags:
+        set_elo_tags(store, found.id, said)
+        rep.tags_were, rep.already = found.elo_tags, replace(found, elo_tags=said)
     _nothing_stored(rep)
     rep.problem_count = 0
     rep.problems.clear()

@@ -6,7 +6,7 @@ import of the sources itself is tracker.app.importing's."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tracker.app.importing import (
@@ -22,6 +22,7 @@ from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS
 from tracker.model import ImportRecord, PlayerRef, RatingList
+from tracker.periods.tags import FileTags, file_tags
 from tracker.store import Store
 from tracker.store import imports as stored
 from tracker.store.imports import RemovedImport, UndatedTournament
@@ -35,6 +36,7 @@ __all__ = [
     "PlayerMarked",
     "PlayerNotMarked",
     "RemovedImport",
+    "StandardLooking",
     "UndatedTournament",
     "Unlisted",
     "import_files",
@@ -86,17 +88,29 @@ class PlayerNotMarked:
 
 
 @dataclass(frozen=True)
+class StandardLooking:
+    """A file imported without `--tags` whose rapid and blitz events print the players'
+    standard ratings, by its tags (tracker.periods.tags.file_tags): `tracker import FILE
+    --tags standard` says so for good."""
+
+    source: str
+    tags: FileTags
+
+
+@dataclass(frozen=True)
 class ImportOutcome:
     """What `tracker import` did: each source's report, what the names said of the games
     added without a time control, the tournaments they left in no period (from 2008 on:
     the era before is not replayed), the players no list imported so far looked up, and
-    what became of `--player` (None: not given)."""
+    what became of `--player` (None: not given); the files whose rapid and blitz tags look
+    like standard ratings (`looks_standard`)."""
 
     report: ImportReport
     assumed: AssumedKinds
     undated: list[UndatedTournament]
     unlisted: list[Unlisted]
     player: PlayerMarked | PlayerNotMarked | None
+    looks_standard: list[StandardLooking] = field(default_factory=list)
 
 
 def import_files(
@@ -126,7 +140,20 @@ def import_files(
         _undated(store, before) if added else [],
         _unlisted(store, before) if added else [],
         None if player is None else _mark(store, player, known),
+        _looks_standard(store, report) if added and options.elo_tags is None else [],
     )
+
+
+def _looks_standard(store: Store, report: ImportReport) -> list[StandardLooking]:
+    """The sources added whose rapid and blitz tags look like the standard rating."""
+    found: list[StandardLooking] = []
+    for s in report.sources:
+        if s.import_id is None or not s.added or s.error is not None:
+            continue
+        tags = file_tags(stored.players_tags(store, s.import_id))
+        if tags.look_standard:
+            found.append(StandardLooking(s.name, tags))
+    return found
 
 
 def _known_player(store: Store, player: str) -> PlayerRef | None:

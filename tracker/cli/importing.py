@@ -22,7 +22,7 @@ from tracker.cli.output import (
 )
 from tracker.cli.players import bigger_spellings, who
 from tracker.errors import BadInput, TrackerError
-from tracker.model import RatingList
+from tracker.model import EloTags, RatingList
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -150,6 +150,20 @@ ListOption = Annotated[
         show_default=False,
     ),
 ]
+TagsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--tags",
+        metavar="standard|own|auto",
+        help="What the files' Elo tags in rapid and blitz events are: standard (the file "
+        "prints the standard rating in every event, as TWIC and pgnmentor do: none is a "
+        "rating of its list), own (each event prints its own list's rating) or auto (judged "
+        "tag by tag: one that can be the player's standard rating of the months around is "
+        "set aside). Default auto; stored per file, and given for a file imported before it "
+        "changes what was stored.",
+        show_default=False,
+    ),
+]
 StrictOption = Annotated[
     bool,
     typer.Option(
@@ -192,6 +206,7 @@ def import_command(
     paths: PathsArgument,
     player: PlayerOption = None,
     rating_list: ListOption = None,
+    tags: TagsOption = None,
     strict: StrictOption = False,
     validate: ValidateOption = False,
     quiet: QuietOption = False,
@@ -213,13 +228,18 @@ def import_command(
       tracker import twic1427g.zip tournament.pgn.gz
 
       cat club.pgn | tracker import - --list rapid
+
+      tracker import pgnmentor/Ivanchuk.pgn --tags standard
     """
     from tracker.app.importing import ImportOptions, Interrupted, Limits, parse_size
     from tracker.app.imports import import_files
     from tracker.reports.imports import interrupted_line
 
     default_list = RatingList.parse(rating_list) if rating_list is not None else None
-    options = ImportOptions(default_list=default_list, strict=strict, validate=validate)
+    elo_tags = EloTags.parse(tags) if tags is not None else None
+    options = ImportOptions(
+        default_list=default_list, strict=strict, validate=validate, elo_tags=elo_tags
+    )
     limits = Limits(
         max_size=parse_size(max_size),
         max_ratio=max_ratio,
@@ -369,6 +389,7 @@ def _print_report(done: ImportOutcome, said: _Said, default_list: RatingList | N
     from tracker.reports.imports import (
         assumed_kinds_line,
         hidden_problems_line,
+        looks_standard_line,
         summary_lines,
         undated_lines,
         unlisted_line,
@@ -386,6 +407,8 @@ def _print_report(done: ImportOutcome, said: _Said, default_list: RatingList | N
         out.print(line, markup=False, soft_wrap=True)
     for unlisted in done.unlisted:
         out.print(unlisted_line(unlisted), markup=False, soft_wrap=True)
+    for looks in done.looks_standard:
+        out.print(looks_standard_line(looks), markup=False, soft_wrap=True)
 
 
 # --- imports ----------------------------------------------------------------------------
@@ -427,6 +450,7 @@ def imports_command(
             "games_added": r.games_added,
             "duplicates": r.duplicates,
             "problems": r.problems,
+            "elo_tags": str(r.elo_tags),
         }
         for r in rows
     ]
@@ -439,8 +463,11 @@ def imports_command(
     if not rows:
         out.print("no imports yet: run `tracker import FOLDER`", markup=False)
         return
+    # (the --tags column only where an import said other than auto)
+    tags = any(r.elo_tags is not EloTags.AUTO for r in rows)
     print_table(
-        ["id", "source", "imported (UTC)", "read", "added", "duplicates", "problems"],
+        ["id", "source", "imported (UTC)", "read", "added", "duplicates", "problems"]
+        + (["tags"] if tags else []),
         [
             [
                 str(r.id),
@@ -451,6 +478,7 @@ def imports_command(
                 f"{r.duplicates:,}",
                 f"{r.problems:,}",
             ]
+            + ([str(r.elo_tags)] if tags else [])
             for r in rows
         ],
         (0, 3, 4, 5, 6),
@@ -466,6 +494,7 @@ IMPORT_COLUMNS = (
     "games_added",
     "duplicates",
     "problems",
+    "elo_tags",
 )
 """`tracker imports --format csv` (the fields of its JSON)."""
 

@@ -77,6 +77,10 @@ _KIND_WORDS: tuple[tuple[str, str], ...] = (
         r"r[aá]pid|rap\b|schnell|snabb|snelschaak|snelschaken|hurtigsjakk|hurtigskak|hurtig-|"
         r"pikashak|pika-|szybki|рапид|быстр",
     ),
+    # the names of series that were rapid events whatever their name says: the PCA/Intel
+    # Grand Prix (1994-95, 25 minutes), the Corsica Masters (Bastia, a rapid knock-out).
+    # Read only when no speed word or time is in the name ("Corsica Coca Cola Blitz")
+    ("rapid-series", r"pca/intel|intel[\s-]?(?:gp|grand\s?prix)\b|corsica\s+masters"),
     # a time written in a name: "g/15", "g/25+10", "g/1h+25s" (hours), "g45" after another
     # word and a multiple of 5 ("Champions Showdown G10"; not a group: "EUCup G4", nor a
     # round "G1"), "5'", "30 min", "60m", "1m+1spm" (not a bare "3+2": "Round 1+2")
@@ -172,6 +176,7 @@ def name_signals(name: str | None) -> NameSignals:
         return NOTHING
     found: set[str] = set()
     speed: RatingList | None = None
+    series: RatingList | None = None
     clock: tuple[int, int] | None = None
     for m in _WORDS.finditer(name.lower()):
         kind = m.lastgroup if m.lastgroup in _KINDS else "minutes"
@@ -179,8 +184,11 @@ def name_signals(name: str | None) -> NameSignals:
             clock = clock or _clock(m)  # the first time written
         elif kind in ("blitz", "rapid"):
             speed = speed or RatingList(kind)  # the first speed word
+        elif kind == "rapid_series":
+            series = RatingList.RAPID
         else:
             found.add(kind.replace("_", "-"))
+    speed = speed or series  # a speed word says more than the series' name
     for reason, pattern in _CASED_WORDS:
         if pattern.search(name):
             found.add(reason)

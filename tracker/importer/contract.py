@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import BinaryIO, Protocol
 
-from tracker.model import ForeignFideId, ImportRecord, RatingList, RawGame
+from tracker.model import EloTags, ForeignFideId, ImportRecord, RatingList, RawGame
 
 
 class Source(Protocol):
@@ -30,6 +30,9 @@ class ImportOptions:
     strict: bool = False  # the first problem is fatal for the source
     validate: bool = False  # parse every move (tracker.pgn)
     workers: bool | None = None  # parse in a worker process; None: when it pays
+    # --tags: what the files' Elo tags in rapid and blitz events are, stored per file; None:
+    # not said (AUTO for a new file; a file imported before keeps what it had)
+    elo_tags: EloTags | None = None
 
 
 @dataclass
@@ -52,6 +55,10 @@ class SourceReport:
     already: ImportRecord | None = None  # the same content was imported before
     checked: bool = False  # ... with problems, and read again with --strict: none now
     error: str | None = None  # the source failed: nothing of it was stored
+    import_id: int | None = None  # the import row of the games added
+    # --tags given for content imported before: what its tags were said to be until now
+    # (the import row now says `elo_tags`); None: unchanged
+    tags_were: EloTags | None = None
 
 
 @dataclass

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
-from tracker.model import ListKind, ListStatus, OfficialEntry, Period, RatingList
+from tracker.model import EloTags, ListKind, ListStatus, OfficialEntry, Period, RatingList
 from tracker.periods.sources import RatingSource
 
 
@@ -47,6 +47,9 @@ class GameFact:
     not_on_excerpt: Period | None = None
     """The list in force at the tournament's start, when it was imported as an excerpt only
     and lacks the opponent: they keep what they had (`opponent_list`, else the tag)."""
+    elo_tags: EloTags = EloTags.AUTO
+    """What the Elo tags of the file the game was imported from are in rapid and blitz
+    events, as its import said (`tracker import --tags`)."""
 
     @classmethod
     def many(cls, rows: Iterable[Mapping[str, object]]) -> list[GameFact]:

@@ -120,7 +120,7 @@ class FirstNotCompressed:
 
 @dataclass(frozen=True)
 class TagsAside:
-    """Rapid or blitz tags put aside as the player's standard rating of the month (policy
+    """Rapid or blitz tags put aside as the player's standard rating (policy
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD): (tag, tournament)."""
 
     rating_list: RatingList

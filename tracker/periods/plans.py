@@ -15,6 +15,7 @@ from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS, VARIANT
 from tracker.model import (
     LAST_PERIOD,
+    EloTags,
     ListKind,
     ListStatus,
     NotRated,
@@ -38,7 +39,8 @@ a tournament the user put on a list (`tracker event set ID --list LIST`) counts 
 the same; the user has FIDE's page. A variant is never rated."""
 
 StandardOf = Callable[[Unit], frozenset[int]]
-"""The player's standard ratings of the month a rapid or blitz tournament started in."""
+"""The player's standard ratings of the months around a rapid or blitz tournament's start
+(tracker.periods.tags.standard_ratings_of)."""
 
 
 def most_common(values: Iterable[int | None]) -> int | None:
@@ -56,11 +58,19 @@ def unit_start(unit: Unit) -> dt.date:
 
 
 def is_standard_tag(tag: int, unit: Unit, standard_of: StandardOf | None) -> bool:
-    """Whether a rapid or blitz tournament's tag is the player's standard rating of its
-    month, and so no rating of its list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD)."""
-    return (
-        TAG_OF_A_FAST_LIST_IS_THE_STANDARD and standard_of is not None and tag in standard_of(unit)
-    )
+    """Whether a rapid or blitz tournament's tag may be the player's standard rating, and so
+    is no rating of its list: its file's import said the file prints standard ratings
+    (`EloTags.STANDARD`), or, unless it said each event prints its own list's (`OWN`), the
+    tag is one of the player's standard ratings of the months around the tournament's start
+    (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD). None `standard_of`: the standard list."""
+    if standard_of is None:
+        return False
+    kinds = {g.elo_tags for g in unit.games if g.own_elo == tag}
+    if EloTags.STANDARD in kinds:
+        return True
+    if kinds == {EloTags.OWN}:
+        return False
+    return TAG_OF_A_FAST_LIST_IS_THE_STANDARD and tag in standard_of(unit)
 
 
 def game_inputs(

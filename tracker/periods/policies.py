@@ -74,11 +74,37 @@ PLAYOFF_DAYS_ONE_A_DAY = 2
 
 TAG_OF_A_FAST_LIST_IS_THE_STANDARD = True
 """Policy: the player's own Elo tag in a rapid or blitz event is evidence of that list only
-when it differs from the player's standard rating of the month (the published or replayed
-standard list in force at the event's start, or a standard tag under that list): TWIC and
-most organisers print the standard rating there. Such a tag neither starts nor re-anchors
-the rapid or blitz history, which says so and waits for an official entry (or a tag that
-differs). False: every rapid or blitz tag is evidence of its list."""
+when it cannot be the player's standard rating of the surrounding months: it equals none of
+the player's standard ratings within STANDARD_TAG_WINDOW_MONTHS of the event's start (the
+standard tags of tournaments that started then, the official standard ratings and those the
+standard replay published, in force then). TWIC, pgnmentor and most organisers print the
+standard rating in every event, often the previous list's. Such a tag neither starts nor
+re-anchors the rapid or blitz history, nor is it a tournament's Ro; the history says so and
+waits for an official entry (or a tag that differs). An import can say what a file's tags
+are instead (`tracker import --tags standard|own`, tracker.model.EloTags). False: every
+rapid or blitz tag is evidence of its list (unless its import said standard)."""
+
+STANDARD_TAG_WINDOW_MONTHS = 3
+"""The months either side of a rapid or blitz event's start whose standard ratings its tag
+may repeat (TAG_OF_A_FAST_LIST_IS_THE_STANDARD). Measured on 14 pgnmentor careers of the
+test corpus (docs/ratings.md, "Your own tags in rapid and blitz events"): of 582 rapid and
+blitz tags from 2008 on, 573 equal a standard rating of the player; the nearest such is in
+the same month for 479, one month away for 79, two or three months away for 4, and none
+four to seven months away (the other 11 are 8 to 30 months away: chance)."""
+
+FILE_TAGS_STANDARD_SHARE = 0.75
+"""Policy: an import names a file whose rapid and blitz events print the standard rating
+(and advises `tracker import FILE --tags standard`) when this share of its players' tags in
+rapid and blitz tournaments, or more, equal a standard tag of the same player stored within
+STANDARD_TAG_WINDOW_MONTHS, or their tag in an event of the other fast list within a month
+(tracker.periods.tags.file_tags), of FILE_TAGS_COMPARED_AT_LEAST such tags or more. On the
+pgnmentor careers of the test corpus the share is 0.81 (Kosteniuk) to 0.97 (Caruana): the
+rest repeat standard ratings of months the file has no standard tag of; a file printing
+each list's own rating repeats one only by chance."""
+
+FILE_TAGS_COMPARED_AT_LEAST = 10
+"""The rapid and blitz tags a file must have, each beside a standard tag of the same player,
+for FILE_TAGS_STANDARD_SHARE to be judged."""
 
 TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE = True
 """Policy: on the standard list, the player's own Elo tag in an event its name says is never

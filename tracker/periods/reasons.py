@@ -48,7 +48,7 @@ class ScheduleSays:
 
 @dataclass(frozen=True)
 class StandardTag:
-    """A rapid or blitz Elo tag that is the player's standard rating (policy
+    """A rapid or blitz Elo tag taken as the player's standard rating (policy
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD): no rating of `rating_list` to start from."""
 
     rating_list: RatingList

@@ -558,7 +558,7 @@ def _published(
             return _Published(tag, source, again, tag)
         where = tuple(sorted({name for t, name, _ in tags if t == tag}))
         notes.append(ReanchoredOnTag(tag, where, replayed))
-        on_tag = RatingFrom(RatingSource.ELO_TAG, period)
+        on_tag = RatingFrom(RatingSource.ELO_TAG, period, where, tag)
         return _Published(tag, RatingSource.ELO_TAG, on_tag, tag, True)
     again = RatingFrom(RatingSource.REPLAYED, period) if changed else None
     return _Published(replayed, source, again, tag)

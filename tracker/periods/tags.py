@@ -6,17 +6,23 @@ Which tag a period publishes is the loop's (tracker.periods.replay)."""
 from __future__ import annotations
 
 import bisect
+import datetime as dt
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tracker.fide.calendar import list_in_force
-from tracker.model import Period, RatingList
+from tracker.model import NotRated, Period, RatingList
 from tracker.periods.grouping import Unit, assign_units
 from tracker.periods.inputs import GameFact, ReplayInputs
 from tracker.periods.plans import StandardOf, is_standard_tag, most_common, unit_start
 from tracker.periods.policies import (
     EVIDENCE_OF_NEVER_RATED,
+    FILE_TAGS_COMPARED_AT_LEAST,
+    FILE_TAGS_STANDARD_SHARE,
+    STANDARD_TAG_WINDOW_MONTHS,
     TAG_OF_A_FAST_LIST_IS_THE_STANDARD,
     TAG_OF_A_NEVER_RATED_EVENT_IS_EVIDENCE,
 )
@@ -37,8 +43,8 @@ class StartTag:
 def start_tag(first_units: Sequence[Unit], standard_of: StandardOf | None = None) -> StartTag:
     """The player's own Elo tag in the first period's tournaments (rated games of
     tournaments not excluded first): the rating the replay starts from, and the tournaments
-    that carry it. On rapid and blitz a tag that is the player's standard rating of the
-    month is no rating of the list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): when every
+    that carry it. On rapid and blitz a tag that may be the player's standard rating of the
+    months around is no rating of the list (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): when every
     tag is such, no tag and the first put aside; no tag either without one."""
 
     def tags(rated_only: bool) -> list[tuple[int, Unit]]:
@@ -63,31 +69,48 @@ def start_tag(first_units: Sequence[Unit], standard_of: StandardOf | None = None
 
 
 def standard_ratings_of(games: Sequence[GameFact], inputs: ReplayInputs) -> StandardOf:
-    """The player's standard ratings of a tournament's start (policy
-    TAG_OF_A_FAST_LIST_IS_THE_STANDARD): the official and the published standard rating of
-    the standard list in force then, and the player's tags in standard tournaments that
-    started under that list."""
+    """The player's standard ratings of the months around a tournament's start, up to
+    STANDARD_TAG_WINDOW_MONTHS either side (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): the
+    player's tags in standard tournaments that started in those months, and the standard
+    ratings in force in them, official and published by the standard replay (replayed, or
+    re-anchored on a tag)."""
     std = RatingList.STANDARD
-    tags: dict[Period, set[int]] = defaultdict(set)
+    seen: dict[int, set[int]] = defaultdict(set)  # month number -> standard ratings seen
+    online = NotRated.ONLINE.value  # (an online event's tags are another site's ratings)
     for u in assign_units(games, inputs.tournaments, std):
-        on = list_in_force(u.start, std) if u.start is not None else None
-        if on is not None:
-            tags[on].update(g.own_elo for g in u.games if g.own_elo is not None)
+        if u.start is not None:
+            seen[_month(u.start)].update(
+                g.own_elo for g in u.games if g.own_elo is not None and g.not_rated_reason != online
+            )
+    in_force: dict[Period, int] = dict(inputs.standard_ratings)
     for e in inputs.official:
         if e.list == std and e.rating is not None:
-            tags[e.period].add(e.rating)
-    published = sorted(inputs.standard_ratings)
+            seen[_month(e.period.list_date)].add(e.rating)
+            in_force.setdefault(e.period, e.rating)
+    lists = sorted(in_force)
+    months = [_month(p.list_date) for p in lists]
+    window = STANDARD_TAG_WINDOW_MONTHS
 
-    def of(unit: Unit) -> frozenset[int]:
-        start = unit_start(unit)
-        on = list_in_force(start, std)
-        out = set(tags.get(on, ())) if on is not None else set()
-        i = bisect.bisect_right(published, Period.of(start))
-        if i:
-            out.add(inputs.standard_ratings[published[i - 1]])
+    @functools.cache
+    def around(month: int) -> frozenset[int]:
+        out: set[int] = set()
+        for m in range(month - window, month + window + 1):
+            out.update(seen.get(m, ()))
+        # the ratings in force from the window's first month to its last
+        first = max(bisect.bisect_right(months, month - window) - 1, 0)
+        last = bisect.bisect_right(months, month + window)
+        out.update(in_force[p] for p in lists[first:last])
         return frozenset(out)
 
+    def of(unit: Unit) -> frozenset[int]:
+        return around(_month(unit_start(unit)))
+
     return of
+
+
+def _month(day: dt.date) -> int:
+    """A month's number, to count months between two days (January of year 0 is 0)."""
+    return day.year * 12 + day.month - 1
 
 
 def tag_evidence(
@@ -137,3 +160,66 @@ def _tag_counts(g: GameFact, rl: RatingList) -> bool:
         and rl == RatingList.STANDARD
         and g.not_rated_reason in EVIDENCE_OF_NEVER_RATED
     )
+
+
+class PlayerTag(NamedTuple):
+    """A player's own Elo tag in a tournament of a file (its rated games): what
+    `file_tags` judges."""
+
+    player_id: int
+    tournament_id: int
+    start: dt.date | None
+    rating_list: RatingList
+    tag: int
+
+
+@dataclass(frozen=True)
+class FileTags:
+    """What a file's rapid and blitz tags look like: of the players' tags in its rapid and
+    blitz tournaments that can be compared with a standard tag or a tag of the other fast
+    list of the same player (`file_tags`), how many equal one (`standard`)."""
+
+    compared: int
+    standard: int
+
+    @property
+    def look_standard(self) -> bool:
+        """Whether the file prints the standard rating in its rapid and blitz events
+        (FILE_TAGS_STANDARD_SHARE of FILE_TAGS_COMPARED_AT_LEAST tags or more)."""
+        return (
+            self.compared >= FILE_TAGS_COMPARED_AT_LEAST
+            and self.standard >= FILE_TAGS_STANDARD_SHARE * self.compared
+        )
+
+
+def file_tags(tags: Iterable[PlayerTag]) -> FileTags:
+    """How many of a file's rapid and blitz tags repeat, for the same player, a standard tag
+    within STANDARD_TAG_WINDOW_MONTHS of the tournament's start, or a tag in an event of
+    the other fast list within a month of it (a rapid and a blitz rating are rarely the
+    same: one number in both is the standard rating), of those that have such a tag to be
+    compared with."""
+    seen: dict[tuple[int, RatingList], dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
+    dated = [t for t in tags if t.start is not None]
+    for t in dated:
+        assert t.start is not None
+        seen[t.player_id, t.rating_list][_month(t.start)].add(t.tag)
+    compared = equal = 0
+    window = STANDARD_TAG_WINDOW_MONTHS
+    for t in dated:
+        if t.rating_list is RatingList.STANDARD:
+            continue
+        assert t.start is not None
+        m = _month(t.start)
+        other = RatingList.BLITZ if t.rating_list is RatingList.RAPID else RatingList.RAPID
+        standard, fast = (
+            seen.get((t.player_id, RatingList.STANDARD), {}),
+            seen.get((t.player_id, other), {}),
+        )
+        near = set().union(
+            *(standard.get(i, set()) for i in range(m - window, m + window + 1)),
+            *(fast.get(i, set()) for i in range(m - 1, m + 2)),
+        )
+        if near:
+            compared += 1
+            equal += t.tag in near
+    return FileTags(compared, equal)

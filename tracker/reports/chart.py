@@ -27,7 +27,7 @@ from tracker.reports import (
     plural,
     tournament_figures,
 )
-from tracker.reports.words import assumed_text, before_text
+from tracker.reports.words import assumed_text, before_text, tag_anchor_text
 
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
@@ -89,6 +89,8 @@ class ChartPeriod:
     tag: int | None  # the player's own Elo tag the next period starts from (no official)
     start: bool  # the replay's starting official rating (no game rated here)
     assumed: bool  # K rested on a fact nobody recorded
+    # rapid and blitz: the tag and the event that printed it (`words.tag_anchor_text`)
+    tag_said: str | None = None
 
     @property
     def difference(self) -> int | None:
@@ -119,7 +121,8 @@ class ChartPeriod:
                 + ("" if not diff else f" (replayed {fmt_signed(diff)})")
             )
         if self.tag is not None:
-            lines.append(f"own Elo tag {self.tag}: the next period starts from it")
+            said = f" ({self.tag_said})" if self.tag_said else ""
+            lines.append(f"own Elo tag {self.tag}: the next period starts from it{said}")
         if self.assumed:
             lines.append("K assumed (tracker history says which fact)")
         lines += [f"- {t.describe(self.period)}" for t in self.tournaments]
@@ -232,6 +235,7 @@ def chart_period(row: PeriodRow) -> ChartPeriod:
         tag=tag,
         start=start,
         assumed=bool(row.assumptions),
+        tag_said=tag_anchor_text(row),
     )
 
 

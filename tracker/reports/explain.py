@@ -43,6 +43,7 @@ from tracker.reports.words import (
     note_text,
     opponent_source_text,
     plan_ro_text,
+    tag_anchor_text,
     tag_differs_text,
     why_text,
 )
@@ -172,8 +173,10 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         if diff == 0:
             lines.append(f"Elo tag for the {row.period} list: {row.elo_tag}, as replayed")
         else:
+            fast_tag = tag_anchor_text(row)
             lines.append(
                 f"Elo tag for the {row.period} list: {row.elo_tag}"
+                + ("" if fast_tag is None else f" ({fast_tag})")
                 + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
                 + "; no official entry for this list: the next period starts from it"
             )

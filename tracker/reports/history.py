@@ -38,6 +38,7 @@ from tracker.reports.words import (
     not_counted_counts,
     note_text,
     published_word,
+    tag_anchor_text,
     why_text,
 )
 
@@ -123,6 +124,8 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
         parts.append("start: official rating")
     elif row.anchored and row.difference not in (None, 0):
         parts.append("re-anchored on the official rating")
+    elif (fast_tag := tag_anchor_text(row)) is not None:
+        parts.append(fast_tag)
     elif row.source is RatingSource.ELO_TAG and row.tag_difference not in (None, 0):
         parts.append(f"re-anchored on the Elo tag {row.elo_tag}")
     parts += [note_text(n) for n in row.notes if isinstance(n, TagsDisagree | IncludesEarlier)]

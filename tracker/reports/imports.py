@@ -8,9 +8,10 @@ from __future__ import annotations
 import shlex
 
 from tracker.app.importing import ImportReport, Interrupted, SourceReport
-from tracker.app.imports import AssumedKinds, UndatedTournament, Unlisted
+from tracker.app.imports import AssumedKinds, StandardLooking, UndatedTournament, Unlisted
 from tracker.identity.names import NamesApart
-from tracker.model import RatingList
+from tracker.model import EloTags, RatingList
+from tracker.periods.policies import STANDARD_TAG_WINDOW_MONTHS
 from tracker.reports.words import command, only_year, year_commands
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
@@ -46,7 +47,8 @@ def source_line(s: SourceReport, *, strict: bool = False) -> str:
                 "again with --strict: no problem now, nothing added"
             )
         clean = " (imported then without a problem)" if strict else ""
-        return f"{s.name}: already imported on {when} UTC{same}, nothing added{clean}"
+        tags = "" if s.tags_were is None else f"; {tags_now(s.already.elo_tags)}"
+        return f"{s.name}: already imported on {when} UTC{same}, nothing added{clean}{tags}"
     if s.error is not None:
         error = s.error.removeprefix(f"{s.name}: ")
         return f"{s.name}: not imported: {error}"
@@ -58,6 +60,33 @@ def source_line(s: SourceReport, *, strict: bool = False) -> str:
     if s.problem_count:
         parts.append(_n(s.problem_count, "problem"))
     return ", ".join(parts)
+
+
+TAGS_WORDS = {
+    EloTags.STANDARD: "its rapid and blitz tags are now taken as the standard rating, none "
+    "as a rating of its list",
+    EloTags.OWN: "its rapid and blitz tags are now taken as each event's list's rating",
+    EloTags.AUTO: "its rapid and blitz tags are now judged tag by tag (one that can be a "
+    f"standard rating of the {STANDARD_TAG_WINDOW_MONTHS} months around is set aside)",
+}
+
+
+def tags_now(elo_tags: EloTags) -> str:
+    """What an imported file's rapid and blitz tags are taken as, after `--tags` said it
+    for a file imported before."""
+    return TAGS_WORDS[elo_tags]
+
+
+def looks_standard_line(x: StandardLooking) -> str:
+    """A file imported without --tags whose rapid and blitz events print the standard
+    rating, with the command that says so for good."""
+    return (
+        f"{x.source}: its rapid and blitz events print the players' standard ratings "
+        f"({x.tags.standard:,} of the {x.tags.compared:,} tags beside a standard one are "
+        f"the same): such a tag is set aside where it repeats a standard rating of the "
+        f"{STANDARD_TAG_WINDOW_MONTHS} months around; `tracker import FILE --tags standard` with "
+        "this file (or the archive it came from) sets all of them aside"
+    )
 
 
 def foreign_ids_said(s: SourceReport) -> list[str]:

@@ -19,6 +19,7 @@ from tracker.reports.words import (
     closing_texts,
     not_counted_counts,
     reason_text,
+    tag_anchor_text,
     why_text,
 )
 
@@ -291,7 +292,10 @@ def _detail_lines(rep: NextReport, r: PeriodRow) -> list[str]:
         lines.append(f"    {plan.unit.label} ({unit_dates(plan.unit)})")
     if r.first is not None:
         lines += ignored_lines(r.first, "    ", "ignored for the first rating")
-    if r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0):
+    fast_tag = tag_anchor_text(r)
+    if fast_tag is not None:
+        lines.append(f"    {fast_tag}")
+    elif r.source is RatingSource.ELO_TAG and r.tag_difference not in (None, 0):
         lines.append(
             f"    the list's rating is the player's own Elo tag {r.elo_tag} "
             "(a tournament that started under it)"

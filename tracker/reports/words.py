@@ -40,6 +40,7 @@ from tracker.periods.notes import (
     Note,
     PlayoffsClassical,
     ReanchoredOnOfficial,
+    ReanchoredOnTag,
     StartsAtOfficial,
     StartsFromStandard,
     StoredTwice,
@@ -53,6 +54,7 @@ from tracker.periods.policies import (
     GAMES_A_DAY_FAST_EVENT,
     GAMES_A_DAY_NOT_STANDARD,
     GAMES_COMPLETED_WHEN_UNKNOWN,
+    STANDARD_TAG_WINDOW_MONTHS,
 )
 from tracker.periods.reasons import (
     NotCountedDetail,
@@ -178,7 +180,7 @@ def reason_text(
         add = command(AddOfficial(detail.rating_list))
         return (
             f"{reason_label(why, detail)}: the Elo tag {detail.tag} in {detail.tournament} is "
-            f"the player's standard rating ({add})"
+            f"taken as the player's standard rating ({add})"
         )
     assert isinstance(detail, Unplaced), (why, detail)
     if why is NotCountedWhy.TOO_EARLY:
@@ -323,13 +325,14 @@ def start_text(f: RatingFrom) -> str:
 
 def before_text(f: RatingFrom) -> str:
     """Where the rating a period starts from came from: "official 2025-09 list", "Elo tag
-    in Brno Open", "Elo tag for the 2025-11 list", "replayed 2025-10 list(, as the Elo tag)",
-    "standard rating", "unrated"."""
+    in Brno Open", "Elo tag of Brno Open, for the 2025-11 list", "replayed 2025-10 list(, as
+    the Elo tag)", "standard rating", "unrated"."""
     if f.source is RatingSource.OFFICIAL:
         return "official" if f.period is None else f"official {f.period} list"
     if f.source is RatingSource.ELO_TAG:
         if f.period is not None:
-            return f"Elo tag for the {f.period} list"
+            of = f" of {', '.join(f.tournaments)}," if f.tournaments else ""
+            return f"Elo tag{of} for the {f.period} list"
         return f"Elo tag in {', '.join(f.tournaments)}"
     if f.source is RatingSource.REPLAYED:
         return f"replayed {f.period} list" + (", as the Elo tag" if f.as_tag else "")
@@ -387,6 +390,23 @@ def twice_text(n: StoredTwice) -> str:
     )
 
 
+def tag_anchor_text(row: PeriodRow) -> str | None:
+    """A rapid or blitz list whose published rating is the player's own Elo tag, with the
+    tag and the event that printed it: "re-anchored on the Elo tag 2738 of GCT Blitz 2017
+    (replayed 2772)", or "starts from the Elo tag 2747 of World Rapid 2016" where the
+    replay had no rating of the list before it; None for any other row, and on the standard
+    list (whose tags are its own ratings: its rows say "re-anchored on the Elo tag 2733")."""
+    if row.rating_list is RatingList.STANDARD or row.source is not RatingSource.ELO_TAG:
+        return None
+    n = next((n for n in row.notes if isinstance(n, ReanchoredOnTag)), None)
+    if n is None:
+        return None
+    of = ", ".join(n.tournaments)
+    if n.replayed is None:
+        return f"starts from the Elo tag {n.tag} of {of}"
+    return f"re-anchored on the Elo tag {n.tag} of {of} (replayed {n.replayed})"
+
+
 def note_text(n: Note) -> str:
     """A period's note (tracker.periods.notes) in words."""
     if isinstance(n, StartsAtOfficial):
@@ -401,8 +421,9 @@ def note_text(n: Note) -> str:
         w = n.waiting
         return (
             f"waits for an official {w.rating_list} rating: the Elo tag {w.tag} in "
-            f"{w.tournament} is the player's standard rating (policy "
-            "TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its rating on this list"
+            f"{w.tournament} is taken as the player's standard rating (one of the "
+            f"{STANDARD_TAG_WINDOW_MONTHS} months around it, or its file's import said so: "
+            "policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD), not its rating on this list"
         )
     if isinstance(n, StartsFromStandard):
         return (
@@ -428,8 +449,9 @@ def note_text(n: Note) -> str:
         return f"first rating {n.rating} not compressed (COMPRESS_FIRST_RATING_OF_2024_FORMULA)"
     if isinstance(n, TagsAside):
         return (
-            f"not taken as the {n.rating_list} rating, the player's standard rating of the "
-            "month (policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): "
+            f"not taken as the {n.rating_list} rating, a standard rating of the player's "
+            f"(of the {STANDARD_TAG_WINDOW_MONTHS} months around, or its file's import said "
+            "so: policy TAG_OF_A_FAST_LIST_IS_THE_STANDARD): "
             + ", ".join(f"Elo tag {t} ({name})" for t, name in n.tags)
         )
     if isinstance(n, TagsDisagree):

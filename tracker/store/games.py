@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from tracker.errors import DatabaseError
 from tracker.identity.names import NamesApart, names_apart
 from tracker.identity.tournaments import Grouping, merges
-from tracker.model import GAME_ROW_FIELDS, ForeignFideId, PreparedGame
+from tracker.model import GAME_ROW_FIELDS, EloTags, ForeignFideId, PreparedGame
 from tracker.store.db import (
     Store,
     chunks,
@@ -118,8 +118,11 @@ class GameWriter:
     Leaving the block without `finish()` (an exception, a kill) rolls everything back.
     """
 
-    def __init__(self, store: Store, source: str, content_hash: str) -> None:
+    def __init__(
+        self, store: Store, source: str, content_hash: str, elo_tags: EloTags = EloTags.AUTO
+    ) -> None:
         self.store = store
+        self.elo_tags = elo_tags
         self.source = source
         self.content_hash = content_hash
         self.added = 0  # games new to the database
@@ -192,7 +195,10 @@ class GameWriter:
             self._all_tourneys_cached = self._tourneys_before == 0
             key = conn.execute(
                 insert(imports).values(
-                    source=self.source, content_hash=self.content_hash, started_at=utc_now()
+                    source=self.source,
+                    content_hash=self.content_hash,
+                    started_at=utc_now(),
+                    elo_tags=str(self.elo_tags),
                 )
             ).inserted_primary_key
             assert key is not None

@@ -5,18 +5,21 @@ The writer of an import is tracker.store.games.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, and_, case, delete, exists, func, or_, select, union_all, update
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.sql import Select
 
 from tracker.advice import PinPeriod
 from tracker.errors import DatabaseError, NotFound
 from tracker.identity.tournaments import TAG_YEAR_MONTH
-from tracker.model import ImportRecord
-from tracker.store.db import Store, chunks, is_busy, lock_for_writing, one_line
+from tracker.model import EloTags, ImportRecord, RatingList
+from tracker.periods.tags import PlayerTag
+from tracker.store.db import Store, chunks, is_busy, lock_for_writing, one_line, writing
 from tracker.store.schema import (
     games,
     imports,
@@ -51,7 +54,17 @@ def _import_record(m: Any) -> ImportRecord:
         games_added=int(m["games_added"]),
         duplicates=int(m["duplicates"]),
         problems=int(m["problems"]),
+        elo_tags=EloTags(str(m["elo_tags"])),
     )
+
+
+def set_elo_tags(store: Store, import_id: int, elo_tags: EloTags) -> None:
+    """Record what the Elo tags of an imported file's rapid and blitz events are
+    (`tracker import FILE --tags` for a file imported before)."""
+    with writing(store) as conn:
+        conn.execute(
+            update(imports).where(imports.c.id == import_id).values(elo_tags=str(elo_tags))
+        )
 
 
 def list_imports(store: Store) -> list[ImportRecord]:
@@ -215,6 +228,41 @@ def last_game_id(store: Store) -> int:
     """The highest game id (0 without games): the games an import adds have higher ones."""
     with store.engine.connect() as conn:
         return int(conn.execute(select(func.coalesce(func.max(games.c.id), 0))).scalar_one())
+
+
+def players_tags(store: Store, import_id: int) -> list[PlayerTag]:
+    """The players' own Elo tags in the rated rapid and blitz games an import added, and
+    in every rated standard game stored of the same players (whatever file it came from),
+    one per player, tournament and tag (tracker.periods.tags.file_tags judges them)."""
+    g, t = games.c, tournaments.c
+    found: set[PlayerTag] = set()
+
+    def side(name: str) -> Select[tuple[object, ...]]:
+        own = g[f"{name}_elo"]
+        return (
+            select(g[f"{name}_id"], g.tournament_id, t.start_date, g.list, own)
+            .join(tournaments, t.id == g.tournament_id)
+            .where(g.rated.is_(True), own.is_not(None))
+            .distinct()
+        )
+
+    with store.engine.connect() as conn:
+        for name in ("white", "black"):
+            stmt = side(name).where(g.import_id == import_id, g.list != str(RatingList.STANDARD))
+            found.update(_player_tags(conn.execute(stmt)))
+        ids = sorted({p.player_id for p in found})
+        for name in ("white", "black"):
+            for some in chunks(ids):
+                stmt = side(name).where(
+                    g.list == str(RatingList.STANDARD), g[f"{name}_id"].in_(some)
+                )
+                found.update(_player_tags(conn.execute(stmt)))
+    return sorted(found, key=lambda p: (p.player_id, p.tournament_id, p.tag))
+
+
+def _player_tags(rows: Iterable[Any]) -> Iterator[PlayerTag]:
+    for pid, tid, start, lst, elo in rows:
+        yield PlayerTag(int(pid), int(tid), start, RatingList(str(lst)), int(elo))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,6 +38,7 @@ from tracker.model import (
     BLACK_SCORES,
     MAX_RATING,
     WHITE_SCORES,
+    EloTags,
     OfficialEntry,
     Period,
     PlayerRef,
@@ -47,7 +48,14 @@ from tracker.periods import GameFact, RatingSource, TagDate, TournamentFact
 from tracker.store.db import Store, writing
 from tracker.store.entries import entry_order, official_entry
 from tracker.store.players import player_ref
-from tracker.store.schema import games, official_ratings, players, ro_overrides, tournaments
+from tracker.store.schema import (
+    games,
+    imports,
+    official_ratings,
+    players,
+    ro_overrides,
+    tournaments,
+)
 
 __all__ = [
     "UNSET",
@@ -103,6 +111,7 @@ def _side_select(white: bool) -> Select[tuple[object, ...]]:
         _elo_tag(own),
         _elo_tag(other),
         g.list_assumed,
+        g.import_id,
         g[f"{own}_id"],
     ).join(opp, opp.c.id == g[f"{other}_id"])
 
@@ -116,9 +125,20 @@ def _one_player(white: bool) -> Select[tuple[object, ...]]:
 _SIDES = ((True, games.c.white_id), (False, games.c.black_id))
 
 
-def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]:
-    """GameFacts from the rows of `_side_select` (the player's id, last, is dropped)."""
+def _tag_kinds(conn: Connection) -> dict[int, EloTags]:
+    """What each imported file's Elo tags are, by import id, where its import said other
+    than AUTO (`tracker import --tags`): a few rows at most."""
+    stmt = select(imports.c.id, imports.c.elo_tags).where(imports.c.elo_tags != str(EloTags.AUTO))
+    return {int(i): EloTags(str(k)) for i, k in conn.execute(stmt)}
+
+
+def _facts_of_rows(
+    rows: Iterable[Sequence[Any]], white: bool, kinds: Mapping[int, EloTags]
+) -> list[GameFact]:
+    """GameFacts from the rows of `_side_select` (the player's id, last, is dropped);
+    `kinds`: what each import's Elo tags are, where not AUTO (`_tag_kinds`)."""
     scores = WHITE_SCORES if white else BLACK_SCORES
+    auto = EloTags.AUTO
     lists = _LISTS
     return GameFact.many(
         {
@@ -144,6 +164,7 @@ def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]
             "opponent_list": None,
             "opponent_list_file": None,
             "not_on_excerpt": None,
+            "elo_tags": kinds.get(import_id, auto) if kinds else auto,
         }
         for (
             gid,
@@ -162,6 +183,7 @@ def _facts_of_rows(rows: Iterable[Sequence[Any]], white: bool) -> list[GameFact]
             own_tag,
             opp_tag,
             assumed,
+            import_id,
             _own,
         ) in rows
     )
@@ -177,9 +199,10 @@ def games_of(store: Store, player_id: int) -> list[GameFact]:
     the replay."""
     out: list[GameFact] = []
     with store.engine.connect() as conn:
+        kinds = _tag_kinds(conn)
         for white in (True, False):
             rows = conn.execute(_one_player(white), {"player": player_id}).all()
-            out += _facts_of_rows(rows, white)
+            out += _facts_of_rows(rows, white, kinds)
     out.sort(key=_game_order)
     return out
 
@@ -351,6 +374,7 @@ def facts_of_players(
             int(r.id): player_ref(r)
             for r in conn.execute(select(players).where(players.c.id.in_(ids)))
         }
+        kinds = _tag_kinds(conn)
         for white, own_col in _SIDES:
             rows = conn.execute(_side_select(white).where(own_col.in_(ids))).all()
             grouped: dict[int, list[Any]] = {}
@@ -358,7 +382,7 @@ def facts_of_players(
                 pid: Any = row[-1]
                 grouped.setdefault(pid, []).append(row)
             for owner, its in grouped.items():
-                by_player[owner] += _facts_of_rows(its, white)
+                by_player[owner] += _facts_of_rows(its, white, kinds)
         own = select(games.c.tournament_id).where(
             or_(games.c.white_id.in_(ids), games.c.black_id.in_(ids))
         )

@@ -96,6 +96,12 @@ imports = Table(
     Column("games_added", Int, nullable=False, server_default="0"),
     Column("duplicates", Int, nullable=False, server_default="0"),
     Column("problems", Int, nullable=False, server_default="0"),
+    # what the file's Elo tags in rapid and blitz events are: 'auto', 'standard' or 'own'
+    # (tracker.model.EloTags; migration 0011)
+    Column("elo_tags", String(8), nullable=False, server_default="auto"),
+    CheckConstraint(
+        "elo_tags = 'auto' OR elo_tags = 'standard' OR elo_tags = 'own'", name="elo_tags"
+    ),
 )
 
 # Games sharing an event. Identity: (event, site, start) where start is EventDate when the
