@@ -290,8 +290,8 @@ def test_a_twic_issue_tracks_the_players_with_a_fide_id(
     assert (code, out) == (1, "")
     assert err.startswith(
         f"error: no tracked player of federation CZE ({len(with_id):,} tracked, none with a "
-        "federation recorded: the database records a player's federation when a FIDE list "
-        "import creates the player (`tracker official import FILE --all`)"
+        "federation recorded: the database records a player's federation from a FIDE list "
+        "that lists them (`tracker official import FILE`)"
     )
     assert err.count("\n") == 1
 

@@ -233,8 +233,8 @@ def _known_federations(candidates: Sequence[Candidate]) -> str:
 
 
 NO_FEDERATION_HOW = (
-    "the database records a player's federation when a FIDE list import creates the player "
-    "(`tracker official import FILE --all`), not for players the games brought in first"
+    "the database records a player's federation from a FIDE list that lists them "
+    "(`tracker official import FILE`)"
 )
 """Where a federation comes from (the error of an empty --fed selection says it)."""
 
