@@ -215,9 +215,9 @@ def test_a_federation_chooses_its_players_and_counts_those_left_out(
     assert (
         f"Left out: {len(tracked) - 6} tracked players whose federation the database does not have"
     ) in said
-    # a federation nobody has: the federations known, one line, exit 1
+    # a federation nobody has: the federations known, one line, exit 2 (a bad value)
     code, out, err = run_cli(capsys, monkeypatch, "club", "--fed", "SVK", "--db", season)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == (
         f"error: no tracked player of federation SVK ({len(tracked)} tracked, their federations: "
         "CZE 3, AUT 2, POL 1)\n"  # most first
@@ -285,9 +285,9 @@ def test_a_twic_issue_tracks_the_players_with_a_fide_id(
     code, out, err = run_cli(capsys, monkeypatch, "club", "--db", twic)
     assert code == 0 and len(out.splitlines()) > len(rows)
     assert max(len(x) for x in out.splitlines()) <= 100
-    # a federation: none recorded (the games brought the players in), one line, exit 1
+    # a federation: none recorded (no list imported), one line, exit 2 (a bad value)
     code, out, err = run_cli(capsys, monkeypatch, "club", "--fed", "CZE", "--db", twic)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.startswith(
         f"error: no tracked player of federation CZE ({len(with_id):,} tracked, none with a "
         "federation recorded: the database records a player's federation from a FIDE list "

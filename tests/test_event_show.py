@@ -233,11 +233,11 @@ def test_unknown_and_ambiguous_tournaments_list_the_candidates(
     rows = _show(capsys, monkeypatch, "club round robin 2025", "--db", rr)
     assert rows[0]["period"] == "2025-12"
     code, out, err = run_cli(capsys, monkeypatch, "event", "show", "77", "--db", rr)
-    assert code == 1
+    assert code == 2
     assert err.startswith("error: no tournament with id 77 (the ids run 1 to 2; ")
     assert "the latest: 2 Club Round Robin 2025 B" in err and err.count("\n") == 1
     code, out, err = run_cli(capsys, monkeypatch, "event", "show", "Club Round Robbin", "--db", rr)
-    assert code == 1
+    assert code == 2
     assert err.startswith("error: no tournament matches 'Club Round Robbin'; the nearest: 1 Club")
     code, out, err = run_cli(capsys, monkeypatch, "event", "show", "1", "--sort", "x", "--db", rr)
     assert (code, err) == (2, "error: --sort 'x': use standing or change\n")

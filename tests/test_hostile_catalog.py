@@ -1605,4 +1605,4 @@ def test_newline_in_a_name_is_one_error_line(
     folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, out, err = run(capsys, monkeypatch, "history", "Nobody\nElse")
-    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
