@@ -76,14 +76,14 @@ CASES = [
     Case(
         "missing-file",
         ("import", "missing.pgn"),
-        1,
+        2,
         "",
         "error: no such file or folder: missing.pgn\n",
     ),
     Case(
         "folder-without-pgn",
         ("import", "emptydir"),
-        1,
+        2,
         "",
         "error: folder emptydir holds no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.xz, .zip, "
         ".tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz); "
@@ -309,7 +309,7 @@ CASES = [
     Case(
         "sql-in-a-name",
         ("history", "Robert'); DROP TABLE players;--"),
-        1,
+        2,
         "",
         'error: no player matches "Robert\'); DROP TABLE players;--": `tracker players` '
         "lists all 2 players, `tracker players --search PART` those whose name contains "
@@ -318,7 +318,7 @@ CASES = [
     Case(
         "emoji-name",
         ("history", "🐴 Horse"),
-        1,
+        2,
         "",
         "error: no player matches '🐴 Horse': `tracker players` lists all 2 players, "
         "`tracker players --search PART` those whose name contains PART\n",
@@ -408,7 +408,7 @@ CASES = [
     Case(
         "imports-remove-huge-id",
         ("imports", "remove", "9" * 23),
-        1,
+        2,
         "",
         f"error: there is no import {'9' * 23}: `tracker imports` lists them with their ids\n",
     ),
@@ -449,7 +449,7 @@ CASES = [
     Case(
         "official-add-sql-name",
         ("official", "add", "x'; DELETE FROM games;--", "--period", "2025-03", "--rating", "1900"),
-        1,
+        2,
         "",
         'error: no player matches "x\'; DELETE FROM games;--": `tracker players` lists all '
         "2 players, `tracker players --search PART` those whose name contains PART\n",
@@ -752,7 +752,7 @@ CASES += [
     Case(
         "dangling-link-named",
         ("import", M + "dangling.pgn"),
-        1,
+        2,
         "",
         f"error: {M}dangling.pgn is a symbolic link to gone.pgn, which does not exist; fix or "
         "remove the link\n",
@@ -1142,7 +1142,7 @@ CASES += [
     Case(
         "event-show-unknown-id",
         ("event", "show", "7"),
-        1,
+        2,
         "",
         "error: no tournament with id 7 (the ids run 1 to 1; `tracker event list` gives a "
         "player's); the latest: 1 Club Open (Brno CZE, 2025-03-01, 2 games)\n",
@@ -1150,7 +1150,7 @@ CASES += [
     Case(
         "event-show-misspelt-name",
         ("event", "show", "Club Opn"),
-        1,
+        2,
         "",
         "error: no tournament matches 'Club Opn'; the nearest: 1 Club Open (Brno CZE, "
         "2025-03-01, 2 games)\n",
@@ -1158,7 +1158,7 @@ CASES += [
     Case(
         "event-show-unknown-name",
         ("event", "show", "Weekend"),
-        1,
+        2,
         "",
         "error: no tournament matches 'Weekend': give its id from `tracker event list` or "
         "part of its name\n",
@@ -1241,7 +1241,7 @@ CASES += [
     Case(
         "club-ids-strangers",
         ("club", "--ids", "hostile/club-ids-strangers.txt"),
-        1,
+        2,
         "",
         "error: none of the 2 FIDE IDs of hostile/club-ids-strangers.txt is a player of the "
         "database (first: 1503014, 4158814): import their games first (`tracker import`), or "
