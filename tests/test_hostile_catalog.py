@@ -114,11 +114,24 @@ CASES = [
         0,
         _report(
             "truncated.pgn",
-            "2 games read, 1 added, 1 skipped, 2 problems",
-            "2 games read, 1 added, 0 duplicates skipped, 1 game not stored (problems), 2 problems",
+            "1 game read, 1 added, 1 problem",
+            "1 game read, 1 added, 0 duplicates skipped, 1 problem",
         ),
-        f"warning: {H}truncated.pgn:14: not a tag pair, ignored: [R\n"
-        f"warning: {H}truncated.pgn:11: no White player name: game skipped\n",
+        f"warning: {H}truncated.pgn:14: the file ends inside a tag ([R): it was cut short; the "
+        "game of line 11 is not read (download or copy the file again)\n",
+        changes_db=True,
+    ),
+    Case(
+        "cut-in-the-result-tag",
+        ("import", H + "cut-in-result-tag.pgn"),
+        0,
+        _report(
+            "cut-in-result-tag.pgn",
+            "1 game read, 1 added, 1 problem",
+            "1 game read, 1 added, 0 duplicates skipped, 1 problem",
+        ),
+        f'warning: {H}cut-in-result-tag.pgn:17: the file ends inside a tag ([Result "1-): it '
+        "was cut short; the game of line 11 is not read (download or copy the file again)\n",
         changes_db=True,
     ),
     Case(
@@ -486,6 +499,15 @@ CASES = [
         "rating column in 'ID Number Name Fed Sex'): expected 'ID Number', 'Name' and a "
         "rating column named after the month (JAN23, Mar11) or SRtng, RRtng, BRtng "
         "(docs/lists.md)\n",
+    ),
+    Case(
+        "list-an-html-page",
+        ("official", "import", H + "standard_mar11frl-page.txt"),
+        2,
+        "",
+        f"error: {H}standard_mar11frl-page.txt: an HTML page (a web page saved from the "
+        "browser), not a FIDE list file: download the list file itself (the .zip the page "
+        "links to), or let `tracker official fetch` get it\n",
     ),
     Case(
         "list-truncated-zip",
@@ -868,7 +890,8 @@ CASES += [
         f"{M}live.pgn: not imported: the file changed while it was being imported (written "
         "to, cut or replaced): nothing of it was stored; import it again once it is "
         "complete\n1 file, 0 games read, 0 added, 0 duplicates skipped, 1 problem\n",
-        f"warning: {M}live.pgn:151: not a tag pair, ignored: [Even\n"  # where it was cut
+        f"warning: {M}live.pgn:151: the file ends inside a tag ([Even): it was cut short; the "
+        "game of line 151 is not read (download or copy the file again)\n"  # where it was cut
         "error: the file could not be imported (nothing of it was stored): "
         f"{M}live.pgn\n",
         patch=_cut_while_read,
