@@ -315,3 +315,32 @@ def test_the_page_is_written_whole_and_refuses_what_it_should(
         capsys, monkeypatch, "club", "--html", str(page), "--format", "csv", "--db", rr
     )
     assert (code, err) == (2, "error: --html writes the page: leave out --format\n")
+
+
+def test_the_page_explains_only_the_columns_it_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two games of Oct 2025, then the official 2025-11 rating: no game since, so no rating
+    # expected, no next list, no change; the page drops those columns, and its legend says
+    # nothing of Expected or Change (before: the legend of every column).
+    games = "".join(
+        f'[Event "Club Open"]\n[Site "Linz AUT"]\n[Date "2025.10.0{i}"]\n[Round "{i}"]\n'
+        f'[White "Huber, Anna"]\n[Black "Opp, {i}"]\n[Result "1-0"]\n[WhiteElo "1800"]\n'
+        f'[BlackElo "1750"]\n[WhiteFideId "1600001"]\n\n1. e4 e5 1-0\n\n'
+        for i in (1, 2)
+    )
+    (tmp_path / "oct.pgn").write_text(games, encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    assert run_cli(capsys, monkeypatch, "import", str(tmp_path / "oct.pgn"), "--db", db)[0] == 0
+    add = ("official", "add", "1600001", "--period", "2025-11", "--rating", "1815", "--db", db)
+    assert run_cli(capsys, monkeypatch, *add)[0] == 0
+    page = tmp_path / "club.html"
+    code, _, err = run_cli(capsys, monkeypatch, "club", "--html", str(page), "--db", db)
+    assert code == 0, err
+    text = page.read_text(encoding="utf-8")
+    heads = text.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert ">Rating</th>" in heads and "Expected" not in heads and "Change" not in heads
+    legend = text.split('<p class="note">', 1)[1].split("</p>", 1)[0]
+    assert legend.startswith("Rating: the last official rating")
+    assert "Expected" not in legend and "Change" not in legend
+    assert "Games: the games counted since" in legend
