@@ -48,7 +48,7 @@ def test_a_list_fills_the_federation_of_players_the_games_brought(
     )
     assert code == 0, err
     code, out, err = run_cli(capsys, monkeypatch, "club", "--fed", "RUS", "--db", db)
-    assert code == 1 and "none with a federation recorded" in err
+    assert code == 2 and "none with a federation recorded" in err
 
     code, out, err = run_cli(capsys, monkeypatch, "official", "import", str(LIST), "--db", db)
     assert code == 0, err
