@@ -26,13 +26,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
-import os
-import resource
-import statistics
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,6 +35,7 @@ sys.path.insert(0, str(REPO))
 
 from sqlalchemy import func, select  # noqa: E402
 
+from bench.timing import add_workdir, in_process, print_load, print_table, processes  # noqa: E402
 from tracker.model import RatingList  # noqa: E402
 from tracker.store import open_store  # noqa: E402
 from tracker.store.schema import games  # noqa: E402
@@ -67,27 +63,12 @@ def build(work: Path, pgns: list[Path]) -> Path:
     return db
 
 
-def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True, cwd=REPO, env=env)
-    elapsed = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode:
-        raise SystemExit(proc.stderr)
-    return elapsed, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--pgn", nargs="*", type=Path, default=[CORPUS / "twic1427.pgn.xz"])
     ap.add_argument("--list", default="standard", choices=[str(rl) for rl in RatingList])
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument(
-        "--workdir",
-        type=Path,
-        default=Path(os.environ.get("TMPDIR", tempfile.gettempdir())) / "tracker-bench",
-    )
+    add_workdir(ap)
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     db = build(args.workdir, args.pgn)
@@ -101,51 +82,38 @@ def main() -> None:
     with store.engine.connect() as conn:
         total = conn.execute(select(func.count()).select_from(games)).scalar_one()
     club = club_list(store, rl)  # warm: imports, the statements built
-    inproc, inproc_cpu, rows_t, rows_cpu = [], [], [], []
-    for _ in range(args.runs):
-        t0, c0 = time.perf_counter(), time.process_time()
-        club = club_list(store, rl)
-        inproc.append(time.perf_counter() - t0)
-        inproc_cpu.append(time.process_time() - c0)
-        t0, c0 = time.perf_counter(), time.process_time()
+
+    def rows() -> None:
         found = club_list(store, rl)
-        rows = club_rows(found, today)
-        club_table(rows)
-        club_notes(found, rows)
-        rows_t.append(time.perf_counter() - t0)
-        rows_cpu.append(time.process_time() - c0)
+        shown = club_rows(found, today)
+        club_table(shown)
+        club_notes(found, shown)
+
+    inproc = in_process(lambda: club_list(store, rl), args.runs)
+    with_rows = in_process(rows, args.runs)
     store.engine.dispose()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(args.workdir / "pycache")
-    base = [sys.executable, "-m", "tracker", "club", "--list", str(rl), "--db", str(db)]
+    base = ["club", "--list", str(rl), "--db", str(db)]
     page = args.workdir / "club.html"
-    measured: dict[str, tuple[list[float], list[float]]] = {"json": ([], []), "html": ([], [])}
-    for i in range(args.runs + 1):
-        for kind, extra in (
-            ("json", ["--format", "json"]),
-            ("html", ["--html", str(page), "--force"]),
-        ):
-            wall, cpu = _timed(base + extra, env)
-            if i:  # the first run writes the bytecode cache
-                measured[kind][0].append(wall)
-                measured[kind][1].append(cpu)
+    measured = processes(
+        {"json": [*base, "--format", "json"], "html": [*base, "--html", str(page), "--force"]},
+        args.workdir,
+        args.runs,
+    )
     left = ", ".join(f"{x.why} {x.count:,}" for x in club.left_out) or "none"
     print(
         f"`python bench/club.py --list {rl}` ({dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC): "
         f"{total:,} games in the database, {len(club.players):,} players on the {rl} list "
         f"(left out: {left}); medians of {args.runs} runs\n"
     )
-    load = os.getloadavg()[0]
-    print(f"(load average {load:.2f} on {os.cpu_count()} cores at the end: wall times wait "
-          "for the CPU on a busy machine, CPU times do not)\n")  # fmt: skip
-    med = statistics.median
-    print("| what | wall s | CPU s |")
-    print("| --- | ---: | ---: |")
-    print(f"| `club_list` in process | {med(inproc):.3f} | {med(inproc_cpu):.3f} |")
-    print(f"| + the rows, table and notes | {med(rows_t):.3f} | {med(rows_cpu):.3f} |")
-    for kind, what in (("json", "--format json"), ("html", "--html FILE")):
-        walls, cpus = measured[kind]
-        print(f"| `tracker club {what}` (a process) | {med(walls):.3f} | {med(cpus):.3f} |")
+    print_load()
+    print_table(
+        [
+            ("`club_list` in process", inproc),
+            ("+ the rows, table and notes", with_rows),
+            ("`tracker club --format json` (a process)", measured["json"]),
+            ("`tracker club --html FILE` (a process)", measured["html"]),
+        ]
+    )
 
 
 if __name__ == "__main__":

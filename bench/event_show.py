@@ -29,14 +29,9 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import random
-import resource
-import statistics
 import subprocess
 import sys
-import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -45,6 +40,7 @@ sys.path.insert(0, str(REPO))
 
 from sqlalchemy import func, select, union_all  # noqa: E402
 
+from bench.timing import add_workdir, in_process, print_load, print_table, processes  # noqa: E402
 from tracker.fide.tables import expected_score  # noqa: E402
 from tracker.store import open_store  # noqa: E402
 from tracker.store.schema import games, players  # noqa: E402
@@ -161,10 +157,6 @@ def _open(
     return "\n".join(out)
 
 
-def _median(xs: list[float]) -> float:
-    return statistics.median(xs)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pgn", nargs="*", type=Path, default=TWIC, help="the database's files")
@@ -172,11 +164,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument(
-        "--workdir",
-        type=Path,
-        default=Path(os.environ.get("TMPDIR", tempfile.gettempdir())) / "tracker-bench",
-    )
+    add_workdir(ap)
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     db = build(args.workdir, args.pgn, args.players, args.rounds, args.seed)
@@ -188,37 +176,17 @@ def main() -> None:
     with store.engine.connect() as conn:
         total = conn.execute(select(func.count()).select_from(games)).scalar_one()
     ev = show_event(store, EVENT)  # warm: imports, the statements built
-    inproc, inproc_cpu, table, table_cpu = [], [], [], []
-    for _ in range(args.runs):
-        t0, c0 = time.perf_counter(), time.process_time()
-        ev = show_event(store, EVENT)
-        inproc.append(time.perf_counter() - t0)
-        inproc_cpu.append(time.process_time() - c0)
-        t0, c0 = time.perf_counter(), time.process_time()
+
+    def table() -> None:
         show = show_event(store, EVENT)
         event_table(show)
         event_notes(show)
-        table.append(time.perf_counter() - t0)
-        table_cpu.append(time.process_time() - c0)
+
+    inproc = in_process(lambda: show_event(store, EVENT), args.runs)
+    with_table = in_process(table, args.runs)
     store.engine.dispose()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(args.workdir / "pycache")
-    wall, cpu = [], []
-    for i in range(args.runs + 1):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "tracker", "event", "show", EVENT, "--format", "json",
-             "--db", str(db)],
-            capture_output=True, text=True, cwd=REPO, env=env,
-        )  # fmt: skip
-        elapsed = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if proc.returncode:
-            raise SystemExit(proc.stderr)
-        if i:  # the first run writes the bytecode cache
-            wall.append(elapsed)
-            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    json_args = ["event", "show", EVENT, "--format", "json", "--db", str(db)]
+    measured = processes({"json": json_args}, args.workdir, args.runs)
     games_open = sum(p.played for p in ev.players) // 2
     statuses = Counter(str(p.status) for p in ev.players)
     print(
@@ -226,16 +194,13 @@ def main() -> None:
         f"{total:,} games in the database, the open {len(ev.players)} players x "
         f"{args.rounds} rounds ({games_open:,} games); medians of {args.runs} runs\n"
     )
-    load = os.getloadavg()[0]
-    print(f"(load average {load:.2f} on {os.cpu_count()} cores at the end: wall times wait "
-          "for the CPU on a busy machine, CPU times do not)\n")  # fmt: skip
-    print("| what | wall s | CPU s |")
-    print("| --- | ---: | ---: |")
-    print(f"| show_event in process | {_median(inproc):.3f} | {_median(inproc_cpu):.3f} |")
-    print(f"| + the table's rows and notes | {_median(table):.3f} | {_median(table_cpu):.3f} |")
-    print(
-        f"| `tracker event show --format json` (a process) | {_median(wall):.3f} | "
-        f"{_median(cpu):.3f} |"
+    print_load()
+    print_table(
+        [
+            ("show_event in process", inproc),
+            ("+ the table's rows and notes", with_table),
+            ("`tracker event show --format json` (a process)", measured["json"]),
+        ]
     )
     print()
     print("players: " + ", ".join(f"{k} {n}" for k, n in sorted(statuses.items())))

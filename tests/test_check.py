@@ -146,6 +146,25 @@ def test_k_differs_a_junior_whose_birth_year_is_unknown() -> None:
     assert ReanchorMatches(1823, later=1) in feb.notes
 
 
+def test_a_games_count_that_differs_ranks_its_cause_above_a_k_that_fits() -> None:
+    # The junior season above (FIDE K 40: 40 x 0.58 = 23.2 -> 23 -> 1823), but FIDE counted
+    # 4 games where the files hold 3. K 40 gives FIDE's rating with 3 games, a coincidence
+    # until the fourth game is found: the count's cause (a game not in the database) comes
+    # first in the numbered causes, as the games line under the period does.
+    s = Season(info=PlayerInfo(birth_year=None, rated_games=200))
+    s.off("2025-01", 1800)
+    spring = s.tournament("Spring Open", "2025-01-10", "2025-01-12")
+    _three_games_vs_1700(s, spring, "2025-01-10")
+    s.off("2025-02", 1823, games=4)
+    feb = _row(s.check(), "2025-02")
+    assert (feb.replayed, feb.official, feb.games, feb.official_games) == (1812, 1823, 3, 4)
+    kinds = [c.kind for c in feb.causes]
+    assert kinds[0] == NOT_IN_DATABASE and not feb.causes[0].reproduces
+    k = feb.causes[kinds.index(K_DIFFERS)]
+    assert k.reproduces and "K 40" in k.text
+    assert feb.games_count is not None and feb.games_count.missing == 1
+
+
 def test_rounding_per_tournament() -> None:
     # Four one-game tournaments in January, each a draw against 1885: D = -85, row 84-91 ->
     # p_low 0.38; 0.5 - 0.38 = 0.12 each; K 20: 2.4 each.

@@ -338,4 +338,4 @@ def test_a_flag_given_a_value_is_not_taken_for_its_value(
 ) -> None:
     # `--strict` takes no value: `true` after it is the file to import (and none exists).
     code, _, err = run(capsys, monkeypatch, "import", "--strict", "true", "--db", "n.db")
-    assert (code, err) == (1, "error: no such file or folder: true\n")
+    assert (code, err) == (2, "error: no such file or folder: true\n")

@@ -90,8 +90,8 @@ def test_import_list_option_and_player(
 @pytest.mark.parametrize(
     "args,message,exit_code",
     [
-        (["nope.pgn"], "error: no such file or folder: nope.pgn", 1),
-        (["empty"], "error: folder empty holds no PGN files", 1),
+        (["nope.pgn"], "error: no such file or folder: nope.pgn", 2),
+        (["empty"], "error: folder empty holds no PGN files", 2),
         (["a.pgn", "--list", "bullet"], "error: unknown list 'bullet'", 2),
         (["bin.pgn"], "error: the file could not be imported", 1),
         (["bad.pgn", "--strict"], "error: bad.pgn:11: unknown result", 2),
@@ -175,7 +175,7 @@ def test_player_merge_and_set(
     code, _, err = run(capsys, monkeypatch, "player", "merge", "Novak", "Svoboda")
     assert code == 2 and "played each other" in err
     code, _, err = run(capsys, monkeypatch, "player", "set", "Nobody", "--me")
-    assert code == 1 and err.startswith("error: no player matches 'Nobody'")
+    assert code == 2 and err.startswith("error: no player matches 'Nobody'")
 
 
 def test_db_upgrade(
@@ -600,12 +600,12 @@ def test_huge_numbers_are_one_line_not_an_internal_error(
     for args, code, message in (
         (
             ["imports", "remove", huge],
-            1,
+            2,
             f"error: there is no import {huge}: `tracker imports` lists them with their ids\n",
         ),
         (
             ["imports", "remove", "0"],
-            1,
+            2,
             "error: there is no import 0: `tracker imports` lists them with their ids\n",
         ),
         (
@@ -904,7 +904,7 @@ def test_a_changed_result_is_reported_then_replaced_after_imports_remove(
     ]
     code, _, err = run(capsys, monkeypatch, "imports", "remove", "1")
     assert (code, err) == (
-        1,
+        2,
         "error: there is no import 1: `tracker imports` lists them with their ids\n",
     )
 
@@ -1043,14 +1043,14 @@ def test_no_match_names_the_near_ones_or_says_where_to_look(
 ) -> None:
     code, _, err = run(capsys, monkeypatch, "history", "Novak, Jan", "--db", str(season))
     assert (code, err) == (
-        1,
+        2,
         "error: no player matches 'Novak, Jan'; with 'novak' in the "
         "name: Novák, Tomáš (FIDE ID 99012345); TomasNovak88 (FIDE ID "
         "-)\n",
     )
     code, _, err = run(capsys, monkeypatch, "history", "Kasparov, Garry", "--db", str(season))
     assert (code, err) == (
-        1,
+        2,
         "error: no player matches 'Kasparov, Garry': `tracker players` "
         "lists all 44 players, `tracker players --search PART` those whose "
         "name contains PART\n",

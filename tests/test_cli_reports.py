@@ -314,10 +314,10 @@ def test_event_list_and_set(
     [
         (["history", "--from", "2025-13"], 2, "month"),
         (["history", "--list", "bullet"], 2, "unknown list"),
-        (["explain", "2024-01"], 1, "no standard rating period"),
+        (["explain", "2024-01"], 2, "no standard rating period"),
         (["explain"], 2, ""),
-        (["history", "Nobody"], 1, "no player matches"),
-        (["event", "set", "999", "--exclude"], 1, "no tournament with id 999"),
+        (["history", "Nobody"], 2, "no player matches"),
+        (["event", "set", "999", "--exclude"], 2, "no tournament with id 999"),
         (["event", "set", "1"], 2, "nothing to set"),
         (["event", "set", "1", "--ro", "abc"], 2, "not a rating"),
         (["export", "-o", "/nonexistent/dir/x.csv"], 2, "does not exist"),
@@ -341,7 +341,7 @@ def test_no_tracked_player(
     db_path: Path, store: Store, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, _, err = run(["history", "--db", str(db_path)], capsys, monkeypatch)
-    assert code == 1 and "--me" in err
+    assert code == 2 and "--me" in err  # no player given, and none tracked: a usage error
 
 
 @pytest.mark.parametrize(

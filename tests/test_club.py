@@ -215,9 +215,9 @@ def test_a_federation_chooses_its_players_and_counts_those_left_out(
     assert (
         f"Left out: {len(tracked) - 6} tracked players whose federation the database does not have"
     ) in said
-    # a federation nobody has: the federations known, one line, exit 1
+    # a federation nobody has: the federations known, one line, exit 2 (a bad value)
     code, out, err = run_cli(capsys, monkeypatch, "club", "--fed", "SVK", "--db", season)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == (
         f"error: no tracked player of federation SVK ({len(tracked)} tracked, their federations: "
         "CZE 3, AUT 2, POL 1)\n"  # most first
@@ -285,13 +285,13 @@ def test_a_twic_issue_tracks_the_players_with_a_fide_id(
     code, out, err = run_cli(capsys, monkeypatch, "club", "--db", twic)
     assert code == 0 and len(out.splitlines()) > len(rows)
     assert max(len(x) for x in out.splitlines()) <= 100
-    # a federation: none recorded (the games brought the players in), one line, exit 1
+    # a federation: none recorded (no list imported), one line, exit 2 (a bad value)
     code, out, err = run_cli(capsys, monkeypatch, "club", "--fed", "CZE", "--db", twic)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.startswith(
         f"error: no tracked player of federation CZE ({len(with_id):,} tracked, none with a "
-        "federation recorded: the database records a player's federation when a FIDE list "
-        "import creates the player (`tracker official import FILE --all`)"
+        "federation recorded: the database records a player's federation from a FIDE list "
+        "that lists them (`tracker official import FILE`)"
     )
     assert err.count("\n") == 1
 
@@ -315,3 +315,32 @@ def test_the_page_is_written_whole_and_refuses_what_it_should(
         capsys, monkeypatch, "club", "--html", str(page), "--format", "csv", "--db", rr
     )
     assert (code, err) == (2, "error: --html writes the page: leave out --format\n")
+
+
+def test_the_page_explains_only_the_columns_it_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two games of Oct 2025, then the official 2025-11 rating: no game since, so no rating
+    # expected, no next list, no change; the page drops those columns, and its legend says
+    # nothing of Expected or Change (before: the legend of every column).
+    games = "".join(
+        f'[Event "Club Open"]\n[Site "Linz AUT"]\n[Date "2025.10.0{i}"]\n[Round "{i}"]\n'
+        f'[White "Huber, Anna"]\n[Black "Opp, {i}"]\n[Result "1-0"]\n[WhiteElo "1800"]\n'
+        f'[BlackElo "1750"]\n[WhiteFideId "1600001"]\n\n1. e4 e5 1-0\n\n'
+        for i in (1, 2)
+    )
+    (tmp_path / "oct.pgn").write_text(games, encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    assert run_cli(capsys, monkeypatch, "import", str(tmp_path / "oct.pgn"), "--db", db)[0] == 0
+    add = ("official", "add", "1600001", "--period", "2025-11", "--rating", "1815", "--db", db)
+    assert run_cli(capsys, monkeypatch, *add)[0] == 0
+    page = tmp_path / "club.html"
+    code, _, err = run_cli(capsys, monkeypatch, "club", "--html", str(page), "--db", db)
+    assert code == 0, err
+    text = page.read_text(encoding="utf-8")
+    heads = text.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert ">Rating</th>" in heads and "Expected" not in heads and "Change" not in heads
+    legend = text.split('<p class="note">', 1)[1].split("</p>", 1)[0]
+    assert legend.startswith("Rating: the last official rating")
+    assert "Expected" not in legend and "Change" not in legend
+    assert "Games: the games counted since" in legend

@@ -288,7 +288,7 @@ def test_official_import_skips_a_row_below_the_floor_and_says_so(
             str(db),
         )
         if rating is None:  # skipped: the player was not even created
-            assert code == 1 and f"no player matches '{fide_id}'" in err
+            assert code == 2 and f"no player matches '{fide_id}'" in err
         else:
             assert code == 0 and out.splitlines()[1].startswith(f"standard,2025-11,{rating},")
 

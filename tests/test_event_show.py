@@ -233,11 +233,11 @@ def test_unknown_and_ambiguous_tournaments_list_the_candidates(
     rows = _show(capsys, monkeypatch, "club round robin 2025", "--db", rr)
     assert rows[0]["period"] == "2025-12"
     code, out, err = run_cli(capsys, monkeypatch, "event", "show", "77", "--db", rr)
-    assert code == 1
+    assert code == 2
     assert err.startswith("error: no tournament with id 77 (the ids run 1 to 2; ")
     assert "the latest: 2 Club Round Robin 2025 B" in err and err.count("\n") == 1
     code, out, err = run_cli(capsys, monkeypatch, "event", "show", "Club Round Robbin", "--db", rr)
-    assert code == 1
+    assert code == 2
     assert err.startswith("error: no tournament matches 'Club Round Robbin'; the nearest: 1 Club")
     code, out, err = run_cli(capsys, monkeypatch, "event", "show", "1", "--sort", "x", "--db", rr)
     assert (code, err) == (2, "error: --sort 'x': use standing or change\n")
@@ -331,3 +331,45 @@ def test_event_list_of_a_database_that_tracks_nobody_lists_every_tournament(
     _cli(capsys, monkeypatch, "player", "set", "Mirakjan,Mikajel", "--me", "--db", db)
     mine = json.loads(_cli(capsys, monkeypatch, "event", "list", "--db", db, "-f", "json"))
     assert [t["name"] for t in mine] == ["Teplice Open 2012"]
+
+
+def test_the_place_follows_the_score_an_unplayed_win_included(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A double round of four (Oct 2025), every game played but one: Beta wins against Delta
+    # without a move. FIDE: an unplayed game counts in the tournament's standings, not for
+    # the rating (spec section 1.3). Scores: Alpha 1/2 + 1/2 + 1/2 = 1.5; Beta 1/2 + 1
+    # (unplayed) + 0 = 1.5; Gamma 0 + 1/2 + 1 = 1.5; Delta 1 + 0 (unplayed) + 1/2 = 1.5:
+    # all share place 1. Beta's points in rated games: 0.5 (Delta's: 1.5).
+    quad = [("Alpha, A", 2300, 1), ("Beta, B", 2200, 2), ("Gamma, C", 2100, 3)]
+    quad.append(("Delta, D", 2000, 4))
+    games = [(0, 1, "1/2-1/2"), (2, 3, "0-1"), (0, 2, "1/2-1/2"), (1, 3, "1-0")]
+    games += [(3, 0, "1/2-1/2"), (1, 2, "0-1")]
+    text = ""
+    for n, (w, b, res) in enumerate(games, 1):
+        (wn, we, wi), (bn, be, bi) = quad[w], quad[b]
+        moves = "" if (w, b) == (1, 3) else "1. e4 e5 2. Nf3 Nc6 "
+        text += (
+            f'[Event "Linz Quad 2025"]\n[Site "Linz AUT"]\n[Date "2025.10.0{(n + 1) // 2}"]\n'
+            f'[Round "{n}"]\n[White "{wn}"]\n[Black "{bn}"]\n[Result "{res}"]\n'
+            f'[WhiteElo "{we}"]\n[BlackElo "{be}"]\n[WhiteFideId "{9100000 + wi}"]\n'
+            f'[BlackFideId "{9100000 + bi}"]\n\n{moves}{res}\n\n'
+        )
+    (tmp_path / "quad.pgn").write_text(text, encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    assert run_cli(capsys, monkeypatch, "import", str(tmp_path / "quad.pgn"), "--db", db)[0] == 0
+    code, out, err = run_cli(capsys, monkeypatch, "event", "show", "1", "--db", db)
+    assert code == 0, err
+    lines = out.splitlines()
+    head = lines[2].split()
+    assert head[:4] == ["#", "Player", "Score", "FIDE"]
+    rows = {" ".join(line.split()[1:3]): line.split() for line in lines[4:8]}
+    beta, delta = rows["Beta, B"], rows["Delta, D"]
+    pts = head.index("Pts")  # (the name is two words, and so is the header FIDE ID)
+    assert (beta[0], beta[3], beta[pts]) == ("1", "1.5", "0.5")
+    assert (delta[0], delta[3], delta[pts]) == ("1", "1.5", "1.5")
+    assert all(r[0] == "1" and r[3] == "1.5" for r in rows.values())
+    assert "#: the place by Score, the points of every finished game, as the tournament's" in out
+    data = _show(capsys, monkeypatch, "1", "--db", db)
+    by_name = {r["player"]: r for r in data}
+    assert (by_name["Beta, B"]["rank"], by_name["Beta, B"]["score"]) == (1, 1.5)

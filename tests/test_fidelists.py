@@ -436,9 +436,25 @@ def test_truncated_xml(tmp_path: Path) -> None:
 
 
 def test_xml_of_something_else(tmp_path: Path) -> None:
-    path = write(tmp_path / "standard_jan23frl_xml.xml", "<html><body/></html>")
-    with pytest.raises(BadInput, match="root element is <html>, not <playerslist>"):
+    path = write(tmp_path / "standard_jan23frl_xml.xml", "<players><player/></players>")
+    with pytest.raises(BadInput, match="root element is <players>, not <playerslist>"):
         rows_of(path)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "<!DOCTYPE html>\n<html><body/></html>",
+        "<html><body/></html>",
+        '\ufeff  <?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml"/>',
+    ],
+)
+def test_an_html_page_is_said_to_be_one(tmp_path: Path, head: str) -> None:
+    # (before: "the XML declares a DTD" or "the root element is <html>")
+    for name in ("standard_jan23frl.txt", "standard_jan23frl_xml.xml"):
+        path = write(tmp_path / name, head)
+        with pytest.raises(BadInput, match=r": an HTML page \(a web page saved from"):
+            rows_of(path)
 
 
 def test_truncated_zip(tmp_path: Path) -> None:

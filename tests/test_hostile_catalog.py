@@ -76,14 +76,14 @@ CASES = [
     Case(
         "missing-file",
         ("import", "missing.pgn"),
-        1,
+        2,
         "",
         "error: no such file or folder: missing.pgn\n",
     ),
     Case(
         "folder-without-pgn",
         ("import", "emptydir"),
-        1,
+        2,
         "",
         "error: folder emptydir holds no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.xz, .zip, "
         ".tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz); "
@@ -114,11 +114,24 @@ CASES = [
         0,
         _report(
             "truncated.pgn",
-            "2 games read, 1 added, 1 skipped, 2 problems",
-            "2 games read, 1 added, 0 duplicates skipped, 1 game not stored (problems), 2 problems",
+            "1 game read, 1 added, 1 problem",
+            "1 game read, 1 added, 0 duplicates skipped, 1 problem",
         ),
-        f"warning: {H}truncated.pgn:14: not a tag pair, ignored: [R\n"
-        f"warning: {H}truncated.pgn:11: no White player name: game skipped\n",
+        f"warning: {H}truncated.pgn:14: the file ends inside a tag ([R): it was cut short; the "
+        "game of line 11 is not read (download or copy the file again)\n",
+        changes_db=True,
+    ),
+    Case(
+        "cut-in-the-result-tag",
+        ("import", H + "cut-in-result-tag.pgn"),
+        0,
+        _report(
+            "cut-in-result-tag.pgn",
+            "1 game read, 1 added, 1 problem",
+            "1 game read, 1 added, 0 duplicates skipped, 1 problem",
+        ),
+        f'warning: {H}cut-in-result-tag.pgn:17: the file ends inside a tag ([Result "1-): it '
+        "was cut short; the game of line 11 is not read (download or copy the file again)\n",
         changes_db=True,
     ),
     Case(
@@ -317,7 +330,7 @@ CASES = [
     Case(
         "sql-in-a-name",
         ("history", "Robert'); DROP TABLE players;--"),
-        1,
+        2,
         "",
         'error: no player matches "Robert\'); DROP TABLE players;--": `tracker players` '
         "lists all 2 players, `tracker players --search PART` those whose name contains "
@@ -326,7 +339,7 @@ CASES = [
     Case(
         "emoji-name",
         ("history", "🐴 Horse"),
-        1,
+        2,
         "",
         "error: no player matches '🐴 Horse': `tracker players` lists all 2 players, "
         "`tracker players --search PART` those whose name contains PART\n",
@@ -424,7 +437,7 @@ CASES = [
     Case(
         "imports-remove-huge-id",
         ("imports", "remove", "9" * 23),
-        1,
+        2,
         "",
         f"error: there is no import {'9' * 23}: `tracker imports` lists them with their ids\n",
     ),
@@ -465,7 +478,7 @@ CASES = [
     Case(
         "official-add-sql-name",
         ("official", "add", "x'; DELETE FROM games;--", "--period", "2025-03", "--rating", "1900"),
-        1,
+        2,
         "",
         'error: no player matches "x\'; DELETE FROM games;--": `tracker players` lists all '
         "2 players, `tracker players --search PART` those whose name contains PART\n",
@@ -502,6 +515,15 @@ CASES = [
         "rating column in 'ID Number Name Fed Sex'): expected 'ID Number', 'Name' and a "
         "rating column named after the month (JAN23, Mar11) or SRtng, RRtng, BRtng "
         "(docs/lists.md)\n",
+    ),
+    Case(
+        "list-an-html-page",
+        ("official", "import", H + "standard_mar11frl-page.txt"),
+        2,
+        "",
+        f"error: {H}standard_mar11frl-page.txt: an HTML page (a web page saved from the "
+        "browser), not a FIDE list file: download the list file itself (the .zip the page "
+        "links to), or let `tracker official fetch` get it\n",
     ),
     Case(
         "list-truncated-zip",
@@ -776,7 +798,7 @@ CASES += [
     Case(
         "dangling-link-named",
         ("import", M + "dangling.pgn"),
-        1,
+        2,
         "",
         f"error: {M}dangling.pgn is a symbolic link to gone.pgn, which does not exist; fix or "
         "remove the link\n",
@@ -892,7 +914,8 @@ CASES += [
         f"{M}live.pgn: not imported: the file changed while it was being imported (written "
         "to, cut or replaced): nothing of it was stored; import it again once it is "
         "complete\n1 file, 0 games read, 0 added, 0 duplicates skipped, 1 problem\n",
-        f"warning: {M}live.pgn:151: not a tag pair, ignored: [Even\n"  # where it was cut
+        f"warning: {M}live.pgn:151: the file ends inside a tag ([Even): it was cut short; the "
+        "game of line 151 is not read (download or copy the file again)\n"  # where it was cut
         "error: the file could not be imported (nothing of it was stored): "
         f"{M}live.pgn\n",
         patch=_cut_while_read,
@@ -1163,7 +1186,7 @@ CASES += [
     Case(
         "event-show-unknown-id",
         ("event", "show", "7"),
-        1,
+        2,
         "",
         "error: no tournament with id 7 (the ids run 1 to 1; `tracker event list` gives a "
         "player's); the latest: 1 Club Open (Brno CZE, 2025-03-01, 2 games)\n",
@@ -1171,7 +1194,7 @@ CASES += [
     Case(
         "event-show-misspelt-name",
         ("event", "show", "Club Opn"),
-        1,
+        2,
         "",
         "error: no tournament matches 'Club Opn'; the nearest: 1 Club Open (Brno CZE, "
         "2025-03-01, 2 games)\n",
@@ -1179,7 +1202,7 @@ CASES += [
     Case(
         "event-show-unknown-name",
         ("event", "show", "Weekend"),
-        1,
+        2,
         "",
         "error: no tournament matches 'Weekend': give its id from `tracker event list` or "
         "part of its name\n",
@@ -1262,7 +1285,7 @@ CASES += [
     Case(
         "club-ids-strangers",
         ("club", "--ids", "hostile/club-ids-strangers.txt"),
-        1,
+        2,
         "",
         "error: none of the 2 FIDE IDs of hostile/club-ids-strangers.txt is a player of the "
         "database (first: 1503014, 4158814): import their games first (`tracker import`), or "
@@ -1759,4 +1782,4 @@ def test_newline_in_a_name_is_one_error_line(
     folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, out, err = run(capsys, monkeypatch, "history", "Nobody\nElse")
-    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err

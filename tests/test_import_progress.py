@@ -7,15 +7,14 @@ from __future__ import annotations
 import io
 import os
 import pty
-import select
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from rich.progress import Progress
 
 from tests.conftest import REPO, subprocess_env, tracker_command
+from tests.terminal import on_a_terminal
 
 CORPUS = REPO.parent / "shared" / "corpus"
 
@@ -65,30 +64,9 @@ def _rendered(progress: Progress) -> str:
 
 def _on_a_terminal(args: list[str], cwd: Path) -> str:
     """Run `args` with stdin, stdout and stderr on a pseudo-terminal: everything it drew."""
-    leader, follower = pty.openpty()
-    env = {**subprocess_env(), "COLUMNS": "160", "LINES": "40", "TERM": "xterm"}
-    proc = subprocess.Popen(
-        args, stdin=follower, stdout=follower, stderr=follower, cwd=cwd, env=env, close_fds=True
-    )
-    os.close(follower)
-    seen = b""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([leader], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(leader, 1 << 16)
-            except OSError:  # the other side closed
-                break
-            if not chunk:
-                break
-            seen += chunk
-        elif proc.poll() is not None:
-            break
-    proc.wait(timeout=30)
-    os.close(leader)
-    assert proc.returncode == 0, seen.decode(errors="replace")
-    return seen.decode("utf-8", errors="replace")
+    code, drawn = on_a_terminal(args, subprocess_env(), cwd=cwd)
+    assert code == 0, drawn
+    return drawn
 
 
 @pytest.mark.slow  # tracker in a subprocess, on a pty or a pipe

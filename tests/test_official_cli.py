@@ -223,7 +223,7 @@ def test_add_list_remove(
         "--db",
         db,
     )
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err == (
         f"error: {p.name} has no blitz entry for 2025-09: see `tracker official list {fid}`\n"
     )
@@ -234,7 +234,7 @@ def test_add_list_remove(
     [
         (
             ["add", "999", "--period", "2025-10", "--rating", "1800"],
-            1,
+            2,
             "error: no player matches '999': `tracker players` lists all 3 players, `tracker "
             "players --search PART` those whose name contains PART",
         ),
@@ -255,7 +255,7 @@ def test_add_list_remove(
             2,
             "error: unknown list 'bullet': use standard, rapid or blitz",
         ),
-        (["import", "missing.zip"], 1, "error: missing.zip: no such file: check the path"),
+        (["import", "missing.zip"], 2, "error: missing.zip: no such file: check the path"),
     ],
 )
 def test_errors_are_one_line(
@@ -321,7 +321,7 @@ def test_missing_paths_refused_before_anything(
     code, out, err = run(
         capsys, monkeypatch, "official", "import", good.name, "nope.zip", "gone.txt", "--db", db
     )
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == "error: no such files: nope.zip, gone.txt: check the paths\n"
     assert dump_db(Path(db)) == before
 
@@ -555,13 +555,13 @@ def test_archive_folder_with_bad_files(
     code, out, err = run(
         capsys, monkeypatch, "official", "import", str(tmp_path / "empty"), "--db", db
     )
-    assert (code, err) == (1, f"error: {tmp_path / 'empty'}: no such file: check the path\n")
+    assert (code, err) == (2, f"error: {tmp_path / 'empty'}: no such file: check the path\n")
     (tmp_path / "empty").mkdir()
     code, out, err = run(
         capsys, monkeypatch, "official", "import", str(tmp_path / "empty"), "--db", db
     )
     assert (code, err) == (
-        1,
+        2,
         f"error: {tmp_path / 'empty'}: no .txt, .xml or .zip list files in this folder\n",
     )
 

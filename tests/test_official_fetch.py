@@ -834,42 +834,18 @@ def test_the_real_command_fetches_and_fails_cleanly(folder: Folder, tmp_path: Pa
 
 
 def test_on_a_terminal_a_progress_bar_is_drawn_then_gone(folder: Folder, tmp_path: Path) -> None:
-    import pty
-    import select
+    from tests.terminal import on_a_terminal
 
     body = list_zip(tmp_path, STD, NOV25, count=4000)
     blocks = len(body) / 4096
     folder.put("standard_nov25frl.zip", Serve(body, trickle=1.0 / blocks))  # about 1 s
-    leader, follower = pty.openpty()
-    env = {**_env(tmp_path), "COLUMNS": "120", "LINES": "40", "TERM": "xterm"}
     args = ("official", "fetch", "--period", "2025-11", "--list", "standard")
-    proc = subprocess.Popen(
+    code, drawn = on_a_terminal(
         tracker_command(*args, "--base-url", folder.url, "--db", str(tmp_path / "t.db")),
-        stdin=follower,
-        stdout=follower,
-        stderr=follower,
-        env=env,
-        close_fds=True,
+        _env(tmp_path),
+        columns=120,
     )
-    os.close(follower)
-    seen = b""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([leader], [], [], 0.2)
-        if ready:
-            try:
-                chunk = os.read(leader, 1 << 16)
-            except OSError:  # the other side closed
-                break
-            if not chunk:
-                break
-            seen += chunk
-        elif proc.poll() is not None:
-            break
-    proc.wait(timeout=30)
-    os.close(leader)
-    drawn = seen.decode("utf-8", errors="replace")
-    assert proc.returncode == 0, drawn
+    assert code == 0, drawn
     bars = [line for line in drawn.splitlines() if "━" in line]
     assert any("standard_nov25frl.zip" in line and "/s" in line for line in bars), drawn
     assert "━" not in drawn.rstrip().splitlines()[-1]  # gone at the end

@@ -339,12 +339,25 @@ def test_tag_line_right_after_moves_starts_a_game() -> None:
 def test_truncated_file() -> None:
     first, second = file_games("truncated.pgn")
     assert first.moves_digest == digest(b"1.e4e52.Nf3")
-    assert second.tags == {"Event": "Club ch", "White": "Gamma, Gus"}
-    assert second.problems == ('line 10: not a tag pair, ignored: [Black "Delta, D',)
-    assert problem_location(second, second.problems[0]) == (
-        10,
-        'not a tag pair, ignored: [Black "Delta, D',
+    # the file ends inside a tag: the cut header is no game (as text outside any game), its
+    # one problem says so where the file ends (before: "not a tag pair, ignored", then the
+    # game skipped for want of a Black player or a result)
+    said = (
+        'the file ends inside a tag ([Black "Delta, D): it was cut short; the game of line 8 '
+        "is not read (download or copy the file again)"
     )
+    assert second.tags == {} and not second.has_moves
+    assert second.problems == (f"line 10: {said}",)
+    assert problem_location(second, second.problems[0]) == (10, said)
+
+
+def test_a_malformed_tag_that_is_not_the_files_end_is_ignored() -> None:
+    # "[Black ..." unclosed, then a newline and the moves: not the end of the file, so the
+    # line is a tag that is not one (ignored, as before), and the game is read.
+    data = b'[Event "x"]\n[White "A"]\n[Black "B\n[Result "1-0"]\n\n1. e4 1-0\n'
+    (g,) = read_games(io.BytesIO(data), "x.pgn")
+    assert g.tags == {"Event": "x", "White": "A", "Result": "1-0"}
+    assert g.problems == ('line 3: not a tag pair, ignored: [Black "B',)
 
 
 def test_broken_quoting() -> None:

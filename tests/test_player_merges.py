@@ -396,7 +396,7 @@ def test_merges_are_undone_in_reverse_order_and_a_name_picks_its_merge(
     assert out.startswith("unmerged Novak, Jan P from Novak,J, undoing merge 1: 1 game")
     assert dump_target(db) == start
     code, out, err = cli(capsys, monkeypatch, "player", "unmerge", "Novak, Jan", "--db", db)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err == (
         "error: no merge into Novak, Jan is recorded (merges made before tracker recorded "
         "them cannot be undone)\n"
@@ -404,7 +404,7 @@ def test_merges_are_undone_in_reverse_order_and_a_name_picks_its_merge(
     code, out, err = cli(capsys, monkeypatch, "player", "unmerge", "--db", db)
     assert (code, err) == (2, "error: nothing to undo: no merge is recorded\n")
     code, out, err = cli(capsys, monkeypatch, "player", "unmerge", "--merge", "2", "--db", db)
-    assert (code, err) == (1, "error: no merge 2 is recorded (made, and not undone)\n")
+    assert (code, err) == (2, "error: no merge 2 is recorded (made, and not undone)\n")
 
 
 def test_a_list_merge_is_undone_name_and_all(

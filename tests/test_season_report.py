@@ -309,7 +309,7 @@ def test_cli_default_output_and_lists(
     code, _, err = run_cli(
         capsys, monkeypatch, "report", "Nobody At All", "-o", "y.html", "--db", db
     )
-    assert code == 1 and err.startswith("error:") and not (tmp_path / "y.html").exists()
+    assert code == 2 and err.startswith("error:") and not (tmp_path / "y.html").exists()
 
 
 # --- a long career reads at a glance (issue 28) ----------------------------------------------

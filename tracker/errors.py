@@ -22,7 +22,16 @@ class BadInput(TrackerError):
 
 
 class NotFound(TrackerError):
-    """A player, tournament, file or period the user named does not exist."""
+    """A player, tournament, merge, import, file or period the user named does not exist: a
+    name or number that matches nothing is a bad value (exit 2, as an ambiguous one)."""
+
+    exit_code = 2
+
+
+class Unavailable(NotFound):
+    """What the command needs is not there (yet), though nothing the user named was wrong:
+    no database, no tournament or official rating yet, a file gone while read, a folder
+    that cannot be made. The command failed (exit 1)."""
 
     exit_code = 1
 

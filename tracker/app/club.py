@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from tracker.app.histories import list_inputs, opponent_lists
-from tracker.errors import BadInput, NotFound
+from tracker.errors import BadInput, NotFound, Unavailable
 from tracker.model import OfficialEntry, PlayerRef, RatingList
 from tracker.periods import Replay, replay
 from tracker.store import Store
@@ -233,8 +233,8 @@ def _known_federations(candidates: Sequence[Candidate]) -> str:
 
 
 NO_FEDERATION_HOW = (
-    "the database records a player's federation when a FIDE list import creates the player "
-    "(`tracker official import FILE --all`), not for players the games brought in first"
+    "the database records a player's federation from a FIDE list that lists them "
+    "(`tracker official import FILE`)"
 )
 """Where a federation comes from (the error of an empty --fed selection says it)."""
 
@@ -273,7 +273,7 @@ def club_list(
         return ClubList(rating_list, Chosen.IDS, tuple(players), tuple(left), source=source or None)
     candidates, untracked = tracked_players(store)
     if not candidates:
-        raise NotFound(
+        raise Unavailable(
             "no player is tracked yet: the list shows the players with games and a FIDE ID, "
             "an official rating or a recorded fact, and yours (`tracker player set NAME "
             "--me`)"
@@ -308,7 +308,7 @@ def club_list(
     players = [p for p in replayed if p.on_list]
     nothing = tuple(p.player.name for p in replayed if not p.on_list)
     if not players:
-        raise NotFound(
+        raise Unavailable(
             f"none of the {len(replayed):,} players chosen has a game or an official rating "
             f"on the {rating_list} list (--list gives another)"
         )

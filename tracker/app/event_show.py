@@ -21,7 +21,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from tracker.app.histories import list_inputs, opponent_lists
-from tracker.errors import BadInput, NotFound
+from tracker.errors import BadInput, NotFound, Unavailable
 from tracker.fide import edition_for
 from tracker.fide.performance import performance_rating
 from tracker.fide.rounding import round_change
@@ -202,7 +202,7 @@ def find_tournament(store: Store, key: str) -> TournamentFact:
         raise BadInput("give the tournament's id (from `tracker event list`) or its name")
     every = tournament_summaries(store)
     if not every:
-        raise NotFound("the database has no tournament yet: import games with `tracker import`")
+        raise Unavailable("the database has no tournament yet: import games with `tracker import`")
     if text.isdigit():
         number = int(text)
         if any(t.id == number for t in every):

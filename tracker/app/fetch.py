@@ -27,7 +27,7 @@ from tracker.app.official import (
     latest_published,
     list_month_problem,
 )
-from tracker.errors import BadInput, NotFound
+from tracker.errors import BadInput, Unavailable
 from tracker.lists.fetch import (
     ARCHIVE_FROM,
     FIDE_DOWNLOADS,
@@ -172,7 +172,7 @@ def lists_to_fetch(
     needed = needed_lists(store, lists)
     if not needed:
         which = "" if not lists else " on the " + " or ".join(str(rl) for rl in lists) + " list"
-        raise NotFound(
+        raise Unavailable(
             f"nothing to fetch: the database has no dated tournament{which} since 2008 "
             "(import your games with `tracker import`), or name the months: --period "
             "YYYY-MM or --from YYYY-MM"

@@ -23,7 +23,7 @@ from types import FrameType
 from typing import Any, BinaryIO
 
 from tracker.errors import BadInput, TrackerError
-from tracker.files.sources import Limits, iter_sources, parse_size
+from tracker.files.sources import Limits, close_idle, iter_sources, parse_size
 from tracker.importer import batches as tunables
 from tracker.importer.batches import batches_of, shared_stream, source_size
 from tracker.importer.contract import (
@@ -231,6 +231,8 @@ def import_sources(
                     on_source(rep)
         except KeyboardInterrupt:
             raise Interrupted(report, current) from None
+        finally:
+            close_idle()  # the archives kept open for their next member: none comes
     return report
 
 

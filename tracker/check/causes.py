@@ -8,7 +8,15 @@ from dataclasses import replace
 from tracker.advice import SetRo
 from tracker.check.context import Context, before_2008, rating_text, reproduced
 from tracker.check.games import closing_date_causes, games_extra_causes, games_missing_causes
-from tracker.check.report import ELO_TAG, PRE_2008, UNEXPLAINED, Cause, RoFromTag, Unexplained
+from tracker.check.report import (
+    ELO_TAG,
+    PRE_2008,
+    UNEXPLAINED,
+    Cause,
+    RoFromTag,
+    Unexplained,
+    ranked,
+)
 from tracker.check.rules import base_correction_causes, cap_causes, k_causes, rounding_causes
 from tracker.fide.editions import FIRST_DATE
 from tracker.model import OfficialEntry
@@ -41,7 +49,7 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
     if not any(c.reproduces for c in causes):
         said = Unexplained(row.period, entry.rating, len(row.tournaments))
         causes.append(Cause(UNEXPLAINED, "", reproduces=False, said=said))
-    return sorted(causes, key=Cause.rank_key)
+    return list(ranked(causes, theirs is not None and theirs != ours))
 
 
 def _pre_2008(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> Cause:

@@ -19,6 +19,7 @@ from tracker.check.report import (
     CheckRow,
     ReanchorMatches,
     StartsHere,
+    ranked,
 )
 from tracker.model import ListKind, OfficialEntry
 from tracker.periods import PeriodRow, Replay, ReplayInputs, replay
@@ -79,7 +80,8 @@ def _row(
     notes: Sequence[CheckNote],
     kind: ListKind | None = None,
 ) -> CheckRow:
-    ranked = tuple(sorted(causes, key=Cause.rank_key))
+    count_differs = entry.games is not None and entry.games != row.games
+    best_first = ranked(causes, count_differs)
     return CheckRow(
         period=row.period,
         rating_list=row.rating_list,
@@ -90,7 +92,7 @@ def _row(
         k=row.k,
         official_k=row.facts.official_k,
         status=status,
-        causes=ranked,
+        causes=best_first,
         notes=tuple(notes),
         assumptions=row.assumptions,
         official_source=entry.source,
@@ -98,7 +100,7 @@ def _row(
         list_assumed_games=list_assumed_games(row),
         not_counted=left_out(row),
         closing_dates=closing_dates(row),
-        games_count=None if status == START else games_count(row, entry, ranked, kind),
+        games_count=None if status == START else games_count(row, entry, best_first, kind),
         official_kind=None if entry.source == "manual" else kind,
     )
 

@@ -5,6 +5,7 @@ CSV and JSON are tracker.reports.check's."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -42,6 +43,12 @@ CAUSE_ORDER = (
     NOT_IN_DATABASE,
     UNEXPLAINED,
 )
+
+COUNT_CAUSES = (GAMES_EXTRA, GAMES_MISSING, CLOSING_DATE, UNRATED_OPPONENT, NOT_IN_DATABASE)
+"""The kinds of cause that account for a difference in the number of games FIDE rated: where
+FIDE's count differs from the replay's, they rank before every other kind (a K or a cap that
+gives FIDE's rating with the wrong number of games is a coincidence until the count is
+explained)."""
 
 # Row statuses.
 MATCH = "match"
@@ -132,9 +139,18 @@ class Cause:
     advice: tuple[Advice, ...] = ()  # what the user can run to record it
     said: Unexplained | NotInDatabase | RoFromTag | None = None
 
-    def rank_key(self) -> tuple[int, int]:
+    def rank_key(self, count_differs: bool = False) -> tuple[int, int, int]:
+        """Best first: where FIDE's game count differs from the replay's (`count_differs`),
+        the causes of the count (`COUNT_CAUSES`) first; then by evidence (reproduces the
+        rating, and the count), ties by `CAUSE_ORDER`."""
+        counts = count_differs and self.kind in COUNT_CAUSES
         evidence = 4 * self.reproduces + 2 * self.games_match
-        return (-evidence, CAUSE_ORDER.index(self.kind))
+        return (-counts, -evidence, CAUSE_ORDER.index(self.kind))
+
+
+def ranked(causes: Iterable[Cause], count_differs: bool) -> tuple[Cause, ...]:
+    """`causes` best first (`Cause.rank_key`)."""
+    return tuple(sorted(causes, key=lambda c: c.rank_key(count_differs)))
 
 
 @dataclass(frozen=True)

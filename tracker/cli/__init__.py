@@ -34,7 +34,8 @@ HELP = (
     "  tracker history --list rapid\n\n"
     "  tracker COMMAND --help\n\n"
     "Exit codes: 0 done; 1 an error (the line says what to do); 2 a bad value on the "
-    "command line or in a file; 3 an internal error (please report it); "
+    "command line or in a file (a name, number or path that matches nothing too); "
+    "3 an internal error (please report it); "
     f"{DAMAGED_EXIT_CODE} the database is damaged (`tracker db check` tells more); "
     "130 interrupted."
 )

@@ -19,7 +19,7 @@ from tracker.cli.options import (
 )
 from tracker.cli.output import ClosedOutput, echo_lines, emit_csv, emit_json, err, out, print_table
 from tracker.cli.target import target
-from tracker.errors import BadInput, NotFound
+from tracker.errors import BadInput, Unavailable
 from tracker.model import RatingList
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def check(
 
                 reports = check_all(store, lists, progress=advance, jobs=jobs)
             if not reports:
-                raise NotFound(
+                raise Unavailable(
                     "no player has an official rating: record one with "
                     "`tracker official add` or import a list with "
                     "`tracker official import`"
@@ -127,7 +127,7 @@ def check(
             reports = check_player(store, who.id, lists)
             if not any(r.rows for r in reports):
                 where = f" on the {lists[0]} list" if lists else ""
-                raise NotFound(
+                raise Unavailable(
                     f"no official rating recorded for {who.name}{where}: record one with "
                     "`tracker official add PLAYER --period YYYY-MM --rating R` or import a "
                     "list with `tracker official import FILE`"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.errors import BadInput, NotFound
+from tracker.errors import BadInput, Unavailable
 from tracker.model import OfficialEntry, Period, RatingList
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def find_samples(given: Path | None) -> Path:
         if c is not None and c.is_dir():
             return c
     where = given if given is not None else "sample_pgns/"
-    raise NotFound(
+    raise Unavailable(
         f"the sample season ({where}) was not found: run the demo from a clone of the "
         "repository, or give its folder with --samples DIR"
     )
@@ -153,7 +153,7 @@ def _outputs(db: str | None, output_dir: Path, folder: Path) -> tuple[str, Outpu
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise NotFound(f"cannot create {output_dir}: {exc.strerror or exc}") from None
+        raise Unavailable(f"cannot create {output_dir}: {exc.strerror or exc}") from None
     db_target = db or str(output_dir / "tracker-demo.db")
     # The demo's own files in its folder are replaced on every run (--force), but
     # never when one of them is the database given with --db.

@@ -50,6 +50,8 @@ def event_show(
     Per player: Ro and where it came from, K, the games counted, the points in them, the
     expected score, the change K x (W - We) of this tournament to two decimals and the
     performance; an unrated player's games toward a first rating and what is missing;
+    the place (#) by the tournament's score, an unplayed game (a forfeit) included as in
+    the standings (then a Score column beside Pts, the points of the games rated);
     the games that did not count, with the reason. Each player is rated as `tracker
     explain` rates them, so the two agree to the cent.
 
@@ -63,9 +65,7 @@ def event_show(
     from tracker.errors import BadInput
     from tracker.reports.event import (
         EVENT_SHOW_COLUMNS,
-        TABLE_HEADERS,
         TABLE_OPTIONAL,
-        TABLE_RIGHT,
         Order,
         csv_rows,
         event_notes,
@@ -73,6 +73,8 @@ def event_show(
         event_table,
         event_title,
         other_lists_line,
+        table_headers,
+        table_right,
     )
 
     try:
@@ -97,9 +99,9 @@ def event_show(
             echo_lines([other_lists_line(ev)] if ev.other_lists else [])
             return
         print_table(
-            TABLE_HEADERS,
+            table_headers(ev),
             cells,
-            TABLE_RIGHT,
+            table_right(ev),
             title=event_title(ev),
             optional=TABLE_OPTIONAL,
         )

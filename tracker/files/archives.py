@@ -441,6 +441,25 @@ _IDLE_LOCK = threading.Lock()
 _IDLE_STREAMS: list[tuple[_Streams, int, BinaryIO]] = []
 
 
+def close_idle() -> None:
+    """Close the archives and tar streams kept open for the next member (`_IDLE` of each)
+    that no member reads now, once the caller is done with them (the end of an import): an
+    archive left open until the process ends is a file never closed (a ResourceWarning)."""
+    with _OPEN_ZIPS_LOCK:
+        zips = list(_OPEN_ZIPS)
+    for archive in zips:
+        if archive.close_if_idle():
+            with _OPEN_ZIPS_LOCK:
+                if archive in _OPEN_ZIPS:
+                    _OPEN_ZIPS.remove(archive)
+    pid = os.getpid()
+    with _IDLE_LOCK:
+        mine = [s for _, opened_by, s in _IDLE_STREAMS if opened_by == pid]
+        _IDLE_STREAMS[:] = [e for e in _IDLE_STREAMS if e[1] != pid]
+    for stream in mine:
+        stream.close()
+
+
 class Positioned(io.RawIOBase):
     """A readable, seekable raw stream with its own position over bytes it reads by
     offset (`_length` is their size)."""

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import BinaryIO, cast
 
-from tracker.errors import BadInput, NotFound
+from tracker.errors import BadInput, Unavailable
 from tracker.pgn.stream import READ_ERRORS
 
 PGN_SUFFIXES = (
@@ -112,7 +112,7 @@ class Source:
         try:
             return self.opener()
         except FileNotFoundError:
-            raise NotFound(f"{self.name}: the file has disappeared; check the path") from None
+            raise Unavailable(f"{self.name}: the file has disappeared; check the path") from None
         except PermissionError:
             raise BadInput(f"{self.name}: permission denied; check the file's rights") from None
         except RuntimeError as exc:

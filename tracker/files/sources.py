@@ -20,7 +20,14 @@ from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
 from tracker.errors import BadInput, NotFound
-from tracker.files.archives import HEAD, MAX_NESTING, is_tar, sources_of, zip_sources
+from tracker.files.archives import (
+    HEAD,
+    MAX_NESTING,
+    close_idle,
+    is_tar,
+    sources_of,
+    zip_sources,
+)
 from tracker.files.compressed import compression
 from tracker.files.source import (
     PGN_SUFFIXES,
@@ -54,6 +61,7 @@ __all__ = [
     "Opener",
     "Source",
     "Stamp",
+    "close_idle",
     "iter_sources",
     "parse_size",
     "shown",

@@ -180,6 +180,12 @@ class OpenedList:
             if not probe.strip():
                 raise BadInput(f"{self.where}: the file is empty: is it the right download?")
             return "txt"
+        if _is_html(text):
+            raise BadInput(
+                f"{self.where}: an HTML page (a web page saved from the browser), not a FIDE "
+                "list file: download the list file itself (the .zip the page links to), or "
+                "let `tracker official fetch` get it"
+            )
         return "xml" if text.startswith(b"<") else "txt"
 
     # -- the names, the header and the caller agree ---------------------------------------
@@ -287,3 +293,16 @@ class _Guarded(io.RawIOBase):
         if self._owner.on_read is not None:
             self._owner.on_read()
         return n
+
+
+HTML_STARTS = (b"<!doctype html", b"<html", b"<head", b"<body")
+
+
+def _is_html(head: bytes) -> bool:
+    """Whether a file's first bytes (a BOM and blanks dropped) are an HTML page's: how it
+    starts, or an XML declaration then <html> (XHTML); a FIDE XML list's root is
+    <playerslist>."""
+    low = head.lower()
+    if low.startswith(HTML_STARTS):
+        return True
+    return low.startswith(b"<?xml") and b"<html" in low and b"<playerslist" not in low

@@ -17,7 +17,10 @@ Elo tag in the first stored tournament), whose rated games completed nobody reco
 player with a published rating has nearly always played 30 rated games (a new player is
 rated after 5, and most real users bring a season, not their first one). Where the count
 decides K the history, next, check and explain say it was assumed, with the command that
-records it. A player the replay rates for the first time is counted from its first rating."""
+records it. A player the replay rates for the first time is counted from its first rating,
+and so is one whose starting official entry holds only games they played unrated (no Elo tag
+of theirs): that entry is taken for their first rating, its games for the games completed
+(said as an assumption where it decides K)."""
 
 TAG_IS_EVIDENCE_OF_THE_LIST = True
 """Policy: the player's own Elo tag in a tournament is the rating of the list in force at its

@@ -164,6 +164,12 @@ def _start(
         before = tuple(u for p in sorted(by_period) if p <= start for u in by_period[p])
         source = RatingFrom(RatingSource.OFFICIAL, start)
         state.start_official(official[start], source, _counted(before))
+        if _played_unrated(before):
+            # The player had no rating in any game inside it: this entry is taken for their
+            # first rating, and its games for the games completed (spec section 3: fewer
+            # than 30, K 40; policy: the games behind a first rating count), not the 30
+            # assumed of a player found rated.
+            state.first_rating_at_start(start, _counted(before))
         return _Start(start, source, next_list(start, rl), before)
     if first_games is None:
         return None
@@ -181,6 +187,13 @@ def _start(
         return _Start(first_games, RatingFrom(RatingSource.WAITING), first_games)
     state.count_from_first_rating()
     return _Start(first_games, RatingFrom(RatingSource.UNRATED), first_games)
+
+
+def _played_unrated(units: Sequence[Unit]) -> bool:
+    """Whether the player played every one of these tournaments unrated: rated games against
+    rated opponents, and no Elo tag of the player's in any game (their first rating)."""
+    games = [g for u in units if not u.tournament.excluded for g in u.games]
+    return _counted(units) > 0 and all(g.own_elo is None for g in games)
 
 
 def _counted(units: Iterable[Unit]) -> int:

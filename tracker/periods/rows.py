@@ -41,6 +41,10 @@ class Assumption:
 
     fact: PlayerFact
     advice: SetPlayerFact | AddOfficial
+    # RATED_GAMES counted from the replay's starting official entry, taken for the player's
+    # first rating (no Elo tag of theirs in the games inside it), not the 30+ of one found
+    # rated
+    first_rating: Period | None = None
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,9 @@ class ReplayState:
         # Whether `rated_games` is a count (recorded, shown by an official K, or counted by
         # the replay from a first rating) rather than the policy's assumption.
         self.games_known = self.recorded_games is not None
+        # The starting official entry taken for the player's first rating (no Elo tag of
+        # theirs in the games inside it): `rated_games` counts from it, an assumption too.
+        self.first_rating: Period | None = None
         self.ever_2400 = (
             bool(inputs.player.ever_2400) if inputs.rating_list in PLAYER_FACTS_LISTS else False
         )
@@ -112,6 +115,16 @@ class ReplayState:
         """The replay waits for a rating of this list (`why`: the first tag put aside as the
         standard rating): the games are not counted until an official entry or a tag."""
         self.waiting = why
+
+    def first_rating_at_start(self, period: Period, games: int) -> None:
+        """The starting official entry (of `period`) is taken for the player's first rating,
+        made of `games` counted games: those are the games completed (spec section 3: the
+        games behind a first rating count), not the 30 assumed of a player found rated;
+        still an assumption (said where it decides K), unless a recorded count or the
+        entry's K said otherwise."""
+        if not self.games_known:
+            self.rated_games = games
+            self.first_rating = period
 
     def count_from_first_rating(self) -> None:
         """The replay starts unrated: it counts the games completed from its first rating."""
@@ -364,12 +377,16 @@ def k_assumptions(
     # is what records them.
     on_the_list = AddOfficial(rl, with_k=True)
     facts_here = rl in PLAYER_FACTS_LISTS
+    # the other count: none (the 30+ of a player found rated), or 30 (a first rating's)
+    first = state.first_rating
+    other = 0 if first is None else max(facts.rated_games, GAMES_COMPLETED_WHEN_UNKNOWN)
     if (
         not state.games_known
-        and derive_k(rl, on, replace(facts, rated_games=0), rating_before)[0] != k
+        and derive_k(rl, on, replace(facts, rated_games=other), rating_before)[0] != k
     ):
         fact = PlayerFact.RATED_GAMES
-        found.append(Assumption(fact, SetPlayerFact(fact) if facts_here else on_the_list))
+        advice = SetPlayerFact(fact) if facts_here else on_the_list
+        found.append(Assumption(fact, advice, first_rating=first))
     if (
         birth_year is None
         and derive_k(rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k

@@ -69,6 +69,9 @@ class Machine:
     def __init__(self) -> None:
         self.state = IDLE
         self.blank_before = True  # the previous line was blank (or there was none)
+        # the last line fed, when it opened a tag it never closed ("[Result "1-"): its line
+        # and text as shown; at the end of the stream, the file was cut inside that tag
+        self.open_tag: tuple[int, str] | None = None
         self._reset(0)
 
     def _reset(self, line: int) -> None:
@@ -118,9 +121,23 @@ class Machine:
         return game
 
     def finish(self) -> RawGame | None:
-        """The game in progress, if any (at the end of the stream or before a new game)."""
+        """The game in progress, if any (at the end of the stream or before a new game). A
+        stream that ends inside a tag ("[Result "1-" the last line) was cut short: that
+        game's header is no game (only its problem, as text outside any game)."""
         if self.state == IDLE:
             return None
+        cut = self.open_tag if self.state == HEADER else None
+        if cut is None:
+            return self._game()
+        lineno, shown = cut
+        self.problems = [
+            p for p in self.problems if not p.startswith(f"line {lineno}: not a tag pair")
+        ]
+        self.problems.append(
+            f"line {lineno}: the file ends inside a tag ({shown}): it was cut short; the game "
+            f"of line {self.line} is not read (download or copy the file again)"
+        )
+        self.state = JUNK
         return self._game()
 
     def add_problem(self, problem: str) -> None:
@@ -144,6 +161,7 @@ class Machine:
             text = drop_boms(text)
         blank = not text.strip()
         blank_before, self.blank_before = self.blank_before, blank
+        self.open_tag = None
         state = self.state
         if self.in_comment:
             if blank:
@@ -212,6 +230,8 @@ class Machine:
             shown = line if len(line) <= 60 else line[:57] + "..."
             shown = shown.replace("\x00", "\\x00")
             self.problems.append(f"line {lineno}: not a tag pair, ignored: {shown}")
+            if line.lstrip().startswith("[") and "]" not in line:
+                self.open_tag = (lineno, shown)
             return
         name, value = m.group(1), unescape(m.group(2))
         if "\x00" in value:

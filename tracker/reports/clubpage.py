@@ -73,6 +73,24 @@ def _table(rows: Sequence[ClubRow], keep: Sequence[int]) -> str:
     )
 
 
+LEGEND = (
+    ("Rating", "Rating: the last official rating, else the rating the replay starts from (From)"),
+    ("Expected", "Expected: the rating expected on the next list"),
+    ("Chg", "Change: Expected - Rating"),
+    ("G", "Games: the games counted since"),
+)
+"""What the page's legend says of each column it may show (by TABLE_HEADERS)."""
+
+
+def page_legend(shown: Sequence[str]) -> str:
+    """The legend of the columns `shown` (TABLE_HEADERS): a column the page dropped (no
+    player has anything in it) is not explained."""
+    said = [text for header, text in LEGEND[1:] if header in shown]
+    parts = [LEGEND[0][1]] if LEGEND[0][0] in shown else []
+    parts += ["; ".join(said)] if said else []
+    return "".join(f"{p}. " for p in parts) + "Each player as `tracker next PLAYER` gives it."
+
+
 def club_page(
     club: ClubList,
     today: dt.date,
@@ -127,11 +145,7 @@ def club_page(
         + "".join(f'<div class="by-{k}">{tables[k]}</div>' for k in (first, second))
         + "</div>",
     ]
-    legend = (
-        "Rating: the last official rating, else the rating the replay starts from (From). "
-        "Expected: the rating expected on the next list; Change: Expected - Rating; Games: "
-        "the games counted since. Each player as `tracker next PLAYER` gives it."
-    )
+    legend = page_legend([TABLE_HEADERS[i] for i in keep])
     parts += [f'<p class="note">{prose(x)}</p>' for x in [legend, *club_notes(club, by_name)[1:]]]
     parts.append(
         f"<footer>Made by {esc(made)} from the games and official ratings in its database, "

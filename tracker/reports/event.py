@@ -257,15 +257,39 @@ def csv_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 TABLE_HEADERS = ["#", "Player", "FIDE ID", "Ro", "From", "K", "G", "Pts", "We", "Chg", "Rp", "Note"]
 TABLE_RIGHT = (0, 2, 3, 5, 6, 7, 8, 9, 10)
 TABLE_OPTIONAL: tuple[int, ...] = ()  # every column stays: a long note goes under its row
+SCORE = "Score"
+"""The column of the tournament's score (`EventPlayer.score`, what the place # follows),
+after Player, where a player's score differs from the points of the games rated (Pts)."""
+
+
+def shows_score(ev: EventShow) -> bool:
+    """Whether the table has the Score column: a player scored points in games not rated
+    (a forfeit or a game without moves, which the standings count and the rating does not;
+    an opponent without a rating...), so the place # does not follow Pts."""
+    return any(p.score != p.points for p in ev.players if p.played)
+
+
+def table_headers(ev: EventShow) -> list[str]:
+    """TABLE_HEADERS, with the Score column where `shows_score`."""
+    return [*TABLE_HEADERS[:2], SCORE, *TABLE_HEADERS[2:]] if shows_score(ev) else TABLE_HEADERS
+
+
+def table_right(ev: EventShow) -> tuple[int, ...]:
+    """TABLE_RIGHT for `table_headers(ev)`."""
+    if not shows_score(ev):
+        return TABLE_RIGHT
+    return (*(i for i in TABLE_RIGHT if i < 2), 2, *(i + 1 for i in TABLE_RIGHT if i >= 2))
 
 
 def event_table(ev: EventShow, order: Order = Order.standing) -> list[list[str]]:
-    """The table's cells: one row per player (TABLE_HEADERS)."""
+    """The table's cells: one row per player (`table_headers(ev)`)."""
     place = ranks(ev)
+    score = shows_score(ev)
     return [
         [
             str(place[p.player.id]),
             p.player.name,
+            *([fmt_points(p.score)] if score else []),
             "" if p.player.fide_id is None else str(p.player.fide_id),
             "" if p.ro is None else str(p.ro),
             ro_text(p),
@@ -312,6 +336,14 @@ def event_notes(ev: EventShow) -> list[str]:
         "this tournament; Rp: performance. The whole period (other tournaments, rounding) is "
         "in `tracker explain PLAYER PERIOD`."
     ]
+    if shows_score(ev):
+        lines.insert(
+            0,
+            "#: the place by Score, the points of every finished game, as the tournament's "
+            "standings count them; Pts counts the games rated only (FIDE rates no unplayed "
+            "game, a forfeit or no moves, nor a rated player's game against an unrated "
+            "opponent).",
+        )
     used = [s for s in RatingSource if any(p.ro_source is s for p in players)]
     if used:
         lines.append(

@@ -12,14 +12,14 @@ from fractions import Fraction
 
 from tracker.app.event_show import EventPlayer, EventShow, EventStatus, GameNotCounted
 from tracker.reports.event import (
-    TABLE_HEADERS,
-    TABLE_RIGHT,
     event_notes,
     event_table,
     event_title,
     first_text,
     ordered,
     ranks,
+    table_headers,
+    table_right,
 )
 from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.text import fmt_points, fmt_signed
@@ -187,14 +187,15 @@ def _standings(ev: EventShow, players: list[EventPlayer]) -> list[str]:
     """Each player's change: the standings, and the notes under them."""
     parts = ["<h2>Each player's change</h2>"]
     cells = event_table(ev)
-    headers = [*TABLE_HEADERS[:9], "K x (W - We)", *TABLE_HEADERS[10:]]
+    headers = ["K x (W - We)" if h == "Chg" else h for h in table_headers(ev)]
+    chg = headers.index("K x (W - We)")
     classes = [["" for _ in headers] for _ in players]
     for row, p in zip(classes, players, strict=True):
-        row[9] = _signed_class(p.change_exact)
+        row[chg] = _signed_class(p.change_exact)
     if not any(c[-1] for c in cells):  # no note: no column for it
         headers, cells, classes = headers[:-1], [c[:-1] for c in cells], [c[:-1] for c in classes]
     parts.append(
-        _html_table(headers, cells, numeric=TABLE_RIGHT, cls="standings", cell_classes=classes)
+        _html_table(headers, cells, numeric=table_right(ev), cls="standings", cell_classes=classes)
     )
     parts += [f'<p class="note">{prose(x)}</p>' for x in event_notes(ev)]
     return parts

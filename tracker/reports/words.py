@@ -124,6 +124,11 @@ _ASSUMED = {
 
 def assumed_text(a: Assumption) -> str:
     """What the replay took for the fact nobody recorded ("30+ rated games completed")."""
+    if a.first_rating is not None:
+        return (
+            f"the {a.first_rating} rating was a first rating (no Elo tag of yours in the "
+            "games before it): fewer than 30 rated games, counted from its games"
+        )
     return _ASSUMED[a.fact]
 
 

@@ -31,7 +31,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 
-from tracker.errors import BadInput, DatabaseError, NotFound
+from tracker.errors import BadInput, DatabaseError, Unavailable
 
 if TYPE_CHECKING:  # alembic is imported only when a schema change is due (it is slow)
     from collections.abc import Callable
@@ -286,14 +286,14 @@ def _check_sqlite_target(url: str, target: str, *, create: bool) -> None:
                 f"{path} is not a tracker database (not SQLite): give another --db path"
             )
         if not head and not create:  # a reading command never turns a 0-byte file into one
-            raise NotFound(
+            raise Unavailable(
                 f"{path} is an empty file, not a tracker database: "
                 + missing_database(target).split(" (", 1)[1].rstrip(")")
             )
     elif not path.parent.exists():
         raise DatabaseError(f"the folder {path.parent} does not exist: create it or pick --db")
     elif not create:
-        raise NotFound(missing_database(target))
+        raise Unavailable(missing_database(target))
     elif not os.access(path.parent, os.W_OK):
         raise DatabaseError(
             f"cannot create {target}: the folder {path.parent} is read-only; "
@@ -427,7 +427,7 @@ def open_store(
                 # A database without the tracker's schema (an SQLite file of a kill during
                 # the very first open, a new PostgreSQL database, an empty database of
                 # someone's): a reading command leaves it be.
-                raise NotFound(
+                raise Unavailable(
                     f"{shown} holds no tracker data yet: "
                     + missing_database(shown).split(" (", 1)[1].rstrip(")")
                 )

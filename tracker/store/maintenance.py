@@ -24,7 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 
-from tracker.errors import BadInput, DatabaseError, NotFound
+from tracker.errors import BadInput, DatabaseError, NotFound, Unavailable
 from tracker.files.outputs import check_output, clean_before, write_atomic
 from tracker.model import LAST_DATE, RatingList, Result
 from tracker.store.db import (
@@ -315,7 +315,7 @@ def open_existing(target: str) -> Store:
     if url.drivername.startswith("sqlite") and url.database not in (None, "", ":memory:"):
         path = Path(str(url.database))
         if not path.exists():
-            raise NotFound(f"no database at {path}: give the file with --db (or TRACKER_DB)")
+            raise Unavailable(f"no database at {path}: give the file with --db (or TRACKER_DB)")
     try:
         return open_store(target, upgrade=False, create=False)
     except DamagedDatabase as exc:  # db check and backup: no hint to run db check

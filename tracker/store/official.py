@@ -20,6 +20,7 @@ from sqlalchemy import (
     Connection,
     Table,
     bindparam,
+    func,
     select,
     text,
     update,
@@ -117,14 +118,23 @@ def _ids(values: Iterable[int]) -> str:
     return ", ".join(str(int(v)) for v in values) or "NULL"
 
 
-def _known(conn: Connection, fide_ids: Iterable[int]) -> dict[int, tuple[int, bool]]:
-    """fide_id -> (player id, birth year missing) for the players already recorded."""
-    found: dict[int, tuple[int, bool]] = {}
+Gaps = tuple[bool, bool, bool]
+"""Which of a player's birth year, federation and title the database lacks (a list row fills
+them in, `_write_rows`)."""
+NO_GAPS: Gaps = (False, False, False)
+
+
+def _known(conn: Connection, fide_ids: Iterable[int]) -> dict[int, tuple[int, Gaps]]:
+    """fide_id -> (player id, facts missing) for the players already recorded."""
+    found: dict[int, tuple[int, Gaps]] = {}
     result = conn.execute(
-        text(f"SELECT id, fide_id, birth_year FROM players WHERE fide_id IN ({_ids(fide_ids)})")
+        text(
+            "SELECT id, fide_id, birth_year, federation, title FROM players "
+            f"WHERE fide_id IN ({_ids(fide_ids)})"
+        )
     )
-    for pid, fid, birth in result:
-        found[int(fid)] = (int(pid), birth is None)
+    for pid, fid, birth, fed, title in result:
+        found[int(fid)] = (int(pid), (birth is None, not fed, not title))
     return found
 
 
@@ -195,9 +205,10 @@ def import_entries(
     are created (with their name, title, federation and birth year; a row without a name is
     not: counted in `unnamed` and `skipped`). Each list of a row with
     a rating becomes an entry for the row's period, replacing an earlier file's entry; an
-    empty rating clears an earlier entry. The player's birth year is filled from the list
-    when the database has none. `progress` is called with the number of rows read so far
-    after each batch. The rows are read lazily, batch by batch: memory stays flat.
+    empty rating clears an earlier entry. The player's birth year, federation and title are
+    filled from the list when the database has none. `progress` is called with the number
+    of rows read so far after each batch. The rows are read lazily, batch by batch: memory
+    stays flat.
 
     `names`: the players without a FIDE ID, matched by name once every row is read (see
     the module docstring). `held`: the lists and periods the file held, asked once its rows
@@ -327,8 +338,8 @@ def _import_batch(
                 ],
                 ignore_conflicts=True,
             )
-            # Their birth year came with the row: nothing to fill in.
-            known.update({fid: (pid, False) for fid, (pid, _) in created.items()})
+            # Their facts came with the row: nothing to fill in.
+            known.update({fid: (pid, NO_GAPS) for fid, (pid, _) in created.items()})
             fresh.update(fitting.intersection(created))
             if before:  # on none of the files imported before in this run
                 looked = [
@@ -337,7 +348,7 @@ def _import_batch(
                 _insert_many(conn, official_checked, CHECKED_COLUMNS, looked)
                 summary.checked += len(looked)
 
-    hits: list[tuple[int, bool, ListRow]] = []
+    hits: list[tuple[int, Gaps, ListRow]] = []
     for fid, row in latest.items():
         hit = known.get(fid)
         if hit is None:
@@ -351,13 +362,14 @@ def _import_batch(
 def _write_rows(
     conn: Connection,
     summary: ImportSummary,
-    hits: list[tuple[int, bool, ListRow]],
+    hits: list[tuple[int, Gaps, ListRow]],
     source: str,
     stamp_value: Any,
 ) -> None:
-    """The entries of these rows for their players ((player id, birth year missing, row)),
-    and the birth years the database lacks."""
-    births: list[dict[str, Any]] = []
+    """The entries of these rows for their players ((player id, facts missing, row)), and
+    the birth years, federations and titles the database lacks (never one it has: a
+    player the games brought in first gets them as a player the list creates does)."""
+    fills: list[dict[str, Any]] = []
     if summary.listed is not None:  # (while the file may be an excerpt)
         summary.listed.update(pid for pid, _, _ in hits)
         if len(summary.listed) > summary.listed_up_to:
@@ -368,9 +380,15 @@ def _write_rows(
     groups = {}
     last: Period | None = None
     buckets: dict[int, tuple[RatingList, list[tuple[int, ListRow, ListRating]]]] = {}
-    for pid, birth_missing, row in hits:
-        if birth_missing and row.birth_year is not None:
-            births.append({"pid": pid, "birth": row.birth_year})
+    for pid, gaps, row in hits:
+        if any(gaps):
+            title = row.title or row.women_title
+            birth = row.birth_year if gaps[0] else None
+            fed = row.federation if gaps[1] else None
+            title = title if gaps[2] else None
+            if birth is not None or fed or title:
+                fills.append({"pid": pid, "birth": birth, "fed": fed or None, "title": title})
+                summary.birth_years += birth is not None
         if row.period is not last:
             last = row.period
             buckets = groups.setdefault(last, {})
@@ -380,14 +398,18 @@ def _write_rows(
                 bucket = buckets[id(figures.list)] = (figures.list, [])
             bucket[1].append((pid, row, figures))
 
-    if births:
+    if fills:
+        c = players.c
         conn.execute(
             update(players)
-            .where(players.c.id == bindparam("pid"), players.c.birth_year.is_(None))
-            .values(birth_year=bindparam("birth")),
-            births,
+            .where(c.id == bindparam("pid"))
+            .values(
+                birth_year=func.coalesce(c.birth_year, bindparam("birth")),
+                federation=func.coalesce(c.federation, bindparam("fed")),
+                title=func.coalesce(c.title, bindparam("title")),
+            ),
+            fills,
         )
-        summary.birth_years += len(births)
 
     for period, by_list in groups.items():
         for rating_list, items in by_list.values():
@@ -418,7 +440,7 @@ def _settle_names(
             text(f"SELECT id, fide_id, name FROM players WHERE fide_id IN ({_ids(wanted)})")
         ):
             holders[int(fid)] = (int(pid), str(name))
-    assigned: list[tuple[int, bool, ListRow]] = []
+    assigned: list[tuple[int, Gaps, ListRow]] = []
     for pid, row in unique:
         player = names.players[pid]
         fid = row.fide_id
@@ -431,7 +453,8 @@ def _settle_names(
             )
             add_spelling(conn, pid, normalize_name(row.name))
             holders[fid] = (pid, player.name)
-            assigned.append((pid, player.birth_year is None, row))
+            gaps = (player.birth_year is None, True, not player.title)
+            assigned.append((pid, gaps, row))
             summary.named.append(NameMatch(player.name, row.name, fid))
             summary.matched += 1
             summary.kept += 1
