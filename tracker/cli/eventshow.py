@@ -91,9 +91,7 @@ def event_show(
     else:
         cells = event_table(ev, order)
         if not cells:
-            out.print(
-                f"No games of {ev.tournament.name} on the {ev.rating_list} list.", markup=False
-            )
+            echo_lines([f"No games of {ev.tournament.name} on the {ev.rating_list} list."])
             echo_lines([other_lists_line(ev)] if ev.other_lists else [])
             return
         print_table(

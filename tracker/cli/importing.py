@@ -454,6 +454,9 @@ def imports_command(
             for r in rows
         ],
         (0, 3, 4, 5, 6),
+        optional=(5, 2),  # duplicates, then the time of the import
+        wrap=1,  # the source, kept whole while a column may go (a path is cut anywhere)
+        wrap_least=60,
     )
 
 

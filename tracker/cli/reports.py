@@ -115,11 +115,12 @@ def history(
             if placed:  # games, none in a replayed period: say where they are
                 echo_lines([f"No {rl} rating periods for {who.name}:", *placed])
                 return
-            out.print(
-                f"No {rl} rating periods for {who.name} yet: import games with "
-                "`tracker import` or record an official rating with "
-                "`tracker official add`.",
-                markup=False,
+            echo_lines(
+                [
+                    f"No {rl} rating periods for {who.name} yet: import games with "
+                    "`tracker import` or record an official rating with "
+                    "`tracker official add`."
+                ]
             )
             return
         headers, cells = history_table(rows)
@@ -171,7 +172,13 @@ def explain(
     """
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
-    from tracker.reports import EXPLAIN_COLUMNS, explain_games, explain_lines, history_row
+    from tracker.reports import (
+        EXPLAIN_COLUMNS,
+        explain_games,
+        explain_lines,
+        history_row,
+        terminal_width,
+    )
 
     if not args or len(args) > 2:
         raise BadInput(
@@ -185,7 +192,8 @@ def explain(
     with store_for(db) as store:
         who = resolve_player(store, player_text)
         replay_ = load_history(store, who, (rl,)).replays[rl]
-    lines = explain_lines(replay_, period, who)  # (refuses a period without a row)
+    # (refuses a period without a row; JSON keeps the tables whole, the text fits)
+    lines = explain_lines(replay_, period, who, None if fmt is Format.json else terminal_width())
     if fmt is Format.json:
         row = replay_.row(period)
         data = (
@@ -379,9 +387,7 @@ def event_list(
     elif fmt is Format.csv:
         emit_csv(EVENT_COLUMNS, rows)
     elif not rows:
-        out.print(
-            f"No tournaments for {who.name}: import games with `tracker import`.", markup=False
-        )
+        echo_lines([f"No tournaments for {who.name}: import games with `tracker import`."])
     else:
         _event_table(who.name, rows)
 
