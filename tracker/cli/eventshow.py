@@ -100,6 +100,7 @@ def event_show(
             TABLE_RIGHT,
             title=event_title(ev),
             optional=TABLE_OPTIONAL,
+            wrap_least=0,  # (a note is rare: under its row rather than a column less)
         )
         echo_lines(["", *event_notes(ev)])
 

@@ -256,7 +256,9 @@ def csv_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 TABLE_HEADERS = ["#", "Player", "FIDE ID", "Ro", "From", "K", "G", "Pts", "We", "Chg", "Rp", "Note"]
 TABLE_RIGHT = (0, 2, 3, 5, 6, 7, 8, 9, 10)
-TABLE_OPTIONAL: tuple[int, ...] = ()  # every column stays: a long note goes under its row
+TABLE_OPTIONAL: tuple[int, ...] = (4, 2, 10, 5, 8)
+"""Left out in this order when the table is too wide (From, FIDE ID, Rp, K, We): the change
+stays; a long note goes under its row."""
 
 
 def event_table(ev: EventShow, order: Order = Order.standing) -> list[list[str]]:

@@ -163,7 +163,7 @@ def render_table(
     not, columns are left out: the empty ones, then those of `optional` in their order,
     until the `wrap` column (default: the last, when it is text; NO_WRAP: none) has room
     for `wrap_least` cells (default: MIN_WRAPPED for the last column, MIN_WRAPPED_INSIDE
-    for another; a path may ask for more); then, only if the table is still too wide, the
+    for another; a path may ask for more, a rare note for 0: it goes under its row); then, only if the table is still too wide, the
     others from the right (never the first, never `wrap`). A line under the table names
     those left out that had something in them. The `wrap` column wraps at spaces in the
     room left; a last column too narrow beside the others goes under its row, indented.
@@ -190,7 +190,7 @@ def render_table(
         if wrap is None or wrap not in keep:
             return 0
         default = MIN_WRAPPED if wrap == n - 1 else MIN_WRAPPED_INSIDE
-        return min(full[wrap], max(default, at_least or 0))
+        return min(full[wrap], default if at_least is None else at_least)
 
     def fits(limit: int) -> bool:
         # (a last column that wraps may go under its row: the others must fit)
