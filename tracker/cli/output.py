@@ -219,21 +219,29 @@ def echo_lines(lines: Any, *, cut: bool = True) -> None:
     `cut` at spaces to the terminal's width (tracker.reports.terminal_width: 100 columns in
     a pipe or a file, unless COLUMNS says): a cut line goes on two spaces further in than
     it starts."""
-    from tracker.reports import terminal_width, wrap_text
+    from tracker.reports import terminal_width
 
-    width = terminal_width() if cut else None
+    out = fitted_lines(lines, terminal_width() if cut else None)
+    sys.stdout.write("".join(f"{x}\n" for x in out))
+    sys.stdout.flush()  # before a line on stderr: in order on a terminal shared by both
+
+
+def fitted_lines(lines: Iterable[str], width: int | None) -> list[str]:
+    """`lines`, each shown as one line and cut at spaces to `width` (None: as they are): a
+    cut line goes on two spaces further in than it starts."""
+    from tracker.reports import cell_width, wrap_text
+
     out: list[str] = []
     for line in lines:
         text = shown(line)
-        if width is None or len(text) <= width:
+        if width is None or cell_width(text) <= width:
             out.append(text)
             continue
         lead = " " * (len(text) - len(text.lstrip(" ")))
         first, *rest = wrap_text(text[len(lead) :], max(width - len(lead), 20))
         more = wrap_text(" ".join(rest), max(width - len(lead) - 2, 20)) if rest else []
         out += [lead + first, *(lead + "  " + x for x in more)]
-    sys.stdout.write("".join(f"{x}\n" for x in out))
-    sys.stdout.flush()  # before a line on stderr: in order on a terminal shared by both
+    return out
 
 
 def print_table(
