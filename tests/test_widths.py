@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +187,29 @@ def test_the_piped_width_is_100(monkeypatch: pytest.MonkeyPatch) -> None:
     assert PIPED_WIDTH == 100 and terminal_width() == 100
     monkeypatch.setenv("COLUMNS", "132")
     assert terminal_width() == 132
+
+
+def test_export_writes_json_too(
+    career_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `--format csv|json` for every command that prints data: export was CSV only
+    for what in ("history", "games"):
+        rows = list(csv.DictReader(io.StringIO(_ok("export", "--what", what, "--db", career_db))))
+        data = json.loads(_ok("export", "--what", what, "--format", "json", "--db", career_db))
+        # the same rows; every CSV column is a JSON field (history's JSON: history --format json)
+        assert len(data) == len(rows) > 100 and set(rows[0]) <= set(data[0])
+    games = json.loads(_ok("export", "--what", "games", "-f", "json", "--db", career_db))
+    # Ivanchuk-Karpov, Las Palmas 1996, round 1: a draw, before the replayed lists
+    first = games[0]
+    assert (first["opponent"], first["result"], first["score"]) == (
+        "Karpov, Anatoly",
+        "1/2-1/2",
+        0.5,
+    )
+    assert first["counted"] is False and first["period"] is None
+    assert {g["counted"] for g in games} == {True, False}
+    path = tmp_path / "games.json"
+    said = _ok("export", "--what", "games", "-f", "json", "-o", str(path), "--db", career_db)
+    assert said == f"wrote {path} ({len(games):,} rows)\n"
+    assert not path.read_bytes().startswith(b"\xef\xbb\xbf")  # JSON: no byte-order mark
+    assert json.loads(path.read_text(encoding="utf-8")) == games

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -37,6 +38,13 @@ ListOption = Annotated[
 class What(StrEnum):
     history = "history"
     games = "games"
+
+
+class ExportFormat(StrEnum):
+    """What `tracker export` writes: CSV (for a spreadsheet) or JSON (for programs)."""
+
+    csv = "csv"
+    json = "json"
 
 
 def _list(text: str) -> RatingList:
@@ -265,14 +273,20 @@ def export(
         str, typer.Option("--output", "-o", help="CSV file to write, or - for stdout.")
     ] = "-",
     force: ForceOption = False,
+    fmt: Annotated[
+        ExportFormat,
+        typer.Option("--format", "-f", help="csv or json.", case_sensitive=False),
+    ] = ExportFormat.csv,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Export the history (all lists) or the games as CSV for a spreadsheet.
+    """Export the history (all lists) or the games as CSV for a spreadsheet (or JSON).
 
-    The columns are stable and documented in docs/export.md. A file is written as UTF-8
+    The columns are stable and documented in docs/export.md. A CSV file is written as UTF-8
     with a byte-order mark (spreadsheets then read names with diacritics correctly);
-    stdout gets plain UTF-8. An existing file is replaced only with --force, and never
-    the database itself; a device or a FIFO (/dev/stdout) is written into, never replaced.
+    stdout gets plain UTF-8. --format json writes the same rows as a JSON list (numbers as
+    numbers, `counted` true or false). An existing file is replaced only with --force, and
+    never the database itself; a device or a FIFO (/dev/stdout) is written into, never
+    replaced.
 
     Example: tracker export --what history --output history.csv
     """
@@ -292,6 +306,15 @@ def export(
         if what is What.history
         else game_rows(replays)
     )
+    if fmt is ExportFormat.json:
+        data = rows if what is What.history else [_game_json(r) for r in rows]
+        if path is None:
+            emit_json(data)
+            return
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        write_text(path, text, encoding="utf-8")
+        wrote(path, f"wrote {path} ({len(data):,} row{'' if len(data) == 1 else 's'})")
+        return
     if path is None:  # text shown: control characters escaped (docs/export.md)
         emit_csv(columns, rows)
         return
@@ -299,6 +322,20 @@ def export(
     write_text(path, text, encoding="utf-8-sig", newline="")
     lines = text.count("\r\n") - 1
     wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
+
+
+def _game_json(row: dict[str, Any]) -> dict[str, Any]:
+    """A games row of the export as JSON: the score a number, counted a boolean."""
+    from fractions import Fraction
+
+    from tracker.reports.text import json_points
+
+    score = row["score"]
+    return {
+        **row,
+        "score": None if score is None else json_points(Fraction(score)),
+        "counted": row["counted"] == "yes",
+    }
 
 
 def plot(

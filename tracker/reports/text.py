@@ -163,11 +163,12 @@ def render_table(
     not, columns are left out: the empty ones, then those of `optional` in their order,
     until the `wrap` column (default: the last, when it is text; NO_WRAP: none) has room
     for `wrap_least` cells (default: MIN_WRAPPED for the last column, MIN_WRAPPED_INSIDE
-    for another; a path may ask for more, a rare note for 0: it goes under its row); then, only if the table is still too wide, the
-    others from the right (never the first, never `wrap`). A line under the table names
-    those left out that had something in them. The `wrap` column wraps at spaces in the
-    room left; a last column too narrow beside the others goes under its row, indented.
-    CSV and JSON stay complete."""
+    for another; a path may ask for more; 0 for a rare note, which may go under its row);
+    then, only if the table is still too wide, the others from the right (never the
+    first, never `wrap`). A line under the table names those left out that had something
+    in them. The `wrap` column wraps at spaces in the room left; a last column too narrow
+    beside the others goes under its row, indented. CSV and JSON stay complete.
+    """
     if width == -1:
         width = terminal_width()
     right = set(right_columns)
