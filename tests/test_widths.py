@@ -213,3 +213,25 @@ def test_export_writes_json_too(
     assert said == f"wrote {path} ({len(games):,} rows)\n"
     assert not path.read_bytes().startswith(b"\xef\xbb\xbf")  # JSON: no byte-order mark
     assert json.loads(path.read_text(encoding="utf-8")) == games
+
+
+@pytest.mark.parametrize("width", [80, None], ids=["80", "pipe"])
+def test_the_import_lines_fit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int | None
+) -> None:
+    # `tracker import` of TWIC 1427 said a 300-character line of the names that put games
+    # on a list; `official import` of a list sample 290 characters
+    need_shared()
+    if width is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", str(width))
+    db = str(tmp_path / "t.db")
+    said = _ok("import", str(TWIC), "--db", db)
+    assert "4,742 games read" in said
+    lists = _ok("official", "import", str(LISTS / "standard_mar11frl.txt"), "--db", db)
+    assert "2011-03 (standard): 11 players read" in " ".join(lists.split())
+    limit = width or 100
+    assert _widest(said) <= limit and _widest(lists) <= limit
+    # a cut line goes on indented: every line of the summary starts at the left or 2 in
+    assert all(not x.startswith("   ") for x in said.splitlines())

@@ -15,6 +15,7 @@ from tracker.cli.output import (
     emit_csv,
     emit_json,
     err,
+    fitted_lines,
     out,
     print_table,
     shown,
@@ -355,11 +356,13 @@ class _Said:
         line = source_line(s, strict=self.strict)
         if self.progress is not None and out.is_terminal:
             # Both on the screen: above the progress bar, through its console.
-            self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+            from tracker.reports import terminal_width
+
+            for part in fitted_lines([line], terminal_width()):
+                self.progress.console.print(part, markup=False, highlight=False, soft_wrap=True)
         else:
             with unless_closed():
-                out.print(line, markup=False)
-                sys.stdout.flush()
+                echo_lines([line])
 
 
 def _print_report(done: ImportOutcome, said: _Said, default_list: RatingList | None) -> None:
@@ -377,15 +380,15 @@ def _print_report(done: ImportOutcome, said: _Said, default_list: RatingList | N
     hidden = hidden_problems_line(done.report, said.problems_shown)
     if hidden is not None:
         err.print(hidden, markup=False, soft_wrap=True)
-    for line in summary_lines(done.report, default_list):
-        out.print(line, markup=False)
     kinds = assumed_kinds_line(done.assumed, default_list)
-    if kinds is not None:
-        out.print(kinds, markup=False, soft_wrap=True)
-    for line in undated_lines(done.undated):
-        out.print(line, markup=False, soft_wrap=True)
-    for unlisted in done.unlisted:
-        out.print(unlisted_line(unlisted), markup=False, soft_wrap=True)
+    echo_lines(
+        [
+            *summary_lines(done.report, default_list),
+            *([] if kinds is None else [kinds]),
+            *undated_lines(done.undated),
+            *(unlisted_line(u) for u in done.unlisted),
+        ]
+    )
 
 
 # --- imports ----------------------------------------------------------------------------
