@@ -242,7 +242,6 @@ def _target(
 def test_target_says_the_k_assumptions(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     # on the 2022-07 list (the first after 2022-06-10): Ro 1880, four 1880s, expected
     # 4 x 0.50 = 2; K 20: 20 (x - 2) >= 19.5 from 3 points (1900)
     out = _target(capsys, monkeypatch, db, "2022-06-10")
@@ -259,7 +258,6 @@ def test_target_says_the_k_assumptions(
 def test_target_says_the_gap_to_the_last_data(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     # 2027-01 is 4 years 8 months after the 2022-05 list of the last games and official
     # rating; the 1880 of then is raised on the 2024-03 list by 0.4 x (2000 - 1880) = 48
     out = _target(capsys, monkeypatch, db, "2026-12-10")

@@ -29,12 +29,6 @@ from tracker.store.players import list_players
 from tracker.store.schema import games, imports
 
 
-@pytest.fixture(autouse=True)
-def _lines_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Import lines read whole: a pipe cuts them at 100 columns (tests/test_widths.py)."""
-    monkeypatch.setenv("COLUMNS", "1000")
-
-
 def run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
 ) -> tuple[int, str, str]:
@@ -487,7 +481,6 @@ RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069
 def test_control_characters_in_names_and_members_are_shown_escaped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     write(
         tmp_path / "evil.pgn",
         pgn(White=HOSTILE_NAME, Round="1"),

@@ -468,7 +468,6 @@ def test_event_set_force_pins_before_the_last_round_the_pgn_gives(
 def test_explain_a_quiet_list_says_the_rating_carried_over(
     season_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     # The season has rows for 2025-10, 2025-11, 2025-12; a list between them without games
     # does not exist here, so record one later and ask about the quiet Jan 2026 list.
     code, _, err = run(

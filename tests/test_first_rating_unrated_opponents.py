@@ -172,7 +172,6 @@ def test_history_counts_the_rated_games_and_says_the_others(
 def test_explain_pools_only_the_games_against_rated_opponents(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     got = json.loads(ok(capsys, monkeypatch, "explain", P, "2024-11", "--db", db, "-f", "json"))
     assert [(g["opponent"], g["counted"], g["reason"]) for g in got["games"]] == [
         ("Zeta, Z", True, "toward a first rating"),

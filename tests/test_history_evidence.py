@@ -185,7 +185,6 @@ def test_an_official_k_is_no_assumption() -> None:
 def test_every_command_shows_the_assumption(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     db = tmp_path / "a.db"
     with open_store(str(db)) as store:
         s = Season(store, birth_year=1980, rated_games=None)
@@ -221,7 +220,6 @@ def test_recording_todays_rating_keeps_the_earlier_history(
 ) -> None:
     """Issue 13: after importing a player's games, `tracker official add 1503014 --period
     2025-11 --rating 2839 --k 10 --games 9` made `history` shrink to one row."""
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     need_shared()
     pgn = tmp_path / "carlsen.pgn"
     pgn.write_bytes(lzma.decompress((CORPUS / "pgnmentor-Carlsen.pgn.xz").read_bytes()))

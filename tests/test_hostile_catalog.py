@@ -1018,14 +1018,13 @@ CASES += [
         "event-list-first-event-unrated-opponents",
         ("event", "list", "Novice, Nick", "--db", M + "first.db"),
         0,
-        # (a pipe fits 100 columns: the empty Change and Override columns are left out)
         "Novice, Nick: tournaments\n\n"
         "Id  Tournament   Start       End         List      Period   Rated  Points    Rp  "
-        "Not counted\n"
+        "Change  Not counted  Override\n"
         "──  ───────────  ──────────  ──────────  ────────  ───────  ─────  ──────  ────  "
-        "───────────\n"
+        "──────  ───────────  ────────\n"
         " 1  Autumn Open  2024-09-11  2024-09-15  standard  2024-10      3     1.5  1650  "
-        "          2\n",
+        "                  2\n",
         "",
     ),
     # --- issue 35: list files that are no list, damaged, or of values no list holds ---------

@@ -23,13 +23,6 @@ from tracker.store import Store, open_store
 from tracker.store.imports import undated_tournaments
 from tracker.store.schema import games, players, tournaments
 
-
-@pytest.fixture(autouse=True)
-def _lines_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Import lines read whole: a pipe cuts them at 100 columns (tests/test_widths.py)."""
-    monkeypatch.setenv("COLUMNS", "1000")
-
-
 pytestmark = pytest.mark.databases  # on SQLite and on PostgreSQL (tests/conftest.py)
 
 

@@ -177,7 +177,6 @@ def test_an_excerpt_leaves_the_players_it_lacks_on_their_tags(
     """The issue's case: an excerpt of the March list holding only the tracked player (a
     common way to keep a 500,000-row file small) rates the 11 opponents by their tags, as
     if no list were imported, and says so; before, all 11 were unrated for FIDE."""
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     db = _season(tmp_path / "excerpt", capsys, monkeypatch)
     mine = _write(tmp_path / "standard_mar22frl.txt", [_row(ME[0], ME[1], ME[2], None, 40)], MAR22)
     said = _cli(capsys, monkeypatch, "official", "import", str(mine), "--db", db)
@@ -241,7 +240,6 @@ def test_an_excerpt_keeps_the_rating_of_the_list_before(
 ) -> None:
     """The February list imported whole (`--whole`), rating the opponents at their tags;
     the March excerpt lacks them: each keeps February's rating, and explain names it."""
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     db = _season(tmp_path / "before", capsys, monkeypatch)
     feb = [_row(fid, name, elo, 0, 20) for fid, (name, elo) in _opponents().items()]
     february = _write(tmp_path / "standard_feb22frl.txt", feb, Period(2022, 2))
@@ -272,7 +270,6 @@ def test_check_names_the_missing_games_by_fides_count(
     """Two of Ocelak's 11 games are not in the files. The April list's row of him says
     FIDE rated 11 games (Gms: the round robin's 11 rounds): check says so first, with both
     numbers and the next step; explain shows FIDE's count under the period."""
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     db = _season(tmp_path / "nine", capsys, monkeypatch, skip_mine=2)
     march = _write(tmp_path / "standard_mar22frl.txt", [_row(ME[0], ME[1], ME[2], None, 40)], MAR22)
     april = _write(tmp_path / "standard_apr22frl.txt", [_row(ME[0], ME[1], 2001, 11, 40)], APR22)

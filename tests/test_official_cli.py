@@ -20,12 +20,6 @@ from tracker.store.entries import entries_for
 from tracker.store.schema import player_names, players
 
 
-@pytest.fixture(autouse=True)
-def _lines_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Import lines read whole: a pipe cuts them at 100 columns (tests/test_widths.py)."""
-    monkeypatch.setenv("COLUMNS", "1000")
-
-
 def run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
 ) -> tuple[int, str, str]:

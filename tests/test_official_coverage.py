@@ -28,13 +28,6 @@ from tracker.store.lists import NameIndex, Unmatched, list_ratings, lists_import
 from tracker.store.players import merge, record_facts, resolve_player, set_facts
 from tracker.store.schema import games, official_checked, official_lists, players
 
-
-@pytest.fixture(autouse=True)
-def _lines_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Import lines read whole: a pipe cuts them at 100 columns (tests/test_widths.py)."""
-    monkeypatch.setenv("COLUMNS", "1000")
-
-
 pytestmark = pytest.mark.databases  # the tests with `db_target` or `store` run on both
 
 MAR11 = Period(2011, 3)

@@ -54,13 +54,6 @@ from tracker.store import Store, open_store
 from tracker.store.entries import entries_for
 from tracker.store.schema import player_names, players
 
-
-@pytest.fixture(autouse=True)
-def _lines_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Import lines read whole: a pipe cuts them at 100 columns (tests/test_widths.py)."""
-    monkeypatch.setenv("COLUMNS", "1000")
-
-
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 NOV25 = Period(2025, 11)
 TODAY = dt.date(2026, 12, 6)  # (the verb is told the day; the command line uses today's)

@@ -360,7 +360,6 @@ def cli(
 ) -> Callable[..., str]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRACKER_DB", raising=False)
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
 
     def run(*args: str) -> str:
         code, out, err = run_cli(capsys, monkeypatch, *args, "--db", "k.db")

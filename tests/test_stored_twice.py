@@ -41,7 +41,6 @@ def _notes(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) 
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRACKER_DB", raising=False)
-    monkeypatch.setenv("COLUMNS", "1000")  # lines whole (a pipe is cut at 100 columns)
     shutil.copy(OLOMOUC, tmp_path / "olomouc.pgn")
     return tmp_path
 

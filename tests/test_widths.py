@@ -235,3 +235,18 @@ def test_the_import_lines_fit(
     assert _widest(said) <= limit and _widest(lists) <= limit
     # a cut line goes on indented: every line of the summary starts at the left or 2 in
     assert all(not x.startswith("   ") for x in said.splitlines())
+
+
+def test_a_command_in_a_sentence_is_not_cut_where_it_fits() -> None:
+    from tracker.reports import wrap_text
+
+    text = (
+        "record the latest official rating with `tracker official add 14100010 --list "
+        "standard --period YYYY-MM --rating R` and import the games since."
+    )
+    lines = wrap_text(text, 80)
+    assert lines[1].startswith("`tracker official add 14100010") and "--rating R`" in lines[1]
+    assert all(cell_width(x) <= 80 for x in lines)
+    # too long for the line: cut at its spaces as any text
+    assert all(cell_width(x) <= 40 for x in wrap_text(text, 40))
+    assert " ".join(wrap_text(text, 40)) == text

@@ -101,7 +101,7 @@ def wrap_text(text: str, width: int) -> list[str]:
         return [text]
     lines: list[str] = []
     line = ""
-    for word in text.split(" "):
+    for word in _words(text, width):
         while cell_width(word) > width:
             room = width - cell_width(line) - (1 if line else 0)
             if room < 1:
@@ -119,6 +119,26 @@ def wrap_text(text: str, width: int) -> list[str]:
             line = word
     lines.append(line)
     return lines
+
+
+def _words(text: str, width: int) -> list[str]:
+    """The words of `text` (split at spaces), a command between backticks one word when it
+    fits the width: a line is not cut inside `tracker ...`, so that it can be copied."""
+    words = text.split(" ")
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        end = i
+        if words[i].count("`") % 2 == 1:  # a code span opens: find where it closes
+            end = next((j for j in range(i + 1, len(words)) if words[j].count("`") % 2), i)
+        span = " ".join(words[i : end + 1])
+        if end > i and cell_width(span) <= width:
+            out.append(span)
+            i = end + 1
+        else:
+            out.append(words[i])
+            i += 1
+    return out
 
 
 def _cut(word: str, room: int) -> int:
