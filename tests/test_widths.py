@@ -111,6 +111,10 @@ def test_a_table_names_what_it_left_out(career_db: str, monkeypatch: pytest.Monk
     # the change stays; From and FIDE ID go first
     assert "(not shown, to fit 80 columns: From, FIDE ID; see --format csv)" in out
     assert "Chg" in out and "+28.00" in out  # Gavrilescu's 8/9 (We 6.60): 20 x 1.40
+    out = _ok("club", "--db", career_db)
+    # 101 wide before; the rating, the expected one and the change stay
+    assert out.splitlines()[3].split() == ["Player", "FIDE", "ID", "Rating", "Expected", "Chg", "G"]
+    assert "(not shown, to fit 80 columns: Next, From, Assumed; see --format csv)" in out
     monkeypatch.setenv("COLUMNS", "120")
     assert "not shown" not in _ok("players", "--db", career_db)
 
