@@ -381,6 +381,8 @@ def list_entries(
         [["" if row[c] is None else str(row[c]) for c in COLUMNS] for row in rows],
         [i for i, c in enumerate(COLUMNS) if c in ("rating", "games", "k", "birth_year")],
         title=f"{who.name} (FIDE ID {who.fide_id or '-'})",
+        # too wide: the player's facts go first; the rating and where it came from stay
+        optional=[COLUMNS.index(c) for c in ("flag", "title", "birth_year", "k", "games")],
     )
 
 
