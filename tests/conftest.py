@@ -33,9 +33,12 @@ from tracker.store import Store, open_store
 
 @pytest.fixture(autouse=True)
 def _no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No COLUMNS unless a test sets it: tables and lines fit COLUMNS when it is set
-    (tracker.reports.terminal_width), and pytest-xdist's workers have COLUMNS=80."""
-    monkeypatch.delenv("COLUMNS", raising=False)
+    """Lines whole unless a test says otherwise: tables and lines fit COLUMNS when it is
+    set, else the terminal, else 100 columns (a pipe: tracker.reports.terminal_width), and
+    pytest-xdist's workers have COLUMNS=80. A test of what is said reads each line whole
+    (COLUMNS=1000); a test of the widths sets COLUMNS, or deletes it for a pipe's 100
+    (tests/test_widths.py)."""
+    monkeypatch.setenv("COLUMNS", "1000")
 
 
 REPO = Path(__file__).resolve().parents[1]

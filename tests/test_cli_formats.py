@@ -159,7 +159,10 @@ def test_every_format_option_offers_the_three(monkeypatch: pytest.MonkeyPatch) -
         "target",
         "calc",
         "db check",
+        "export",
     }
+    # export writes data for a spreadsheet or a program, never a table for people
+    assert found.pop("export") == ["csv", "json"]
     assert all(choices == ["table", "csv", "json"] for choices in found.values()), found
 
 

@@ -165,10 +165,10 @@ def _check_csv(reports: list[CheckReport], all_players: bool) -> None:
 
 
 def _print_report(report: CheckReport) -> None:
-    from tracker.reports.check import CHECK_RIGHT, check_lines, check_table
+    from tracker.reports.check import CHECK_OPTIONAL, CHECK_RIGHT, check_lines, check_table
 
     title, headers, cells = check_table(report)
-    print_table(headers, cells, CHECK_RIGHT, title=title)
+    print_table(headers, cells, CHECK_RIGHT, title=title, optional=CHECK_OPTIONAL)
     echo_lines(check_lines(report))
 
 

@@ -223,5 +223,12 @@ def _show(found: ClubList, day: dt.date, order: Order, fmt: Format) -> None:
             err.print(left_out_line(found, x), markup=False, soft_wrap=True)
     else:
         headers, cells, right, optional = club_table(rows)
-        print_table(headers, cells, right, title=club_title(found, rows), optional=optional)
+        print_table(
+            headers,
+            cells,
+            right,
+            title=club_title(found, rows),
+            optional=optional,
+            wrap_least=0,  # (a note is rare: under its row rather than a column less)
+        )
         echo_lines(["", *club_notes(found, rows)])

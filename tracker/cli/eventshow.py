@@ -65,7 +65,6 @@ def event_show(
     from tracker.errors import BadInput
     from tracker.reports.event import (
         EVENT_SHOW_COLUMNS,
-        TABLE_OPTIONAL,
         Order,
         csv_rows,
         event_notes,
@@ -74,6 +73,7 @@ def event_show(
         event_title,
         other_lists_line,
         table_headers,
+        table_optional,
         table_right,
     )
 
@@ -93,9 +93,7 @@ def event_show(
     else:
         cells = event_table(ev, order)
         if not cells:
-            out.print(
-                f"No games of {ev.tournament.name} on the {ev.rating_list} list.", markup=False
-            )
+            echo_lines([f"No games of {ev.tournament.name} on the {ev.rating_list} list."])
             echo_lines([other_lists_line(ev)] if ev.other_lists else [])
             return
         print_table(
@@ -103,7 +101,8 @@ def event_show(
             cells,
             table_right(ev),
             title=event_title(ev),
-            optional=TABLE_OPTIONAL,
+            optional=table_optional(ev),
+            wrap_least=0,  # (a note is rare: under its row rather than a column less)
         )
         echo_lines(["", *event_notes(ev)])
 

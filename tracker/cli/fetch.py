@@ -201,18 +201,20 @@ def _fetch_all(
     Ctrl-C: one line saying what stays (exit 130)."""
     from tracker.app.fetch import Fetched, Missing, fetch_files, import_fetched
     from tracker.cli.listlines import match_lines, reason, report_line, warn_summary
-    from tracker.cli.output import out, shown
+    from tracker.cli.output import fitted_lines, out
+    from tracker.reports import terminal_width
     from tracker.reports.fetch import result_line
 
     show = err.is_terminal and out.is_terminal
     progress = _download_bar(show)
 
     def say(line: str) -> None:
-        line = shown(line)
+        lines = fitted_lines([line], terminal_width())  # (shown, cut to the width)
         if show:
-            progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+            for part in lines:
+                progress.console.print(part, markup=False, highlight=False, soft_wrap=True)
         else:
-            sys.stdout.write(line + "\n")
+            sys.stdout.write("".join(f"{part}\n" for part in lines))
             sys.stdout.flush()
 
     task = progress.add_task("", total=None)

@@ -15,6 +15,7 @@ from tracker.cli.output import (
     emit_csv,
     emit_json,
     err,
+    fitted_lines,
     out,
     print_table,
     shown,
@@ -375,11 +376,13 @@ class _Said:
         line = source_line(s, strict=self.strict)
         if self.progress is not None and out.is_terminal:
             # Both on the screen: above the progress bar, through its console.
-            self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+            from tracker.reports import terminal_width
+
+            for part in fitted_lines([line], terminal_width()):
+                self.progress.console.print(part, markup=False, highlight=False, soft_wrap=True)
         else:
             with unless_closed():
-                out.print(line, markup=False)
-                sys.stdout.flush()
+                echo_lines([line])
 
 
 def _print_report(done: ImportOutcome, said: _Said, default_list: RatingList | None) -> None:
@@ -398,17 +401,16 @@ def _print_report(done: ImportOutcome, said: _Said, default_list: RatingList | N
     hidden = hidden_problems_line(done.report, said.problems_shown)
     if hidden is not None:
         err.print(hidden, markup=False, soft_wrap=True)
-    for line in summary_lines(done.report, default_list):
-        out.print(line, markup=False)
     kinds = assumed_kinds_line(done.assumed, default_list)
-    if kinds is not None:
-        out.print(kinds, markup=False, soft_wrap=True)
-    for line in undated_lines(done.undated):
-        out.print(line, markup=False, soft_wrap=True)
-    for unlisted in done.unlisted:
-        out.print(unlisted_line(unlisted), markup=False, soft_wrap=True)
-    for looks in done.looks_standard:
-        out.print(looks_standard_line(looks), markup=False, soft_wrap=True)
+    echo_lines(
+        [
+            *summary_lines(done.report, default_list),
+            *([] if kinds is None else [kinds]),
+            *undated_lines(done.undated),
+            *(unlisted_line(u) for u in done.unlisted),
+            *(looks_standard_line(x) for x in done.looks_standard),
+        ]
+    )
 
 
 # --- imports ----------------------------------------------------------------------------
@@ -482,6 +484,9 @@ def imports_command(
             for r in rows
         ],
         (0, 3, 4, 5, 6),
+        optional=(5, 2),  # duplicates, then the time of the import
+        wrap=1,  # the source, kept whole while a column may go (a path is cut anywhere)
+        wrap_least=60,
     )
 
 

@@ -189,18 +189,21 @@ def _import_all(
 ) -> None:
     from tracker.app.official import import_lists
     from tracker.cli.listlines import match_lines, reason, report_line, warn_summary
-    from tracker.cli.output import out, shown
+    from tracker.cli.output import fitted_lines, out
+    from tracker.reports import terminal_width
 
     total = sum(t.size for t in targets)
     show = err.is_terminal and out.is_terminal and total >= PROGRESS_FROM_BYTES
     progress = _list_bar(show)
 
     def say(line: str) -> None:
-        line = shown(line)  # a newline in a file or member name cannot forge a line
+        # (shown: a newline in a file or member name cannot forge a line; cut to the width)
+        lines = fitted_lines([line], terminal_width())
         if show and out.is_terminal:  # above the bar, through its console
-            progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+            for part in lines:
+                progress.console.print(part, markup=False, highlight=False, soft_wrap=True)
         else:
-            sys.stdout.write(line + "\n")
+            sys.stdout.write("".join(f"{part}\n" for part in lines))
             sys.stdout.flush()
 
     failed: list[tuple[ListTarget, TrackerError]] = []
@@ -378,6 +381,8 @@ def list_entries(
         [["" if row[c] is None else str(row[c]) for c in COLUMNS] for row in rows],
         [i for i, c in enumerate(COLUMNS) if c in ("rating", "games", "k", "birth_year")],
         title=f"{who.name} (FIDE ID {who.fide_id or '-'})",
+        # too wide: the player's facts go first; the rating and where it came from stay
+        optional=[COLUMNS.index(c) for c in ("flag", "title", "birth_year", "k", "games")],
     )
 
 

@@ -216,23 +216,32 @@ def shown_cells(cells: list[list[str]]) -> list[list[str]]:
 
 def echo_lines(lines: Any, *, cut: bool = True) -> None:
     r"""Lines of text on stdout, each shown as one line (a newline inside one is \n),
-    `cut` at spaces to the terminal's width (tracker.reports.terminal_width) when one is
-    known: a cut line goes on two spaces further in than it starts."""
-    from tracker.reports import terminal_width, wrap_text
+    `cut` at spaces to the terminal's width (tracker.reports.terminal_width: 100 columns in
+    a pipe or a file, unless COLUMNS says): a cut line goes on two spaces further in than
+    it starts."""
+    from tracker.reports import terminal_width
 
-    width = terminal_width() if cut else None
+    out = fitted_lines(lines, terminal_width() if cut else None)
+    sys.stdout.write("".join(f"{x}\n" for x in out))
+    sys.stdout.flush()  # before a line on stderr: in order on a terminal shared by both
+
+
+def fitted_lines(lines: Iterable[str], width: int | None) -> list[str]:
+    """`lines`, each shown as one line and cut at spaces to `width` (None: as they are): a
+    cut line goes on two spaces further in than it starts."""
+    from tracker.reports import cell_width, wrap_text
+
     out: list[str] = []
     for line in lines:
         text = shown(line)
-        if width is None or len(text) <= width:
+        if width is None or cell_width(text) <= width:
             out.append(text)
             continue
         lead = " " * (len(text) - len(text.lstrip(" ")))
         first, *rest = wrap_text(text[len(lead) :], max(width - len(lead), 20))
         more = wrap_text(" ".join(rest), max(width - len(lead) - 2, 20)) if rest else []
         out += [lead + first, *(lead + "  " + x for x in more)]
-    sys.stdout.write("".join(f"{x}\n" for x in out))
-    sys.stdout.flush()  # before a line on stderr: in order on a terminal shared by both
+    return out
 
 
 def print_table(
@@ -244,15 +253,25 @@ def print_table(
     indent: str = "",
     optional: Sequence[int] = (),
     wrap: int | None = None,
+    wrap_least: int | None = None,
 ) -> None:
     """Every table of the command line, in one style (tracker.reports.render_table): the
     title (then a blank line), the header with a rule under each column, the rows; each
     cell shown (control characters escaped) before the columns are measured; fitted to
-    the terminal's width, leaving out the `optional` columns first, then wrapping the
-    `wrap` column (default: the last)."""
+    the terminal's width (100 columns in a pipe or a file, unless COLUMNS says), leaving
+    out the `optional` columns first, then wrapping the `wrap` column (default: the last;
+    NO_WRAP: none), then leaving out others from the right."""
     from tracker.reports import render_table
 
-    lines = render_table(headers, shown_cells(cells), right, indent, optional=optional, wrap=wrap)
+    lines = render_table(
+        headers,
+        shown_cells(cells),
+        right,
+        indent,
+        optional=optional,
+        wrap=wrap,
+        wrap_least=wrap_least,
+    )
     if title:
         echo_lines([title, ""])
     echo_lines(lines, cut=False)  # (fitted already, or as narrow as its columns allow)

@@ -107,6 +107,7 @@ def players_command(
       tracker players --format json
     """
     from tracker.app.players import list_players
+    from tracker.reports import NO_WRAP
 
     store = store_for(db)
     try:
@@ -166,7 +167,9 @@ def players_command(
         for p in rows
     ]
     right = [0, 2, *range(3, 3 + len(lists))]
-    print_table(headers, cells, right)
+    last = len(headers) - 1
+    # too wide: the dates of the first and last games go first (names never wrap)
+    print_table(headers, cells, right, optional=(last - 1, last), wrap=NO_WRAP)
 
 
 def _iso(value: Any) -> str | None:

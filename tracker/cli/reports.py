@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from enum import StrEnum
 from typing import Annotated, Any
@@ -23,7 +24,7 @@ from tracker.cli.options import (
     store_for,
     today,
 )
-from tracker.cli.output import echo_lines, emit_csv, emit_json, out, output_file, print_table, wrote
+from tracker.cli.output import echo_lines, emit_csv, emit_json, output_file, print_table, wrote
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
 
@@ -39,6 +40,13 @@ ListOption = Annotated[
 class What(StrEnum):
     history = "history"
     games = "games"
+
+
+class ExportFormat(StrEnum):
+    """What `tracker export` writes: CSV (for a spreadsheet) or JSON (for programs)."""
+
+    csv = "csv"
+    json = "json"
 
 
 def _list(text: str) -> RatingList:
@@ -117,11 +125,12 @@ def history(
             if placed:  # games, none in a replayed period: say where they are
                 echo_lines([f"No {rl} rating periods for {who.name}:", *placed])
                 return
-            out.print(
-                f"No {rl} rating periods for {who.name} yet: import games with "
-                "`tracker import` or record an official rating with "
-                "`tracker official add`.",
-                markup=False,
+            echo_lines(
+                [
+                    f"No {rl} rating periods for {who.name} yet: import games with "
+                    "`tracker import` or record an official rating with "
+                    "`tracker official add`."
+                ]
             )
             return
         headers, cells = history_table(rows)
@@ -181,7 +190,13 @@ def explain(
     """
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
-    from tracker.reports import EXPLAIN_COLUMNS, explain_games, explain_lines, history_row
+    from tracker.reports import (
+        EXPLAIN_COLUMNS,
+        explain_games,
+        explain_lines,
+        history_row,
+        terminal_width,
+    )
 
     if not args or len(args) > 2:
         raise BadInput(
@@ -200,7 +215,8 @@ def explain(
     with store_for(db) as store:
         who = resolve_player(store, player_text)
         replay_ = load_history(store, who, (rl,)).replays[rl]
-    lines = explain_lines(replay_, period, who)  # (refuses a period without a row)
+    # (refuses a period without a row; JSON keeps the tables whole, the text fits)
+    lines = explain_lines(replay_, period, who, None if fmt is Format.json else terminal_width())
     if fmt is Format.json:
         row = replay_.row(period)
         data = (
@@ -272,14 +288,20 @@ def export(
         str, typer.Option("--output", "-o", help="CSV file to write, or - for stdout.")
     ] = "-",
     force: ForceOption = False,
+    fmt: Annotated[
+        ExportFormat,
+        typer.Option("--format", "-f", help="csv or json.", case_sensitive=False),
+    ] = ExportFormat.csv,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Export the history (all lists) or the games as CSV for a spreadsheet.
+    """Export the history (all lists) or the games as CSV for a spreadsheet (or JSON).
 
-    The columns are stable and documented in docs/export.md. A file is written as UTF-8
+    The columns are stable and documented in docs/export.md. A CSV file is written as UTF-8
     with a byte-order mark (spreadsheets then read names with diacritics correctly);
-    stdout gets plain UTF-8. An existing file is replaced only with --force, and never
-    the database itself; a device or a FIFO (/dev/stdout) is written into, never replaced.
+    stdout gets plain UTF-8. --format json writes the same rows as a JSON list (numbers as
+    numbers, `counted` true or false). An existing file is replaced only with --force, and
+    never the database itself; a device or a FIFO (/dev/stdout) is written into, never
+    replaced.
 
     Example: tracker export --what history --output history.csv
     """
@@ -299,6 +321,15 @@ def export(
         if what is What.history
         else game_rows(replays)
     )
+    if fmt is ExportFormat.json:
+        data = rows if what is What.history else [_game_json(r) for r in rows]
+        if path is None:
+            emit_json(data)
+            return
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+        write_text(path, text, encoding="utf-8")
+        wrote(path, f"wrote {path} ({len(data):,} row{'' if len(data) == 1 else 's'})")
+        return
     if path is None:  # text shown: control characters escaped (docs/export.md)
         emit_csv(columns, rows)
         return
@@ -306,6 +337,20 @@ def export(
     write_text(path, text, encoding="utf-8-sig", newline="")
     lines = text.count("\r\n") - 1
     wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
+
+
+def _game_json(row: dict[str, Any]) -> dict[str, Any]:
+    """A games row of the export as JSON: the score a number, counted a boolean."""
+    from fractions import Fraction
+
+    from tracker.reports.text import json_points
+
+    score = row["score"]
+    return {
+        **row,
+        "score": None if score is None else json_points(Fraction(score)),
+        "counted": row["counted"] == "yes",
+    }
 
 
 def plot(
@@ -394,9 +439,7 @@ def event_list(
     elif fmt is Format.csv:
         emit_csv(EVENT_COLUMNS, rows)
     elif not rows:
-        out.print(
-            f"No tournaments for {who.name}: import games with `tracker import`.", markup=False
-        )
+        echo_lines([f"No tournaments for {who.name}: import games with `tracker import`."])
     else:
         _event_table(who.name, rows)
 

@@ -54,6 +54,8 @@ from tracker.reports.nextlist import (
     open_groups,
 )
 from tracker.reports.text import (
+    NO_WRAP,
+    PIPED_WIDTH,
     RULE,
     cell_width,
     fmt_int,
@@ -75,7 +77,9 @@ __all__ = [
     "HISTORY_COLUMNS",
     "HISTORY_OPTIONAL",
     "LIST_ASSUMED_HOW",
+    "NO_WRAP",
     "OPEN_MARGIN_DAYS",
+    "PIPED_WIDTH",
     "RULE",
     "NextReport",
     "Season",

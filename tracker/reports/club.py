@@ -290,8 +290,10 @@ TABLE_HEADERS = [
     "Note",
 ]
 TABLE_RIGHT = (1, 3, 5, 7, 8)
-TABLE_OPTIONAL = (2, 6)  # the federation, then the next list (the title names the most
-# common) go first when the table is too wide
+TABLE_OPTIONAL = (2, 6, 4, 9, 1, 8)
+"""Left out in this order when the table is too wide: the federation, the next list (the
+title names the most common), where the rating came from (From), what was assumed, the
+FIDE ID, the games; the rating, the expected one and the change stay."""
 
 
 def change_text(r: ClubRow) -> str:

@@ -256,7 +256,9 @@ def csv_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 TABLE_HEADERS = ["#", "Player", "FIDE ID", "Ro", "From", "K", "G", "Pts", "We", "Chg", "Rp", "Note"]
 TABLE_RIGHT = (0, 2, 3, 5, 6, 7, 8, 9, 10)
-TABLE_OPTIONAL: tuple[int, ...] = ()  # every column stays: a long note goes under its row
+TABLE_OPTIONAL: tuple[int, ...] = (4, 2, 10, 5, 8)
+"""Left out in this order when the table is too wide (From, FIDE ID, Rp, K, We): the change
+stays; a long note goes under its row."""
 SCORE = "Score"
 """The column of the tournament's score (`EventPlayer.score`, what the place # follows),
 after Player, where a player's score differs from the points of the games rated (Pts)."""
@@ -279,6 +281,13 @@ def table_right(ev: EventShow) -> tuple[int, ...]:
     if not shows_score(ev):
         return TABLE_RIGHT
     return (*(i for i in TABLE_RIGHT if i < 2), 2, *(i + 1 for i in TABLE_RIGHT if i >= 2))
+
+
+def table_optional(ev: EventShow) -> tuple[int, ...]:
+    """TABLE_OPTIONAL for `table_headers(ev)`."""
+    if not shows_score(ev):
+        return TABLE_OPTIONAL
+    return tuple(i if i < 2 else i + 1 for i in TABLE_OPTIONAL)
 
 
 def event_table(ev: EventShow, order: Order = Order.standing) -> list[list[str]]:

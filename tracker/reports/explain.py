@@ -59,8 +59,11 @@ def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
     return int((Decimal(sum(rs)) / len(rs)).to_integral_value(rounding=ROUND_HALF_UP))
 
 
-def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
-    """The period the way FIDE's calculation page shows it, as lines of text."""
+def explain_lines(
+    replay_: Replay, period: Period, player: PlayerRef, width: int | None = None
+) -> list[str]:
+    """The period the way FIDE's calculation page shows it, as lines of text; its tables
+    fitted to `width` columns (None: no limit, as JSON and the season report keep them)."""
     row = replay_.row(period)
     rl = replay_.rating_list
     before = [r for r in replay_.rows if r.period < period]
@@ -112,7 +115,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         if not plan.counted:
             continue  # nothing of it counted (online, excluded...): under "Games not counted"
         lines.append("")
-        lines += _explain_tournament(plan, row, replay_.list_kinds)
+        lines += _explain_tournament(plan, row, replay_.list_kinds, width)
     assumed = list_assumed_games(row)
     if assumed:
         lines.append("")
@@ -127,7 +130,7 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
     if row.not_counted:
         lines.append("")
         lines.append(f"Games {not_counted_text(row)}:")
-        lines += _not_counted_lines(row.not_counted)
+        lines += _not_counted_lines(row.not_counted, width)
     lines.append("")
     if row.out is not None:
         o = row.out
@@ -305,7 +308,7 @@ def _fide_count(replay_: Replay, row: PeriodRow) -> list[str]:
 
 
 def _explain_tournament(
-    plan: TournamentPlan, row: PeriodRow, kinds: Mapping[Period, ListKind]
+    plan: TournamentPlan, row: PeriodRow, kinds: Mapping[Period, ListKind], width: int | None
 ) -> list[str]:
     u = plan.unit
     tout = tournament_out(plan, row)
@@ -324,7 +327,9 @@ def _explain_tournament(
             rows = [
                 [g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)] for g in plan.counted
             ]
-            lines += render_table(["Opponent", "Rating", "Score"], rows, (1, 2), indent="    ")
+            lines += render_table(
+                ["Opponent", "Rating", "Score"], rows, (1, 2), indent="    ", width=width
+            )
         return lines
     rows = []
     for g, fact in zip(tout.games, plan.counted, strict=False):
@@ -353,7 +358,7 @@ def _explain_tournament(
     headers = ["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg", "Not counted"]
     if not any(r[-1] for r in rows):  # every game counted: no column for why one did not
         headers, rows = headers[:-1], [r[:-1] for r in rows]
-    lines += render_table(headers, rows, (1, 3, 4, 5, 6, 7), indent="    ")
+    lines += render_table(headers, rows, (1, 3, 4, 5, 6, 7), indent="    ", width=width)
     lines += _lists_lines(plan, kinds)
     if any(g.capped for g in tout.games):
         lines.append("    * the difference is capped (the rating difference used is shown in D)")
@@ -493,7 +498,7 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
     return out
 
 
-def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
+def _not_counted_lines(items: Sequence[NotCounted], width: int | None) -> list[str]:
     rows = [
         [
             n.tournament,
@@ -504,7 +509,9 @@ def _not_counted_lines(items: Sequence[NotCounted]) -> list[str]:
         ]
         for n in items
     ]
-    return render_table(["Tournament", "Date", "Opponent", "Result", "Why"], rows, indent="  ")
+    return render_table(
+        ["Tournament", "Date", "Opponent", "Result", "Why"], rows, indent="  ", width=width
+    )
 
 
 def _average(average: Decimal | None) -> str:

@@ -75,9 +75,13 @@ def cell_width(text: str) -> int:
     )
 
 
-def terminal_width() -> int | None:
+PIPED_WIDTH = 100
+"""The columns tables and lines fit in a pipe or a file when COLUMNS does not say."""
+
+
+def terminal_width() -> int:
     """The columns tables and lines must fit: COLUMNS when set, else the terminal's width
-    when stdout is one, else None (a pipe or a file: no limit, one row a line)."""
+    when stdout is one, else PIPED_WIDTH (a pipe or a file). CSV and JSON are never cut."""
     import os
     import shutil
     import sys
@@ -90,7 +94,7 @@ def terminal_width() -> int | None:
             return shutil.get_terminal_size().columns
     except (AttributeError, ValueError, OSError):
         pass
-    return None
+    return PIPED_WIDTH
 
 
 def wrap_text(text: str, width: int) -> list[str]:
@@ -100,7 +104,7 @@ def wrap_text(text: str, width: int) -> list[str]:
         return [text]
     lines: list[str] = []
     line = ""
-    for word in text.split(" "):
+    for word in _words(text, width):
         while cell_width(word) > width:
             room = width - cell_width(line) - (1 if line else 0)
             if room < 1:
@@ -120,6 +124,26 @@ def wrap_text(text: str, width: int) -> list[str]:
     return lines
 
 
+def _words(text: str, width: int) -> list[str]:
+    """The words of `text` (split at spaces), a command between backticks one word when it
+    fits the width: a line is not cut inside `tracker ...`, so that it can be copied."""
+    words = text.split(" ")
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        end = i
+        if words[i].count("`") % 2 == 1:  # a code span opens: find where it closes
+            end = next((j for j in range(i + 1, len(words)) if words[j].count("`") % 2), i)
+        span = " ".join(words[i : end + 1])
+        if end > i and cell_width(span) <= width:
+            out.append(span)
+            i = end + 1
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
 def _cut(word: str, room: int) -> int:
     """How many characters of `word` fit in `room` cells (one at least)."""
     used = 0
@@ -137,6 +161,10 @@ lines of its own under the row, indented."""
 MIN_WRAPPED_INSIDE = 12
 """The narrowest a wrapped column other than the last may be (a tournament's name)."""
 
+NO_WRAP = -1
+"""`wrap=NO_WRAP`: no column of the table wraps (numbers, dates, names: it leaves columns out
+instead)."""
+
 
 def render_table(
     headers: Sequence[str],
@@ -147,6 +175,7 @@ def render_table(
     width: int | None = -1,
     optional: Sequence[int] = (),
     wrap: int | None = None,
+    wrap_least: int | None = None,
 ) -> list[str]:
     """Every table tracker prints, in one style: the header, a rule under each column, the
     rows; columns two spaces apart, `right_columns` (numbers) right-aligned, trailing
@@ -154,16 +183,23 @@ def render_table(
     slower) and plain text, so that it reads the same in a terminal, a pipe and a file.
 
     It fits `width` columns (default: terminal_width(); None: no limit). While it does
-    not, the empty columns, then those of `optional` in that order, are left out (a line
-    under the table names the optional ones), and the `wrap` column (default: the last,
-    when it is text) wraps at spaces; a last column too narrow beside the others goes
-    under its row, indented. CSV and JSON stay complete."""
+    not, columns are left out: the empty ones, then those of `optional` in their order,
+    until the `wrap` column (default: the last, when it is text; NO_WRAP: none) has room
+    for `wrap_least` cells (default: MIN_WRAPPED for the last column, MIN_WRAPPED_INSIDE
+    for another; a path may ask for more; 0 for a rare note, which may go under its row);
+    then, only if the table is still too wide, the others from the right (never the
+    first, never `wrap`). A line under the table names those left out that had something
+    in them. The `wrap` column wraps at spaces in the room left; a last column too narrow
+    beside the others goes under its row, indented. CSV and JSON stay complete.
+    """
     if width == -1:
         width = terminal_width()
     right = set(right_columns)
     n = len(headers)
     if wrap is None and n and (n - 1) not in right:
         wrap = n - 1
+    if wrap == NO_WRAP:
+        wrap = None
     keep = list(range(n))
 
     def measure(i: int) -> int:
@@ -174,15 +210,22 @@ def render_table(
     def fixed() -> int:  # every kept column but the wrapping one, the gaps and the indent
         return len(indent) + sum(full[i] for i in keep if i != wrap) + 2 * (len(keep) - 1)
 
-    def least() -> int:
+    def least(at_least: int | None = None) -> int:
         if wrap is None or wrap not in keep:
             return 0
-        return min(full[wrap], MIN_WRAPPED if wrap == n - 1 else MIN_WRAPPED_INSIDE)
+        default = MIN_WRAPPED if wrap == n - 1 else MIN_WRAPPED_INSIDE
+        return min(full[wrap], default if at_least is None else at_least)
+
+    def fits(limit: int) -> bool:
+        # (a last column that wraps may go under its row: the others must fit)
+        return fixed() + (0 if wrap == n - 1 else least()) <= limit
 
     dropped: list[str] = []
     if width is not None:
-        for i in [*(i for i in keep if i != wrap and not any(r[i] for r in rows)), *optional]:
-            if fixed() + least() <= width:
+        first = [*(i for i in keep if i != wrap and not any(r[i] for r in rows)), *optional]
+        last = [i for i in reversed(keep) if i not in (0, wrap) and i not in first]
+        for k, i in enumerate([*first, *last]):
+            if (fixed() + least(wrap_least) <= width) if k < len(first) else fits(width):
                 break
             if i in keep and i != wrap:
                 keep.remove(i)
