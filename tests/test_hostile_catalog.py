@@ -1374,7 +1374,7 @@ CASES += [
     Case(
         "event-set-year-no-tournament",
         ("event", "set", "--year", "2011", "--exclude"),
-        1,
+        2,
         "",
         "error: --year 2011: no tournament is dated only by the year 2011 (Date tags like "
         "2011.??.?? and no whole date); `tracker event list` shows the tournaments\n",
