@@ -17,22 +17,35 @@ other code imports from `tracker.reports` are re-exported here from the modules 
 from __future__ import annotations
 
 from tracker.periods.assumed import list_assumed_games
-from tracker.reports.explain import EXPLAIN_COLUMNS, explain_games, explain_lines, ignored_lines
+from tracker.reports.explain import (
+    EXPLAIN_COLUMNS,
+    ExplainGame,
+    explain_games,
+    explain_json,
+    explain_lines,
+    ignored_lines,
+)
 from tracker.reports.export import (
     EVENT_COLUMNS,
     FORMULA_STARTS,
     GAME_COLUMNS,
+    GameRow,
+    TournamentRow,
     event_rows,
+    game_json,
     game_rows,
     to_csv,
+    tournament_json,
 )
 from tracker.reports.figures import TournamentFigures, tournament_figures, unit_figures
 from tracker.reports.history import (
     HISTORY_COLUMNS,
     HISTORY_OPTIONAL,
+    HistoryRow,
     Season,
     assumption_command,
     assumption_text,
+    history_json,
     history_row,
     history_rows,
     history_table,
@@ -76,20 +89,27 @@ __all__ = [
     "LIST_ASSUMED_HOW",
     "OPEN_MARGIN_DAYS",
     "RULE",
+    "ExplainGame",
+    "GameRow",
+    "HistoryRow",
     "NextReport",
     "Season",
+    "TournamentRow",
     "TournamentFigures",
     "assumption_command",
     "assumption_text",
     "cell_width",
     "event_rows",
     "explain_games",
+    "explain_json",
     "explain_lines",
     "fmt_int",
     "fmt_points",
     "fmt_signed",
     "future_text",
+    "game_json",
     "game_rows",
+    "history_json",
     "history_row",
     "history_rows",
     "history_table",
@@ -111,6 +131,7 @@ __all__ = [
     "season_summary",
     "to_csv",
     "tournament_figures",
+    "tournament_json",
     "unit_figures",
     "unplaced_lines",
 ]
