@@ -10,7 +10,7 @@ from tracker.store import Store
 from tracker.store.reading import UNSET, OverrideChange, Unset, get_tournament
 from tracker.store.reading import record_override as store_override
 
-__all__ = ["UNSET", "OverrideChange", "record_override"]
+__all__ = ["record_override"]
 
 
 def record_override(

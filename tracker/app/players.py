@@ -9,21 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tracker.identity.names import NamesApart
-from tracker.model import PlayerRef
+from tracker.model import MergeDone, PlayerRef, PlayerSummary
 from tracker.store import Store
 from tracker.store import players as stored
-from tracker.store.merges import NotOnePerson
-from tracker.store.players import MergeDone, PlayerSummary, UnmergeDone
+from tracker.store.players import UnmergeDone
 
 __all__ = [
     "Beside",
-    "MergeDone",
-    "NamesApart",
-    "NotOnePerson",
     "PlayerSet",
-    "PlayerSummary",
-    "UnmergeDone",
     "list_players",
     "merge_players",
     "resolve_player",

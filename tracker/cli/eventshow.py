@@ -12,7 +12,7 @@ from tracker.cli.output import echo_lines, emit_csv, emit_json, err, out, print_
 from tracker.model import RatingList
 
 if TYPE_CHECKING:
-    from tracker.app.event_show import TournamentSummary
+    from tracker.model import TournamentSummary
 
 TournamentArg = Annotated[
     str,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -24,7 +24,7 @@ from sqlalchemy import (
 
 from tracker.errors import BadInput, NotFound
 from tracker.identity.names import PART, match_rank, name_fit, name_forms, normalize_name
-from tracker.model import PlayerRef
+from tracker.model import MergeDone, PlayerRef, PlayerSummary
 from tracker.store.db import Store, chunks, writing
 from tracker.store.merges import MergeHow, games_between, merge_rows
 from tracker.store.schema import games, player_names, players
@@ -186,16 +186,6 @@ def _listed(names: list[tuple[str, int | None]]) -> str:
 
 
 _UNSET: Any = object()
-
-
-@dataclass(frozen=True)
-class MergeDone:
-    """A merge made: its number (`unmerge` takes it), the player kept as it is now, the one
-    merged into it as it was."""
-
-    number: int
-    player: PlayerRef
-    gone: PlayerRef
 
 
 @dataclass(frozen=True)
@@ -368,20 +358,6 @@ def _nothing_named(store: Store) -> str:
         return "nothing to undo: no merge is recorded"
     shown = "; ".join(f"merge {m.id}: {m.gone} into {m.kept}" for m in found)
     return f"name the player or give --merge N; the latest merges: {shown}"
-
-
-@dataclass(frozen=True)
-class PlayerSummary:
-    """A row of `tracker players`: FIDE ID, games per list, first and last game date."""
-
-    id: int
-    name: str
-    fide_id: int | None
-    is_me: bool
-    games: dict[str, int] = field(default_factory=dict)  # list -> number of games
-    first: dt.date | None = None
-    last: dt.date | None = None
-    aliases: tuple[str, ...] = ()
 
 
 def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]:
