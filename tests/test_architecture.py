@@ -704,7 +704,6 @@ SAYS_A_COMMAND = {
     "tracker/store/maintenance.py::POSTGRESQL_RESTORE": "raised as DatabaseError by db restore",
     "tracker/store/maintenance.py::_late_dates": "damage `db check` reports (exit code 4)",
     "tracker/store/maintenance.py::check_database": "damage `db check` reports (exit code 4)",
-    "tracker/store/players.py::_no_match": "the error when no player matches (NotFound)",
     "tracker/store/players.py::_held": "the error when a FIDE ID is held (BadInput)",
     "tracker/lists/fetch.py::ListFetcher.__init__": "the HTTP User-Agent names the command",
 }

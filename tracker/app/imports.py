@@ -18,7 +18,7 @@ from tracker.app.importing import (
     SourceReport,
     import_paths,
 )
-from tracker.app.players import Beside, track
+from tracker.app.players import Beside, resolve_player, track
 from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS
@@ -28,7 +28,6 @@ from tracker.store import Store
 from tracker.store import imports as stored
 from tracker.store.imports import RemovedImport
 from tracker.store.lists import lists_imported, unchecked
-from tracker.store.players import resolve_player
 
 __all__ = [
     "AssumedKinds",
