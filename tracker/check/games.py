@@ -21,6 +21,8 @@ from tracker.check.report import (
     GamesCount,
     GamesStep,
     NotInDatabase,
+    UnratedCountedByFide,
+    UnratedForFide,
 )
 from tracker.model import ListKind, NotRated, OfficialEntry, Period
 from tracker.periods import GameFact, PeriodRow, RatingSource, Replay, next_list
@@ -184,20 +186,9 @@ def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int)
     ]
     if not unrated or len(unrated) != missing:
         return []
-    names = ", ".join(sorted({opp for _, opp in unrated}))
-    return [
-        Cause(
-            UNRATED_OPPONENT,
-            f"an unrated opponent counted: FIDE rated {entry.games} games, the replay {row.games} "
-            f"because it did not count {len(unrated)} game(s) against {names} (no rating in the "
-            "PGN); FIDE probably had a rating for them: import FIDE's list in force at the "
-            "tournament's start (official fetch, or official import of the file), which rates "
-            "them (a game already stored is not read again: a tag mended in the file changes "
-            "nothing)",
-            reproduces=False,
-            games_match=True,
-        )
-    ]
+    names = tuple(sorted({opp for _, opp in unrated}))
+    said = UnratedCountedByFide(entry.games, row.games, len(unrated), names)
+    return [Cause(UNRATED_OPPONENT, "", reproduces=False, games_match=True, said=said)]
 
 
 def games_extra_causes(
@@ -373,13 +364,12 @@ def _unrated_for_fide(
         causes.append(
             Cause(
                 UNRATED_OPPONENT,
-                f"an unrated opponent counted: the replay counted {len(gs)} game(s) against "
-                f"{opp.opponent} (Elo {opp.opponent_elo} in the PGN), FIDE did not: "
-                f"{opp.opponent} was probably unrated on FIDE's {ctx.rating_list} list (the tag "
-                f"may be a national rating); without those games the replay gives "
-                f"{rating_text(entry.rating)}",
+                "",
                 reproduces=True,
                 games_match=True,
+                said=UnratedForFide(
+                    len(gs), opp.opponent, opp.opponent_elo, ctx.rating_list, entry.rating
+                ),
             )
         )
     return causes

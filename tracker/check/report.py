@@ -6,6 +6,7 @@ CSV and JSON are tracker.reports.check's."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 
 from tracker.advice import Advice
@@ -117,6 +118,96 @@ class RoFromTag:
     rating: int | None
 
 
+class CapMode(StrEnum):
+    """How a period's rating differences could have been capped (`CapDiffers`)."""
+
+    EVERY_GAME = "every game"  # |D| at 400 in every game
+    ONCE = "once per tournament"  # the 2022 rule: only the game with the largest difference
+    NO_CAP = "no cap"  # the true differences
+    CAP_350 = "cap 350"  # |D| at 350 (the rule before Jul 2009)
+
+
+@dataclass(frozen=True)
+class Before2008:
+    """The list of `period` is before 2008 (FIDE rated by tournament averages): not
+    replayed (`unplaced` games before 2008); the replay re-anchors at the official
+    `official`."""
+
+    period: Period
+    official: int | None
+    unplaced: int
+
+
+@dataclass(frozen=True)
+class CapDiffers:
+    """Capping the differences as `mode` says (with `rule_2650`: a Ro of 2650 or more in the
+    period) gives `rating`; the replay applied the cap of each tournament's edition."""
+
+    mode: CapMode
+    rule_2650: bool
+    rating: int
+
+
+@dataclass(frozen=True)
+class RoundedEach:
+    """Rounding each tournament's change (`parts`, summed `per`) instead of the period's
+    once (`change_exact` -> `change`) gives `rating`."""
+
+    parts: tuple[int, ...]
+    per: int
+    change_exact: Decimal
+    change: int
+    rating: int
+
+
+@dataclass(frozen=True)
+class BaseCorrected:
+    """FIDE started the period from `base`, not the published `published`: from `base` the
+    period gives `rating`."""
+
+    period: Period
+    base: int
+    published: int
+    rating: int | None
+
+
+@dataclass(frozen=True)
+class UnratedCountedByFide:
+    """FIDE rated `fide` games, the replay `replay`: it did not count `games` games against
+    `opponents` (no rating in the PGN), whom FIDE probably rated."""
+
+    fide: int | None
+    replay: int
+    games: int
+    opponents: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UnratedForFide:
+    """The replay counted `games` games against `opponent` (Elo `elo` in the PGN), FIDE did
+    not (unrated on its `rating_list` list): without them the replay gives `official`."""
+
+    games: int
+    opponent: str
+    elo: int | None
+    rating_list: RatingList
+    official: int | None
+
+
+CauseSaid = (
+    Unexplained
+    | NotInDatabase
+    | RoFromTag
+    | Before2008
+    | CapDiffers
+    | RoundedEach
+    | BaseCorrected
+    | UnratedCountedByFide
+    | UnratedForFide
+)
+"""A cause as a value (tracker.reports.check words it)."""
+
+
 @dataclass(frozen=True)
 class Cause:
     """One likely cause of a difference: `text` says it, or `said` (with the commands in
@@ -127,7 +218,7 @@ class Cause:
     reproduces: bool  # re-computing under this cause gives exactly the official rating
     games_match: bool = False  # ... and the official game count
     advice: tuple[Advice, ...] = ()  # what the user can run to record it
-    said: Unexplained | NotInDatabase | RoFromTag | None = None
+    said: CauseSaid | None = None
 
     def rank_key(self) -> tuple[int, int]:
         evidence = 4 * self.reproduces + 2 * self.games_match

@@ -9,7 +9,17 @@ from dataclasses import replace
 from decimal import Decimal
 
 from tracker.advice import PlayerFact, SetPlayerFact
-from tracker.check.report import BASE_CORRECTION, CAP, K_DIFFERS, ROUNDING, Cause
+from tracker.check.report import (
+    BASE_CORRECTION,
+    CAP,
+    K_DIFFERS,
+    ROUNDING,
+    BaseCorrected,
+    CapDiffers,
+    CapMode,
+    Cause,
+    RoundedEach,
+)
 from tracker.fide import (
     GameIn,
     GameOut,
@@ -26,7 +36,7 @@ from tracker.fide.rounding import to_decimal
 from tracker.model import OfficialEntry
 from tracker.periods import PeriodRow
 
-CAP_MODES = ("every game", "once per tournament", "no cap", "cap 350")
+CAP_MODES = tuple(CapMode)
 
 
 def _tournaments_in(out: PeriodOut) -> list[TournamentIn]:
@@ -240,14 +250,14 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         differs = False
         for t in out.tournaments:
             counted = [g for g in t.games if g.counted and g.difference is not None]
-            once = _largest(counted) if mode == "once per tournament" else None
+            once = _largest(counted) if mode is CapMode.ONCE else None
             t_total = Decimal(0)
             for g in counted:
                 assert g.difference is not None
                 d = g.difference
-                if mode == "every game" or (mode == "once per tournament" and g is once):
+                if mode is CapMode.EVERY_GAME or (mode is CapMode.ONCE and g is once):
                     used = max(-400, min(400, d))
-                elif mode == "cap 350":
+                elif mode is CapMode.CAP_350:
                     used = max(-350, min(350, d))
                 else:
                     used = d
@@ -261,21 +271,14 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         if rating is None or rating != entry.rating:
             continue
         ros = [t.own_rating for t in out.tournaments if t.own_rating is not None]
-        text = {
-            "every game": "FIDE capped |D| at 400 in every game",
-            "once per tournament": "FIDE capped |D| at 400 once per tournament (the 2022 "
-            "rule: only the game with the largest difference)",
-            "no cap": "FIDE used the true rating differences, without the 400 cap"
-            + (" (the 2650 rule: Ro 2650 or more)" if ros and max(ros) >= 2650 else ""),
-            "cap 350": "FIDE capped |D| at 350 (the rule before Jul 2009)",
-        }[mode]
+        rule_2650 = mode is CapMode.NO_CAP and bool(ros) and max(ros) >= 2650
         causes.append(
             Cause(
                 CAP,
-                f"the cap or the 2650 rule: {text}; that gives {rating}, the replay applied "
-                "the cap of the edition in force at each tournament's start",
+                "",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
+                said=CapDiffers(mode, rule_2650, rating),
             )
         )
     return causes
@@ -297,15 +300,15 @@ def rounding_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     rating = _published(row, row.rating_before + per)
     if per == out.change or rating is None or rating != entry.rating:
         return []
-    parts = " + ".join(f"{round_change(t.k_change)}" for t in out.tournaments)
+    parts = tuple(round_change(t.k_change) for t in out.tournaments)
+    assert out.change_exact is not None and out.change is not None
     return [
         Cause(
             ROUNDING,
-            f"rounding: rounding each tournament's change ({parts} = {per:+d}) instead of the "
-            f"period's once ({out.change_exact} -> {out.change:+d}) gives {rating}; FIDE does "
-            "this in rare periods",
+            "",
             reproduces=True,
             games_match=entry.games is None or entry.games == row.games,
+            said=RoundedEach(parts, per, out.change_exact, out.change, rating),
         )
     ]
 
@@ -331,12 +334,10 @@ def base_correction_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 BASE_CORRECTION,
-                f"a one-point base correction: FIDE started the {row.period} period from {base}, "
-                f"not the published {rb} (a silent correction FIDE sometimes makes); from {base} "
-                f"the period gives {rating}. Nothing to fix: the replay re-anchors at the official "
-                "rating",
+                "",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
+                said=BaseCorrected(row.period, base, rb, rating),
             )
         )
     return causes

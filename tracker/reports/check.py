@@ -12,6 +12,10 @@ from tracker.advice import PinPeriod
 from tracker.check.report import (
     DIFFERS,
     START,
+    BaseCorrected,
+    Before2008,
+    CapDiffers,
+    CapMode,
     Cause,
     CheckNote,
     CheckReport,
@@ -21,8 +25,11 @@ from tracker.check.report import (
     NotInDatabase,
     ReanchorMatches,
     RoFromTag,
+    RoundedEach,
     StartsHere,
     Unexplained,
+    UnratedCountedByFide,
+    UnratedForFide,
 )
 from tracker.reports.explain import kind_text
 from tracker.reports.text import plural
@@ -76,7 +83,71 @@ def cause_text(c: Cause) -> str:
             f"({ro_text(said.source, said.ro_list)}) but your Elo tag there says {said.tag}; "
             f"with Ro {said.tag} the period gives {rating}"
         )
+    if isinstance(said, Before2008):
+        n = said.unplaced
+        extra = (
+            f" ({n} game{'' if n == 1 else 's'} before 2008 {'is' if n == 1 else 'are'} not "
+            "replayed)"
+            if n
+            else ""
+        )
+        return (
+            f"the {said.period} list is before 2008, when FIDE rated by tournament averages: "
+            f"the tracker does not replay that era{extra}; it re-anchors at the official "
+            f"{_rating(said.official)}"
+        )
+    if isinstance(said, CapDiffers):
+        return (
+            f"the cap or the 2650 rule: {CAP_WORDS[said.mode]}"
+            + (" (the 2650 rule: Ro 2650 or more)" if said.rule_2650 else "")
+            + f"; that gives {said.rating}, the replay applied the cap of the edition in force "
+            "at each tournament's start"
+        )
+    if isinstance(said, RoundedEach):
+        parts = " + ".join(str(p) for p in said.parts)
+        return (
+            f"rounding: rounding each tournament's change ({parts} = {said.per:+d}) instead of "
+            f"the period's once ({said.change_exact} -> {said.change:+d}) gives {said.rating}; "
+            "FIDE does this in rare periods"
+        )
+    if isinstance(said, BaseCorrected):
+        return (
+            f"a one-point base correction: FIDE started the {said.period} period from "
+            f"{said.base}, not the published {said.published} (a silent correction FIDE "
+            f"sometimes makes); from {said.base} the period gives {said.rating}. Nothing to "
+            "fix: the replay re-anchors at the official rating"
+        )
+    if isinstance(said, UnratedCountedByFide):
+        return (
+            f"an unrated opponent counted: FIDE rated {said.fide} games, the replay "
+            f"{said.replay} because it did not count {said.games} game(s) against "
+            f"{', '.join(said.opponents)} (no rating in the PGN); FIDE probably had a rating "
+            "for them: import FIDE's list in force at the tournament's start (official fetch, "
+            "or official import of the file), which rates them (a game already stored is not "
+            "read again: a tag mended in the file changes nothing)"
+        )
+    if isinstance(said, UnratedForFide):
+        return (
+            f"an unrated opponent counted: the replay counted {said.games} game(s) against "
+            f"{said.opponent} (Elo {said.elo} in the PGN), FIDE did not: {said.opponent} was "
+            f"probably unrated on FIDE's {said.rating_list} list (the tag may be a national "
+            f"rating); without those games the replay gives {_rating(said.official)}"
+        )
     return c.text
+
+
+CAP_WORDS = {
+    CapMode.EVERY_GAME: "FIDE capped |D| at 400 in every game",
+    CapMode.ONCE: "FIDE capped |D| at 400 once per tournament (the 2022 rule: only the game "
+    "with the largest difference)",
+    CapMode.NO_CAP: "FIDE used the true rating differences, without the 400 cap",
+    CapMode.CAP_350: "FIDE capped |D| at 350 (the rule before Jul 2009)",
+}
+"""How a cap mode of `CapDiffers` is said."""
+
+
+def _rating(rating: int | None) -> str:
+    return "unrated" if rating is None else str(rating)
 
 
 def check_note_text(n: CheckNote) -> str:
