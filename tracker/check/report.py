@@ -194,6 +194,85 @@ class UnratedForFide:
     official: int | None
 
 
+class KGuess(StrEnum):
+    """Why FIDE's K may differ from the replay's (`KWhy`)."""
+
+    EVER_2400 = "ever-2400"  # FIDE's K 10: a published 2400 the replay does not know of
+    NOT_2400 = "not-2400"  # the replay's K 10: FIDE does not take 2400 as reached
+    JUNIOR_OR_NEW = "junior-or-new"  # FIDE's K 40: a junior, or under 30 rated games
+    NO_LONGER_40 = "no-longer-40"  # the replay's K 40: FIDE's junior years or 30 games over
+    OLDER_SCHEME = "older-scheme"  # an older edition's K scheme (25/15/10 or 30/15/10)
+    OTHER = "other"  # the 700 rule or a K recorded on FIDE's side
+
+
+@dataclass(frozen=True)
+class KWhy:
+    """Why FIDE's K may differ, with the player's facts the replay knew."""
+
+    guess: KGuess
+    rated_games: int | None = None
+    birth_year: int | None = None
+
+
+@dataclass(frozen=True)
+class Rule700:
+    """The 700 rule: `games` x K `k` > 700 gives K `cut`; `then` why K `k` itself, or None
+    when the replay's policy has the rule only from Jul 2017 and FIDE applied it."""
+
+    games: int
+    k: int
+    cut: int
+    then: KWhy | None
+
+
+@dataclass(frozen=True)
+class No700:
+    """FIDE did not apply the 700 rule to K `k` here (`games` games); the replay did."""
+
+    k: int
+    games: int
+
+
+@dataclass(frozen=True)
+class PeriodKForAll:
+    """FIDE rated every tournament with the period's K, not each with its start's."""
+
+
+@dataclass(frozen=True)
+class ReplayK:
+    """The K the replay used: the period's (`k`, why), and each tournament's that differs
+    (K, the tournament, why)."""
+
+    k: int
+    reason: str
+    others: tuple[tuple[int, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class KDiffers:
+    """FIDE's rating follows from K `k` (for every tournament, `every`): K x `total` ->
+    `rating`; the replay used `replay`; `why`."""
+
+    k: int
+    every: bool
+    total: Decimal
+    rating: int | None
+    replay: ReplayK
+    why: KWhy | Rule700 | No700 | PeriodKForAll
+
+
+@dataclass(frozen=True)
+class KPrinted:
+    """The list of `period` prints K `official`, the replay derived K `derived` (`reason`)
+    for the period; `why`."""
+
+    period: Period
+    official: int
+    derived: int
+    reason: str
+    why: KWhy
+
+
 CauseSaid = (
     Unexplained
     | NotInDatabase
@@ -204,6 +283,8 @@ CauseSaid = (
     | BaseCorrected
     | UnratedCountedByFide
     | UnratedForFide
+    | KDiffers
+    | KPrinted
 )
 """A cause as a value (tracker.reports.check words it)."""
 

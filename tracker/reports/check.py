@@ -6,6 +6,7 @@ are worded here (tracker.reports.words)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from tracker.advice import PinPeriod
@@ -22,10 +23,18 @@ from tracker.check.report import (
     CheckRow,
     GamesCount,
     GamesStep,
+    KDiffers,
+    KGuess,
+    KPrinted,
+    KWhy,
+    No700,
     NotInDatabase,
+    PeriodKForAll,
     ReanchorMatches,
+    ReplayK,
     RoFromTag,
     RoundedEach,
+    Rule700,
     StartsHere,
     Unexplained,
     UnratedCountedByFide,
@@ -133,7 +142,89 @@ def cause_text(c: Cause) -> str:
             f"probably unrated on FIDE's {said.rating_list} list (the tag may be a national "
             f"rating); without those games the replay gives {_rating(said.official)}"
         )
+    if isinstance(said, KDiffers):
+        every = " for every tournament" if said.every else ""
+        return (
+            f"K differs: FIDE's rating follows from K {said.k}{every} ({said.k} x {said.total} = "
+            f"{Decimal(said.k) * said.total} -> {said.rating}); the replay used "
+            f"{_replay_k(said.replay)}. {_k_reason(said.why)}"
+        )
+    if isinstance(said, KPrinted):
+        return (
+            f"K differs: the {said.period} list prints K {said.official}, the replay derived "
+            f"K {said.derived} ({said.reason}) for this period. {_k_why(said.why)}"
+        )
     return c.text
+
+
+def _replay_k(r: ReplayK) -> str:
+    """The K the replay used: the period's, and each tournament's that differs from it."""
+    text = f"K {r.k} ({r.reason})"
+    if r.others:
+        text += ", and " + ", ".join(f"K {k} for {label} ({why})" for k, label, why in r.others)
+    return text
+
+
+def _k_reason(why: KWhy | Rule700 | No700 | PeriodKForAll) -> str:
+    """Why FIDE may have used the K that reproduces its rating."""
+    if isinstance(why, PeriodKForAll):
+        return (
+            "Why: FIDE rated every tournament of the period with the period's K, not "
+            "each with the K of the list in force at its start (policy "
+            "K_BY_TOURNAMENT_START_UNTIL: the rule ended in Jul 2017)"
+        )
+    if isinstance(why, No700):
+        return (
+            f"Why: FIDE did not apply the 700 rule to K {why.k} here ({why.games} games); the "
+            "replay did"
+        )
+    if isinstance(why, Rule700):
+        rule = (
+            f"Why: the 700 rule: {why.games} games x {why.k} = {why.k * why.games} > 700 -> "
+            f"K {why.cut}; "
+        )
+        if why.then is None:
+            return (
+                rule + "the replay's policy is that the rule came in Jul 2017 (UNSETTLED: "
+                "2014 or 2017), FIDE applied it here"
+            )
+        return rule + _k_why(why.then)
+    return _k_why(why)
+
+
+def _k_why(why: KWhy) -> str:
+    """Why FIDE's K may differ from the replay's, with what to check."""
+    if why.guess is KGuess.EVER_2400:
+        return (
+            "Why: a published rating of 2400 or more on this list at some time gives K 10 "
+            "for good; the replay does not know of one"
+        )
+    if why.guess is KGuess.NOT_2400:
+        return (
+            "Why: the replay believes 2400 was reached on this list (K 10 for good); FIDE "
+            "does not: check the official entries and `--ever-2400`"
+        )
+    if why.guess is KGuess.JUNIOR_OR_NEW:
+        if why.birth_year is None:
+            return (
+                "Why: a junior (K 40 while under 2300 to the end of the year of the 18th "
+                "birthday) or a player with fewer than 30 rated games; the birth year is "
+                "not recorded"
+            )
+        return (
+            f"Why: fewer than 30 rated games (the replay counts {why.rated_games}) or a "
+            f"junior (born {why.birth_year}): check the birth year and the rated games"
+        )
+    if why.guess is KGuess.NO_LONGER_40:
+        born = f"born {why.birth_year}" if why.birth_year else "no birth year"
+        return (
+            f"Why: the replay took K 40 ({born}, {why.rated_games} rated games "
+            "counted); FIDE no longer did: the junior years are over or 30 games were "
+            "reached earlier"
+        )
+    if why.guess is KGuess.OLDER_SCHEME:
+        return "Why: an older edition's K scheme (25/15/10 or 30/15/10)"
+    return "Why: the 700 rule or a K recorded on FIDE's side"
 
 
 CAP_WORDS = {
