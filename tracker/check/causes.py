@@ -48,13 +48,13 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
     causes += base_correction_causes(row, entry)
     if not any(c.reproduces for c in causes):
         said = Unexplained(row.period, entry.rating)
-        causes.append(Cause(UNEXPLAINED, "", reproduces=False, said=said))
+        causes.append(Cause(UNEXPLAINED, reproduces=False, said=said))
     return sorted(causes, key=Cause.rank_key)
 
 
 def _pre_2008(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> Cause:
     said = Before2008(row.period, entry.rating, len(before_2008(ctx.base)))
-    return Cause(PRE_2008, "", reproduces=False, said=said)
+    return Cause(PRE_2008, reproduces=False, said=said)
 
 
 def _elo_tag(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
@@ -72,7 +72,6 @@ def _elo_tag(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 ELO_TAG,
-                "",
                 reproduces=ok,
                 games_match=ok and entry.games is not None,
                 advice=(SetRo(t.id, tag),) if ok else (),

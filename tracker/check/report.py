@@ -273,6 +273,75 @@ class KPrinted:
     why: KWhy
 
 
+Moved = tuple[tuple[int, str, int], ...]
+"""Tournaments a cause moves: (id, name, games counted)."""
+
+
+@dataclass(frozen=True)
+class GamesMissingHere:
+    """FIDE rated `fide` games on the list of `period`, the replay `replay`: `moved`, which
+    the replay rated on the lists `where`, probably landed here (`rule`: those the
+    closing-date rule had put a list later). With that pin the period gives `got` (the
+    official `official` when `reproduces`), and matches the lists `verified`, while
+    `broken` would then differ."""
+
+    fide: int | None
+    replay: int
+    period: Period
+    moved: Moved
+    where: tuple[Period, ...]
+    rule: tuple[ClosingDate, ...]
+    reproduces: bool
+    official: int | None
+    got: int | None
+    verified: tuple[Period, ...] = ()
+    broken: tuple[Period, ...] = ()
+
+
+@dataclass(frozen=True)
+class GamesExtraThere:
+    """FIDE rated `fide` games on the list of `period`, the replay `replay`: `moved` was
+    probably rated on the `target` list, because of the closing-date rule (`rule`), else a
+    late report (`late`) or it reached FIDE in time; with that pin the period gives the
+    official `official`, and `target` its official `confirmed` (None: no entry to confirm)."""
+
+    fide: int | None
+    replay: int
+    period: Period
+    moved: Moved
+    target: Period
+    rule: tuple[ClosingDate, ...]
+    late: bool
+    official: int | None
+    confirmed: int | None
+
+
+@dataclass(frozen=True)
+class GamesExtraUnrated:
+    """... `moved` was probably not rated at all: excluding it gives `official`; or, when
+    not `reproduces`, it may be on another list but no move reproduces the rating."""
+
+    fide: int | None
+    replay: int
+    period: Period
+    moved: Moved
+    official: int | None
+    reproduces: bool
+
+
+@dataclass(frozen=True)
+class ClosingUndone:
+    """The closing-date rule undone: `closing` was probably rated on its earlier list; the
+    pin gives the official `official` for `period`, and for `other` its official
+    `confirmed` (None: no entry there to confirm it)."""
+
+    closing: ClosingDate
+    period: Period
+    official: int | None
+    other: Period
+    confirmed: int | None
+
+
 CauseSaid = (
     Unexplained
     | NotInDatabase
@@ -285,21 +354,24 @@ CauseSaid = (
     | UnratedForFide
     | KDiffers
     | KPrinted
+    | GamesMissingHere
+    | GamesExtraThere
+    | GamesExtraUnrated
+    | ClosingUndone
 )
 """A cause as a value (tracker.reports.check words it)."""
 
 
 @dataclass(frozen=True)
 class Cause:
-    """One likely cause of a difference: `text` says it, or `said` (with the commands in
-    it, worded by tracker.reports.check)."""
+    """One likely cause of a difference, as a value (`said`; tracker.reports.check words it,
+    with the commands in it)."""
 
     kind: str  # one of CAUSE_ORDER
-    text: str
+    said: CauseSaid
     reproduces: bool  # re-computing under this cause gives exactly the official rating
     games_match: bool = False  # ... and the official game count
     advice: tuple[Advice, ...] = ()  # what the user can run to record it
-    said: CauseSaid | None = None
 
     def rank_key(self) -> tuple[int, int]:
         evidence = 4 * self.reproduces + 2 * self.games_match

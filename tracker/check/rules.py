@@ -138,7 +138,6 @@ def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 K_DIFFERS,
-                "",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
                 advice=_k_advice(k, out.k, row),
@@ -152,7 +151,6 @@ def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 K_DIFFERS,
-                "",
                 reproduces=False,
                 advice=_k_advice(official_k, out.k_base, row),
                 said=KPrinted(
@@ -254,7 +252,6 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 CAP,
-                "",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
                 said=CapDiffers(mode, rule_2650, rating),
@@ -284,7 +281,6 @@ def rounding_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     return [
         Cause(
             ROUNDING,
-            "",
             reproduces=True,
             games_match=entry.games is None or entry.games == row.games,
             said=RoundedEach(parts, per, out.change_exact, out.change, rating),
@@ -313,7 +309,6 @@ def base_correction_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 BASE_CORRECTION,
-                "",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
                 said=BaseCorrected(row.period, base, rb, rating),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, assert_never
 
 from tracker.advice import PinPeriod
 from tracker.check.report import (
@@ -21,12 +21,17 @@ from tracker.check.report import (
     CheckNote,
     CheckReport,
     CheckRow,
+    ClosingUndone,
     GamesCount,
+    GamesExtraThere,
+    GamesExtraUnrated,
+    GamesMissingHere,
     GamesStep,
     KDiffers,
     KGuess,
     KPrinted,
     KWhy,
+    Moved,
     No700,
     NotInDatabase,
     PeriodKForAll,
@@ -40,6 +45,8 @@ from tracker.check.report import (
     UnratedCountedByFide,
     UnratedForFide,
 )
+from tracker.model import Period
+from tracker.periods.assumed import ClosingDate
 from tracker.reports.explain import kind_text
 from tracker.reports.text import plural
 from tracker.reports.words import (
@@ -154,7 +161,92 @@ def cause_text(c: Cause) -> str:
             f"K differs: the {said.period} list prints K {said.official}, the replay derived "
             f"K {said.derived} ({said.reason}) for this period. {_k_why(said.why)}"
         )
-    return c.text
+    if isinstance(said, GamesMissingHere):
+        text = (
+            f"games missing: FIDE rated {said.fide} games on the {said.period} list, the replay "
+            f"{said.replay}: {_moved(said.moved)}, which the replay rated on the "
+            f"{', '.join(str(p) for p in said.where)} list, probably landed here"
+            + (f" ({closing_words(said.rule)})" if said.rule else "")
+            + "; "
+        )
+        if said.reproduces:
+            text += (
+                f"re-running the replay with that pin gives {_rating(said.official)} for "
+                f"{said.period}"
+            )
+            if said.verified:
+                text += f" and matches {', '.join(str(p) for p in said.verified)} too"
+            if said.broken:
+                text += f" (but {', '.join(str(p) for p in said.broken)} would then differ)"
+        else:
+            text += (
+                f"re-running the replay with that pin gives {_rating(said.got)} for "
+                f"{said.period}, not {_rating(said.official)}"
+            )
+        return text
+    if isinstance(said, GamesExtraThere):
+        if said.rule:
+            why = closing_words(said.rule)
+        else:
+            why = "a late report" if said.late else "it reached FIDE before that list closed"
+        return (
+            f"games extra: FIDE rated {said.fide} games on the {said.period} list, the replay "
+            f"{said.replay}: {_moved(said.moved)} was probably rated on the {said.target} list "
+            f"({why}); re-running the replay with that pin gives {_rating(said.official)} for "
+            f"{said.period}{_confirmed(said.target, said.confirmed)}"
+        )
+    if isinstance(said, GamesExtraUnrated):
+        if said.reproduces:
+            return (
+                f"games extra: FIDE rated {said.fide} games on the {said.period} list, the "
+                f"replay {said.replay}: {_moved(said.moved)} was probably not rated at all (no "
+                f"neighbouring list takes it); excluding it gives {_rating(said.official)}"
+            )
+        return (
+            f"games extra: FIDE rated {said.fide} games on the {said.period} list, the replay "
+            f"{said.replay}: {_moved(said.moved)} may have been rated on another list, but "
+            "re-running the replay with it moved does not reproduce the official rating"
+        )
+    if isinstance(said, ClosingUndone):
+        moved = said.closing
+        return (
+            f"the closing date: {moved.tournament} (id {moved.tournament_id}) was probably "
+            f"rated on the {moved.earlier} list ({closing_words([moved])}); re-running the "
+            "replay with "
+            f"that pin gives {_rating(said.official)} for {said.period}"
+            f"{_confirmed(said.other, said.confirmed)}"
+        )
+    assert_never(said)
+
+
+def _moved(moved: Moved) -> str:
+    """The tournaments a cause moves: "NAME (id N, G games) and ..."."""
+    return " and ".join(f"{name} (id {tid}, {n} games)" for tid, name, n in moved)
+
+
+def _confirmed(other: Period, rating: int | None) -> str:
+    """Whether the other list's official rating confirms a move."""
+    if rating is None:
+        return f" (no official entry for {other} to confirm it)"
+    return f" and {rating} for {other}, as published"
+
+
+def closing_words(rule: Sequence[ClosingDate]) -> str:
+    """Why a tournament the closing-date rule moved may be on its earlier list."""
+    c = rule[0]
+    ended = (
+        f"it ended {c.end.isoformat()}"
+        if len(rule) == 1
+        else f"they ended by {max(r.end for r in rule).isoformat()}"
+    )
+    days = "1 day" if c.days_before == 1 else f"{c.days_before} days"
+    if len(rule) > 1:
+        days = f"{min(r.days_before for r in rule)} days or more"
+    return (
+        f"{ended}, {days} before the {c.earlier} list: the replay put it on the {c.put_on} "
+        "list by the closing-date rule, an assumption; FIDE rates it on the earlier list when "
+        "the report arrives in time"
+    )
 
 
 def _replay_k(r: ReplayK) -> str:
