@@ -61,11 +61,44 @@ def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
 
 
 def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
-    """The period the way FIDE's calculation page shows it, as lines of text."""
+    """The period the way FIDE's calculation page shows it, as lines of text: where the
+    rating came from and K, each tournament, what was assumed and not counted, the period's
+    sum, then the official rating, the Elo tag and the notes."""
     row = replay_.row(period)
+    if row is None:
+        return _carried_over(replay_, period, player)
+    lines = [
+        f"{player.name}: {replay_.rating_list} list {row.period} "
+        f"(list of {row.period.list_date:%d %b %Y})"
+    ]
+    if row.rating_before is None and row.out is None and row.first is None and row.anchored:
+        return lines + _start_lines(replay_, row)
+    lines += _before_lines(replay_, row, player)
+    for plan in row.tournaments:
+        if not plan.counted:
+            continue  # nothing of it counted (online, excluded...): under "Games not counted"
+        lines.append("")
+        lines += _explain_tournament(plan, row, replay_.list_kinds)
+    lines += _assumed_lines(row)
+    lines.append("")
+    lines += _sum_lines(replay_, row)
+    lines += _published_lines(row)
+    lines += [
+        f"Note: {note_text(note)}"
+        for note in row.notes
+        if isinstance(note, TournamentNote | TagsDisagree)
+    ]
+    lines += [f"Note: {note_text(note)}" for note in row.twice]
+    lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
+    return lines
+
+
+def _carried_over(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
+    """A list month without a row: the rating carried over from the list before, or NotFound
+    for a period the replay never reached."""
     rl = replay_.rating_list
     before = [r for r in replay_.rows if r.period < period]
-    if row is None and before and period <= replay_.rows[-1].period and is_list_month(period, rl):
+    if before and period <= replay_.rows[-1].period and is_list_month(period, rl):
         last = before[-1]
         carried = "unrated" if last.published is None else str(last.published)
         return [
@@ -73,21 +106,27 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
             f"No game, official entry or adjustment on this list: the rating carries over "
             f"from the {last.period} list: {carried}.",
         ]
-    if row is None:
-        periods = ", ".join(str(r.period) for r in replay_.rows[-12:]) or "none"
-        raise NotFound(
-            f"no {rl} rating period {period} for {player.name}: periods with games or "
-            f"official entries are {periods}"
-        )
-    lines = [f"{player.name}: {rl} list {row.period} (list of {row.period.list_date:%d %b %Y})"]
-    if row.rating_before is None and row.out is None and row.first is None and row.anchored:
-        lines.append(f"Start of the replay: official rating {row.official_rating} on this list.")
-        lines += [
-            f"  (included in it: {u.label}, {unit_dates(u)}: no Elo tag of the player's "
-            "to replay it from)"
-            for u in replay_.before_start
-        ]
-        return lines
+    periods = ", ".join(str(r.period) for r in replay_.rows[-12:]) or "none"
+    raise NotFound(
+        f"no {rl} rating period {period} for {player.name}: periods with games or "
+        f"official entries are {periods}"
+    )
+
+
+def _start_lines(replay_: Replay, row: PeriodRow) -> list[str]:
+    """The period the replay starts at (its official rating), and what is inside it."""
+    lines = [f"Start of the replay: official rating {row.official_rating} on this list."]
+    lines += [
+        f"  (included in it: {u.label}, {unit_dates(u)}: no Elo tag of the player's "
+        "to replay it from)"
+        for u in replay_.before_start
+    ]
+    return lines
+
+
+def _before_lines(replay_: Replay, row: PeriodRow, player: PlayerRef) -> list[str]:
+    """The rating before the period, where it came from, and the K of the period."""
+    lines: list[str] = []
     if row.before_official:
         first = next((r.period for r in replay_.rows if r.official_rating is not None), None)
         lines.append(
@@ -109,11 +148,13 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
                 "  each tournament is rated with the K of the list in force at its "
                 f"start: {k_by_tournament(row.out)} (below)"
             )
-    for plan in row.tournaments:
-        if not plan.counted:
-            continue  # nothing of it counted (online, excluded...): under "Games not counted"
-        lines.append("")
-        lines += _explain_tournament(plan, row, replay_.list_kinds)
+    return lines
+
+
+def _assumed_lines(row: PeriodRow) -> list[str]:
+    """The games put on the list and the tournaments put in the period by assumption, and
+    the games not counted."""
+    lines: list[str] = []
     assumed = list_assumed_games(row)
     if assumed:
         lines.append("")
@@ -129,7 +170,13 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         lines.append("")
         lines.append(f"Games {not_counted_text(row)}:")
         lines += _not_counted_lines(row.not_counted)
-    lines.append("")
+    return lines
+
+
+def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
+    """The period summed up: its change and the rating after, or the first rating; FIDE's
+    count of games, the one-off adjustment and the rating the list shows."""
+    lines: list[str] = []
     if row.out is not None:
         o = row.out
         product = "sum of each tournament's K x chg" if o.k_by_tournament else "K x sum"
@@ -159,6 +206,12 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
         lines.append(f"One-off adjustment: {row.adjustment}")
     if row.replayed is not None and row.out is not None and row.replayed != row.out.rating_after:
         lines.append(f"Replayed rating on the list: {row.replayed}")
+    return lines
+
+
+def _published_lines(row: PeriodRow) -> list[str]:
+    """The official rating of the period, else the player's Elo tag for the list."""
+    lines: list[str] = []
     if row.official is not None:
         if row.official_rating is None:
             lines.append(f"Official {row.period}: listed without a rating")
@@ -179,13 +232,6 @@ def explain_lines(replay_: Replay, period: Period, player: PlayerRef) -> list[st
                 + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
                 + "; no official entry for this list: the next period starts from it"
             )
-    lines += [
-        f"Note: {note_text(note)}"
-        for note in row.notes
-        if isinstance(note, TournamentNote | TagsDisagree)
-    ]
-    lines += [f"Note: {note_text(note)}" for note in row.twice]
-    lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
     return lines
 
 
