@@ -316,6 +316,100 @@ def test_only_the_app_imports_the_store(module: str, path: Path) -> None:
     assert not named, f"{module} names {named} (imported by name)"
 
 
+HANDLE = {("tracker.app.database", "Store")}
+"""The one store name the app hands on (issue 36): the open database, a handle the command
+line holds and gives back to the verbs (it calls nothing on it)."""
+
+
+def _store_names(source: str) -> set[str]:
+    """The names a module binds from tracker.store (`from tracker.store.x import y [as z]`:
+    z, else y)."""
+    return {
+        a.asname or a.name
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom)
+        and node.module
+        and node.level == 0
+        and _owned_by(node.module, ("tracker.store",))
+        for a in node.names
+    }
+
+
+def _all_names(source: str) -> set[str]:
+    """The names a module's `__all__` lists."""
+    for node in ast.parse(source).body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, ast.List | ast.Tuple)
+        ):
+            return {
+                e.value
+                for e in node.value.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            }
+    return set()
+
+
+def reexports(app: dict[str, str], users: dict[str, str]) -> list[str]:
+    """Store names the app passes on (issue 36): a name an app module (of `app`, module ->
+    source) imports from tracker.store that its `__all__` lists, or that a module of
+    `users` (outside the app) imports from it; as "user: app.name"."""
+    bound = {m: _store_names(src) for m, src in app.items()}
+    found = [
+        f"{m}: {m}.{n} (__all__)"
+        for m, src in app.items()
+        for n in sorted(_all_names(src) & bound[m])
+        if (m, n) not in HANDLE
+    ]
+    for user, src in users.items():
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.ImportFrom) and node.module in bound and node.level == 0:
+                found += [
+                    f"{user}: {node.module}.{a.name}"
+                    for a in node.names
+                    if a.name in bound[node.module] and (node.module, a.name) not in HANDLE
+                ]
+    return found
+
+
+def test_the_app_passes_on_no_store_name() -> None:
+    # the door is a door: the app's verbs and result types are its own (or plain values of
+    # tracker.model), not the store's names handed through it
+    app = {m: p.read_text(encoding="utf-8") for m, p in MODULES if _owned_by(m, ("tracker.app",))}
+    users = {
+        m: p.read_text(encoding="utf-8")
+        for m, p in MODULES
+        if not _owned_by(m, ("tracker.app", "tracker.store", "tracker.migrations"))
+    }
+    assert reexports(app, users) == []
+
+
+def test_the_reexport_rule_sees_a_reexport() -> None:
+    app = {
+        "tracker.app.x": (
+            "from tracker.store.lists import Candidate, lists_imported\n"
+            "from tracker.store import entries as e\n"
+            "from tracker.model import Period\n"
+            "__all__ = ['Candidate', 'Period', 'verb']\n"
+            "def verb() -> None: ...\n"
+        ),
+        "tracker.app.database": "from tracker.store import Store\n__all__ = ['Store']\n",
+    }
+    users = {
+        "tracker.cli.y": (
+            "def f() -> None:\n"
+            "    from tracker.app.x import Period, e, lists_imported, verb\n"
+            "    from tracker.app.database import Store\n"
+        )
+    }
+    assert reexports(app, users) == [
+        "tracker.app.x: tracker.app.x.Candidate (__all__)",
+        "tracker.cli.y: tracker.app.x.e",
+        "tracker.cli.y: tracker.app.x.lists_imported",
+    ]
+
+
 def _package_graph() -> dict[str, set[str]]:
     """Which top-level packages each imports (tracker.app -> tracker.store...), from every
     import of every module; a package's imports of itself are left out."""
@@ -610,7 +704,6 @@ SAYS_A_COMMAND = {
     "tracker/store/maintenance.py::POSTGRESQL_RESTORE": "raised as DatabaseError by db restore",
     "tracker/store/maintenance.py::_late_dates": "damage `db check` reports (exit code 4)",
     "tracker/store/maintenance.py::check_database": "damage `db check` reports (exit code 4)",
-    "tracker/store/players.py::_no_match": "the error when no player matches (NotFound)",
     "tracker/store/players.py::_held": "the error when a FIDE ID is held (BadInput)",
     "tracker/lists/fetch.py::ListFetcher.__init__": "the HTTP User-Agent names the command",
 }

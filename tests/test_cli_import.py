@@ -698,7 +698,8 @@ def test_every_player_and_a_search_agree(store: Store, tmp_path: Path) -> None:
     """The list of every player (one grouped pass over the games) and a search (by ids)
     give the same rows: counts per list, dates, aliases."""
     from tracker.app.importing import ImportOptions, import_paths
-    from tracker.store.players import merge, resolve_player
+    from tracker.app.players import resolve_player
+    from tracker.store.players import merge
 
     write(
         tmp_path / "a.pgn",
@@ -911,8 +912,9 @@ def test_a_changed_result_is_reported_then_replaced_after_imports_remove(
 
 def test_remove_keeps_what_the_user_said_and_what_others_need(store: Store, tmp_path: Path) -> None:
     from tracker.app.importing import ImportOptions, import_paths
+    from tracker.app.players import resolve_player
     from tracker.store.imports import remove_import
-    from tracker.store.players import resolve_player, set_facts, set_me
+    from tracker.store.players import set_facts, set_me
     from tracker.store.schema import players, tournaments
 
     write(

@@ -27,6 +27,7 @@ from tests.builders import Replay
 from tests.conftest import CORPUS, need_shared, run_captured
 from tests.test_import import pgn, write
 from tracker.app.histories import load_history
+from tracker.app.players import resolve_player
 from tracker.model import EloTags, NotRated, Period, RatingList
 from tracker.periods import GameFact, PlayerInfo, RatingSource
 from tracker.periods import Replay as ReplayResult
@@ -37,7 +38,6 @@ from tracker.reports.chart import chart_period
 from tracker.reports.words import tag_anchor_text
 from tracker.store import open_store
 from tracker.store.imports import list_imports
-from tracker.store.players import resolve_player
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 HALF = Fraction(1, 2)

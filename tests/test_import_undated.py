@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from tests.test_import import pgn, run, write
 from tracker.advice import PinPeriod
+from tracker.app.imports import UndatedTournament
 from tracker.cli import app
 from tracker.store import Store, open_store
 from tracker.store.imports import undated_tournaments
@@ -150,7 +151,7 @@ def test_the_date_tag_chooses_among_several(store: Store, tmp_path: Path) -> Non
         ("2025.02.??", ts[dt.date(2025, 2, 1)]),
         ("????.??.??", undated[0].id),
     ]
-    assert undated[0].advice == PinPeriod(undated[0].id)
+    assert UndatedTournament(*undated[0]).advice == PinPeriod(undated[0].id)
 
 
 def test_a_user_override_keeps_an_undated_tournament(store: Store, tmp_path: Path) -> None:

@@ -123,7 +123,7 @@ def test_import_all_every_format(
     assert "200 players read; 200 kept (198 new)" in out
     people = list(listgen.players(200, seed=1))
     with open_store(db) as store:
-        from tracker.store.players import resolve_player
+        from tracker.app.players import resolve_player
 
         last = resolve_player(store, str(people[-1].fide_id))
         assert last.name == people[-1].name
@@ -307,7 +307,7 @@ def test_bad_files_leave_nothing(
     assert dump_db(Path(db)) == before
     with open_store(db) as store:
         first = next(iter(listgen.players(1, seed=1)))
-        from tracker.store.players import resolve_player
+        from tracker.app.players import resolve_player
 
         pid = resolve_player(store, str(first.fide_id)).id
         assert all(e.list is RatingList.STANDARD for e in entries_for(store, pid))
@@ -401,7 +401,7 @@ def test_verbatim_samples_import_all(
                     )
                 )
             }
-        from tracker.store.players import resolve_player
+        from tracker.app.players import resolve_player
 
         for fid, pname, fed, title, figures, birth, flag in expected:
             if not pname:
@@ -489,7 +489,7 @@ def test_archive_folder_round_trip(
         f"{folder}/2003/JUL03FRL.zip: 2003-07 (standard): 60 players read; 60 kept ("
     )
     with open_store(db) as store:
-        from tracker.store.players import resolve_player
+        from tracker.app.players import resolve_player
 
         for name, fmt, lst, period, _ in ARCHIVE:
             for p in listgen.players(

@@ -19,13 +19,14 @@ from sqlalchemy import func, select
 
 from tests.conftest import CORPUS, SPEC, decompressed, dump_target, need_shared, run_cli
 from tests.test_import import pgn, write
+from tracker.app.players import resolve_player
 from tracker.errors import BadInput
 from tracker.identity.names import given_fit, name_fit, name_forms
 from tracker.model import ListKind, ListStatus, Period, RatingList
 from tracker.store import Store, open_store
 from tracker.store.entries import entries_for
 from tracker.store.lists import NameIndex, Unmatched, list_ratings, lists_imported, unchecked
-from tracker.store.players import merge, record_facts, resolve_player, set_facts
+from tracker.store.players import merge, record_facts, set_facts
 from tracker.store.schema import games, official_checked, official_lists, players
 
 pytestmark = pytest.mark.databases  # the tests with `db_target` or `store` run on both

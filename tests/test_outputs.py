@@ -31,8 +31,9 @@ import pytest
 from tests.conftest import dump_db, run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
 from tracker.app.importing import ImportOptions, import_paths
+from tracker.app.players import resolve_player
 from tracker.store import open_store
-from tracker.store.players import resolve_player, set_me
+from tracker.store.players import set_me
 
 COMMANDS = {  # the arguments before the output, and the output's option
     "export": ("export", "-o"),

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import GameFact, PlayerInfo, ReplayInputs, TournamentFact, replay
-from tracker.reports import history_rows
+from tracker.reports import history_json, history_rows
 
 STD = RatingList.STANDARD
 SCORES = st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)])
@@ -72,7 +72,7 @@ def _run(
 ) -> list[dict[str, object]]:
     official = [] if rating is None else [OfficialEntry(1, STD, Period(2025, 8), rating, k=20)]
     rp = replay(ReplayInputs(STD, games, ts, official, PlayerInfo(birth_year=1990, rated_games=50)))
-    return history_rows(rp)
+    return [history_json(r) for r in history_rows(rp)]
 
 
 @settings(max_examples=60, deadline=None)

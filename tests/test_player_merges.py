@@ -15,9 +15,9 @@ from sqlalchemy import select
 
 from tests.conftest import dump_target, run_cli
 from tests.test_import import pgn, write
+from tracker.app.players import resolve_player
 from tracker.identity.names import names_fit
 from tracker.store import open_store
-from tracker.store.players import resolve_player
 from tracker.store.schema import (
     games,
     official_checked,

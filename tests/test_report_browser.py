@@ -15,9 +15,9 @@ from tests.browser import Browser, file_url, find_chromium
 from tests.builders import demo_folder
 from tests.conftest import REPO
 from tracker.app.histories import load_history
+from tracker.app.players import resolve_player
 from tracker.model import RatingList
 from tracker.store import open_store
-from tracker.store.players import resolve_player
 
 pytestmark = pytest.mark.slow  # headless chromium
 

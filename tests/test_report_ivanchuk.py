@@ -19,13 +19,13 @@ from matplotlib.text import Annotation
 
 from tests.conftest import CORPUS, need_shared, run_captured
 from tracker.app.histories import PlayerHistory, load_history
+from tracker.app.players import resolve_player
 from tracker.model import RatingList
 from tracker.reports.chart import Chart, chart_footnote, chart_list, chart_model, replayed_title
 from tracker.reports.pagestyle import FLAGS, VERBS, prose
 from tracker.reports.plot.figure import draw_chart
 from tracker.reports.season import NAMES_SHOWN, season_report
 from tracker.store import open_store
-from tracker.store.players import resolve_player
 
 
 @pytest.fixture(scope="module")

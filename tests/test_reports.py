@@ -15,11 +15,13 @@ from tracker.reports import (
     event_rows,
     explain_lines,
     fmt_points,
+    game_json,
     game_rows,
     history_rows,
     next_lines,
     next_report,
     to_csv,
+    tournament_json,
 )
 
 ME = PlayerRef(1, "Novák, Tomáš", 99012345)
@@ -87,12 +89,12 @@ def test_game_rows_and_events() -> None:
     b.g(t, 1800, 1)
     b.g(t, None, 0)
     rp = b.run(player=PlayerInfo(rated_games=100))
-    rows = game_rows([rp])
+    rows = [game_json(r) for r in game_rows([rp])]
     assert [r["counted"] for r in rows] == ["yes", "no"]
     assert rows[1]["reason"] == "unrated-opponent"
     parsed = list(csv.DictReader(io.StringIO(to_csv(GAME_COLUMNS, rows))))
     assert parsed[0]["period"] == "2025-11"
-    (event,) = event_rows([rp])
+    (event,) = [tournament_json(r) for r in event_rows([rp])]
     # Issue 13 "one count": the rated game only (as explain and history count it), the game
     # against the unrated opponent beside it. Rp of 1 point in 1 game vs 1800: 1800 + dp(1.00)
     # = 1800 + 800 = 2600 (table 8.1.1); K 20 x (1 - 0.50) = +10.00.
@@ -103,7 +105,7 @@ def test_game_rows_and_events() -> None:
         1,
     )
     assert (event["performance"], event["change_exact"], event["change"]) == (2600, "10.00", 10)
-    assert history_rows(rp, since=Period(2025, 11))[0]["rating_after"] == 1810
+    assert history_rows(rp, since=Period(2025, 11))[0].rating_after == 1810
 
 
 def _zero_first_event() -> Replay:

@@ -26,6 +26,7 @@ from tracker.check.rules import (
 from tracker.fide import policies
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import PeriodRow, PlayerInfo
+from tracker.reports.check import cause_text
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -70,7 +71,7 @@ def test_cap_cause_on_the_compression_list() -> None:
     entry = OfficialEntry(1, STD, Period(2024, 3), 1685)
     causes = cap_causes(row, entry)
     assert [c.reproduces for c in causes] == [True]
-    assert "in every game; that gives 1685" in causes[0].text
+    assert "in every game; that gives 1685" in cause_text(causes[0])
 
 
 def test_k_cause_below_the_floor_before_the_compression_lifts_it() -> None:
@@ -83,7 +84,7 @@ def test_k_cause_below_the_floor_before_the_compression_lifts_it() -> None:
     )
     assert row.replayed == 1568
     causes = k_causes(row, OfficialEntry(1, STD, Period(2024, 3), 1556))
-    assert [c.text.split(";")[0] for c in causes if c.reproduces] == [
+    assert [cause_text(c).split(";")[0] for c in causes if c.reproduces] == [
         "K differs: FIDE's rating follows from K 40 (40 x -1.00 = -40.00 -> 1556)"
     ]
 
@@ -94,7 +95,7 @@ def test_base_correction_on_the_compression_list_without_games() -> None:
     row = _row(STD, "2024-03-10", [(1500, ONE)], [("2024-02", 1500, None)], "2024-03")
     assert row.out is None and row.replayed == 1700
     causes = base_correction_causes(row, OfficialEntry(1, STD, Period(2024, 3), 1701))
-    assert len(causes) == 1 and "started the 2024-03 period from 1501" in causes[0].text
+    assert len(causes) == 1 and "started the 2024-03 period from 1501" in cause_text(causes[0])
 
 
 def test_published_applies_the_oct_2022_raise_with_the_rows_standard_rating() -> None:

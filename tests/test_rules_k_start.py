@@ -38,6 +38,7 @@ from tracker.fide import (
 )
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import PlayerInfo, replay
+from tracker.reports.check import cause_text
 
 STD = RatingList.STANDARD
 ONE, HALF = Fraction(1), Fraction(1, 2)
@@ -336,8 +337,8 @@ def test_check_one_k_for_every_tournament_is_a_cause() -> None:
     assert (row.replayed, row.official, row.k) == (2414, 2412, 10)
     k = [c for c in row.causes if c.kind == K_DIFFERS and c.reproduces]
     assert len(k) == 1
-    assert "K 10 for every tournament" in k[0].text
-    assert "K 15 for Winter League" in k[0].text
+    assert "K 10 for every tournament" in cause_text(k[0])
+    assert "K 15 for Winter League" in cause_text(k[0])
 
 
 def test_check_base_correction_keeps_each_tournament_k() -> None:
@@ -348,7 +349,7 @@ def test_check_base_correction_keeps_each_tournament_k() -> None:
     row = _check_row(2413)
     base = [c for c in row.causes if c.kind == BASE_CORRECTION]
     assert len(base) == 1 and base[0].reproduces
-    assert "from 2404" in base[0].text
+    assert "from 2404" in cause_text(base[0])
 
 
 # --- end to end: import, official add, player set, history, explain, next ----------------------

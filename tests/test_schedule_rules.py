@@ -22,6 +22,7 @@ import pytest
 from tests.builders import Replay
 from tests.conftest import CORPUS, need_shared, run_captured
 from tracker.app.histories import load_history
+from tracker.app.players import resolve_player
 from tracker.model import RatingList
 from tracker.periods import GameFact, PlayerInfo, RatingFrom, RatingSource
 from tracker.periods import Replay as ReplayResult
@@ -30,7 +31,6 @@ from tracker.periods.reasons import NotCounted, NotCountedWhy, ScheduleSays, Sta
 from tracker.periods.rows import PeriodRow
 from tracker.reports.words import why_text
 from tracker.store import open_store
-from tracker.store.players import resolve_player
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
 

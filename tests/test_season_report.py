@@ -15,10 +15,10 @@ import pytest
 from tests.builders import demo_folder
 from tests.conftest import run_cli
 from tracker.app.histories import PlayerHistory, load_history
+from tracker.app.players import resolve_player
 from tracker.model import Period, RatingList
 from tracker.reports.chart import Chart, chart_model, visible
 from tracker.store import open_store
-from tracker.store.players import resolve_player
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ from tests.conftest import CORPUS, need_shared, run_captured
 from tests.test_import import pgn, write
 from tracker.advice import ExcludeYear, PinYear
 from tracker.app.histories import load_history
+from tracker.app.players import resolve_player
 from tracker.fide.calendar import default_period
 from tracker.model import Period, RatingList
 from tracker.periods import GameFact, TagDate, TournamentFact, assign_units
@@ -37,7 +38,6 @@ from tracker.periods.plans import placed
 from tracker.periods.reasons import NotCountedWhy, Unplaced
 from tracker.reports.words import command, reason_label, why_text
 from tracker.store import open_store
-from tracker.store.players import resolve_player
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
 

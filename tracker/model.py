@@ -13,7 +13,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tracker.errors import BadInput
+from tracker.errors import BadInput, NotFound
 
 if TYPE_CHECKING:
     from tracker.identity.names import NamesApart
@@ -411,3 +411,194 @@ class ForeignFideId:
     holder: str
     apart: NamesApart
     games: int = 1
+
+
+# --- what the store hands out --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentSummary:
+    """A tournament as a list of candidates names it: id, event, site, dates, games."""
+
+    id: int
+    name: str
+    site: str
+    start: dt.date | None
+    end: dt.date | None
+    games: int
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A row of `tracker players`: FIDE ID, games per list, first and last game date."""
+
+    id: int
+    name: str
+    fide_id: int | None
+    is_me: bool
+    games: dict[str, int] = field(default_factory=dict)  # list -> number of games
+    first: dt.date | None = None
+    last: dt.date | None = None
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MergeDone:
+    """A merge made: its number (`unmerge` takes it), the player kept as it is now, the one
+    merged into it as it was."""
+
+    number: int
+    player: PlayerRef
+    gone: PlayerRef
+
+
+@dataclass(frozen=True)
+class NotOnePerson:
+    """Why two players one FIDE ID names are not merged: they played each other (`met`
+    games), or a name does not fit the FIDE ID's holder's (`names`, against `other`)."""
+
+    met: int = 0
+    names: NamesApart | None = None
+    other: str = ""
+
+
+@dataclass(frozen=True)
+class ListCandidate:
+    """A list row that fits a player's name, as a message shows it."""
+
+    name: str
+    fide_id: int
+    federation: str | None
+    birth_year: int | None
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """A player whose name several rows of a list fit as well: not matched."""
+
+    player: str
+    candidates: tuple[ListCandidate, ...]
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """A player matched by name to a list row: their name in the database, the list's, the
+    FIDE ID they got; `into`: the name of the player who already held that FIDE ID, whom
+    they were merged into (shown under the list's name since), by merge number `merge`
+    (tracker.store.merges: `tracker player unmerge` undoes it)."""
+
+    player: str
+    listed: str
+    fide_id: int
+    into: str | None = None
+    merge: int | None = None
+
+
+@dataclass(frozen=True)
+class NotMerged:
+    """A player a list row fit by name, whose FIDE ID another player holds who is not that
+    person: `why` (they played each other, or a name does not fit the holder's), or
+    `refused` (the merge was refused: the error's sentence). Nothing was merged."""
+
+    player: str
+    listed: str
+    fide_id: int
+    holder: str
+    why: NotOnePerson | None = None
+    refused: str | None = None
+
+
+@dataclass
+class ImportSummary:
+    """What an import did, for the command's report."""
+
+    source: str
+    rows: int = 0  # players read from the file
+    kept: int = 0  # players matched in the database (or created with keep_all)
+    created: int = 0  # players created (keep_all)
+    skipped: int = 0  # players not in the database (not keep_all)
+    entries: int = 0  # entries written
+    replaced: int = 0  # entries of an earlier file replaced by this one
+    unchanged: int = 0  # entries already as this file has them (imported before): untouched
+    unnamed: int = 0  # rows without a name, not created (keep_all)
+    cleared: int = 0  # earlier entries removed because this file lists no rating
+    duplicates: int = 0  # rows whose FIDE ID appeared earlier in this file (the last wins)
+    birth_years: int = 0  # players whose birth year was filled from the list
+    problems: int = 0  # malformed rows the reader skipped (set by the caller)
+    matched: int = 0  # players without a FIDE ID matched by name (merged ones included)
+    checked: int = 0  # (player, list, period) looked-up records added
+    kind: ListKind = ListKind.WHOLE  # FIDE's whole list, or an excerpt (docs/lists.md)
+    periods: set[Period] = field(default_factory=set)
+    lists: set[RatingList] = field(default_factory=set)
+    named: list[NameMatch] = field(default_factory=list)  # given the row's FIDE ID
+    merged: list[NameMatch] = field(default_factory=list)  # into the player holding the ID
+    ambiguous: list[Ambiguous] = field(default_factory=list)  # several rows fit: not matched
+    warnings: list[str] = field(default_factory=list)  # said on stderr as they are
+    not_merged: list[NotMerged] = field(default_factory=list)  # one FIDE ID, two people
+    # the players the file listed (ids), kept up to `listed_up_to` of them (an excerpt
+    # records them alone as looked up); None once there were more
+    listed: set[int] | None = field(default=None, repr=False)
+    listed_up_to: int = field(default=0, repr=False)
+
+
+# --- the player a command names (tracker.app.players.find_player) ----------------------------
+
+
+@dataclass(frozen=True)
+class NoneTracked:
+    """No player named, and none is tracked."""
+
+
+@dataclass(frozen=True)
+class TooLong:
+    """A player argument too long for a name or a FIDE ID (`length` characters; at most
+    `limit`)."""
+
+    length: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class NotAName:
+    """A player argument with nothing of a name in it (no letter, no digit)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class NoMatch:
+    """No player matches `text`: `near` the players (name, FIDE ID) with its longest word
+    `word` in a spelling, by name; `players` how many the database has."""
+
+    text: str
+    word: str
+    near: tuple[tuple[str, int | None], ...]
+    players: int
+
+
+@dataclass(frozen=True)
+class SeveralMatch:
+    """Several players (name, FIDE ID; by name) match `text` as well."""
+
+    text: str
+    players: tuple[tuple[str, int | None], ...]
+
+
+Unresolved = NoneTracked | TooLong | NotAName | NoMatch | SeveralMatch
+"""Why the text a command was given names no one player."""
+
+
+class PlayerNotFound(NotFound):
+    """Nobody matches (or nobody is tracked): `why` (tracker.reports.words says it)."""
+
+    def __init__(self, why: NoneTracked | NoMatch) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class PlayerUnclear(BadInput):
+    """A player argument that names no one player (several match, no name): `why`."""
+
+    def __init__(self, why: TooLong | NotAName | SeveralMatch) -> None:
+        super().__init__(why)
+        self.why = why

@@ -24,11 +24,8 @@ from tracker.store.maintenance import (
 from tracker.store.maintenance import restore as restore_store
 
 __all__ = [
-    "DEFAULT_DB",
     "Backup",
     "DatabaseCheck",
-    "Problem",
-    "Restored",
     "Store",
     "Upgrade",
     "backup_database",

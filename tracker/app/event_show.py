@@ -25,7 +25,14 @@ from tracker.errors import BadInput, NotFound, Unavailable
 from tracker.fide import edition_for
 from tracker.fide.performance import performance_rating
 from tracker.fide.rounding import round_change
-from tracker.model import NotRated, OfficialEntry, Period, PlayerRef, RatingList
+from tracker.model import (
+    NotRated,
+    OfficialEntry,
+    Period,
+    PlayerRef,
+    RatingList,
+    TournamentSummary,
+)
 from tracker.periods import (
     Assumption,
     GameFact,
@@ -40,7 +47,7 @@ from tracker.periods import (
 )
 from tracker.periods.reasons import NotCountedDetail, NotCountedWhy
 from tracker.store import Store
-from tracker.store.events import TournamentSummary, list_counts, players_of, tournament_summaries
+from tracker.store.events import list_counts, players_of, tournament_summaries
 from tracker.store.players import me as stored_me
 from tracker.store.reading import facts_of_players, get_tournament, official_of_players
 

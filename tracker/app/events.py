@@ -21,7 +21,7 @@ from tracker.store.reading import (
 )
 from tracker.store.reading import record_override as store_override
 
-__all__ = ["UNSET", "GroupChange", "OverrideChange", "record_override", "record_year_override"]
+__all__ = ["GroupChange", "record_override", "record_year_override"]
 
 
 def record_override(

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tracker.advice import PinPeriod
 from tracker.app.importing import (
     ImportOptions,
     ImportReport,
@@ -17,25 +18,23 @@ from tracker.app.importing import (
     SourceReport,
     import_paths,
 )
-from tracker.app.players import Beside, track
+from tracker.app.players import Beside, resolve_player, track
 from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS
+from tracker.identity.tournaments import TAG_YEAR_MONTH
 from tracker.model import ImportRecord, PlayerRef, RatingList
 from tracker.periods.tags import FileTags, file_tags
 from tracker.store import Store
 from tracker.store import imports as stored
-from tracker.store.imports import RemovedImport, UndatedTournament
+from tracker.store.imports import RemovedImport
 from tracker.store.lists import lists_imported, unchecked
-from tracker.store.players import resolve_player
 
 __all__ = [
     "AssumedKinds",
     "ImportOutcome",
-    "ImportRecord",
     "PlayerMarked",
     "PlayerNotMarked",
-    "RemovedImport",
     "StandardLooking",
     "UndatedTournament",
     "Unlisted",
@@ -53,6 +52,37 @@ class AssumedKinds:
 
     by_list: dict[str, int]
     never: dict[str, int]
+
+
+@dataclass(frozen=True)
+class UndatedTournament:
+    """A tournament in no rating period: no game of it has a usable date, and no period is
+    pinned (`tracker event set ID --period YYYY-MM` gives it one)."""
+
+    id: int
+    event: str
+    site: str
+    date_tag: str  # the date tag its games share ("?" for none; `2024.??.??`)
+    games: int  # its games (of the player, or added after the game id, when asked)
+    rated: int  # of which count for rating
+
+    @property
+    def advice(self) -> PinPeriod:
+        """What puts it in a period: a pin (tracker.reports.words says the command)."""
+        return PinPeriod(self.id)
+
+    @property
+    def year(self) -> int | None:
+        """The year its date tag gives (`2024.??.??`), None when it gives none."""
+        m = TAG_YEAR_MONTH.match(self.date_tag)
+        return None if m is None else int(m.group(1))
+
+    @property
+    def month(self) -> int | None:
+        """The month its date tag gives (`2024.03.??`), None when it gives none."""
+        m = TAG_YEAR_MONTH.match(self.date_tag)
+        month = None if m is None else m.group(2)
+        return int(month) if month and "01" <= month <= "12" else None
 
 
 @dataclass(frozen=True)
@@ -189,11 +219,8 @@ def _assumed_kinds(store: Store, before: int) -> AssumedKinds:
 def _undated(store: Store, before: int) -> list[UndatedTournament]:
     # (a date tag of a year before 2008 needs no period: that era is not replayed; one
     # that gives a month, `2024.03.??`, has the period of its month)
-    return [
-        u
-        for u in stored.undated_tournaments(store, after_game_id=before)
-        if u.year is None or (u.year >= FIRST_DATE.year and u.month is None)
-    ]
+    found = [UndatedTournament(*u) for u in stored.undated_tournaments(store, after_game_id=before)]
+    return [u for u in found if u.year is None or (u.year >= FIRST_DATE.year and u.month is None)]
 
 
 def _unlisted(store: Store, before: int) -> list[Unlisted]:

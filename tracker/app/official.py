@@ -27,33 +27,34 @@ from tracker.fide.calendar import RAPID_BLITZ_FIRST_LIST
 from tracker.lists import ListFile, open_list
 from tracker.lists.sieve import NameSieve
 from tracker.lists.whole import WHOLE_FLOORS, kind_of, whole_floor
-from tracker.model import MAX_RATING, ListKind, ListRow, OfficialEntry, Period, RatingList
-from tracker.store import Store
-from tracker.store.entries import add_entry as store_add_entry
-from tracker.store.entries import entries_for, remove_entry
-from tracker.store.lists import Candidate, NameIndex, lists_imported, unchecked, unmatched_players
-from tracker.store.official import ImportSummary, import_entries, known_fide_ids
+from tracker.model import (
+    MAX_RATING,
+    ImportSummary,
+    ListKind,
+    ListRow,
+    OfficialEntry,
+    Period,
+    RatingList,
+)
+from tracker.store import Store, entries
+from tracker.store.lists import NameIndex, unmatched_players
+from tracker.store.official import import_entries, known_fide_ids
 
 __all__ = [
-    "Candidate",
     "FileOutcome",
-    "ListKind",
-    "ImportSummary",
     "ListTarget",
     "add_entry",
     "check_entry",
     "check_published",
-    "entries_for",
     "import_lists",
     "latest_published",
     "list_month_problem",
     "list_targets",
-    "lists_imported",
     "lowest_rating",
     "name_sieve",
+    "official_entries",
     "rating_problem",
     "remove_entry",
-    "unchecked",
     "whole_floor",
 ]
 
@@ -159,7 +160,20 @@ def add_entry(store: Store, entry: OfficialEntry) -> bool:
     """Record one entry (`check_entry` first: an impossible one is refused before the store
     is touched); True when it replaced an entry for the same player, list and period."""
     check_entry(entry.list, entry.period, entry.rating)
-    return store_add_entry(store, entry)
+    return entries.add_entry(store, entry)
+
+
+def official_entries(
+    store: Store, player_id: int, rating_list: RatingList | None = None
+) -> list[OfficialEntry]:
+    """A player's official entries (`tracker official list`), by list (standard, rapid,
+    blitz), then period."""
+    return entries.entries_for(store, player_id, rating_list)
+
+
+def remove_entry(store: Store, player_id: int, rating_list: RatingList, period: Period) -> bool:
+    """Delete one official entry (`tracker official remove`); True when there was one."""
+    return entries.remove_entry(store, player_id, rating_list, period)
 
 
 def check_list(period: Period, lists: Iterable[RatingList], what: str) -> None:

@@ -9,21 +9,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tracker.identity.names import NamesApart
-from tracker.model import PlayerRef
+from tracker.identity.names import best_matches, normalize_name
+from tracker.model import (
+    MergeDone,
+    NoMatch,
+    NoneTracked,
+    NotAName,
+    PlayerNotFound,
+    PlayerRef,
+    PlayerSummary,
+    PlayerUnclear,
+    SeveralMatch,
+    TooLong,
+    Unresolved,
+)
 from tracker.store import Store
 from tracker.store import players as stored
-from tracker.store.merges import NotOnePerson
-from tracker.store.players import MergeDone, PlayerSummary, UnmergeDone
+from tracker.store.players import UnmergeDone
 
 __all__ = [
     "Beside",
-    "MergeDone",
-    "NamesApart",
-    "NotOnePerson",
+    "MAX_NAME_LENGTH",
     "PlayerSet",
-    "PlayerSummary",
-    "UnmergeDone",
+    "find_player",
     "list_players",
     "merge_players",
     "resolve_player",
@@ -33,11 +41,60 @@ __all__ = [
 ]
 
 
+MAX_NAME_LENGTH = 200
+"""A player argument longer than this is no name (PGN tags are capped too)."""
+
+
+def find_player(store: Store, text: str | None) -> PlayerRef | Unresolved:
+    """The player the user means by `text`: a FIDE ID, or a name matched through its
+    normalized spellings (tracker.identity.names.best_matches: the same name, the same
+    words in another order, the start of the name, the starts of its words, a part of it;
+    the best rank found decides), or None for the tracked player; else why no one player
+    (nobody tracked, too long, no name, nobody matches, several match as well). A name
+    that matches nothing is matched by `tracker players --search` neither (that search
+    finds the parts of names)."""
+    if text is None or not text.strip():
+        found = stored.me(store)
+        return NoneTracked() if found is None else found
+    text = text.strip()
+    if len(text) > MAX_NAME_LENGTH:
+        return TooLong(len(text), MAX_NAME_LENGTH)
+    if text.isdigit() and len(text) <= stored.MAX_FIDE_ID_DIGITS:
+        holder = stored.player_with_fide_id(store, int(text))
+        if holder is not None:
+            return holder
+    key = normalize_name(text)
+    if not key:
+        return NotAName(text)
+    exact = stored.player_spelled(store, key)  # the usual case, through the index
+    if exact is not None:
+        return exact
+    word = max(key.split(), key=len)  # every rank but SAME needs it in the name
+    spellings = stored.spellings_with(store, word)
+    ids = best_matches(key, spellings)
+    if len(ids) == 1:
+        return stored.get_player(store, ids[0])
+    if ids:
+        return SeveralMatch(text, tuple(stored.names_of(store, ids)))
+    near = sorted({pid for pid, _ in spellings})
+    return NoMatch(
+        text,
+        word,
+        tuple(stored.names_of(store, near)),
+        0 if near else stored.player_count(store),
+    )
+
+
 def resolve_player(store: Store, text: str | None) -> PlayerRef:
-    """The player the user means by `text`: a FIDE ID, or a name (its spellings matched
-    best first), or None for the tracked player. NotFound when nothing matches (or no
-    player is tracked), BadInput when several players match as well."""
-    return stored.resolve_player(store, text)
+    """`find_player`'s player, else an error that carries why (PlayerNotFound when nothing
+    matches or no player is tracked, PlayerUnclear when several players match as well or
+    the text is no name; tracker.reports.words says them)."""
+    found = find_player(store, text)
+    if isinstance(found, PlayerRef):
+        return found
+    if isinstance(found, NoneTracked | NoMatch):
+        raise PlayerNotFound(found)
+    raise PlayerUnclear(found)
 
 
 def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]:
@@ -49,14 +106,16 @@ def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]
 def merge_players(store: Store, keep: str, other: str) -> MergeDone:
     """`tracker player merge KEEP OTHER`: the two players the user names are one person;
     OTHER's games and spellings go to KEEP (recorded: `unmerge_players` undoes it)."""
-    kept = stored.resolve_player(store, keep)
-    gone = stored.resolve_player(store, other)
+    kept = resolve_player(store, keep)
+    gone = resolve_player(store, other)
     return stored.merge(store, kept.id, gone.id)
 
 
 def unmerge_players(store: Store, number: int | None, player: str | None) -> UnmergeDone:
     """Undo the merge `number`, or the latest into the player `player` names."""
-    return stored.unmerge(store, number, player)
+    if number is None and player is not None and player.strip():
+        return stored.unmerge(store, None, resolve_player(store, player), player)
+    return stored.unmerge(store, number)
 
 
 @dataclass(frozen=True)
@@ -99,7 +158,7 @@ def set_player(
     """`tracker player set`: record `facts` about the player `player` names (birth_year,
     rated_games, ever_2400, fide_id; a FIDE ID another player holds is refused unless
     `merge`: then they are one person, merged), and with `me` mark them as tracked."""
-    ref = stored.resolve_player(store, player)
+    ref = resolve_player(store, player)
     done: MergeDone | None = None
     if facts:
         recorded = stored.record_facts(store, ref.id, **facts, merge=merge)

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tracker.advice import SetRo
-from tracker.check.context import Context, before_2008, rating_text, reproduced
+from tracker.check.context import Context, before_2008, reproduced
 from tracker.check.games import closing_date_causes, games_extra_causes, games_missing_causes
 from tracker.check.report import (
     ELO_TAG,
     PRE_2008,
     UNEXPLAINED,
+    Before2008,
     Cause,
     RoFromTag,
     Unexplained,
@@ -48,25 +49,13 @@ def likely_causes(ctx: Context, row: PeriodRow) -> list[Cause]:
     causes += base_correction_causes(row, entry)
     if not any(c.reproduces for c in causes):
         said = Unexplained(row.period, entry.rating, len(row.tournaments))
-        causes.append(Cause(UNEXPLAINED, "", reproduces=False, said=said))
+        causes.append(Cause(UNEXPLAINED, reproduces=False, said=said))
     return list(ranked(causes, theirs is not None and theirs != ours))
 
 
 def _pre_2008(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> Cause:
-    unplaced = before_2008(ctx.base)
-    n = len(unplaced)
-    extra = (
-        f" ({n} game{'' if n == 1 else 's'} before 2008 {'is' if n == 1 else 'are'} not replayed)"
-        if unplaced
-        else ""
-    )
-    return Cause(
-        PRE_2008,
-        f"the {row.period} list is before 2008, when FIDE rated by tournament averages: the "
-        f"tracker does not replay that era{extra}; it re-anchors at the official "
-        f"{rating_text(entry.rating)}",
-        reproduces=False,
-    )
+    said = Before2008(row.period, entry.rating, len(before_2008(ctx.base)))
+    return Cause(PRE_2008, reproduces=False, said=said)
 
 
 def _elo_tag(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
@@ -84,7 +73,6 @@ def _elo_tag(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 ELO_TAG,
-                "",
                 reproduces=ok,
                 games_match=ok and entry.games is not None,
                 advice=(SetRo(t.id, tag),) if ok else (),

@@ -93,8 +93,3 @@ def reproduced(rep: Replay, period: Period, entry: OfficialEntry) -> bool:
         return False
     games_ok = entry.games is None or row.games == entry.games
     return row.replayed == entry.rating and games_ok
-
-
-def rating_text(rating: int | None) -> str:
-    """A rating as the cause texts show it."""
-    return "unrated" if rating is None else str(rating)

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from tracker.advice import ExcludeTournament, PinPeriod
-from tracker.check.context import Context, rating_text, reproduced
+from tracker.check.context import Context, reproduced
 from tracker.check.report import (
     CLOSING_DATE,
     GAMES_EXTRA,
@@ -18,9 +18,15 @@ from tracker.check.report import (
     NOT_IN_DATABASE,
     UNRATED_OPPONENT,
     Cause,
+    ClosingUndone,
     GamesCount,
+    GamesExtraThere,
+    GamesExtraUnrated,
+    GamesMissingHere,
     GamesStep,
     NotInDatabase,
+    UnratedCountedByFide,
+    UnratedForFide,
 )
 from tracker.model import ListKind, NotRated, OfficialEntry, Period
 from tracker.periods import GameFact, PeriodRow, RatingSource, Replay, next_list
@@ -59,10 +65,6 @@ def _subsets(
                     return
         if tried:
             return
-
-
-def _names(combo: Sequence[tuple[int, str, int]]) -> str:
-    return " and ".join(f"{name} (id {tid}, {n} games)" for tid, name, n in combo)
 
 
 def _pins(combo: Sequence[tuple[int, str, int]], period: Period) -> tuple[PinPeriod, ...]:
@@ -113,35 +115,27 @@ def games_missing_causes(
         verified = [p for p in where if p in ctx.official and reproduced(rep, p, ctx.official[p])]
         broken = [p for p in where if p in ctx.official and not reproduced(rep, p, ctx.official[p])]
         got = rep.row(here)
-        rule = [pushed[c[0]] for c in combo if c[0] in pushed]
-        text = (
-            f"games missing: FIDE rated {entry.games} games on the {here} list, the replay "
-            f"{row.games}: {_names(combo)}, which the replay rated on the "
-            f"{', '.join(str(p) for p in where)} list, probably landed here"
-            + (f" ({_closing_words(rule)})" if rule else "")
-            + "; "
+        rule = tuple(pushed[c[0]] for c in combo if c[0] in pushed)
+        moved_here = GamesMissingHere(
+            entry.games,
+            row.games,
+            here,
+            tuple(combo),
+            tuple(where),
+            rule,
+            ok_here,
+            entry.rating,
+            got.replayed if got else None,
+            tuple(verified),
+            tuple(broken),
         )
-        if ok_here:
-            text += (
-                f"re-running the replay with that pin gives {rating_text(entry.rating)} for {here}"
-            )
-            if verified:
-                text += f" and matches {', '.join(str(p) for p in verified)} too"
-            if broken:
-                text += f" (but {', '.join(str(p) for p in broken)} would then differ)"
-        else:
-            text += (
-                f"re-running the replay with that pin gives "
-                f"{rating_text(got.replayed if got else None)} for {here}, not "
-                f"{rating_text(entry.rating)}"
-            )
         causes.append(
             Cause(
                 GAMES_MISSING,
-                text,
                 reproduces=ok_here and not broken,
                 games_match=_games_ok(rep, here, entry),
                 advice=_pins(combo, here),
+                said=moved_here,
             )
         )
     causes = _drop_disproved(causes)
@@ -153,7 +147,7 @@ def games_missing_causes(
         if not_counted and len(not_counted) >= missing:
             reasons = tuple(dict.fromkeys((nc.why, nc.detail) for nc in not_counted))
             said = replace(said, left_out=len(not_counted), reasons=reasons)
-        causes.append(Cause(NOT_IN_DATABASE, "", reproduces=False, games_match=False, said=said))
+        causes.append(Cause(NOT_IN_DATABASE, reproduces=False, games_match=False, said=said))
     return causes
 
 
@@ -184,20 +178,9 @@ def _unrated_counted_by_fide(row: PeriodRow, entry: OfficialEntry, missing: int)
     ]
     if not unrated or len(unrated) != missing:
         return []
-    names = ", ".join(sorted({opp for _, opp in unrated}))
-    return [
-        Cause(
-            UNRATED_OPPONENT,
-            f"an unrated opponent counted: FIDE rated {entry.games} games, the replay {row.games} "
-            f"because it did not count {len(unrated)} game(s) against {names} (no rating in the "
-            "PGN); FIDE probably had a rating for them: import FIDE's list in force at the "
-            "tournament's start (official fetch, or official import of the file), which rates "
-            "them (a game already stored is not read again: a tag mended in the file changes "
-            "nothing)",
-            reproduces=False,
-            games_match=True,
-        )
-    ]
+    names = tuple(sorted({opp for _, opp in unrated}))
+    said = UnratedCountedByFide(entry.games, row.games, len(unrated), names)
+    return [Cause(UNRATED_OPPONENT, reproduces=False, games_match=True, said=said)]
 
 
 def games_extra_causes(
@@ -227,22 +210,27 @@ def games_extra_causes(
             if not reproduced(rep, here, entry):
                 continue
             there = ctx.official.get(target)
+            confirmed = None
             if there is not None and there.rating is not None:
                 if not reproduced(rep, target, there):
                     continue
-                check = f" and {rating_text(there.rating)} for {target}, as published"
-            else:
-                check = f" (no official entry for {target} to confirm it)"
-            why = _closing_words(rule) if target == first else _why_there(target, here)
+                confirmed = there.rating
             cause = Cause(
                 GAMES_EXTRA,
-                f"games extra: FIDE rated {entry.games} games on the {here} list, the replay "
-                f"{row.games}: {_names(combo)} was probably rated on the {target} list "
-                f"({why}); re-running the replay with that pin gives "
-                f"{rating_text(entry.rating)} for {here}{check}",
                 reproduces=True,
                 games_match=True,
                 advice=_pins(combo, target),
+                said=GamesExtraThere(
+                    entry.games,
+                    row.games,
+                    here,
+                    tuple(combo),
+                    target,
+                    tuple(rule) if target == first else (),
+                    target > here,
+                    entry.rating,
+                    confirmed,
+                ),
             )
             if there is not None:
                 best, also = cause, None
@@ -256,22 +244,22 @@ def games_extra_causes(
             if reproduced(rep, here, entry):
                 best = Cause(
                     GAMES_EXTRA,
-                    f"games extra: FIDE rated {entry.games} games on the {here} list, the "
-                    f"replay {row.games}: {_names(combo)} was probably not rated at all (no "
-                    f"neighbouring list takes it); excluding it gives {rating_text(entry.rating)}",
                     reproduces=True,
                     games_match=True,
                     advice=tuple(ExcludeTournament(tid) for tid, _, _ in combo),
+                    said=GamesExtraUnrated(
+                        entry.games, row.games, here, tuple(combo), entry.rating, True
+                    ),
                 )
         if best is None:
             best = Cause(
                 GAMES_EXTRA,
-                f"games extra: FIDE rated {entry.games} games on the {here} list, the replay "
-                f"{row.games}: {_names(combo)} may have been rated on another list, but "
-                "re-running the replay with it moved does not reproduce the official rating",
                 reproduces=False,
                 games_match=True,
                 advice=_pins(combo, next_list(here, ctx.rating_list)),
+                said=GamesExtraUnrated(
+                    entry.games, row.games, here, tuple(combo), entry.rating, False
+                ),
             )
         causes.append(best)
         if also is not None:
@@ -286,24 +274,6 @@ def _drop_disproved(causes: list[Cause]) -> list[Cause]:
     if any(c.reproduces for c in causes):
         return [c for c in causes if c.reproduces]
     return causes
-
-
-def _closing_words(rule: Sequence[ClosingDate]) -> str:
-    """Why a tournament the closing-date rule moved may be on its earlier list."""
-    c = rule[0]
-    ended = (
-        f"it ended {c.end.isoformat()}"
-        if len(rule) == 1
-        else f"they ended by {max(r.end for r in rule).isoformat()}"
-    )
-    days = "1 day" if c.days_before == 1 else f"{c.days_before} days"
-    if len(rule) > 1:
-        days = f"{min(r.days_before for r in rule)} days or more"
-    return (
-        f"{ended}, {days} before the {c.earlier} list: the replay put it on the {c.put_on} "
-        "list by the closing-date rule, an assumption; FIDE rates it on the earlier list when "
-        "the report arrives in time"
-    )
 
 
 def closing_date_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
@@ -327,29 +297,17 @@ def closing_date_causes(ctx: Context, row: PeriodRow, entry: OfficialEntry) -> l
         there = ctx.official.get(other)
         if there is not None and there.rating is not None and not reproduced(rep, other, there):
             continue
-        confirm = (
-            f" and {rating_text(there.rating)} for {other}, as published"
-            if there is not None and there.rating is not None
-            else f" (no official entry for {other} to confirm it)"
-        )
+        confirmed = there.rating if there is not None and there.rating is not None else None
         causes.append(
             Cause(
                 CLOSING_DATE,
-                f"the closing date: {c.tournament} (id {c.tournament_id}) was probably rated "
-                f"on the {c.earlier} list ({_closing_words([c])}); re-running the replay with "
-                f"that pin gives {rating_text(entry.rating)} for {here}{confirm}",
                 reproduces=True,
                 games_match=_games_ok(rep, here, entry),
                 advice=(c.advice,),
+                said=ClosingUndone(c, here, entry.rating, other, confirmed),
             )
         )
     return causes
-
-
-def _why_there(target: Period, here: Period) -> str:
-    if target > here:
-        return "a late report"
-    return "it reached FIDE before that list closed"
 
 
 def _unrated_for_fide(
@@ -373,13 +331,11 @@ def _unrated_for_fide(
         causes.append(
             Cause(
                 UNRATED_OPPONENT,
-                f"an unrated opponent counted: the replay counted {len(gs)} game(s) against "
-                f"{opp.opponent} (Elo {opp.opponent_elo} in the PGN), FIDE did not: "
-                f"{opp.opponent} was probably unrated on FIDE's {ctx.rating_list} list (the tag "
-                f"may be a national rating); without those games the replay gives "
-                f"{rating_text(entry.rating)}",
                 reproduces=True,
                 games_match=True,
+                said=UnratedForFide(
+                    len(gs), opp.opponent, opp.opponent_elo, ctx.rating_list, entry.rating
+                ),
             )
         )
     return causes

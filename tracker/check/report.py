@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 
 from tracker.advice import Advice
@@ -127,17 +128,260 @@ class RoFromTag:
     rating: int | None
 
 
+class CapMode(StrEnum):
+    """How a period's rating differences could have been capped (`CapDiffers`)."""
+
+    EVERY_GAME = "every game"  # |D| at 400 in every game
+    ONCE = "once per tournament"  # the 2022 rule: only the game with the largest difference
+    NO_CAP = "no cap"  # the true differences
+    CAP_350 = "cap 350"  # |D| at 350 (the rule before Jul 2009)
+
+
+@dataclass(frozen=True)
+class Before2008:
+    """The list of `period` is before 2008 (FIDE rated by tournament averages): not
+    replayed (`unplaced` games before 2008); the replay re-anchors at the official
+    `official`."""
+
+    period: Period
+    official: int | None
+    unplaced: int
+
+
+@dataclass(frozen=True)
+class CapDiffers:
+    """Capping the differences as `mode` says (with `rule_2650`: a Ro of 2650 or more in the
+    period) gives `rating`; the replay applied the cap of each tournament's edition."""
+
+    mode: CapMode
+    rule_2650: bool
+    rating: int
+
+
+@dataclass(frozen=True)
+class RoundedEach:
+    """Rounding each tournament's change (`parts`, summed `per`) instead of the period's
+    once (`change_exact` -> `change`) gives `rating`."""
+
+    parts: tuple[int, ...]
+    per: int
+    change_exact: Decimal
+    change: int
+    rating: int
+
+
+@dataclass(frozen=True)
+class BaseCorrected:
+    """FIDE started the period from `base`, not the published `published`: from `base` the
+    period gives `rating`."""
+
+    period: Period
+    base: int
+    published: int
+    rating: int | None
+
+
+@dataclass(frozen=True)
+class UnratedCountedByFide:
+    """FIDE rated `fide` games, the replay `replay`: it did not count `games` games against
+    `opponents` (no rating in the PGN), whom FIDE probably rated."""
+
+    fide: int | None
+    replay: int
+    games: int
+    opponents: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UnratedForFide:
+    """The replay counted `games` games against `opponent` (Elo `elo` in the PGN), FIDE did
+    not (unrated on its `rating_list` list): without them the replay gives `official`."""
+
+    games: int
+    opponent: str
+    elo: int | None
+    rating_list: RatingList
+    official: int | None
+
+
+class KGuess(StrEnum):
+    """Why FIDE's K may differ from the replay's (`KWhy`)."""
+
+    EVER_2400 = "ever-2400"  # FIDE's K 10: a published 2400 the replay does not know of
+    NOT_2400 = "not-2400"  # the replay's K 10: FIDE does not take 2400 as reached
+    JUNIOR_OR_NEW = "junior-or-new"  # FIDE's K 40: a junior, or under 30 rated games
+    NO_LONGER_40 = "no-longer-40"  # the replay's K 40: FIDE's junior years or 30 games over
+    OLDER_SCHEME = "older-scheme"  # an older edition's K scheme (25/15/10 or 30/15/10)
+    OTHER = "other"  # the 700 rule or a K recorded on FIDE's side
+
+
+@dataclass(frozen=True)
+class KWhy:
+    """Why FIDE's K may differ, with the player's facts the replay knew."""
+
+    guess: KGuess
+    rated_games: int | None = None
+    birth_year: int | None = None
+
+
+@dataclass(frozen=True)
+class Rule700:
+    """The 700 rule: `games` x K `k` > 700 gives K `cut`; `then` why K `k` itself, or None
+    when the replay's policy has the rule only from Jul 2017 and FIDE applied it."""
+
+    games: int
+    k: int
+    cut: int
+    then: KWhy | None
+
+
+@dataclass(frozen=True)
+class No700:
+    """FIDE did not apply the 700 rule to K `k` here (`games` games); the replay did."""
+
+    k: int
+    games: int
+
+
+@dataclass(frozen=True)
+class PeriodKForAll:
+    """FIDE rated every tournament with the period's K, not each with its start's."""
+
+
+@dataclass(frozen=True)
+class ReplayK:
+    """The K the replay used: the period's (`k`, why), and each tournament's that differs
+    (K, the tournament, why)."""
+
+    k: int
+    reason: str
+    others: tuple[tuple[int, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class KDiffers:
+    """FIDE's rating follows from K `k` (for every tournament, `every`): K x `total` ->
+    `rating`; the replay used `replay`; `why`."""
+
+    k: int
+    every: bool
+    total: Decimal
+    rating: int | None
+    replay: ReplayK
+    why: KWhy | Rule700 | No700 | PeriodKForAll
+
+
+@dataclass(frozen=True)
+class KPrinted:
+    """The list of `period` prints K `official`, the replay derived K `derived` (`reason`)
+    for the period; `why`."""
+
+    period: Period
+    official: int
+    derived: int
+    reason: str
+    why: KWhy
+
+
+Moved = tuple[tuple[int, str, int], ...]
+"""Tournaments a cause moves: (id, name, games counted)."""
+
+
+@dataclass(frozen=True)
+class GamesMissingHere:
+    """FIDE rated `fide` games on the list of `period`, the replay `replay`: `moved`, which
+    the replay rated on the lists `where`, probably landed here (`rule`: those the
+    closing-date rule had put a list later). With that pin the period gives `got` (the
+    official `official` when `reproduces`), and matches the lists `verified`, while
+    `broken` would then differ."""
+
+    fide: int | None
+    replay: int
+    period: Period
+    moved: Moved
+    where: tuple[Period, ...]
+    rule: tuple[ClosingDate, ...]
+    reproduces: bool
+    official: int | None
+    got: int | None
+    verified: tuple[Period, ...] = ()
+    broken: tuple[Period, ...] = ()
+
+
+@dataclass(frozen=True)
+class GamesExtraThere:
+    """FIDE rated `fide` games on the list of `period`, the replay `replay`: `moved` was
+    probably rated on the `target` list, because of the closing-date rule (`rule`), else a
+    late report (`late`) or it reached FIDE in time; with that pin the period gives the
+    official `official`, and `target` its official `confirmed` (None: no entry to confirm)."""
+
+    fide: int | None
+    replay: int
+    period: Period
+    moved: Moved
+    target: Period
+    rule: tuple[ClosingDate, ...]
+    late: bool
+    official: int | None
+    confirmed: int | None
+
+
+@dataclass(frozen=True)
+class GamesExtraUnrated:
+    """... `moved` was probably not rated at all: excluding it gives `official`; or, when
+    not `reproduces`, it may be on another list but no move reproduces the rating."""
+
+    fide: int | None
+    replay: int
+    period: Period
+    moved: Moved
+    official: int | None
+    reproduces: bool
+
+
+@dataclass(frozen=True)
+class ClosingUndone:
+    """The closing-date rule undone: `closing` was probably rated on its earlier list; the
+    pin gives the official `official` for `period`, and for `other` its official
+    `confirmed` (None: no entry there to confirm it)."""
+
+    closing: ClosingDate
+    period: Period
+    official: int | None
+    other: Period
+    confirmed: int | None
+
+
+CauseSaid = (
+    Unexplained
+    | NotInDatabase
+    | RoFromTag
+    | Before2008
+    | CapDiffers
+    | RoundedEach
+    | BaseCorrected
+    | UnratedCountedByFide
+    | UnratedForFide
+    | KDiffers
+    | KPrinted
+    | GamesMissingHere
+    | GamesExtraThere
+    | GamesExtraUnrated
+    | ClosingUndone
+)
+"""A cause as a value (tracker.reports.check words it)."""
+
+
 @dataclass(frozen=True)
 class Cause:
-    """One likely cause of a difference: `text` says it, or `said` (with the commands in
-    it, worded by tracker.reports.check)."""
+    """One likely cause of a difference, as a value (`said`; tracker.reports.check words it,
+    with the commands in it)."""
 
     kind: str  # one of CAUSE_ORDER
-    text: str
+    said: CauseSaid
     reproduces: bool  # re-computing under this cause gives exactly the official rating
     games_match: bool = False  # ... and the official game count
     advice: tuple[Advice, ...] = ()  # what the user can run to record it
-    said: Unexplained | NotInDatabase | RoFromTag | None = None
 
     def rank_key(self, count_differs: bool = False) -> tuple[int, int, int]:
         """Best first: where FIDE's game count differs from the replay's (`count_differs`),

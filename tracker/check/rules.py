@@ -9,7 +9,25 @@ from dataclasses import replace
 from decimal import Decimal
 
 from tracker.advice import PlayerFact, SetPlayerFact
-from tracker.check.report import BASE_CORRECTION, CAP, K_DIFFERS, ROUNDING, Cause
+from tracker.check.report import (
+    BASE_CORRECTION,
+    CAP,
+    K_DIFFERS,
+    ROUNDING,
+    BaseCorrected,
+    CapDiffers,
+    CapMode,
+    Cause,
+    KDiffers,
+    KGuess,
+    KPrinted,
+    KWhy,
+    No700,
+    PeriodKForAll,
+    ReplayK,
+    RoundedEach,
+    Rule700,
+)
 from tracker.fide import (
     GameIn,
     GameOut,
@@ -26,7 +44,7 @@ from tracker.fide.rounding import to_decimal
 from tracker.model import OfficialEntry
 from tracker.periods import PeriodRow
 
-CAP_MODES = ("every game", "once per tournament", "no cap", "cap 350")
+CAP_MODES = tuple(CapMode)
 
 
 def _tournaments_in(out: PeriodOut) -> list[TournamentIn]:
@@ -64,13 +82,10 @@ def _rate(
     )
 
 
-def _replay_k(out: PeriodOut) -> str:
+def _replay_k(out: PeriodOut) -> ReplayK:
     """The K the replay used: the period's, and each tournament's that differs from it."""
-    text = f"K {out.k} ({out.k_reason})"
-    others = [t for t in out.tournaments if t.k != out.k]
-    if others:
-        text += ", and " + ", ".join(f"K {t.k} for {t.label} ({t.k_reason})" for t in others)
-    return text
+    others = tuple((t.k, t.label, t.k_reason) for t in out.tournaments if t.k != out.k)
+    return ReplayK(out.k, out.k_reason, others)
 
 
 def _after(row: PeriodRow, out: PeriodOut) -> int | None:
@@ -112,21 +127,21 @@ def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         rating = _published(row, row.rating_before + round_change(Decimal(k) * total))
         if rating != entry.rating:
             continue
-        every = " for every tournament" if out.k_by_tournament else ""
-        if k == out.k:
-            why = (
-                "Why: FIDE rated every tournament of the period with the period's K, not "
-                "each with the K of the list in force at its start (policy "
-                "K_BY_TOURNAMENT_START_UNTIL: the rule ended in Jul 2017)"
-            )
+        said = KDiffers(
+            k,
+            bool(out.k_by_tournament),
+            total,
+            rating,
+            _replay_k(out),
+            PeriodKForAll() if k == out.k else why,
+        )
         causes.append(
             Cause(
                 K_DIFFERS,
-                f"K differs: FIDE's rating follows from K {k}{every} ({k} x {total} = "
-                f"{Decimal(k) * total} -> {rating}); the replay used {_replay_k(out)}. {why}",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
                 advice=_k_advice(k, out.k, row),
+                said=said,
             )
         )
     official_k = entry.k
@@ -136,44 +151,36 @@ def k_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 K_DIFFERS,
-                f"K differs: the {row.period} list prints K {official_k}, the replay derived "
-                f"K {out.k_base} ({out.k_reason}) for this period. "
-                + _k_why(official_k, out.k_base, row),
                 reproduces=False,
                 advice=_k_advice(official_k, out.k_base, row),
+                said=KPrinted(
+                    row.period,
+                    official_k,
+                    out.k_base,
+                    out.k_reason,
+                    _k_why(official_k, out.k_base, row),
+                ),
             )
         )
     return causes
 
 
-def _k_candidates(row: PeriodRow) -> list[tuple[int, str]]:
+def _k_candidates(row: PeriodRow) -> list[tuple[int, KWhy | Rule700 | No700]]:
     """(K, why FIDE may have used it) for every K worth trying in `row`'s period."""
     out = row.out
     assert out is not None
     e = edition_for(row.rating_list, row.period.list_date)
     n = out.games
-    found: dict[int, str] = {}
+    found: dict[int, KWhy | Rule700 | No700] = {}
     for k in _k_values(row):
         cut = 700 // n if n else k
         if e.rule_700 and k * n > 700:
-            found.setdefault(
-                cut,
-                f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 -> "
-                f"K {cut}; " + _k_why(k, out.k_base, row),
-            )
-            found.setdefault(
-                k, f"Why: FIDE did not apply the 700 rule to K {k} here ({n} games); the replay did"
-            )
+            found.setdefault(cut, Rule700(n, k, cut, _k_why(k, out.k_base, row)))
+            found.setdefault(k, No700(k, n))
         else:
             found.setdefault(k, _k_why(k, out.k_base, row))
             if n and k * n > 700:
-                found.setdefault(
-                    cut,
-                    f"Why: the 700 rule: {n} games x {k} = {k * n} > 700 "
-                    f"-> K {cut}; the replay's policy is that the rule "
-                    "came in Jul 2017 (UNSETTLED: 2014 or 2017), FIDE "
-                    "applied it here",
-                )
+                found.setdefault(cut, Rule700(n, k, cut, None))
     return sorted(found.items(), key=lambda kv: -kv[0])
 
 
@@ -185,39 +192,19 @@ def _k_values(row: PeriodRow) -> list[int]:
     return sorted({e.k_top, e.k_junior, e.k_new, e.k_mid}, reverse=True)
 
 
-def _k_why(theirs: int, ours: int, row: PeriodRow) -> str:
+def _k_why(theirs: int, ours: int, row: PeriodRow) -> KWhy:
     facts = row.facts
     if theirs == 10 and ours != 10:
-        return (
-            "Why: a published rating of 2400 or more on this list at some time gives K 10 "
-            "for good; the replay does not know of one"
-        )
+        return KWhy(KGuess.EVER_2400)
     if ours == 10 and theirs != 10:
-        return (
-            "Why: the replay believes 2400 was reached on this list (K 10 for good); FIDE "
-            "does not: check the official entries and `--ever-2400`"
-        )
+        return KWhy(KGuess.NOT_2400)
     if theirs == 40 and ours < 40:
-        if facts.birth_year is None:
-            return (
-                "Why: a junior (K 40 while under 2300 to the end of the year of the 18th "
-                "birthday) or a player with fewer than 30 rated games; the birth year is "
-                "not recorded"
-            )
-        return (
-            f"Why: fewer than 30 rated games (the replay counts {facts.rated_games}) or a "
-            f"junior (born {facts.birth_year}): check the birth year and the rated games"
-        )
+        return KWhy(KGuess.JUNIOR_OR_NEW, facts.rated_games, facts.birth_year)
     if ours == 40 and theirs < 40:
-        born = f"born {facts.birth_year}" if facts.birth_year else "no birth year"
-        return (
-            f"Why: the replay took K 40 ({born}, {facts.rated_games} rated games "
-            "counted); FIDE no longer did: the junior years are over or 30 games were "
-            "reached earlier"
-        )
+        return KWhy(KGuess.NO_LONGER_40, facts.rated_games, facts.birth_year)
     if theirs in (25, 30, 15) or ours in (25, 30, 15):
-        return "Why: an older edition's K scheme (25/15/10 or 30/15/10)"
-    return "Why: the 700 rule or a K recorded on FIDE's side"
+        return KWhy(KGuess.OLDER_SCHEME)
+    return KWhy(KGuess.OTHER)
 
 
 def _k_advice(theirs: int, ours: int, row: PeriodRow) -> tuple[SetPlayerFact, ...]:
@@ -240,14 +227,14 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         differs = False
         for t in out.tournaments:
             counted = [g for g in t.games if g.counted and g.difference is not None]
-            once = _largest(counted) if mode == "once per tournament" else None
+            once = _largest(counted) if mode is CapMode.ONCE else None
             t_total = Decimal(0)
             for g in counted:
                 assert g.difference is not None
                 d = g.difference
-                if mode == "every game" or (mode == "once per tournament" and g is once):
+                if mode is CapMode.EVERY_GAME or (mode is CapMode.ONCE and g is once):
                     used = max(-400, min(400, d))
-                elif mode == "cap 350":
+                elif mode is CapMode.CAP_350:
                     used = max(-350, min(350, d))
                 else:
                     used = d
@@ -261,21 +248,13 @@ def cap_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         if rating is None or rating != entry.rating:
             continue
         ros = [t.own_rating for t in out.tournaments if t.own_rating is not None]
-        text = {
-            "every game": "FIDE capped |D| at 400 in every game",
-            "once per tournament": "FIDE capped |D| at 400 once per tournament (the 2022 "
-            "rule: only the game with the largest difference)",
-            "no cap": "FIDE used the true rating differences, without the 400 cap"
-            + (" (the 2650 rule: Ro 2650 or more)" if ros and max(ros) >= 2650 else ""),
-            "cap 350": "FIDE capped |D| at 350 (the rule before Jul 2009)",
-        }[mode]
+        rule_2650 = mode is CapMode.NO_CAP and bool(ros) and max(ros) >= 2650
         causes.append(
             Cause(
                 CAP,
-                f"the cap or the 2650 rule: {text}; that gives {rating}, the replay applied "
-                "the cap of the edition in force at each tournament's start",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
+                said=CapDiffers(mode, rule_2650, rating),
             )
         )
     return causes
@@ -297,15 +276,14 @@ def rounding_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
     rating = _published(row, row.rating_before + per)
     if per == out.change or rating is None or rating != entry.rating:
         return []
-    parts = " + ".join(f"{round_change(t.k_change)}" for t in out.tournaments)
+    parts = tuple(round_change(t.k_change) for t in out.tournaments)
+    assert out.change_exact is not None and out.change is not None
     return [
         Cause(
             ROUNDING,
-            f"rounding: rounding each tournament's change ({parts} = {per:+d}) instead of the "
-            f"period's once ({out.change_exact} -> {out.change:+d}) gives {rating}; FIDE does "
-            "this in rare periods",
             reproduces=True,
             games_match=entry.games is None or entry.games == row.games,
+            said=RoundedEach(parts, per, out.change_exact, out.change, rating),
         )
     ]
 
@@ -331,12 +309,9 @@ def base_correction_causes(row: PeriodRow, entry: OfficialEntry) -> list[Cause]:
         causes.append(
             Cause(
                 BASE_CORRECTION,
-                f"a one-point base correction: FIDE started the {row.period} period from {base}, "
-                f"not the published {rb} (a silent correction FIDE sometimes makes); from {base} "
-                f"the period gives {rating}. Nothing to fix: the replay re-anchors at the official "
-                "rating",
                 reproduces=True,
                 games_match=entry.games is None or entry.games == row.games,
+                said=BaseCorrected(row.period, base, rb, rating),
             )
         )
     return causes

@@ -318,7 +318,9 @@ class Ending(TrackerError):
 def _tell(exc: TrackerError) -> None:
     """The line that `exc` ends the command with."""
     if not isinstance(exc, Ending):
-        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        from tracker.reports.words import error_text
+
+        print(f"error: {_one_line(error_text(exc))}", file=sys.stderr)
     elif str(exc):
         print(str(exc), file=sys.stdout if exc.on_stdout else sys.stderr)
 

@@ -249,13 +249,13 @@ def _write_files(
     """The CSV of every list, the chart and the season report written; the CSV's rows."""
     from tracker import __version__
     from tracker.app.outputs import write_text
-    from tracker.reports import HISTORY_COLUMNS, history_rows, to_csv
+    from tracker.reports import HISTORY_COLUMNS, history_json, history_rows, to_csv
     from tracker.reports.chart import chart_model
     from tracker.reports.plot import plot_history
     from tracker.reports.season import season_report
 
     rows = [r for rp in hist.replays.values() for r in history_rows(rp, player=me)]
-    text = to_csv(HISTORY_COLUMNS, rows)
+    text = to_csv(HISTORY_COLUMNS, [history_json(r) for r in rows])
     write_text(csv_path, text, encoding="utf-8-sig", newline="")
     plot_history(chart_model(hist), chart.path)
     html = season_report(hist, version=__version__)

@@ -12,7 +12,7 @@ from tracker.cli.output import echo_lines, emit_csv, emit_json, err, out, print_
 from tracker.model import RatingList
 
 if TYPE_CHECKING:
-    from tracker.app.event_show import TournamentSummary
+    from tracker.model import TournamentSummary
 
 TournamentArg = Annotated[
     str,
@@ -107,46 +107,29 @@ def event_show(
         echo_lines(["", *event_notes(ev)])
 
 
-ALL_EVENT_COLUMNS = ["id", "name", "site", "start", "end", "games"]
-"""The CSV columns of `event list` with no player tracked (docs/export.md)."""
-
-
 def every_tournament(found: list[TournamentSummary], fmt: Format) -> None:
     """Every tournament of a database that tracks no player (an arbiter's, a club's), with
     the id `tracker event show` takes."""
-    rows = [
-        {
-            "id": t.id,
-            "name": t.name,
-            "site": t.site,
-            "start": None if t.start is None else t.start.isoformat(),
-            "end": None if t.end is None else t.end.isoformat(),
-            "games": t.games,
-        }
-        for t in found
-    ]
+    from tracker.reports.event import (
+        ALL_EVENT_COLUMNS,
+        ALL_EVENT_HEADERS,
+        ALL_EVENT_TITLE,
+        summary_cells,
+        summary_json,
+    )
+
     if fmt is Format.json:
-        emit_json(rows)
+        emit_json([summary_json(t) for t in found])
     elif fmt is Format.csv:
-        emit_csv(ALL_EVENT_COLUMNS, rows)
-    elif not rows:
+        emit_csv(ALL_EVENT_COLUMNS, [summary_json(t) for t in found])
+    elif not found:
         out.print("No tournaments: import games with `tracker import`.", markup=False)
     else:
         print_table(
-            ["Id", "Tournament", "Site", "Start", "End", "Games"],
-            [
-                [
-                    str(t.id),
-                    t.name,
-                    t.site,
-                    "?" if t.start is None else t.start.isoformat(),
-                    "?" if t.end is None else t.end.isoformat(),
-                    str(t.games),
-                ]
-                for t in found
-            ],
+            ALL_EVENT_HEADERS,
+            [summary_cells(t) for t in found],
             {0, 5},
-            title="Every tournament (no player tracked: `tracker event show ID` shows one)",
+            title=ALL_EVENT_TITLE,
             optional=(2,),
             wrap=1,
         )

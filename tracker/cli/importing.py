@@ -286,13 +286,15 @@ def _player_said(done: ImportOutcome, player: str) -> BadInput | None:
     a warning when nobody matches, or the error to end with when several players do (the
     games are stored either way)."""
     from tracker.app.imports import PlayerNotMarked
+    from tracker.reports.words import error_text
 
     marked = done.player
     if marked is None:
         return None
     if isinstance(marked, PlayerNotMarked):
         why = (
-            f"--player {player!r} not marked: {marked.error}; the games are stored: mark "
+            f"--player {player!r} not marked: {error_text(marked.error)}; the games are "
+            "stored: mark "
             "your player with `tracker player set PLAYER --me`"
         )
         if marked.several:  # as before the import on a database that has them

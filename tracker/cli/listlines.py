@@ -10,7 +10,7 @@ from tracker.cli.output import err
 from tracker.model import RatingList
 
 if TYPE_CHECKING:
-    from tracker.app.official import Candidate, ImportSummary
+    from tracker.model import ImportSummary, ListCandidate
 
 
 def warn_summary(s: ImportSummary, shown_problems: list[str]) -> None:
@@ -61,7 +61,8 @@ def _n(value: int) -> str:
 
 def _kind(s: ImportSummary, whole: bool | None) -> str:
     """Which kind of list the file was, and what that means, after its count of rows."""
-    from tracker.app.official import ListKind, whole_floor
+    from tracker.app.official import whole_floor
+    from tracker.model import ListKind
 
     if s.kind is ListKind.WHOLE:
         return "FIDE's whole list" + (" (--whole)" if whole else "")
@@ -121,7 +122,7 @@ CANDIDATES_SHOWN = 5
 """The list's players shown for a name several of them fit."""
 
 
-def _candidate(c: Candidate) -> str:
+def _candidate(c: ListCandidate) -> str:
     """A list's player a name fits: "Smith, J (FIDE ID 1001, ENG, born 1990)"."""
     facts = [f"FIDE ID {c.fide_id}"]
     if c.federation:

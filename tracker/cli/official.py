@@ -354,13 +354,13 @@ def list_entries(
 
       tracker official list 1503014 --list blitz --format csv
     """
-    from tracker.app.official import entries_for
+    from tracker.app.official import official_entries
     from tracker.app.players import resolve_player
 
     which = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
-        entries = entries_for(store, who.id, which)
+        entries = official_entries(store, who.id, which)
     rows = [_cells(e) for e in entries]
     if fmt is Format.json:
         emit_json({"player": who.name, "fide_id": who.fide_id, "entries": rows})

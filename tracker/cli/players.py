@@ -14,7 +14,8 @@ from tracker.errors import BadInput
 from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
-    from tracker.app.players import Beside, MergeDone, NotOnePerson, PlayerSummary
+    from tracker.app.players import Beside
+    from tracker.model import MergeDone, NotOnePerson, PlayerSummary
 
 
 def register(app: typer.Typer) -> None:

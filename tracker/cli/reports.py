@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import shlex
 from enum import StrEnum
-from typing import Annotated, Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,6 +28,9 @@ from tracker.cli.options import (
 from tracker.cli.output import echo_lines, emit_csv, emit_json, output_file, print_table, wrote
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
+
+if TYPE_CHECKING:
+    from tracker.reports.export import TournamentRow
 
 # tracker.reports (and through it the replay and the official-list store) is imported by
 # each command when it runs, so that the other commands of the CLI start faster.
@@ -99,6 +103,7 @@ def history(
         HISTORY_COLUMNS,
         HISTORY_OPTIONAL,
         future_text,
+        history_json,
         history_rows,
         history_table,
         notes_said_once,
@@ -116,9 +121,9 @@ def history(
         replay_ = load_history(store, who, (rl,)).replays[rl]
     rows = history_rows(replay_, first, last, who)
     if fmt is Format.json:
-        emit_json(rows)
+        emit_json([history_json(r) for r in rows])
     elif fmt is Format.csv:
-        emit_csv(HISTORY_COLUMNS, rows)
+        emit_csv(HISTORY_COLUMNS, [history_json(r) for r in rows])
     else:
         if not rows:
             placed = unplaced_lines(replay_)
@@ -143,12 +148,12 @@ def history(
             optional=HISTORY_OPTIONAL,
         )
         season = season_summary(replay_, first, last)
-        ahead = future_text(Period.parse(rows[-1]["period"]), today())
+        ahead = future_text(rows[-1].period, today())
         extra = (
             legend
             + ([season_line(season), ratings_line(season)] if season is not None else [])
             + unplaced_lines(replay_)
-            + ([f"The {rows[-1]['period']} list is {ahead}"] if ahead else [])
+            + ([f"The {rows[-1].period} list is {ahead}"] if ahead else [])
         )
         if extra:
             echo_lines(["", *extra])
@@ -193,7 +198,9 @@ def explain(
     from tracker.reports import (
         EXPLAIN_COLUMNS,
         explain_games,
+        explain_json,
         explain_lines,
+        history_json,
         history_row,
         terminal_width,
     )
@@ -222,13 +229,13 @@ def explain(
         data = (
             {"period": str(period), "list": str(rl), "carried_over": True}
             if row is None
-            else history_row(row, who)
+            else history_json(history_row(row, who))
         )
-        data["games"] = explain_games(replay_, period)
+        data["games"] = [explain_json(g) for g in explain_games(replay_, period)]
         data["lines"] = lines
         emit_json(data)
     elif fmt is Format.csv:
-        emit_csv(EXPLAIN_COLUMNS, explain_games(replay_, period))
+        emit_csv(EXPLAIN_COLUMNS, [explain_json(g) for g in explain_games(replay_, period)])
     else:
         echo_lines(lines)
 
@@ -248,14 +255,24 @@ def next_list(
     """
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
-    from tracker.reports import HISTORY_COLUMNS, history_rows, next_lines, next_report
+    from tracker.reports import (
+        HISTORY_COLUMNS,
+        history_json,
+        history_rows,
+        next_lines,
+        next_report,
+    )
 
     rl = _list(rating_list)
     with store_for(db) as store:
         who = resolve_player(store, player)
         replay_ = load_history(store, who, (rl,)).replays[rl]
     rep = next_report(replay_, who)
-    periods = history_rows(replay_, rep.rows[0].period, player=who) if rep.rows else []
+    periods = (
+        [history_json(r) for r in history_rows(replay_, rep.rows[0].period, player=who)]
+        if rep.rows
+        else []
+    )
     if fmt is Format.json:
         emit_json(
             {
@@ -308,7 +325,16 @@ def export(
     from tracker.app.histories import load_history
     from tracker.app.outputs import write_text
     from tracker.app.players import resolve_player
-    from tracker.reports import GAME_COLUMNS, HISTORY_COLUMNS, game_rows, history_rows, to_csv
+    from tracker.reports import (
+        GAME_COLUMNS,
+        HISTORY_COLUMNS,
+        game_json,
+        game_rows,
+        game_values,
+        history_json,
+        history_rows,
+        to_csv,
+    )
 
     path = None if output == "-" else output_file(output, db, force=force)
     with store_for(db) as store:
@@ -316,13 +342,14 @@ def export(
         hist = load_history(store, who)
     replays = list(hist.replays.values())
     columns: tuple[str, ...] = HISTORY_COLUMNS if what is What.history else GAME_COLUMNS
+    games = [] if what is What.history else game_rows(replays)
     rows = (
-        [r for rp in replays for r in history_rows(rp, player=who)]
+        [history_json(r) for rp in replays for r in history_rows(rp, player=who)]
         if what is What.history
-        else game_rows(replays)
+        else [game_json(r) for r in games]
     )
     if fmt is ExportFormat.json:
-        data = rows if what is What.history else [_game_json(r) for r in rows]
+        data = rows if what is What.history else [game_values(r) for r in games]
         if path is None:
             emit_json(data)
             return
@@ -337,20 +364,6 @@ def export(
     write_text(path, text, encoding="utf-8-sig", newline="")
     lines = text.count("\r\n") - 1
     wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
-
-
-def _game_json(row: dict[str, Any]) -> dict[str, Any]:
-    """A games row of the export as JSON: the score a number, counted a boolean."""
-    from fractions import Fraction
-
-    from tracker.reports.text import json_points
-
-    score = row["score"]
-    return {
-        **row,
-        "score": None if score is None else json_points(Fraction(score)),
-        "counted": row["counted"] == "yes",
-    }
 
 
 def plot(
@@ -423,7 +436,7 @@ def event_list(
     from tracker.app.event_show import tournaments_without_a_player
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
-    from tracker.reports import EVENT_COLUMNS, event_rows
+    from tracker.reports import EVENT_COLUMNS, event_rows, tournament_json
 
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
@@ -435,9 +448,9 @@ def event_list(
         hist = load_history(store, who, chosen)
     rows = event_rows(hist.replays.values())
     if fmt is Format.json:
-        emit_json(rows)
+        emit_json([tournament_json(r) for r in rows])
     elif fmt is Format.csv:
-        emit_csv(EVENT_COLUMNS, rows)
+        emit_csv(EVENT_COLUMNS, [tournament_json(r) for r in rows])
     elif not rows:
         echo_lines([f"No tournaments for {who.name}: import games with `tracker import`."])
     else:
@@ -461,7 +474,7 @@ EVENT_HEADERS = [
 """The columns of `event list`'s table."""
 
 
-def _event_table(name: str, rows: list[dict[str, Any]]) -> None:
+def _event_table(name: str, rows: list[TournamentRow]) -> None:
     """`event list`'s table of the player `name`'s tournaments, and what its marks mean."""
     print_table(
         EVENT_HEADERS,
@@ -472,12 +485,12 @@ def _event_table(name: str, rows: list[dict[str, Any]]) -> None:
         wrap=1,  # the tournament's name
     )
     said = []
-    if any(r["list_assumed"] for r in rows):
+    if any(r.list_assumed for r in rows):
         said.append(
             "List*: assumed (no time control: the event's name, else standard); "
             "`tracker event set ID --list LIST` corrects it."
         )
-    if any(r["period_assumed"] for r in rows):
+    if any(r.period_assumed for r in rows):
         said.append(
             "Period*: by the closing date, assumed (it ended days before the list before: "
             "FIDE may have rated it there); `tracker event set ID --period YYYY-MM` pins it."
@@ -486,37 +499,35 @@ def _event_table(name: str, rows: list[dict[str, Any]]) -> None:
         echo_lines(["", *said])
 
 
-def _event_cells(r: dict[str, Any]) -> list[str]:
+def _event_cells(r: TournamentRow) -> list[str]:
     """A tournament's row of `event list`'s table."""
-    from decimal import Decimal
-
     from tracker.reports import fmt_signed
 
     marks = [
         m
         for m, on in (
-            ("pinned", r["pinned"]),
-            ("excluded", r["excluded"]),
-            (f"Ro {r['ro']}", r["ro"] is not None),
+            ("pinned", r.pinned),
+            ("excluded", r.excluded),
+            (f"Ro {r.ro}", r.ro is not None),
         )
         if on
     ]
-    change = r["change_exact"]
+    change = r.change_exact
     return [
-        str(r["id"]),
-        r["name"],
-        r["start"] or "?",
-        r["end"] or "?",
-        r["list"] + ("*" if r["list_assumed"] else ""),
-        (r["period"] or "none") + ("*" if r["period_assumed"] else ""),
-        str(r["games"]),
-        _points(r["points"]) if r["games"] else "",
-        "" if r["performance"] is None else str(r["performance"]),
-        "" if change is None else fmt_signed(Decimal(change)),
-        str(r["not_counted"] or ""),
+        str(r.id),
+        r.name,
+        r.start.isoformat() if r.start else "?",
+        r.end.isoformat() if r.end else "?",
+        str(r.rating_list) + ("*" if r.list_assumed else ""),
+        (str(r.period) if r.period else "none") + ("*" if r.period_assumed else ""),
+        str(r.games),
+        _points(r.points) if r.games else "",
+        "" if r.performance is None else str(r.performance),
+        "" if change is None else fmt_signed(change),
+        str(r.not_counted or ""),
         ", ".join(marks),
     ]
 
 
-def _points(value: int | float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+def _points(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.1f}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _SPACE = re.compile(r"\s+")
@@ -75,6 +75,20 @@ def match_rank(typed: str, name: str) -> int | None:
     if typed in name:
         return PART
     return None
+
+
+def best_matches(typed: str, spellings: Iterable[tuple[int, str]]) -> list[int]:
+    """The players (ids) whose normalized spellings (id, spelling) match the normalized
+    `typed` best (`match_rank`: the best rank found decides), by id; [] when none does."""
+    best: dict[int, int] = {}
+    for pid, norm in spellings:
+        rank = match_rank(typed, norm)
+        if rank is not None and rank < best.get(pid, PART + 1):
+            best[pid] = rank
+    if not best:
+        return []
+    top = min(best.values())
+    return sorted(pid for pid, rank in best.items() if rank == top)
 
 
 # --- two names, one person? ----------------------------------------------------------------

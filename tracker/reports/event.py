@@ -18,6 +18,7 @@ from tracker.app.event_show import (
     FirstProgress,
     GameNotCounted,
 )
+from tracker.model import TournamentSummary
 from tracker.periods import RatingSource
 from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
@@ -389,3 +390,35 @@ def event_notes(ev: EventShow) -> list[str]:
             f"`tracker event set {ev.tournament.id} --list LIST` corrects it."
         )
     return lines
+
+
+# --- every tournament (`event list` with no player tracked) ------------------------------------
+
+ALL_EVENT_COLUMNS = ["id", "name", "site", "start", "end", "games"]
+"""The CSV columns of `event list` with no player tracked (docs/export.md)."""
+ALL_EVENT_HEADERS = ["Id", "Tournament", "Site", "Start", "End", "Games"]
+ALL_EVENT_TITLE = "Every tournament (no player tracked: `tracker event show ID` shows one)"
+
+
+def summary_json(t: TournamentSummary) -> dict[str, Any]:
+    """A tournament of `event list` with no player tracked, as JSON and CSV give it."""
+    return {
+        "id": t.id,
+        "name": t.name,
+        "site": t.site,
+        "start": None if t.start is None else t.start.isoformat(),
+        "end": None if t.end is None else t.end.isoformat(),
+        "games": t.games,
+    }
+
+
+def summary_cells(t: TournamentSummary) -> list[str]:
+    """Its row of the table (ALL_EVENT_HEADERS)."""
+    return [
+        str(t.id),
+        t.name,
+        t.site,
+        "?" if t.start is None else t.start.isoformat(),
+        "?" if t.end is None else t.end.isoformat(),
+        str(t.games),
+    ]

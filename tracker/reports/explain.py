@@ -3,7 +3,9 @@ text (`tracker explain`) and as one row per game (its JSON and CSV, EXPLAIN_COLU
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
@@ -13,7 +15,7 @@ from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut, edition_for
 from tracker.fide.calendar import is_list_month
 from tracker.fide.editions import FirstFormula
-from tracker.model import ListKind, Period, PlayerRef
+from tracker.model import ListKind, Period, PlayerRef, RatingList
 from tracker.periods import (
     GameFact,
     NotCounted,
@@ -62,12 +64,45 @@ def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
 def explain_lines(
     replay_: Replay, period: Period, player: PlayerRef, width: int | None = None
 ) -> list[str]:
-    """The period the way FIDE's calculation page shows it, as lines of text; its tables
-    fitted to `width` columns (None: no limit, as JSON and the season report keep them)."""
+    """The period the way FIDE's calculation page shows it, as lines of text: where the
+    rating came from and K, each tournament, what was assumed and not counted, the period's
+    sum, then the official rating, the Elo tag and the notes; its tables fitted to `width`
+    columns (None: no limit, as JSON and the season report keep them)."""
     row = replay_.row(period)
+    if row is None:
+        return _carried_over(replay_, period, player)
+    lines = [
+        f"{player.name}: {replay_.rating_list} list {row.period} "
+        f"(list of {row.period.list_date:%d %b %Y})"
+    ]
+    if row.rating_before is None and row.out is None and row.first is None and row.anchored:
+        return lines + _start_lines(replay_, row)
+    lines += _before_lines(replay_, row, player)
+    for plan in row.tournaments:
+        if not plan.counted:
+            continue  # nothing of it counted (online, excluded...): under "Games not counted"
+        lines.append("")
+        lines += _explain_tournament(plan, row, replay_.list_kinds, width)
+    lines += _assumed_lines(row, width)
+    lines.append("")
+    lines += _sum_lines(replay_, row)
+    lines += _published_lines(row)
+    lines += [
+        f"Note: {note_text(note)}"
+        for note in row.notes
+        if isinstance(note, TournamentNote | TagsDisagree)
+    ]
+    lines += [f"Note: {note_text(note)}" for note in row.twice]
+    lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
+    return lines
+
+
+def _carried_over(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
+    """A list month without a row: the rating carried over from the list before, or NotFound
+    for a period the replay never reached."""
     rl = replay_.rating_list
     before = [r for r in replay_.rows if r.period < period]
-    if row is None and before and period <= replay_.rows[-1].period and is_list_month(period, rl):
+    if before and period <= replay_.rows[-1].period and is_list_month(period, rl):
         last = before[-1]
         carried = "unrated" if last.published is None else str(last.published)
         return [
@@ -75,21 +110,27 @@ def explain_lines(
             f"No game, official entry or adjustment on this list: the rating carries over "
             f"from the {last.period} list: {carried}.",
         ]
-    if row is None:
-        periods = ", ".join(str(r.period) for r in replay_.rows[-12:]) or "none"
-        raise NotFound(
-            f"no {rl} rating period {period} for {player.name}: periods with games or "
-            f"official entries are {periods}"
-        )
-    lines = [f"{player.name}: {rl} list {row.period} (list of {row.period.list_date:%d %b %Y})"]
-    if row.rating_before is None and row.out is None and row.first is None and row.anchored:
-        lines.append(f"Start of the replay: official rating {row.official_rating} on this list.")
-        lines += [
-            f"  (included in it: {u.label}, {unit_dates(u)}: no Elo tag of the player's "
-            "to replay it from)"
-            for u in replay_.before_start
-        ]
-        return lines
+    periods = ", ".join(str(r.period) for r in replay_.rows[-12:]) or "none"
+    raise NotFound(
+        f"no {rl} rating period {period} for {player.name}: periods with games or "
+        f"official entries are {periods}"
+    )
+
+
+def _start_lines(replay_: Replay, row: PeriodRow) -> list[str]:
+    """The period the replay starts at (its official rating), and what is inside it."""
+    lines = [f"Start of the replay: official rating {row.official_rating} on this list."]
+    lines += [
+        f"  (included in it: {u.label}, {unit_dates(u)}: no Elo tag of the player's "
+        "to replay it from)"
+        for u in replay_.before_start
+    ]
+    return lines
+
+
+def _before_lines(replay_: Replay, row: PeriodRow, player: PlayerRef) -> list[str]:
+    """The rating before the period, where it came from, and the K of the period."""
+    lines: list[str] = []
     if row.before_official:
         first = next((r.period for r in replay_.rows if r.official_rating is not None), None)
         lines.append(
@@ -111,11 +152,13 @@ def explain_lines(
                 "  each tournament is rated with the K of the list in force at its "
                 f"start: {k_by_tournament(row.out)} (below)"
             )
-    for plan in row.tournaments:
-        if not plan.counted:
-            continue  # nothing of it counted (online, excluded...): under "Games not counted"
-        lines.append("")
-        lines += _explain_tournament(plan, row, replay_.list_kinds, width)
+    return lines
+
+
+def _assumed_lines(row: PeriodRow, width: int | None) -> list[str]:
+    """The games put on the list and the tournaments put in the period by assumption, and
+    the games not counted."""
+    lines: list[str] = []
     assumed = list_assumed_games(row)
     if assumed:
         lines.append("")
@@ -131,7 +174,13 @@ def explain_lines(
         lines.append("")
         lines.append(f"Games {not_counted_text(row)}:")
         lines += _not_counted_lines(row.not_counted, width)
-    lines.append("")
+    return lines
+
+
+def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
+    """The period summed up: its change and the rating after, or the first rating; FIDE's
+    count of games, the one-off adjustment and the rating the list shows."""
+    lines: list[str] = []
     if row.out is not None:
         o = row.out
         product = "sum of each tournament's K x chg" if o.k_by_tournament else "K x sum"
@@ -161,6 +210,12 @@ def explain_lines(
         lines.append(f"One-off adjustment: {row.adjustment}")
     if row.replayed is not None and row.out is not None and row.replayed != row.out.rating_after:
         lines.append(f"Replayed rating on the list: {row.replayed}")
+    return lines
+
+
+def _published_lines(row: PeriodRow) -> list[str]:
+    """The official rating of the period, else the player's Elo tag for the list."""
+    lines: list[str] = []
     if row.official is not None:
         if row.official_rating is None:
             lines.append(f"Official {row.period}: listed without a rating")
@@ -183,13 +238,6 @@ def explain_lines(
                 + ("" if diff is None else f" (replayed minus tag {fmt_signed(diff)})")
                 + "; no official entry for this list: the next period starts from it"
             )
-    lines += [
-        f"Note: {note_text(note)}"
-        for note in row.notes
-        if isinstance(note, TournamentNote | TagsDisagree)
-    ]
-    lines += [f"Note: {note_text(note)}" for note in row.twice]
-    lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
     return lines
 
 
@@ -402,16 +450,72 @@ EXPLAIN_COLUMNS = (
 games that did not count included, with the reason), in docs/export.md."""
 
 
-def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class ExplainGame:
+    """One game of a period as FIDE's calculation page lists it: the values of
+    EXPLAIN_COLUMNS (`explain_json` gives them as JSON and CSV write them, in that order).
+    `ro_source` is None for a game that did not count before the engine (the replay left it
+    out, with the reason)."""
+
+    period: Period
+    rating_list: RatingList
+    tournament: str
+    start: dt.date | None
+    end: dt.date | None
+    ro: int | None
+    ro_source: str | None
+    opponent: str
+    opponent_rating: int | None
+    opponent_rating_source: str
+    opponent_elo_tag: str | None
+    capped: bool
+    difference_used: int | None
+    expected: Decimal | None
+    score: Fraction | None
+    change: Decimal | None
+    k: int | None
+    k_change: Decimal | None
+    counted: bool
+    reason: str | None
+
+
+def explain_json(g: ExplainGame) -> dict[str, Any]:
+    """A game of `explain` as `--format json` writes it and CSV reads it (the keys of
+    EXPLAIN_COLUMNS, in that order; docs/export.md)."""
+    return {
+        "period": str(g.period),
+        "list": str(g.rating_list),
+        "tournament": g.tournament,
+        "start": g.start.isoformat() if g.start else None,
+        "end": g.end.isoformat() if g.end else None,
+        "ro": g.ro,
+        "ro_source": g.ro_source,
+        "opponent": g.opponent,
+        "opponent_rating": g.opponent_rating,
+        "opponent_rating_source": g.opponent_rating_source,
+        "opponent_elo_tag": g.opponent_elo_tag,
+        "capped": g.capped,
+        "difference_used": g.difference_used,
+        "expected": None if g.expected is None else str(g.expected),
+        "score": None if g.score is None else json_points(g.score),
+        "change": None if g.change is None else str(g.change),
+        "k": g.k,
+        "k_change": None if g.k_change is None else str(g.k_change),
+        "counted": g.counted,
+        "reason": g.reason,
+    }
+
+
+def explain_games(replay_: Replay, period: Period) -> list[ExplainGame]:
     """The games of one period as FIDE's calculation page lists them: per game the
     tournament (with the Ro used and where it came from), the opponent, the rating used,
-    the difference used, PD, score, change and K x change (exact values as text); then the
+    the difference used, PD, score, change and K x change (exact values); then the
     games that did not count, with the reason. [] for a period without a row."""
     row = replay_.row(period)
     if row is None:
         return []
-    rl = str(replay_.rating_list)
-    out: list[dict[str, Any]] = []
+    rl = replay_.rating_list
+    out: list[ExplainGame] = []
 
     def source(g: GameFact) -> str:
         return opponent_source_text(g, replay_.rating_list)
@@ -421,79 +525,71 @@ def explain_games(replay_: Replay, period: Period) -> list[dict[str, Any]]:
             continue
         u = plan.unit
         tout = tournament_out(plan, row)
-        base = {
-            "period": str(period),
-            "list": rl,
-            "tournament": u.label,
-            "start": u.start.isoformat() if u.start else None,
-            "end": u.end.isoformat() if u.end else None,
-            "ro": plan.ro,
-            "ro_source": plan_ro_text(plan),
-        }
+        base = (period, rl, u.label, u.start, u.end, plan.ro, plan_ro_text(plan))
         if tout is None:  # pooled toward a first rating
             out += [
-                {
-                    **base,
-                    "opponent": g.opponent,
-                    "opponent_rating": g.opponent_elo,
-                    "opponent_rating_source": source(g),
-                    "opponent_elo_tag": g.opponent_elo_tag,
-                    "capped": False,
-                    "difference_used": None,
-                    "expected": None,
-                    "score": None if g.score is None else json_points(g.score),
-                    "change": None,
-                    "k": None,
-                    "k_change": None,
-                    "counted": True,
-                    "reason": "toward a first rating",
-                }
+                ExplainGame(
+                    *base,
+                    opponent=g.opponent,
+                    opponent_rating=g.opponent_elo,
+                    opponent_rating_source=source(g),
+                    opponent_elo_tag=g.opponent_elo_tag,
+                    capped=False,
+                    difference_used=None,
+                    expected=None,
+                    score=g.score,
+                    change=None,
+                    k=None,
+                    k_change=None,
+                    counted=True,
+                    reason="toward a first rating",
+                )
                 for g in plan.counted
             ]
             continue
         for g, fact in zip(tout.games, plan.counted, strict=False):
             out.append(
-                {
-                    **base,
-                    "opponent": g.label or fact.opponent,
-                    "opponent_rating": g.opponent_rating,
-                    "opponent_rating_source": source(fact),
-                    "opponent_elo_tag": fact.opponent_elo_tag,
-                    "capped": g.capped,
-                    "difference_used": g.difference_used,
-                    "expected": None if g.expected is None else str(g.expected),
-                    "score": json_points(g.score),
-                    "change": None if g.change is None else str(g.change),
-                    "k": tout.k if g.counted else None,
-                    "k_change": None if g.k_change is None else str(g.k_change),
-                    "counted": g.counted,
-                    "reason": None if g.counted else g.reason,
-                }
+                ExplainGame(
+                    *base,
+                    opponent=g.label or fact.opponent,
+                    opponent_rating=g.opponent_rating,
+                    opponent_rating_source=source(fact),
+                    opponent_elo_tag=fact.opponent_elo_tag,
+                    capped=g.capped,
+                    difference_used=g.difference_used,
+                    expected=g.expected,
+                    score=g.score,
+                    change=g.change,
+                    k=tout.k if g.counted else None,
+                    k_change=g.k_change,
+                    counted=g.counted,
+                    reason=None if g.counted else g.reason,
+                )
             )
     for n in row.not_counted:
         out.append(
-            {
-                "period": str(period),
-                "list": rl,
-                "tournament": n.tournament,
-                "start": n.game.date.isoformat() if n.game.date else None,
-                "end": None,
-                "ro": None,
-                "ro_source": None,
-                "opponent": n.game.opponent,
-                "opponent_rating": n.game.opponent_elo,
-                "opponent_rating_source": source(n.game),
-                "opponent_elo_tag": n.game.opponent_elo_tag,
-                "capped": False,
-                "difference_used": None,
-                "expected": None,
-                "score": None,
-                "change": None,
-                "k": None,
-                "k_change": None,
-                "counted": False,
-                "reason": why_text(n),
-            }
+            ExplainGame(
+                period,
+                rl,
+                tournament=n.tournament,
+                start=n.game.date,
+                end=None,
+                ro=None,
+                ro_source=None,
+                opponent=n.game.opponent,
+                opponent_rating=n.game.opponent_elo,
+                opponent_rating_source=source(n.game),
+                opponent_elo_tag=n.game.opponent_elo_tag,
+                capped=False,
+                difference_used=None,
+                expected=None,
+                score=None,
+                change=None,
+                k=None,
+                k_change=None,
+                counted=False,
+                reason=why_text(n),
+            )
         )
     return out
 

@@ -4,12 +4,16 @@ CSV text every `--format csv` writes (columns in docs/export.md)."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from tracker.model import Period, RatingList
 from tracker.periods import NotCounted, Replay
 from tracker.periods.assumed import closing_date_of
 from tracker.reports.figures import tournament_out, unit_figures
@@ -85,7 +89,61 @@ EVENT_COLUMNS = (
 )
 
 
-def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class TournamentRow:
+    """A tournament on one list, as `event list` shows it: the values of EVENT_COLUMNS
+    (`tournament_json` gives them as JSON and CSV write them, in that order)."""
+
+    id: int
+    name: str
+    site: str | None
+    start: dt.date | None
+    end: dt.date | None
+    rating_list: RatingList
+    period: Period | None
+    pinned: bool
+    excluded: bool
+    ro: int | None
+    games: int  # the games that counted (rated), as explain and history count them
+    points: Fraction
+    not_counted: int  # the others beside them
+    performance: int | None
+    change_exact: Decimal | None
+    change: int | None
+    list_assumed: bool  # what the replay assumed of it (docs/export.md)
+    period_assumed: Period | None
+    not_counted_reasons: tuple[tuple[str, int], ...]  # (label, games), most first
+
+
+def tournament_json(r: TournamentRow) -> dict[str, Any]:
+    """A tournament's row as `event list --format json` writes it and CSV reads it (the
+    keys of EVENT_COLUMNS, in that order; docs/export.md)."""
+    return {
+        "id": r.id,
+        "name": r.name,
+        "site": r.site,
+        "start": r.start.isoformat() if r.start else None,
+        "end": r.end.isoformat() if r.end else None,
+        "list": str(r.rating_list),
+        "period": None if r.period is None else str(r.period),
+        "pinned": r.pinned,
+        "excluded": r.excluded,
+        "ro": r.ro,
+        "games": r.games,
+        "points": json_points(r.points),
+        "not_counted": r.not_counted,
+        "performance": r.performance,
+        "change_exact": None if r.change_exact is None else str(r.change_exact),
+        "change": r.change,
+        "list_assumed": r.list_assumed,
+        "period_assumed": None if r.period_assumed is None else str(r.period_assumed),
+        "not_counted_reasons": [
+            {"reason": label, "games": n} for label, n in r.not_counted_reasons
+        ],
+    }
+
+
+def event_rows(replays: Iterable[Replay]) -> list[TournamentRow]:
     """One row per tournament and list, in date order."""
     rows = []
     for rp in replays:
@@ -99,38 +157,34 @@ def event_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
             fig = figures.get((t.id, str(u.rating_list)))
             closing = closing_date_of(u)
             rows.append(
-                {
-                    "id": t.id,
-                    "name": t.name,
-                    "site": t.site,
-                    "start": u.start.isoformat() if u.start else None,
-                    "end": u.end.isoformat() if u.end else None,
-                    "list": str(u.rating_list),
-                    "period": None if u.period is None else str(u.period),
-                    "pinned": u.pinned,
-                    "excluded": t.excluded,
-                    "ro": t.ro,
-                    # the games that counted (rated), as explain and history count them; the
-                    # others beside them
-                    "games": 0 if fig is None else fig.games,
-                    "points": json_points(Fraction(0) if fig is None else fig.points),
-                    "not_counted": len(u.games) if fig is None else fig.not_counted,
-                    "performance": None if fig is None else fig.performance,
-                    "change_exact": None
-                    if fig is None or fig.change_exact is None
-                    else str(fig.change_exact),
-                    "change": None if fig is None else fig.change,
-                    # what the replay assumed of it (docs/export.md)
-                    "list_assumed": any(g.list_assumed for g in u.games),
-                    "period_assumed": None if closing is None else str(closing.earlier),
-                    "not_counted_reasons": [
-                        {"reason": label, "games": n}
-                        for label, n in most_first(label_counts(skipped.get(t.id, ())))
-                    ],
-                }
+                TournamentRow(
+                    id=t.id,
+                    name=t.name,
+                    site=t.site,
+                    start=u.start,
+                    end=u.end,
+                    rating_list=u.rating_list,
+                    period=u.period,
+                    pinned=u.pinned,
+                    excluded=t.excluded,
+                    ro=t.ro,
+                    games=0 if fig is None else fig.games,
+                    points=Fraction(0) if fig is None else fig.points,
+                    not_counted=len(u.games) if fig is None else fig.not_counted,
+                    performance=None if fig is None else fig.performance,
+                    change_exact=None if fig is None else fig.change_exact,
+                    change=None if fig is None else fig.change,
+                    list_assumed=any(g.list_assumed for g in u.games),
+                    period_assumed=None if closing is None else closing.earlier,
+                    not_counted_reasons=tuple(most_first(label_counts(skipped.get(t.id, ())))),
+                )
             )
-    rows.sort(key=lambda r: (r["start"] or "9999", r["id"], r["list"]))
+    rows.sort(key=lambda r: (_iso(r.start) or "9999", r.id, str(r.rating_list)))
     return rows
+
+
+def _iso(day: dt.date | None) -> str | None:
+    return day.isoformat() if day else None
 
 
 # --- export --------------------------------------------------------------------------------
@@ -156,9 +210,67 @@ GAME_COLUMNS = (
 )
 
 
-def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class GameRow:
+    """A game of the player, with the period that rates it and whether it counted: the
+    values of GAME_COLUMNS (`game_json` gives them as CSV writes them, in that order)."""
+
+    date: dt.date | None
+    rating_list: RatingList
+    period: Period | None
+    tournament_id: int
+    tournament: str
+    round: str | None
+    white: bool
+    opponent: str
+    opponent_fide_id: int | None
+    own_elo: int | None
+    opponent_elo: int | None
+    opponent_rating_source: str
+    opponent_elo_tag: str | None
+    result: str
+    score: Fraction | None
+    counted: bool
+    reason: str | None
+
+
+def game_json(r: GameRow) -> dict[str, Any]:
+    """A game's row as the export writes it (the keys of GAME_COLUMNS, in that order;
+    docs/export.md)."""
+    return {
+        "date": _iso(r.date),
+        "list": str(r.rating_list),
+        "period": None if r.period is None else str(r.period),
+        "tournament_id": r.tournament_id,
+        "tournament": r.tournament,
+        "round": r.round,
+        "color": "white" if r.white else "black",
+        "opponent": r.opponent,
+        "opponent_fide_id": r.opponent_fide_id,
+        "own_elo": r.own_elo,
+        "opponent_elo": r.opponent_elo,
+        "opponent_rating_source": r.opponent_rating_source,
+        "opponent_elo_tag": r.opponent_elo_tag,
+        "result": r.result,
+        "score": None if r.score is None else fmt_points(r.score),
+        "counted": "yes" if r.counted else "no",
+        "reason": r.reason,
+    }
+
+
+def game_values(r: GameRow) -> dict[str, Any]:
+    """A game's row as `export --format json` writes it: game_json's keys, the score a
+    number, counted a boolean (docs/export.md)."""
+    return {
+        **game_json(r),
+        "score": None if r.score is None else json_points(r.score),
+        "counted": r.counted,
+    }
+
+
+def game_rows(replays: Iterable[Replay]) -> list[GameRow]:
     """Every game of the player with the period that rates it and whether it counted."""
-    rows: list[dict[str, Any]] = []
+    rows: list[GameRow] = []
     for rp in replays:
         why: dict[int, str] = {}
         counted: set[int] = set()
@@ -183,25 +295,25 @@ def game_rows(replays: Iterable[Replay]) -> list[dict[str, Any]]:
         for u in rp.units:
             for g in u.games:
                 rows.append(
-                    {
-                        "date": g.date.isoformat() if g.date else None,
-                        "list": str(u.rating_list),
-                        "period": None if u.period is None else str(u.period),
-                        "tournament_id": u.tournament.id,
-                        "tournament": u.tournament.name,
-                        "round": g.round,
-                        "color": "white" if g.white else "black",
-                        "opponent": g.opponent,
-                        "opponent_fide_id": g.opponent_fide_id,
-                        "own_elo": g.own_elo,
-                        "opponent_elo": g.opponent_elo,
-                        "opponent_rating_source": opponent_source_text(g, u.rating_list),
-                        "opponent_elo_tag": g.opponent_elo_tag,
-                        "result": g.result,
-                        "score": None if g.score is None else fmt_points(g.score),
-                        "counted": "yes" if g.id in counted else "no",
-                        "reason": None if g.id in counted else why.get(g.id),
-                    }
+                    GameRow(
+                        date=g.date,
+                        rating_list=u.rating_list,
+                        period=u.period,
+                        tournament_id=u.tournament.id,
+                        tournament=u.tournament.name,
+                        round=g.round,
+                        white=g.white,
+                        opponent=g.opponent,
+                        opponent_fide_id=g.opponent_fide_id,
+                        own_elo=g.own_elo,
+                        opponent_elo=g.opponent_elo,
+                        opponent_rating_source=opponent_source_text(g, u.rating_list),
+                        opponent_elo_tag=g.opponent_elo_tag,
+                        result=g.result,
+                        score=g.score,
+                        counted=g.id in counted,
+                        reason=None if g.id in counted else why.get(g.id),
+                    )
                 )
-    rows.sort(key=lambda r: (r["date"] or "9999", r["tournament_id"], r["round"] or ""))
+    rows.sort(key=lambda r: (_iso(r.date) or "9999", r.tournament_id, r.round or ""))
     return rows

@@ -9,13 +9,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tracker.advice import PinPeriod
+from tracker.advice import PinPeriod, PlayerFact
 from tracker.fide import PeriodOut
 from tracker.fide.calendar import list_in_force
 from tracker.fide.performance import performance_rating
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import Assumption, PeriodRow, RatingSource, Replay
-from tracker.periods.assumed import closing_dates, counted_games, list_assumed_games
+from tracker.periods.assumed import ClosingDate, closing_dates, counted_games, list_assumed_games
 from tracker.periods.notes import IncludesEarlier, TagsDisagree
 from tracker.periods.plans import unit_start
 from tracker.periods.reasons import NotCountedWhy, Unplaced
@@ -147,7 +147,7 @@ SAID_ONCE_ROWS = 3
 
 
 def notes_said_once(
-    rows: Sequence[dict[str, Any]], cells: list[list[str]]
+    rows: Sequence[HistoryRow], cells: list[list[str]]
 ) -> tuple[list[list[str]], list[str]]:
     """The table's cells with the notes (the last column) that repeat said once: "N games
     on this list by assumption ..." becomes "list assumed" (with the count when not all the
@@ -163,13 +163,13 @@ def notes_said_once(
     for part, n in seen.items():
         if n >= SAID_ONCE_ROWS and not part.endswith(LIST_ASSUMED) and len(part) > 40:
             marks[part] = f"[{len(marks) + 1}]"
-    assumed, total = 0, sum(int(row["games"] or 0) for row in rows)
+    assumed, total = 0, sum(row.games for row in rows)
     out: list[list[str]] = []
     for row, cell, parts in zip(rows, cells, parts_of, strict=True):
         short = []
         for part in parts:
             if part.endswith(LIST_ASSUMED):
-                n, games = int(row["list_assumed_games"]), int(row["games"] or 0)
+                n, games = row.list_assumed_games, row.games
                 assumed += n
                 short.append("list assumed" if n == games else f"list assumed: {n} of {games}")
             else:
@@ -203,54 +203,135 @@ def _of_the(part: int, whole: int) -> str:
     return f"{part} of the {plural(whole, 'game')}"
 
 
+@dataclass(frozen=True)
+class AssumedItem:
+    """A fact K rested on that nobody recorded: what the replay took, and the command that
+    records it (the player named)."""
+
+    fact: PlayerFact
+    assumed: str
+    command: str
+
+
+@dataclass(frozen=True)
+class NotCountedItem:
+    """How many of a period's games did not count for one reason (its label)."""
+
+    reason: str
+    games: int
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One period of the history: the values of HISTORY_COLUMNS (`history_json` gives
+    them as JSON and CSV write them, in that order)."""
+
+    period: Period
+    rating_list: RatingList
+    rating_before: int | None
+    games: int
+    points: Fraction
+    expected: Decimal | None
+    k: int | None
+    change_exact: Decimal | None
+    change: int | None
+    rating_after: int | None
+    official_rating: int | None
+    difference: int | None
+    note: str
+    elo_tag: int | None
+    tag_difference: int | None
+    published: int | None
+    source: RatingSource
+    before_official: bool
+    assumptions: tuple[AssumedItem, ...]
+    list_assumed_games: int
+    not_counted: tuple[NotCountedItem, ...]
+    period_assumed: tuple[ClosingDate, ...]
+    opponents_from_lists: int
+
+    @property
+    def start(self) -> bool:
+        """The start row (an official rating, no games): its difference is 0."""
+        return self.rating_before is None and self.change is None and not self.games
+
+
+def history_json(r: HistoryRow) -> dict[str, Any]:
+    """A history row as `--format json` writes it and CSV reads it (the keys of
+    HISTORY_COLUMNS, in that order; docs/export.md)."""
+    return {
+        "period": str(r.period),
+        "list": str(r.rating_list),
+        "rating_before": r.rating_before,
+        "games": r.games,
+        "points": json_points(r.points),
+        "expected": None if r.expected is None else str(r.expected),
+        "k": r.k,
+        "change_exact": None if r.change_exact is None else str(r.change_exact),
+        "change": r.change,
+        "rating_after": r.rating_after,
+        "official_rating": r.official_rating,
+        "difference": r.difference,
+        "note": r.note,
+        "elo_tag": r.elo_tag,
+        "tag_difference": r.tag_difference,
+        "published": r.published,
+        "source": published_word(r.source),
+        "before_official": r.before_official,
+        "assumptions": [
+            {"fact": str(a.fact), "assumed": a.assumed, "command": a.command} for a in r.assumptions
+        ],
+        "list_assumed_games": r.list_assumed_games,
+        "not_counted": [{"reason": n.reason, "games": n.games} for n in r.not_counted],
+        "period_assumed": [closing_json(c) for c in r.period_assumed],
+        "opponents_from_lists": r.opponents_from_lists,
+    }
+
+
 def history_row(
     row: PeriodRow, player: PlayerRef | None = None, *, first: bool = False
-) -> dict[str, Any]:
-    """One period as plain JSON-able values (the columns of HISTORY_COLUMNS); the `first`
-    row of a list's replay says in its note where the rating it starts from came from."""
+) -> HistoryRow:
+    """One period's row of the history; the `first` row of a list's replay says in its
+    note where the rating it starts from came from."""
     start_row = row.rating_before is None and row.out is None and row.first is None
     after = row.published if start_row else row.replayed
-    return {
-        "period": str(row.period),
-        "list": str(row.rating_list),
-        "rating_before": row.rating_before,
-        "games": row.games,
-        "points": json_points(row.points),
-        "expected": None if row.expected is None else str(row.expected),
-        "k": row.k,
-        "change_exact": None if row.change_exact is None else str(row.change_exact),
-        "change": row.change,
-        "rating_after": after,
-        "official_rating": row.official_rating,
+    return HistoryRow(
+        period=row.period,
+        rating_list=row.rating_list,
+        rating_before=row.rating_before,
+        games=row.games,
+        points=row.points,
+        expected=row.expected,
+        k=row.k,
+        change_exact=row.change_exact,
+        change=row.change,
+        rating_after=after,
+        official_rating=row.official_rating,
         # rating_after - official_rating when both are known (docs/export.md): on the start
         # row too, where the rating after is the official one (0)
-        "difference": (
+        difference=(
             None if after is None or row.official_rating is None else after - row.official_rating
         ),
-        "note": row_note(row, player, first=first),
-        "elo_tag": row.elo_tag,
-        "tag_difference": row.tag_difference,
-        "published": row.published,
-        "source": published_word(row.source),
-        "before_official": row.before_official,
-        "assumptions": [
-            {
-                "fact": str(a.fact),
-                "assumed": assumed_text(a),
-                "command": assumption_command(a, player),
-            }
+        note=row_note(row, player, first=first),
+        elo_tag=row.elo_tag,
+        tag_difference=row.tag_difference,
+        published=row.published,
+        source=row.source,
+        before_official=row.before_official,
+        assumptions=tuple(
+            AssumedItem(a.fact, assumed_text(a), assumption_command(a, player))
             for a in row.assumptions
-        ],
-        "list_assumed_games": list_assumed_games(row),
-        "not_counted": [{"reason": label, "games": n} for label, n in not_counted_counts(row)],
-        "period_assumed": [closing_json(c) for c in closing_dates(row)],
-        "opponents_from_lists": sum(
+        ),
+        list_assumed_games=list_assumed_games(row),
+        not_counted=tuple(NotCountedItem(label, n) for label, n in not_counted_counts(row)),
+        period_assumed=tuple(closing_dates(row)),
+        opponents_from_lists=sum(
             1
             for p in row.tournaments
             for g in counted_games(p, row)
             if g.opponent_rating_source is not RatingSource.ELO_TAG
         ),
-    }
+    )
 
 
 def history_rows(
@@ -258,7 +339,7 @@ def history_rows(
     since: Period | None = None,
     until: Period | None = None,
     player: PlayerRef | None = None,
-) -> list[dict[str, Any]]:
+) -> list[HistoryRow]:
     return [
         history_row(r, player, first=i == 0)
         for i, r in enumerate(replay_.rows)
@@ -271,7 +352,7 @@ HISTORY_OPTIONAL = (6, 4)
 change (the rounded one stays) and the expected score."""
 
 
-def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+def history_table(rows: Sequence[HistoryRow]) -> tuple[list[str], list[list[str]]]:
     """Headers and text cells of the history table."""
     headers = [
         "Period",
@@ -292,22 +373,21 @@ def history_table(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[
     for r in rows:
         # The start row's official rating is compared with itself (CSV and JSON say 0): the
         # table leaves it blank, its note says "start: official rating".
-        start = r["rating_before"] is None and r["change"] is None and not r["games"]
         cells.append(
             [
-                r["period"],
-                fmt_int(r["rating_before"]),
-                str(r["games"] or ""),
-                fmt_points(Fraction(r["points"])) if r["games"] else "",
-                r["expected"] or "",
-                fmt_int(r["k"]),
-                fmt_signed(Decimal(r["change_exact"])) if r["change_exact"] is not None else "",
-                fmt_signed(r["change"]),
-                fmt_int(r["rating_after"]),
-                fmt_int(r["official_rating"]),
-                "" if start else fmt_signed(r["difference"]),
-                fmt_int(r["elo_tag"]),
-                r["note"],
+                str(r.period),
+                fmt_int(r.rating_before),
+                str(r.games or ""),
+                fmt_points(r.points) if r.games else "",
+                "" if r.expected is None else str(r.expected),
+                fmt_int(r.k),
+                fmt_signed(r.change_exact) if r.change_exact is not None else "",
+                fmt_signed(r.change),
+                fmt_int(r.rating_after),
+                fmt_int(r.official_rating),
+                "" if r.start else fmt_signed(r.difference),
+                fmt_int(r.elo_tag),
+                r.note,
             ]
         )
     return headers, cells

@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
 
 from tracker.app.histories import PlayerHistory
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import RatingSource, Replay
 from tracker.reports import (
+    ExplainGame,
+    HistoryRow,
     assumption_command,
     explain_games,
     explain_lines,
@@ -272,17 +272,17 @@ def _next_block(replay_: Replay, player: PlayerRef) -> str:
 _GAME_HEADERS = ("Opponent", "Rating", "D", "PD", "Score", "Chg", "K x chg", "")
 
 
-def _game_cells(g: dict[str, Any]) -> list[object]:
-    rating = "" if g["opponent_rating"] is None else str(g["opponent_rating"])
+def _game_cells(g: ExplainGame) -> list[object]:
+    rating = "" if g.opponent_rating is None else str(g.opponent_rating)
     return [
-        g["opponent"],
-        rating + ("*" if g["capped"] else ""),
-        "" if g["difference_used"] is None else g["difference_used"],
-        g["expected"] or "",
-        "" if g["score"] is None else fmt_points(Fraction(g["score"])),
-        "" if g["change"] is None else _signed_text(g["change"]),
-        "" if g["k_change"] is None else _signed_text(g["k_change"]),
-        "" if g["counted"] else (g["reason"] or "not counted"),
+        g.opponent,
+        rating + ("*" if g.capped else ""),
+        "" if g.difference_used is None else g.difference_used,
+        "" if g.expected is None else str(g.expected),
+        "" if g.score is None else fmt_points(g.score),
+        "" if g.change is None else _signed_text(str(g.change)),
+        "" if g.k_change is None else _signed_text(str(g.k_change)),
+        "" if g.counted else (g.reason or "not counted"),
     ]
 
 
@@ -301,19 +301,16 @@ def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
             blocks.append([])
         else:
             blocks[-1].append(line)
-    groups: list[list[dict[str, Any]]] = []
+    groups: list[list[ExplainGame]] = []
     for g in games:
-        if g["ro_source"] is None:
+        if g.ro_source is None:
             continue
-        key = (g["tournament"], g["start"], g["end"])
-        if (
-            groups
-            and (groups[-1][0]["tournament"], groups[-1][0]["start"], groups[-1][0]["end"]) == key
-        ):
+        key = (g.tournament, g.start, g.end)
+        if groups and (groups[-1][0].tournament, groups[-1][0].start, groups[-1][0].end) == key:
             groups[-1].append(g)
         else:
             groups.append([g])
-    not_counted = [g for g in games if g["ro_source"] is None]
+    not_counted = [g for g in games if g.ro_source is None]
     out: list[str] = []
     tournament = 0
     for i, block in enumerate(blocks):
@@ -325,7 +322,12 @@ def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
                 _table(
                     ("Tournament", "Date", "Opponent", "Why"),
                     [
-                        [g["tournament"], g["start"] or "?", g["opponent"], g["reason"]]
+                        [
+                            g.tournament,
+                            g.start.isoformat() if g.start else "?",
+                            g.opponent,
+                            g.reason,
+                        ]
                         for g in not_counted
                     ],
                 )
@@ -334,7 +336,7 @@ def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
         if (
             i > 0
             and tournament < len(groups)
-            and block[0].startswith(f"{groups[tournament][0]['tournament']} (")
+            and block[0].startswith(f"{groups[tournament][0].tournament} (")
         ):
             group = groups[tournament]
             tournament += 1
@@ -354,12 +356,12 @@ def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
     return "".join(out)
 
 
-def _period_summary(row_: dict[str, Any]) -> str:
-    after = "" if row_["rating_after"] is None else str(row_["rating_after"])
-    change = "" if row_["change"] is None else f" ({fmt_signed(row_['change']) or '0'})"
-    games = f", {plural(row_['games'], 'game')}" if row_["games"] else ""
-    official = "" if row_["official_rating"] is None else f", official {row_['official_rating']}"
-    return f"{row_['period']}: {after}{change}{games}{official}"
+def _period_summary(row_: HistoryRow) -> str:
+    after = "" if row_.rating_after is None else str(row_.rating_after)
+    change = "" if row_.change is None else f" ({fmt_signed(row_.change) or '0'})"
+    games = f", {plural(row_.games, 'game')}" if row_.games else ""
+    official = "" if row_.official_rating is None else f", official {row_.official_rating}"
+    return f"{row_.period}: {after}{change}{games}{official}"
 
 
 def list_section(history: PlayerHistory, rl: RatingList) -> str:
@@ -388,7 +390,7 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
             "period, rating, change and tournaments.</figcaption></figure>"
         )
     parts.append(_next_block(rp, who))
-    names = [r["period"] for r in rows]
+    names = [str(r.period) for r in rows]
     short = len(rows) <= SHORT
     headers, cells = history_table(rows)
     parts.append(
@@ -398,7 +400,7 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
                 headers,
                 cells,
                 numeric=range(1, 12),
-                row_attrs=[f' data-period="{esc(r["period"])}"' for r in rows],
+                row_attrs=[f' data-period="{esc(str(r.period))}"' for r in rows],
                 cls="history",
             ),
             open_=short,
@@ -428,9 +430,9 @@ def list_section(history: PlayerHistory, rl: RatingList) -> str:
             "used is recorded.</p>"
         )
     pages = "".join(
-        f'<details id="{name}-{row_["period"]}" class="period">'
+        f'<details id="{name}-{row_.period}" class="period">'
         f"<summary>{esc(_period_summary(row_))}</summary>"
-        f"{_explain_block(rp, Period.parse(row_['period']), who)}</details>"
+        f"{_explain_block(rp, row_.period, who)}</details>"
         for row_ in rows
     )
     parts.append(

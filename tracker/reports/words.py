@@ -19,9 +19,22 @@ from tracker.advice import (
     SetRo,
     SetTournamentList,
 )
+from tracker.errors import TrackerError
 from tracker.fide.calendar import replay_from
 from tracker.fide.eventnames import NAME_REASONS
-from tracker.model import LAST_PERIOD, NotRated, Period, RatingList
+from tracker.model import (
+    LAST_PERIOD,
+    NoneTracked,
+    NotAName,
+    NotRated,
+    Period,
+    PlayerNotFound,
+    PlayerUnclear,
+    RatingList,
+    SeveralMatch,
+    TooLong,
+    Unresolved,
+)
 from tracker.periods import (
     Assumption,
     GameFact,
@@ -502,3 +515,61 @@ def closing_texts(row: PeriodRow) -> list[str]:
     """What the closing-date rule assumed of the period's tournaments, with the command that
     pins each (tracker.periods.assumed)."""
     return [f"{closing_text(c)} ({closing_command(c)})" for c in closing_dates(row)]
+
+
+# --- the player a command names ----------------------------------------------------------
+
+PLAYERS_SHOWN = 10
+"""The most players an error about a player argument names (then how many more)."""
+
+
+def players_listed(names: Iterable[tuple[str, int | None]]) -> str:
+    """The first players of `names` as `Name (FIDE ID n)`, '; '-separated."""
+    names = list(names)
+    shown = [f"{name} (FIDE ID {fide_id or '-'})" for name, fide_id in names[:PLAYERS_SHOWN]]
+    more = f"; and {len(names) - PLAYERS_SHOWN:,} more" if (len(names) > PLAYERS_SHOWN) else ""
+    return "; ".join(shown) + more
+
+
+def unresolved_text(why: Unresolved) -> str:
+    """Why the text a command was given names no one player, and what to give instead."""
+    if isinstance(why, NoneTracked):
+        return (
+            "no player given and none is tracked: name one (a FIDE ID or a name), or mark "
+            "yours with `tracker player set NAME --me`"
+        )
+    if isinstance(why, TooLong):
+        return (
+            f"a player argument of {why.length:,} characters is no name or FIDE ID: "
+            f"give at most {why.limit} (a FIDE ID, or a part of the name)"
+        )
+    if isinstance(why, NotAName):
+        return f"{why.text!r} is not a player name or FIDE ID"
+    if isinstance(why, SeveralMatch):
+        return (
+            f"{len(why.players):,} players match {why.text!r}: {players_listed(why.players)}; "
+            "give more of the name or the FIDE ID"
+        )
+    if why.near:
+        return (
+            f"no player matches {why.text!r}; with {why.word!r} in the name: "
+            f"{players_listed(why.near)}"
+        )
+    if not why.players:
+        return (
+            f"no player matches {why.text!r}: the database has no player yet (import games "
+            "first: tracker import FILE)"
+        )
+    stored = "the one player" if why.players == 1 else f"all {why.players:,} players"
+    return (
+        f"no player matches {why.text!r}: `tracker players` lists {stored}, "
+        "`tracker players --search PART` those whose name contains PART"
+    )
+
+
+def error_text(exc: TrackerError) -> str:
+    """An error's sentence: the one it was raised with, or for an error that carries its
+    reason as a value (a player argument that names no one player) that reason worded."""
+    if isinstance(exc, PlayerNotFound | PlayerUnclear):
+        return unresolved_text(exc.why)
+    return str(exc)

@@ -4,28 +4,13 @@ facts are read by tracker.store.reading (`facts_of_players`)."""
 
 from __future__ import annotations
 
-import datetime as dt
-from dataclasses import dataclass
-
 from sqlalchemy import func, select, union
 
-from tracker.model import RatingList
+from tracker.model import RatingList, TournamentSummary
 from tracker.store.db import Store
 from tracker.store.schema import games, tournaments
 
-__all__ = ["TournamentSummary", "list_counts", "players_of", "tournament_summaries"]
-
-
-@dataclass(frozen=True)
-class TournamentSummary:
-    """A tournament as a list of candidates names it: id, event, site, dates, games."""
-
-    id: int
-    name: str
-    site: str
-    start: dt.date | None
-    end: dt.date | None
-    games: int
+__all__ = ["list_counts", "players_of", "tournament_summaries"]
 
 
 def tournament_summaries(store: Store, ids: list[int] | None = None) -> list[TournamentSummary]:

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, and_, case, delete, exists, func, or_, select, union_all, update
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.sql import Select
 
-from tracker.advice import PinPeriod
 from tracker.errors import DatabaseError, NotFound
-from tracker.identity.tournaments import TAG_YEAR_MONTH
 from tracker.model import EloTags, ImportRecord, RatingList
 from tracker.periods.tags import PlayerTag
 from tracker.store.db import Store, chunks, is_busy, lock_for_writing, one_line, writing
@@ -290,10 +288,9 @@ def assumed_since(store: Store, after_game_id: int) -> list[AssumedGames]:
     )
 
 
-@dataclass(frozen=True)
-class UndatedTournament:
+class UndatedRow(NamedTuple):
     """A tournament in no rating period: no game of it has a usable date, and no period is
-    pinned (`tracker event set ID --period YYYY-MM` gives it one)."""
+    pinned (tracker.app.imports.UndatedTournament, with the pin that gives it one)."""
 
     id: int
     event: str
@@ -302,32 +299,14 @@ class UndatedTournament:
     games: int  # its games (of the player, or added after the game id, when asked)
     rated: int  # of which count for rating
 
-    @property
-    def advice(self) -> PinPeriod:
-        """What puts it in a period: a pin (tracker.reports.words says the command)."""
-        return PinPeriod(self.id)
-
-    @property
-    def year(self) -> int | None:
-        """The year its date tag gives (`2024.??.??`), None when it gives none."""
-        m = TAG_YEAR_MONTH.match(self.date_tag)
-        return None if m is None else int(m.group(1))
-
-    @property
-    def month(self) -> int | None:
-        """The month its date tag gives (`2024.03.??`), None when it gives none."""
-        m = TAG_YEAR_MONTH.match(self.date_tag)
-        month = None if m is None else m.group(2)
-        return int(month) if month and "01" <= month <= "12" else None
-
 
 def undated_tournaments(
     store: Store, *, player_id: int | None = None, after_game_id: int | None = None
-) -> list[UndatedTournament]:
+) -> list[UndatedRow]:
     """The tournaments in no rating period (no usable date, no pinned period), not excluded
     and not online, with their games: of `player_id` only, or only those with an id above
     `after_game_id` (an import's), when given; by id. For `history`/`next` to list them with
-    the pin that fixes each (`UndatedTournament.advice`), and for the import summary."""
+    the pin that fixes each (tracker.app.imports.UndatedTournament), and for the import summary."""
     t, g = tournaments.c, games.c
     query = (
         select(
@@ -355,8 +334,6 @@ def undated_tournaments(
     with store.engine.connect() as conn:
         rows = conn.execute(query).all()
     return [
-        UndatedTournament(
-            int(i), str(e), str(site), str(k).rpartition("|")[2] or "?", int(n), int(r)
-        )
+        UndatedRow(int(i), str(e), str(site), str(k).rpartition("|")[2] or "?", int(n), int(r))
         for i, e, site, k, n, r in rows
     ]

@@ -19,7 +19,15 @@ from pathlib import Path
 from sqlalchemy import Connection, select, text, union_all, update
 
 from tracker.identity.names import Form, name_fit, name_forms, normalize_name
-from tracker.model import ListKind, ListRow, ListStatus, Period, RatingList
+from tracker.model import (
+    Ambiguous,
+    ListCandidate,
+    ListKind,
+    ListRow,
+    ListStatus,
+    Period,
+    RatingList,
+)
 from tracker.store.db import Store, chunks
 from tracker.store.schema import games, official_lists, players
 
@@ -85,38 +93,6 @@ def unmatched_players(store: Store) -> NameIndex:
     return index
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A list row that fits a player's name, as a message shows it."""
-
-    name: str
-    fide_id: int
-    federation: str | None
-    birth_year: int | None
-
-
-@dataclass(frozen=True)
-class Ambiguous:
-    """A player whose name several rows of a list fit as well: not matched."""
-
-    player: str
-    candidates: tuple[Candidate, ...]
-
-
-@dataclass(frozen=True)
-class NameMatch:
-    """A player matched by name to a list row: their name in the database, the list's, the
-    FIDE ID they got; `into`: the name of the player who already held that FIDE ID, whom
-    they were merged into (shown under the list's name since), by merge number `merge`
-    (tracker.store.merges: `tracker player unmerge` undoes it)."""
-
-    player: str
-    listed: str
-    fide_id: int
-    into: str | None = None
-    merge: int | None = None
-
-
 Found = dict[int, dict[int, tuple[int, ListRow]]]
 """player id -> FIDE ID of a row that fits -> (how well, the row): what a file offered."""
 
@@ -142,7 +118,9 @@ def settle(
         ambiguous.append(
             Ambiguous(
                 index.players[pid].name,
-                tuple(Candidate(r.name, r.fide_id, r.federation, r.birth_year) for r in fitting),
+                tuple(
+                    ListCandidate(r.name, r.fide_id, r.federation, r.birth_year) for r in fitting
+                ),
             )
         )
     return unique, ambiguous

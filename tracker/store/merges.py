@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, literal, select, tuple_, update
 
 from tracker.errors import BadInput, NotFound
-from tracker.identity.names import NamesApart, names_apart, normalize_name
+from tracker.identity.names import names_apart, normalize_name
+from tracker.model import NotOnePerson
 from tracker.store.db import utc_now
 from tracker.store.schema import (
     games,
@@ -71,16 +71,6 @@ class MergeHow(enum.Enum):
     COMMAND = "merge"  # tracker player merge
     FIDE_ID = "fide-id"  # tracker player set NAME --fide-id N --merge
     LIST = "list"  # a list row that fit a name, whose FIDE ID another player held
-
-
-@dataclass(frozen=True)
-class NotOnePerson:
-    """Why two players one FIDE ID names are not merged: they played each other (`met`
-    games), or a name does not fit the FIDE ID's holder's (`names`, against `other`)."""
-
-    met: int = 0
-    names: NamesApart | None = None
-    other: str = ""
 
 
 def games_between(conn: Connection, a: int, b: int) -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
@@ -29,66 +28,22 @@ from sqlalchemy import (
 from tracker.errors import BadInput
 from tracker.identity.names import normalize_name
 from tracker.model import (
+    ImportSummary,
     ListKind,
     ListRating,
     ListRow,
+    NameMatch,
+    NotMerged,
     Period,
     RatingList,
 )
 from tracker.store.db import Store, copy_rows, utc_now, writing
-from tracker.store.lists import Ambiguous, Found, NameIndex, NameMatch, record_coverage, settle
-from tracker.store.merges import MergeHow, NotOnePerson, add_spelling, merge_rows, not_one_person
+from tracker.store.lists import Found, NameIndex, record_coverage, settle
+from tracker.store.merges import MergeHow, add_spelling, merge_rows, not_one_person
 from tracker.store.schema import official_checked, official_ratings, player_names, players
 
 BATCH = 2_000
 CACHE_KIB = 65_536
-
-
-@dataclass
-class ImportSummary:
-    """What an import did, for the command's report."""
-
-    source: str
-    rows: int = 0  # players read from the file
-    kept: int = 0  # players matched in the database (or created with keep_all)
-    created: int = 0  # players created (keep_all)
-    skipped: int = 0  # players not in the database (not keep_all)
-    entries: int = 0  # entries written
-    replaced: int = 0  # entries of an earlier file replaced by this one
-    unchanged: int = 0  # entries already as this file has them (imported before): untouched
-    unnamed: int = 0  # rows without a name, not created (keep_all)
-    cleared: int = 0  # earlier entries removed because this file lists no rating
-    duplicates: int = 0  # rows whose FIDE ID appeared earlier in this file (the last wins)
-    birth_years: int = 0  # players whose birth year was filled from the list
-    problems: int = 0  # malformed rows the reader skipped (set by the caller)
-    matched: int = 0  # players without a FIDE ID matched by name (merged ones included)
-    checked: int = 0  # (player, list, period) looked-up records added
-    kind: ListKind = ListKind.WHOLE  # FIDE's whole list, or an excerpt (docs/lists.md)
-    periods: set[Period] = field(default_factory=set)
-    lists: set[RatingList] = field(default_factory=set)
-    named: list[NameMatch] = field(default_factory=list)  # given the row's FIDE ID
-    merged: list[NameMatch] = field(default_factory=list)  # into the player holding the ID
-    ambiguous: list[Ambiguous] = field(default_factory=list)  # several rows fit: not matched
-    warnings: list[str] = field(default_factory=list)  # said on stderr as they are
-    not_merged: list[NotMerged] = field(default_factory=list)  # one FIDE ID, two people
-    # the players the file listed (ids), kept up to `listed_up_to` of them (an excerpt
-    # records them alone as looked up); None once there were more
-    listed: set[int] | None = field(default=None, repr=False)
-    listed_up_to: int = field(default=0, repr=False)
-
-
-@dataclass(frozen=True)
-class NotMerged:
-    """A player a list row fit by name, whose FIDE ID another player holds who is not that
-    person: `why` (they played each other, or a name does not fit the holder's), or
-    `refused` (the merge was refused: the error's sentence). Nothing was merged."""
-
-    player: str
-    listed: str
-    fide_id: int
-    holder: str
-    why: NotOnePerson | None = None
-    refused: str | None = None
 
 
 def known_fide_ids(store: Store, limit: int = 500_000) -> set[int] | None:

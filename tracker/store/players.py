@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -23,17 +23,15 @@ from sqlalchemy import (
 )
 
 from tracker.errors import BadInput, NotFound
-from tracker.identity.names import PART, match_rank, name_fit, name_forms, normalize_name
-from tracker.model import PlayerRef
+from tracker.identity.names import name_fit, name_forms, normalize_name
+from tracker.model import MergeDone, PlayerRef, PlayerSummary
 from tracker.store.db import Store, chunks, writing
 from tracker.store.merges import MergeHow, games_between, merge_rows
 from tracker.store.schema import games, player_names, players
 from tracker.store.unmerge import latest_merges, merge_into, unmerge_rows
 
-MAX_CANDIDATES_SHOWN = 10
 MAX_FIDE_ID_DIGITS = 12  # FIDE IDs have at most 9 digits; longer digit strings are names
 MAX_FIDE_ID = 10**MAX_FIDE_ID_DIGITS - 1
-MAX_NAME_LENGTH = 200  # a player argument longer than this is no name (PGN tags are capped too)
 
 
 def player_ref(row: Row[tuple[object, ...]]) -> PlayerRef:
@@ -71,131 +69,63 @@ def set_me(store: Store, player_id: int) -> None:
         conn.execute(update(players).values(is_me=True).where(players.c.id == player_id))
 
 
-def resolve_player(store: Store, text: str | None) -> PlayerRef:
-    """The player the user means by `text`: a FIDE ID, or a name matched through its
-    normalized spellings (tracker.identity.names.match_rank: the same name, the same
-    words in another order, the start of the name, the starts of its words, a part of it;
-    the best rank found decides), or None for the tracked player.
-
-    Raises NotFound (nothing matches, or no tracked player) or BadInput (several players
-    match as well, with the first of them listed). A name that matches nothing is matched
-    by `tracker players --search` neither (that search finds the parts of names).
-    """
-    if text is None or not text.strip():
-        found = me(store)
-        if found is None:
-            raise NotFound(
-                "no player given and none is tracked: name one (a FIDE ID or a name), or mark "
-                "yours with `tracker player set NAME --me`"
-            )
-        return found
-    text = text.strip()
-    if len(text) > MAX_NAME_LENGTH:
-        raise BadInput(
-            f"a player argument of {len(text):,} characters is no name or FIDE ID: "
-            f"give at most {MAX_NAME_LENGTH} (a FIDE ID, or a part of the name)"
-        )
+def player_with_fide_id(store: Store, fide_id: int) -> PlayerRef | None:
+    """The player holding `fide_id`, if any."""
     with store.engine.connect() as conn:
-        if text.isdigit() and len(text) <= MAX_FIDE_ID_DIGITS:
-            row = conn.execute(select(players).where(players.c.fide_id == int(text))).first()
-            if row is not None:
-                return player_ref(row)
-        key = normalize_name(text)
-        if not key:
-            raise BadInput(f"{text!r} is not a player name or FIDE ID")
-        exact = conn.execute(  # the usual case, through the index
+        row = conn.execute(select(players).where(players.c.fide_id == fide_id)).first()
+    return None if row is None else player_ref(row)
+
+
+def player_spelled(store: Store, key: str) -> PlayerRef | None:
+    """A player with the normalized spelling `key` (through the index of spellings)."""
+    with store.engine.connect() as conn:
+        row = conn.execute(
             select(players)
             .join(player_names, player_names.c.player_id == players.c.id)
             .where(player_names.c.norm_name == key)
         ).first()
-        if exact is not None:
-            return player_ref(exact)
-        word = max(key.split(), key=len)  # every rank but SAME needs it in the name
-        spellings = union(
-            select(player_names.c.player_id.label("id"), player_names.c.norm_name.label("n")).where(
-                player_names.c.norm_name.contains(word, autoescape=True)
-            ),
-            select(players.c.id, players.c.norm_name).where(
-                players.c.norm_name.contains(word, autoescape=True)
-            ),
-        ).subquery()
-        best: dict[int, int] = {}
-        near: set[int] = set()  # the players with `word` in a spelling
-        for pid, norm in conn.execute(select(spellings.c.id, spellings.c.n)):
-            near.add(int(pid))
-            rank = match_rank(key, str(norm))
-            if rank is not None and rank < best.get(int(pid), PART + 1):
-                best[int(pid)] = rank
-        if not best:
-            raise NotFound(_no_match(conn, text, word, sorted(near)))
-        top = min(best.values())
-        ids = sorted(pid for pid, rank in best.items() if rank == top)
-        if len(ids) == 1:
-            return player_ref(conn.execute(select(players).where(players.c.id == ids[0])).one())
-        names = _names(conn, ids)
-    raise BadInput(
-        f"{len(names):,} players match {text!r}: {_listed(names)}; give more of "
-        "the name or the FIDE ID"
-    )
+    return None if row is None else player_ref(row)
 
 
-def _names(conn: Connection, ids: list[int]) -> list[tuple[str, int | None]]:
+def spellings_with(store: Store, word: str) -> list[tuple[int, str]]:
+    """(player id, normalized spelling) of every spelling, and every player's own name, that
+    contains `word`."""
+    spellings = union(
+        select(player_names.c.player_id.label("id"), player_names.c.norm_name.label("n")).where(
+            player_names.c.norm_name.contains(word, autoescape=True)
+        ),
+        select(players.c.id, players.c.norm_name).where(
+            players.c.norm_name.contains(word, autoescape=True)
+        ),
+    ).subquery()
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(spellings.c.id, spellings.c.n)).all()
+    return [(int(pid), str(norm)) for pid, norm in rows]
+
+
+def names_of(store: Store, ids: Sequence[int]) -> list[tuple[str, int | None]]:
     """(name, FIDE ID) of these players, by name (a few hundred ids at a time: SQLite's
     limit of bound values)."""
     found: list[tuple[str, int | None]] = []
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        found.extend(
-            (str(r.name), r.fide_id)
-            for r in conn.execute(
-                select(players.c.name, players.c.fide_id).where(players.c.id.in_(chunk))
+    with store.engine.connect() as conn:
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            found.extend(
+                (str(r.name), r.fide_id)
+                for r in conn.execute(
+                    select(players.c.name, players.c.fide_id).where(players.c.id.in_(chunk))
+                )
             )
-        )
     return sorted(found, key=lambda nf: (normalize_name(nf[0]), nf[0]))
 
 
-def _no_match(conn: Connection, text: str, word: str, near: list[int]) -> str:
-    """Nothing matched `text`: the players whose name has its longest `word` (`near`), or
-    where to look instead (not a search for `text`: it would find nothing either, since a
-    part of a name matches)."""
-    if near:
-        names = _names(conn, near)
-        return f"no player matches {text!r}; with {word!r} in the name: {_listed(names)}"
-    total = conn.execute(select(func.count()).select_from(players)).scalar_one()
-    if not total:
-        return (
-            f"no player matches {text!r}: the database has no player yet (import games "
-            "first: tracker import FILE)"
-        )
-    stored = "the one player" if total == 1 else f"all {total:,} players"
-    return (
-        f"no player matches {text!r}: `tracker players` lists {stored}, "
-        "`tracker players --search PART` those whose name contains PART"
-    )
-
-
-def _listed(names: list[tuple[str, int | None]]) -> str:
-    """The first players of `names` as `Name (FIDE ID n)`, '; '-separated."""
-    shown = [f"{name} (FIDE ID {fide_id or '-'})" for name, fide_id in names[:MAX_CANDIDATES_SHOWN]]
-    more = (
-        f"; and {len(names) - MAX_CANDIDATES_SHOWN:,} more"
-        if (len(names) > MAX_CANDIDATES_SHOWN)
-        else ""
-    )
-    return "; ".join(shown) + more
+def player_count(store: Store) -> int:
+    """How many players the database has."""
+    with store.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(players)).scalar_one())
 
 
 _UNSET: Any = object()
-
-
-@dataclass(frozen=True)
-class MergeDone:
-    """A merge made: its number (`unmerge` takes it), the player kept as it is now, the one
-    merged into it as it was."""
-
-    number: int
-    player: PlayerRef
-    gone: PlayerRef
 
 
 @dataclass(frozen=True)
@@ -332,16 +262,21 @@ MERGES_SHOWN = 5
 """The latest merges named when `unmerge` is given nothing to undo."""
 
 
-def unmerge(store: Store, number: int | None = None, player: str | None = None) -> UnmergeDone:
+def unmerge(
+    store: Store,
+    number: int | None = None,
+    player: PlayerRef | None = None,
+    spelled: str = "",
+) -> UnmergeDone:
     """Undo a recorded merge (tracker.store.unmerge.unmerge_rows): merge `number`, or the
-    latest merge into the player `player` names (the one that brought that spelling, when
-    one did). Refused when none is recorded."""
+    latest merge into `player` (the one that brought the spelling `spelled`, the user's
+    words for them, when one did). Refused when none is recorded."""
     if number is None:
-        if player is None or not player.strip():
+        if player is None:
             raise BadInput(_nothing_named(store))
-        ref = resolve_player(store, player)
+        ref = player
         with store.engine.connect() as conn:
-            found = merge_into(conn, ref.id, normalize_name(player))
+            found = merge_into(conn, ref.id, normalize_name(spelled))
         if found is None:
             raise NotFound(
                 f"no merge into {ref.name} is recorded (merges made before tracker recorded "
@@ -368,20 +303,6 @@ def _nothing_named(store: Store) -> str:
         return "nothing to undo: no merge is recorded"
     shown = "; ".join(f"merge {m.id}: {m.gone} into {m.kept}" for m in found)
     return f"name the player or give --merge N; the latest merges: {shown}"
-
-
-@dataclass(frozen=True)
-class PlayerSummary:
-    """A row of `tracker players`: FIDE ID, games per list, first and last game date."""
-
-    id: int
-    name: str
-    fide_id: int | None
-    is_me: bool
-    games: dict[str, int] = field(default_factory=dict)  # list -> number of games
-    first: dt.date | None = None
-    last: dt.date | None = None
-    aliases: tuple[str, ...] = ()
 
 
 def list_players(store: Store, search: str | None = None) -> list[PlayerSummary]:
