@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import REPO
 from tracker.app.check import check_all, check_player
-from tracker.model import OfficialEntry, Period, RatingList
+from tracker.model import EloTags, OfficialEntry, Period, RatingList
 from tracker.periods import GameFact, RatingSource, game_facts
 from tracker.store import Store
 from tracker.store.entries import add_entry, entries_for
@@ -194,6 +194,7 @@ def test_game_facts_equal_the_dataclass() -> None:
         Period(2025, 8),
         "standard_aug25frl.txt",
         Period(2025, 9),
+        EloTags.STANDARD,
     )
     names = [f.name for f in fields(GameFact)]
     built = game_facts([dict(zip(names, values, strict=True))])[0]

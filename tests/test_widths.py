@@ -114,7 +114,8 @@ def test_a_table_names_what_it_left_out(career_db: str, monkeypatch: pytest.Monk
     out = _ok("club", "--db", career_db)
     # 101 wide before; the rating, the expected one and the change stay
     assert out.splitlines()[3].split() == ["Player", "FIDE", "ID", "Rating", "Expected", "Chg", "G"]
-    assert "(not shown, to fit 80 columns: Next, From, Assumed; see --format csv)" in out
+    # (the lists record the players' federations: Fed goes first)
+    assert "(not shown, to fit 80 columns: Fed, Next, From, Assumed; see --format csv)" in out
     monkeypatch.setenv("COLUMNS", "120")
     assert "not shown" not in _ok("players", "--db", career_db)
 
