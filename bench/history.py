@@ -205,9 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from tracker.app.histories import load_history, load_replay
+    from tracker.app.players import resolve_player
     from tracker.cli.reports import history as history_command
     from tracker.reports import history_rows
-    from tracker.app.players import resolve_player
 
     with tempfile.TemporaryDirectory() as tmp:
         work = args.workdir or Path(tmp)
