@@ -651,6 +651,8 @@ KEPT_SHORT = (
     "tracker/cli/club.py",
     "tracker/cli/reports.py",
     "tracker/reports/eventpage.py",
+    "tracker/reports/causes.py",
+    "tracker/reports/check.py",
     "tracker/store/official.py",
     "tracker/store/entries.py",
 )

@@ -11,6 +11,7 @@ other code imports from `tracker.reports` are re-exported here from the modules 
 - `nextlist`: the expected rating on the next list, and what is still open;
 - `export`: the tournaments list, the games export, and CSV text;
 - `check`: `tracker check` as a table, lines, CSV and JSON;
+- `causes`: the causes `tracker check` finds, one function per kind, with their commands;
 - `target`: `tracker target` as lines, a table, CSV and JSON;
 - `chart`, `plot`, `season`: the chart model, its drawing (matplotlib), the season report.
 """
