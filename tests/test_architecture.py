@@ -657,6 +657,7 @@ KEPT_SHORT = (
     "tracker/reports/explaingames.py",
     "tracker/model.py",
     "tracker/unresolved.py",
+    "tracker/cli/eventset.py",
     "tracker/reports/check.py",
     "tracker/store/official.py",
     "tracker/store/entries.py",
