@@ -4,8 +4,10 @@ text (`tracker explain`); its rows per game (JSON and CSV) are tracker.reports.e
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from typing import assert_never
 
 from tracker.advice import PlayerFact
 from tracker.errors import NotFound
@@ -57,6 +59,54 @@ def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
     return int((Decimal(sum(rs)) / len(rs)).to_integral_value(rounding=ROUND_HALF_UP))
 
 
+@dataclass(frozen=True)
+class ExplainSaid:
+    """Lines of `tracker explain` said as they stand (the season page makes each a
+    paragraph)."""
+
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExplainTournament:
+    """A tournament of the period: its heading line, the lines said above its games (a note
+    on its Elo tag, the games pooled toward a first rating), the table of its games, where its
+    opponents' ratings came from, and the lines below (the cap, its sums, its own K)."""
+
+    plan: TournamentPlan
+    head: str
+    above: tuple[str, ...]
+    table: tuple[str, ...]
+    sources: tuple[str, ...]
+    below: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExplainNotCounted:
+    """The games of the period that did not count: `title` ("Games not counted: 1
+    (no-moves)"), the games (`items`) and their table."""
+
+    title: str
+    items: tuple[NotCounted, ...]
+    table: tuple[str, ...]
+
+
+ExplainSection = ExplainSaid | ExplainTournament | ExplainNotCounted
+"""A part of `tracker explain`'s page; the text puts an empty line between two."""
+
+
+def section_lines(section: ExplainSection) -> list[str]:
+    """A section as `tracker explain` prints it."""
+    if isinstance(section, ExplainSaid):
+        return list(section.lines)
+    if isinstance(section, ExplainTournament):
+        s = section
+        return [s.head, *s.above, *s.table, *s.sources, *s.below]
+    if isinstance(section, ExplainNotCounted):
+        return [f"{section.title}:", *section.table]
+    assert_never(section)
+
+
 def explain_lines(
     replay_: Replay, period: Period, player: PlayerRef, width: int | None = None
 ) -> list[str]:
@@ -64,24 +114,35 @@ def explain_lines(
     rating came from and K, each tournament, what was assumed and not counted, the period's
     sum, then the official rating, the Elo tag and the notes; its tables fitted to `width`
     columns (None: no limit, as JSON and the season report keep them)."""
+    sections = explain_sections(replay_, period, player, width)
+    lines = section_lines(sections[0])
+    for section in sections[1:]:
+        lines.append("")
+        lines += section_lines(section)
+    return lines
+
+
+def explain_sections(
+    replay_: Replay, period: Period, player: PlayerRef, width: int | None = None
+) -> list[ExplainSection]:
+    """`explain_lines` as its sections, in order (the season page draws each its own way)."""
     row = replay_.row(period)
     if row is None:
-        return _carried_over(replay_, period, player)
+        return [ExplainSaid(tuple(_carried_over(replay_, period, player)))]
     lines = [
         f"{player.name}: {replay_.rating_list} list {row.period} "
         f"(list of {row.period.list_date:%d %b %Y})"
     ]
     if row.rating_before is None and row.out is None and row.first is None and row.anchored:
-        return lines + _start_lines(replay_, row)
+        return [ExplainSaid(tuple(lines + _start_lines(replay_, row)))]
     lines += _before_lines(replay_, row, player)
+    sections: list[ExplainSection] = [ExplainSaid(tuple(lines))]
     for plan in row.tournaments:
         if not plan.counted:
             continue  # nothing of it counted (online, excluded...): under "Games not counted"
-        lines.append("")
-        lines += _explain_tournament(plan, row, replay_.list_kinds, width)
-    lines += _assumed_lines(row, width)
-    lines.append("")
-    lines += _sum_lines(replay_, row)
+        sections.append(_explain_tournament(plan, row, replay_.list_kinds, width))
+    sections += _assumed_sections(row, width)
+    lines = _sum_lines(replay_, row)
     lines += _published_lines(row)
     lines += [
         f"Note: {note_text(note)}"
@@ -90,7 +151,8 @@ def explain_lines(
     ]
     lines += [f"Note: {note_text(note)}" for note in row.twice]
     lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
-    return lines
+    sections.append(ExplainSaid(tuple(lines)))
+    return sections
 
 
 def _carried_over(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
@@ -151,26 +213,25 @@ def _before_lines(replay_: Replay, row: PeriodRow, player: PlayerRef) -> list[st
     return lines
 
 
-def _assumed_lines(row: PeriodRow, width: int | None) -> list[str]:
+def _assumed_sections(row: PeriodRow, width: int | None) -> list[ExplainSection]:
     """The games put on the list and the tournaments put in the period by assumption, and
     the games not counted."""
-    lines: list[str] = []
+    sections: list[ExplainSection] = []
     assumed = list_assumed_games(row)
     if assumed:
-        lines.append("")
-        lines.append(
+        said = (
             f"List assumed: {plural(assumed, 'counted game')} without a time control, put on "
             f"this list {LIST_ASSUMED_HOW}."
         )
+        sections.append(ExplainSaid((said,)))
     closing = closing_texts(row)
     if closing:
-        lines.append("")
-        lines += [f"Period assumed: {x}" for x in closing]
+        sections.append(ExplainSaid(tuple(f"Period assumed: {x}" for x in closing)))
     if row.not_counted:
-        lines.append("")
-        lines.append(f"Games {not_counted_text(row)}:")
-        lines += _not_counted_lines(row.not_counted, width)
-    return lines
+        table = _not_counted_lines(row.not_counted, width)
+        title = f"Games {not_counted_text(row)}"
+        sections.append(ExplainNotCounted(title, tuple(row.not_counted), tuple(table)))
+    return sections
 
 
 def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
@@ -353,7 +414,7 @@ def _fide_count(replay_: Replay, row: PeriodRow) -> list[str]:
 
 def _explain_tournament(
     plan: TournamentPlan, row: PeriodRow, kinds: Mapping[Period, ListKind], width: int | None
-) -> list[str]:
+) -> ExplainTournament:
     u = plan.unit
     tout = tournament_out(plan, row)
     ro = "unrated" if plan.ro is None else str(plan.ro)
@@ -362,19 +423,18 @@ def _explain_tournament(
     rc = _rc(plan, row)
     if rc is not None:
         head += f", Rc {rc}"
-    lines = [head]
-    if plan.note:
-        lines.append(f"  note: {tag_differs_text(plan.note)}")
+    above = [f"  note: {tag_differs_text(plan.note)}"] if plan.note else []
     if tout is None:
+        table: list[str] = []
         if plan.counted:
-            lines.append(f"  {plural(len(plan.counted), 'game')} pooled toward a first rating")
+            above.append(f"  {plural(len(plan.counted), 'game')} pooled toward a first rating")
             rows = [
                 [g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)] for g in plan.counted
             ]
-            lines += render_table(
+            table = render_table(
                 ["Opponent", "Rating", "Score"], rows, (1, 2), indent="    ", width=width
             )
-        return lines
+        return ExplainTournament(plan, head, tuple(above), tuple(table), (), ())
     rows = []
     for g, fact in zip(tout.games, plan.counted, strict=False):
         used = "" if g.difference_used is None else str(g.difference_used)
@@ -402,13 +462,14 @@ def _explain_tournament(
     headers = ["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg", "Not counted"]
     if not any(r[-1] for r in rows):  # every game counted: no column for why one did not
         headers, rows = headers[:-1], [r[:-1] for r in rows]
-    lines += render_table(headers, rows, (1, 3, 4, 5, 6, 7), indent="    ", width=width)
-    lines += _lists_lines(plan, kinds)
+    table = render_table(headers, rows, (1, 3, 4, 5, 6, 7), indent="    ", width=width)
+    sources = _lists_lines(plan, kinds)
+    below: list[str] = []
     if any(g.capped for g in tout.games):
-        lines.append("    * the difference is capped (the rating difference used is shown in D)")
+        below.append("    * the difference is capped (the rating difference used is shown in D)")
     fig = tournament_figures(plan, row)
     rp = "" if fig.performance is None else f", performance {fig.performance}"
-    lines.append(
+    below.append(
         f"  {plural(tout.games_counted, 'game')}, {plural_points(Fraction(tout.points))}, expected "
         f"{tout.expected}, chg {fmt_signed(tout.change) or '0'}, "
         f"K x chg {fmt_signed(tout.k_change) or '0'} (rounded {fmt_signed(fig.change) or '0'})"
@@ -416,8 +477,8 @@ def _explain_tournament(
     )
     assert row.out is not None
     if tout.k != row.out.k:
-        lines.append(f"  K {tout.k} for this tournament: {tout.k_reason}")
-    return lines
+        below.append(f"  K {tout.k} for this tournament: {tout.k_reason}")
+    return ExplainTournament(plan, head, tuple(above), tuple(table), tuple(sources), tuple(below))
 
 
 def _not_counted_lines(items: Sequence[NotCounted], width: int | None) -> list[str]:

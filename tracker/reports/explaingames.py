@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.model import Period, RatingList
-from tracker.periods import GameFact, Replay
+from tracker.periods import GameFact, NotCounted, PeriodRow, Replay, TournamentPlan
 from tracker.reports.figures import tournament_out
 from tracker.reports.text import json_points
 from tracker.reports.words import opponent_source_text, plan_ro_text, why_text
@@ -106,81 +106,87 @@ def explain_games(replay_: Replay, period: Period) -> list[ExplainGame]:
     row = replay_.row(period)
     if row is None:
         return []
-    rl = replay_.rating_list
     out: list[ExplainGame] = []
+    for plan in row.tournaments:
+        if plan.counted:
+            out += plan_games(replay_, row, plan)
+    out += [not_counted_game(replay_, row, n) for n in row.not_counted]
+    return out
+
+
+def plan_games(replay_: Replay, row: PeriodRow, plan: TournamentPlan) -> list[ExplainGame]:
+    """The games one tournament counted in the period `row` (those pooled toward a first
+    rating included)."""
+    period, rl = row.period, replay_.rating_list
 
     def source(g: GameFact) -> str:
-        return opponent_source_text(g, replay_.rating_list)
+        return opponent_source_text(g, rl)
 
-    for plan in row.tournaments:
-        if not plan.counted:
-            continue
-        u = plan.unit
-        tout = tournament_out(plan, row)
-        base = (period, rl, u.label, u.start, u.end, plan.ro, plan_ro_text(plan))
-        if tout is None:  # pooled toward a first rating
-            out += [
-                ExplainGame(
-                    *base,
-                    opponent=g.opponent,
-                    opponent_rating=g.opponent_elo,
-                    opponent_rating_source=source(g),
-                    opponent_elo_tag=g.opponent_elo_tag,
-                    capped=False,
-                    difference_used=None,
-                    expected=None,
-                    score=g.score,
-                    change=None,
-                    k=None,
-                    k_change=None,
-                    counted=True,
-                    reason="toward a first rating",
-                )
-                for g in plan.counted
-            ]
-            continue
-        for g, fact in zip(tout.games, plan.counted, strict=False):
-            out.append(
-                ExplainGame(
-                    *base,
-                    opponent=g.label or fact.opponent,
-                    opponent_rating=g.opponent_rating,
-                    opponent_rating_source=source(fact),
-                    opponent_elo_tag=fact.opponent_elo_tag,
-                    capped=g.capped,
-                    difference_used=g.difference_used,
-                    expected=g.expected,
-                    score=g.score,
-                    change=g.change,
-                    k=tout.k if g.counted else None,
-                    k_change=g.k_change,
-                    counted=g.counted,
-                    reason=None if g.counted else g.reason,
-                )
-            )
-    for n in row.not_counted:
-        out.append(
+    u = plan.unit
+    tout = tournament_out(plan, row)
+    base = (period, rl, u.label, u.start, u.end, plan.ro, plan_ro_text(plan))
+    if tout is None:  # pooled toward a first rating
+        return [
             ExplainGame(
-                period,
-                rl,
-                tournament=n.tournament,
-                start=n.game.date,
-                end=None,
-                ro=None,
-                ro_source=None,
-                opponent=n.game.opponent,
-                opponent_rating=n.game.opponent_elo,
-                opponent_rating_source=source(n.game),
-                opponent_elo_tag=n.game.opponent_elo_tag,
+                *base,
+                opponent=g.opponent,
+                opponent_rating=g.opponent_elo,
+                opponent_rating_source=source(g),
+                opponent_elo_tag=g.opponent_elo_tag,
                 capped=False,
                 difference_used=None,
                 expected=None,
-                score=None,
+                score=g.score,
                 change=None,
                 k=None,
                 k_change=None,
-                counted=False,
-                reason=why_text(n),
+                counted=True,
+                reason="toward a first rating",
             )
+            for g in plan.counted
+        ]
+    return [
+        ExplainGame(
+            *base,
+            opponent=g.label or fact.opponent,
+            opponent_rating=g.opponent_rating,
+            opponent_rating_source=source(fact),
+            opponent_elo_tag=fact.opponent_elo_tag,
+            capped=g.capped,
+            difference_used=g.difference_used,
+            expected=g.expected,
+            score=g.score,
+            change=g.change,
+            k=tout.k if g.counted else None,
+            k_change=g.k_change,
+            counted=g.counted,
+            reason=None if g.counted else g.reason,
         )
-    return out
+        for g, fact in zip(tout.games, plan.counted, strict=False)
+    ]
+
+
+def not_counted_game(replay_: Replay, row: PeriodRow, n: NotCounted) -> ExplainGame:
+    """A game of the period `row` that did not count, with the reason."""
+    return ExplainGame(
+        row.period,
+        replay_.rating_list,
+        tournament=n.tournament,
+        start=n.game.date,
+        end=None,
+        ro=None,
+        ro_source=None,
+        opponent=n.game.opponent,
+        opponent_rating=n.game.opponent_elo,
+        opponent_rating_source=opponent_source_text(n.game, replay_.rating_list),
+        opponent_elo_tag=n.game.opponent_elo_tag,
+        capped=False,
+        difference_used=None,
+        expected=None,
+        score=None,
+        change=None,
+        k=None,
+        k_change=None,
+        counted=False,
+        reason=why_text(n),
+    )
