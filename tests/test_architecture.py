@@ -658,6 +658,7 @@ KEPT_SHORT = (
     "tracker/model.py",
     "tracker/unresolved.py",
     "tracker/cli/eventset.py",
+    "tracker/reports/listfile.py",
     "tracker/reports/check.py",
     "tracker/store/official.py",
     "tracker/store/entries.py",
