@@ -43,6 +43,7 @@ PURE = (
     "tracker.periods",
     "tracker.identity",
     "tracker.errors",
+    "tracker.unresolved",
     "tracker.app.calc",
 )
 USE_CASES = (
@@ -651,6 +652,14 @@ KEPT_SHORT = (
     "tracker/cli/club.py",
     "tracker/cli/reports.py",
     "tracker/reports/eventpage.py",
+    "tracker/reports/causes.py",
+    "tracker/reports/explain.py",
+    "tracker/reports/explaingames.py",
+    "tracker/model.py",
+    "tracker/unresolved.py",
+    "tracker/cli/eventset.py",
+    "tracker/reports/listfile.py",
+    "tracker/reports/check.py",
     "tracker/store/official.py",
     "tracker/store/entries.py",
 )

@@ -41,7 +41,8 @@ from tracker.check.report import ReanchorMatches
 from tracker.model import Period, RatingList
 from tracker.periods import PlayerInfo
 from tracker.periods.notes import TournamentNote
-from tracker.reports.check import cause_text, check_json
+from tracker.reports.causes import cause_text
+from tracker.reports.check import check_json
 
 STD = RatingList.STANDARD
 ESTABLISHED = PlayerInfo(birth_year=1980, rated_games=200)

@@ -189,7 +189,7 @@ def test_the_best_rank_decides_who_a_name_means() -> None:
 
 def test_a_player_argument_that_names_no_one_says_why_as_a_value(season: Store) -> None:
     from tracker.app.players import MAX_NAME_LENGTH, find_player
-    from tracker.model import NotAName, TooLong
+    from tracker.unresolved import NotAName, TooLong
 
     assert find_player(season, "x" * 300) == TooLong(300, MAX_NAME_LENGTH)
     assert find_player(season, " % ") == NotAName("%")

@@ -26,7 +26,7 @@ from tracker.check.rules import (
 from tracker.fide import policies
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import PeriodRow, PlayerInfo
-from tracker.reports.check import cause_text
+from tracker.reports.causes import cause_text
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)

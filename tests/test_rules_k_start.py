@@ -38,7 +38,7 @@ from tracker.fide import (
 )
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import PlayerInfo, replay
-from tracker.reports.check import cause_text
+from tracker.reports.causes import cause_text
 
 STD = RatingList.STANDARD
 ONE, HALF = Fraction(1), Fraction(1, 2)

@@ -13,7 +13,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tracker.errors import BadInput, NotFound
+from tracker.errors import BadInput
 
 if TYPE_CHECKING:
     from tracker.identity.names import NamesApart
@@ -539,66 +539,3 @@ class ImportSummary:
     # records them alone as looked up); None once there were more
     listed: set[int] | None = field(default=None, repr=False)
     listed_up_to: int = field(default=0, repr=False)
-
-
-# --- the player a command names (tracker.app.players.find_player) ----------------------------
-
-
-@dataclass(frozen=True)
-class NoneTracked:
-    """No player named, and none is tracked."""
-
-
-@dataclass(frozen=True)
-class TooLong:
-    """A player argument too long for a name or a FIDE ID (`length` characters; at most
-    `limit`)."""
-
-    length: int
-    limit: int
-
-
-@dataclass(frozen=True)
-class NotAName:
-    """A player argument with nothing of a name in it (no letter, no digit)."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class NoMatch:
-    """No player matches `text`: `near` the players (name, FIDE ID) with its longest word
-    `word` in a spelling, by name; `players` how many the database has."""
-
-    text: str
-    word: str
-    near: tuple[tuple[str, int | None], ...]
-    players: int
-
-
-@dataclass(frozen=True)
-class SeveralMatch:
-    """Several players (name, FIDE ID; by name) match `text` as well."""
-
-    text: str
-    players: tuple[tuple[str, int | None], ...]
-
-
-Unresolved = NoneTracked | TooLong | NotAName | NoMatch | SeveralMatch
-"""Why the text a command was given names no one player."""
-
-
-class PlayerNotFound(NotFound):
-    """Nobody matches (or nobody is tracked): `why` (tracker.reports.words says it)."""
-
-    def __init__(self, why: NoneTracked | NoMatch) -> None:
-        super().__init__(why)
-        self.why = why
-
-
-class PlayerUnclear(BadInput):
-    """A player argument that names no one player (several match, no name): `why`."""
-
-    def __init__(self, why: TooLong | NotAName | SeveralMatch) -> None:
-        super().__init__(why)
-        self.why = why

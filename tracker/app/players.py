@@ -10,22 +10,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracker.identity.names import best_matches, normalize_name
-from tracker.model import (
-    MergeDone,
+from tracker.model import MergeDone, PlayerRef, PlayerSummary
+from tracker.store import Store
+from tracker.store import players as stored
+from tracker.store.players import UnmergeDone
+from tracker.unresolved import (
     NoMatch,
     NoneTracked,
     NotAName,
     PlayerNotFound,
-    PlayerRef,
-    PlayerSummary,
     PlayerUnclear,
     SeveralMatch,
     TooLong,
     Unresolved,
 )
-from tracker.store import Store
-from tracker.store import players as stored
-from tracker.store.players import UnmergeDone
 
 __all__ = [
     "Beside",

@@ -369,12 +369,12 @@ CauseSaid = (
     | GamesExtraUnrated
     | ClosingUndone
 )
-"""A cause as a value (tracker.reports.check words it)."""
+"""A cause as a value (tracker.reports.causes words it)."""
 
 
 @dataclass(frozen=True)
 class Cause:
-    """One likely cause of a difference, as a value (`said`; tracker.reports.check words it,
+    """One likely cause of a difference, as a value (`said`; tracker.reports.causes words it,
     with the commands in it)."""
 
     kind: str  # one of CAUSE_ORDER

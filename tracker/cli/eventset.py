@@ -101,10 +101,25 @@ def event_set(
 
       tracker event set --year 2011 --exclude
     """
-    from tracker.app.event_show import find_tournament
-    from tracker.app.events import record_override
-    from tracker.app.players import resolve_player
+    kwargs = _override_kwargs(tournament, year, period, rating_list, exclude, ro, player)
+    if year is not None:
+        _event_set_year(db, year, force, kwargs)
+        return
+    assert tournament is not None
+    _event_set_one(db, tournament, ro, player, force, kwargs)
 
+
+def _override_kwargs(
+    tournament: str | None,
+    year: int | None,
+    period: str | None,
+    rating_list: str | None,
+    exclude: bool | None,
+    ro: str | None,
+    player: str | None,
+) -> dict[str, Any]:
+    """`event set`'s options checked (a bad value: BadInput) and made the overrides that
+    need no database (period, list, excluded); --ro is read against the database."""
     if (tournament is None) == (year is None):
         raise BadInput(
             "give a tournament ID (from `tracker event list`) or --year YYYY, not both"
@@ -129,10 +144,22 @@ def event_set(
         )
     if exclude is not None:
         kwargs["excluded"] = exclude
-    if year is not None:
-        _event_set_year(db, year, force, kwargs)
-        return
-    assert tournament is not None
+    return kwargs
+
+
+def _event_set_one(
+    db: str,
+    tournament: str,
+    ro: str | None,
+    player: str | None,
+    force: bool,
+    kwargs: dict[str, Any],
+) -> None:
+    """`event set TOURNAMENT`: the overrides of one tournament, --ro for `player` with them."""
+    from tracker.app.event_show import find_tournament
+    from tracker.app.events import record_override
+    from tracker.app.players import resolve_player
+
     with store_for(db) as store:
         if ro is not None:
             who = resolve_player(store, player)

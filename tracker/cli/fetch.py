@@ -200,10 +200,11 @@ def _fetch_all(
     made then), saying each month and each file as it is done; a progress bar on a terminal.
     Ctrl-C: one line saying what stays (exit 130)."""
     from tracker.app.fetch import Fetched, Missing, fetch_files, import_fetched
-    from tracker.cli.listlines import match_lines, reason, report_line, warn_summary
+    from tracker.cli.listlines import warn_summary
     from tracker.cli.output import fitted_lines, out
     from tracker.reports import terminal_width
     from tracker.reports.fetch import result_line
+    from tracker.reports.listfile import match_lines, reason, report_line
 
     show = err.is_terminal and out.is_terminal
     progress = _download_bar(show)

@@ -1,172 +1,29 @@
-"""The lines said of a FIDE list imported (`tracker official import` and `fetch`): the
-file's line, the players matched by name below it, its warnings on stderr."""
+"""The lines said of a FIDE list imported (`tracker official import` and `fetch`): its
+warnings on stderr (tracker.reports.listfile words them and the file's line)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tracker.cli.output import err
-from tracker.model import RatingList
 
 if TYPE_CHECKING:
-    from tracker.model import ImportSummary, ListCandidate
+    from tracker.model import ImportSummary
 
 
 def warn_summary(s: ImportSummary, shown_problems: list[str]) -> None:
     """A file's malformed rows on stderr: the first ones, then how many in all; and each
     FIDE ID a name matched that another player holds who is not that person."""
     from tracker.cli.output import shown
-    from tracker.cli.players import not_one_person_said
+    from tracker.reports.listfile import malformed_text, not_merged_text
 
     for warning in s.warnings:  # names from files: a newline in one cannot forge a line
         err.print(f"warning: {shown(warning)}", markup=False, soft_wrap=True)
     for n in s.not_merged:
-        why = (
-            f"and they cannot be merged: {n.refused}"
-            if n.why is None
-            else not_one_person_said(n.why, n.player, n.fide_id)
-        )
-        said = (
-            f"{Path(s.source).name}: {n.player} fits {n.listed} (FIDE ID {n.fide_id}) "
-            f"on the list, but FIDE ID {n.fide_id} belongs to {n.holder}, {why}"
-        )
+        said = not_merged_text(s.source, n)
         err.print(f"warning: {shown(said)}", markup=False, soft_wrap=True)
     for problem in shown_problems:
         err.print(f"warning: {problem}", markup=False, soft_wrap=True)
-    if s.problems:
-        more = s.problems - len(shown_problems)
-        tail = f" ({more} more not shown)" if more > 0 else ""
-        rows = "row" if s.problems == 1 else "rows"
-        err.print(
-            f"warning: {s.source}: {s.problems} malformed {rows} skipped{tail}",
-            markup=False,
-            soft_wrap=True,
-        )
-
-
-def reason(message: str, label: str) -> str:
-    """A file's error without its name in front ('f.txt:3: x' -> 'line 3: x')."""
-    if message.startswith(f"{label}: "):
-        return message[len(label) + 2 :]
-    head, sep, rest = message[len(label) + 1 :].partition(": ")
-    if message.startswith(f"{label}:") and sep and head.isdigit():
-        return f"line {head}: {rest}"
-    return message
-
-
-def _n(value: int) -> str:
-    return f"{value:,}"
-
-
-def _kind(s: ImportSummary, whole: bool | None) -> str:
-    """Which kind of list the file was, and what that means, after its count of rows."""
-    from tracker.app.official import whole_floor
-    from tracker.model import ListKind
-
-    if s.kind is ListKind.WHOLE:
-        return "FIDE's whole list" + (" (--whole)" if whole else "")
-    lacks = "the players it lacks keep their earlier rating or Elo tag"
-    if whole is False or not s.periods:
-        return f"an excerpt (--excerpt): {lacks}"
-    period = min(s.periods)
-    return (
-        f"an excerpt (FIDE's whole list of {period} has {_n(whole_floor(s.lists, period))} "
-        f"rows or more): {lacks} (--whole if it is the whole list)"
-    )
-
-
-def report_line(
-    s: ImportSummary, keep_all: bool, whole: bool | None = None, *, all_hint: bool = True
-) -> str:
-    periods = ", ".join(str(p) for p in sorted(s.periods)) or "-"
-    lists = ", ".join(str(x) for x in RatingList if x in s.lists) or "-"
-    parts = [f"{s.source}: {periods} ({lists}): {_n(s.rows)} players read"]
-    by_name = f"{_n(s.matched)} matched by name" if s.matched else ""
-    if keep_all:
-        parts.append(f"{_n(s.kept)} kept ({_n(s.created)} new{by_name and ', ' + by_name})")
-        if s.unnamed:
-            parts.append(f"{_n(s.unnamed)} without a name not created")
-    else:
-        parts.append(f"{_n(s.kept)} in the database{by_name and f' ({by_name})'}")
-        if s.skipped:
-            hint = " (--all keeps them)" if all_hint else ""
-            parts.append(f"{_n(s.skipped)} {'other' if s.skipped == 1 else 'others'} skipped{hint}")
-    if s.merged:
-        parts.append(f"{_n(len(s.merged))} merged into the player who had their FIDE ID")
-    if s.ambiguous:
-        parts.append(
-            f"{_n(len(s.ambiguous))} {'name' if len(s.ambiguous) == 1 else 'names'} "
-            "not matched (several players of the list fit: below)"
-        )
-    parts.append(f"{_n(s.entries)} {'entry' if s.entries == 1 else 'entries'} written")
-    if s.unchanged:
-        parts.append(f"{_n(s.unchanged)} already as imported before (unchanged)")
-    if s.replaced:
-        parts.append(f"{_n(s.replaced)} replaced an earlier import for the same month")
-    if s.cleared:
-        parts.append(f"{_n(s.cleared)} earlier entries removed (no rating in this list)")
-    if s.duplicates:
-        parts.append(f"{_n(s.duplicates)} repeated FIDE IDs (the last row won)")
-    if s.birth_years:
-        parts.append(
-            f"{_n(s.birth_years)} birth {'year' if s.birth_years == 1 else 'years'} filled in"
-        )
-    parts.append(_kind(s, whole))
-    return "; ".join(parts)
-
-
-MATCHES_SHOWN = 10
-"""The players matched by name (or not) a file's report names one by one."""
-CANDIDATES_SHOWN = 5
-"""The list's players shown for a name several of them fit."""
-
-
-def _candidate(c: ListCandidate) -> str:
-    """A list's player a name fits: "Smith, J (FIDE ID 1001, ENG, born 1990)"."""
-    facts = [f"FIDE ID {c.fide_id}"]
-    if c.federation:
-        facts.append(c.federation)
-    if c.birth_year:
-        facts.append(f"born {c.birth_year}")
-    return f"{c.name} ({', '.join(facts)})"
-
-
-def match_lines(s: ImportSummary) -> list[str]:
-    """Below a file's line: who was matched by name (merged or not), and the names several
-    players of the list fit, with them and the command that settles each."""
-    import shlex
-
-    lines: list[str] = []
-    matches = [*s.named, *s.merged]
-    for m in matches[:MATCHES_SHOWN]:
-        if m.into is None:
-            lines.append(f"  {m.player}: {m.listed}, FIDE ID {m.fide_id} (matched by name)")
-        else:
-            from tracker.cli.players import undo_said
-
-            lines.append(
-                f"  {m.player}: {m.listed}, FIDE ID {m.fide_id}, which {m.into} had: merged "
-                f"{m.player} into {m.into}, named {m.listed} now{undo_said(m.merge)}"
-            )
-    if len(matches) > MATCHES_SHOWN:
-        lines.append(
-            f"  and {_n(len(matches) - MATCHES_SHOWN)} more matched by name "
-            "(`tracker players` lists them)"
-        )
-    for a in s.ambiguous[:MATCHES_SHOWN]:
-        shown = [_candidate(c) for c in a.candidates[:CANDIDATES_SHOWN]]
-        more = len(a.candidates) - CANDIDATES_SHOWN
-        if more > 0:
-            shown.append(f"and {_n(more)} more")
-        lines.append(
-            f"  {a.player}: not matched, {_n(len(a.candidates))} players of the "
-            f"list fit the name: {'; '.join(shown)}; settle it with `tracker player "
-            f"set {shlex.quote(a.player)} --fide-id N`"
-        )
-    if len(s.ambiguous) > MATCHES_SHOWN:
-        lines.append(
-            f"  and {_n(len(s.ambiguous) - MATCHES_SHOWN)} more names that several "
-            "players of the list fit (not matched)"
-        )
-    return lines
+    malformed = malformed_text(s, len(shown_problems))
+    if malformed is not None:
+        err.print(f"warning: {malformed}", markup=False, soft_wrap=True)

@@ -188,9 +188,10 @@ def _import_all(
     whole: bool | None = None,
 ) -> None:
     from tracker.app.official import import_lists
-    from tracker.cli.listlines import match_lines, reason, report_line, warn_summary
+    from tracker.cli.listlines import warn_summary
     from tracker.cli.output import fitted_lines, out
     from tracker.reports import terminal_width
+    from tracker.reports.listfile import match_lines, reason, report_line
 
     total = sum(t.size for t in targets)
     show = err.is_terminal and out.is_terminal and total >= PROGRESS_FROM_BYTES

@@ -15,7 +15,7 @@ from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
     from tracker.app.players import Beside
-    from tracker.model import MergeDone, NotOnePerson, PlayerSummary
+    from tracker.model import MergeDone, PlayerSummary
 
 
 def register(app: typer.Typer) -> None:
@@ -180,36 +180,12 @@ def _iso(value: Any) -> str | None:
 # --- player merge / set -----------------------------------------------------------------
 
 
-def undo_said(number: int | None) -> str:
-    """How a merge message ends: its number and the command that undoes it."""
-    if number is None:
-        return ""
-    return f" as merge {number}; `tracker player unmerge --merge {number}` undoes it"
-
-
 def merged_said(done: MergeDone) -> str:
     """ "merged Novak,J into Novak, Jan (FIDE ID 99012345) as merge 3; `tracker player unmerge
     --merge 3` undoes it"."""
+    from tracker.reports.listfile import undo_said
+
     return f"merged {who(done.gone)} into {who(done.player)}{undo_said(done.number)}"
-
-
-def not_one_person_said(why: NotOnePerson, player: str, fide_id: int) -> str:
-    """Why a player was not merged into the holder of a FIDE ID, as a clause on the holder,
-    with the command that merges them when the names alone stood in the way."""
-    import shlex
-
-    from tracker.reports.imports import names_apart_said
-
-    if why.met:
-        return (
-            f"who played {player} ({why.met} {'game' if why.met == 1 else 'games'}): they "
-            "cannot be one person"
-        )
-    assert why.names is not None
-    return (
-        f"{names_apart_said(why.names, why.other)}: if they are one person, say so with "
-        f"`tracker player merge {fide_id} {shlex.quote(player)}`"
-    )
 
 
 def merge_command(

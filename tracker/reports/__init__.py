@@ -7,10 +7,12 @@ other code imports from `tracker.reports` are re-exported here from the modules 
 - `text`: numbers, points and plurals as printed, and the one table style;
 - `figures`: a tournament's result in a period (games counted, points, Rp, change);
 - `history`: the history rows and table, a row's note, a list's season summed up;
-- `explain`: one period as FIDE's calculation page shows it, as lines and per game;
+- `explain`: one period as FIDE's calculation page shows it, as lines;
+- `explaingames`: the same period per game (`ExplainGame`), its JSON and CSV;
 - `nextlist`: the expected rating on the next list, and what is still open;
 - `export`: the tournaments list, the games export, and CSV text;
 - `check`: `tracker check` as a table, lines, CSV and JSON;
+- `causes`: the causes `tracker check` finds, one function per kind, with their commands;
 - `target`: `tracker target` as lines, a table, CSV and JSON;
 - `chart`, `plot`, `season`: the chart model, its drawing (matplotlib), the season report.
 """
@@ -18,14 +20,8 @@ other code imports from `tracker.reports` are re-exported here from the modules 
 from __future__ import annotations
 
 from tracker.periods.assumed import list_assumed_games
-from tracker.reports.explain import (
-    EXPLAIN_COLUMNS,
-    ExplainGame,
-    explain_games,
-    explain_json,
-    explain_lines,
-    ignored_lines,
-)
+from tracker.reports.explain import explain_lines, ignored_lines
+from tracker.reports.explaingames import EXPLAIN_COLUMNS, ExplainGame, explain_games, explain_json
 from tracker.reports.export import (
     EVENT_COLUMNS,
     FORMULA_STARTS,

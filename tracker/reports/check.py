@@ -1,52 +1,26 @@
 """`tracker check` as the user reads it: the check of one player on one list (tracker.check's
 `CheckReport`) as a table with the lines under it, as CSV rows and as JSON, and `check --all`
-as one row per player-list. The causes' commands, the facts assumed and the games left out
-are worded here (tracker.reports.words)."""
+as one row per player-list. The causes are worded in tracker.reports.causes; the facts
+assumed and the games left out here (tracker.reports.words)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
-from typing import Any, assert_never
+from typing import Any
 
 from tracker.advice import PinPeriod
 from tracker.check.report import (
     DIFFERS,
     START,
-    BaseCorrected,
-    Before2008,
-    CapDiffers,
-    CapMode,
-    Cause,
     CheckNote,
     CheckReport,
     CheckRow,
-    ClosingUndone,
     GamesCount,
-    GamesExtraThere,
-    GamesExtraUnrated,
-    GamesMissingHere,
     GamesStep,
-    KDiffers,
-    KGuess,
-    KPrinted,
-    KWhy,
-    Moved,
-    No700,
-    NotInDatabase,
-    PeriodKForAll,
     ReanchorMatches,
-    ReplayK,
-    RoFromTag,
-    RoundedEach,
-    Rule700,
     StartsHere,
-    Unexplained,
-    UnratedCountedByFide,
-    UnratedForFide,
 )
-from tracker.model import Period
-from tracker.periods.assumed import ClosingDate
+from tracker.reports.causes import cause_command, cause_text
 from tracker.reports.explain import kind_text
 from tracker.reports.text import plural
 from tracker.reports.words import (
@@ -57,286 +31,10 @@ from tracker.reports.words import (
     closing_json,
     closing_text,
     command,
-    commands,
     left_out_counts,
     note_text,
-    reason_text,
-    ro_text,
     start_text,
 )
-
-CAUSE_WHO = "PLAYER"
-"""How a cause's command names the player."""
-
-
-def cause_text(c: Cause) -> str:
-    """What a cause says, with the commands in it where it has some."""
-    said = c.said
-    if isinstance(said, Unexplained):
-        rating = "unrated" if said.official is None else str(said.official)
-        if not said.tournaments:
-            return (
-                f"no single cause reproduces the official {rating}: no tournament of yours in "
-                f"the database is rated on the {said.period} list; import the games FIDE rated "
-                "on it (`tracker import FILE`)"
-            )
-        return (
-            f"no single cause reproduces the official {rating}: compare with FIDE's "
-            f"calculation page for {said.period} (`tracker explain {said.period}` shows the "
-            "replay's); `tracker event set ID --ro R` records the Ro FIDE used"
-        )
-    if isinstance(said, NotInDatabase):
-        hint = ""
-        if said.left_out:
-            reasons = sorted({reason_text(why, detail) for why, detail in said.reasons})
-            hint = (
-                f"; the replay did not count {said.left_out} game(s) of this period "
-                f"({', '.join(reasons)}): FIDE may have"
-            )
-        return (
-            f"games missing: FIDE rated {said.fide} games on the {said.period} list, the replay "
-            f"{said.replay}: {said.missing} game(s) are probably not in the database; import "
-            f"the missing tournament's PGN (`tracker import FILE`){hint}"
-        )
-    if isinstance(said, RoFromTag):
-        rating = "unrated" if said.rating is None else str(said.rating)
-        return (
-            f"the Ro FIDE used: {said.tournament} used Ro {said.ro} "
-            f"({ro_text(said.source, said.ro_list)}) but your Elo tag there says {said.tag}; "
-            f"with Ro {said.tag} the period gives {rating}"
-        )
-    if isinstance(said, Before2008):
-        n = said.unplaced
-        extra = (
-            f" ({n} game{'' if n == 1 else 's'} before 2008 {'is' if n == 1 else 'are'} not "
-            "replayed)"
-            if n
-            else ""
-        )
-        return (
-            f"the {said.period} list is before 2008, when FIDE rated by tournament averages: "
-            f"the tracker does not replay that era{extra}; it re-anchors at the official "
-            f"{_rating(said.official)}"
-        )
-    if isinstance(said, CapDiffers):
-        return (
-            f"the cap or the 2650 rule: {CAP_WORDS[said.mode]}"
-            + (" (the 2650 rule: Ro 2650 or more)" if said.rule_2650 else "")
-            + f"; that gives {said.rating}, the replay applied the cap of the edition in force "
-            "at each tournament's start"
-        )
-    if isinstance(said, RoundedEach):
-        parts = " + ".join(str(p) for p in said.parts)
-        return (
-            f"rounding: rounding each tournament's change ({parts} = {said.per:+d}) instead of "
-            f"the period's once ({said.change_exact} -> {said.change:+d}) gives {said.rating}; "
-            "FIDE does this in rare periods"
-        )
-    if isinstance(said, BaseCorrected):
-        return (
-            f"a one-point base correction: FIDE started the {said.period} period from "
-            f"{said.base}, not the published {said.published} (a silent correction FIDE "
-            f"sometimes makes); from {said.base} the period gives {said.rating}. Nothing to "
-            "fix: the replay re-anchors at the official rating"
-        )
-    if isinstance(said, UnratedCountedByFide):
-        return (
-            f"an unrated opponent counted: FIDE rated {said.fide} games, the replay "
-            f"{said.replay} because it did not count {said.games} game(s) against "
-            f"{', '.join(said.opponents)} (no rating in the PGN); FIDE probably had a rating "
-            "for them: import FIDE's list in force at the tournament's start (official fetch, "
-            "or official import of the file), which rates them (a game already stored is not "
-            "read again: a tag mended in the file changes nothing)"
-        )
-    if isinstance(said, UnratedForFide):
-        return (
-            f"an unrated opponent counted: the replay counted {said.games} game(s) against "
-            f"{said.opponent} (Elo {said.elo} in the PGN), FIDE did not: {said.opponent} was "
-            f"probably unrated on FIDE's {said.rating_list} list (the tag may be a national "
-            f"rating); without those games the replay gives {_rating(said.official)}"
-        )
-    if isinstance(said, KDiffers):
-        every = " for every tournament" if said.every else ""
-        return (
-            f"K differs: FIDE's rating follows from K {said.k}{every} ({said.k} x {said.total} = "
-            f"{Decimal(said.k) * said.total} -> {said.rating}); the replay used "
-            f"{_replay_k(said.replay)}. {_k_reason(said.why)}"
-        )
-    if isinstance(said, KPrinted):
-        return (
-            f"K differs: the {said.period} list prints K {said.official}, the replay derived "
-            f"K {said.derived} ({said.reason}) for this period. {_k_why(said.why)}"
-        )
-    if isinstance(said, GamesMissingHere):
-        text = (
-            f"games missing: FIDE rated {said.fide} games on the {said.period} list, the replay "
-            f"{said.replay}: {_moved(said.moved)}, which the replay rated on the "
-            f"{', '.join(str(p) for p in said.where)} list, probably landed here"
-            + (f" ({closing_words(said.rule)})" if said.rule else "")
-            + "; "
-        )
-        if said.reproduces:
-            text += (
-                f"re-running the replay with that pin gives {_rating(said.official)} for "
-                f"{said.period}"
-            )
-            if said.verified:
-                text += f" and matches {', '.join(str(p) for p in said.verified)} too"
-            if said.broken:
-                text += f" (but {', '.join(str(p) for p in said.broken)} would then differ)"
-        else:
-            text += (
-                f"re-running the replay with that pin gives {_rating(said.got)} for "
-                f"{said.period}, not {_rating(said.official)}"
-            )
-        return text
-    if isinstance(said, GamesExtraThere):
-        if said.rule:
-            why = closing_words(said.rule)
-        else:
-            why = "a late report" if said.late else "it reached FIDE before that list closed"
-        return (
-            f"games extra: FIDE rated {said.fide} games on the {said.period} list, the replay "
-            f"{said.replay}: {_moved(said.moved)} was probably rated on the {said.target} list "
-            f"({why}); re-running the replay with that pin gives {_rating(said.official)} for "
-            f"{said.period}{_confirmed(said.target, said.confirmed)}"
-        )
-    if isinstance(said, GamesExtraUnrated):
-        if said.reproduces:
-            return (
-                f"games extra: FIDE rated {said.fide} games on the {said.period} list, the "
-                f"replay {said.replay}: {_moved(said.moved)} was probably not rated at all (no "
-                f"neighbouring list takes it); excluding it gives {_rating(said.official)}"
-            )
-        return (
-            f"games extra: FIDE rated {said.fide} games on the {said.period} list, the replay "
-            f"{said.replay}: {_moved(said.moved)} may have been rated on another list, but "
-            "re-running the replay with it moved does not reproduce the official rating"
-        )
-    if isinstance(said, ClosingUndone):
-        moved = said.closing
-        return (
-            f"the closing date: {moved.tournament} (id {moved.tournament_id}) was probably "
-            f"rated on the {moved.earlier} list ({closing_words([moved])}); re-running the "
-            "replay with "
-            f"that pin gives {_rating(said.official)} for {said.period}"
-            f"{_confirmed(said.other, said.confirmed)}"
-        )
-    assert_never(said)
-
-
-def _moved(moved: Moved) -> str:
-    """The tournaments a cause moves: "NAME (id N, G games) and ..."."""
-    return " and ".join(f"{name} (id {tid}, {n} games)" for tid, name, n in moved)
-
-
-def _confirmed(other: Period, rating: int | None) -> str:
-    """Whether the other list's official rating confirms a move."""
-    if rating is None:
-        return f" (no official entry for {other} to confirm it)"
-    return f" and {rating} for {other}, as published"
-
-
-def closing_words(rule: Sequence[ClosingDate]) -> str:
-    """Why a tournament the closing-date rule moved may be on its earlier list."""
-    c = rule[0]
-    ended = (
-        f"it ended {c.end.isoformat()}"
-        if len(rule) == 1
-        else f"they ended by {max(r.end for r in rule).isoformat()}"
-    )
-    days = "1 day" if c.days_before == 1 else f"{c.days_before} days"
-    if len(rule) > 1:
-        days = f"{min(r.days_before for r in rule)} days or more"
-    return (
-        f"{ended}, {days} before the {c.earlier} list: the replay put it on the {c.put_on} "
-        "list by the closing-date rule, an assumption; FIDE rates it on the earlier list when "
-        "the report arrives in time"
-    )
-
-
-def _replay_k(r: ReplayK) -> str:
-    """The K the replay used: the period's, and each tournament's that differs from it."""
-    text = f"K {r.k} ({r.reason})"
-    if r.others:
-        text += ", and " + ", ".join(f"K {k} for {label} ({why})" for k, label, why in r.others)
-    return text
-
-
-def _k_reason(why: KWhy | Rule700 | No700 | PeriodKForAll) -> str:
-    """Why FIDE may have used the K that reproduces its rating."""
-    if isinstance(why, PeriodKForAll):
-        return (
-            "Why: FIDE rated every tournament of the period with the period's K, not "
-            "each with the K of the list in force at its start (policy "
-            "K_BY_TOURNAMENT_START_UNTIL: the rule ended in Jul 2017)"
-        )
-    if isinstance(why, No700):
-        return (
-            f"Why: FIDE did not apply the 700 rule to K {why.k} here ({why.games} games); the "
-            "replay did"
-        )
-    if isinstance(why, Rule700):
-        rule = (
-            f"Why: the 700 rule: {why.games} games x {why.k} = {why.k * why.games} > 700 -> "
-            f"K {why.cut}; "
-        )
-        if why.then is None:
-            return (
-                rule + "the replay's policy is that the rule came in Jul 2017 (UNSETTLED: "
-                "2014 or 2017), FIDE applied it here"
-            )
-        return rule + _k_why(why.then)
-    return _k_why(why)
-
-
-def _k_why(why: KWhy) -> str:
-    """Why FIDE's K may differ from the replay's, with what to check."""
-    if why.guess is KGuess.EVER_2400:
-        return (
-            "Why: a published rating of 2400 or more on this list at some time gives K 10 "
-            "for good; the replay does not know of one"
-        )
-    if why.guess is KGuess.NOT_2400:
-        return (
-            "Why: the replay believes 2400 was reached on this list (K 10 for good); FIDE "
-            "does not: check the official entries and `--ever-2400`"
-        )
-    if why.guess is KGuess.JUNIOR_OR_NEW:
-        if why.birth_year is None:
-            return (
-                "Why: a junior (K 40 while under 2300 to the end of the year of the 18th "
-                "birthday) or a player with fewer than 30 rated games; the birth year is "
-                "not recorded"
-            )
-        return (
-            f"Why: fewer than 30 rated games (the replay counts {why.rated_games}) or a "
-            f"junior (born {why.birth_year}): check the birth year and the rated games"
-        )
-    if why.guess is KGuess.NO_LONGER_40:
-        born = f"born {why.birth_year}" if why.birth_year else "no birth year"
-        return (
-            f"Why: the replay took K 40 ({born}, {why.rated_games} rated games "
-            "counted); FIDE no longer did: the junior years are over or 30 games were "
-            "reached earlier"
-        )
-    if why.guess is KGuess.OLDER_SCHEME:
-        return "Why: an older edition's K scheme (25/15/10 or 30/15/10)"
-    return "Why: the 700 rule or a K recorded on FIDE's side"
-
-
-CAP_WORDS = {
-    CapMode.EVERY_GAME: "FIDE capped |D| at 400 in every game",
-    CapMode.ONCE: "FIDE capped |D| at 400 once per tournament (the 2022 rule: only the game "
-    "with the largest difference)",
-    CapMode.NO_CAP: "FIDE used the true rating differences, without the 400 cap",
-    CapMode.CAP_350: "FIDE capped |D| at 350 (the rule before Jul 2009)",
-}
-"""How a cap mode of `CapDiffers` is said."""
-
-
-def _rating(rating: int | None) -> str:
-    return "unrated" if rating is None else str(rating)
 
 
 def check_note_text(n: CheckNote) -> str:
@@ -366,11 +64,6 @@ def report_notes(report: CheckReport) -> list[str]:
         f"{report.before_2008} games before 2008 are not replayed (FIDE rated by tournament "
         "averages then)"
     ]
-
-
-def cause_command(c: Cause) -> str | None:
-    """The command that records a cause (None: none does)."""
-    return commands(c.advice, CAUSE_WHO)
 
 
 def _not_counted(r: CheckRow) -> tuple[tuple[str, int], ...]:

@@ -1,21 +1,20 @@
 """One period explained the way FIDE's individual calculation page shows it: as lines of
-text (`tracker explain`) and as one row per game (its JSON and CSV, EXPLAIN_COLUMNS)."""
+text (`tracker explain`); its rows per game (JSON and CSV) are tracker.reports.explaingames'."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Any
+from typing import assert_never
 
 from tracker.advice import PlayerFact
 from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut, edition_for
 from tracker.fide.calendar import is_list_month
 from tracker.fide.editions import FirstFormula
-from tracker.model import ListKind, Period, PlayerRef, RatingList
+from tracker.model import ListKind, Period, PlayerRef
 from tracker.periods import (
     GameFact,
     NotCounted,
@@ -32,7 +31,6 @@ from tracker.reports.text import (
     fmt_int,
     fmt_points,
     fmt_signed,
-    json_points,
     plural,
     plural_points,
     render_table,
@@ -61,6 +59,54 @@ def _rc(plan: TournamentPlan, row: PeriodRow) -> int | None:
     return int((Decimal(sum(rs)) / len(rs)).to_integral_value(rounding=ROUND_HALF_UP))
 
 
+@dataclass(frozen=True)
+class ExplainSaid:
+    """Lines of `tracker explain` said as they stand (the season page makes each a
+    paragraph)."""
+
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExplainTournament:
+    """A tournament of the period: its heading line, the lines said above its games (a note
+    on its Elo tag, the games pooled toward a first rating), the table of its games, where its
+    opponents' ratings came from, and the lines below (the cap, its sums, its own K)."""
+
+    plan: TournamentPlan
+    head: str
+    above: tuple[str, ...]
+    table: tuple[str, ...]
+    sources: tuple[str, ...]
+    below: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExplainNotCounted:
+    """The games of the period that did not count: `title` ("Games not counted: 1
+    (no-moves)"), the games (`items`) and their table."""
+
+    title: str
+    items: tuple[NotCounted, ...]
+    table: tuple[str, ...]
+
+
+ExplainSection = ExplainSaid | ExplainTournament | ExplainNotCounted
+"""A part of `tracker explain`'s page; the text puts an empty line between two."""
+
+
+def section_lines(section: ExplainSection) -> list[str]:
+    """A section as `tracker explain` prints it."""
+    if isinstance(section, ExplainSaid):
+        return list(section.lines)
+    if isinstance(section, ExplainTournament):
+        s = section
+        return [s.head, *s.above, *s.table, *s.sources, *s.below]
+    if isinstance(section, ExplainNotCounted):
+        return [f"{section.title}:", *section.table]
+    assert_never(section)
+
+
 def explain_lines(
     replay_: Replay, period: Period, player: PlayerRef, width: int | None = None
 ) -> list[str]:
@@ -68,24 +114,35 @@ def explain_lines(
     rating came from and K, each tournament, what was assumed and not counted, the period's
     sum, then the official rating, the Elo tag and the notes; its tables fitted to `width`
     columns (None: no limit, as JSON and the season report keep them)."""
+    sections = explain_sections(replay_, period, player, width)
+    lines = section_lines(sections[0])
+    for section in sections[1:]:
+        lines.append("")
+        lines += section_lines(section)
+    return lines
+
+
+def explain_sections(
+    replay_: Replay, period: Period, player: PlayerRef, width: int | None = None
+) -> list[ExplainSection]:
+    """`explain_lines` as its sections, in order (the season page draws each its own way)."""
     row = replay_.row(period)
     if row is None:
-        return _carried_over(replay_, period, player)
+        return [ExplainSaid(tuple(_carried_over(replay_, period, player)))]
     lines = [
         f"{player.name}: {replay_.rating_list} list {row.period} "
         f"(list of {row.period.list_date:%d %b %Y})"
     ]
     if row.rating_before is None and row.out is None and row.first is None and row.anchored:
-        return lines + _start_lines(replay_, row)
+        return [ExplainSaid(tuple(lines + _start_lines(replay_, row)))]
     lines += _before_lines(replay_, row, player)
+    sections: list[ExplainSection] = [ExplainSaid(tuple(lines))]
     for plan in row.tournaments:
         if not plan.counted:
             continue  # nothing of it counted (online, excluded...): under "Games not counted"
-        lines.append("")
-        lines += _explain_tournament(plan, row, replay_.list_kinds, width)
-    lines += _assumed_lines(row, width)
-    lines.append("")
-    lines += _sum_lines(replay_, row)
+        sections.append(_explain_tournament(plan, row, replay_.list_kinds, width))
+    sections += _assumed_sections(row, width)
+    lines = _sum_lines(replay_, row)
     lines += _published_lines(row)
     lines += [
         f"Note: {note_text(note)}"
@@ -94,7 +151,8 @@ def explain_lines(
     ]
     lines += [f"Note: {note_text(note)}" for note in row.twice]
     lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
-    return lines
+    sections.append(ExplainSaid(tuple(lines)))
+    return sections
 
 
 def _carried_over(replay_: Replay, period: Period, player: PlayerRef) -> list[str]:
@@ -155,26 +213,25 @@ def _before_lines(replay_: Replay, row: PeriodRow, player: PlayerRef) -> list[st
     return lines
 
 
-def _assumed_lines(row: PeriodRow, width: int | None) -> list[str]:
+def _assumed_sections(row: PeriodRow, width: int | None) -> list[ExplainSection]:
     """The games put on the list and the tournaments put in the period by assumption, and
     the games not counted."""
-    lines: list[str] = []
+    sections: list[ExplainSection] = []
     assumed = list_assumed_games(row)
     if assumed:
-        lines.append("")
-        lines.append(
+        said = (
             f"List assumed: {plural(assumed, 'counted game')} without a time control, put on "
             f"this list {LIST_ASSUMED_HOW}."
         )
+        sections.append(ExplainSaid((said,)))
     closing = closing_texts(row)
     if closing:
-        lines.append("")
-        lines += [f"Period assumed: {x}" for x in closing]
+        sections.append(ExplainSaid(tuple(f"Period assumed: {x}" for x in closing)))
     if row.not_counted:
-        lines.append("")
-        lines.append(f"Games {not_counted_text(row)}:")
-        lines += _not_counted_lines(row.not_counted, width)
-    return lines
+        table = _not_counted_lines(row.not_counted, width)
+        title = f"Games {not_counted_text(row)}"
+        sections.append(ExplainNotCounted(title, tuple(row.not_counted), tuple(table)))
+    return sections
 
 
 def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
@@ -357,7 +414,7 @@ def _fide_count(replay_: Replay, row: PeriodRow) -> list[str]:
 
 def _explain_tournament(
     plan: TournamentPlan, row: PeriodRow, kinds: Mapping[Period, ListKind], width: int | None
-) -> list[str]:
+) -> ExplainTournament:
     u = plan.unit
     tout = tournament_out(plan, row)
     ro = "unrated" if plan.ro is None else str(plan.ro)
@@ -366,19 +423,18 @@ def _explain_tournament(
     rc = _rc(plan, row)
     if rc is not None:
         head += f", Rc {rc}"
-    lines = [head]
-    if plan.note:
-        lines.append(f"  note: {tag_differs_text(plan.note)}")
+    above = [f"  note: {tag_differs_text(plan.note)}"] if plan.note else []
     if tout is None:
+        table: list[str] = []
         if plan.counted:
-            lines.append(f"  {plural(len(plan.counted), 'game')} pooled toward a first rating")
+            above.append(f"  {plural(len(plan.counted), 'game')} pooled toward a first rating")
             rows = [
                 [g.opponent, fmt_int(g.opponent_elo), fmt_points(g.score)] for g in plan.counted
             ]
-            lines += render_table(
+            table = render_table(
                 ["Opponent", "Rating", "Score"], rows, (1, 2), indent="    ", width=width
             )
-        return lines
+        return ExplainTournament(plan, head, tuple(above), tuple(table), (), ())
     rows = []
     for g, fact in zip(tout.games, plan.counted, strict=False):
         used = "" if g.difference_used is None else str(g.difference_used)
@@ -406,13 +462,14 @@ def _explain_tournament(
     headers = ["Opponent", "Rating", "From", "D", "PD", "Score", "Chg", "K x chg", "Not counted"]
     if not any(r[-1] for r in rows):  # every game counted: no column for why one did not
         headers, rows = headers[:-1], [r[:-1] for r in rows]
-    lines += render_table(headers, rows, (1, 3, 4, 5, 6, 7), indent="    ", width=width)
-    lines += _lists_lines(plan, kinds)
+    table = render_table(headers, rows, (1, 3, 4, 5, 6, 7), indent="    ", width=width)
+    sources = _lists_lines(plan, kinds)
+    below: list[str] = []
     if any(g.capped for g in tout.games):
-        lines.append("    * the difference is capped (the rating difference used is shown in D)")
+        below.append("    * the difference is capped (the rating difference used is shown in D)")
     fig = tournament_figures(plan, row)
     rp = "" if fig.performance is None else f", performance {fig.performance}"
-    lines.append(
+    below.append(
         f"  {plural(tout.games_counted, 'game')}, {plural_points(Fraction(tout.points))}, expected "
         f"{tout.expected}, chg {fmt_signed(tout.change) or '0'}, "
         f"K x chg {fmt_signed(tout.k_change) or '0'} (rounded {fmt_signed(fig.change) or '0'})"
@@ -420,178 +477,8 @@ def _explain_tournament(
     )
     assert row.out is not None
     if tout.k != row.out.k:
-        lines.append(f"  K {tout.k} for this tournament: {tout.k_reason}")
-    return lines
-
-
-EXPLAIN_COLUMNS = (
-    "period",
-    "list",
-    "tournament",
-    "start",
-    "end",
-    "ro",
-    "ro_source",
-    "opponent",
-    "opponent_rating",
-    "opponent_rating_source",
-    "opponent_elo_tag",
-    "capped",
-    "difference_used",
-    "expected",
-    "score",
-    "change",
-    "k",
-    "k_change",
-    "counted",
-    "reason",
-)
-"""The columns of `tracker explain --format csv` (one row per game of the period, the
-games that did not count included, with the reason), in docs/export.md."""
-
-
-@dataclass(frozen=True)
-class ExplainGame:
-    """One game of a period as FIDE's calculation page lists it: the values of
-    EXPLAIN_COLUMNS (`explain_json` gives them as JSON and CSV write them, in that order).
-    `ro_source` is None for a game that did not count before the engine (the replay left it
-    out, with the reason)."""
-
-    period: Period
-    rating_list: RatingList
-    tournament: str
-    start: dt.date | None
-    end: dt.date | None
-    ro: int | None
-    ro_source: str | None
-    opponent: str
-    opponent_rating: int | None
-    opponent_rating_source: str
-    opponent_elo_tag: str | None
-    capped: bool
-    difference_used: int | None
-    expected: Decimal | None
-    score: Fraction | None
-    change: Decimal | None
-    k: int | None
-    k_change: Decimal | None
-    counted: bool
-    reason: str | None
-
-
-def explain_json(g: ExplainGame) -> dict[str, Any]:
-    """A game of `explain` as `--format json` writes it and CSV reads it (the keys of
-    EXPLAIN_COLUMNS, in that order; docs/export.md)."""
-    return {
-        "period": str(g.period),
-        "list": str(g.rating_list),
-        "tournament": g.tournament,
-        "start": g.start.isoformat() if g.start else None,
-        "end": g.end.isoformat() if g.end else None,
-        "ro": g.ro,
-        "ro_source": g.ro_source,
-        "opponent": g.opponent,
-        "opponent_rating": g.opponent_rating,
-        "opponent_rating_source": g.opponent_rating_source,
-        "opponent_elo_tag": g.opponent_elo_tag,
-        "capped": g.capped,
-        "difference_used": g.difference_used,
-        "expected": None if g.expected is None else str(g.expected),
-        "score": None if g.score is None else json_points(g.score),
-        "change": None if g.change is None else str(g.change),
-        "k": g.k,
-        "k_change": None if g.k_change is None else str(g.k_change),
-        "counted": g.counted,
-        "reason": g.reason,
-    }
-
-
-def explain_games(replay_: Replay, period: Period) -> list[ExplainGame]:
-    """The games of one period as FIDE's calculation page lists them: per game the
-    tournament (with the Ro used and where it came from), the opponent, the rating used,
-    the difference used, PD, score, change and K x change (exact values); then the
-    games that did not count, with the reason. [] for a period without a row."""
-    row = replay_.row(period)
-    if row is None:
-        return []
-    rl = replay_.rating_list
-    out: list[ExplainGame] = []
-
-    def source(g: GameFact) -> str:
-        return opponent_source_text(g, replay_.rating_list)
-
-    for plan in row.tournaments:
-        if not plan.counted:
-            continue
-        u = plan.unit
-        tout = tournament_out(plan, row)
-        base = (period, rl, u.label, u.start, u.end, plan.ro, plan_ro_text(plan))
-        if tout is None:  # pooled toward a first rating
-            out += [
-                ExplainGame(
-                    *base,
-                    opponent=g.opponent,
-                    opponent_rating=g.opponent_elo,
-                    opponent_rating_source=source(g),
-                    opponent_elo_tag=g.opponent_elo_tag,
-                    capped=False,
-                    difference_used=None,
-                    expected=None,
-                    score=g.score,
-                    change=None,
-                    k=None,
-                    k_change=None,
-                    counted=True,
-                    reason="toward a first rating",
-                )
-                for g in plan.counted
-            ]
-            continue
-        for g, fact in zip(tout.games, plan.counted, strict=False):
-            out.append(
-                ExplainGame(
-                    *base,
-                    opponent=g.label or fact.opponent,
-                    opponent_rating=g.opponent_rating,
-                    opponent_rating_source=source(fact),
-                    opponent_elo_tag=fact.opponent_elo_tag,
-                    capped=g.capped,
-                    difference_used=g.difference_used,
-                    expected=g.expected,
-                    score=g.score,
-                    change=g.change,
-                    k=tout.k if g.counted else None,
-                    k_change=g.k_change,
-                    counted=g.counted,
-                    reason=None if g.counted else g.reason,
-                )
-            )
-    for n in row.not_counted:
-        out.append(
-            ExplainGame(
-                period,
-                rl,
-                tournament=n.tournament,
-                start=n.game.date,
-                end=None,
-                ro=None,
-                ro_source=None,
-                opponent=n.game.opponent,
-                opponent_rating=n.game.opponent_elo,
-                opponent_rating_source=source(n.game),
-                opponent_elo_tag=n.game.opponent_elo_tag,
-                capped=False,
-                difference_used=None,
-                expected=None,
-                score=None,
-                change=None,
-                k=None,
-                k_change=None,
-                counted=False,
-                reason=why_text(n),
-            )
-        )
-    return out
+        below.append(f"  K {tout.k} for this tournament: {tout.k_reason}")
+    return ExplainTournament(plan, head, tuple(above), tuple(table), tuple(sources), tuple(below))
 
 
 def _not_counted_lines(items: Sequence[NotCounted], width: int | None) -> list[str]:

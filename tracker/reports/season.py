@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from tracker.app.histories import PlayerHistory
 from tracker.model import Period, PlayerRef, RatingList
@@ -27,8 +28,6 @@ from tracker.reports import (
     ExplainGame,
     HistoryRow,
     assumption_command,
-    explain_games,
-    explain_lines,
     fmt_points,
     fmt_signed,
     history_rows,
@@ -46,6 +45,13 @@ from tracker.reports.chart import (
     chart_list,
     replayed_title,
 )
+from tracker.reports.explain import (
+    ExplainNotCounted,
+    ExplainSaid,
+    ExplainTournament,
+    explain_sections,
+)
+from tracker.reports.explaingames import not_counted_game, plan_games
 from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.plot import chart_svg
 from tracker.reports.words import assumed_text
@@ -286,73 +292,48 @@ def _game_cells(g: ExplainGame) -> list[object]:
     ]
 
 
+def _date(g: ExplainGame) -> str:
+    return g.start.isoformat() if g.start else "?"
+
+
 def _signed_text(text: str) -> str:
     return text if text.startswith("-") or text.strip("0.") == "" else f"+{text}"
 
 
 def _explain_block(replay_: Replay, period: Period, player: PlayerRef) -> str:
-    """A period as FIDE's calculation page shows it: the lines of `tracker explain` around
-    a table per tournament (the rows of `tracker explain --format json`)."""
-    lines = explain_lines(replay_, period, player)
-    games = explain_games(replay_, period)
-    blocks: list[list[str]] = [[]]
-    for line in lines:
-        if line == "":
-            blocks.append([])
-        else:
-            blocks[-1].append(line)
-    groups: list[list[ExplainGame]] = []
-    for g in games:
-        if g.ro_source is None:
-            continue
-        key = (g.tournament, g.start, g.end)
-        if groups and (groups[-1][0].tournament, groups[-1][0].start, groups[-1][0].end) == key:
-            groups[-1].append(g)
-        else:
-            groups.append([g])
-    not_counted = [g for g in games if g.ro_source is None]
+    """A period as FIDE's calculation page shows it: the sections of `tracker explain`, a
+    table per tournament (the rows of `tracker explain --format json`)."""
+    row = replay_.row(period)
     out: list[str] = []
-    tournament = 0
-    for i, block in enumerate(blocks):
-        if not block:
-            continue
-        if block[0].startswith("Games not counted"):  # "Games not counted: 1 (no-moves):"
-            out.append(f"<h4>{esc(block[0].rstrip(':'))}</h4>")
-            out.append(
-                _table(
-                    ("Tournament", "Date", "Opponent", "Why"),
-                    [
-                        [
-                            g.tournament,
-                            g.start.isoformat() if g.start else "?",
-                            g.opponent,
-                            g.reason,
-                        ]
-                        for g in not_counted
-                    ],
-                )
-            )
-            continue
-        if (
-            i > 0
-            and tournament < len(groups)
-            and block[0].startswith(f"{groups[tournament][0].tournament} (")
-        ):
-            group = groups[tournament]
-            tournament += 1
-            out.append(f"<h4>{esc(block[0])}</h4>")
-            rest = [x for x in block[1:] if not x.startswith("    ") or x.strip().startswith("*")]
+    for section in explain_sections(replay_, period, player):
+        if isinstance(section, ExplainSaid):
+            out += [f"<p>{prose(x.strip())}</p>" for x in section.lines]
+        elif isinstance(section, ExplainTournament):
+            assert row is not None
+            out.append(f"<h4>{esc(section.head)}</h4>")
             out.append(
                 _table(
                     _GAME_HEADERS,
-                    [_game_cells(g) for g in group],
+                    [_game_cells(g) for g in plan_games(replay_, row, section.plan)],
                     numeric=(1, 2, 3, 4, 5, 6),
                     cls="games",
                 )
             )
-            out += [f'<p class="note">{prose(x.strip())}</p>' for x in rest]
-            continue
-        out += [f"<p>{prose(x.strip())}</p>" for x in block]
+            out += [
+                f'<p class="note">{prose(x.strip())}</p>' for x in (*section.above, *section.below)
+            ]
+        elif isinstance(section, ExplainNotCounted):
+            assert row is not None
+            games = [not_counted_game(replay_, row, n) for n in section.items]
+            out.append(f"<h4>{esc(section.title)}</h4>")
+            out.append(
+                _table(
+                    ("Tournament", "Date", "Opponent", "Why"),
+                    [[g.tournament, _date(g), g.opponent, g.reason] for g in games],
+                )
+            )
+        else:
+            assert_never(section)
     return "".join(out)
 
 

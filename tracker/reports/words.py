@@ -22,19 +22,7 @@ from tracker.advice import (
 from tracker.errors import TrackerError
 from tracker.fide.calendar import replay_from
 from tracker.fide.eventnames import NAME_REASONS
-from tracker.model import (
-    LAST_PERIOD,
-    NoneTracked,
-    NotAName,
-    NotRated,
-    Period,
-    PlayerNotFound,
-    PlayerUnclear,
-    RatingList,
-    SeveralMatch,
-    TooLong,
-    Unresolved,
-)
+from tracker.model import LAST_PERIOD, NotRated, Period, RatingList
 from tracker.periods import (
     Assumption,
     GameFact,
@@ -75,6 +63,15 @@ from tracker.periods.reasons import (
     ScheduleSays,
     StandardTag,
     Unplaced,
+)
+from tracker.unresolved import (
+    NoneTracked,
+    NotAName,
+    PlayerNotFound,
+    PlayerUnclear,
+    SeveralMatch,
+    TooLong,
+    Unresolved,
 )
 
 # --- advice --------------------------------------------------------------------------------
