@@ -573,10 +573,20 @@ BLANK_CUT = b" " * (MAX_LINE + 1)
 
 
 def _blank_cut_after_a_blank(lines: list[bytes]) -> bool:
-    return any(
-        a == b"" and b == BLANK_CUT and c.startswith(b"[")
-        for a, b, c in zip(lines, lines[1:], lines[2:], strict=False)
-    )
+    """The known defect's shapes: cut lines of blanks before a tag, after a blank line or
+    two or more in a row (Hypothesis found `"", cut, tag`, `"", "", cut, cut, tag` and
+    `moves, cut, cut, tag`; which of them the fast reader gets wrong depends on where its
+    blocks of BLOCK bytes end)."""
+    for i in range(1, len(lines) - 1):
+        if lines[i] != BLANK_CUT or lines[i - 1] == BLANK_CUT:
+            continue
+        j = i
+        while j < len(lines) and lines[j] == BLANK_CUT:
+            j += 1
+        after_blank = lines[i - 1] == b""
+        if j < len(lines) and lines[j].startswith(b"[") and (after_blank or j - i >= 2):
+            return True
+    return False
 
 
 @pytest.mark.xfail(
@@ -587,6 +597,18 @@ def _blank_cut_after_a_blank(lines: list[bytes]) -> bool:
 )
 def test_a_cut_line_of_blanks_before_a_game_is_reported_as_the_line_machine_does() -> None:
     data = b"\n".join([b"1. e4 e5 1-0", b"", BLANK_CUT, b'[Event "E"]']) + b"\n"
+    assert list(read_games(io.BytesIO(data), "t.pgn")) == list(
+        read_games_slow(io.BytesIO(data), "t.pgn")
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known defect (found by Hypothesis): of two cut lines of blanks before a tag, "
+    "the fast reader reports the first only; the line machine both",
+)
+def test_two_cut_lines_of_blanks_before_a_game_are_both_reported() -> None:
+    data = b"\n".join([b"1. e4 e5 1-0", BLANK_CUT, BLANK_CUT, b'[Event "E"]']) + b"\n"
     assert list(read_games(io.BytesIO(data), "t.pgn")) == list(
         read_games_slow(io.BytesIO(data), "t.pgn")
     )
