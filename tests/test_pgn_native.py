@@ -98,16 +98,24 @@ def test_both_paths_read_the_corpus_alike(path: Path) -> None:
     data = decompressed(path)
     games = both(data, path.name)
     assert sum(1 for g in games if g.tags) > 0
-    # the same bytes with other line ends: CRLF, CR alone, CR CR LF
+    # the same bytes with other line ends: CRLF, CR alone, CR CR LF; on the file's first
+    # 256 KiB of whole games (every file whole, three times over, was 15 s of the suite's
+    # time for what the first games already show: tests/test_pgn_read.py has the line ends)
     lf = data.replace(b"\r\n", b"\n")
+    cut = lf.rfind(b"\n\n[", 0, PART) if len(lf) > PART else -1
+    part = lf if cut < 0 else lf[: cut + 2]
+    want = [
+        (g.tags, g.moves_digest, g.line) for g in (games if part is lf else both(part, path.name))
+    ]
     for other in (
-        lf.replace(b"\n", b"\r\n"),
-        lf.replace(b"\n", b"\r"),
-        lf.replace(b"\n", b"\r\r\n"),
+        part.replace(b"\n", b"\r\n"),
+        part.replace(b"\n", b"\r"),
+        part.replace(b"\n", b"\r\r\n"),
     ):
-        assert [(g.tags, g.moves_digest, g.line) for g in both(other, path.name)] == [
-            (g.tags, g.moves_digest, g.line) for g in games
-        ]
+        assert [(g.tags, g.moves_digest, g.line) for g in both(other, path.name)] == want
+
+
+PART = 1 << 18  # the bytes of a corpus file read again with other line ends
 
 
 def test_the_corpus_is_there_to_compare() -> None:
