@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import REPO
 
-pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
+pytestmark = [pytest.mark.bench, pytest.mark.slow]  # bench script smoke: .ci/run runs them
 
 
 def test_history_bench_smoke() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import CORPUS, REPO, need_shared
 
-pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
+pytestmark = [pytest.mark.bench, pytest.mark.slow]  # bench script smoke: .ci/run runs them
 
 
 @pytest.mark.slow
