@@ -281,40 +281,13 @@ def test_wrap_text_cuts_a_word_longer_than_the_line() -> None:
 @pytest.mark.slow  # (a real career's import, or a terminal of its own)
 def test_a_real_terminal_gives_its_width(sample_db: str) -> None:
     # No COLUMNS: the width is the terminal's (a pseudo-terminal of 72 columns here).
-    import fcntl
-    import os
-    import pty
-    import struct
-    import subprocess
-    import termios
-
     from tests.conftest import subprocess_env, tracker_command
+    from tests.terminal import stdout_of_a_terminal
 
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 72, 0, 0))
-    env = subprocess_env()
-    env.pop("COLUMNS", None)
-    env["TRACKER_TODAY"] = TODAY
-    with subprocess.Popen(
-        tracker_command("history", "--db", sample_db),
-        stdin=subprocess.DEVNULL,
-        stdout=slave,
-        stderr=subprocess.PIPE,
-        env=env,
-    ) as proc:
-        os.close(slave)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        os.close(master)
-        assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
-    out = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    env = {**subprocess_env(), "TRACKER_TODAY": TODAY}
+    out = stdout_of_a_terminal(
+        tracker_command("history", "--db", sample_db), env, columns=72, timeout=60
+    )
     assert "Period" in out and _too_wide(out, 72) == []
     assert "(not shown, to fit 72 columns:" in out
 

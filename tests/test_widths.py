@@ -162,40 +162,11 @@ def test_a_real_terminal_of_90_columns(career_db: str, args: tuple[str, ...]) ->
 
 
 def _in_a_terminal(columns: int, *args: str) -> str:
-    import fcntl
-    import os
-    import pty
-    import struct
-    import subprocess
-    import termios
-
     from tests.conftest import subprocess_env, tracker_command
+    from tests.terminal import stdout_of_a_terminal
 
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
-    env = subprocess_env()
-    env.pop("COLUMNS", None)
-    env["TRACKER_TODAY"] = TODAY
-    with subprocess.Popen(
-        tracker_command(*args),
-        stdin=subprocess.DEVNULL,
-        stdout=slave,
-        stderr=subprocess.PIPE,
-        env=env,
-    ) as proc:
-        os.close(slave)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        os.close(master)
-        assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
-    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    env = {**subprocess_env(), "TRACKER_TODAY": TODAY}
+    return stdout_of_a_terminal(tracker_command(*args), env, columns=columns)
 
 
 def test_the_piped_width_is_100(monkeypatch: pytest.MonkeyPatch) -> None:
