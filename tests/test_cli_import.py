@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from tests.builders import sample_season_db
 from tests.conftest import SAMPLES, dump_db, run_cli, subprocess_env, tracker_command
 from tests.test_import import pgn, write
-from tracker.store import Store
+from tracker.store import Store, open_store
 from tracker.store.players import list_players
-from tracker.store.schema import games, imports
+from tracker.store.schema import games, imports, player_merges, players
 
 
 def run(
@@ -1062,3 +1062,85 @@ def test_no_match_names_the_near_ones_or_says_where_to_look(
         capsys, monkeypatch, "players", "--search", "Kasparov, Garry", "--db", str(season)
     )
     assert (code, out) == (0, "no player matches 'Kasparov, Garry'\n")
+
+
+# --- --player that fits spellings that may be one person ------------------------------------
+
+
+def _game(white: str, black: str, rnd: int, **tags: str) -> str:
+    return pgn(White=white, Black=black, Round=str(rnd), **tags)
+
+
+@pytest.mark.parametrize(
+    "texts,one",
+    [
+        # two spellings, an initial for a given name, no FIDE ID, never met: may be one
+        (
+            [
+                _game("Ivanchuk, V", "Svoboda, Petr", 1),
+                _game("Ivanchuk, Vassily", "Dvorak, Jan", 2),
+            ],
+            True,
+        ),
+        # the same two, who played each other: two people
+        ([_game("Ivanchuk, V", "Ivanchuk, Vassily", 1)], False),
+        # the same two, each with a FIDE ID of their own: two people
+        (
+            [
+                _game("Ivanchuk, V", "Svoboda, Petr", 1, WhiteFideId="14100010"),
+                _game("Ivanchuk, Vassily", "Dvorak, Jan", 2, WhiteFideId="14109603"),
+            ],
+            False,
+        ),
+        # a shared surname, other given names (the initial fits both, they do not each other)
+        (
+            [
+                _game("Ivanchuk, V", "Svoboda, Petr", 1),
+                _game("Ivanchuk, Vassily", "Dvorak, Jan", 2),
+                _game("Ivanchuk, Valery", "Horak, Jakub", 3),
+            ],
+            False,
+        ),
+        # an initial that is not the other's
+        (
+            [
+                _game("Ivanchuk, A", "Svoboda, Petr", 1),
+                _game("Ivanchuk, Vassily", "Dvorak, Jan", 2),
+            ],
+            False,
+        ),
+        # a typo in the surname: another player that --player matches too
+        (
+            [_game("Ivanchuk, V", "Svoboda, Petr", 1), _game("Ivanchukk, V", "Dvorak, Jan", 2)],
+            False,
+        ),
+    ],
+)
+def test_player_fitting_spellings_of_one_person_names_the_merge_only_then(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    texts: list[str],
+    one: bool,
+) -> None:
+    """--player that several players fit marks nobody and merges nothing (exit 2, the games
+    stored); only when their names may be one person's (the same surname, given names that
+    fit, no two FIDE IDs, no game between them) does the line name the merge command."""
+    write(tmp_path / "a.pgn", *texts)
+    code, out, err = run(capsys, monkeypatch, "import", "a.pgn", "--player", "Ivanchuk")
+    assert code == 2 and "tracked player" not in out and err.count("\n") == 1, err
+    assert err.startswith("error: --player 'Ivanchuk' not marked: ")
+    assert ("`tracker player merge " in err) is one
+    assert ("give more of the name or the FIDE ID" in err) is not one
+    with open_store("tracker.db") as store, store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(games)).scalar_one() == len(texts)
+        assert conn.execute(select(func.count()).select_from(player_merges)).scalar_one() == 0
+        assert not conn.execute(select(players.c.id).where(players.c.is_me)).all()
+    if one:
+        assert err.endswith(
+            "Ivanchuk, V (1 game); Ivanchuk, Vassily (1 game); they are not taken for one "
+            "person on their names alone: if they are one, `tracker player merge 'Ivanchuk, "
+            "V' 'Ivanchuk, Vassily'` makes them one, then `tracker player set 'Ivanchuk, V' "
+            "--me` marks them; if not, `tracker player set NAME --me` marks the one you mean; "
+            "the games are stored\n"
+        )

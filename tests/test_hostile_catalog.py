@@ -645,6 +645,10 @@ def make_inputs(made: Path) -> None:
     with zipfile.ZipFile(made / "forged.zip", "w") as zf:  # a member name forging a line
         zf.writestr("a\nforged.pgn: 99 games read, 99 added\x1b[2J.pgn", _game(11))
     (made / "one.pgn").write_bytes(_game(12))
+    (made / "two-spellings.pgn").write_bytes(  # one name, two spellings that may be one person
+        pgn(Round="s1", White="Ivanchuk, V", Black="Kral, Ota").encode()
+        + pgn(Round="s2", White="Ivanchuk, Vassily", Black="Dvorak, Ema").encode()
+    )
     (made / "pipes").mkdir()
     (made / "pipes" / "a.pgn").write_bytes(_game(10))
     os.mkfifo(made / "pipes" / "pipe.pgn")  # opened, it would wait for a writer
@@ -898,6 +902,22 @@ CASES += [
         "players` lists all 4 players, `tracker players --search PART` those whose name "
         "contains PART; the games are stored: mark your player with `tracker player set "
         "PLAYER --me`\n",
+        changes_db=True,
+    ),
+    Case(
+        "player-two-spellings",
+        ("import", M + "two-spellings.pgn", "--player", "Ivanchuk"),
+        2,
+        f"{M}two-spellings.pgn: 2 games read, 2 added\n"
+        "1 file, 2 games read, 2 added, 0 duplicates skipped, 0 problems\n"
+        + NO_TC.replace("1 game", "2 games"),
+        "error: --player 'Ivanchuk' not marked: 2 players match 'Ivanchuk', spellings that "
+        "may be one person's (the same surname, given names that fit, no FIDE ID or game "
+        "between them): Ivanchuk, V (1 game); Ivanchuk, Vassily (1 game); they are not taken "
+        "for one person on their names alone: if they are one, `tracker player merge "
+        "'Ivanchuk, V' 'Ivanchuk, Vassily'` makes them one, then `tracker player set "
+        "'Ivanchuk, V' --me` marks them; if not, `tracker player set NAME --me` marks the one "
+        "you mean; the games are stored\n",
         changes_db=True,
     ),
     Case(

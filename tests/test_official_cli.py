@@ -422,6 +422,77 @@ def test_verbatim_samples_import_all(
     assert code == 0 and "0 entries written" in out and dump_db(Path(db)) == before
 
 
+def _sample_counts(name: str) -> dict[str, object]:
+    """What importing a verbatim sample with --all into an empty database gives, counted from
+    the rows read by eye (tests/test_fidelists.py's SAMPLE_ROWS)."""
+    from tests.test_fidelists import SAMPLE_ROWS
+
+    period, expected = SAMPLE_ROWS[name]
+    named = sum(1 for e in expected if e[1])
+    return {
+        "outcome": "imported",
+        "periods": [str(period)],
+        "lists": sorted({str(f[0]) for e in expected for f in e[4]}),
+        "kind": "excerpt",  # a few rows of FIDE's list: far below its whole list's count
+        "players_read": len(expected),
+        "in_database": named,
+        "created": named,
+        "unnamed": len(expected) - named,
+        "entries": sum(1 for e in expected if e[1] for f in e[4] if f[1] is not None),
+        "skipped": 0,
+        "malformed": 0,
+        "error": None,
+    }
+
+
+def test_import_format_json_and_csv_one_row_per_file(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--format json and csv: one object (row) per file with its counts and outcome, on
+    stdout alone and never cut to the terminal's width; a file that fails is a row too, and
+    the command still ends with its one error line (exit 2, as the table's)."""
+    import csv
+    import io
+
+    from tests.conftest import SPEC, need_shared
+
+    need_shared()
+    names = ["APR04FRL.TXT", "standard_mar11frl.txt", "rapid_sep12frl.txt"]
+    paths = [str(SPEC / "fide-list-samples" / n) for n in names]
+    monkeypatch.setenv("COLUMNS", "40")
+    args = ["official", "import", *paths, "--all", "--db", db]
+    code, out, err = run(capsys, monkeypatch, *args, "--format", "json")
+    assert (code, err) == (0, "")
+    rows = json.loads(out)
+    assert [r["file"] for r in rows] == paths
+    for name, row in zip(names, rows, strict=True):
+        assert {k: row[k] for k in _sample_counts(name)} == _sample_counts(name), name
+    # again, as CSV: the same files, every entry as imported before; plus a combined list
+    # that names no month (refused: a row of its own, and the error line on stderr)
+    combined = str(SPEC / "fide-list-samples" / "players_list_2015.txt")
+    code, out, err = run(capsys, monkeypatch, *args[:-2], combined, "--db", db, "-f", "csv")
+    assert code == 2
+    assert err == (
+        "error: 1 of 4 files could not be imported (nothing of it was stored; why: the error "
+        f"field): {combined}\n"
+    )
+    lines = out.split("\r\n")
+    assert lines[-1] == "" and len(lines) == 1 + 4 + 1  # the header, a line per file
+    assert max(len(x) for x in lines) > 40  # not cut to COLUMNS
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert [r["file"] for r in table] == [*paths, combined]
+    for name, row in zip(names, table[:3], strict=True):
+        expected = _sample_counts(name)
+        assert row["outcome"] == "imported" and row["players_read"] == str(expected["players_read"])
+        assert row["unchanged"] == str(expected["entries"]) and row["entries"] == "0"
+    assert table[3]["outcome"] == "not-imported" and table[3]["players_read"] == ""
+    assert table[3]["error"] == "the file does not say which month it lists: give --period YYYY-MM"
+    # the table, as before: lines for people, fitted to the terminal
+    code, out, _ = run(capsys, monkeypatch, *args)
+    assert code == 0 and out.endswith("\n3 files: 3 read, 0 not imported\n")
+    assert max(len(x) for x in out.splitlines()) <= 40
+
+
 # One file per layout, as FIDE's archive names them: (name, format, list, period, zipped).
 ARCHIVE = [
     ("JAN01FRL.TXT", "txt-2001", RatingList.STANDARD, Period(2001, 1), False),

@@ -752,6 +752,77 @@ def test_the_command_says_what_it_fetched_and_what_is_missing(
     assert folder.hit("standard_nov25frl.zip") == 1
 
 
+def test_fetch_format_json_and_csv_one_row_per_month(
+    folder: Folder,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--format json and csv: one object (row) per month asked for, how it was had or why
+    not, and what importing it gave; stdout holds that alone (no line per month, not cut to
+    the width); the error line stays one line on stderr (exit 1). The list served is FIDE's
+    verbatim sample of March 2011, zipped as FIDE's folder names it."""
+    import csv
+    import io
+
+    from tests.test_fidelists import SAMPLE_ROWS
+
+    sample = SPEC / "fide-list-samples" / "standard_mar11frl.txt"
+    folder.put("standard_mar11frl.zip", Serve(zipped(sample.name, sample.read_bytes())))
+    _, expected = SAMPLE_ROWS[sample.name]
+    monkeypatch.setenv("COLUMNS", "40")
+    db = str(tmp_path / "f.db")
+    args = ["official", "fetch", "--from", "2011-03", "--to", "2011-05", "--list", "standard"]
+    args += ["--base-url", folder.url, "--db", db, "--cache", str(tmp_path / "cache")]
+    code, out, err = _cli(capsys, monkeypatch, *args, "--format", "json")
+    assert code == 1
+    assert err == (
+        "error: 1 list not had: standard 2011-05 (why and what to do: the why and error "
+        "fields); the other 1 list imported\n"
+    )
+    had, missing = json.loads(out)
+    size = len(folder.files["/download/standard_mar11frl.zip"].body)
+    assert {k: had[k] for k in ("list", "period", "fetched", "file", "bytes", "reason")} == {
+        "list": "standard",
+        "period": "2011-03",
+        "fetched": "downloaded",
+        "file": "standard_mar11frl.zip",
+        "bytes": size,
+        "reason": None,
+    }
+    # an empty database: every player of the list read, none of them kept
+    assert {k: had[k] for k in ("outcome", "periods", "lists", "players_read", "skipped")} == {
+        "outcome": "imported",
+        "periods": ["2011-03"],
+        "lists": ["standard"],
+        "players_read": len(expected),
+        "skipped": len(expected),
+    }
+    assert (had["in_database"], had["entries"], had["error"]) == (0, 0, None)
+    assert {k: missing[k] for k in ("period", "fetched", "file", "reason", "outcome")} == {
+        "period": "2011-05",
+        "fetched": "missing",
+        "file": None,
+        "reason": "not-published",
+        "outcome": "not-had",
+    }
+    assert missing["why"].startswith(f"the folder has no such file ({folder.url}standard_may11")
+    assert missing["players_read"] is None
+    # again, as CSV: the month now comes from the cache
+    code, out, err = _cli(capsys, monkeypatch, *args, "--format", "csv")
+    assert code == 1 and err.count("\n") == 1
+    lines = out.split("\r\n")
+    assert len(lines) == 1 + 2 + 1 and lines[-1] == ""
+    assert max(len(x) for x in lines) > 40  # not cut to COLUMNS
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["period"], r["fetched"], r["outcome"]) for r in rows] == [
+        ("2011-03", "cached", "imported"),
+        ("2011-05", "missing", "not-had"),
+    ]
+    assert rows[0]["players_read"] == str(len(expected)) and rows[0]["unchanged"] == "0"
+    assert folder.hit("standard_mar11frl.zip") == 1
+
+
 @pytest.mark.parametrize(
     "args,message",
     [

@@ -3,7 +3,9 @@ says so and names both, with the commands that merge them or mark the other; a n
 several players fit exits 2 in one line whether the database had them before or not.
 
 pgnmentor-Carlsen.pgn.xz (../shared/corpus) holds 9 games of 2001 under "Carlsen, Magnus"
-and 3,421 under "Carlsen,M" (and one game of a "Carlsen,H").
+and 3,421 under "Carlsen,M" (and one game of a "Carlsen,H"). pgnmentor-Ivanchuk.pgn.xz holds
+3,112 games under "Ivanchuk,V" and 1,237 under "Ivanchuk, Vassily" (counted with grep: 1,568
++ 1,544 and 619 + 618 White and Black tags), and no other Ivanchuk.
 """
 
 from __future__ import annotations
@@ -17,6 +19,20 @@ import pytest
 from tests.conftest import CORPUS, dump_db, need_shared, run_captured, run_cli
 
 CARLSEN = CORPUS / "pgnmentor-Carlsen.pgn.xz"
+IVANCHUK = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
+MAY_BE_ONE = (
+    "2 players match 'Ivanchuk', spellings that may be one person's (the same surname, given "
+    "names that fit, no FIDE ID or game between them): Ivanchuk,V (3,112 games); Ivanchuk, "
+    "Vassily (1,237 games); they are not taken for one person on their names alone: if they "
+    "are one, `tracker player merge Ivanchuk,V 'Ivanchuk, Vassily'` makes them one"
+)
+IVANCHUK = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
+MAY_BE_ONE = (
+    "2 players match 'Ivanchuk', spellings that may be one person's (the same surname, given "
+    "names that fit, no FIDE ID or game between them): Ivanchuk,V (3,112 games); Ivanchuk, "
+    "Vassily (1,237 games); they are not taken for one person on their names alone: if they "
+    "are one, `tracker player merge Ivanchuk,V 'Ivanchuk, Vassily'` makes them one"
+)
 WARNING = (
     "warning: --player 'Carlsen, Magnus' marked Carlsen,Magnus: 9 games (2001-01-05 to "
     "2001-01-12); Carlsen,M has 3,421 games (2001-04-07 to 2020-12-30), a spelling that may "
@@ -152,3 +168,77 @@ def test_a_name_several_players_fit_exits_2_on_a_populated_database(
     )
     assert (code, out, err) == (2, "", f"error: {SEVERAL}\n")
     assert dump_db(populated) == before
+
+
+# --- two spellings that may be one person: named with the merge, never merged -------------
+
+
+def _players_named(db: Path, like: str) -> list[str]:
+    con = sqlite3.connect(db)
+    try:
+        q = "SELECT name FROM players WHERE norm_name LIKE ? ORDER BY name"
+        return [str(r[0]) for r in con.execute(q, (like,))]
+    finally:
+        con.close()
+
+
+def test_two_spellings_of_one_name_are_named_with_the_merge_not_merged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--player Ivanchuk` fits both spellings of the file: nothing is merged and nobody is
+    marked (that would guess); one line names both, with the commands that make them one
+    and mark them, or mark one; exit 2, the games stored. The commands it gives work."""
+    need_shared()
+    db = tmp_path / "t.db"
+    args = ("import", str(IVANCHUK), "--player", "Ivanchuk", "--db", str(db))
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert code == 2 and "tracked player" not in out
+    assert err == (
+        f"error: --player 'Ivanchuk' not marked: {MAY_BE_ONE}, then `tracker player set "
+        "Ivanchuk,V --me` marks them; if not, `tracker player set NAME --me` marks the one "
+        "you mean; the games are stored\n"
+    )
+    assert _count(db, "SELECT count(*) FROM games") == 4349
+    assert _tracked(db) == [] and _count(db, "SELECT count(*) FROM player_merges") == 0
+    assert _players_named(db, "ivanchuk%") == ["Ivanchuk, Vassily", "Ivanchuk,V"]
+    # again, the database holding both now: refused before anything is stored
+    before = dump_db(db)
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: {MAY_BE_ONE}, and 'Ivanchuk' names them then; if not, give the spelling you mean\n"
+    )
+    assert dump_db(db) == before
+    # the commands said: the two made one, marked, with every game of the file
+    merge = ("player", "merge", "Ivanchuk,V", "Ivanchuk, Vassily", "--db", str(db))
+    code, out, err = run(capsys, monkeypatch, *merge)
+    assert (code, err) == (0, "") and out.startswith("merged Ivanchuk, Vassily into Ivanchuk,V")
+    code, out, err = run(
+        capsys, monkeypatch, "player", "set", "Ivanchuk,V", "--me", "--db", str(db)
+    )
+    assert (code, out, err) == (0, "Ivanchuk,V: tracked player\n", "")
+    assert _players_named(db, "ivanchuk%") == ["Ivanchuk,V"]
+    mine = (
+        "SELECT count(*) FROM games g JOIN players p ON p.id IN (g.white_id, g.black_id) "
+        "WHERE p.is_me"
+    )
+    assert _count(db, mine) == 4349
+    # and --player Ivanchuk now names one player
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert (code, err) == (0, "") and out.endswith("tracked player: Ivanchuk,V\n")
+
+
+def test_one_spelling_of_two_is_marked_with_the_other_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other way out the line gives: one spelling named whole is marked, the bigger one
+    beside it named (as for Carlsen), nothing merged."""
+    need_shared()
+    db = tmp_path / "t.db"
+    args = ("import", str(IVANCHUK), "--player", "Ivanchuk, Vassily", "--db", str(db))
+    code, out, err = run(capsys, monkeypatch, *args)
+    assert code == 0 and out.endswith("tracked player: Ivanchuk, Vassily\n")
+    assert err.startswith("warning: --player 'Ivanchuk, Vassily' marked Ivanchuk, Vassily: 1,237 ")
+    assert "`tracker player merge 'Ivanchuk, Vassily' Ivanchuk,V` makes them one" in err
+    assert _tracked(db) == ["Ivanchuk, Vassily"]
+    assert _count(db, "SELECT count(*) FROM player_merges") == 0

@@ -49,7 +49,17 @@ class SeveralMatch:
     players: tuple[tuple[str, int | None], ...]
 
 
-Unresolved = NoneTracked | TooLong | NotAName | NoMatch | SeveralMatch
+@dataclass(frozen=True)
+class MayBeOne:
+    """Several players match `text` as well, and their names may all be one person's (the
+    same surname, given names that fit, no two FIDE IDs, no game between them): `players`
+    (name, FIDE ID, games), most games first. Only `tracker player merge` makes them one."""
+
+    text: str
+    players: tuple[tuple[str, int | None, int], ...]
+
+
+Unresolved = NoneTracked | TooLong | NotAName | NoMatch | SeveralMatch | MayBeOne
 """Why the text a command was given names no one player."""
 
 
@@ -64,6 +74,6 @@ class PlayerNotFound(NotFound):
 class PlayerUnclear(BadInput):
     """A player argument that names no one player (several match, no name): `why`."""
 
-    def __init__(self, why: TooLong | NotAName | SeveralMatch) -> None:
+    def __init__(self, why: TooLong | NotAName | SeveralMatch | MayBeOne) -> None:
         super().__init__(why)
         self.why = why

@@ -15,6 +15,7 @@ from tracker.store import Store
 from tracker.store import players as stored
 from tracker.store.players import UnmergeDone
 from tracker.unresolved import (
+    MayBeOne,
     NoMatch,
     NoneTracked,
     NotAName,
@@ -31,6 +32,7 @@ __all__ = [
     "PlayerSet",
     "find_player",
     "list_players",
+    "may_be_one",
     "merge_players",
     "resolve_player",
     "set_player",
@@ -67,9 +69,7 @@ def find_player(store: Store, text: str | None) -> PlayerRef | Unresolved:
     exact = stored.player_spelled(store, key)  # the usual case, through the index
     if exact is not None:
         return exact
-    word = max(key.split(), key=len)  # every rank but SAME needs it in the name
-    spellings = stored.spellings_with(store, word)
-    ids = best_matches(key, spellings)
+    ids, word, spellings = _best(store, key)
     if len(ids) == 1:
         return stored.get_player(store, ids[0])
     if ids:
@@ -81,6 +81,26 @@ def find_player(store: Store, text: str | None) -> PlayerRef | Unresolved:
         tuple(stored.names_of(store, near)),
         0 if near else stored.player_count(store),
     )
+
+
+def _best(store: Store, key: str) -> tuple[list[int], str, list[tuple[int, str]]]:
+    """The players a normalized name `key` matches best (tracker.identity.names.best_matches),
+    its longest word, and the spellings with that word (every rank but SAME needs it)."""
+    word = max(key.split(), key=len)
+    spellings = stored.spellings_with(store, word)
+    return best_matches(key, spellings), word, spellings
+
+
+def may_be_one(store: Store, why: SeveralMatch) -> MayBeOne | None:
+    """The players `why` found matching as well, when their names may all be one person's
+    (tracker.store.players.spellings_of_one: the same surname, given names that fit, no two
+    FIDE IDs, no game between them), most games first; None when they cannot be. Nothing is
+    merged: that is the user's word (`merge_players`)."""
+    key = normalize_name(why.text.strip())
+    them = stored.spellings_of_one(store, _best(store, key)[0]) if key else None
+    if them is None:
+        return None
+    return MayBeOne(why.text, tuple((p.name, p.fide_id, sum(p.games.values())) for p in them))
 
 
 def resolve_player(store: Store, text: str | None) -> PlayerRef:

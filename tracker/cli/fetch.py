@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tracker.cli.options import DEFAULT_DB, LIST_CHOICES, DbOption, period_option, store_for
+from tracker.cli.options import (
+    DEFAULT_DB,
+    LIST_CHOICES,
+    DbOption,
+    Format,
+    FormatOption,
+    period_option,
+    store_for,
+)
 from tracker.cli.output import Interruption, err
 from tracker.errors import BadInput
 from tracker.model import Period, RatingList
@@ -96,6 +104,7 @@ def fetch(
     offline: OfflineOption = False,
     timeout: TimeoutOption = 30.0,
     retries: RetriesOption = 3,
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Download the FIDE lists the database needs and import them: the only command that
@@ -123,20 +132,31 @@ def fetch(
       tracker official fetch --base-url http://mirror.example/fide/ --cache lists/
 
       tracker official fetch --offline
+
+      tracker official fetch --period 2025-11 --format csv
+
+    --format csv or json: one row (object) per month, with how it was had or why not and
+    what importing it gave, on stdout (the warnings and the error line stay on stderr).
     """
-    from tracker.cli.output import echo_lines
+    from tracker.cli.output import echo_lines, emit_csv, emit_json
     from tracker.errors import TrackerError
-    from tracker.reports.fetch import failure_line, summary_lines
+    from tracker.reports.fetch import FETCH_COLUMNS, failure_line, fetch_rows, summary_lines
 
     when = period_option(period)
     start = period_option(first, "--from")
     end = period_option(last, "--to")
     lists = tuple(dict.fromkeys(RatingList.parse(x) for x in rating_lists or ()))
     settings = _settings(base_url, xml, cache, offline, timeout, retries)
-    outcome = _fetch_wanted(db, lists, (when, start, end), settings)
-    echo_lines(summary_lines(outcome), cut=False)
+    table = fmt is Format.table
+    outcome = _fetch_wanted(db, lists, (when, start, end), settings, table)
+    if fmt is Format.json:
+        emit_json(fetch_rows(outcome, settings))
+    elif fmt is Format.csv:
+        emit_csv(FETCH_COLUMNS, fetch_rows(outcome, settings))
+    else:
+        echo_lines(summary_lines(outcome), cut=False)
     if outcome.failed:
-        raise TrackerError(failure_line(outcome))
+        raise TrackerError(failure_line(outcome, "above" if table else "the why and error fields"))
 
 
 def _settings(
@@ -169,9 +189,10 @@ def _fetch_wanted(
     lists: tuple[RatingList, ...],
     months: tuple[Period | None, Period | None, Period | None],
     settings: FetchSettings,
+    lines: bool = True,
 ) -> FetchOutcome:
     """The lists asked for (`months`: --period, --from, --to), or else those the database
-    needs, fetched and imported."""
+    needs, fetched and imported (`lines`: each said on stdout as it is done)."""
     from tracker.app.fetch import asked_lists, lists_to_fetch
 
     today = dt.date.today()
@@ -180,11 +201,11 @@ def _fetch_wanted(
         # the months named: fetched before the database is opened (nothing had, nothing
         # opened or created)
         wanted = asked_lists(lists, when, start, end, today)
-        return _fetch_all(None, db, wanted, settings, today)
+        return _fetch_all(None, db, wanted, settings, today, lines)
     store = store_for(db)
     try:
         wanted = lists_to_fetch(store, lists, None, None, None, today)
-        return _fetch_all(store, db, wanted, settings, today)
+        return _fetch_all(store, db, wanted, settings, today, lines)
     finally:
         store.close()
 
@@ -195,9 +216,11 @@ def _fetch_all(
     wanted: list[ListMonth],
     settings: FetchSettings,
     today: dt.date,
+    lines: bool = True,
 ) -> FetchOutcome:
     """Fetch, then import what was had (into `store`, else the --db database, opened or
-    made then), saying each month and each file as it is done; a progress bar on a terminal.
+    made then), saying each month and each file as it is done (unless not `lines`: --format
+    csv|json says them at the end); a progress bar on a terminal.
     Ctrl-C: one line saying what stays (exit 130)."""
     from tracker.app.fetch import Fetched, Missing, fetch_files, import_fetched
     from tracker.cli.listlines import warn_summary
@@ -210,12 +233,14 @@ def _fetch_all(
     progress = _download_bar(show)
 
     def say(line: str) -> None:
-        lines = fitted_lines([line], terminal_width())  # (shown, cut to the width)
+        if not lines:
+            return
+        parts = fitted_lines([line], terminal_width())  # (shown, cut to the width)
         if show:
-            for part in lines:
+            for part in parts:
                 progress.console.print(part, markup=False, highlight=False, soft_wrap=True)
         else:
-            sys.stdout.write("".join(f"{part}\n" for part in lines))
+            sys.stdout.write("".join(f"{part}\n" for part in parts))
             sys.stdout.flush()
 
     task = progress.add_task("", total=None)

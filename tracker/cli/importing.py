@@ -133,7 +133,9 @@ PlayerOption = Annotated[
         help="Mark this player (name or FIDE ID) as yours: later commands default "
         "to them. Checked before anything is stored: a bad value or a name "
         "several players match stops the import (exit 2); a name several players "
-        "of these files match is not marked (exit 2, the games stay stored); a player "
+        "of these files match is not marked (exit 2, the games stay stored; spellings "
+        "that may be one person's, Ivanchuk,V and Ivanchuk, Vassily, are named with the "
+        "command that makes them one, never merged by themselves); a player "
         "found in no file is a warning (the games stay stored, exit 0). Another "
         "spelling with more games that may be the same person is named, with the "
         "command that merges them.",
@@ -286,17 +288,13 @@ def _player_said(done: ImportOutcome, player: str) -> BadInput | None:
     a warning when nobody matches, or the error to end with when several players do (the
     games are stored either way)."""
     from tracker.app.imports import PlayerNotMarked
-    from tracker.reports.words import error_text
+    from tracker.reports.imports import player_not_marked_text
 
     marked = done.player
     if marked is None:
         return None
     if isinstance(marked, PlayerNotMarked):
-        why = (
-            f"--player {player!r} not marked: {error_text(marked.error)}; the games are "
-            "stored: mark "
-            "your player with `tracker player set PLAYER --me`"
-        )
+        why = player_not_marked_text(player, marked.error)
         if marked.several:  # as before the import on a database that has them
             return BadInput(why)
         # the games are stored: a warning, not a failure

@@ -114,6 +114,7 @@ def import_lists(
     rating_list: ImportListOption = None,
     whole: WholeOption = False,
     excerpt: ExcerptOption = False,
+    fmt: FormatOption = Format.table,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import FIDE's downloadable rating lists (TXT or XML, plain or zipped), of any year
@@ -154,6 +155,11 @@ def import_lists(
       tracker official import standard_nov25frl.zip --all
 
       tracker official import my-opponents-nov25.txt --period 2025-11 --excerpt
+
+      tracker official import fide-archive/ --format json
+
+    --format csv or json: one row (object) per file, with its counts and outcome, on stdout
+    (the warnings and the error line stay on stderr).
     """
     from tracker.app.official import list_targets
 
@@ -172,6 +178,7 @@ def import_lists(
             given_list,
             keep_all,
             whole=True if whole else False if excerpt else None,
+            fmt=fmt,
         )
     finally:
         store.close()
@@ -186,19 +193,30 @@ def _import_all(
     keep_all: bool,
     *,
     whole: bool | None = None,
+    fmt: Format = Format.table,
 ) -> None:
     from tracker.app.official import import_lists
     from tracker.cli.listlines import warn_summary
     from tracker.cli.output import fitted_lines, out
     from tracker.reports import terminal_width
-    from tracker.reports.listfile import match_lines, reason, report_line
+    from tracker.reports.listfile import (
+        LIST_FILE_COLUMNS,
+        list_file_json,
+        match_lines,
+        reason,
+        report_line,
+    )
 
     total = sum(t.size for t in targets)
     show = err.is_terminal and out.is_terminal and total >= PROGRESS_FROM_BYTES
     progress = _list_bar(show)
 
+    rows: list[dict[str, Any]] = []  # (--format csv|json: said at the end, nothing before)
+
     def say(line: str) -> None:
         # (shown: a newline in a file or member name cannot forge a line; cut to the width)
+        if fmt is not Format.table:
+            return
         lines = fitted_lines([line], terminal_width())
         if show and out.is_terminal:  # above the bar, through its console
             for part in lines:
@@ -227,9 +245,12 @@ def _import_all(
             target = outcome.target
             if outcome.error is not None:
                 failed.append((target, outcome.error))
-                say(f"{target.label}: not imported: {reason(str(outcome.error), target.label)}")
+                why = reason(str(outcome.error), target.label)
+                rows.append(list_file_json(target.label, None, why))
+                say(f"{target.label}: not imported: {why}")
                 continue
             assert outcome.summary is not None
+            rows.append(list_file_json(target.label, outcome.summary, None))
             warn_summary(outcome.summary, outcome.problems)
             say(report_line(outcome.summary, keep_all, whole))
             for line in match_lines(outcome.summary):
@@ -240,8 +261,13 @@ def _import_all(
             f"{len(targets):,} {'file' if len(targets) == 1 else 'files'}: {read:,} read, "
             f"{len(failed):,} not imported"
         )
+    if fmt is Format.json:
+        emit_json(rows)
+    elif fmt is Format.csv:
+        emit_csv(LIST_FILE_COLUMNS, rows)
     if failed:
-        raise _not_imported(failed, len(targets))
+        why = "above" if fmt is Format.table else "the error field"
+        raise _not_imported(failed, len(targets), why)
 
 
 def _list_bar(show: bool) -> Progress:
@@ -268,8 +294,11 @@ def _list_bar(show: bool) -> Progress:
     )
 
 
-def _not_imported(failed: list[tuple[ListTarget, TrackerError]], files: int) -> TrackerError:
-    """The error the command ends with when files of its `files` failed."""
+def _not_imported(
+    failed: list[tuple[ListTarget, TrackerError]], files: int, why: str = "above"
+) -> TrackerError:
+    """The error the command ends with when files of its `files` failed (`why`: where the
+    reasons were said: above, or in each file's error field)."""
     from tracker.app.official import NAMES_SHOWN
     from tracker.reports.imports import failed_files
 
@@ -279,7 +308,7 @@ def _not_imported(failed: list[tuple[ListTarget, TrackerError]], files: int) -> 
     them = "it" if len(failed) == 1 else "them"
     return kind(
         f"{failed_files(len(failed), files)} (nothing of {them} was "
-        f"stored; why: above): {names}{more}"
+        f"stored; why: {why}): {names}{more}"
     )
 
 

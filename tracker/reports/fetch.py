@@ -20,6 +20,7 @@ from tracker.app.fetch import (
     default_cache,
 )
 from tracker.model import Period, RatingList
+from tracker.reports.listfile import LIST_FILE_COLUMNS, list_file_json, reason
 from tracker.reports.text import plural
 
 NAMES_SHOWN = 12
@@ -199,8 +200,9 @@ def summary_lines(outcome: FetchOutcome) -> list[str]:
     return lines
 
 
-def failure_line(outcome: FetchOutcome) -> str:
-    """The error line of a run that did not get everything asked for (exit 1)."""
+def failure_line(outcome: FetchOutcome, where: str = "above") -> str:
+    """The error line of a run that did not get everything asked for (exit 1); `where` the
+    reasons were said (above, or in the fields of --format csv|json)."""
     missing = _months(outcome.missing) + outcome.untried
     failed = [i.month for i in outcome.not_imported]
     parts = []
@@ -210,4 +212,67 @@ def failure_line(outcome: FetchOutcome) -> str:
         parts.append(f"{plural(len(failed), 'list')} not imported: {_names(failed)}")
     had = len(outcome.imports) - len(failed)
     tail = f"; the other {plural(had, 'list')} imported" if had else ""
-    return "; ".join(parts) + f" (why and what to do: above){tail}"
+    return "; ".join(parts) + f" (why and what to do: {where}){tail}"
+
+
+# --- --format csv|json ------------------------------------------------------------------
+
+FETCH_COLUMNS = (
+    "list",
+    "period",
+    "fetched",
+    "file",
+    "bytes",
+    "reason",
+    "why",
+    *LIST_FILE_COLUMNS[1:],
+)
+"""A month's list fetched, one row each (`tracker official fetch --format csv`; the fields of
+its JSON objects): how it was had (downloaded, cached) or not (missing, not-yet, not-tried;
+`reason` the cause as a code, `why` what to do), then what importing it gave (the fields of
+`tracker official import`'s rows: `outcome` imported, not-imported or not-had)."""
+
+
+def fetch_rows(outcome: FetchOutcome, settings: FetchSettings) -> list[dict[str, object]]:
+    """Every month asked for, in order: what fetching it and importing it gave."""
+    results = {ListMonth(r.period, r.rating_list): r for r in outcome.results}
+    imports = {i.month: i.outcome for i in outcome.imports}
+    rows: list[dict[str, object]] = []
+    for month in outcome.wanted:
+        row: dict[str, object] = {"list": str(month.rating_list), "period": str(month.period)}
+        got = results.get(month)
+        if isinstance(got, Fetched):
+            row.update(
+                fetched="cached" if got.cached else "downloaded",
+                file=got.path.name,
+                bytes=got.size,
+                reason=None,
+                why=None,
+            )
+        elif isinstance(got, Missing):
+            row.update(
+                fetched="not-yet" if got.why is Why.NOT_YET else "missing",
+                file=None,
+                bytes=None,
+                reason=got.why.value,
+                why=missing_text(got, settings),
+            )
+        else:
+            row.update(fetched="not-tried", file=None, bytes=None, reason=None, why=None)
+            if outcome.stopped is not None:
+                stop = outcome.stopped
+                row.update(
+                    reason=stop.why.value,
+                    why=f"not tried after {month_text(stop.rating_list, stop.period)}: "
+                    + missing_text(stop, settings),
+                )
+        done = imports.get(month)
+        if done is None:
+            row.update(dict.fromkeys(LIST_FILE_COLUMNS[1:]))
+            row["outcome"] = "not-had"
+        else:
+            error = None if done.error is None else reason(str(done.error), done.target.label)
+            file_row = list_file_json(done.target.label, done.summary, error)
+            row.update((k, file_row[k]) for k in LIST_FILE_COLUMNS[1:])
+        rows.append(row)
+    return rows

@@ -9,10 +9,18 @@ import shlex
 
 from tracker.app.importing import ImportReport, Interrupted, SourceReport
 from tracker.app.imports import AssumedKinds, StandardLooking, UndatedTournament, Unlisted
+from tracker.errors import TrackerError
 from tracker.identity.names import NamesApart
 from tracker.model import EloTags, RatingList
 from tracker.periods.policies import STANDARD_TAG_WINDOW_MONTHS
-from tracker.reports.words import command, only_year, year_commands
+from tracker.reports.words import (
+    command,
+    error_text,
+    may_be_one_text,
+    only_year,
+    year_commands,
+)
+from tracker.unresolved import MayBeOne, PlayerUnclear
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
 UNDATED_SHOWN = 5  # undated tournaments named in the import summary (the rest are counted)
@@ -69,6 +77,25 @@ TAGS_WORDS = {
     EloTags.AUTO: "its rapid and blitz tags are now judged tag by tag (one that can be a "
     f"standard rating of the {STANDARD_TAG_WINDOW_MONTHS} months around is set aside)",
 }
+
+
+def player_not_marked_text(player: str, error: TrackerError) -> str:
+    """Why `--player` marked nobody after the import (`error`), and how to mark them; the
+    games are stored either way. Spellings that may be one person's are named with the
+    command that makes them one, and the one that then marks them."""
+    why = error.why if isinstance(error, PlayerUnclear) else None
+    if isinstance(why, MayBeOne):
+        name, fide_id, _ = why.players[0]
+        first = str(fide_id) if fide_id else shlex.quote(name)
+        return (
+            f"--player {player!r} not marked: {may_be_one_text(why)}, then `tracker player "
+            f"set {first} --me` marks them; if not, `tracker player set NAME --me` marks "
+            "the one you mean; the games are stored"
+        )
+    return (
+        f"--player {player!r} not marked: {error_text(error)}; the games are stored: mark "
+        "your player with `tracker player set PLAYER --me`"
+    )
 
 
 def tags_now(elo_tags: EloTags) -> str:

@@ -184,3 +184,65 @@ def malformed_text(s: ImportSummary, shown: int) -> str | None:
     tail = f" ({more} more not shown)" if more > 0 else ""
     rows = "row" if s.problems == 1 else "rows"
     return f"{s.source}: {s.problems} malformed {rows} skipped{tail}"
+
+
+# --- --format csv|json ------------------------------------------------------------------
+
+LIST_FILE_COLUMNS = (
+    "file",
+    "outcome",
+    "periods",
+    "lists",
+    "kind",
+    "players_read",
+    "in_database",
+    "created",
+    "matched_by_name",
+    "merged",
+    "not_matched",
+    "skipped",
+    "unnamed",
+    "entries",
+    "unchanged",
+    "replaced",
+    "cleared",
+    "duplicates",
+    "birth_years",
+    "malformed",
+    "error",
+)
+"""A FIDE list file imported, one row each (`tracker official import --format csv`; the
+fields of its JSON objects, which `official fetch` rows hold too)."""
+
+
+def list_file_json(label: str, s: ImportSummary | None, error: str | None) -> dict[str, object]:
+    """A file imported (`s`), or not (`error`, its reason without the file's name), as the
+    counts `report_line` words: "imported" or "not-imported", and None for every count of a
+    file not imported."""
+    row: dict[str, object] = {"file": label, "outcome": "imported" if s else "not-imported"}
+    if s is None:
+        row.update(dict.fromkeys(LIST_FILE_COLUMNS[2:-1]))
+        row["error"] = error
+        return row
+    row.update(
+        periods=[str(p) for p in sorted(s.periods)],
+        lists=[str(x) for x in RatingList if x in s.lists],
+        kind=str(s.kind),
+        players_read=s.rows,
+        in_database=s.kept,
+        created=s.created,
+        matched_by_name=s.matched,
+        merged=len(s.merged),
+        not_matched=len(s.ambiguous),
+        skipped=s.skipped,
+        unnamed=s.unnamed,
+        entries=s.entries,
+        unchanged=s.unchanged,
+        replaced=s.replaced,
+        cleared=s.cleared,
+        duplicates=s.duplicates,
+        birth_years=s.birth_years,
+        malformed=s.problems,
+        error=None,
+    )
+    return row

@@ -65,6 +65,7 @@ from tracker.periods.reasons import (
     Unplaced,
 )
 from tracker.unresolved import (
+    MayBeOne,
     NoneTracked,
     NotAName,
     PlayerNotFound,
@@ -547,6 +548,11 @@ def unresolved_text(why: Unresolved) -> str:
             f"{len(why.players):,} players match {why.text!r}: {players_listed(why.players)}; "
             "give more of the name or the FIDE ID"
         )
+    if isinstance(why, MayBeOne):
+        return (
+            f"{may_be_one_text(why)}, and {why.text!r} names them then; if not, give the "
+            "spelling you mean"
+        )
     if why.near:
         return (
             f"no player matches {why.text!r}; with {why.word!r} in the name: "
@@ -561,6 +567,37 @@ def unresolved_text(why: Unresolved) -> str:
     return (
         f"no player matches {why.text!r}: `tracker players` lists {stored}, "
         "`tracker players --search PART` those whose name contains PART"
+    )
+
+
+def _player_arg(name: str, fide_id: int | None) -> str:
+    """A player as a command's argument: the FIDE ID, else the name (quoted for a shell)."""
+    import shlex
+
+    return str(fide_id) if fide_id else shlex.quote(name)
+
+
+def may_be_one_text(why: MayBeOne) -> str:
+    """Players a name matches as well whose names may be one person's: each with their
+    games, and the command that makes them one (the tracker never does on names alone)."""
+    shown = [
+        f"{name}{f' (FIDE ID {fide_id})' if fide_id else ''} ({games:,} "
+        f"{'game' if games == 1 else 'games'})"
+        for name, fide_id, games in why.players[:PLAYERS_SHOWN]
+    ]
+    if len(why.players) > PLAYERS_SHOWN:
+        shown.append(f"and {len(why.players) - PLAYERS_SHOWN:,} more")
+    keep = _player_arg(*why.players[0][:2])
+    merges = " and ".join(
+        f"`tracker player merge {keep} {_player_arg(name, fide_id)}`"
+        for name, fide_id, _ in why.players[1:]
+    )
+    return (
+        f"{len(why.players):,} players match {why.text!r}, spellings that may be one "
+        "person's (the same surname, given names that fit, no FIDE ID or game between "
+        f"them): {'; '.join(shown)}; they are not taken for one person on their names "
+        f"alone: if they are one, {merges} {'makes' if len(why.players) == 2 else 'make'} "
+        "them one"
     )
 
 

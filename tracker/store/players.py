@@ -10,6 +10,7 @@ import datetime as dt
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from sqlalchemy import (
@@ -442,3 +443,35 @@ def spellings_beside(store: Store, player_id: int) -> tuple[PlayerSummary, list[
     ]
     others.sort(key=lambda p: (-sum(p.games.values()), normalize_name(p.name), p.id))
     return me, others
+
+
+SPELLINGS_OF_ONE_AT_MOST = 10
+"""The most players `spellings_of_one` weighs (more: not the spellings of one person)."""
+
+
+def spellings_of_one(store: Store, ids: Sequence[int]) -> list[PlayerSummary] | None:
+    """The players `ids` (as `list_players` shows them, most games first) when their names
+    may all be one person's: every two of them the same surname with given names that fit
+    (name_fit: "Ivanchuk,V" and "Ivanchuk, Vassily"; not "Ivanchuk" alone, not "Ivanchuk,
+    Valery" beside "Ivanchuk, Vassily"), no two FIDE IDs, and no game between any two. None
+    otherwise, or for fewer than two players or more than SPELLINGS_OF_ONE_AT_MOST. The
+    tracker never merges them by itself: `tracker player merge` does, when the user says
+    they are one person."""
+    if not 2 <= len(ids) <= SPELLINGS_OF_ONE_AT_MOST:
+        return None
+    refs = [get_player(store, pid) for pid in ids]
+    if len({r.fide_id for r in refs if r.fide_id is not None}) > 1:
+        return None
+    forms = [name_forms(r.name) for r in refs]
+    if any(name_fit(a, b) is None for a, b in combinations(forms, 2)):
+        return None
+    with store.engine.connect() as conn:
+        if any(games_between(conn, a.id, b.id) for a, b in combinations(refs, 2)):
+            return None
+    found: dict[int, PlayerSummary] = {}
+    for surname in sorted({" ".join(sur) for sur, _ in forms[0]}):
+        for summary in list_players(store, surname):
+            found.setdefault(summary.id, summary)
+    them = [found.get(r.id) or PlayerSummary(r.id, r.name, r.fide_id, r.is_me) for r in refs]
+    them.sort(key=lambda p: (-sum(p.games.values()), normalize_name(p.name), p.id))
+    return them
