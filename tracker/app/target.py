@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -330,14 +330,11 @@ def _new_facts(
                 rating_list=inputs.rating_list,
             )
         )
-    return ReplayInputs(
-        rating_list=inputs.rating_list,
+    # every other fact as the player's replay has it (the imported lists too: `history`'s)
+    return replace(
+        inputs,
         games=[*inputs.games, *games],
         tournaments=[*inputs.tournaments, t],
-        official=inputs.official,
-        player=inputs.player,
-        standard_ratings=inputs.standard_ratings,
-        until=inputs.until,
         k_given={period: k} if k is not None else {},
     )
 
