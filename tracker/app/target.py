@@ -125,36 +125,6 @@ class TargetOut:
         """The target is reached whatever the score (0 points suffice)."""
         return self.points_needed == 0
 
-    def summary(self) -> str:
-        """One or two sentences saying the answer."""
-        n = self.games
-        if self.points_needed is None:
-            return (
-                f"{self.target} is out of reach on the {self.period} {self.rating_list} list: "
-                f"even {points_text(Fraction(n))}/{n} gives {_r(self.max_rating)}."
-            )
-        if self.points_needed == 0:
-            return (
-                f"{self.target} is reached on the {self.period} {self.rating_list} list "
-                f"whatever the score: even 0/{n} gives {_r(self.min_rating)}."
-            )
-        return (
-            f"You need {points_text(self.points_needed)}/{n} to reach {self.target} on the "
-            f"{self.period} {self.rating_list} list (that score gives "
-            f"{_r(self.rating_needed)}; {points_text(Fraction(n))}/{n} would give "
-            f"{_r(self.max_rating)})."
-        )
-
-
-def points_text(x: Fraction) -> str:
-    """Half points as written: 0, 0.5, 1, 1.5..."""
-    whole, half = divmod(x * 2, 2)
-    return f"{int(whole)}{'.5' if half else ''}"
-
-
-def _r(rating: int | None) -> str:
-    return "unrated (below the floor)" if rating is None else str(rating)
-
 
 def opponents_from(
     games: int | None, average: int | None, ratings: Sequence[int]
