@@ -22,7 +22,7 @@ from tracker.app.event_show import (
 )
 from tracker.model import Period, TournamentSummary
 from tracker.periods import Assumption, RatingSource
-from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
+from tracker.reports.text import day_text, fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
 
 
@@ -478,7 +478,7 @@ def summary_cells(t: TournamentSummary) -> list[str]:
         str(t.id),
         t.name,
         t.site,
-        "?" if t.start is None else t.start.isoformat(),
-        "?" if t.end is None else t.end.isoformat(),
+        day_text(t.start, t.tag_year, t.tag_month),
+        day_text(t.end, t.tag_year, t.tag_month),
         str(t.games),
     ]
