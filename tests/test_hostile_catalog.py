@@ -595,6 +595,7 @@ def make_inputs(made: Path) -> None:
         _MADE["zeros.pgn.bz2"] = bz2.compress(bytes(ZEROS))
         _MADE["big.pgn.gz"] = gzip.compress(b"".join(_game(i) for i in range(6_000)))
         _MADE["first.db"] = _imported(HOSTILE / "first-event-unrated.pgn", made.parent)
+        _MADE["years.db"] = _imported(HOSTILE / "year-only-events.pgn", made.parent)
     made.mkdir()
     for name, data in _MADE.items():
         (made / name).write_bytes(data)
@@ -1089,6 +1090,28 @@ CASES += [
         "──────  ───────────  ────────\n"
         " 1  Autumn Open  2024-09-11  2024-09-15  standard  2024-10      3     1.5  1650  "
         "                  2\n",
+        "",
+    ),
+    Case(  # issue 36: "no date" for the tournaments dated by a year or a month
+        "event-show-a-name-of-tournaments-dated-by-year",
+        ("event", "show", "Club Cup", "--db", M + "years.db"),
+        2,
+        "",
+        "error: 4 tournaments match 'Club Cup': 1 Club Cup (Brno CZE, 1989, 1 game); 2 Club "
+        "Cup (Brno CZE, 2011, 1 game); 3 Club Cup (Brno CZE, 2011-05, 1 game); 4 Club Cup "
+        "(Brno CZE, no date, 1 game); give the id\n",
+    ),
+    Case(  # issue 36: ? as their start and end
+        "event-list-tournaments-dated-by-year",
+        ("event", "list", "--db", M + "years.db"),
+        0,
+        "Every tournament (no player tracked: `tracker event show ID` shows one)\n\n"
+        "Id  Tournament  Site      Start    End      Games\n"
+        "──  ──────────  ────────  ───────  ───────  ─────\n"
+        " 1  Club Cup    Brno CZE  1989     1989         1\n"
+        " 2  Club Cup    Brno CZE  2011     2011         1\n"
+        " 3  Club Cup    Brno CZE  2011-05  2011-05      1\n"
+        " 4  Club Cup    Brno CZE  ?        ?            1\n",
         "",
     ),
     # --- issue 35: list files that are no list, damaged, or of values no list holds ---------

@@ -361,3 +361,55 @@ def test_ivanchuks_career_says_no_date_nowhere(tmp_path: Path) -> None:
     assert len(undated) == _year_only_games(re.compile(r"Ivanchuk, ?V(assily)?")) == 1029
     assert {n.why for n in undated} == {NotCountedWhy.TOO_EARLY}
     assert all("before 20" in why_text(n) for n in undated)
+
+
+# --- what the lists of tournaments show of them --------------------------------------------
+
+
+def _cells(out: str, name: str) -> list[str]:
+    """The cells of the table row that names the tournament `name` (columns apart by two
+    spaces or more)."""
+    (line,) = [line for line in out.splitlines() if f"  {name}  " in line]
+    return re.split(r"\s{2,}", line.strip())
+
+
+def test_event_list_shows_the_year_or_the_month_a_tournament_is_dated_by(season: str) -> None:
+    # Novak's tournaments (Id, Tournament, Start, End, ...): what the date tags give (ISO
+    # 8601's reduced precision: a year, a year and a month), "?" when they give nothing
+    code, out, err = run_captured("event", "list", "--db", season)
+    assert code == 0, err
+    assert _cells(out, "Old Open")[:4] == ["3", "Old Open", "1999", "1999"]
+    assert _cells(out, "Summer Cup")[:4] == ["6", "Summer Cup", "2011", "2011"]
+    assert _cells(out, "May Open")[:4] == ["8", "May Open", "2011-05", "2011-05"]
+    assert _cells(out, "Mystery")[:4] == ["4", "Mystery", "?", "?"]
+    assert _cells(out, "Spring Open 2010")[:4] == ["1", "Spring Open 2010"] + ["2010-03-10"] * 2
+
+
+def test_every_tournament_shows_the_year_or_the_month_it_is_dated_by(tmp_path: Path) -> None:
+    # the same games with no player tracked: `event list` lists every tournament (Id,
+    # Tournament, Site, Start, End, Games)
+    db = str(tmp_path / "t.db")
+    code, _, err = run_captured("import", str(write(tmp_path / "a.pgn", _games())), "--db", db)
+    assert code == 0, err
+    code, out, err = run_captured("event", "list", "--db", db)
+    assert code == 0, err
+    assert _cells(out, "Old Open") == ["3", "Old Open", "Brno CZE", "1999", "1999", "1"]
+    assert _cells(out, "Town Cup") == ["7", "Town Cup", "Brno CZE", "2011", "2011", "2"]
+    assert _cells(out, "May Open") == ["8", "May Open", "Brno CZE", "2011-05", "2011-05", "2"]
+    assert _cells(out, "Mystery") == ["4", "Mystery", "Nowhere", "?", "?", "1"]
+
+
+def test_the_candidates_of_a_name_say_the_year_or_the_month(season: str) -> None:
+    code, out, err = run_captured("event", "show", "Cup", "--db", season)
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: 2 tournaments match 'Cup': 6 Summer Cup (Brno CZE, 2011, 2 games); "
+        "7 Town Cup (Brno CZE, 2011, 2 games); give the id\n"
+    )
+    code, out, err = run_captured("event", "show", "Open", "--db", season)
+    assert code == 2
+    assert (
+        "1 Spring Open 2010 (Brno CZE, 2010-03-10, 1 game); 2 Autumn Open 2012 (Brno CZE, "
+        "2012-10-10, 1 game); 3 Old Open (Brno CZE, 1999, 1 game); 8 May Open (Brno CZE, "
+        "2011-05, 2 games)"
+    ) in err

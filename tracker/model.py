@@ -418,7 +418,9 @@ class ForeignFideId:
 
 @dataclass(frozen=True)
 class TournamentSummary:
-    """A tournament as a list of candidates names it: id, event, site, dates, games."""
+    """A tournament as a list of candidates names it: id, event, site, dates, games; without
+    a whole date, the latest year (and month) its games' date tags give (`2011.??.??`,
+    `2011.05.??`; tracker.periods.TagDate), when they give one."""
 
     id: int
     name: str
@@ -426,6 +428,8 @@ class TournamentSummary:
     start: dt.date | None
     end: dt.date | None
     games: int
+    tag_year: int | None = None
+    tag_month: int | None = None
 
 
 @dataclass(frozen=True)

@@ -190,10 +190,19 @@ class EventShow:
 # --- which tournament --------------------------------------------------------------------
 
 
+def _when(t: TournamentSummary) -> str:
+    """Its start as a candidate says it: the day, else the year (and month) its date tags
+    give (2011, 2011-05), else "no date"."""
+    if t.start is not None:
+        return t.start.isoformat()
+    if t.tag_year is None:
+        return "no date"
+    return f"{t.tag_year}" if t.tag_month is None else f"{t.tag_year}-{t.tag_month:02d}"
+
+
 def _listed(found: Sequence[TournamentSummary]) -> str:
     shown = [
-        f"{t.id} {t.name} ({t.site}, {t.start.isoformat() if t.start else 'no date'}, "
-        f"{t.games:,} game{'' if t.games == 1 else 's'})"
+        f"{t.id} {t.name} ({t.site}, {_when(t)}, {t.games:,} game{'' if t.games == 1 else 's'})"
         for t in found[:CANDIDATES_SHOWN]
     ]
     more = len(found) - len(shown)

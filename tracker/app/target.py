@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -124,36 +124,6 @@ class TargetOut:
     def already_reached(self) -> bool:
         """The target is reached whatever the score (0 points suffice)."""
         return self.points_needed == 0
-
-    def summary(self) -> str:
-        """One or two sentences saying the answer."""
-        n = self.games
-        if self.points_needed is None:
-            return (
-                f"{self.target} is out of reach on the {self.period} {self.rating_list} list: "
-                f"even {points_text(Fraction(n))}/{n} gives {_r(self.max_rating)}."
-            )
-        if self.points_needed == 0:
-            return (
-                f"{self.target} is reached on the {self.period} {self.rating_list} list "
-                f"whatever the score: even 0/{n} gives {_r(self.min_rating)}."
-            )
-        return (
-            f"You need {points_text(self.points_needed)}/{n} to reach {self.target} on the "
-            f"{self.period} {self.rating_list} list (that score gives "
-            f"{_r(self.rating_needed)}; {points_text(Fraction(n))}/{n} would give "
-            f"{_r(self.max_rating)})."
-        )
-
-
-def points_text(x: Fraction) -> str:
-    """Half points as written: 0, 0.5, 1, 1.5..."""
-    whole, half = divmod(x * 2, 2)
-    return f"{int(whole)}{'.5' if half else ''}"
-
-
-def _r(rating: int | None) -> str:
-    return "unrated (below the floor)" if rating is None else str(rating)
 
 
 def opponents_from(
@@ -330,14 +300,11 @@ def _new_facts(
                 rating_list=inputs.rating_list,
             )
         )
-    return ReplayInputs(
-        rating_list=inputs.rating_list,
+    # every other fact as the player's replay has it (the imported lists too: `history`'s)
+    return replace(
+        inputs,
         games=[*inputs.games, *games],
         tournaments=[*inputs.tournaments, t],
-        official=inputs.official,
-        player=inputs.player,
-        standard_ratings=inputs.standard_ratings,
-        until=inputs.until,
         k_given={period: k} if k is not None else {},
     )
 

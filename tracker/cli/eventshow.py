@@ -66,7 +66,8 @@ def event_show(
     from tracker.reports.event import (
         EVENT_SHOW_COLUMNS,
         Order,
-        csv_rows,
+        event_csv,
+        event_json,
         event_notes,
         event_rows,
         event_table,
@@ -87,9 +88,9 @@ def event_show(
     if fmt is not Format.table and ev.other_lists:  # which list the data is of: stderr
         err.print(other_lists_line(ev), markup=False, soft_wrap=True)
     if fmt is Format.json:
-        emit_json(event_rows(ev, order))
+        emit_json([event_json(r) for r in event_rows(ev, order)])
     elif fmt is Format.csv:
-        emit_csv(EVENT_SHOW_COLUMNS, csv_rows(event_rows(ev, order)))
+        emit_csv(EVENT_SHOW_COLUMNS, [event_csv(r) for r in event_rows(ev, order)])
     else:
         cells = event_table(ev, order)
         if not cells:

@@ -516,8 +516,7 @@ def _event_cells(r: TournamentRow) -> list[str]:
     return [
         str(r.id),
         r.name,
-        r.start.isoformat() if r.start else "?",
-        r.end.isoformat() if r.end else "?",
+        *r.dates,
         str(r.rating_list) + ("*" if r.list_assumed else ""),
         (str(r.period) if r.period else "none") + ("*" if r.period_assumed else ""),
         str(r.games),

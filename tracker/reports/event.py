@@ -1,11 +1,13 @@
 """A tournament as FIDE's tournament report shows it (`tracker event show`, `tracker report
---event`): the one place that words tracker.app.event_show's rows. `event_rows` is the
-shape of the JSON and CSV (EVENT_SHOW_COLUMNS), `event_table` the table, `event_notes` the
-lines under it; the HTML page (`tracker report --event`) is tracker.reports.eventpage."""
+--event`): the one place that words tracker.app.event_show's rows. `event_rows` gives them
+as `EventRow`s, whose JSON is `event_json` and CSV `event_csv` (EVENT_SHOW_COLUMNS);
+`event_table` the table, `event_notes` the lines under it; the HTML page (`tracker report
+--event`) is tracker.reports.eventpage."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
@@ -18,9 +20,9 @@ from tracker.app.event_show import (
     FirstProgress,
     GameNotCounted,
 )
-from tracker.model import TournamentSummary
-from tracker.periods import RatingSource
-from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
+from tracker.model import Period, TournamentSummary
+from tracker.periods import Assumption, RatingSource
+from tracker.reports.text import day_text, fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
 
 
@@ -168,9 +170,76 @@ EVENT_SHOW_COLUMNS = (
 """The columns of `tracker event show --format csv` (docs/export.md)."""
 
 
-def _first_row(f: FirstProgress | None) -> dict[str, Any] | None:
-    if f is None:
-        return None
+@dataclass(frozen=True)
+class EventRow:
+    """A player of the tournament as `event show --format json|csv` gives them: the values
+    of the JSON's keys, built in one place (`event_rows`); `event_json` gives their JSON,
+    `event_csv` their CSV row (EVENT_SHOW_COLUMNS)."""
+
+    rank: int  # the place by standing (shared places the same)
+    player: str
+    fide_id: int | None
+    status: EventStatus
+    period: Period | None
+    ro: int | None
+    ro_source: RatingSource | None
+    ro_list: Period | None
+    k: int | None
+    k_reason: str | None
+    games: int  # counted
+    points: Fraction  # in the counted games
+    expected: Decimal | None
+    change_exact: Decimal | None
+    change: int | None
+    performance: int | None
+    played: int
+    score: Fraction  # the standing's points
+    not_counted: tuple[GameNotCounted, ...]
+    first_rating: FirstProgress | None
+    period_change: int | None
+    rating_after: int | None
+    other_events_in_period: int
+    assumptions: tuple[Assumption, ...]
+    list_assumed: bool
+
+
+def event_rows(ev: EventShow, order: Order = Order.standing) -> list[EventRow]:
+    """One row per player who played, in the order asked."""
+    place = ranks(ev)
+    return [
+        EventRow(
+            rank=place[p.player.id],
+            player=p.player.name,
+            fide_id=p.player.fide_id,
+            status=p.status,
+            period=p.period,
+            ro=p.ro,
+            ro_source=p.ro_source,
+            ro_list=p.ro_list,
+            k=p.k,
+            k_reason=p.k_reason,
+            games=p.games,
+            points=p.points,
+            expected=p.expected,
+            change_exact=p.change_exact,
+            change=p.change,
+            performance=p.performance,
+            played=p.played,
+            score=p.score,
+            not_counted=p.not_counted,
+            first_rating=p.first,
+            period_change=p.period_change,
+            rating_after=p.rating_after,
+            other_events_in_period=p.other_events,
+            assumptions=p.assumptions,
+            list_assumed=p.list_assumed,
+        )
+        for p in ordered(ev, order)
+    ]
+
+
+def first_json(f: FirstProgress) -> dict[str, Any]:
+    """An unrated player's way to a first rating, as the JSON's `first_rating` gives it."""
     return {
         "rating": f.rating,
         "games": f.games,
@@ -185,72 +254,63 @@ def _first_row(f: FirstProgress | None) -> dict[str, Any] | None:
     }
 
 
-def event_rows(ev: EventShow, order: Order = Order.standing) -> list[dict[str, Any]]:
-    """One object per player (the JSON; the CSV takes EVENT_SHOW_COLUMNS of it)."""
-    place = ranks(ev)
-    rows = []
-    for p in ordered(ev, order):
-        first = _first_row(p.first)
-        rows.append(
-            {
-                "rank": place[p.player.id],
-                "player": p.player.name,
-                "fide_id": p.player.fide_id,
-                "status": str(p.status),
-                "period": None if p.period is None else str(p.period),
-                "ro": p.ro,
-                "ro_source": None if p.ro_source is None else str(p.ro_source),
-                "ro_list": None if p.ro_list is None else str(p.ro_list),
-                "k": p.k,
-                "k_reason": p.k_reason,
-                "games": p.games,
-                "points": json_points(p.points),
-                "expected": _decimal(p.expected),
-                "change_exact": _decimal(p.change_exact),
-                "change": p.change,
-                "performance": p.performance,
-                "played": p.played,
-                "score": json_points(p.score),
-                "not_counted": [
-                    {
-                        "opponent": n.opponent,
-                        "round": n.round,
-                        "date": None if n.date is None else n.date.isoformat(),
-                        "reason": reason_text(n.why, n.detail),
-                    }
-                    for n in p.not_counted
-                ],
-                "first_rating": first,
-                "first_rating_games": None if first is None else first["games"],
-                "first_rating_needed": None if first is None else first["needed"],
-                "period_change": p.period_change,
-                "rating_after": p.rating_after,
-                "other_events_in_period": p.other_events,
-                "assumptions": [
-                    {"fact": str(a.fact), "assumed": assumed_text(a)} for a in p.assumptions
-                ],
-                "list_assumed": p.list_assumed,
-            }
-        )
-    return rows
+def _why(n: GameNotCounted) -> str:
+    return reason_text(n.why, n.detail)
 
 
-def csv_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The JSON rows as the CSV gives them: not counted as "reason N;...", the first rating
-    reached as a number."""
-    out = []
-    for r in rows:
-        counts: dict[str, int] = {}
-        for n in r["not_counted"]:
-            counts[n["reason"]] = counts.get(n["reason"], 0) + 1
-        out.append(
+def event_json(r: EventRow) -> dict[str, Any]:
+    """A player's row as `event show --format json` writes it (docs/export.md)."""
+    first = r.first_rating
+    return {
+        "rank": r.rank,
+        "player": r.player,
+        "fide_id": r.fide_id,
+        "status": str(r.status),
+        "period": None if r.period is None else str(r.period),
+        "ro": r.ro,
+        "ro_source": None if r.ro_source is None else str(r.ro_source),
+        "ro_list": None if r.ro_list is None else str(r.ro_list),
+        "k": r.k,
+        "k_reason": r.k_reason,
+        "games": r.games,
+        "points": json_points(r.points),
+        "expected": _decimal(r.expected),
+        "change_exact": _decimal(r.change_exact),
+        "change": r.change,
+        "performance": r.performance,
+        "played": r.played,
+        "score": json_points(r.score),
+        "not_counted": [
             {
-                **r,
-                "not_counted": ";".join(f"{k} {n}" for k, n in counts.items()),
-                "first_rating": None if r["first_rating"] is None else r["first_rating"]["rating"],
+                "opponent": n.opponent,
+                "round": n.round,
+                "date": None if n.date is None else n.date.isoformat(),
+                "reason": _why(n),
             }
-        )
-    return out
+            for n in r.not_counted
+        ],
+        "first_rating": None if first is None else first_json(first),
+        "first_rating_games": None if first is None else first.games,
+        "first_rating_needed": None if first is None else first.needed,
+        "period_change": r.period_change,
+        "rating_after": r.rating_after,
+        "other_events_in_period": r.other_events_in_period,
+        "assumptions": [{"fact": str(a.fact), "assumed": assumed_text(a)} for a in r.assumptions],
+        "list_assumed": r.list_assumed,
+    }
+
+
+def event_csv(r: EventRow) -> dict[str, Any]:
+    """A player's row as `event show --format csv` writes it (EVENT_SHOW_COLUMNS): the JSON's
+    values, the games not counted as "reason N;..." and the first rating reached as a
+    number."""
+    counts: dict[str, int] = {}
+    for n in r.not_counted:
+        counts[_why(n)] = counts.get(_why(n), 0) + 1
+    data = event_json(r)
+    data["not_counted"] = ";".join(f"{why} {n}" for why, n in counts.items())
+    data["first_rating"] = None if r.first_rating is None else r.first_rating.rating
+    return {c: data[c] for c in EVENT_SHOW_COLUMNS}
 
 
 # --- the table ---------------------------------------------------------------------------
@@ -418,7 +478,7 @@ def summary_cells(t: TournamentSummary) -> list[str]:
         str(t.id),
         t.name,
         t.site,
-        "?" if t.start is None else t.start.isoformat(),
-        "?" if t.end is None else t.end.isoformat(),
+        day_text(t.start, t.tag_year, t.tag_month),
+        day_text(t.end, t.tag_year, t.tag_month),
         str(t.games),
     ]

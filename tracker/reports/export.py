@@ -14,10 +14,10 @@ from fractions import Fraction
 from typing import Any
 
 from tracker.model import Period, RatingList
-from tracker.periods import NotCounted, Replay
+from tracker.periods import NotCounted, Replay, TagDate
 from tracker.periods.assumed import closing_date_of
 from tracker.reports.figures import tournament_out, unit_figures
-from tracker.reports.text import fmt_points, json_points
+from tracker.reports.text import day_text, fmt_points, json_points
 from tracker.reports.words import label_counts, most_first, opponent_source_text, why_text
 
 
@@ -92,7 +92,8 @@ EVENT_COLUMNS = (
 @dataclass(frozen=True)
 class TournamentRow:
     """A tournament on one list, as `event list` shows it: the values of EVENT_COLUMNS
-    (`tournament_json` gives them as JSON and CSV write them, in that order)."""
+    (`tournament_json` gives them as JSON and CSV write them, in that order), and what the
+    date tags say of one without a start (`tag_date`, which its table's `dates` show)."""
 
     id: int
     name: str
@@ -113,6 +114,14 @@ class TournamentRow:
     list_assumed: bool  # what the replay assumed of it (docs/export.md)
     period_assumed: Period | None
     not_counted_reasons: tuple[tuple[str, int], ...]  # (label, games), most first
+    tag_date: TagDate | None = None  # no start: what its date tags say (the table shows it)
+
+    @property
+    def dates(self) -> tuple[str, str]:
+        """Its start and end as the table shows them (`day_text`: 2011-03-05, 2011, ?)."""
+        tag = self.tag_date
+        year, month = (None, None) if tag is None else (tag.year, tag.month)
+        return day_text(self.start, year, month), day_text(self.end, year, month)
 
 
 def tournament_json(r: TournamentRow) -> dict[str, Any]:
@@ -177,6 +186,7 @@ def event_rows(replays: Iterable[Replay]) -> list[TournamentRow]:
                     list_assumed=any(g.list_assumed for g in u.games),
                     period_assumed=None if closing is None else closing.earlier,
                     not_counted_reasons=tuple(most_first(label_counts(skipped.get(t.id, ())))),
+                    tag_date=u.tag_date if u.start is None else None,
                 )
             )
     rows.sort(key=lambda r: (_iso(r.start) or "9999", r.id, str(r.rating_list)))

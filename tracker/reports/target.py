@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from tracker.advice import PlayerFact
-from tracker.app.target import TargetOut, points_text
+from tracker.app.target import TargetOut
 from tracker.fide.editions import JuniorRule
 from tracker.fide.k import KBasis
 from tracker.periods import Assumption
@@ -23,8 +23,39 @@ from tracker.reports.words import (
 CSV_COLUMNS = ("points", "games", "change_exact", "rating_after", "needed")
 
 
+def points_text(x: Fraction) -> str:
+    """Half points as written: 0, 0.5, 1, 1.5..."""
+    whole, half = divmod(x * 2, 2)
+    return f"{int(whole)}{'.5' if half else ''}"
+
+
 def _pts(x: Fraction | None) -> str | None:
     return None if x is None else points_text(x)
+
+
+def _r(rating: int | None) -> str:
+    return "unrated (below the floor)" if rating is None else str(rating)
+
+
+def summary_text(t: TargetOut) -> str:
+    """One or two sentences saying the answer."""
+    n = t.games
+    if t.points_needed is None:
+        return (
+            f"{t.target} is out of reach on the {t.period} {t.rating_list} list: "
+            f"even {points_text(Fraction(n))}/{n} gives {_r(t.max_rating)}."
+        )
+    if t.points_needed == 0:
+        return (
+            f"{t.target} is reached on the {t.period} {t.rating_list} list "
+            f"whatever the score: even 0/{n} gives {_r(t.min_rating)}."
+        )
+    return (
+        f"You need {points_text(t.points_needed)}/{n} to reach {t.target} on the "
+        f"{t.period} {t.rating_list} list (that score gives "
+        f"{_r(t.rating_needed)}; {points_text(Fraction(n))}/{n} would give "
+        f"{_r(t.max_rating)})."
+    )
 
 
 def gap_text(t: TargetOut, who: str = "ID") -> str | None:
@@ -74,7 +105,7 @@ def target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
         "rating_needed": t.rating_needed,
         "min_rating": t.min_rating,
         "max_rating": t.max_rating,
-        "summary": t.summary(),
+        "summary": summary_text(t),
         # what the answer rests on that nobody recorded (as `history --format json` says it)
         "assumptions": [
             {
@@ -207,7 +238,7 @@ def target_lines(t: TargetOut, name: str, who: str = "ID") -> list[str]:
             else f"(expected score {t.expected})."
         )
     )
-    lines.append(t.summary())
+    lines.append(summary_text(t))
     return lines
 
 

@@ -3,6 +3,7 @@ tournament's dates, and the one plain-text table style of tracker (cell widths o
 
 from __future__ import annotations
 
+import datetime as dt
 import unicodedata
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
@@ -52,10 +53,23 @@ def json_points(p: Fraction) -> int | float:
     return p.numerator if p.denominator == 1 else float(p)
 
 
+def partial_date(year: int, month: int | None = None) -> str:
+    """A date known to the year or the month only, as ISO 8601 writes it: 2011, 2011-05."""
+    return f"{year}" if month is None else f"{year}-{month:02d}"
+
+
+def day_text(day: dt.date | None, year: int | None = None, month: int | None = None) -> str:
+    """A tournament's start or end as a table shows it: the day; without one, the year (and
+    month) its date tags give (`partial_date`); else "?"."""
+    if day is not None:
+        return day.isoformat()
+    return "?" if year is None else partial_date(year, month)
+
+
 def unit_dates(unit: Unit) -> str:
     tag = unit.tag_date
     if unit.start is None and tag is not None:  # what its date tags give: 2011-05, 2011
-        return f"{tag.year}" if tag.month is None else f"{tag.year}-{tag.month:02d}"
+        return partial_date(tag.year, tag.month)
     s = unit.start.isoformat() if unit.start else "?"
     e = unit.end.isoformat() if unit.end else "?"
     return s if s == e else f"{s} to {e}"

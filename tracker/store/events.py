@@ -4,17 +4,21 @@ facts are read by tracker.store.reading (`facts_of_players`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlalchemy import func, select, union
 
 from tracker.model import RatingList, TournamentSummary
 from tracker.store.db import Store
+from tracker.store.reading import tag_dates
 from tracker.store.schema import games, tournaments
 
 __all__ = ["list_counts", "players_of", "tournament_summaries"]
 
 
 def tournament_summaries(store: Store, ids: list[int] | None = None) -> list[TournamentSummary]:
-    """Every tournament (or those of `ids`) with its number of games, by id."""
+    """Every tournament (or those of `ids`) with its number of games, by id; one without a
+    whole date with what its date tags say (a year, a month)."""
     counts = (
         select(games.c.tournament_id, func.count().label("n"))
         .group_by(games.c.tournament_id)
@@ -35,10 +39,17 @@ def tournament_summaries(store: Store, ids: list[int] | None = None) -> list[Tou
     if ids is not None:
         stmt = stmt.where(tournaments.c.id.in_(ids))
     with store.engine.connect() as conn:
-        return [
+        found = [
             TournamentSummary(int(i), str(name), str(site), start, end, int(n))
             for i, name, site, start, end, n in conn.execute(stmt)
         ]
+        if all(t.start is not None for t in found):
+            return found
+        tags = tag_dates(conn, ids)
+    return [
+        replace(t, tag_year=tags[t.id].year, tag_month=tags[t.id].month) if t.id in tags else t
+        for t in found
+    ]
 
 
 def players_of(store: Store, tournament_id: int) -> list[int]:

@@ -252,21 +252,34 @@ def _with_tag_dates(
     subquery of tournament ids): what its games' partial date tags say (TagDate.latest)."""
     if all(t.start is not None for t in facts):
         return facts
+    tags = tag_dates(conn, ids)
+    if not tags:
+        return facts
+    return [replace(f, tag_date=tags[f.id]) if f.id in tags else f for f in facts]
+
+
+def tag_dates(
+    conn: Connection, ids: Select[tuple[Any]] | Sequence[int] | None = None
+) -> dict[int, TagDate]:
+    """What the partial date tags of each tournament without a whole date among `ids` (a
+    subquery of tournament ids; None: every tournament) say (TagDate.latest), by id; a
+    tournament whose tags give not even a year is left out."""
     g, t = games.c, tournaments.c
     stmt = (
         select(g.tournament_id, g.date_tag)
         .select_from(games.join(tournaments, t.id == g.tournament_id))
-        .where(t.start_date.is_(None), g.date.is_(None), g.tournament_id.in_(ids))
+        .where(t.start_date.is_(None), g.date.is_(None))
         .distinct()
     )
-    tags: dict[int, list[TagDate]] = {}
+    if ids is not None:
+        stmt = stmt.where(g.tournament_id.in_(ids))
+    found: dict[int, list[TagDate]] = {}
     for tid, tag in conn.execute(stmt):
-        found = _tag_date(tag)
-        if found is not None:
-            tags.setdefault(int(tid), []).append(found)
-    if not tags:
-        return facts
-    return [replace(f, tag_date=TagDate.latest(tags[f.id])) if f.id in tags else f for f in facts]
+        said = _tag_date(tag)
+        if said is not None:
+            found.setdefault(int(tid), []).append(said)
+    out = {tid: TagDate.latest(dates) for tid, dates in found.items()}
+    return {tid: d for tid, d in out.items() if d is not None}
 
 
 def tournaments_of(store: Store, player_id: int) -> list[TournamentFact]:
