@@ -251,5 +251,5 @@ def _facts(
         rated_games=assumed if rated_games is None else rated_games,
         ever_2400=ever_2400,
         reached_2300=reached_2300,
-        games_assumed="give --rated-games" if rated_games is None else None,
+        games_assumed=rated_games is None,
     )

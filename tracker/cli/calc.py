@@ -16,6 +16,7 @@ from tracker.model import (
     MAX_RATING as MAX_RATING,  # calc's limit (the rules: tracker.app.calc)
 )
 from tracker.model import Period, RatingList
+from tracker.reports.rulewords import engine_text, engine_words, k_text
 
 if TYPE_CHECKING:
     from tracker.app.calc import CalcOut
@@ -199,14 +200,14 @@ def period_json(done: CalcOut) -> dict[str, Any]:
         "note": done.note,
         "k": result.k,
         "k_base": result.k_base,
-        "k_reason": result.k_reason,
+        "k_reason": k_text(result.k_reason),
         "games_counted": result.games,
         "points": _dec(result.points),
         "expected": _dec(result.expected),
         "change_exact": _dec(result.change_exact),
         "change": result.change,
         "rating_after": result.rating_after,
-        "reason": result.reason,
+        "reason": engine_words(result.reason),
         "adjusted_rating": adjusted[0] if adjusted else None,
         "adjustment": adjusted[1] if adjusted else None,
         "games": [
@@ -275,13 +276,13 @@ def _show_period(done: CalcOut, fmt: Format) -> None:
         range(8),
         title=_header(done),
     )
-    out.print(f"K {result.k} ({result.k_reason})")
+    out.print(f"K {result.k} ({k_text(result.k_reason)})")
     out.print(
         f"games {result.games}, points {_dec(result.points)}, expected {_dec(result.expected)}"
     )
     out.print(f"change {_signed(result.change_exact)} exact, rounded {_signed(result.change)}")
     if result.rating_after is None:
-        out.print(f"new rating: unrated ({result.reason})")
+        out.print(f"new rating: unrated ({engine_words(result.reason)})")
     else:
         out.print(f"new rating {result.rating_after}")
         if adjusted:
@@ -297,7 +298,7 @@ def first_json(done: CalcOut) -> dict[str, Any]:
         "period": str(done.period),
         "edition": done.editions,
         "rating": first.rating,
-        "reason": first.reason,
+        "reason": engine_words(first.reason),
         "average": _dec(first.average),
         "unrounded": _dec(first.unrounded),
         "p": _dec(first.p),
@@ -334,7 +335,7 @@ def _show_first(done: CalcOut, fmt: Format) -> None:
         ru = first.unrounded.quantize(Decimal("0.01"))
         out.print(f"p {p.quantize(Decimal('0.0001'))}, Ru {ru}")
     if first.rating is None:
-        out.print(f"no rating published: {first.reason}")
+        out.print(f"no rating published: {engine_words(first.reason)}")
     else:
-        extra = f" ({first.reason})" if first.reason else ""
+        extra = f" ({engine_text(first.reason)})" if first.reason else ""
         out.print(f"first rating {first.rating}{extra}")

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from tracker.fide import policies
 from tracker.fide.editions import Edition, FirstFormula, edition_for
-from tracker.fide.period import TournamentIn, check_score
+from tracker.fide.period import EngineReason, EngineWhy, TournamentIn, check_score
 from tracker.fide.rounding import round_change, to_decimal
 from tracker.fide.tables import dp_for
 from tracker.model import Period, RatingList
@@ -19,7 +19,7 @@ from tracker.model import Period, RatingList
 @dataclass(frozen=True)
 class FirstRatingOut:
     rating: int | None  # None: no rating published yet
-    reason: str | None
+    reason: EngineReason | None  # why no rating, or another than computed (None: none)
     average: Decimal | None  # Ra
     games: int
     points: Fraction
@@ -117,8 +117,7 @@ def first_rating(
     if n < ed.first_min_games:
         return FirstRatingOut(
             None,
-            f"only {n} game{'s' if n != 1 else ''} against rated opponents "
-            f"({ed.first_min_games} needed)",
+            EngineReason(EngineWhy.FIRST_TOO_FEW_GAMES, n, ed.first_min_games),
             None,
             n,
             points,
@@ -141,13 +140,13 @@ def first_rating(
         else:
             ru = ra + dp_for(p)
     rating = round_change(ru)
-    reason: str | None = None
+    reason: EngineReason | None = None
     if ed.first_cap is not None and rating > ed.first_cap:
-        reason = f"{rating} is capped at {ed.first_cap}"
+        reason = EngineReason(EngineWhy.FIRST_CAPPED, rating, ed.first_cap)
         rating = ed.first_cap
     out_rating: int | None = rating
     if rating < ed.floor:
-        reason = f"{rating} is below the floor of {ed.floor}"
+        reason = EngineReason(EngineWhy.FIRST_BELOW_FLOOR, rating, ed.floor)
         out_rating = None
     return FirstRatingOut(
         out_rating,

@@ -20,6 +20,7 @@ from tracker.app.event_show import (
 )
 from tracker.model import TournamentSummary
 from tracker.periods import RatingSource
+from tracker.reports.rulewords import engine_text, engine_words, k_text
 from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
 
@@ -117,7 +118,7 @@ def first_text(f: FirstProgress) -> str:
     have = f"{left}{f.games} of {f.needed} games against rated opponents"
     if f.missing:
         return f"{have}, {f.missing} missing"
-    return f"{have}: {f.reason}" if f.reason else have
+    return f"{have}: {engine_text(f.reason)}" if f.reason else have
 
 
 def note_text(p: EventPlayer) -> str:
@@ -179,7 +180,7 @@ def _first_row(f: FirstProgress | None) -> dict[str, Any] | None:
         "missing": f.missing,
         "window_months": f.window_months,
         "edition": f.edition.isoformat(),
-        "reason": f.reason,
+        "reason": engine_words(f.reason),
         "tournaments": list(f.used),
         "ignored": [{"tournament": t, "why": why} for t, why in f.ignored],
     }
@@ -202,7 +203,7 @@ def event_rows(ev: EventShow, order: Order = Order.standing) -> list[dict[str, A
                 "ro_source": None if p.ro_source is None else str(p.ro_source),
                 "ro_list": None if p.ro_list is None else str(p.ro_list),
                 "k": p.k,
-                "k_reason": p.k_reason,
+                "k_reason": None if p.k_reason is None else k_text(p.k_reason),
                 "games": p.games,
                 "points": json_points(p.points),
                 "expected": _decimal(p.expected),

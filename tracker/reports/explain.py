@@ -27,6 +27,7 @@ from tracker.periods.assumed import list_assumed_games
 from tracker.periods.notes import TagsDisagree, TournamentNote
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
+from tracker.reports.rulewords import engine_text, engine_words, k_text
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -198,12 +199,12 @@ def _before_lines(replay_: Replay, row: PeriodRow, player: PlayerRef) -> list[st
     was = "unrated" if row.rating_before is None else str(row.rating_before)
     lines.append(f"Rating before: {was} ({before_text(row.rating_before_source)})")
     if row.out is not None:
-        reason = row.out.k_reason
-        if row.facts.games_assumed is None and any(
-            a.fact is PlayerFact.RATED_GAMES for a in row.assumptions
-        ):
-            # (what it assumes, and the command that records the fact: "Assumed:" below)
-            reason = reason.replace("games completed", "games completed (a count assumed)")
+        # (a count assumed: what it assumes, and the command that records the fact, are
+        # said under "Assumed:" below)
+        reason = k_text(
+            row.out.k_reason,
+            count_assumed=any(a.fact is PlayerFact.RATED_GAMES for a in row.assumptions),
+        )
         lines.append(f"K {row.out.k}: {reason}" + _k_from_list(replay_, row, player))
         if row.out.k_by_tournament:
             lines.append(
@@ -249,7 +250,7 @@ def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
         after = "unrated" if o.rating_after is None else str(o.rating_after)
         lines.append(
             f"Rating after: {row.rating_before} {o.change:+d} = "
-            f"{after}" + (f" ({o.reason})" if o.reason else "")
+            f"{after}" + (f" ({engine_text(o.reason)})" if o.reason else "")
         )
     if row.first is not None:
         f = row.first
@@ -260,7 +261,7 @@ def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
                 + _fictitious(row)
             )
         else:
-            lines.append(f"No rating yet: {f.reason}")
+            lines.append(f"No rating yet: {engine_words(f.reason)}")
         lines += ignored_lines(f, "  ")
     lines += _fide_count(replay_, row)
     if row.adjustment:
@@ -477,7 +478,8 @@ def _explain_tournament(
     )
     assert row.out is not None
     if tout.k != row.out.k:
-        below.append(f"  K {tout.k} for this tournament: {tout.k_reason}")
+        assert tout.k_reason is not None  # (a K of its own: why)
+        below.append(f"  K {tout.k} for this tournament: {k_text(tout.k_reason)}")
     return ExplainTournament(plan, head, tuple(above), tuple(table), tuple(sources), tuple(below))
 
 

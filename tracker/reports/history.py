@@ -21,6 +21,7 @@ from tracker.periods.plans import unit_start
 from tracker.periods.reasons import NotCountedWhy, Unplaced
 from tracker.reports import words
 from tracker.reports.figures import counted_results
+from tracker.reports.rulewords import engine_text
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -99,7 +100,7 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
     if row.first is not None and row.first.rating is not None:
         parts.append(f"first rating {row.first.rating}")
     elif row.first is not None and row.first.reason:
-        parts.append(f"unrated: {row.first.reason}")
+        parts.append(f"unrated: {engine_text(row.first.reason)}")
     if row.first is not None and row.first.rating is None:
         reasons: tuple[str | None, ...] = row.first.ignored_reasons
         parts += [
@@ -108,7 +109,7 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
             if why
         ]
     if row.out is not None and row.out.reason:
-        parts.append(row.out.reason)
+        parts.append(engine_text(row.out.reason))
     if row.adjustment:
         parts.append(row.adjustment)
     if row.twice:
