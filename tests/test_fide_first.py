@@ -7,6 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from tracker.fide import EngineReason, EngineWhy, GameIn, TournamentIn, first_rating, standard_seed
+from tracker.fide.first import FirstEventShort
 from tracker.model import RatingList
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
@@ -101,7 +102,7 @@ def test_2014_2024_bonus_and_dp() -> None:
     zero = _t(on, *[(2000, ZERO)] * 5)
     out = first_rating([zero], rating_list=STD, list_date=on)
     assert out.rating is None and out.games == 0
-    assert out.ignored_reasons == ("zero score in the first event",)
+    assert out.ignored_reasons == (FirstEventShort(ZERO, HALF),)
 
 
 def test_before_2014_nine_games_and_bonus() -> None:

@@ -16,7 +16,13 @@ from tracker.model import (
     MAX_RATING as MAX_RATING,  # calc's limit (the rules: tracker.app.calc)
 )
 from tracker.model import Period, RatingList
-from tracker.reports.rulewords import engine_text, engine_words, k_text
+from tracker.reports.rulewords import (
+    engine_text,
+    engine_words,
+    ignored_text,
+    ignored_words,
+    k_text,
+)
 
 if TYPE_CHECKING:
     from tracker.app.calc import CalcOut
@@ -305,7 +311,7 @@ def first_json(done: CalcOut) -> dict[str, Any]:
         "games_counted": first.games,
         "points": _dec(first.points),
         "ignored": list(first.ignored),
-        "ignored_reasons": list(first.ignored_reasons),
+        "ignored_reasons": ignored_words(first.ignored_reasons),
         "note": done.note,
     }
 
@@ -327,7 +333,7 @@ def _show_first(done: CalcOut, fmt: Format) -> None:
         out.print(done.note)
     out.print(f"games against rated opponents {first.games}, points {_dec(first.points)}")
     for label, why in zip(first.ignored, first.ignored_reasons, strict=True):
-        out.print(f"ignored: {label} ({why})")
+        out.print(f"ignored: {label} ({ignored_text(why)})")
     if first.average is not None:
         out.print(f"average opponent rating Ra {first.average.quantize(Decimal('0.01'))}")
     if first.p is not None and first.unrounded is not None:

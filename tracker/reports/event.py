@@ -20,7 +20,7 @@ from tracker.app.event_show import (
 )
 from tracker.model import TournamentSummary
 from tracker.periods import RatingSource
-from tracker.reports.rulewords import engine_text, engine_words, k_text
+from tracker.reports.rulewords import engine_text, engine_words, ignored_text, k_text
 from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
 
@@ -112,7 +112,11 @@ def _reasons(items: Sequence[GameNotCounted]) -> list[tuple[str, int]]:
 
 def first_text(f: FirstProgress) -> str:
     """An unrated player's progress: "first rating 1846" or "3 of 5 games, 2 missing"."""
-    left = f"this event left out ({f.left_out_why}); " if f.left_out and f.left_out_why else ""
+    left = (
+        f"this event left out ({ignored_text(f.left_out_why)}); "
+        if f.left_out and f.left_out_why
+        else ""
+    )
     if f.rating is not None:
         return f"{left}first rating {f.rating} ({plural(f.games, 'game')})"
     have = f"{left}{f.games} of {f.needed} games against rated opponents"
@@ -182,7 +186,10 @@ def _first_row(f: FirstProgress | None) -> dict[str, Any] | None:
         "edition": f.edition.isoformat(),
         "reason": engine_words(f.reason),
         "tournaments": list(f.used),
-        "ignored": [{"tournament": t, "why": why} for t, why in f.ignored],
+        "ignored": [
+            {"tournament": t, "why": None if why is None else ignored_text(why)}
+            for t, why in f.ignored
+        ],
     }
 
 

@@ -14,6 +14,7 @@ from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut, edition_for
 from tracker.fide.calendar import is_list_month
 from tracker.fide.editions import FirstFormula
+from tracker.fide.first import Ignored
 from tracker.model import ListKind, Period, PlayerRef
 from tracker.periods import (
     GameFact,
@@ -27,7 +28,7 @@ from tracker.periods.assumed import list_assumed_games
 from tracker.periods.notes import TagsDisagree, TournamentNote
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
-from tracker.reports.rulewords import engine_text, engine_words, k_text
+from tracker.reports.rulewords import engine_text, engine_words, ignored_text, k_text
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -318,11 +319,11 @@ def _k_from_list(replay_: Replay, row: PeriodRow, player: PlayerRef) -> str:
 def ignored_lines(first: FirstRatingOut, indent: str, what: str = "ignored") -> list[str]:
     """One line per tournament left out of a first rating, with its own reason (outside the
     26-month window, after the list date, a zero score in the first event)."""
-    reasons: tuple[str | None, ...] = first.ignored_reasons
+    reasons: tuple[Ignored | None, ...] = first.ignored_reasons
     if len(reasons) != len(first.ignored):
         reasons = (None,) * len(first.ignored)
     return [
-        f"{indent}{what}: {label}" + (f" ({why})" if why else "")
+        f"{indent}{what}: {label}" + (f" ({ignored_text(why)})" if why else "")
         for label, why in zip(first.ignored, reasons, strict=True)
     ]
 

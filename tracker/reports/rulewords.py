@@ -1,10 +1,21 @@
 """The rules engine's reasons in words: why a period (or a tournament) has its K (`KSaid`),
-and why the engine publishes no rating or another than it computed (`EngineReason`). The
-one place that words them, for calc, explain, history, causes, event show and target."""
+why the engine publishes no rating or another than it computed (`EngineReason`), and why a
+tournament is left out of a first rating (`Ignored`). The one place that words them, for
+calc, explain, history, causes, event show and target."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
+
 from tracker.fide import EngineReason, EngineWhy, KAtStart, KSaid, KSource
+from tracker.fide.first import (
+    AfterList,
+    FewOpponents,
+    FewPoints,
+    Ignored,
+    OutsideWindow,
+)
 from tracker.fide.k import KBasis, KWhy
 
 GIVE_RATED_GAMES = "give --rated-games"
@@ -83,3 +94,38 @@ def engine_text(said: EngineReason) -> str:
         return f"{said.value} is below the floor of {said.limit}"
     n = said.value
     return f"only {n} game{'s' if n != 1 else ''} against rated opponents ({said.limit} needed)"
+
+
+def ignored_text(why: Ignored) -> str:
+    """Why a tournament is left out of a first rating ("zero score in the first event")."""
+    if isinstance(why, OutsideWindow):
+        return (
+            f"started {why.start.isoformat()}, outside the {why.months}-month window (from "
+            f"{why.since.isoformat()})"
+        )
+    if isinstance(why, AfterList):
+        return f"started {why.start.isoformat()}, after the list date"
+    if isinstance(why, FewOpponents):
+        n = why.count
+        return f"only {n} rated opponent{'s' if n != 1 else ''} ({why.needed} needed in each event)"
+    if isinstance(why, FewPoints):
+        return (
+            f"{_points(why.points)} against rated opponents (at least {_points(why.needed)} "
+            "needed in each event)"
+        )
+    if why.points == 0:
+        return "zero score in the first event"
+    return f"{_points(why.points)} in the first event (at least {_points(why.needed)} needed)"
+
+
+def ignored_words(reasons: Sequence[Ignored]) -> list[str]:
+    """`ignored_text` of each (the JSON's list)."""
+    return [ignored_text(why) for why in reasons]
+
+
+def _points(x: Fraction) -> str:
+    whole, half = divmod(x * 2, 2)
+    if whole == 0 and half:
+        return "1/2 point"
+    text = f"{int(whole)}{'.5' if half else ''}"
+    return f"{text} point{'' if x == 1 else 's'}"
