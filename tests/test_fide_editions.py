@@ -27,8 +27,10 @@ from tracker.fide import (
     one_off_adjustment,
     rate_period,
 )
+from tracker.fide.adjust import Adjustment, OneOff
+from tracker.fide.timecontrol import OffTheLists
 from tracker.model import Period, RatingList
-from tracker.reports.rulewords import k_text
+from tracker.reports.rulewords import adjustment_text, k_text
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -208,7 +210,7 @@ def test_2022_01_time_control_bands() -> None:
     before = classify_time_control("4500", on=dt.date(2021, 12, 31), max_rating=1700)
     after = classify_time_control("4500", on=dt.date(2022, 1, 1), max_rating=1700)
     assert before.rating_list is None
-    assert before.reason == "too slow for rapid, too fast for standard at 1600+"
+    assert (before.reason, before.band) == (OffTheLists.STANDARD_TOO_FAST, 1600)
     assert after.rating_list is STD
     # 100 minutes with a 2300 player: the 2200 band needs 120 before, 1800 band 90 after
     assert (
@@ -232,7 +234,10 @@ def test_2022_10_raise(rl: RatingList) -> None:
     # a rapid rating more than 100 below the standard rating is raised to standard - 100
     assert one_off_adjustment(rl, dt.date(2022, 9, 1), 1500, standard_rating=1800) is None
     adj = one_off_adjustment(rl, dt.date(2022, 10, 1), 1500, standard_rating=1800)
-    assert adj is not None and adj[0] == 1700
+    assert adj == (1700, Adjustment(OneOff.RAISE, rl, 1500, 1700, 1800))
+    assert adjustment_text(adj[1]) == (
+        f"Oct 2022 {rl} raise: 1500 is more than 100 below the standard rating 1800, raised to 1700"
+    )
     assert one_off_adjustment(rl, dt.date(2022, 11, 1), 1500, standard_rating=1800) is None
     # exactly 100 below: unchanged
     assert one_off_adjustment(rl, dt.date(2022, 10, 1), 1700, standard_rating=1800) is None
@@ -270,10 +275,9 @@ def test_2024_03_compression(rl: RatingList) -> None:
     # FIDE's examples: 1000 -> 1400, 1600 -> 1760, 2000 unchanged (0.4 x (2000 - R))
     assert one_off_adjustment(rl, dt.date(2024, 2, 1), 1600) is None
     mar = dt.date(2024, 3, 1)
-    assert one_off_adjustment(rl, mar, 1000) == (
-        1400,
-        "Mar 2024 compression: 1000 + 0.4 x (2000 - 1000) = 1400",
-    )
+    adj = one_off_adjustment(rl, mar, 1000)
+    assert adj == (1400, Adjustment(OneOff.COMPRESSION, rl, 1000, 1400))
+    assert adjustment_text(adj[1]) == "Mar 2024 compression: 1000 + 0.4 x (2000 - 1000) = 1400"
     assert _adjusted(rl, mar, 1600) == 1760
     assert one_off_adjustment(rl, mar, 2000) is None
     assert one_off_adjustment(rl, dt.date(2024, 4, 1), 1600) is None

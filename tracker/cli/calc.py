@@ -17,6 +17,7 @@ from tracker.model import (
 )
 from tracker.model import Period, RatingList
 from tracker.reports.rulewords import (
+    adjustment_text,
     engine_text,
     engine_words,
     ignored_text,
@@ -215,7 +216,7 @@ def period_json(done: CalcOut) -> dict[str, Any]:
         "rating_after": result.rating_after,
         "reason": engine_words(result.reason),
         "adjusted_rating": adjusted[0] if adjusted else None,
-        "adjustment": adjusted[1] if adjusted else None,
+        "adjustment": adjustment_text(adjusted[1]) if adjusted else None,
         "games": [
             {
                 "opponent_rating": g.opponent_rating,
@@ -292,7 +293,7 @@ def _show_period(done: CalcOut, fmt: Format) -> None:
     else:
         out.print(f"new rating {result.rating_after}")
         if adjusted:
-            out.print(f"then {adjusted[1]}: published {adjusted[0]}")
+            out.print(f"then {adjustment_text(adjusted[1])}: published {adjusted[0]}")
 
 
 def first_json(done: CalcOut) -> dict[str, Any]:

@@ -28,7 +28,13 @@ from tracker.periods.assumed import list_assumed_games
 from tracker.periods.notes import TagsDisagree, TournamentNote
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
-from tracker.reports.rulewords import engine_text, engine_words, ignored_text, k_text
+from tracker.reports.rulewords import (
+    adjustment_text,
+    engine_text,
+    engine_words,
+    ignored_text,
+    k_text,
+)
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -266,7 +272,7 @@ def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
         lines += ignored_lines(f, "  ")
     lines += _fide_count(replay_, row)
     if row.adjustment:
-        lines.append(f"One-off adjustment: {row.adjustment}")
+        lines.append(f"One-off adjustment: {adjustment_text(row.adjustment)}")
     if row.replayed is not None and row.out is not None and row.replayed != row.out.rating_after:
         lines.append(f"Replayed rating on the list: {row.replayed}")
     return lines

@@ -21,7 +21,7 @@ from tracker.periods.plans import unit_start
 from tracker.periods.reasons import NotCountedWhy, Unplaced
 from tracker.reports import words
 from tracker.reports.figures import counted_results
-from tracker.reports.rulewords import engine_text, ignored_text
+from tracker.reports.rulewords import adjustment_text, engine_text, ignored_text
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -109,7 +109,7 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
     if row.out is not None and row.out.reason:
         parts.append(engine_text(row.out.reason))
     if row.adjustment:
-        parts.append(row.adjustment)
+        parts.append(adjustment_text(row.adjustment))
     if row.twice:
         parts.append(f"{plural(len(row.twice), 'game')} maybe stored twice (explain says which)")
     if row.rating_before_source.source is RatingSource.STANDARD:

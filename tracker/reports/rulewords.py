@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from tracker.fide import EngineReason, EngineWhy, KAtStart, KSaid, KSource
+from tracker.fide.adjust import Adjustment, OneOff
 from tracker.fide.first import (
     AfterList,
     FewOpponents,
@@ -77,6 +78,17 @@ def _derived_text(said: KSaid, why: KWhy, count_assumed: bool) -> str:
     else:
         completed = f"{n} games completed"
     return f"{completed}, under 2400"
+
+
+def adjustment_text(said: Adjustment) -> str:
+    """A list's one-off adjustment, with its arithmetic."""
+    r, new = said.rating, said.new
+    if said.kind is OneOff.COMPRESSION:
+        return f"Mar 2024 compression: {r} + 0.4 x (2000 - {r}) = {new}"
+    return (
+        f"Oct 2022 {said.rating_list} raise: {r} is more than 100 below the standard rating "
+        f"{said.standard_rating}, raised to {new}"
+    )
 
 
 def engine_words(said: EngineReason | None) -> str | None:
