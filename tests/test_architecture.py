@@ -9,7 +9,10 @@
 - one library door (issue 36): the command line imports only tracker.app (the verbs),
   tracker.reports (the words), tracker.model and tracker.errors; only tracker.app imports
   the store; no two top-level packages import each other, even through others; no module
-  loads one of the project's by name (importlib), out of sight of these rules.
+  loads one of the project's by name (importlib), out of sight of these rules;
+- the rules engine (tracker.fide) says why as values, not sentences: no dataclass field
+  `*reason*`/`*why*` typed with str, no `*_text`/`*reason*` function returning one (issue 36:
+  tracker.reports.rulewords words them).
 """
 
 from __future__ import annotations
@@ -218,6 +221,7 @@ CLI_RULE_WORDS = (
     "difference_table",
     "dp_table",
     "derive_k",
+    "k_said(",
     "apply_700_rule",
     "rate_period",
     "first_rating(",
@@ -617,6 +621,74 @@ def test_the_replay_state_rule_sees_a_change(tmp_path: Path) -> None:
         "sample.py:4: state.pool",
         "sample.py:8: s.source",
         "sample.py:8: s.waiting",
+    ]
+
+
+ENGINE = [(m, p) for m, p in MODULES if _owned_by(m, ("tracker.fide",))]
+
+
+def _engine_sentences(path: Path) -> list[str]:
+    """Where a module makes reasons words: a dataclass field named `*reason*` or `*why*`
+    typed with `str` (in it: `str | None`, `tuple[str, ...]`), or a function named
+    `*_text` or `*reason*` that returns one."""
+
+    def says_str(annotation: ast.expr | None) -> bool:
+        return annotation is not None and any(
+            isinstance(n, ast.Name) and n.id == "str" for n in ast.walk(annotation)
+        )
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and any(
+            "dataclass" in ast.unparse(d) for d in node.decorator_list
+        ):
+            found += [
+                f"{path.name}:{f.lineno}: {node.name}.{f.target.id}"
+                for f in node.body
+                if isinstance(f, ast.AnnAssign)
+                and isinstance(f.target, ast.Name)
+                and ("reason" in f.target.id or "why" in f.target.id)
+                and says_str(f.annotation)
+            ]
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and (node.name.endswith("_text") or "reason" in node.name)
+            and says_str(node.returns)
+        ):
+            found.append(f"{path.name}:{node.lineno}: {node.name}()")
+    return found
+
+
+@pytest.mark.parametrize("module,path", ENGINE, ids=[m for m, _ in ENGINE])
+def test_the_engine_says_why_as_values(module: str, path: Path) -> None:
+    # issue 36: the rules engine's reasons (K's, the floor's, a first rating's, a left-out
+    # tournament's, a time control's) travel as values and are worded in tracker.reports
+    # (rulewords) only: no sentence is carried up to be printed as it is
+    assert _engine_sentences(path) == []
+
+
+def test_the_engine_sentence_rule_sees_a_sentence(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "@dataclass(frozen=True)\n"
+        "class Out:\n"
+        "    k_reason: str\n"
+        "    reason: str | None\n"
+        "    ignored_reasons: tuple[str, ...] = ()\n"
+        "    why: KWhy | None = None\n"
+        "    label: str = ''\n"
+        "def k_reason_text(why: KWhy) -> str: ...\n"
+        "def floor_reason(floor: int) -> str | None: ...\n"
+        "def k_said(why: KWhy) -> KSaid: ...\n"
+        "def label(x: int) -> str: ...\n",
+        encoding="utf-8",
+    )
+    assert _engine_sentences(sample) == [
+        "sample.py:3: Out.k_reason",
+        "sample.py:4: Out.reason",
+        "sample.py:5: Out.ignored_reasons",
+        "sample.py:8: k_reason_text()",
+        "sample.py:9: floor_reason()",
     ]
 
 

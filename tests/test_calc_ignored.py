@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from tracker.cli import app
 from tracker.fide import GameIn, TournamentIn, first_rating
 from tracker.model import RatingList
+from tracker.reports.rulewords import ignored_text
 
 STD = RatingList.STANDARD
 HALF, ZERO = Fraction(1, 2), Fraction(0)
@@ -81,7 +82,8 @@ def test_engine_gives_one_reason_per_ignored_tournament() -> None:
     late = _t(dt.date(2025, 11, 2), HALF, "late")
     out = first_rating([late, autumn, spring, old], rating_list=STD, list_date=dt.date(2025, 11, 1))
     assert out.rating == 1800 and out.used_tournaments == ("autumn",)
-    assert dict(zip(out.ignored, out.ignored_reasons, strict=True)) == {
+    reasons = (ignored_text(why) for why in out.ignored_reasons)
+    assert dict(zip(out.ignored, reasons, strict=True)) == {
         "old": "started 2023-08-31, outside the 26-month window (from 2023-09-01)",
         "spring": "zero score in the first event",
         "late": "started 2025-11-02, after the list date",

@@ -12,19 +12,25 @@ import pytest
 
 from tracker.errors import BadInput
 from tracker.fide import (
+    EngineReason,
+    EngineWhy,
     GameIn,
     PlayerFacts,
     TournamentIn,
     apply_700_rule,
     classify_time_control,
-    derive_k,
+    derive_k_why,
     edition_for,
     first_rating,
+    k_said,
     list_calendar,
     one_off_adjustment,
     rate_period,
 )
+from tracker.fide.adjust import Adjustment, OneOff
+from tracker.fide.timecontrol import OffTheLists
 from tracker.model import Period, RatingList
+from tracker.reports.rulewords import adjustment_text, k_text
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -88,11 +94,11 @@ def test_2009_07_calendar() -> None:
 # 1 Jul 2011: K for new players 25 -> 30 (date UNSETTLED, policy 1 Jul 2011)
 def test_2011_07_k_new_player() -> None:
     facts = PlayerFacts(rated_games=10)
-    assert derive_k(STD, dt.date(2011, 6, 30), facts, 1800)[0] == 25
-    assert derive_k(STD, dt.date(2011, 7, 1), facts, 1800)[0] == 30
+    assert derive_k_why(STD, dt.date(2011, 6, 30), facts, 1800)[0] == 25
+    assert derive_k_why(STD, dt.date(2011, 7, 1), facts, 1800)[0] == 30
     # established players keep 15, 2400 players 10 (K 30 / 15 / 10)
-    assert derive_k(STD, dt.date(2011, 7, 1), PlayerFacts(rated_games=30), 1800)[0] == 15
-    assert derive_k(STD, dt.date(2011, 7, 1), PlayerFacts(ever_2400=True), 2300)[0] == 10
+    assert derive_k_why(STD, dt.date(2011, 7, 1), PlayerFacts(rated_games=30), 1800)[0] == 15
+    assert derive_k_why(STD, dt.date(2011, 7, 1), PlayerFacts(ever_2400=True), 2300)[0] == 10
 
 
 # 1 Jan 2012: rapid & blitz ratings begin, K 20 for everyone
@@ -100,10 +106,8 @@ def test_2011_07_k_new_player() -> None:
 def test_2012_01_rapid_blitz_begin(rl: RatingList) -> None:
     with pytest.raises(BadInput, match="2012"):
         edition_for(rl, dt.date(2011, 12, 31))
-    assert derive_k(rl, dt.date(2012, 1, 1), PlayerFacts(rated_games=0), 1500) == (
-        20,
-        f"K 20 for everyone on the {rl} list",
-    )
+    said = k_said(rl, dt.date(2012, 1, 1), PlayerFacts(rated_games=0), 1500)
+    assert (said.k, k_text(said)) == (20, f"K 20 for everyone on the {rl} list")
     # 25 minutes for 60 moves is not rated before 2012, rapid from 2012
     assert (
         classify_time_control("1500", on=dt.date(2011, 12, 31), max_rating=1500).rating_list is None
@@ -137,22 +141,21 @@ def test_2012_07_floor_effect() -> None:
     may = rate_period(1205, [t], rating_list=STD, list_date=dt.date(2012, 5, 1), facts=facts)
     jul = rate_period(1205, [t], rating_list=STD, list_date=dt.date(2012, 7, 1), facts=facts)
     assert may.k == jul.k == 15
-    assert may.rating_after is None and may.reason == (
-        "below the floor of 1200: published as unrated"
-    )
+    assert may.rating_after is None and may.reason == (EngineReason(EngineWhy.BELOW_FLOOR, 0, 1200))
     assert jul.rating_after == 1197 and jul.reason is None
 
 
 # 1 Jul 2014: K 40/20/10, junior K 40; a first rating needs 5 games (was 9)
 def test_2014_07_k() -> None:
     before, after = dt.date(2014, 6, 1), dt.date(2014, 7, 1)
-    assert derive_k(STD, before, PlayerFacts(rated_games=10), 1800)[0] == 30
-    assert derive_k(STD, after, PlayerFacts(rated_games=10), 1800)[0] == 40
-    assert derive_k(STD, before, PlayerFacts(rated_games=50), 1800)[0] == 15
-    assert derive_k(STD, after, PlayerFacts(rated_games=50), 1800)[0] == 20
+    assert derive_k_why(STD, before, PlayerFacts(rated_games=10), 1800)[0] == 30
+    assert derive_k_why(STD, after, PlayerFacts(rated_games=10), 1800)[0] == 40
+    assert derive_k_why(STD, before, PlayerFacts(rated_games=50), 1800)[0] == 15
+    assert derive_k_why(STD, after, PlayerFacts(rated_games=50), 1800)[0] == 20
     junior = PlayerFacts(birth_year=2000, rated_games=50)  # 14 in 2014
-    assert derive_k(STD, before, junior, 1800)[0] == 15
-    assert derive_k(STD, after, junior, 1800) == (40, "junior (born 2000, under 2300)")
+    assert derive_k_why(STD, before, junior, 1800)[0] == 15
+    said = k_said(STD, after, junior, 1800)
+    assert (said.k, k_text(said)) == (40, "junior (born 2000, under 2300)")
 
 
 def test_2014_07_first_rating_games() -> None:
@@ -161,7 +164,7 @@ def test_2014_07_first_rating_games() -> None:
     before = first_rating([t], rating_list=STD, list_date=dt.date(2014, 6, 1))
     after = first_rating([t], rating_list=STD, list_date=dt.date(2014, 7, 1))
     assert before.rating is None
-    assert before.reason == "only 5 games against rated opponents (9 needed)"
+    assert before.reason == EngineReason(EngineWhy.FIRST_TOO_FEW_GAMES, 5, 9)
     assert after.rating == 2000
 
 
@@ -170,8 +173,8 @@ def test_2017_07_junior_end_of_year() -> None:
     # born 1999: 2017 - 1999 = 18. Before: "until the 18th birthday" (policy: age <= 17 by
     # birth year) -> not a junior, K 20; after: through the year of turning 18 -> K 40.
     facts = PlayerFacts(birth_year=1999, rated_games=100)
-    assert derive_k(STD, dt.date(2017, 6, 1), facts, 1900)[0] == 20
-    assert derive_k(STD, dt.date(2017, 7, 1), facts, 1900)[0] == 40
+    assert derive_k_why(STD, dt.date(2017, 6, 1), facts, 1900)[0] == 20
+    assert derive_k_why(STD, dt.date(2017, 7, 1), facts, 1900)[0] == 40
 
 
 def test_2017_07_700_rule() -> None:
@@ -207,7 +210,7 @@ def test_2022_01_time_control_bands() -> None:
     before = classify_time_control("4500", on=dt.date(2021, 12, 31), max_rating=1700)
     after = classify_time_control("4500", on=dt.date(2022, 1, 1), max_rating=1700)
     assert before.rating_list is None
-    assert before.reason == "too slow for rapid, too fast for standard at 1600+"
+    assert (before.reason, before.band) == (OffTheLists.STANDARD_TOO_FAST, 1600)
     assert after.rating_list is STD
     # 100 minutes with a 2300 player: the 2200 band needs 120 before, 1800 band 90 after
     assert (
@@ -220,9 +223,9 @@ def test_2022_01_time_control_bands() -> None:
 @pytest.mark.parametrize("rl", [RAPID, BLITZ])
 def test_2022_10_rapid_blitz_k(rl: RatingList) -> None:
     new = PlayerFacts(rated_games=5)
-    assert derive_k(rl, dt.date(2022, 9, 1), new, 1500)[0] == 20
-    assert derive_k(rl, dt.date(2022, 10, 1), new, 1500)[0] == 40
-    assert derive_k(rl, dt.date(2022, 10, 1), PlayerFacts(ever_2400=True), 2300)[0] == 10
+    assert derive_k_why(rl, dt.date(2022, 9, 1), new, 1500)[0] == 20
+    assert derive_k_why(rl, dt.date(2022, 10, 1), new, 1500)[0] == 40
+    assert derive_k_why(rl, dt.date(2022, 10, 1), PlayerFacts(ever_2400=True), 2300)[0] == 10
     assert apply_700_rule(40, 20, edition_for(rl, dt.date(2022, 10, 1))) == 35
 
 
@@ -231,7 +234,10 @@ def test_2022_10_raise(rl: RatingList) -> None:
     # a rapid rating more than 100 below the standard rating is raised to standard - 100
     assert one_off_adjustment(rl, dt.date(2022, 9, 1), 1500, standard_rating=1800) is None
     adj = one_off_adjustment(rl, dt.date(2022, 10, 1), 1500, standard_rating=1800)
-    assert adj is not None and adj[0] == 1700
+    assert adj == (1700, Adjustment(OneOff.RAISE, rl, 1500, 1700, 1800))
+    assert adjustment_text(adj[1]) == (
+        f"Oct 2022 {rl} raise: 1500 is more than 100 below the standard rating 1800, raised to 1700"
+    )
     assert one_off_adjustment(rl, dt.date(2022, 11, 1), 1500, standard_rating=1800) is None
     # exactly 100 below: unchanged
     assert one_off_adjustment(rl, dt.date(2022, 10, 1), 1700, standard_rating=1800) is None
@@ -269,10 +275,9 @@ def test_2024_03_compression(rl: RatingList) -> None:
     # FIDE's examples: 1000 -> 1400, 1600 -> 1760, 2000 unchanged (0.4 x (2000 - R))
     assert one_off_adjustment(rl, dt.date(2024, 2, 1), 1600) is None
     mar = dt.date(2024, 3, 1)
-    assert one_off_adjustment(rl, mar, 1000) == (
-        1400,
-        "Mar 2024 compression: 1000 + 0.4 x (2000 - 1000) = 1400",
-    )
+    adj = one_off_adjustment(rl, mar, 1000)
+    assert adj == (1400, Adjustment(OneOff.COMPRESSION, rl, 1000, 1400))
+    assert adjustment_text(adj[1]) == "Mar 2024 compression: 1000 + 0.4 x (2000 - 1000) = 1400"
     assert _adjusted(rl, mar, 1600) == 1760
     assert one_off_adjustment(rl, mar, 2000) is None
     assert one_off_adjustment(rl, dt.date(2024, 4, 1), 1600) is None

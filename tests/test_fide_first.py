@@ -6,7 +6,8 @@ import datetime as dt
 from decimal import Decimal
 from fractions import Fraction
 
-from tracker.fide import GameIn, TournamentIn, first_rating, standard_seed
+from tracker.fide import EngineReason, EngineWhy, GameIn, TournamentIn, first_rating, standard_seed
+from tracker.fide.first import FirstEventShort
 from tracker.model import RatingList
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
@@ -42,7 +43,8 @@ def test_2024_below_the_floor() -> None:
     # Ru = 1355.71 -> 1356 < 1400
     t = _t(LIST, (1500, HALF), *[(1500, ZERO)] * 4)
     out = first_rating([t], rating_list=STD, list_date=LIST)
-    assert out.rating is None and out.reason == "1356 is below the floor of 1400"
+    assert out.rating is None
+    assert out.reason == EngineReason(EngineWhy.FIRST_BELOW_FLOOR, 1356, 1400)
 
 
 def test_2024_zero_first_event_is_ignored() -> None:
@@ -77,7 +79,7 @@ def test_unrated_opponents_do_not_count() -> None:
     t = _t(LIST, *[(1800, HALF)] * 4, (None, ONE))
     out = first_rating([t], rating_list=STD, list_date=LIST)
     assert out.rating is None
-    assert out.reason == "only 4 games against rated opponents (5 needed)"
+    assert out.reason == EngineReason(EngineWhy.FIRST_TOO_FEW_GAMES, 4, 5)
 
 
 def test_2014_2024_bonus_and_dp() -> None:
@@ -100,7 +102,7 @@ def test_2014_2024_bonus_and_dp() -> None:
     zero = _t(on, *[(2000, ZERO)] * 5)
     out = first_rating([zero], rating_list=STD, list_date=on)
     assert out.rating is None and out.games == 0
-    assert out.ignored_reasons == ("zero score in the first event",)
+    assert out.ignored_reasons == (FirstEventShort(ZERO, HALF),)
 
 
 def test_before_2014_nine_games_and_bonus() -> None:

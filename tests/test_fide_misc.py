@@ -10,7 +10,7 @@ import pytest
 
 from tracker.errors import BadInput
 from tracker.fide import classify_time_control, list_calendar, performance_rating
-from tracker.fide.timecontrol import minutes_for_60_moves
+from tracker.fide.timecontrol import OffTheLists, minutes_for_60_moves
 from tracker.model import Period, RatingList
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
@@ -46,7 +46,7 @@ def test_minutes_for_60_moves(tag: str, minutes: int) -> None:
 def test_unknown_time_control(tag: str | None) -> None:
     tc = classify_time_control(tag, on=NOW, max_rating=2000)
     assert tc.rating_list is None and tc.minutes is None and not tc.known
-    assert tc.reason == "unknown time control"
+    assert tc.reason is OffTheLists.UNKNOWN
 
 
 @pytest.mark.parametrize(
@@ -75,9 +75,15 @@ def test_bands(tag: str, rating: int | None, expected: RatingList | None) -> Non
 
 def test_not_rated_reasons() -> None:
     tc = classify_time_control("3600", on=NOW, max_rating=1900)
-    assert tc.reason == "too slow for rapid, too fast for standard at 1800+"
+    assert (tc.reason, tc.band) == (OffTheLists.STANDARD_TOO_FAST, 1800)
     tc = classify_time_control("5400", on=NOW, max_rating=2500)
-    assert tc.reason == "too slow for rapid, too fast for standard at 2400+"
+    assert (tc.reason, tc.band) == (OffTheLists.STANDARD_TOO_FAST, 2400)
+    # 3 minutes: too fast for blitz; 10 minutes before 2012: no rapid/blitz list yet
+    assert classify_time_control("180", on=NOW, max_rating=1500).reason is (
+        OffTheLists.TOO_FAST_FOR_BLITZ
+    )
+    old = classify_time_control("600", on=dt.date(2011, 6, 1), max_rating=1500)
+    assert old.reason is OffTheLists.BEFORE_RAPID_BLITZ
 
 
 @pytest.mark.parametrize(

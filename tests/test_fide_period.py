@@ -12,8 +12,21 @@ from fractions import Fraction
 import pytest
 
 from tracker.errors import BadInput
-from tracker.fide import GameIn, PlayerFacts, TournamentIn, derive_k, rate_period
+from tracker.fide import (
+    Cut700,
+    EngineReason,
+    EngineWhy,
+    GameIn,
+    KSaid,
+    KSource,
+    PlayerFacts,
+    TournamentIn,
+    derive_k_why,
+    k_said,
+    rate_period,
+)
 from tracker.model import RatingList
+from tracker.reports.rulewords import k_text
 
 STD = RatingList.STANDARD
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -102,16 +115,20 @@ def test_unrated_opponent_does_not_count() -> None:
     ],
 )
 def test_k_precedence(facts: PlayerFacts, rating: int, k: int, why: str) -> None:
-    assert derive_k(STD, LIST, facts, rating) == (k, why)
+    said = k_said(STD, LIST, facts, rating)
+    assert (said.k, k_text(said)) == (k, why)
+    assert derive_k_why(STD, LIST, facts, rating) == (k, said.why)
 
 
 def test_official_k_wins_and_given_k_wins_over_official() -> None:
     t = [_t(LIST, 1600, (1800, ONE))]
     facts = PlayerFacts(rated_games=5, official_k=20)
     out = rate_period(1600, t, rating_list=STD, list_date=LIST, facts=facts)
-    assert (out.k, out.k_reason) == (20, "official K")
+    assert (out.k, out.k_reason) == (20, KSaid(KSource.OFFICIAL, 20))
+    assert k_text(out.k_reason) == "official K"
     out = rate_period(1600, t, rating_list=STD, list_date=LIST, facts=facts, k=10)
-    assert (out.k, out.k_reason) == (10, "K given")
+    assert (out.k, out.k_reason) == (10, KSaid(KSource.GIVEN, 10))
+    assert k_text(out.k_reason) == "K given"
 
 
 def test_700_rule_counts_all_games_of_the_period() -> None:
@@ -122,7 +139,11 @@ def test_700_rule_counts_all_games_of_the_period() -> None:
     ]
     out = rate_period(1500, ts, rating_list=STD, list_date=LIST, facts=PlayerFacts(rated_games=0))
     assert (out.k_base, out.k, out.games) == (40, 38, 18)
-    assert out.k_reason == "fewer than 30 games (0 completed); 700 rule: 18 games x 40 > 700 -> 38"
+    assert out.k_reason.cut == Cut700(18, 40, 38)
+    assert (
+        k_text(out.k_reason)
+        == "fewer than 30 games (0 completed); 700 rule: 18 games x 40 > 700 -> 38"
+    )
 
 
 def test_700_rule_period_games_when_larger() -> None:
@@ -150,7 +171,7 @@ def test_floor_1400_makes_the_player_unrated() -> None:
         facts=PlayerFacts(rated_games=100),
     )
     assert out.change == -10 and out.rating_after is None
-    assert out.reason == "below the floor of 1400: published as unrated"
+    assert out.reason == EngineReason(EngineWhy.BELOW_FLOOR, 0, 1400)
     # exactly at the floor stays rated: 1410 -> 1400
     out = rate_period(
         1410,
@@ -229,12 +250,12 @@ def test_seeded_rating_and_k_follow_the_policy(
     assert seeded_facts(PlayerFacts(), 2299) == PlayerFacts()
     # Not seeded, 2405 is a published rating: K 10 whatever the policy.
     assert rate_period(2405, [t], rating_list=rapid, list_date=LIST, facts=PlayerFacts()).k == 10
-    # derive_k without a published rating: the facts alone decide (junior: born 2010, 15).
-    assert derive_k(rapid, LIST, PlayerFacts(), None)[0] == 40
-    assert derive_k(rapid, LIST, PlayerFacts(ever_2400=True), None)[0] == 10
-    assert derive_k(rapid, LIST, PlayerFacts(birth_year=2010, rated_games=50), None)[0] == 40
+    # derive_k_why without a published rating: the facts alone decide (junior: born 2010, 15).
+    assert derive_k_why(rapid, LIST, PlayerFacts(), None)[0] == 40
+    assert derive_k_why(rapid, LIST, PlayerFacts(ever_2400=True), None)[0] == 10
+    assert derive_k_why(rapid, LIST, PlayerFacts(birth_year=2010, rated_games=50), None)[0] == 40
     assert (
-        derive_k(
+        derive_k_why(
             rapid, LIST, PlayerFacts(birth_year=2010, rated_games=50, reached_2300=True), None
         )[0]
         == 20

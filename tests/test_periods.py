@@ -14,6 +14,7 @@ import datetime as dt
 from fractions import Fraction
 
 from tests.builders import Replay
+from tracker.fide import Cut700, EngineReason, EngineWhy
 from tracker.model import NotRated, Period, RatingList
 from tracker.periods import (
     NotCountedWhy,
@@ -85,7 +86,7 @@ def test_700_rule_cuts_k() -> None:
     row = rp.row(Period(2025, 11))
     assert row is not None and row.out is not None
     assert row.out.k_base == 40 and row.k == 35
-    assert "700" in row.out.k_reason
+    assert row.out.k_reason.cut == Cut700(20, 40, 35)
     assert row.change == 35 and row.replayed == 1885
 
 
@@ -261,7 +262,7 @@ def test_first_event_against_unrated_opponents_only_says_what_is_missing() -> No
         (NotCountedWhy.NOT_RATED, NotRated.UNRATED_OPPONENT)
     ] * 2
     assert row.first is not None and row.first.rating is None
-    assert row.first.reason == "only 0 games against rated opponents (5 needed)"
+    assert row.first.reason == EngineReason(EngineWhy.FIRST_TOO_FEW_GAMES, 0, 5)
 
 
 def test_drop_below_the_floor() -> None:
@@ -280,7 +281,7 @@ def test_drop_below_the_floor() -> None:
     nov, dec = rp.row(Period(2025, 11)), rp.row(Period(2025, 12))
     assert nov is not None and dec is not None and nov.out is not None
     assert nov.change == -20 and nov.out.rating_after is None and nov.replayed is None
-    assert nov.out.reason is not None and "floor" in nov.out.reason
+    assert nov.out.reason is not None and nov.out.reason.why is EngineWhy.BELOW_FLOOR
     assert dec.rating_before is None and dec.first is not None and dec.first.rating is None
 
 

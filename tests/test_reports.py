@@ -142,10 +142,11 @@ def test_next_says_why_each_tournament_is_ignored_for_a_first_rating() -> None:
 
 def test_ignored_without_reasons_prints_the_label_alone() -> None:
     # A FirstRatingOut built without reasons (the field's default) still prints its labels.
-    from tracker.fide import FirstRatingOut
+    from tracker.fide import EngineReason, EngineWhy, FirstRatingOut
     from tracker.reports import ignored_lines
 
-    f = FirstRatingOut(None, "only 0 games", None, 0, Fraction(0), (), ("A", "B"))
+    too_few = EngineReason(EngineWhy.FIRST_TOO_FEW_GAMES, 0, 5)
+    f = FirstRatingOut(None, too_few, None, 0, Fraction(0), (), ("A", "B"))
     assert ignored_lines(f, "  ") == ["  ignored: A", "  ignored: B"]
 
 

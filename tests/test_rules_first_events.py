@@ -33,6 +33,7 @@ from typer.testing import CliRunner
 from tracker.cli import app
 from tracker.fide import GameIn, TournamentIn, first_rating, policies
 from tracker.model import RatingList
+from tracker.reports.rulewords import ignored_text
 
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -49,7 +50,8 @@ def _first(
     rl: RatingList, list_date: str, *ts: TournamentIn
 ) -> tuple[int | None, int, dict[str, str]]:
     out = first_rating(ts, rating_list=rl, list_date=dt.date.fromisoformat(list_date))
-    return out.rating, out.games, dict(zip(out.ignored, out.ignored_reasons, strict=True))
+    reasons = (ignored_text(why) for why in out.ignored_reasons)
+    return out.rating, out.games, dict(zip(out.ignored, reasons, strict=True))
 
 
 # --- the example: no rating from a zero score ------------------------------------------

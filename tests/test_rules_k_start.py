@@ -30,6 +30,9 @@ from tracker.check import BASE_CORRECTION, K_DIFFERS, CheckRow, reconcile
 from tracker.fide import (
     EDITIONS,
     GameIn,
+    KAtStart,
+    KSaid,
+    KSource,
     PlayerFacts,
     TournamentIn,
     edition_for,
@@ -39,6 +42,7 @@ from tracker.fide import (
 from tracker.model import OfficialEntry, Period, RatingList
 from tracker.periods import PlayerInfo, replay
 from tracker.reports.causes import cause_text
+from tracker.reports.rulewords import k_text
 
 STD = RatingList.STANDARD
 ONE, HALF = Fraction(1), Fraction(1, 2)
@@ -47,6 +51,11 @@ ESTABLISHED = PlayerInfo(birth_year=1970, rated_games=100)
 
 def _d(day: str) -> dt.date:
     return dt.date.fromisoformat(day)
+
+
+def _official_at(k: int) -> KAtStart:
+    """The K `k` printed on the Jan 2010 list (rating 2390), in force at a start."""
+    return KAtStart(Period(2010, 1), 2390, KSaid(KSource.OFFICIAL, k))
 
 
 def _t(
@@ -58,7 +67,7 @@ def _t(
         tuple(GameIn(r, s) for r, s in games),
         label,
         k_start=k_start,
-        k_start_reason="" if k_start is None else "at start",
+        k_start_reason=None if k_start is None else _official_at(k_start),
     )
 
 
@@ -157,8 +166,10 @@ def test_each_tournament_with_its_start_k_rounded_once() -> None:
         (10, Decimal("3.60")),
     ]
     assert (out.change_exact, out.change, out.rating_after) == (Decimal("9.30"), 9, 2414)
-    assert out.tournaments[0].k_reason == "at start"
-    assert out.tournaments[1].k_reason == ""
+    said = out.tournaments[0].k_reason
+    assert said == KSaid(KSource.AT_START, 15, start=_official_at(15))
+    assert k_text(said) == "the K of the 2010-01 list, in force at its start: official K"
+    assert out.tournaments[1].k_reason is None
 
 
 def test_a_given_k_replaces_every_tournament_k() -> None:
@@ -236,7 +247,8 @@ def test_crossing_2400_between_start_and_period() -> None:
         ("Winter League", 15),
         ("Spring Open", 10),
     ]
-    assert "the K of the 2010-01 list" in row.out.tournaments[0].k_reason
+    said = row.out.tournaments[0].k_reason
+    assert said is not None and "the K of the 2010-01 list" in k_text(said)
     assert (row.k, row.out.change_exact, row.published) == (10, Decimal("9.30"), 2414)
 
 
@@ -299,7 +311,9 @@ def test_official_k_recorded_on_the_start_list_wins() -> None:
     row = replay(s.inputs()).row(Period(2010, 5))
     assert row is not None and row.out is not None
     assert [t.k for t in row.out.tournaments] == [25, 10]
-    assert "official K" in row.out.tournaments[0].k_reason
+    said = row.out.tournaments[0].k_reason
+    assert said is not None and said.start is not None
+    assert said.start.said.source is KSource.OFFICIAL and "official K" in k_text(said)
     assert (row.out.change_exact, row.published) == (Decimal("13.10"), 2418)
 
 

@@ -16,12 +16,14 @@ import pytest
 from tests.builders import Replay
 from tracker.fide import (
     EDITIONS,
+    EngineReason,
+    EngineWhy,
     GameIn,
     PlayerFacts,
     TournamentIn,
     apply_700_rule,
     classify_time_control,
-    derive_k,
+    derive_k_why,
     edition_for,
     first_rating,
     one_off_adjustment,
@@ -202,16 +204,14 @@ def test_which_official_k_shows_a_2400() -> None:
 @pytest.mark.parametrize("rl", RB)
 def test_flat_k_20_for_juniors_and_new_players_before_oct_2022(rl: RatingList) -> None:
     young = PlayerFacts(birth_year=2008, rated_games=0)
-    assert derive_k(rl, dt.date(2013, 1, 1), young, 1500)[0] == 20
-    assert derive_k(rl, dt.date(2022, 9, 1), young, 1500)[0] == 20
-    assert derive_k(rl, dt.date(2022, 9, 1), PlayerFacts(ever_2400=True), 2500)[0] == 20
+    assert derive_k_why(rl, dt.date(2013, 1, 1), young, 1500)[0] == 20
+    assert derive_k_why(rl, dt.date(2022, 9, 1), young, 1500)[0] == 20
+    assert derive_k_why(rl, dt.date(2022, 9, 1), PlayerFacts(ever_2400=True), 2500)[0] == 20
     # from Oct 2022 the ladder: junior 40, 2400 ever 10, established adult 20
-    assert derive_k(rl, dt.date(2022, 10, 1), young, 1500)[0] == 40
-    assert derive_k(rl, dt.date(2022, 10, 1), PlayerFacts(ever_2400=True), 2300)[0] == 10
-    assert (
-        derive_k(rl, dt.date(2022, 10, 1), PlayerFacts(birth_year=1980, rated_games=30), 1500)[0]
-        == 20
-    )
+    assert derive_k_why(rl, dt.date(2022, 10, 1), young, 1500)[0] == 40
+    assert derive_k_why(rl, dt.date(2022, 10, 1), PlayerFacts(ever_2400=True), 2300)[0] == 10
+    established = PlayerFacts(birth_year=1980, rated_games=30)
+    assert derive_k_why(rl, dt.date(2022, 10, 1), established, 1500)[0] == 20
 
 
 @pytest.mark.parametrize("rl", RB)
@@ -289,9 +289,7 @@ def test_floor_by_edition(rl: RatingList) -> None:
         facts=PlayerFacts(rated_games=100),
         k=20,
     )
-    assert out.rating_after is None and out.reason == (
-        "below the floor of 1400: published as unrated"
-    )
+    assert out.rating_after is None and out.reason == (EngineReason(EngineWhy.BELOW_FLOOR, 0, 1400))
 
 
 @pytest.mark.parametrize("rl", RB)

@@ -24,10 +24,12 @@ import pytest
 from tests.builders import Replay
 from tests.conftest import run_cli
 from tracker.fide import (
+    EngineReason,
+    EngineWhy,
     GameIn,
     PlayerFacts,
     TournamentIn,
-    derive_k,
+    derive_k_why,
     edition_for,
     first_rating,
     one_off_adjustment,
@@ -238,7 +240,7 @@ def test_once_per_tournament_for_the_lower_side_too() -> None:
     ],
 )
 def test_k_precedence_edges(facts: PlayerFacts, rating: int, k: int) -> None:
-    assert derive_k(STD, _d("2025-11-01"), facts, rating)[0] == k
+    assert derive_k_why(STD, _d("2025-11-01"), facts, rating)[0] == k
 
 
 @pytest.mark.parametrize(
@@ -258,7 +260,7 @@ def test_junior_to_the_end_of_the_year_of_the_18th_birthday(list_date: str, k: i
     # list (Dec 2025 games): still 2025 - 2007 = 18 -> 40; Feb 2026: 2026 - 2007 = 19 -> 20.
     # (The old reading took the year of the rated list: K 20 from the Jan 2026 list.)
     facts = PlayerFacts(birth_year=2007, rated_games=200)
-    assert derive_k(STD, _d(list_date), facts, 2000)[0] == k
+    assert derive_k_why(STD, _d(list_date), facts, 2000)[0] == k
 
 
 @pytest.mark.parametrize(
@@ -278,9 +280,9 @@ def test_junior_to_the_end_of_the_year_of_the_18th_birthday(list_date: str, k: i
 )
 def test_k_of_a_new_and_an_established_adult_by_edition(list_date: str, games: int, k: int) -> None:
     facts = PlayerFacts(birth_year=1980, rated_games=games)
-    assert derive_k(STD, _d(list_date), facts, 1800)[0] == k
+    assert derive_k_why(STD, _d(list_date), facts, 1800)[0] == k
     assert (
-        derive_k(
+        derive_k_why(
             STD,
             _d(list_date),
             PlayerFacts(birth_year=1980, rated_games=games, ever_2400=True),
@@ -300,7 +302,8 @@ def test_k_of_a_new_and_an_established_adult_by_edition(list_date: str, games: i
     ],
 )
 def test_junior_rule_by_edition(list_date: str, born: int, k: int) -> None:
-    assert derive_k(STD, _d(list_date), PlayerFacts(birth_year=born, rated_games=100), 1800)[0] == k
+    facts = PlayerFacts(birth_year=born, rated_games=100)
+    assert derive_k_why(STD, _d(list_date), facts, 1800)[0] == k
 
 
 def test_first_rating_games_count_toward_the_30() -> None:
@@ -367,12 +370,14 @@ def test_first_rating_2024_floor_after_rounding(ratings: list[int], published: i
     [
         # 5 wins; p = (5 + 1) / 7 = 0.857 -> 0.86 -> dp 309.
         # opponents sum 9644: Ra = 13244 / 7 = 1892, Ru = 2201 -> capped at 2200.
-        ([1929] * 4 + [1928], 2200, "2201 is capped at 2200"),
+        ([1929] * 4 + [1928], 2200, EngineReason(EngineWhy.FIRST_CAPPED, 2201, 2200)),
         # sum 9637: Ra = 13237 / 7 = 1891, Ru = 2200: at the cap, nothing to say.
         ([1929] * 2 + [1927] + [1926] * 2, 2200, None),
     ],
 )
-def test_first_rating_2024_cap_edge(ratings: list[int], rating: int, reason: str | None) -> None:
+def test_first_rating_2024_cap_edge(
+    ratings: list[int], rating: int, reason: EngineReason | None
+) -> None:
     out = first_rating(
         [_t(_d("2025-10-01"), None, *[(r, ONE) for r in ratings])],
         rating_list=STD,
@@ -438,7 +443,7 @@ def test_zero_first_event_disregarded_before_mar_2024_too() -> None:
     mar = first_rating([zero, wins], rating_list=STD, list_date=_d("2024-03-01"))
     assert (feb.rating, feb.games, feb.ignored) == (None, 3, ("zero",))
     assert (mar.rating, mar.games, mar.ignored) == (None, 3, ("zero",))
-    assert feb.reason == "only 3 games against rated opponents (5 needed)"
+    assert feb.reason == EngineReason(EngineWhy.FIRST_TOO_FEW_GAMES, 3, 5)
 
 
 # --- section 5: the Mar 2024 compression --------------------------------------------------------

@@ -30,6 +30,7 @@ from tracker.fide import (
     rate_period,
     standard_seed,
 )
+from tracker.fide.adjust import Adjustment
 from tracker.fide.editions import NEW_PLAYER_GAMES
 from tracker.model import MAX_RATING, Period, RatingList
 from tracker.periods import default_period, is_list_month
@@ -111,7 +112,7 @@ class CalcOut:
     period: Period  # the list that rates it
     editions: str  # the edition's name, or the per-game and the period editions' names
     result: PeriodOut | None = None  # a rated (or seeded) player's period
-    adjusted: tuple[int, str] | None = None  # the list's one-off adjustment: rating, what
+    adjusted: tuple[int, Adjustment] | None = None  # the list's one-off adjustment: rating, what
     seed: int | None = None  # rated at this standard rating (unrated on rapid/blitz)
     first: FirstRatingOut | None = None  # an unrated player's first rating
     note: str | None = None  # the seed said, or why --standard-rating was not used
@@ -251,5 +252,5 @@ def _facts(
         rated_games=assumed if rated_games is None else rated_games,
         ever_2400=ever_2400,
         reached_2300=reached_2300,
-        games_assumed="give --rated-games" if rated_games is None else None,
+        games_assumed=rated_games is None,
     )

@@ -22,7 +22,8 @@ from fractions import Fraction
 
 from tracker.app.histories import list_inputs, opponent_lists
 from tracker.errors import BadInput, NotFound, Unavailable
-from tracker.fide import edition_for
+from tracker.fide import EngineReason, KSaid, edition_for
+from tracker.fide.first import Ignored
 from tracker.fide.performance import performance_rating
 from tracker.fide.rounding import round_change
 from tracker.model import (
@@ -120,11 +121,11 @@ class FirstProgress:
     needed: int  # the games the edition asks for
     window_months: int
     edition: dt.date  # the edition in force on the list (its effective date)
-    reason: str | None  # the engine's: "only 3 games against rated opponents (5 needed)"
+    reason: EngineReason | None  # the engine's: FIRST_TOO_FEW_GAMES, 3 games, 5 needed
     used: tuple[str, ...]  # the tournaments pooled
-    ignored: tuple[tuple[str, str | None], ...]  # tournaments left out, with why
+    ignored: tuple[tuple[str, Ignored | None], ...]  # tournaments left out, with why
     left_out: bool = False  # this tournament is one of `ignored`
-    left_out_why: str | None = None  # the engine's reason for it
+    left_out_why: Ignored | None = None  # the engine's reason for it
 
     @property
     def missing(self) -> int:
@@ -147,7 +148,7 @@ class EventPlayer:
     ro_source: RatingSource | None
     ro_list: Period | None  # the list `ro_source` names (official, replayed, standard)
     k: int | None
-    k_reason: str | None
+    k_reason: KSaid | None
     games: int  # counted
     points: Fraction  # in the counted games
     expected: Decimal | None
@@ -302,7 +303,7 @@ def _first_progress(row: PeriodRow, label: str) -> FirstProgress | None:
     if f is None:
         return None
     ed = edition_for(row.rating_list, row.period.list_date)
-    reasons: tuple[str | None, ...] = f.ignored_reasons
+    reasons: tuple[Ignored | None, ...] = f.ignored_reasons
     if len(reasons) != len(f.ignored):
         reasons = (None,) * len(f.ignored)
     ignored = tuple(zip(f.ignored, reasons, strict=True))
@@ -388,7 +389,7 @@ def _rated(
     expected: Decimal | None = None
     change_exact: Decimal | None = None
     k: int | None = None
-    k_reason: str | None = None
+    k_reason: KSaid | None = None
     if tout is not None:
         assert row.out is not None
         for g, fact in zip(tout.games, plan.counted, strict=False):

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from tracker.errors import BadInput
 from tracker.fide import GameIn, PeriodOut, PlayerFacts, TournamentIn, rate_period
 from tracker.fide.editions import JuniorRule, KScheme, edition_for
-from tracker.fide.k import KWhy
+from tracker.fide.k import KSaid, KWhy
 from tracker.model import MAX_RATING, Period, PlayerRef, RatingList, Result
 from tracker.periods import (
     Assumption,
@@ -75,7 +75,7 @@ class TargetOut:
     opponents: tuple[int, ...]
     expected: Decimal  # sum of the expected scores of the new games
     k: int | None  # K of the period with the new games (after the 700 rule); None unrated
-    k_reason: str
+    k_reason: KSaid | None  # None: a first rating
     points_needed: Fraction | None  # None: out of reach
     rating_needed: int | None  # the rating reached with points_needed
     min_rating: int | None  # with 0 points
@@ -378,7 +378,7 @@ def needed_score_replayed(
         opponents=tuple(opponents),
         expected=new_out.expected if new_out is not None else Decimal(0),
         k=last.k,
-        k_reason=last.out.k_reason if last.out is not None else "first rating",
+        k_reason=last.out.k_reason if last.out is not None else None,
         points_needed=needed,
         rating_needed=rating_needed,
         min_rating=steps[0].rating_after,

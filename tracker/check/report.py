@@ -11,6 +11,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from tracker.advice import Advice
+from tracker.fide import KSaid
 from tracker.model import ListKind, NotRated, Period, RatingList
 from tracker.periods import Assumption, RatingFrom, RatingSource
 from tracker.periods.assumed import ClosingDate, LeftOut
@@ -254,8 +255,8 @@ class ReplayK:
     (K, the tournament, why)."""
 
     k: int
-    reason: str
-    others: tuple[tuple[int, str, str], ...] = ()
+    reason: KSaid
+    others: tuple[tuple[int, str, KSaid], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,7 @@ class KPrinted:
     period: Period
     official: int
     derived: int
-    reason: str
+    reason: KSaid
     why: KWhy
 
 

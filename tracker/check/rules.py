@@ -84,7 +84,11 @@ def _rate(
 
 def _replay_k(out: PeriodOut) -> ReplayK:
     """The K the replay used: the period's, and each tournament's that differs from it."""
-    others = tuple((t.k, t.label, t.k_reason) for t in out.tournaments if t.k != out.k)
+    others = tuple(
+        (t.k, t.label, t.k_reason)
+        for t in out.tournaments
+        if t.k != out.k and t.k_reason is not None
+    )
     return ReplayK(out.k, out.k_reason, others)
 
 

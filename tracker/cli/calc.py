@@ -16,6 +16,14 @@ from tracker.model import (
     MAX_RATING as MAX_RATING,  # calc's limit (the rules: tracker.app.calc)
 )
 from tracker.model import Period, RatingList
+from tracker.reports.rulewords import (
+    adjustment_text,
+    engine_text,
+    engine_words,
+    ignored_text,
+    ignored_words,
+    k_text,
+)
 
 if TYPE_CHECKING:
     from tracker.app.calc import CalcOut
@@ -199,16 +207,16 @@ def period_json(done: CalcOut) -> dict[str, Any]:
         "note": done.note,
         "k": result.k,
         "k_base": result.k_base,
-        "k_reason": result.k_reason,
+        "k_reason": k_text(result.k_reason),
         "games_counted": result.games,
         "points": _dec(result.points),
         "expected": _dec(result.expected),
         "change_exact": _dec(result.change_exact),
         "change": result.change,
         "rating_after": result.rating_after,
-        "reason": result.reason,
+        "reason": engine_words(result.reason),
         "adjusted_rating": adjusted[0] if adjusted else None,
-        "adjustment": adjusted[1] if adjusted else None,
+        "adjustment": adjustment_text(adjusted[1]) if adjusted else None,
         "games": [
             {
                 "opponent_rating": g.opponent_rating,
@@ -275,17 +283,17 @@ def _show_period(done: CalcOut, fmt: Format) -> None:
         range(8),
         title=_header(done),
     )
-    out.print(f"K {result.k} ({result.k_reason})")
+    out.print(f"K {result.k} ({k_text(result.k_reason)})")
     out.print(
         f"games {result.games}, points {_dec(result.points)}, expected {_dec(result.expected)}"
     )
     out.print(f"change {_signed(result.change_exact)} exact, rounded {_signed(result.change)}")
     if result.rating_after is None:
-        out.print(f"new rating: unrated ({result.reason})")
+        out.print(f"new rating: unrated ({engine_words(result.reason)})")
     else:
         out.print(f"new rating {result.rating_after}")
         if adjusted:
-            out.print(f"then {adjusted[1]}: published {adjusted[0]}")
+            out.print(f"then {adjustment_text(adjusted[1])}: published {adjusted[0]}")
 
 
 def first_json(done: CalcOut) -> dict[str, Any]:
@@ -297,14 +305,14 @@ def first_json(done: CalcOut) -> dict[str, Any]:
         "period": str(done.period),
         "edition": done.editions,
         "rating": first.rating,
-        "reason": first.reason,
+        "reason": engine_words(first.reason),
         "average": _dec(first.average),
         "unrounded": _dec(first.unrounded),
         "p": _dec(first.p),
         "games_counted": first.games,
         "points": _dec(first.points),
         "ignored": list(first.ignored),
-        "ignored_reasons": list(first.ignored_reasons),
+        "ignored_reasons": ignored_words(first.ignored_reasons),
         "note": done.note,
     }
 
@@ -326,7 +334,7 @@ def _show_first(done: CalcOut, fmt: Format) -> None:
         out.print(done.note)
     out.print(f"games against rated opponents {first.games}, points {_dec(first.points)}")
     for label, why in zip(first.ignored, first.ignored_reasons, strict=True):
-        out.print(f"ignored: {label} ({why})")
+        out.print(f"ignored: {label} ({ignored_text(why)})")
     if first.average is not None:
         out.print(f"average opponent rating Ra {first.average.quantize(Decimal('0.01'))}")
     if first.p is not None and first.unrounded is not None:
@@ -334,7 +342,7 @@ def _show_first(done: CalcOut, fmt: Format) -> None:
         ru = first.unrounded.quantize(Decimal("0.01"))
         out.print(f"p {p.quantize(Decimal('0.0001'))}, Ru {ru}")
     if first.rating is None:
-        out.print(f"no rating published: {first.reason}")
+        out.print(f"no rating published: {engine_words(first.reason)}")
     else:
-        extra = f" ({first.reason})" if first.reason else ""
+        extra = f" ({engine_text(first.reason)})" if first.reason else ""
         out.print(f"first rating {first.rating}{extra}")

@@ -11,9 +11,21 @@ from tracker.fide.adjust import one_off_adjustment
 from tracker.fide.calendar import ListCalendar, list_calendar
 from tracker.fide.editions import EDITIONS, Edition, edition_for
 from tracker.fide.first import FirstRatingOut, first_rating, seeds_from_standard, standard_seed
-from tracker.fide.k import PlayerFacts, apply_700_rule, derive_k, seeded_facts
+from tracker.fide.k import (
+    Cut700,
+    KAtStart,
+    KSaid,
+    KSource,
+    PlayerFacts,
+    apply_700_rule,
+    derive_k_why,
+    k_said,
+    seeded_facts,
+)
 from tracker.fide.performance import performance_rating
 from tracker.fide.period import (
+    EngineReason,
+    EngineWhy,
     GameIn,
     GameOut,
     PeriodOut,
@@ -27,10 +39,16 @@ from tracker.fide.timecontrol import TimeControlClass, classify_time_control
 
 __all__ = [
     "EDITIONS",
+    "Cut700",
     "Edition",
+    "EngineReason",
+    "EngineWhy",
     "FirstRatingOut",
     "GameIn",
     "GameOut",
+    "KAtStart",
+    "KSaid",
+    "KSource",
     "ListCalendar",
     "PeriodOut",
     "PlayerFacts",
@@ -39,11 +57,12 @@ __all__ = [
     "TournamentOut",
     "apply_700_rule",
     "classify_time_control",
-    "derive_k",
+    "derive_k_why",
     "dp_for",
     "edition_for",
     "expected_score",
     "first_rating",
+    "k_said",
     "list_calendar",
     "one_off_adjustment",
     "performance_rating",

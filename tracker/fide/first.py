@@ -10,16 +10,62 @@ from fractions import Fraction
 
 from tracker.fide import policies
 from tracker.fide.editions import Edition, FirstFormula, edition_for
-from tracker.fide.period import TournamentIn, check_score
+from tracker.fide.period import EngineReason, EngineWhy, TournamentIn, check_score
 from tracker.fide.rounding import round_change, to_decimal
 from tracker.fide.tables import dp_for
 from tracker.model import Period, RatingList
 
 
 @dataclass(frozen=True)
+class OutsideWindow:
+    """The tournament started on `start`, before the first rating's window of `months`
+    months (from `since`)."""
+
+    start: dt.date
+    months: int
+    since: dt.date
+
+
+@dataclass(frozen=True)
+class AfterList:
+    """The tournament started on `start`, after the list date."""
+
+    start: dt.date
+
+
+@dataclass(frozen=True)
+class FewOpponents:
+    """`count` rated opponents in the event, `needed` in each event."""
+
+    count: int
+    needed: int
+
+
+@dataclass(frozen=True)
+class FewPoints:
+    """`points` against rated opponents in the event, at least `needed` in each event."""
+
+    points: Fraction
+    needed: Fraction
+
+
+@dataclass(frozen=True)
+class FirstEventShort:
+    """`points` in the first event (0: the zero score of the first event), at least
+    `needed` there."""
+
+    points: Fraction
+    needed: Fraction
+
+
+Ignored = OutsideWindow | AfterList | FewOpponents | FewPoints | FirstEventShort
+"""Why a tournament is left out of a first rating (values `tracker.reports` words)."""
+
+
+@dataclass(frozen=True)
 class FirstRatingOut:
     rating: int | None  # None: no rating published yet
-    reason: str | None
+    reason: EngineReason | None  # why no rating, or another than computed (None: none)
     average: Decimal | None  # Ra
     games: int
     points: Fraction
@@ -27,7 +73,7 @@ class FirstRatingOut:
     ignored: tuple[str, ...]  # labels (zero first event, outside the window)
     unrounded: Decimal | None = None  # Ru before rounding and the cap
     p: Fraction | None = None  # the fractional score used
-    ignored_reasons: tuple[str, ...] = ()  # why, one per label of `ignored`, same order
+    ignored_reasons: tuple[Ignored, ...] = ()  # why, one per label of `ignored`, same order
 
 
 def window_start(list_date: dt.date, months: int) -> dt.date:
@@ -87,21 +133,18 @@ def first_rating(
     ed = edition_for(rating_list, list_date)
     earliest = window_start(list_date, ed.first_window_months)
     ignored: list[str] = []
-    reasons: list[str] = []
+    reasons: list[Ignored] = []
     pool: list[TournamentIn] = []
     for t in sorted(tournaments, key=lambda t: t.start):
         for g in t.games:
             check_score(g.score)
         if t.start < earliest:
             ignored.append(t.label)
-            reasons.append(
-                f"started {t.start.isoformat()}, outside the {ed.first_window_months}-month "
-                f"window (from {earliest.isoformat()})"
-            )
+            reasons.append(OutsideWindow(t.start, ed.first_window_months, earliest))
             continue
         if t.start > list_date:
             ignored.append(t.label)
-            reasons.append(f"started {t.start.isoformat()}, after the list date")
+            reasons.append(AfterList(t.start))
             continue
         pool.append(t)
     pool = _events_that_count(pool, ed, ignored, reasons)
@@ -117,8 +160,7 @@ def first_rating(
     if n < ed.first_min_games:
         return FirstRatingOut(
             None,
-            f"only {n} game{'s' if n != 1 else ''} against rated opponents "
-            f"({ed.first_min_games} needed)",
+            EngineReason(EngineWhy.FIRST_TOO_FEW_GAMES, n, ed.first_min_games),
             None,
             n,
             points,
@@ -141,13 +183,13 @@ def first_rating(
         else:
             ru = ra + dp_for(p)
     rating = round_change(ru)
-    reason: str | None = None
+    reason: EngineReason | None = None
     if ed.first_cap is not None and rating > ed.first_cap:
-        reason = f"{rating} is capped at {ed.first_cap}"
+        reason = EngineReason(EngineWhy.FIRST_CAPPED, rating, ed.first_cap)
         rating = ed.first_cap
     out_rating: int | None = rating
     if rating < ed.floor:
-        reason = f"{rating} is below the floor of {ed.floor}"
+        reason = EngineReason(EngineWhy.FIRST_BELOW_FLOOR, rating, ed.floor)
         out_rating = None
     return FirstRatingOut(
         out_rating,
@@ -169,16 +211,8 @@ def _rated_games(t: TournamentIn) -> tuple[int, Fraction]:
     return len(rated), sum((Fraction(s) for s in rated), Fraction(0))
 
 
-def _points(x: Fraction) -> str:
-    whole, half = divmod(x * 2, 2)
-    if whole == 0 and half:
-        return "1/2 point"
-    text = f"{int(whole)}{'.5' if half else ''}"
-    return f"{text} point{'' if x == 1 else 's'}"
-
-
 def _events_that_count(
-    pool: list[TournamentIn], ed: Edition, ignored: list[str], reasons: list[str]
+    pool: list[TournamentIn], ed: Edition, ignored: list[str], reasons: list[Ignored]
 ) -> list[TournamentIn]:
     """The events of the pool (in start order) that count toward a first rating under `ed`
     (spec section 4), the others added to `ignored` with their reason.
@@ -197,27 +231,16 @@ def _events_that_count(
         n, points = _rated_games(t)
         if n and n < ed.event_min_rated_opponents:
             ignored.append(t.label)
-            reasons.append(
-                f"only {n} rated opponent{'s' if n != 1 else ''} "
-                f"({ed.event_min_rated_opponents} needed in each event)"
-            )
+            reasons.append(FewOpponents(n, ed.event_min_rated_opponents))
             continue
         if n and points < ed.event_min_points:
             ignored.append(t.label)
-            reasons.append(
-                f"{_points(points)} against rated opponents (at least "
-                f"{_points(ed.event_min_points)} needed in each event)"
-            )
+            reasons.append(FewPoints(points, ed.event_min_points))
             continue
         if n and not first_done:
             if points < ed.first_event_min_points:
                 ignored.append(t.label)
-                reasons.append(
-                    "zero score in the first event"
-                    if points == 0
-                    else f"{_points(points)} in the first event (at least "
-                    f"{_points(ed.first_event_min_points)} needed)"
-                )
+                reasons.append(FirstEventShort(points, ed.first_event_min_points))
                 first_done = not policies.FIRST_EVENT_RULE_REPEATS
                 continue
             first_done = True

@@ -21,9 +21,9 @@ class PlayerFacts:
     ever_2400: bool = False  # a published rating >= 2400 ever, on this list
     reached_2300: bool = False  # rating has ever reached 2300 (junior rule)
     official_k: int | None = None  # K published on the previous list: wins over derived
-    games_assumed: str | None = None
-    """`rated_games` is an assumption, not a known count: how to give the count (K's reason
-    says both, "assumed at least 30 games completed, give --rated-games"); None: known."""
+    games_assumed: bool = False
+    """`rated_games` is an assumption, not a known count (`tracker calc` without a count of
+    rated games: K's reason says so and how to give it); False: known."""
 
 
 def junior_year(list_date: dt.date) -> int:
@@ -52,7 +52,7 @@ def seeded_facts(facts: PlayerFacts, seed: int) -> PlayerFacts:
     Policy SEED_COUNTS_AS_PUBLISHED_FOR_K: the seed counts as a rating published on the list,
     with what a published rating records (spec section 3): 2400 or more sets "2400 ever"
     (rule 1, K 10 for good), 2300 or more sets "reached 2300" (rule 2). Without the policy
-    the facts are unchanged (and `derive_k` is given no rating: the seed is not published).
+    the facts are unchanged (and `derive_k_why` is given no rating: the seed is not published).
     """
     if not policies.SEED_COUNTS_AS_PUBLISHED_FOR_K:
         return facts
@@ -99,7 +99,14 @@ class KWhy:
 def derive_k_why(
     rating_list: RatingList, list_date: dt.date, facts: PlayerFacts, rating: int | None
 ) -> tuple[int, KWhy]:
-    """`derive_k`'s K, and why as values (`KWhy`)."""
+    """The K for the period of `list_date`, in the spec's order of precedence, and why as
+    values (`KWhy`).
+
+    `rating` is the player's published rating before the period (it counts as history for
+    the 2400 and 2300 thresholds); None: no published rating on the list, the facts alone
+    decide (a player rated at a seed, `seeded_facts`). A junior's age is taken in the year
+    of the previous list, the list that publishes this K (`junior_year`).
+    """
     edition = edition_for(rating_list, list_date)
     if edition.k_scheme is KScheme.FLAT:
         return edition.k_flat, KWhy(KBasis.FLAT)
@@ -118,45 +125,65 @@ def derive_k_why(
     return edition.k_mid, KWhy(KBasis.ESTABLISHED, facts.rated_games)
 
 
-def derive_k(
+class KSource(StrEnum):
+    """Where a K came from (a value `tracker.reports` words)."""
+
+    GIVEN = "given"  # a user override (`--k`)
+    OFFICIAL = "official"  # the K printed on the previous list
+    DERIVED = "derived"  # spec section 3, from the player facts (`KSaid.why`)
+    AT_START = "at-start"  # the K the player had at a tournament's start (`KSaid.start`)
+
+
+@dataclass(frozen=True)
+class Cut700:
+    """The 700 rule cut K `k` to `cut` over the period's `games` games (spec article 1.5)."""
+
+    games: int
+    k: int
+    cut: int
+
+
+@dataclass(frozen=True)
+class KSaid:
+    """Why a period (or a tournament) has the K it has, as values: where K came from
+    (`source`), the K before the 700 rule (`k`), section 3's rule and the facts that word it
+    where it was derived (`why`, the list, the edition's games of a new player, whether the
+    games completed are an assumption), the list in force at a tournament's start
+    (AT_START; None: not known) and the 700 rule's cut (None: not cut)."""
+
+    source: KSource
+    k: int
+    why: KWhy | None = None
+    rating_list: RatingList = RatingList.STANDARD
+    new_player_games: int = 0
+    games_assumed: bool = False
+    start: KAtStart | None = None
+    cut: Cut700 | None = None
+
+
+@dataclass(frozen=True)
+class KAtStart:
+    """The K of the list `start_list`, in force at a tournament's start: the player's
+    published `rating` on it and why it gave that K (`said`: official or derived)."""
+
+    start_list: Period
+    rating: int
+    said: KSaid
+
+
+def k_said(
     rating_list: RatingList, list_date: dt.date, facts: PlayerFacts, rating: int | None
-) -> tuple[int, str]:
-    """The K for the period of `list_date`, in the spec's order of precedence, and why.
-
-    `rating` is the player's published rating before the period (it counts as history for
-    the 2400 and 2300 thresholds); None: no published rating on the list, the facts alone
-    decide (a player rated at a seed, `seeded_facts`). A junior's age is taken in the year
-    of the previous list, the list that publishes this K (`junior_year`).
-    """
+) -> KSaid:
+    """`derive_k_why`'s K and why, with what words it (`KSaid`, source DERIVED)."""
     k, why = derive_k_why(rating_list, list_date, facts, rating)
-    return k, k_reason_text(why, rating_list, list_date, facts)
-
-
-def k_reason_text(
-    why: KWhy, rating_list: RatingList, list_date: dt.date, facts: PlayerFacts
-) -> str:
-    """`derive_k`'s reason, said ("2400 reached", "42 games completed, under 2400")."""
-    edition = edition_for(rating_list, list_date)
-    if why.basis is KBasis.FLAT:
-        return f"K {edition.k_flat} for everyone on the {rating_list} list"
-    if why.basis is KBasis.TOP:
-        return "2400 reached"
-    if why.basis is KBasis.JUNIOR:
-        return f"junior (born {facts.birth_year}, under 2300)"
-    how = facts.games_assumed
-    if why.basis is KBasis.NEW_PLAYER:
-        completed = (
-            f"{facts.rated_games} completed"
-            if how is None
-            else f"{facts.rated_games} completed on the {rating_list} list, assumed: {how}"
-        )
-        return f"fewer than {edition.new_player_games} games ({completed})"
-    completed = (
-        f"{facts.rated_games} games completed"
-        if how is None
-        else f"assumed at least {facts.rated_games} games completed, {how}"
+    return KSaid(
+        KSource.DERIVED,
+        k,
+        why,
+        RatingList(rating_list),
+        edition_for(rating_list, list_date).new_player_games,
+        facts.games_assumed,
     )
-    return f"{completed}, under 2400"
 
 
 def apply_700_rule(k: int, games: int, edition: Edition) -> int:

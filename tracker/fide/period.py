@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
 
 from tracker.errors import BadInput
@@ -22,11 +23,14 @@ from tracker.fide import policies
 from tracker.fide.adjust import one_off_adjustment
 from tracker.fide.editions import CapKind, Edition, edition_for
 from tracker.fide.k import (
+    Cut700,
+    KAtStart,
+    KSaid,
+    KSource,
     KWhy,
     PlayerFacts,
     apply_700_rule,
-    derive_k_why,
-    k_reason_text,
+    k_said,
     seeded_facts,
 )
 from tracker.fide.rounding import round_change
@@ -36,8 +40,26 @@ from tracker.model import NotRated, RatingList
 SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
 _SCORE_DECIMAL = {Fraction(0): Decimal(0), Fraction(1, 2): Decimal("0.5"), Fraction(1): Decimal(1)}
 
-UNRATED_OPPONENT = NotRated.UNRATED_OPPONENT.value  # (tracker.model's, as a plain string)
-RB_600_RULE = NotRated.RB_600_RULE.value
+
+class EngineWhy(StrEnum):
+    """Why the engine publishes no rating, or another than it computed (a value
+    `tracker.reports` words with the numbers of `EngineReason`)."""
+
+    BELOW_FLOOR = "below-floor"  # a rated player's result below the floor: unrated
+    FIRST_TOO_FEW_GAMES = "first-too-few-games"  # fewer games against rated opponents
+    FIRST_CAPPED = "first-capped"  # a first rating above the edition's cap: the cap
+    FIRST_BELOW_FLOOR = "first-below-floor"  # a first rating below the floor: none
+
+
+@dataclass(frozen=True)
+class EngineReason:
+    """`why` with its numbers: `value` is the games counted (FIRST_TOO_FEW_GAMES) or the
+    rating computed (FIRST_CAPPED, FIRST_BELOW_FLOOR; 0 for BELOW_FLOOR), `limit` the games
+    needed, the cap or the floor."""
+
+    why: EngineWhy
+    value: int
+    limit: int
 
 
 @dataclass(frozen=True)
@@ -54,11 +76,11 @@ class TournamentIn:
     games: tuple[GameIn, ...]
     label: str = ""
     # The K the player had at the tournament's start (the K of the list in force on its start
-    # date, before the 700 rule), with why; None: the period's K. Used only when the period's
-    # edition rates each tournament with it (`Edition.k_by_tournament_start`) and no K is
-    # given to `rate_period`.
+    # date, before the 700 rule), with why (None: not known); None: the period's K. Used only
+    # when the period's edition rates each tournament with it (`Edition.k_by_tournament_start`)
+    # and no K is given to `rate_period`.
     k_start: int | None = None
-    k_start_reason: str = ""
+    k_start_reason: KAtStart | None = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +95,7 @@ class GameOut:
     change: Decimal | None  # score - PD (None when not counted)
     k_change: Decimal | None  # K x change
     counted: bool
-    reason: str | None  # why not counted: unrated-opponent, rb-600-rule
+    reason: NotRated | None  # why not counted
 
 
 @dataclass(frozen=True)
@@ -88,9 +110,9 @@ class TournamentOut:
     change: Decimal  # sum of (score - PD) over counted games
     k_change: Decimal  # K x change
     k: int  # the K of this tournament: the period's, or its start's (after the 700 rule)
-    k_reason: str  # why, when it is not the period's K ("" otherwise)
+    k_reason: KSaid | None  # why, when it is not the period's K (None otherwise)
     k_start: int | None = None  # the K given in TournamentIn.k_start (kept for what-ifs)
-    k_start_reason: str = ""
+    k_start_reason: KAtStart | None = None
 
 
 @dataclass(frozen=True)
@@ -100,18 +122,22 @@ class PeriodOut:
     rating_before: int
     k: int  # K used (after the 700 rule)
     k_base: int  # K before the 700 rule
-    k_reason: str
+    k_reason: KSaid  # why `k_base`, and the 700 rule's cut to `k`
     games: int  # counted games in the period
     points: Fraction
     expected: Decimal
     change_exact: Decimal  # K x sum of changes, exact
     change: int  # round_change(change_exact)
     rating_after: int | None  # None when the result falls below the floor (unrated)
-    reason: str | None  # e.g. "below the floor of 1400: published as unrated"
+    reason: EngineReason | None  # BELOW_FLOOR: the result is published as unrated
     tournaments: tuple[TournamentOut, ...]
     edition: str = ""  # the edition of the list date (name)
     floor: int = 0
-    k_why: KWhy | None = None  # why section 3 gave `k_base` (None: K given, or official K)
+
+    @property
+    def k_why(self) -> KWhy | None:
+        """Why section 3 gave `k_base` (None: K given, or official K)."""
+        return self.k_reason.why
 
     @property
     def k_by_tournament(self) -> bool:
@@ -207,7 +233,8 @@ def rate_period(
     """
     rating_list = RatingList(rating_list)
     period_edition = edition_for(rating_list, list_date)
-    k_base, k_reason, k_why = _base_k(rating_before, rating_list, list_date, facts, k, seeded)
+    k_reason = _base_k(rating_before, rating_list, list_date, facts, k, seeded)
+    k_base = k_reason.k
     planned = []
     for t in tournaments:
         ro = t.own_rating if t.own_rating is not None else rating_before
@@ -217,7 +244,7 @@ def rate_period(
     n = max(n_counted, period_games or 0)
     k_used = apply_700_rule(k_base, n, period_edition)
     if k_used != k_base:
-        k_reason += f"; 700 rule: {n} games x {k_base} > 700 -> {k_used}"
+        k_reason = replace(k_reason, cut=Cut700(n, k_base, k_used))
     by_start = k is None and period_edition.k_by_tournament_start
     outs = [
         _tournament_out(t, ro, rows, *_tournament_k(t, k_used, n, period_edition, by_start))
@@ -225,7 +252,7 @@ def rate_period(
     ]
     change_exact = _change_exact(outs, k_used)
     rounded = round_change(change_exact)
-    after, reason = _floor(
+    after = _floor(
         rating_before + rounded, rating_list, list_date, standard_rating, period_edition.floor
     )
     return PeriodOut(
@@ -241,11 +268,12 @@ def rate_period(
         change_exact=change_exact,
         change=rounded,
         rating_after=after,
-        reason=reason,
+        reason=None
+        if after is not None
+        else EngineReason(EngineWhy.BELOW_FLOOR, 0, period_edition.floor),
         tournaments=tuple(outs),
         edition=period_edition.name,
         floor=period_edition.floor,
-        k_why=k_why,
     )
 
 
@@ -256,43 +284,39 @@ def _base_k(
     facts: PlayerFacts,
     k: int | None,
     seeded: bool,
-) -> tuple[int, str, KWhy | None]:
+) -> KSaid:
     """Article 1.5: the K the player carries on the previous list, before the 700 rule, and
-    why (in words, and as values where section 3 derived it): the K given (a user
-    override), else the official K of the previous list, else the K section 3 derives from
-    the facts (for a seeded player, the seed's)."""
+    why: the K given (a user override), else the official K of the previous list, else the
+    K section 3 derives from the facts (for a seeded player, the seed's)."""
     if k is not None:
         if k < 1:
             raise BadInput(f"K must be a positive whole number, not {k}")
-        return k, "K given", None
+        return KSaid(KSource.GIVEN, k)
     if facts.official_k is not None:
-        return facts.official_k, "official K", None
+        return KSaid(KSource.OFFICIAL, facts.official_k)
     if seeded:
         facts, rating = seeded_facts(facts, rating_before), None
     else:
         rating = rating_before
-    k_base, why = derive_k_why(rating_list, list_date, facts, rating)
-    return k_base, k_reason_text(why, rating_list, list_date, facts), why
+    return k_said(rating_list, list_date, facts, rating)
 
 
 def _tournament_k(
     t: TournamentIn, k_used: int, n: int, edition: Edition, by_start: bool
-) -> tuple[int, str]:
+) -> tuple[int, KSaid | None]:
     """The K of one tournament, and why when it is not the period's: the period's K (article
     1.5: the same for every tournament), except where the edition rates each tournament with
     the K the player had at its start (Jul 2009 - Jun 2017): that K, cut by the 700 rule
     over the period's `n` games like the period's."""
     if not by_start or t.k_start is None:
-        return k_used, ""
+        return k_used, None
     if t.k_start < 1:
         raise BadInput(f"K must be a positive whole number, not {t.k_start}")
     t_k = apply_700_rule(t.k_start, n, edition)
     if t_k == k_used:
-        return k_used, ""
-    t_reason = t.k_start_reason or f"K {t.k_start} at the tournament start"
-    if t_k != t.k_start:
-        t_reason += f"; 700 rule: {n} games x {t.k_start} > 700 -> {t_k}"
-    return t_k, t_reason
+        return k_used, None
+    cut = Cut700(n, t.k_start, t_k) if t_k != t.k_start else None
+    return t_k, KSaid(KSource.AT_START, t.k_start, start=t.k_start_reason, cut=cut)
 
 
 def _tournament_out(
@@ -300,7 +324,7 @@ def _tournament_out(
     ro: int,
     rows: list[tuple[GameIn, int | None, bool, Decimal | None]],
     t_k: int,
-    t_reason: str,
+    t_reason: KSaid | None,
 ) -> TournamentOut:
     """Article 1.4 game by game (Delta = score - PD, times the tournament's K), and the
     tournament's sums over its counted games."""
@@ -308,7 +332,7 @@ def _tournament_out(
     games: list[GameOut] = []
     for g, used, capped, pd in rows:
         if used is None or pd is None:
-            why = UNRATED_OPPONENT if g.opponent_rating is None else RB_600_RULE
+            why = NotRated.UNRATED_OPPONENT if g.opponent_rating is None else NotRated.RB_600_RULE
             d_true = None if g.opponent_rating is None else ro - g.opponent_rating
             games.append(
                 GameOut(
@@ -376,11 +400,11 @@ def _floor(
     list_date: dt.date,
     standard_rating: int | None,
     floor: int,
-) -> tuple[int | None, str | None]:
+) -> int | None:
     """Article 1.7: a result below the floor (after the list's one-off adjustment) is
-    published as unrated (None, with why); else the result as it is."""
+    published as unrated (None); else the result as it is."""
     adjusted = one_off_adjustment(rating_list, list_date, after, standard_rating=standard_rating)
     check = adjusted[0] if adjusted else after
     if check < floor:
-        return None, f"below the floor of {floor}: published as unrated"
-    return after, None
+        return None
+    return after

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 from tracker.fide import policies
@@ -23,12 +24,24 @@ STANDARD_BANDS_CHANGE = dt.date(2022, 1, 1)
 SIXTY = 60
 
 
+class OffTheLists(StrEnum):
+    """Why a time control is rated on no list."""
+
+    UNKNOWN = "unknown"  # the tag is missing or unreadable
+    BEFORE_2008 = "before-2008"  # not replayed
+    STANDARD_TOO_FAST = "standard-too-fast"  # too slow for rapid, too fast for standard
+    # at the rating band `TimeControlClass.band` (1800+, 2400+; 1600+, 2200+ before 2022)
+    BEFORE_RAPID_BLITZ = "before-rapid-blitz"  # faster than standard, before Jan 2012
+    TOO_FAST_FOR_BLITZ = "too-fast-for-blitz"  # under 5 minutes (3 or less from the 2014 bands)
+
+
 @dataclass(frozen=True)
 class TimeControlClass:
     rating_list: RatingList | None  # None: not rated on any list (or unknown: see `known`)
     minutes: Fraction | None  # minutes for 60 moves, None when unknown
-    reason: str | None
+    reason: OffTheLists | None  # why on no list (None: on `rating_list`)
     known: bool = True  # False: the tag is missing or unreadable; the user settles it
+    band: int | None = None  # STANDARD_TOO_FAST: the rating band whose minimum it misses
 
 
 _SEGMENT = re.compile(r"^(?:(\d+)/)?(\*)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$")
@@ -85,31 +98,27 @@ def classify_time_control(
     """
     minutes = minutes_for_60_moves(tag or "")
     if minutes is None:
-        return TimeControlClass(None, None, "unknown time control", known=False)
+        return TimeControlClass(None, None, OffTheLists.UNKNOWN, known=False)
     if on < FIRST_DATE:
-        return TimeControlClass(None, minutes, "before 2008: not replayed")
+        return TimeControlClass(None, minutes, OffTheLists.BEFORE_2008)
     mid, top = _band_names(on)
     rating = max_rating or 0
     needed = 120 if rating >= top else 90 if rating >= mid else 60
     if minutes >= needed:
         return TimeControlClass(RatingList.STANDARD, minutes, None)
     if minutes >= SIXTY:
-        at = f" at {top}+" if needed == 120 else f" at {mid}+"
-        return TimeControlClass(None, minutes, f"too slow for rapid, too fast for standard{at}")
+        band = top if needed == 120 else mid
+        return TimeControlClass(None, minutes, OffTheLists.STANDARD_TOO_FAST, band=band)
     if on < RAPID_BLITZ_FIRST_DATE:
-        return TimeControlClass(
-            None, minutes, "faster than standard, and rapid & blitz ratings begin in 2012"
-        )
+        return TimeControlClass(None, minutes, OffTheLists.BEFORE_RAPID_BLITZ)
     if on < policies.TIME_BANDS_CHANGE:
         rapid_ok = minutes >= 15
         blitz_ok = 5 <= minutes < 15
-        too_fast = "under 5 minutes: too fast for blitz"
     else:
         rapid_ok = minutes > 10
         blitz_ok = 3 < minutes <= 10
-        too_fast = "3 minutes or less: too fast for blitz"
     if rapid_ok:
         return TimeControlClass(RatingList.RAPID, minutes, None)
     if blitz_ok:
         return TimeControlClass(RatingList.BLITZ, minutes, None)
-    return TimeControlClass(None, minutes, too_fast)
+    return TimeControlClass(None, minutes, OffTheLists.TOO_FAST_FOR_BLITZ)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from tracker.fide import EngineReason
 from tracker.model import Period, RatingList
 from tracker.periods.reasons import StandardTag
 
@@ -97,10 +98,10 @@ class StoredTwice:
 
 @dataclass(frozen=True)
 class EngineSays:
-    """What the rules engine said of the period (tracker.fide's own words: the floor, a
-    first rating not reached)."""
+    """What the rules engine said of the period (tracker.fide's reason: the floor, a first
+    rating not reached or capped)."""
 
-    text: str
+    said: EngineReason
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from tracker.fide import (
     seeded_facts,
     seeds_from_standard,
 )
+from tracker.fide.adjust import Adjustment
 from tracker.fide.calendar import is_list_month, next_list, replay_from
 from tracker.fide.editions import FirstFormula
 from tracker.model import NotRated, OfficialEntry, Period, RatingList
@@ -496,7 +497,7 @@ def _adjusted(
     first: FirstRatingOut | None,
     standard: int | None,
     notes: list[Note],
-) -> tuple[int | None, str | None]:
+) -> tuple[int | None, Adjustment | None]:
     """The replayed rating after the list's one-off adjustment, and the adjustment (None:
     none applies)."""
     if replayed is None:

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from tracker.advice import AddOfficial, PlayerFact, SetPlayerFact
 from tracker.fide import FirstRatingOut, PeriodOut, PlayerFacts
+from tracker.fide.adjust import Adjustment
 from tracker.model import ListKind, OfficialEntry, Period, RatingList
 from tracker.periods.grouping import Unit
 from tracker.periods.inputs import GameFact
@@ -57,7 +58,7 @@ class PeriodRow:
     first: FirstRatingOut | None
     tournaments: tuple[TournamentPlan, ...]
     not_counted: tuple[NotCounted, ...]
-    adjustment: str | None
+    adjustment: Adjustment | None  # the list's one-off adjustment (None: none)
     replayed: int | None  # the replayed rating on this list (after adjustment); None unrated
     official: OfficialEntry | None
     anchored: bool

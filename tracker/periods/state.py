@@ -11,7 +11,18 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from tracker.advice import AddOfficial, PlayerFact, SetPlayerFact
-from tracker.fide import PeriodOut, PlayerFacts, TournamentIn, derive_k, edition_for, policies
+from tracker.fide import (
+    KAtStart,
+    KSaid,
+    KSource,
+    PeriodOut,
+    PlayerFacts,
+    TournamentIn,
+    derive_k_why,
+    edition_for,
+    k_said,
+    policies,
+)
 from tracker.fide.calendar import list_in_force, next_list, previous_list, replay_from
 from tracker.model import MAX_K, OfficialEntry, Period, RatingList
 from tracker.periods.grouping import Unit
@@ -315,7 +326,7 @@ def k_at_start(
     state: ReplayState,
     birth_year: int | None,
     official: Mapping[Period, OfficialEntry],
-) -> tuple[int, str] | None:
+) -> tuple[int, KAtStart] | None:
     """The K the player had on `start`, the first day of a tournament rated in `period`, when
     its start list is older than the list before `period` (else it is the period's K: None);
     also None when the replay does not know the player as rated on that list (the period's
@@ -323,7 +334,7 @@ def k_at_start(
 
     The K of the list L in force on the start date is the K the player carried while L was
     in force, i.e. the K of the period after L, from what was known once L was published:
-    the official K recorded on L (as `period_facts` reads it), else `derive_k` from the rating
+    the official K recorded on L (as `period_facts` reads it), else `k_said` from the rating
     on L, the games completed, 2400 ever and 2300 reached by then, and the birth year."""
     rl = state.inputs.rating_list
     start_list = list_in_force(start, rl)
@@ -336,15 +347,14 @@ def k_at_start(
         return None
     after = next_list(start_list, rl)
     official_k = _official_k(rl, start_list, after, official)
-    where = f"the K of the {start_list} list, in force at its start"
     if official_k is not None:
-        return official_k, f"{where}: official K"
+        return official_k, KAtStart(start_list, rating, KSaid(KSource.OFFICIAL, official_k))
     games, ever_2400, reached_2300 = known
     facts = PlayerFacts(
         birth_year=birth_year, rated_games=games, ever_2400=ever_2400, reached_2300=reached_2300
     )
-    k, why = derive_k(rl, after.list_date, facts, rating)
-    return k, f"{where} ({rating}): {why}"
+    said = k_said(rl, after.list_date, facts, rating)
+    return said.k, KAtStart(start_list, rating, said)
 
 
 def k_assumptions(
@@ -369,7 +379,7 @@ def k_assumptions(
         return ()  # nothing unknown (most periods of a player whose facts are recorded)
     rl = state.inputs.rating_list
     on = period.list_date
-    k = derive_k(rl, on, facts, rating_before)[0]
+    k = derive_k_why(rl, on, facts, rating_before)[0]
     if k == edition_for(rl, on).k_top:
         return ()  # K 10 for a 2400: no unknown fact could change it
     found: list[Assumption] = []
@@ -382,18 +392,18 @@ def k_assumptions(
     other = 0 if first is None else max(facts.rated_games, GAMES_COMPLETED_WHEN_UNKNOWN)
     if (
         not state.games_known
-        and derive_k(rl, on, replace(facts, rated_games=other), rating_before)[0] != k
+        and derive_k_why(rl, on, replace(facts, rated_games=other), rating_before)[0] != k
     ):
         fact = PlayerFact.RATED_GAMES
         advice = SetPlayerFact(fact) if facts_here else on_the_list
         found.append(Assumption(fact, advice, first_rating=first))
     if (
         birth_year is None
-        and derive_k(rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k
+        and derive_k_why(rl, on, replace(facts, birth_year=on.year - 12), rating_before)[0] != k
     ):
         fact = PlayerFact.BIRTH_YEAR
         found.append(Assumption(fact, SetPlayerFact(fact)))
-    if ask_2400 and derive_k(rl, on, replace(facts, ever_2400=True), rating_before)[0] != k:
+    if ask_2400 and derive_k_why(rl, on, replace(facts, ever_2400=True), rating_before)[0] != k:
         fact = PlayerFact.EVER_2400
         found.append(Assumption(fact, SetPlayerFact(fact) if facts_here else on_the_list))
     return tuple(found)

@@ -36,6 +36,7 @@ from tracker.check.report import (
 )
 from tracker.model import Period
 from tracker.periods.assumed import ClosingDate
+from tracker.reports.rulewords import k_text
 from tracker.reports.words import commands, reason_text, ro_text
 
 CAUSE_WHO = "PLAYER"
@@ -195,7 +196,7 @@ def _k_differs(said: KDiffers) -> str:
 def _k_printed(said: KPrinted) -> str:
     return (
         f"K differs: the {said.period} list prints K {said.official}, the replay derived "
-        f"K {said.derived} ({said.reason}) for this period. {_k_why(said.why)}"
+        f"K {said.derived} ({k_text(said.reason)}) for this period. {_k_why(said.why)}"
     )
 
 
@@ -293,9 +294,11 @@ def closing_words(rule: Sequence[ClosingDate]) -> str:
 
 def _replay_k(r: ReplayK) -> str:
     """The K the replay used: the period's, and each tournament's that differs from it."""
-    text = f"K {r.k} ({r.reason})"
+    text = f"K {r.k} ({k_text(r.reason)})"
     if r.others:
-        text += ", and " + ", ".join(f"K {k} for {label} ({why})" for k, label, why in r.others)
+        text += ", and " + ", ".join(
+            f"K {k} for {label} ({k_text(why)})" for k, label, why in r.others
+        )
     return text
 
 

@@ -20,8 +20,10 @@ from tracker.app.event_show import (
     FirstProgress,
     GameNotCounted,
 )
+from tracker.fide import KSaid
 from tracker.model import Period, TournamentSummary
 from tracker.periods import Assumption, RatingSource
+from tracker.reports.rulewords import engine_text, engine_words, ignored_text, k_text
 from tracker.reports.text import day_text, fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
 
@@ -113,13 +115,17 @@ def _reasons(items: Sequence[GameNotCounted]) -> list[tuple[str, int]]:
 
 def first_text(f: FirstProgress) -> str:
     """An unrated player's progress: "first rating 1846" or "3 of 5 games, 2 missing"."""
-    left = f"this event left out ({f.left_out_why}); " if f.left_out and f.left_out_why else ""
+    left = (
+        f"this event left out ({ignored_text(f.left_out_why)}); "
+        if f.left_out and f.left_out_why
+        else ""
+    )
     if f.rating is not None:
         return f"{left}first rating {f.rating} ({plural(f.games, 'game')})"
     have = f"{left}{f.games} of {f.needed} games against rated opponents"
     if f.missing:
         return f"{have}, {f.missing} missing"
-    return f"{have}: {f.reason}" if f.reason else have
+    return f"{have}: {engine_text(f.reason)}" if f.reason else have
 
 
 def note_text(p: EventPlayer) -> str:
@@ -185,7 +191,7 @@ class EventRow:
     ro_source: RatingSource | None
     ro_list: Period | None
     k: int | None
-    k_reason: str | None
+    k_reason: KSaid | None
     games: int  # counted
     points: Fraction  # in the counted games
     expected: Decimal | None
@@ -248,9 +254,12 @@ def first_json(f: FirstProgress) -> dict[str, Any]:
         "missing": f.missing,
         "window_months": f.window_months,
         "edition": f.edition.isoformat(),
-        "reason": f.reason,
+        "reason": engine_words(f.reason),
         "tournaments": list(f.used),
-        "ignored": [{"tournament": t, "why": why} for t, why in f.ignored],
+        "ignored": [
+            {"tournament": t, "why": None if why is None else ignored_text(why)}
+            for t, why in f.ignored
+        ],
     }
 
 
@@ -271,7 +280,7 @@ def event_json(r: EventRow) -> dict[str, Any]:
         "ro_source": None if r.ro_source is None else str(r.ro_source),
         "ro_list": None if r.ro_list is None else str(r.ro_list),
         "k": r.k,
-        "k_reason": r.k_reason,
+        "k_reason": None if r.k_reason is None else k_text(r.k_reason),
         "games": r.games,
         "points": json_points(r.points),
         "expected": _decimal(r.expected),

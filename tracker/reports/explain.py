@@ -14,6 +14,7 @@ from tracker.errors import NotFound
 from tracker.fide import FirstRatingOut, edition_for
 from tracker.fide.calendar import is_list_month
 from tracker.fide.editions import FirstFormula
+from tracker.fide.first import Ignored
 from tracker.model import ListKind, Period, PlayerRef
 from tracker.periods import (
     GameFact,
@@ -27,6 +28,13 @@ from tracker.periods.assumed import list_assumed_games
 from tracker.periods.notes import TagsDisagree, TournamentNote
 from tracker.reports.figures import tournament_figures, tournament_out
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
+from tracker.reports.rulewords import (
+    adjustment_text,
+    engine_text,
+    engine_words,
+    ignored_text,
+    k_text,
+)
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -198,12 +206,12 @@ def _before_lines(replay_: Replay, row: PeriodRow, player: PlayerRef) -> list[st
     was = "unrated" if row.rating_before is None else str(row.rating_before)
     lines.append(f"Rating before: {was} ({before_text(row.rating_before_source)})")
     if row.out is not None:
-        reason = row.out.k_reason
-        if row.facts.games_assumed is None and any(
-            a.fact is PlayerFact.RATED_GAMES for a in row.assumptions
-        ):
-            # (what it assumes, and the command that records the fact: "Assumed:" below)
-            reason = reason.replace("games completed", "games completed (a count assumed)")
+        # (a count assumed: what it assumes, and the command that records the fact, are
+        # said under "Assumed:" below)
+        reason = k_text(
+            row.out.k_reason,
+            count_assumed=any(a.fact is PlayerFact.RATED_GAMES for a in row.assumptions),
+        )
         lines.append(f"K {row.out.k}: {reason}" + _k_from_list(replay_, row, player))
         if row.out.k_by_tournament:
             lines.append(
@@ -249,7 +257,7 @@ def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
         after = "unrated" if o.rating_after is None else str(o.rating_after)
         lines.append(
             f"Rating after: {row.rating_before} {o.change:+d} = "
-            f"{after}" + (f" ({o.reason})" if o.reason else "")
+            f"{after}" + (f" ({engine_text(o.reason)})" if o.reason else "")
         )
     if row.first is not None:
         f = row.first
@@ -260,11 +268,11 @@ def _sum_lines(replay_: Replay, row: PeriodRow) -> list[str]:
                 + _fictitious(row)
             )
         else:
-            lines.append(f"No rating yet: {f.reason}")
+            lines.append(f"No rating yet: {engine_words(f.reason)}")
         lines += ignored_lines(f, "  ")
     lines += _fide_count(replay_, row)
     if row.adjustment:
-        lines.append(f"One-off adjustment: {row.adjustment}")
+        lines.append(f"One-off adjustment: {adjustment_text(row.adjustment)}")
     if row.replayed is not None and row.out is not None and row.replayed != row.out.rating_after:
         lines.append(f"Replayed rating on the list: {row.replayed}")
     return lines
@@ -317,11 +325,11 @@ def _k_from_list(replay_: Replay, row: PeriodRow, player: PlayerRef) -> str:
 def ignored_lines(first: FirstRatingOut, indent: str, what: str = "ignored") -> list[str]:
     """One line per tournament left out of a first rating, with its own reason (outside the
     26-month window, after the list date, a zero score in the first event)."""
-    reasons: tuple[str | None, ...] = first.ignored_reasons
+    reasons: tuple[Ignored | None, ...] = first.ignored_reasons
     if len(reasons) != len(first.ignored):
         reasons = (None,) * len(first.ignored)
     return [
-        f"{indent}{what}: {label}" + (f" ({why})" if why else "")
+        f"{indent}{what}: {label}" + (f" ({ignored_text(why)})" if why else "")
         for label, why in zip(first.ignored, reasons, strict=True)
     ]
 
@@ -477,7 +485,8 @@ def _explain_tournament(
     )
     assert row.out is not None
     if tout.k != row.out.k:
-        below.append(f"  K {tout.k} for this tournament: {tout.k_reason}")
+        assert tout.k_reason is not None  # (a K of its own: why)
+        below.append(f"  K {tout.k} for this tournament: {k_text(tout.k_reason)}")
     return ExplainTournament(plan, head, tuple(above), tuple(table), tuple(sources), tuple(below))
 
 

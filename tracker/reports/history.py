@@ -21,6 +21,7 @@ from tracker.periods.plans import unit_start
 from tracker.periods.reasons import NotCountedWhy, Unplaced
 from tracker.reports import words
 from tracker.reports.figures import counted_results
+from tracker.reports.rulewords import adjustment_text, engine_text, ignored_text
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -99,18 +100,16 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
     if row.first is not None and row.first.rating is not None:
         parts.append(f"first rating {row.first.rating}")
     elif row.first is not None and row.first.reason:
-        parts.append(f"unrated: {row.first.reason}")
+        parts.append(f"unrated: {engine_text(row.first.reason)}")
     if row.first is not None and row.first.rating is None:
-        reasons: tuple[str | None, ...] = row.first.ignored_reasons
         parts += [
-            f"ignored: {label} ({why})"
-            for label, why in zip(row.first.ignored, reasons, strict=False)
-            if why
+            f"ignored: {label} ({ignored_text(why)})"
+            for label, why in zip(row.first.ignored, row.first.ignored_reasons, strict=False)
         ]
     if row.out is not None and row.out.reason:
-        parts.append(row.out.reason)
+        parts.append(engine_text(row.out.reason))
     if row.adjustment:
-        parts.append(row.adjustment)
+        parts.append(adjustment_text(row.adjustment))
     if row.twice:
         parts.append(f"{plural(len(row.twice), 'game')} maybe stored twice (explain says which)")
     if row.rating_before_source.source is RatingSource.STANDARD:

@@ -12,6 +12,7 @@ from tracker.fide.editions import JuniorRule
 from tracker.fide.k import KBasis
 from tracker.periods import Assumption
 from tracker.periods.policies import GAMES_COMPLETED_WHEN_UNKNOWN
+from tracker.reports.rulewords import k_text
 from tracker.reports.text import fmt_signed, months_text, plural
 from tracker.reports.words import (
     LIST_ASSUMED_HOW,
@@ -98,7 +99,7 @@ def target_json(t: TargetOut, name: str, who: str = "ID") -> dict[str, object]:
         "opponents": list(t.opponents),
         "expected": None if t.rating_before is None else str(t.expected),
         "k": t.k,
-        "k_reason": t.k_reason,
+        "k_reason": k_reason_text(t),
         "k_given": t.k_base if t.k_given else None,
         "reachable": t.reachable,
         "points_needed": _pts(t.points_needed),
@@ -153,6 +154,11 @@ def _cut_text(t: TargetOut) -> str:
     return f"; 700 rule: {t.k_games} games x {t.k_base} > 700 -> {t.k}"
 
 
+def k_reason_text(t: TargetOut) -> str:
+    """Why K is what it is, as the engine said it ("first rating": no K)."""
+    return "first rating" if t.k_reason is None else k_text(t.k_reason)
+
+
 def k_given_text(t: TargetOut) -> str:
     """K given by `--k`: a what-if."""
     return f"what if: K {t.k_base} given with --k" + _cut_text(t)
@@ -200,7 +206,7 @@ def target_lines(t: TargetOut, name: str, who: str = "ID") -> list[str]:
     said = (
         k_given_text(t)
         if t.k_given
-        else t.k_reason
+        else k_reason_text(t)
         if t.k_why is None
         else k_why_text(t, next(iter(counted), None), who)
     )

@@ -64,6 +64,7 @@ from tracker.periods.reasons import (
     StandardTag,
     Unplaced,
 )
+from tracker.reports.rulewords import engine_text
 from tracker.unresolved import (
     MayBeOne,
     NoneTracked,
@@ -458,7 +459,7 @@ def note_text(n: Note) -> str:
     if isinstance(n, StoredTwice):
         return twice_text(n)
     if isinstance(n, EngineSays):
-        return n.text
+        return engine_text(n.said)
     if isinstance(n, FirstRated):
         return f"first rating {n.rating}"
     if isinstance(n, FirstNotCompressed):
