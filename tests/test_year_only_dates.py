@@ -413,3 +413,16 @@ def test_the_candidates_of_a_name_say_the_year_or_the_month(season: str) -> None
         "2012-10-10, 1 game); 3 Old Open (Brno CZE, 1999, 1 game); 8 May Open (Brno CZE, "
         "2011-05, 2 games)"
     ) in err
+
+
+def test_the_title_of_one_tournament_says_the_year_or_the_month(season: str) -> None:
+    # the first line of `event show`: the tournament, its site and what its dates say
+    code, out, err = run_captured("event", "show", "Summer Cup", "--db", season)
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("Summer Cup (Brno CZE, 2011): standard")
+    code, out, err = run_captured("event", "show", "May Open", "--db", season)
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("May Open (Brno CZE, 2011-05): standard")
+    code, out, err = run_captured("event", "show", "Mystery", "--db", season)
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("Mystery (Nowhere, ?): standard")

@@ -386,8 +386,9 @@ def event_table(ev: EventShow, order: Order = Order.standing) -> list[list[str]]
 
 def event_title(ev: EventShow) -> str:
     t = ev.tournament
-    start = t.start.isoformat() if t.start else "?"
-    end = t.end.isoformat() if t.end else "?"
+    tag = t.tag_date  # no whole date: what its date tags give (2011, 2011-05), else "?"
+    year, month = (None, None) if tag is None else (tag.year, tag.month)
+    start, end = day_text(t.start, year, month), day_text(t.end, year, month)
     dates = start if start == end else f"{start} to {end}"
     period = "" if ev.period is None else f", rated on the {ev.period} list"
     shown = sum(1 for p in ev.players if p.played)
