@@ -212,7 +212,7 @@ def rate_period(
 ) -> PeriodOut:
     """Rate one period of a rated player on one list.
 
-    `k` given: the base K (a user override); else `facts.official_k`; else `derive_k`. The
+    `k` given: the base K (a user override); else `facts.official_k`; else `k_said`. The
     700 rule then cuts it over the period's game count: the counted games, or
     `period_games` when larger. `rating_after` is rating_before + the rounded change, before
     any one-off adjustment of the list (the caller applies `one_off_adjustment`); the floor is
