@@ -20,6 +20,7 @@ from tracker.app.event_show import (
 )
 from tracker.model import TournamentSummary
 from tracker.periods import RatingSource
+from tracker.reports.said import Said, command_line, joined
 from tracker.reports.text import fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
 
@@ -70,7 +71,9 @@ RO_FROM = {
 """The table's short word for where Ro came from (the legend under it says each in full)."""
 
 RO_FROM_TEXT = {
-    RatingSource.OVERRIDE: "the Ro recorded for the tournament (tracker event set ID --ro)",
+    RatingSource.OVERRIDE: Said(
+        "the Ro recorded for the tournament (", command_line("event", "set", "ID", "--ro"), ")"
+    ),
     RatingSource.OFFICIAL: "the official rating on the list in force at the start",
     RatingSource.ELO_TAG: "the player's own Elo tag (no official list imported for the start)",
     RatingSource.REPLAYED: "the replayed rating of the list in force at the start",
@@ -358,7 +361,7 @@ def event_notes(ev: EventShow) -> list[str]:
     if used:
         lines.append(
             "From (where Ro came from): "
-            + "; ".join(f"{RO_FROM[s]}: {RO_FROM_TEXT[s]}" for s in used)
+            + joined("; ", [f"{RO_FROM[s]}: " + RO_FROM_TEXT[s] for s in used])
             + "."
         )
     if ev.other_lists:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import shlex
 
+from tracker.advice import SetTournamentList
 from tracker.app.importing import ImportReport, Interrupted, SourceReport
 from tracker.app.imports import AssumedKinds, StandardLooking, UndatedTournament, Unlisted
 from tracker.identity.names import NamesApart
 from tracker.model import EloTags, RatingList
 from tracker.periods.policies import STANDARD_TAG_WINDOW_MONTHS
+from tracker.reports.said import command_line
 from tracker.reports.words import command, only_year, year_commands
 
 PROBLEMS_SHOWN = 20  # problems printed per run (all are counted)
@@ -84,8 +86,9 @@ def looks_standard_line(x: StandardLooking) -> str:
         f"{x.source}: its rapid and blitz events print the players' standard ratings "
         f"({x.tags.standard:,} of the {x.tags.compared:,} tags beside a standard one are "
         f"the same): such a tag is set aside where it repeats a standard rating of the "
-        f"{STANDARD_TAG_WINDOW_MONTHS} months around; `tracker import FILE --tags standard` with "
-        "this file (or the archive it came from) sets all of them aside"
+        f"{STANDARD_TAG_WINDOW_MONTHS} months around; "
+        f"{command_line('import', 'FILE', '--tags', 'standard').quoted()} with this file (or "
+        "the archive it came from) sets all of them aside"
     )
 
 
@@ -103,8 +106,9 @@ def foreign_ids_said(s: SourceReport) -> list[str]:
         said.append(
             f"{s.name}:{f.line}: {f.side} {f.name} has {f.side}FideId {f.fide_id}, the FIDE ID "
             f"of {f.holder}, {names_apart_said(f.apart, f.name)}: the game is filed under "
-            f"{f.name}, without the FIDE ID{also}; if they are one person, `tracker player "
-            f"merge {f.fide_id} {shlex.quote(f.name)}` makes them one"
+            f"{f.name}, without the FIDE ID{also}; if they are one person, "
+            f"{command_line('player', 'merge', f.fide_id, shlex.quote(f.name)).quoted()} "
+            "makes them one"
         )
     return said
 
@@ -133,7 +137,8 @@ def closed_line(report: ImportReport, *, full: bool) -> str:
     return (
         f"note: standard output {what}; the import went "
         f"on: {_n(stored, 'file')} of {len(report.sources)} stored or already imported, "
-        f"{_n(report.total('added'), 'game')} added (`tracker imports` lists them)"
+        f"{_n(report.total('added'), 'game')} added ({command_line('imports').quoted()} "
+        "lists them)"
     )
 
 
@@ -220,7 +225,7 @@ def assumed_kinds_line(kinds: AssumedKinds, default_list: RatingList | None) -> 
         parts.append(f"standard {rest:,} (the name says nothing)")
     return (
         f"by the event or round name, of the games added: {'; '.join(parts)} "
-        "(`tracker event set ID --list LIST` or `--exclude` corrects a tournament)"
+        f"({command(SetTournamentList()).quoted()} or `--exclude` corrects a tournament)"
     )
 
 
@@ -252,7 +257,8 @@ def undated_lines(undated: list[UndatedTournament]) -> list[str]:
         for u in undated[:UNDATED_SHOWN]
     ]
     if len(undated) > UNDATED_SHOWN:
-        lines.append(f"  and {len(undated) - UNDATED_SHOWN:,} more (`tracker event list`)")
+        more = len(undated) - UNDATED_SHOWN
+        lines.append(f"  and {more:,} more ({command_line('event', 'list').quoted()})")
     return lines
 
 
@@ -264,5 +270,5 @@ def unlisted_line(u: Unlisted) -> str:
     return (
         f"{u.rating_list} lists: {_n(u.players, 'player')} of these games came after the "
         f"lists imported ({shown}): their opponents' ratings are the Elo tags until "
-        "`tracker official import` reads those lists again"
+        f"{command_line('official', 'import').quoted()} reads those lists again"
     )
