@@ -134,11 +134,11 @@ def note_text(p: EventPlayer) -> str:
     ):
         parts.append(STATUS_TEXT[p.status])
     if p.not_counted:
-        said = ", ".join(f"{why} {n}" for why, n in _reasons(p.not_counted))
-        parts.append(f"not counted: {said}")
+        said = joined(", ", [why + f" {n}" for why, n in _reasons(p.not_counted)])
+        parts.append("not counted: " + said)
     if p.player.fide_id is None:
         parts.append("no FIDE ID")
-    return "; ".join(parts)
+    return joined("; ", parts)
 
 
 # --- the rows (JSON, CSV) ----------------------------------------------------------------
