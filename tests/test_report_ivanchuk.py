@@ -7,6 +7,8 @@ another and none twice in a panel."""
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import re
 from html import escape
@@ -19,11 +21,13 @@ from matplotlib.figure import Figure
 from matplotlib.text import Annotation
 
 from tests.conftest import CORPUS, need_shared, run_captured
+from tracker.app.event_show import show_event
 from tracker.app.histories import PlayerHistory, load_history
 from tracker.app.players import resolve_player
 from tracker.model import RatingList
 from tracker.reports import history_rows
 from tracker.reports.chart import Chart, chart_footnote, chart_list, chart_model, replayed_title
+from tracker.reports.eventpage import event_page
 from tracker.reports.pagestyle import prose
 from tracker.reports.plot.figure import draw_chart
 from tracker.reports.said import VERBS, Command, Said, command_line, joined
@@ -33,7 +37,7 @@ from tracker.store import open_store
 
 
 @pytest.fixture(scope="module")
-def ivanchuk(tmp_path_factory: pytest.TempPathFactory) -> PlayerHistory:
+def database(tmp_path_factory: pytest.TempPathFactory) -> str:
     need_shared()
     db = str(tmp_path_factory.mktemp("ivanchuk") / "t.db")
     source = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
@@ -41,7 +45,12 @@ def ivanchuk(tmp_path_factory: pytest.TempPathFactory) -> PlayerHistory:
     assert code == 0, err
     code, _, err = run_captured("player", "set", "Ivanchuk,V", "--me", "--db", db)
     assert code == 0, err
-    with open_store(db) as store:
+    return db
+
+
+@pytest.fixture(scope="module")
+def ivanchuk(database: str) -> PlayerHistory:
+    with open_store(database) as store:
         return load_history(store, resolve_player(store, None))
 
 
@@ -253,3 +262,23 @@ def test_each_command_a_sentence_carries_is_one_code_element(
         assert re.fullmatch(rf"tracker (?:{'|'.join(VERBS)})\b.*", code), code
     assert not re.search(r"</code>\s*(?:--|ID\b|LIST\b|YYYY|\d)", page)
     assert not re.search(r"</code>\s*<code>", page)
+
+
+def test_an_event_pages_notes_show_their_commands_as_code(database: str) -> None:
+    """The Trophee CCAS KO of 2008 (4 games a day against one opponent, no time control):
+    its players' notes name the command that puts it on the rapid or blitz list, as code,
+    each reason's count after it (a note joins several reasons)."""
+    code, out, err = run_captured("event", "list", "--format", "csv", "--db", database)
+    assert code == 0, err
+    (tid,) = [
+        row["id"]
+        for row in csv.DictReader(io.StringIO(out))
+        if row["name"] == "Trophee CCAS KO" and row["start"] == "2008-10-29"
+    ]
+    with open_store(database) as store:
+        ev = show_event(store, tid, None)
+    html = event_page(ev)
+    fast = f"(<code>tracker event set {tid} --list rapid|blitz</code>)"
+    assert f"not standard {fast} 4, " in html
+    assert f"not standard {fast} 4; no FIDE ID</td>" in html
+    assert "`" not in re.sub(r"<[^>]+>", "", html)
