@@ -224,6 +224,7 @@ def test_prose_shows_the_commands_a_sentence_carries_as_code(
     both = joined("; ", [sentence, Said("see ", FAST)]) + "."
     assert both == f"{terminal}; see {FAST}."
     assert prose(both) == f"{html}; see <code>{FAST}</code>."
+    assert prose((" see " + FAST + " ").strip()) == f"see <code>{FAST}</code>"
 
 
 def _commands(sentence: str) -> list[str]:

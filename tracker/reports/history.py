@@ -505,7 +505,7 @@ def unplaced_lines(replay_: Replay) -> list[str]:
             late[tid] = (label, count + 1, why)
         else:
             early += 1
-    lines = [
+    lines: list[str] = [
         f"In no period: {label} ({plural(count, 'game')}, no date): "
         + words.command(PinPeriod(tid))
         for tid, (label, count) in sorted(undated.items())

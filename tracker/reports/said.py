@@ -53,6 +53,12 @@ class Command(str):
         """The command as a terminal sentence quotes it: in backticks."""
         return Command(self.line, ticks=True)
 
+    def __add__(self, other: str) -> Said:
+        return Said(self, other)
+
+    def __radd__(self, other: str) -> Said:
+        return Said(other, self)
+
 
 def command_line(verb: str, *words: object) -> Command:
     """The command `tracker VERB WORDS...` ("event", "set", 12, "--list", "rapid"); a word
@@ -66,7 +72,8 @@ def command_line(verb: str, *words: object) -> Command:
 class Said(str):
     """A sentence made of text and commands (`parts`, a Command among them as itself): its
     text is the parts joined, what the terminal prints; a page draws each command as code.
-    `+` with a string keeps a Said (`"Note: " + said`); an f-string makes a plain string."""
+    `+` with a string keeps a Said (`"Note: " + said`, and so does `+` with a Command); an
+    f-string makes a plain string."""
 
     parts: tuple[str, ...]
 
