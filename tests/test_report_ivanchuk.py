@@ -7,8 +7,11 @@ another and none twice in a panel."""
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import re
+from html import escape
 
 import click
 import matplotlib.pyplot as plt
@@ -18,18 +21,23 @@ from matplotlib.figure import Figure
 from matplotlib.text import Annotation
 
 from tests.conftest import CORPUS, need_shared, run_captured
+from tracker.app.event_show import show_event
 from tracker.app.histories import PlayerHistory, load_history
 from tracker.app.players import resolve_player
 from tracker.model import RatingList
+from tracker.reports import history_rows
 from tracker.reports.chart import Chart, chart_footnote, chart_list, chart_model, replayed_title
-from tracker.reports.pagestyle import FLAGS, VERBS, prose
+from tracker.reports.eventpage import event_page
+from tracker.reports.pagestyle import prose
 from tracker.reports.plot.figure import draw_chart
-from tracker.reports.season import NAMES_SHOWN, season_report
+from tracker.reports.said import VERBS, Command, Said, command_line, joined
+from tracker.reports.season import NAMES_SHOWN, assumed_facts, season_report
+from tracker.reports.words import why_text
 from tracker.store import open_store
 
 
 @pytest.fixture(scope="module")
-def ivanchuk(tmp_path_factory: pytest.TempPathFactory) -> PlayerHistory:
+def database(tmp_path_factory: pytest.TempPathFactory) -> str:
     need_shared()
     db = str(tmp_path_factory.mktemp("ivanchuk") / "t.db")
     source = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
@@ -37,7 +45,12 @@ def ivanchuk(tmp_path_factory: pytest.TempPathFactory) -> PlayerHistory:
     assert code == 0, err
     code, _, err = run_captured("player", "set", "Ivanchuk,V", "--me", "--db", db)
     assert code == 0, err
-    with open_store(db) as store:
+    return db
+
+
+@pytest.fixture(scope="module")
+def ivanchuk(database: str) -> PlayerHistory:
+    with open_store(database) as store:
         return load_history(store, resolve_player(store, None))
 
 
@@ -151,9 +164,9 @@ def test_chart_values_neither_overlap_nor_repeat(ivanchuk: PlayerHistory) -> Non
             plt.close(fig)
 
 
-def test_the_commands_prose_knows_are_the_clis() -> None:
-    """prose() finds a command without backticks by the CLI's verbs and flags: the same as
-    the command line's."""
+def test_the_verbs_a_command_names_are_the_clis() -> None:
+    """command_line makes a command of the command line's verbs only: the same as the
+    CLI's, sub-commands included."""
     from tracker.cli import app
 
     root = typer.main.get_command(app)
@@ -163,43 +176,110 @@ def test_the_commands_prose_knows_are_the_clis() -> None:
         for name, cmd in root.commands.items()
     }
     assert verbs == {k: tuple(sorted(v)) for k, v in VERBS.items()}
-    flags: set[str] = {"--help"}
+    with pytest.raises(ValueError, match="no command"):
+        command_line("rate", "--list", "rapid")
 
-    def walk(cmd: click.Command) -> None:
-        for p in cmd.params:
-            if isinstance(p, click.Option) and p.is_flag:
-                flags.update(o for o in (*p.opts, *p.secondary_opts) if o.startswith("--"))
-        for sub in getattr(cmd, "commands", {}).values():
-            walk(sub)
 
-    walk(root)
-    assert flags == FLAGS
+FAST = command_line("event", "set", 12, "--list", "rapid|blitz")
+NAMED = command_line("official", "add", '"Novák, T"', "--list rapid", "--period", "2025-01")
 
 
 @pytest.mark.parametrize(
-    ("sentence", "html"),
+    ("sentence", "terminal", "html"),
     [
         (
+            Said("not standard (", FAST, ")"),
             "not standard (tracker event set 12 --list rapid|blitz)",
             "not standard (<code>tracker event set 12 --list rapid|blitz</code>)",
         ),
-        ("(tracker history says where)", "(<code>tracker history</code> says where)"),
-        ("pin it with `tracker event set ID --period YYYY-MM`", None),
         (
-            'tracker official add "Novák, T" --list rapid --period 2025-01 --rating R; then',
-            "<code>tracker official add &quot;Novák, T&quot; --list rapid --period 2025-01 "
-            "--rating R</code>; then",
+            Said("pin it with ", FAST.quoted(), "; then"),
+            "pin it with `tracker event set 12 --list rapid|blitz`; then",
+            "pin it with <code>tracker event set 12 --list rapid|blitz</code>; then",
         ),
-        ("tracker event set 3 --exclude.", "<code>tracker event set 3 --exclude</code>."),
-        ("run tracker db check: it says", "run <code>tracker db check</code>: it says"),
-        ("the tracker is a tool; tracker reports", "the tracker is a tool; tracker reports"),
-        ("<b>tracker</b>", "&lt;b&gt;tracker&lt;/b&gt;"),
+        (
+            Said(NAMED, " <b>now</b>"),
+            'tracker official add "Novák, T" --list rapid --period 2025-01 <b>now</b>',
+            "<code>tracker official add &quot;Novák, T&quot; --list rapid --period 2025-01"
+            "</code> &lt;b&gt;now&lt;/b&gt;",
+        ),
+        (  # a sentence a plain string: a command in backticks is code, no other guessed
+            "pin it with `tracker event set ID --period YYYY-MM`, or tracker event set 3",
+            "pin it with `tracker event set ID --period YYYY-MM`, or tracker event set 3",
+            "pin it with <code>tracker event set ID --period YYYY-MM</code>, or tracker event "
+            "set 3",
+        ),
+        ("the tracker is a tool", "the tracker is a tool", "the tracker is a tool"),
+        ("<b>tracker</b>", "<b>tracker</b>", "&lt;b&gt;tracker&lt;/b&gt;"),
     ],
 )
-def test_prose_shows_a_command_as_code(sentence: str, html: str | None) -> None:
-    got = prose(sentence)
-    assert "`" not in got
-    if html is None:
-        assert got == "pin it with <code>tracker event set ID --period YYYY-MM</code>"
-    else:
-        assert got == html
+def test_prose_shows_the_commands_a_sentence_carries_as_code(
+    sentence: str, terminal: str, html: str
+) -> None:
+    """The terminal prints a sentence's text (a quoted command in backticks); a page shows
+    each command it carries as code, and no backtick."""
+    assert sentence == terminal
+    assert prose(sentence) == html
+    # a Said joined or added to keeps its commands; an f-string makes plain text
+    both = joined("; ", [sentence, Said("see ", FAST)]) + "."
+    assert both == f"{terminal}; see {FAST}."
+    assert prose(both) == f"{html}; see <code>{FAST}</code>."
+    assert prose((" see " + FAST + " ").strip()) == f"see <code>{FAST}</code>"
+
+
+def _commands(sentence: str) -> list[str]:
+    return (
+        [p.line for p in sentence.parts if isinstance(p, Command)]
+        if isinstance(sentence, Said)
+        else []
+    )
+
+
+def test_each_command_a_sentence_carries_is_one_code_element(
+    ivanchuk: PlayerHistory, page: str
+) -> None:
+    """Every command the page's sentences carry (the history's notes, the reasons of the
+    games not counted, the assumptions with the command that records each) is one <code>
+    element, whole; each <code> holds one command of the command line, and no command's
+    words follow it outside."""
+    carried: set[str] = set()
+    for rp in ivanchuk.replays.values():
+        for h in history_rows(rp, player=ivanchuk.player):
+            carried.update(_commands(h.note))
+        for f in assumed_facts(rp, ivanchuk.player):
+            carried.update(_commands(f.command))
+        for row in rp.rows:
+            for n in row.not_counted:
+                carried.update(_commands(why_text(n)))
+    # the bare ones too, that a page once had to guess the end of in the sentence
+    assert "tracker event set ID --list" in carried
+    assert any(c.endswith("--list rapid|blitz") for c in carried)
+    assert any(c.startswith("tracker official add ID --list blitz") for c in carried)
+    assert "tracker event list" in carried
+    codes = re.findall(r"<code>(.*?)</code>", page)
+    for line in carried:
+        assert f"<code>{escape(line)}</code>" in page, line
+    for code in codes:
+        assert re.fullmatch(rf"tracker (?:{'|'.join(VERBS)})\b.*", code), code
+    assert not re.search(r"</code>\s*(?:--|ID\b|LIST\b|YYYY|\d)", page)
+    assert not re.search(r"</code>\s*<code>", page)
+
+
+def test_an_event_pages_notes_show_their_commands_as_code(database: str) -> None:
+    """The Trophee CCAS KO of 2008 (4 games a day against one opponent, no time control):
+    its players' notes name the command that puts it on the rapid or blitz list, as code,
+    each reason's count after it (a note joins several reasons)."""
+    code, out, err = run_captured("event", "list", "--format", "csv", "--db", database)
+    assert code == 0, err
+    (tid,) = [
+        row["id"]
+        for row in csv.DictReader(io.StringIO(out))
+        if row["name"] == "Trophee CCAS KO" and row["start"] == "2008-10-29"
+    ]
+    with open_store(database) as store:
+        ev = show_event(store, tid, None)
+    html = event_page(ev)
+    fast = f"(<code>tracker event set {tid} --list rapid|blitz</code>)"
+    assert f"not standard {fast} 4, " in html
+    assert f"not standard {fast} 4; no FIDE ID</td>" in html
+    assert "`" not in re.sub(r"<[^>]+>", "", html)

@@ -21,7 +21,7 @@ from tracker.cli.output import (
     shown,
     unless_closed,
 )
-from tracker.cli.players import bigger_spellings, who
+from tracker.cli.players import bigger_spellings
 from tracker.errors import BadInput, TrackerError
 from tracker.model import EloTags, RatingList
 
@@ -300,6 +300,8 @@ def _player_said(done: ImportOutcome, player: str) -> BadInput | None:
         # the games are stored: a warning, not a failure
         err.print(f"warning: {why}", markup=False, soft_wrap=True)
         return None
+    from tracker.reports.players import who
+
     ref = marked.player
     with unless_closed():
         out.print(f"tracked player: {who(ref)}", markup=False)

@@ -15,7 +15,7 @@ from tracker.model import PlayerRef, RatingList
 
 if TYPE_CHECKING:
     from tracker.app.players import Beside
-    from tracker.model import MergeDone, PlayerSummary
+    from tracker.model import PlayerSummary
 
 
 def register(app: typer.Typer) -> None:
@@ -34,11 +34,6 @@ def register(app: typer.Typer) -> None:
 PLAYER_COLUMNS = ("id", "name", "fide_id", "me", *RatingList, "first", "last", "aliases")
 """`tracker players --format csv`: the fields of its JSON, the games per list in a column
 each, the aliases joined by "; "."""
-
-
-def who(ref: PlayerRef) -> str:
-    """A player as the commands name them: the name, with the FIDE ID when known."""
-    return f"{ref.name} (FIDE ID {ref.fide_id})" if ref.fide_id else ref.name
 
 
 BIGGER_SHOWN = 3
@@ -180,14 +175,6 @@ def _iso(value: Any) -> str | None:
 # --- player merge / set -----------------------------------------------------------------
 
 
-def merged_said(done: MergeDone) -> str:
-    """ "merged Novak,J into Novak, Jan (FIDE ID 99012345) as merge 3; `tracker player unmerge
-    --merge 3` undoes it"."""
-    from tracker.reports.listfile import undo_said
-
-    return f"merged {who(done.gone)} into {who(done.player)}{undo_said(done.number)}"
-
-
 def merge_command(
     keep: Annotated[
         str, typer.Argument(help="The player to keep (FIDE ID or name).", show_default=False)
@@ -212,13 +199,14 @@ def merge_command(
       tracker player merge 1503014 "Carlsen,M"
     """
     from tracker.app.players import merge_players
+    from tracker.reports.players import merged_text
 
     store = store_for(db)
     try:
         done = merge_players(store, keep, other)
     finally:
         store.close()
-    out.print(merged_said(done), markup=False, soft_wrap=True)
+    out.print(merged_text(done), markup=False, soft_wrap=True)
 
 
 def unmerge_command(
@@ -254,6 +242,7 @@ def unmerge_command(
       tracker player unmerge "Carlsen,M"
     """
     from tracker.app.players import unmerge_players
+    from tracker.reports.players import who
 
     if number is not None and player is not None:
         raise BadInput("give the player or --merge N, not both")
@@ -333,6 +322,7 @@ def set_command(
       tracker player set "Novak,J" --fide-id 99012345 --merge
     """
     from tracker.app.players import set_player
+    from tracker.reports.players import merged_text, who
 
     if merge and fide_id is None:
         raise BadInput("--merge goes with --fide-id: it merges the player into the one who has it")
@@ -367,7 +357,7 @@ def set_command(
     if me:
         said.insert(0, "tracked player")
     if done is not None:
-        out.print(merged_said(done), markup=False, soft_wrap=True)
+        out.print(merged_text(done), markup=False, soft_wrap=True)
     out.print(f"{who(ref)}: {', '.join(said)}", markup=False)
     if bigger is not None:
         err.print(bigger, markup=False, soft_wrap=True)

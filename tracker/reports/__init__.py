@@ -4,6 +4,9 @@ other code imports from `tracker.reports` are re-exported here from the modules 
 
 - `words`: the values below the reports (reasons, sources, notes, advice) as sentences and
   commands, the one place that spells them;
+- `said`: a command as a value (`Command`, made by `command_line` only) and a sentence of
+  text and commands (`Said`): the terminal prints its text, a page shows its commands as code;
+- `players`: what a merge of two players says;
 - `text`: numbers, points and plurals as printed, and the one table style;
 - `figures`: a tournament's result in a period (games counted, points, Rp, change);
 - `history`: the history rows and table, a row's note, a list's season summed up;

@@ -27,6 +27,7 @@ from tracker.reports import (
     plural,
     tournament_figures,
 )
+from tracker.reports.said import command_line
 from tracker.reports.words import assumed_text, before_text, tag_anchor_text
 
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -124,7 +125,7 @@ class ChartPeriod:
             said = f" ({self.tag_said})" if self.tag_said else ""
             lines.append(f"own Elo tag {self.tag}: the next period starts from it{said}")
         if self.assumed:
-            lines.append("K assumed (tracker history says which fact)")
+            lines.append(f"K assumed ({command_line('history')} says which fact)")
         lines += [f"- {t.describe(self.period)}" for t in self.tournaments]
         return "\n".join(lines)
 
@@ -297,7 +298,8 @@ def chart_footnote(replays: Iterable[Replay]) -> str:
                 f"{rp.rating_list}: {plural(tagged, 'list')} re-anchored on the "
                 "player's own Elo tag"
             )
-    return ("Assumed: " + "; ".join(parts) + " (tracker history says where)") if parts else ""
+    where = f" ({command_line('history')} says where)"
+    return ("Assumed: " + "; ".join(parts) + where) if parts else ""
 
 
 def replayed_title(player: PlayerRef, what: str) -> str:

@@ -22,6 +22,7 @@ from tracker.check.report import (
 )
 from tracker.reports.causes import cause_command, cause_text
 from tracker.reports.explain import kind_text
+from tracker.reports.said import command_line
 from tracker.reports.text import plural
 from tracker.reports.words import (
     LIST_ASSUMED_HOW,
@@ -305,7 +306,7 @@ def assumed_marks(report: CheckReport) -> tuple[list[str], list[str]]:
             why = ", ".join(f"{label} {n}" for label, n in counts)
             lines.append(
                 f"  not counted N: {r.period}: {total} game{'' if total == 1 else 's'} "
-                f"left out ({why}); `tracker explain {r.period}` names them"
+                f"left out ({why}); {command_line('explain', r.period).quoted()} names them"
             )
     if lines:
         lines.insert(0, "What the replayed numbers rest on (assumed, or left out):")
@@ -374,8 +375,8 @@ def check_lines(report: CheckReport) -> list[str]:
             *lines,
             "",
             "Nothing to compare yet: the replay starts from the only official rating. "
-            "Record later ones with `tracker official add` or `tracker official "
-            "import`.",
+            f"Record later ones with {command_line('official', 'add').quoted()} or "
+            f"{command_line('official', 'import').quoted()}.",
         ]
     return [*lines, "", checked_text(n, d)]
 
@@ -413,16 +414,18 @@ def games_text(g: GamesCount) -> str:
     if g.step is GamesStep.LEFT_OUT:
         return text + (
             f" and left out {g.left_out} of this period: FIDE may have counted some of them "
-            f"(`tracker explain {g.period}` says why each was left out); else import the "
-            "missing tournament (`tracker import FILE`)"
+            f"({command_line('explain', g.period).quoted()} says why each was left out); else "
+            f"import the missing tournament ({command_line('import', 'FILE').quoted()})"
         )
     if g.step is GamesStep.IMPORT:
         return text + (
-            f": import the missing tournament, {plural(n, 'game')} (`tracker import FILE`)"
+            f": import the missing tournament, {plural(n, 'game')} "
+            f"({command_line('import', 'FILE').quoted()})"
         )
     return text + (
         f": {n} of them {'was' if n == 1 else 'were'} rated on another list or not at all "
-        f"(`tracker explain {g.period}` lists the tournaments; `{command(PinPeriod())}` "
+        f"({command_line('explain', g.period).quoted()} lists the tournaments; "
+        f"{command(PinPeriod()).quoted()} "
         "or `--exclude` says so)"
     )
 
@@ -464,7 +467,10 @@ def all_table(reports: Sequence[CheckReport]) -> tuple[list[str], list[list[str]
     return ALL_HEADERS, cells
 
 
-_RECORD_LATER = "record later ones with `tracker official add` or `tracker official import`"
+_RECORD_LATER = (
+    f"record later ones with {command_line('official', 'add').quoted()} or "
+    f"{command_line('official', 'import').quoted()}"
+)
 
 
 def all_lines(reports: Sequence[CheckReport]) -> list[str]:
@@ -493,4 +499,5 @@ def all_lines(reports: Sequence[CheckReport]) -> list[str]:
             f"; {len(idle)} more compared nothing (only the official rating "
             f"{'its' if len(idle) == 1 else 'their'} replay starts from)"
         )
-    return ["", line + (": see `tracker check PLAYER` for the causes." if bad else ".")]
+    causes = f": see {command_line('check', 'PLAYER').quoted()} for the causes."
+    return ["", line + (causes if bad else ".")]

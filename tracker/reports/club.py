@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from tracker.advice import SetTournamentList
 from tracker.app.club import Chosen, ClubList, ClubPlayer, LeftOut, LeftOutWhy
 from tracker.model import Period, PlayerRef
 from tracker.periods import Assumption
 from tracker.periods.assumed import list_assumed_games
 from tracker.reports.nextlist import NextReport, next_report
+from tracker.reports.said import Said, command_line, joined
 from tracker.reports.text import fmt_signed
-from tracker.reports.words import assumed_text, assumption_command
+from tracker.reports.words import assumed_text, assumption_command, command
 
 
 class Order(StrEnum):
@@ -378,15 +380,23 @@ def _few(names: tuple[str, ...], n: int = 3) -> str:
     return shown + (f" and {len(names) - n:,} more" if len(names) > n else "")
 
 
+EACH_PLAYER = Said("Each player as ", command_line("next", "PLAYER").quoted(), " gives it.")
+"""The end of the legend: where one player's numbers come from."""
+
+_IMPORT_ALL = command_line("official", "import", "FILE", "--all").quoted()
+
+
 def left_out_line(club: ClubList, x: LeftOut) -> str:
     """What was left out, and why, in a sentence."""
     n = x.count
     rl = club.rating_list
     if x.why is LeftOutWhy.UNTRACKED:
-        return (
+        return Said(
             f"Not tracked: {counted(n, 'player')} with games but no FIDE ID, "
             f"official rating or recorded fact ({_few(x.who)}): opponents known by name only "
-            "(`tracker player set NAME --fide-id N` tracks one)."
+            "(",
+            command_line("player", "set", "NAME", "--fide-id", "N").quoted(),
+            " tracks one).",
         )
     if x.why is LeftOutWhy.NOTHING_ON_LIST:
         return (
@@ -394,15 +404,20 @@ def left_out_line(club: ClubList, x: LeftOut) -> str:
             f"official rating on the {rl} list ({_few(x.who)}; --list gives another)."
         )
     if x.why is LeftOutWhy.NO_FEDERATION:
-        return (
+        return Said(
             f"Left out: {counted(n, 'tracked player')} whose federation the "
             f"database does not have ({_few(x.who)}): it has one for the players a FIDE list "
-            "import created (`tracker official import FILE --all`)."
+            "import created (",
+            _IMPORT_ALL,
+            ").",
         )
-    return (
+    return Said(
         f"Not in the database: {counted(n, 'FIDE ID')} of "
-        f"{club.source or 'the file'} ({_few(x.who, 8)}): import their games "
-        "(`tracker import`) or their list entries (`tracker official import FILE --all`)."
+        f"{club.source or 'the file'} ({_few(x.who, 8)}): import their games (",
+        command_line("import").quoted(),
+        ") or their list entries (",
+        _IMPORT_ALL,
+        ").",
     )
 
 
@@ -411,44 +426,56 @@ def club_notes(club: ClubList, rows: list[ClubRow]) -> list[str]:
     out already, who was left out."""
     rl = club.rating_list
     used = [s for s in Start if s is not Start.NONE and any(r.start is s for r in rows)]
-    lines = [
+    lines: list[str] = [
         "Rating: the last official rating, else the rating the replay starts from (From); "
         "Expected: the rating expected on the Next list; Chg: Expected - Rating; G: the games "
-        "counted since. Each player as `tracker next PLAYER` gives it."
+        "counted since. " + EACH_PLAYER
     ]
     if used:
         lines.append("From: " + "; ".join(f"{FROM[s]}: {FROM_TEXT[s]}" for s in used) + ".")
     listed = sum(1 for r in rows if r.list_assumed)
     k = sum(1 for r in rows if r.assumptions)
     if listed or k:
-        said = []
+        said: list[str] = []
         if listed:
             said.append(
-                f"list: {counted(listed, 'player')} with games without a time control counted "
-                "on this list by assumption (`tracker event set ID --list LIST` corrects a "
-                "tournament)"
+                Said(
+                    f"list: {counted(listed, 'player')} with games without a time control "
+                    "counted on this list by assumption (",
+                    command(SetTournamentList()).quoted(),
+                    " corrects a tournament)",
+                )
             )
         if k:
             said.append(
-                f"K: {counted(k, 'player')} whose K rests on a fact nobody recorded "
-                "(`tracker player set` records it)"
+                Said(
+                    f"K: {counted(k, 'player')} whose K rests on a fact nobody recorded (",
+                    command_line("player", "set").quoted(),
+                    " records it)",
+                )
             )
-        lines.append("Assumed: " + "; ".join(said) + ".")
+        lines.append("Assumed: " + joined("; ", said) + ".")
     opened = sum(1 for r in rows if r.open)
     if opened:
         lines.append(
-            f"Open: {counted(opened, 'player')} with a tournament that may land on a later "
-            "list (a late report) or games with no rating period (`tracker next PLAYER` "
-            "names them)."
+            Said(
+                f"Open: {counted(opened, 'player')} with a tournament that may land on a later "
+                "list (a late report) or games with no rating period (",
+                command_line("next", "PLAYER").quoted(),
+                " names them).",
+            )
         )
     out = sorted({r.next_period for r in rows if r.published and r.next_period is not None})
     if out:
         n = sum(1 for r in rows if r.published)
         which = str(out[0]) if len(out) == 1 else f"{out[0]} to {out[-1]}"
         lines.append(
-            f"Published already: the next {rl} list of {counted(n, 'player')} ({which}): "
-            "FIDE's ratings are there to read; import the list (`tracker official import "
-            "FILE`) and the list moves on."
+            Said(
+                f"Published already: the next {rl} list of {counted(n, 'player')} ({which}): "
+                "FIDE's ratings are there to read; import the list (",
+                command_line("official", "import", "FILE").quoted(),
+                ") and the list moves on.",
+            )
         )
     lines += [left_out_line(club, x) for x in club.left_out]
     return lines

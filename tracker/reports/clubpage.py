@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from tracker.app.club import ClubList
 from tracker.reports.club import (
+    EACH_PLAYER,
     TABLE_HEADERS,
     TABLE_RIGHT,
     ClubRow,
@@ -24,6 +25,7 @@ from tracker.reports.club import (
     table_cells,
 )
 from tracker.reports.pagestyle import CSS, esc, prose
+from tracker.reports.said import Said, command_line
 
 PAGE_CSS = (
     CSS
@@ -82,13 +84,13 @@ LEGEND = (
 """What the page's legend says of each column it may show (by TABLE_HEADERS)."""
 
 
-def page_legend(shown: Sequence[str]) -> str:
+def page_legend(shown: Sequence[str]) -> Said:
     """The legend of the columns `shown` (TABLE_HEADERS): a column the page dropped (no
     player has anything in it) is not explained."""
     said = [text for header, text in LEGEND[1:] if header in shown]
     parts = [LEGEND[0][1]] if LEGEND[0][0] in shown else []
     parts += ["; ".join(said)] if said else []
-    return "".join(f"{p}. " for p in parts) + "Each player as `tracker next PLAYER` gives it."
+    return "".join(f"{p}. " for p in parts) + EACH_PLAYER
 
 
 def club_page(
@@ -149,7 +151,8 @@ def club_page(
     parts += [f'<p class="note">{prose(x)}</p>' for x in [legend, *club_notes(club, by_name)[1:]]]
     parts.append(
         f"<footer>Made by {esc(made)} from the games and official ratings in its database, "
-        "each player replayed as <code>tracker next</code> replays them. What FIDE publishes "
+        f"each player replayed as {prose(command_line('next'))} replays them. What FIDE "
+        "publishes "
         "is the rating that counts.</footer></body></html>\n"
     )
     return "".join(parts)

@@ -24,6 +24,7 @@ from tracker.fide import KSaid
 from tracker.model import Period, TournamentSummary
 from tracker.periods import Assumption, RatingSource
 from tracker.reports.rulewords import engine_text, engine_words, ignored_text, k_text
+from tracker.reports.said import Said, command_line, joined
 from tracker.reports.text import day_text, fmt_points, fmt_signed, json_points, plural
 from tracker.reports.words import assumed_text, reason_text
 
@@ -74,7 +75,9 @@ RO_FROM = {
 """The table's short word for where Ro came from (the legend under it says each in full)."""
 
 RO_FROM_TEXT = {
-    RatingSource.OVERRIDE: "the Ro recorded for the tournament (tracker event set ID --ro)",
+    RatingSource.OVERRIDE: Said(
+        "the Ro recorded for the tournament (", command_line("event", "set", "ID", "--ro"), ")"
+    ),
     RatingSource.OFFICIAL: "the official rating on the list in force at the start",
     RatingSource.ELO_TAG: "the player's own Elo tag (no official list imported for the start)",
     RatingSource.REPLAYED: "the replayed rating of the list in force at the start",
@@ -139,11 +142,11 @@ def note_text(p: EventPlayer) -> str:
     ):
         parts.append(STATUS_TEXT[p.status])
     if p.not_counted:
-        said = ", ".join(f"{why} {n}" for why, n in _reasons(p.not_counted))
-        parts.append(f"not counted: {said}")
+        said = joined(", ", [why + f" {n}" for why, n in _reasons(p.not_counted)])
+        parts.append("not counted: " + said)
     if p.player.fide_id is None:
         parts.append("no FIDE ID")
-    return "; ".join(parts)
+    return joined("; ", parts)
 
 
 # --- the rows (JSON, CSV) ----------------------------------------------------------------
@@ -428,7 +431,7 @@ def event_notes(ev: EventShow) -> list[str]:
     if used:
         lines.append(
             "From (where Ro came from): "
-            + "; ".join(f"{RO_FROM[s]}: {RO_FROM_TEXT[s]}" for s in used)
+            + joined("; ", [f"{RO_FROM[s]}: " + RO_FROM_TEXT[s] for s in used])
             + "."
         )
     if ev.other_lists:

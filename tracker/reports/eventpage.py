@@ -22,6 +22,7 @@ from tracker.reports.event import (
     table_right,
 )
 from tracker.reports.pagestyle import CSS, SHORT, esc, prose
+from tracker.reports.said import command_line
 from tracker.reports.text import fmt_points, fmt_signed
 from tracker.reports.words import reason_text
 
@@ -151,7 +152,8 @@ def event_page(ev: EventShow, *, version: str = "") -> str:
     made = f"tracker {version}" if version else "tracker"
     parts.append(
         f"<footer>Made by {esc(made)} from the games and official ratings in its database. "
-        "Each player is rated as <code>tracker explain</code> rates them: Ro from the list in "
+        f"Each player is rated as {prose(command_line('explain'))} rates them: Ro from the "
+        "list in "
         "force at the start (else the player's own Elo tag), K from the player's facts and "
         "history, the 400-point cap of the edition in force. What FIDE publishes is the "
         "rating that counts.</footer></body></html>\n"

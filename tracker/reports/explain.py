@@ -157,8 +157,8 @@ def explain_sections(
         for note in row.notes
         if isinstance(note, TournamentNote | TagsDisagree)
     ]
-    lines += [f"Note: {note_text(note)}" for note in row.twice]
-    lines += [f"Assumed: {assumption_text(a, player)}" for a in row.assumptions]
+    lines += ["Note: " + note_text(note) for note in row.twice]
+    lines += ["Assumed: " + assumption_text(a, player) for a in row.assumptions]
     sections.append(ExplainSaid(tuple(lines)))
     return sections
 
@@ -234,7 +234,7 @@ def _assumed_sections(row: PeriodRow, width: int | None) -> list[ExplainSection]
         sections.append(ExplainSaid((said,)))
     closing = closing_texts(row)
     if closing:
-        sections.append(ExplainSaid(tuple(f"Period assumed: {x}" for x in closing)))
+        sections.append(ExplainSaid(tuple("Period assumed: " + x for x in closing)))
     if row.not_counted:
         table = _not_counted_lines(row.not_counted, width)
         title = f"Games {not_counted_text(row)}"

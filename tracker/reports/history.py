@@ -22,6 +22,7 @@ from tracker.periods.reasons import NotCountedWhy, Unplaced
 from tracker.reports import words
 from tracker.reports.figures import counted_results
 from tracker.reports.rulewords import adjustment_text, engine_text, ignored_text
+from tracker.reports.said import Said, command_line, joined
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -130,15 +131,19 @@ def row_note(row: PeriodRow, player: PlayerRef | None = None, *, first: bool = F
     parts += [note_text(n) for n in row.notes if isinstance(n, TagsDisagree | IncludesEarlier)]
     assumed = list_assumed_games(row)
     if assumed:
-        parts.append(f"{plural(assumed, 'game')}{LIST_ASSUMED}")
+        parts.append(plural(assumed, "game") + LIST_ASSUMED)
     parts += [assumption_text(a, player) for a in row.assumptions]
     if row.not_counted:
         parts.append(not_counted_text(row))
     parts += closing_texts(row)
-    return "; ".join(parts)
+    return joined("; ", parts)
 
 
-LIST_ASSUMED = " on this list by assumption (no time control: tracker event set ID --list)"
+LIST_ASSUMED = Said(
+    " on this list by assumption (no time control: ",
+    command_line("event", "set", "ID", "--list"),
+    ")",
+)
 """The end of a row's note on its games without a time control ("29 games" before it)."""
 
 SAID_ONCE_ROWS = 3
@@ -177,8 +182,12 @@ def notes_said_once(
     legend = [f"{mark} {part}" for part, mark in marks.items()]
     if assumed:
         legend.append(
-            f"list assumed: {_of_the(assumed, total)} shown {'has' if assumed == 1 else 'have'} "
-            f"no time control: put on this list {LIST_ASSUMED_HOW}."
+            Said(
+                f"list assumed: {_of_the(assumed, total)} shown "
+                f"{'has' if assumed == 1 else 'have'} no time control: put on this list ",
+                LIST_ASSUMED_HOW,
+                ".",
+            )
         )
     return out, legend
 
@@ -495,7 +504,7 @@ def unplaced_lines(replay_: Replay) -> list[str]:
             late[tid] = (label, count + 1, why)
         else:
             early += 1
-    lines = [
+    lines: list[str] = [
         f"In no period: {label} ({plural(count, 'game')}, no date): "
         + words.command(PinPeriod(tid))
         for tid, (label, count) in sorted(undated.items())
@@ -545,7 +554,7 @@ def season_line(season: Season) -> str:
 def ratings_line(season: Season) -> str:
     """Where the opponents' ratings came from: FIDE's lists, the organisers' Elo tags."""
     if not season.from_lists:
-        return f"Opponents' ratings: Elo tags ({_no_list_why(season)})"
+        return "Opponents' ratings: Elo tags (" + _no_list_why(season) + ")"
     if not season.from_tags:
         return f"Opponents' ratings: FIDE's lists, all {plural(season.from_lists, 'game')}"
     return (
@@ -562,21 +571,21 @@ def _lists_text(periods: Sequence[Period]) -> str:
     return f"{periods[0]} to {periods[-1]}, {len(periods)} lists"
 
 
-def _no_list_why(season: Season) -> str:
+def _no_list_why(season: Season) -> Said:
     """Why no opponent's rating came from FIDE's lists: none imported; none imported in
     force for these games (and which would be); or those in force name no opponent."""
     if not season.imported:
-        return "no FIDE list imported: tracker official import"
+        return Said("no FIDE list imported: ", command_line("official", "import"))
     used = sorted(set(season.imported) & set(season.in_force))
     if used:
         one = len(used) == 1
-        return (
+        return Said(
             f"the imported {season.rating_list} {'list' if one else 'lists'} in force for "
             f"these games ({_lists_text(used)}) {'names' if one else 'name'} none of the "
             "opponents"
         )
-    return (
+    return Said(
         f"no {season.rating_list} list imported is in force for these games: imported "
-        f"{_lists_text(season.imported)}; in force {_lists_text(season.in_force)}: "
-        "tracker official fetch"
+        f"{_lists_text(season.imported)}; in force {_lists_text(season.in_force)}: ",
+        command_line("official", "fetch"),
     )

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import shlex
 
+from tracker.advice import SetTournamentList
 from tracker.app.importing import ImportReport, Interrupted, SourceReport
 from tracker.app.imports import AssumedKinds, StandardLooking, UndatedTournament, Unlisted
 from tracker.errors import TrackerError
 from tracker.identity.names import NamesApart
 from tracker.model import EloTags, RatingList
 from tracker.periods.policies import STANDARD_TAG_WINDOW_MONTHS
+from tracker.reports.said import command_line
 from tracker.reports.words import (
     command,
     error_text,
@@ -88,13 +90,14 @@ def player_not_marked_text(player: str, error: TrackerError) -> str:
         name, fide_id, _ = why.players[0]
         first = str(fide_id) if fide_id else shlex.quote(name)
         return (
-            f"--player {player!r} not marked: {may_be_one_text(why)}, then `tracker player "
-            f"set {first} --me` marks them; if not, `tracker player set NAME --me` marks "
-            "the one you mean; the games are stored"
+            f"--player {player!r} not marked: {may_be_one_text(why)}, then "
+            f"{command_line('player', 'set', first, '--me').quoted()} marks them; if not, "
+            f"{command_line('player', 'set', 'NAME', '--me').quoted()} marks the one you "
+            "mean; the games are stored"
         )
     return (
         f"--player {player!r} not marked: {error_text(error)}; the games are stored: mark "
-        "your player with `tracker player set PLAYER --me`"
+        f"your player with {command_line('player', 'set', 'PLAYER', '--me').quoted()}"
     )
 
 
@@ -111,8 +114,9 @@ def looks_standard_line(x: StandardLooking) -> str:
         f"{x.source}: its rapid and blitz events print the players' standard ratings "
         f"({x.tags.standard:,} of the {x.tags.compared:,} tags beside a standard one are "
         f"the same): such a tag is set aside where it repeats a standard rating of the "
-        f"{STANDARD_TAG_WINDOW_MONTHS} months around; `tracker import FILE --tags standard` with "
-        "this file (or the archive it came from) sets all of them aside"
+        f"{STANDARD_TAG_WINDOW_MONTHS} months around; "
+        f"{command_line('import', 'FILE', '--tags', 'standard').quoted()} with this file (or "
+        "the archive it came from) sets all of them aside"
     )
 
 
@@ -130,8 +134,9 @@ def foreign_ids_said(s: SourceReport) -> list[str]:
         said.append(
             f"{s.name}:{f.line}: {f.side} {f.name} has {f.side}FideId {f.fide_id}, the FIDE ID "
             f"of {f.holder}, {names_apart_said(f.apart, f.name)}: the game is filed under "
-            f"{f.name}, without the FIDE ID{also}; if they are one person, `tracker player "
-            f"merge {f.fide_id} {shlex.quote(f.name)}` makes them one"
+            f"{f.name}, without the FIDE ID{also}; if they are one person, "
+            f"{command_line('player', 'merge', f.fide_id, shlex.quote(f.name)).quoted()} "
+            "makes them one"
         )
     return said
 
@@ -160,7 +165,8 @@ def closed_line(report: ImportReport, *, full: bool) -> str:
     return (
         f"note: standard output {what}; the import went "
         f"on: {_n(stored, 'file')} of {len(report.sources)} stored or already imported, "
-        f"{_n(report.total('added'), 'game')} added (`tracker imports` lists them)"
+        f"{_n(report.total('added'), 'game')} added ({command_line('imports').quoted()} "
+        "lists them)"
     )
 
 
@@ -247,7 +253,7 @@ def assumed_kinds_line(kinds: AssumedKinds, default_list: RatingList | None) -> 
         parts.append(f"standard {rest:,} (the name says nothing)")
     return (
         f"by the event or round name, of the games added: {'; '.join(parts)} "
-        "(`tracker event set ID --list LIST` or `--exclude` corrects a tournament)"
+        f"({command(SetTournamentList()).quoted()} or `--exclude` corrects a tournament)"
     )
 
 
@@ -279,7 +285,8 @@ def undated_lines(undated: list[UndatedTournament]) -> list[str]:
         for u in undated[:UNDATED_SHOWN]
     ]
     if len(undated) > UNDATED_SHOWN:
-        lines.append(f"  and {len(undated) - UNDATED_SHOWN:,} more (`tracker event list`)")
+        more = len(undated) - UNDATED_SHOWN
+        lines.append(f"  and {more:,} more ({command_line('event', 'list').quoted()})")
     return lines
 
 
@@ -291,5 +298,5 @@ def unlisted_line(u: Unlisted) -> str:
     return (
         f"{u.rating_list} lists: {_n(u.players, 'player')} of these games came after the "
         f"lists imported ({shown}): their opponents' ratings are the Elo tags until "
-        "`tracker official import` reads those lists again"
+        f"{command_line('official', 'import').quoted()} reads those lists again"
     )

@@ -18,6 +18,7 @@ from tracker.model import (
     RatingList,
 )
 from tracker.reports.imports import names_apart_said
+from tracker.reports.said import command_line
 
 
 def reason(message: str, label: str) -> str:
@@ -120,7 +121,7 @@ def match_lines(s: ImportSummary) -> list[str]:
     if len(matches) > MATCHES_SHOWN:
         lines.append(
             f"  and {_n(len(matches) - MATCHES_SHOWN)} more matched by name "
-            "(`tracker players` lists them)"
+            f"({command_line('players').quoted()} lists them)"
         )
     for a in s.ambiguous[:MATCHES_SHOWN]:
         shown = [_candidate(c) for c in a.candidates[:CANDIDATES_SHOWN]]
@@ -129,8 +130,8 @@ def match_lines(s: ImportSummary) -> list[str]:
             shown.append(f"and {_n(more)} more")
         lines.append(
             f"  {a.player}: not matched, {_n(len(a.candidates))} players of the "
-            f"list fit the name: {'; '.join(shown)}; settle it with `tracker player "
-            f"set {shlex.quote(a.player)} --fide-id N`"
+            f"list fit the name: {'; '.join(shown)}; settle it with "
+            f"{command_line('player', 'set', shlex.quote(a.player), '--fide-id', 'N').quoted()}"
         )
     if len(s.ambiguous) > MATCHES_SHOWN:
         lines.append(
@@ -144,7 +145,8 @@ def undo_said(number: int | None) -> str:
     """How a merge message ends: its number and the command that undoes it."""
     if number is None:
         return ""
-    return f" as merge {number}; `tracker player unmerge --merge {number}` undoes it"
+    undo = command_line("player", "unmerge", "--merge", number).quoted()
+    return f" as merge {number}; {undo} undoes it"
 
 
 def not_one_person_said(why: NotOnePerson, player: str, fide_id: int) -> str:
@@ -158,7 +160,7 @@ def not_one_person_said(why: NotOnePerson, player: str, fide_id: int) -> str:
     assert why.names is not None
     return (
         f"{names_apart_said(why.names, why.other)}: if they are one person, say so with "
-        f"`tracker player merge {fide_id} {shlex.quote(player)}`"
+        f"{command_line('player', 'merge', fide_id, shlex.quote(player)).quoted()}"
     )
 
 

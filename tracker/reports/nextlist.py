@@ -7,16 +7,19 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tracker.advice import AddOfficial, SetTournamentList
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import NotCountedWhy, PeriodRow, RatingSource, Replay
 from tracker.periods.assumed import list_assumed_games
 from tracker.periods.notes import ReanchoredOnTag
 from tracker.reports.explain import ignored_lines
 from tracker.reports.history import assumption_text, k_by_tournament, not_counted_text
+from tracker.reports.said import command_line
 from tracker.reports.text import fmt_signed, months_text, plural, plural_points, unit_dates
 from tracker.reports.words import (
     before_text,
     closing_texts,
+    command,
     not_counted_counts,
     reason_text,
     tag_anchor_text,
@@ -219,12 +222,11 @@ def _official_line(rep: NextReport, today: dt.date | None) -> str:
         return (
             f"No official {rl} rating recorded, and no Elo tag that is one (the tags of the "
             f"player's {rl} events are the standard rating): the {rl} history waits for an "
-            f"official rating (`tracker official add {rep.player.command_name} --list {rl} "
-            "--period YYYY-MM --rating R`)."
+            f"official rating ({command(AddOfficial(rl), rep.player.command_name).quoted()})."
         )
     return (
         f"No official {rl} rating recorded: the replay starts from the games "
-        "(record one with `tracker official add`)."
+        f"(record one with {command_line('official', 'add').quoted()})."
     )
 
 
@@ -239,8 +241,8 @@ def _no_games_lines(rep: NextReport, today: dt.date | None) -> list[str]:
     ):
         lines.append(
             "  FIDE has published lists since: record the latest with "
-            f"`tracker official add {rep.player.command_name} --period YYYY-MM --rating R` "
-            "or import it (`tracker official import FILE`)."
+            f"{command(AddOfficial(), rep.player.command_name).quoted()} "
+            f"or import it ({command_line('official', 'import', 'FILE').quoted()})."
         )
     return lines
 
@@ -266,7 +268,7 @@ def _summed_lines(rep: NextReport, summed: Sequence[PeriodRow]) -> list[str]:
         f"({rep.rows[0].period} to {rep.rows[-1].period}).",
         f"  {summed[0].period} to {summed[-1].period}: {before} -> {after} "
         f"({len(summed)} lists, {plural(s_games, 'game')}; each in "
-        f"`tracker history --list {rl} --from {summed[0].period}`)",
+        f"{command_line('history', '--list', rl, '--from', summed[0].period).quoted()})",
     ]
 
 
@@ -305,7 +307,7 @@ def _detail_lines(rep: NextReport, r: PeriodRow) -> list[str]:
     if assumed_list:
         lines.append(
             f"    list assumed: {plural(assumed_list, 'game')} without a time control "
-            "(`tracker event set ID --list LIST` corrects a tournament)"
+            f"({command(SetTournamentList()).quoted()} corrects a tournament)"
         )
     if r.not_counted:
         lines.append(f"    {not_counted_text(r)}")
@@ -365,9 +367,9 @@ def _expected_lines(rep: NextReport, today: dt.date | None) -> list[str]:
         if rep.next_period.list_date <= today:
             lines.append(
                 f"  That list was published {months_text(ago) + ' ago' if ago > 0 else 'already'}"
-                ": its rating is FIDE's to read (record it with `tracker official add "
-                f"{rep.player.command_name} --period {rep.next_period} --rating R`, or import "
-                "the list)."
+                ": its rating is FIDE's to read (record it with "
+                f"{command(AddOfficial(period=rep.next_period), rep.player.command_name).quoted()}"
+                ", or import the list)."
             )
         elif ahead is not None:
             lines.append(f"  That list is {ahead}")
@@ -391,13 +393,13 @@ def _open_lines(rep: NextReport) -> list[str]:
         if rest:
             n = sum(len(names) for _, names in rest)
             lines.append(
-                f"  and {plural(n, 'tournament')} more (`tracker next --format json` lists "
-                "them all)"
+                f"  and {plural(n, 'tournament')} more "
+                f"({command_line('next', '--format', 'json').quoted()} lists them all)"
             )
     if rep.earlier:
         lines.append(
             f"Left out: {plural(len(rep.earlier), 'tournament')} of the earlier lists ended "
             f"{OPEN_MARGIN_DAYS} days or less before their list: FIDE may have rated them a "
-            "list later (`tracker check` compares with the lists)."
+            f"list later ({command_line('check').quoted()} compares with the lists)."
         )
     return lines

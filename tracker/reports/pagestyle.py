@@ -9,8 +9,9 @@ import html
 import re
 
 from tracker.reports.chart import visible
+from tracker.reports.said import Command, Said
 
-__all__ = ["CSS", "FLAGS", "SHORT", "VERBS", "esc", "prose"]
+__all__ = ["CSS", "SHORT", "esc", "prose"]
 
 CSS = """
 :root { color-scheme: light; --ink: #1d2733; --muted: #5b6776; --rule: #d8dee6;
@@ -69,132 +70,30 @@ def esc(value: object) -> str:
     return html.escape(visible("" if value is None else str(value)))
 
 
-_COMMAND = re.compile(r"`(tracker [^`]*)`")
-
-VERBS = {
-    "calc": (),
-    "check": (),
-    "club": (),
-    "db": ("backup", "check", "restore", "upgrade"),
-    "demo": (),
-    "event": ("list", "set", "show"),
-    "explain": (),
-    "export": (),
-    "history": (),
-    "import": (),
-    "imports": ("remove",),
-    "next": (),
-    "official": ("add", "fetch", "import", "list", "remove"),
-    "player": ("merge", "set", "unmerge"),
-    "players": (),
-    "plot": (),
-    "report": (),
-    "target": (),
-}
-"""The commands of the command line and their sub-commands (tests/test_season_report.py
-holds them equal to the CLI's): what a sentence may name without backticks."""
-
-FLAGS = frozenset(
-    [
-        "--all",
-        "--dry-run",
-        "--ever-2400",
-        "--excerpt",
-        "--exclude",
-        "--force",
-        "--help",
-        "--include",
-        "--me",
-        "--merge",
-        "--no-ever-2400",
-        "--offline",
-        "--quiet",
-        "--reached-2300",
-        "--strict",
-        "--unrated",
-        "--validate",
-        "--version",
-        "--whole",
-        "--xml",
-    ]
-)
-"""The options that take no value (held equal to the CLI's by the same test)."""
-
-_TOKEN = re.compile(r'\s+("[^"]*"|\S+)')
-_START = re.compile(r"\btracker(?= )")
-_END = ").,;:"  # punctuation that ends a command written in a sentence
+_QUOTED = re.compile(r"`(tracker [^`]*)`")
 
 
-def _bare_command(text: str, at: int) -> int:
-    """The end of the command that starts at `at` ("tracker VERB ..."), a sentence's words
-    after it left out: its sub-command, options and their values, placeholders (ID, LIST,
-    YYYY-MM), numbers, quoted names, the first argument that is not a lowercase word; a
-    token ending in ), . , ; or : ends the command before that mark. `at` itself when no
-    command of the CLI starts there."""
-    end = at + len("tracker")
-    found = _TOKEN.match(text, end)
-    if found is None or found.group(1).rstrip(_END) not in VERBS:
-        return at
-    verb = found.group(1).rstrip(_END)
-    if verb != found.group(1):
-        return found.start(1) + len(verb)
-    end = found.end()
-    expects_value = False
-    subs = VERBS[verb]
-    if subs:
-        found = _TOKEN.match(text, end)
-        if found is None or found.group(1).rstrip(_END) not in subs:
-            return end
-        if found.group(1)[-1] in _END:
-            return found.end() - 1
-        end = found.end()
-    while (found := _TOKEN.match(text, end)) is not None:
-        token = found.group(1)
-        bare = token.rstrip(_END) if not token.startswith('"') else token
-        if not bare:
-            break
-        if expects_value:
-            ok, expects_value = True, False
-        elif bare.startswith("-"):
-            ok, expects_value = True, bare not in FLAGS and "=" not in bare
-        else:  # a name, an id, a placeholder, a file: not a word of the sentence
-            ok = bare.startswith('"') or not re.fullmatch(r"[a-z]+", bare)
-        if not ok:
-            break
-        end = found.start(1) + len(bare)
-        if bare != token:
-            break
-    return end
+def _text(text: str) -> str:
+    """Text as HTML (esc), a command it quotes in backticks as code."""
+    out: list[str] = []
+    at = 0
+    for found in _QUOTED.finditer(text):
+        out.append(html.escape(visible(text[at : found.start()])))
+        out.append(f"<code>{html.escape(visible(found.group(1)))}</code>")
+        at = found.end()
+    out.append(html.escape(visible(text[at:])))
+    return "".join(out)
 
 
 def prose(value: object) -> str:
-    """A sentence of the reports as HTML (esc), each command it names as code, whether
-    written `tracker ...` for a terminal or bare ("(tracker event set 12 --list rapid)"):
-    a page shows no backticks, and a command reads as one."""
-    text = visible("" if value is None else str(value))
-    out: list[str] = []
-    at = 0
-    while at < len(text):
-        quoted = _COMMAND.search(text, at)
-        bare = _START.search(text, at)
-        while bare is not None and (quoted is None or bare.start() < quoted.start()):
-            end = _bare_command(text, bare.start())
-            if end > bare.start() + len("tracker"):
-                break
-            bare = _START.search(text, bare.end())
-        if bare is not None and (quoted is None or bare.start() < quoted.start()):
-            end = _bare_command(text, bare.start())
-            out.append(html.escape(text[at : bare.start()]))
-            out.append(f"<code>{html.escape(text[bare.start() : end])}</code>")
-            at = end
-        elif quoted is not None:
-            out.append(html.escape(text[at : quoted.start()]))
-            out.append(f"<code>{html.escape(quoted.group(1))}</code>")
-            at = quoted.end()
-        else:
-            out.append(html.escape(text[at:]))
-            break
-    return "".join(out)
+    """A sentence of the reports as HTML (esc): each command it carries (tracker.reports.said:
+    a Command, or the commands of a Said) as code, and a command a plain sentence quotes in
+    backticks for a terminal: a page shows no backticks, and a command reads as one."""
+    if isinstance(value, Command):
+        return f"<code>{html.escape(visible(value.line))}</code>"
+    if isinstance(value, Said):
+        return "".join(prose(p) for p in value.parts)
+    return _text("" if value is None else str(value))
 
 
 SHORT = 12  # a part of at most this many periods (a season of monthly lists) is shown open

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
+from tracker.advice import AddOfficial, SetTournamentList
 from tracker.app.histories import PlayerHistory
 from tracker.model import Period, PlayerRef, RatingList
 from tracker.periods import RatingSource, Replay
@@ -54,7 +55,8 @@ from tracker.reports.explain import (
 from tracker.reports.explaingames import not_counted_game, plan_games
 from tracker.reports.pagestyle import CSS, SHORT, esc, prose
 from tracker.reports.plot import chart_svg
-from tracker.reports.words import assumed_text
+from tracker.reports.said import Said, command_line
+from tracker.reports.words import assumed_text, command
 
 
 def _table(
@@ -111,25 +113,25 @@ class AssumedFact:
 
     text: str
     periods: tuple[Period, ...]
-    command: str
+    command: Said
 
 
 def assumed_facts(replay_: Replay, player: PlayerRef) -> list[AssumedFact]:
     """Every assumption of a list's replay: the facts K rested on, the lists re-anchored on
     the player's own Elo tag, the games put on the list by assumption (no time control)."""
-    found: dict[tuple[str, str], list[Period]] = {}
+    found: dict[tuple[str, Said], list[Period]] = {}
+    anchor = command(AddOfficial(replay_.rating_list), player.command_name)
     for r in replay_.rows:
         for a in r.assumptions:
             found.setdefault(
-                (f"K assumes {assumed_text(a)}", assumption_command(a, player)), []
+                (f"K assumes {assumed_text(a)}", Said(assumption_command(a, player))), []
             ).append(r.period)
         if r.source is RatingSource.ELO_TAG:
             found.setdefault(
                 (
                     "the list's rating is the player's own Elo tag (no official rating recorded "
                     "for it)",
-                    f"tracker official add {player.command_name} --list "
-                    f"{replay_.rating_list} --period YYYY-MM --rating R",
+                    Said(anchor),
                 ),
                 [],
             ).append(r.period)
@@ -137,7 +139,7 @@ def assumed_facts(replay_: Replay, player: PlayerRef) -> list[AssumedFact]:
             found.setdefault(
                 (
                     "games without a time control put on this list by assumption",
-                    "tracker event list, then tracker event set ID --list LIST",
+                    Said(command_line("event", "list"), ", then ", command(SetTournamentList())),
                 ),
                 [],
             ).append(r.period)

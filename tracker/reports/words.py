@@ -65,6 +65,7 @@ from tracker.periods.reasons import (
     Unplaced,
 )
 from tracker.reports.rulewords import engine_text
+from tracker.reports.said import Command, Said, command_line, joined
 from tracker.unresolved import (
     MayBeOne,
     NoneTracked,
@@ -85,42 +86,44 @@ _FACT_OPTIONS = {
 }
 
 
-def command(advice: Advice, who: str = "ID") -> str:
+def command(advice: Advice, who: str = "ID") -> Command:
     """The command that does what `advice` says; `who` names the player (a FIDE ID, a
     quoted name, or a placeholder such as ID or PLAYER)."""
     if isinstance(advice, SetPlayerFact):
-        return f"tracker player set {who} {_FACT_OPTIONS[advice.fact]}"
+        return command_line("player", "set", who, _FACT_OPTIONS[advice.fact])
     if isinstance(advice, AddOfficial):
-        on = "" if advice.rating_list is None else f" --list {advice.rating_list}"
+        on = "" if advice.rating_list is None else f"--list {advice.rating_list}"
         period = "YYYY-MM" if advice.period is None else str(advice.period)
-        k = " --k K" if advice.with_k else ""
-        return f"tracker official add {who}{on} --period {period} --rating R{k}"
+        k = "--k K" if advice.with_k else ""
+        return command_line("official", "add", who, on, "--period", period, "--rating R", k)
     if isinstance(advice, PinYear):
         period = "YYYY-MM" if advice.period is None else str(advice.period)
-        return f"tracker event set --year {advice.year} --period {period}"
+        return command_line("event", "set", "--year", advice.year, "--period", period)
     if isinstance(advice, ExcludeYear):
-        return f"tracker event set --year {advice.year} --exclude"
+        return command_line("event", "set", "--year", advice.year, "--exclude")
     tournament = "ID" if advice.tournament_id is None else str(advice.tournament_id)
     if isinstance(advice, PinPeriod):
         period = "YYYY-MM" if advice.period is None else str(advice.period)
-        return f"tracker event set {tournament} --period {period}"
+        return command_line("event", "set", tournament, "--period", period)
     if isinstance(advice, SetTournamentList):
         lists = "|".join(str(rl) for rl in advice.lists) or "LIST"
-        return f"tracker event set {tournament} --list {lists}"
+        return command_line("event", "set", tournament, "--list", lists)
     if isinstance(advice, ExcludeTournament):
-        return f"tracker event set {tournament} --exclude"
+        return command_line("event", "set", tournament, "--exclude")
     assert isinstance(advice, SetRo)
-    return f"tracker event set {tournament} --ro {'R' if advice.ro is None else advice.ro}"
+    ro = "R" if advice.ro is None else advice.ro
+    return command_line("event", "set", tournament, "--ro", ro)
 
 
 def commands(advice: Iterable[Advice], who: str = "ID") -> str | None:
     """The commands of several pieces of advice, "; " between them (None: no advice)."""
-    return "; ".join(command(a, who) for a in advice) or None
+    return joined("; ", [command(a, who) for a in advice]) or None
 
 
-LIST_ASSUMED_HOW = (
-    "by assumption (the event's name, else standard); "
-    f"`{command(SetTournamentList())}` corrects a tournament"
+LIST_ASSUMED_HOW = Said(
+    "by assumption (the event's name, else standard); ",
+    command(SetTournamentList()).quoted(),
+    " corrects a tournament",
 )
 """How games without a time control came to their list, and the command that corrects it:
 every output that counts such games ends its sentence with it."""
@@ -144,14 +147,14 @@ def assumed_text(a: Assumption) -> str:
     return _ASSUMED[a.fact]
 
 
-def assumption_command(a: Assumption, who: str = "ID") -> str:
+def assumption_command(a: Assumption, who: str = "ID") -> Command:
     """The command that records the assumed fact, the player named as `who`."""
     return command(a.advice, who)
 
 
-def assumption_text(a: Assumption, who: str = "ID") -> str:
+def assumption_text(a: Assumption, who: str = "ID") -> Said:
     """ "K assumes X (COMMAND)": the fact assumed and the command that records it."""
-    return f"K assumes {assumed_text(a)} ({assumption_command(a, who)})"
+    return Said(f"K assumes {assumed_text(a)} (", assumption_command(a, who), ")")
 
 
 # --- games not counted -----------------------------------------------------------------------
@@ -170,46 +173,51 @@ def _too_early(rating_list: RatingList) -> tuple[str, str]:
 
 def reason_text(
     why: NotCountedWhy, detail: NotCountedDetail = None, *, any_id: bool = False
-) -> str:
+) -> Said:
     """Why a game did not count, in full, with the command that settles it where there is
     one (`any_id`: the tournament named ID in it, to group the tournaments of one reason)."""
     if why is NotCountedWhy.EXCLUDED:
-        return "excluded (tracker event set --exclude)"
+        return Said("excluded (", command_line("event", "set", "--exclude"), ")")
     if why is NotCountedWhy.NOT_RATED:
-        return str(detail or "not rated")
+        return Said(str(detail or "not rated"))
     if why is NotCountedWhy.BY_THE_ENGINE:
-        return str(detail or "not counted")
+        return Said(str(detail or "not counted"))
     if why is NotCountedWhy.UNFINISHED:
-        return NotRated.UNFINISHED.value
+        return Said(NotRated.UNFINISHED.value)
     if why is NotCountedWhy.INSIDE_OFFICIAL:
-        return "rated on or before the official list the replay starts from"
+        return Said("rated on or before the official list the replay starts from")
     if why is NotCountedWhy.NO_PERIOD:
-        return "no rating period for it"
+        return Said("no rating period for it")
     if isinstance(detail, ScheduleSays):
         fast = command(SetTournamentList(None if any_id else detail.tournament_id, _FAST))
         label = reason_label(why, detail)
         if why is NotCountedWhy.MATCH_GAMES_A_DAY:
-            return f"{label}: a rapid or blitz match or a tie-break, not standard ({fast})"
+            return Said(
+                f"{label}: a rapid or blitz match or a tie-break, not standard (", fast, ")"
+            )
         if why is NotCountedWhy.FAST_EVENT:
-            return f"{label}: a rapid or blitz event, not standard ({fast})"
-        return f"{label}: not standard (rapid or blitz? {fast})"
+            return Said(f"{label}: a rapid or blitz event, not standard (", fast, ")")
+        return Said(f"{label}: not standard (rapid or blitz? ", fast, ")")
     if isinstance(detail, StandardTag):
         add = command(AddOfficial(detail.rating_list))
-        return (
+        return Said(
             f"{reason_label(why, detail)}: the Elo tag {detail.tag} in {detail.tournament} is "
-            f"taken as the player's standard rating ({add})"
+            "taken as the player's standard rating (",
+            add,
+            ")",
         )
     assert isinstance(detail, Unplaced), (why, detail)
     if why is NotCountedWhy.TOO_EARLY:
-        return ": ".join(_too_early(detail.rating_list))
+        return Said(": ".join(_too_early(detail.rating_list)))
     if why is NotCountedWhy.ONLY_YEAR and detail.year is not None:
-        return f"{only_year(detail.year)}: {year_commands(detail.year)}"
-    pin = command(PinPeriod(None if any_id else detail.tournament_id))
+        return Said(f"{only_year(detail.year)}: ", year_commands(detail.year))
+    pin = command(PinPeriod(None if any_id else detail.tournament_id)).quoted()
     if why is NotCountedWhy.NO_DATE:
-        return f"no date: pin it with `{pin}`"
-    return (
+        return Said("no date: pin it with ", pin)
+    return Said(
         f"{reason_label(why, detail)}: no list after {LAST_PERIOD} is replayed (a wrong date "
-        f"in the PGN?): pin it with `{pin}`"
+        "in the PGN?): pin it with ",
+        pin,
     )
 
 
@@ -218,11 +226,13 @@ def only_year(year: int) -> str:
     return f"dated only by year ({year})"
 
 
-def year_commands(year: int) -> str:
+def year_commands(year: int) -> Said:
     """The two commands that settle every tournament dated only by `year` at once."""
-    return (
-        f"`{command(PinYear(year))}` pins them all, "
-        f"`{command(ExcludeYear(year))}` sets them all aside"
+    return Said(
+        command(PinYear(year)).quoted(),
+        " pins them all, ",
+        command(ExcludeYear(year)).quoted(),
+        " sets them all aside",
     )
 
 
@@ -273,7 +283,7 @@ def reason_label(why: NotCountedWhy, detail: NotCountedDetail = None) -> str:
     return reason_text(why, detail)
 
 
-def why_text(n: NotCounted) -> str:
+def why_text(n: NotCounted) -> Said:
     """Why the game `n` did not count, in full (`reason_text`)."""
     return reason_text(n.why, n.detail)
 
@@ -393,17 +403,18 @@ def tag_differs_text(n: TagDiffers) -> str:
     return f"Elo tag {n.tag} differs from the official {n.period} rating {n.official}"
 
 
-def twice_text(n: StoredTwice) -> str:
+def twice_text(n: StoredTwice) -> Said:
     a, b = n.first, n.second
     where = (
         f"'{a.tournament}' (event {a.tournament_id}) and '{b.tournament}' (event {b.tournament_id})"
         if a.tournament_id != b.tournament_id
         else f"'{b.tournament}' (event {b.tournament_id}), rounds {a.round} and {b.round}"
     )
-    return (
+    return Said(
         f"maybe one game stored twice: {n.date.isoformat()} against {n.opponent} "
-        f"({'white' if n.white else 'black'}, {n.result}) in {where}: both count "
-        f"(`{command(ExcludeTournament())}` leaves a tournament out)"
+        f"({'white' if n.white else 'black'}, {n.result}) in {where}: both count (",
+        command(ExcludeTournament()).quoted(),
+        " leaves a tournament out)",
     )
 
 
@@ -449,10 +460,12 @@ def note_text(n: Note) -> str:
         )
     if isinstance(n, PlayoffsClassical):
         fast = command(SetTournamentList(n.tournament_id, _FAST))
-        return (
+        return Said(
             f"{n.tournament}: {n.games} play-off game{'' if n.games == 1 else 's'} played one "
             "a day: classical, counted on the standard list (policy "
-            f"ONE_A_DAY_PLAYOFF_IS_CLASSICAL; {fast} says otherwise)"
+            "ONE_A_DAY_PLAYOFF_IS_CLASSICAL; ",
+            fast,
+            " says otherwise)",
         )
     if isinstance(n, TournamentNote):
         return f"{n.tournament}: {tag_differs_text(n.note)}"
@@ -485,7 +498,7 @@ def note_text(n: Note) -> str:
 # --- the closing-date rule -------------------------------------------------------------------
 
 
-def closing_command(c: ClosingDate) -> str:
+def closing_command(c: ClosingDate) -> Command:
     """The command that pins the tournament to the earlier list."""
     return command(c.advice)
 
@@ -510,10 +523,10 @@ def closing_json(c: ClosingDate) -> dict[str, object]:
     }
 
 
-def closing_texts(row: PeriodRow) -> list[str]:
+def closing_texts(row: PeriodRow) -> list[Said]:
     """What the closing-date rule assumed of the period's tournaments, with the command that
     pins each (tracker.periods.assumed)."""
-    return [f"{closing_text(c)} ({closing_command(c)})" for c in closing_dates(row)]
+    return [Said(f"{closing_text(c)} (", closing_command(c), ")") for c in closing_dates(row)]
 
 
 # --- the player a command names ----------------------------------------------------------
@@ -535,7 +548,7 @@ def unresolved_text(why: Unresolved) -> str:
     if isinstance(why, NoneTracked):
         return (
             "no player given and none is tracked: name one (a FIDE ID or a name), or mark "
-            "yours with `tracker player set NAME --me`"
+            f"yours with {command_line('player', 'set', 'NAME', '--me').quoted()}"
         )
     if isinstance(why, TooLong):
         return (
@@ -562,12 +575,14 @@ def unresolved_text(why: Unresolved) -> str:
     if not why.players:
         return (
             f"no player matches {why.text!r}: the database has no player yet (import games "
-            "first: tracker import FILE)"
+            f"first: {command_line('import', 'FILE')})"
         )
     stored = "the one player" if why.players == 1 else f"all {why.players:,} players"
+    listed = command_line("players").quoted()
+    search = command_line("players", "--search", "PART").quoted()
     return (
-        f"no player matches {why.text!r}: `tracker players` lists {stored}, "
-        "`tracker players --search PART` those whose name contains PART"
+        f"no player matches {why.text!r}: {listed} lists {stored}, {search} those whose name "
+        "contains PART"
     )
 
 
@@ -590,7 +605,7 @@ def may_be_one_text(why: MayBeOne) -> str:
         shown.append(f"and {len(why.players) - PLAYERS_SHOWN:,} more")
     keep = _player_arg(*why.players[0][:2])
     merges = " and ".join(
-        f"`tracker player merge {keep} {_player_arg(name, fide_id)}`"
+        command_line("player", "merge", keep, _player_arg(name, fide_id)).quoted()
         for name, fide_id, _ in why.players[1:]
     )
     return (
