@@ -1192,6 +1192,48 @@ def test_xml_fields_no_fide_list_holds_make_the_row_malformed(
     assert len(problems) == 1 and problems[0].endswith(f": {said}; <player> skipped")
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        "ID_NUMBER NAME                         TITLE COUNTRY APR04 GAMES BIRTHDAY   FLAG",
+        "ID_NUMBER NAME                         TITLE COUNTRY JAN01 GAMES FLAG",
+    ],
+    ids=["2003-2008", "2001-2002"],
+)
+def test_a_quarterly_name_ending_in_a_title_code_keeps_it(tmp_path: Path, head: str) -> None:
+    """The quarterly lists' TITLE stands at 39, their title codes end at 45 (APR04FRL.TXT's
+    Aagaard, `m` at 44; a two-letter code at 43 in test_2001_layout, at 44 as
+    tests/listgen.py writes it): a name's last word between the two is the name's, even a
+    word that is a title code (Hypothesis found "00000000, 000000000000000000 m" read back as
+    "00000000, 000000000000000000" with the title IM), and a code at 44 after a name of 33
+    characters is the title."""
+    rows_text = [
+        # the ID right-aligned in 8, two blanks, the name (33 characters at most) padded to
+        # 34, the title code at 44, the federation at 48, the rating at 53, the games
+        "       1  00000000, 000000000000000000 m        GER  1500    3",
+        "       2  00000000, 000000000000000000 m    g   GER  2500    3",
+        "       3  Abcdefghijklmnop, Qrstuvwxyzabcde m   GER  2400    3",
+        "       4  Aagaard, Jacob                    m   DEN  2400    0",
+        "       5  Van der Berg, Jan Willem Piet wg      NED  1900    0",
+        "       6  Abcdefghijklmnop, Qrstuvwxyzabc g m   GER  2400    3",
+        "       7  Abcdefghijklmnop, Qrstuvwxyzabc g wg  GER  2300    3",
+    ]
+    text = "\n".join([head, *rows_text]) + "\n"
+    path = write(tmp_path / f"{head.split()[4]}FRL.TXT", text, "latin-1")
+    with open_list(path) as lst:
+        rows = list(lst)
+        assert lst.problems == []
+    assert [(r.fide_id, r.name, r.title) for r in rows] == [
+        (1, "00000000, 000000000000000000 m", None),
+        (2, "00000000, 000000000000000000 m", "GM"),
+        (3, "Abcdefghijklmnop, Qrstuvwxyzabcde", "IM"),
+        (4, "Aagaard, Jacob", "IM"),
+        (5, "Van der Berg, Jan Willem Piet wg", None),
+        (6, "Abcdefghijklmnop, Qrstuvwxyzabc g", "IM"),
+        (7, "Abcdefghijklmnop, Qrstuvwxyzabc g", "WGM"),
+    ]
+
+
 def test_old_layouts_federations_are_checked_too(tmp_path: Path) -> None:
     """The 2003-2008 layout (cut at blanks): a country of no FIDE list. (A word in its
     TITLE column that is no title code is the end of a long name there, read with the name.)"""

@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests import listgen
@@ -61,8 +61,18 @@ players = st.builds(
 )
 
 
+def _ending_in(title: str) -> Player:
+    """The player Hypothesis found: a name whose last word is a title code (`m`) under the
+    quarterly lists' TITLE (at 39; their codes stand at 44), once read back without it."""
+    none = Figures(None, None, None)
+    name = "00000000, 000000000000000000 m"
+    return Player(1, name, "GER", "M", title, "", "", "", none, none, none, None, "")
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(players, min_size=1, max_size=8), st.sampled_from(listgen.FORMATS))
+@example([_ending_in("")], "txt-2003")
+@example([_ending_in("GM")], "txt-2001")
 def test_write_then_read_is_identity(people: list[Player], fmt: str) -> None:
     people = [p for p in people if p.name[: listgen.QUARTERLY_NAME].strip(", ")]
     if fmt in ("txt-2001", "txt-2003", "txt-2009"):  # IDs had at most 8 digits then

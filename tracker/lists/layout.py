@@ -95,6 +95,9 @@ EXPECTED = (
     "or SRtng, RRtng, BRtng (docs/lists.md)"
 )
 
+CODE_WIDTH = 2
+"""The longest title code of the lists before 2012 (`wg`: `fields.OLD_TITLES`)."""
+
 TOKEN = re.compile(r"\S+")
 _MONTH_TITLE = re.compile(r"^([A-Za-z]{3})(\d{2})$")
 _NAME_MONTH = re.compile(
@@ -205,9 +208,26 @@ def read_header(header: str) -> TxtLayout | str:
         )
     elif "federation" in names and header.lstrip().lower().startswith("id_number"):
         era = "2003-2008" if "birth" in names else "2001-2002"
+        columns = _codes_right_aligned(columns)
     else:
         era = "2009-2012"
     return TxtLayout(tuple(columns), combined, month, aligned, era)
+
+
+def _codes_right_aligned(columns: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The quarterly lists print a title code right-aligned in its column, ending where
+    `COUNTRY` starts (45: `m` at 44 in `APR04FRL.TXT`, a two-letter code at 43), as they
+    print numbers, whereas `TITLE` stands at 39: their title column is the CODE_WIDTH
+    characters before the next one, and the column before it (the name's) runs on to there,
+    so that a name's last word under `TITLE` stays the name's, even one that is a title code
+    (`m`; a name there ends by 42: 33 characters from 10)."""
+    out = list(columns)
+    for n, (field, start, end) in enumerate(out):
+        if field == "title" and 0 < n < len(out) - 1 and start < end - CODE_WIDTH:
+            before, before_start, _ = out[n - 1]
+            out[n - 1] = (before, before_start, end - CODE_WIDTH)
+            out[n] = (field, end - CODE_WIDTH, end)
+    return out
 
 
 def _month_period(mon: str, yy: str) -> Period | None:

@@ -369,8 +369,9 @@ class TxtRows(OpenedList):
             and title is not None
             and line[title[0] : title[1]].strip() not in TITLE_CODES
         ):
-            # the last word of a long name, past the title's column title (TITLE at 39 of
-            # the quarterly lists, whose title codes stand at 44)
+            # the last word of a name longer than its column, where title codes stand (43
+            # and 44 in the quarterly lists: `layout._codes_right_aligned`; 44 on in those
+            # of 2009-2012); a title code there is the title
             del got["title"]
             old = got.get("name")
             got["name"] = title if old is None else (old[0], title[1])

@@ -912,7 +912,8 @@ static PyObject *sp_groups(PyObject *mod, PyObject *args)
             }
         }
         /* Anything else: the group runs to the next paragraph that starts a game after a
-           paragraph ending in a movetext line; the line machine reads it. */
+           paragraph ending in a movetext line; the line machine reads it, with the blank
+           lines before that paragraph (as scan._Reader._groups does). */
         moves = ends_in_moves(h, hl);
         end = off + hl + 2;
         for (j = i + 1; j < n; j++) {
@@ -923,8 +924,14 @@ static PyObject *sp_groups(PyObject *mod, PyObject *args)
                 pl--;
             }
             if (pl) {
-                if (moves && is_start(p, pl))
+                if (moves && is_start(p, pl)) {
+                    Py_ssize_t blanks = paras[j].len - pl;
+                    end += blanks;
+                    paras[j].start += blanks;
+                    paras[j].len = pl;
+                    paras[j].lines -= blanks;
                     break;
+                }
                 moves = ends_in_moves(p, pl);
             }
             end += paras[j].len + 2;

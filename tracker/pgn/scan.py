@@ -295,7 +295,9 @@ class _Reader:
                             line += h.count(b"\n") + raw_m.count(b"\n") + 4
                             continue
             # Anything else: the group runs to the next paragraph that starts a game after
-            # a paragraph ending in a movetext line; the line machine reads it.
+            # a paragraph ending in a movetext line; the line machine reads it, with the
+            # blank lines before that paragraph (a cut one among them concerns the game
+            # before when the machine is still in it: text outside any game, a comment).
             moves = _ends_in_moves(h)
             end = off + len(h) + 2
             j = i + 1
@@ -305,6 +307,9 @@ class _Reader:
                     p = p.lstrip(b"\n")
                 if p:
                     if moves and _is_start(p):
+                        blanks = len(paras[j]) - len(p)
+                        end += blanks
+                        paras[j] = p
                         break
                     moves = _ends_in_moves(p)
                 end += len(paras[j]) + 2
