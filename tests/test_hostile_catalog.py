@@ -913,9 +913,9 @@ CASES += [
         "1 file, 2 games read, 2 added, 0 duplicates skipped, 0 problems\n"
         + NO_TC.replace("1 game", "2 games"),
         "error: --player 'Ivanchuk' not marked: 2 players match 'Ivanchuk', spellings that "
-        "may be one person's (the same surname, given names that fit, no FIDE ID or game "
-        "between them): Ivanchuk, V (1 game); Ivanchuk, Vassily (1 game); they are not taken "
-        "for one person on their names alone: if they are one, `tracker player merge "
+        "may be one person's (the same surname, given names that fit, not two FIDE IDs, no "
+        "game between them): Ivanchuk, V (1 game); Ivanchuk, Vassily (1 game); they are not "
+        "taken for one person on their names alone: if they are one, `tracker player merge "
         "'Ivanchuk, V' 'Ivanchuk, Vassily'` makes them one, then `tracker player set "
         "'Ivanchuk, V' --me` marks them; if not, `tracker player set NAME --me` marks the one "
         "you mean; the games are stored\n",
@@ -1505,10 +1505,10 @@ def _two_spellings(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 # people (Novak, Jan beside Novák, Petr) keep the line that asks for more of the name
 TWO_SPELLINGS = (
     "error: 2 players match 'Ivanchuk', spellings that may be one person's (the same surname, "
-    "given names that fit, no FIDE ID or game between them): Ivanchuk, V (1 game); Ivanchuk, "
-    "Vassily (1 game); they are not taken for one person on their names alone: if they are "
-    "one, `tracker player merge 'Ivanchuk, V' 'Ivanchuk, Vassily'` makes them one, and "
-    "'Ivanchuk' names them then; if not, give the spelling you mean\n"
+    "given names that fit, not two FIDE IDs, no game between them): Ivanchuk, V (1 game); "
+    "Ivanchuk, Vassily (1 game); they are not taken for one person on their names alone: if "
+    "they are one, `tracker player merge 'Ivanchuk, V' 'Ivanchuk, Vassily'` makes them one, "
+    "and 'Ivanchuk' names them then; if not, give the spelling you mean\n"
 )
 CASES += [
     Case(

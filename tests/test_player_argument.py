@@ -38,15 +38,15 @@ GAMES = [
 
 MAY_BE_ONE = {
     "Ivanchuk": "2 players match 'Ivanchuk', spellings that may be one person's (the same "
-    "surname, given names that fit, no FIDE ID or game between them): Ivanchuk, V (1 game); "
-    "Ivanchuk, Vassily (1 game); they are not taken for one person on their names alone: if "
-    "they are one, `tracker player merge 'Ivanchuk, V' 'Ivanchuk, Vassily'` makes them one, "
-    "and 'Ivanchuk' names them then; if not, give the spelling you mean",
+    "surname, given names that fit, not two FIDE IDs, no game between them): Ivanchuk, V (1 "
+    "game); Ivanchuk, Vassily (1 game); they are not taken for one person on their names "
+    "alone: if they are one, `tracker player merge 'Ivanchuk, V' 'Ivanchuk, Vassily'` makes "
+    "them one, and 'Ivanchuk' names them then; if not, give the spelling you mean",
     "Dvorak": "2 players match 'Dvorak', spellings that may be one person's (the same surname, "
-    "given names that fit, no FIDE ID or game between them): Dvorak, E (FIDE ID 14100029) "
-    "(1 game); Dvorak, Ema (1 game); they are not taken for one person on their names alone: "
-    "if they are one, `tracker player merge 14100029 'Dvorak, Ema'` makes them one, and "
-    "'Dvorak' names them then; if not, give the spelling you mean",
+    "given names that fit, not two FIDE IDs, no game between them): Dvorak, E (FIDE ID "
+    "14100029) (1 game); Dvorak, Ema (1 game); they are not taken for one person on their "
+    "names alone: if they are one, `tracker player merge 14100029 'Dvorak, Ema'` makes them "
+    "one, and 'Dvorak' names them then; if not, give the spelling you mean",
 }
 SEVERAL = {
     "Novak": "2 players match 'Novak': Novak, J (FIDE ID 14100010); Novak, Jan (FIDE ID "

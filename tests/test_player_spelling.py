@@ -24,9 +24,10 @@ CARLSEN = CORPUS / "pgnmentor-Carlsen.pgn.xz"
 IVANCHUK = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
 MAY_BE_ONE = (
     "2 players match 'Ivanchuk', spellings that may be one person's (the same surname, given "
-    "names that fit, no FIDE ID or game between them): Ivanchuk,V (3,112 games); Ivanchuk, "
-    "Vassily (1,237 games); they are not taken for one person on their names alone: if they "
-    "are one, `tracker player merge Ivanchuk,V 'Ivanchuk, Vassily'` makes them one"
+    "names that fit, not two FIDE IDs, no game between them): Ivanchuk,V (3,112 games); "
+    "Ivanchuk, Vassily (1,237 games); they are not taken for one person on their names "
+    "alone: if they are one, `tracker player merge Ivanchuk,V 'Ivanchuk, Vassily'` makes "
+    "them one"
 )
 WARNING = (
     "warning: --player 'Carlsen, Magnus' marked Carlsen,Magnus: 9 games (2001-01-05 to "
