@@ -913,9 +913,9 @@ CASES += [
         "1 file, 2 games read, 2 added, 0 duplicates skipped, 0 problems\n"
         + NO_TC.replace("1 game", "2 games"),
         "error: --player 'Ivanchuk' not marked: 2 players match 'Ivanchuk', spellings that "
-        "may be one person's (the same surname, given names that fit, no FIDE ID or game "
-        "between them): Ivanchuk, V (1 game); Ivanchuk, Vassily (1 game); they are not taken "
-        "for one person on their names alone: if they are one, `tracker player merge "
+        "may be one person's (the same surname, given names that fit, not two FIDE IDs, no "
+        "game between them): Ivanchuk, V (1 game); Ivanchuk, Vassily (1 game); they are not "
+        "taken for one person on their names alone: if they are one, `tracker player merge "
         "'Ivanchuk, V' 'Ivanchuk, Vassily'` makes them one, then `tracker player set "
         "'Ivanchuk, V' --me` marks them; if not, `tracker player set NAME --me` marks the one "
         "you mean; the games are stored\n",
@@ -1485,6 +1485,59 @@ CASES += [
         "under Novak, Jan, without the FIDE ID; if they are one person, `tracker player merge "
         "111111 'Novak, Jan'` makes them one\n",
         changes_db=True,
+    ),
+]
+
+
+def _two_spellings(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database gets "Ivanchuk, V" and "Ivanchuk, Vassily", a game each, never met, no
+    FIDE ID (made/two-spellings.pgn imported through the library): two spellings that may be
+    one person's."""
+    from tracker.app.importing import ImportOptions, import_paths
+    from tracker.store import open_store
+
+    with open_store("tracker.db") as store:
+        import_paths(store, [M + "two-spellings.pgn"], ImportOptions())
+
+
+# a player argument that fits spellings that may be one person's: in any command, the line
+# names them with their games and the merge (nothing merged, nobody picked); names of two
+# people (Novak, Jan beside Novák, Petr) keep the line that asks for more of the name
+TWO_SPELLINGS = (
+    "error: 2 players match 'Ivanchuk', spellings that may be one person's (the same surname, "
+    "given names that fit, not two FIDE IDs, no game between them): Ivanchuk, V (1 game); "
+    "Ivanchuk, Vassily (1 game); they are not taken for one person on their names alone: if "
+    "they are one, `tracker player merge 'Ivanchuk, V' 'Ivanchuk, Vassily'` makes them one, "
+    "and 'Ivanchuk' names them then; if not, give the spelling you mean\n"
+)
+CASES += [
+    Case(
+        "history-two-spellings", ("history", "Ivanchuk"), 2, "", TWO_SPELLINGS, patch=_two_spellings
+    ),
+    Case(
+        "player-set-two-spellings",
+        ("player", "set", "Ivanchuk", "--me"),
+        2,
+        "",
+        TWO_SPELLINGS,
+        patch=_two_spellings,
+    ),
+    Case(
+        "official-add-two-spellings",
+        ("official", "add", "Ivanchuk", "--period", "2025-03", "--rating", "2700"),
+        2,
+        "",
+        TWO_SPELLINGS,
+        patch=_two_spellings,
+    ),
+    Case(
+        "history-two-people-one-surname",
+        ("history", "Novak"),
+        2,
+        "",
+        "error: 2 players match 'Novak': Novak, Jan (FIDE ID -); Novák, Petr (FIDE ID 111111); "
+        "give more of the name or the FIDE ID\n",
+        patch=_holder_of_111111,
     ),
 ]
 

@@ -17,21 +17,17 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS, dump_db, need_shared, run_captured, run_cli
+from tests.test_import import pgn, write
+from tests.test_player_argument import commands, refused
 
 CARLSEN = CORPUS / "pgnmentor-Carlsen.pgn.xz"
 IVANCHUK = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
 MAY_BE_ONE = (
     "2 players match 'Ivanchuk', spellings that may be one person's (the same surname, given "
-    "names that fit, no FIDE ID or game between them): Ivanchuk,V (3,112 games); Ivanchuk, "
-    "Vassily (1,237 games); they are not taken for one person on their names alone: if they "
-    "are one, `tracker player merge Ivanchuk,V 'Ivanchuk, Vassily'` makes them one"
-)
-IVANCHUK = CORPUS / "pgnmentor-Ivanchuk.pgn.xz"
-MAY_BE_ONE = (
-    "2 players match 'Ivanchuk', spellings that may be one person's (the same surname, given "
-    "names that fit, no FIDE ID or game between them): Ivanchuk,V (3,112 games); Ivanchuk, "
-    "Vassily (1,237 games); they are not taken for one person on their names alone: if they "
-    "are one, `tracker player merge Ivanchuk,V 'Ivanchuk, Vassily'` makes them one"
+    "names that fit, not two FIDE IDs, no game between them): Ivanchuk,V (3,112 games); "
+    "Ivanchuk, Vassily (1,237 games); they are not taken for one person on their names "
+    "alone: if they are one, `tracker player merge Ivanchuk,V 'Ivanchuk, Vassily'` makes "
+    "them one"
 )
 WARNING = (
     "warning: --player 'Carlsen, Magnus' marked Carlsen,Magnus: 9 games (2001-01-05 to "
@@ -242,3 +238,44 @@ def test_one_spelling_of_two_is_marked_with_the_other_named(
     assert "`tracker player merge 'Ivanchuk, Vassily' Ivanchuk,V` makes them one" in err
     assert _tracked(db) == ["Ivanchuk, Vassily"]
     assert _count(db, "SELECT count(*) FROM player_merges") == 0
+
+
+@pytest.fixture(scope="module")
+def ivanchuk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with t.db, the Ivanchuk file imported once, nobody marked (the runs on it
+    must not write to it), and more.pgn, a game to import."""
+    need_shared()
+    folder = tmp_path_factory.mktemp("ivanchuk")
+    code, _, err = run_captured("import", str(IVANCHUK), "--db", str(folder / "t.db"))
+    assert code == 0, err
+    write(folder / "more.pgn", pgn(White="Svoboda, Petr", Black="Zeman, Igor"))
+    return folder
+
+
+def test_every_command_names_the_two_spellings_with_the_merge(
+    ivanchuk: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Ivanchuk` as any command's player argument (history, explain, next, target, check,
+    export, plot, report, event list, event set --player, player set|merge|unmerge, official
+    add|list|remove, import --player on the database holding them): the one line that names
+    both spellings with their games and the merge, exit 2; nothing merged, picked or
+    written."""
+    said = f"{MAY_BE_ONE}, and 'Ivanchuk' names them then; if not, give the spelling you mean"
+    for args in commands("Ivanchuk", "Kasparov,G"):
+        assert refused(ivanchuk, capsys, monkeypatch, args) == said, args
+    assert _tracked(ivanchuk / "t.db") == []
+    assert _count(ivanchuk / "t.db", "SELECT count(*) FROM player_merges") == 0
+
+
+def test_every_command_keeps_the_old_line_for_names_of_two_people(
+    imported: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Carlsen` fits Carlsen,H beside Carlsen,M and Carlsen,Magnus: H is not M, so the three
+    cannot be one person; every command lists them and asks for more, no merge offered."""
+    shutil.copy(imported, tmp_path / "t.db")
+    write(tmp_path / "more.pgn", pgn(White="Svoboda, Petr", Black="Zeman, Igor"))
+    for args in commands("Carlsen", "Anand,V"):
+        assert refused(tmp_path, capsys, monkeypatch, args) == SEVERAL, args

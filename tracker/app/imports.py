@@ -18,7 +18,7 @@ from tracker.app.importing import (
     SourceReport,
     import_paths,
 )
-from tracker.app.players import Beside, may_be_one, resolve_player, track
+from tracker.app.players import Beside, resolve_player, track
 from tracker.errors import BadInput, NotFound, TrackerError
 from tracker.fide.editions import FIRST_DATE
 from tracker.fide.eventnames import NAME_REASONS
@@ -29,7 +29,6 @@ from tracker.store import Store
 from tracker.store import imports as stored
 from tracker.store.imports import RemovedImport
 from tracker.store.lists import lists_imported, unchecked
-from tracker.unresolved import PlayerUnclear, SeveralMatch
 
 __all__ = [
     "AssumedKinds",
@@ -191,13 +190,11 @@ def _known_player(store: Store, player: str) -> PlayerRef | None:
     """The player --player names, if the database has them already (None: not yet, perhaps
     in the files being imported). A bad value, or several players matching, is an error
     before anything is stored (said with the command that merges them when their names
-    may be one person's: `_several`)."""
+    may be one person's: tracker.app.players.find_player)."""
     try:
         return resolve_player(store, player)
     except NotFound:
         return None
-    except PlayerUnclear as exc:
-        raise _several(store, exc) from None
 
 
 def _mark(store: Store, player: str, known: PlayerRef | None) -> PlayerMarked | PlayerNotMarked:
@@ -207,20 +204,9 @@ def _mark(store: Store, player: str, known: PlayerRef | None) -> PlayerMarked | 
     and merging them would take two players for one on their names alone."""
     try:
         ref = known or resolve_player(store, player)
-    except PlayerUnclear as exc:  # several now
-        return PlayerNotMarked(_several(store, exc))
-    except TrackerError as exc:  # nobody
+    except TrackerError as exc:  # several now (may they be one person or not), or nobody
         return PlayerNotMarked(exc)
     return PlayerMarked(ref, track(store, ref))
-
-
-def _several(store: Store, exc: PlayerUnclear) -> PlayerUnclear:
-    """`exc`, or when the players it found may be one person, an error that says so
-    (tracker.app.players.may_be_one)."""
-    if not isinstance(exc.why, SeveralMatch):
-        return exc
-    one = may_be_one(store, exc.why)
-    return exc if one is None else PlayerUnclear(one)
 
 
 def _assumed_kinds(store: Store, before: int) -> AssumedKinds:

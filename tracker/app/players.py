@@ -32,7 +32,6 @@ __all__ = [
     "PlayerSet",
     "find_player",
     "list_players",
-    "may_be_one",
     "merge_players",
     "resolve_player",
     "set_player",
@@ -50,8 +49,10 @@ def find_player(store: Store, text: str | None) -> PlayerRef | Unresolved:
     normalized spellings (tracker.identity.names.best_matches: the same name, the same
     words in another order, the start of the name, the starts of its words, a part of it;
     the best rank found decides), or None for the tracked player; else why no one player
-    (nobody tracked, too long, no name, nobody matches, several match as well). A name
-    that matches nothing is matched by `tracker players --search` neither (that search
+    (nobody tracked, too long, no name, nobody matches, several match as well: MayBeOne
+    when their names may all be one person's, SeveralMatch else; never one of them picked
+    or merged on names alone). Every command's PLAYER comes here, so each says the same. A
+    name that matches nothing is matched by `tracker players --search` neither (that search
     finds the parts of names)."""
     if text is None or not text.strip():
         found = stored.me(store)
@@ -73,7 +74,9 @@ def find_player(store: Store, text: str | None) -> PlayerRef | Unresolved:
     if len(ids) == 1:
         return stored.get_player(store, ids[0])
     if ids:
-        return SeveralMatch(text, tuple(stored.names_of(store, ids)))
+        return _may_be_one(store, text, ids) or SeveralMatch(
+            text, tuple(stored.names_of(store, ids))
+        )
     near = sorted({pid for pid, _ in spellings})
     return NoMatch(
         text,
@@ -91,22 +94,21 @@ def _best(store: Store, key: str) -> tuple[list[int], str, list[tuple[int, str]]
     return best_matches(key, spellings), word, spellings
 
 
-def may_be_one(store: Store, why: SeveralMatch) -> MayBeOne | None:
-    """The players `why` found matching as well, when their names may all be one person's
-    (tracker.store.players.spellings_of_one: the same surname, given names that fit, no two
-    FIDE IDs, no game between them), most games first; None when they cannot be. Nothing is
-    merged: that is the user's word (`merge_players`)."""
-    key = normalize_name(why.text.strip())
-    them = stored.spellings_of_one(store, _best(store, key)[0]) if key else None
+def _may_be_one(store: Store, text: str, ids: list[int]) -> MayBeOne | None:
+    """The players `ids` that `text` matches as well, when their names may all be one
+    person's (tracker.store.players.spellings_of_one: the same surname, given names that fit,
+    no two FIDE IDs, no game between them), most games first; None when they cannot be.
+    Nothing is merged and none is picked: that is the user's word (`merge_players`)."""
+    them = stored.spellings_of_one(store, ids)
     if them is None:
         return None
-    return MayBeOne(why.text, tuple((p.name, p.fide_id, sum(p.games.values())) for p in them))
+    return MayBeOne(text, tuple((p.name, p.fide_id, sum(p.games.values())) for p in them))
 
 
 def resolve_player(store: Store, text: str | None) -> PlayerRef:
     """`find_player`'s player, else an error that carries why (PlayerNotFound when nothing
-    matches or no player is tracked, PlayerUnclear when several players match as well or
-    the text is no name; tracker.reports.words says them)."""
+    matches or no player is tracked, PlayerUnclear when several players match as well, may
+    they be one person or not, or the text is no name; tracker.reports.words says them)."""
     found = find_player(store, text)
     if isinstance(found, PlayerRef):
         return found

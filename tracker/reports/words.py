@@ -610,8 +610,8 @@ def may_be_one_text(why: MayBeOne) -> str:
     )
     return (
         f"{len(why.players):,} players match {why.text!r}, spellings that may be one "
-        "person's (the same surname, given names that fit, no FIDE ID or game between "
-        f"them): {'; '.join(shown)}; they are not taken for one person on their names "
+        "person's (the same surname, given names that fit, not two FIDE IDs, no game "
+        f"between them): {'; '.join(shown)}; they are not taken for one person on their names "
         f"alone: if they are one, {merges} {'makes' if len(why.players) == 2 else 'make'} "
         "them one"
     )
