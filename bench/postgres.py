@@ -14,9 +14,10 @@ medians of RUNS runs of each, as `tracker` subprocesses (what a user runs):
 - check --all: `tracker check --all --jobs J` over the synthetic database of
   bench/check_all.py (PLAYERS tracked players with official entries), J = 1 and 2.
 
-PostgreSQL: a throwaway server of the benchmark's own (initdb + pg_ctl in the work folder, a
-unix socket there, as `nobody` when run as root) with the server's default settings (fsync
-and synchronous commit on), or the server of `--server URL` (a database there it may use
+PostgreSQL: a throwaway server of the benchmark's own (tests/pgserver.py: initdb + pg_ctl in
+a folder of its own under /tmp, a unix socket there, as `nobody` when run as root; its log
+copied to the work folder at the end) with the server's default settings (fsync and
+synchronous commit on), or the server of `--server URL` (a database there it may use
 to create and drop databases named trackerbench_*). SQLite runs as tracker sets it up (WAL,
 synchronous NORMAL).
 
@@ -30,7 +31,6 @@ import argparse
 import itertools
 import os
 import resource
-import shutil
 import signal
 import statistics
 import subprocess
@@ -49,77 +49,21 @@ sys.path.insert(0, str(REPO))
 import check_all  # noqa: E402  (bench/check_all.py: the synthetic check database)
 import import_bench  # noqa: E402  (bench/import_bench.py: the big file)
 
-USER = "tracker"
-
-
-def _program(name: str) -> str:
-    found = shutil.which(name)
-    if found:
-        return found
-    for path in sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), reverse=True):
-        return str(path)
-    raise SystemExit(f"{name} not found (apt-get install postgresql), or give --server URL")
-
-
-def _as_server_user(command: list[str]) -> list[str]:
-    return ["runuser", "-u", "nobody", "--", *command] if os.geteuid() == 0 else command
+from tests import pgserver  # noqa: E402  (the throwaway server of the tests too)
 
 
 @contextmanager
 def throwaway_server(work: Path) -> Iterator[str]:
-    """A PostgreSQL server of its own in `work`: yields the URL of its `postgres` database."""
-    folder = Path(tempfile.mkdtemp(prefix="tracker-pgbench-"))  # short: the socket path
-    if os.geteuid() == 0:
-        import pwd
-
-        os.chown(folder, pwd.getpwnam("nobody").pw_uid, -1)
-    data = folder / "data"
-    subprocess.run(
-        _as_server_user(
-            [
-                _program("initdb"),
-                "-D",
-                str(data),
-                "-U",
-                USER,
-                "--auth=trust",
-                "-E",
-                "UTF8",
-                "--locale=C",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    log = work / "postgres-server.log"
-    log.touch()
-    if os.geteuid() == 0:
-        shutil.chown(log, "nobody")
-    subprocess.run(
-        _as_server_user(
-            [
-                _program("pg_ctl"),
-                "-D",
-                str(data),
-                "-l",
-                str(log),
-                "-w",
-                "-o",
-                f"-k {folder} -c listen_addresses=''",
-                "start",
-            ]
-        ),
-        check=True,
-        capture_output=True,
-    )
+    """A PostgreSQL server of its own (tests/pgserver.py: in a folder of its own under /tmp,
+    as nobody when run as root), the server's default settings: yields the URL of its
+    `postgres` database. The server's log is copied to the work folder when it stops."""
     try:
-        yield f"postgresql+psycopg://{USER}@/postgres?host={folder}"
-    finally:
-        subprocess.run(
-            _as_server_user([_program("pg_ctl"), "-D", str(data), "-m", "fast", "stop"]),
-            capture_output=True,
-        )
-        shutil.rmtree(folder, ignore_errors=True)
+        with pgserver.throwaway_server(
+            "tracker-pgbench-", keep_log=work / "postgres-server.log"
+        ) as folder:
+            yield f"postgresql+psycopg://{pgserver.USER}@/postgres?host={folder}"
+    except pgserver.ServerFailed as failed:  # (raised before the yield only)
+        raise SystemExit(f"{failed} (or give --server URL)") from None
 
 
 @contextmanager

@@ -12,15 +12,10 @@ had (no initdb or pg_ctl, no psycopg) those runs are skipped with one line that 
 from __future__ import annotations
 
 import bz2
-import contextlib
-import glob
 import gzip
 import itertools
 import lzma
 import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +24,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from tests import pgserver
 from tracker.store import Store, open_store
 
 
@@ -141,25 +137,7 @@ def store(db_target: str) -> Iterator[Store]:
 
 # --- the PostgreSQL server of the test session ---------------------------------------------
 
-PG_USER = "tracker"
-
-
-def pg_program(name: str) -> str | None:
-    """A PostgreSQL program (initdb, pg_ctl): on the PATH, else where Debian puts the
-    server's (/usr/lib/postgresql/VERSION/bin, the newest version first)."""
-    found = shutil.which(name)
-    if found:
-        return found
-    candidates = glob.glob(f"/usr/lib/postgresql/*/bin/{name}") + glob.glob(
-        f"/usr/local/pgsql/bin/{name}"
-    )
-
-    def version(path: str) -> tuple[int, ...]:
-        part = Path(path).parent.parent.name
-        return tuple(int(x) for x in part.split(".") if x.isdigit()) or (0,)
-
-    candidates.sort(key=version, reverse=True)
-    return candidates[0] if candidates else None
+PG_USER = pgserver.USER
 
 
 def _pg_missing() -> str | None:
@@ -168,24 +146,7 @@ def _pg_missing() -> str | None:
         import psycopg  # noqa: F401
     except ImportError:
         return "psycopg is not installed (pip install -e '.[dev]' brings it)"
-    for name in ("initdb", "pg_ctl"):
-        if pg_program(name) is None:
-            return (
-                f"{name} not found on the PATH nor under /usr/lib/postgresql/*/bin "
-                "(apt-get install postgresql)"
-            )
-    if os.geteuid() == 0 and (shutil.which("runuser") is None or _uid("nobody") is None):
-        return "running as root, and no user nobody or no runuser to start the server as"
-    return None
-
-
-def _uid(user: str) -> int | None:
-    import pwd
-
-    try:
-        return pwd.getpwnam(user).pw_uid
-    except KeyError:
-        return None
+    return pgserver.missing()
 
 
 @dataclass
@@ -242,76 +203,25 @@ class PgCluster:
         return self.template
 
 
-def _as_server_user(command: list[str]) -> list[str]:
-    """`command` run as nobody when this is root (initdb and postgres refuse root)."""
-    if os.geteuid() != 0:
-        return command
-    return ["runuser", "-u", "nobody", "--", *command]
-
-
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[PgCluster]:
-    """A PostgreSQL server of this test session, on a unix socket in a temporary folder
-    (no TCP port: nothing to collide with), durability off (a throwaway). Skipped with the
-    reason when it cannot be had; a server that fails to start is a failure, with its log."""
+    """A PostgreSQL server of this test session (tests/pgserver.py: on a unix socket in a
+    temporary folder, as nobody when this is root), durability off (a throwaway). Skipped
+    with the reason when it cannot be had; a server that fails to start is a failure, with
+    its log."""
     missing = _pg_missing()
     if missing is not None:
         pytest.skip(f"PostgreSQL tests skipped: {missing}")
-    initdb, pg_ctl = pg_program("initdb"), pg_program("pg_ctl")
-    assert initdb is not None and pg_ctl is not None
-    folder = Path(tempfile.mkdtemp(prefix="tracker-pg-"))  # short: a socket path is < 108
-    if os.geteuid() == 0:
-        os.chown(folder, _uid("nobody") or 0, -1)
-    data, log = folder / "data", folder / "server.log"
-    started = False
     try:
-        made = subprocess.run(
-            _as_server_user(
-                [
-                    initdb,
-                    "-D",
-                    str(data),
-                    "-U",
-                    PG_USER,
-                    "--auth=trust",
-                    "-E",
-                    "UTF8",
-                    "--locale=C",
-                    "--no-sync",
-                ]
-            ),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if made.returncode != 0:
-            pytest.fail(f"initdb failed: {made.stderr.strip() or made.stdout.strip()}")
-        options = (
-            f"-k {folder} -c listen_addresses='' -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
-        )
-        start = subprocess.run(
-            _as_server_user(
-                [pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options, "start"]
-            ),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        started = start.returncode == 0
-        if not started:
-            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-            pytest.fail(f"the PostgreSQL server did not start: {start.stderr.strip()} {tail}")
-        yield PgCluster(folder, itertools.count(1))
-    finally:
-        if started:
-            subprocess.run(
-                _as_server_user([pg_ctl, "-D", str(data), "-m", "immediate", "stop"]),
-                capture_output=True,
-                timeout=60,
-            )
-        with contextlib.suppress(OSError):
-            shutil.rmtree(folder)
+        with pgserver.throwaway_server(
+            "tracker-pg-",
+            settings=(*pgserver.NO_DURABILITY, "max_connections=60"),
+            no_sync=True,
+            stop_mode="immediate",
+        ) as folder:
+            yield PgCluster(folder, itertools.count(1))
+    except pgserver.ServerFailed as failed:  # (raised before the yield only)
+        pytest.fail(str(failed))
 
 
 STAMPS = ("started_at", "finished_at", "recorded_at")  # when a row was written

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import CORPUS, REPO, need_shared
 
-pytestmark = pytest.mark.slow  # (a bench script, as a subprocess)
+pytestmark = [pytest.mark.bench, pytest.mark.slow]  # bench script smoke: .ci/run runs them
 
 
 def test_classify_names_runs(tmp_path: Path) -> None:

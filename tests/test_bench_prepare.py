@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import REPO, SAMPLES
 
-pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
+pytestmark = [pytest.mark.bench, pytest.mark.slow]  # bench script smoke: .ci/run runs them
 
 
 def test_prepare_bench_smoke(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated da
 SAMPLES = REPO / "sample_pgns"
 
 
+@pytest.mark.bench  # bench script smoke: .ci/run runs it
 def test_replay_all_bench_smoke(tmp_path: Path) -> None:
     done = subprocess.run(
         [

@@ -12,6 +12,7 @@ from tests.conftest import CORPUS, REPO, need_shared
 pytestmark = pytest.mark.slow  # benchmark smoke: a bench script on generated data
 
 
+@pytest.mark.bench  # bench script smoke: .ci/run runs it
 def test_pgn_scan_smoke() -> None:
     need_shared()
     proc = subprocess.run(

@@ -22,7 +22,14 @@ python-chess-antichess-programfox, which have no Result tag (their moves end in 
 1/2-1/2): no complete game is taken for a cut one.
 
 Game counts per file are pinned to the corpus README's table ("header blocks").
-The files are read in two processes (python-chess is slow: about 40 s of CPU in all).
+
+Our reader reads every file. python-chess, slow (about 14 s of CPU for the whole corpus,
+ours 0.4 s), reads a slice of it: every file but 17 pgnmentor player files and one TWIC
+issue (REFERENCE_LEFT_OUT: 42,793 of the 69,799 games), whose writer's format the slice
+holds already (other pgnmentor files, twic1427) and which hold nothing of their own. Each
+difference above is in the slice (9 of the 17 header blocks followed by two blank lines:
+chessdata-games-02, event-Gibraltar2019, pgnmentor-Nakamura). TRACKER_CORPUS_REFERENCE=all
+compares the whole corpus (and pins the 17). The files are read in two processes.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import io
 import lzma
+import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -82,9 +90,42 @@ PYTHON_CHESS_FILES = 12  # "python-chess-*.pgn (12 files) ... 22" games in all
 PYTHON_CHESS_GAMES = 22
 TOTAL = 69_799
 TWO_BLANK_LINES = 17
+TWO_BLANK_LINES_IN_THE_SLICE = 9  # chessdata-games-02 4, event-Gibraltar2019 4, Nakamura 1
 TAGS_AFTER_MOVES = {"pgnmentor-Korchnoi.pgn.xz": 1, "pgnmentor-Nakamura.pgn.xz": 1}
 NO_MOVE_NUMBERS = {"python-chess-uci-moves.pgn": 1}
 OTHER_ENDS = {"python-chess-antichess-programfox.pgn": ["1-0", "1/2-1/2"]}
+
+# Not read by python-chess unless TRACKER_CORPUS_REFERENCE=all: their writer's format is in
+# the slice (pgnmentor: Morphy, Karpov, Kasparov, Korchnoi, Nakamura; TWIC 2022: twic1427),
+# with what they hold (CRLF, empty Elo tags, parentheses in names; no comment, variation,
+# NAG, BOM or byte that is not UTF-8 in any of them); of the differences above, 6 of them
+# hold 8 of the 17 header blocks followed by two blank lines, a case the slice has 9 of.
+REFERENCE_LEFT_OUT = frozenset(
+    {
+        f"pgnmentor-{name}.pgn.xz"
+        for name in (
+            "Alekhine",
+            "Anand",
+            "Botvinnik",
+            "Capablanca",
+            "Carlsen",
+            "Caruana",
+            "Ding",
+            "Fischer",
+            "Giri",
+            "Hou",
+            "Ivanchuk",
+            "Kosteniuk",
+            "Lasker",
+            "Shirov",
+            "Stefanova",
+            "Steinitz",
+            "Tal",
+        )
+    }
+    | {"twic1428.pgn.xz"}
+)
+WHOLE = os.environ.get("TRACKER_CORPUS_REFERENCE") == "all"
 
 
 def _read(path: Path) -> bytes:
@@ -95,23 +136,28 @@ def _key(g: RawGame) -> tuple[object, ...]:
     return (g.tags, g.line, g.moves_digest, g.has_moves, g.moves_end)
 
 
-def _compare(path: Path) -> dict[str, object]:
-    """Both readers over one file; the accounting of their differences (in a worker)."""
+def _compare(path: Path, whole: bool) -> dict[str, object]:
+    """Our reader over one file and, unless the file is left out of the slice (`whole`:
+    none is), python-chess's too; the accounting of their differences (in a worker)."""
     from tracker.pgn import read_games, read_games_reference
 
     data = _read(path)
     ours = list(read_games(io.BytesIO(data), path.name))
-    ref = list(read_games_reference(io.BytesIO(data), path.name))
+    compared = whole or path.name not in REFERENCE_LEFT_OUT
     out: dict[str, object] = {
         "games": sum(1 for g in ours if g.tags),
         "problems": [p for g in ours for p in g.problems],
         "not_games": sum(1 for g in ours if not g.tags),
         "ends": [g.moves_end for g in ours if g.tags and g.moves_end is not None],
+        "compared": compared,
         "merged": 0,
         "absorbed": 0,
         "numbers": 0,
         "unexplained": [],
     }
+    if not compared:
+        return out
+    ref = list(read_games_reference(io.BytesIO(data), path.name))
     unexplained: list[str] = []
     i = j = 0
     while i < len(ours) and j < len(ref):
@@ -162,8 +208,15 @@ def test_fast_reader_agrees_with_python_chess_on_the_corpus() -> None:
     need_shared()
     paths = sorted(p for p in CORPUS.iterdir() if p.name.endswith((".pgn", ".pgn.xz")))
     with ProcessPoolExecutor(max_workers=2) as pool:
-        results = dict(zip([p.name for p in paths], pool.map(_compare, paths), strict=True))
+        done = pool.map(_compare, paths, [WHOLE] * len(paths))
+        results = dict(zip([p.name for p in paths], done, strict=True))
 
+    # the slice leaves out files that are there (a name misspelt would leave out nothing)
+    assert set(results) >= REFERENCE_LEFT_OUT
+    compared = {n for n, r in results.items() if r["compared"]}
+    assert compared == (set(results) if WHOLE else set(results) - REFERENCE_LEFT_OUT)
+    # every file with a difference of its own is compared
+    assert {*TAGS_AFTER_MOVES, *NO_MOVE_NUMBERS, *OTHER_ENDS} <= compared
     for name, res in results.items():
         assert res["unexplained"] == [], name
         assert res["problems"] == [], name
@@ -178,4 +231,5 @@ def test_fast_reader_agrees_with_python_chess_on_the_corpus() -> None:
     assert sum(int(str(r["games"])) for r in python_chess) == PYTHON_CHESS_GAMES
     assert len(results) == len(README_COUNTS) + PYTHON_CHESS_FILES
     assert sum(int(str(r["games"])) for r in results.values()) == TOTAL
-    assert sum(int(str(r["merged"])) for r in results.values()) == TWO_BLANK_LINES
+    merged = sum(int(str(r["merged"])) for r in results.values())
+    assert merged == (TWO_BLANK_LINES if WHOLE else TWO_BLANK_LINES_IN_THE_SLICE)

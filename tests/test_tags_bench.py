@@ -52,6 +52,7 @@ def _tournament(event: str, month: int, own: int, player: str = "Tester,T") -> s
     )
 
 
+@pytest.mark.bench  # bench script smoke: .ci/run runs it
 def test_tags_bench_smoke(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
