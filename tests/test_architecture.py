@@ -886,20 +886,6 @@ def test_the_command_rule_sees_a_command(tmp_path: Path) -> None:
     assert commands_spelled(sample, "sample.py") == ["sample.py::HINT", "sample.py::advice"]
 
 
-STILL_SPELLED = {
-    "tracker/reports/causes.py::_not_in_database": "causes.py is another helper's this round",
-    "tracker/reports/causes.py::_unexplained": "causes.py is another helper's this round",
-    "tracker/reports/event.py::ALL_EVENT_TITLE": "event.py is another helper's this round",
-    "tracker/reports/event.py::event_notes": "event.py is another helper's this round",
-    "tracker/reports/event.py::event_notes.lines": "event.py is another helper's this round",
-    "tracker/reports/explain.py::_fide_count": "explain.py is another helper's this round",
-    "tracker/reports/target.py::gap_text": "target.py is another helper's this round",
-}
-"""Strings of tracker.reports that still spell a command themselves, each in backticks (a
-page reads a quoted command as code), by module and function (or constant): why each may,
-for now."""
-
-
 def _reports(root: Path) -> list[tuple[str, Path]]:
     return [
         (str(p.relative_to(root)), p) for p in sorted((root / "tracker" / "reports").rglob("*.py"))
@@ -910,9 +896,7 @@ def test_the_reports_spell_a_command_only_through_its_maker() -> None:
     """One function makes every command the words name (issue 36), and a sentence carries it
     as a value (tracker.reports.said: Command, Said), so that a page shows it as code
     without looking for it in the English: no other string of tracker.reports spells one."""
-    found = [w for rel, path in _reports(REPO) for w in commands_spelled(path, rel)]
-    assert [w for w in found if w not in STILL_SPELLED] == []
-    assert sorted(set(found)) == sorted(STILL_SPELLED)  # no stale excuse
+    assert [w for rel, path in _reports(REPO) for w in commands_spelled(path, rel)] == []
 
 
 TOLD_FIELDS = frozenset(
