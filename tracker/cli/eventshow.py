@@ -124,7 +124,9 @@ def every_tournament(found: list[TournamentSummary], fmt: Format) -> None:
     elif fmt is Format.csv:
         emit_csv(ALL_EVENT_COLUMNS, [summary_json(t) for t in found])
     elif not found:
-        out.print("No tournaments: import games with `tracker import`.", markup=False)
+        from tracker.reports.export import no_tournaments_text
+
+        out.print(no_tournaments_text(), markup=False)
     else:
         print_table(
             ALL_EVENT_HEADERS,

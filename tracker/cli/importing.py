@@ -21,7 +21,6 @@ from tracker.cli.output import (
     shown,
     unless_closed,
 )
-from tracker.cli.players import bigger_spellings
 from tracker.errors import BadInput, TrackerError
 from tracker.model import EloTags, RatingList
 
@@ -300,13 +299,13 @@ def _player_said(done: ImportOutcome, player: str) -> BadInput | None:
         # the games are stored: a warning, not a failure
         err.print(f"warning: {why}", markup=False, soft_wrap=True)
         return None
-    from tracker.reports.players import who
+    from tracker.reports.players import bigger_spellings, marked_lead, tracked_text
 
     ref = marked.player
     with unless_closed():
-        out.print(f"tracked player: {who(ref)}", markup=False)
+        out.print(tracked_text(ref), markup=False)
         sys.stdout.flush()
-    bigger = bigger_spellings(marked.beside, ref, f"--player {player!r} marked {ref.name}")
+    bigger = bigger_spellings(marked.beside, ref, marked_lead(player, ref))
     if bigger is not None:
         err.print(bigger, markup=False, soft_wrap=True)
     return None
@@ -465,7 +464,9 @@ def imports_command(
         emit_csv(IMPORT_COLUMNS, data)
         return
     if not rows:
-        out.print("no imports yet: run `tracker import FOLDER`", markup=False)
+        from tracker.reports.imports import NO_IMPORTS
+
+        out.print(NO_IMPORTS, markup=False)
         return
     # (the --tags column only where an import said other than auto)
     tags = any(r.elo_tags is not EloTags.AUTO for r in rows)
@@ -536,6 +537,7 @@ def remove_command(
       tracker imports remove 3 && tracker import corrected.pgn
     """
     from tracker.app.imports import remove_import
+    from tracker.reports.imports import import_again_text
 
     store = store_for(db)
     try:
@@ -569,11 +571,7 @@ def remove_command(
             f"of these games{_some(gone.forgotten, ', ')}: importing "
             f"{'it' if len(gone.forgotten) == 1 else 'one'} again stores them"
         )
-    lines.append(
-        "--dry-run: nothing was changed"
-        if dry_run
-        else f"import the corrected file again with `tracker import {r.source}`"
-    )
+    lines.append("--dry-run: nothing was changed" if dry_run else import_again_text(r.source))
     echo_lines(lines)
 
 

@@ -386,6 +386,7 @@ def list_entries(
     """
     from tracker.app.official import official_entries
     from tracker.app.players import resolve_player
+    from tracker.reports.listfile import no_entries_text
 
     which = _list(rating_list)
     with store_for(db) as store:
@@ -400,8 +401,7 @@ def list_entries(
         return
     if not rows:
         err.print(
-            f"no official entries for {who.name}: import a list with `tracker official "
-            "import FILE` or add one with `tracker official add`",
+            no_entries_text(who.name),
             markup=False,
             soft_wrap=True,
         )

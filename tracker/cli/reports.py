@@ -106,6 +106,7 @@ def history(
         history_json,
         history_rows,
         history_table,
+        no_periods_text,
         notes_said_once,
         ratings_line,
         season_line,
@@ -130,13 +131,7 @@ def history(
             if placed:  # games, none in a replayed period: say where they are
                 echo_lines([f"No {rl} rating periods for {who.name}:", *placed])
                 return
-            echo_lines(
-                [
-                    f"No {rl} rating periods for {who.name} yet: import games with "
-                    "`tracker import` or record an official rating with "
-                    "`tracker official add`."
-                ]
-            )
+            echo_lines([no_periods_text(rl, who.name)])
             return
         headers, cells = history_table(rows)
         cells, legend = notes_said_once(rows, cells)
@@ -437,6 +432,7 @@ def event_list(
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
     from tracker.reports import EVENT_COLUMNS, event_rows, tournament_json
+    from tracker.reports.export import no_tournaments_text
 
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
@@ -452,7 +448,7 @@ def event_list(
     elif fmt is Format.csv:
         emit_csv(EVENT_COLUMNS, [tournament_json(r) for r in rows])
     elif not rows:
-        echo_lines([f"No tournaments for {who.name}: import games with `tracker import`."])
+        echo_lines([no_tournaments_text(who.name)])
     else:
         _event_table(who.name, rows)
 
@@ -476,6 +472,8 @@ EVENT_HEADERS = [
 
 def _event_table(name: str, rows: list[TournamentRow]) -> None:
     """`event list`'s table of the player `name`'s tournaments, and what its marks mean."""
+    from tracker.reports.export import event_list_notes
+
     print_table(
         EVENT_HEADERS,
         [_event_cells(r) for r in rows],
@@ -484,17 +482,7 @@ def _event_table(name: str, rows: list[TournamentRow]) -> None:
         optional=(3, 8, 10, 9),  # End, Rp, Not counted, Change
         wrap=1,  # the tournament's name
     )
-    said = []
-    if any(r.list_assumed for r in rows):
-        said.append(
-            "List*: assumed (no time control: the event's name, else standard); "
-            "`tracker event set ID --list LIST` corrects it."
-        )
-    if any(r.period_assumed for r in rows):
-        said.append(
-            "Period*: by the closing date, assumed (it ended days before the list before: "
-            "FIDE may have rated it there); `tracker event set ID --period YYYY-MM` pins it."
-        )
+    said = event_list_notes(rows)
     if said:
         echo_lines(["", *said])
 

@@ -589,3 +589,12 @@ def _no_list_why(season: Season) -> Said:
         f"{_lists_text(season.imported)}; in force {_lists_text(season.in_force)}: ",
         command_line("official", "fetch"),
     )
+
+
+def no_periods_text(rating_list: RatingList, name: str) -> str:
+    """What `history` says of a player with nothing on the list yet."""
+    return (
+        f"No {rating_list} rating periods for {name} yet: import games with "
+        f"{command_line('import').quoted()} or record an official rating with "
+        f"{command_line('official', 'add').quoted()}."
+    )

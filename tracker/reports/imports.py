@@ -300,3 +300,12 @@ def unlisted_line(u: Unlisted) -> str:
         f"lists imported ({shown}): their opponents' ratings are the Elo tags until "
         f"{command_line('official', 'import').quoted()} reads those lists again"
     )
+
+
+NO_IMPORTS = f"no imports yet: run {command_line('import', 'FOLDER').quoted()}"
+"""What `imports` says when nothing was imported."""
+
+
+def import_again_text(source: str) -> str:
+    """The last line of `imports remove`: how to bring the corrected file back."""
+    return f"import the corrected file again with {command_line('import', source).quoted()}"

@@ -248,3 +248,12 @@ def list_file_json(label: str, s: ImportSummary | None, error: str | None) -> di
         error=None,
     )
     return row
+
+
+def no_entries_text(name: str) -> str:
+    """What `official list` says of a player without an official entry."""
+    return (
+        f"no official entries for {name}: import a list with "
+        f"{command_line('official', 'import', 'FILE').quoted()} or add one with "
+        f"{command_line('official', 'add').quoted()}"
+    )
