@@ -72,6 +72,7 @@ def event_show(
         event_rows,
         event_table,
         event_title,
+        no_games_text,
         other_lists_line,
         table_headers,
         table_optional,
@@ -94,7 +95,7 @@ def event_show(
     else:
         cells = event_table(ev, order)
         if not cells:
-            echo_lines([f"No games of {ev.tournament.name} on the {ev.rating_list} list."])
+            echo_lines([no_games_text(ev)])
             echo_lines([other_lists_line(ev)] if ev.other_lists else [])
             return
         print_table(

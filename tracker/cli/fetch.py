@@ -288,13 +288,9 @@ def _fetch_all(
                 if store is None:
                     into.close()
     except KeyboardInterrupt:
-        err.print(
-            f"interrupted: the lists downloaded stay in the cache ({settings.cache}) and those "
-            "imported stay imported; nothing of the file being downloaded or imported was "
-            "kept: run the command again to go on",
-            markup=False,
-            soft_wrap=True,
-        )
+        from tracker.reports.fetch import interrupted_text
+
+        err.print(interrupted_text(settings.cache), markup=False, soft_wrap=True)
         Interruption.told = True
         raise typer.Exit(130) from None
 

@@ -537,51 +537,11 @@ def remove_command(
       tracker imports remove 3 && tracker import corrected.pgn
     """
     from tracker.app.imports import remove_import
-    from tracker.reports.imports import import_again_text
+    from tracker.reports.imports import removed_lines
 
     store = store_for(db)
     try:
         gone = remove_import(store, import_id, dry_run=dry_run)
     finally:
         store.close()
-    r = gone.record
-    when = r.started_at.strftime("%Y-%m-%d %H:%M")
-    verb = "would remove" if dry_run else "removed"
-    lines = [
-        f"{verb} import {r.id}: {r.source} (imported {when} UTC)",
-        f"  {_n(gone.games, 'game')}",
-        f"  {_n(len(gone.tournaments), 'tournament')}{_some(gone.tournaments, ', ')}",
-        f"  {_n(len(gone.players), 'player')}{_some(gone.players, '; ')}",
-    ]
-    kept = []
-    if gone.kept_tournaments:
-        kept.append(
-            f"{_n(gone.kept_tournaments, 'tournament')} with games of other imports "
-            "or your overrides"
-        )
-    if gone.kept_players:
-        kept.append(
-            f"{_n(gone.kept_players, 'player')} with other games, official entries or facts"
-        )
-    if kept:
-        lines.append(f"  kept: {'; '.join(kept)}")
-    if gone.forgotten:
-        lines.append(
-            f"  {_n(len(gone.forgotten), 'later import')} skipped duplicates, perhaps "
-            f"of these games{_some(gone.forgotten, ', ')}: importing "
-            f"{'it' if len(gone.forgotten) == 1 else 'one'} again stores them"
-        )
-    lines.append("--dry-run: nothing was changed" if dry_run else import_again_text(r.source))
-    echo_lines(lines)
-
-
-def _n(value: int, word: str) -> str:
-    return f"{value:,} {word}" + ("" if value == 1 else "s")
-
-
-def _some(names: tuple[str, ...], sep: str, shown: int = 5) -> str:
-    """': a, b, c and 4 more' (nothing for none)."""
-    if not names:
-        return ""
-    more = f" and {len(names) - shown:,} more" if len(names) > shown else ""
-    return ": " + sep.join(names[:shown]) + more
+    echo_lines(removed_lines(gone, dry_run=dry_run))

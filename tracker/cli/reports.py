@@ -111,6 +111,7 @@ def history(
         ratings_line,
         season_line,
         season_summary,
+        unplaced_head,
         unplaced_lines,
     )
 
@@ -129,7 +130,7 @@ def history(
         if not rows:
             placed = unplaced_lines(replay_)
             if placed:  # games, none in a replayed period: say where they are
-                echo_lines([f"No {rl} rating periods for {who.name}:", *placed])
+                echo_lines([unplaced_head(rl, who.name), *placed])
                 return
             echo_lines([no_periods_text(rl, who.name)])
             return

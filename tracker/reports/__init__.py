@@ -57,6 +57,7 @@ from tracker.reports.history import (
     row_note,
     season_line,
     season_summary,
+    unplaced_head,
     unplaced_lines,
 )
 from tracker.reports.nextlist import (
@@ -141,5 +142,6 @@ __all__ = [
     "tournament_figures",
     "tournament_json",
     "unit_figures",
+    "unplaced_head",
     "unplaced_lines",
 ]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tracker.app.database import Backup, Upgrade
 
-__all__ = ["backed_up_text", "check_lines", "restored_lines", "upgraded_text"]
+__all__ = ["backed_up_text", "check_lines", "restored_lines", "upgraded_text", "upgrading_text"]
 
 
 def upgraded_text(db: str, done: Upgrade) -> str:
@@ -40,3 +40,11 @@ def check_lines(db: str, problems: Sequence[tuple[str, str]], holds: str) -> lis
     if not problems:
         return [f"{db}: ok ({holds})"]
     return [f"{db}: {check}: {message}" for check, message in problems]
+
+
+def upgrading_text(db: str, old: str, new: str) -> str:
+    """What a command says on stderr while it upgrades the schema of the database `db`."""
+    return (
+        f"{db}: upgrading the database schema from {old} to {new} (once; a database of a "
+        "million games takes about half a minute)"
+    )

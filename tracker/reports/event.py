@@ -505,3 +505,23 @@ def summary_cells(t: TournamentSummary) -> list[str]:
         day_text(t.end, t.tag_year, t.tag_month),
         str(t.games),
     ]
+
+
+def overridden_text(tournament_id: int, name: str, changes: Sequence[str]) -> str:
+    """What `event set` recorded for the tournament."""
+    return f"tournament {tournament_id} ({name}): {', '.join(changes)}"
+
+
+def year_overridden_lines(
+    year: int, tournaments: Sequence[tuple[int, str]], changes: Sequence[str]
+) -> list[str]:
+    """What `event set --year` recorded, and for which tournaments (id and name)."""
+    return [
+        f"{plural(len(tournaments), 'tournament')} dated only by {year}: {', '.join(changes)}",
+        *(f"  {tid} {name}" for tid, name in tournaments),
+    ]
+
+
+def no_games_text(ev: EventShow) -> str:
+    """What `event show` says of a tournament without games on the list shown."""
+    return f"No games of {ev.tournament.name} on the {ev.rating_list} list."

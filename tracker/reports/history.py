@@ -598,3 +598,8 @@ def no_periods_text(rating_list: RatingList, name: str) -> str:
         f"{command_line('import').quoted()} or record an official rating with "
         f"{command_line('official', 'add').quoted()}."
     )
+
+
+def unplaced_head(rating_list: RatingList, name: str) -> str:
+    """The line above `unplaced_lines` when the player has games but no replayed period."""
+    return f"No {rating_list} rating periods for {name}:"

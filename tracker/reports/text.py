@@ -279,3 +279,8 @@ def render_table(
         said = f"(not shown, to fit {width} columns: {', '.join(dropped)}; see --format csv)"
         lines += [indent + x for x in wrap_text(said, max(width or 0, 40) - len(indent))]
     return lines
+
+
+def left_behind_text(part: object) -> str:
+    """The note on what a killed write of an output file had left beside it, removed."""
+    return f"note: removed {part}, left by a write that did not finish"
