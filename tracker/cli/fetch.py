@@ -226,7 +226,7 @@ def _fetch_all(
     from tracker.cli.listlines import warn_summary
     from tracker.cli.output import fitted_lines, out
     from tracker.reports import terminal_width
-    from tracker.reports.fetch import result_line
+    from tracker.reports.fetch import fetched_not_imported_text, result_line
     from tracker.reports.listfile import match_lines, reason, report_line
 
     show = err.is_terminal and out.is_terminal
@@ -260,10 +260,7 @@ def _fetch_all(
         if done.error is not None:
             label = done.target.label
             why = reason(str(done.error), label)
-            say(
-                f"{label}: not imported: {why} (the file: {done.target.path}; delete it to "
-                "download it again)"
-            )
+            say(fetched_not_imported_text(label, why, done.target.path))
             return
         assert done.summary is not None
         warn_summary(done.summary, done.problems)

@@ -114,6 +114,7 @@ def history(
         unplaced_head,
         unplaced_lines,
     )
+    from tracker.reports.history import ahead_line, history_title
 
     rl = _list(rating_list)
     first, last = period_option(since, "--from"), period_option(until, "--to")
@@ -140,7 +141,7 @@ def history(
             headers,
             cells,
             range(1, 12),
-            title=f"{who.name}: {rl} rating history",
+            title=history_title(who.name, rl),
             optional=HISTORY_OPTIONAL,
         )
         season = season_summary(replay_, first, last)
@@ -149,7 +150,7 @@ def history(
             legend
             + ([season_line(season), ratings_line(season)] if season is not None else [])
             + unplaced_lines(replay_)
-            + ([f"The {rows[-1].period} list is {ahead}"] if ahead else [])
+            + ([ahead_line(rows[-1].period, ahead)] if ahead else [])
         )
         if extra:
             echo_lines(["", *extra])
@@ -331,6 +332,7 @@ def export(
         history_rows,
         to_csv,
     )
+    from tracker.reports.text import wrote_rows_text
 
     path = None if output == "-" else output_file(output, db, force=force)
     with store_for(db) as store:
@@ -351,7 +353,7 @@ def export(
             return
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
         write_text(path, text, encoding="utf-8")
-        wrote(path, f"wrote {path} ({len(data):,} row{'' if len(data) == 1 else 's'})")
+        wrote(path, wrote_rows_text(path, len(data)))
         return
     if path is None:  # text shown: control characters escaped (docs/export.md)
         emit_csv(columns, rows)
@@ -359,7 +361,7 @@ def export(
     text = to_csv(columns, rows)  # data: the names as they are
     write_text(path, text, encoding="utf-8-sig", newline="")
     lines = text.count("\r\n") - 1
-    wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
+    wrote(path, wrote_rows_text(path, lines))
 
 
 def plot(
@@ -395,6 +397,7 @@ def plot(
     from tracker.app.players import resolve_player
     from tracker.reports.chart import chart_model
     from tracker.reports.plot import plot_history
+    from tracker.reports.text import wrote_text
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
     path = output_file(output, db, force=force)
@@ -402,7 +405,7 @@ def plot(
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen)
     plot_history(chart_model(hist, chosen), path.path)
-    wrote(path, f"wrote {path}")
+    wrote(path, wrote_text(path))
 
 
 def event_list(

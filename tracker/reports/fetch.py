@@ -285,3 +285,8 @@ def interrupted_text(cache: object) -> str:
         "imported stay imported; nothing of the file being downloaded or imported was "
         "kept: run the command again to go on"
     )
+
+
+def fetched_not_imported_text(label: str, why: str, path: object) -> str:
+    """A downloaded list that could not be imported, and where the file is."""
+    return f"{label}: not imported: {why} (the file: {path}; delete it to download it again)"

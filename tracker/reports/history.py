@@ -603,3 +603,13 @@ def no_periods_text(rating_list: RatingList, name: str) -> str:
 def unplaced_head(rating_list: RatingList, name: str) -> str:
     """The line above `unplaced_lines` when the player has games but no replayed period."""
     return f"No {rating_list} rating periods for {name}:"
+
+
+def history_title(name: str, rating_list: RatingList) -> str:
+    """The title of `history`'s table."""
+    return f"{name}: {rating_list} rating history"
+
+
+def ahead_line(period: Period, ahead: str) -> str:
+    """The line of `history` on a last period far in the future (`ahead`: future_text's)."""
+    return f"The {period} list is {ahead}"

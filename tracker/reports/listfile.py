@@ -257,3 +257,27 @@ def no_entries_text(name: str) -> str:
         f"{command_line('official', 'import', 'FILE').quoted()} or add one with "
         f"{command_line('official', 'add').quoted()}"
     )
+
+
+def not_imported_text(label: str, why: str) -> str:
+    """A list file that could not be imported, and why."""
+    return f"{label}: not imported: {why}"
+
+
+def files_read_text(files: int, failed: int) -> str:
+    """The last line of `official import` of several files."""
+    read = files - failed
+    return f"{files:,} {'file' if files == 1 else 'files'}: {read:,} read, {failed:,} not imported"
+
+
+def recorded_text(
+    name: str, rating_list: object, period: object, rating: object, *, replaced: bool
+) -> str:
+    """What `official add` recorded."""
+    note = " (replaced the earlier entry)" if replaced else ""
+    return f"recorded {name}: {rating_list} {period} {rating}{note}"
+
+
+def entry_removed_text(name: str, rating_list: object, period: object) -> str:
+    """What `official remove` took out."""
+    return f"removed {name}: {rating_list} {period}"
