@@ -384,7 +384,7 @@ def list_entries(
     """
     from tracker.app.official import official_entries
     from tracker.app.players import resolve_player
-    from tracker.reports.listfile import no_entries_text
+    from tracker.reports.listfile import entries_title, no_entries_text
 
     which = _list(rating_list)
     with store_for(db) as store:
@@ -408,7 +408,7 @@ def list_entries(
         [c.replace("_", " ") for c in COLUMNS],
         [["" if row[c] is None else str(row[c]) for c in COLUMNS] for row in rows],
         [i for i, c in enumerate(COLUMNS) if c in ("rating", "games", "k", "birth_year")],
-        title=f"{who.name} (FIDE ID {who.fide_id or '-'})",
+        title=entries_title(who.name, who.fide_id),
         # too wide: the player's facts go first; the rating and where it came from stay
         optional=[COLUMNS.index(c) for c in ("flag", "title", "birth_year", "k", "games")],
     )

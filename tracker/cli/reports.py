@@ -476,13 +476,13 @@ EVENT_HEADERS = [
 
 def _event_table(name: str, rows: list[TournamentRow]) -> None:
     """`event list`'s table of the player `name`'s tournaments, and what its marks mean."""
-    from tracker.reports.export import event_list_notes
+    from tracker.reports.export import event_list_notes, event_list_title
 
     print_table(
         EVENT_HEADERS,
         [_event_cells(r) for r in rows],
         {0, 6, 7, 8, 9, 10},
-        title=f"{name}: tournaments",
+        title=event_list_title(name),
         optional=(3, 8, 10, 9),  # End, Rp, Not counted, Change
         wrap=1,  # the tournament's name
     )

@@ -351,3 +351,8 @@ def event_list_notes(rows: Sequence[TournamentRow]) -> list[str]:
             f"{command_line('event', 'set', 'ID', '--period', 'YYYY-MM').quoted()} pins it."
         )
     return said
+
+
+def event_list_title(name: str) -> str:
+    """The title of `event list`'s table of the player `name`'s tournaments."""
+    return f"{name}: tournaments"

@@ -281,3 +281,8 @@ def recorded_text(
 def entry_removed_text(name: str, rating_list: object, period: object) -> str:
     """What `official remove` took out."""
     return f"removed {name}: {rating_list} {period}"
+
+
+def entries_title(name: str, fide_id: int | None) -> str:
+    """The title of `official list`'s table: the player, with the FIDE ID ("-": none)."""
+    return f"{name} (FIDE ID {fide_id or '-'})"
