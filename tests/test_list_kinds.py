@@ -302,6 +302,11 @@ def test_check_names_the_missing_games_by_fides_count(
         "FIDE's count: 11 games rated on the 2022-04 list (standard_apr22frl.txt, an excerpt); "
         "the replay counts 9: `tracker check` says what is missing"
     ) in text.splitlines()
+    # the season page shows the command as code (the line carries it as a value)
+    page = tmp_path / "season.html"
+    _cli(capsys, monkeypatch, "report", "--db", db, "-o", str(page))
+    html = page.read_text(encoding="utf-8")
+    assert "the replay counts 9: <code>tracker check</code> says what is missing" in html
 
 
 def test_check_counts_a_game_left_out_among_those_the_files_hold(

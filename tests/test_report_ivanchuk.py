@@ -203,11 +203,10 @@ NAMED = command_line("official", "add", '"Novák, T"', "--list rapid", "--period
             "<code>tracker official add &quot;Novák, T&quot; --list rapid --period 2025-01"
             "</code> &lt;b&gt;now&lt;/b&gt;",
         ),
-        (  # a sentence a plain string: a command in backticks is code, no other guessed
+        (  # a plain string is text: no command is looked for in it, not even in backticks
             "pin it with `tracker event set ID --period YYYY-MM`, or tracker event set 3",
             "pin it with `tracker event set ID --period YYYY-MM`, or tracker event set 3",
-            "pin it with <code>tracker event set ID --period YYYY-MM</code>, or tracker event "
-            "set 3",
+            "pin it with `tracker event set ID --period YYYY-MM`, or tracker event set 3",
         ),
         ("the tracker is a tool", "the tracker is a tool", "the tracker is a tool"),
         ("<b>tracker</b>", "<b>tracker</b>", "&lt;b&gt;tracker&lt;/b&gt;"),

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
-from fractions import Fraction
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,13 +14,15 @@ from tracker.model import (
     MAX_RATING as MAX_RATING,  # calc's limit (the rules: tracker.app.calc)
 )
 from tracker.model import Period, RatingList
-from tracker.reports.rulewords import (
-    adjustment_text,
-    engine_text,
-    engine_words,
-    ignored_text,
-    ignored_words,
-    k_text,
+from tracker.reports.calc import (
+    GAME_FIELDS,
+    PERIOD_HEADERS,
+    calc_header,
+    first_json,
+    first_lines,
+    period_cells,
+    period_json,
+    period_lines,
 )
 
 if TYPE_CHECKING:
@@ -53,24 +53,6 @@ def parse_date(text: str | None) -> dt.date | None:
     except ValueError:
         raise BadInput(f"date {text!r} is not YYYY-MM-DD (for example 2025-03-01)") from None
     return in_years(day, f"date {text!r}")
-
-
-def _dec(x: Decimal | Fraction | None) -> str | None:
-    if x is None:
-        return None
-    if isinstance(x, Fraction):
-        x = Decimal(x.numerator) / Decimal(x.denominator)
-    return str(x)
-
-
-def _signed(x: Decimal | int | None) -> str:
-    if x is None:
-        return ""
-    return f"+{x}" if x > 0 else str(x)
-
-
-def _score(s: Fraction) -> str:
-    return {Fraction(1): "1", Fraction(0): "0"}.get(s, "0.5")
 
 
 def register(app: typer.Typer) -> None:
@@ -171,73 +153,7 @@ def register(app: typer.Typer) -> None:
             _show_period(done, fmt)
 
 
-def _header(done: CalcOut) -> str:
-    return (
-        f"{done.rating_list} list: tournament start {done.on.isoformat()}, rated on the "
-        f"{done.period} list ({done.editions} regulations)"
-    )
-
-
-GAME_FIELDS = (
-    "opponent_rating",
-    "difference",
-    "difference_used",
-    "capped",
-    "expected",
-    "score",
-    "change",
-    "k_change",
-    "counted",
-    "reason",
-)
-"""The fields of a game in `tracker calc --format json` (and the columns of its CSV)."""
-
-
-def period_json(done: CalcOut) -> dict[str, Any]:
-    result, adjusted = done.result, done.adjusted
-    assert result is not None
-    games = [g for t in result.tournaments for g in t.games]
-    return {
-        "list": str(result.rating_list),
-        "date": done.on.isoformat(),
-        "period": str(done.period),
-        "edition": result.edition,
-        "rating_before": result.rating_before,
-        "rating_before_source": "given" if done.seed is None else "standard rating",
-        "note": done.note,
-        "k": result.k,
-        "k_base": result.k_base,
-        "k_reason": k_text(result.k_reason),
-        "games_counted": result.games,
-        "points": _dec(result.points),
-        "expected": _dec(result.expected),
-        "change_exact": _dec(result.change_exact),
-        "change": result.change,
-        "rating_after": result.rating_after,
-        "reason": engine_words(result.reason),
-        "adjusted_rating": adjusted[0] if adjusted else None,
-        "adjustment": adjustment_text(adjusted[1]) if adjusted else None,
-        "games": [
-            {
-                "opponent_rating": g.opponent_rating,
-                "difference": g.difference,
-                "difference_used": g.difference_used,
-                "capped": g.capped,
-                "expected": _dec(g.expected),
-                "score": _score(g.score),
-                "change": _dec(g.change),
-                "k_change": _dec(g.k_change),
-                "counted": g.counted,
-                "reason": g.reason,
-            }
-            for g in games
-        ],
-    }
-
-
 def _show_period(done: CalcOut, fmt: Format) -> None:
-    result, adjusted = done.result, done.adjusted
-    assert result is not None
     data = period_json(done)
     if fmt is Format.json:
         emit_json(data)
@@ -247,79 +163,12 @@ def _show_period(done: CalcOut, fmt: Format) -> None:
         return
     if done.note is not None:
         out.print(done.note)
-    cells = []
-    games = [g for t in result.tournaments for g in t.games]
-    for i, g in enumerate(games, 1):
-        if not g.counted:
-            cells.append(
-                [
-                    str(i),
-                    str(g.opponent_rating or "unrated"),
-                    _signed(g.difference),
-                    "",
-                    "",
-                    _score(g.score),
-                    f"not rated: {g.reason}",
-                    "",
-                ]
-            )
-            continue
-        used = _signed(g.difference_used) + (" (capped)" if g.capped else "")
-        cells.append(
-            [
-                str(i),
-                str(g.opponent_rating),
-                _signed(g.difference),
-                used,
-                _dec(g.expected) or "",
-                _score(g.score),
-                _signed(g.change),
-                _signed(g.k_change),
-            ]
-        )
-    print_table(
-        ["#", "Opponent", "D", "D used", "Expected", "Score", "Change", "K x change"],
-        cells,
-        range(8),
-        title=_header(done),
-    )
-    out.print(f"K {result.k} ({k_text(result.k_reason)})")
-    out.print(
-        f"games {result.games}, points {_dec(result.points)}, expected {_dec(result.expected)}"
-    )
-    out.print(f"change {_signed(result.change_exact)} exact, rounded {_signed(result.change)}")
-    if result.rating_after is None:
-        out.print(f"new rating: unrated ({engine_words(result.reason)})")
-    else:
-        out.print(f"new rating {result.rating_after}")
-        if adjusted:
-            out.print(f"then {adjustment_text(adjusted[1])}: published {adjusted[0]}")
-
-
-def first_json(done: CalcOut) -> dict[str, Any]:
-    first = done.first
-    assert first is not None
-    return {
-        "list": str(done.rating_list),
-        "date": done.on.isoformat(),
-        "period": str(done.period),
-        "edition": done.editions,
-        "rating": first.rating,
-        "reason": engine_words(first.reason),
-        "average": _dec(first.average),
-        "unrounded": _dec(first.unrounded),
-        "p": _dec(first.p),
-        "games_counted": first.games,
-        "points": _dec(first.points),
-        "ignored": list(first.ignored),
-        "ignored_reasons": ignored_words(first.ignored_reasons),
-        "note": done.note,
-    }
+    print_table(PERIOD_HEADERS, period_cells(done), range(8), title=calc_header(done))
+    for line in period_lines(done):
+        out.print(line)
 
 
 def _show_first(done: CalcOut, fmt: Format) -> None:
-    first = done.first
-    assert first is not None
     if fmt is Format.json:
         emit_json(first_json(done))
         return
@@ -329,20 +178,5 @@ def _show_first(done: CalcOut, fmt: Format) -> None:
             list(data), [{k: "; ".join(v) if isinstance(v, list) else v for k, v in data.items()}]
         )
         return
-    out.print(f"first rating: {_header(done)}")
-    if done.note:
-        out.print(done.note)
-    out.print(f"games against rated opponents {first.games}, points {_dec(first.points)}")
-    for label, why in zip(first.ignored, first.ignored_reasons, strict=True):
-        out.print(f"ignored: {label} ({ignored_text(why)})")
-    if first.average is not None:
-        out.print(f"average opponent rating Ra {first.average.quantize(Decimal('0.01'))}")
-    if first.p is not None and first.unrounded is not None:
-        p = Decimal(first.p.numerator) / Decimal(first.p.denominator)
-        ru = first.unrounded.quantize(Decimal("0.01"))
-        out.print(f"p {p.quantize(Decimal('0.0001'))}, Ru {ru}")
-    if first.rating is None:
-        out.print(f"no rating published: {engine_words(first.reason)}")
-    else:
-        extra = f" ({engine_text(first.reason)})" if first.reason else ""
-        out.print(f"first rating {first.rating}{extra}")
+    for line in first_lines(done):
+        out.print(line)

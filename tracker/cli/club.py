@@ -195,10 +195,11 @@ def _write_page(
     from tracker.app.outputs import write_text
     from tracker.reports.club import club_rows
     from tracker.reports.clubpage import club_page
+    from tracker.reports.text import wrote_players_text
 
     rows = club_rows(found, day, order)
     write_text(page, club_page(found, day, order, title=title, version=__version__))
-    wrote(page, f"wrote {page} ({len(rows):,} players)")
+    wrote(page, wrote_players_text(page, len(rows)))
 
 
 def _show(found: ClubList, day: dt.date, order: Order, fmt: Format) -> None:

@@ -36,14 +36,9 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
       tracker db upgrade --db club.db
     """
     from tracker.app.database import upgrade_database
+    from tracker.reports.database import upgraded_text
 
-    done = upgrade_database(db)
-    if done.before == done.after:
-        out.print(f"{db}: schema {done.after} is current (head {done.head})", markup=False)
-    else:
-        out.print(
-            f"{db}: schema upgraded from {done.before or 'empty'} to {done.after}", markup=False
-        )
+    out.print(upgraded_text(db, upgrade_database(db)), markup=False)
 
 
 def backup(
@@ -72,11 +67,11 @@ def backup(
       tracker db backup ~/backups/tracker-2025-11.db
     """
     from tracker.app.database import backup_database
+    from tracker.reports.database import backed_up_text
 
     done = backup_database(db, file, overwrite=force)
-    removed = "".join(f"; removed {p}, left by a backup that did not finish" for p in done.removed)
     (err if done.to_stdout else out).print(
-        f"backed up {db} to {file} ({done.size:,} bytes){removed}", markup=False, soft_wrap=True
+        backed_up_text(db, file, done), markup=False, soft_wrap=True
     )
 
 
@@ -96,13 +91,11 @@ def restore(
       tracker db restore ~/backups/tracker-2025-11.db --db tracker.db
     """
     from tracker.app.database import restore_database
+    from tracker.reports.database import restored_lines
 
     done = restore_database(file, db)
-    out.print(f"restored {done.database} from {file} ({done.size:,} bytes)", markup=False)
-    if done.kept:
-        out.print(
-            "the replaced files are kept as " + ", ".join(str(p) for p in done.kept), markup=False
-        )
+    for line in restored_lines(done.database, file, done.size, done.kept):
+        out.print(line, markup=False)
 
 
 def check(
@@ -122,6 +115,7 @@ def check(
       tracker db check --db club.db
     """
     from tracker.app.database import check_the_database
+    from tracker.reports.database import check_lines
 
     checked = check_the_database(db)
     problems, holds = checked.problems, checked.holds
@@ -130,11 +124,9 @@ def check(
         emit_json({"ok": not problems, "problems": found})
     elif fmt is Format.csv:  # a row per problem (none: the header alone)
         emit_csv(("check", "count", "message"), found)
-    elif not problems:
-        out.print(f"{db}: ok ({holds})", markup=False)
     else:
-        for p in problems:
-            out.print(f"{db}: {p.check}: {p.message}", markup=False)
+        for line in check_lines(db, [(p.check, p.message) for p in problems], holds):
+            out.print(line, markup=False)
     if problems:
         n = len(problems)
         found_n = f"{db}: {n} problem{'' if n == 1 else 's'} found"

@@ -171,21 +171,19 @@ def _event_set_one(
                 raise BadInput(f"--ro {ro!r} is not a rating: give a number like 1850 or none")
         found = find_tournament(store, tournament)
         change = record_override(store, found.id, force=force, **kwargs)
+    from tracker.reports.event import overridden_text
+
     t = change.tournament
-    out.print(f"tournament {t.id} ({t.name}): {', '.join(change.changes)}", markup=False)
+    out.print(overridden_text(t.id, t.name, change.changes), markup=False)
 
 
 def _event_set_year(db: str, year: int, force: bool, kwargs: dict[str, Any]) -> None:
     """`event set --year`: the same overrides for every tournament dated only by `year`."""
     from tracker.app.events import record_year_override
-    from tracker.reports.text import plural
+    from tracker.reports.event import year_overridden_lines
 
     with store_for(db) as store:
         change = record_year_override(store, year, force=force, **kwargs)
-    ts = change.tournaments
-    out.print(
-        f"{plural(len(ts), 'tournament')} dated only by {year}: {', '.join(change.changes)}",
-        markup=False,
-    )
-    for t in ts:
-        out.print(f"  {t.id} {t.name}", markup=False)
+    ts = [(t.id, t.name) for t in change.tournaments]
+    for line in year_overridden_lines(year, ts, change.changes):
+        out.print(line, markup=False)

@@ -72,6 +72,7 @@ def event_show(
         event_rows,
         event_table,
         event_title,
+        no_games_text,
         other_lists_line,
         table_headers,
         table_optional,
@@ -94,7 +95,7 @@ def event_show(
     else:
         cells = event_table(ev, order)
         if not cells:
-            echo_lines([f"No games of {ev.tournament.name} on the {ev.rating_list} list."])
+            echo_lines([no_games_text(ev)])
             echo_lines([other_lists_line(ev)] if ev.other_lists else [])
             return
         print_table(
@@ -124,7 +125,9 @@ def every_tournament(found: list[TournamentSummary], fmt: Format) -> None:
     elif fmt is Format.csv:
         emit_csv(ALL_EVENT_COLUMNS, [summary_json(t) for t in found])
     elif not found:
-        out.print("No tournaments: import games with `tracker import`.", markup=False)
+        from tracker.reports.export import no_tournaments_text
+
+        out.print(no_tournaments_text(), markup=False)
     else:
         print_table(
             ALL_EVENT_HEADERS,

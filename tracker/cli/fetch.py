@@ -226,7 +226,7 @@ def _fetch_all(
     from tracker.cli.listlines import warn_summary
     from tracker.cli.output import fitted_lines, out
     from tracker.reports import terminal_width
-    from tracker.reports.fetch import result_line
+    from tracker.reports.fetch import fetched_not_imported_text, result_line
     from tracker.reports.listfile import match_lines, reason, report_line
 
     show = err.is_terminal and out.is_terminal
@@ -260,10 +260,7 @@ def _fetch_all(
         if done.error is not None:
             label = done.target.label
             why = reason(str(done.error), label)
-            say(
-                f"{label}: not imported: {why} (the file: {done.target.path}; delete it to "
-                "download it again)"
-            )
+            say(fetched_not_imported_text(label, why, done.target.path))
             return
         assert done.summary is not None
         warn_summary(done.summary, done.problems)
@@ -288,13 +285,9 @@ def _fetch_all(
                 if store is None:
                     into.close()
     except KeyboardInterrupt:
-        err.print(
-            f"interrupted: the lists downloaded stay in the cache ({settings.cache}) and those "
-            "imported stay imported; nothing of the file being downloaded or imported was "
-            "kept: run the command again to go on",
-            markup=False,
-            soft_wrap=True,
-        )
+        from tracker.reports.fetch import interrupted_text
+
+        err.print(interrupted_text(settings.cache), markup=False, soft_wrap=True)
         Interruption.told = True
         raise typer.Exit(130) from None
 

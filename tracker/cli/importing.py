@@ -21,7 +21,6 @@ from tracker.cli.output import (
     shown,
     unless_closed,
 )
-from tracker.cli.players import bigger_spellings
 from tracker.errors import BadInput, TrackerError
 from tracker.model import EloTags, RatingList
 
@@ -300,13 +299,13 @@ def _player_said(done: ImportOutcome, player: str) -> BadInput | None:
         # the games are stored: a warning, not a failure
         err.print(f"warning: {why}", markup=False, soft_wrap=True)
         return None
-    from tracker.reports.players import who
+    from tracker.reports.players import bigger_spellings, marked_lead, tracked_text
 
     ref = marked.player
     with unless_closed():
-        out.print(f"tracked player: {who(ref)}", markup=False)
+        out.print(tracked_text(ref), markup=False)
         sys.stdout.flush()
-    bigger = bigger_spellings(marked.beside, ref, f"--player {player!r} marked {ref.name}")
+    bigger = bigger_spellings(marked.beside, ref, marked_lead(player, ref))
     if bigger is not None:
         err.print(bigger, markup=False, soft_wrap=True)
     return None
@@ -465,7 +464,9 @@ def imports_command(
         emit_csv(IMPORT_COLUMNS, data)
         return
     if not rows:
-        out.print("no imports yet: run `tracker import FOLDER`", markup=False)
+        from tracker.reports.imports import NO_IMPORTS
+
+        out.print(NO_IMPORTS, markup=False)
         return
     # (the --tags column only where an import said other than auto)
     tags = any(r.elo_tags is not EloTags.AUTO for r in rows)
@@ -536,54 +537,11 @@ def remove_command(
       tracker imports remove 3 && tracker import corrected.pgn
     """
     from tracker.app.imports import remove_import
+    from tracker.reports.imports import removed_lines
 
     store = store_for(db)
     try:
         gone = remove_import(store, import_id, dry_run=dry_run)
     finally:
         store.close()
-    r = gone.record
-    when = r.started_at.strftime("%Y-%m-%d %H:%M")
-    verb = "would remove" if dry_run else "removed"
-    lines = [
-        f"{verb} import {r.id}: {r.source} (imported {when} UTC)",
-        f"  {_n(gone.games, 'game')}",
-        f"  {_n(len(gone.tournaments), 'tournament')}{_some(gone.tournaments, ', ')}",
-        f"  {_n(len(gone.players), 'player')}{_some(gone.players, '; ')}",
-    ]
-    kept = []
-    if gone.kept_tournaments:
-        kept.append(
-            f"{_n(gone.kept_tournaments, 'tournament')} with games of other imports "
-            "or your overrides"
-        )
-    if gone.kept_players:
-        kept.append(
-            f"{_n(gone.kept_players, 'player')} with other games, official entries or facts"
-        )
-    if kept:
-        lines.append(f"  kept: {'; '.join(kept)}")
-    if gone.forgotten:
-        lines.append(
-            f"  {_n(len(gone.forgotten), 'later import')} skipped duplicates, perhaps "
-            f"of these games{_some(gone.forgotten, ', ')}: importing "
-            f"{'it' if len(gone.forgotten) == 1 else 'one'} again stores them"
-        )
-    lines.append(
-        "--dry-run: nothing was changed"
-        if dry_run
-        else f"import the corrected file again with `tracker import {r.source}`"
-    )
-    echo_lines(lines)
-
-
-def _n(value: int, word: str) -> str:
-    return f"{value:,} {word}" + ("" if value == 1 else "s")
-
-
-def _some(names: tuple[str, ...], sep: str, shown: int = 5) -> str:
-    """': a, b, c and 4 more' (nothing for none)."""
-    if not names:
-        return ""
-    more = f" and {len(names) - shown:,} more" if len(names) > shown else ""
-    return ": " + sep.join(names[:shown]) + more
+    echo_lines(removed_lines(gone, dry_run=dry_run))

@@ -201,8 +201,10 @@ def _import_all(
     from tracker.reports import terminal_width
     from tracker.reports.listfile import (
         LIST_FILE_COLUMNS,
+        files_read_text,
         list_file_json,
         match_lines,
+        not_imported_text,
         reason,
         report_line,
     )
@@ -247,7 +249,7 @@ def _import_all(
                 failed.append((target, outcome.error))
                 why = reason(str(outcome.error), target.label)
                 rows.append(list_file_json(target.label, None, why))
-                say(f"{target.label}: not imported: {why}")
+                say(not_imported_text(target.label, why))
                 continue
             assert outcome.summary is not None
             rows.append(list_file_json(target.label, outcome.summary, None))
@@ -256,11 +258,7 @@ def _import_all(
             for line in match_lines(outcome.summary):
                 say(line)
     if several:
-        read = len(targets) - len(failed)
-        say(
-            f"{len(targets):,} {'file' if len(targets) == 1 else 'files'}: {read:,} read, "
-            f"{len(failed):,} not imported"
-        )
+        say(files_read_text(len(targets), len(failed)))
     if fmt is Format.json:
         emit_json(rows)
     elif fmt is Format.csv:
@@ -349,6 +347,7 @@ def add(
     """
     from tracker.app.official import add_entry, check_entry
     from tracker.app.players import resolve_player
+    from tracker.reports.listfile import recorded_text
 
     when = period_option(period)
     assert when is not None
@@ -357,8 +356,7 @@ def add(
     with store_for(db) as store:
         who = resolve_player(store, player)
         replaced = add_entry(store, OfficialEntry(who.id, which, when, rating, games, k))
-    note = " (replaced the earlier entry)" if replaced else ""
-    sys.stdout.write(f"recorded {who.name}: {which} {when} {rating}{note}\n")
+    sys.stdout.write(recorded_text(who.name, which, when, rating, replaced=replaced) + "\n")
 
 
 def list_entries(
@@ -386,6 +384,7 @@ def list_entries(
     """
     from tracker.app.official import official_entries
     from tracker.app.players import resolve_player
+    from tracker.reports.listfile import entries_title, no_entries_text
 
     which = _list(rating_list)
     with store_for(db) as store:
@@ -400,8 +399,7 @@ def list_entries(
         return
     if not rows:
         err.print(
-            f"no official entries for {who.name}: import a list with `tracker official "
-            "import FILE` or add one with `tracker official add`",
+            no_entries_text(who.name),
             markup=False,
             soft_wrap=True,
         )
@@ -410,7 +408,7 @@ def list_entries(
         [c.replace("_", " ") for c in COLUMNS],
         [["" if row[c] is None else str(row[c]) for c in COLUMNS] for row in rows],
         [i for i, c in enumerate(COLUMNS) if c in ("rating", "games", "k", "birth_year")],
-        title=f"{who.name} (FIDE ID {who.fide_id or '-'})",
+        title=entries_title(who.name, who.fide_id),
         # too wide: the player's facts go first; the rating and where it came from stay
         optional=[COLUMNS.index(c) for c in ("flag", "title", "birth_year", "k", "games")],
     )
@@ -448,6 +446,7 @@ def remove(
     """
     from tracker.app.official import remove_entry
     from tracker.app.players import resolve_player
+    from tracker.reports.listfile import entry_removed_text
 
     when = period_option(period)
     assert when is not None
@@ -459,4 +458,4 @@ def remove(
                 f"{who.name} has no {which} entry for {when}: see `tracker official "
                 f"list {who.fide_id or who.name!r}`"
             )
-    sys.stdout.write(f"removed {who.name}: {which} {when}\n")
+    sys.stdout.write(entry_removed_text(who.name, which, when) + "\n")

@@ -190,9 +190,6 @@ def store_for(db: str = DEFAULT_DB, *, create: bool = False) -> Store:
 def _upgrading(db: str, old: str, new: str) -> None:
     import sys
 
-    print(
-        f"{db}: upgrading the database schema from {old} to {new} (once; a database of a "
-        "million games takes about half a minute)",
-        file=sys.stderr,
-        flush=True,
-    )
+    from tracker.reports.database import upgrading_text
+
+    print(upgrading_text(db, old, new), file=sys.stderr, flush=True)

@@ -361,14 +361,11 @@ def output_file(output: str, db: str, *, force: bool) -> Output:
     character device nor a FIFO. What killed writes of it left is removed (said on
     stderr)."""
     from tracker.app.outputs import output_file as checked
+    from tracker.reports.text import left_behind_text
 
     found = checked(output, db, force=force)
     for part in found.removed:
-        err.print(
-            f"note: removed {part}, left by a write that did not finish",
-            markup=False,
-            soft_wrap=True,
-        )
+        err.print(left_behind_text(part), markup=False, soft_wrap=True)
     return found.output
 
 

@@ -11,11 +11,10 @@ import typer
 from tracker.cli.options import DEFAULT_DB, DbOption, Format, FormatOption, store_for
 from tracker.cli.output import emit_csv, emit_json, err, out, print_table
 from tracker.errors import BadInput
-from tracker.model import PlayerRef, RatingList
+from tracker.model import RatingList
 
 if TYPE_CHECKING:
-    from tracker.app.players import Beside
-    from tracker.model import PlayerSummary
+    pass
 
 
 def register(app: typer.Typer) -> None:
@@ -34,51 +33,6 @@ def register(app: typer.Typer) -> None:
 PLAYER_COLUMNS = ("id", "name", "fide_id", "me", *RatingList, "first", "last", "aliases")
 """`tracker players --format csv`: the fields of its JSON, the games per list in a column
 each, the aliases joined by "; "."""
-
-
-BIGGER_SHOWN = 3
-"""The bigger spellings beside a marked player that `bigger_spellings` names."""
-
-
-def _games(p: PlayerSummary) -> str:
-    total = sum(p.games.values())
-    dates = (
-        f" ({p.first.isoformat()} to {p.last.isoformat()})"
-        if p.first and p.last and p.first != p.last
-        else f" ({p.first.isoformat()})"
-        if p.first
-        else ""
-    )
-    return f"{total:,} {'game' if total == 1 else 'games'}{dates}"
-
-
-def bigger_spellings(beside: Beside, ref: PlayerRef, lead: str) -> str | None:
-    """The warning for a tracked player beside whom another spelling that may be theirs has
-    more games ("Carlsen, Magnus", 9 games of 2001, beside "Carlsen,M", 3,421): both named,
-    with the commands that make them one or mark the other. `lead` names the tracked player
-    as the command marked them ("--player 'Carlsen, Magnus' marked Carlsen,Magnus"). None
-    when no such spelling has more games."""
-    import shlex
-
-    me, bigger = beside.player, beside.bigger
-    if not bigger:
-        return None
-    shown = [f"{p.name} has {_games(p)}" for p in bigger[:BIGGER_SHOWN]]
-    if len(bigger) > BIGGER_SHOWN:
-        shown.append(f"{len(bigger) - BIGGER_SHOWN:,} more (`tracker players --search` lists them)")
-    top = bigger[0]
-
-    def arg(fide_id: int | None, name: str) -> str:
-        return str(fide_id) if fide_id else shlex.quote(name)
-
-    that = "a spelling" if len(bigger) == 1 else "spellings"
-    return (
-        f"warning: {lead}: {_games(me)}; {', '.join(shown)}, {that} that may be the same "
-        f"person: if {top.name} is, "
-        f"`tracker player merge {arg(ref.fide_id, ref.name)} {arg(top.fide_id, top.name)}` "
-        f"makes them one, tracked; if it is yours instead, `tracker player set "
-        f"{arg(top.fide_id, top.name)} --me` tracks it"
-    )
 
 
 def players_command(
@@ -147,8 +101,9 @@ def players_command(
         )
         return
     if not rows:
-        hint = f" matches {search!r}" if search else " yet: run `tracker import FOLDER`"
-        out.print(f"no player{hint}", markup=False)
+        from tracker.reports.players import no_players_text
+
+        out.print(no_players_text(search), markup=False)
         return
     headers = ["id", "name", "FIDE ID", *lists, "first", "last"]
     cells = [
@@ -242,7 +197,7 @@ def unmerge_command(
       tracker player unmerge "Carlsen,M"
     """
     from tracker.app.players import unmerge_players
-    from tracker.reports.players import who
+    from tracker.reports.players import unmerged_text
 
     if number is not None and player is not None:
         raise BadInput("give the player or --merge N, not both")
@@ -251,21 +206,7 @@ def unmerge_command(
         done = unmerge_players(store, number, player)
     finally:
         store.close()
-    parts = [
-        f"{done.games:,} {'game' if done.games == 1 else 'games'}",
-        f"{done.spellings:,} {'spelling' if done.spellings == 1 else 'spellings'}",
-    ]
-    if done.entries:
-        parts.append(f"{done.entries:,} official {'entry' if done.entries == 1 else 'entries'}")
-    if done.overrides:
-        parts.append(f"{done.overrides:,} {'override' if done.overrides == 1 else 'overrides'}")
-    listed = ", ".join(parts[:-1]) + " and " + parts[-1]
-    out.print(
-        f"unmerged {who(done.restored)} from {who(done.kept)}, undoing merge {done.number}: "
-        f"{listed} back to {done.restored.name}",
-        markup=False,
-        soft_wrap=True,
-    )
+    out.print(unmerged_text(done), markup=False, soft_wrap=True)
 
 
 MAX_RATED_GAMES = 100_000
@@ -322,7 +263,7 @@ def set_command(
       tracker player set "Novak,J" --fide-id 99012345 --merge
     """
     from tracker.app.players import set_player
-    from tracker.reports.players import merged_text, who
+    from tracker.reports.players import bigger_spellings, merged_text, set_lead, set_text
 
     if merge and fide_id is None:
         raise BadInput("--merge goes with --fide-id: it merges the player into the one who has it")
@@ -352,24 +293,9 @@ def set_command(
         store.close()
     ref, done = recorded.player, recorded.merge
     beside = recorded.beside
-    bigger = None if beside is None else bigger_spellings(beside, ref, f"{ref.name}, now tracked")
-    said = [_fact_said(k, v) for k, v in facts.items()]
-    if me:
-        said.insert(0, "tracked player")
+    bigger = None if beside is None else bigger_spellings(beside, ref, set_lead(ref))
     if done is not None:
         out.print(merged_text(done), markup=False, soft_wrap=True)
-    out.print(f"{who(ref)}: {', '.join(said)}", markup=False)
+    out.print(set_text(ref, facts, me=me), markup=False)
     if bigger is not None:
         err.print(bigger, markup=False, soft_wrap=True)
-
-
-def _fact_said(fact: str, value: Any) -> str:
-    """A fact just recorded, in words: "born 2009", "45 rated games completed", "has been
-    rated 2400 or more" (never a Python value: "ever 2400 True")."""
-    if fact == "birth_year":
-        return f"born {value}"
-    if fact == "rated_games":
-        return f"{value:,} rated game{'s' if value != 1 else ''} completed"
-    if fact == "ever_2400":
-        return "has been rated 2400 or more" if value else "never rated 2400 or more"
-    return f"FIDE ID {value}" if fact == "fide_id" else f"{fact.replace('_', ' ')} {value}"

@@ -106,12 +106,15 @@ def history(
         history_json,
         history_rows,
         history_table,
+        no_periods_text,
         notes_said_once,
         ratings_line,
         season_line,
         season_summary,
+        unplaced_head,
         unplaced_lines,
     )
+    from tracker.reports.history import ahead_line, history_title
 
     rl = _list(rating_list)
     first, last = period_option(since, "--from"), period_option(until, "--to")
@@ -128,15 +131,9 @@ def history(
         if not rows:
             placed = unplaced_lines(replay_)
             if placed:  # games, none in a replayed period: say where they are
-                echo_lines([f"No {rl} rating periods for {who.name}:", *placed])
+                echo_lines([unplaced_head(rl, who.name), *placed])
                 return
-            echo_lines(
-                [
-                    f"No {rl} rating periods for {who.name} yet: import games with "
-                    "`tracker import` or record an official rating with "
-                    "`tracker official add`."
-                ]
-            )
+            echo_lines([no_periods_text(rl, who.name)])
             return
         headers, cells = history_table(rows)
         cells, legend = notes_said_once(rows, cells)
@@ -144,7 +141,7 @@ def history(
             headers,
             cells,
             range(1, 12),
-            title=f"{who.name}: {rl} rating history",
+            title=history_title(who.name, rl),
             optional=HISTORY_OPTIONAL,
         )
         season = season_summary(replay_, first, last)
@@ -153,7 +150,7 @@ def history(
             legend
             + ([season_line(season), ratings_line(season)] if season is not None else [])
             + unplaced_lines(replay_)
-            + ([f"The {rows[-1].period} list is {ahead}"] if ahead else [])
+            + ([ahead_line(rows[-1].period, ahead)] if ahead else [])
         )
         if extra:
             echo_lines(["", *extra])
@@ -335,6 +332,7 @@ def export(
         history_rows,
         to_csv,
     )
+    from tracker.reports.text import wrote_rows_text
 
     path = None if output == "-" else output_file(output, db, force=force)
     with store_for(db) as store:
@@ -355,7 +353,7 @@ def export(
             return
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
         write_text(path, text, encoding="utf-8")
-        wrote(path, f"wrote {path} ({len(data):,} row{'' if len(data) == 1 else 's'})")
+        wrote(path, wrote_rows_text(path, len(data)))
         return
     if path is None:  # text shown: control characters escaped (docs/export.md)
         emit_csv(columns, rows)
@@ -363,7 +361,7 @@ def export(
     text = to_csv(columns, rows)  # data: the names as they are
     write_text(path, text, encoding="utf-8-sig", newline="")
     lines = text.count("\r\n") - 1
-    wrote(path, f"wrote {path} ({lines:,} row{'' if lines == 1 else 's'})")
+    wrote(path, wrote_rows_text(path, lines))
 
 
 def plot(
@@ -399,6 +397,7 @@ def plot(
     from tracker.app.players import resolve_player
     from tracker.reports.chart import chart_model
     from tracker.reports.plot import plot_history
+    from tracker.reports.text import wrote_text
 
     chosen = tuple(_list(x) for x in lists) if lists else tuple(RatingList)
     path = output_file(output, db, force=force)
@@ -406,7 +405,7 @@ def plot(
         who = resolve_player(store, player)
         hist = load_history(store, who, chosen)
     plot_history(chart_model(hist, chosen), path.path)
-    wrote(path, f"wrote {path}")
+    wrote(path, wrote_text(path))
 
 
 def event_list(
@@ -437,6 +436,7 @@ def event_list(
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
     from tracker.reports import EVENT_COLUMNS, event_rows, tournament_json
+    from tracker.reports.export import no_tournaments_text
 
     chosen = (_list(rating_list),) if rating_list else tuple(RatingList)
     with store_for(db) as store:
@@ -452,7 +452,7 @@ def event_list(
     elif fmt is Format.csv:
         emit_csv(EVENT_COLUMNS, [tournament_json(r) for r in rows])
     elif not rows:
-        echo_lines([f"No tournaments for {who.name}: import games with `tracker import`."])
+        echo_lines([no_tournaments_text(who.name)])
     else:
         _event_table(who.name, rows)
 
@@ -476,25 +476,17 @@ EVENT_HEADERS = [
 
 def _event_table(name: str, rows: list[TournamentRow]) -> None:
     """`event list`'s table of the player `name`'s tournaments, and what its marks mean."""
+    from tracker.reports.export import event_list_notes, event_list_title
+
     print_table(
         EVENT_HEADERS,
         [_event_cells(r) for r in rows],
         {0, 6, 7, 8, 9, 10},
-        title=f"{name}: tournaments",
+        title=event_list_title(name),
         optional=(3, 8, 10, 9),  # End, Rp, Not counted, Change
         wrap=1,  # the tournament's name
     )
-    said = []
-    if any(r.list_assumed for r in rows):
-        said.append(
-            "List*: assumed (no time control: the event's name, else standard); "
-            "`tracker event set ID --list LIST` corrects it."
-        )
-    if any(r.period_assumed for r in rows):
-        said.append(
-            "Period*: by the closing date, assumed (it ended days before the list before: "
-            "FIDE may have rated it there); `tracker event set ID --period YYYY-MM` pins it."
-        )
+    said = event_list_notes(rows)
     if said:
         echo_lines(["", *said])
 

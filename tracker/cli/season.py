@@ -94,6 +94,7 @@ def report(
     from tracker.app.histories import load_history
     from tracker.app.players import resolve_player
     from tracker.reports.season import season_report
+    from tracker.reports.text import wrote_text
 
     chosen = tuple(dict.fromkeys(RatingList.parse(x) for x in lists)) if lists else None
     path = output_file(output or "season.html", db, force=force)
@@ -102,7 +103,7 @@ def report(
         hist = load_history(store, who, chosen or tuple(RatingList))
     text = season_report(hist, chosen, version=__version__)
     write_text(path, text)
-    wrote(path, f"wrote {path}")
+    wrote(path, wrote_text(path))
 
 
 def _event_report(event: str, rating_list: str | None, output: str, force: bool, db: str) -> None:
@@ -111,6 +112,7 @@ def _event_report(event: str, rating_list: str | None, output: str, force: bool,
     from tracker.app.event_show import show_event
     from tracker.app.outputs import write_text
     from tracker.reports.eventpage import event_page
+    from tracker.reports.text import wrote_text
 
     rl = RatingList.parse(rating_list) if rating_list is not None else None
     path = output_file(output, db, force=force)
@@ -118,4 +120,4 @@ def _event_report(event: str, rating_list: str | None, output: str, force: bool,
         ev = show_event(store, event, rl)
     text = event_page(ev, version=__version__)
     write_text(path, text)
-    wrote(path, f"wrote {path}")
+    wrote(path, wrote_text(path))

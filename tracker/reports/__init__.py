@@ -51,11 +51,13 @@ from tracker.reports.history import (
     history_rows,
     history_table,
     k_by_tournament,
+    no_periods_text,
     notes_said_once,
     ratings_line,
     row_note,
     season_line,
     season_summary,
+    unplaced_head,
     unplaced_lines,
 )
 from tracker.reports.nextlist import (
@@ -119,6 +121,7 @@ __all__ = [
     "history_row",
     "history_rows",
     "history_table",
+    "no_periods_text",
     "notes_said_once",
     "ignored_lines",
     "k_by_tournament",
@@ -139,5 +142,6 @@ __all__ = [
     "tournament_figures",
     "tournament_json",
     "unit_figures",
+    "unplaced_head",
     "unplaced_lines",
 ]

@@ -37,6 +37,7 @@ from tracker.check.report import (
 from tracker.model import Period
 from tracker.periods.assumed import ClosingDate
 from tracker.reports.rulewords import k_text
+from tracker.reports.said import command_line
 from tracker.reports.words import commands, reason_text, ro_text
 
 CAUSE_WHO = "PLAYER"
@@ -90,12 +91,13 @@ def _unexplained(said: Unexplained) -> str:
         return (
             f"no single cause reproduces the official {rating}: no tournament of yours in "
             f"the database is rated on the {said.period} list; import the games FIDE rated "
-            "on it (`tracker import FILE`)"
+            f"on it ({command_line('import', 'FILE').quoted()})"
         )
     return (
         f"no single cause reproduces the official {rating}: compare with FIDE's "
-        f"calculation page for {said.period} (`tracker explain {said.period}` shows the "
-        "replay's); `tracker event set ID --ro R` records the Ro FIDE used"
+        f"calculation page for {said.period} ({command_line('explain', said.period).quoted()} "
+        f"shows the replay's); {command_line('event', 'set', 'ID', '--ro', 'R').quoted()} "
+        "records the Ro FIDE used"
     )
 
 
@@ -110,7 +112,7 @@ def _not_in_database(said: NotInDatabase) -> str:
     return (
         f"games missing: FIDE rated {said.fide} games on the {said.period} list, the replay "
         f"{said.replay}: {said.missing} game(s) are probably not in the database; import "
-        f"the missing tournament's PGN (`tracker import FILE`){hint}"
+        f"the missing tournament's PGN ({command_line('import', 'FILE').quoted()}){hint}"
     )
 
 

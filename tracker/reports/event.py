@@ -414,10 +414,14 @@ def event_notes(ev: EventShow) -> list[str]:
     """The lines under the table: the legend of the columns used, the other lists, the
     players whose period differs, the assumptions."""
     players = [p for p in ev.players if p.played]
-    lines = [
-        "G: games counted; Pts: points in them; We: expected score; Chg: K x (W - We) of "
-        "this tournament; Rp: performance. The whole period (other tournaments, rounding) is "
-        "in `tracker explain PLAYER PERIOD`."
+    lines: list[str] = [
+        Said(
+            "G: games counted; Pts: points in them; We: expected score; Chg: K x (W - We) of "
+            "this tournament; Rp: performance. The whole period (other tournaments, rounding) "
+            "is in ",
+            command_line("explain", "PLAYER", "PERIOD").quoted(),
+            ".",
+        )
     ]
     if shows_score(ev):
         lines.insert(
@@ -455,12 +459,15 @@ def event_notes(ev: EventShow) -> list[str]:
         lines.append(
             f"Assumed (nobody recorded it) for {plural(n, 'player')}: K assumes "
             + "; ".join(facts)
-            + " (`tracker player set` records the fact)."
+            + Said(" (", command_line("player", "set").quoted(), " records the fact).")
         )
     if any(p.list_assumed for p in players):
         lines.append(
-            "List assumed: no time control in the games (the event's name, else standard); "
-            f"`tracker event set {ev.tournament.id} --list LIST` corrects it."
+            Said(
+                "List assumed: no time control in the games (the event's name, else standard); ",
+                command_line("event", "set", ev.tournament.id, "--list", "LIST").quoted(),
+                " corrects it.",
+            )
         )
     return lines
 
@@ -470,7 +477,10 @@ def event_notes(ev: EventShow) -> list[str]:
 ALL_EVENT_COLUMNS = ["id", "name", "site", "start", "end", "games"]
 """The CSV columns of `event list` with no player tracked (docs/export.md)."""
 ALL_EVENT_HEADERS = ["Id", "Tournament", "Site", "Start", "End", "Games"]
-ALL_EVENT_TITLE = "Every tournament (no player tracked: `tracker event show ID` shows one)"
+ALL_EVENT_TITLE = (
+    f"Every tournament (no player tracked: {command_line('event', 'show', 'ID').quoted()} "
+    "shows one)"
+)
 
 
 def summary_json(t: TournamentSummary) -> dict[str, Any]:
@@ -495,3 +505,23 @@ def summary_cells(t: TournamentSummary) -> list[str]:
         day_text(t.end, t.tag_year, t.tag_month),
         str(t.games),
     ]
+
+
+def overridden_text(tournament_id: int, name: str, changes: Sequence[str]) -> str:
+    """What `event set` recorded for the tournament."""
+    return f"tournament {tournament_id} ({name}): {', '.join(changes)}"
+
+
+def year_overridden_lines(
+    year: int, tournaments: Sequence[tuple[int, str]], changes: Sequence[str]
+) -> list[str]:
+    """What `event set --year` recorded, and for which tournaments (id and name)."""
+    return [
+        f"{plural(len(tournaments), 'tournament')} dated only by {year}: {', '.join(changes)}",
+        *(f"  {tid} {name}" for tid, name in tournaments),
+    ]
+
+
+def no_games_text(ev: EventShow) -> str:
+    """What `event show` says of a tournament without games on the list shown."""
+    return f"No games of {ev.tournament.name} on the {ev.rating_list} list."

@@ -35,6 +35,7 @@ from tracker.reports.rulewords import (
     ignored_text,
     k_text,
 )
+from tracker.reports.said import Said, command_line
 from tracker.reports.text import (
     fmt_int,
     fmt_points,
@@ -227,9 +228,11 @@ def _assumed_sections(row: PeriodRow, width: int | None) -> list[ExplainSection]
     sections: list[ExplainSection] = []
     assumed = list_assumed_games(row)
     if assumed:
-        said = (
+        said = Said(
             f"List assumed: {plural(assumed, 'counted game')} without a time control, put on "
-            f"this list {LIST_ASSUMED_HOW}."
+            "this list ",
+            LIST_ASSUMED_HOW,
+            ".",
         )
         sections.append(ExplainSaid((said,)))
     closing = closing_texts(row)
@@ -414,9 +417,13 @@ def _fide_count(replay_: Replay, row: PeriodRow) -> list[str]:
     )
     line = f"FIDE's count: {plural(entry.games, 'game')} rated on the {row.period} list ({where})"
     if entry.games != row.games:
-        line += f"; the replay counts {row.games}: `tracker check` says what is " + (
-            "missing" if entry.games > row.games else "extra"
-        )
+        return [
+            Said(
+                f"{line}; the replay counts {row.games}: ",
+                command_line("check").quoted(),
+                " says what is " + ("missing" if entry.games > row.games else "extra"),
+            )
+        ]
     return [line]
 
 

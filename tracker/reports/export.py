@@ -17,6 +17,7 @@ from tracker.model import Period, RatingList
 from tracker.periods import NotCounted, Replay, TagDate
 from tracker.periods.assumed import closing_date_of
 from tracker.reports.figures import tournament_out, unit_figures
+from tracker.reports.said import command_line
 from tracker.reports.text import day_text, fmt_points, json_points
 from tracker.reports.words import label_counts, most_first, opponent_source_text, why_text
 
@@ -327,3 +328,31 @@ def game_rows(replays: Iterable[Replay]) -> list[GameRow]:
                 )
     rows.sort(key=lambda r: (_iso(r.date) or "9999", r.tournament_id, r.round or ""))
     return rows
+
+
+def no_tournaments_text(name: str | None = None) -> str:
+    """What `event list` says when it has no tournament (of the player `name`)."""
+    whose = "" if name is None else f" for {name}"
+    return f"No tournaments{whose}: import games with {command_line('import').quoted()}."
+
+
+def event_list_notes(rows: Sequence[TournamentRow]) -> list[str]:
+    """What the marks of `event list`'s table mean, and the command that settles each."""
+    said = []
+    if any(r.list_assumed for r in rows):
+        said.append(
+            "List*: assumed (no time control: the event's name, else standard); "
+            f"{command_line('event', 'set', 'ID', '--list', 'LIST').quoted()} corrects it."
+        )
+    if any(r.period_assumed for r in rows):
+        said.append(
+            "Period*: by the closing date, assumed (it ended days before the list before: "
+            "FIDE may have rated it there); "
+            f"{command_line('event', 'set', 'ID', '--period', 'YYYY-MM').quoted()} pins it."
+        )
+    return said
+
+
+def event_list_title(name: str) -> str:
+    """The title of `event list`'s table of the player `name`'s tournaments."""
+    return f"{name}: tournaments"

@@ -276,3 +276,17 @@ def fetch_rows(outcome: FetchOutcome, settings: FetchSettings) -> list[dict[str,
             row.update((k, file_row[k]) for k in LIST_FILE_COLUMNS[1:])
         rows.append(row)
     return rows
+
+
+def interrupted_text(cache: object) -> str:
+    """What `official fetch` says when Ctrl-C stops it (`cache`: the folder of the lists)."""
+    return (
+        f"interrupted: the lists downloaded stay in the cache ({cache}) and those "
+        "imported stay imported; nothing of the file being downloaded or imported was "
+        "kept: run the command again to go on"
+    )
+
+
+def fetched_not_imported_text(label: str, why: str, path: object) -> str:
+    """A downloaded list that could not be imported, and where the file is."""
+    return f"{label}: not imported: {why} (the file: {path}; delete it to download it again)"

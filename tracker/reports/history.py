@@ -589,3 +589,27 @@ def _no_list_why(season: Season) -> Said:
         f"{_lists_text(season.imported)}; in force {_lists_text(season.in_force)}: ",
         command_line("official", "fetch"),
     )
+
+
+def no_periods_text(rating_list: RatingList, name: str) -> str:
+    """What `history` says of a player with nothing on the list yet."""
+    return (
+        f"No {rating_list} rating periods for {name} yet: import games with "
+        f"{command_line('import').quoted()} or record an official rating with "
+        f"{command_line('official', 'add').quoted()}."
+    )
+
+
+def unplaced_head(rating_list: RatingList, name: str) -> str:
+    """The line above `unplaced_lines` when the player has games but no replayed period."""
+    return f"No {rating_list} rating periods for {name}:"
+
+
+def history_title(name: str, rating_list: RatingList) -> str:
+    """The title of `history`'s table."""
+    return f"{name}: {rating_list} rating history"
+
+
+def ahead_line(period: Period, ahead: str) -> str:
+    """The line of `history` on a last period far in the future (`ahead`: future_text's)."""
+    return f"The {period} list is {ahead}"

@@ -6,13 +6,14 @@ Ctrl-C or by a closed standard output."""
 from __future__ import annotations
 
 import shlex
+from typing import Protocol
 
 from tracker.advice import SetTournamentList
 from tracker.app.importing import ImportReport, Interrupted, SourceReport
 from tracker.app.imports import AssumedKinds, StandardLooking, UndatedTournament, Unlisted
 from tracker.errors import TrackerError
 from tracker.identity.names import NamesApart
-from tracker.model import EloTags, RatingList
+from tracker.model import EloTags, ImportRecord, RatingList
 from tracker.periods.policies import STANDARD_TAG_WINDOW_MONTHS
 from tracker.reports.said import command_line
 from tracker.reports.words import (
@@ -300,3 +301,75 @@ def unlisted_line(u: Unlisted) -> str:
         f"lists imported ({shown}): their opponents' ratings are the Elo tags until "
         f"{command_line('official', 'import').quoted()} reads those lists again"
     )
+
+
+NO_IMPORTS = f"no imports yet: run {command_line('import', 'FOLDER').quoted()}"
+"""What `imports` says when nothing was imported."""
+
+
+def import_again_text(source: str) -> str:
+    """The last line of `imports remove`: how to bring the corrected file back."""
+    return f"import the corrected file again with {command_line('import', source).quoted()}"
+
+
+class Removal(Protocol):
+    """An import taken back out as the app tells it (tracker.app.imports.remove_import):
+    the import, the games, tournaments and players that went with it, what was kept, and
+    the later imports whose skipped duplicates are forgotten."""
+
+    @property
+    def record(self) -> ImportRecord: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def tournaments(self) -> tuple[str, ...]: ...
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def kept_tournaments(self) -> int: ...
+    @property
+    def kept_players(self) -> int: ...
+    @property
+    def forgotten(self) -> tuple[str, ...]: ...
+
+
+def _some(names: tuple[str, ...], sep: str, shown: int = 5) -> str:
+    """': a, b, c and 4 more' (nothing for none)."""
+    if not names:
+        return ""
+    more = f" and {len(names) - shown:,} more" if len(names) > shown else ""
+    return ": " + sep.join(names[:shown]) + more
+
+
+def removed_lines(gone: Removal, *, dry_run: bool) -> list[str]:
+    """What `imports remove` took out (or, with --dry-run, would take out), what it kept,
+    and how to bring the corrected file back."""
+    r = gone.record
+    when = r.started_at.strftime("%Y-%m-%d %H:%M")
+    verb = "would remove" if dry_run else "removed"
+    lines = [
+        f"{verb} import {r.id}: {r.source} (imported {when} UTC)",
+        f"  {_n(gone.games, 'game')}",
+        f"  {_n(len(gone.tournaments), 'tournament')}{_some(gone.tournaments, ', ')}",
+        f"  {_n(len(gone.players), 'player')}{_some(gone.players, '; ')}",
+    ]
+    kept = []
+    if gone.kept_tournaments:
+        kept.append(
+            f"{_n(gone.kept_tournaments, 'tournament')} with games of other imports "
+            "or your overrides"
+        )
+    if gone.kept_players:
+        kept.append(
+            f"{_n(gone.kept_players, 'player')} with other games, official entries or facts"
+        )
+    if kept:
+        lines.append(f"  kept: {'; '.join(kept)}")
+    if gone.forgotten:
+        lines.append(
+            f"  {_n(len(gone.forgotten), 'later import')} skipped duplicates, perhaps "
+            f"of these games{_some(gone.forgotten, ', ')}: importing "
+            f"{'it' if len(gone.forgotten) == 1 else 'one'} again stores them"
+        )
+    lines.append("--dry-run: nothing was changed" if dry_run else import_again_text(r.source))
+    return lines

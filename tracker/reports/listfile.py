@@ -248,3 +248,41 @@ def list_file_json(label: str, s: ImportSummary | None, error: str | None) -> di
         error=None,
     )
     return row
+
+
+def no_entries_text(name: str) -> str:
+    """What `official list` says of a player without an official entry."""
+    return (
+        f"no official entries for {name}: import a list with "
+        f"{command_line('official', 'import', 'FILE').quoted()} or add one with "
+        f"{command_line('official', 'add').quoted()}"
+    )
+
+
+def not_imported_text(label: str, why: str) -> str:
+    """A list file that could not be imported, and why."""
+    return f"{label}: not imported: {why}"
+
+
+def files_read_text(files: int, failed: int) -> str:
+    """The last line of `official import` of several files."""
+    read = files - failed
+    return f"{files:,} {'file' if files == 1 else 'files'}: {read:,} read, {failed:,} not imported"
+
+
+def recorded_text(
+    name: str, rating_list: object, period: object, rating: object, *, replaced: bool
+) -> str:
+    """What `official add` recorded."""
+    note = " (replaced the earlier entry)" if replaced else ""
+    return f"recorded {name}: {rating_list} {period} {rating}{note}"
+
+
+def entry_removed_text(name: str, rating_list: object, period: object) -> str:
+    """What `official remove` took out."""
+    return f"removed {name}: {rating_list} {period}"
+
+
+def entries_title(name: str, fide_id: int | None) -> str:
+    """The title of `official list`'s table: the player, with the FIDE ID ("-": none)."""
+    return f"{name} (FIDE ID {fide_id or '-'})"

@@ -6,7 +6,6 @@ chart (tracker.reports.plot, matplotlib), so that a page without one starts fast
 from __future__ import annotations
 
 import html
-import re
 
 from tracker.reports.chart import visible
 from tracker.reports.said import Command, Said
@@ -70,30 +69,15 @@ def esc(value: object) -> str:
     return html.escape(visible("" if value is None else str(value)))
 
 
-_QUOTED = re.compile(r"`(tracker [^`]*)`")
-
-
-def _text(text: str) -> str:
-    """Text as HTML (esc), a command it quotes in backticks as code."""
-    out: list[str] = []
-    at = 0
-    for found in _QUOTED.finditer(text):
-        out.append(html.escape(visible(text[at : found.start()])))
-        out.append(f"<code>{html.escape(visible(found.group(1)))}</code>")
-        at = found.end()
-    out.append(html.escape(visible(text[at:])))
-    return "".join(out)
-
-
 def prose(value: object) -> str:
     """A sentence of the reports as HTML (esc): each command it carries (tracker.reports.said:
-    a Command, or the commands of a Said) as code, and a command a plain sentence quotes in
-    backticks for a terminal: a page shows no backticks, and a command reads as one."""
+    a Command, or the commands of a Said) as code, without the backticks a terminal shows; a
+    plain string is text (no command is looked for in it)."""
     if isinstance(value, Command):
         return f"<code>{html.escape(visible(value.line))}</code>"
     if isinstance(value, Said):
         return "".join(prose(p) for p in value.parts)
-    return _text("" if value is None else str(value))
+    return esc(value)
 
 
 SHORT = 12  # a part of at most this many periods (a season of monthly lists) is shown open

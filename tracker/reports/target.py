@@ -13,6 +13,7 @@ from tracker.fide.k import KBasis
 from tracker.periods import Assumption
 from tracker.periods.policies import GAMES_COMPLETED_WHEN_UNKNOWN
 from tracker.reports.rulewords import k_text
+from tracker.reports.said import command_line
 from tracker.reports.text import fmt_signed, months_text, plural
 from tracker.reports.words import (
     LIST_ASSUMED_HOW,
@@ -77,12 +78,13 @@ def gap_text(t: TargetOut, who: str = "ID") -> str | None:
         if t.rating_at_last_data == t.rating_before
         else f"the {t.rating_at_last_data} of then with FIDE's one-off adjustments since"
     )
+    record = command_line(
+        "official", "add", who, "--list", t.rating_list, "--period", "YYYY-MM", "--rating", "R"
+    )
     return (
         f"{what}, {span} before the {t.period} list: the rating before ({before}) "
         f"is {how}, assumed (no games since, no later official rating); record the "
-        f"latest official rating with `tracker official add {who} --list "
-        f"{t.rating_list} --period YYYY-MM --rating R` and import the "
-        "games since"
+        f"latest official rating with {record.quoted()} and import the games since"
     )
 
 
@@ -185,7 +187,7 @@ def k_why_text(t: TargetOut, games: Assumption | None, who: str = "ID") -> str:
         n, assumed = why.rated_games, GAMES_COMPLETED_WHEN_UNKNOWN
         said = f"{plural(n, 'rated game')} completed"
         if games is not None:
-            record = f"`{assumption_command(games, who)}`"
+            record = assumption_command(games, who).quoted()
             said += (
                 f", assumed (the count before the replay's start is unknown: {record} records it)"
                 if n <= assumed

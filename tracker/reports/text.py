@@ -279,3 +279,23 @@ def render_table(
         said = f"(not shown, to fit {width} columns: {', '.join(dropped)}; see --format csv)"
         lines += [indent + x for x in wrap_text(said, max(width or 0, 40) - len(indent))]
     return lines
+
+
+def left_behind_text(part: object) -> str:
+    """The note on what a killed write of an output file had left beside it, removed."""
+    return f"note: removed {part}, left by a write that did not finish"
+
+
+def wrote_text(path: object) -> str:
+    """The summary line of a command that wrote the file `path`."""
+    return f"wrote {path}"
+
+
+def wrote_rows_text(path: object, rows: int) -> str:
+    """The summary line of `export` after writing `rows` rows into `path`."""
+    return f"wrote {path} ({rows:,} row{'' if rows == 1 else 's'})"
+
+
+def wrote_players_text(path: object, players: int) -> str:
+    """The summary line of `club --html` after writing the page of `players` players."""
+    return f"wrote {path} ({players:,} players)"
