@@ -344,3 +344,19 @@ def test_the_page_explains_only_the_columns_it_shows(
     assert legend.startswith("Rating: the last official rating")
     assert "Expected" not in legend and "Change" not in legend
     assert "Games: the games counted since" in legend
+
+
+def test_a_page_of_one_player_says_one_player(
+    season: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the line after the page is written counts its players: "1 player", not "1 players"
+    members = tmp_path / "one.txt"
+    members.write_text("99012345\n", encoding="utf-8")
+    page = tmp_path / "one.html"
+    code, out, err = run_cli(
+        capsys, monkeypatch, "club", "--ids", str(members), "--html", str(page), "--db", season
+    )
+    assert (code, out, err) == (0, f"wrote {page} (1 player)\n", "")

@@ -298,4 +298,4 @@ def wrote_rows_text(path: object, rows: int) -> str:
 
 def wrote_players_text(path: object, players: int) -> str:
     """The summary line of `club --html` after writing the page of `players` players."""
-    return f"wrote {path} ({players:,} players)"
+    return f"wrote {path} ({players:,} player{'' if players == 1 else 's'})"
