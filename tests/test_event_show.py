@@ -315,7 +315,7 @@ def test_event_list_of_a_database_that_tracks_nobody_lists_every_tournament(
     _cli(capsys, monkeypatch, "import", str(twic), "--db", db)
     every = json.loads(_cli(capsys, monkeypatch, "event", "list", "--db", db, "-f", "json"))
     (teplice,) = [t for t in every if t["name"] == "Teplice Open 2012"]
-    assert set(teplice) == {"id", "name", "site", "start", "end", "games"}
+    assert set(teplice) == {"id", "name", "site", "start", "end", "partial_date", "games"}
     shown = _show(capsys, monkeypatch, str(teplice["id"]), "--db", db)
     assert len(shown) > 100  # (its players: the open of the test above)
     monkeypatch.setenv("COLUMNS", "80")

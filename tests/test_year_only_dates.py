@@ -18,7 +18,10 @@ The small files are written by the tests; the real one is shared/corpus's pgnmen
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
+import json
 import lzma
 import re
 from fractions import Fraction
@@ -426,3 +429,33 @@ def test_the_title_of_one_tournament_says_the_year_or_the_month(season: str) -> 
     code, out, err = run_captured("event", "show", "Mystery", "--db", season)
     assert code == 0, err
     assert out.splitlines()[0].startswith("Mystery (Nowhere, ?): standard")
+
+
+def test_the_json_and_csv_of_event_list_carry_the_year_or_the_month(
+    season: str, tmp_path: Path
+) -> None:
+    # start and end stay whole dates (empty without one); partial_date says what the date
+    # tags give, with the player tracked and without one
+    code, out, err = run_captured("event", "list", "--db", season, "--format", "json")
+    assert code == 0, err
+    rows = {r["name"]: r for r in json.loads(out)}
+    got = {n: (rows[n]["start"], rows[n]["partial_date"]) for n in ("Old Open", "May Open")}
+    assert got == {"Old Open": (None, "1999"), "May Open": (None, "2011-05")}
+    assert (rows["Mystery"]["start"], rows["Mystery"]["partial_date"]) == (None, None)
+    assert rows["Spring Open 2010"]["partial_date"] is None
+    db = str(tmp_path / "nobody.db")
+    code, _, err = run_captured("import", str(write(tmp_path / "b.pgn", _games())), "--db", db)
+    assert code == 0, err
+    code, out, err = run_captured("event", "list", "--db", db, "--format", "csv")
+    assert code == 0, err
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert {r["name"]: r["partial_date"] for r in table} == {
+        "Spring Open 2010": "",
+        "Autumn Open 2012": "",
+        "Old Open": "1999",
+        "Mystery": "",
+        "Club League 2011": "2011",
+        "Summer Cup": "2011",
+        "Town Cup": "2011",
+        "May Open": "2011-05",
+    }

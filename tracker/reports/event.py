@@ -25,7 +25,14 @@ from tracker.model import Period, TournamentSummary
 from tracker.periods import Assumption, RatingSource
 from tracker.reports.rulewords import engine_text, engine_words, ignored_text, k_text
 from tracker.reports.said import Said, command_line, joined
-from tracker.reports.text import day_text, fmt_points, fmt_signed, json_points, plural
+from tracker.reports.text import (
+    day_text,
+    fmt_points,
+    fmt_signed,
+    json_points,
+    partial_date,
+    plural,
+)
 from tracker.reports.words import assumed_text, reason_text
 
 
@@ -474,7 +481,7 @@ def event_notes(ev: EventShow) -> list[str]:
 
 # --- every tournament (`event list` with no player tracked) ------------------------------------
 
-ALL_EVENT_COLUMNS = ["id", "name", "site", "start", "end", "games"]
+ALL_EVENT_COLUMNS = ["id", "name", "site", "start", "end", "partial_date", "games"]
 """The CSV columns of `event list` with no player tracked (docs/export.md)."""
 ALL_EVENT_HEADERS = ["Id", "Tournament", "Site", "Start", "End", "Games"]
 ALL_EVENT_TITLE = (
@@ -491,6 +498,11 @@ def summary_json(t: TournamentSummary) -> dict[str, Any]:
         "site": t.site,
         "start": None if t.start is None else t.start.isoformat(),
         "end": None if t.end is None else t.end.isoformat(),
+        "partial_date": (
+            None
+            if t.start is not None or t.tag_year is None
+            else partial_date(t.tag_year, t.tag_month)
+        ),
         "games": t.games,
     }
 

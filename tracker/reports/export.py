@@ -18,7 +18,7 @@ from tracker.periods import NotCounted, Replay, TagDate
 from tracker.periods.assumed import closing_date_of
 from tracker.reports.figures import tournament_out, unit_figures
 from tracker.reports.said import command_line
-from tracker.reports.text import day_text, fmt_points, json_points
+from tracker.reports.text import day_text, fmt_points, json_points, partial_date
 from tracker.reports.words import label_counts, most_first, opponent_source_text, why_text
 
 
@@ -73,6 +73,7 @@ EVENT_COLUMNS = (
     "site",
     "start",
     "end",
+    "partial_date",
     "list",
     "period",
     "pinned",
@@ -125,6 +126,12 @@ class TournamentRow:
         return day_text(self.start, year, month), day_text(self.end, year, month)
 
 
+def _partial(tag: TagDate | None) -> str | None:
+    """A tournament without a whole date: the year (and month) its date tags give, as ISO
+    8601 writes a reduced precision (2011, 2011-05); None when it has a date or no year."""
+    return None if tag is None else partial_date(tag.year, tag.month)
+
+
 def tournament_json(r: TournamentRow) -> dict[str, Any]:
     """A tournament's row as `event list --format json` writes it and CSV reads it (the
     keys of EVENT_COLUMNS, in that order; docs/export.md)."""
@@ -134,6 +141,7 @@ def tournament_json(r: TournamentRow) -> dict[str, Any]:
         "site": r.site,
         "start": r.start.isoformat() if r.start else None,
         "end": r.end.isoformat() if r.end else None,
+        "partial_date": _partial(r.tag_date),
         "list": str(r.rating_list),
         "period": None if r.period is None else str(r.period),
         "pinned": r.pinned,
