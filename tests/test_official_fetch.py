@@ -778,7 +778,7 @@ def test_fetch_format_json_and_csv_one_row_per_month(
     assert code == 1
     assert err == (
         "error: 1 list not had: standard 2011-05 (why and what to do: the why and error "
-        "fields); the other 1 list imported\n"
+        "fields); the other list imported\n"
     )
     had, missing = json.loads(out)
     size = len(folder.files["/download/standard_mar11frl.zip"].body)

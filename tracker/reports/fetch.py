@@ -211,7 +211,8 @@ def failure_line(outcome: FetchOutcome, where: str = "above") -> str:
     if failed:
         parts.append(f"{plural(len(failed), 'list')} not imported: {_names(failed)}")
     had = len(outcome.imports) - len(failed)
-    tail = f"; the other {plural(had, 'list')} imported" if had else ""
+    other = "the other list" if had == 1 else f"the other {had} lists"
+    tail = f"; {other} imported" if had else ""
     return "; ".join(parts) + f" (why and what to do: {where}){tail}"
 
 
